@@ -1,0 +1,130 @@
+// Command agui-gen generates Go types, encoders, decoders and validators
+// from the AG-UI schema, agui-gen's META definitions and (later) the A2A
+// proto.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"runtime/debug"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/agui-gen/agui-gen/generator/generate"
+)
+
+// version is set by the linker for releases; otherwise the module version is
+// read from the build info.
+var version = ""
+
+func main() {
+	if err := newApp().Run(os.Args); err != nil {
+		var exit cli.ExitCoder
+		if errors.As(err, &exit) {
+			fmt.Fprintln(os.Stderr, "agui-gen:", err)
+			os.Exit(exit.ExitCode())
+		}
+		fmt.Fprintln(os.Stderr, "agui-gen:", err)
+		os.Exit(2)
+	}
+}
+
+func newApp() *cli.App {
+	return &cli.App{
+		Name:  "agui-gen",
+		Usage: "generate Go for the AG-UI and A2A agent protocols",
+		Description: "agui-gen reads the AG-UI JSON Schema and agui-gen's META event definitions (both embedded,\n" +
+			"or given as files) and writes a self-contained Go package of typed structs, JSON encoders and\n" +
+			"decoders and validators.",
+		HideHelpCommand: true,
+		Commands:        []*cli.Command{generateCommand(), versionCommand()},
+	}
+}
+
+func generateCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "generate",
+		Usage: "write the generated packages",
+		Description: "Writes one package per protocol below --out (agui/ for AG-UI and META). Files are named\n" +
+			"*_gen.go and start with a \"Code generated ... DO NOT EDIT.\" line; generated files that are\n" +
+			"no longer produced are deleted, other files are never touched.\n\n" +
+			"Examples:\n" +
+			"  agui-gen generate --out ./gen\n" +
+			"  agui-gen generate --out ./internal/agui --package-path example.com/app/internal/agui\n" +
+			"  agui-gen generate --out ./gen --agui-schema specs/schema.json --meta specs/meta-events.schema.json\n" +
+			"  agui-gen generate --out ./gen --check    # in CI: exit 1 if ./gen is stale\n\n" +
+			"In a go:generate line:\n" +
+			"  //go:generate go run github.com/agui-gen/agui-gen/cmd/agui-gen generate --out gen --package-path example.com/app/gen",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "out", Usage: "output `DIR`; packages are written to DIR/agui", Required: true},
+			&cli.StringFlag{Name: "package-path", Usage: "import path of DIR (for qualified names in generated code); default: derived from go.mod when DIR is inside the module"},
+			&cli.StringFlag{Name: "agui-schema", Usage: "AG-UI JSON Schema `FILE` (default: the embedded AG-UI 1.1 schema)"},
+			&cli.StringFlag{Name: "meta", Usage: "META event definitions `FILE` (default: the embedded definitions)"},
+			&cli.BoolFlag{Name: "check", Usage: "write nothing; exit 1 and name the stale files when DIR differs from what would be generated"},
+		},
+		Action: runGenerate,
+	}
+}
+
+func runGenerate(c *cli.Context) error {
+	in, err := generate.Embedded()
+	if err != nil {
+		return err
+	}
+	if f := c.String("agui-schema"); f != "" {
+		if in.AGUISchema, err = generate.ReadSpec(f); err != nil {
+			return err
+		}
+	}
+	if f := c.String("meta"); f != "" {
+		if in.Meta, err = generate.ReadSpec(f); err != nil {
+			return err
+		}
+	}
+	out := c.String("out")
+	importPath := c.String("package-path")
+	if importPath == "" {
+		importPath = generate.ImportPathOf(out)
+	}
+	files, err := generate.Generate(in, generate.Options{ImportPath: importPath})
+	if err != nil {
+		return err
+	}
+	if c.Bool("check") {
+		stale, err := generate.Stale(out, files)
+		if err != nil {
+			return err
+		}
+		if len(stale) > 0 {
+			return cli.Exit(generate.Describe(stale)+"\nrun agui-gen generate to update them", 1)
+		}
+		return nil
+	}
+	return generate.Write(out, files)
+}
+
+func versionCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "version",
+		Usage: "print agui-gen's version and the spec versions it embeds",
+		Action: func(c *cli.Context) error {
+			v := version
+			if v == "" {
+				v = "(devel)"
+				if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+					v = bi.Main.Version
+				}
+			}
+			fmt.Fprintf(c.App.Writer, "agui-gen %s\n", v)
+			in, err := generate.Embedded()
+			if err != nil {
+				return err
+			}
+			for _, s := range []generate.Spec{in.AGUISchema, in.Meta} {
+				fmt.Fprintf(c.App.Writer, "  %s %s\n", s.File, generate.Describe1(s))
+			}
+			return nil
+		},
+	}
+}

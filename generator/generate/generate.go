@@ -1,0 +1,223 @@
+// Package generate runs the pipeline: load the specs, lower them to IR, emit
+// Go, and write (or check) the output tree.
+package generate
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/agui-gen/agui-gen/generator/emit/golang"
+	"github.com/agui-gen/agui-gen/generator/load/jsonschema"
+	"github.com/agui-gen/agui-gen/schemas"
+)
+
+// Spec is one input file: its name for messages and its bytes.
+type Spec struct {
+	File string
+	Data []byte
+}
+
+// Inputs are the specs to generate from.
+type Inputs struct {
+	AGUISchema Spec
+	Meta       Spec
+}
+
+// Embedded returns the specs built into the binary.
+func Embedded() (Inputs, error) {
+	read := func(p string) (Spec, error) {
+		b, err := fs.ReadFile(schemas.FS, p)
+		return Spec{File: path.Base(p), Data: b}, err
+	}
+	var in Inputs
+	var err error
+	if in.AGUISchema, err = read(schemas.AGUISchema); err != nil {
+		return in, err
+	}
+	if in.Meta, err = read(schemas.MetaSchema); err != nil {
+		return in, err
+	}
+	return in, nil
+}
+
+// ReadSpec reads a spec file from disk.
+func ReadSpec(file string) (Spec, error) {
+	b, err := os.ReadFile(file)
+	return Spec{File: filepath.Base(file), Data: b}, err
+}
+
+// Options say where the output goes.
+type Options struct {
+	// ImportPath is the import path of the output directory; each generated
+	// package lives below it ("…/gen" → "…/gen/agui").
+	ImportPath string
+}
+
+// File is one output file, relative to the output directory.
+type File struct {
+	Path    string // slash-separated, e.g. "agui/types_gen.go"
+	Content []byte
+}
+
+// Generate runs the pipeline and returns the output files in path order.
+func Generate(in Inputs, opts Options) ([]File, error) {
+	pkg, err := jsonschema.Load("agui",
+		jsonschema.Document{File: in.AGUISchema.File, Data: in.AGUISchema.Data},
+		jsonschema.Document{File: in.Meta.File, Data: in.Meta.Data})
+	if err != nil {
+		return nil, err
+	}
+	files, err := golang.Package(pkg, golang.Options{PackageName: "agui", ImportPath: joinImport(opts.ImportPath, "agui")})
+	if err != nil {
+		return nil, err
+	}
+	var out []File
+	for _, f := range files {
+		out = append(out, File{Path: "agui/" + f.Name, Content: f.Content})
+	}
+	slices.SortFunc(out, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
+	return out, nil
+}
+
+func joinImport(base, pkg string) string {
+	if base == "" {
+		return pkg
+	}
+	return strings.TrimSuffix(base, "/") + "/" + pkg
+}
+
+// Write writes files under dir, and deletes generated files (*_gen.go) in the
+// packages it writes that are no longer produced. Files it did not generate
+// are left alone.
+func Write(dir string, files []File) error {
+	want := map[string]bool{}
+	dirs := map[string]bool{}
+	for _, f := range files {
+		p := filepath.Join(dir, filepath.FromSlash(f.Path))
+		want[p] = true
+		dirs[filepath.Dir(p)] = true
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		if old, err := os.ReadFile(p); err == nil && bytes.Equal(old, f.Content) {
+			continue
+		}
+		if err := os.WriteFile(p, f.Content, 0o644); err != nil {
+			return err
+		}
+	}
+	for d := range dirs {
+		stale, err := filepath.Glob(filepath.Join(d, "*_gen.go"))
+		if err != nil {
+			return err
+		}
+		for _, s := range stale {
+			if !want[s] {
+				if err := os.Remove(s); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// Stale compares files with what is under dir and returns the paths (relative
+// to dir) that differ, are missing, or are generated files no longer
+// produced.
+func Stale(dir string, files []File) ([]string, error) {
+	var stale []string
+	want := map[string]bool{}
+	dirs := map[string]bool{}
+	for _, f := range files {
+		p := filepath.Join(dir, filepath.FromSlash(f.Path))
+		want[p] = true
+		dirs[filepath.Dir(p)] = true
+		old, err := os.ReadFile(p)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			stale = append(stale, f.Path+" (missing)")
+		case err != nil:
+			return nil, err
+		case !bytes.Equal(old, f.Content):
+			stale = append(stale, f.Path+" (differs)")
+		}
+	}
+	for d := range dirs {
+		extra, err := filepath.Glob(filepath.Join(d, "*_gen.go"))
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range extra {
+			if !want[e] {
+				rel, _ := filepath.Rel(dir, e)
+				stale = append(stale, filepath.ToSlash(rel)+" (no longer generated)")
+			}
+		}
+	}
+	slices.Sort(stale)
+	return stale, nil
+}
+
+// Describe formats a list of stale paths for a message.
+func Describe(stale []string) string {
+	return fmt.Sprintf("%d stale file(s):\n  %s", len(stale), strings.Join(stale, "\n  "))
+}
+
+// Describe1 summarises one spec: its $id and digest.
+func Describe1(s Spec) string {
+	var top struct {
+		ID string `json:"$id"`
+	}
+	_ = json.Unmarshal(s.Data, &top)
+	sum := sha256.Sum256(s.Data)
+	return fmt.Sprintf("%s sha256:%x", top.ID, sum[:6])
+}
+
+// ImportPathOf derives the import path of dir from the enclosing go.mod, or
+// returns "" when dir is not inside a module.
+func ImportPathOf(dir string) string {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return ""
+	}
+	for d := abs; ; d = filepath.Dir(d) {
+		data, err := os.ReadFile(filepath.Join(d, "go.mod"))
+		if err == nil {
+			mod := modulePath(data)
+			if mod == "" {
+				return ""
+			}
+			rel, err := filepath.Rel(d, abs)
+			if err != nil {
+				return ""
+			}
+			if rel == "." {
+				return mod
+			}
+			return mod + "/" + filepath.ToSlash(rel)
+		}
+		if filepath.Dir(d) == d {
+			return ""
+		}
+	}
+}
+
+func modulePath(gomod []byte) string {
+	for _, line := range strings.Split(string(gomod), "\n") {
+		line = strings.TrimSpace(line)
+		if rest, ok := strings.CutPrefix(line, "module "); ok {
+			return strings.Trim(strings.TrimSpace(rest), `"`)
+		}
+	}
+	return ""
+}
