@@ -452,7 +452,6 @@ func toValidUTF8(s []byte) []byte {
 	return out
 }
 
-
 // expectConst reads a string that must equal want.
 func (r *reader) expectConst(want string) {
 	s, ok := r.stringBytes("a string")
@@ -537,7 +536,6 @@ func (r *reader) readInt() int64 {
 	return 0
 }
 
-
 // readFloat reads a JSON number.
 func (r *reader) readFloat() float64 {
 	if !isNumberStart(r.peek()) {
@@ -555,7 +553,6 @@ func (r *reader) readFloat() float64 {
 	return f
 }
 
-
 // readBool reads true or false.
 func (r *reader) readBool() bool {
 	switch r.peek() {
@@ -570,7 +567,6 @@ func (r *reader) readBool() bool {
 	}
 	return false
 }
-
 
 func (r *reader) literal(lit string) bool {
 	if len(r.data)-r.pos >= len(lit) && string(r.data[r.pos:r.pos+len(lit)]) == lit {

@@ -255,13 +255,13 @@ func (g *gen) emitUnionDecoder(f *jen.File, u *ir.Union) {
 	)
 	f.Line()
 	f.Func().Id("read"+name+"To").Params(jen.Id("v").Op("*").Id(name), jen.Id("r").Op("*").Id("reader")).Block(
-		jen.Op("*").Id("v").Op("=").Id("read"+name).Call(jen.Id("r")))
+		jen.Op("*").Id("v").Op("=").Id("read" + name).Call(jen.Id("r")))
 	f.Line()
 	f.Comment(fmt.Sprintf("Unmarshal%s decodes one %s, dropping members the schema does not declare.", name, name))
 	f.Comment(fmt.Sprintf("An unknown %s is reported as an error wrapping %s, so a receiver can", u.Tag, sentinel))
 	f.Comment("tell it apart and skip the value.")
 	f.Func().Id("Unmarshal"+name).Params(jen.Id("data").Index().Byte()).Params(jen.Id(name), jen.Error()).Block(
-		jen.Return(jen.Id("Decoder").Values().Dot("Decode"+name).Call(jen.Id("data"))))
+		jen.Return(jen.Id("Decoder").Values().Dot("Decode" + name).Call(jen.Id("data"))))
 	f.Line()
 	f.Comment(fmt.Sprintf("Decode%s decodes one %s with d's options.", name, name))
 	f.Func().Params(jen.Id("d").Id("Decoder")).Id("Decode"+name).Params(jen.Id("data").Index().Byte()).Params(jen.Id(name), jen.Error()).Block(

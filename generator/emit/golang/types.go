@@ -358,7 +358,7 @@ func (g *gen) emitChoice(f *jen.File, c *choiceType) {
 	)
 	f.Line()
 	f.Comment(fmt.Sprintf("Text%s returns a %s holding the string s.", c.Name, c.Name))
-	f.Func().Id("Text"+c.Name).Params(jen.Id("s").String()).Id(c.Name).Block(
+	f.Func().Id("Text" + c.Name).Params(jen.Id("s").String()).Id(c.Name).Block(
 		jen.Return(jen.Id(c.Name).Values(jen.Dict{jen.Id("Text"): jen.Id("s")})))
 	f.Line()
 	f.Comment(fmt.Sprintf("%s%s returns a %s holding a list.", c.ListField, c.Name, c.Name))
