@@ -19,10 +19,10 @@ func (x *TextMessageStartEvent) validate() *Error {
 		return requiredError("")
 	}
 	if x.BaseEvent.Timestamp != nil {
-		if (*x.BaseEvent.Timestamp) < int64(-9007199254740991) {
+		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
 			return validationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
 		}
-		if (*x.BaseEvent.Timestamp) > int64(9007199254740991) {
+		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
 			return validationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
@@ -55,10 +55,10 @@ func (x *TextMessageContentEvent) validate() *Error {
 		return requiredError("")
 	}
 	if x.BaseEvent.Timestamp != nil {
-		if (*x.BaseEvent.Timestamp) < int64(-9007199254740991) {
+		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
 			return validationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
 		}
-		if (*x.BaseEvent.Timestamp) > int64(9007199254740991) {
+		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
 			return validationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
@@ -86,10 +86,10 @@ func (x *TextMessageEndEvent) validate() *Error {
 		return requiredError("")
 	}
 	if x.BaseEvent.Timestamp != nil {
-		if (*x.BaseEvent.Timestamp) < int64(-9007199254740991) {
+		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
 			return validationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
 		}
-		if (*x.BaseEvent.Timestamp) > int64(9007199254740991) {
+		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
 			return validationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
@@ -117,10 +117,10 @@ func (x *TextMessageChunkEvent) validate() *Error {
 		return requiredError("")
 	}
 	if x.BaseEvent.Timestamp != nil {
-		if (*x.BaseEvent.Timestamp) < int64(-9007199254740991) {
+		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
 			return validationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
 		}
-		if (*x.BaseEvent.Timestamp) > int64(9007199254740991) {
+		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
 			return validationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
@@ -153,10 +153,10 @@ func (x *ToolCallStartEvent) validate() *Error {
 		return requiredError("")
 	}
 	if x.BaseEvent.Timestamp != nil {
-		if (*x.BaseEvent.Timestamp) < int64(-9007199254740991) {
+		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
 			return validationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
 		}
-		if (*x.BaseEvent.Timestamp) > int64(9007199254740991) {
+		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
 			return validationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
@@ -184,10 +184,10 @@ func (x *ToolCallArgsEvent) validate() *Error {
 		return requiredError("")
 	}
 	if x.BaseEvent.Timestamp != nil {
-		if (*x.BaseEvent.Timestamp) < int64(-9007199254740991) {
+		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
 			return validationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
 		}
-		if (*x.BaseEvent.Timestamp) > int64(9007199254740991) {
+		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
 			return validationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
@@ -215,10 +215,10 @@ func (x *ToolCallEndEvent) validate() *Error {
 		return requiredError("")
 	}
 	if x.BaseEvent.Timestamp != nil {
-		if (*x.BaseEvent.Timestamp) < int64(-9007199254740991) {
+		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
 			return validationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
 		}
-		if (*x.BaseEvent.Timestamp) > int64(9007199254740991) {
+		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
 			return validationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
@@ -246,10 +246,10 @@ func (x *ToolCallChunkEvent) validate() *Error {
 		return requiredError("")
 	}
 	if x.BaseEvent.Timestamp != nil {
-		if (*x.BaseEvent.Timestamp) < int64(-9007199254740991) {
+		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
 			return validationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
 		}
-		if (*x.BaseEvent.Timestamp) > int64(9007199254740991) {
+		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
 			return validationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
@@ -277,10 +277,10 @@ func (x *ToolCallResultEvent) validate() *Error {
 		return requiredError("")
 	}
 	if x.BaseEvent.Timestamp != nil {
-		if (*x.BaseEvent.Timestamp) < int64(-9007199254740991) {
+		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
 			return validationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
 		}
-		if (*x.BaseEvent.Timestamp) > int64(9007199254740991) {
+		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
 			return validationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
@@ -314,10 +314,10 @@ func (x *StateSnapshotEvent) validate() *Error {
 		return requiredError("")
 	}
 	if x.BaseEvent.Timestamp != nil {
-		if (*x.BaseEvent.Timestamp) < int64(-9007199254740991) {
+		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
 			return validationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
 		}
-		if (*x.BaseEvent.Timestamp) > int64(9007199254740991) {
+		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
 			return validationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
@@ -348,10 +348,10 @@ func (x *StateDeltaEvent) validate() *Error {
 		return requiredError("")
 	}
 	if x.BaseEvent.Timestamp != nil {
-		if (*x.BaseEvent.Timestamp) < int64(-9007199254740991) {
+		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
 			return validationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
 		}
-		if (*x.BaseEvent.Timestamp) > int64(9007199254740991) {
+		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
 			return validationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
@@ -387,10 +387,10 @@ func (x *MessagesSnapshotEvent) validate() *Error {
 		return requiredError("")
 	}
 	if x.BaseEvent.Timestamp != nil {
-		if (*x.BaseEvent.Timestamp) < int64(-9007199254740991) {
+		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
 			return validationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
 		}
-		if (*x.BaseEvent.Timestamp) > int64(9007199254740991) {
+		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
 			return validationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
@@ -426,10 +426,10 @@ func (x *ActivitySnapshotEvent) validate() *Error {
 		return requiredError("")
 	}
 	if x.BaseEvent.Timestamp != nil {
-		if (*x.BaseEvent.Timestamp) < int64(-9007199254740991) {
+		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
 			return validationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
 		}
-		if (*x.BaseEvent.Timestamp) > int64(9007199254740991) {
+		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
 			return validationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
@@ -460,10 +460,10 @@ func (x *ActivityDeltaEvent) validate() *Error {
 		return requiredError("")
 	}
 	if x.BaseEvent.Timestamp != nil {
-		if (*x.BaseEvent.Timestamp) < int64(-9007199254740991) {
+		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
 			return validationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
 		}
-		if (*x.BaseEvent.Timestamp) > int64(9007199254740991) {
+		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
 			return validationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
@@ -499,10 +499,10 @@ func (x *RawEvent) validate() *Error {
 		return requiredError("")
 	}
 	if x.BaseEvent.Timestamp != nil {
-		if (*x.BaseEvent.Timestamp) < int64(-9007199254740991) {
+		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
 			return validationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
 		}
-		if (*x.BaseEvent.Timestamp) > int64(9007199254740991) {
+		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
 			return validationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
@@ -533,10 +533,10 @@ func (x *CustomEvent) validate() *Error {
 		return requiredError("")
 	}
 	if x.BaseEvent.Timestamp != nil {
-		if (*x.BaseEvent.Timestamp) < int64(-9007199254740991) {
+		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
 			return validationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
 		}
-		if (*x.BaseEvent.Timestamp) > int64(9007199254740991) {
+		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
 			return validationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
@@ -567,10 +567,10 @@ func (x *RunStartedEvent) validate() *Error {
 		return requiredError("")
 	}
 	if x.BaseEvent.Timestamp != nil {
-		if (*x.BaseEvent.Timestamp) < int64(-9007199254740991) {
+		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
 			return validationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
 		}
-		if (*x.BaseEvent.Timestamp) > int64(9007199254740991) {
+		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
 			return validationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
@@ -603,10 +603,10 @@ func (x *RunFinishedEvent) validate() *Error {
 		return requiredError("")
 	}
 	if x.BaseEvent.Timestamp != nil {
-		if (*x.BaseEvent.Timestamp) < int64(-9007199254740991) {
+		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
 			return validationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
 		}
-		if (*x.BaseEvent.Timestamp) > int64(9007199254740991) {
+		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
 			return validationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
@@ -649,10 +649,10 @@ func (x *RunErrorEvent) validate() *Error {
 		return requiredError("")
 	}
 	if x.BaseEvent.Timestamp != nil {
-		if (*x.BaseEvent.Timestamp) < int64(-9007199254740991) {
+		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
 			return validationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
 		}
-		if (*x.BaseEvent.Timestamp) > int64(9007199254740991) {
+		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
 			return validationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
@@ -685,10 +685,10 @@ func (x *StepStartedEvent) validate() *Error {
 		return requiredError("")
 	}
 	if x.BaseEvent.Timestamp != nil {
-		if (*x.BaseEvent.Timestamp) < int64(-9007199254740991) {
+		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
 			return validationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
 		}
-		if (*x.BaseEvent.Timestamp) > int64(9007199254740991) {
+		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
 			return validationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
@@ -716,10 +716,10 @@ func (x *StepFinishedEvent) validate() *Error {
 		return requiredError("")
 	}
 	if x.BaseEvent.Timestamp != nil {
-		if (*x.BaseEvent.Timestamp) < int64(-9007199254740991) {
+		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
 			return validationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
 		}
-		if (*x.BaseEvent.Timestamp) > int64(9007199254740991) {
+		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
 			return validationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
@@ -747,10 +747,10 @@ func (x *ReasoningStartEvent) validate() *Error {
 		return requiredError("")
 	}
 	if x.BaseEvent.Timestamp != nil {
-		if (*x.BaseEvent.Timestamp) < int64(-9007199254740991) {
+		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
 			return validationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
 		}
-		if (*x.BaseEvent.Timestamp) > int64(9007199254740991) {
+		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
 			return validationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
@@ -778,10 +778,10 @@ func (x *ReasoningMessageStartEvent) validate() *Error {
 		return requiredError("")
 	}
 	if x.BaseEvent.Timestamp != nil {
-		if (*x.BaseEvent.Timestamp) < int64(-9007199254740991) {
+		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
 			return validationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
 		}
-		if (*x.BaseEvent.Timestamp) > int64(9007199254740991) {
+		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
 			return validationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
@@ -809,10 +809,10 @@ func (x *ReasoningMessageContentEvent) validate() *Error {
 		return requiredError("")
 	}
 	if x.BaseEvent.Timestamp != nil {
-		if (*x.BaseEvent.Timestamp) < int64(-9007199254740991) {
+		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
 			return validationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
 		}
-		if (*x.BaseEvent.Timestamp) > int64(9007199254740991) {
+		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
 			return validationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
@@ -840,10 +840,10 @@ func (x *ReasoningMessageEndEvent) validate() *Error {
 		return requiredError("")
 	}
 	if x.BaseEvent.Timestamp != nil {
-		if (*x.BaseEvent.Timestamp) < int64(-9007199254740991) {
+		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
 			return validationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
 		}
-		if (*x.BaseEvent.Timestamp) > int64(9007199254740991) {
+		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
 			return validationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
@@ -871,10 +871,10 @@ func (x *ReasoningMessageChunkEvent) validate() *Error {
 		return requiredError("")
 	}
 	if x.BaseEvent.Timestamp != nil {
-		if (*x.BaseEvent.Timestamp) < int64(-9007199254740991) {
+		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
 			return validationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
 		}
-		if (*x.BaseEvent.Timestamp) > int64(9007199254740991) {
+		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
 			return validationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
@@ -902,10 +902,10 @@ func (x *ReasoningEndEvent) validate() *Error {
 		return requiredError("")
 	}
 	if x.BaseEvent.Timestamp != nil {
-		if (*x.BaseEvent.Timestamp) < int64(-9007199254740991) {
+		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
 			return validationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
 		}
-		if (*x.BaseEvent.Timestamp) > int64(9007199254740991) {
+		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
 			return validationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
@@ -933,10 +933,10 @@ func (x *ReasoningEncryptedValueEvent) validate() *Error {
 		return requiredError("")
 	}
 	if x.BaseEvent.Timestamp != nil {
-		if (*x.BaseEvent.Timestamp) < int64(-9007199254740991) {
+		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
 			return validationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
 		}
-		if (*x.BaseEvent.Timestamp) > int64(9007199254740991) {
+		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
 			return validationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
@@ -967,10 +967,10 @@ func (x *SubagentStartedEvent) validate() *Error {
 		return requiredError("")
 	}
 	if x.BaseEvent.Timestamp != nil {
-		if (*x.BaseEvent.Timestamp) < int64(-9007199254740991) {
+		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
 			return validationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
 		}
-		if (*x.BaseEvent.Timestamp) > int64(9007199254740991) {
+		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
 			return validationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
@@ -998,10 +998,10 @@ func (x *SubagentFinishedEvent) validate() *Error {
 		return requiredError("")
 	}
 	if x.BaseEvent.Timestamp != nil {
-		if (*x.BaseEvent.Timestamp) < int64(-9007199254740991) {
+		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
 			return validationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
 		}
-		if (*x.BaseEvent.Timestamp) > int64(9007199254740991) {
+		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
 			return validationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
@@ -1039,10 +1039,10 @@ func (x *SubagentErrorEvent) validate() *Error {
 		return requiredError("")
 	}
 	if x.BaseEvent.Timestamp != nil {
-		if (*x.BaseEvent.Timestamp) < int64(-9007199254740991) {
+		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
 			return validationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
 		}
-		if (*x.BaseEvent.Timestamp) > int64(9007199254740991) {
+		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
 			return validationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
@@ -1192,50 +1192,50 @@ func (x *TokenUsage) validate() *Error {
 		return requiredError("")
 	}
 	if x.InputTokens != nil {
-		if (*x.InputTokens) < int64(0) {
+		if (*x.InputTokens) < 0 {
 			return validationError("inputTokens", "minimum", strconv.FormatInt((*x.InputTokens), 10)+" is less than the minimum 0")
 		}
-		if (*x.InputTokens) > int64(9007199254740991) {
+		if (*x.InputTokens) > 9007199254740991 {
 			return validationError("inputTokens", "maximum", strconv.FormatInt((*x.InputTokens), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
 	if x.OutputTokens != nil {
-		if (*x.OutputTokens) < int64(0) {
+		if (*x.OutputTokens) < 0 {
 			return validationError("outputTokens", "minimum", strconv.FormatInt((*x.OutputTokens), 10)+" is less than the minimum 0")
 		}
-		if (*x.OutputTokens) > int64(9007199254740991) {
+		if (*x.OutputTokens) > 9007199254740991 {
 			return validationError("outputTokens", "maximum", strconv.FormatInt((*x.OutputTokens), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
 	if x.TotalTokens != nil {
-		if (*x.TotalTokens) < int64(0) {
+		if (*x.TotalTokens) < 0 {
 			return validationError("totalTokens", "minimum", strconv.FormatInt((*x.TotalTokens), 10)+" is less than the minimum 0")
 		}
-		if (*x.TotalTokens) > int64(9007199254740991) {
+		if (*x.TotalTokens) > 9007199254740991 {
 			return validationError("totalTokens", "maximum", strconv.FormatInt((*x.TotalTokens), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
 	if x.ReasoningTokens != nil {
-		if (*x.ReasoningTokens) < int64(0) {
+		if (*x.ReasoningTokens) < 0 {
 			return validationError("reasoningTokens", "minimum", strconv.FormatInt((*x.ReasoningTokens), 10)+" is less than the minimum 0")
 		}
-		if (*x.ReasoningTokens) > int64(9007199254740991) {
+		if (*x.ReasoningTokens) > 9007199254740991 {
 			return validationError("reasoningTokens", "maximum", strconv.FormatInt((*x.ReasoningTokens), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
 	if x.CachedInputTokens != nil {
-		if (*x.CachedInputTokens) < int64(0) {
+		if (*x.CachedInputTokens) < 0 {
 			return validationError("cachedInputTokens", "minimum", strconv.FormatInt((*x.CachedInputTokens), 10)+" is less than the minimum 0")
 		}
-		if (*x.CachedInputTokens) > int64(9007199254740991) {
+		if (*x.CachedInputTokens) > 9007199254740991 {
 			return validationError("cachedInputTokens", "maximum", strconv.FormatInt((*x.CachedInputTokens), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
 	if x.CacheWriteInputTokens != nil {
-		if (*x.CacheWriteInputTokens) < int64(0) {
+		if (*x.CacheWriteInputTokens) < 0 {
 			return validationError("cacheWriteInputTokens", "minimum", strconv.FormatInt((*x.CacheWriteInputTokens), 10)+" is less than the minimum 0")
 		}
-		if (*x.CacheWriteInputTokens) > int64(9007199254740991) {
+		if (*x.CacheWriteInputTokens) > 9007199254740991 {
 			return validationError("cacheWriteInputTokens", "maximum", strconv.FormatInt((*x.CacheWriteInputTokens), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
@@ -1834,18 +1834,18 @@ func (x *ExecutionCapabilities) validate() *Error {
 		return requiredError("")
 	}
 	if x.MaxIterations != nil {
-		if (*x.MaxIterations) < int64(0) {
+		if (*x.MaxIterations) < 0 {
 			return validationError("maxIterations", "minimum", strconv.FormatInt((*x.MaxIterations), 10)+" is less than the minimum 0")
 		}
-		if (*x.MaxIterations) > int64(9007199254740991) {
+		if (*x.MaxIterations) > 9007199254740991 {
 			return validationError("maxIterations", "maximum", strconv.FormatInt((*x.MaxIterations), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
 	if x.MaxExecutionTime != nil {
-		if (*x.MaxExecutionTime) < int64(0) {
+		if (*x.MaxExecutionTime) < 0 {
 			return validationError("maxExecutionTime", "minimum", strconv.FormatInt((*x.MaxExecutionTime), 10)+" is less than the minimum 0")
 		}
-		if (*x.MaxExecutionTime) > int64(9007199254740991) {
+		if (*x.MaxExecutionTime) > 9007199254740991 {
 			return validationError("maxExecutionTime", "maximum", strconv.FormatInt((*x.MaxExecutionTime), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
@@ -2109,10 +2109,10 @@ func (x *MetaEvent) validate() *Error {
 		return requiredError("")
 	}
 	if x.Timestamp != nil {
-		if (*x.Timestamp) < int64(-9007199254740991) {
+		if (*x.Timestamp) < -9007199254740991 {
 			return validationError("timestamp", "minimum", strconv.FormatInt((*x.Timestamp), 10)+" is less than the minimum -9007199254740991")
 		}
-		if (*x.Timestamp) > int64(9007199254740991) {
+		if (*x.Timestamp) > 9007199254740991 {
 			return validationError("timestamp", "maximum", strconv.FormatInt((*x.Timestamp), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
@@ -2215,10 +2215,10 @@ func (x *CopyPayload) validate() *Error {
 		return requiredError("")
 	}
 	if x.Length != nil {
-		if (*x.Length) < int64(0) {
+		if (*x.Length) < 0 {
 			return validationError("length", "minimum", strconv.FormatInt((*x.Length), 10)+" is less than the minimum 0")
 		}
-		if (*x.Length) > int64(9007199254740991) {
+		if (*x.Length) > 9007199254740991 {
 			return validationError("length", "maximum", strconv.FormatInt((*x.Length), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}

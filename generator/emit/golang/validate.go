@@ -227,7 +227,7 @@ func (g *gen) intBound(v *jen.Statement, field jen.Code, bound float64, op, rule
 		word = "greater than the maximum"
 	}
 	msg := jen.Qual("strconv", "FormatInt").Call(v.Clone(), jen.Lit(10)).Op("+").Lit(" is " + word + " " + strconv.FormatFloat(bound, 'f', -1, 64))
-	var limit jen.Code = jen.Lit(int64(bound))
+	var limit jen.Code = jen.Op(strconv.FormatInt(int64(bound), 10))
 	if bound != math.Trunc(bound) || math.Abs(bound) > 1<<62 {
 		limit = jen.Lit(bound)
 		v = jen.Float64().Call(v.Clone())

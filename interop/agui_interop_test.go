@@ -1,0 +1,220 @@
+// Package interop_test checks gen/agui against the official AG-UI packages:
+// @ag-ui/encoder output decodes to the values it encoded, and what agui
+// encodes passes the official schema (ajv, 2020-12) and @ag-ui/core@1.0.0's
+// own validators. The Node side lives in interop/node (npm ci there).
+package interop_test
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/agui-gen/agui-gen/gen/agui"
+)
+
+const nodeDir = "node"
+
+// requireNode skips when the Node peers are not installed, and fails in CI,
+// where .ci/run installs them.
+func requireNode(t *testing.T) {
+	t.Helper()
+	_, errNode := exec.LookPath("node")
+	_, errMods := os.Stat(filepath.Join(nodeDir, "node_modules", "@ag-ui", "core"))
+	if errNode == nil && errMods == nil {
+		return
+	}
+	msg := "Node peers missing: install Node.js and run `npm ci` in interop/node"
+	if os.Getenv("CI") != "" {
+		t.Fatal(msg)
+	}
+	t.Skip(msg)
+}
+
+func runNode(t *testing.T, stdin []byte, args ...string) []byte {
+	t.Helper()
+	cmd := exec.Command("node", args...)
+	cmd.Dir = nodeDir
+	cmd.Env = append(os.Environ(),
+		"AGUI_SCHEMA="+mustAbs(t, "../schemas/agui/schema.json"),
+		"AGUI_META_SCHEMA="+mustAbs(t, "../schemas/meta/meta-events.schema.json"))
+	cmd.Stdin = bytes.NewReader(stdin)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("node %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
+	}
+	return out
+}
+
+func mustAbs(t *testing.T, p string) string {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return abs
+}
+
+// sseData returns the payloads of the data lines of an SSE stream.
+func sseData(t *testing.T, stream []byte) [][]byte {
+	var out [][]byte
+	sc := bufio.NewScanner(bytes.NewReader(stream))
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		if data, ok := bytes.CutPrefix(sc.Bytes(), []byte("data: ")); ok {
+			out = append(out, bytes.Clone(data))
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func lines(b []byte) [][]byte {
+	var out [][]byte
+	for _, l := range bytes.Split(bytes.TrimSpace(b), []byte("\n")) {
+		if len(l) > 0 {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+func sameJSON(t *testing.T, want, got []byte) {
+	t.Helper()
+	var w, g any
+	if err := json.Unmarshal(want, &w); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(got, &g); err != nil {
+		t.Fatalf("malformed JSON %s: %v", got, err)
+	}
+	if d := cmp.Diff(w, g); d != "" {
+		t.Errorf("values differ (-want +got):\n%s", d)
+	}
+}
+
+// TestEncoderOutputDecodes: every event @ag-ui/encoder writes as SSE, one of
+// each of the 31 types with every optional member set and one with only the
+// required ones (plus edge cases), decodes strictly in Go, validates, and
+// re-encodes to the value the encoder was given.
+func TestEncoderOutputDecodes(t *testing.T) {
+	requireNode(t)
+	originals := lines(runNode(t, nil, "encode-events.mjs", "--format=json", "--edge-cases"))
+	frames := sseData(t, runNode(t, nil, "encode-events.mjs", "--edge-cases"))
+	if len(frames) != len(originals) || len(frames) < 62 {
+		t.Fatalf("%d SSE frames for %d events", len(frames), len(originals))
+	}
+	types := map[agui.EventType]bool{}
+	for i, frame := range frames {
+		ev, err := agui.Decoder{Strict: true}.DecodeEvent(frame)
+		if err != nil {
+			t.Errorf("frame %d: %v\n%s", i, err, frame)
+			continue
+		}
+		if err := ev.Validate(); err != nil {
+			t.Errorf("frame %d (%s): %v", i, ev.Type(), err)
+		}
+		types[ev.Type()] = true
+		sameJSON(t, originals[i], ev.AppendJSON(nil))
+	}
+	if len(types) != 31 {
+		t.Errorf("saw %d event types, want all 31", len(types))
+	}
+}
+
+type verdict struct {
+	I   int `json:"i"`
+	AJV struct {
+		OK     bool            `json:"ok"`
+		Errors json.RawMessage `json:"errors"`
+	} `json:"ajv"`
+	Core struct {
+		OK     *bool           `json:"ok"`
+		Errors json.RawMessage `json:"errors"`
+	} `json:"core"`
+}
+
+// TestAguiOutputValidates: what agui encodes passes the official schema and
+// @ag-ui/core's validators, for every event type (values built by decoding
+// the encoder's maximal and minimal events) and for META events, which ajv
+// checks against agui-gen's META definitions.
+func TestAguiOutputValidates(t *testing.T) {
+	requireNode(t)
+	type line struct {
+		Schema string          `json:"schema"`
+		Def    string          `json:"def"`
+		Value  json.RawMessage `json:"value"`
+	}
+	var input bytes.Buffer
+	enc := json.NewEncoder(&input)
+	var names []string
+	for _, frame := range sseData(t, runNode(t, nil, "encode-events.mjs", "--edge-cases")) {
+		ev, err := agui.UnmarshalEvent(frame)
+		if err != nil {
+			t.Fatal(err)
+		}
+		def := definitionOf(ev)
+		names = append(names, def)
+		enc.Encode(line{Schema: "agui", Def: def, Value: ev.AppendJSON(nil)})
+		// The same value through the union: validates as Event too.
+		names = append(names, "Event")
+		enc.Encode(line{Schema: "agui", Def: "Event", Value: ev.AppendJSON(nil)})
+	}
+	for _, ev := range metaEvents() {
+		if err := ev.Validate(); err != nil {
+			t.Fatalf("META event invalid in Go: %v", err)
+		}
+		names = append(names, "MetaEvent")
+		enc.Encode(line{Schema: "meta", Def: "MetaEvent", Value: ev.AppendJSON(nil)})
+	}
+	out := lines(runNode(t, input.Bytes(), "validate-events.mjs"))
+	if len(out) != len(names) {
+		t.Fatalf("%d verdicts for %d values", len(out), len(names))
+	}
+	for i, l := range out {
+		var v verdict
+		if err := json.Unmarshal(l, &v); err != nil {
+			t.Fatal(err)
+		}
+		if !v.AJV.OK {
+			t.Errorf("value %d (%s): ajv rejects it: %s", i, names[i], v.AJV.Errors)
+		}
+		if v.Core.OK != nil && !*v.Core.OK {
+			t.Errorf("value %d (%s): @ag-ui/core rejects it: %s", i, names[i], v.Core.Errors)
+		}
+	}
+}
+
+// definitionOf names the schema definition of an event: its Go type name,
+// which the generator derives from the definition name.
+func definitionOf(ev agui.Event) string { return reflect.TypeOf(ev).Elem().Name() }
+
+func metaEvents() []*agui.MetaEvent {
+	ts := int64(1732252800000)
+	return []*agui.MetaEvent{
+		{Payload: &agui.ThumbsUpPayload{MessageID: "m1"}},
+		{Timestamp: &ts, Metadata: agui.Metadata(`{"source":"widget"}`),
+			Payload: &agui.ThumbsDownPayload{MessageID: "m1", UserID: ptr("u1"), Reason: ptr("inaccurate"), Comment: ptr("wrong date")}},
+		{Payload: &agui.NotePayload{Text: "follow up", RelatedID: ptr("run_1"), Author: ptr("ops")}},
+		{Payload: &agui.TagPayload{Tags: []string{"billing", "urgent"}, TargetID: "m2"}},
+		{Payload: &agui.BookmarkPayload{MessageID: "m2", Label: ptr("recipe")}},
+		{Payload: &agui.CopyPayload{MessageID: "m2", Length: ptr(int64(120))}},
+		{Payload: &agui.SharePayload{Channel: ptr("link")}},
+		{Payload: &agui.RatingPayload{MessageID: "m3", Rating: 4.5, MaxRating: ptr(5.0)}},
+		{Payload: &agui.AnalyticsPayload{Event: "suggestion_clicked", Properties: json.RawMessage(`{"position":2}`)}},
+		{Payload: &agui.ModerationPayload{Action: agui.ModerationPayloadActionHide, Category: "harassment", Confidence: ptr(0.93)}},
+		{RawEvent: json.RawMessage(`{"kind":"vote"}`), Payload: &agui.OtherMetaPayload{Tag: "upvote", Raw: json.RawMessage(`{"count":3}`)}},
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
