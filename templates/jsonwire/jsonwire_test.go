@@ -1,0 +1,127 @@
+package jsonwire
+
+import (
+	"encoding/json"
+	"errors"
+	"math"
+	"testing"
+)
+
+func TestAppendStringRoundTrips(t *testing.T) {
+	for _, s := range []string{"", "plain", `quote " backslash \`, "tab\tnl\ncr\r", "\x00\x01\x1f", "<b>&amp;</b>",
+		"café 日本 😀", "\u2028\u2029"} {
+		out := appendString(nil, s)
+		var back string
+		if err := json.Unmarshal(out, &back); err != nil || back != s {
+			t.Errorf("appendString(%q) = %s, decodes to %q (%v)", s, out, back, err)
+		}
+	}
+	if got := string(appendString(nil, "\x01")); got != `"\u0001"` {
+		t.Errorf("control character written as %s, want JSON.stringify's \\u0001", got)
+	}
+	if got := string(appendString(nil, "a\xffb")); got != `"a\ufffdb"` {
+		t.Errorf("invalid UTF-8 written as %s", got)
+	}
+}
+
+func TestAppendFloatMatchesJavaScript(t *testing.T) {
+	for f, want := range map[float64]string{0: "0", 1: "1", -1.5: "-1.5", 0.1: "0.1", 1e21: "1e+21", 1e-7: "1e-7",
+		123456789012: "123456789012", 4.5: "4.5", math.NaN(): "null"} {
+		if got := string(appendFloat(nil, f)); got != want {
+			t.Errorf("appendFloat(%v) = %s, want %s", f, got, want)
+		}
+	}
+}
+
+func TestAppendRawCompacts(t *testing.T) {
+	got := string(appendRaw(nil, []byte("{\n  \"a b\": [1, 2],\n  \"c\": \"x y\"\n}")))
+	if want := `{"a b":[1,2],"c":"x y"}`; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+	if got := string(appendRaw(nil, nil)); got != "null" {
+		t.Errorf("empty raw written as %s", got)
+	}
+}
+
+// probe is a minimal generated-style type for reader tests.
+type probe struct {
+	Name  string
+	Items []int64
+}
+
+func (p *probe) AppendJSON(b []byte) []byte { return b }
+func (p *probe) Validate() error            { return nil }
+func (p *probe) validate() *Error           { return nil }
+func (p *probe) readJSON(r *reader) {
+	var seen uint64
+	if !r.beginObject() {
+		return
+	}
+	for r.nextField() {
+		switch string(r.key()) {
+		case "name":
+			p.Name = r.readString()
+			seen |= 1
+		case "items":
+			p.Items = readSlice(r, readIntTo)
+		default:
+			r.unknownField()
+		}
+	}
+	if seen&1 == 0 && !r.failed() {
+		r.missing("name")
+	}
+}
+
+func TestReaderErrorsNameThePath(t *testing.T) {
+	for doc, want := range map[string]struct{ path, rule string }{
+		`{"name":"a","items":[1,2,"x"]}`:    {"/items/2", "type"},
+		`{"name":"a","items":[1,2.5]}`:      {"/items/1", "type"},
+		`{"items":[]}`:                      {"/name", "required"},
+		`{"name":"a","extra":1}`:            {"/extra", "unevaluatedProperties"},
+		`{"name":"a"`:                       {"/name", "syntax"},
+		`{"name":"a"} x`:                    {"", "syntax"},
+		`{"na\u006de":5}`:                   {"/name", "type"},
+		`[1]`:                               {"", "type"},
+		`{"name":"a","items":[1e400]}`:      {"/items/0", "maximum"},
+		`{"name":"\ud83d\ude00","items":1}`: {"/items", "type"},
+	} {
+		var p probe
+		err := Decoder{Strict: true}.Decode([]byte(doc), &p)
+		var e *Error
+		if !errors.As(err, &e) {
+			t.Errorf("%s: want *Error, got %v", doc, err)
+			continue
+		}
+		if e.Path != want.path || e.Rule != want.rule {
+			t.Errorf("%s: error %q at %q, want %s at %q", doc, e.Rule, e.Path, want.rule, want.path)
+		}
+	}
+}
+
+func TestReaderLenientReportsUnknown(t *testing.T) {
+	var dropped []string
+	var p probe
+	err := Decoder{OnUnknown: func(path string) { dropped = append(dropped, path) }}.Decode([]byte(`{"x":{"y":1},"name":"\u00e9","items":[7]}`), &p)
+	if err != nil || p.Name != "é" || len(p.Items) != 1 || p.Items[0] != 7 {
+		t.Fatalf("got %+v, %v", p, err)
+	}
+	if len(dropped) != 1 || dropped[0] != "/x" {
+		t.Errorf("dropped %v, want [/x]", dropped)
+	}
+}
+
+func TestCheckRaw(t *testing.T) {
+	if err := checkRaw("v", json.RawMessage(`null`), true, false); err == nil || err.Rule != "not" {
+		t.Errorf("null accepted where not-null: %v", err)
+	}
+	if err := checkRaw("v", json.RawMessage(`[1]`), false, true); err == nil || err.Rule != "type" {
+		t.Errorf("array accepted where object: %v", err)
+	}
+	if err := checkRaw("v", json.RawMessage(`{"a":`), false, false); err == nil || err.Path != "/v" {
+		t.Errorf("malformed raw accepted: %v", err)
+	}
+	if err := checkRaw("v", json.RawMessage(` {"a": [true, null]} `), true, true); err != nil {
+		t.Errorf("valid raw rejected: %v", err)
+	}
+}
