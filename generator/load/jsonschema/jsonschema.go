@@ -33,6 +33,12 @@ type Document struct {
 	Data []byte
 }
 
+// BaseKeyword is the root keyword by which an extension document names the
+// $id of the base document it was written against. References to that $id
+// are pointed at the base document actually loaded, so an extension keeps
+// working when the base schema moves to a new version (and a new $id).
+const BaseKeyword = "x-agui-base"
+
 // ExtendsKeyword is the root keyword by which an extension document appends
 // members to the base document's unions and values to its enums. Validators
 // ignore it; the generator reads it.
@@ -137,6 +143,7 @@ func (l *loader) open(docs []Document) ([]*root, error) {
 		}
 		if i > 0 {
 			env.WriteString(",\n")
+			d.Data = retarget(d.Data, top, roots[0].id)
 		}
 		roots[i] = &root{doc: d, id: id, lineOffset: bytes.Count(env.Bytes(), []byte("\n")), raw: top}
 		fmt.Fprintf(&env, "%q:", fmt.Sprintf("doc%d", i))
@@ -165,6 +172,17 @@ func (l *loader) open(docs []Document) ([]*root, error) {
 		r.schema = s
 	}
 	return roots, nil
+}
+
+// retarget rewrites an extension's references to the base document it names
+// (BaseKeyword) into references to the loaded base document's $id. The
+// rewrite stays within each line, so line numbers still point at the file.
+func retarget(data []byte, top map[string]json.RawMessage, baseID string) []byte {
+	var named string
+	if raw, ok := top[BaseKeyword]; !ok || json.Unmarshal(raw, &named) != nil || named == "" || named == baseID {
+		return data
+	}
+	return bytes.ReplaceAll(data, []byte(`"`+named+`#`), []byte(`"`+baseID+`#`))
 }
 
 func fileList(docs []Document) string {

@@ -65,3 +65,32 @@ func TestMissingIDIsAnError(t *testing.T) {
 		t.Errorf("want an error about $id, got %v", err)
 	}
 }
+
+// TestExtensionFollowsANewBaseVersion: META refers to the AG-UI 1.1 schema
+// by $id; given an AG-UI schema with another $id it still loads against it.
+func TestExtensionFollowsANewBaseVersion(t *testing.T) {
+	base, err := os.ReadFile("../../../schemas/agui/schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	meta, err := os.ReadFile("../../../schemas/meta/meta-events.schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	newer := []byte(strings.Replace(string(base), "https://ag-ui.com/spec/1.1/schema.json", "https://ag-ui.com/spec/1.2/schema.json", 1))
+	pkg, err := Load("agui", Document{File: "schema.json", Data: newer}, Document{File: "meta.json", Data: meta})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pkg.Sources[0].Version != "1.2" {
+		t.Errorf("version %q", pkg.Sources[0].Version)
+	}
+	ev := pkg.Lookup("Event").(*ir.Union)
+	if last := ev.Members[len(ev.Members)-1]; last.Value != "META" {
+		t.Errorf("META not appended to Event: %s", last.Value)
+	}
+	et := pkg.Lookup("EventType").(*ir.Enum)
+	if et.Values[len(et.Values)-1].Value != "META" {
+		t.Error("META not appended to EventType")
+	}
+}

@@ -1,0 +1,72 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/urfave/cli/v2"
+)
+
+func run(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	app := newApp()
+	var out bytes.Buffer
+	app.Writer, app.ErrWriter = &out, &out
+	app.ExitErrHandler = func(*cli.Context, error) {}
+	err := app.Run(append([]string{"agui-gen"}, args...))
+	return out.String(), err
+}
+
+func TestGenerateThenCheck(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := run(t, "generate", "--out", dir, "--package-path", "example.com/x/gen"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := run(t, "generate", "--out", dir, "--package-path", "example.com/x/gen", "--check"); err != nil {
+		t.Fatalf("fresh output reported stale: %v", err)
+	}
+	stale := filepath.Join(dir, "agui", "types_gen.go")
+	if err := os.WriteFile(stale, []byte("package agui\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := run(t, "generate", "--out", dir, "--package-path", "example.com/x/gen", "--check")
+	var exit cli.ExitCoder
+	if !errors.As(err, &exit) || exit.ExitCode() != 1 || !strings.Contains(err.Error(), "agui/types_gen.go") {
+		t.Fatalf("--check on a stale tree: want exit 1 naming the file, got %v", err)
+	}
+	if b, _ := os.ReadFile(stale); string(b) != "package agui\n" {
+		t.Error("--check wrote files")
+	}
+}
+
+func TestBadSchemaFileIsAClearError(t *testing.T) {
+	bad := filepath.Join(t.TempDir(), "schema.json")
+	os.WriteFile(bad, []byte(`{"$id":"urn:x","$defs":{"Metadata":{"type":"object"},"A":{"type":"object","properties":{"p":{"anyOf":[{}]}}}}}`), 0o644)
+	_, err := run(t, "generate", "--out", t.TempDir(), "--agui-schema", bad)
+	if err == nil || !strings.Contains(err.Error(), "schema.json") || !strings.Contains(err.Error(), "#/$defs/A/properties/p/anyOf") {
+		t.Fatalf("want an error naming the file and pointer, got %v", err)
+	}
+}
+
+func TestHelpHasExamples(t *testing.T) {
+	out, err := run(t, "generate", "--help")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"--out", "--check", "go:generate", "Examples"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("help lacks %q", want)
+		}
+	}
+}
+
+func TestVersion(t *testing.T) {
+	out, err := run(t, "version")
+	if err != nil || !strings.Contains(out, "https://ag-ui.com/spec/1.1/schema.json") {
+		t.Fatalf("version: %v\n%s", err, out)
+	}
+}
