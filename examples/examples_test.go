@@ -1,0 +1,143 @@
+// Package examples_test checks the example modules below examples/. Each
+// example is a module of its own, so the main module's go test does not see
+// it; this test builds and runs it the way a downstream user would.
+package examples_test
+
+import (
+	"bytes"
+	"io/fs"
+	"maps"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+const (
+	downstreamDir = "downstream"
+	generatedDir  = "gen/agui"
+)
+
+// TestDownstream copies examples/downstream to a temporary directory, points
+// its replace directive at this checkout, regenerates its AG-UI package with
+// go generate, builds, vets and runs it, and checks that the regenerated files
+// are identical to the checked-in ones, so a stale example fails the suite.
+func TestDownstream(t *testing.T) {
+	if testing.Short() {
+		t.Skip("skipping the downstream example in -short mode: it compiles agui-gen and runs go generate in a copy of examples/downstream")
+	}
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skipf("skipping the downstream example: no go command on PATH: %v", err)
+	}
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	dir := filepath.Join(t.TempDir(), "downstream")
+	if err := os.CopyFS(dir, os.DirFS(downstreamDir)); err != nil {
+		t.Fatalf("copying %s: %v", downstreamDir, err)
+	}
+	// Generated files are rewritten in place; make the copies writable
+	// whatever mode the checkout gave them.
+	if err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		mode := os.FileMode(0o644)
+		if d.IsDir() {
+			mode = 0o755
+		}
+		return os.Chmod(path, mode)
+	}); err != nil {
+		t.Fatal(err)
+	}
+
+	// -mod=mod lets the copy fill go.sum gaps instead of failing on them;
+	// GOWORK=off keeps a go.work above the temporary directory out of it.
+	env := append(os.Environ(), "GOWORK=off", "GOFLAGS="+strings.TrimSpace(os.Getenv("GOFLAGS")+" -mod=mod"))
+	run := func(args ...string) (stdout []byte) {
+		t.Helper()
+		cmd := exec.Command(goBin, args...)
+		cmd.Dir = dir
+		cmd.Env = env
+		var out, errOut bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errOut
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("go %s: %v\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), err, out.Bytes(), errOut.Bytes())
+		}
+		if errOut.Len() > 0 {
+			t.Logf("go %s: stderr:\n%s", strings.Join(args, " "), errOut.Bytes())
+		}
+		return out.Bytes()
+	}
+
+	run("mod", "edit", "-replace=github.com/agui-gen/agui-gen="+root)
+
+	stale, err := filepath.Glob(filepath.Join(dir, generatedDir, "*_gen.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(stale) == 0 {
+		t.Fatalf("%s/%s holds no *_gen.go files: run go generate ./... in %s", downstreamDir, generatedDir, downstreamDir)
+	}
+	for _, f := range stale {
+		if err := os.Remove(f); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	run("generate", "./...")
+	run("build", "./...")
+	run("vet", "./...")
+	out := run("run", ".")
+	if !bytes.HasPrefix(out, []byte("data: {")) {
+		t.Errorf("go run . printed %q, want server-sent events starting with %q", firstLine(out), "data: {")
+	}
+
+	want := readGenerated(t, filepath.Join(downstreamDir, generatedDir))
+	got := readGenerated(t, filepath.Join(dir, generatedDir))
+	for _, name := range slices.Sorted(maps.Keys(want)) {
+		g, ok := got[name]
+		switch {
+		case !ok:
+			t.Errorf("%s/%s/%s is checked in but go generate no longer writes it", downstreamDir, generatedDir, name)
+		case !bytes.Equal(g, want[name]):
+			t.Errorf("%s/%s/%s is stale: it differs from what go generate writes", downstreamDir, generatedDir, name)
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(got)) {
+		if _, ok := want[name]; !ok {
+			t.Errorf("go generate writes %s/%s/%s, which is not checked in", downstreamDir, generatedDir, name)
+		}
+	}
+	if t.Failed() {
+		t.Logf("to update the example: cd examples/%s && go generate ./...", downstreamDir)
+	}
+}
+
+// readGenerated returns the contents of the *_gen.go files in dir by name.
+func readGenerated(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	paths, err := filepath.Glob(filepath.Join(dir, "*_gen.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := make(map[string][]byte, len(paths))
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[filepath.Base(p)] = b
+	}
+	return files
+}
+
+func firstLine(b []byte) []byte {
+	line, _, _ := bytes.Cut(b, []byte("\n"))
+	return line
+}
