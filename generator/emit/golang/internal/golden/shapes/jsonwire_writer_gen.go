@@ -11,8 +11,10 @@ import (
 
 const hexDigits = "0123456789abcdef"
 
-// safeASCII[c] is true for the ASCII bytes a JSON string can carry unescaped.
-var safeASCII = func() (t [utf8.RuneSelf]bool) {
+// plain[c] is true for the bytes a JSON string carries as they are: printable
+// ASCII but '"' and '\\'. Every other byte needs escaping or, from 0x80 up,
+// a UTF-8 check.
+var plain = func() (t [256]bool) {
 	for c := 0x20; c < utf8.RuneSelf; c++ {
 		t[c] = c != '"' && c != '\\'
 	}
@@ -27,11 +29,11 @@ func appendString(b []byte, s string) []byte {
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
+		if plain[c] {
+			i++
+			continue
+		}
 		if c < utf8.RuneSelf {
-			if safeASCII[c] {
-				i++
-				continue
-			}
 			b = append(b, s[start:i]...)
 			switch c {
 			case '"', '\\':
