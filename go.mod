@@ -3,16 +3,19 @@ module github.com/agui-gen/agui-gen
 go 1.26.0
 
 require (
+	github.com/bufbuild/protocompile v0.14.1
 	github.com/dave/jennifer v1.7.1
+	github.com/google/go-cmp v0.7.0
 	github.com/pb33f/libopenapi v0.40.1
 	github.com/urfave/cli/v2 v2.27.7
+	google.golang.org/genproto/googleapis/api v0.0.0-20261019180522-ce908d29299b
+	google.golang.org/protobuf v1.36.12
 )
 
 require (
 	github.com/bahlo/generic-list-go v0.2.0 // indirect
 	github.com/buger/jsonparser v1.1.2 // indirect
 	github.com/cpuguy83/go-md2man/v2 v2.0.7 // indirect
-	github.com/google/go-cmp v0.7.0 // indirect
 	github.com/pb33f/jsonpath v0.8.3 // indirect
 	github.com/pb33f/ordered-map/v2 v2.3.1 // indirect
 	github.com/russross/blackfriday/v2 v2.1.0 // indirect

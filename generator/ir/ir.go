@@ -16,6 +16,15 @@ type Package struct {
 	Sources []Source
 	// Decls holds every declaration in document order.
 	Decls []Decl
+	// Proto describes the package's protobuf identity, for packages loaded
+	// from a .proto file; nil otherwise.
+	Proto *ProtoPackage
+}
+
+// ProtoPackage is what a .proto file says about itself.
+type ProtoPackage struct {
+	Package   string // "lf.a2a.v1"
+	GoPackage string // the go_package option, informational
 }
 
 // Source identifies one input file.
@@ -48,7 +57,7 @@ func (p Pos) String() string {
 	return s
 }
 
-// Decl is a named declaration: *Struct, *Enum, *Union or *Alias.
+// Decl is a named declaration: *Struct, *Enum, *Union, *Alias or *Service.
 type Decl interface {
 	DeclName() string
 	DeclPos() Pos
@@ -80,6 +89,20 @@ type Struct struct {
 	// IsMixin reports that the struct is only ever composed into others and
 	// never appears as a value on its own.
 	IsMixin bool
+	// FullName is the protobuf full name ("lf.a2a.v1.Task"), when loaded from
+	// a proto.
+	FullName string
+	// Oneofs are the struct's oneof groups, in declaration order. Their
+	// member fields are also in Fields, with Oneof set.
+	Oneofs []*Oneof
+}
+
+// Oneof is a group of fields of which at most one is set.
+type Oneof struct {
+	Name   string // "payload"
+	Doc    string
+	Fields []*Field
+	Pos    Pos
 }
 
 // Field is one member of a struct.
@@ -111,7 +134,23 @@ type Field struct {
 	Narrowed bool
 	// Number is the protobuf field number, 0 when the spec has none.
 	Number int
-	Pos    Pos
+	// JSONName is the field's JSON member name when it differs from Name
+	// (a proto field "context_id" is "contextId" in JSON).
+	JSONName string
+	// Presence reports explicit presence (proto3 optional): an unset field
+	// and a zero one differ.
+	Presence bool
+	// Oneof names the oneof group the field belongs to, if any.
+	Oneof *Oneof
+	Pos   Pos
+}
+
+// WireName is the field's JSON member name.
+func (f *Field) WireName() string {
+	if f.JSONName != "" {
+		return f.JSONName
+	}
+	return f.Name
 }
 
 // Kind classifies a type reference.
@@ -129,6 +168,8 @@ const (
 	// KindStringOrArray is a value that is either a string or an array of
 	// Elem (JSON Schema oneOf [string, array]).
 	KindStringOrArray
+	KindBytes     // binary data, base64 in JSON
+	KindTimestamp // an instant (google.protobuf.Timestamp)
 )
 
 // Type is a reference to a type at a use site.
@@ -144,6 +185,13 @@ type Type struct {
 	// Name is a spec-level name for an anonymous type that needs one
 	// (an inline string-or-array union); empty otherwise.
 	Name string
+	// Scalar is the protobuf scalar type ("int32", "sint64", "fixed32",
+	// "double", …) for packages loaded from a proto; it decides the binary
+	// encoding. For KindAny it is "google.protobuf.Struct" or
+	// "google.protobuf.Value".
+	Scalar string
+	// Key is the key type of a KindMap.
+	Key *Type
 }
 
 // Named returns a reference to d.
@@ -256,4 +304,33 @@ func (s *Struct) AllFields() []*Field {
 		out = append(out, f)
 	}
 	return out
+}
+
+// Service is an RPC service.
+type Service struct {
+	Common
+	FullName string
+	Methods  []*Method
+}
+
+// Method is one RPC of a service.
+type Method struct {
+	Name            string
+	Doc             string
+	Input, Output   *Struct
+	ClientStreaming bool
+	ServerStreaming bool
+	Deprecated      bool
+	// HTTP lists the google.api.http bindings: the main rule first, then its
+	// additional_bindings.
+	HTTP []HTTPRule
+	Pos  Pos
+}
+
+// HTTPRule is one HTTP binding of a method.
+type HTTPRule struct {
+	Method       string // GET, POST, PUT, PATCH, DELETE, or a custom verb
+	Path         string // "/tasks/{id=*}:cancel"
+	Body         string // "*", a field name, or empty
+	ResponseBody string
 }
