@@ -46,13 +46,14 @@ func generateCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "generate",
 		Usage: "write the generated packages",
-		Description: "Writes one package per protocol below --out (agui/ for AG-UI and META). Files are named\n" +
+		Description: "Writes one package per protocol below --out: agui/ for AG-UI and META, a2a/ for A2A. Files are named\n" +
 			"*_gen.go and start with a \"Code generated ... DO NOT EDIT.\" line; generated files that are\n" +
 			"no longer produced are deleted, other files are never touched.\n\n" +
 			"Examples:\n" +
 			"  agui-gen generate --out ./gen\n" +
 			"  agui-gen generate --out ./internal/agui --package-path example.com/app/internal/agui\n" +
 			"  agui-gen generate --out ./gen --agui-schema specs/schema.json --meta specs/meta-events.schema.json\n" +
+			"  agui-gen generate --out ./gen --a2a-proto specs/a2a.proto\n" +
 			"  agui-gen generate --out ./gen --check    # in CI: exit 1 if ./gen is stale\n\n" +
 			"In a go:generate line:\n" +
 			"  //go:generate go run github.com/agui-gen/agui-gen/cmd/agui-gen generate --out gen --package-path example.com/app/gen",
@@ -61,6 +62,7 @@ func generateCommand() *cli.Command {
 			&cli.StringFlag{Name: "package-path", Usage: "import path of DIR (for qualified names in generated code); default: derived from go.mod when DIR is inside the module"},
 			&cli.StringFlag{Name: "agui-schema", Usage: "AG-UI JSON Schema `FILE` (default: the embedded AG-UI 1.1 schema)"},
 			&cli.StringFlag{Name: "meta", Usage: "META event definitions `FILE` (default: the embedded definitions)"},
+			&cli.StringFlag{Name: "a2a-proto", Usage: "A2A proto `FILE` (default: the embedded a2a.proto v1.0.1)"},
 			&cli.BoolFlag{Name: "check", Usage: "write nothing; exit 1 and name the stale files when DIR differs from what would be generated"},
 		},
 		Action: runGenerate,
@@ -79,6 +81,11 @@ func runGenerate(c *cli.Context) error {
 	}
 	if f := c.String("meta"); f != "" {
 		if in.Meta, err = generate.ReadSpec(f); err != nil {
+			return err
+		}
+	}
+	if f := c.String("a2a-proto"); f != "" {
+		if in.A2AProto, err = generate.ReadSpec(f); err != nil {
 			return err
 		}
 	}
@@ -121,7 +128,7 @@ func versionCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			for _, s := range []generate.Spec{in.AGUISchema, in.Meta} {
+			for _, s := range []generate.Spec{in.AGUISchema, in.Meta, in.A2AProto} {
 				fmt.Fprintf(c.App.Writer, "  %s %s\n", s.File, generate.Describe1(s))
 			}
 			return nil

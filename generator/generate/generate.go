@@ -4,6 +4,7 @@ package generate
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/json"
 	"errors"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/agui-gen/agui-gen/generator/emit/golang"
 	"github.com/agui-gen/agui-gen/generator/load/jsonschema"
+	protoload "github.com/agui-gen/agui-gen/generator/load/proto"
 	"github.com/agui-gen/agui-gen/schemas"
 )
 
@@ -30,6 +32,7 @@ type Spec struct {
 type Inputs struct {
 	AGUISchema Spec
 	Meta       Spec
+	A2AProto   Spec
 }
 
 // Embedded returns the specs built into the binary.
@@ -44,6 +47,9 @@ func Embedded() (Inputs, error) {
 		return in, err
 	}
 	if in.Meta, err = read(schemas.MetaSchema); err != nil {
+		return in, err
+	}
+	if in.A2AProto, err = read(schemas.A2AProto); err != nil {
 		return in, err
 	}
 	return in, nil
@@ -83,6 +89,17 @@ func Generate(in Inputs, opts Options) ([]File, error) {
 	var out []File
 	for _, f := range files {
 		out = append(out, File{Path: "agui/" + f.Name, Content: f.Content})
+	}
+	a2a, err := protoload.Load(context.Background(), "a2a", in.A2AProto.File, in.A2AProto.Data)
+	if err != nil {
+		return nil, err
+	}
+	files, err = golang.ProtoPackage(a2a, golang.Options{PackageName: "a2a", ImportPath: joinImport(opts.ImportPath, "a2a")})
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range files {
+		out = append(out, File{Path: "a2a/" + f.Name, Content: f.Content})
 	}
 	slices.SortFunc(out, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
 	return out, nil

@@ -83,7 +83,7 @@ func Package(pkg *ir.Package, opts Options) ([]File, error) {
 			return nil, err
 		}
 	}
-	support, err := renderSupport(templates.JSONWire, "jsonwire", opts.PackageName)
+	support, err := renderSupport(templates.JSONWire, "jsonwire", opts.PackageName, false)
 	if err != nil {
 		return nil, err
 	}
@@ -92,13 +92,7 @@ func Package(pkg *ir.Package, opts Options) ([]File, error) {
 	return files, nil
 }
 
-func (g *gen) sourceLine() string {
-	var parts []string
-	for _, s := range g.pkg.Sources {
-		parts = append(parts, fmt.Sprintf("%s (%s, sha256 %s)", s.File, s.ID, s.SHA256[:12]))
-	}
-	return strings.Join(parts, "; ")
-}
+func (g *gen) sourceLine() string { return sourceLine(g.pkg) }
 
 func (g *gen) emitDoc(f *jen.File) {
 	base := g.pkg.Sources[0]
@@ -130,8 +124,8 @@ func (g *gen) emitDoc(f *jen.File) {
 }
 
 // renderSupport copies the non-test Go files of one templates directory into
-// the output package.
-func renderSupport(fsys fs.FS, dir, pkgName string) ([]File, error) {
+// the output package; the proto_*.go files only when withProto is set.
+func renderSupport(fsys fs.FS, dir, pkgName string, withProto bool) ([]File, error) {
 	entries, err := fs.ReadDir(fsys, dir)
 	if err != nil {
 		return nil, err
@@ -139,7 +133,8 @@ func renderSupport(fsys fs.FS, dir, pkgName string) ([]File, error) {
 	var out []File
 	for _, e := range entries {
 		name := e.Name()
-		if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+		if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") ||
+			(!withProto && strings.HasPrefix(name, "proto_")) {
 			continue
 		}
 		src, err := fs.ReadFile(fsys, path.Join(dir, name))

@@ -1,0 +1,289 @@
+package golang
+
+import (
+	"github.com/dave/jennifer/jen"
+
+	"github.com/agui-gen/agui-gen/generator/ir"
+	"github.com/agui-gen/agui-gen/generator/naming"
+)
+
+// ---- ProtoJSON ----
+
+func (g *protoGen) emitJSON(f *jen.File) {
+	g.emitEnumReaders(f)
+	for _, st := range g.messages() {
+		g.emitAppendJSON(f, st)
+		g.emitReadJSON(f, st)
+	}
+}
+
+// is64 reports whether an integer scalar is written as a JSON string.
+func is64(t ir.Type) bool {
+	switch t.Scalar {
+	case "int64", "sint64", "sfixed64", "uint64", "fixed64":
+		return true
+	}
+	return false
+}
+
+// zeroCheck is the condition under which an implicit-presence field is set.
+func (g *protoGen) setCond(fl *ir.Field, v *jen.Statement) *jen.Statement {
+	t := fl.Type
+	if fl.Presence {
+		return v.Clone().Op("!=").Nil()
+	}
+	switch t.Kind {
+	case ir.KindString:
+		return v.Clone().Op("!=").Lit("")
+	case ir.KindBool:
+		return v.Clone()
+	case ir.KindInt, ir.KindFloat:
+		return v.Clone().Op("!=").Lit(0)
+	case ir.KindBytes, ir.KindArray, ir.KindMap:
+		return jen.Len(v.Clone()).Op(">").Lit(0)
+	case ir.KindNamed:
+		if _, ok := t.Decl.(*ir.Enum); ok {
+			return v.Clone().Op("!=").Lit(0)
+		}
+	}
+	return v.Clone().Op("!=").Nil()
+}
+
+// jsonValue appends one value (not a field) of type t.
+func (g *protoGen) jsonValue(t ir.Type, v *jen.Statement) []jen.Code {
+	set := func(c *jen.Statement) []jen.Code { return []jen.Code{jen.Id("b").Op("=").Add(c)} }
+	switch t.Kind {
+	case ir.KindString:
+		return set(jen.Id("appendString").Call(jen.Id("b"), v))
+	case ir.KindBool:
+		return set(jen.Id("appendBool").Call(jen.Id("b"), v))
+	case ir.KindBytes:
+		return set(jen.Id("appendBytes").Call(jen.Id("b"), v))
+	case ir.KindInt:
+		switch t.Scalar {
+		case "uint64", "fixed64":
+			return set(jen.Id("appendUint64String").Call(jen.Id("b"), v))
+		case "int64", "sint64", "sfixed64":
+			return set(jen.Id("appendInt64String").Call(jen.Id("b"), v))
+		}
+		return set(jen.Id("appendInt").Call(jen.Id("b"), jen.Int64().Call(v)))
+	case ir.KindFloat:
+		if t.Scalar == "float" {
+			return set(jen.Id("appendFloat32").Call(jen.Id("b"), v))
+		}
+		return set(jen.Id("appendDouble").Call(jen.Id("b"), v))
+	case ir.KindAny:
+		return set(jen.Id("appendRaw").Call(jen.Id("b"), v))
+	case ir.KindTimestamp:
+		return set(jen.Id("appendTimestamp").Call(jen.Id("b"), jen.Op("*").Add(v)))
+	case ir.KindArray:
+		elem := g.jsonValue(*t.Elem, v.Clone().Index(jen.Id("i")))
+		return []jen.Code{
+			jen.Id("b").Op("=").Append(jen.Id("b"), jen.LitRune('[')),
+			jen.For(jen.Id("i").Op(":=").Range().Add(v.Clone())).Block(append([]jen.Code{
+				jen.If(jen.Id("i").Op(">").Lit(0)).Block(jen.Id("b").Op("=").Append(jen.Id("b"), jen.LitRune(',')))}, elem...)...),
+			jen.Id("b").Op("=").Append(jen.Id("b"), jen.LitRune(']')),
+		}
+	case ir.KindMap:
+		val := g.jsonValue(*t.Elem, v.Clone().Index(jen.Id("k")))
+		return []jen.Code{
+			jen.Id("b").Op("=").Append(jen.Id("b"), jen.LitRune('{')),
+			jen.For(jen.List(jen.Id("i"), jen.Id("k")).Op(":=").Range().Id("sortedKeys").Call(v.Clone())).Block(append([]jen.Code{
+				jen.If(jen.Id("i").Op(">").Lit(0)).Block(jen.Id("b").Op("=").Append(jen.Id("b"), jen.LitRune(','))),
+				jen.Id("b").Op("=").Id("appendString").Call(jen.Id("b"), jen.Id("k")),
+				jen.Id("b").Op("=").Append(jen.Id("b"), jen.LitRune(':')),
+			}, val...)...),
+			jen.Id("b").Op("=").Append(jen.Id("b"), jen.LitRune('}')),
+		}
+	case ir.KindNamed:
+		switch t.Decl.(type) {
+		case *ir.Enum:
+			return set(jen.Id("appendEnum").Call(jen.Id("b"), v.Clone().Dot("String").Call(), jen.Int32().Call(v)))
+		case *ir.Struct:
+			return set(v.Dot("AppendJSON").Call(jen.Id("b")))
+		}
+	}
+	panic("proto jsonValue: unsupported type")
+}
+
+func (g *protoGen) emitAppendJSON(f *jen.File, st *ir.Struct) {
+	name := g.decl[st]
+	body := []jen.Code{
+		jen.If(jen.Id("x").Op("==").Nil()).Block(jen.Return(jen.Append(jen.Id("b"), jen.Lit("null").Op("...")))),
+		jen.Id("b").Op("=").Append(jen.Id("b"), jen.LitRune('{')),
+	}
+	if len(st.Fields) > 0 {
+		body = append(body, jen.Id("start").Op(":=").Len(jen.Id("b")))
+	}
+	key := func(fl *ir.Field) []jen.Code {
+		return []jen.Code{
+			jen.If(jen.Len(jen.Id("b")).Op(">").Id("start")).Block(jen.Id("b").Op("=").Append(jen.Id("b"), jen.LitRune(','))),
+			jen.Id("b").Op("=").Append(jen.Id("b"), textLit(jsonKey(fl.WireName())).Op("...")),
+		}
+	}
+	done := map[*ir.Oneof]bool{}
+	for _, fl := range st.Fields {
+		if o := fl.Oneof; o != nil {
+			if done[o] {
+				continue
+			}
+			done[o] = true
+			sw := jen.Switch(jen.Id("v").Op(":=").Id("x").Dot(jenName(o)).Assert(jen.Type())).BlockFunc(func(gr *jen.Group) {
+				for _, m := range o.Fields {
+					gr.Case(jen.Op("*").Id(g.wrapper[m])).Block(append(key(m), g.jsonValue(m.Type, jen.Id("v").Dot(g.field[m]))...)...)
+				}
+			})
+			body = append(body, sw)
+			continue
+		}
+		v := jen.Id("x").Dot(g.field[fl])
+		val := v.Clone()
+		if fl.Presence && isScalarLike(fl.Type) {
+			val = jen.Op("*").Add(v.Clone())
+		}
+		body = append(body, jen.If(g.setCond(fl, v)).Block(append(key(fl), g.jsonValue(fl.Type, val)...)...))
+	}
+	body = append(body, jen.Return(jen.Append(jen.Id("b"), jen.LitRune('}'))))
+	f.Line()
+	f.Comment("AppendJSON appends the ProtoJSON encoding of x to b.")
+	f.Func().Params(jen.Id("x").Op("*").Id(name)).Id("AppendJSON").Params(jen.Id("b").Index().Byte()).Index().Byte().Block(body...)
+	f.Line()
+	f.Comment("MarshalJSON implements json.Marshaler with ProtoJSON.")
+	f.Func().Params(jen.Id("x").Op("*").Id(name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
+		jen.Return(jen.Id("x").Dot("AppendJSON").Call(jen.Nil()), jen.Nil()))
+}
+
+func jenName(o *ir.Oneof) string { return naming.Exported(o.Name) }
+
+// readValue is an expression reading one ProtoJSON value of type t.
+func (g *protoGen) readValue(t ir.Type) *jen.Statement {
+	r := jen.Id("r")
+	switch t.Kind {
+	case ir.KindString:
+		return r.Dot("readString").Call()
+	case ir.KindBool:
+		return r.Dot("readBool").Call()
+	case ir.KindBytes:
+		return r.Dot("readBytes").Call()
+	case ir.KindInt:
+		switch t.Scalar {
+		case "int32", "sint32", "sfixed32":
+			return r.Dot("readInt32").Call()
+		case "uint32", "fixed32":
+			return r.Dot("readUint32").Call()
+		case "uint64", "fixed64":
+			return r.Dot("readUint64").Call()
+		}
+		return r.Dot("readInt64").Call()
+	case ir.KindFloat:
+		if t.Scalar == "float" {
+			return r.Dot("readFloat32").Call()
+		}
+		return r.Dot("readDouble").Call()
+	case ir.KindAny:
+		return r.Dot("readRaw").Call(jen.False(), jen.Lit(t.JSONType == "object"))
+	case ir.KindTimestamp:
+		return jen.Id("newOf").Call(r.Dot("readTimestamp").Call())
+	case ir.KindArray:
+		elem := *t.Elem
+		return jen.Id("readSlice").Call(r, jen.Func().Params(jen.Id("v").Op("*").Add(g.goType(elem)), jen.Id("r").Op("*").Id("reader")).BlockFunc(func(gr *jen.Group) {
+			g.readInto(gr, elem, jen.Op("*").Id("v"))
+		}))
+	case ir.KindNamed:
+		switch d := t.Decl.(type) {
+		case *ir.Enum:
+			return jen.Id("read" + g.decl[d]).Call(r)
+		case *ir.Struct:
+			return jen.Id("read" + g.decl[d] + "JSON").Call(r)
+		}
+	}
+	panic("proto readValue: unsupported type")
+}
+
+// readInto reads a value of type t into dst.
+func (g *protoGen) readInto(gr *jen.Group, t ir.Type, dst *jen.Statement) {
+	if t.Kind == ir.KindMap {
+		gr.If(jen.Op("!").Id("r").Dot("beginObject").Call()).Block(jen.Return())
+		gr.Add(dst.Clone()).Op("=").Make(g.goType(t))
+		gr.For(jen.Id("r").Dot("nextField").Call()).BlockFunc(func(loop *jen.Group) {
+			loop.Id("k").Op(":=").String().Call(jen.Id("r").Dot("key").Call())
+			loop.Add(dst.Clone()).Index(jen.Id("k")).Op("=").Add(g.readValue(*t.Elem))
+		})
+		return
+	}
+	gr.Add(dst).Op("=").Add(g.readValue(t))
+}
+
+func (g *protoGen) emitReadJSON(f *jen.File, st *ir.Struct) {
+	name := g.decl[st]
+	var cases []jen.Code
+	for _, fl := range st.Fields {
+		names := []jen.Code{jen.Lit(fl.WireName())}
+		if fl.WireName() != fl.Name {
+			names = append(names, jen.Lit(fl.Name))
+		}
+		var stmts []jen.Code
+		nullable := !(fl.Type.Kind == ir.KindAny && fl.Type.Scalar == "google.protobuf.Value")
+		if nullable {
+			stmts = append(stmts, jen.If(jen.Id("r").Dot("skipNull").Call()).Block(jen.Continue()))
+		}
+		if o := fl.Oneof; o != nil {
+			field := jen.Id("x").Dot(jenName(o))
+			stmts = append(stmts,
+				jen.If(field.Clone().Op("!=").Nil()).Block(
+					jen.Id("r").Dot("fail").Call(jen.Lit("oneOf"), jen.Lit("a second member of the "+o.Name+" oneof")),
+					jen.Return()),
+				jen.Id("w").Op(":=").New(jen.Id(g.wrapper[fl])),
+			)
+			stmts = append(stmts, jen.BlockFunc(func(gr *jen.Group) { g.readInto(gr, fl.Type, jen.Id("w").Dot(g.field[fl])) }))
+			stmts = append(stmts, field.Clone().Op("=").Id("w"))
+		} else {
+			dst := jen.Id("x").Dot(g.field[fl])
+			if fl.Presence && isScalarLike(fl.Type) {
+				stmts = append(stmts, dst.Op("=").Id("newOf").Call(g.readValue(fl.Type)))
+			} else {
+				stmts = append(stmts, jen.BlockFunc(func(gr *jen.Group) { g.readInto(gr, fl.Type, dst) }))
+			}
+		}
+		cases = append(cases, jen.Case(names...).Block(stmts...))
+	}
+	cases = append(cases, jen.Default().Block(jen.Id("r").Dot("unknownField").Call()))
+	f.Line()
+	f.Func().Params(jen.Id("x").Op("*").Id(name)).Id("readJSON").Params(jen.Id("r").Op("*").Id("reader")).Block(
+		jen.If(jen.Op("!").Id("r").Dot("beginObject").Call()).Block(jen.Return()),
+		jen.For(jen.Id("r").Dot("nextField").Call()).Block(jen.Switch(jen.String().Call(jen.Id("r").Dot("key").Call())).Block(cases...)),
+	)
+	f.Line()
+	f.Func().Id("read"+name+"JSON").Params(jen.Id("r").Op("*").Id("reader")).Op("*").Id(name).Block(
+		jen.Id("x").Op(":=").New(jen.Id(name)),
+		jen.Id("x").Dot("readJSON").Call(jen.Id("r")),
+		jen.Return(jen.Id("x")),
+	)
+	f.Line()
+	f.Comment("UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are")
+	f.Comment("accepted, unknown fields ignored, null read as unset.")
+	f.Func().Params(jen.Id("x").Op("*").Id(name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
+		jen.Op("*").Id("x").Op("=").Id(name).Values(),
+		jen.Return(jen.Id("Decoder").Values().Dot("Decode").Call(jen.Id("data"), jen.Id("x"))),
+	)
+}
+
+// emitEnumReaders writes, per enum, the reader accepting a name or a number.
+func (g *protoGen) emitEnumReaders(f *jen.File) {
+	for _, d := range g.pkg.Decls {
+		e, ok := d.(*ir.Enum)
+		if !ok {
+			continue
+		}
+		name := g.decl[e]
+		f.Line()
+		f.Func().Id("read"+name).Params(jen.Id("r").Op("*").Id("reader")).Id(name).Block(
+			jen.List(jen.Id("s"), jen.Id("n"), jen.Id("isNumber")).Op(":=").Id("r").Dot("readEnum").Call(),
+			jen.If(jen.Id("isNumber")).Block(jen.Return(jen.Id(name).Call(jen.Id("n")))),
+			jen.List(jen.Id("v"), jen.Id("ok")).Op(":=").Id("parse"+name).Call(jen.Id("s")),
+			jen.If(jen.Op("!").Id("ok").Op("&&").Op("!").Id("r").Dot("failed").Call()).Block(
+				jen.Id("r").Dot("fail").Call(jen.Lit("enum"), jen.Qual("strconv", "Quote").Call(jen.String().Call(jen.Id("s"))).Op("+").Lit(" is not a "+e.Name+" value"))),
+			jen.Return(jen.Id("v")),
+		)
+	}
+}

@@ -1,0 +1,234 @@
+package golang
+
+import (
+	"fmt"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/agui-gen/agui-gen/generator/ir"
+)
+
+// ---- validation ----
+
+func (g *protoGen) emitValidate(f *jen.File) {
+	for _, st := range g.messages() {
+		name := g.decl[st]
+		var body []jen.Code
+		body = append(body, jen.If(jen.Id("x").Op("==").Nil()).Block(jen.Return(jen.Nil())))
+		done := map[*ir.Oneof]bool{}
+		for _, fl := range st.Fields {
+			if o := fl.Oneof; o != nil {
+				if done[o] {
+					continue
+				}
+				done[o] = true
+				var cases []jen.Code
+				for _, m := range o.Fields {
+					checks := g.validateValue(m.Type, jen.Id("v").Dot(g.field[m]), m.WireName())
+					if len(checks) > 0 {
+						cases = append(cases, jen.Case(jen.Op("*").Id(g.wrapper[m])).Block(checks...))
+					}
+				}
+				var required []jen.Code
+				if oneofRequired(o) {
+					required = []jen.Code{jen.If(jen.Id("x").Dot(jenName(o)).Op("==").Nil()).Block(
+						jen.Return(jen.Id("validationError").Call(jen.Lit(""), jen.Lit("required"), jen.Lit("one of the "+o.Name+" fields must be set"))))}
+				}
+				body = append(body, required...)
+				if len(cases) > 0 {
+					body = append(body, jen.Switch(jen.Id("v").Op(":=").Id("x").Dot(jenName(o)).Assert(jen.Type())).Block(cases...))
+				}
+				continue
+			}
+			v := jen.Id("x").Dot(g.field[fl])
+			if fl.Required {
+				if c := g.requiredCheck(fl, v); c != nil {
+					body = append(body, c)
+				}
+			}
+			body = append(body, g.validateValue(fl.Type, v, fl.WireName())...)
+		}
+		body = append(body, jen.Return(jen.Nil()))
+		f.Line()
+		f.Comment("Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),")
+		f.Comment("recursively, and returns the first violation as an *Error naming its JSON path.")
+		f.Func().Params(jen.Id("x").Op("*").Id(name)).Id("Validate").Params().Error().Block(
+			jen.Return(jen.Id("asError").Call(jen.Id("x").Dot("validate").Call())))
+		f.Line()
+		f.Func().Params(jen.Id("x").Op("*").Id(name)).Id("validate").Params().Op("*").Id("Error").Block(body...)
+	}
+}
+
+// oneofRequired: a oneof is required when the proto says its comment makes
+// it so is not machine-readable; only field_behavior on a member counts.
+func oneofRequired(o *ir.Oneof) bool {
+	for _, f := range o.Fields {
+		if f.Required {
+			return true
+		}
+	}
+	return false
+}
+
+// requiredCheck fails when a REQUIRED field holds its unset value. Numbers
+// and booleans without presence cannot tell unset from zero, so they pass.
+func (g *protoGen) requiredCheck(fl *ir.Field, v *jen.Statement) jen.Code {
+	fail := jen.Return(jen.Id("requiredError").Call(jen.Lit(fl.WireName())))
+	t := fl.Type
+	switch {
+	case fl.Presence:
+		return jen.If(v.Clone().Op("==").Nil()).Block(fail)
+	case t.Kind == ir.KindString, t.Kind == ir.KindBytes, t.Kind == ir.KindArray, t.Kind == ir.KindMap:
+		return jen.If(jen.Len(v.Clone()).Op("==").Lit(0)).Block(fail)
+	case t.Kind == ir.KindAny, t.Kind == ir.KindTimestamp:
+		return jen.If(v.Clone().Op("==").Nil()).Block(fail)
+	case t.Kind == ir.KindNamed:
+		switch t.Decl.(type) {
+		case *ir.Struct:
+			return jen.If(v.Clone().Op("==").Nil()).Block(fail)
+		case *ir.Enum:
+			return jen.If(v.Clone().Op("==").Lit(0)).Block(fail)
+		}
+	}
+	return nil
+}
+
+// validateValue checks the contents of a set value: nested messages,
+// timestamp range, raw JSON.
+func (g *protoGen) validateValue(t ir.Type, v *jen.Statement, field string) []jen.Code {
+	ret := func(e jen.Code) []jen.Code {
+		return []jen.Code{jen.If(jen.Err().Op(":=").Add(e), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))}
+	}
+	switch t.Kind {
+	case ir.KindTimestamp:
+		return []jen.Code{jen.If(v.Clone().Op("!=").Nil()).Block(ret(jen.Id("checkTimestamp").Call(jen.Lit(field), jen.Op("*").Add(v.Clone())))...)}
+	case ir.KindAny:
+		if t.Scalar == "google.protobuf.Struct" {
+			return []jen.Code{jen.If(v.Clone().Op("!=").Nil()).Block(ret(jen.Id("checkStructJSON").Call(jen.Lit(field), v.Clone()))...)}
+		}
+		return []jen.Code{jen.If(v.Clone().Op("!=").Nil()).Block(ret(jen.Id("checkValueJSON").Call(jen.Lit(field), v.Clone()))...)}
+	case ir.KindNamed:
+		if _, ok := t.Decl.(*ir.Struct); ok {
+			return []jen.Code{jen.If(jen.Err().Op(":=").Add(v.Clone()).Dot("validate").Call(), jen.Err().Op("!=").Nil()).Block(
+				jen.Return(jen.Err().Dot("under").Call(jen.Lit(field))))}
+		}
+	case ir.KindArray:
+		elem := *t.Elem
+		if _, ok := elem.Decl.(*ir.Struct); ok && elem.Kind == ir.KindNamed {
+			return []jen.Code{jen.For(jen.List(jen.Id("i"), jen.Id("e")).Op(":=").Range().Add(v.Clone())).Block(
+				jen.If(jen.Id("e").Op("==").Nil()).Block(jen.Return(jen.Id("requiredError").Call(jen.Lit("")).Dot("at").Call(jen.Id("i")).Dot("under").Call(jen.Lit(field)))),
+				jen.If(jen.Err().Op(":=").Id("e").Dot("validate").Call(), jen.Err().Op("!=").Nil()).Block(
+					jen.Return(jen.Err().Dot("at").Call(jen.Id("i")).Dot("under").Call(jen.Lit(field)))))}
+		}
+	case ir.KindMap:
+		elem := *t.Elem
+		if _, ok := elem.Decl.(*ir.Struct); ok && elem.Kind == ir.KindNamed {
+			return []jen.Code{jen.For(jen.List(jen.Id("k"), jen.Id("e")).Op(":=").Range().Add(v.Clone())).Block(
+				jen.If(jen.Err().Op(":=").Id("e").Dot("validate").Call(), jen.Err().Op("!=").Nil()).Block(
+					jen.Return(jen.Err().Dot("under").Call(jen.Id("k")).Dot("under").Call(jen.Lit(field)))))}
+		}
+	}
+	return nil
+}
+
+// ---- services ----
+
+func (g *protoGen) emitServices(f *jen.File) {
+	f.Comment("ServiceDesc describes an RPC service as data, for servers and clients to route by.")
+	f.Type().Id("ServiceDesc").Struct(
+		jen.Comment("Name is the service's full protobuf name."),
+		jen.Id("Name").String(),
+		jen.Comment("Methods are the service's RPCs in declaration order."),
+		jen.Id("Methods").Index().Id("MethodDesc"),
+	)
+	f.Line()
+	f.Comment("MethodDesc describes one RPC.")
+	f.Type().Id("MethodDesc").Struct(
+		jen.Comment("Name is the RPC's name, which is also its JSON-RPC method name."),
+		jen.Id("Name").String(),
+		jen.Comment(`FullMethod is the gRPC method path, "/package.Service/Method".`),
+		jen.Id("FullMethod").String(),
+		jen.Comment("ClientStreaming and ServerStreaming are the proto's stream markers."),
+		jen.Id("ClientStreaming").Bool(),
+		jen.Id("ServerStreaming").Bool(),
+		jen.Comment("HTTP lists the google.api.http bindings, the main rule first."),
+		jen.Id("HTTP").Index().Id("HTTPRule"),
+		jen.Comment("NewRequest and NewResponse return empty request and response messages."),
+		jen.Id("NewRequest").Func().Params().Id("ProtoValue"),
+		jen.Id("NewResponse").Func().Params().Id("ProtoValue"),
+	)
+	f.Line()
+	f.Comment("HTTPRule is one HTTP+JSON binding of an RPC.")
+	f.Type().Id("HTTPRule").Struct(
+		jen.Comment("Method is the HTTP method; Path the URL template (\"/tasks/{id=*}:cancel\")."),
+		jen.Id("Method").String(),
+		jen.Id("Path").String(),
+		jen.Comment(`Body names the request field the body maps to: "*" for the whole request, "" for none.`),
+		jen.Id("Body").String(),
+		jen.Comment("ResponseBody names the response field the body holds, or \"\" for the whole response."),
+		jen.Id("ResponseBody").String(),
+	)
+	f.Line()
+	f.Comment("ProtoValue is implemented by every message type of the package.")
+	f.Type().Id("ProtoValue").Interface(
+		jen.Id("AppendJSON").Params(jen.Index().Byte()).Index().Byte(),
+		jen.Id("UnmarshalJSON").Params(jen.Index().Byte()).Error(),
+		jen.Id("AppendProto").Params(jen.Index().Byte()).Index().Byte(),
+		jen.Id("UnmarshalProto").Params(jen.Index().Byte()).Error(),
+		jen.Id("Validate").Params().Error(),
+	)
+	f.Line()
+	f.Comment("NewMessage returns an empty message of the given full protobuf name, or nil when the")
+	f.Comment("package has no such message.")
+	f.Func().Id("NewMessage").Params(jen.Id("fullName").String()).Id("ProtoValue").Block(
+		jen.Switch(jen.Id("fullName")).BlockFunc(func(gr *jen.Group) {
+			for _, st := range g.messages() {
+				gr.Case(jen.Lit(st.FullName)).Block(jen.Return(jen.New(jen.Id(g.decl[st]))))
+			}
+		}),
+		jen.Return(jen.Nil()),
+	)
+	for _, d := range g.pkg.Decls {
+		s, ok := d.(*ir.Service)
+		if !ok {
+			continue
+		}
+		name := g.decl[s]
+		f.Line()
+		doc := protoDoc(name, s.Doc)
+		doc = append(doc, "", fmt.Sprintf("%s describes the %s service.", name, s.FullName))
+		f.Add(comment(doc))
+		f.Var().Id(name).Op("=").Id("ServiceDesc").Values(jen.Dict{
+			jen.Id("Name"): jen.Lit(s.FullName),
+			jen.Id("Methods"): jen.Index().Id("MethodDesc").ValuesFunc(func(gr *jen.Group) {
+				for _, m := range s.Methods {
+					var rules []jen.Code
+					for _, h := range m.HTTP {
+						vals := jen.Dict{jen.Id("Method"): jen.Lit(h.Method), jen.Id("Path"): jen.Lit(h.Path)}
+						if h.Body != "" {
+							vals[jen.Id("Body")] = jen.Lit(h.Body)
+						}
+						if h.ResponseBody != "" {
+							vals[jen.Id("ResponseBody")] = jen.Lit(h.ResponseBody)
+						}
+						rules = append(rules, jen.Values(vals))
+					}
+					vals := jen.Dict{
+						jen.Id("Name"):        jen.Lit(m.Name),
+						jen.Id("FullMethod"):  jen.Lit("/" + s.FullName + "/" + m.Name),
+						jen.Id("HTTP"):        jen.Index().Id("HTTPRule").Values(rules...),
+						jen.Id("NewRequest"):  jen.Func().Params().Id("ProtoValue").Block(jen.Return(jen.New(jen.Id(g.decl[m.Input])))),
+						jen.Id("NewResponse"): jen.Func().Params().Id("ProtoValue").Block(jen.Return(jen.New(jen.Id(g.decl[m.Output])))),
+					}
+					if m.ClientStreaming {
+						vals[jen.Id("ClientStreaming")] = jen.True()
+					}
+					if m.ServerStreaming {
+						vals[jen.Id("ServerStreaming")] = jen.True()
+					}
+					gr.Values(vals)
+				}
+			}),
+		})
+	}
+}
