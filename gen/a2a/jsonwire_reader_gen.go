@@ -5,6 +5,7 @@ package a2a
 
 import (
 	"encoding/json"
+	"errors"
 	"math"
 	"strconv"
 	"sync"
@@ -522,14 +523,22 @@ func (r *reader) readInt() int64 {
 	if !ok {
 		return 0
 	}
-	if n, err := strconv.ParseInt(string(text), 10, 64); err == nil {
+	n, err := strconv.ParseInt(string(text), 10, 64)
+	switch {
+	case err == nil:
 		return n
+	case errors.Is(err, strconv.ErrRange) && text[0] == '-':
+		r.fail("minimum", string(text)+" is too small")
+		return 0
+	case errors.Is(err, strconv.ErrRange):
+		r.fail("maximum", string(text)+" is too large")
+		return 0
 	}
 	f, err := strconv.ParseFloat(string(text), 64)
 	switch {
 	case err == nil && f != math.Trunc(f):
 		r.fail("type", string(text)+" is not an integer")
-	case f > math.MaxInt64:
+	case f >= math.MaxInt64: // float64(MaxInt64) rounds up to 2^63
 		r.fail("maximum", string(text)+" is too large")
 	case f < math.MinInt64:
 		r.fail("minimum", string(text)+" is too small")
@@ -551,7 +560,11 @@ func (r *reader) readFloat() float64 {
 	}
 	f, err := strconv.ParseFloat(string(text), 64)
 	if err != nil {
-		r.fail("maximum", string(text)+" is out of range")
+		if text[0] == '-' {
+			r.fail("minimum", string(text)+" is out of range")
+		} else {
+			r.fail("maximum", string(text)+" is out of range")
+		}
 	}
 	return f
 }

@@ -416,7 +416,7 @@ type TextMessageEndEvent struct {
 	MessageID string `json:"messageId"`
 }
 
-// TextMessageChunkEvent is A shorthand that stands in for a start, content and end sequence, for
+// TextMessageChunkEvent is a shorthand that stands in for a start, content and end sequence, for
 // producers that cannot know in advance where a message begins. Every field is optional because a
 // continuation chunk omits what has not changed; which message a field-less chunk continues is a
 // sequence question the prose specification answers.
@@ -462,7 +462,7 @@ type ToolCallArgsEvent struct {
 	// ToolCallID is the call these arguments belong to.
 	ToolCallID string `json:"toolCallId"`
 
-	// Delta is A fragment of the arguments, which concatenate into the call's argument text —
+	// Delta is a fragment of the arguments, which concatenate into the call's argument text —
 	// conventionally a JSON document, though the protocol does not validate it (see
 	// FunctionCall.arguments). Deliberately a string rather than parsed JSON: a fragment is not itself a
 	// document. May be the empty string.
@@ -478,7 +478,7 @@ type ToolCallEndEvent struct {
 	ToolCallID string `json:"toolCallId"`
 }
 
-// ToolCallChunkEvent is A shorthand that stands in for a tool call's start, args and end sequence.
+// ToolCallChunkEvent is a shorthand that stands in for a tool call's start, args and end sequence.
 // Every field is optional for the same reason as TEXT_MESSAGE_CHUNK.
 type ToolCallChunkEvent struct {
 	BaseEvent
@@ -493,7 +493,7 @@ type ToolCallChunkEvent struct {
 	// ParentMessageID is the assistant message that holds this call.
 	ParentMessageID *string `json:"parentMessageId,omitempty"`
 
-	// Delta is A fragment of the arguments. May be the empty string.
+	// Delta is a fragment of the arguments. May be the empty string.
 	Delta *string `json:"delta,omitempty"`
 }
 
@@ -696,7 +696,7 @@ type RunErrorEvent struct {
 	// Message is what went wrong, for a person to read.
 	Message string `json:"message"`
 
-	// Code is A machine-readable error code. An open string: the protocol defines no vocabulary.
+	// Code is a machine-readable error code. An open string: the protocol defines no vocabulary.
 	Code *string `json:"code,omitempty"`
 
 	// Usage is token usage accrued before the failure, for a run that completed one or more model calls
@@ -762,7 +762,7 @@ type ReasoningMessageEndEvent struct {
 	MessageID string `json:"messageId"`
 }
 
-// ReasoningMessageChunkEvent is A shorthand that stands in for a reasoning message's start, content
+// ReasoningMessageChunkEvent is a shorthand that stands in for a reasoning message's start, content
 // and end sequence.
 type ReasoningMessageChunkEvent struct {
 	BaseEvent
@@ -883,7 +883,7 @@ type SubagentErrorEvent struct {
 	// Message is what went wrong, for a person to read.
 	Message string `json:"message"`
 
-	// Code is A machine-readable error code. An open string.
+	// Code is a machine-readable error code. An open string.
 	Code *string `json:"code,omitempty"`
 }
 
@@ -1005,13 +1005,13 @@ type Interrupt struct {
 	// attempt to classify every reason an agent might need input.
 	Reason string `json:"reason"`
 
-	// Message is A human-readable prompt for whoever answers.
+	// Message is a human-readable prompt for whoever answers.
 	Message *string `json:"message,omitempty"`
 
 	// ToolCallID is the tool call this interrupt concerns, when it is a tool approval.
 	ToolCallID *string `json:"toolCallId,omitempty"`
 
-	// ResponseSchema is A JSON Schema describing the answer this interrupt expects, so a consumer can
+	// ResponseSchema is a JSON Schema describing the answer this interrupt expects, so a consumer can
 	// build a form for it. Carried opaquely: the protocol does not constrain or validate it. Restricted to
 	// an object because TypeScript and Python both declare it that way; .NET holds it as any JSON, and the
 	// ticket that commissioned this schema lists it among the arbitrary-JSON fields. Following the two
@@ -1187,7 +1187,7 @@ type BaseMessage struct {
 	// Name is an optional display name for the author.
 	Name *string `json:"name,omitempty"`
 
-	// EncryptedValue is A provider's opaque artefact belonging to this message, stored by a consumer and
+	// EncryptedValue is a provider's opaque artefact belonging to this message, stored by a consumer and
 	// returned on a later turn.
 	EncryptedValue *string `json:"encryptedValue,omitempty"`
 
@@ -1215,7 +1215,7 @@ type SystemMessage struct {
 	Content string `json:"content"`
 }
 
-// AssistantMessage is A message from the agent. Content is optional because a turn may consist only of
+// AssistantMessage is a message from the agent. Content is optional because a turn may consist only of
 // tool calls.
 type AssistantMessage struct {
 	BaseMessage
@@ -1227,7 +1227,7 @@ type AssistantMessage struct {
 	ToolCalls []ToolCall `json:"toolCalls,omitempty"`
 }
 
-// UserMessage is A message from the person using the application.
+// UserMessage is a message from the person using the application.
 type UserMessage struct {
 	BaseMessage
 
@@ -1255,7 +1255,7 @@ type ToolMessage struct {
 	// partial result survives a failure.
 	Error *string `json:"error,omitempty"`
 
-	// EncryptedValue is A provider's opaque artefact belonging to this message.
+	// EncryptedValue is a provider's opaque artefact belonging to this message.
 	EncryptedValue *string `json:"encryptedValue,omitempty"`
 
 	// EncryptedValueType is the producer's own name for what kind of artefact encryptedValue is. Stored
@@ -1287,7 +1287,7 @@ type ActivityMessage struct {
 	Metadata Metadata `json:"metadata,omitempty"`
 }
 
-// ReasoningMessage is A span of the agent's reasoning, materialised as a message. Stands alone rather
+// ReasoningMessage is a span of the agent's reasoning, materialised as a message. Stands alone rather
 // than composing BaseMessage, because it carries no name.
 type ReasoningMessage struct {
 	Attributable
@@ -1298,7 +1298,7 @@ type ReasoningMessage struct {
 	// Content is the reasoning text.
 	Content string `json:"content"`
 
-	// EncryptedValue is A provider's opaque reasoning artefact belonging to this message.
+	// EncryptedValue is a provider's opaque reasoning artefact belonging to this message.
 	EncryptedValue *string `json:"encryptedValue,omitempty"`
 
 	// EncryptedValueType is the producer's own name for what kind of artefact encryptedValue is —
@@ -1310,7 +1310,7 @@ type ReasoningMessage struct {
 	Metadata Metadata `json:"metadata,omitempty"`
 }
 
-// ToolCall is A call an assistant message made. Carries no subagent attribution of its own and
+// ToolCall is a call an assistant message made. Carries no subagent attribution of its own and
 // inherits its containing message's, since several calls can share one parent.
 type ToolCall struct {
 	// ID identifies the call. The answering tool message carries this as its toolCallId.
@@ -1319,7 +1319,7 @@ type ToolCall struct {
 	// Function is what is being called, and with what.
 	Function FunctionCall `json:"function"`
 
-	// EncryptedValue is A provider's opaque artefact belonging to this call.
+	// EncryptedValue is a provider's opaque artefact belonging to this call.
 	EncryptedValue *string `json:"encryptedValue,omitempty"`
 
 	// EncryptedValueType is the producer's own name for what kind of artefact encryptedValue is. Stored
@@ -1391,7 +1391,7 @@ func (*DocumentPart) Type() string {
 }
 func (*DocumentPart) isContentPart() {}
 
-// TextPart is A text part.
+// TextPart is a text part.
 type TextPart struct {
 	// ID identifies this part within its message. Optional, and nothing reads it yet: reserved so that a
 	// streamed part can be matched to its entry in history once assistant messages carry parts too.
@@ -1444,7 +1444,7 @@ type AudioPart struct {
 	Metadata json.RawMessage `json:"metadata,omitempty"`
 }
 
-// VideoPart is A video part.
+// VideoPart is a video part.
 type VideoPart struct {
 	// ID identifies this part within its message. Optional, and nothing reads it yet: reserved as on the
 	// text part.
@@ -1461,7 +1461,7 @@ type VideoPart struct {
 	Metadata json.RawMessage `json:"metadata,omitempty"`
 }
 
-// DocumentPart is A document part.
+// DocumentPart is a document part.
 type DocumentPart struct {
 	// ID identifies this part within its message. Optional, and nothing reads it yet: reserved as on the
 	// text part.
@@ -1551,7 +1551,7 @@ type FileSource struct {
 	MIMEType *string `json:"mimeType,omitempty"`
 }
 
-// Context is A named piece of ambient information given to the agent for the run, distinct from the
+// Context is a named piece of ambient information given to the agent for the run, distinct from the
 // conversation.
 type Context struct {
 	// Description is what this context is, for the agent to interpret.
@@ -1561,7 +1561,7 @@ type Context struct {
 	Value string `json:"value"`
 }
 
-// Tool is A tool the agent may call.
+// Tool is a tool the agent may call.
 type Tool struct {
 	// Name is the tool's name, as the agent will call it.
 	Name string `json:"name"`
@@ -1569,7 +1569,7 @@ type Tool struct {
 	// Description is what the tool does, for the agent to decide when to use it.
 	Description string `json:"description"`
 
-	// Parameters is A JSON Schema describing the tool's arguments. Carried opaquely: the protocol does not
+	// Parameters is a JSON Schema describing the tool's arguments. Carried opaquely: the protocol does not
 	// constrain or validate it. Optional, because all three SDKs already treat it that way and a tool that
 	// takes no arguments has nothing to declare; an absent schema and an empty one mean the same thing to
 	// an agent.
@@ -1582,7 +1582,7 @@ type Tool struct {
 	Metadata Metadata `json:"metadata,omitempty"`
 }
 
-// RunAgentInput is A request to run an agent. Also echoed back as RUN_STARTED.input. Only threadId,
+// RunAgentInput is a request to run an agent. Also echoed back as RUN_STARTED.input. Only threadId,
 // runId and messages are required: those are the three the SDKs already agree on, and for tools and
 // context an absent key and an empty array mean the same thing, so requiring them would catch nothing
 // a producer could get wrong.
@@ -1844,7 +1844,7 @@ type HumanInTheLoopCapabilities struct {
 	ApproveWithEdits *bool `json:"approveWithEdits,omitempty"`
 }
 
-// AgentCapabilities is A typed, categorized snapshot of an agent's current capabilities. All fields
+// AgentCapabilities is a typed, categorized snapshot of an agent's current capabilities. All fields
 // are optional — agents only declare what they support. An omitted field means the capability is not
 // declared (unknown), not that it is unsupported. The custom field is an escape hatch for
 // integration-specific capabilities that do not fit into the standard categories.
@@ -1885,13 +1885,13 @@ type AgentCapabilities struct {
 	Custom json.RawMessage `json:"custom,omitempty"`
 }
 
-// JSONPatch is A JSON Patch document as defined by RFC 6902, referenced by STATE_DELTA.delta and
+// JSONPatch is a JSON Patch document as defined by RFC 6902, referenced by STATE_DELTA.delta and
 // ACTIVITY_DELTA.patch: an ordered sequence of operations applied to a target document. An empty array
 // is a valid no-op patch. Whether the operations actually apply to the document they target is a
 // runtime question RFC 6902 leaves to the applier; structural validity here says nothing about it.
 type JSONPatch = []JSONPatchOperation
 
-// JSONPatchOperation is A single RFC 6902 operation. Exactly one of the operation shapes must match,
+// JSONPatchOperation is a single RFC 6902 operation. Exactly one of the operation shapes must match,
 // discriminated by op. Unlike the protocol's own objects, the operations are open: RFC 6902 section 4
 // requires members an operation does not define to be ignored rather than rejected, so a remove
 // carrying a leftover value is a valid patch. Two of the RFC's rules are relations between values
@@ -2029,7 +2029,7 @@ type TestOperation struct {
 	Extra []Member `json:"-"`
 }
 
-// JSONPointer is A JSON Pointer as defined by RFC 6901. Either the empty string, meaning the whole
+// JSONPointer is a JSON Pointer as defined by RFC 6901. Either the empty string, meaning the whole
 // document, or a sequence of slash-prefixed reference tokens in which a tilde is escaped as ~0 and a
 // slash as ~1. A value with no leading slash, or a tilde followed by anything other than 0 or 1, is
 // not a JSON Pointer.
@@ -2189,7 +2189,7 @@ type ThumbsDownPayload struct {
 	// UserID is who gave the feedback, in the application's own terms.
 	UserID *string `json:"userId,omitempty"`
 
-	// Reason is A short, machine-friendly reason, such as inaccurate or unhelpful.
+	// Reason is a short, machine-friendly reason, such as inaccurate or unhelpful.
 	Reason *string `json:"reason,omitempty"`
 
 	// Comment is free text the person wrote.
@@ -2229,7 +2229,7 @@ type BookmarkPayload struct {
 	// UserID is who bookmarked it.
 	UserID *string `json:"userId,omitempty"`
 
-	// Label is A name the person gave the bookmark.
+	// Label is a name the person gave the bookmark.
 	Label *string `json:"label,omitempty"`
 }
 

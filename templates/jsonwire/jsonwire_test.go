@@ -125,3 +125,23 @@ func TestCheckRaw(t *testing.T) {
 		t.Errorf("valid raw rejected: %v", err)
 	}
 }
+
+func TestReadIntRange(t *testing.T) {
+	for doc, rule := range map[string]string{
+		`{"name":"a","items":[9223372036854775808]}`:   "maximum",
+		`{"name":"a","items":[9223372036854775807.0]}`: "maximum",
+		`{"name":"a","items":[-9223372036854775809]}`:  "minimum",
+	} {
+		var p probe
+		err := Decoder{}.Decode([]byte(doc), &p)
+		var e *Error
+		if !errors.As(err, &e) || e.Rule != rule {
+			t.Errorf("%s: got %v, want %s", doc, err, rule)
+		}
+	}
+	var p probe
+	if err := (Decoder{}).Decode([]byte(`{"name":"a","items":[9223372036854775807,-9223372036854775808,1e3]}`), &p); err != nil ||
+		p.Items[0] != math.MaxInt64 || p.Items[1] != math.MinInt64 || p.Items[2] != 1000 {
+		t.Errorf("extremes misread: %v %v", p.Items, err)
+	}
+}

@@ -243,7 +243,7 @@ func compareWithProto(t *testing.T, data []byte, value bool) {
 	}
 	got, err := from(data)
 	if err == nil && !json.Valid(got) {
-		t.Fatalf("%x: invalid JSON %s", data, got)
+		t.Fatalf("%.100x: invalid JSON %s", data, got)
 	}
 	want, perr := "", proto.Unmarshal(data, m)
 	if perr == nil {
@@ -251,14 +251,14 @@ func compareWithProto(t *testing.T, data []byte, value bool) {
 	}
 	switch {
 	case err == nil && perr != nil:
-		t.Fatalf("%x: ours gives %s, proto fails: %v", data, got, perr)
+		t.Fatalf("%.100x: ours gives %s, proto fails: %v", data, got, perr)
 	case err != nil && perr == nil && !strings.Contains(err.Msg, "group"):
-		t.Fatalf("%x: ours fails (%v), proto gives %s", data, err, want)
+		t.Fatalf("%.100x: ours fails (%v), proto gives %s", data, err, want)
 	case err == nil && string(got) != want:
-		t.Fatalf("%x: ours gives %s, proto %s", data, got, want)
+		t.Fatalf("%.100x: ours gives %s, proto %s", data, got, want)
 	}
 	if err != nil && (err.Offset < 0 || err.Offset > len(data)) {
-		t.Fatalf("%x: error offset %d outside the data", data, err.Offset)
+		t.Fatalf("%.100x: error offset %d outside the data", data, err.Offset)
 	}
 }
 
@@ -343,17 +343,44 @@ func TestFromWireDepthLimit(t *testing.T) {
 	for range 6000 {
 		v = wireMsg(nil).bytes(6, wireMsg(nil).bytes(1, v))
 	}
+	for _, pairs := range []int{4999, 5000} { // 9999 and 10001 messages
+		v := wireMsg(nil).varint(1, 0)
+		for range pairs {
+			v = wireMsg(nil).bytes(6, wireMsg(nil).bytes(1, v))
+		}
+		compareWithProto(t, v, true)
+	}
+	// Values in structs in values: 10000 messages, then 10003.
+	for _, n := range []int{3333, 3334} {
+		v := wireMsg(nil).varint(1, 0)
+		for range n {
+			v = wireMsg(nil).bytes(5, wireMsg(nil).bytes(1, entry("k", v)))
+		}
+		compareWithProto(t, v, true)
+		if _, err := valueFromWire(v); (err == nil) != (n == 3333) {
+			t.Errorf("%d struct levels: %v", n, err)
+		}
+	}
 	if _, err := valueFromWire(v); err == nil || !strings.Contains(err.Msg, "deep") {
 		t.Errorf("12001 nested messages: %v", err)
 	}
 	if err := proto.Unmarshal(v, &structpb.Value{}); err == nil {
 		t.Error("proto.Unmarshal accepts 12001 nested messages")
 	}
-	v = wireMsg(nil).varint(1, 0)
-	for range 1000 {
-		v = wireMsg(nil).bytes(6, wireMsg(nil).bytes(1, v))
+	// At the limit: a Struct, a map entry, a Value and 4998 ListValue-Value
+	// pairs are 9999 messages, which both accept; one pair more is 10001,
+	// which both refuse.
+	for _, pairs := range []int{4998, 4999} {
+		v = wireMsg(nil).varint(1, 0)
+		for range pairs {
+			v = wireMsg(nil).bytes(6, wireMsg(nil).bytes(1, v))
+		}
+		data := wireMsg(nil).bytes(1, entry("k", v))
+		compareWithProto(t, data, false)
+		if _, err := structFromWire(data); (err == nil) != (pairs == 4998) {
+			t.Errorf("%d pairs: %v", pairs, err)
+		}
 	}
-	compareWithProto(t, v, true)
 }
 
 func FuzzStructFromWire(f *testing.F) {

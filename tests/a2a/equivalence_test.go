@@ -10,6 +10,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"sync"
 	"testing"
 
 	"github.com/bufbuild/protocompile"
@@ -25,12 +26,27 @@ import (
 	"github.com/agui-gen/agui-gen/gen/a2a"
 )
 
-// descriptor compiles the embedded a2a.proto, the file gen/a2a came from.
+var compiled struct {
+	once sync.Once
+	fd   protoreflect.FileDescriptor
+	err  error
+}
+
+// descriptor compiles the embedded a2a.proto, the file gen/a2a came from,
+// once per test binary.
 func descriptor(t testing.TB) protoreflect.FileDescriptor {
 	t.Helper()
+	compiled.once.Do(func() { compiled.fd, compiled.err = compileA2A() })
+	if compiled.err != nil {
+		t.Fatal(compiled.err)
+	}
+	return compiled.fd
+}
+
+func compileA2A() (protoreflect.FileDescriptor, error) {
 	data, err := os.ReadFile("../../schemas/a2a/a2a.proto")
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	registry := protocompile.ResolverFunc(func(path string) (protocompile.SearchResult, error) {
 		d, err := protoregistry.GlobalFiles.FindFileByPath(path)
@@ -45,9 +61,9 @@ func descriptor(t testing.TB) protoreflect.FileDescriptor {
 	})}
 	files, err := c.Compile(context.Background(), "a2a.proto")
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
-	return files[0]
+	return files[0], nil
 }
 
 // filler builds random messages: every field set with probability 1/2,

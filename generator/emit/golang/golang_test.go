@@ -2,6 +2,7 @@ package golang_test
 
 import (
 	"bytes"
+	"context"
 	"flag"
 	"os"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/agui-gen/agui-gen/generator/emit/golang"
 	"github.com/agui-gen/agui-gen/generator/load/jsonschema"
+	protoload "github.com/agui-gen/agui-gen/generator/load/proto"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -37,8 +39,39 @@ func emitShapes(t *testing.T) []golang.File {
 	return files
 }
 
+// emitA2Av030 emits the A2A v0.3.0 proto, the version users upgrade from,
+// into a second golden package.
+func emitA2Av030(t *testing.T) []golang.File {
+	t.Helper()
+	data, err := os.ReadFile("../../testdata/a2a-v0.3.0.proto")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkg, err := protoload.Load(context.Background(), "a2a", "a2a-v0.3.0.proto", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := golang.ProtoPackage(pkg, golang.Options{PackageName: "a2av030",
+		ImportPath: "github.com/agui-gen/agui-gen/generator/emit/golang/internal/golden/a2av030"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
 func TestGolden(t *testing.T) {
-	files := emitShapes(t)
+	checkGolden(t, goldenDir, emitShapes(t))
+}
+
+func TestGoldenA2Av030(t *testing.T) {
+	checkGolden(t, "internal/golden/a2av030", emitA2Av030(t))
+}
+
+func checkGolden(t *testing.T, goldenDir string, files []golang.File) {
+	t.Helper()
+	if *update {
+		os.MkdirAll(goldenDir, 0o755)
+	}
 	for _, f := range files {
 		path := filepath.Join(goldenDir, f.Name)
 		if *update {

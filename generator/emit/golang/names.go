@@ -183,6 +183,9 @@ var nounsEndingInS = []string{"its", "this", "tools", "answers", "values", "extr
 // lowerFirst lower-cases a description's first letter unless the first word
 // is an acronym or a name ("JSON", "RFC", "AG-UI").
 func lowerFirst(s string) string {
+	if strings.HasPrefix(s, "A ") {
+		return "a" + s[1:]
+	}
 	if len(s) > 1 && s[0] >= 'A' && s[0] <= 'Z' && s[1] >= 'a' && s[1] <= 'z' {
 		return strings.ToLower(s[:1]) + s[1:]
 	}

@@ -202,11 +202,21 @@ func (g *protoGen) emitTypes(f *jen.File) {
 	}
 }
 
+// protoDoc renders a proto comment for the Go name. A comment that opens
+// with a verb ("Represents …") is led by the name, as godoc prefers; any
+// other comment is kept verbatim, as protoc-gen-go does, rather than bent
+// into a sentence it was not written as.
 func protoDoc(name, doc string) []string {
-	if strings.TrimSpace(doc) == "" {
+	doc = strings.TrimSpace(doc)
+	if doc == "" {
 		return nil
 	}
-	return docLines(name, doc)
+	first := strings.ToLower(strings.TrimRight(strings.Fields(doc)[0], ".,;:"))
+	if strings.HasSuffix(first, "s") && !strings.HasSuffix(first, "ss") && !slices.Contains(nounsEndingInS, first) &&
+		first != strings.ToLower(name) {
+		return wrap(name+" "+lowerFirst(doc), 100)
+	}
+	return wrap(doc, 100)
 }
 
 func (g *protoGen) emitEnum(f *jen.File, e *ir.Enum) {
@@ -281,7 +291,10 @@ func (g *protoGen) emitStruct(f *jen.File, st *ir.Struct) {
 				for _, m := range o.Fields {
 					members = append(members, "*"+g.wrapper[m])
 				}
-				doc = append(doc, "", "It holds one of "+strings.Join(members, ", ")+", or nil.")
+				if len(doc) > 0 {
+					doc = append(doc, "")
+				}
+				doc = append(doc, naming.Exported(o.Name)+" holds one of "+strings.Join(members, ", ")+", or nil when unset.")
 				gr.Add(comment(doc))
 				gr.Id(naming.Exported(o.Name)).Id(g.oneof[o]).Tag(map[string]string{"json": "-"})
 				continue

@@ -418,7 +418,10 @@ func (r *reader) readEnum() (name []byte, number int32, isNumber bool) {
 }
 
 // skipNull consumes a null and returns true when the next value is null,
-// which ProtoJSON reads as the field's default: absent.
+// which ProtoJSON reads as the field's default: absent. (For a
+// google.protobuf.Value field null is a value, NullValue; read it raw
+// instead.) On malformed text starting with 'n' it records a syntax error
+// and returns true.
 func (r *reader) skipNull() bool {
 	if r.peek() != 'n' {
 		return false

@@ -226,7 +226,7 @@ func walkProtoNumbers(r *reader) {
 }
 
 // protoMaxDepth limits how deeply messages may nest, as proto.Unmarshal's
-// default recursion limit does.
+// default recursion limit does (it counts map entries as messages).
 const protoMaxDepth = 10000
 
 // structFromWire decodes the binary body of a google.protobuf.Struct to its
@@ -323,6 +323,9 @@ func (d *structDecoder) checkStruct(parts []wireReader, depth int) {
 				break
 			}
 			e := wireSub(&w, v)
+			if !d.checkDepth(&e, depth+1) { // proto.Unmarshal counts map entries too
+				return
+			}
 			for d.err == nil {
 				num, wt, ok := e.next()
 				if !ok {
@@ -334,7 +337,7 @@ func (d *structDecoder) checkStruct(parts []wireReader, depth int) {
 				case num == 2 && wt == wireBytes:
 					v := e.lenBytes()
 					if e.err == nil {
-						d.checkValue([]wireReader{wireSub(&e, v)}, depth+1)
+						d.checkValue([]wireReader{wireSub(&e, v)}, depth+2)
 					}
 				default:
 					e.skip(wt)

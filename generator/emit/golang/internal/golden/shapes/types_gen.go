@@ -53,7 +53,7 @@ func (v ShapeKind) Valid() bool {
 //
 // Base is embedded in the types that compose it; it is never sent on its own.
 type Base struct {
-	// Label is A name to show.
+	// Label is a name to show.
 	Label *string `json:"label,omitempty"`
 
 	// Extra is anything but null.
@@ -109,7 +109,7 @@ func (v Fill) Valid() bool {
 	return false
 }
 
-// Point is A point; open, so unknown members are kept.
+// Point is a point; open, so unknown members are kept.
 type Point struct {
 	// X is the x member.
 	X int64 `json:"x"`
@@ -117,7 +117,7 @@ type Point struct {
 	// Y is the y member.
 	Y int64 `json:"y"`
 
-	// ID is A point's name.
+	// ID is a point's name.
 	ID *PointID `json:"id,omitempty"`
 
 	// Extra holds members the definition does not declare, in document order; the
@@ -125,7 +125,7 @@ type Point struct {
 	Extra []Member `json:"-"`
 }
 
-// PointID is A point's name.
+// PointID is a point's name.
 //
 // Validate checks it against the pattern ^p[0-9]+$.
 type PointID = string
