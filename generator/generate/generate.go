@@ -13,6 +13,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -190,15 +191,26 @@ func Describe(stale []string) string {
 	return fmt.Sprintf("%d stale file(s):\n  %s", len(stale), strings.Join(stale, "\n  "))
 }
 
-// Describe1 summarises one spec: its $id and digest.
+// Describe1 summarises one spec: its identity (a schema's $id, a proto's
+// package) and digest.
 func Describe1(s Spec) string {
-	var top struct {
-		ID string `json:"$id"`
+	id := ""
+	if strings.HasSuffix(s.File, ".proto") {
+		if m := protoPackage.FindSubmatch(s.Data); m != nil {
+			id = "package " + string(m[1])
+		}
+	} else {
+		var top struct {
+			ID string `json:"$id"`
+		}
+		_ = json.Unmarshal(s.Data, &top)
+		id = top.ID
 	}
-	_ = json.Unmarshal(s.Data, &top)
 	sum := sha256.Sum256(s.Data)
-	return fmt.Sprintf("%s sha256:%x", top.ID, sum[:6])
+	return fmt.Sprintf("%s sha256:%x", id, sum[:6])
 }
+
+var protoPackage = regexp.MustCompile(`(?m)^package\s+([\w.]+)\s*;`)
 
 // ImportPathOf derives the import path of dir from the enclosing go.mod, or
 // returns "" when dir is not inside a module.
