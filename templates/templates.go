@@ -11,3 +11,14 @@ import "embed"
 //
 //go:embed jsonwire/*.go
 var JSONWire embed.FS
+
+// AGUIRuntime is the AG-UI runtime (server, stream builder, verifier,
+// client), written against the generated package gen/agui and copied into
+// it with the agui. qualifiers removed.
+//
+//go:embed aguirt/*.go
+var AGUIRuntime embed.FS
+
+// AGUIImportPath is the import path the AG-UI runtime templates use for the
+// generated package; the generator removes it when copying them.
+const AGUIImportPath = "github.com/agui-gen/agui-gen/gen/agui"

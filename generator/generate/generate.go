@@ -83,7 +83,7 @@ func Generate(in Inputs, opts Options) ([]File, error) {
 	if err != nil {
 		return nil, err
 	}
-	files, err := golang.Package(pkg, golang.Options{PackageName: "agui", ImportPath: joinImport(opts.ImportPath, "agui")})
+	files, err := golang.Package(pkg, golang.Options{PackageName: "agui", ImportPath: joinImport(opts.ImportPath, "agui"), AGUIRuntime: true})
 	if err != nil {
 		return nil, err
 	}

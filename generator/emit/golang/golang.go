@@ -8,6 +8,7 @@ import (
 	"go/ast"
 	"go/format"
 	"go/parser"
+	"go/scanner"
 	"go/token"
 	"io/fs"
 	"path"
@@ -27,6 +28,9 @@ type Options struct {
 	// ImportPath is the package's import path, used by jennifer to qualify
 	// names.
 	ImportPath string
+	// AGUIRuntime adds the AG-UI runtime (server, stream, verifier, client)
+	// to the package; only for the package generated from the AG-UI schema.
+	AGUIRuntime bool
 }
 
 // File is one generated file.
@@ -48,7 +52,15 @@ type gen struct {
 
 // Package emits the Go files for pkg, sorted by name.
 func Package(pkg *ir.Package, opts Options) ([]File, error) {
-	n, err := resolveNames(pkg)
+	var reserved []string
+	if opts.AGUIRuntime {
+		names, err := templateNames(templates.AGUIRuntime, "aguirt")
+		if err != nil {
+			return nil, err
+		}
+		reserved = names
+	}
+	n, err := resolveNames(pkg, reserved...)
 	if err != nil {
 		return nil, err
 	}
@@ -88,6 +100,13 @@ func Package(pkg *ir.Package, opts Options) ([]File, error) {
 		return nil, err
 	}
 	files = append(files, support...)
+	if opts.AGUIRuntime {
+		rt, err := renderRuntime(templates.AGUIRuntime, "aguirt", opts.PackageName, templates.AGUIImportPath)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, rt...)
+	}
 	sort.Slice(files, func(i, j int) bool { return files[i].Name < files[j].Name })
 	return files, nil
 }
@@ -159,4 +178,151 @@ func renderSupport(fsys fs.FS, dir, pkgName string, withProto bool) ([]File, err
 		out = append(out, File{Name: dir + "_" + strings.TrimSuffix(name, ".go") + "_gen.go", Content: formatted})
 	}
 	return out, nil
+}
+
+// templateNames lists the top-level identifiers a templates directory
+// declares, which generated declarations must not take.
+func templateNames(fsys fs.FS, dir string) ([]string, error) {
+	entries, err := fs.ReadDir(fsys, dir)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), ".go") || strings.HasSuffix(e.Name(), "_test.go") {
+			continue
+		}
+		src, err := fs.ReadFile(fsys, path.Join(dir, e.Name()))
+		if err != nil {
+			return nil, err
+		}
+		file, err := parser.ParseFile(token.NewFileSet(), e.Name(), src, 0)
+		if err != nil {
+			return nil, err
+		}
+		for _, d := range file.Decls {
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				if d.Recv == nil {
+					names = append(names, d.Name.Name)
+				}
+			case *ast.GenDecl:
+				for _, s := range d.Specs {
+					switch s := s.(type) {
+					case *ast.TypeSpec:
+						names = append(names, s.Name.Name)
+					case *ast.ValueSpec:
+						for _, n := range s.Names {
+							names = append(names, n.Name)
+						}
+					}
+				}
+			}
+		}
+	}
+	return names, nil
+}
+
+// renderRuntime copies runtime templates written against the generated
+// package into it: the import of genImport goes, and so does every
+// "agui." qualifier, found as tokens so strings and comments are untouched.
+func renderRuntime(fsys fs.FS, dir, pkgName, genImport string) ([]File, error) {
+	entries, err := fs.ReadDir(fsys, dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []File
+	for _, e := range entries {
+		name := e.Name()
+		if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		src, err := fs.ReadFile(fsys, path.Join(dir, name))
+		if err != nil {
+			return nil, err
+		}
+		src, err = unqualify(src, "agui")
+		if err != nil {
+			return nil, fmt.Errorf("templates/%s/%s: %w", dir, name, err)
+		}
+		fset := token.NewFileSet()
+		file, err := parser.ParseFile(fset, name, src, parser.ParseComments)
+		if err != nil {
+			return nil, fmt.Errorf("templates/%s/%s: %w", dir, name, err)
+		}
+		file.Name = ast.NewIdent(pkgName)
+		if file.Doc != nil {
+			// The package comment belongs to the template package, not the output.
+			file.Doc = nil
+			file.Comments = file.Comments[1:]
+		}
+		kept := file.Imports[:0]
+		for _, imp := range file.Imports {
+			if strings.Trim(imp.Path.Value, `"`) != genImport {
+				kept = append(kept, imp)
+			}
+		}
+		file.Imports = kept
+		decls := file.Decls[:0]
+		for _, d := range file.Decls {
+			if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.IMPORT {
+				specs := gd.Specs[:0]
+				for _, s := range gd.Specs {
+					if strings.Trim(s.(*ast.ImportSpec).Path.Value, `"`) != genImport {
+						specs = append(specs, s)
+					}
+				}
+				gd.Specs = specs
+				if len(specs) == 0 {
+					continue
+				}
+			}
+			decls = append(decls, d)
+		}
+		file.Decls = decls
+		var buf bytes.Buffer
+		fmt.Fprintf(&buf, "// %s\n// Source: templates/%s/%s\n\n", Header, dir, name)
+		if err := format.Node(&buf, fset, file); err != nil {
+			return nil, err
+		}
+		formatted, err := format.Source(buf.Bytes())
+		if err != nil {
+			return nil, fmt.Errorf("templates/%s/%s: %w", dir, name, err)
+		}
+		out = append(out, File{Name: "runtime_" + strings.TrimSuffix(name, ".go") + "_gen.go", Content: formatted})
+	}
+	return out, nil
+}
+
+// unqualify deletes every "<pkg>." selector prefix from Go source.
+func unqualify(src []byte, pkg string) ([]byte, error) {
+	fset := token.NewFileSet()
+	file := fset.AddFile("", fset.Base(), len(src))
+	var s scanner.Scanner
+	var scanErr error
+	s.Init(file, src, func(_ token.Position, msg string) { scanErr = fmt.Errorf("%s", msg) }, 0)
+	var cuts [][2]int
+	prevIdent, prevEnd := false, 0
+	for {
+		pos, tok, lit := s.Scan()
+		if tok == token.EOF {
+			break
+		}
+		off := file.Offset(pos)
+		if tok == token.PERIOD && prevIdent && off == prevEnd {
+			cuts = append(cuts, [2]int{prevEnd - len(pkg), off + 1})
+		}
+		prevIdent = tok == token.IDENT && lit == pkg
+		prevEnd = off + len(lit)
+	}
+	if scanErr != nil {
+		return nil, scanErr
+	}
+	var out []byte
+	last := 0
+	for _, c := range cuts {
+		out = append(out, src[last:c[0]]...)
+		last = c[1]
+	}
+	return append(out, src[last:]...), nil
 }

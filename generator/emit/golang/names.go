@@ -32,9 +32,9 @@ type choiceType struct {
 	Doc       string
 }
 
-func resolveNames(pkg *ir.Package) (*names, error) {
+func resolveNames(pkg *ir.Package, reserved ...string) (*names, error) {
 	n := &names{decl: map[ir.Decl]string{}, field: map[*ir.Field]string{}, choice: map[string]*choiceType{}, other: map[*ir.Union]string{}}
-	scope := naming.NewScope(runtimeNames...)
+	scope := naming.NewScope(append(reserved, runtimeNames...)...)
 	for _, d := range pkg.Decls {
 		goName := naming.Exported(d.DeclName())
 		if scope.Taken(goName) {
