@@ -25,6 +25,11 @@
 // agui rejects the SDK's form and the SDK rejects agui's; the tests assert
 // both, then rewrite one form into the other (a2aSecurityToProto,
 // a2aSecurityToSDK) to check everything else.
+//
+// The SDK is a test dependency pinned in go.mod and go.sum (the module
+// proxy serves v2.3.1 though its version list leaves it out), so `go mod
+// download` fetches it like any other module and there is nothing to skip
+// at run time.
 package interop_test
 
 import (
@@ -442,6 +447,11 @@ func a2aCases() []a2aCase {
 	}
 
 	cases := []a2aCase{
+		// No pb: pbconv.ToProtoAgentCard takes OAuth flows as pointers
+		// (*a2a.AuthorizationCodeOAuthFlow), which the SDK's MarshalJSON
+		// refuses and its UnmarshalJSON never produces (it yields values); it
+		// also drops pkceRequired and sets documentationUrl, iconUrl and the
+		// capability flags even when empty or false.
 		{name: "AgentCard", proto: "lf.a2a.v1.AgentCard", value: card,
 			// The SDK writes a requirement's empty scopes as [] and nil ones as
 			// null, {"list": []} and {"list": null} in ProtoJSON form: an empty

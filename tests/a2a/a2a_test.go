@@ -147,12 +147,12 @@ func TestProtoJSONReading(t *testing.T) {
 
 func TestProtoJSONErrorsNameThePath(t *testing.T) {
 	for in, want := range map[string]string{
-		`{"id":"t1","status":{"state":"TASK_STATE_DONE"}}`:                  "/status/state",
-		`{"id":"t1","history":[{"messageId":"m","parts":[{"text":5}]}]}`:    "/history/0/parts/0/text",
-		`{"id":"t1","history":[{"parts":[{"text":"a","url":"b"}]}]}`:        "/history/0/parts/0/url",
-		`{"id":"t1","status":{"timestamp":"yesterday"}}`:                    "/status/timestamp",
-		`{"id":"t1","artifacts":[{"parts":[{"raw":"not base64!"}]}]}`:       "/artifacts/0/parts/0/raw",
-		`{"id":"t1","metadata":[1]}`:                                        "/metadata",
+		`{"id":"t1","status":{"state":"TASK_STATE_DONE"}}`:               "/status/state",
+		`{"id":"t1","history":[{"messageId":"m","parts":[{"text":5}]}]}`: "/history/0/parts/0/text",
+		`{"id":"t1","history":[{"parts":[{"text":"a","url":"b"}]}]}`:     "/history/0/parts/0/url",
+		`{"id":"t1","status":{"timestamp":"yesterday"}}`:                 "/status/timestamp",
+		`{"id":"t1","artifacts":[{"parts":[{"raw":"not base64!"}]}]}`:    "/artifacts/0/parts/0/raw",
+		`{"id":"t1","metadata":[1]}`:                                     "/metadata",
 	} {
 		var tk a2a.Task
 		err := tk.UnmarshalJSON([]byte(in))
@@ -168,11 +168,15 @@ func TestValidateRequired(t *testing.T) {
 		v    a2a.ProtoValue
 		path string
 	}{
-		"task id":          {&a2a.Task{Status: &a2a.TaskStatus{State: a2a.TaskStateWorking}}, "/id"},
-		"status state":     {&a2a.Task{ID: "t", Status: &a2a.TaskStatus{}}, "/status/state"},
-		"message parts":    {&a2a.Task{ID: "t", Status: &a2a.TaskStatus{State: 1}, History: []*a2a.Message{userMessage(), {MessageID: "m", Role: a2a.RoleUser}}}, "/history/1/parts"},
-		"card skills":      {func() *a2a.AgentCard { c := agentCard(); c.Skills = nil; return c }(), "/skills"},
-		"oauth flow scope": {func() *a2a.AgentCard { c := agentCard(); c.SecuritySchemes["device"] = &a2a.SecurityScheme{Scheme: &a2a.SecuritySchemeOAuth2SecurityScheme{OAuth2SecurityScheme: &a2a.OAuth2SecurityScheme{Flows: &a2a.OAuthFlows{Flow: &a2a.OAuthFlowsDeviceCode{DeviceCode: &a2a.DeviceCodeOAuthFlow{TokenURL: "x", DeviceAuthorizationURL: "y"}}}}}}; return c }(), "/securitySchemes/device/oauth2SecurityScheme/flows/deviceCode/scopes"},
+		"task id":       {&a2a.Task{Status: &a2a.TaskStatus{State: a2a.TaskStateWorking}}, "/id"},
+		"status state":  {&a2a.Task{ID: "t", Status: &a2a.TaskStatus{}}, "/status/state"},
+		"message parts": {&a2a.Task{ID: "t", Status: &a2a.TaskStatus{State: 1}, History: []*a2a.Message{userMessage(), {MessageID: "m", Role: a2a.RoleUser}}}, "/history/1/parts"},
+		"card skills":   {func() *a2a.AgentCard { c := agentCard(); c.Skills = nil; return c }(), "/skills"},
+		"oauth flow scope": {func() *a2a.AgentCard {
+			c := agentCard()
+			c.SecuritySchemes["device"] = &a2a.SecurityScheme{Scheme: &a2a.SecuritySchemeOAuth2SecurityScheme{OAuth2SecurityScheme: &a2a.OAuth2SecurityScheme{Flows: &a2a.OAuthFlows{Flow: &a2a.OAuthFlowsDeviceCode{DeviceCode: &a2a.DeviceCodeOAuthFlow{TokenURL: "x", DeviceAuthorizationURL: "y"}}}}}}
+			return c
+		}(), "/securitySchemes/device/oauth2SecurityScheme/flows/deviceCode/scopes"},
 	}
 	for name, c := range cases {
 		err := c.v.Validate()
