@@ -4,6 +4,8 @@ go 1.26.0
 
 tool github.com/agui-gen/agui-gen/cmd/agui-gen
 
+require github.com/evanphx/json-patch/v5 v5.9.11
+
 require (
 	github.com/agui-gen/agui-gen v0.0.0 // indirect
 	github.com/bahlo/generic-list-go v0.2.0 // indirect

@@ -1,0 +1,103 @@
+package interop_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http/httptest"
+	"slices"
+	"testing"
+
+	"github.com/agui-gen/agui-gen/gen/agui"
+)
+
+// scriptedAgent uses every event family the stream builder offers.
+var scriptedAgent = agui.AgentFunc(func(ctx context.Context, in *agui.RunAgentInput, s *agui.Stream) error {
+	steps := []func() error{
+		func() error { return s.StateSnapshot(json.RawMessage(`{"status":"planning","lookups":0}`)) },
+		func() error { return s.StartStep("plan") },
+		func() error { return s.Reasoning("Looking it up first.") },
+		func() error {
+			return s.ActivitySnapshot("act-1", "progress", json.RawMessage(`{"percent":0}`))
+		},
+		func() error {
+			id, err := s.ToolCall("lookup", `{"city":"Paris"}`)
+			if err != nil {
+				return err
+			}
+			return s.ToolResult(id, "sunny, 21°C")
+		},
+		func() error {
+			return s.ActivityDelta("act-1", "progress", &agui.ReplaceOperation{Path: "/percent", Value: json.RawMessage(`100`)})
+		},
+		func() error {
+			return s.StateDelta(&agui.ReplaceOperation{Path: "/status", Value: json.RawMessage(`"done"`)},
+				&agui.ReplaceOperation{Path: "/lookups", Value: json.RawMessage(`1`)})
+		},
+		func() error { return s.FinishStep("plan") },
+		func() error { return s.Text("It is sunny ") },
+		func() error { return s.Text("in Paris.") },
+	}
+	for _, step := range steps {
+		if err := step(); err != nil {
+			return err
+		}
+	}
+	return nil
+})
+
+type httpAgentRun struct {
+	OK         bool              `json:"ok"`
+	Error      string            `json:"error"`
+	EventTypes []string          `json:"eventTypes"`
+	Messages   []json.RawMessage `json:"messages"`
+	State      json.RawMessage   `json:"state"`
+	Warnings   []string          `json:"warnings"`
+}
+
+// TestHTTPAgentAgainstGeneratedHandler: @ag-ui/client@1.0.0's HttpAgent, the
+// client CopilotKit builds on, runs against agui.NewHandler and ends with
+// the messages and state the agent built, with no warning.
+func TestHTTPAgentAgainstGeneratedHandler(t *testing.T) {
+	requireNode(t)
+	srv := httptest.NewServer(agui.NewHandler(scriptedAgent))
+	defer srv.Close()
+	var run httpAgentRun
+	out := runNode(t, nil, "run-httpagent.mjs", srv.URL)
+	if err := json.Unmarshal(out, &run); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if !run.OK {
+		t.Fatalf("HttpAgent rejected the run: %s (events %v)", run.Error, run.EventTypes)
+	}
+	if len(run.Warnings) > 0 {
+		t.Errorf("HttpAgent warned: %q", run.Warnings)
+	}
+	for _, want := range []string{"RUN_STARTED", "STEP_STARTED", "REASONING_MESSAGE_CONTENT", "TOOL_CALL_START", "TOOL_CALL_RESULT",
+		"ACTIVITY_DELTA", "STATE_DELTA", "TEXT_MESSAGE_CONTENT", "RUN_FINISHED"} {
+		if !slices.Contains(run.EventTypes, want) {
+			t.Errorf("HttpAgent saw no %s: %v", want, run.EventTypes)
+		}
+	}
+	sameJSON(t, []byte(`{"status":"done","lookups":1}`), run.State)
+	var roles []string
+	var answer string
+	for _, m := range run.Messages {
+		var msg struct {
+			Role    string `json:"role"`
+			Content any    `json:"content"`
+		}
+		_ = json.Unmarshal(m, &msg)
+		roles = append(roles, msg.Role)
+		if s, ok := msg.Content.(string); ok && msg.Role == "assistant" {
+			answer += s
+		}
+	}
+	for _, want := range []string{"user", "reasoning", "activity", "assistant", "tool"} {
+		if !slices.Contains(roles, want) {
+			t.Errorf("no %s message among %v", want, roles)
+		}
+	}
+	if answer != "It is sunny in Paris." {
+		t.Errorf("assistant text %q", answer)
+	}
+}

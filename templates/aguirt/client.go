@@ -1,0 +1,347 @@
+package aguirt
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+
+	agui "github.com/agui-gen/agui-gen/gen/agui"
+)
+
+// Client runs an AG-UI agent over HTTP: it POSTs a RunAgentInput and reads
+// the event stream of the response, checking it as a consumer must.
+//
+// Each event is decoded leniently (DecodeEventLenient: an unknown event
+// type is dropped, undeclared members and unrecognised union members are
+// stripped, each with a warning; a malformed known field fails the
+// stream), checked by a Verifier (a violation fails the stream), and
+// applied to a Conversation, which holds the messages and state. Events
+// are delivered as they arrived (chunks are not expanded into start,
+// content and end events).
+//
+// A Client is safe for concurrent use; each Run has its own stream.
+type Client struct {
+	// URL is the agent's endpoint.
+	URL string
+	// HTTPClient sends the request; nil means http.DefaultClient.
+	HTTPClient *http.Client
+	// Header is added to every request (Authorization, say). Content-Type
+	// and Accept are the client's own.
+	Header http.Header
+	// OnWarning, when set, is called with each warning as it happens, in
+	// addition to its being recorded on the RunStream.
+	OnWarning func(msg string)
+}
+
+// HTTPError is a run the server refused before streaming: a response
+// status other than 2xx.
+type HTTPError struct {
+	// StatusCode is the response status, such as 400.
+	StatusCode int
+	// Body is the start of the response body (at most 64 KiB).
+	Body []byte
+	// Header is the response's header.
+	Header http.Header
+}
+
+func (e *HTTPError) Error() string {
+	msg := strings.TrimSpace(string(e.Body))
+	if msg == "" {
+		msg = http.StatusText(e.StatusCode)
+	}
+	return "agui: HTTP " + strconv.Itoa(e.StatusCode) + ": " + msg
+}
+
+// ErrTruncated is behind the error of a stream that ended while a run was
+// still active, or before any run began: the run has no outcome, and must
+// not be taken for one that succeeded. What it delivered stays applied.
+var ErrTruncated = errors.New("agui: the stream ended before the run did")
+
+// errProtoTransport is returned for a response in the protobuf transport,
+// which this client cannot read yet.
+var errProtoTransport = errors.New("agui: the response uses the protobuf transport (" + MediaTypeProto + "), which is not implemented yet")
+
+// Run starts a run: it validates input, sends it, and returns the stream of
+// the response once its status is known. A status other than 2xx is an
+// *HTTPError. input is not modified; when its ProtocolVersion is nil the
+// request declares this package's (agui.ProtocolVersion). The stream's
+// conversation starts from input's messages and state.
+//
+// ctx governs the whole run, reading the stream included.
+func (c *Client) Run(ctx context.Context, input *agui.RunAgentInput) (*RunStream, error) {
+	if input == nil {
+		return nil, errors.New("agui: Run needs a RunAgentInput")
+	}
+	in := *input
+	if in.ProtocolVersion == nil {
+		v := agui.ProtocolVersion
+		in.ProtocolVersion = &v
+	}
+	if err := in.Validate(); err != nil {
+		return nil, fmt.Errorf("agui: invalid RunAgentInput: %w", err)
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.URL, bytes.NewReader(in.AppendJSON(nil)))
+	if err != nil {
+		return nil, err
+	}
+	for k, vs := range c.Header {
+		req.Header[k] = slices.Clone(vs)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", MediaTypeSSE)
+	hc := c.HTTPClient
+	if hc == nil {
+		hc = http.DefaultClient
+	}
+	resp, err := hc.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		body, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+		resp.Body.Close()
+		return nil, &HTTPError{StatusCode: resp.StatusCode, Body: body, Header: resp.Header}
+	}
+	s := &RunStream{body: resp.Body, header: resp.Header, verifier: NewVerifier(), onWarning: c.OnWarning}
+	msgs := make([]agui.Message, len(input.Messages))
+	for i, m := range input.Messages {
+		msgs[i] = cloneMessage(m)
+	}
+	s.conv = NewConversation(msgs, cloneRaw(input.State))
+	s.conv.OnWarning = s.warn
+	s.verifier.seedOwners(input.Messages)
+	src, err := newEventSource(resp.Header.Get("Content-Type"), resp.Body, s.warn)
+	if err != nil {
+		resp.Body.Close()
+		return nil, err
+	}
+	s.src = src
+	return s, nil
+}
+
+// eventSource reads the events of one response body, in wire order; it is
+// the seam between a transport's framing and the rest of the client.
+type eventSource interface {
+	// next returns the next event; a nil event with a nil error for a frame
+	// that holds nothing to deliver (an unknown event type, dropped with a
+	// warning); io.EOF at the end of the body.
+	next() (agui.Event, error)
+}
+
+// newEventSource picks the reader for a response's Content-Type: the
+// protobuf transport for exactly MediaTypeProto, SSE for anything else.
+func newEventSource(contentType string, body io.Reader, warn func(string)) (eventSource, error) {
+	if contentType == MediaTypeProto {
+		return nil, errProtoTransport
+	}
+	return &sseSource{r: newSSEReader(body, MaxFrameBytes), warn: warn}, nil
+}
+
+// sseSource is the SSE transport: one JSON event per SSE event.
+type sseSource struct {
+	r    *sseReader
+	warn func(string)
+	n    int // events read
+}
+
+func (s *sseSource) next() (agui.Event, error) {
+	data, err := s.r.next()
+	if err != nil {
+		return nil, err
+	}
+	s.n++
+	ev, err := DecodeEventLenient(data, s.warn)
+	if err != nil {
+		return nil, fmt.Errorf("agui: SSE event %d is malformed: %w", s.n-1, err)
+	}
+	return ev, nil
+}
+
+// RunStream is the response to one Run: the events, as they arrive, and
+// what they have built so far. It is not safe for concurrent use; read it
+// from one goroutine, and call Messages, State and the rest between reads
+// or after the last.
+type RunStream struct {
+	body      io.ReadCloser
+	header    http.Header
+	src       eventSource
+	verifier  *Verifier
+	conv      *Conversation
+	onWarning func(string)
+	warnings  []string
+	runErr    *agui.RunErrorEvent
+	err       error // io.EOF after a clean end
+}
+
+func (s *RunStream) warn(msg string) {
+	s.warnings = append(s.warnings, msg)
+	if s.onWarning != nil {
+		s.onWarning(msg)
+	}
+}
+
+// Next returns the next event, after checking it and applying it to the
+// conversation. At the end of a stream whose runs all ended it returns
+// io.EOF; every other error is final too, and the body is closed: a
+// transport failure, a malformed event (*agui.Error), a sequence violation
+// (*SequenceError), an error wrapping ErrTruncated. A RUN_ERROR event is
+// not an error: it is delivered like any other, and RunError reports it.
+func (s *RunStream) Next() (agui.Event, error) {
+	for s.err == nil {
+		ev, err := s.src.next()
+		if errors.Is(err, io.EOF) {
+			if s.verifier.phase == phaseNone || s.verifier.phase == phaseActive {
+				o := s.verifier.Open()
+				if o.RunID != "" {
+					err = fmt.Errorf("%w (run %q)", ErrTruncated, o.RunID)
+				} else {
+					err = ErrTruncated
+				}
+			}
+			s.finish(err)
+			break
+		}
+		if err != nil {
+			s.finish(err)
+			break
+		}
+		if ev == nil {
+			continue
+		}
+		if err := s.verifier.Check(ev); err != nil {
+			s.finish(err)
+			break
+		}
+		switch e := ev.(type) {
+		case *agui.RunStartedEvent:
+			s.checkVersion(e.ProtocolVersion)
+		case *agui.RunErrorEvent:
+			s.runErr = e
+		}
+		if err := s.conv.Apply(ev); err != nil {
+			s.finish(err)
+			break
+		}
+		return ev, nil
+	}
+	return nil, s.err
+}
+
+func (s *RunStream) finish(err error) {
+	if err == nil {
+		err = io.EOF
+	}
+	s.err = err
+	s.body.Close()
+}
+
+// checkVersion judges the producer's declared protocol version: the same
+// or an older minor of this major passes quietly; a newer minor, another
+// major, or something that is not MAJOR.MINOR is served anyway, with a
+// warning. An absent declaration (a producer from before versions) passes.
+func (s *RunStream) checkVersion(v *string) {
+	if v == nil || *v == agui.ProtocolVersion {
+		return
+	}
+	theirs, ok1 := parseMajorMinor(*v)
+	ours, ok2 := parseMajorMinor(agui.ProtocolVersion)
+	switch {
+	case !ok1 || !ok2:
+		s.warn(fmt.Sprintf("cannot interpret the producer's protocolVersion %q; proceeding as %s", *v, agui.ProtocolVersion))
+	case theirs[0] != ours[0]:
+		s.warn(fmt.Sprintf("the producer speaks protocol %s, a different major version from this client's %s; proceeding", *v, agui.ProtocolVersion))
+	case theirs[1] > ours[1]:
+		s.warn(fmt.Sprintf("the producer speaks protocol %s, newer than this client's %s; proceeding, stripping what this version does not know", *v, agui.ProtocolVersion))
+	}
+}
+
+func parseMajorMinor(v string) ([2]int, bool) {
+	major, minor, ok := strings.Cut(v, ".")
+	if !ok {
+		return [2]int{}, false
+	}
+	a, err1 := strconv.Atoi(major)
+	b, err2 := strconv.Atoi(minor)
+	if err1 != nil || err2 != nil || a < 0 || b < 0 || strings.HasPrefix(major, "+") || strings.HasPrefix(minor, "+") {
+		return [2]int{}, false
+	}
+	return [2]int{a, b}, true
+}
+
+// Events returns an iterator over the rest of the stream: each event with
+// a nil error, then, if the stream failed, one nil event with the error.
+// The clean end of the stream ends the iteration without an error.
+func (s *RunStream) Events() iter.Seq2[agui.Event, error] {
+	return func(yield func(agui.Event, error) bool) {
+		for {
+			ev, err := s.Next()
+			if errors.Is(err, io.EOF) {
+				return
+			}
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			if !yield(ev, nil) {
+				return
+			}
+		}
+	}
+}
+
+// Wait reads the rest of the stream and returns its error, nil for a
+// clean end.
+func (s *RunStream) Wait() error {
+	for {
+		if _, err := s.Next(); err != nil {
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			return err
+		}
+	}
+}
+
+// Close stops reading and closes the response body. Next then returns an
+// error (or the stream's own, if it had already ended).
+func (s *RunStream) Close() error {
+	if s.err == nil {
+		s.err = errors.New("agui: the run stream was closed")
+	}
+	return s.body.Close()
+}
+
+// Messages returns the conversation: the input's messages and what the
+// stream has added and changed so far.
+func (s *RunStream) Messages() []agui.Message { return s.conv.Messages }
+
+// State returns the agent state: the input's, as the stream has changed it
+// so far.
+func (s *RunStream) State() agui.State { return s.conv.State }
+
+// Conversation returns the Conversation the stream is building.
+func (s *RunStream) Conversation() *Conversation { return s.conv }
+
+// Warnings returns what the stream carried that was tolerated rather than
+// used: events and members dropped or stripped, patches that did not
+// apply, a producer speaking another protocol version.
+func (s *RunStream) Warnings() []string { return s.warnings }
+
+// RunError returns the last RUN_ERROR event received, or nil. A producer's
+// RUN_ERROR is the run reporting its own failure; it does not fail the
+// stream, and a later RUN_STARTED may begin another run.
+func (s *RunStream) RunError() *agui.RunErrorEvent { return s.runErr }
+
+// Open reports what is open in the current run, as the stream's Verifier
+// sees it.
+func (s *RunStream) Open() OpenItems { return s.verifier.Open() }
+
+// Header returns the response's header.
+func (s *RunStream) Header() http.Header { return s.header }

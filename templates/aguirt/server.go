@@ -1,0 +1,267 @@
+package aguirt
+
+import (
+	"context"
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"mime"
+	"net"
+	"net/http"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	agui "github.com/agui-gen/agui-gen/gen/agui"
+)
+
+// Agent runs one AG-UI run: it reads the input and emits events on the
+// stream. The handler wraps what it emits in RUN_STARTED and RUN_FINISHED,
+// or RUN_ERROR when Run returns an error or panics. ctx is cancelled when the
+// client goes away.
+type Agent interface {
+	Run(ctx context.Context, input *agui.RunAgentInput, stream *Stream) error
+}
+
+// AgentFunc adapts a function to Agent.
+type AgentFunc func(ctx context.Context, input *agui.RunAgentInput, stream *Stream) error
+
+// Run calls f.
+func (f AgentFunc) Run(ctx context.Context, input *agui.RunAgentInput, stream *Stream) error {
+	return f(ctx, input, stream)
+}
+
+// DefaultMaxBodyBytes is the request body limit unless WithMaxBodyBytes
+// says otherwise.
+const DefaultMaxBodyBytes = 1 << 20
+
+// handlerConfig is what Options set.
+type handlerConfig struct {
+	maxBody   int64
+	authorize func(*http.Request) error
+	keepAlive time.Duration
+	logger    *slog.Logger
+}
+
+// Option configures NewHandler.
+type Option func(*handlerConfig)
+
+// WithMaxBodyBytes limits the request body (default 1 MiB); a larger body
+// gets 413.
+func WithMaxBodyBytes(n int64) Option { return func(c *handlerConfig) { c.maxBody = n } }
+
+// WithBearerToken requires "Authorization: Bearer <token>", compared in
+// constant time; anything else gets 401.
+func WithBearerToken(token string) Option {
+	want := []byte("Bearer " + token)
+	return WithAuthorizer(func(r *http.Request) error {
+		got := []byte(r.Header.Get("Authorization"))
+		if subtle.ConstantTimeCompare(got, want) != 1 {
+			return errors.New("missing or wrong bearer token")
+		}
+		return nil
+	})
+}
+
+// WithAuthorizer runs authorize before the body is read; an error gets 401
+// with the error's text.
+func WithAuthorizer(authorize func(*http.Request) error) Option {
+	return func(c *handlerConfig) { c.authorize = authorize }
+}
+
+// WithKeepAlive sends an SSE comment every interval while the agent is
+// quiet, so proxies keep the connection open. Off by default.
+func WithKeepAlive(interval time.Duration) Option {
+	return func(c *handlerConfig) { c.keepAlive = interval }
+}
+
+// WithLogger logs rejected requests, dropped input members and agent panics
+// to logger (default: slog.Default()).
+func WithLogger(logger *slog.Logger) Option { return func(c *handlerConfig) { c.logger = logger } }
+
+// NewHandler serves agent at any path: POST a RunAgentInput as JSON, get the
+// run's events back as Server-Sent Events.
+//
+// Requests are checked before the stream starts: POST only (405), JSON only
+// (415), a size limit (413), authorization when configured (401), and a
+// RunAgentInput that decodes and validates (400, with a JSON body naming the
+// offending path). After that every failure is a RUN_ERROR event.
+func NewHandler(agent Agent, opts ...Option) http.Handler {
+	cfg := handlerConfig{maxBody: DefaultMaxBodyBytes, logger: slog.Default()}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	return &handler{agent: agent, cfg: cfg}
+}
+
+type handler struct {
+	agent Agent
+	cfg   handlerConfig
+}
+
+// requestError is the JSON body of a rejected request.
+type requestError struct {
+	Error struct {
+		Message string `json:"message"`
+		Path    string `json:"path,omitempty"`
+		Rule    string `json:"rule,omitempty"`
+	} `json:"error"`
+}
+
+func (h *handler) reject(w http.ResponseWriter, r *http.Request, status int, msg string, cause *agui.Error) {
+	var body requestError
+	body.Error.Message = msg
+	if cause != nil {
+		body.Error.Path, body.Error.Rule = cause.Path, cause.Rule
+	}
+	h.cfg.logger.LogAttrs(r.Context(), slog.LevelInfo, "agui: request rejected",
+		slog.Int("status", status), slog.String("reason", msg), slog.String("remote", r.RemoteAddr))
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(body)
+}
+
+func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", http.MethodPost)
+		h.reject(w, r, http.StatusMethodNotAllowed, "use POST with a RunAgentInput body", nil)
+		return
+	}
+	if h.cfg.authorize != nil {
+		if err := h.cfg.authorize(r); err != nil {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="agui"`)
+			h.reject(w, r, http.StatusUnauthorized, err.Error(), nil)
+			return
+		}
+	}
+	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+		h.reject(w, r, http.StatusUnsupportedMediaType, "the body must be application/json", nil)
+		return
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.cfg.maxBody))
+	if err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			h.reject(w, r, http.StatusRequestEntityTooLarge, fmt.Sprintf("the body exceeds %d bytes", h.cfg.maxBody), nil)
+			return
+		}
+		h.reject(w, r, http.StatusBadRequest, "reading the body: "+err.Error(), nil)
+		return
+	}
+	input := new(agui.RunAgentInput)
+	dec := agui.Decoder{OnUnknown: func(path string) {
+		h.cfg.logger.LogAttrs(r.Context(), slog.LevelWarn, "agui: dropped an undeclared input member", slog.String("path", path))
+	}}
+	if err := dec.Decode(body, input); err != nil {
+		h.rejectInvalid(w, r, err)
+		return
+	}
+	if err := input.Validate(); err != nil {
+		h.rejectInvalid(w, r, err)
+		return
+	}
+	h.serveRun(w, r, input)
+}
+
+func (h *handler) rejectInvalid(w http.ResponseWriter, r *http.Request, err error) {
+	var e *agui.Error
+	errors.As(err, &e)
+	h.reject(w, r, http.StatusBadRequest, "invalid RunAgentInput: "+err.Error(), e)
+}
+
+// serveRun streams one run. The transport is SSE: a producer that does not
+// offer the protobuf transport serves SSE to every client, which the spec
+// requires of it rather than a 406.
+func (h *handler) serveRun(w http.ResponseWriter, r *http.Request, input *agui.RunAgentInput) {
+	ew := newSSEWriter(w)
+	header := w.Header()
+	header.Set("Content-Type", ew.ContentType())
+	header.Set("Cache-Control", "no-cache")
+	header.Set("X-Accel-Buffering", "no")
+	w.WriteHeader(http.StatusOK)
+	if f, ok := w.(http.Flusher); ok {
+		f.Flush()
+	}
+	ctx := r.Context()
+	stream := newStream(ctx, ew, input.ThreadID, input.RunID)
+	if err := stream.start(input); err != nil {
+		h.cfg.logger.LogAttrs(ctx, slog.LevelWarn, "agui: could not start the run", slog.String("error", err.Error()))
+		return
+	}
+	if h.cfg.keepAlive > 0 {
+		stop := make(chan struct{})
+		defer close(stop)
+		go func() {
+			t := time.NewTicker(h.cfg.keepAlive)
+			defer t.Stop()
+			for {
+				select {
+				case <-stop:
+					return
+				case <-ctx.Done():
+					return
+				case <-t.C:
+					if ew.KeepAlive() != nil {
+						return
+					}
+				}
+			}
+		}()
+	}
+	err := h.runAgent(ctx, input, stream)
+	switch {
+	case ctx.Err() != nil:
+		// The client is gone; there is no one to tell.
+	case err != nil:
+		if ferr := stream.fail(err.Error(), errorCode(err)); ferr != nil && !errors.Is(ferr, ErrRunOver) {
+			h.cfg.logger.LogAttrs(ctx, slog.LevelWarn, "agui: could not report the run's error", slog.String("error", ferr.Error()))
+		}
+	default:
+		if ferr := stream.finish(); ferr != nil && !errors.Is(ferr, ErrRunOver) {
+			_ = stream.fail("the run could not be finished: "+ferr.Error(), "finish_failed")
+		}
+	}
+}
+
+// runAgent calls the agent, turning a panic into an error.
+func (h *handler) runAgent(ctx context.Context, input *agui.RunAgentInput, stream *Stream) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			h.cfg.logger.LogAttrs(ctx, slog.LevelError, "agui: agent panicked",
+				slog.Any("panic", p), slog.String("stack", string(debug.Stack())))
+			err = &RunError{Message: "the agent failed unexpectedly", Code: "internal_error"}
+		}
+	}()
+	return h.agent.Run(ctx, input, stream)
+}
+
+// RunError is an error an agent returns to end its run with RUN_ERROR
+// carrying a code as well as a message.
+type RunError struct {
+	Message string
+	Code    string
+}
+
+func (e *RunError) Error() string { return e.Message }
+
+func errorCode(err error) string {
+	var re *RunError
+	if errors.As(err, &re) {
+		return re.Code
+	}
+	return ""
+}
+
+// Listen returns a listener on addr. An address without a host, such as
+// ":8080", binds 127.0.0.1 only: serving every interface is something to ask
+// for ("0.0.0.0:8080"), not a default.
+func Listen(addr string) (net.Listener, error) {
+	if strings.HasPrefix(addr, ":") {
+		addr = "127.0.0.1" + addr
+	}
+	return net.Listen("tcp", addr)
+}

@@ -1,0 +1,242 @@
+package aguirt
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	agui "github.com/agui-gen/agui-gen/gen/agui"
+)
+
+const runInput = `{"threadId":"t1","runId":"r1","messages":[{"id":"u1","role":"user","content":"hi"}]}`
+
+func quietLogger() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
+
+func post(t *testing.T, h http.Handler, body string, header map[string]string) *httptest.ResponseRecorder {
+	t.Helper()
+	req := httptest.NewRequest(http.MethodPost, "/agent", strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	return rec
+}
+
+// events parses an SSE body the way a client does and checks it is a
+// valid stream.
+func events(t *testing.T, body []byte) []agui.Event {
+	t.Helper()
+	var out []agui.Event
+	v := NewVerifier()
+	sc := bufio.NewScanner(bytes.NewReader(body))
+	for sc.Scan() {
+		line := sc.Text()
+		if line == "" || strings.HasPrefix(line, ":") {
+			continue
+		}
+		data, ok := strings.CutPrefix(line, "data: ")
+		if !ok {
+			t.Fatalf("unexpected SSE line %q", line)
+		}
+		ev, err := agui.Decoder{Strict: true}.DecodeEvent([]byte(data))
+		if err != nil {
+			t.Fatalf("%v\n%s", err, data)
+		}
+		if err := v.Check(ev); err != nil {
+			t.Fatalf("the handler wrote an invalid sequence: %v\n%s", err, body)
+		}
+		out = append(out, ev)
+	}
+	return out
+}
+
+func types(evs []agui.Event) []string {
+	var out []string
+	for _, e := range evs {
+		out = append(out, string(e.Type()))
+	}
+	return out
+}
+
+func TestHandlerRejectsBadRequests(t *testing.T) {
+	h := NewHandler(AgentFunc(func(context.Context, *agui.RunAgentInput, *Stream) error { return nil }),
+		WithMaxBodyBytes(256), WithLogger(quietLogger()))
+	get := httptest.NewRecorder()
+	h.ServeHTTP(get, httptest.NewRequest(http.MethodGet, "/agent", nil))
+	if get.Code != 405 || get.Header().Get("Allow") != "POST" {
+		t.Errorf("GET: %d, Allow %q", get.Code, get.Header().Get("Allow"))
+	}
+	if rec := post(t, h, runInput, map[string]string{"Content-Type": "text/plain"}); rec.Code != 415 {
+		t.Errorf("text/plain: %d", rec.Code)
+	}
+	if rec := post(t, h, `{"threadId":"`+strings.Repeat("x", 300)+`"}`, nil); rec.Code != 413 {
+		t.Errorf("large body: %d", rec.Code)
+	}
+	rec := post(t, h, `{"threadId":"t","runId":"r","messages":[{"id":"m","role":"wizard","content":"x"}]}`, nil)
+	var body requestError
+	if rec.Code != 400 || json.Unmarshal(rec.Body.Bytes(), &body) != nil || body.Error.Path != "/messages/0/role" {
+		t.Errorf("bad role: %d %s", rec.Code, rec.Body)
+	}
+	rec = post(t, h, `{"threadId":"t","runId":"r"}`, nil)
+	if json.Unmarshal(rec.Body.Bytes(), &body) != nil || rec.Code != 400 || body.Error.Path != "/messages" || body.Error.Rule != "required" {
+		t.Errorf("missing messages: %d %s", rec.Code, rec.Body)
+	}
+	if rec := post(t, h, `{"threadId":`, nil); rec.Code != 400 {
+		t.Errorf("truncated JSON: %d", rec.Code)
+	}
+	if rec := post(t, h, runInput, map[string]string{"Content-Type": "application/json; charset=utf-8"}); rec.Code != 200 {
+		t.Errorf("charset parameter: %d", rec.Code)
+	}
+}
+
+func TestHandlerBearerToken(t *testing.T) {
+	h := NewHandler(AgentFunc(func(context.Context, *agui.RunAgentInput, *Stream) error { return nil }),
+		WithBearerToken("s3cret"), WithLogger(quietLogger()))
+	if rec := post(t, h, runInput, nil); rec.Code != 401 || !strings.HasPrefix(rec.Header().Get("WWW-Authenticate"), "Bearer") {
+		t.Errorf("no token: %d", rec.Code)
+	}
+	if rec := post(t, h, runInput, map[string]string{"Authorization": "Bearer wrong"}); rec.Code != 401 {
+		t.Errorf("wrong token: %d", rec.Code)
+	}
+	if rec := post(t, h, runInput, map[string]string{"Authorization": "Bearer s3cret"}); rec.Code != 200 {
+		t.Errorf("right token: %d", rec.Code)
+	}
+}
+
+func TestRunEnvelopeAndBuilderClosesEverything(t *testing.T) {
+	h := NewHandler(AgentFunc(func(ctx context.Context, in *agui.RunAgentInput, s *Stream) error {
+		if err := s.StartStep("plan"); err != nil {
+			return err
+		}
+		_ = s.Reasoning("thinking…")
+		_ = s.Text("Hello")                      // closes the reasoning first
+		id, _ := s.ToolCall("search", `{"q":1}`) // closes the text first
+		_ = s.ToolResult(id, "found")
+		_ = s.StateSnapshot(json.RawMessage(`{"n":1}`))
+		_ = s.StateDelta(&agui.ReplaceOperation{Path: "/n", Value: json.RawMessage(`2`)})
+		sub, err := s.Subagent("researcher")
+		if err != nil {
+			return err
+		}
+		_ = sub.Text("from the subagent") // left open: the run end closes it and the subagent
+		_ = s.Text("still here")          // left open, as is the step
+		return nil
+	}), WithLogger(quietLogger()))
+	rec := post(t, h, runInput, nil)
+	if rec.Code != 200 || rec.Header().Get("Content-Type") != "text/event-stream" {
+		t.Fatalf("%d %q", rec.Code, rec.Header().Get("Content-Type"))
+	}
+	evs := events(t, rec.Body.Bytes())
+	got := strings.Join(types(evs), " ")
+	want := "RUN_STARTED STEP_STARTED REASONING_START REASONING_MESSAGE_START REASONING_MESSAGE_CONTENT " +
+		"REASONING_MESSAGE_END REASONING_END TEXT_MESSAGE_START TEXT_MESSAGE_CONTENT TEXT_MESSAGE_END " +
+		"TOOL_CALL_START TOOL_CALL_ARGS TOOL_CALL_END TOOL_CALL_RESULT STATE_SNAPSHOT STATE_DELTA " +
+		"SUBAGENT_STARTED TEXT_MESSAGE_START TEXT_MESSAGE_CONTENT TEXT_MESSAGE_START TEXT_MESSAGE_CONTENT " +
+		"TEXT_MESSAGE_END TEXT_MESSAGE_END SUBAGENT_FINISHED STEP_FINISHED RUN_FINISHED"
+	if got != want {
+		t.Errorf("events:\n got %s\nwant %s", got, want)
+	}
+	rs := evs[0].(*agui.RunStartedEvent)
+	if rs.ThreadID != "t1" || rs.RunID != "r1" || rs.ProtocolVersion == nil || *rs.ProtocolVersion != agui.ProtocolVersion {
+		t.Errorf("RUN_STARTED %+v", rs)
+	}
+}
+
+func TestAgentErrorAndPanicBecomeRunError(t *testing.T) {
+	for name, agent := range map[string]AgentFunc{
+		"error": func(context.Context, *agui.RunAgentInput, *Stream) error {
+			return &RunError{Message: "model unavailable", Code: "upstream"}
+		},
+		"panic": func(_ context.Context, _ *agui.RunAgentInput, s *Stream) error {
+			_ = s.Text("partial")
+			panic("boom")
+		},
+	} {
+		rec := post(t, NewHandler(agent, WithLogger(quietLogger())), runInput, nil)
+		evs := events(t, rec.Body.Bytes())
+		last, ok := evs[len(evs)-1].(*agui.RunErrorEvent)
+		if !ok {
+			t.Fatalf("%s: last event %s", name, evs[len(evs)-1].Type())
+		}
+		if name == "error" && (last.Message != "model unavailable" || last.Code == nil || *last.Code != "upstream") {
+			t.Errorf("%s: %+v", name, last)
+		}
+		if name == "panic" && strings.Contains(last.Message, "boom") {
+			t.Errorf("a panic's value leaked to the client: %q", last.Message)
+		}
+	}
+}
+
+func TestEmitRejectsAnInvalidSequence(t *testing.T) {
+	var emitErr error
+	h := NewHandler(AgentFunc(func(_ context.Context, _ *agui.RunAgentInput, s *Stream) error {
+		emitErr = s.Emit(&agui.TextMessageContentEvent{MessageID: "nope", Delta: "x"})
+		return nil
+	}), WithLogger(quietLogger()))
+	evs := events(t, post(t, h, runInput, nil).Body.Bytes())
+	var seq *SequenceError
+	if !errors.As(emitErr, &seq) {
+		t.Fatalf("Emit of content without start: %v", emitErr)
+	}
+	if got := strings.Join(types(evs), " "); got != "RUN_STARTED RUN_FINISHED" {
+		t.Errorf("the invalid event reached the wire: %s", got)
+	}
+}
+
+func TestInterruptOutcome(t *testing.T) {
+	h := NewHandler(AgentFunc(func(_ context.Context, _ *agui.RunAgentInput, s *Stream) error {
+		s.Interrupt(agui.Interrupt{ID: "i1", Reason: "approval"})
+		return nil
+	}), WithLogger(quietLogger()))
+	evs := events(t, post(t, h, runInput, nil).Body.Bytes())
+	fin := evs[len(evs)-1].(*agui.RunFinishedEvent)
+	if out, ok := fin.Outcome.(*agui.RunFinishedInterruptOutcome); !ok || out.Interrupts[0].ID != "i1" {
+		t.Errorf("outcome %#v", fin.Outcome)
+	}
+}
+
+func TestAdmitsProto(t *testing.T) {
+	for accept, want := range map[string]bool{
+		"": false, "text/event-stream": false, MediaTypeProto: true, "*/*": true, "application/*": true,
+		MediaTypeProto + ";q=0.5, text/event-stream": true, MediaTypeProto + ";q=0": false,
+		"*/*, " + MediaTypeProto + ";q=0": false, "text/*": false, "application/json": false,
+	} {
+		if got := admitsProto(accept); got != want {
+			t.Errorf("admitsProto(%q) = %v, want %v", accept, got, want)
+		}
+	}
+}
+
+func TestListenDefaultsToLoopback(t *testing.T) {
+	l, err := Listen(":0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if !strings.HasPrefix(l.Addr().String(), "127.0.0.1:") {
+		t.Errorf("listening on %s", l.Addr())
+	}
+}
+
+func TestDeclaredVersion(t *testing.T) {
+	older := "1.0"
+	newer := "1.9"
+	other := "2.0"
+	junk := "one"
+	for in, want := range map[*string]string{nil: agui.ProtocolVersion, &older: "1.0", &newer: agui.ProtocolVersion,
+		&other: agui.ProtocolVersion, &junk: agui.ProtocolVersion} {
+		if got := declaredVersion(in); got != want {
+			t.Errorf("declaredVersion(%v) = %s, want %s", in, got, want)
+		}
+	}
+}

@@ -1,0 +1,523 @@
+package aguirt
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+
+	agui "github.com/agui-gen/agui-gen/gen/agui"
+)
+
+// ErrRunOver is returned by a Stream once its run has finished or failed.
+var ErrRunOver = errors.New("agui: the run is over; no more events can be sent")
+
+// Stream is how an agent emits the events of one run. Its high-level calls
+// (Text, Reasoning, ToolCall, StartStep, StateDelta, …) open and close what
+// the protocol requires around them, so the events that reach the wire are a
+// valid sequence whatever order the agent calls them in; Emit sends a
+// ready-made event, checked by the sequence verifier first. A Stream is safe
+// for concurrent use.
+type Stream struct {
+	mu       *sync.Mutex // shared by every view of the run
+	ctx      context.Context
+	w        eventWriter
+	verifier *Verifier
+	threadID string
+	runID    string
+
+	// owner attributes this view's events to a subagent ("" for the agent
+	// itself); views share everything else through run.
+	owner string
+	run   *runState
+}
+
+// runState is what every view of one run shares. What is open lives in the
+// verifier; this holds what the run's end needs besides.
+type runState struct {
+	lastAsst   map[string]string // owner → id of the last assistant text message
+	interrupts []agui.Interrupt
+	result     json.RawMessage
+	over       bool
+}
+
+func newStream(ctx context.Context, w eventWriter, threadID, runID string) *Stream {
+	return &Stream{mu: new(sync.Mutex), ctx: ctx, w: w, verifier: NewVerifier(), threadID: threadID, runID: runID,
+		run: &runState{lastAsst: map[string]string{}}}
+}
+
+// ThreadID and RunID identify the run.
+func (s *Stream) ThreadID() string { return s.threadID }
+func (s *Stream) RunID() string    { return s.runID }
+
+// NewID returns a fresh identifier with the given prefix, such as "msg".
+func NewID(prefix string) string {
+	var b [12]byte
+	_, _ = rand.Read(b[:])
+	return prefix + "_" + hex.EncodeToString(b[:])
+}
+
+// send checks and writes one event and tracks what it opens and closes. The
+// caller holds s.mu.
+func (s *Stream) send(ev agui.Event) error {
+	if s.run.over {
+		return ErrRunOver
+	}
+	if err := s.ctx.Err(); err != nil {
+		return err
+	}
+	if err := ev.Validate(); err != nil {
+		return fmt.Errorf("agui: invalid %s event: %w", ev.Type(), err)
+	}
+	if err := s.verifier.Check(ev); err != nil {
+		return err
+	}
+	s.track(ev)
+	return s.w.WriteEvent(ev)
+}
+
+// attributable is the owner tag for this view's events.
+func (s *Stream) attributable() agui.Attributable {
+	if s.owner == "" {
+		return agui.Attributable{}
+	}
+	owner := s.owner
+	return agui.Attributable{SubagentRunID: &owner}
+}
+
+func ownerOf(a agui.Attributable) string {
+	if a.SubagentRunID == nil {
+		return ""
+	}
+	return *a.SubagentRunID
+}
+
+// track remembers the last assistant text message of each owner, the
+// parent of the tool calls that follow it.
+func (s *Stream) track(ev agui.Event) {
+	if e, ok := ev.(*agui.TextMessageStartEvent); ok && (e.Role == nil || *e.Role == agui.TextMessageRoleAssistant) {
+		s.run.lastAsst[ownerOf(e.Attributable)] = e.MessageID
+	}
+}
+
+// open returns the id of the item of kind that owner has open (not a chunk
+// stream, which closes by itself).
+func (s *Stream) open(kind OpenKind, owner string) (string, bool) {
+	for _, it := range s.verifier.Open().Items {
+		if it.Kind == kind && it.SubagentRunID == owner && !it.Chunk {
+			return it.ID, true
+		}
+	}
+	return "", false
+}
+
+// closeOwned closes, innermost first, what owner has open: text and
+// reasoning, tool calls and steps; with all set, subagents too. Chunk
+// streams are left to close by themselves.
+func (s *Stream) closeOwned(owner string, all bool) error {
+	items := s.verifier.Open().Items
+	for i := len(items) - 1; i >= 0; i-- {
+		it := items[i]
+		if it.Chunk || (!all && it.SubagentRunID != owner) {
+			continue
+		}
+		tag := agui.Attributable{}
+		if it.SubagentRunID != "" {
+			o := it.SubagentRunID
+			tag.SubagentRunID = &o
+		}
+		var ev agui.Event
+		switch it.Kind {
+		case OpenTextMessage:
+			ev = &agui.TextMessageEndEvent{Attributable: tag, MessageID: it.ID}
+		case OpenReasoningMessage:
+			ev = &agui.ReasoningMessageEndEvent{Attributable: tag, MessageID: it.ID}
+		case OpenReasoning:
+			ev = &agui.ReasoningEndEvent{Attributable: tag, MessageID: it.ID}
+		case OpenToolCall:
+			ev = &agui.ToolCallEndEvent{Attributable: tag, ToolCallID: it.ID}
+		case OpenStep:
+			ev = &agui.StepFinishedEvent{Attributable: tag, StepName: it.ID}
+		case OpenSubagent:
+			if !all {
+				continue
+			}
+			ev = &agui.SubagentFinishedEvent{SubagentRunID: it.ID}
+		default:
+			continue
+		}
+		if err := s.send(ev); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// closeText ends this view's open text message, if any.
+func (s *Stream) closeText() error {
+	if id, ok := s.open(OpenTextMessage, s.owner); ok {
+		return s.send(&agui.TextMessageEndEvent{Attributable: s.attributable(), MessageID: id})
+	}
+	return nil
+}
+
+// closeReasoning ends this view's open reasoning message and span.
+func (s *Stream) closeReasoning() error {
+	if id, ok := s.open(OpenReasoningMessage, s.owner); ok {
+		if err := s.send(&agui.ReasoningMessageEndEvent{Attributable: s.attributable(), MessageID: id}); err != nil {
+			return err
+		}
+	}
+	if id, ok := s.open(OpenReasoning, s.owner); ok {
+		return s.send(&agui.ReasoningEndEvent{Attributable: s.attributable(), MessageID: id})
+	}
+	return nil
+}
+
+func (s *Stream) locked(f func() error) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return f()
+}
+
+// Emit sends a ready-made event. The sequence verifier checks it first; an
+// event that would break the protocol's ordering rules is not sent and its
+// violation is returned.
+func (s *Stream) Emit(ev agui.Event) error {
+	return s.locked(func() error { return s.send(ev) })
+}
+
+// Text streams a fragment of the assistant's answer. The first fragment
+// opens a text message (ending any open reasoning first); later ones extend
+// it, until EndText, a tool call, a step end or the end of the run closes it.
+func (s *Stream) Text(delta string) error {
+	if delta == "" {
+		return nil
+	}
+	return s.locked(func() error {
+		if err := s.closeReasoning(); err != nil {
+			return err
+		}
+		id, open := s.open(OpenTextMessage, s.owner)
+		if !open {
+			id = NewID("msg")
+			role := agui.TextMessageRoleAssistant
+			if err := s.send(&agui.TextMessageStartEvent{Attributable: s.attributable(), MessageID: id, Role: &role}); err != nil {
+				return err
+			}
+		}
+		return s.send(&agui.TextMessageContentEvent{Attributable: s.attributable(), MessageID: id, Delta: delta})
+	})
+}
+
+// EndText closes the open text message, if any, so the next Text starts a
+// new one.
+func (s *Stream) EndText() error { return s.locked(s.closeText) }
+
+// Reasoning streams a fragment of visible reasoning. It opens a reasoning
+// span and a reasoning message as needed, and closes the open text message
+// first; Text and EndReasoning close them again.
+func (s *Stream) Reasoning(delta string) error {
+	if delta == "" {
+		return nil
+	}
+	return s.locked(func() error {
+		if err := s.closeText(); err != nil {
+			return err
+		}
+		span, ok := s.open(OpenReasoning, s.owner)
+		if !ok {
+			span = NewID("rsn")
+			if err := s.send(&agui.ReasoningStartEvent{Attributable: s.attributable(), MessageID: span}); err != nil {
+				return err
+			}
+		}
+		id, ok := s.open(OpenReasoningMessage, s.owner)
+		if !ok {
+			id = NewID("msg")
+			if err := s.send(&agui.ReasoningMessageStartEvent{Attributable: s.attributable(), MessageID: id}); err != nil {
+				return err
+			}
+		}
+		return s.send(&agui.ReasoningMessageContentEvent{Attributable: s.attributable(), MessageID: id, Delta: delta})
+	})
+}
+
+// EndReasoning closes the open reasoning message and span.
+func (s *Stream) EndReasoning() error { return s.locked(s.closeReasoning) }
+
+// StartToolCall opens a tool call and returns its id; stream its arguments
+// with ToolCallArgs and close it with EndToolCall. Open text and reasoning
+// are closed first.
+func (s *Stream) StartToolCall(name string) (string, error) {
+	id := NewID("call")
+	err := s.locked(func() error {
+		if err := s.closeText(); err != nil {
+			return err
+		}
+		if err := s.closeReasoning(); err != nil {
+			return err
+		}
+		ev := &agui.ToolCallStartEvent{Attributable: s.attributable(), ToolCallID: id, ToolCallName: name}
+		if parent, ok := s.run.lastAsst[s.owner]; ok {
+			ev.ParentMessageID = &parent
+		}
+		return s.send(ev)
+	})
+	return id, err
+}
+
+// ToolCallArgs streams a fragment of a tool call's JSON arguments.
+func (s *Stream) ToolCallArgs(toolCallID, delta string) error {
+	if delta == "" {
+		return nil
+	}
+	return s.locked(func() error {
+		return s.send(&agui.ToolCallArgsEvent{Attributable: s.attributable(), ToolCallID: toolCallID, Delta: delta})
+	})
+}
+
+// EndToolCall closes a tool call.
+func (s *Stream) EndToolCall(toolCallID string) error {
+	return s.locked(func() error {
+		return s.send(&agui.ToolCallEndEvent{Attributable: s.attributable(), ToolCallID: toolCallID})
+	})
+}
+
+// ToolCall sends a whole tool call with its arguments and returns its id.
+func (s *Stream) ToolCall(name, args string) (string, error) {
+	id, err := s.StartToolCall(name)
+	if err != nil {
+		return "", err
+	}
+	if err := s.ToolCallArgs(id, args); err != nil {
+		return id, err
+	}
+	return id, s.EndToolCall(id)
+}
+
+// ToolResult reports what a tool call returned, as a tool message.
+func (s *Stream) ToolResult(toolCallID, content string) error {
+	return s.locked(func() error {
+		if err := s.closeText(); err != nil {
+			return err
+		}
+		role := "tool"
+		return s.send(&agui.ToolCallResultEvent{Attributable: s.attributable(), MessageID: NewID("msg"),
+			ToolCallID: toolCallID, Content: agui.TextContent(content), Role: &role})
+	})
+}
+
+// StartStep opens a named step.
+func (s *Stream) StartStep(name string) error {
+	return s.locked(func() error {
+		return s.send(&agui.StepStartedEvent{Attributable: s.attributable(), StepName: name})
+	})
+}
+
+// FinishStep closes a named step, closing the open text message first.
+func (s *Stream) FinishStep(name string) error {
+	return s.locked(func() error {
+		if err := s.closeText(); err != nil {
+			return err
+		}
+		return s.send(&agui.StepFinishedEvent{Attributable: s.attributable(), StepName: name})
+	})
+}
+
+// StateSnapshot replaces the shared state with state (any JSON).
+func (s *Stream) StateSnapshot(state json.RawMessage) error {
+	return s.locked(func() error {
+		return s.send(&agui.StateSnapshotEvent{Attributable: s.attributable(), Snapshot: agui.State(state)})
+	})
+}
+
+// StateDelta changes the shared state with RFC 6902 operations.
+func (s *Stream) StateDelta(ops ...agui.JSONPatchOperation) error {
+	return s.locked(func() error {
+		return s.send(&agui.StateDeltaEvent{Attributable: s.attributable(), Delta: agui.JSONPatch(ops)})
+	})
+}
+
+// MessagesSnapshot replaces the conversation with messages.
+func (s *Stream) MessagesSnapshot(messages ...agui.Message) error {
+	return s.locked(func() error {
+		if messages == nil {
+			messages = []agui.Message{}
+		}
+		return s.send(&agui.MessagesSnapshotEvent{Messages: messages})
+	})
+}
+
+// ActivitySnapshot shows an activity (a progress card, a plan…) as the
+// message id, replacing what that message showed before.
+func (s *Stream) ActivitySnapshot(messageID, activityType string, content json.RawMessage) error {
+	return s.locked(func() error {
+		return s.send(&agui.ActivitySnapshotEvent{Attributable: s.attributable(), MessageID: messageID,
+			ActivityType: activityType, Content: content})
+	})
+}
+
+// ActivityDelta changes an activity's content with RFC 6902 operations.
+func (s *Stream) ActivityDelta(messageID, activityType string, ops ...agui.JSONPatchOperation) error {
+	return s.locked(func() error {
+		return s.send(&agui.ActivityDeltaEvent{Attributable: s.attributable(), MessageID: messageID,
+			ActivityType: activityType, Patch: agui.JSONPatch(ops)})
+	})
+}
+
+// Custom sends an application-defined event.
+func (s *Stream) Custom(name string, value json.RawMessage) error {
+	return s.locked(func() error {
+		return s.send(&agui.CustomEvent{Attributable: s.attributable(), Name: name, Value: value})
+	})
+}
+
+// Raw passes a provider's native event through, for consumers that need it.
+func (s *Stream) Raw(event json.RawMessage, source string) error {
+	return s.locked(func() error {
+		ev := &agui.RawEvent{Attributable: s.attributable(), Event: event}
+		if source != "" {
+			ev.Source = &source
+		}
+		return s.send(ev)
+	})
+}
+
+// Meta sends a META event (feedback, a note, tags, a rating…).
+func (s *Stream) Meta(payload agui.MetaPayload) error {
+	return s.locked(func() error { return s.send(&agui.MetaEvent{Payload: payload}) })
+}
+
+// Interrupt ends the run, when the agent returns, with an interrupt outcome:
+// the run pauses for the client to answer the interrupts in a new run's
+// resume.
+func (s *Stream) Interrupt(interrupts ...agui.Interrupt) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.run.interrupts = append(s.run.interrupts, interrupts...)
+}
+
+// SetResult sets the run's result, sent in RUN_FINISHED.
+func (s *Stream) SetResult(result json.RawMessage) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.run.result = result
+}
+
+// Subagent starts a subagent run and returns a view of the stream whose
+// events are attributed to it. Finish it with Subagent.Finish or Fail; one
+// still running when the parent run ends is finished then.
+func (s *Stream) Subagent(name string) (*Subagent, error) {
+	id := NewID("sub")
+	err := s.locked(func() error {
+		ev := &agui.SubagentStartedEvent{SubagentRunID: id, Name: name}
+		if s.owner != "" {
+			parent := s.owner
+			ev.ParentSubagentRunID = &parent
+		}
+		return s.send(ev)
+	})
+	if err != nil {
+		return nil, err
+	}
+	view := *s
+	view.owner = id
+	return &Subagent{Stream: &view, parent: s}, nil
+}
+
+// Subagent is the stream view of a running subagent.
+type Subagent struct {
+	*Stream
+	parent *Stream
+}
+
+// ID is the subagent run's id.
+func (a *Subagent) ID() string { return a.owner }
+
+// Finish closes what the subagent has open and ends it successfully.
+func (a *Subagent) Finish() error {
+	return a.parent.locked(func() error {
+		if err := a.parent.closeOwned(a.owner, false); err != nil {
+			return err
+		}
+		return a.parent.send(&agui.SubagentFinishedEvent{SubagentRunID: a.owner})
+	})
+}
+
+// Fail ends the subagent with an error.
+func (a *Subagent) Fail(err error) error {
+	return a.parent.locked(func() error {
+		return a.parent.send(&agui.SubagentErrorEvent{SubagentRunID: a.owner, Message: err.Error()})
+	})
+}
+
+// start sends RUN_STARTED.
+func (s *Stream) start(input *agui.RunAgentInput) error {
+	version := declaredVersion(input.ProtocolVersion)
+	ev := &agui.RunStartedEvent{ThreadID: s.threadID, RunID: s.runID, ProtocolVersion: &version, ParentRunID: input.ParentRunID}
+	return s.locked(func() error { return s.send(ev) })
+}
+
+// finish closes everything still open, newest first (so a subagent's work
+// closes before the subagent, and inner items before outer ones), and sends
+// RUN_FINISHED.
+func (s *Stream) finish() error {
+	return s.locked(func() error {
+		if err := s.closeOwned("", true); err != nil {
+			return err
+		}
+		ev := &agui.RunFinishedEvent{ThreadID: s.threadID, RunID: s.runID, Result: s.run.result}
+		if len(s.run.interrupts) > 0 {
+			ev.Outcome = &agui.RunFinishedInterruptOutcome{Interrupts: s.run.interrupts}
+		}
+		err := s.send(ev)
+		s.run.over = true
+		return err
+	})
+}
+
+// fail sends RUN_ERROR and ends the run.
+func (s *Stream) fail(message, code string) error {
+	return s.locked(func() error {
+		ev := &agui.RunErrorEvent{Message: message}
+		if code != "" {
+			ev.Code = &code
+		}
+		err := s.send(ev)
+		s.run.over = true
+		return err
+	})
+}
+
+// declaredVersion is the version RUN_STARTED declares: ours, or the
+// consumer's when it speaks an older minor of our major version, since a
+// producer may downgrade for an older peer and declares the version it then
+// speaks.
+func declaredVersion(consumer *string) string {
+	if consumer == nil {
+		return protocolVersion
+	}
+	cMajor, cMinor, ok1 := parseVersion(*consumer)
+	oMajor, oMinor, ok2 := parseVersion(protocolVersion)
+	if ok1 && ok2 && cMajor == oMajor && cMinor < oMinor {
+		return *consumer
+	}
+	return protocolVersion
+}
+
+// parseVersion reads "MAJOR.MINOR".
+func parseVersion(v string) (major, minor int, ok bool) {
+	maj, min, found := strings.Cut(v, ".")
+	a, err1 := strconv.Atoi(maj)
+	b, err2 := strconv.Atoi(min)
+	if !found || err1 != nil || err2 != nil || a < 0 || b < 0 {
+		return 0, 0, false
+	}
+	return a, b, true
+}
