@@ -3,6 +3,7 @@ package interop_test
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 	"net/http/httptest"
 	"slices"
 	"testing"
@@ -59,10 +60,23 @@ type httpAgentRun struct {
 // the messages and state the agent built, with no warning.
 func TestHTTPAgentAgainstGeneratedHandler(t *testing.T) {
 	requireNode(t)
-	srv := httptest.NewServer(agui.NewHandler(scriptedAgent))
+	var served []string // the response Content-Type of each run
+	h := agui.NewHandler(scriptedAgent)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.ServeHTTP(w, r)
+		served = append(served, w.Header().Get("Content-Type"))
+	}))
 	defer srv.Close()
+	t.Run("sse", func(t *testing.T) { checkHTTPAgentRun(t, srv.URL) })
+	t.Run("protobuf", func(t *testing.T) { checkHTTPAgentRun(t, "--proto", srv.URL) })
+	if want := []string{"text/event-stream", "application/vnd.ag-ui.event+proto"}; !slices.Equal(served, want) {
+		t.Errorf("transports served %v, want %v", served, want)
+	}
+}
+
+func checkHTTPAgentRun(t *testing.T, args ...string) {
 	var run httpAgentRun
-	out := runNode(t, nil, "run-httpagent.mjs", srv.URL)
+	out := runNode(t, nil, append([]string{"run-httpagent.mjs"}, args...)...)
 	if err := json.Unmarshal(out, &run); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}

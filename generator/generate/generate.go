@@ -18,6 +18,7 @@ import (
 	"strings"
 
 	"github.com/agui-gen/agui-gen/generator/emit/golang"
+	"github.com/agui-gen/agui-gen/generator/load/freeze"
 	"github.com/agui-gen/agui-gen/generator/load/jsonschema"
 	protoload "github.com/agui-gen/agui-gen/generator/load/proto"
 	"github.com/agui-gen/agui-gen/schemas"
@@ -32,8 +33,10 @@ type Spec struct {
 // Inputs are the specs to generate from.
 type Inputs struct {
 	AGUISchema Spec
-	Meta       Spec
-	A2AProto   Spec
+	// AGUIProtoLedger numbers the AG-UI protobuf transport (proto-freeze.txt).
+	AGUIProtoLedger Spec
+	Meta            Spec
+	A2AProto        Spec
 }
 
 // Embedded returns the specs built into the binary.
@@ -45,6 +48,9 @@ func Embedded() (Inputs, error) {
 	var in Inputs
 	var err error
 	if in.AGUISchema, err = read(schemas.AGUISchema); err != nil {
+		return in, err
+	}
+	if in.AGUIProtoLedger, err = read(schemas.AGUIProtoFreeze); err != nil {
 		return in, err
 	}
 	if in.Meta, err = read(schemas.MetaSchema); err != nil {
@@ -83,7 +89,12 @@ func Generate(in Inputs, opts Options) ([]File, error) {
 	if err != nil {
 		return nil, err
 	}
-	files, err := golang.Package(pkg, golang.Options{PackageName: "agui", ImportPath: joinImport(opts.ImportPath, "agui"), AGUIRuntime: true})
+	ledger, err := freeze.Parse(in.AGUIProtoLedger.File, in.AGUIProtoLedger.Data)
+	if err != nil {
+		return nil, err
+	}
+	files, err := golang.Package(pkg, golang.Options{PackageName: "agui", ImportPath: joinImport(opts.ImportPath, "agui"),
+		AGUIRuntime: true, ProtoLedger: ledger})
 	if err != nil {
 		return nil, err
 	}

@@ -3,16 +3,30 @@
 //   {"ok": true, "eventTypes": [...], "messages": [...], "state": ..., "result": ...}
 // or {"ok": false, "error": "..."} when the client rejected the run.
 //
-//   node run-httpagent.mjs URL [USER_TEXT]
+//   node run-httpagent.mjs [--proto] URL [USER_TEXT]
+// With --proto the agent asks for the protobuf transport (HttpAgent always
+// sends Accept: text/event-stream, so a subclass overrides requestInit);
+// the client then reads the length-prefixed frames with @ag-ui/proto.
 import { HttpAgent } from "@ag-ui/client";
 
-const [url, text = "What is the weather in Paris?"] = process.argv.slice(2);
+const args = process.argv.slice(2);
+const proto = args[0] === "--proto";
+if (proto) args.shift();
+const [url, text = "What is the weather in Paris?"] = args;
 if (!url) {
-  console.error("usage: node run-httpagent.mjs URL [USER_TEXT]");
+  console.error("usage: node run-httpagent.mjs [--proto] URL [USER_TEXT]");
   process.exit(2);
 }
 
-const agent = new HttpAgent({
+class ProtoHttpAgent extends HttpAgent {
+  requestInit(input) {
+    const init = super.requestInit(input);
+    init.headers = { ...init.headers, Accept: "application/vnd.ag-ui.event+proto" };
+    return init;
+  }
+}
+
+const agent = new (proto ? ProtoHttpAgent : HttpAgent)({
   url,
   threadId: "thread-interop",
   initialMessages: [{ id: "user-1", role: "user", content: text }],

@@ -240,3 +240,33 @@ func TestDeclaredVersion(t *testing.T) {
 		}
 	}
 }
+
+func TestProtobufWhenAdmitted(t *testing.T) {
+	h := NewHandler(AgentFunc(func(_ context.Context, _ *agui.RunAgentInput, s *Stream) error {
+		return s.Text("hi")
+	}), WithLogger(quietLogger()))
+	rec := post(t, h, runInput, map[string]string{"Accept": "*/*"})
+	if ct := rec.Header().Get("Content-Type"); ct != MediaTypeProto {
+		t.Fatalf("Content-Type %q", ct)
+	}
+	body := rec.Body.Bytes()
+	var frames int
+	for len(body) > 0 {
+		if len(body) < 4 {
+			t.Fatal("truncated frame header")
+		}
+		n := int(body[0])<<24 | int(body[1])<<16 | int(body[2])<<8 | int(body[3])
+		if len(body) < 4+n {
+			t.Fatal("truncated frame")
+		}
+		body = body[4+n:]
+		frames++
+	}
+	// RUN_STARTED, TEXT_MESSAGE_START, TEXT_MESSAGE_CONTENT, TEXT_MESSAGE_END, RUN_FINISHED
+	if frames != 5 {
+		t.Errorf("%d frames", frames)
+	}
+	if rec := post(t, h, runInput, map[string]string{"Accept": "text/event-stream"}); rec.Header().Get("Content-Type") != MediaTypeSSE {
+		t.Errorf("SSE not chosen for text/event-stream")
+	}
+}

@@ -18,6 +18,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/agui-gen/agui-gen/generator/ir"
+	"github.com/agui-gen/agui-gen/generator/load/freeze"
 	"github.com/agui-gen/agui-gen/templates"
 )
 
@@ -31,6 +32,9 @@ type Options struct {
 	// AGUIRuntime adds the AG-UI runtime (server, stream, verifier, client)
 	// to the package; only for the package generated from the AG-UI schema.
 	AGUIRuntime bool
+	// ProtoLedger, when set, adds the AG-UI protobuf transport, numbered by
+	// this ledger.
+	ProtoLedger *freeze.Ledger
 }
 
 // File is one generated file.
@@ -90,12 +94,18 @@ func Package(pkg *ir.Package, opts Options) ([]File, error) {
 		{"decode_gen.go", g.emitDecoders},
 		{"validate_gen.go", func(f *jen.File) error { g.emitValidators(f); return nil }},
 	}
+	if opts.ProtoLedger != nil {
+		steps = append(steps, struct {
+			name  string
+			build func(f *jen.File) error
+		}{"protobuf_gen.go", func(f *jen.File) error { return g.emitProtoTransport(f, opts.ProtoLedger) }})
+	}
 	for _, s := range steps {
 		if err := render(s.name, s.build); err != nil {
 			return nil, err
 		}
 	}
-	support, err := renderSupport(templates.JSONWire, "jsonwire", opts.PackageName, false)
+	support, err := renderSupport(templates.JSONWire, "jsonwire", opts.PackageName, opts.ProtoLedger != nil)
 	if err != nil {
 		return nil, err
 	}

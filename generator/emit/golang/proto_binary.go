@@ -94,22 +94,22 @@ func (g *protoGen) wireValue(t ir.Type, v *jen.Statement) []jen.Code {
 		case *ir.Enum:
 			return set(jen.Id("appendVarint").Call(b, jen.Uint64().Call(jen.Int64().Call(v))))
 		case *ir.Struct:
-			return g.lenDelimited(v.Dot("AppendProto").Call(b))
+			return lenDelimited(v.Dot("AppendProto").Call(b))
 		}
 	case ir.KindTimestamp:
-		return g.lenDelimited(jen.Id("appendTimestampWire").Call(b, jen.Op("*").Add(v)))
+		return lenDelimited(jen.Id("appendTimestampWire").Call(b, jen.Op("*").Add(v)))
 	case ir.KindAny:
 		fn := "appendValueWire"
 		if t.Scalar == "google.protobuf.Struct" {
 			fn = "appendStructWire"
 		}
-		return g.lenDelimited(jen.Id(fn).Call(b, v))
+		return lenDelimited(jen.Id(fn).Call(b, v))
 	}
 	panic("proto wireValue: unsupported type")
 }
 
 // lenDelimited wraps an append of a message body with its length.
-func (g *protoGen) lenDelimited(body *jen.Statement) []jen.Code {
+func lenDelimited(body *jen.Statement) []jen.Code {
 	return []jen.Code{jen.BlockFunc(func(gr *jen.Group) {
 		gr.Var().Id("at").Int()
 		gr.List(jen.Id("b"), jen.Id("at")).Op("=").Id("beginLen").Call(jen.Id("b"))

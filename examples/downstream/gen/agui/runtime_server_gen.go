@@ -84,7 +84,9 @@ func WithKeepAlive(interval time.Duration) Option {
 func WithLogger(logger *slog.Logger) Option { return func(c *handlerConfig) { c.logger = logger } }
 
 // NewHandler serves agent at any path: POST a RunAgentInput as JSON, get the
-// run's events back as Server-Sent Events.
+// run's events back as Server-Sent Events, or as length-prefixed protobuf
+// frames when the request's Accept header admits
+// application/vnd.ag-ui.event+proto.
 //
 // Requests are checked before the stream starts: POST only (405), JSON only
 // (415), a size limit (413), authorization when configured (401), and a
@@ -174,11 +176,14 @@ func (h *handler) rejectInvalid(w http.ResponseWriter, r *http.Request, err erro
 	h.reject(w, r, http.StatusBadRequest, "invalid RunAgentInput: "+err.Error(), e)
 }
 
-// serveRun streams one run. The transport is SSE: a producer that does not
-// offer the protobuf transport serves SSE to every client, which the spec
-// requires of it rather than a 406.
+// serveRun streams one run, as protobuf frames when the Accept header
+// admits them and as SSE otherwise: never a 406, since a producer must fall
+// back to SSE.
 func (h *handler) serveRun(w http.ResponseWriter, r *http.Request, input *RunAgentInput) {
-	ew := newSSEWriter(w)
+	var ew eventWriter = newSSEWriter(w)
+	if admitsProto(r.Header.Get("Accept")) {
+		ew = newProtoWriter(w)
+	}
 	header := w.Header()
 	header.Set("Content-Type", ew.ContentType())
 	header.Set("Cache-Control", "no-cache")

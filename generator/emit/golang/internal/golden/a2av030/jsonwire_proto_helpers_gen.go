@@ -111,3 +111,12 @@ func appendBoolVarint(b []byte, v bool) []byte {
 	}
 	return append(b, 0)
 }
+
+// rawOrNull is raw, or the JSON null when raw is empty: how a required any
+// value left unset is written.
+func rawOrNull(raw json.RawMessage) json.RawMessage {
+	if len(raw) == 0 {
+		return json.RawMessage("null")
+	}
+	return raw
+}
