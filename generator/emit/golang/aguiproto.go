@@ -451,7 +451,7 @@ func (p *aguiProto) unionValue(u *ir.Union, v *jen.Statement) []jen.Code {
 		})}
 	}
 	p.flat = appendUnique(p.flat, u)
-	return lenDelimited(jen.Id("append" + p.g.n.decl[u] + "Proto").Call(jen.Id("b"), v))
+	return lenDelimited(jen.Id("append"+p.g.n.decl[u]+"Proto").Call(jen.Id("b"), v))
 }
 
 func appendUnique(us []*ir.Union, u *ir.Union) []*ir.Union {
