@@ -38,6 +38,17 @@ func TestProtoEncodingMatchesAGUIProto(t *testing.T) {
 		if got := hex.EncodeToString(b); got != string(want[i]) {
 			t.Errorf("event %d (%s):\n ours %s\n ref  %s\n%s", i, ev.Type(), got, want[i], o)
 		}
+		// And what @ag-ui/proto wrote decodes in agui to the same event.
+		ref, err := hex.DecodeString(string(want[i]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		decoded, err := agui.UnmarshalEventProto(ref)
+		if err != nil {
+			t.Errorf("event %d (%s): UnmarshalEventProto: %v", i, ev.Type(), err)
+			continue
+		}
+		sameJSON(t, o, decoded.AppendJSON(nil))
 		ours.WriteString(hex.EncodeToString(b))
 		ours.WriteByte('\n')
 	}

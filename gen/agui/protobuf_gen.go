@@ -3,6 +3,11 @@
 
 package agui
 
+import (
+	"encoding/json"
+	"strconv"
+)
+
 // AppendEventProto appends ev's protobuf encoding (one Event envelope, unframed) to b, as
 // @ag-ui/proto encodes it. It reports false, appending nothing, for an event with no protobuf
 // form in the number ledger, such as META.
@@ -2940,4 +2945,4153 @@ func appendMessageProto(b []byte, v Message) []byte {
 		return m.appendProto(b)
 	}
 	return b
+}
+
+// UnmarshalEventProto decodes one protobuf Event envelope (unframed), as @ag-ui/proto
+// writes it. An arm this package does not know is reported as an error wrapping
+// ErrUnknownEvent, so a receiver can drop the frame.
+func UnmarshalEventProto(data []byte) (Event, error) {
+	w := newWireReader(data)
+	var ev Event
+	var err *Error
+	for {
+		num, wt, ok := w.next()
+		if !ok {
+			break
+		}
+		if wt != 2 {
+			w.skip(wt)
+			continue
+		}
+		if ev != nil {
+			w.fail("an Event envelope holds more than one event")
+			break
+		}
+		body := w.lenBytes()
+		switch num {
+		case 1:
+			x := new(TextMessageStartEvent)
+			err = x.readProto(newWireReader(body))
+			ev = x
+		case 2:
+			x := new(TextMessageContentEvent)
+			err = x.readProto(newWireReader(body))
+			ev = x
+		case 3:
+			x := new(TextMessageEndEvent)
+			err = x.readProto(newWireReader(body))
+			ev = x
+		case 17:
+			x := new(TextMessageChunkEvent)
+			err = x.readProto(newWireReader(body))
+			ev = x
+		case 4:
+			x := new(ToolCallStartEvent)
+			err = x.readProto(newWireReader(body))
+			ev = x
+		case 5:
+			x := new(ToolCallArgsEvent)
+			err = x.readProto(newWireReader(body))
+			ev = x
+		case 6:
+			x := new(ToolCallEndEvent)
+			err = x.readProto(newWireReader(body))
+			ev = x
+		case 18:
+			x := new(ToolCallChunkEvent)
+			err = x.readProto(newWireReader(body))
+			ev = x
+		case 22:
+			x := new(ToolCallResultEvent)
+			err = x.readProto(newWireReader(body))
+			ev = x
+		case 7:
+			x := new(StateSnapshotEvent)
+			err = x.readProto(newWireReader(body))
+			ev = x
+		case 8:
+			x := new(StateDeltaEvent)
+			err = x.readProto(newWireReader(body))
+			ev = x
+		case 9:
+			x := new(MessagesSnapshotEvent)
+			err = x.readProto(newWireReader(body))
+			ev = x
+		case 23:
+			x := new(ActivitySnapshotEvent)
+			err = x.readProto(newWireReader(body))
+			ev = x
+		case 24:
+			x := new(ActivityDeltaEvent)
+			err = x.readProto(newWireReader(body))
+			ev = x
+		case 10:
+			x := new(RawEvent)
+			err = x.readProto(newWireReader(body))
+			ev = x
+		case 11:
+			x := new(CustomEvent)
+			err = x.readProto(newWireReader(body))
+			ev = x
+		case 12:
+			x := new(RunStartedEvent)
+			err = x.readProto(newWireReader(body))
+			ev = x
+		case 13:
+			x := new(RunFinishedEvent)
+			err = x.readProto(newWireReader(body))
+			ev = x
+		case 14:
+			x := new(RunErrorEvent)
+			err = x.readProto(newWireReader(body))
+			ev = x
+		case 15:
+			x := new(StepStartedEvent)
+			err = x.readProto(newWireReader(body))
+			ev = x
+		case 16:
+			x := new(StepFinishedEvent)
+			err = x.readProto(newWireReader(body))
+			ev = x
+		case 25:
+			x := new(ReasoningStartEvent)
+			err = x.readProto(newWireReader(body))
+			ev = x
+		case 26:
+			x := new(ReasoningMessageStartEvent)
+			err = x.readProto(newWireReader(body))
+			ev = x
+		case 27:
+			x := new(ReasoningMessageContentEvent)
+			err = x.readProto(newWireReader(body))
+			ev = x
+		case 28:
+			x := new(ReasoningMessageEndEvent)
+			err = x.readProto(newWireReader(body))
+			ev = x
+		case 29:
+			x := new(ReasoningMessageChunkEvent)
+			err = x.readProto(newWireReader(body))
+			ev = x
+		case 30:
+			x := new(ReasoningEndEvent)
+			err = x.readProto(newWireReader(body))
+			ev = x
+		case 31:
+			x := new(ReasoningEncryptedValueEvent)
+			err = x.readProto(newWireReader(body))
+			ev = x
+		case 19:
+			x := new(SubagentStartedEvent)
+			err = x.readProto(newWireReader(body))
+			ev = x
+		case 20:
+			x := new(SubagentFinishedEvent)
+			err = x.readProto(newWireReader(body))
+			ev = x
+		case 21:
+			x := new(SubagentErrorEvent)
+			err = x.readProto(newWireReader(body))
+			ev = x
+		default:
+			return nil, &Error{
+				Err:    ErrUnknownEvent,
+				Msg:    "unknown protobuf event arm " + strconv.Itoa(int(num)),
+				Offset: -1,
+				Rule:   "oneOf",
+			}
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if w.err != nil {
+		return nil, w.err
+	}
+	if ev == nil {
+		return nil, validationError("", "oneOf", "the Event envelope holds no event")
+	}
+	return ev, nil
+}
+
+// readProto reads the body of the protobuf message TextMessageStartEvent into x.
+func (x *TextMessageStartEvent) readProto(w *wireReader) *Error {
+	for {
+		num, wt, ok := w.next()
+		if !ok {
+			break
+		}
+		switch num {
+		case 1:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			if err := func(w *wireReader) *Error {
+				for {
+					num, wt, ok := w.next()
+					if !ok {
+						break
+					}
+					switch num {
+					case 2:
+						if wt != 0 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.Timestamp = newOf(int64(w.varint()))
+					case 3:
+						if wt != 2 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.RawEvent = wireValue(w, "rawEvent")
+					case 4:
+						if wt != 2 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.Metadata = wireStruct(w, "metadata")
+					default:
+						w.skip(wt)
+					}
+				}
+				return w.err
+			}(newWireReader(w.lenBytes())); err != nil {
+				return err.under("base_event")
+			}
+		case 5:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Attributable.SubagentRunID = newOf(wireString(w))
+		case 2:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.MessageID = wireString(w)
+		case 3:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Role = newOf(TextMessageRole(wireString(w)))
+		case 4:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Name = newOf(wireString(w))
+		default:
+			w.skip(wt)
+		}
+	}
+	if w.err != nil {
+		return w.err
+	}
+	return nil
+}
+
+// readProto reads the body of the protobuf message TextMessageContentEvent into x.
+func (x *TextMessageContentEvent) readProto(w *wireReader) *Error {
+	for {
+		num, wt, ok := w.next()
+		if !ok {
+			break
+		}
+		switch num {
+		case 1:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			if err := func(w *wireReader) *Error {
+				for {
+					num, wt, ok := w.next()
+					if !ok {
+						break
+					}
+					switch num {
+					case 2:
+						if wt != 0 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.Timestamp = newOf(int64(w.varint()))
+					case 3:
+						if wt != 2 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.RawEvent = wireValue(w, "rawEvent")
+					case 4:
+						if wt != 2 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.Metadata = wireStruct(w, "metadata")
+					default:
+						w.skip(wt)
+					}
+				}
+				return w.err
+			}(newWireReader(w.lenBytes())); err != nil {
+				return err.under("base_event")
+			}
+		case 4:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Attributable.SubagentRunID = newOf(wireString(w))
+		case 2:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.MessageID = wireString(w)
+		case 3:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Delta = wireString(w)
+		default:
+			w.skip(wt)
+		}
+	}
+	if w.err != nil {
+		return w.err
+	}
+	return nil
+}
+
+// readProto reads the body of the protobuf message TextMessageEndEvent into x.
+func (x *TextMessageEndEvent) readProto(w *wireReader) *Error {
+	for {
+		num, wt, ok := w.next()
+		if !ok {
+			break
+		}
+		switch num {
+		case 1:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			if err := func(w *wireReader) *Error {
+				for {
+					num, wt, ok := w.next()
+					if !ok {
+						break
+					}
+					switch num {
+					case 2:
+						if wt != 0 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.Timestamp = newOf(int64(w.varint()))
+					case 3:
+						if wt != 2 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.RawEvent = wireValue(w, "rawEvent")
+					case 4:
+						if wt != 2 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.Metadata = wireStruct(w, "metadata")
+					default:
+						w.skip(wt)
+					}
+				}
+				return w.err
+			}(newWireReader(w.lenBytes())); err != nil {
+				return err.under("base_event")
+			}
+		case 3:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Attributable.SubagentRunID = newOf(wireString(w))
+		case 2:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.MessageID = wireString(w)
+		default:
+			w.skip(wt)
+		}
+	}
+	if w.err != nil {
+		return w.err
+	}
+	return nil
+}
+
+// readProto reads the body of the protobuf message TextMessageChunkEvent into x.
+func (x *TextMessageChunkEvent) readProto(w *wireReader) *Error {
+	for {
+		num, wt, ok := w.next()
+		if !ok {
+			break
+		}
+		switch num {
+		case 1:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			if err := func(w *wireReader) *Error {
+				for {
+					num, wt, ok := w.next()
+					if !ok {
+						break
+					}
+					switch num {
+					case 2:
+						if wt != 0 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.Timestamp = newOf(int64(w.varint()))
+					case 3:
+						if wt != 2 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.RawEvent = wireValue(w, "rawEvent")
+					case 4:
+						if wt != 2 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.Metadata = wireStruct(w, "metadata")
+					default:
+						w.skip(wt)
+					}
+				}
+				return w.err
+			}(newWireReader(w.lenBytes())); err != nil {
+				return err.under("base_event")
+			}
+		case 6:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Attributable.SubagentRunID = newOf(wireString(w))
+		case 2:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.MessageID = newOf(wireString(w))
+		case 3:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Role = newOf(TextMessageRole(wireString(w)))
+		case 4:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Delta = newOf(wireString(w))
+		case 5:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Name = newOf(wireString(w))
+		default:
+			w.skip(wt)
+		}
+	}
+	if w.err != nil {
+		return w.err
+	}
+	return nil
+}
+
+// readProto reads the body of the protobuf message ToolCallStartEvent into x.
+func (x *ToolCallStartEvent) readProto(w *wireReader) *Error {
+	for {
+		num, wt, ok := w.next()
+		if !ok {
+			break
+		}
+		switch num {
+		case 1:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			if err := func(w *wireReader) *Error {
+				for {
+					num, wt, ok := w.next()
+					if !ok {
+						break
+					}
+					switch num {
+					case 2:
+						if wt != 0 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.Timestamp = newOf(int64(w.varint()))
+					case 3:
+						if wt != 2 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.RawEvent = wireValue(w, "rawEvent")
+					case 4:
+						if wt != 2 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.Metadata = wireStruct(w, "metadata")
+					default:
+						w.skip(wt)
+					}
+				}
+				return w.err
+			}(newWireReader(w.lenBytes())); err != nil {
+				return err.under("base_event")
+			}
+		case 5:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Attributable.SubagentRunID = newOf(wireString(w))
+		case 2:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.ToolCallID = wireString(w)
+		case 3:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.ToolCallName = wireString(w)
+		case 4:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.ParentMessageID = newOf(wireString(w))
+		default:
+			w.skip(wt)
+		}
+	}
+	if w.err != nil {
+		return w.err
+	}
+	return nil
+}
+
+// readProto reads the body of the protobuf message ToolCallArgsEvent into x.
+func (x *ToolCallArgsEvent) readProto(w *wireReader) *Error {
+	for {
+		num, wt, ok := w.next()
+		if !ok {
+			break
+		}
+		switch num {
+		case 1:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			if err := func(w *wireReader) *Error {
+				for {
+					num, wt, ok := w.next()
+					if !ok {
+						break
+					}
+					switch num {
+					case 2:
+						if wt != 0 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.Timestamp = newOf(int64(w.varint()))
+					case 3:
+						if wt != 2 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.RawEvent = wireValue(w, "rawEvent")
+					case 4:
+						if wt != 2 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.Metadata = wireStruct(w, "metadata")
+					default:
+						w.skip(wt)
+					}
+				}
+				return w.err
+			}(newWireReader(w.lenBytes())); err != nil {
+				return err.under("base_event")
+			}
+		case 4:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Attributable.SubagentRunID = newOf(wireString(w))
+		case 2:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.ToolCallID = wireString(w)
+		case 3:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Delta = wireString(w)
+		default:
+			w.skip(wt)
+		}
+	}
+	if w.err != nil {
+		return w.err
+	}
+	return nil
+}
+
+// readProto reads the body of the protobuf message ToolCallEndEvent into x.
+func (x *ToolCallEndEvent) readProto(w *wireReader) *Error {
+	for {
+		num, wt, ok := w.next()
+		if !ok {
+			break
+		}
+		switch num {
+		case 1:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			if err := func(w *wireReader) *Error {
+				for {
+					num, wt, ok := w.next()
+					if !ok {
+						break
+					}
+					switch num {
+					case 2:
+						if wt != 0 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.Timestamp = newOf(int64(w.varint()))
+					case 3:
+						if wt != 2 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.RawEvent = wireValue(w, "rawEvent")
+					case 4:
+						if wt != 2 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.Metadata = wireStruct(w, "metadata")
+					default:
+						w.skip(wt)
+					}
+				}
+				return w.err
+			}(newWireReader(w.lenBytes())); err != nil {
+				return err.under("base_event")
+			}
+		case 3:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Attributable.SubagentRunID = newOf(wireString(w))
+		case 2:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.ToolCallID = wireString(w)
+		default:
+			w.skip(wt)
+		}
+	}
+	if w.err != nil {
+		return w.err
+	}
+	return nil
+}
+
+// readProto reads the body of the protobuf message ToolCallChunkEvent into x.
+func (x *ToolCallChunkEvent) readProto(w *wireReader) *Error {
+	for {
+		num, wt, ok := w.next()
+		if !ok {
+			break
+		}
+		switch num {
+		case 1:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			if err := func(w *wireReader) *Error {
+				for {
+					num, wt, ok := w.next()
+					if !ok {
+						break
+					}
+					switch num {
+					case 2:
+						if wt != 0 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.Timestamp = newOf(int64(w.varint()))
+					case 3:
+						if wt != 2 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.RawEvent = wireValue(w, "rawEvent")
+					case 4:
+						if wt != 2 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.Metadata = wireStruct(w, "metadata")
+					default:
+						w.skip(wt)
+					}
+				}
+				return w.err
+			}(newWireReader(w.lenBytes())); err != nil {
+				return err.under("base_event")
+			}
+		case 6:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Attributable.SubagentRunID = newOf(wireString(w))
+		case 2:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.ToolCallID = newOf(wireString(w))
+		case 3:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.ToolCallName = newOf(wireString(w))
+		case 4:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.ParentMessageID = newOf(wireString(w))
+		case 5:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Delta = newOf(wireString(w))
+		default:
+			w.skip(wt)
+		}
+	}
+	if w.err != nil {
+		return w.err
+	}
+	return nil
+}
+
+// readProto reads the body of the protobuf message ToolCallResultEvent into x.
+func (x *ToolCallResultEvent) readProto(w *wireReader) *Error {
+	var seenContent bool
+	for {
+		num, wt, ok := w.next()
+		if !ok {
+			break
+		}
+		switch num {
+		case 1:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			if err := func(w *wireReader) *Error {
+				for {
+					num, wt, ok := w.next()
+					if !ok {
+						break
+					}
+					switch num {
+					case 2:
+						if wt != 0 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.Timestamp = newOf(int64(w.varint()))
+					case 3:
+						if wt != 2 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.RawEvent = wireValue(w, "rawEvent")
+					case 4:
+						if wt != 2 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.Metadata = wireStruct(w, "metadata")
+					default:
+						w.skip(wt)
+					}
+				}
+				return w.err
+			}(newWireReader(w.lenBytes())); err != nil {
+				return err.under("base_event")
+			}
+		case 2:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Attributable.SubagentRunID = newOf(wireString(w))
+		case 3:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.MessageID = wireString(w)
+		case 4:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.ToolCallID = wireString(w)
+		case 5:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Content.Text = wireString(w)
+			seenContent = true
+		case 7:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			v, err := readContentPartProto(w.lenBytes())
+			if err != nil {
+				return err.under("content")
+			}
+			x.Content.Parts = append(x.Content.Parts, v)
+		case 6:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Role = newOf(wireString(w))
+		default:
+			w.skip(wt)
+		}
+	}
+	if w.err != nil {
+		return w.err
+	}
+	if !seenContent && x.Content.Parts == nil {
+		x.Content.Parts = []ContentPart{}
+	}
+	return nil
+}
+
+// readProto reads the body of the protobuf message StateSnapshotEvent into x.
+func (x *StateSnapshotEvent) readProto(w *wireReader) *Error {
+	for {
+		num, wt, ok := w.next()
+		if !ok {
+			break
+		}
+		switch num {
+		case 1:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			if err := func(w *wireReader) *Error {
+				for {
+					num, wt, ok := w.next()
+					if !ok {
+						break
+					}
+					switch num {
+					case 2:
+						if wt != 0 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.Timestamp = newOf(int64(w.varint()))
+					case 3:
+						if wt != 2 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.RawEvent = wireValue(w, "rawEvent")
+					case 4:
+						if wt != 2 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.Metadata = wireStruct(w, "metadata")
+					default:
+						w.skip(wt)
+					}
+				}
+				return w.err
+			}(newWireReader(w.lenBytes())); err != nil {
+				return err.under("base_event")
+			}
+		case 3:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Attributable.SubagentRunID = newOf(wireString(w))
+		case 2:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Snapshot = wireValue(w, "snapshot")
+		default:
+			w.skip(wt)
+		}
+	}
+	if w.err != nil {
+		return w.err
+	}
+	return nil
+}
+
+// readProto reads the body of the protobuf message StateDeltaEvent into x.
+func (x *StateDeltaEvent) readProto(w *wireReader) *Error {
+	for {
+		num, wt, ok := w.next()
+		if !ok {
+			break
+		}
+		switch num {
+		case 1:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			if err := func(w *wireReader) *Error {
+				for {
+					num, wt, ok := w.next()
+					if !ok {
+						break
+					}
+					switch num {
+					case 2:
+						if wt != 0 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.Timestamp = newOf(int64(w.varint()))
+					case 3:
+						if wt != 2 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.RawEvent = wireValue(w, "rawEvent")
+					case 4:
+						if wt != 2 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.Metadata = wireStruct(w, "metadata")
+					default:
+						w.skip(wt)
+					}
+				}
+				return w.err
+			}(newWireReader(w.lenBytes())); err != nil {
+				return err.under("base_event")
+			}
+		case 3:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Attributable.SubagentRunID = newOf(wireString(w))
+		case 2:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			v, err := readJSONPatchOperationProto(w.lenBytes())
+			if err != nil {
+				return err.at(len(x.Delta)).under("delta")
+			}
+			x.Delta = append(x.Delta, v)
+		default:
+			w.skip(wt)
+		}
+	}
+	if w.err != nil {
+		return w.err
+	}
+	return nil
+}
+
+// readProto reads the body of the protobuf message MessagesSnapshotEvent into x.
+func (x *MessagesSnapshotEvent) readProto(w *wireReader) *Error {
+	for {
+		num, wt, ok := w.next()
+		if !ok {
+			break
+		}
+		switch num {
+		case 1:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			if err := func(w *wireReader) *Error {
+				for {
+					num, wt, ok := w.next()
+					if !ok {
+						break
+					}
+					switch num {
+					case 2:
+						if wt != 0 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.Timestamp = newOf(int64(w.varint()))
+					case 3:
+						if wt != 2 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.RawEvent = wireValue(w, "rawEvent")
+					case 4:
+						if wt != 2 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.Metadata = wireStruct(w, "metadata")
+					default:
+						w.skip(wt)
+					}
+				}
+				return w.err
+			}(newWireReader(w.lenBytes())); err != nil {
+				return err.under("base_event")
+			}
+		case 2:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			v, err := readMessageProto(w.lenBytes())
+			if err != nil {
+				return err.at(len(x.Messages)).under("messages")
+			}
+			x.Messages = append(x.Messages, v)
+		default:
+			w.skip(wt)
+		}
+	}
+	if w.err != nil {
+		return w.err
+	}
+	return nil
+}
+
+// readProto reads the body of the protobuf message ActivitySnapshotEvent into x.
+func (x *ActivitySnapshotEvent) readProto(w *wireReader) *Error {
+	for {
+		num, wt, ok := w.next()
+		if !ok {
+			break
+		}
+		switch num {
+		case 1:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			if err := func(w *wireReader) *Error {
+				for {
+					num, wt, ok := w.next()
+					if !ok {
+						break
+					}
+					switch num {
+					case 2:
+						if wt != 0 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.Timestamp = newOf(int64(w.varint()))
+					case 3:
+						if wt != 2 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.RawEvent = wireValue(w, "rawEvent")
+					case 4:
+						if wt != 2 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.Metadata = wireStruct(w, "metadata")
+					default:
+						w.skip(wt)
+					}
+				}
+				return w.err
+			}(newWireReader(w.lenBytes())); err != nil {
+				return err.under("base_event")
+			}
+		case 2:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Attributable.SubagentRunID = newOf(wireString(w))
+		case 3:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.MessageID = wireString(w)
+		case 4:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.ActivityType = wireString(w)
+		case 5:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Content = wireStruct(w, "content")
+		case 6:
+			if wt != 0 {
+				w.skip(wt)
+				continue
+			}
+			x.Replace = newOf(w.varint() != 0)
+		default:
+			w.skip(wt)
+		}
+	}
+	if w.err != nil {
+		return w.err
+	}
+	if x.Content == nil {
+		x.Content = json.RawMessage("{}")
+	}
+	return nil
+}
+
+// readProto reads the body of the protobuf message ActivityDeltaEvent into x.
+func (x *ActivityDeltaEvent) readProto(w *wireReader) *Error {
+	for {
+		num, wt, ok := w.next()
+		if !ok {
+			break
+		}
+		switch num {
+		case 1:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			if err := func(w *wireReader) *Error {
+				for {
+					num, wt, ok := w.next()
+					if !ok {
+						break
+					}
+					switch num {
+					case 2:
+						if wt != 0 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.Timestamp = newOf(int64(w.varint()))
+					case 3:
+						if wt != 2 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.RawEvent = wireValue(w, "rawEvent")
+					case 4:
+						if wt != 2 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.Metadata = wireStruct(w, "metadata")
+					default:
+						w.skip(wt)
+					}
+				}
+				return w.err
+			}(newWireReader(w.lenBytes())); err != nil {
+				return err.under("base_event")
+			}
+		case 2:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Attributable.SubagentRunID = newOf(wireString(w))
+		case 3:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.MessageID = wireString(w)
+		case 4:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.ActivityType = wireString(w)
+		case 5:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			v, err := readJSONPatchOperationProto(w.lenBytes())
+			if err != nil {
+				return err.at(len(x.Patch)).under("patch")
+			}
+			x.Patch = append(x.Patch, v)
+		default:
+			w.skip(wt)
+		}
+	}
+	if w.err != nil {
+		return w.err
+	}
+	return nil
+}
+
+// readProto reads the body of the protobuf message RawEvent into x.
+func (x *RawEvent) readProto(w *wireReader) *Error {
+	for {
+		num, wt, ok := w.next()
+		if !ok {
+			break
+		}
+		switch num {
+		case 1:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			if err := func(w *wireReader) *Error {
+				for {
+					num, wt, ok := w.next()
+					if !ok {
+						break
+					}
+					switch num {
+					case 2:
+						if wt != 0 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.Timestamp = newOf(int64(w.varint()))
+					case 3:
+						if wt != 2 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.RawEvent = wireValue(w, "rawEvent")
+					case 4:
+						if wt != 2 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.Metadata = wireStruct(w, "metadata")
+					default:
+						w.skip(wt)
+					}
+				}
+				return w.err
+			}(newWireReader(w.lenBytes())); err != nil {
+				return err.under("base_event")
+			}
+		case 4:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Attributable.SubagentRunID = newOf(wireString(w))
+		case 2:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Event = wireValue(w, "event")
+		case 3:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Source = newOf(wireString(w))
+		default:
+			w.skip(wt)
+		}
+	}
+	if w.err != nil {
+		return w.err
+	}
+	return nil
+}
+
+// readProto reads the body of the protobuf message CustomEvent into x.
+func (x *CustomEvent) readProto(w *wireReader) *Error {
+	for {
+		num, wt, ok := w.next()
+		if !ok {
+			break
+		}
+		switch num {
+		case 1:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			if err := func(w *wireReader) *Error {
+				for {
+					num, wt, ok := w.next()
+					if !ok {
+						break
+					}
+					switch num {
+					case 2:
+						if wt != 0 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.Timestamp = newOf(int64(w.varint()))
+					case 3:
+						if wt != 2 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.RawEvent = wireValue(w, "rawEvent")
+					case 4:
+						if wt != 2 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.Metadata = wireStruct(w, "metadata")
+					default:
+						w.skip(wt)
+					}
+				}
+				return w.err
+			}(newWireReader(w.lenBytes())); err != nil {
+				return err.under("base_event")
+			}
+		case 4:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Attributable.SubagentRunID = newOf(wireString(w))
+		case 2:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Name = wireString(w)
+		case 3:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Value = wireValue(w, "value")
+		default:
+			w.skip(wt)
+		}
+	}
+	if w.err != nil {
+		return w.err
+	}
+	return nil
+}
+
+// readProto reads the body of the protobuf message RunStartedEvent into x.
+func (x *RunStartedEvent) readProto(w *wireReader) *Error {
+	for {
+		num, wt, ok := w.next()
+		if !ok {
+			break
+		}
+		switch num {
+		case 1:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			if err := func(w *wireReader) *Error {
+				for {
+					num, wt, ok := w.next()
+					if !ok {
+						break
+					}
+					switch num {
+					case 2:
+						if wt != 0 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.Timestamp = newOf(int64(w.varint()))
+					case 3:
+						if wt != 2 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.RawEvent = wireValue(w, "rawEvent")
+					case 4:
+						if wt != 2 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.Metadata = wireStruct(w, "metadata")
+					default:
+						w.skip(wt)
+					}
+				}
+				return w.err
+			}(newWireReader(w.lenBytes())); err != nil {
+				return err.under("base_event")
+			}
+		case 2:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.ThreadID = wireString(w)
+		case 3:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.RunID = wireString(w)
+		case 6:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.ProtocolVersion = newOf(wireString(w))
+		case 4:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.ParentRunID = newOf(wireString(w))
+		case 5:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Input = new(RunAgentInput)
+			if err := x.Input.readProto(newWireReader(w.lenBytes())); err != nil {
+				return err.under("input")
+			}
+		default:
+			w.skip(wt)
+		}
+	}
+	if w.err != nil {
+		return w.err
+	}
+	return nil
+}
+
+// readProto reads the body of the protobuf message RunFinishedEvent into x.
+func (x *RunFinishedEvent) readProto(w *wireReader) *Error {
+	var tagRunFinishedOutcome string
+	var m0 RunFinishedSuccessOutcome
+	var m1 RunFinishedInterruptOutcome
+	var m2 RunFinishedCancelledOutcome
+	for {
+		num, wt, ok := w.next()
+		if !ok {
+			break
+		}
+		switch num {
+		case 1:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			if err := func(w *wireReader) *Error {
+				for {
+					num, wt, ok := w.next()
+					if !ok {
+						break
+					}
+					switch num {
+					case 2:
+						if wt != 0 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.Timestamp = newOf(int64(w.varint()))
+					case 3:
+						if wt != 2 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.RawEvent = wireValue(w, "rawEvent")
+					case 4:
+						if wt != 2 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.Metadata = wireStruct(w, "metadata")
+					default:
+						w.skip(wt)
+					}
+				}
+				return w.err
+			}(newWireReader(w.lenBytes())); err != nil {
+				return err.under("base_event")
+			}
+		case 2:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.ThreadID = wireString(w)
+		case 3:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.RunID = wireString(w)
+		case 4:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Result = wireValue(w, "result")
+		case 5:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			tagRunFinishedOutcome = wireString(w)
+		case 8:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			if err := func() *Error {
+				x := &m0
+				x.PendingToolCallIDs = append(x.PendingToolCallIDs, wireString(w))
+				return nil
+			}(); err != nil {
+				return err
+			}
+		case 6:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			if err := func() *Error {
+				x := &m1
+				var v Interrupt
+				if err := v.readProto(newWireReader(w.lenBytes())); err != nil {
+					return err.at(len(x.Interrupts)).under("interrupts")
+				}
+				x.Interrupts = append(x.Interrupts, v)
+				return nil
+			}(); err != nil {
+				return err
+			}
+		case 7:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			var v TokenUsage
+			if err := v.readProto(newWireReader(w.lenBytes())); err != nil {
+				return err.at(len(x.Usage)).under("usage")
+			}
+			x.Usage = append(x.Usage, v)
+		default:
+			w.skip(wt)
+		}
+	}
+	if w.err != nil {
+		return w.err
+	}
+	switch tagRunFinishedOutcome {
+	case "success":
+		x.Outcome = &m0
+	case "interrupt":
+		x.Outcome = &m1
+	case "cancelled":
+		x.Outcome = &m2
+	case "":
+	default:
+		return &Error{
+			Msg:    "unknown outcome " + strconv.Quote(tagRunFinishedOutcome),
+			Offset: -1,
+			Path:   "/outcome",
+			Rule:   "oneOf",
+		}
+	}
+	return nil
+}
+
+// readProto reads the body of the protobuf message RunErrorEvent into x.
+func (x *RunErrorEvent) readProto(w *wireReader) *Error {
+	for {
+		num, wt, ok := w.next()
+		if !ok {
+			break
+		}
+		switch num {
+		case 1:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			if err := func(w *wireReader) *Error {
+				for {
+					num, wt, ok := w.next()
+					if !ok {
+						break
+					}
+					switch num {
+					case 2:
+						if wt != 0 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.Timestamp = newOf(int64(w.varint()))
+					case 3:
+						if wt != 2 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.RawEvent = wireValue(w, "rawEvent")
+					case 4:
+						if wt != 2 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.Metadata = wireStruct(w, "metadata")
+					default:
+						w.skip(wt)
+					}
+				}
+				return w.err
+			}(newWireReader(w.lenBytes())); err != nil {
+				return err.under("base_event")
+			}
+		case 3:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Message = wireString(w)
+		case 2:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Code = newOf(wireString(w))
+		case 4:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			var v TokenUsage
+			if err := v.readProto(newWireReader(w.lenBytes())); err != nil {
+				return err.at(len(x.Usage)).under("usage")
+			}
+			x.Usage = append(x.Usage, v)
+		default:
+			w.skip(wt)
+		}
+	}
+	if w.err != nil {
+		return w.err
+	}
+	return nil
+}
+
+// readProto reads the body of the protobuf message StepStartedEvent into x.
+func (x *StepStartedEvent) readProto(w *wireReader) *Error {
+	for {
+		num, wt, ok := w.next()
+		if !ok {
+			break
+		}
+		switch num {
+		case 1:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			if err := func(w *wireReader) *Error {
+				for {
+					num, wt, ok := w.next()
+					if !ok {
+						break
+					}
+					switch num {
+					case 2:
+						if wt != 0 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.Timestamp = newOf(int64(w.varint()))
+					case 3:
+						if wt != 2 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.RawEvent = wireValue(w, "rawEvent")
+					case 4:
+						if wt != 2 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.Metadata = wireStruct(w, "metadata")
+					default:
+						w.skip(wt)
+					}
+				}
+				return w.err
+			}(newWireReader(w.lenBytes())); err != nil {
+				return err.under("base_event")
+			}
+		case 3:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Attributable.SubagentRunID = newOf(wireString(w))
+		case 2:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.StepName = wireString(w)
+		default:
+			w.skip(wt)
+		}
+	}
+	if w.err != nil {
+		return w.err
+	}
+	return nil
+}
+
+// readProto reads the body of the protobuf message StepFinishedEvent into x.
+func (x *StepFinishedEvent) readProto(w *wireReader) *Error {
+	for {
+		num, wt, ok := w.next()
+		if !ok {
+			break
+		}
+		switch num {
+		case 1:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			if err := func(w *wireReader) *Error {
+				for {
+					num, wt, ok := w.next()
+					if !ok {
+						break
+					}
+					switch num {
+					case 2:
+						if wt != 0 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.Timestamp = newOf(int64(w.varint()))
+					case 3:
+						if wt != 2 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.RawEvent = wireValue(w, "rawEvent")
+					case 4:
+						if wt != 2 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.Metadata = wireStruct(w, "metadata")
+					default:
+						w.skip(wt)
+					}
+				}
+				return w.err
+			}(newWireReader(w.lenBytes())); err != nil {
+				return err.under("base_event")
+			}
+		case 3:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Attributable.SubagentRunID = newOf(wireString(w))
+		case 2:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.StepName = wireString(w)
+		default:
+			w.skip(wt)
+		}
+	}
+	if w.err != nil {
+		return w.err
+	}
+	return nil
+}
+
+// readProto reads the body of the protobuf message ReasoningStartEvent into x.
+func (x *ReasoningStartEvent) readProto(w *wireReader) *Error {
+	for {
+		num, wt, ok := w.next()
+		if !ok {
+			break
+		}
+		switch num {
+		case 1:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			if err := func(w *wireReader) *Error {
+				for {
+					num, wt, ok := w.next()
+					if !ok {
+						break
+					}
+					switch num {
+					case 2:
+						if wt != 0 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.Timestamp = newOf(int64(w.varint()))
+					case 3:
+						if wt != 2 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.RawEvent = wireValue(w, "rawEvent")
+					case 4:
+						if wt != 2 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.Metadata = wireStruct(w, "metadata")
+					default:
+						w.skip(wt)
+					}
+				}
+				return w.err
+			}(newWireReader(w.lenBytes())); err != nil {
+				return err.under("base_event")
+			}
+		case 2:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Attributable.SubagentRunID = newOf(wireString(w))
+		case 3:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.MessageID = wireString(w)
+		default:
+			w.skip(wt)
+		}
+	}
+	if w.err != nil {
+		return w.err
+	}
+	return nil
+}
+
+// readProto reads the body of the protobuf message ReasoningMessageStartEvent into x.
+func (x *ReasoningMessageStartEvent) readProto(w *wireReader) *Error {
+	for {
+		num, wt, ok := w.next()
+		if !ok {
+			break
+		}
+		switch num {
+		case 1:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			if err := func(w *wireReader) *Error {
+				for {
+					num, wt, ok := w.next()
+					if !ok {
+						break
+					}
+					switch num {
+					case 2:
+						if wt != 0 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.Timestamp = newOf(int64(w.varint()))
+					case 3:
+						if wt != 2 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.RawEvent = wireValue(w, "rawEvent")
+					case 4:
+						if wt != 2 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.Metadata = wireStruct(w, "metadata")
+					default:
+						w.skip(wt)
+					}
+				}
+				return w.err
+			}(newWireReader(w.lenBytes())); err != nil {
+				return err.under("base_event")
+			}
+		case 2:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Attributable.SubagentRunID = newOf(wireString(w))
+		case 3:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.MessageID = wireString(w)
+		default:
+			w.skip(wt)
+		}
+	}
+	if w.err != nil {
+		return w.err
+	}
+	return nil
+}
+
+// readProto reads the body of the protobuf message ReasoningMessageContentEvent into x.
+func (x *ReasoningMessageContentEvent) readProto(w *wireReader) *Error {
+	for {
+		num, wt, ok := w.next()
+		if !ok {
+			break
+		}
+		switch num {
+		case 1:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			if err := func(w *wireReader) *Error {
+				for {
+					num, wt, ok := w.next()
+					if !ok {
+						break
+					}
+					switch num {
+					case 2:
+						if wt != 0 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.Timestamp = newOf(int64(w.varint()))
+					case 3:
+						if wt != 2 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.RawEvent = wireValue(w, "rawEvent")
+					case 4:
+						if wt != 2 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.Metadata = wireStruct(w, "metadata")
+					default:
+						w.skip(wt)
+					}
+				}
+				return w.err
+			}(newWireReader(w.lenBytes())); err != nil {
+				return err.under("base_event")
+			}
+		case 2:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Attributable.SubagentRunID = newOf(wireString(w))
+		case 3:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.MessageID = wireString(w)
+		case 4:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Delta = wireString(w)
+		default:
+			w.skip(wt)
+		}
+	}
+	if w.err != nil {
+		return w.err
+	}
+	return nil
+}
+
+// readProto reads the body of the protobuf message ReasoningMessageEndEvent into x.
+func (x *ReasoningMessageEndEvent) readProto(w *wireReader) *Error {
+	for {
+		num, wt, ok := w.next()
+		if !ok {
+			break
+		}
+		switch num {
+		case 1:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			if err := func(w *wireReader) *Error {
+				for {
+					num, wt, ok := w.next()
+					if !ok {
+						break
+					}
+					switch num {
+					case 2:
+						if wt != 0 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.Timestamp = newOf(int64(w.varint()))
+					case 3:
+						if wt != 2 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.RawEvent = wireValue(w, "rawEvent")
+					case 4:
+						if wt != 2 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.Metadata = wireStruct(w, "metadata")
+					default:
+						w.skip(wt)
+					}
+				}
+				return w.err
+			}(newWireReader(w.lenBytes())); err != nil {
+				return err.under("base_event")
+			}
+		case 2:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Attributable.SubagentRunID = newOf(wireString(w))
+		case 3:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.MessageID = wireString(w)
+		default:
+			w.skip(wt)
+		}
+	}
+	if w.err != nil {
+		return w.err
+	}
+	return nil
+}
+
+// readProto reads the body of the protobuf message ReasoningMessageChunkEvent into x.
+func (x *ReasoningMessageChunkEvent) readProto(w *wireReader) *Error {
+	for {
+		num, wt, ok := w.next()
+		if !ok {
+			break
+		}
+		switch num {
+		case 1:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			if err := func(w *wireReader) *Error {
+				for {
+					num, wt, ok := w.next()
+					if !ok {
+						break
+					}
+					switch num {
+					case 2:
+						if wt != 0 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.Timestamp = newOf(int64(w.varint()))
+					case 3:
+						if wt != 2 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.RawEvent = wireValue(w, "rawEvent")
+					case 4:
+						if wt != 2 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.Metadata = wireStruct(w, "metadata")
+					default:
+						w.skip(wt)
+					}
+				}
+				return w.err
+			}(newWireReader(w.lenBytes())); err != nil {
+				return err.under("base_event")
+			}
+		case 2:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Attributable.SubagentRunID = newOf(wireString(w))
+		case 3:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.MessageID = newOf(wireString(w))
+		case 4:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Delta = newOf(wireString(w))
+		default:
+			w.skip(wt)
+		}
+	}
+	if w.err != nil {
+		return w.err
+	}
+	return nil
+}
+
+// readProto reads the body of the protobuf message ReasoningEndEvent into x.
+func (x *ReasoningEndEvent) readProto(w *wireReader) *Error {
+	for {
+		num, wt, ok := w.next()
+		if !ok {
+			break
+		}
+		switch num {
+		case 1:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			if err := func(w *wireReader) *Error {
+				for {
+					num, wt, ok := w.next()
+					if !ok {
+						break
+					}
+					switch num {
+					case 2:
+						if wt != 0 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.Timestamp = newOf(int64(w.varint()))
+					case 3:
+						if wt != 2 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.RawEvent = wireValue(w, "rawEvent")
+					case 4:
+						if wt != 2 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.Metadata = wireStruct(w, "metadata")
+					default:
+						w.skip(wt)
+					}
+				}
+				return w.err
+			}(newWireReader(w.lenBytes())); err != nil {
+				return err.under("base_event")
+			}
+		case 2:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Attributable.SubagentRunID = newOf(wireString(w))
+		case 3:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.MessageID = wireString(w)
+		default:
+			w.skip(wt)
+		}
+	}
+	if w.err != nil {
+		return w.err
+	}
+	return nil
+}
+
+// readProto reads the body of the protobuf message ReasoningEncryptedValueEvent into x.
+func (x *ReasoningEncryptedValueEvent) readProto(w *wireReader) *Error {
+	for {
+		num, wt, ok := w.next()
+		if !ok {
+			break
+		}
+		switch num {
+		case 1:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			if err := func(w *wireReader) *Error {
+				for {
+					num, wt, ok := w.next()
+					if !ok {
+						break
+					}
+					switch num {
+					case 2:
+						if wt != 0 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.Timestamp = newOf(int64(w.varint()))
+					case 3:
+						if wt != 2 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.RawEvent = wireValue(w, "rawEvent")
+					case 4:
+						if wt != 2 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.Metadata = wireStruct(w, "metadata")
+					default:
+						w.skip(wt)
+					}
+				}
+				return w.err
+			}(newWireReader(w.lenBytes())); err != nil {
+				return err.under("base_event")
+			}
+		case 2:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Attributable.SubagentRunID = newOf(wireString(w))
+		case 3:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Subtype = ReasoningEncryptedValueSubtype(wireString(w))
+		case 4:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.EntityID = wireString(w)
+		case 5:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.EncryptedValue = wireString(w)
+		case 6:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.EncryptedValueType = newOf(wireString(w))
+		default:
+			w.skip(wt)
+		}
+	}
+	if w.err != nil {
+		return w.err
+	}
+	return nil
+}
+
+// readProto reads the body of the protobuf message SubagentStartedEvent into x.
+func (x *SubagentStartedEvent) readProto(w *wireReader) *Error {
+	for {
+		num, wt, ok := w.next()
+		if !ok {
+			break
+		}
+		switch num {
+		case 1:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			if err := func(w *wireReader) *Error {
+				for {
+					num, wt, ok := w.next()
+					if !ok {
+						break
+					}
+					switch num {
+					case 2:
+						if wt != 0 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.Timestamp = newOf(int64(w.varint()))
+					case 3:
+						if wt != 2 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.RawEvent = wireValue(w, "rawEvent")
+					case 4:
+						if wt != 2 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.Metadata = wireStruct(w, "metadata")
+					default:
+						w.skip(wt)
+					}
+				}
+				return w.err
+			}(newWireReader(w.lenBytes())); err != nil {
+				return err.under("base_event")
+			}
+		case 2:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.SubagentRunID = wireString(w)
+		case 3:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Name = wireString(w)
+		case 4:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Description = newOf(wireString(w))
+		case 5:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.ParentSubagentRunID = newOf(wireString(w))
+		case 6:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.ParentToolCallID = newOf(wireString(w))
+		case 7:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.ParentMessageID = newOf(wireString(w))
+		default:
+			w.skip(wt)
+		}
+	}
+	if w.err != nil {
+		return w.err
+	}
+	return nil
+}
+
+// readProto reads the body of the protobuf message SubagentFinishedEvent into x.
+func (x *SubagentFinishedEvent) readProto(w *wireReader) *Error {
+	var tagSubagentFinishedOutcome string
+	var m0 SubagentFinishedSuccessOutcome
+	var m1 SubagentFinishedSuspendedOutcome
+	for {
+		num, wt, ok := w.next()
+		if !ok {
+			break
+		}
+		switch num {
+		case 1:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			if err := func(w *wireReader) *Error {
+				for {
+					num, wt, ok := w.next()
+					if !ok {
+						break
+					}
+					switch num {
+					case 2:
+						if wt != 0 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.Timestamp = newOf(int64(w.varint()))
+					case 3:
+						if wt != 2 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.RawEvent = wireValue(w, "rawEvent")
+					case 4:
+						if wt != 2 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.Metadata = wireStruct(w, "metadata")
+					default:
+						w.skip(wt)
+					}
+				}
+				return w.err
+			}(newWireReader(w.lenBytes())); err != nil {
+				return err.under("base_event")
+			}
+		case 2:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.SubagentRunID = wireString(w)
+		case 3:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Result = wireValue(w, "result")
+		case 4:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			tagSubagentFinishedOutcome = wireString(w)
+		case 5:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			if err := func() *Error {
+				x := &m1
+				x.InterruptIDs = append(x.InterruptIDs, wireString(w))
+				return nil
+			}(); err != nil {
+				return err
+			}
+		default:
+			w.skip(wt)
+		}
+	}
+	if w.err != nil {
+		return w.err
+	}
+	switch tagSubagentFinishedOutcome {
+	case "success":
+		x.Outcome = &m0
+	case "suspended":
+		x.Outcome = &m1
+	case "":
+	default:
+		return &Error{
+			Msg:    "unknown outcome " + strconv.Quote(tagSubagentFinishedOutcome),
+			Offset: -1,
+			Path:   "/outcome",
+			Rule:   "oneOf",
+		}
+	}
+	return nil
+}
+
+// readProto reads the body of the protobuf message SubagentErrorEvent into x.
+func (x *SubagentErrorEvent) readProto(w *wireReader) *Error {
+	for {
+		num, wt, ok := w.next()
+		if !ok {
+			break
+		}
+		switch num {
+		case 1:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			if err := func(w *wireReader) *Error {
+				for {
+					num, wt, ok := w.next()
+					if !ok {
+						break
+					}
+					switch num {
+					case 2:
+						if wt != 0 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.Timestamp = newOf(int64(w.varint()))
+					case 3:
+						if wt != 2 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.RawEvent = wireValue(w, "rawEvent")
+					case 4:
+						if wt != 2 {
+							w.skip(wt)
+							continue
+						}
+						x.BaseEvent.Metadata = wireStruct(w, "metadata")
+					default:
+						w.skip(wt)
+					}
+				}
+				return w.err
+			}(newWireReader(w.lenBytes())); err != nil {
+				return err.under("base_event")
+			}
+		case 2:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.SubagentRunID = wireString(w)
+		case 3:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Message = wireString(w)
+		case 4:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Code = newOf(wireString(w))
+		default:
+			w.skip(wt)
+		}
+	}
+	if w.err != nil {
+		return w.err
+	}
+	return nil
+}
+
+// readProto reads the body of the protobuf message TextInputPart into x.
+func (x *TextPart) readProto(w *wireReader) *Error {
+	for {
+		num, wt, ok := w.next()
+		if !ok {
+			break
+		}
+		switch num {
+		case 2:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.ID = newOf(wireString(w))
+		case 1:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Text = wireString(w)
+		case 3:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Metadata = wireValue(w, "metadata")
+		default:
+			w.skip(wt)
+		}
+	}
+	if w.err != nil {
+		return w.err
+	}
+	return nil
+}
+
+// readProto reads the body of the protobuf message ImageInputPart into x.
+func (x *ImagePart) readProto(w *wireReader) *Error {
+	for {
+		num, wt, ok := w.next()
+		if !ok {
+			break
+		}
+		switch num {
+		case 3:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.ID = newOf(wireString(w))
+		case 1:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			v, err := readPartSourceProto(w.lenBytes())
+			if err != nil {
+				return err.under("source")
+			}
+			x.Source = v
+		case 2:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Metadata = wireValue(w, "metadata")
+		default:
+			w.skip(wt)
+		}
+	}
+	if w.err != nil {
+		return w.err
+	}
+	return nil
+}
+
+// readProto reads the body of the protobuf message AudioInputPart into x.
+func (x *AudioPart) readProto(w *wireReader) *Error {
+	for {
+		num, wt, ok := w.next()
+		if !ok {
+			break
+		}
+		switch num {
+		case 3:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.ID = newOf(wireString(w))
+		case 1:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			v, err := readPartSourceProto(w.lenBytes())
+			if err != nil {
+				return err.under("source")
+			}
+			x.Source = v
+		case 2:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Metadata = wireValue(w, "metadata")
+		default:
+			w.skip(wt)
+		}
+	}
+	if w.err != nil {
+		return w.err
+	}
+	return nil
+}
+
+// readProto reads the body of the protobuf message VideoInputPart into x.
+func (x *VideoPart) readProto(w *wireReader) *Error {
+	for {
+		num, wt, ok := w.next()
+		if !ok {
+			break
+		}
+		switch num {
+		case 3:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.ID = newOf(wireString(w))
+		case 1:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			v, err := readPartSourceProto(w.lenBytes())
+			if err != nil {
+				return err.under("source")
+			}
+			x.Source = v
+		case 2:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Metadata = wireValue(w, "metadata")
+		default:
+			w.skip(wt)
+		}
+	}
+	if w.err != nil {
+		return w.err
+	}
+	return nil
+}
+
+// readProto reads the body of the protobuf message DocumentInputPart into x.
+func (x *DocumentPart) readProto(w *wireReader) *Error {
+	for {
+		num, wt, ok := w.next()
+		if !ok {
+			break
+		}
+		switch num {
+		case 3:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.ID = newOf(wireString(w))
+		case 1:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			v, err := readPartSourceProto(w.lenBytes())
+			if err != nil {
+				return err.under("source")
+			}
+			x.Source = v
+		case 2:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Metadata = wireValue(w, "metadata")
+		default:
+			w.skip(wt)
+		}
+	}
+	if w.err != nil {
+		return w.err
+	}
+	return nil
+}
+
+// readProto reads the body of the protobuf message JsonPatchOperation into x.
+func (x *AddOperation) readProto(w *wireReader) *Error {
+	for {
+		num, wt, ok := w.next()
+		if !ok {
+			break
+		}
+		switch num {
+		case 2:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Path = wireString(w)
+		case 4:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Value = wireValue(w, "value")
+		default:
+			w.skip(wt)
+		}
+	}
+	if w.err != nil {
+		return w.err
+	}
+	return nil
+}
+
+// readProto reads the body of the protobuf message JsonPatchOperation into x.
+func (x *RemoveOperation) readProto(w *wireReader) *Error {
+	for {
+		num, wt, ok := w.next()
+		if !ok {
+			break
+		}
+		switch num {
+		case 2:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Path = wireString(w)
+		default:
+			w.skip(wt)
+		}
+	}
+	if w.err != nil {
+		return w.err
+	}
+	return nil
+}
+
+// readProto reads the body of the protobuf message JsonPatchOperation into x.
+func (x *ReplaceOperation) readProto(w *wireReader) *Error {
+	for {
+		num, wt, ok := w.next()
+		if !ok {
+			break
+		}
+		switch num {
+		case 2:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Path = wireString(w)
+		case 4:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Value = wireValue(w, "value")
+		default:
+			w.skip(wt)
+		}
+	}
+	if w.err != nil {
+		return w.err
+	}
+	return nil
+}
+
+// readProto reads the body of the protobuf message JsonPatchOperation into x.
+func (x *MoveOperation) readProto(w *wireReader) *Error {
+	for {
+		num, wt, ok := w.next()
+		if !ok {
+			break
+		}
+		switch num {
+		case 3:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.From = wireString(w)
+		case 2:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Path = wireString(w)
+		default:
+			w.skip(wt)
+		}
+	}
+	if w.err != nil {
+		return w.err
+	}
+	return nil
+}
+
+// readProto reads the body of the protobuf message JsonPatchOperation into x.
+func (x *CopyOperation) readProto(w *wireReader) *Error {
+	for {
+		num, wt, ok := w.next()
+		if !ok {
+			break
+		}
+		switch num {
+		case 3:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.From = wireString(w)
+		case 2:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Path = wireString(w)
+		default:
+			w.skip(wt)
+		}
+	}
+	if w.err != nil {
+		return w.err
+	}
+	return nil
+}
+
+// readProto reads the body of the protobuf message JsonPatchOperation into x.
+func (x *TestOperation) readProto(w *wireReader) *Error {
+	for {
+		num, wt, ok := w.next()
+		if !ok {
+			break
+		}
+		switch num {
+		case 2:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Path = wireString(w)
+		case 4:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Value = wireValue(w, "value")
+		default:
+			w.skip(wt)
+		}
+	}
+	if w.err != nil {
+		return w.err
+	}
+	return nil
+}
+
+// readProto reads the body of the protobuf message Message into x.
+func (x *DeveloperMessage) readProto(w *wireReader) *Error {
+	for {
+		num, wt, ok := w.next()
+		if !ok {
+			break
+		}
+		switch num {
+		case 10:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.BaseMessage.Attributable.SubagentRunID = newOf(wireString(w))
+		case 1:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.BaseMessage.ID = wireString(w)
+		case 4:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.BaseMessage.Name = newOf(wireString(w))
+		case 11:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.BaseMessage.EncryptedValue = newOf(wireString(w))
+		case 14:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.BaseMessage.EncryptedValueType = newOf(wireString(w))
+		case 9:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.BaseMessage.Metadata = wireStruct(w, "metadata")
+		case 3:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Content = wireString(w)
+		default:
+			w.skip(wt)
+		}
+	}
+	if w.err != nil {
+		return w.err
+	}
+	return nil
+}
+
+// readProto reads the body of the protobuf message Message into x.
+func (x *SystemMessage) readProto(w *wireReader) *Error {
+	for {
+		num, wt, ok := w.next()
+		if !ok {
+			break
+		}
+		switch num {
+		case 10:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.BaseMessage.Attributable.SubagentRunID = newOf(wireString(w))
+		case 1:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.BaseMessage.ID = wireString(w)
+		case 4:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.BaseMessage.Name = newOf(wireString(w))
+		case 11:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.BaseMessage.EncryptedValue = newOf(wireString(w))
+		case 14:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.BaseMessage.EncryptedValueType = newOf(wireString(w))
+		case 9:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.BaseMessage.Metadata = wireStruct(w, "metadata")
+		case 3:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Content = wireString(w)
+		default:
+			w.skip(wt)
+		}
+	}
+	if w.err != nil {
+		return w.err
+	}
+	return nil
+}
+
+// readProto reads the body of the protobuf message Message into x.
+func (x *AssistantMessage) readProto(w *wireReader) *Error {
+	for {
+		num, wt, ok := w.next()
+		if !ok {
+			break
+		}
+		switch num {
+		case 10:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.BaseMessage.Attributable.SubagentRunID = newOf(wireString(w))
+		case 1:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.BaseMessage.ID = wireString(w)
+		case 4:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.BaseMessage.Name = newOf(wireString(w))
+		case 11:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.BaseMessage.EncryptedValue = newOf(wireString(w))
+		case 14:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.BaseMessage.EncryptedValueType = newOf(wireString(w))
+		case 9:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.BaseMessage.Metadata = wireStruct(w, "metadata")
+		case 3:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Content = newOf(wireString(w))
+		case 5:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			var v ToolCall
+			if err := v.readProto(newWireReader(w.lenBytes())); err != nil {
+				return err.at(len(x.ToolCalls)).under("toolCalls")
+			}
+			x.ToolCalls = append(x.ToolCalls, v)
+		default:
+			w.skip(wt)
+		}
+	}
+	if w.err != nil {
+		return w.err
+	}
+	return nil
+}
+
+// readProto reads the body of the protobuf message Message into x.
+func (x *UserMessage) readProto(w *wireReader) *Error {
+	var seenContent bool
+	for {
+		num, wt, ok := w.next()
+		if !ok {
+			break
+		}
+		switch num {
+		case 10:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.BaseMessage.Attributable.SubagentRunID = newOf(wireString(w))
+		case 1:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.BaseMessage.ID = wireString(w)
+		case 4:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.BaseMessage.Name = newOf(wireString(w))
+		case 11:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.BaseMessage.EncryptedValue = newOf(wireString(w))
+		case 14:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.BaseMessage.EncryptedValueType = newOf(wireString(w))
+		case 9:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.BaseMessage.Metadata = wireStruct(w, "metadata")
+		case 3:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Content.Text = wireString(w)
+			seenContent = true
+		case 8:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			v, err := readContentPartProto(w.lenBytes())
+			if err != nil {
+				return err.under("content")
+			}
+			x.Content.Parts = append(x.Content.Parts, v)
+		default:
+			w.skip(wt)
+		}
+	}
+	if w.err != nil {
+		return w.err
+	}
+	if !seenContent && x.Content.Parts == nil {
+		x.Content.Parts = []ContentPart{}
+	}
+	return nil
+}
+
+// readProto reads the body of the protobuf message Message into x.
+func (x *ToolMessage) readProto(w *wireReader) *Error {
+	var seenContent bool
+	for {
+		num, wt, ok := w.next()
+		if !ok {
+			break
+		}
+		switch num {
+		case 10:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Attributable.SubagentRunID = newOf(wireString(w))
+		case 1:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.ID = wireString(w)
+		case 3:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Content.Text = wireString(w)
+			seenContent = true
+		case 8:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			v, err := readContentPartProto(w.lenBytes())
+			if err != nil {
+				return err.under("content")
+			}
+			x.Content.Parts = append(x.Content.Parts, v)
+		case 6:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.ToolCallID = wireString(w)
+		case 7:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Error = newOf(wireString(w))
+		case 11:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.EncryptedValue = newOf(wireString(w))
+		case 14:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.EncryptedValueType = newOf(wireString(w))
+		case 9:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Metadata = wireStruct(w, "metadata")
+		default:
+			w.skip(wt)
+		}
+	}
+	if w.err != nil {
+		return w.err
+	}
+	if !seenContent && x.Content.Parts == nil {
+		x.Content.Parts = []ContentPart{}
+	}
+	return nil
+}
+
+// readProto reads the body of the protobuf message Message into x.
+func (x *ActivityMessage) readProto(w *wireReader) *Error {
+	for {
+		num, wt, ok := w.next()
+		if !ok {
+			break
+		}
+		switch num {
+		case 10:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Attributable.SubagentRunID = newOf(wireString(w))
+		case 1:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.ID = wireString(w)
+		case 12:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.ActivityType = wireString(w)
+		case 13:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Content = wireStruct(w, "content")
+		case 9:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Metadata = wireStruct(w, "metadata")
+		default:
+			w.skip(wt)
+		}
+	}
+	if w.err != nil {
+		return w.err
+	}
+	if x.Content == nil {
+		x.Content = json.RawMessage("{}")
+	}
+	return nil
+}
+
+// readProto reads the body of the protobuf message Message into x.
+func (x *ReasoningMessage) readProto(w *wireReader) *Error {
+	for {
+		num, wt, ok := w.next()
+		if !ok {
+			break
+		}
+		switch num {
+		case 10:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Attributable.SubagentRunID = newOf(wireString(w))
+		case 1:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.ID = wireString(w)
+		case 3:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Content = wireString(w)
+		case 11:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.EncryptedValue = newOf(wireString(w))
+		case 14:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.EncryptedValueType = newOf(wireString(w))
+		case 9:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Metadata = wireStruct(w, "metadata")
+		default:
+			w.skip(wt)
+		}
+	}
+	if w.err != nil {
+		return w.err
+	}
+	return nil
+}
+
+// readProto reads the body of the protobuf message RunAgentInput into x.
+func (x *RunAgentInput) readProto(w *wireReader) *Error {
+	for {
+		num, wt, ok := w.next()
+		if !ok {
+			break
+		}
+		switch num {
+		case 1:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.ThreadID = wireString(w)
+		case 2:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.RunID = wireString(w)
+		case 10:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.ProtocolVersion = newOf(wireString(w))
+		case 3:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.ParentRunID = newOf(wireString(w))
+		case 4:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.State = wireValue(w, "state")
+		case 5:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			v, err := readMessageProto(w.lenBytes())
+			if err != nil {
+				return err.at(len(x.Messages)).under("messages")
+			}
+			x.Messages = append(x.Messages, v)
+		case 6:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			var v Tool
+			if err := v.readProto(newWireReader(w.lenBytes())); err != nil {
+				return err.at(len(x.Tools)).under("tools")
+			}
+			x.Tools = append(x.Tools, v)
+		case 7:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			var v Context
+			if err := v.readProto(newWireReader(w.lenBytes())); err != nil {
+				return err.at(len(x.Context)).under("context")
+			}
+			x.Context = append(x.Context, v)
+		case 8:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.ForwardedProps = wireValue(w, "forwardedProps")
+		case 9:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			var v ResumeEntry
+			if err := v.readProto(newWireReader(w.lenBytes())); err != nil {
+				return err.at(len(x.Resume)).under("resume")
+			}
+			x.Resume = append(x.Resume, v)
+		default:
+			w.skip(wt)
+		}
+	}
+	if w.err != nil {
+		return w.err
+	}
+	return nil
+}
+
+// readProto reads the body of the protobuf message Interrupt into x.
+func (x *Interrupt) readProto(w *wireReader) *Error {
+	for {
+		num, wt, ok := w.next()
+		if !ok {
+			break
+		}
+		switch num {
+		case 8:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Attributable.SubagentRunID = newOf(wireString(w))
+		case 1:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.ID = wireString(w)
+		case 2:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Reason = wireString(w)
+		case 3:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Message = newOf(wireString(w))
+		case 4:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.ToolCallID = newOf(wireString(w))
+		case 5:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.ResponseSchema = wireValue(w, "responseSchema")
+		case 6:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.ExpiresAt = newOf(wireString(w))
+		case 7:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Metadata = wireValue(w, "metadata")
+		default:
+			w.skip(wt)
+		}
+	}
+	if w.err != nil {
+		return w.err
+	}
+	return nil
+}
+
+// readProto reads the body of the protobuf message Usage into x.
+func (x *TokenUsage) readProto(w *wireReader) *Error {
+	for {
+		num, wt, ok := w.next()
+		if !ok {
+			break
+		}
+		switch num {
+		case 1:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Provider = newOf(wireString(w))
+		case 2:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Model = newOf(wireString(w))
+		case 3:
+			if wt != 0 {
+				w.skip(wt)
+				continue
+			}
+			x.InputTokens = newOf(int64(w.varint()))
+		case 4:
+			if wt != 0 {
+				w.skip(wt)
+				continue
+			}
+			x.OutputTokens = newOf(int64(w.varint()))
+		case 5:
+			if wt != 0 {
+				w.skip(wt)
+				continue
+			}
+			x.TotalTokens = newOf(int64(w.varint()))
+		case 6:
+			if wt != 0 {
+				w.skip(wt)
+				continue
+			}
+			x.ReasoningTokens = newOf(int64(w.varint()))
+		case 7:
+			if wt != 0 {
+				w.skip(wt)
+				continue
+			}
+			x.CachedInputTokens = newOf(int64(w.varint()))
+		case 8:
+			if wt != 0 {
+				w.skip(wt)
+				continue
+			}
+			x.CacheWriteInputTokens = newOf(int64(w.varint()))
+		default:
+			w.skip(wt)
+		}
+	}
+	if w.err != nil {
+		return w.err
+	}
+	return nil
+}
+
+// readProto reads the body of the protobuf message InputContentDataSource into x.
+func (x *DataSource) readProto(w *wireReader) *Error {
+	for {
+		num, wt, ok := w.next()
+		if !ok {
+			break
+		}
+		switch num {
+		case 1:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Value = wireString(w)
+		case 2:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.MIMEType = wireString(w)
+		default:
+			w.skip(wt)
+		}
+	}
+	if w.err != nil {
+		return w.err
+	}
+	return nil
+}
+
+// readProto reads the body of the protobuf message InputContentUrlSource into x.
+func (x *URLSource) readProto(w *wireReader) *Error {
+	for {
+		num, wt, ok := w.next()
+		if !ok {
+			break
+		}
+		switch num {
+		case 1:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Value = wireString(w)
+		case 2:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.MIMEType = newOf(wireString(w))
+		default:
+			w.skip(wt)
+		}
+	}
+	if w.err != nil {
+		return w.err
+	}
+	return nil
+}
+
+// readProto reads the body of the protobuf message InputContentFileSource into x.
+func (x *FileSource) readProto(w *wireReader) *Error {
+	for {
+		num, wt, ok := w.next()
+		if !ok {
+			break
+		}
+		switch num {
+		case 1:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Value = wireString(w)
+		case 2:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Provider = newOf(wireString(w))
+		case 3:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.MIMEType = newOf(wireString(w))
+		default:
+			w.skip(wt)
+		}
+	}
+	if w.err != nil {
+		return w.err
+	}
+	return nil
+}
+
+// readProto reads the body of the protobuf message ToolCall into x.
+func (x *ToolCall) readProto(w *wireReader) *Error {
+	for {
+		num, wt, ok := w.next()
+		if !ok {
+			break
+		}
+		switch num {
+		case 1:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.ID = wireString(w)
+		case 3:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			if err := x.Function.readProto(newWireReader(w.lenBytes())); err != nil {
+				return err.under("function")
+			}
+		case 5:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.EncryptedValue = newOf(wireString(w))
+		case 6:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.EncryptedValueType = newOf(wireString(w))
+		case 4:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Metadata = wireStruct(w, "metadata")
+		default:
+			w.skip(wt)
+		}
+	}
+	if w.err != nil {
+		return w.err
+	}
+	return nil
+}
+
+// readProto reads the body of the protobuf message Tool into x.
+func (x *Tool) readProto(w *wireReader) *Error {
+	for {
+		num, wt, ok := w.next()
+		if !ok {
+			break
+		}
+		switch num {
+		case 1:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Name = wireString(w)
+		case 2:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Description = wireString(w)
+		case 3:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Parameters = wireValue(w, "parameters")
+		case 4:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Metadata = wireStruct(w, "metadata")
+		default:
+			w.skip(wt)
+		}
+	}
+	if w.err != nil {
+		return w.err
+	}
+	return nil
+}
+
+// readProto reads the body of the protobuf message Context into x.
+func (x *Context) readProto(w *wireReader) *Error {
+	for {
+		num, wt, ok := w.next()
+		if !ok {
+			break
+		}
+		switch num {
+		case 1:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Description = wireString(w)
+		case 2:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Value = wireString(w)
+		default:
+			w.skip(wt)
+		}
+	}
+	if w.err != nil {
+		return w.err
+	}
+	return nil
+}
+
+// readProto reads the body of the protobuf message ResumeEntry into x.
+func (x *ResumeEntry) readProto(w *wireReader) *Error {
+	for {
+		num, wt, ok := w.next()
+		if !ok {
+			break
+		}
+		switch num {
+		case 1:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.InterruptID = wireString(w)
+		case 2:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Status = ResumeEntryStatus(wireString(w))
+		case 3:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Payload = wireValue(w, "payload")
+		case 4:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Metadata = wireStruct(w, "metadata")
+		default:
+			w.skip(wt)
+		}
+	}
+	if w.err != nil {
+		return w.err
+	}
+	return nil
+}
+
+// readProto reads the body of the protobuf message ToolCall.Function into x.
+func (x *FunctionCall) readProto(w *wireReader) *Error {
+	for {
+		num, wt, ok := w.next()
+		if !ok {
+			break
+		}
+		switch num {
+		case 1:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Name = wireString(w)
+		case 2:
+			if wt != 2 {
+				w.skip(wt)
+				continue
+			}
+			x.Arguments = wireString(w)
+		default:
+			w.skip(wt)
+		}
+	}
+	if w.err != nil {
+		return w.err
+	}
+	return nil
+}
+
+// readContentPartProto reads the body of the protobuf message InputContent as a ContentPart.
+func readContentPartProto(data []byte) (ContentPart, *Error) {
+	w := newWireReader(data)
+	var v ContentPart
+	var err *Error
+	for err == nil {
+		num, wt, ok := w.next()
+		if !ok {
+			break
+		}
+		if wt != 2 {
+			w.skip(wt)
+			continue
+		}
+		switch num {
+		case 1:
+			m := new(TextPart)
+			err = m.readProto(newWireReader(w.lenBytes()))
+			v = m
+		case 2:
+			m := new(ImagePart)
+			err = m.readProto(newWireReader(w.lenBytes()))
+			v = m
+		case 3:
+			m := new(AudioPart)
+			err = m.readProto(newWireReader(w.lenBytes()))
+			v = m
+		case 4:
+			m := new(VideoPart)
+			err = m.readProto(newWireReader(w.lenBytes()))
+			v = m
+		case 5:
+			m := new(DocumentPart)
+			err = m.readProto(newWireReader(w.lenBytes()))
+			v = m
+		default:
+			w.skip(wt)
+		}
+	}
+	if err == nil {
+		err = w.err
+	}
+	if err == nil && v == nil {
+		err = validationError("", "oneOf", "no InputContent member is set")
+	}
+	return v, err
+}
+
+// readJSONPatchOperationProto reads the body of the protobuf message JsonPatchOperation as a JSONPatchOperation.
+func readJSONPatchOperationProto(data []byte) (JSONPatchOperation, *Error) {
+	w := newWireReader(data)
+	var tag uint64
+	for {
+		num, wt, ok := w.next()
+		if !ok {
+			break
+		}
+		if num == 1 && wt == 0 {
+			tag = w.varint()
+		} else {
+			w.skip(wt)
+		}
+	}
+	if w.err != nil {
+		return nil, w.err
+	}
+	switch tag {
+	case 0:
+		m := new(AddOperation)
+		return m, m.readProto(newWireReader(data))
+	case 1:
+		m := new(RemoveOperation)
+		return m, m.readProto(newWireReader(data))
+	case 2:
+		m := new(ReplaceOperation)
+		return m, m.readProto(newWireReader(data))
+	case 3:
+		m := new(MoveOperation)
+		return m, m.readProto(newWireReader(data))
+	case 4:
+		m := new(CopyOperation)
+		return m, m.readProto(newWireReader(data))
+	case 5:
+		m := new(TestOperation)
+		return m, m.readProto(newWireReader(data))
+	}
+	return nil, &Error{
+		Err:    ErrUnknownJSONPatchOperation,
+		Msg:    "unknown op",
+		Offset: -1,
+		Path:   "/op",
+		Rule:   "oneOf",
+	}
+}
+
+// readMessageProto reads the body of the protobuf message Message as a Message.
+func readMessageProto(data []byte) (Message, *Error) {
+	w := newWireReader(data)
+	var tag string
+	for {
+		num, wt, ok := w.next()
+		if !ok {
+			break
+		}
+		if num == 2 && wt == 2 {
+			tag = wireString(w)
+		} else {
+			w.skip(wt)
+		}
+	}
+	if w.err != nil {
+		return nil, w.err
+	}
+	switch tag {
+	case "developer":
+		m := new(DeveloperMessage)
+		return m, m.readProto(newWireReader(data))
+	case "system":
+		m := new(SystemMessage)
+		return m, m.readProto(newWireReader(data))
+	case "assistant":
+		m := new(AssistantMessage)
+		return m, m.readProto(newWireReader(data))
+	case "user":
+		m := new(UserMessage)
+		return m, m.readProto(newWireReader(data))
+	case "tool":
+		m := new(ToolMessage)
+		return m, m.readProto(newWireReader(data))
+	case "activity":
+		m := new(ActivityMessage)
+		return m, m.readProto(newWireReader(data))
+	case "reasoning":
+		m := new(ReasoningMessage)
+		return m, m.readProto(newWireReader(data))
+	}
+	return nil, &Error{
+		Err:    ErrUnknownMessage,
+		Msg:    "unknown role",
+		Offset: -1,
+		Path:   "/role",
+		Rule:   "oneOf",
+	}
+}
+
+// readPartSourceProto reads the body of the protobuf message InputContentSource as a PartSource.
+func readPartSourceProto(data []byte) (PartSource, *Error) {
+	w := newWireReader(data)
+	var v PartSource
+	var err *Error
+	for err == nil {
+		num, wt, ok := w.next()
+		if !ok {
+			break
+		}
+		if wt != 2 {
+			w.skip(wt)
+			continue
+		}
+		switch num {
+		case 1:
+			m := new(DataSource)
+			err = m.readProto(newWireReader(w.lenBytes()))
+			v = m
+		case 2:
+			m := new(URLSource)
+			err = m.readProto(newWireReader(w.lenBytes()))
+			v = m
+		case 3:
+			m := new(FileSource)
+			err = m.readProto(newWireReader(w.lenBytes()))
+			v = m
+		default:
+			w.skip(wt)
+		}
+	}
+	if err == nil {
+		err = w.err
+	}
+	if err == nil && v == nil {
+		err = validationError("", "oneOf", "no InputContentSource member is set")
+	}
+	return v, err
 }

@@ -39,6 +39,10 @@ type Client struct {
 	// OnWarning, when set, is called with each warning as it happens, in
 	// addition to its being recorded on the RunStream.
 	OnWarning func(msg string)
+	// Protobuf asks for the protobuf transport, with SSE as the fallback a
+	// server without it answers with; the response's Content-Type decides
+	// which is read.
+	Protobuf bool
 }
 
 // HTTPError is a run the server refused before streaming: a response
@@ -64,10 +68,6 @@ func (e *HTTPError) Error() string {
 // still active, or before any run began: the run has no outcome, and must
 // not be taken for one that succeeded. What it delivered stays applied.
 var ErrTruncated = errors.New("agui: the stream ended before the run did")
-
-// errProtoTransport is returned for a response in the protobuf transport,
-// which this client cannot read yet.
-var errProtoTransport = errors.New("agui: the response uses the protobuf transport (" + MediaTypeProto + "), which is not implemented yet")
 
 // Run starts a run: it validates input, sends it, and returns the stream of
 // the response once its status is known. A status other than 2xx is an
@@ -96,7 +96,11 @@ func (c *Client) Run(ctx context.Context, input *RunAgentInput) (*RunStream, err
 		req.Header[k] = slices.Clone(vs)
 	}
 	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", MediaTypeSSE)
+	if c.Protobuf {
+		req.Header.Set("Accept", MediaTypeProto+", "+MediaTypeSSE+";q=0.5")
+	} else {
+		req.Header.Set("Accept", MediaTypeSSE)
+	}
 	hc := c.HTTPClient
 	if hc == nil {
 		hc = http.DefaultClient
@@ -140,7 +144,7 @@ type eventSource interface {
 // protobuf transport for exactly MediaTypeProto, SSE for anything else.
 func newEventSource(contentType string, body io.Reader, warn func(string)) (eventSource, error) {
 	if contentType == MediaTypeProto {
-		return nil, errProtoTransport
+		return &protoSource{r: body, warn: warn}, nil
 	}
 	return &sseSource{r: newSSEReader(body, MaxFrameBytes), warn: warn}, nil
 }

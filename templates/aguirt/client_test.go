@@ -1,11 +1,14 @@
 package aguirt
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -116,19 +119,67 @@ func TestClientRejectsInvalidInput(t *testing.T) {
 	}
 }
 
+var generatedID = regexp.MustCompile(`(call|msg)_[0-9a-f]{24}`)
+
 func TestClientProtobufResponse(t *testing.T) {
-	srv, _, _ := sseServer(t, MediaTypeProto, "\x00\x00\x00\x00")
-	_, err := (&Client{URL: srv.URL}).Run(context.Background(), clientInput())
-	if err == nil || !strings.Contains(err.Error(), "protobuf transport") || !strings.Contains(err.Error(), "not implemented yet") {
-		t.Fatalf("%v", err)
+	agent := AgentFunc(func(_ context.Context, _ *agui.RunAgentInput, s *Stream) error {
+		if err := s.StateSnapshot(json.RawMessage(`{"n":1}`)); err != nil {
+			return err
+		}
+		id, err := s.ToolCall("lookup", `{"q":"x"}`)
+		if err != nil {
+			return err
+		}
+		if err := s.ToolResult(id, "found"); err != nil {
+			return err
+		}
+		return s.Text("done")
+	})
+	var accepts []string
+	h := NewHandler(agent, WithLogger(quietLogger()))
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		accepts = append(accepts, w.Header().Get("Content-Type"))
+		h.ServeHTTP(w, r)
+		accepts[len(accepts)-1] = w.Header().Get("Content-Type")
+	}))
+	defer srv.Close()
+	var results [][]byte
+	for _, proto := range []bool{false, true} {
+		s, err := (&Client{URL: srv.URL, Protobuf: proto}).Run(context.Background(), clientInput())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Wait(); err != nil {
+			t.Fatalf("protobuf %v: %v", proto, err)
+		}
+		msgs, _ := json.Marshal(s.Messages())
+		// Ids are minted per run; compare what they name, not their value.
+		msgs = generatedID.ReplaceAll(msgs, []byte("$1_ID"))
+		results = append(results, append(msgs, s.State()...))
 	}
-	// With parameters it is not the protobuf media type: read as SSE.
-	srv, _, _ = sseServer(t, MediaTypeProto+"; x=1", "")
-	s, err := (&Client{URL: srv.URL}).Run(context.Background(), clientInput())
+	if accepts[0] != MediaTypeSSE || accepts[1] != MediaTypeProto {
+		t.Errorf("transports %v", accepts)
+	}
+	if !bytes.Equal(results[0], results[1]) {
+		t.Errorf("SSE and protobuf runs built different conversations:\n%s\n%s", results[0], results[1])
+	}
+
+	// A frame cut short is an error, not a clean end.
+	srv2, _, _ := sseServer(t, MediaTypeProto, "\x00\x00\x00\x09\x62")
+	st, err := (&Client{URL: srv2.URL}).Run(context.Background(), clientInput())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Wait(); !errors.Is(err, ErrTruncated) {
+	if err := st.Wait(); err == nil || !strings.Contains(err.Error(), "mid-frame") {
+		t.Fatalf("truncated frame: %v", err)
+	}
+	// With parameters it is not the protobuf media type: read as SSE.
+	srv3, _, _ := sseServer(t, MediaTypeProto+"; x=1", "")
+	st, err = (&Client{URL: srv3.URL}).Run(context.Background(), clientInput())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Wait(); !errors.Is(err, ErrTruncated) {
 		t.Fatalf("%v", err)
 	}
 }

@@ -67,3 +67,41 @@ func FuzzRunAgentInput(f *testing.F) {
 		}
 	})
 }
+
+// FuzzUnmarshalEventProto: the protobuf decoder never panics, and what it
+// accepts re-encodes to bytes it accepts again as the same event.
+func FuzzUnmarshalEventProto(f *testing.F) {
+	docs, _ := filepath.Glob(filepath.Join(fixtureDir, "*Event", "valid", "*.json"))
+	for _, d := range docs {
+		data, err := os.ReadFile(d)
+		if err != nil {
+			continue
+		}
+		if ev, err := agui.UnmarshalEvent(data); err == nil {
+			if b, ok := agui.AppendEventProto(nil, ev); ok {
+				f.Add(b)
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		ev, err := agui.UnmarshalEventProto(data)
+		if err != nil {
+			var e *agui.Error
+			if !errors.As(err, &e) {
+				t.Fatalf("error is %T, not *agui.Error", err)
+			}
+			return
+		}
+		b, ok := agui.AppendEventProto(nil, ev)
+		if !ok {
+			t.Fatalf("decoded a %s that has no protobuf form", ev.Type())
+		}
+		again, err := agui.UnmarshalEventProto(b)
+		if err != nil {
+			t.Fatalf("re-decoding our own encoding: %v", err)
+		}
+		if !bytes.Equal(ev.AppendJSON(nil), again.AppendJSON(nil)) {
+			t.Fatalf("protobuf round trip changed the event:\n%s\n%s", ev.AppendJSON(nil), again.AppendJSON(nil))
+		}
+	})
+}

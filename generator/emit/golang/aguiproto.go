@@ -53,6 +53,8 @@ type aguiProto struct {
 	queue   []*ir.Struct
 	base    *ir.Struct // the BaseEvent mixin
 	flat    []*ir.Union
+	readers []*ir.Union  // unions read from protobuf, in first-use order
+	order   []*ir.Struct // structs with an encoder, in emission order
 	err     error
 }
 
@@ -105,6 +107,7 @@ func (g *gen) emitProtoTransport(f *jen.File, ledger *freeze.Ledger) error {
 		p.emitStruct(f, st)
 	}
 	p.emitFlatUnions(f)
+	p.emitProtoDecoders(f, events)
 	return p.err
 }
 
@@ -174,6 +177,7 @@ func (p *aguiProto) number(key string) int {
 }
 
 func (p *aguiProto) emitStruct(f *jen.File, st *ir.Struct) {
+	p.order = append(p.order, st)
 	msg := p.messageName(st)
 	var fields []protoField
 	isEvent := slices.Contains(st.Mixins, p.base) && p.base != nil
