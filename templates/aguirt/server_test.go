@@ -12,6 +12,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	agui "github.com/agui-gen/agui-gen/gen/agui"
 )
@@ -268,5 +269,101 @@ func TestProtobufWhenAdmitted(t *testing.T) {
 	}
 	if rec := post(t, h, runInput, map[string]string{"Accept": "text/event-stream"}); rec.Header().Get("Content-Type") != MediaTypeSSE {
 		t.Errorf("SSE not chosen for text/event-stream")
+	}
+}
+
+func TestKeepAliveComments(t *testing.T) {
+	// The agent stays quiet until the client has seen a keep-alive comment,
+	// so the test waits on the behaviour, not on a clock.
+	seen := make(chan struct{})
+	h := NewHandler(AgentFunc(func(ctx context.Context, _ *agui.RunAgentInput, s *Stream) error {
+		select {
+		case <-seen:
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(10 * time.Second):
+			return errors.New("no keep-alive was sent")
+		}
+		return s.Text("late")
+	}), WithKeepAlive(5*time.Millisecond), WithLogger(quietLogger()))
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	resp, err := http.Post(srv.URL, "application/json", strings.NewReader(runInput))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var body []byte
+	buf := make([]byte, 4096)
+	signalled := false
+	for {
+		n, err := resp.Body.Read(buf)
+		body = append(body, buf[:n]...)
+		if !signalled && bytes.Contains(body, []byte("\n: keep-alive\n\n")) {
+			close(seen)
+			signalled = true
+		}
+		if err != nil {
+			break
+		}
+	}
+	if !signalled {
+		t.Fatalf("no keep-alive comment in\n%s", body)
+	}
+	evs := events(t, body) // comments are ignored and the stream stays valid
+	if evs[len(evs)-1].Type() != agui.EventTypeRunFinished {
+		t.Errorf("the run did not finish: %s", evs[len(evs)-1].Type())
+	}
+}
+
+func TestClientDisconnectCancelsTheRun(t *testing.T) {
+	cancelled := make(chan struct{})
+	h := NewHandler(AgentFunc(func(ctx context.Context, _ *agui.RunAgentInput, s *Stream) error {
+		_ = s.Text("working")
+		<-ctx.Done()
+		close(cancelled)
+		return ctx.Err()
+	}), WithLogger(quietLogger()))
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, srv.URL, strings.NewReader(runInput))
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 64)
+	_, _ = resp.Body.Read(buf) // the run has started
+	cancel()
+	resp.Body.Close()
+	select {
+	case <-cancelled:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the agent's context was not cancelled when the client went away")
+	}
+}
+
+func TestBuilderPassThroughEvents(t *testing.T) {
+	h := NewHandler(AgentFunc(func(_ context.Context, _ *agui.RunAgentInput, s *Stream) error {
+		for _, err := range []error{
+			s.Custom("highlight", json.RawMessage(`{"line":3}`)),
+			s.Raw(json.RawMessage(`{"provider":"x"}`), "x"),
+			s.Meta(&agui.ThumbsUpPayload{MessageID: "m1"}),
+			s.MessagesSnapshot(&agui.UserMessage{BaseMessage: agui.BaseMessage{ID: "u1"}, Content: agui.TextContent("hi")}),
+		} {
+			if err != nil {
+				return err
+			}
+		}
+		s.SetResult(json.RawMessage(`{"ok":true}`))
+		return nil
+	}), WithLogger(quietLogger()))
+	evs := events(t, post(t, h, runInput, nil).Body.Bytes())
+	if got := strings.Join(types(evs), " "); got != "RUN_STARTED CUSTOM RAW META MESSAGES_SNAPSHOT RUN_FINISHED" {
+		t.Errorf("events %s", got)
+	}
+	if fin := evs[len(evs)-1].(*agui.RunFinishedEvent); string(fin.Result) != `{"ok":true}` {
+		t.Errorf("result %s", fin.Result)
 	}
 }
