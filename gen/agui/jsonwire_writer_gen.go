@@ -88,12 +88,21 @@ func appendFloat(b []byte, f float64) []byte {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return append(b, "null"...)
 	}
-	abs := math.Abs(f)
+	return appendFiniteNumber(b, f, 64)
+}
+
+// appendFiniteNumber writes a finite number as JavaScript does: the
+// shortest text that reads back as the same float of bitSize bits, in
+// exponent form below 1e-6 and from 1e21.
+func appendFiniteNumber(b []byte, f float64, bitSize int) []byte {
 	format := byte('f')
-	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
-		format = 'e'
+	if abs := math.Abs(f); abs != 0 {
+		if bitSize == 64 && (abs < 1e-6 || abs >= 1e21) ||
+			bitSize == 32 && (float32(abs) < 1e-6 || float32(abs) >= 1e21) {
+			format = 'e'
+		}
 	}
-	b = strconv.AppendFloat(b, f, format, -1, 64)
+	b = strconv.AppendFloat(b, f, format, -1, bitSize)
 	if format == 'e' {
 		// JavaScript writes 1e-7 and 1e+21, Go 1e-07 and 1e+21: drop the
 		// exponent's leading zero.

@@ -12,6 +12,7 @@ import (
 	"go/token"
 	"io/fs"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -155,6 +156,16 @@ func (g *gen) emitDoc(f *jen.File) {
 // renderSupport copies the non-test Go files of one templates directory into
 // the output package; the proto_*.go files only when withProto is set.
 func renderSupport(fsys fs.FS, dir, pkgName string, withProto bool) ([]File, error) {
+	return copyTemplates(fsys, dir, pkgName, dir+"_", func(name string) bool {
+		return withProto || !strings.HasPrefix(name, "proto_")
+	}, nil)
+}
+
+// copyTemplates copies the non-test Go files of a templates directory that
+// include admits into the output package, under the output's package name,
+// with the generated-code header. rewrite, when set, transforms each file's
+// source before it is parsed, and its syntax tree after.
+func copyTemplates(fsys fs.FS, dir, pkgName, prefix string, include func(string) bool, rewrite *templateRewrite) ([]File, error) {
 	entries, err := fs.ReadDir(fsys, dir)
 	if err != nil {
 		return nil, err
@@ -162,13 +173,17 @@ func renderSupport(fsys fs.FS, dir, pkgName string, withProto bool) ([]File, err
 	var out []File
 	for _, e := range entries {
 		name := e.Name()
-		if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") ||
-			(!withProto && strings.HasPrefix(name, "proto_")) {
+		if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") || !include(name) {
 			continue
 		}
 		src, err := fs.ReadFile(fsys, path.Join(dir, name))
 		if err != nil {
 			return nil, err
+		}
+		if rewrite != nil {
+			if src, err = rewrite.source(src); err != nil {
+				return nil, fmt.Errorf("templates/%s/%s: %w", dir, name, err)
+			}
 		}
 		fset := token.NewFileSet()
 		file, err := parser.ParseFile(fset, name, src, parser.ParseComments)
@@ -176,6 +191,9 @@ func renderSupport(fsys fs.FS, dir, pkgName string, withProto bool) ([]File, err
 			return nil, fmt.Errorf("templates/%s/%s: %w", dir, name, err)
 		}
 		file.Name = ast.NewIdent(pkgName)
+		if rewrite != nil {
+			rewrite.tree(file)
+		}
 		var buf bytes.Buffer
 		fmt.Fprintf(&buf, "// %s\n// Source: templates/%s/%s\n\n", Header, dir, name)
 		if err := format.Node(&buf, fset, file); err != nil {
@@ -183,11 +201,17 @@ func renderSupport(fsys fs.FS, dir, pkgName string, withProto bool) ([]File, err
 		}
 		formatted, err := format.Source(buf.Bytes())
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("templates/%s/%s: %w", dir, name, err)
 		}
-		out = append(out, File{Name: dir + "_" + strings.TrimSuffix(name, ".go") + "_gen.go", Content: formatted})
+		out = append(out, File{Name: prefix + strings.TrimSuffix(name, ".go") + "_gen.go", Content: formatted})
 	}
 	return out, nil
+}
+
+// templateRewrite adapts a template file to its destination.
+type templateRewrite struct {
+	source func([]byte) ([]byte, error)
+	tree   func(*ast.File)
 }
 
 // templateNames lists the top-level identifiers a templates directory
@@ -237,71 +261,26 @@ func templateNames(fsys fs.FS, dir string) ([]string, error) {
 // package into it: the import of genImport goes, and so does every
 // "agui." qualifier, found as tokens so strings and comments are untouched.
 func renderRuntime(fsys fs.FS, dir, pkgName, genImport string) ([]File, error) {
-	entries, err := fs.ReadDir(fsys, dir)
-	if err != nil {
-		return nil, err
-	}
-	var out []File
-	for _, e := range entries {
-		name := e.Name()
-		if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		src, err := fs.ReadFile(fsys, path.Join(dir, name))
-		if err != nil {
-			return nil, err
-		}
-		src, err = unqualify(src, "agui")
-		if err != nil {
-			return nil, fmt.Errorf("templates/%s/%s: %w", dir, name, err)
-		}
-		fset := token.NewFileSet()
-		file, err := parser.ParseFile(fset, name, src, parser.ParseComments)
-		if err != nil {
-			return nil, fmt.Errorf("templates/%s/%s: %w", dir, name, err)
-		}
-		file.Name = ast.NewIdent(pkgName)
-		if file.Doc != nil {
-			// The package comment belongs to the template package, not the output.
-			file.Doc = nil
-			file.Comments = file.Comments[1:]
-		}
-		kept := file.Imports[:0]
-		for _, imp := range file.Imports {
-			if strings.Trim(imp.Path.Value, `"`) != genImport {
-				kept = append(kept, imp)
+	isGen := func(spec ast.Spec) bool { return strings.Trim(spec.(*ast.ImportSpec).Path.Value, `"`) == genImport }
+	return copyTemplates(fsys, dir, pkgName, "runtime_", func(string) bool { return true }, &templateRewrite{
+		source: func(src []byte) ([]byte, error) { return unqualify(src, "agui") },
+		tree: func(file *ast.File) {
+			if file.Doc != nil {
+				// The package comment belongs to the template package, not the output.
+				file.Doc = nil
+				file.Comments = file.Comments[1:]
 			}
-		}
-		file.Imports = kept
-		decls := file.Decls[:0]
-		for _, d := range file.Decls {
-			if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.IMPORT {
-				specs := gd.Specs[:0]
-				for _, s := range gd.Specs {
-					if strings.Trim(s.(*ast.ImportSpec).Path.Value, `"`) != genImport {
-						specs = append(specs, s)
-					}
+			file.Imports = slices.DeleteFunc(file.Imports, func(imp *ast.ImportSpec) bool { return isGen(imp) })
+			file.Decls = slices.DeleteFunc(file.Decls, func(d ast.Decl) bool {
+				gd, ok := d.(*ast.GenDecl)
+				if !ok || gd.Tok != token.IMPORT {
+					return false
 				}
-				gd.Specs = specs
-				if len(specs) == 0 {
-					continue
-				}
-			}
-			decls = append(decls, d)
-		}
-		file.Decls = decls
-		var buf bytes.Buffer
-		fmt.Fprintf(&buf, "// %s\n// Source: templates/%s/%s\n\n", Header, dir, name)
-		if err := format.Node(&buf, fset, file); err != nil {
-			return nil, err
-		}
-		formatted, err := format.Source(buf.Bytes())
-		if err != nil {
-			return nil, fmt.Errorf("templates/%s/%s: %w", dir, name, err)
-		}
-		out = append(out, File{Name: "runtime_" + strings.TrimSuffix(name, ".go") + "_gen.go", Content: formatted})
-	}
-	return out, nil
+				gd.Specs = slices.DeleteFunc(gd.Specs, isGen)
+				return len(gd.Specs) == 0
+			})
+		},
+	})
 }
 
 // unqualify deletes every "<pkg>." selector prefix from Go source.

@@ -464,23 +464,7 @@ func appendProtoFloat(b []byte, v float64, bitSize int) []byte {
 	case math.IsInf(v, -1):
 		return append(b, `"-Infinity"`...)
 	}
-	format := byte('f')
-	if abs := math.Abs(v); abs != 0 {
-		if bitSize == 64 && (abs < 1e-6 || abs >= 1e21) ||
-			bitSize == 32 && (float32(abs) < 1e-6 || float32(abs) >= 1e21) {
-			format = 'e'
-		}
-	}
-	b = strconv.AppendFloat(b, v, format, -1, bitSize)
-	if format == 'e' {
-		// 1e-07 becomes 1e-7, as in JavaScript.
-		n := len(b)
-		if n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
-			b[n-2] = b[n-1]
-			b = b[:n-1]
-		}
-	}
-	return b
+	return appendFiniteNumber(b, v, bitSize)
 }
 
 // appendBytes appends a bytes field: quoted standard base64 with padding.
