@@ -38,7 +38,7 @@ func newApp() *cli.App {
 			"or given as files) and writes a self-contained Go package of typed structs, JSON encoders and\n" +
 			"decoders and validators.",
 		HideHelpCommand: true,
-		Commands:        []*cli.Command{generateCommand(), versionCommand()},
+		Commands:        []*cli.Command{generateCommand(), diffCommand(), descriptorCommand(), versionCommand()},
 	}
 }
 

@@ -70,3 +70,21 @@ func TestVersion(t *testing.T) {
 		t.Fatalf("version: %v\n%s", err, out)
 	}
 }
+
+func TestDiffFailOnBreaking(t *testing.T) {
+	out, err := run(t, "diff", "--from", "../../generator/testdata/a2a-v1.0.0.proto", "--to", "embedded", "--fail-on-breaking")
+	if err != nil || !strings.Contains(out, "no changes") {
+		t.Fatalf("v1.0.0 → embedded v1.0.1: %v\n%s", err, out)
+	}
+	out, err = run(t, "diff", "--from", "../../generator/testdata/a2a-v0.3.0.proto", "--to", "embedded", "--fail-on-breaking", "--format", "markdown")
+	var exit cli.ExitCoder
+	if !errors.As(err, &exit) || exit.ExitCode() != 1 {
+		t.Fatalf("v0.3.0 → v1.0.1 with --fail-on-breaking: want exit 1, got %v", err)
+	}
+	if !strings.Contains(out, "| ❌ | renamed | rpc | `A2AService.SubscribeToTask` |") {
+		t.Errorf("markdown report lacks the SubscribeToTask rename:\n%.2000s", out)
+	}
+	if _, err := run(t, "diff", "--from", "embedded", "--to", "embedded", "--format", "yaml"); err == nil {
+		t.Error("an unknown format was accepted")
+	}
+}

@@ -9,7 +9,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/bufbuild/protocompile"
@@ -26,17 +25,16 @@ import (
 // Load parses the proto file named file (its bytes are data) and lowers it
 // into a package named name. Errors carry file:line:col.
 func Load(ctx context.Context, name, file string, data []byte) (*ir.Package, error) {
-	fd, err := compile(ctx, file, data)
+	fd, err := Compile(ctx, file, data)
 	if err != nil {
 		return nil, err
 	}
 	sum := sha256.Sum256(data)
 	pkg := &ir.Package{
-		Name:  name,
-		Title: string(fd.Package()),
-		Sources: []ir.Source{{File: file, ID: string(fd.Package()), Version: versionOf(data),
-			SHA256: hex.EncodeToString(sum[:])}},
-		Proto: &ir.ProtoPackage{Package: string(fd.Package()), GoPackage: fd.Options().(*descriptorpb.FileOptions).GetGoPackage()},
+		Name:    name,
+		Title:   string(fd.Package()),
+		Sources: []ir.Source{{File: file, ID: string(fd.Package()), SHA256: hex.EncodeToString(sum[:])}},
+		Proto:   &ir.ProtoPackage{Package: string(fd.Package()), GoPackage: fd.Options().(*descriptorpb.FileOptions).GetGoPackage()},
 	}
 	l := &lowerer{pkg: pkg, fd: fd, file: file, decls: map[protoreflect.FullName]ir.Decl{}}
 	if err := l.lower(); err != nil {
@@ -45,7 +43,11 @@ func Load(ctx context.Context, name, file string, data []byte) (*ir.Package, err
 	return pkg, nil
 }
 
-func compile(ctx context.Context, file string, data []byte) (protoreflect.FileDescriptor, error) {
+// Compile parses and links the proto file named file (its bytes are data),
+// keeping source info (positions and comments). Its imports resolve to the
+// google/protobuf files built into protocompile and the google/api files
+// genproto registers; the returned descriptor reaches them through Imports.
+func Compile(ctx context.Context, file string, data []byte) (protoreflect.FileDescriptor, error) {
 	source := &protocompile.SourceResolver{Accessor: protocompile.SourceAccessorFromMap(map[string]string{file: string(data)})}
 	// google/api/*.proto come from the descriptors genproto registers.
 	registry := protocompile.ResolverFunc(func(path string) (protocompile.SearchResult, error) {
@@ -68,16 +70,6 @@ func compile(ctx context.Context, file string, data []byte) (protoreflect.FileDe
 
 // The annotations import is what registers google/api/*.proto.
 var _ = annotations.E_Http
-
-var versionComment = regexp.MustCompile(`(?m)^//.*\bv?(\d+\.\d+\.\d+)\b`)
-
-// versionOf reads a version from the proto's leading comments, if any.
-func versionOf(data []byte) string {
-	if m := versionComment.FindSubmatch(data); m != nil {
-		return string(m[1])
-	}
-	return ""
-}
 
 type lowerer struct {
 	pkg   *ir.Package

@@ -15,6 +15,3 @@ package a2a
 
 // ProtoPackage is the protobuf package the types belong to.
 const ProtoPackage = "lf.a2a.v1"
-
-// SpecVersion is the protocol version the proto file declares.
-const SpecVersion = "3.2.0"

@@ -1,0 +1,74 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/agui-gen/agui-gen/generator/generate"
+)
+
+func diffCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "diff",
+		Usage: "report what changed between two spec versions, and whether it breaks",
+		Description: "Compares two versions of the specs in protocol terms: events, definitions, fields (type, required,\n" +
+			"presence, enum values, defaults, constraints), union members, RPCs, streaming, HTTP bindings,\n" +
+			"field numbers and package names, with renames recognised where the evidence is strong (same\n" +
+			"field number and type, same shape). Each change is classed breaking or compatible for the JSON\n" +
+			"wire, the protobuf wire and the generated Go API; the exported Go identifiers that change are\n" +
+			"listed too.\n\n" +
+			"Each side is a spec file, a folder of spec files, or \"embedded\" (the specs built into agui-gen).\n\n" +
+			"Examples:\n" +
+			"  agui-gen diff --from embedded --to new/schema.json\n" +
+			"  agui-gen diff --from a2a-v0.3.0.proto --to a2a.proto --format markdown > comment.md\n" +
+			"  agui-gen diff --from old/ --to new/ --fail-on-breaking    # in CI",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "from", Usage: "the old side: `FILE`, folder or \"embedded\"", Required: true},
+			&cli.StringFlag{Name: "to", Usage: "the new side: `FILE`, folder or \"embedded\"", Required: true},
+			&cli.StringFlag{Name: "format", Value: "text", Usage: "text, markdown or json"},
+			&cli.BoolFlag{Name: "fail-on-breaking", Usage: "exit 1 when any change is breaking"},
+		},
+		Action: runDiff,
+	}
+}
+
+func runDiff(c *cli.Context) error {
+	from, err := generate.LoadSide(c.Context, c.String("from"))
+	if err != nil {
+		return err
+	}
+	to, err := generate.LoadSide(c.Context, c.String("to"))
+	if err != nil {
+		return err
+	}
+	reports, err := generate.Diff(from, to)
+	if err != nil {
+		return err
+	}
+	w := c.App.Writer
+	breaking := false
+	for i, r := range reports {
+		if i > 0 && c.String("format") != "json" {
+			fmt.Fprintln(w)
+		}
+		switch c.String("format") {
+		case "text":
+			err = r.WriteText(w)
+		case "markdown":
+			err = r.WriteMarkdown(w)
+		case "json":
+			err = r.WriteJSON(w)
+		default:
+			return fmt.Errorf("--format %q: want text, markdown or json", c.String("format"))
+		}
+		if err != nil {
+			return err
+		}
+		breaking = breaking || r.HasBreaking()
+	}
+	if breaking && c.Bool("fail-on-breaking") {
+		return cli.Exit("breaking changes found", 1)
+	}
+	return nil
+}

@@ -1,0 +1,178 @@
+package generate
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/agui-gen/agui-gen/generator/diff"
+	"github.com/agui-gen/agui-gen/generator/emit/golang"
+	"github.com/agui-gen/agui-gen/generator/ir"
+	"github.com/agui-gen/agui-gen/generator/load/jsonschema"
+	protoload "github.com/agui-gen/agui-gen/generator/load/proto"
+)
+
+// Side is one version of the specs, lowered to IR, for agui-gen diff. A
+// side holds whichever protocols its files describe.
+type Side struct {
+	AGUI *ir.Package // the AG-UI schema alone
+	// AGUIMeta is the AG-UI schema with META, when the side has META.
+	AGUIMeta *ir.Package
+	A2A      *ir.Package
+}
+
+// LoadSide reads a side named by a spec file, a folder of spec files, or
+// "embedded". A .proto file is A2A; a JSON Schema is the AG-UI schema, or
+// META definitions when it extends another schema (x-agui-extends), which
+// are then read over the embedded AG-UI schema when the side has none.
+func LoadSide(ctx context.Context, spec string) (*Side, error) {
+	var files []Spec
+	if spec == "embedded" {
+		in, err := Embedded()
+		if err != nil {
+			return nil, err
+		}
+		files = []Spec{in.AGUISchema, in.Meta, in.A2AProto}
+	} else {
+		info, err := os.Stat(spec)
+		if err != nil {
+			return nil, err
+		}
+		paths := []string{spec}
+		if info.IsDir() {
+			paths = nil
+			for _, pattern := range []string{"*.json", "*.proto"} {
+				m, _ := filepath.Glob(filepath.Join(spec, pattern))
+				paths = append(paths, m...)
+			}
+		}
+		for _, p := range paths {
+			s, err := ReadSpec(p)
+			if err != nil {
+				return nil, err
+			}
+			files = append(files, s)
+		}
+	}
+	var schema, meta, proto *Spec
+	for i := range files {
+		f := &files[i]
+		switch {
+		case strings.HasSuffix(f.File, ".proto"):
+			if proto != nil {
+				return nil, fmt.Errorf("%s: two protos (%s, %s); name one file", spec, proto.File, f.File)
+			}
+			proto = f
+		case isExtension(f.Data):
+			meta = f
+		case isSchema(f.Data):
+			if schema != nil {
+				return nil, fmt.Errorf("%s: two AG-UI schemas (%s, %s); name one file", spec, schema.File, f.File)
+			}
+			schema = f
+		}
+	}
+	side := &Side{}
+	if schema == nil && meta != nil {
+		in, err := Embedded()
+		if err != nil {
+			return nil, err
+		}
+		schema = &in.AGUISchema
+	}
+	if schema != nil {
+		base := jsonschema.Document{File: schema.File, Data: schema.Data}
+		pkg, err := jsonschema.Load("agui", base)
+		if err != nil {
+			return nil, err
+		}
+		side.AGUI = pkg
+		if meta != nil {
+			if side.AGUIMeta, err = jsonschema.Load("agui", base, jsonschema.Document{File: meta.File, Data: meta.Data}); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if proto != nil {
+		pkg, err := protoload.Load(ctx, "a2a", proto.File, proto.Data)
+		if err != nil {
+			return nil, err
+		}
+		side.A2A = pkg
+	}
+	if side.AGUI == nil && side.A2A == nil {
+		return nil, fmt.Errorf("%s: no AG-UI schema, META definitions or A2A proto found", spec)
+	}
+	return side, nil
+}
+
+func isSchema(data []byte) bool {
+	var top map[string]json.RawMessage
+	return json.Unmarshal(data, &top) == nil && top["$defs"] != nil
+}
+
+func isExtension(data []byte) bool {
+	return isSchema(data) && bytes.Contains(data, []byte(`"`+jsonschema.ExtendsKeyword+`"`))
+}
+
+// Diff compares two sides protocol by protocol (AG-UI with META, A2A), IR to
+// IR, and folds in the exported-API changes of the Go each side generates.
+func Diff(from, to *Side) ([]*diff.Report, error) {
+	var reports []*diff.Report
+	// META is compared only when both sides have it, so a bare AG-UI schema
+	// against the embedded set compares AG-UI with AG-UI.
+	oldAGUI, newAGUI := from.AGUI, to.AGUI
+	if from.AGUIMeta != nil && to.AGUIMeta != nil {
+		oldAGUI, newAGUI = from.AGUIMeta, to.AGUIMeta
+	}
+	pairs := []struct {
+		old, new *ir.Package
+		emit     func(*ir.Package) ([]golang.File, error)
+	}{
+		{oldAGUI, newAGUI, func(p *ir.Package) ([]golang.File, error) {
+			return golang.Package(p, golang.Options{PackageName: "agui", ImportPath: "agui"})
+		}},
+		{from.A2A, to.A2A, func(p *ir.Package) ([]golang.File, error) {
+			return golang.ProtoPackage(p, golang.Options{PackageName: "a2a", ImportPath: "a2a"})
+		}},
+	}
+	for _, pair := range pairs {
+		if pair.old == nil || pair.new == nil {
+			continue
+		}
+		r := diff.Compare(pair.old, pair.new)
+		oldGo, err := pair.emit(pair.old)
+		if err != nil {
+			return nil, fmt.Errorf("generating Go for %s: %w", pair.old.Sources[0].File, err)
+		}
+		newGo, err := pair.emit(pair.new)
+		if err != nil {
+			return nil, fmt.Errorf("generating Go for %s: %w", pair.new.Sources[0].File, err)
+		}
+		api, err := diff.CompareGoAPI(pair.new.Name, goFiles(oldGo), goFiles(newGo))
+		if err != nil {
+			return nil, err
+		}
+		r.Changes = append(r.Changes, api...)
+		reports = append(reports, r)
+	}
+	if len(reports) == 0 {
+		return nil, fmt.Errorf("the two sides share no protocol to compare")
+	}
+	return reports, nil
+}
+
+func goFiles(fs []golang.File) []diff.GoFile {
+	var out []diff.GoFile
+	for _, f := range fs {
+		if strings.HasPrefix(f.Name, "jsonwire_") {
+			continue // support code, the same on both sides
+		}
+		out = append(out, diff.GoFile{Name: f.Name, Content: f.Content})
+	}
+	return out
+}
