@@ -324,14 +324,20 @@ func (s *RunStream) Close() error {
 
 // Messages returns the conversation: the input's messages and what the
 // stream has added and changed so far.
-func (s *RunStream) Messages() []agui.Message { return s.conv.Messages }
+func (s *RunStream) Messages() []agui.Message {
+	s.conv.Sync()
+	return s.conv.Messages
+}
 
 // State returns the agent state: the input's, as the stream has changed it
 // so far.
 func (s *RunStream) State() agui.State { return s.conv.State }
 
 // Conversation returns the Conversation the stream is building.
-func (s *RunStream) Conversation() *Conversation { return s.conv }
+func (s *RunStream) Conversation() *Conversation {
+	s.conv.Sync()
+	return s.conv
+}
 
 // Warnings returns what the stream carried that was tolerated rather than
 // used: events and members dropped or stripped, patches that did not

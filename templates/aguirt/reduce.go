@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 
 	jsonpatch "github.com/evanphx/json-patch/v5"
 
@@ -64,6 +65,7 @@ type Conversation struct {
 	OnWarning func(msg string)
 
 	n       int            // events applied
+	pending map[*string]*strings.Builder
 	index   map[string]int // message id → position in Messages
 	indexed int            // len(Messages) when index was built
 	calls   map[string]string
@@ -160,12 +162,45 @@ func (c *Conversation) call(id string) *agui.ToolCall {
 	return nil
 }
 
+// appendTo appends delta to *target without copying what is there already:
+// the text gathers in a builder until Sync writes it back, so a message
+// streamed in many fragments costs time in its length, not its square.
+func (c *Conversation) appendTo(target *string, delta string) {
+	b, ok := c.pending[target]
+	if !ok {
+		if c.pending == nil {
+			c.pending = map[*string]*strings.Builder{}
+		}
+		b = &strings.Builder{}
+		b.WriteString(*target)
+		c.pending[target] = b
+	}
+	b.WriteString(delta)
+}
+
+// Sync writes text that is still gathering for open messages and tool
+// calls into them. Apply calls it before every event other than a text,
+// reasoning or argument delta, and RunStream's accessors call it; call it
+// yourself before reading Messages in the middle of a streamed message.
+func (c *Conversation) Sync() {
+	for target, b := range c.pending {
+		*target = b.String()
+	}
+	clear(c.pending)
+}
+
 // Apply applies one event. It returns an error only for an event it cannot
 // interpret at all: a chunk with no open stream to continue (a
 // *SequenceError, whose Index counts the events applied).
 func (c *Conversation) Apply(ev agui.Event) error {
 	idx := c.n
 	c.n++
+	switch ev.(type) {
+	case *agui.TextMessageContentEvent, *agui.ReasoningMessageContentEvent, *agui.ToolCallArgsEvent:
+		// Deltas gather; anything else may read or move what they build.
+	default:
+		c.Sync()
+	}
 	if c.chunks.open == nil {
 		c.chunks.open = map[string]*chunkStream{}
 	}
@@ -348,11 +383,16 @@ func (c *Conversation) appendText(t agui.EventType, id, delta string, md agui.Me
 	}
 	switch m := m.(type) {
 	case *agui.AssistantMessage:
-		s := delta
-		if m.Content != nil {
-			s = *m.Content + delta
+		if _, gathering := c.pending[m.Content]; m.Content == nil || !gathering {
+			// Own the string before writing through the pointer: a cloned
+			// message shares it with the caller's.
+			s := ""
+			if m.Content != nil {
+				s = *m.Content
+			}
+			m.Content = &s
 		}
-		m.Content = &s
+		c.appendTo(m.Content, delta)
 	case *agui.UserMessage:
 		if m.Content.IsList() {
 			if n := len(m.Content.Parts); n > 0 {
@@ -370,7 +410,7 @@ func (c *Conversation) appendText(t agui.EventType, id, delta string, md agui.Me
 	case *agui.DeveloperMessage:
 		m.Content += delta
 	case *agui.ReasoningMessage:
-		m.Content += delta
+		c.appendTo(&m.Content, delta)
 	default:
 		c.warn("%s names message %q, which is a %s message and holds no text; ignored", t, id, m.Role())
 		return
@@ -437,7 +477,7 @@ func (c *Conversation) appendArgs(t agui.EventType, id, delta string, md agui.Me
 		c.warn("%s names tool call %q, which does not exist; ignored", t, id)
 		return
 	}
-	tc.Function.Arguments += delta
+	c.appendTo(&tc.Function.Arguments, delta)
 	tc.Metadata = c.merge(tc.Metadata, md)
 }
 

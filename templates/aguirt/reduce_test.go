@@ -19,6 +19,7 @@ func applyAll(t *testing.T, c *Conversation, docs ...string) string {
 			t.Fatalf("event %d: %v", i, err)
 		}
 	}
+	c.Sync()
 	return messagesJSON(c.Messages)
 }
 
@@ -254,5 +255,26 @@ func TestApplyJSONPatch(t *testing.T) {
 	}
 	if _, err := ApplyJSONPatch(nil, ops(`[{"op":"add","path":"/a","value":1}]`)); err == nil {
 		t.Error("patching nothing: no error")
+	}
+}
+
+// TestDeltasGatherUntilRead: fragments gather without copying the message
+// each time; Sync, and any other event, writes them back.
+func TestDeltasGatherUntilRead(t *testing.T) {
+	c := new(Conversation)
+	for i, ev := range vEvents(t,
+		`{"type":"TEXT_MESSAGE_START","messageId":"a"}`,
+		`{"type":"TEXT_MESSAGE_CONTENT","messageId":"a","delta":"x"}`,
+		`{"type":"TEXT_MESSAGE_CONTENT","messageId":"a","delta":"y"}`,
+	) {
+		if err := c.Apply(ev); err != nil {
+			t.Fatalf("event %d: %v", i, err)
+		}
+	}
+	if got := messagesJSON(c.Messages); strings.Contains(got, "xy") {
+		t.Errorf("deltas were copied into the message before Sync: %s", got)
+	}
+	if got := applyAll(t, c, `{"type":"TEXT_MESSAGE_END","messageId":"a"}`); !strings.Contains(got, `"content":"xy"`) {
+		t.Errorf("after the end event: %s", got)
 	}
 }
