@@ -64,7 +64,7 @@ type Conversation struct {
 	// OnWarning, when set, is also called with each warning.
 	OnWarning func(msg string)
 
-	n       int            // events applied
+	n       int // events applied
 	pending map[*string]*strings.Builder
 	index   map[string]int // message id → position in Messages
 	indexed int            // len(Messages) when index was built
