@@ -131,3 +131,47 @@ func TestA2APatchUpgradeIsCompatible(t *testing.T) {
 		t.Fatalf("v1.0.0 → v1.0.1 (comments only) reports breaking changes:\n%s", b.String())
 	}
 }
+
+// TestMetaDefinitionsDiff: a change to agui-gen's META definitions is
+// reported like any other schema change, when both sides carry META.
+func TestMetaDefinitionsDiff(t *testing.T) {
+	meta, err := os.ReadFile("../../schemas/meta/meta-events.schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	changed := strings.Replace(string(meta), `"required": [
+        "messageId",
+        "rating"
+      ]`, `"required": [
+        "messageId",
+        "rating",
+        "maxRating"
+      ]`, 1)
+	changed = strings.Replace(changed, `"enum": [
+            "flag",
+            "hide",
+            "remove",
+            "allow"
+          ]`, `"enum": [
+            "flag",
+            "hide",
+            "remove",
+            "allow",
+            "escalate"
+          ]`, 1)
+	if changed == string(meta) {
+		t.Fatal("the edits did not apply; the test needs updating with the META file")
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "meta-events.schema.json")
+	if err := os.WriteFile(path, []byte(changed), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := reports(t, "embedded", path)[0]
+	if c := find(r, "changed", "field", "RatingPayload.maxRating"); c == nil || !c.IsBreaking() {
+		t.Errorf("maxRating made required: %+v", c)
+	}
+	if c := find(r, "added", "enum value", "ModerationPayloadAction.escalate"); c == nil || c.IsBreaking() {
+		t.Errorf("a new moderation action: %+v", c)
+	}
+}
