@@ -108,12 +108,7 @@ func (s *Stream) track(ev agui.Event) {
 // open returns the id of the item of kind that owner has open (not a chunk
 // stream, which closes by itself).
 func (s *Stream) open(kind OpenKind, owner string) (string, bool) {
-	for _, it := range s.verifier.Open().Items {
-		if it.Kind == kind && it.SubagentRunID == owner && !it.Chunk {
-			return it.ID, true
-		}
-	}
-	return "", false
+	return s.verifier.openID(kind, owner)
 }
 
 // closeOwned closes, innermost first, what owner has open: text and

@@ -215,6 +215,36 @@ func (v *Verifier) resetRun() {
 	clear(v.chunks.open)
 }
 
+// openID returns the id of the item of kind that owner has open, not a chunk
+// stream; the stream builder asks this before every text fragment, so it
+// looks in one map and allocates nothing.
+func (v *Verifier) openID(kind OpenKind, owner string) (string, bool) {
+	var m map[string]*verifierEntry
+	switch kind {
+	case OpenTextMessage:
+		m = v.text
+	case OpenReasoningMessage:
+		m = v.reasoning
+	case OpenReasoning:
+		m = v.spans
+	case OpenToolCall:
+		m = v.tools
+	default:
+		for _, it := range v.Open().Items {
+			if it.Kind == kind && it.SubagentRunID == owner && !it.Chunk {
+				return it.ID, true
+			}
+		}
+		return "", false
+	}
+	for id, e := range m {
+		if e.owner == owner && !e.chunk {
+			return id, true
+		}
+	}
+	return "", false
+}
+
 // Open reports what is open in the current run.
 func (v *Verifier) Open() OpenItems {
 	o := OpenItems{Run: v.phase == phaseActive, ThreadID: v.threadID, RunID: v.runID}
