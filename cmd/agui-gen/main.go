@@ -20,13 +20,13 @@ var version = ""
 
 func main() {
 	if err := newApp().Run(os.Args); err != nil {
+		fmt.Fprintln(os.Stderr, "agui-gen:", err)
+		code := 2
 		var exit cli.ExitCoder
 		if errors.As(err, &exit) {
-			fmt.Fprintln(os.Stderr, "agui-gen:", err)
-			os.Exit(exit.ExitCode())
+			code = exit.ExitCode()
 		}
-		fmt.Fprintln(os.Stderr, "agui-gen:", err)
-		os.Exit(2)
+		os.Exit(code)
 	}
 }
 
@@ -38,6 +38,8 @@ func newApp() *cli.App {
 			"or given as files) and writes a self-contained Go package of typed structs, JSON encoders and\n" +
 			"decoders and validators.",
 		HideHelpCommand: true,
+		// main prints errors and chooses the exit code.
+		ExitErrHandler: func(*cli.Context, error) {},
 		Commands:        []*cli.Command{generateCommand(), diffCommand(), descriptorCommand(), versionCommand()},
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"iter"
+	"mime"
 	"net/http"
 	"slices"
 	"strconv"
@@ -141,9 +142,10 @@ type eventSource interface {
 }
 
 // newEventSource picks the reader for a response's Content-Type: the
-// protobuf transport for exactly MediaTypeProto, SSE for anything else.
+// protobuf transport for MediaTypeProto (parameters and case aside), SSE for
+// anything else.
 func newEventSource(contentType string, body io.Reader, warn func(string)) (eventSource, error) {
-	if contentType == MediaTypeProto {
+	if mt, _, err := mime.ParseMediaType(contentType); err == nil && mt == MediaTypeProto {
 		return &protoSource{r: body, warn: warn}, nil
 	}
 	return &sseSource{r: newSSEReader(body, MaxFrameBytes), warn: warn}, nil

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"sync"
+	"time"
 )
 
 // eventWriter frames events onto a response and flushes each one as it is
@@ -16,9 +17,9 @@ type eventWriter interface {
 	ContentType() string
 	// WriteEvent writes one event and flushes it.
 	WriteEvent(ev Event) error
-	// KeepAlive writes something a consumer ignores, to hold idle
-	// connections open through proxies.
-	KeepAlive() error
+	// KeepAlive writes something a consumer ignores, to hold an idle
+	// connection open through proxies, unless an event went out within idle.
+	KeepAlive(idle time.Duration) error
 }
 
 // sseWriter writes Server-Sent Events: one "data: <json>" line and a blank
@@ -28,6 +29,7 @@ type sseWriter struct {
 	w     io.Writer
 	flush func()
 	buf   []byte
+	last  time.Time // when the last event was written
 }
 
 func newSSEWriter(w io.Writer) *sseWriter {
@@ -50,12 +52,16 @@ func (s *sseWriter) WriteEvent(ev Event) error {
 		return err
 	}
 	s.flush()
+	s.last = time.Now()
 	return nil
 }
 
-func (s *sseWriter) KeepAlive() error {
+func (s *sseWriter) KeepAlive(idle time.Duration) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if time.Since(s.last) < idle {
+		return nil
+	}
 	if _, err := io.WriteString(s.w, ": keep-alive\n\n"); err != nil {
 		return err
 	}

@@ -10,8 +10,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
-	"strings"
 	"sync"
 )
 
@@ -446,9 +444,12 @@ func (a *Subagent) Finish() error {
 	})
 }
 
-// Fail ends the subagent with an error.
+// Fail closes what the subagent has open and ends it with an error.
 func (a *Subagent) Fail(err error) error {
 	return a.parent.locked(func() error {
+		if err := a.parent.closeOwned(a.owner, false); err != nil {
+			return err
+		}
 		return a.parent.send(&SubagentErrorEvent{SubagentRunID: a.owner, Message: err.Error()})
 	})
 }
@@ -499,21 +500,10 @@ func declaredVersion(consumer *string) string {
 	if consumer == nil {
 		return protocolVersion
 	}
-	cMajor, cMinor, ok1 := parseVersion(*consumer)
-	oMajor, oMinor, ok2 := parseVersion(protocolVersion)
-	if ok1 && ok2 && cMajor == oMajor && cMinor < oMinor {
+	c, ok1 := parseMajorMinor(*consumer)
+	o, ok2 := parseMajorMinor(protocolVersion)
+	if ok1 && ok2 && c[0] == o[0] && c[1] < o[1] {
 		return *consumer
 	}
 	return protocolVersion
-}
-
-// parseVersion reads "MAJOR.MINOR".
-func parseVersion(v string) (major, minor int, ok bool) {
-	maj, min, found := strings.Cut(v, ".")
-	a, err1 := strconv.Atoi(maj)
-	b, err2 := strconv.Atoi(min)
-	if !found || err1 != nil || err2 != nil || a < 0 || b < 0 {
-		return 0, 0, false
-	}
-	return a, b, true
 }

@@ -124,9 +124,9 @@ func joinImport(base, pkg string) string {
 	return strings.TrimSuffix(base, "/") + "/" + pkg
 }
 
-// Write writes files under dir, and deletes generated files (*_gen.go) in the
-// packages it writes that are no longer produced. Files it did not generate
-// are left alone.
+// Write writes files under dir, and deletes the files agui-gen generated
+// earlier in the packages it writes that are no longer produced. Files it
+// did not generate, *_gen.go or not, are left alone.
 func Write(dir string, files []File) error {
 	want := map[string]bool{}
 	dirs := map[string]bool{}
@@ -144,20 +144,43 @@ func Write(dir string, files []File) error {
 			return err
 		}
 	}
-	for d := range dirs {
-		stale, err := filepath.Glob(filepath.Join(d, "*_gen.go"))
-		if err != nil {
+	orphans, err := orphans(dirs, want)
+	if err != nil {
+		return err
+	}
+	for _, o := range orphans {
+		if err := os.Remove(o); err != nil {
 			return err
-		}
-		for _, s := range stale {
-			if !want[s] {
-				if err := os.Remove(s); err != nil {
-					return err
-				}
-			}
 		}
 	}
 	return nil
+}
+
+// orphans lists the files agui-gen generated earlier in dirs that are not
+// in want: *_gen.go files that start with agui-gen's header. Other files,
+// generated or not, are never touched.
+func orphans(dirs, want map[string]bool) ([]string, error) {
+	var out []string
+	for d := range dirs {
+		matches, err := filepath.Glob(filepath.Join(d, "*_gen.go"))
+		if err != nil {
+			return nil, err
+		}
+		for _, m := range matches {
+			if want[m] {
+				continue
+			}
+			data, err := os.ReadFile(m)
+			if err != nil {
+				return nil, err
+			}
+			if bytes.HasPrefix(data, []byte("// "+golang.Header+"\n")) {
+				out = append(out, m)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out, nil
 }
 
 // Stale compares files with what is under dir and returns the paths (relative
@@ -181,17 +204,13 @@ func Stale(dir string, files []File) ([]string, error) {
 			stale = append(stale, f.Path+" (differs)")
 		}
 	}
-	for d := range dirs {
-		extra, err := filepath.Glob(filepath.Join(d, "*_gen.go"))
-		if err != nil {
-			return nil, err
-		}
-		for _, e := range extra {
-			if !want[e] {
-				rel, _ := filepath.Rel(dir, e)
-				stale = append(stale, filepath.ToSlash(rel)+" (no longer generated)")
-			}
-		}
+	extra, err := orphans(dirs, want)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range extra {
+		rel, _ := filepath.Rel(dir, e)
+		stale = append(stale, filepath.ToSlash(rel)+" (no longer generated)")
 	}
 	slices.Sort(stale)
 	return stale, nil

@@ -1,7 +1,6 @@
 package generate
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -68,6 +67,9 @@ func LoadSide(ctx context.Context, spec string) (*Side, error) {
 			}
 			proto = f
 		case isExtension(f.Data):
+			if meta != nil {
+				return nil, fmt.Errorf("%s: two META definition files (%s, %s); name one file", spec, meta.File, f.File)
+			}
 			meta = f
 		case isSchema(f.Data):
 			if schema != nil {
@@ -110,13 +112,18 @@ func LoadSide(ctx context.Context, spec string) (*Side, error) {
 	return side, nil
 }
 
-func isSchema(data []byte) bool {
+func topLevel(data []byte) map[string]json.RawMessage {
 	var top map[string]json.RawMessage
-	return json.Unmarshal(data, &top) == nil && top["$defs"] != nil
+	_ = json.Unmarshal(data, &top)
+	return top
 }
 
+func isSchema(data []byte) bool { return topLevel(data)["$defs"] != nil }
+
+// isExtension reports a schema that extends another (the META definitions).
 func isExtension(data []byte) bool {
-	return isSchema(data) && bytes.Contains(data, []byte(`"`+jsonschema.ExtendsKeyword+`"`))
+	top := topLevel(data)
+	return top["$defs"] != nil && top[jsonschema.ExtendsKeyword] != nil
 }
 
 // Diff compares two sides protocol by protocol (AG-UI with META, A2A), IR to

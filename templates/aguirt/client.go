@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mime"
 	"iter"
 	"net/http"
 	"slices"
@@ -140,9 +141,10 @@ type eventSource interface {
 }
 
 // newEventSource picks the reader for a response's Content-Type: the
-// protobuf transport for exactly MediaTypeProto, SSE for anything else.
+// protobuf transport for MediaTypeProto (parameters and case aside), SSE for
+// anything else.
 func newEventSource(contentType string, body io.Reader, warn func(string)) (eventSource, error) {
-	if contentType == MediaTypeProto {
+	if mt, _, err := mime.ParseMediaType(contentType); err == nil && mt == MediaTypeProto {
 		return &protoSource{r: body, warn: warn}, nil
 	}
 	return &sseSource{r: newSSEReader(body, MaxFrameBytes), warn: warn}, nil

@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"sync"
+	"time"
 
 	agui "github.com/agui-gen/agui-gen/gen/agui"
 )
@@ -48,4 +49,4 @@ func (p *protoWriter) WriteEvent(ev agui.Event) error {
 
 // KeepAlive does nothing: the binary transport has no comment frame, and an
 // empty frame would be an event.
-func (p *protoWriter) KeepAlive() error { return nil }
+func (p *protoWriter) KeepAlive(time.Duration) error { return nil }

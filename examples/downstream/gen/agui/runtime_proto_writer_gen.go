@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"sync"
+	"time"
 )
 
 // protoWriter writes the protobuf transport: each event is a 4-byte
@@ -49,4 +50,4 @@ func (p *protoWriter) WriteEvent(ev Event) error {
 
 // KeepAlive does nothing: the binary transport has no comment frame, and an
 // empty frame would be an event.
-func (p *protoWriter) KeepAlive() error { return nil }
+func (p *protoWriter) KeepAlive(time.Duration) error { return nil }

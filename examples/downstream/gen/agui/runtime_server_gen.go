@@ -73,8 +73,8 @@ func WithAuthorizer(authorize func(*http.Request) error) Option {
 	return func(c *handlerConfig) { c.authorize = authorize }
 }
 
-// WithKeepAlive sends an SSE comment every interval while the agent is
-// quiet, so proxies keep the connection open. Off by default.
+// WithKeepAlive sends an SSE comment when no event has been written for
+// interval, so proxies keep an idle connection open. Off by default.
 func WithKeepAlive(interval time.Duration) Option {
 	return func(c *handlerConfig) { c.keepAlive = interval }
 }
@@ -199,9 +199,12 @@ func (h *handler) serveRun(w http.ResponseWriter, r *http.Request, input *RunAge
 		return
 	}
 	if h.cfg.keepAlive > 0 {
-		stop := make(chan struct{})
-		defer close(stop)
+		stop, done := make(chan struct{}), make(chan struct{})
+		// The writer must not be used once ServeHTTP returns: stop the
+		// ticker and wait for it before the last deferred return.
+		defer func() { close(stop); <-done }()
 		go func() {
+			defer close(done)
 			t := time.NewTicker(h.cfg.keepAlive)
 			defer t.Stop()
 			for {
@@ -211,7 +214,7 @@ func (h *handler) serveRun(w http.ResponseWriter, r *http.Request, input *RunAge
 				case <-ctx.Done():
 					return
 				case <-t.C:
-					if ew.KeepAlive() != nil {
+					if ew.KeepAlive(h.cfg.keepAlive) != nil {
 						return
 					}
 				}
