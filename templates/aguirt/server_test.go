@@ -367,3 +367,26 @@ func TestBuilderPassThroughEvents(t *testing.T) {
 		t.Errorf("result %s", fin.Result)
 	}
 }
+
+func TestFinishingASubagentFinishesItsChildren(t *testing.T) {
+	h := NewHandler(AgentFunc(func(_ context.Context, _ *agui.RunAgentInput, s *Stream) error {
+		outer, err := s.Subagent("outer")
+		if err != nil {
+			return err
+		}
+		inner, err := outer.Subagent("inner")
+		if err != nil {
+			return err
+		}
+		if err := inner.Text("deep"); err != nil {
+			return err
+		}
+		return outer.Finish()
+	}), WithLogger(quietLogger()))
+	evs := events(t, post(t, h, runInput, nil).Body.Bytes())
+	want := "RUN_STARTED SUBAGENT_STARTED SUBAGENT_STARTED TEXT_MESSAGE_START TEXT_MESSAGE_CONTENT " +
+		"TEXT_MESSAGE_END SUBAGENT_FINISHED SUBAGENT_FINISHED RUN_FINISHED"
+	if got := strings.Join(types(evs), " "); got != want {
+		t.Errorf("events:\n got %s\nwant %s", got, want)
+	}
+}

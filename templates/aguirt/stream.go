@@ -109,9 +109,10 @@ func (s *Stream) open(kind OpenKind, owner string) (string, bool) {
 	return s.verifier.openID(kind, owner)
 }
 
-// closeOwned closes, innermost first, what owner has open: text and
-// reasoning, tool calls and steps; with all set, subagents too. Chunk
-// streams are left to close by themselves.
+// closeOwned closes, newest first, what owner has open: text and
+// reasoning, tool calls, steps, and the subagents it started (each after its
+// own work); with all set, everything in the run. Chunk streams are left to
+// close by themselves.
 func (s *Stream) closeOwned(owner string, all bool) error {
 	items := s.verifier.Open().Items
 	for i := len(items) - 1; i >= 0; i-- {
@@ -138,7 +139,10 @@ func (s *Stream) closeOwned(owner string, all bool) error {
 			ev = &agui.StepFinishedEvent{Attributable: tag, StepName: it.ID}
 		case OpenSubagent:
 			if !all {
-				continue
+				// A subagent owner started: finish its own work first.
+				if err := s.closeOwned(it.ID, false); err != nil {
+					return err
+				}
 			}
 			ev = &agui.SubagentFinishedEvent{SubagentRunID: it.ID}
 		default:
