@@ -180,10 +180,14 @@ func (h *handler) rejectInvalid(w http.ResponseWriter, r *http.Request, err erro
 // admits them and as SSE otherwise: never a 406, since a producer must fall
 // back to SSE.
 func (h *handler) serveRun(w http.ResponseWriter, r *http.Request, input *RunAgentInput) {
-	var ew eventWriter = newSSEWriter(w)
+	var ew eventWriter
 	if admitsProto(r.Header.Get("Accept")) {
 		ew = newProtoWriter(w)
+	} else {
+		ew = newSSEWriter(w)
 	}
+	// Closed last: everything queued is written before ServeHTTP returns.
+	defer ew.Close()
 	header := w.Header()
 	header.Set("Content-Type", ew.ContentType())
 	header.Set("Cache-Control", "no-cache")
