@@ -344,6 +344,9 @@ func (v *Verifier) Check(ev Event) error {
 // applyCloses ends the chunk streams a step closes and returns how to
 // restore them.
 func (v *Verifier) applyCloses(closed []*chunkStream) (undo func()) {
+	if len(closed) == 0 {
+		return func() {} // the common case: nothing to close, nothing to allocate
+	}
 	type saved struct {
 		m  map[string]*verifierEntry
 		id string
