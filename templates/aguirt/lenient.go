@@ -30,6 +30,11 @@ func DecodeEventLenient(data []byte, warn func(msg string)) (agui.Event, error) 
 	if warn == nil {
 		warn = func(string) {}
 	}
+	// The common case, an event with nothing to strip, decodes strictly in
+	// one pass; anything else takes the tolerant path below.
+	if ev, err := (agui.Decoder{Strict: true}).DecodeEvent(data); err == nil && ev.Validate() == nil {
+		return ev, nil
+	}
 	ev, err := decodeLenient(data, func(d agui.Decoder, b []byte) (agui.Event, error) { return d.DecodeEvent(b) }, warn)
 	if err != nil {
 		var e *agui.Error

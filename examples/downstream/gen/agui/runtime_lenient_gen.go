@@ -31,6 +31,11 @@ func DecodeEventLenient(data []byte, warn func(msg string)) (Event, error) {
 	if warn == nil {
 		warn = func(string) {}
 	}
+	// The common case, an event with nothing to strip, decodes strictly in
+	// one pass; anything else takes the tolerant path below.
+	if ev, err := (Decoder{Strict: true}).DecodeEvent(data); err == nil && ev.Validate() == nil {
+		return ev, nil
+	}
 	ev, err := decodeLenient(data, func(d Decoder, b []byte) (Event, error) { return d.DecodeEvent(b) }, warn)
 	if err != nil {
 		var e *Error
