@@ -58,7 +58,11 @@ func appendTimestampWire(b []byte, t time.Time) []byte {
 // wireTimestamp reads a length-delimited google.protobuf.Timestamp; an error
 // is located at field.
 func wireTimestamp(w *wireReader, field string) *time.Time {
-	body := newWireReader(w.lenBytes())
+	data := w.lenBytes()
+	if w.err != nil {
+		return nil
+	}
+	body := newWireReader(data)
 	var seconds, nanos int64
 	for {
 		num, wt, ok := body.next()

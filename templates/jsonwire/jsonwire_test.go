@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -129,7 +130,7 @@ func TestCheckRaw(t *testing.T) {
 func TestReadIntRange(t *testing.T) {
 	for doc, rule := range map[string]string{
 		`{"name":"a","items":[9223372036854775808]}`:   "maximum",
-		`{"name":"a","items":[9223372036854775807.0]}`: "maximum",
+		`{"name":"a","items":[9223372036854775808.0]}`: "maximum",
 		`{"name":"a","items":[-9223372036854775809]}`:  "minimum",
 	} {
 		var p probe
@@ -143,5 +144,39 @@ func TestReadIntRange(t *testing.T) {
 	if err := (Decoder{}).Decode([]byte(`{"name":"a","items":[9223372036854775807,-9223372036854775808,1e3]}`), &p); err != nil ||
 		p.Items[0] != math.MaxInt64 || p.Items[1] != math.MinInt64 || p.Items[2] != 1000 {
 		t.Errorf("extremes misread: %v %v", p.Items, err)
+	}
+}
+
+func TestNestingIsBounded(t *testing.T) {
+	deep := strings.Repeat("[", MaxDepth+1) + strings.Repeat("]", MaxDepth+1)
+	doc := `{"name":"a","extra":` + deep + `}`
+	var p probe
+	err := Decoder{}.Decode([]byte(doc), &p)
+	var e *Error
+	if !errors.As(err, &e) || e.Rule != "syntax" || !strings.Contains(e.Msg, "nest") {
+		t.Fatalf("want a nesting error, got %v", err)
+	}
+	if len(e.Path) > 64*1024 {
+		t.Errorf("the error's path is %d bytes", len(e.Path))
+	}
+}
+
+func TestReadIntIsExact(t *testing.T) {
+	for doc, want := range map[string]int64{
+		`{"name":"a","items":[9007199254740993.0]}`:       9007199254740993,
+		`{"name":"a","items":[9223372036854775807.0]}`:    math.MaxInt64,
+		`{"name":"a","items":[1.2345678901234567e18]}`:    1234567890123456700,
+		`{"name":"a","items":[-9.223372036854775808e18]}`: math.MinInt64,
+	} {
+		var p probe
+		if err := (Decoder{}).Decode([]byte(doc), &p); err != nil || p.Items[0] != want {
+			t.Errorf("%s: got %v, %v; want %d", doc, p.Items, err, want)
+		}
+	}
+}
+
+func TestNegativeZeroIsWrittenAsZero(t *testing.T) {
+	if got := string(appendFloat(nil, math.Copysign(0, -1))); got != "0" {
+		t.Errorf("-0 written as %s, want 0 as JSON.stringify writes it", got)
 	}
 }

@@ -150,12 +150,23 @@ func (p *aguiProto) unionMessage(u *ir.Union) string {
 // or "" when its members are flattened into one message.
 func (p *aguiProto) oneofOf(u *ir.Union) string {
 	msg := p.unionMessage(u)
+	var found []string
 	for k := range p.ledger.Numbers {
 		if rest, ok := strings.CutPrefix(k, msg+"."); ok && strings.Count(rest, ".") == 1 {
-			return msg + "." + rest[:strings.Index(rest, ".")]
+			if o := msg + "." + rest[:strings.Index(rest, ".")]; !slices.Contains(found, o) {
+				found = append(found, o)
+			}
 		}
 	}
-	return ""
+	switch len(found) {
+	case 0:
+		return ""
+	case 1:
+		return found[0]
+	}
+	slices.Sort(found)
+	p.fail("%s: message %s has several oneofs (%s); which one holds %s is ambiguous", p.ledger.File, msg, strings.Join(found, ", "), u.Name)
+	return found[0]
 }
 
 // flattened reports a union written as one message holding every member's

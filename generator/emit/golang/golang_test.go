@@ -6,6 +6,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -110,6 +111,25 @@ func TestHeader(t *testing.T) {
 	for _, f := range emitShapes(t) {
 		if !bytes.HasPrefix(f.Content, []byte("// "+golang.Header+"\n// Source: ")) {
 			t.Errorf("%s lacks the generated-code header", f.Name)
+		}
+	}
+}
+
+// TestNameClashesAreErrors: a property whose Go name would collide with a
+// generated method or field is an error naming it, not code that fails to
+// compile or a silently renamed type.
+func TestNameClashesAreErrors(t *testing.T) {
+	for name, doc := range map[string]string{
+		"method": `{"$id": "urn:t", "$defs": {"A": {"type": "object", "properties": {"validate": {"type": "string"}}, "unevaluatedProperties": false}}}`,
+		"extra":  `{"$id": "urn:t", "$defs": {"A": {"type": "object", "properties": {"extra": {"type": "string"}}}}}`,
+	} {
+		pkg, err := jsonschema.Load("t", jsonschema.Document{File: "t.json", Data: []byte(doc)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = golang.Package(pkg, golang.Options{PackageName: "t", ImportPath: "t"})
+		if err == nil || !strings.Contains(err.Error(), "which is taken") {
+			t.Errorf("%s: want a name clash error, got %v", name, err)
 		}
 	}
 }

@@ -11,7 +11,7 @@ import (
 
 // runtimeNames are the exported identifiers the support code brings into
 // every generated package; declarations may not take them.
-var runtimeNames = []string{"Error", "Decoder", "Value", "Member", "ErrSyntax", "ErrNoTag", "Ptr"}
+var runtimeNames = []string{"Error", "Decoder", "Value", "Member", "ErrSyntax", "ErrNoTag", "MaxDepth"}
 
 // names resolves every Go identifier of one generated package once, before
 // any code is written.
@@ -42,15 +42,27 @@ func resolveNames(pkg *ir.Package, reserved ...string) (*names, error) {
 		}
 		n.decl[d] = scope.Claim(goName)
 	}
+	tagMethods := map[*ir.Struct][]string{}
+	for _, d := range pkg.Decls {
+		if u, ok := d.(*ir.Union); ok {
+			for _, m := range u.Members {
+				tagMethods[m.Struct] = append(tagMethods[m.Struct], naming.Exported(u.Tag))
+			}
+		}
+	}
 	for _, d := range pkg.Decls {
 		switch d := d.(type) {
 		case *ir.Struct:
-			if err := n.structFields(d, scope); err != nil {
+			if err := n.structFields(d, scope, tagMethods[d]); err != nil {
 				return nil, err
 			}
 		case *ir.Union:
 			if d.Open {
-				n.other[d] = scope.Claim("Other" + n.decl[d])
+				other, err := claim(scope, "Other"+n.decl[d], d.Pos, "the fallback member of "+d.Name)
+				if err != nil {
+					return nil, err
+				}
+				n.other[d] = other
 			}
 		case *ir.Alias:
 			if err := n.useType(d.Type, scope, d.Name); err != nil {
@@ -61,8 +73,24 @@ func resolveNames(pkg *ir.Package, reserved ...string) (*names, error) {
 	return n, nil
 }
 
-func (n *names) structFields(st *ir.Struct, scope *naming.Scope) error {
-	fs := naming.NewScope()
+// claim takes name in scope, or fails when it is taken: a generated name
+// that shifted to "Name2" would silently rename public API.
+func claim(scope *naming.Scope, name string, pos ir.Pos, what string) (string, error) {
+	if scope.Taken(name) {
+		return "", fmt.Errorf("%s: %s would be named %s in Go, which is taken", pos, what, name)
+	}
+	return scope.Claim(name), nil
+}
+
+// generatedMethods are the methods every generated object type has; no
+// field may take their names.
+var generatedMethods = []string{"AppendJSON", "MarshalJSON", "UnmarshalJSON", "Validate"}
+
+func (n *names) structFields(st *ir.Struct, scope *naming.Scope, tagMethods []string) error {
+	fs := naming.NewScope(append(slices.Clone(generatedMethods), tagMethods...)...)
+	if !st.Closed && !st.IsMixin {
+		fs.Claim("Extra")
+	}
 	for _, m := range st.Mixins {
 		fs.Claim(n.decl[m])
 	}
@@ -97,7 +125,11 @@ func (n *names) useType(t ir.Type, scope *naming.Scope, owner string) error {
 		elemName := n.typeName(*t.Elem)
 		ws := naming.Words(elemName)
 		list := naming.Exported(ws[len(ws)-1]) + "s"
-		c := &choiceType{Name: scope.Claim(naming.Exported(t.Name)), Elem: *t.Elem, ListField: list}
+		name, err := claim(scope, naming.Exported(t.Name), ir.Pos{File: owner}, "the string-or-array type of "+owner+"."+t.Name)
+		if err != nil {
+			return err
+		}
+		c := &choiceType{Name: name, Elem: *t.Elem, ListField: list}
 		n.choice[t.Name] = c
 		n.order = append(n.order, c)
 	}

@@ -429,7 +429,10 @@ func (l *loader) defineStruct(st *ir.Struct, proxy *base.SchemaProxy, s *base.Sc
 		}
 		st.Fields = append(st.Fields, f)
 	}
-	for name := range required {
+	for _, name := range s.Required { // in document order, so the error reported is always the same
+		if !required[name] {
+			continue
+		}
 		prev, ok := inherited[name]
 		if !ok {
 			return l.errorf(proxy, ptr+"/required", "required property %s is not declared", name)

@@ -6,7 +6,7 @@ package a2a
 import (
 	"encoding/json"
 	"errors"
-	"math"
+	"math/big"
 	"strconv"
 	"sync"
 	"unicode/utf16"
@@ -199,6 +199,21 @@ func (r *reader) wrongType(want string) {
 	r.fail("type", "expected "+want+", found "+kindName(c))
 }
 
+// MaxDepth is how deeply objects and arrays may nest in a document; deeper
+// input is refused rather than read with unbounded recursion.
+const MaxDepth = 10000
+
+// enter pushes a path segment for an object or array just opened, refusing
+// nesting beyond MaxDepth.
+func (r *reader) enter() bool {
+	if len(r.stack) >= MaxDepth {
+		r.syntax("objects and arrays nest more than " + strconv.Itoa(MaxDepth) + " deep")
+		return false
+	}
+	r.stack = append(r.stack, segment{index: -1, first: true})
+	return true
+}
+
 // beginObject consumes '{' and enters the object. It records a type error
 // and returns false when the next value is not an object.
 func (r *reader) beginObject() bool {
@@ -207,8 +222,7 @@ func (r *reader) beginObject() bool {
 		return false
 	}
 	r.pos++
-	r.stack = append(r.stack, segment{index: -1, first: true})
-	return true
+	return r.enter()
 }
 
 // nextField moves to the next member of the current object and returns true,
@@ -268,8 +282,7 @@ func (r *reader) beginArray() bool {
 		return false
 	}
 	r.pos++
-	r.stack = append(r.stack, segment{index: -1, first: true})
-	return true
+	return r.enter()
 }
 
 // nextItem moves to the next element of the current array and returns true,
@@ -534,16 +547,22 @@ func (r *reader) readInt() int64 {
 		r.fail("maximum", string(text)+" is too large")
 		return 0
 	}
-	f, err := strconv.ParseFloat(string(text), 64)
+	// A fraction or an exponent: read the value exactly, so a whole number
+	// beyond 2^53 is neither rounded nor misjudged.
+	v, _, perr := big.ParseFloat(string(text), 10, 256, big.ToNearestEven)
 	switch {
-	case err == nil && f != math.Trunc(f):
+	case perr != nil || !v.IsInt():
 		r.fail("type", string(text)+" is not an integer")
-	case f >= math.MaxInt64: // float64(MaxInt64) rounds up to 2^63
-		r.fail("maximum", string(text)+" is too large")
-	case f < math.MinInt64:
-		r.fail("minimum", string(text)+" is too small")
 	default:
-		return int64(f)
+		n, acc := v.Int64()
+		switch {
+		case acc == big.Below:
+			r.fail("maximum", string(text)+" is too large")
+		case acc == big.Above:
+			r.fail("minimum", string(text)+" is too small")
+		default:
+			return n
+		}
 	}
 	return 0
 }
@@ -598,13 +617,17 @@ func (r *reader) skip() {
 	switch c := r.peek(); c {
 	case '{':
 		r.pos++
-		r.stack = append(r.stack, segment{index: -1, first: true})
+		if !r.enter() {
+			return
+		}
 		for r.nextField() {
 			r.skip()
 		}
 	case '[':
 		r.pos++
-		r.stack = append(r.stack, segment{index: -1, first: true})
+		if !r.enter() {
+			return
+		}
 		for r.nextItem() {
 			r.skip()
 		}
@@ -725,7 +748,9 @@ func (r *reader) tag(name string) ([]byte, bool) {
 		}
 	}()
 	r.pos++
-	r.stack = append(r.stack, segment{index: -1, first: true})
+	if !r.enter() {
+		return nil, false
+	}
 	for r.nextField() {
 		if string(r.key()) != name {
 			r.skip()

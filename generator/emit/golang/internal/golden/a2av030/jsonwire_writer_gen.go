@@ -85,8 +85,11 @@ func appendBool(b []byte, v bool) []byte {
 // the infinities have no JSON form and are written as null; Validate reports
 // them.
 func appendFloat(b []byte, f float64) []byte {
-	if math.IsNaN(f) || math.IsInf(f, 0) {
+	switch {
+	case math.IsNaN(f) || math.IsInf(f, 0):
 		return append(b, "null"...)
+	case f == 0:
+		return append(b, '0') // JavaScript writes -0 as 0
 	}
 	return appendFiniteNumber(b, f, 64)
 }
