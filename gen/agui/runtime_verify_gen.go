@@ -216,6 +216,13 @@ func (v *Verifier) resetRun() {
 	clear(v.chunks.open)
 }
 
+// subagentActive reports whether the subagent run id has started and not
+// yet finished or failed.
+func (v *Verifier) subagentActive(id string) bool {
+	_, ok := v.subagents[id]
+	return ok
+}
+
 // openID returns the id of the item of kind that owner has open, not a chunk
 // stream; the stream builder asks this before every text fragment, so it
 // looks in one map and allocates nothing.

@@ -390,3 +390,25 @@ func TestFinishingASubagentFinishesItsChildren(t *testing.T) {
 		t.Errorf("events:\n got %s\nwant %s", got, want)
 	}
 }
+
+func TestAFinishedSubagentSendsNothing(t *testing.T) {
+	var late error
+	h := NewHandler(AgentFunc(func(_ context.Context, _ *agui.RunAgentInput, s *Stream) error {
+		sub, err := s.Subagent("helper")
+		if err != nil {
+			return err
+		}
+		if err := sub.Finish(); err != nil {
+			return err
+		}
+		late = sub.Text("too late")
+		return nil
+	}), WithLogger(quietLogger()))
+	evs := events(t, post(t, h, runInput, nil).Body.Bytes())
+	if !errors.Is(late, ErrSubagentOver) {
+		t.Errorf("Text after Finish: %v", late)
+	}
+	if got := strings.Join(types(evs), " "); got != "RUN_STARTED SUBAGENT_STARTED SUBAGENT_FINISHED RUN_FINISHED" {
+		t.Errorf("events %s", got)
+	}
+}

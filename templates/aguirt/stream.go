@@ -15,6 +15,10 @@ import (
 // ErrRunOver is returned by a Stream once its run has finished or failed.
 var ErrRunOver = errors.New("agui: the run is over; no more events can be sent")
 
+// ErrSubagentOver is returned by a subagent's stream once the subagent has
+// finished or failed.
+var ErrSubagentOver = errors.New("agui: the subagent is over; no more events can be attributed to it")
+
 // Stream is how an agent emits the events of one run. Its high-level calls
 // (Text, Reasoning, ToolCall, StartStep, StateDelta, …) open and close what
 // the protocol requires around them, so the events that reach the wire are a
@@ -65,6 +69,9 @@ func NewID(prefix string) string {
 func (s *Stream) send(ev agui.Event) error {
 	if s.run.over {
 		return ErrRunOver
+	}
+	if s.owner != "" && !s.verifier.subagentActive(s.owner) {
+		return ErrSubagentOver
 	}
 	if err := s.ctx.Err(); err != nil {
 		return err
