@@ -28,9 +28,9 @@ import (
 // last entry for a key, so a repeated name resolves as last-wins. Strings
 // that are not valid UTF-8 have the bad bytes replaced with U+FFFD.
 //
-// raw should have passed checkStructJSON; when it is not a well-formed
+// raw should have passed checkProtoJSON; when it is not a well-formed
 // object nothing is appended (an empty Struct). A number beyond the range of
-// a double is written as an infinity, which checkStructJSON reports.
+// a double is written as an infinity, which checkProtoJSON reports.
 func appendStructWire(b []byte, raw json.RawMessage) []byte {
 	if len(raw) == 0 {
 		return b
@@ -116,7 +116,7 @@ func appendValueFromJSON(b []byte, r *reader) []byte {
 		if !ok {
 			return b
 		}
-		// Out of range gives an infinity; checkValueJSON reports it.
+		// Out of range gives an infinity; checkProtoJSON reports it.
 		f, _ := strconv.ParseFloat(string(text), 64)
 		b = append(b, 2<<3|wireFixed64) // number_value
 		b = appendFixed64(b, math.Float64bits(f))
@@ -153,28 +153,15 @@ func appendLenUTF8(b []byte, s []byte) []byte {
 	return appendLenBytes(b, s)
 }
 
-// checkStructJSON checks raw JSON text held for a google.protobuf.Struct:
-// well-formed, an object, and every number within the range of a double.
-// Empty raw text (absent) passes; whether the field is required is the
-// caller's to check.
-func checkStructJSON(field string, raw json.RawMessage) *Error {
+// checkProtoJSON checks raw JSON text held for a google.protobuf.Struct
+// (object set) or Value: well-formed, an object when object is set, and
+// every number within the range of a double. Empty raw text (absent)
+// passes; whether the field is required is the caller's to check.
+func checkProtoJSON(field string, raw json.RawMessage, object bool) *Error {
 	if len(raw) == 0 {
 		return nil
 	}
-	if err := checkRaw(field, raw, false, true); err != nil {
-		return err
-	}
-	return checkProtoNumbers(field, raw)
-}
-
-// checkValueJSON checks raw JSON text held for a google.protobuf.Value: any
-// well-formed JSON with every number within the range of a double. Empty
-// raw text (absent) passes.
-func checkValueJSON(field string, raw json.RawMessage) *Error {
-	if len(raw) == 0 {
-		return nil
-	}
-	if err := checkRaw(field, raw, false, false); err != nil {
+	if err := checkRaw(field, raw, false, object); err != nil {
 		return err
 	}
 	return checkProtoNumbers(field, raw)

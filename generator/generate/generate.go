@@ -128,12 +128,8 @@ func joinImport(base, pkg string) string {
 // earlier in the packages it writes that are no longer produced. Files it
 // did not generate, *_gen.go or not, are left alone.
 func Write(dir string, files []File) error {
-	want := map[string]bool{}
-	dirs := map[string]bool{}
 	for _, f := range files {
 		p := filepath.Join(dir, filepath.FromSlash(f.Path))
-		want[p] = true
-		dirs[filepath.Dir(p)] = true
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			return err
 		}
@@ -144,11 +140,11 @@ func Write(dir string, files []File) error {
 			return err
 		}
 	}
-	orphans, err := orphans(dirs, want)
+	gone, err := orphans(dir, files)
 	if err != nil {
 		return err
 	}
-	for _, o := range orphans {
+	for _, o := range gone {
 		if err := os.Remove(o); err != nil {
 			return err
 		}
@@ -156,10 +152,16 @@ func Write(dir string, files []File) error {
 	return nil
 }
 
-// orphans lists the files agui-gen generated earlier in dirs that are not
-// in want: *_gen.go files that start with agui-gen's header. Other files,
-// generated or not, are never touched.
-func orphans(dirs, want map[string]bool) ([]string, error) {
+// orphans lists the files agui-gen generated earlier in the packages of
+// files, under dir, that files no longer holds: *_gen.go files that start
+// with agui-gen's header. Other files, generated or not, are never touched.
+func orphans(dir string, files []File) ([]string, error) {
+	want, dirs := map[string]bool{}, map[string]bool{}
+	for _, f := range files {
+		p := filepath.Join(dir, filepath.FromSlash(f.Path))
+		want[p] = true
+		dirs[filepath.Dir(p)] = true
+	}
 	var out []string
 	for d := range dirs {
 		matches, err := filepath.Glob(filepath.Join(d, "*_gen.go"))
@@ -188,13 +190,8 @@ func orphans(dirs, want map[string]bool) ([]string, error) {
 // produced.
 func Stale(dir string, files []File) ([]string, error) {
 	var stale []string
-	want := map[string]bool{}
-	dirs := map[string]bool{}
 	for _, f := range files {
-		p := filepath.Join(dir, filepath.FromSlash(f.Path))
-		want[p] = true
-		dirs[filepath.Dir(p)] = true
-		old, err := os.ReadFile(p)
+		old, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(f.Path)))
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			stale = append(stale, f.Path+" (missing)")
@@ -204,7 +201,7 @@ func Stale(dir string, files []File) ([]string, error) {
 			stale = append(stale, f.Path+" (differs)")
 		}
 	}
-	extra, err := orphans(dirs, want)
+	extra, err := orphans(dir, files)
 	if err != nil {
 		return nil, err
 	}

@@ -59,8 +59,8 @@ func TestAppendStructWireMatchesProto(t *testing.T) {
 		if err := protojson.Unmarshal([]byte(doc), &want); err != nil {
 			t.Fatalf("protojson refuses %.100s: %v", doc, err)
 		}
-		if err := checkStructJSON("s", json.RawMessage(doc)); err != nil {
-			t.Errorf("checkStructJSON(%.100s) = %v", doc, err)
+		if err := checkProtoJSON("s", json.RawMessage(doc), true); err != nil {
+			t.Errorf("checkProtoJSON object (%.100s) = %v", doc, err)
 		}
 		prefix := []byte{0xde, 0xad}
 		b := appendStructWire(append([]byte{}, prefix...), json.RawMessage(doc))
@@ -102,8 +102,8 @@ func TestAppendValueWireMatchesProto(t *testing.T) {
 		if err := protojson.Unmarshal([]byte(doc), &want); err != nil {
 			t.Fatalf("protojson refuses %.100s: %v", doc, err)
 		}
-		if err := checkValueJSON("v", json.RawMessage(doc)); err != nil {
-			t.Errorf("checkValueJSON(%.100s) = %v", doc, err)
+		if err := checkProtoJSON("v", json.RawMessage(doc), false); err != nil {
+			t.Errorf("checkProtoJSON value (%.100s) = %v", doc, err)
 		}
 		b := appendValueWire(nil, json.RawMessage(doc))
 		var got structpb.Value
@@ -154,7 +154,7 @@ func TestAppendStructWireEdgeCases(t *testing.T) {
 	if s.Fields["k\uFFFD"].GetStringValue() != "v\uFFFD" {
 		t.Errorf("invalid UTF-8 decodes to %v", s)
 	}
-	// A number beyond a double is an infinity, and checkStructJSON says so.
+	// A number beyond a double is an infinity, and checkProtoJSON (object) says so.
 	s = decode(appendStructWire(nil, json.RawMessage(`{"n":1e400}`)))
 	if !math.IsInf(s.Fields["n"].GetNumberValue(), 1) {
 		t.Errorf("1e400 decodes to %v", s)
@@ -188,23 +188,19 @@ func TestCheckStructAndValueJSON(t *testing.T) {
 		{`[0,{"x":1e309}]`, false, "maximum", "/f/1/x"},
 		{`1e400`, false, "maximum", "/f"},
 	} {
-		check := checkValueJSON
-		if c.object {
-			check = checkStructJSON
-		}
-		err := check("f", json.RawMessage(c.doc))
+		err := checkProtoJSON("f", json.RawMessage(c.doc), c.object)
 		if err == nil || err.Rule != c.rule || err.Path != c.path || err.Offset != -1 {
 			t.Errorf("check %s: %#v, want %s at %s", c.doc, err, c.rule, c.path)
 		}
 	}
 	for _, doc := range []string{``, `{}`, `{"a":[1e308,-1e308,1e-400]}`} {
-		if err := checkStructJSON("f", json.RawMessage(doc)); err != nil {
-			t.Errorf("checkStructJSON(%s) = %v", doc, err)
+		if err := checkProtoJSON("f", json.RawMessage(doc), true); err != nil {
+			t.Errorf("checkProtoJSON object (%s) = %v", doc, err)
 		}
 	}
 	for _, doc := range []string{``, `null`, `1`, `"s"`, `[]`, ` {"a":null} `} {
-		if err := checkValueJSON("f", json.RawMessage(doc)); err != nil {
-			t.Errorf("checkValueJSON(%s) = %v", doc, err)
+		if err := checkProtoJSON("f", json.RawMessage(doc), false); err != nil {
+			t.Errorf("checkProtoJSON value (%s) = %v", doc, err)
 		}
 	}
 }
@@ -414,7 +410,7 @@ func FuzzValueWire(f *testing.F) {
 	f.Fuzz(func(t *testing.T, doc string) {
 		b := appendValueWire(nil, json.RawMessage(doc))
 		s := appendStructWire(nil, json.RawMessage(doc))
-		checkErr := checkValueJSON("v", json.RawMessage(doc))
+		checkErr := checkProtoJSON("v", json.RawMessage(doc), false)
 		var got structpb.Value
 		if err := proto.Unmarshal(b, &got); err != nil {
 			t.Fatalf("%q: proto.Unmarshal of our bytes: %v", doc, err)
@@ -424,7 +420,7 @@ func FuzzValueWire(f *testing.F) {
 			return
 		}
 		if checkErr != nil {
-			t.Fatalf("%q: protojson accepts, checkValueJSON says %v", doc, checkErr)
+			t.Fatalf("%q: protojson accepts, checkProtoJSON says %v", doc, checkErr)
 		}
 		if !proto.Equal(&got, &want) {
 			t.Fatalf("%q: ours decodes to %v, protojson %v", doc, &got, &want)
@@ -434,8 +430,8 @@ func FuzzValueWire(f *testing.F) {
 			if err := proto.Unmarshal(s, &gs); err != nil || !proto.Equal(&gs, want.GetStructValue()) {
 				t.Fatalf("%q: struct form decodes to %v (%v)", doc, &gs, err)
 			}
-			if err := checkStructJSON("s", json.RawMessage(doc)); err != nil {
-				t.Fatalf("%q: checkStructJSON says %v", doc, err)
+			if err := checkProtoJSON("s", json.RawMessage(doc), true); err != nil {
+				t.Fatalf("%q: checkProtoJSON (object) says %v", doc, err)
 			}
 		} else if len(s) != 0 {
 			t.Fatalf("%q: appendStructWire appended %x for a non-object", doc, s)

@@ -254,7 +254,7 @@ func (g *protoGen) emitReadProto(f *jen.File, st *ir.Struct) {
 				stmts = append(stmts, jen.If(jen.Id("wt").Op("==").Lit(wireBytes)).Block(
 					jen.Id("p").Op(":=").Id("newWireReader").Call(jen.Id("w").Dot("lenBytes").Call()),
 					jen.For(jen.Id("p").Dot("pos").Op("<").Len(jen.Id("p").Dot("data")).Op("&&").Id("p").Dot("err").Op("==").Nil()).Block(
-						dst.Clone().Op("=").Append(dst.Clone(), g.readWireFrom(elem, "p")),
+						dst.Clone().Op("=").Append(dst.Clone(), g.readWire(elem, "p", "")),
 					),
 					jen.If(jen.Id("p").Dot("err").Op("!=").Nil()).Block(jen.Return(jen.Id("p").Dot("err").Dot("under").Call(jen.Lit(field)))),
 					jen.Continue(),
@@ -275,8 +275,8 @@ func (g *protoGen) emitReadProto(f *jen.File, st *ir.Struct) {
 					gr.List(jen.Id("n"), jen.Id("ewt"), jen.Id("ok")).Op(":=").Id("e").Dot("next").Call()
 					gr.If(jen.Op("!").Id("ok")).Block(jen.Break())
 					gr.Switch().Block(
-						jen.Case(jen.Id("n").Op("==").Lit(1).Op("&&").Id("ewt").Op("==").Lit(wireType(key))).Block(jen.Id("k").Op("=").Add(g.readWireFrom(key, "e"))),
-						jen.Case(jen.Id("n").Op("==").Lit(2).Op("&&").Id("ewt").Op("==").Lit(wireType(val))).Block(jen.Id("v").Op("=").Add(g.readWireFrom(val, "e"))),
+						jen.Case(jen.Id("n").Op("==").Lit(1).Op("&&").Id("ewt").Op("==").Lit(wireType(key))).Block(jen.Id("k").Op("=").Add(g.readWire(key, "e", ""))),
+						jen.Case(jen.Id("n").Op("==").Lit(2).Op("&&").Id("ewt").Op("==").Lit(wireType(val))).Block(jen.Id("v").Op("=").Add(g.readWire(val, "e", ""))),
 						jen.Default().Block(jen.Id("e").Dot("skip").Call(jen.Id("ewt"))),
 					)
 				}),
@@ -317,9 +317,4 @@ func (g *protoGen) emitReadProto(f *jen.File, st *ir.Struct) {
 			jen.Id("w").Dot("err").Op("=").Err().Dot("under").Call(jen.Id("field"))),
 		jen.Return(jen.Id("x")),
 	)
-}
-
-// readWireFrom is readWire on another reader variable.
-func (g *protoGen) readWireFrom(t ir.Type, reader string) *jen.Statement {
-	return g.readWire(t, reader, "")
 }

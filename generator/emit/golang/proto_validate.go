@@ -103,10 +103,8 @@ func (g *protoGen) validateValue(t ir.Type, v *jen.Statement, field string) []je
 	case ir.KindTimestamp:
 		return []jen.Code{jen.If(v.Clone().Op("!=").Nil()).Block(ret(jen.Id("checkTimestamp").Call(jen.Lit(field), jen.Op("*").Add(v.Clone())))...)}
 	case ir.KindAny:
-		if t.Scalar == "google.protobuf.Struct" {
-			return []jen.Code{jen.If(v.Clone().Op("!=").Nil()).Block(ret(jen.Id("checkStructJSON").Call(jen.Lit(field), v.Clone()))...)}
-		}
-		return []jen.Code{jen.If(v.Clone().Op("!=").Nil()).Block(ret(jen.Id("checkValueJSON").Call(jen.Lit(field), v.Clone()))...)}
+		object := t.Scalar == "google.protobuf.Struct"
+		return []jen.Code{jen.If(v.Clone().Op("!=").Nil()).Block(ret(jen.Id("checkProtoJSON").Call(jen.Lit(field), v.Clone(), jen.Lit(object)))...)}
 	case ir.KindNamed:
 		if _, ok := t.Decl.(*ir.Struct); ok {
 			return []jen.Code{jen.If(jen.Err().Op(":=").Add(v.Clone()).Dot("validate").Call(), jen.Err().Op("!=").Nil()).Block(

@@ -29,11 +29,7 @@ func (g *gen) emitValidate(f *jen.File, st *ir.Struct) {
 	var body []jen.Code
 	for _, fl := range st.AllFields() {
 		if !stored(fl) {
-			if sel := fl.TagOf; sel != "" {
-				// The tag is implied by the selected value's type.
-				continue
-			}
-			continue
+			continue // consts, union tags and selector tags hold no value to check
 		}
 		body = append(body, g.checkField(st, fl)...)
 	}

@@ -68,9 +68,6 @@ func Compile(ctx context.Context, file string, data []byte) (protoreflect.FileDe
 	return files[0], nil
 }
 
-// The annotations import is what registers google/api/*.proto.
-var _ = annotations.E_Http
-
 type lowerer struct {
 	pkg   *ir.Package
 	fd    protoreflect.FileDescriptor

@@ -55,7 +55,7 @@ func (x *Task) validate() *Error {
 		}
 	}
 	if x.Metadata != nil {
-		if err := checkStructJSON("metadata", x.Metadata); err != nil {
+		if err := checkProtoJSON("metadata", x.Metadata, true); err != nil {
 			return err
 		}
 	}
@@ -99,13 +99,13 @@ func (x *Part) validate() *Error {
 	switch v := x.Content.(type) {
 	case *PartData:
 		if v.Data != nil {
-			if err := checkValueJSON("data", v.Data); err != nil {
+			if err := checkProtoJSON("data", v.Data, false); err != nil {
 				return err
 			}
 		}
 	}
 	if x.Metadata != nil {
-		if err := checkStructJSON("metadata", x.Metadata); err != nil {
+		if err := checkProtoJSON("metadata", x.Metadata, true); err != nil {
 			return err
 		}
 	}
@@ -140,7 +140,7 @@ func (x *Message) validate() *Error {
 		}
 	}
 	if x.Metadata != nil {
-		if err := checkStructJSON("metadata", x.Metadata); err != nil {
+		if err := checkProtoJSON("metadata", x.Metadata, true); err != nil {
 			return err
 		}
 	}
@@ -172,7 +172,7 @@ func (x *Artifact) validate() *Error {
 		}
 	}
 	if x.Metadata != nil {
-		if err := checkStructJSON("metadata", x.Metadata); err != nil {
+		if err := checkProtoJSON("metadata", x.Metadata, true); err != nil {
 			return err
 		}
 	}
@@ -202,7 +202,7 @@ func (x *TaskStatusUpdateEvent) validate() *Error {
 		return err.under("status")
 	}
 	if x.Metadata != nil {
-		if err := checkStructJSON("metadata", x.Metadata); err != nil {
+		if err := checkProtoJSON("metadata", x.Metadata, true); err != nil {
 			return err
 		}
 	}
@@ -232,7 +232,7 @@ func (x *TaskArtifactUpdateEvent) validate() *Error {
 		return err.under("artifact")
 	}
 	if x.Metadata != nil {
-		if err := checkStructJSON("metadata", x.Metadata); err != nil {
+		if err := checkProtoJSON("metadata", x.Metadata, true); err != nil {
 			return err
 		}
 	}
@@ -408,7 +408,7 @@ func (x *AgentExtension) validate() *Error {
 		return nil
 	}
 	if x.Params != nil {
-		if err := checkStructJSON("params", x.Params); err != nil {
+		if err := checkProtoJSON("params", x.Params, true); err != nil {
 			return err
 		}
 	}
@@ -465,7 +465,7 @@ func (x *AgentCardSignature) validate() *Error {
 		return requiredError("signature")
 	}
 	if x.Header != nil {
-		if err := checkStructJSON("header", x.Header); err != nil {
+		if err := checkProtoJSON("header", x.Header, true); err != nil {
 			return err
 		}
 	}
@@ -784,7 +784,7 @@ func (x *SendMessageRequest) validate() *Error {
 		return err.under("configuration")
 	}
 	if x.Metadata != nil {
-		if err := checkStructJSON("metadata", x.Metadata); err != nil {
+		if err := checkProtoJSON("metadata", x.Metadata, true); err != nil {
 			return err
 		}
 	}
@@ -866,7 +866,7 @@ func (x *CancelTaskRequest) validate() *Error {
 		return requiredError("id")
 	}
 	if x.Metadata != nil {
-		if err := checkStructJSON("metadata", x.Metadata); err != nil {
+		if err := checkProtoJSON("metadata", x.Metadata, true); err != nil {
 			return err
 		}
 	}

@@ -49,7 +49,7 @@ func (x *Task) validate() *Error {
 		}
 	}
 	if x.Metadata != nil {
-		if err := checkStructJSON("metadata", x.Metadata); err != nil {
+		if err := checkProtoJSON("metadata", x.Metadata, true); err != nil {
 			return err
 		}
 	}
@@ -124,7 +124,7 @@ func (x *DataPart) validate() *Error {
 		return nil
 	}
 	if x.Data != nil {
-		if err := checkStructJSON("data", x.Data); err != nil {
+		if err := checkProtoJSON("data", x.Data, true); err != nil {
 			return err
 		}
 	}
@@ -150,7 +150,7 @@ func (x *Message) validate() *Error {
 		}
 	}
 	if x.Metadata != nil {
-		if err := checkStructJSON("metadata", x.Metadata); err != nil {
+		if err := checkProtoJSON("metadata", x.Metadata, true); err != nil {
 			return err
 		}
 	}
@@ -176,7 +176,7 @@ func (x *Artifact) validate() *Error {
 		}
 	}
 	if x.Metadata != nil {
-		if err := checkStructJSON("metadata", x.Metadata); err != nil {
+		if err := checkProtoJSON("metadata", x.Metadata, true); err != nil {
 			return err
 		}
 	}
@@ -197,7 +197,7 @@ func (x *TaskStatusUpdateEvent) validate() *Error {
 		return err.under("status")
 	}
 	if x.Metadata != nil {
-		if err := checkStructJSON("metadata", x.Metadata); err != nil {
+		if err := checkProtoJSON("metadata", x.Metadata, true); err != nil {
 			return err
 		}
 	}
@@ -218,7 +218,7 @@ func (x *TaskArtifactUpdateEvent) validate() *Error {
 		return err.under("artifact")
 	}
 	if x.Metadata != nil {
-		if err := checkStructJSON("metadata", x.Metadata); err != nil {
+		if err := checkProtoJSON("metadata", x.Metadata, true); err != nil {
 			return err
 		}
 	}
@@ -368,7 +368,7 @@ func (x *AgentExtension) validate() *Error {
 		return nil
 	}
 	if x.Params != nil {
-		if err := checkStructJSON("params", x.Params); err != nil {
+		if err := checkProtoJSON("params", x.Params, true); err != nil {
 			return err
 		}
 	}
@@ -413,7 +413,7 @@ func (x *AgentCardSignature) validate() *Error {
 		return requiredError("signature")
 	}
 	if x.Header != nil {
-		if err := checkStructJSON("header", x.Header); err != nil {
+		if err := checkProtoJSON("header", x.Header, true); err != nil {
 			return err
 		}
 	}
@@ -673,7 +673,7 @@ func (x *SendMessageRequest) validate() *Error {
 		return err.under("configuration")
 	}
 	if x.Metadata != nil {
-		if err := checkStructJSON("metadata", x.Metadata); err != nil {
+		if err := checkProtoJSON("metadata", x.Metadata, true); err != nil {
 			return err
 		}
 	}
