@@ -13,6 +13,11 @@ const (
 	A2AProto        = "a2a/a2a.proto"
 )
 
+// A2AVersion is the A2A protocol version (Major.Minor) of the embedded
+// a2a.proto. The proto file itself does not state it; SOURCES.md records
+// the release tag it came from (v1.0.1).
+const A2AVersion = "1.0"
+
 // FS holds every embedded spec file.
 //
 //go:embed agui/* meta/* a2a/*

@@ -12,12 +12,30 @@ import "embed"
 //go:embed jsonwire/*.go
 var JSONWire embed.FS
 
+// A2ACore is the service plumbing every package generated from a proto
+// holds: the service and method descriptors, the bound Service the
+// transports serve, the client Transport, and the A2A error table.
+//
+//go:embed a2acore/*.go
+var A2ACore embed.FS
+
 // AGUIRuntime is the AG-UI runtime (server, stream builder, verifier,
 // client), written against the generated package gen/agui and copied into
 // it with the agui. qualifiers removed.
 //
 //go:embed aguirt/*.go
 var AGUIRuntime embed.FS
+
+// A2ARuntime is the A2A runtime (JSON-RPC and HTTP+JSON bindings, clients,
+// version negotiation, agent card), written against the generated package
+// gen/a2a and copied into it with the a2a. qualifiers removed.
+//
+//go:embed a2art/*.go
+var A2ARuntime embed.FS
+
+// A2AImportPath is the import path the A2A runtime templates use for the
+// generated package.
+const A2AImportPath = "github.com/agui-gen/agui-gen/gen/a2a"
 
 // AGUIImportPath is the import path the AG-UI runtime templates use for the
 // generated package; the generator removes it when copying them.

@@ -65,6 +65,7 @@ func generateCommand() *cli.Command {
 			&cli.StringFlag{Name: "agui-schema", Usage: "AG-UI JSON Schema `FILE` (default: the embedded AG-UI 1.1 schema)"},
 			&cli.StringFlag{Name: "meta", Usage: "META event definitions `FILE` (default: the embedded definitions)"},
 			&cli.StringFlag{Name: "a2a-proto", Usage: "A2A proto `FILE` (default: the embedded a2a.proto v1.0.1)"},
+			&cli.StringFlag{Name: "a2a-version", Usage: "protocol `VERSION` (Major.Minor) that --a2a-proto defines, which a proto does not state; default: from its package name (lf.a2a.v1 is 1.0)"},
 			&cli.BoolFlag{Name: "check", Usage: "write nothing; exit 1 and name the stale files when DIR differs from what would be generated"},
 		},
 		Action: runGenerate,
@@ -90,6 +91,9 @@ func runGenerate(c *cli.Context) error {
 		if in.A2AProto, err = generate.ReadSpec(f); err != nil {
 			return err
 		}
+		in.A2AVersion = c.String("a2a-version")
+	} else if v := c.String("a2a-version"); v != "" {
+		in.A2AVersion = v
 	}
 	out := c.String("out")
 	importPath := c.String("package-path")

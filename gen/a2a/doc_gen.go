@@ -15,3 +15,7 @@ package a2a
 
 // ProtoPackage is the protobuf package the types belong to.
 const ProtoPackage = "lf.a2a.v1"
+
+// ProtocolVersion is the protocol version (Major.Minor) these types define, as the
+// A2A-Version service parameter and AgentInterface.protocolVersion carry it.
+const ProtocolVersion = "1.0"

@@ -18,6 +18,7 @@ import (
 	"strings"
 
 	"github.com/agui-gen/agui-gen/generator/emit/golang"
+	"github.com/agui-gen/agui-gen/generator/ir"
 	"github.com/agui-gen/agui-gen/generator/load/freeze"
 	"github.com/agui-gen/agui-gen/generator/load/jsonschema"
 	protoload "github.com/agui-gen/agui-gen/generator/load/proto"
@@ -37,6 +38,10 @@ type Inputs struct {
 	AGUIProtoLedger Spec
 	Meta            Spec
 	A2AProto        Spec
+	// A2AVersion is the protocol version (Major.Minor) A2AProto defines,
+	// which the proto does not state. Empty means: derived from the proto
+	// package's version suffix ("lf.a2a.v1" is 1.0).
+	A2AVersion string
 }
 
 // Embedded returns the specs built into the binary.
@@ -59,6 +64,7 @@ func Embedded() (Inputs, error) {
 	if in.A2AProto, err = read(schemas.A2AProto); err != nil {
 		return in, err
 	}
+	in.A2AVersion = schemas.A2AVersion
 	return in, nil
 }
 
@@ -106,7 +112,10 @@ func Generate(in Inputs, opts Options) ([]File, error) {
 	if err != nil {
 		return nil, err
 	}
-	files, err = golang.ProtoPackage(a2a, golang.Options{PackageName: "a2a", ImportPath: joinImport(opts.ImportPath, "a2a")})
+	if err := SetProtocolVersion(a2a, in.A2AVersion); err != nil {
+		return nil, err
+	}
+	files, err = golang.ProtoPackage(a2a, golang.Options{PackageName: "a2a", ImportPath: joinImport(opts.ImportPath, "a2a"), A2ARuntime: true})
 	if err != nil {
 		return nil, err
 	}
@@ -116,6 +125,29 @@ func Generate(in Inputs, opts Options) ([]File, error) {
 	slices.SortFunc(out, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
 	return out, nil
 }
+
+// SetProtocolVersion records the protocol version a proto package defines:
+// version when given (Major.Minor), else the one its package name's
+// version suffix implies ("lf.a2a.v1" is 1.0).
+func SetProtocolVersion(pkg *ir.Package, version string) error {
+	if version == "" {
+		m := packageVersion.FindStringSubmatch(pkg.Proto.Package)
+		if m == nil {
+			return fmt.Errorf("%s: package %s has no version suffix; give the protocol version (--a2a-version)", pkg.Sources[0].File, pkg.Proto.Package)
+		}
+		version = m[1] + ".0"
+	}
+	if !majorMinor.MatchString(version) {
+		return fmt.Errorf("protocol version %q is not Major.Minor", version)
+	}
+	pkg.Sources[0].Version = version
+	return nil
+}
+
+var (
+	packageVersion = regexp.MustCompile(`\.v(\d+)$`)
+	majorMinor     = regexp.MustCompile(`^\d+\.\d+$`)
+)
 
 func joinImport(base, pkg string) string {
 	if base == "" {

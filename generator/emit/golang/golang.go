@@ -36,6 +36,9 @@ type Options struct {
 	// ProtoLedger, when set, adds the AG-UI protobuf transport, numbered by
 	// this ledger.
 	ProtoLedger *freeze.Ledger
+	// A2ARuntime adds the A2A bindings (JSON-RPC and HTTP+JSON servers and
+	// clients, agent card) to a package generated from the A2A proto.
+	A2ARuntime bool
 }
 
 // File is one generated file.
@@ -112,7 +115,7 @@ func Package(pkg *ir.Package, opts Options) ([]File, error) {
 	}
 	files = append(files, support...)
 	if opts.AGUIRuntime {
-		rt, err := renderRuntime(templates.AGUIRuntime, "aguirt", opts.PackageName, templates.AGUIImportPath)
+		rt, err := renderRuntime(templates.AGUIRuntime, "aguirt", opts.PackageName, templates.AGUIImportPath, "agui")
 		if err != nil {
 			return nil, err
 		}
@@ -259,11 +262,12 @@ func templateNames(fsys fs.FS, dir string) ([]string, error) {
 
 // renderRuntime copies runtime templates written against the generated
 // package into it: the import of genImport goes, and so does every
-// "agui." qualifier, found as tokens so strings and comments are untouched.
-func renderRuntime(fsys fs.FS, dir, pkgName, genImport string) ([]File, error) {
+// qualifier. qualifier, found as tokens so strings and comments are
+// untouched.
+func renderRuntime(fsys fs.FS, dir, pkgName, genImport, qualifier string) ([]File, error) {
 	isGen := func(spec ast.Spec) bool { return strings.Trim(spec.(*ast.ImportSpec).Path.Value, `"`) == genImport }
 	return copyTemplates(fsys, dir, pkgName, "runtime_", func(string) bool { return true }, &templateRewrite{
-		source: func(src []byte) ([]byte, error) { return unqualify(src, "agui") },
+		source: func(src []byte) ([]byte, error) { return unqualify(src, qualifier) },
 		tree: func(file *ast.File) {
 			if file.Doc != nil {
 				// The package comment belongs to the template package, not the output.

@@ -52,6 +52,7 @@ func emitA2Av030(t *testing.T) []golang.File {
 	if err != nil {
 		t.Fatal(err)
 	}
+	pkg.Sources[0].Version = "0.3" // the release the proto came from; the proto does not say
 	files, err := golang.ProtoPackage(pkg, golang.Options{PackageName: "a2av030",
 		ImportPath: "github.com/agui-gen/agui-gen/generator/emit/golang/internal/golden/a2av030"})
 	if err != nil {

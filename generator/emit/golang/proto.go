@@ -62,6 +62,18 @@ func ProtoPackage(pkg *ir.Package, opts Options) ([]File, error) {
 		return nil, err
 	}
 	files = append(files, support...)
+	core, err := copyTemplates(templates.A2ACore, "a2acore", opts.PackageName, "service_", func(string) bool { return true }, nil)
+	if err != nil {
+		return nil, err
+	}
+	files = append(files, core...)
+	if opts.A2ARuntime {
+		rt, err := renderRuntime(templates.A2ARuntime, "a2art", opts.PackageName, templates.A2AImportPath, "a2a")
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, rt...)
+	}
 	sort.Slice(files, func(i, j int) bool { return files[i].Name < files[j].Name })
 	return files, nil
 }
@@ -75,7 +87,18 @@ func sourceLine(pkg *ir.Package) string {
 }
 
 func (g *protoGen) resolveNames() error {
-	scope := naming.NewScope(append(runtimeNames, "ServiceDesc", "MethodDesc", "HTTPRule", "ProtoValue")...)
+	reserved, err := templateNames(templates.A2ACore, "a2acore")
+	if err != nil {
+		return err
+	}
+	if g.opts.A2ARuntime {
+		rt, err := templateNames(templates.A2ARuntime, "a2art")
+		if err != nil {
+			return err
+		}
+		reserved = append(reserved, rt...)
+	}
+	scope := naming.NewScope(append(runtimeNames, reserved...)...)
 	for _, d := range g.pkg.Decls {
 		name := naming.Exported(d.DeclName())
 		if scope.Taken(name) {
@@ -89,6 +112,14 @@ func (g *protoGen) resolveNames() error {
 			prefix := strings.ToUpper(strings.Join(naming.Words(d.Name), "_")) + "_"
 			for _, v := range d.Values {
 				g.enumVal[v] = scope.Claim(g.decl[d] + naming.Exported(strings.TrimPrefix(v.Value, prefix)))
+			}
+		case *ir.Service:
+			svc := g.decl[d]
+			for _, n := range []string{svc + "Server", "Unimplemented" + svc + "Server", "Bind" + svc, svc + "Client", "New" + svc + "Client"} {
+				if scope.Taken(n) {
+					return fmt.Errorf("%s: service %s needs the Go name %s, which is taken", d.DeclPos(), d.DeclName(), n)
+				}
+				scope.Claim(n)
 			}
 		case *ir.Struct:
 			fields := naming.NewScope()
@@ -186,8 +217,9 @@ func (g *protoGen) emitDoc(f *jen.File) {
 	f.Const().Id("ProtoPackage").Op("=").Lit(g.pkg.Proto.Package)
 	if src.Version != "" {
 		f.Line()
-		f.Comment("SpecVersion is the protocol version the proto file declares.")
-		f.Const().Id("SpecVersion").Op("=").Lit(src.Version)
+		f.Comment("ProtocolVersion is the protocol version (Major.Minor) these types define, as the")
+		f.Comment("A2A-Version service parameter and AgentInterface.protocolVersion carry it.")
+		f.Const().Id("ProtocolVersion").Op("=").Lit(src.Version)
 	}
 }
 

@@ -132,50 +132,6 @@ func (g *protoGen) validateValue(t ir.Type, v *jen.Statement, field string) []je
 // ---- services ----
 
 func (g *protoGen) emitServices(f *jen.File) {
-	f.Comment("ServiceDesc describes an RPC service as data, for servers and clients to route by.")
-	f.Type().Id("ServiceDesc").Struct(
-		jen.Comment("Name is the service's full protobuf name."),
-		jen.Id("Name").String(),
-		jen.Comment("Methods are the service's RPCs in declaration order."),
-		jen.Id("Methods").Index().Id("MethodDesc"),
-	)
-	f.Line()
-	f.Comment("MethodDesc describes one RPC.")
-	f.Type().Id("MethodDesc").Struct(
-		jen.Comment("Name is the RPC's name, which is also its JSON-RPC method name."),
-		jen.Id("Name").String(),
-		jen.Comment(`FullMethod is the gRPC method path, "/package.Service/Method".`),
-		jen.Id("FullMethod").String(),
-		jen.Comment("ClientStreaming and ServerStreaming are the proto's stream markers."),
-		jen.Id("ClientStreaming").Bool(),
-		jen.Id("ServerStreaming").Bool(),
-		jen.Comment("HTTP lists the google.api.http bindings, the main rule first."),
-		jen.Id("HTTP").Index().Id("HTTPRule"),
-		jen.Comment("NewRequest and NewResponse return empty request and response messages."),
-		jen.Id("NewRequest").Func().Params().Id("ProtoValue"),
-		jen.Id("NewResponse").Func().Params().Id("ProtoValue"),
-	)
-	f.Line()
-	f.Comment("HTTPRule is one HTTP+JSON binding of an RPC.")
-	f.Type().Id("HTTPRule").Struct(
-		jen.Comment("Method is the HTTP method; Path the URL template (\"/tasks/{id=*}:cancel\")."),
-		jen.Id("Method").String(),
-		jen.Id("Path").String(),
-		jen.Comment(`Body names the request field the body maps to: "*" for the whole request, "" for none.`),
-		jen.Id("Body").String(),
-		jen.Comment("ResponseBody names the response field the body holds, or \"\" for the whole response."),
-		jen.Id("ResponseBody").String(),
-	)
-	f.Line()
-	f.Comment("ProtoValue is implemented by every message type of the package.")
-	f.Type().Id("ProtoValue").Interface(
-		jen.Id("AppendJSON").Params(jen.Index().Byte()).Index().Byte(),
-		jen.Id("UnmarshalJSON").Params(jen.Index().Byte()).Error(),
-		jen.Id("AppendProto").Params(jen.Index().Byte()).Index().Byte(),
-		jen.Id("UnmarshalProto").Params(jen.Index().Byte()).Error(),
-		jen.Id("Validate").Params().Error(),
-	)
-	f.Line()
 	f.Comment("NewMessage returns an empty message of the given full protobuf name, or nil when the")
 	f.Comment("package has no such message.")
 	f.Func().Id("NewMessage").Params(jen.Id("fullName").String()).Id("ProtoValue").Block(
@@ -228,5 +184,8 @@ func (g *protoGen) emitServices(f *jen.File) {
 				}
 			}),
 		})
+		g.emitServer(f, s)
+		g.emitClient(f, s)
 	}
+	g.emitFieldSetters(f)
 }

@@ -9,6 +9,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/bufbuild/protocompile"
@@ -83,13 +84,18 @@ func (l *lowerer) pos(d protoreflect.Descriptor) ir.Pos {
 
 func (l *lowerer) doc(d protoreflect.Descriptor) string {
 	loc := l.fd.SourceLocations().ByDescriptor(d)
-	text := strings.TrimSpace(loc.LeadingComments)
+	text := strings.TrimSpace(internalComment.ReplaceAllString(loc.LeadingComments, ""))
 	var lines []string
 	for _, line := range strings.Split(text, "\n") {
 		lines = append(lines, strings.TrimSpace(line))
 	}
 	return strings.TrimSpace(strings.Join(lines, "\n"))
 }
+
+// internalComment matches a "(-- … --)" block, which AIP-192 reserves for
+// notes to the proto's maintainers (linter waivers) that generated
+// documentation leaves out.
+var internalComment = regexp.MustCompile(`(?s)\(--.*?--\)`)
 
 func (l *lowerer) errorf(d protoreflect.Descriptor, format string, args ...any) error {
 	return fmt.Errorf("%s: %s", l.pos(d), fmt.Sprintf(format, args...))

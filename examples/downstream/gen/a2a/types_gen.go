@@ -586,8 +586,6 @@ type AgentSkill struct {
 // AgentCardSignature represents a JWS signature of an AgentCard.
 // This follows the JSON format of an RFC 7515 JSON Web Signature (JWS).
 type AgentCardSignature struct {
-	// (-- api-linter: core::0140::reserved-words=disabled
-	// aip.dev/not-precedent: Backwards compatibility --)
 	// Required. The protected JWS header for the signature. This is always a
 	// base64url-encoded JSON object.
 	//

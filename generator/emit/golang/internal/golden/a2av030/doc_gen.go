@@ -15,3 +15,7 @@ package a2av030
 
 // ProtoPackage is the protobuf package the types belong to.
 const ProtoPackage = "a2a.v1"
+
+// ProtocolVersion is the protocol version (Major.Minor) these types define, as the
+// A2A-Version service parameter and AgentInterface.protocolVersion carry it.
+const ProtocolVersion = "0.3"

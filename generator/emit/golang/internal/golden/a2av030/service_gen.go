@@ -3,49 +3,10 @@
 
 package a2av030
 
-// ServiceDesc describes an RPC service as data, for servers and clients to route by.
-type ServiceDesc struct {
-	// Name is the service's full protobuf name.
-	Name string
-	// Methods are the service's RPCs in declaration order.
-	Methods []MethodDesc
-}
-
-// MethodDesc describes one RPC.
-type MethodDesc struct {
-	// Name is the RPC's name, which is also its JSON-RPC method name.
-	Name string
-	// FullMethod is the gRPC method path, "/package.Service/Method".
-	FullMethod string
-	// ClientStreaming and ServerStreaming are the proto's stream markers.
-	ClientStreaming bool
-	ServerStreaming bool
-	// HTTP lists the google.api.http bindings, the main rule first.
-	HTTP []HTTPRule
-	// NewRequest and NewResponse return empty request and response messages.
-	NewRequest  func() ProtoValue
-	NewResponse func() ProtoValue
-}
-
-// HTTPRule is one HTTP+JSON binding of an RPC.
-type HTTPRule struct {
-	// Method is the HTTP method; Path the URL template ("/tasks/{id=*}:cancel").
-	Method string
-	Path   string
-	// Body names the request field the body maps to: "*" for the whole request, "" for none.
-	Body string
-	// ResponseBody names the response field the body holds, or "" for the whole response.
-	ResponseBody string
-}
-
-// ProtoValue is implemented by every message type of the package.
-type ProtoValue interface {
-	AppendJSON([]byte) []byte
-	UnmarshalJSON([]byte) error
-	AppendProto([]byte) []byte
-	UnmarshalProto([]byte) error
-	Validate() error
-}
+import (
+	"context"
+	"iter"
+)
 
 // NewMessage returns an empty message of the given full protobuf name, or nil when the
 // package has no such message.
@@ -301,4 +262,455 @@ var A2AService = ServiceDesc{
 		},
 	}},
 	Name: "a2a.v1.A2AService",
+}
+
+// A2AServiceServer is the server side of a2a.v1.A2AService: implement it, bind it with BindA2AService,
+// and serve the result with NewJSONRPCHandler, NewRESTHandler or the a2agrpc package. Requests reach
+// it decoded and validated; return an error from the A2A error table (ErrTaskNotFound…), or wrap one
+// with %w, to answer with that error. Streaming RPCs call send once per message, in order.
+type A2AServiceServer interface {
+	// Send a message to the agent. This is a blocking call that will return the
+	// task once it is completed, or a LRO if requested.
+	SendMessage(ctx context.Context, req *SendMessageRequest) (*SendMessageResponse, error)
+	// SendStreamingMessage is a streaming call that will return a stream of
+	// task update events until the Task is in an interrupted or terminal state.
+	SendStreamingMessage(ctx context.Context, req *SendMessageRequest, send func(*StreamResponse) error) error
+	// Get the current state of a task from the agent.
+	GetTask(ctx context.Context, req *GetTaskRequest) (*Task, error)
+	// Cancel a task from the agent. If supported one should expect no
+	// more task updates for the task.
+	CancelTask(ctx context.Context, req *CancelTaskRequest) (*Task, error)
+	// TaskSubscription is a streaming call that will return a stream of task
+	// update events. This attaches the stream to an existing in process task.
+	// If the task is complete the stream will return the completed task (like
+	// GetTask) and close the stream.
+	TaskSubscription(ctx context.Context, req *TaskSubscriptionRequest, send func(*StreamResponse) error) error
+	// Set a push notification config for a task.
+	CreateTaskPushNotificationConfig(ctx context.Context, req *CreateTaskPushNotificationConfigRequest) (*TaskPushNotificationConfig, error)
+	// Get a push notification config for a task.
+	GetTaskPushNotificationConfig(ctx context.Context, req *GetTaskPushNotificationConfigRequest) (*TaskPushNotificationConfig, error)
+	// Get a list of push notifications configured for a task.
+	ListTaskPushNotificationConfig(ctx context.Context, req *ListTaskPushNotificationConfigRequest) (*ListTaskPushNotificationConfigResponse, error)
+	// GetAgentCard returns the agent card for the agent.
+	GetAgentCard(ctx context.Context, req *GetAgentCardRequest) (*AgentCard, error)
+	// Delete a push notification config for a task.
+	DeleteTaskPushNotificationConfig(ctx context.Context, req *DeleteTaskPushNotificationConfigRequest) (*Empty, error)
+}
+
+// UnimplementedA2AServiceServer answers every RPC with ErrUnsupportedOperation. Embed it in an
+// implementation of A2AServiceServer so that the implementation keeps compiling when a new version of
+// the spec adds an RPC.
+type UnimplementedA2AServiceServer struct{}
+
+// SendMessage answers with ErrUnsupportedOperation.
+func (UnimplementedA2AServiceServer) SendMessage(context.Context, *SendMessageRequest) (*SendMessageResponse, error) {
+	return nil, NewError(ErrUnsupportedOperation, "SendMessage is not implemented")
+}
+
+// SendStreamingMessage answers with ErrUnsupportedOperation.
+func (UnimplementedA2AServiceServer) SendStreamingMessage(context.Context, *SendMessageRequest, func(*StreamResponse) error) error {
+	return NewError(ErrUnsupportedOperation, "SendStreamingMessage is not implemented")
+}
+
+// GetTask answers with ErrUnsupportedOperation.
+func (UnimplementedA2AServiceServer) GetTask(context.Context, *GetTaskRequest) (*Task, error) {
+	return nil, NewError(ErrUnsupportedOperation, "GetTask is not implemented")
+}
+
+// CancelTask answers with ErrUnsupportedOperation.
+func (UnimplementedA2AServiceServer) CancelTask(context.Context, *CancelTaskRequest) (*Task, error) {
+	return nil, NewError(ErrUnsupportedOperation, "CancelTask is not implemented")
+}
+
+// TaskSubscription answers with ErrUnsupportedOperation.
+func (UnimplementedA2AServiceServer) TaskSubscription(context.Context, *TaskSubscriptionRequest, func(*StreamResponse) error) error {
+	return NewError(ErrUnsupportedOperation, "TaskSubscription is not implemented")
+}
+
+// CreateTaskPushNotificationConfig answers with ErrUnsupportedOperation.
+func (UnimplementedA2AServiceServer) CreateTaskPushNotificationConfig(context.Context, *CreateTaskPushNotificationConfigRequest) (*TaskPushNotificationConfig, error) {
+	return nil, NewError(ErrUnsupportedOperation, "CreateTaskPushNotificationConfig is not implemented")
+}
+
+// GetTaskPushNotificationConfig answers with ErrUnsupportedOperation.
+func (UnimplementedA2AServiceServer) GetTaskPushNotificationConfig(context.Context, *GetTaskPushNotificationConfigRequest) (*TaskPushNotificationConfig, error) {
+	return nil, NewError(ErrUnsupportedOperation, "GetTaskPushNotificationConfig is not implemented")
+}
+
+// ListTaskPushNotificationConfig answers with ErrUnsupportedOperation.
+func (UnimplementedA2AServiceServer) ListTaskPushNotificationConfig(context.Context, *ListTaskPushNotificationConfigRequest) (*ListTaskPushNotificationConfigResponse, error) {
+	return nil, NewError(ErrUnsupportedOperation, "ListTaskPushNotificationConfig is not implemented")
+}
+
+// GetAgentCard answers with ErrUnsupportedOperation.
+func (UnimplementedA2AServiceServer) GetAgentCard(context.Context, *GetAgentCardRequest) (*AgentCard, error) {
+	return nil, NewError(ErrUnsupportedOperation, "GetAgentCard is not implemented")
+}
+
+// DeleteTaskPushNotificationConfig answers with ErrUnsupportedOperation.
+func (UnimplementedA2AServiceServer) DeleteTaskPushNotificationConfig(context.Context, *DeleteTaskPushNotificationConfigRequest) (*Empty, error) {
+	return nil, NewError(ErrUnsupportedOperation, "DeleteTaskPushNotificationConfig is not implemented")
+}
+
+// BindA2AService binds srv to the a2a.v1.A2AService service, for the transports to serve.
+func BindA2AService(srv A2AServiceServer) *Service {
+	d := &A2AService
+	return &Service{
+		Desc: d,
+		Handlers: []MethodHandler{{
+			Desc: &d.Methods[0],
+			Unary: func(ctx context.Context, req ProtoValue) (ProtoValue, error) {
+				resp, err := srv.SendMessage(ctx, req.(*SendMessageRequest))
+				if resp == nil {
+					return nil, err
+				}
+				return resp, err
+			},
+		}, {
+			Desc: &d.Methods[1],
+			Stream: func(ctx context.Context, req ProtoValue, send func(ProtoValue) error) error {
+				return srv.SendStreamingMessage(ctx, req.(*SendMessageRequest), func(m *StreamResponse) error {
+					return send(m)
+				})
+			},
+		}, {
+			Desc: &d.Methods[2],
+			Unary: func(ctx context.Context, req ProtoValue) (ProtoValue, error) {
+				resp, err := srv.GetTask(ctx, req.(*GetTaskRequest))
+				if resp == nil {
+					return nil, err
+				}
+				return resp, err
+			},
+		}, {
+			Desc: &d.Methods[3],
+			Unary: func(ctx context.Context, req ProtoValue) (ProtoValue, error) {
+				resp, err := srv.CancelTask(ctx, req.(*CancelTaskRequest))
+				if resp == nil {
+					return nil, err
+				}
+				return resp, err
+			},
+		}, {
+			Desc: &d.Methods[4],
+			Stream: func(ctx context.Context, req ProtoValue, send func(ProtoValue) error) error {
+				return srv.TaskSubscription(ctx, req.(*TaskSubscriptionRequest), func(m *StreamResponse) error {
+					return send(m)
+				})
+			},
+		}, {
+			Desc: &d.Methods[5],
+			Unary: func(ctx context.Context, req ProtoValue) (ProtoValue, error) {
+				resp, err := srv.CreateTaskPushNotificationConfig(ctx, req.(*CreateTaskPushNotificationConfigRequest))
+				if resp == nil {
+					return nil, err
+				}
+				return resp, err
+			},
+		}, {
+			Desc: &d.Methods[6],
+			Unary: func(ctx context.Context, req ProtoValue) (ProtoValue, error) {
+				resp, err := srv.GetTaskPushNotificationConfig(ctx, req.(*GetTaskPushNotificationConfigRequest))
+				if resp == nil {
+					return nil, err
+				}
+				return resp, err
+			},
+		}, {
+			Desc: &d.Methods[7],
+			Unary: func(ctx context.Context, req ProtoValue) (ProtoValue, error) {
+				resp, err := srv.ListTaskPushNotificationConfig(ctx, req.(*ListTaskPushNotificationConfigRequest))
+				if resp == nil {
+					return nil, err
+				}
+				return resp, err
+			},
+		}, {
+			Desc: &d.Methods[8],
+			Unary: func(ctx context.Context, req ProtoValue) (ProtoValue, error) {
+				resp, err := srv.GetAgentCard(ctx, req.(*GetAgentCardRequest))
+				if resp == nil {
+					return nil, err
+				}
+				return resp, err
+			},
+		}, {
+			Desc: &d.Methods[9],
+			Unary: func(ctx context.Context, req ProtoValue) (ProtoValue, error) {
+				resp, err := srv.DeleteTaskPushNotificationConfig(ctx, req.(*DeleteTaskPushNotificationConfigRequest))
+				if resp == nil {
+					return nil, err
+				}
+				return resp, err
+			},
+		}},
+	}
+}
+
+// A2AServiceClient calls the a2a.v1.A2AService service over a Transport: NewJSONRPCTransport,
+// NewRESTTransport, or the a2agrpc package's. Errors the server sends come back as *RPCError, so
+// errors.Is(err, ErrTaskNotFound) works whichever binding carried them.
+type A2AServiceClient struct {
+	t Transport
+}
+
+// NewA2AServiceClient returns a client that calls over t.
+func NewA2AServiceClient(t Transport) *A2AServiceClient {
+	return &A2AServiceClient{t: t}
+}
+
+// Send a message to the agent. This is a blocking call that will return the
+// task once it is completed, or a LRO if requested.
+func (c *A2AServiceClient) SendMessage(ctx context.Context, req *SendMessageRequest) (*SendMessageResponse, error) {
+	resp := new(SendMessageResponse)
+	if err := c.t.Call(ctx, &A2AService.Methods[0], req, resp); err != nil {
+		return nil, err
+	}
+	return resp, nil
+}
+
+// SendStreamingMessage is a streaming call that will return a stream of
+// task update events until the Task is in an interrupted or terminal state.
+func (c *A2AServiceClient) SendStreamingMessage(ctx context.Context, req *SendMessageRequest) iter.Seq2[*StreamResponse, error] {
+	return func(yield func(*StreamResponse, error) bool) {
+		for m, err := range c.t.Stream(ctx, &A2AService.Methods[1], req) {
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			if !yield(m.(*StreamResponse), nil) {
+				return
+			}
+		}
+	}
+}
+
+// Get the current state of a task from the agent.
+func (c *A2AServiceClient) GetTask(ctx context.Context, req *GetTaskRequest) (*Task, error) {
+	resp := new(Task)
+	if err := c.t.Call(ctx, &A2AService.Methods[2], req, resp); err != nil {
+		return nil, err
+	}
+	return resp, nil
+}
+
+// Cancel a task from the agent. If supported one should expect no
+// more task updates for the task.
+func (c *A2AServiceClient) CancelTask(ctx context.Context, req *CancelTaskRequest) (*Task, error) {
+	resp := new(Task)
+	if err := c.t.Call(ctx, &A2AService.Methods[3], req, resp); err != nil {
+		return nil, err
+	}
+	return resp, nil
+}
+
+// TaskSubscription is a streaming call that will return a stream of task
+// update events. This attaches the stream to an existing in process task.
+// If the task is complete the stream will return the completed task (like
+// GetTask) and close the stream.
+func (c *A2AServiceClient) TaskSubscription(ctx context.Context, req *TaskSubscriptionRequest) iter.Seq2[*StreamResponse, error] {
+	return func(yield func(*StreamResponse, error) bool) {
+		for m, err := range c.t.Stream(ctx, &A2AService.Methods[4], req) {
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			if !yield(m.(*StreamResponse), nil) {
+				return
+			}
+		}
+	}
+}
+
+// Set a push notification config for a task.
+func (c *A2AServiceClient) CreateTaskPushNotificationConfig(ctx context.Context, req *CreateTaskPushNotificationConfigRequest) (*TaskPushNotificationConfig, error) {
+	resp := new(TaskPushNotificationConfig)
+	if err := c.t.Call(ctx, &A2AService.Methods[5], req, resp); err != nil {
+		return nil, err
+	}
+	return resp, nil
+}
+
+// Get a push notification config for a task.
+func (c *A2AServiceClient) GetTaskPushNotificationConfig(ctx context.Context, req *GetTaskPushNotificationConfigRequest) (*TaskPushNotificationConfig, error) {
+	resp := new(TaskPushNotificationConfig)
+	if err := c.t.Call(ctx, &A2AService.Methods[6], req, resp); err != nil {
+		return nil, err
+	}
+	return resp, nil
+}
+
+// Get a list of push notifications configured for a task.
+func (c *A2AServiceClient) ListTaskPushNotificationConfig(ctx context.Context, req *ListTaskPushNotificationConfigRequest) (*ListTaskPushNotificationConfigResponse, error) {
+	resp := new(ListTaskPushNotificationConfigResponse)
+	if err := c.t.Call(ctx, &A2AService.Methods[7], req, resp); err != nil {
+		return nil, err
+	}
+	return resp, nil
+}
+
+// GetAgentCard returns the agent card for the agent.
+func (c *A2AServiceClient) GetAgentCard(ctx context.Context, req *GetAgentCardRequest) (*AgentCard, error) {
+	resp := new(AgentCard)
+	if err := c.t.Call(ctx, &A2AService.Methods[8], req, resp); err != nil {
+		return nil, err
+	}
+	return resp, nil
+}
+
+// Delete a push notification config for a task.
+func (c *A2AServiceClient) DeleteTaskPushNotificationConfig(ctx context.Context, req *DeleteTaskPushNotificationConfigRequest) (*Empty, error) {
+	resp := new(Empty)
+	if err := c.t.Call(ctx, &A2AService.Methods[9], req, resp); err != nil {
+		return nil, err
+	}
+	return resp, nil
+}
+
+// SetField sets the top-level field name, given by its proto or JSON name, from text: the
+// ProtoJSON form of the value without JSON quoting, as an HTTP+JSON path variable or query
+// parameter carries it. A repeated field gains one element per call. An unknown name gives an
+// error wrapping ErrUnknownField; text that does not parse gives ErrInvalidParams naming the field.
+func (m *SendMessageRequest) SetField(name, text string) error {
+	switch name {
+	case "request", "message":
+		return notSettable("message")
+	case "configuration":
+		return notSettable("configuration")
+	case "metadata":
+		return notSettable("metadata")
+	default:
+		return unknownField(name)
+	}
+}
+
+// SetField sets the top-level field name, given by its proto or JSON name, from text: the
+// ProtoJSON form of the value without JSON quoting, as an HTTP+JSON path variable or query
+// parameter carries it. A repeated field gains one element per call. An unknown name gives an
+// error wrapping ErrUnknownField; text that does not parse gives ErrInvalidParams naming the field.
+func (m *GetTaskRequest) SetField(name, text string) error {
+	switch name {
+	case "name":
+		m.Name = text
+		return nil
+	case "history_length", "historyLength":
+		n, err := textInt("historyLength", text, 32)
+		if err != nil {
+			return err
+		}
+		m.HistoryLength = int32(n)
+		return nil
+	default:
+		return unknownField(name)
+	}
+}
+
+// SetField sets the top-level field name, given by its proto or JSON name, from text: the
+// ProtoJSON form of the value without JSON quoting, as an HTTP+JSON path variable or query
+// parameter carries it. A repeated field gains one element per call. An unknown name gives an
+// error wrapping ErrUnknownField; text that does not parse gives ErrInvalidParams naming the field.
+func (m *CancelTaskRequest) SetField(name, text string) error {
+	switch name {
+	case "name":
+		m.Name = text
+		return nil
+	default:
+		return unknownField(name)
+	}
+}
+
+// SetField sets the top-level field name, given by its proto or JSON name, from text: the
+// ProtoJSON form of the value without JSON quoting, as an HTTP+JSON path variable or query
+// parameter carries it. A repeated field gains one element per call. An unknown name gives an
+// error wrapping ErrUnknownField; text that does not parse gives ErrInvalidParams naming the field.
+func (m *TaskSubscriptionRequest) SetField(name, text string) error {
+	switch name {
+	case "name":
+		m.Name = text
+		return nil
+	default:
+		return unknownField(name)
+	}
+}
+
+// SetField sets the top-level field name, given by its proto or JSON name, from text: the
+// ProtoJSON form of the value without JSON quoting, as an HTTP+JSON path variable or query
+// parameter carries it. A repeated field gains one element per call. An unknown name gives an
+// error wrapping ErrUnknownField; text that does not parse gives ErrInvalidParams naming the field.
+func (m *CreateTaskPushNotificationConfigRequest) SetField(name, text string) error {
+	switch name {
+	case "parent":
+		m.Parent = text
+		return nil
+	case "config_id", "configId":
+		m.ConfigID = text
+		return nil
+	case "config":
+		return notSettable("config")
+	default:
+		return unknownField(name)
+	}
+}
+
+// SetField sets the top-level field name, given by its proto or JSON name, from text: the
+// ProtoJSON form of the value without JSON quoting, as an HTTP+JSON path variable or query
+// parameter carries it. A repeated field gains one element per call. An unknown name gives an
+// error wrapping ErrUnknownField; text that does not parse gives ErrInvalidParams naming the field.
+func (m *GetTaskPushNotificationConfigRequest) SetField(name, text string) error {
+	switch name {
+	case "name":
+		m.Name = text
+		return nil
+	default:
+		return unknownField(name)
+	}
+}
+
+// SetField sets the top-level field name, given by its proto or JSON name, from text: the
+// ProtoJSON form of the value without JSON quoting, as an HTTP+JSON path variable or query
+// parameter carries it. A repeated field gains one element per call. An unknown name gives an
+// error wrapping ErrUnknownField; text that does not parse gives ErrInvalidParams naming the field.
+func (m *ListTaskPushNotificationConfigRequest) SetField(name, text string) error {
+	switch name {
+	case "parent":
+		m.Parent = text
+		return nil
+	case "page_size", "pageSize":
+		n, err := textInt("pageSize", text, 32)
+		if err != nil {
+			return err
+		}
+		m.PageSize = int32(n)
+		return nil
+	case "page_token", "pageToken":
+		m.PageToken = text
+		return nil
+	default:
+		return unknownField(name)
+	}
+}
+
+// SetField sets the top-level field name, given by its proto or JSON name, from text: the
+// ProtoJSON form of the value without JSON quoting, as an HTTP+JSON path variable or query
+// parameter carries it. A repeated field gains one element per call. An unknown name gives an
+// error wrapping ErrUnknownField; text that does not parse gives ErrInvalidParams naming the field.
+func (m *GetAgentCardRequest) SetField(name, text string) error {
+	switch name {
+	default:
+		return unknownField(name)
+	}
+}
+
+// SetField sets the top-level field name, given by its proto or JSON name, from text: the
+// ProtoJSON form of the value without JSON quoting, as an HTTP+JSON path variable or query
+// parameter carries it. A repeated field gains one element per call. An unknown name gives an
+// error wrapping ErrUnknownField; text that does not parse gives ErrInvalidParams naming the field.
+func (m *DeleteTaskPushNotificationConfigRequest) SetField(name, text string) error {
+	switch name {
+	case "name":
+		m.Name = text
+		return nil
+	default:
+		return unknownField(name)
+	}
 }

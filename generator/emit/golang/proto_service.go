@@ -1,0 +1,322 @@
+package golang
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/agui-gen/agui-gen/generator/ir"
+	"github.com/agui-gen/agui-gen/generator/naming"
+)
+
+// The typed server and client of a service. What an RPC is called, what it
+// takes and returns and whether it streams comes from the IR; how a binding
+// carries it is support code (templates/a2acore, templates/a2art) that
+// works on the Service and Transport types these wrap.
+
+// served reports whether the bindings can carry m: unary and
+// server-streaming RPCs. A client-streaming RPC is left out of the typed
+// server and client, and their doc comments say so.
+func served(m *ir.Method) bool { return !m.ClientStreaming }
+
+func methodDoc(m *ir.Method) []string {
+	lines := protoDoc(m.Name, m.Doc)
+	if m.Deprecated {
+		lines = append(lines, "", "Deprecated: the proto marks "+m.Name+" as deprecated.")
+	}
+	return lines
+}
+
+func (g *protoGen) leftOut(s *ir.Service) []string {
+	var out []string
+	for _, m := range s.Methods {
+		if !served(m) {
+			out = append(out, m.Name)
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return []string{"", "Left out, as no binding here carries client streaming: " + strings.Join(out, ", ") + "."}
+}
+
+func (g *protoGen) emitServer(f *jen.File, s *ir.Service) {
+	svc := g.decl[s]
+	server := svc + "Server"
+	doc := wrap(fmt.Sprintf("%s is the server side of %s: implement it, bind it with Bind%s, "+
+		"and serve the result with NewJSONRPCHandler, NewRESTHandler or the a2agrpc package. Requests reach it "+
+		"decoded and validated; return an error from the A2A error table (ErrTaskNotFound…), or wrap one with %%w, "+
+		"to answer with that error. Streaming RPCs call send once per message, in order.", server, s.FullName, svc), 100)
+	doc = append(doc, g.leftOut(s)...)
+	f.Line()
+	f.Add(comment(doc))
+	f.Type().Id(server).InterfaceFunc(func(gr *jen.Group) {
+		for _, m := range s.Methods {
+			if !served(m) {
+				continue
+			}
+			gr.Add(comment(methodDoc(m)))
+			gr.Id(m.Name).Add(g.serverSignature(m, true))
+		}
+	})
+
+	unimpl := "Unimplemented" + server
+	f.Line()
+	f.Add(comment(wrap(fmt.Sprintf("%s answers every RPC with ErrUnsupportedOperation. Embed it in an "+
+		"implementation of %s so that the implementation keeps compiling when a new version of the spec adds an RPC.",
+		unimpl, server), 100)))
+	f.Type().Id(unimpl).Struct()
+	for _, m := range s.Methods {
+		if !served(m) {
+			continue
+		}
+		f.Line()
+		f.Commentf("%s answers with ErrUnsupportedOperation.", m.Name)
+		notImpl := jen.Id("NewError").Call(jen.Id("ErrUnsupportedOperation"), jen.Lit(m.Name+" is not implemented"))
+		var body jen.Code
+		if m.ServerStreaming {
+			body = jen.Return(notImpl)
+		} else {
+			body = jen.Return(jen.Nil(), notImpl)
+		}
+		f.Func().Params(jen.Id(unimpl)).Id(m.Name).Add(g.serverSignature(m, false)).Block(body)
+	}
+
+	f.Line()
+	f.Add(comment([]string{
+		fmt.Sprintf("Bind%s binds srv to the %s service, for the transports to serve.", svc, s.FullName),
+	}))
+	f.Func().Id("Bind"+svc).Params(jen.Id("srv").Id(server)).Op("*").Id("Service").Block(
+		jen.Id("d").Op(":=").Op("&").Id(svc),
+		jen.Return(jen.Op("&").Id("Service").Values(jen.Dict{
+			jen.Id("Desc"): jen.Id("d"),
+			jen.Id("Handlers"): jen.Index().Id("MethodHandler").ValuesFunc(func(gr *jen.Group) {
+				for i, m := range s.Methods {
+					gr.Add(g.bindMethod(i, m))
+				}
+			}),
+		})),
+	)
+}
+
+// serverSignature is the parameter and result list of m in the server
+// interface; named says whether the parameters carry names.
+func (g *protoGen) serverSignature(m *ir.Method, named bool) *jen.Statement {
+	p := func(name string, t jen.Code) jen.Code {
+		if named {
+			return jen.Id(name).Add(t)
+		}
+		return jen.Add(t)
+	}
+	params := []jen.Code{
+		p("ctx", jen.Qual("context", "Context")),
+		p("req", jen.Op("*").Id(g.decl[m.Input])),
+	}
+	if m.ServerStreaming {
+		params = append(params, p("send", jen.Func().Params(jen.Op("*").Id(g.decl[m.Output])).Error()))
+		return jen.Params(params...).Error()
+	}
+	return jen.Params(params...).Params(jen.Op("*").Id(g.decl[m.Output]), jen.Error())
+}
+
+// bindMethod is the MethodHandler of the i-th method: it asserts the
+// request to its type and hands the typed values over.
+func (g *protoGen) bindMethod(i int, m *ir.Method) jen.Code {
+	desc := jen.Op("&").Id("d").Dot("Methods").Index(jen.Lit(i))
+	if !served(m) {
+		return jen.Values(jen.Dict{jen.Id("Desc"): desc})
+	}
+	in, out := g.decl[m.Input], g.decl[m.Output]
+	if m.ServerStreaming {
+		return jen.Values(jen.Dict{
+			jen.Id("Desc"): desc,
+			jen.Id("Stream"): jen.Func().Params(
+				jen.Id("ctx").Qual("context", "Context"), jen.Id("req").Id("ProtoValue"),
+				jen.Id("send").Func().Params(jen.Id("ProtoValue")).Error(),
+			).Error().Block(
+				jen.Return(jen.Id("srv").Dot(m.Name).Call(jen.Id("ctx"), jen.Id("req").Assert(jen.Op("*").Id(in)),
+					jen.Func().Params(jen.Id("m").Op("*").Id(out)).Error().Block(jen.Return(jen.Id("send").Call(jen.Id("m")))))),
+			),
+		})
+	}
+	return jen.Values(jen.Dict{
+		jen.Id("Desc"): desc,
+		jen.Id("Unary"): jen.Func().Params(
+			jen.Id("ctx").Qual("context", "Context"), jen.Id("req").Id("ProtoValue"),
+		).Params(jen.Id("ProtoValue"), jen.Error()).Block(
+			jen.List(jen.Id("resp"), jen.Err()).Op(":=").Id("srv").Dot(m.Name).Call(jen.Id("ctx"), jen.Id("req").Assert(jen.Op("*").Id(in))),
+			// A nil *T must not become a non-nil ProtoValue.
+			jen.If(jen.Id("resp").Op("==").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+			jen.Return(jen.Id("resp"), jen.Err()),
+		),
+	})
+}
+
+func (g *protoGen) emitClient(f *jen.File, s *ir.Service) {
+	svc := g.decl[s]
+	client := svc + "Client"
+	doc := wrap(fmt.Sprintf("%s calls the %s service over a Transport: NewJSONRPCTransport, "+
+		"NewRESTTransport, or the a2agrpc package's. Errors the server sends come back as *RPCError, "+
+		"so errors.Is(err, ErrTaskNotFound) works whichever binding carried them.", client, s.FullName), 100)
+	doc = append(doc, g.leftOut(s)...)
+	f.Line()
+	f.Add(comment(doc))
+	f.Type().Id(client).Struct(jen.Id("t").Id("Transport"))
+	f.Line()
+	f.Commentf("New%s returns a client that calls over t.", client)
+	f.Func().Id("New" + client).Params(jen.Id("t").Id("Transport")).Op("*").Id(client).Block(
+		jen.Return(jen.Op("&").Id(client).Values(jen.Dict{jen.Id("t"): jen.Id("t")})),
+	)
+	for i, m := range s.Methods {
+		if !served(m) {
+			continue
+		}
+		in, out := g.decl[m.Input], g.decl[m.Output]
+		desc := jen.Op("&").Id(svc).Dot("Methods").Index(jen.Lit(i))
+		f.Line()
+		f.Add(comment(methodDoc(m)))
+		recv := jen.Params(jen.Id("c").Op("*").Id(client))
+		params := jen.Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("req").Op("*").Id(in))
+		if m.ServerStreaming {
+			seq := jen.Qual("iter", "Seq2").Index(jen.List(jen.Op("*").Id(out), jen.Error()))
+			f.Func().Add(recv).Id(m.Name).Add(params).Add(seq).Block(
+				jen.Return(jen.Func().Params(jen.Id("yield").Func().Params(jen.Op("*").Id(out), jen.Error()).Bool()).Block(
+					jen.For(jen.List(jen.Id("m"), jen.Err()).Op(":=").Range().Id("c").Dot("t").Dot("Stream").Call(jen.Id("ctx"), desc, jen.Id("req"))).Block(
+						jen.If(jen.Err().Op("!=").Nil()).Block(
+							jen.Id("yield").Call(jen.Nil(), jen.Err()),
+							jen.Return(),
+						),
+						jen.If(jen.Op("!").Id("yield").Call(jen.Id("m").Assert(jen.Op("*").Id(out)), jen.Nil())).Block(jen.Return()),
+					),
+				)),
+			)
+			continue
+		}
+		f.Func().Add(recv).Id(m.Name).Add(params).Params(jen.Op("*").Id(out), jen.Error()).Block(
+			jen.Id("resp").Op(":=").New(jen.Id(out)),
+			jen.If(jen.Err().Op(":=").Id("c").Dot("t").Dot("Call").Call(jen.Id("ctx"), desc, jen.Id("req"), jen.Id("resp")), jen.Err().Op("!=").Nil()).Block(
+				jen.Return(jen.Nil(), jen.Err()),
+			),
+			jen.Return(jen.Id("resp"), jen.Nil()),
+		)
+	}
+}
+
+// emitFieldSetters gives every request message of a served RPC a SetField
+// method, which the HTTP+JSON binding uses for path variables and query
+// parameters.
+func (g *protoGen) emitFieldSetters(f *jen.File) {
+	seen := map[*ir.Struct]bool{}
+	for _, d := range g.pkg.Decls {
+		s, ok := d.(*ir.Service)
+		if !ok {
+			continue
+		}
+		for _, m := range s.Methods {
+			if !served(m) || len(m.HTTP) == 0 || seen[m.Input] {
+				continue
+			}
+			seen[m.Input] = true
+			g.emitFieldSetter(f, m.Input)
+		}
+	}
+}
+
+func (g *protoGen) emitFieldSetter(f *jen.File, st *ir.Struct) {
+	name := g.decl[st]
+	f.Line()
+	f.Add(comment([]string{
+		"SetField sets the top-level field name, given by its proto or JSON name, from text: the",
+		"ProtoJSON form of the value without JSON quoting, as an HTTP+JSON path variable or query",
+		"parameter carries it. A repeated field gains one element per call. An unknown name gives an",
+		"error wrapping ErrUnknownField; text that does not parse gives ErrInvalidParams naming the field.",
+	}))
+	f.Func().Params(jen.Id("m").Op("*").Id(name)).Id("SetField").Params(jen.Id("name"), jen.Id("text").String()).Error().Block(
+		jen.Switch(jen.Id("name")).BlockFunc(func(gr *jen.Group) {
+			for _, fl := range st.Fields {
+				names := []jen.Code{jen.Lit(fl.Name)}
+				if fl.WireName() != fl.Name {
+					names = append(names, jen.Lit(fl.WireName()))
+				}
+				gr.Case(names...).Block(g.setFromText(fl)...)
+			}
+			gr.Default().Block(jen.Return(jen.Id("unknownField").Call(jen.Id("name"))))
+		}),
+	)
+}
+
+// setFromText is the body of one SetField case: parse the text into the
+// field's element type, then store it.
+func (g *protoGen) setFromText(fl *ir.Field) []jen.Code {
+	t := fl.Type
+	repeated := t.Kind == ir.KindArray
+	if repeated {
+		t = *t.Elem
+	}
+	wire := jen.Lit(fl.WireName())
+	var parse []jen.Code // statements leaving the parsed value in v
+	value := jen.Id("v")
+	switch t.Kind {
+	case ir.KindString:
+		value = jen.Id("text")
+	case ir.KindBool:
+		parse = []jen.Code{jen.List(jen.Id("v"), jen.Err()).Op(":=").Id("textBool").Call(wire, jen.Id("text"))}
+	case ir.KindInt:
+		bits, unsigned := 64, false
+		switch t.Scalar {
+		case "int32", "sint32", "sfixed32":
+			bits = 32
+		case "uint32", "fixed32":
+			bits, unsigned = 32, true
+		case "uint64", "fixed64":
+			unsigned = true
+		}
+		fn := "textInt"
+		if unsigned {
+			fn = "textUint"
+		}
+		parse = []jen.Code{jen.List(jen.Id("n"), jen.Err()).Op(":=").Id(fn).Call(wire, jen.Id("text"), jen.Lit(bits))}
+		value = g.goType(t).Call(jen.Id("n"))
+	case ir.KindFloat:
+		bits := 64
+		if t.Scalar == "float" {
+			bits = 32
+		}
+		parse = []jen.Code{jen.List(jen.Id("n"), jen.Err()).Op(":=").Id("textFloat").Call(wire, jen.Id("text"), jen.Lit(bits))}
+		value = g.goType(t).Call(jen.Id("n"))
+	case ir.KindBytes:
+		parse = []jen.Code{jen.List(jen.Id("v"), jen.Err()).Op(":=").Id("textBytes").Call(wire, jen.Id("text"))}
+	case ir.KindTimestamp:
+		parse = []jen.Code{jen.List(jen.Id("v"), jen.Err()).Op(":=").Id("textTimestamp").Call(wire, jen.Id("text"))}
+	case ir.KindNamed:
+		e, ok := t.Decl.(*ir.Enum)
+		if !ok {
+			return []jen.Code{jen.Return(jen.Id("notSettable").Call(wire))}
+		}
+		parse = []jen.Code{jen.List(jen.Id("v"), jen.Err()).Op(":=").Id("textEnum").Call(wire, jen.Id("text"), jen.Id("parse"+g.decl[e]))}
+	default:
+		return []jen.Code{jen.Return(jen.Id("notSettable").Call(wire))}
+	}
+	var out []jen.Code
+	out = append(out, parse...)
+	if len(parse) > 0 {
+		out = append(out, jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
+	}
+	field := jen.Id("m").Dot(g.field[fl])
+	switch {
+	case fl.Oneof != nil:
+		out = append(out, jen.Id("m").Dot(naming.Exported(fl.Oneof.Name)).Op("=").Op("&").Id(g.wrapper[fl]).Values(jen.Dict{jen.Id(g.field[fl]): value}))
+	case repeated:
+		out = append(out, field.Clone().Op("=").Append(field.Clone(), value))
+	case fl.Presence && isScalarLike(fl.Type):
+		if t.Kind == ir.KindInt || t.Kind == ir.KindFloat {
+			out = append(out, jen.Id("v").Op(":=").Add(value))
+			value = jen.Id("v")
+		}
+		out = append(out, field.Clone().Op("=").Op("&").Add(value))
+	default:
+		out = append(out, field.Clone().Op("=").Add(value))
+	}
+	return append(out, jen.Return(jen.Nil()))
+}

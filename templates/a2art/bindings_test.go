@@ -1,0 +1,311 @@
+package a2art_test
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/agui-gen/agui-gen/examples/a2a-demo/echo"
+	a2a "github.com/agui-gen/agui-gen/gen/a2a"
+)
+
+// serveEcho serves the echo agent with NewHandler and returns its base URL.
+func serveEcho(t *testing.T, opts ...a2a.ServerOption) (string, *echo.Agent) {
+	t.Helper()
+	agent := echo.New()
+	var h http.Handler
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { h.ServeHTTP(w, r) }))
+	t.Cleanup(srv.Close)
+	card := echo.Card(srv.URL)
+	agent.ExtendedCard = card
+	var err error
+	if h, err = a2a.NewHandler(a2a.BindA2AService(agent), card, opts...); err != nil {
+		t.Fatal(err)
+	}
+	return srv.URL, agent
+}
+
+func userMessage(text string) *a2a.Message {
+	return &a2a.Message{MessageID: "m-" + text, Role: a2a.RoleUser, Parts: []*a2a.Part{{Content: &a2a.PartText{Text: text}}}}
+}
+
+func TestClientsOverBothBindings(t *testing.T) {
+	base, _ := serveEcho(t)
+	ctx := context.Background()
+	card, err := a2a.ResolveCard(ctx, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, binding := range []string{a2a.BindingJSONRPC, a2a.BindingHTTPJSON} {
+		t.Run(binding, func(t *testing.T) {
+			tr, iface, err := a2a.NewTransportFromCard(card, a2a.WithPreferredBindings(binding))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if iface.ProtocolBinding != binding {
+				t.Fatalf("picked %s", iface.ProtocolBinding)
+			}
+			c := a2a.NewA2AServiceClient(tr)
+			resp, err := c.SendMessage(ctx, &a2a.SendMessageRequest{Message: userMessage("hello")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			task := resp.Payload.(*a2a.SendMessageResponseTask).Task
+			if task.Status.State != a2a.TaskStateCompleted || task.Artifacts[0].Parts[0].Content.(*a2a.PartText).Text != "hello" {
+				t.Fatalf("task: %s", task.AppendJSON(nil))
+			}
+			one := int32(1)
+			got, err := c.GetTask(ctx, &a2a.GetTaskRequest{ID: task.ID, HistoryLength: &one})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.ID != task.ID || len(got.History) != 1 {
+				t.Fatalf("GetTask: %s", got.AppendJSON(nil))
+			}
+			yes, two := true, int32(2)
+			list, err := c.ListTasks(ctx, &a2a.ListTasksRequest{PageSize: &two, IncludeArtifacts: &yes, Status: a2a.TaskStateCompleted})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(list.Tasks) == 0 || list.Tasks[0].ID != task.ID || len(list.Tasks[0].Artifacts) != 1 {
+				t.Fatalf("ListTasks: %s", list.AppendJSON(nil))
+			}
+			_, err = c.GetTask(ctx, &a2a.GetTaskRequest{ID: "no/such:task"})
+			if !errors.Is(err, a2a.ErrTaskNotFound) || !strings.Contains(err.Error(), `"no/such:task"`) {
+				t.Fatalf("GetTask of an unknown task: %v", err)
+			}
+			_, err = c.CancelTask(ctx, &a2a.CancelTaskRequest{ID: task.ID})
+			if !errors.Is(err, a2a.ErrTaskNotCancelable) {
+				t.Fatalf("CancelTask: %v", err)
+			}
+			for _, err := range c.SubscribeToTask(ctx, &a2a.SubscribeToTaskRequest{ID: task.ID}) {
+				if !errors.Is(err, a2a.ErrUnsupportedOperation) {
+					t.Fatalf("SubscribeToTask: %v", err)
+				}
+			}
+			_, err = c.DeleteTaskPushNotificationConfig(ctx, &a2a.DeleteTaskPushNotificationConfigRequest{TaskID: task.ID, ID: "x"})
+			if !errors.Is(err, a2a.ErrPushNotificationNotSupported) {
+				t.Fatalf("DeleteTaskPushNotificationConfig: %v", err)
+			}
+			_, err = c.GetExtendedAgentCard(ctx, &a2a.GetExtendedAgentCardRequest{})
+			if !errors.Is(err, a2a.ErrUnauthenticated) {
+				t.Fatalf("GetExtendedAgentCard without a principal: %v", err)
+			}
+			var kinds []string
+			for ev, err := range c.SendStreamingMessage(ctx, &a2a.SendMessageRequest{Message: userMessage("stream")}) {
+				if err != nil {
+					t.Fatal(err)
+				}
+				switch p := ev.Payload.(type) {
+				case *a2a.StreamResponseTask:
+					kinds = append(kinds, "task")
+				case *a2a.StreamResponseStatusUpdate:
+					kinds = append(kinds, p.StatusUpdate.Status.State.String())
+				case *a2a.StreamResponseArtifactUpdate:
+					kinds = append(kinds, "artifact:"+p.ArtifactUpdate.Artifact.Parts[0].Content.(*a2a.PartText).Text)
+				}
+			}
+			want := "task TASK_STATE_WORKING artifact:stream TASK_STATE_COMPLETED"
+			if strings.Join(kinds, " ") != want {
+				t.Fatalf("stream: %v, want %s", kinds, want)
+			}
+		})
+	}
+}
+
+// post sends a raw request and returns the status, a header and the body.
+func post(t *testing.T, method, url, contentType, body string, header ...string) (int, http.Header, string) {
+	t.Helper()
+	req, err := http.NewRequest(method, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	req.Header.Set("A2A-Version", "1.0")
+	for i := 0; i+1 < len(header); i += 2 {
+		if header[i+1] == "" {
+			req.Header.Del(header[i])
+			continue
+		}
+		req.Header.Set(header[i], header[i+1])
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	data, _ := io.ReadAll(res.Body)
+	return res.StatusCode, res.Header, string(data)
+}
+
+func TestJSONRPCErrors(t *testing.T) {
+	base, _ := serveEcho(t, a2a.WithMaxBodyBytes(4096))
+	const msg = `{"message":{"messageId":"m1","role":"ROLE_USER","parts":[{"text":"hi"}]}}`
+	cases := []struct {
+		name, body string
+		header     []string
+		status     int
+		want       string
+	}{
+		{"parse error", `{"jsonrpc":"2.0","id":1,`, nil, 200, `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,`},
+		{"not an object", `"hello"`, nil, 200, `"id":null,"error":{"code":-32600,`},
+		{"wrong version", `{"jsonrpc":"1.0","id":7,"method":"GetTask","params":{"id":"x"}}`, nil, 200, `"id":7,"error":{"code":-32600,`},
+		{"bad id", `{"jsonrpc":"2.0","id":{},"method":"GetTask","params":{"id":"x"}}`, nil, 200, `"id":null,"error":{"code":-32600,`},
+		{"unknown method", `{"jsonrpc":"2.0","id":"a","method":"tasks/get","params":{"id":"x"}}`, nil, 200, `"id":"a","error":{"code":-32601,`},
+		{"positional params", `{"jsonrpc":"2.0","id":2,"method":"GetTask","params":["x"]}`, nil, 200, `"id":2,"error":{"code":-32602,`},
+		{"missing required field", `{"jsonrpc":"2.0","id":3,"method":"SendMessage","params":{"message":{"messageId":"m","role":"ROLE_USER"}}}`, nil, 200,
+			`"code":-32602,"message":"invalid params: /message/parts: required value is not set","data":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"INVALID_PARAMS","domain":"a2a-protocol.org"},{"@type":"type.googleapis.com/google.rpc.BadRequest","fieldViolations":[{"field":"message.parts","description":"required value is not set"}]}]`},
+		{"wrong type", `{"jsonrpc":"2.0","id":4,"method":"GetTask","params":{"id":"x","historyLength":"many"}}`, nil, 200, `"id":4,"error":{"code":-32602,`},
+		{"unknown task", `{"jsonrpc":"2.0","id":5,"method":"GetTask","params":{"id":"nope"}}`, nil, 200,
+			`{"jsonrpc":"2.0","id":5,"error":{"code":-32001,"message":"task \"nope\" not found","data":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"TASK_NOT_FOUND","domain":"a2a-protocol.org"}]}}`},
+		{"no version header", `{"jsonrpc":"2.0","id":6,"method":"GetTask","params":{"id":"x"}}`, []string{"A2A-Version", ""}, 200, `"id":6,"error":{"code":-32009,`},
+		{"unsupported version", `{"jsonrpc":"2.0","id":6,"method":"GetTask","params":{"id":"x"}}`, []string{"A2A-Version", "2.0"}, 200, `"code":-32009,"message":"the requested A2A protocol version '2.0' is not supported`},
+		{"patch ignored", `{"jsonrpc":"2.0","id":6,"method":"GetTask","params":{"id":"x"}}`, []string{"A2A-Version", "1.0.7"}, 200, `"code":-32001`},
+		{"empty batch", `[]`, nil, 200, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,`},
+		{"batch", `[{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"id":"a"}},{"jsonrpc":"2.0","method":"GetTask","params":{"id":"b"}},1,{"jsonrpc":"2.0","id":2,"method":"SendStreamingMessage","params":` + msg + `}]`, nil, 200,
+			`[{"jsonrpc":"2.0","id":1,"error":{"code":-32001,`},
+		{"too large", `{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"id":"` + strings.Repeat("x", 5000) + `"}}`, nil, 413, `"code":-32600,"message":"request body of 5062 bytes exceeds the limit of 4096"`},
+		{"invalid UTF-8", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"GetTask\",\"params\":{\"id\":\"\xff\"}}", nil, 400, `"code":-32700,"message":"the request body is not valid UTF-8"`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			status, _, body := post(t, http.MethodPost, base, "application/json", c.body, c.header...)
+			if status != c.status || !strings.Contains(body, c.want) {
+				t.Fatalf("got %d %s\nwant %d containing %s", status, body, c.status, c.want)
+			}
+		})
+	}
+	t.Run("batch answers each request but the notification", func(t *testing.T) {
+		_, _, body := post(t, http.MethodPost, base, "application/json", cases[13].body)
+		if strings.Count(body, `"jsonrpc"`) != 3 || !strings.Contains(body, `"id":null,"error":{"code":-32600`) ||
+			!strings.Contains(body, `"id":2,"error":{"code":-32600,"message":"SendStreamingMessage streams its answer`) {
+			t.Fatalf("batch: %s", body)
+		}
+	})
+	t.Run("notification", func(t *testing.T) {
+		status, _, body := post(t, http.MethodPost, base, "application/json", `{"jsonrpc":"2.0","method":"SendMessage","params":`+msg+`}`)
+		if status != http.StatusNoContent || body != "" {
+			t.Fatalf("notification: %d %q", status, body)
+		}
+	})
+	t.Run("GET", func(t *testing.T) {
+		status, h, _ := post(t, http.MethodGet, base, "", "")
+		if status != http.StatusMethodNotAllowed || h.Get("Allow") != "POST" {
+			t.Fatalf("GET: %d Allow %q", status, h.Get("Allow"))
+		}
+	})
+	t.Run("not JSON", func(t *testing.T) {
+		status, _, _ := post(t, http.MethodPost, base, "text/plain", `{}`)
+		if status != http.StatusUnsupportedMediaType {
+			t.Fatalf("text/plain: %d", status)
+		}
+	})
+}
+
+func TestMissingVersionServedAsOption(t *testing.T) {
+	base, _ := serveEcho(t, a2a.WithMissingVersionAs("1.0"))
+	_, _, body := post(t, http.MethodPost, base, "application/json", `{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"id":"x"}}`, "A2A-Version", "")
+	if !strings.Contains(body, `"code":-32001`) {
+		t.Fatalf("served as 1.0: %s", body)
+	}
+}
+
+func TestRESTRouting(t *testing.T) {
+	base, agent := serveEcho(t)
+	resp, err := agent.SendMessage(context.Background(), &a2a.SendMessageRequest{Message: userMessage("x")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := resp.Payload.(*a2a.SendMessageResponseTask).Task.ID
+	cases := []struct {
+		name, method, path, ctype, body string
+		status                          int
+		want                            string
+	}{
+		{"get task", "GET", "/tasks/" + id + "?historyLength=1", "", "", 200, `"id":"` + id + `"`},
+		{"tenant prefix", "GET", "/acme/tasks/" + id, "", "", 200, `"id":"` + id + `"`},
+		{"encoded slash is data", "GET", "/tasks/a%2Fb", "", "", 404, `"message":"task \"a/b\" not found"`},
+		{"int32 range", "GET", "/tasks/" + id + "?historyLength=3000000000", "", "", 400, `"field":"historyLength","description":"\"3000000000\" is not an int32"`},
+		{"bool is not coerced", "GET", "/tasks?includeArtifacts=yes", "", "", 400, `"status":"INVALID_ARGUMENT"`},
+		{"enum by name", "GET", "/tasks?status=TASK_STATE_COMPLETED&pageSize=1", "", "", 200, `"tasks":[{"id":"` + id + `"`},
+		{"enum by number", "GET", "/tasks?status=3", "", "", 200, `"tasks":[{"id":"` + id + `"`},
+		{"unknown query parameter ignored", "GET", "/tasks?colour=blue", "", "", 200, `"tasks"`},
+		{"cancel", "POST", "/tasks/" + id + ":cancel", "application/a2a+json", `{}`, 400,
+			`{"error":{"code":400,"status":"FAILED_PRECONDITION","message":"task ` + id + ` is TASK_STATE_COMPLETED","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"TASK_NOT_CANCELABLE","domain":"a2a-protocol.org"}]}}`},
+		{"cancel without a body", "POST", "/tasks/" + id + ":cancel", "", "", 400, `"TASK_NOT_CANCELABLE"`},
+		{"subscribe with POST", "POST", "/tasks/" + id + ":subscribe", "", "", 400, `"UNSUPPORTED_OPERATION"`},
+		{"send", "POST", "/message:send", "application/json", `{"message":{"messageId":"m","role":"ROLE_USER","parts":[{"text":"yo"}]}}`, 200, `{"task":{"id":"task-`},
+		{"send invalid", "POST", "/message:send", "application/a2a+json", `{"message":{"messageId":"m","parts":[{"text":"x"}]}}`, 400, `"fieldViolations":[{"field":"message.role","description":"required value is not set"}]`},
+		{"send not JSON", "POST", "/message:send", "text/xml", `<message/>`, 415, `"CONTENT_TYPE_NOT_SUPPORTED"`},
+		{"wrong verb", "DELETE", "/tasks/" + id, "", "", 405, `"status":"METHOD_NOT_ALLOWED"`},
+		{"unknown path", "GET", "/nothing/here/at/all", "", "", 404, `{"error":{"code":404,"status":"NOT_FOUND"`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			status, h, body := post(t, c.method, base+c.path, c.ctype, c.body)
+			if status != c.status || !strings.Contains(body, c.want) {
+				t.Fatalf("%s %s: got %d %s\nwant %d containing %s", c.method, c.path, status, body, c.status, c.want)
+			}
+			if ct := h.Get("Content-Type"); !strings.Contains(ct, "json") {
+				t.Fatalf("Content-Type %q", ct)
+			}
+			if c.status == 405 && h.Get("Allow") != "GET" {
+				t.Fatalf("Allow %q", h.Get("Allow"))
+			}
+		})
+	}
+}
+
+func TestAgentCard(t *testing.T) {
+	base, _ := serveEcho(t)
+	status, h, body := post(t, http.MethodGet, base+"/.well-known/agent-card.json", "", "")
+	if status != 200 || h.Get("Access-Control-Allow-Origin") != "*" || h.Get("ETag") == "" || !strings.HasPrefix(body, `{"name":"echo"`) {
+		t.Fatalf("card: %d %v %s", status, h, body)
+	}
+	status, _, _ = post(t, http.MethodGet, base+"/.well-known/agent-card.json", "", "", "If-None-Match", h.Get("ETag"))
+	if status != http.StatusNotModified {
+		t.Fatalf("If-None-Match: %d", status)
+	}
+	status, h, _ = post(t, http.MethodOptions, base+"/.well-known/agent-card.json", "", "", "Access-Control-Request-Headers", "a2a-version")
+	if status != http.StatusNoContent || h.Get("Access-Control-Allow-Headers") != "a2a-version" {
+		t.Fatalf("preflight: %d %v", status, h)
+	}
+}
+
+func TestExtendedCardBehindAuth(t *testing.T) {
+	base, _ := serveEcho(t, a2a.WithAuthenticator(func(r *http.Request) (any, error) {
+		switch r.Header.Get("Authorization") {
+		case "Bearer good":
+			return "alice", nil
+		case "":
+			return nil, nil
+		}
+		return nil, errors.New("bad token")
+	}))
+	ctx := context.Background()
+	for _, binding := range []string{a2a.BindingJSONRPC, a2a.BindingHTTPJSON} {
+		card, err := a2a.ResolveCard(ctx, base)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr, _, err := a2a.NewTransportFromCard(card, a2a.WithPreferredBindings(binding), a2a.WithHeader("Authorization", "Bearer good"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ext, err := a2a.NewA2AServiceClient(tr).GetExtendedAgentCard(ctx, &a2a.GetExtendedAgentCardRequest{})
+		if err != nil || ext.Name != "echo" {
+			t.Fatalf("%s: extended card: %v", binding, err)
+		}
+		tr, _, _ = a2a.NewTransportFromCard(card, a2a.WithPreferredBindings(binding), a2a.WithHeader("Authorization", "Bearer bad"))
+		_, err = a2a.NewA2AServiceClient(tr).GetExtendedAgentCard(ctx, &a2a.GetExtendedAgentCardRequest{})
+		if !errors.Is(err, a2a.ErrUnauthenticated) {
+			t.Fatalf("%s: bad token: %v", binding, err)
+		}
+	}
+}

@@ -1,0 +1,113 @@
+package a2art
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"strings"
+
+	a2a "github.com/agui-gen/agui-gen/gen/a2a"
+)
+
+// The names of the bindings, as AgentInterface.protocolBinding carries them.
+const (
+	BindingJSONRPC  = "JSONRPC"
+	BindingHTTPJSON = "HTTP+JSON"
+	BindingGRPC     = "GRPC"
+)
+
+// Service parameters (A2A §3.2.6): HTTP headers, or gRPC metadata in lower
+// case. The version may also come as a query parameter.
+const (
+	VersionHeader    = "A2A-Version"
+	ExtensionsHeader = "A2A-Extensions"
+)
+
+// LegacyVersion is what a request without A2A-Version asks for (A2A §3.6.2).
+const LegacyVersion = "0.3"
+
+// CallInfo is what a server knows about one call beyond its request
+// message. Handlers read it with CallInfoFrom.
+type CallInfo struct {
+	// Binding is BindingJSONRPC, BindingHTTPJSON or BindingGRPC.
+	Binding string
+	// Method is the RPC being served.
+	Method *a2a.MethodDesc
+	// Version is the negotiated protocol version, Major.Minor.
+	Version string
+	// Extensions are the extension URIs the client asked for (A2A-Extensions).
+	Extensions []string
+	// Principal is what the Authenticator returned, or nil.
+	Principal any
+	// Header holds the request's HTTP headers, or its gRPC metadata with
+	// canonical keys.
+	Header http.Header
+}
+
+type callInfoKey struct{}
+
+// WithCallInfo returns ctx carrying info; the bindings call it before a
+// handler runs.
+func WithCallInfo(ctx context.Context, info *CallInfo) context.Context {
+	return context.WithValue(ctx, callInfoKey{}, info)
+}
+
+// CallInfoFrom returns the CallInfo of the call ctx belongs to, or nil.
+func CallInfoFrom(ctx context.Context) *CallInfo {
+	info, _ := ctx.Value(callInfoKey{}).(*CallInfo)
+	return info
+}
+
+// ParseVersion reads a protocol version: Major.Minor, with a patch number
+// allowed and ignored (versions are never negotiated by patch). It returns
+// the Major.Minor form.
+func ParseVersion(s string) (string, bool) {
+	parts := strings.Split(strings.TrimSpace(s), ".")
+	if len(parts) < 2 || len(parts) > 3 {
+		return "", false
+	}
+	for _, p := range parts {
+		if _, err := strconv.ParseUint(p, 10, 16); err != nil {
+			return "", false
+		}
+	}
+	major, _ := strconv.ParseUint(parts[0], 10, 16)
+	minor, _ := strconv.ParseUint(parts[1], 10, 16)
+	return strconv.FormatUint(major, 10) + "." + strconv.FormatUint(minor, 10), true
+}
+
+// negotiate picks the version a call is served in: requested (the header's
+// value, empty when absent) must name one of supported. An absent header
+// means LegacyVersion unless absentAs says otherwise.
+func negotiate(requested string, supported []string, absentAs string) (string, *a2a.RPCError) {
+	v := requested
+	if strings.TrimSpace(v) == "" {
+		v = absentAs
+		if v == "" {
+			v = LegacyVersion
+		}
+	}
+	mm, ok := ParseVersion(v)
+	if ok {
+		for _, s := range supported {
+			if s == mm {
+				return mm, nil
+			}
+		}
+	}
+	return "", a2a.NewError(a2a.ErrVersionNotSupported, "the requested A2A protocol version '"+v+
+		"' is not supported; this agent speaks "+strings.Join(supported, ", "))
+}
+
+// splitList reads a comma-separated header value (A2A-Extensions).
+func splitList(values []string) []string {
+	var out []string
+	for _, v := range values {
+		for _, item := range strings.Split(v, ",") {
+			if item = strings.TrimSpace(item); item != "" {
+				out = append(out, item)
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,173 @@
+package a2art
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"iter"
+	"net/http"
+	"slices"
+	"strings"
+
+	a2a "github.com/agui-gen/agui-gen/gen/a2a"
+)
+
+// WellKnownCardPath is where an agent publishes its card (A2A §8.2).
+const WellKnownCardPath = "/.well-known/agent-card.json"
+
+// NewAgentCardHandler serves card, validated and encoded once, to GET and
+// HEAD: cacheable (Cache-Control and an ETag honoured by If-None-Match,
+// A2A §8.6) and readable from any origin (CORS, preflight included), since
+// a card is public.
+func NewAgentCardHandler(card *a2a.AgentCard) (http.Handler, error) {
+	if err := card.Validate(); err != nil {
+		return nil, fmt.Errorf("agent card: %w", err)
+	}
+	body := card.AppendJSON(nil)
+	sum := sha256.Sum256(body)
+	return &cardHandler{body: body, etag: `"` + hex.EncodeToString(sum[:12]) + `"`}, nil
+}
+
+type cardHandler struct {
+	body []byte
+	etag string
+}
+
+func (h *cardHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	hdr := w.Header()
+	hdr.Set("Access-Control-Allow-Origin", "*")
+	switch r.Method {
+	case http.MethodGet, http.MethodHead:
+	case http.MethodOptions:
+		hdr.Set("Access-Control-Allow-Methods", "GET, HEAD, OPTIONS")
+		if req := r.Header.Get("Access-Control-Request-Headers"); req != "" {
+			hdr.Set("Access-Control-Allow-Headers", req)
+		}
+		hdr.Set("Access-Control-Max-Age", "86400")
+		w.WriteHeader(http.StatusNoContent)
+		return
+	default:
+		hdr.Set("Allow", "GET, HEAD, OPTIONS")
+		writeStatus(w, http.StatusMethodNotAllowed, "METHOD_NOT_ALLOWED", a2a.NewError(a2a.ErrMethodNotFound, "the agent card is read with GET"))
+		return
+	}
+	hdr.Set("Cache-Control", "public, max-age=300")
+	hdr.Set("ETag", h.etag)
+	if match := r.Header.Get("If-None-Match"); match != "" && etagMatches(match, h.etag) {
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	hdr.Set("Content-Type", "application/json")
+	if r.Method == http.MethodHead {
+		return
+	}
+	w.Write(h.body)
+}
+
+func etagMatches(header, etag string) bool {
+	for _, t := range strings.Split(header, ",") {
+		t = strings.TrimPrefix(strings.TrimSpace(t), "W/")
+		if t == etag || t == "*" {
+			return true
+		}
+	}
+	return false
+}
+
+// ResolveCard fetches the agent card published below baseURL.
+func ResolveCard(ctx context.Context, baseURL string, opts ...ClientOption) (*a2a.AgentCard, error) {
+	cfg := newClientConfig(opts)
+	target := strings.TrimSuffix(baseURL, "/") + WellKnownCardPath
+	req, err := cfg.newRequest(ctx, http.MethodGet, target, nil, "", "application/json")
+	if err != nil {
+		return nil, err
+	}
+	res, err := cfg.http.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("a2a: fetching the agent card: %w", err)
+	}
+	defer res.Body.Close()
+	data, err := cfg.readAll(res)
+	if err != nil {
+		return nil, err
+	}
+	if res.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("a2a: fetching the agent card from %s: %w", target, httpError(res, data))
+	}
+	card := new(a2a.AgentCard)
+	if err := card.UnmarshalJSON(data); err != nil {
+		return nil, fmt.Errorf("a2a: agent card from %s: %w", target, err)
+	}
+	return card, nil
+}
+
+// NewTransportFromCard returns a transport to the first of the card's
+// interfaces that this client speaks, in the card's order (the agent's
+// preference) or WithPreferredBindings': one whose protocolVersion is the
+// client's (WithVersion), over JSON-RPC, HTTP+JSON, or a binding added with
+// WithTransport. Every request gets the interface's tenant (A2A §8.3.2).
+func NewTransportFromCard(card *a2a.AgentCard, opts ...ClientOption) (a2a.Transport, *a2a.AgentInterface, error) {
+	cfg := newClientConfig(opts)
+	ifaces := slices.Clone(card.SupportedInterfaces)
+	if len(cfg.bindings) > 0 {
+		rank := func(b string) int {
+			if i := slices.Index(cfg.bindings, b); i >= 0 {
+				return i
+			}
+			return len(cfg.bindings)
+		}
+		slices.SortStableFunc(ifaces, func(a, b *a2a.AgentInterface) int { return rank(a.ProtocolBinding) - rank(b.ProtocolBinding) })
+	}
+	var seen []string
+	for _, iface := range ifaces {
+		if iface == nil {
+			continue
+		}
+		seen = append(seen, iface.ProtocolBinding+"@"+iface.ProtocolVersion)
+		if v, ok := ParseVersion(iface.ProtocolVersion); !ok || v != cfg.version {
+			continue
+		}
+		var t a2a.Transport
+		switch f := cfg.factories[iface.ProtocolBinding]; {
+		case f != nil:
+			var err error
+			if t, err = f(iface, opts...); err != nil {
+				return nil, nil, err
+			}
+		case iface.ProtocolBinding == BindingJSONRPC:
+			t = NewJSONRPCTransport(iface.URL, opts...)
+		case iface.ProtocolBinding == BindingHTTPJSON:
+			t = NewRESTTransport(iface.URL, opts...)
+		default:
+			continue
+		}
+		if iface.Tenant != "" {
+			t = &tenantTransport{Transport: t, tenant: iface.Tenant}
+		}
+		return t, iface, nil
+	}
+	return nil, nil, fmt.Errorf("a2a: the agent card offers no interface this client speaks (version %s; offered: %s)", cfg.version, strings.Join(seen, ", "))
+}
+
+// tenantTransport sets the interface's tenant on every request.
+type tenantTransport struct {
+	a2a.Transport
+	tenant string
+}
+
+func (t *tenantTransport) setTenant(req a2a.ProtoValue) {
+	if s, ok := req.(a2a.FieldSetter); ok {
+		_ = s.SetField("tenant", t.tenant)
+	}
+}
+
+func (t *tenantTransport) Call(ctx context.Context, m *a2a.MethodDesc, req, resp a2a.ProtoValue) error {
+	t.setTenant(req)
+	return t.Transport.Call(ctx, m, req, resp)
+}
+
+func (t *tenantTransport) Stream(ctx context.Context, m *a2a.MethodDesc, req a2a.ProtoValue) iter.Seq2[a2a.ProtoValue, error] {
+	t.setTenant(req)
+	return t.Transport.Stream(ctx, m, req)
+}

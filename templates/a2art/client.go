@@ -1,0 +1,166 @@
+package a2art
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+
+	a2a "github.com/agui-gen/agui-gen/gen/a2a"
+)
+
+// ClientOption configures the client transports and the card resolver.
+type ClientOption func(*clientConfig)
+
+type clientConfig struct {
+	http        *http.Client
+	header      http.Header
+	version     string
+	maxResponse int64
+	factories   map[string]TransportFactory
+	bindings    []string
+}
+
+// TransportFactory makes the transport of one agent interface; the a2agrpc
+// package has the one for BindingGRPC.
+type TransportFactory func(iface *a2a.AgentInterface, opts ...ClientOption) (a2a.Transport, error)
+
+func newClientConfig(opts []ClientOption) *clientConfig {
+	c := &clientConfig{http: http.DefaultClient, header: http.Header{}, version: a2a.ProtocolVersion, maxResponse: 64 << 20}
+	for _, o := range opts {
+		o(c)
+	}
+	return c
+}
+
+// WithHTTPClient sends requests with client (default http.DefaultClient).
+func WithHTTPClient(client *http.Client) ClientOption {
+	return func(c *clientConfig) { c.http = client }
+}
+
+// WithHeader adds a header to every request, such as Authorization.
+func WithHeader(key, value string) ClientOption {
+	return func(c *clientConfig) { c.header.Add(key, value) }
+}
+
+// WithVersion sets the A2A-Version the client sends (default
+// ProtocolVersion).
+func WithVersion(v string) ClientOption { return func(c *clientConfig) { c.version = v } }
+
+// WithMaxResponseBytes limits a unary response body (default 64 MiB).
+func WithMaxResponseBytes(n int64) ClientOption { return func(c *clientConfig) { c.maxResponse = n } }
+
+// WithTransport lets NewTransportFromCard use f for interfaces of binding.
+func WithTransport(binding string, f TransportFactory) ClientOption {
+	return func(c *clientConfig) {
+		if c.factories == nil {
+			c.factories = map[string]TransportFactory{}
+		}
+		c.factories[binding] = f
+	}
+}
+
+// WithPreferredBindings orders the bindings NewTransportFromCard picks
+// from; by default it follows the card's order, the agent's preference.
+func WithPreferredBindings(bindings ...string) ClientOption {
+	return func(c *clientConfig) { c.bindings = bindings }
+}
+
+func (c *clientConfig) newRequest(ctx context.Context, method, url string, body []byte, contentType, accept string) (*http.Request, error) {
+	var rd io.Reader
+	if body != nil {
+		rd = bytes.NewReader(body)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, url, rd)
+	if err != nil {
+		return nil, err
+	}
+	for k, v := range c.header {
+		req.Header[k] = v
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", contentType)
+	}
+	req.Header.Set("Accept", accept)
+	req.Header.Set(VersionHeader, c.version)
+	return req, nil
+}
+
+// readAll reads a response body within the limit.
+func (c *clientConfig) readAll(res *http.Response) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(res.Body, c.maxResponse+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > c.maxResponse {
+		return nil, fmt.Errorf("a2a: response body exceeds %d bytes", c.maxResponse)
+	}
+	return data, nil
+}
+
+// errorDetails reads the details of an error (JSON-RPC error.data, or
+// google.rpc.Status details): the ErrorInfo reason and metadata, and the
+// field violations of a BadRequest.
+func errorDetails(raw json.RawMessage) (reason string, meta map[string]string, violations []a2a.FieldViolation) {
+	var details []struct {
+		Type            string            `json:"@type"`
+		Reason          string            `json:"reason"`
+		Domain          string            `json:"domain"`
+		Metadata        map[string]string `json:"metadata"`
+		FieldViolations []struct {
+			Field       string `json:"field"`
+			Description string `json:"description"`
+		} `json:"fieldViolations"`
+	}
+	if json.Unmarshal(raw, &details) != nil {
+		return "", nil, nil
+	}
+	for _, d := range details {
+		switch d.Type {
+		case "type.googleapis.com/google.rpc.ErrorInfo":
+			if d.Domain == a2a.ErrorDomain || d.Domain == "" {
+				reason, meta = d.Reason, d.Metadata
+			}
+		case "type.googleapis.com/google.rpc.BadRequest":
+			for _, v := range d.FieldViolations {
+				violations = append(violations, a2a.FieldViolation{Field: v.Field, Description: v.Description})
+			}
+		}
+	}
+	return reason, meta, violations
+}
+
+// httpError is the error of a response that is not in the protocol's
+// shape: its status and the start of its body.
+func httpError(res *http.Response, body []byte) error {
+	text := strings.TrimSpace(string(body))
+	if len(text) > 200 {
+		text = text[:200] + "…"
+	}
+	code := grpcCodeForHTTP(res.StatusCode)
+	if res.StatusCode == http.StatusNotFound {
+		code = 12 // a path the server does not know, not a task it lacks
+	}
+	return a2a.ErrorFromStatus(code, "", fmt.Sprintf("HTTP %s: %s", res.Status, text))
+}
+
+// grpcCodeForHTTP is the google.rpc.Code an HTTP status stands for when a
+// body does not say.
+func grpcCodeForHTTP(status int) int {
+	switch status {
+	case http.StatusBadRequest, http.StatusUnsupportedMediaType, http.StatusRequestEntityTooLarge:
+		return 3 // INVALID_ARGUMENT
+	case http.StatusUnauthorized:
+		return 16 // UNAUTHENTICATED
+	case http.StatusForbidden:
+		return 7 // PERMISSION_DENIED
+	case http.StatusNotFound:
+		return 5 // NOT_FOUND
+	case http.StatusMethodNotAllowed, http.StatusNotImplemented:
+		return 12 // UNIMPLEMENTED
+	}
+	return 2 // UNKNOWN
+}

@@ -1,0 +1,156 @@
+package a2art
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"mime"
+	"net/http"
+	"strconv"
+	"sync/atomic"
+
+	a2a "github.com/agui-gen/agui-gen/gen/a2a"
+)
+
+// NewJSONRPCTransport calls over JSON-RPC 2.0, POSTing to url (an
+// AgentInterface's url).
+func NewJSONRPCTransport(url string, opts ...ClientOption) a2a.Transport {
+	return &jsonrpcTransport{url: url, cfg: newClientConfig(opts)}
+}
+
+type jsonrpcTransport struct {
+	url    string
+	cfg    *clientConfig
+	nextID atomic.Int64
+}
+
+func (t *jsonrpcTransport) post(ctx context.Context, method *a2a.MethodDesc, req a2a.ProtoValue, accept string) (*http.Response, int64, error) {
+	id := t.nextID.Add(1)
+	body := []byte(`{"jsonrpc":"2.0","id":`)
+	body = strconv.AppendInt(body, id, 10)
+	body = append(body, `,"method":`...)
+	body = appendJSONString(body, method.Name)
+	body = append(body, `,"params":`...)
+	body = req.AppendJSON(body)
+	body = append(body, '}')
+	hr, err := t.cfg.newRequest(ctx, http.MethodPost, t.url, body, "application/json", accept)
+	if err != nil {
+		return nil, 0, err
+	}
+	res, err := t.cfg.http.Do(hr)
+	if err != nil {
+		return nil, 0, fmt.Errorf("a2a: %s: %w", method.Name, err)
+	}
+	return res, id, nil
+}
+
+func (t *jsonrpcTransport) Call(ctx context.Context, method *a2a.MethodDesc, req, resp a2a.ProtoValue) error {
+	res, _, err := t.post(ctx, method, req, "application/json")
+	if err != nil {
+		return err
+	}
+	defer res.Body.Close()
+	data, err := t.cfg.readAll(res)
+	if err != nil {
+		return err
+	}
+	result, err := readRPCResponse(res, data)
+	if err != nil {
+		return err
+	}
+	return decodeResult(method, result, resp)
+}
+
+func (t *jsonrpcTransport) Stream(ctx context.Context, method *a2a.MethodDesc, req a2a.ProtoValue) iter.Seq2[a2a.ProtoValue, error] {
+	return func(yield func(a2a.ProtoValue, error) bool) {
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		res, _, err := t.post(ctx, method, req, "text/event-stream")
+		if err != nil {
+			yield(nil, err)
+			return
+		}
+		defer res.Body.Close()
+		if mt, _, _ := mime.ParseMediaType(res.Header.Get("Content-Type")); mt != "text/event-stream" {
+			// A call refused before its stream started: one JSON-RPC response.
+			data, err := t.cfg.readAll(res)
+			if err == nil {
+				var result json.RawMessage
+				if result, err = readRPCResponse(res, data); err == nil {
+					msg := method.NewResponse()
+					if err = decodeResult(method, result, msg); err == nil {
+						yield(msg, nil)
+						return
+					}
+				}
+			}
+			yield(nil, err)
+			return
+		}
+		events := newSSEReader(res.Body)
+		for {
+			ev, err := events.next()
+			if err != nil {
+				if !errors.Is(err, io.EOF) && ctx.Err() == nil {
+					yield(nil, fmt.Errorf("a2a: %s: reading the stream: %w", method.Name, err))
+				}
+				return
+			}
+			result, err := readRPCResponse(res, ev.data)
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			msg := method.NewResponse()
+			if err := decodeResult(method, result, msg); err != nil {
+				yield(nil, err)
+				return
+			}
+			if !yield(msg, nil) {
+				return
+			}
+		}
+	}
+}
+
+// readRPCResponse reads one JSON-RPC response: its result, or its error as
+// an *RPCError.
+func readRPCResponse(res *http.Response, data []byte) (json.RawMessage, error) {
+	var env struct {
+		JSONRPC string          `json:"jsonrpc"`
+		Result  json.RawMessage `json:"result"`
+		Error   *struct {
+			Code    int             `json:"code"`
+			Message string          `json:"message"`
+			Data    json.RawMessage `json:"data"`
+		} `json:"error"`
+	}
+	if err := json.Unmarshal(data, &env); err != nil || env.JSONRPC != "2.0" {
+		if res.StatusCode != http.StatusOK {
+			return nil, httpError(res, data)
+		}
+		return nil, a2a.NewError(a2a.ErrInvalidAgentResponse, "the answer is not a JSON-RPC 2.0 response")
+	}
+	if env.Error != nil {
+		reason, meta, violations := errorDetails(env.Error.Data)
+		e := a2a.ErrorFromCode(env.Error.Code, reason, env.Error.Message)
+		e.Metadata, e.Violations = meta, violations
+		return nil, e
+	}
+	return env.Result, nil
+}
+
+// decodeResult decodes a result into resp. A null or absent result leaves
+// resp empty: peers answer google.protobuf.Empty with null, nothing or {}.
+func decodeResult(method *a2a.MethodDesc, result json.RawMessage, resp a2a.ProtoValue) error {
+	if len(result) == 0 || string(result) == "null" {
+		return nil
+	}
+	if err := resp.UnmarshalJSON(result); err != nil {
+		return a2a.NewError(a2a.ErrInvalidAgentResponse, method.Name+": "+err.Error())
+	}
+	return nil
+}

@@ -1,0 +1,356 @@
+package a2art
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"mime"
+	"net/http"
+	"strconv"
+	"strings"
+
+	a2a "github.com/agui-gen/agui-gen/gen/a2a"
+)
+
+// NewJSONRPCHandler serves svc over JSON-RPC 2.0 (A2A §9): POST a request
+// whose method is an RPC's name and whose params are its request message in
+// ProtoJSON; unary RPCs answer with one response, streaming RPCs with
+// Server-Sent Events whose data are JSON-RPC responses. Errors follow
+// JSON-RPC 2.0 §5.1 (-32700, -32600, -32601, -32602, -32603) and the A2A
+// table (-32001…), with a google.rpc.ErrorInfo in error.data. Batches are
+// served as §6 says, unary RPCs only; notifications run and get no reply.
+func NewJSONRPCHandler(svc *a2a.Service, opts ...ServerOption) http.Handler {
+	return &jsonrpcHandler{svc: svc, cfg: newServerConfig(opts)}
+}
+
+type jsonrpcHandler struct {
+	svc *a2a.Service
+	cfg *serverConfig
+}
+
+// nullID is the id of a response to a request whose id could not be read.
+var nullID = json.RawMessage("null")
+
+// rpcRequest is one JSON-RPC request object, its members still raw.
+type rpcRequest struct {
+	id       json.RawMessage // nil for a notification
+	method   string
+	params   json.RawMessage
+	streamed bool // the method streams
+	handler  *a2a.MethodHandler
+}
+
+func (h *jsonrpcHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", http.MethodPost)
+		h.writeError(w, http.StatusMethodNotAllowed, nullID, a2a.NewError(a2a.ErrInvalidRequest, "JSON-RPC requests are POSTed; got "+r.Method))
+		return
+	}
+	if ct := r.Header.Get("Content-Type"); ct != "" && !isJSONMediaType(ct) {
+		h.writeError(w, http.StatusUnsupportedMediaType, nullID, a2a.NewError(a2a.ErrInvalidRequest, "Content-Type "+ct+" is not JSON"))
+		return
+	}
+	info, rerr := h.cfg.callInfo(r, BindingJSONRPC)
+	if rerr != nil {
+		h.writeError(w, rerr.HTTPStatus(), nullID, rerr) // the body, and its id, are not read yet
+		return
+	}
+	body, rerr, status := h.cfg.readBody(w, r)
+	if rerr != nil {
+		h.writeError(w, status, nullID, rerr)
+		return
+	}
+	trimmed := bytes.TrimLeft(body, " \t\r\n")
+	if len(trimmed) > 0 && trimmed[0] == '[' {
+		if rerr := h.cfg.version(r, info); rerr != nil {
+			h.writeError(w, http.StatusOK, nullID, rerr)
+			return
+		}
+		h.serveBatch(w, r, info, body)
+		return
+	}
+	req, rerr := h.parse(body)
+	if rerr == nil {
+		rerr = h.cfg.version(r, info)
+	}
+	if rerr != nil {
+		id := nullID
+		if req != nil && req.id != nil {
+			id = req.id
+		}
+		h.writeError(w, http.StatusOK, id, rerr)
+		return
+	}
+	ctx := h.context(r.Context(), info, req)
+	if req.streamed {
+		h.serveStream(ctx, w, req)
+		return
+	}
+	result, rerr := h.unary(ctx, req)
+	if req.id == nil {
+		w.WriteHeader(http.StatusNoContent)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Write(appendResponse(nil, req.id, result, rerr))
+}
+
+func (h *jsonrpcHandler) context(ctx context.Context, info *CallInfo, req *rpcRequest) context.Context {
+	call := *info
+	call.Method = req.handler.Desc
+	return WithCallInfo(ctx, &call)
+}
+
+// parse reads one request object. On an error the returned request, when
+// not nil, holds the id that was read.
+func (h *jsonrpcHandler) parse(data []byte) (*rpcRequest, *a2a.RPCError) {
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(data, &members); err != nil {
+		if !json.Valid(data) {
+			return nil, a2a.NewError(a2a.ErrParse, "parse error: "+err.Error())
+		}
+		return nil, a2a.NewError(a2a.ErrInvalidRequest, "a JSON-RPC request is an object")
+	}
+	req := &rpcRequest{}
+	if id, ok := members["id"]; ok {
+		switch kind(id) {
+		case 's', 'n', '0':
+			req.id = id
+		default:
+			return nil, a2a.NewError(a2a.ErrInvalidRequest, "id must be a string, a number or null")
+		}
+	}
+	if v, ok := members["jsonrpc"]; !ok || string(v) != `"2.0"` {
+		return req, a2a.NewError(a2a.ErrInvalidRequest, `jsonrpc must be "2.0"`)
+	}
+	m, ok := members["method"]
+	if !ok || kind(m) != 's' {
+		return req, a2a.NewError(a2a.ErrInvalidRequest, "method must be a string")
+	}
+	if err := json.Unmarshal(m, &req.method); err != nil {
+		return req, a2a.NewError(a2a.ErrInvalidRequest, "method must be a string")
+	}
+	req.handler = h.svc.Method(req.method)
+	if req.handler == nil || (req.handler.Unary == nil && req.handler.Stream == nil) {
+		return req, a2a.NewError(a2a.ErrMethodNotFound, "method not found: "+strconv.Quote(req.method))
+	}
+	req.streamed = req.handler.Stream != nil
+	req.params = members["params"]
+	switch kind(req.params) {
+	case 0, 'o':
+	case 'a':
+		return req, a2a.NewError(a2a.ErrInvalidParams, "params must be an object (by-name); A2A has no positional params")
+	default:
+		return req, a2a.NewError(a2a.ErrInvalidRequest, "params must be an object")
+	}
+	return req, nil
+}
+
+// kind classifies a raw JSON value by its first byte: 'o'bject, 'a'rray,
+// 's'tring, 'n'umber, '0' for null, 'b'oolean, 0 when absent.
+func kind(v json.RawMessage) byte {
+	v = bytes.TrimLeft(v, " \t\r\n")
+	if len(v) == 0 {
+		return 0
+	}
+	switch c := v[0]; {
+	case c == '{':
+		return 'o'
+	case c == '[':
+		return 'a'
+	case c == '"':
+		return 's'
+	case c == 'n':
+		return '0'
+	case c == 't' || c == 'f':
+		return 'b'
+	default:
+		return 'n'
+	}
+}
+
+// decode builds the request message from params.
+func (h *jsonrpcHandler) decode(req *rpcRequest) (a2a.ProtoValue, *a2a.RPCError) {
+	msg := req.handler.Desc.NewRequest()
+	params := req.params
+	if params == nil {
+		params = json.RawMessage("{}")
+	}
+	if rerr := decodeRequest(params, msg); rerr != nil {
+		return nil, rerr
+	}
+	return msg, nil
+}
+
+func (h *jsonrpcHandler) unary(ctx context.Context, req *rpcRequest) (a2a.ProtoValue, *a2a.RPCError) {
+	msg, rerr := h.decode(req)
+	if rerr != nil {
+		return nil, rerr
+	}
+	return h.cfg.callUnary(ctx, req.handler, msg)
+}
+
+// serveStream answers a streaming RPC with SSE. An error before the first
+// message is a plain JSON-RPC error response; after it, an error event.
+func (h *jsonrpcHandler) serveStream(ctx context.Context, w http.ResponseWriter, req *rpcRequest) {
+	msg, rerr := h.decode(req)
+	if rerr != nil {
+		h.writeStreamError(w, nil, req.id, rerr)
+		return
+	}
+	id := req.id
+	if id == nil {
+		id = nullID
+	}
+	sse := newSSEWriter(w)
+	sse.keepAlive(h.cfg.keepAlive)
+	defer sse.close()
+	var buf []byte
+	rerr = h.cfg.callStream(ctx, req.handler, msg, func(m a2a.ProtoValue) error {
+		if req.id == nil {
+			return nil // a notification: nobody listens
+		}
+		buf = appendResponse(buf[:0], id, m, nil)
+		return sse.event(buf)
+	})
+	if rerr != nil {
+		h.writeStreamError(w, sse, id, rerr)
+	}
+}
+
+// writeStreamError reports a streaming call's failure: as an SSE event when
+// the stream has started, else as the stream's only event.
+func (h *jsonrpcHandler) writeStreamError(w http.ResponseWriter, sse *sseWriter, id json.RawMessage, rerr *a2a.RPCError) {
+	if id == nil {
+		w.WriteHeader(http.StatusNoContent)
+		return
+	}
+	if sse == nil {
+		sse = newSSEWriter(w)
+	}
+	_ = sse.event(appendResponse(nil, id, nil, rerr))
+}
+
+func (h *jsonrpcHandler) serveBatch(w http.ResponseWriter, r *http.Request, info *CallInfo, body []byte) {
+	var items []json.RawMessage
+	if err := json.Unmarshal(body, &items); err != nil {
+		h.writeError(w, http.StatusOK, nullID, a2a.NewError(a2a.ErrParse, "parse error: "+err.Error()))
+		return
+	}
+	if len(items) == 0 {
+		h.writeError(w, http.StatusOK, nullID, a2a.NewError(a2a.ErrInvalidRequest, "an empty batch is not a request"))
+		return
+	}
+	out := []byte{'['}
+	answered := 0
+	for _, item := range items {
+		req, rerr := h.parse(item)
+		var result a2a.ProtoValue
+		id := nullID
+		if req != nil && req.id != nil {
+			id = req.id
+		}
+		switch {
+		case rerr != nil:
+		case req.streamed:
+			rerr = a2a.NewError(a2a.ErrInvalidRequest, req.method+" streams its answer, which a batch cannot carry")
+		default:
+			result, rerr = h.unary(h.context(r.Context(), info, req), req)
+			if req.id == nil {
+				continue // a notification
+			}
+		}
+		if answered > 0 {
+			out = append(out, ',')
+		}
+		out = appendResponse(out, id, result, rerr)
+		answered++
+	}
+	if answered == 0 {
+		w.WriteHeader(http.StatusNoContent)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Write(append(out, ']'))
+}
+
+func (h *jsonrpcHandler) writeError(w http.ResponseWriter, status int, id json.RawMessage, rerr *a2a.RPCError) {
+	if status >= 500 || rerr.Code == a2a.ErrInternal.Code {
+		h.cfg.logger.Warn("a2a: JSON-RPC request failed", "code", rerr.Code, "err", rerr.Message)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	w.Write(appendResponse(nil, id, nil, rerr))
+}
+
+// appendResponse appends a JSON-RPC response object: result, or error when
+// rerr is set.
+func appendResponse(b []byte, id json.RawMessage, result a2a.ProtoValue, rerr *a2a.RPCError) []byte {
+	b = append(b, `{"jsonrpc":"2.0","id":`...)
+	b = append(b, id...)
+	if rerr != nil {
+		b = append(b, `,"error":`...)
+		b = appendRPCError(b, rerr)
+		return append(b, '}')
+	}
+	b = append(b, `,"result":`...)
+	b = result.AppendJSON(b)
+	return append(b, '}')
+}
+
+// appendRPCError appends a JSON-RPC error object; data holds the
+// google.rpc.ErrorInfo of the error and, for invalid params, a
+// google.rpc.BadRequest naming the fields.
+func appendRPCError(b []byte, e *a2a.RPCError) []byte {
+	b = append(b, `{"code":`...)
+	b = strconv.AppendInt(b, int64(e.Code), 10)
+	b = append(b, `,"message":`...)
+	b = appendJSONString(b, e.Error())
+	b = append(b, `,"data":`...)
+	b = appendErrorDetails(b, e)
+	return append(b, '}')
+}
+
+// appendErrorDetails appends the details of an error as ProtoJSON Any
+// values: its ErrorInfo, then a BadRequest when it names fields.
+func appendErrorDetails(b []byte, e *a2a.RPCError) []byte {
+	b = append(b, `[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":`...)
+	b = appendJSONString(b, e.Reason)
+	b = append(b, `,"domain":"`+a2a.ErrorDomain+`"`...)
+	if len(e.Metadata) > 0 {
+		meta, _ := json.Marshal(e.Metadata) // sorted keys
+		b = append(b, `,"metadata":`...)
+		b = append(b, meta...)
+	}
+	b = append(b, '}')
+	if len(e.Violations) > 0 {
+		b = append(b, `,{"@type":"type.googleapis.com/google.rpc.BadRequest","fieldViolations":[`...)
+		for i, v := range e.Violations {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"field":`...)
+			b = appendJSONString(b, v.Field)
+			b = append(b, `,"description":`...)
+			b = appendJSONString(b, v.Description)
+			b = append(b, '}')
+		}
+		b = append(b, ']', '}')
+	}
+	return append(b, ']')
+}
+
+func appendJSONString(b []byte, s string) []byte {
+	q, _ := json.Marshal(s)
+	return append(b, q...)
+}
+
+// isJSONMediaType accepts application/json, application/a2a+json and any
+// other +json type.
+func isJSONMediaType(ct string) bool {
+	mt, _, err := mime.ParseMediaType(ct)
+	if err != nil {
+		return false
+	}
+	return mt == "application/json" || (strings.HasPrefix(mt, "application/") && strings.HasSuffix(mt, "+json"))
+}

@@ -1,0 +1,243 @@
+package a2art
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+)
+
+// pathTemplate is a compiled google.api.http path template:
+//
+//	Template = "/" Segments [ Verb ] ;
+//	Segment  = "*" | "**" | LITERAL | Variable ;
+//	Variable = "{" FieldPath [ "=" Segments ] "}" ;
+//	Verb     = ":" LITERAL ;
+type pathTemplate struct {
+	source string
+	segs   []tmplSeg
+	vars   []tmplVar
+	verb   string
+}
+
+type tmplSeg struct {
+	literal string // for a literal segment
+	wild    bool   // "*": one segment
+	deep    bool   // "**": the rest of the path
+}
+
+// tmplVar binds the segments [start, end) to a field.
+type tmplVar struct {
+	field      string
+	start, end int
+}
+
+func parseTemplate(src string) (*pathTemplate, error) {
+	t := &pathTemplate{source: src}
+	if !strings.HasPrefix(src, "/") {
+		return nil, fmt.Errorf("path template %q does not start with /", src)
+	}
+	rest := src[1:]
+	// The verb follows the last ':' that is outside braces.
+	depth := 0
+	for i := 0; i < len(rest); i++ {
+		switch rest[i] {
+		case '{':
+			depth++
+		case '}':
+			depth--
+		case ':':
+			if depth == 0 {
+				t.verb, rest = rest[i+1:], rest[:i]
+				if t.verb == "" || strings.ContainsAny(t.verb, "/{}*:") {
+					return nil, fmt.Errorf("path template %q: bad verb", src)
+				}
+			}
+		}
+	}
+	for len(rest) > 0 {
+		var tok string
+		if rest[0] == '{' {
+			end := strings.IndexByte(rest, '}')
+			if end < 0 {
+				return nil, fmt.Errorf("path template %q: unclosed variable", src)
+			}
+			tok, rest = rest[:end+1], rest[end+1:]
+			field, pattern, hasPattern := strings.Cut(tok[1:len(tok)-1], "=")
+			if field == "" {
+				return nil, fmt.Errorf("path template %q: variable without a field", src)
+			}
+			if !hasPattern {
+				pattern = "*"
+			}
+			v := tmplVar{field: field, start: len(t.segs)}
+			for _, p := range strings.Split(pattern, "/") {
+				s, err := parseSeg(src, p)
+				if err != nil {
+					return nil, err
+				}
+				t.segs = append(t.segs, s)
+			}
+			v.end = len(t.segs)
+			t.vars = append(t.vars, v)
+		} else {
+			end := strings.IndexByte(rest, '/')
+			if end < 0 {
+				end = len(rest)
+			}
+			s, err := parseSeg(src, rest[:end])
+			if err != nil {
+				return nil, err
+			}
+			t.segs = append(t.segs, s)
+			rest = rest[end:]
+		}
+		if strings.HasPrefix(rest, "/") {
+			rest = rest[1:]
+			if rest == "" {
+				return nil, fmt.Errorf("path template %q ends with /", src)
+			}
+		} else if rest != "" {
+			return nil, fmt.Errorf("path template %q: unexpected %q", src, rest)
+		}
+	}
+	for i, s := range t.segs {
+		if s.deep && i != len(t.segs)-1 {
+			return nil, fmt.Errorf("path template %q: ** must be the last segment", src)
+		}
+	}
+	return t, nil
+}
+
+func parseSeg(src, p string) (tmplSeg, error) {
+	switch {
+	case p == "*":
+		return tmplSeg{wild: true}, nil
+	case p == "**":
+		return tmplSeg{deep: true}, nil
+	case p == "" || strings.ContainsAny(p, "{}*"):
+		return tmplSeg{}, fmt.Errorf("path template %q: bad segment %q", src, p)
+	}
+	return tmplSeg{literal: p}, nil
+}
+
+// requestPath is a request's path split into raw (still escaped) segments,
+// so that an escaped "/" or ":" stays data.
+type requestPath []string
+
+func splitPath(escaped string) requestPath {
+	return strings.Split(strings.TrimPrefix(escaped, "/"), "/")
+}
+
+// match matches a request path; it returns the variables' values,
+// unescaped.
+func (t *pathTemplate) match(path requestPath) (map[string]string, bool) {
+	segs := path
+	if t.verb != "" {
+		last := segs[len(segs)-1]
+		base, ok := strings.CutSuffix(last, ":"+t.verb)
+		if !ok {
+			return nil, false
+		}
+		segs = append(append(requestPath{}, segs[:len(segs)-1]...), base)
+	}
+	n := len(t.segs)
+	deep := n > 0 && t.segs[n-1].deep
+	if len(segs) != n && !(deep && len(segs) >= n-1) {
+		return nil, false
+	}
+	for i, s := range t.segs {
+		if s.deep {
+			break
+		}
+		if segs[i] == "" {
+			return nil, false
+		}
+		if !s.wild {
+			lit, err := url.PathUnescape(segs[i])
+			if err != nil || lit != s.literal {
+				return nil, false
+			}
+		}
+	}
+	vars := make(map[string]string, len(t.vars))
+	for _, v := range t.vars {
+		end := v.end
+		if t.segs[end-1].deep {
+			end = len(segs)
+		}
+		parts := make([]string, 0, end-v.start)
+		for _, raw := range segs[v.start:end] {
+			p, err := url.PathUnescape(raw)
+			if err != nil {
+				return nil, false
+			}
+			parts = append(parts, p)
+		}
+		vars[v.field] = strings.Join(parts, "/")
+	}
+	return vars, true
+}
+
+// specificity ranks templates that match the same path: a literal segment
+// beats a variable one, earlier segments first, and a verb beats none.
+func (t *pathTemplate) specificity() []int {
+	out := make([]int, 0, len(t.segs)+1)
+	for _, s := range t.segs {
+		switch {
+		case s.literal != "":
+			out = append(out, 2)
+		case s.wild:
+			out = append(out, 1)
+		default:
+			out = append(out, 0)
+		}
+	}
+	if t.verb != "" {
+		out = append(out, 1)
+	}
+	return out
+}
+
+// expand fills the template's variables from values, escaping each
+// segment, for a client building a URL. It reports false when a variable
+// has no value.
+func (t *pathTemplate) expand(values func(field string) (string, bool)) (string, bool) {
+	var b strings.Builder
+	for i := 0; i < len(t.segs); {
+		b.WriteByte('/')
+		v := t.varAt(i)
+		if v == nil {
+			b.WriteString(url.PathEscape(t.segs[i].literal))
+			i++
+			continue
+		}
+		val, ok := values(v.field)
+		if !ok || val == "" {
+			return "", false
+		}
+		if v.end-v.start > 1 || t.segs[v.end-1].deep {
+			// A multi-segment variable keeps its slashes.
+			parts := strings.Split(val, "/")
+			for j, p := range parts {
+				parts[j] = url.PathEscape(p)
+			}
+			b.WriteString(strings.Join(parts, "/"))
+		} else {
+			b.WriteString(url.PathEscape(val))
+		}
+		i = v.end
+	}
+	if t.verb != "" {
+		b.WriteString(":" + t.verb)
+	}
+	return b.String(), true
+}
+
+func (t *pathTemplate) varAt(seg int) *tmplVar {
+	for i := range t.vars {
+		if t.vars[i].start == seg {
+			return &t.vars[i]
+		}
+	}
+	return nil
+}

@@ -1,0 +1,243 @@
+package a2art
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+
+	a2a "github.com/agui-gen/agui-gen/gen/a2a"
+)
+
+// A2AContentType is the media type of A2A's HTTP+JSON bodies (A2A §11.2).
+const A2AContentType = "application/a2a+json"
+
+// NewRESTHandler serves svc over HTTP+JSON (A2A §11), routing by the
+// google.api.http rules of its methods, additional bindings (/{tenant}/…)
+// included. Path variables and, for rules without a body, query parameters
+// set request fields by their ProtoJSON names; bodies are ProtoJSON
+// (application/a2a+json or application/json). Streaming RPCs answer with
+// Server-Sent Events of bare response messages, and a streaming RPC bound
+// to GET is served on POST as well, since the spec's prose uses POST for it
+// (A2A §11.3.2, a2aproject/A2A#1574). Errors are google.rpc.Status bodies
+// with an ErrorInfo detail; a known path with another verb gets 405 with
+// Allow, an unknown path a JSON 404.
+func NewRESTHandler(svc *a2a.Service, opts ...ServerOption) (http.Handler, error) {
+	h := &restHandler{cfg: newServerConfig(opts)}
+	for i := range svc.Handlers {
+		mh := &svc.Handlers[i]
+		if mh.Unary == nil && mh.Stream == nil {
+			continue
+		}
+		for _, rule := range mh.Desc.HTTP {
+			t, err := parseTemplate(rule.Path)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", mh.Desc.Name, err)
+			}
+			verbs := []string{rule.Method}
+			if mh.Stream != nil && rule.Method == http.MethodGet {
+				verbs = append(verbs, http.MethodPost)
+			}
+			h.routes = append(h.routes, &route{tmpl: t, rule: rule, verbs: verbs, handler: mh})
+		}
+	}
+	return h, nil
+}
+
+type restHandler struct {
+	cfg    *serverConfig
+	routes []*route
+}
+
+type route struct {
+	tmpl    *pathTemplate
+	rule    a2a.HTTPRule
+	verbs   []string
+	handler *a2a.MethodHandler
+}
+
+func (h *restHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	path := splitPath(r.URL.EscapedPath())
+	var best *route
+	var bestVars map[string]string
+	var allow []string
+	for _, rt := range h.routes {
+		vars, ok := rt.tmpl.match(path)
+		if !ok {
+			continue
+		}
+		if !slices.Contains(rt.verbs, r.Method) {
+			allow = append(allow, rt.verbs...)
+			continue
+		}
+		if best == nil || slices.Compare(rt.tmpl.specificity(), best.tmpl.specificity()) > 0 {
+			best, bestVars = rt, vars
+		}
+	}
+	if best == nil {
+		if len(allow) > 0 {
+			slices.Sort(allow)
+			allow = slices.Compact(allow)
+			w.Header().Set("Allow", strings.Join(allow, ", "))
+			writeStatus(w, http.StatusMethodNotAllowed, "METHOD_NOT_ALLOWED", a2a.NewError(a2a.ErrMethodNotFound, r.Method+" is not allowed on "+r.URL.Path))
+			return
+		}
+		writeStatus(w, http.StatusNotFound, "NOT_FOUND", a2a.NewError(a2a.ErrMethodNotFound, "no A2A method at "+r.Method+" "+r.URL.Path))
+		return
+	}
+	h.serve(w, r, best, bestVars)
+}
+
+func (h *restHandler) serve(w http.ResponseWriter, r *http.Request, rt *route, vars map[string]string) {
+	info, rerr := h.cfg.callInfo(r, BindingHTTPJSON)
+	if rerr == nil {
+		rerr = h.cfg.version(r, info)
+	}
+	if rerr != nil {
+		writeError(w, rerr)
+		return
+	}
+	info.Method = rt.handler.Desc
+	req, rerr, status := h.request(w, r, rt, vars)
+	if rerr != nil {
+		if status == 0 {
+			status = rerr.HTTPStatus()
+		}
+		writeStatus(w, status, rerr.Status(), rerr)
+		return
+	}
+	ctx := WithCallInfo(r.Context(), info)
+	if rt.handler.Stream != nil {
+		h.serveStream(ctx, w, rt, req)
+		return
+	}
+	resp, rerr := h.cfg.callUnary(ctx, rt.handler, req)
+	if rerr != nil {
+		writeError(w, rerr)
+		return
+	}
+	body := resp.AppendJSON(nil)
+	if rt.rule.ResponseBody != "" {
+		body = member(body, rt.rule.ResponseBody)
+	}
+	w.Header().Set("Content-Type", A2AContentType)
+	w.Write(body)
+}
+
+// request builds the request message from the body, the path variables
+// and the query parameters, and validates it. A failure comes with the
+// HTTP status to answer with, or 0 for the error's own.
+func (h *restHandler) request(w http.ResponseWriter, r *http.Request, rt *route, vars map[string]string) (a2a.ProtoValue, *a2a.RPCError, int) {
+	req := rt.handler.Desc.NewRequest()
+	if rt.rule.Body != "" && r.Method != http.MethodGet {
+		body, rerr, status := h.cfg.readBody(w, r)
+		if rerr != nil {
+			return nil, rerr, status
+		}
+		if len(body) > 0 {
+			if ct := r.Header.Get("Content-Type"); ct != "" && !isJSONMediaType(ct) {
+				return nil, a2a.NewError(a2a.ErrContentTypeNotSupported, "Content-Type "+ct+" is not JSON; send "+A2AContentType), http.StatusUnsupportedMediaType
+			}
+			if rt.rule.Body != "*" {
+				body = append(append([]byte(`{"`+rt.rule.Body+`":`), body...), '}')
+			}
+			if err := req.UnmarshalJSON(body); err != nil {
+				return nil, invalidParams(err), http.StatusBadRequest
+			}
+		}
+	} else if setter, ok := req.(a2a.FieldSetter); ok {
+		for name, values := range r.URL.Query() {
+			if name == VersionHeader {
+				continue
+			}
+			for _, v := range values {
+				if err := setter.SetField(name, v); err != nil {
+					if errors.Is(err, a2a.ErrUnknownField) {
+						break // unknown fields are ignored (A2A §5.7)
+					}
+					return nil, invalidParams(err), http.StatusBadRequest
+				}
+			}
+		}
+	}
+	if len(vars) > 0 {
+		setter, ok := req.(a2a.FieldSetter)
+		if !ok {
+			return nil, a2a.NewError(a2a.ErrInternal, rt.handler.Desc.Name+": request has no SetField"), 0
+		}
+		for _, v := range rt.tmpl.vars {
+			if err := setter.SetField(v.field, vars[v.field]); err != nil {
+				return nil, invalidParams(err), http.StatusBadRequest
+			}
+		}
+	}
+	if rerr := validateRequest(req); rerr != nil {
+		return nil, rerr, http.StatusBadRequest
+	}
+	return req, nil, 0
+}
+
+// serveStream answers with SSE of bare response messages. An error before
+// the first message is an ordinary error response; after it, an "error"
+// event holding the google.rpc.Status.
+func (h *restHandler) serveStream(ctx context.Context, w http.ResponseWriter, rt *route, req a2a.ProtoValue) {
+	sse := newSSEWriter(w)
+	sse.keepAlive(h.cfg.keepAlive)
+	defer sse.close()
+	var buf []byte
+	sent := false
+	rerr := h.cfg.callStream(ctx, rt.handler, req, func(m a2a.ProtoValue) error {
+		buf = m.AppendJSON(buf[:0])
+		sent = true
+		return sse.event(buf)
+	})
+	if rerr == nil {
+		return
+	}
+	if !sent {
+		sse.close()
+		writeError(w, rerr)
+		return
+	}
+	_ = sse.namedEvent("error", appendStatus(nil, rerr.HTTPStatus(), rerr.Status(), rerr))
+}
+
+// writeError writes rerr as a google.rpc.Status body with its HTTP status.
+func writeError(w http.ResponseWriter, rerr *a2a.RPCError) {
+	writeStatus(w, rerr.HTTPStatus(), rerr.Status(), rerr)
+}
+
+func writeStatus(w http.ResponseWriter, httpStatus int, status string, rerr *a2a.RPCError) {
+	// application/json, not application/a2a+json: google.rpc.Status is not
+	// an A2A message, and clients (a2a-go) read error bodies only as JSON.
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(httpStatus)
+	w.Write(appendStatus(nil, httpStatus, status, rerr))
+}
+
+// appendStatus appends {"error":{code,status,message,details}}, the JSON
+// form of google.rpc.Status that A2A §11.6 uses.
+func appendStatus(b []byte, httpStatus int, status string, rerr *a2a.RPCError) []byte {
+	b = append(b, `{"error":{"code":`...)
+	b = strconv.AppendInt(b, int64(httpStatus), 10)
+	b = append(b, `,"status":`...)
+	b = appendJSONString(b, status)
+	b = append(b, `,"message":`...)
+	b = appendJSONString(b, rerr.Error())
+	b = append(b, `,"details":`...)
+	b = appendErrorDetails(b, rerr)
+	return append(b, '}', '}')
+}
+
+// member returns the JSON of one member of a JSON object, or null.
+func member(obj []byte, name string) []byte {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(obj, &m) != nil || m[name] == nil {
+		return []byte("null")
+	}
+	return m[name]
+}

@@ -1,0 +1,231 @@
+package a2art
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	a2a "github.com/agui-gen/agui-gen/gen/a2a"
+)
+
+// DefaultMaxBodyBytes is the request body limit unless WithMaxBodyBytes
+// says otherwise.
+const DefaultMaxBodyBytes = 1 << 20
+
+// ServerOption configures the server handlers.
+type ServerOption func(*serverConfig)
+
+type serverConfig struct {
+	maxBody      int64
+	logger       *slog.Logger
+	versions     []string
+	absentAs     string
+	authenticate func(*http.Request) (any, error)
+	keepAlive    time.Duration
+}
+
+func newServerConfig(opts []ServerOption) *serverConfig {
+	c := &serverConfig{maxBody: DefaultMaxBodyBytes, logger: slog.Default(), versions: []string{a2a.ProtocolVersion}}
+	for _, o := range opts {
+		o(c)
+	}
+	return c
+}
+
+// WithMaxBodyBytes limits request bodies (default 1 MiB); a larger body is
+// refused with 413 before it is read.
+func WithMaxBodyBytes(n int64) ServerOption { return func(c *serverConfig) { c.maxBody = n } }
+
+// WithLogger logs refused requests and handler failures (default
+// slog.Default()).
+func WithLogger(l *slog.Logger) ServerOption { return func(c *serverConfig) { c.logger = l } }
+
+// WithProtocolVersions sets the protocol versions (Major.Minor) the server
+// accepts in A2A-Version; by default only ProtocolVersion.
+func WithProtocolVersions(versions ...string) ServerOption {
+	return func(c *serverConfig) { c.versions = versions }
+}
+
+// WithMissingVersionAs serves a request that carries no A2A-Version as
+// version v. The spec reads an absent header as 0.3 (A2A §3.6.2), which a
+// 1.x server refuses with VERSION_NOT_SUPPORTED; clients written before the
+// header existed can be served as 1.0 with this option.
+func WithMissingVersionAs(v string) ServerOption { return func(c *serverConfig) { c.absentAs = v } }
+
+// WithAuthenticator runs authenticate on every request before its body is
+// read. Its result becomes CallInfo.Principal; an error refuses the call:
+// with its own code when it is an *RPCError (ErrPermissionDenied gives
+// 403), else with ErrUnauthenticated (401). The agent card is never behind
+// it.
+func WithAuthenticator(authenticate func(*http.Request) (principal any, err error)) ServerOption {
+	return func(c *serverConfig) { c.authenticate = authenticate }
+}
+
+// WithKeepAlive writes an SSE comment on a stream that has been idle for
+// interval, so proxies keep it open. Off by default.
+func WithKeepAlive(interval time.Duration) ServerOption {
+	return func(c *serverConfig) { c.keepAlive = interval }
+}
+
+// callInfo builds the CallInfo of an HTTP request and authenticates it;
+// the version is negotiated later, by version.
+func (c *serverConfig) callInfo(r *http.Request, binding string) (*CallInfo, *a2a.RPCError) {
+	info := &CallInfo{Binding: binding, Header: r.Header, Extensions: splitList(r.Header.Values(ExtensionsHeader))}
+	if c.authenticate != nil {
+		p, err := c.authenticate(r)
+		if err != nil {
+			var re *a2a.RPCError
+			if errors.As(err, &re) {
+				return nil, a2a.AsRPCError(err)
+			}
+			return nil, a2a.NewError(a2a.ErrUnauthenticated, err.Error())
+		}
+		info.Principal = p
+	}
+	return info, nil
+}
+
+// version negotiates the protocol version of a call from its A2A-Version
+// header or query parameter.
+func (c *serverConfig) version(r *http.Request, info *CallInfo) *a2a.RPCError {
+	requested := r.Header.Get(VersionHeader)
+	if requested == "" {
+		requested = r.URL.Query().Get(VersionHeader)
+	}
+	v, err := negotiate(requested, c.versions, c.absentAs)
+	if err != nil {
+		return err
+	}
+	info.Version = v
+	return nil
+}
+
+// readBody reads a request body within the size limit and checks that it
+// is UTF-8, as JSON text must be (RFC 8259 §8.1).
+func (c *serverConfig) readBody(w http.ResponseWriter, r *http.Request) ([]byte, *a2a.RPCError, int) {
+	if r.ContentLength > c.maxBody {
+		return nil, a2a.NewError(a2a.ErrInvalidRequest, fmt.Sprintf("request body of %d bytes exceeds the limit of %d", r.ContentLength, c.maxBody)), http.StatusRequestEntityTooLarge
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, c.maxBody))
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return nil, a2a.NewError(a2a.ErrInvalidRequest, "request body exceeds the limit of "+strconv.FormatInt(c.maxBody, 10)+" bytes"), http.StatusRequestEntityTooLarge
+		}
+		return nil, a2a.NewError(a2a.ErrInvalidRequest, "reading the request body: "+err.Error()), http.StatusBadRequest
+	}
+	if !utf8.Valid(body) {
+		return nil, a2a.NewError(a2a.ErrParse, "the request body is not valid UTF-8"), http.StatusBadRequest
+	}
+	return body, nil, 0
+}
+
+// decodeRequest decodes and validates a request message; a failure is
+// ErrInvalidParams naming the field.
+func decodeRequest(data []byte, req a2a.ProtoValue) *a2a.RPCError {
+	if err := req.UnmarshalJSON(data); err != nil {
+		return invalidParams(err)
+	}
+	return validateRequest(req)
+}
+
+func validateRequest(req a2a.ProtoValue) *a2a.RPCError {
+	if err := req.Validate(); err != nil {
+		return invalidParams(err)
+	}
+	return nil
+}
+
+// invalidParams turns a decoding or validation error into ErrInvalidParams
+// with a field violation naming where it happened.
+func invalidParams(err error) *a2a.RPCError {
+	var re *a2a.RPCError
+	if errors.As(err, &re) {
+		return re
+	}
+	e := a2a.NewError(a2a.ErrInvalidParams, "invalid params: "+err.Error())
+	var de *a2a.Error
+	if errors.As(err, &de) {
+		if de.Rule == "syntax" {
+			e = a2a.NewError(a2a.ErrParse, "parse error: "+err.Error())
+		}
+		e.Violations = []a2a.FieldViolation{{Field: fieldPath(de.Path), Description: de.Msg}}
+	}
+	return e
+}
+
+// fieldPath turns a JSON pointer into the field path google.rpc.BadRequest
+// uses: "/message/parts/0/text" is "message.parts[0].text".
+func fieldPath(pointer string) string {
+	var b strings.Builder
+	for _, tok := range strings.Split(strings.TrimPrefix(pointer, "/"), "/") {
+		if tok == "" {
+			continue
+		}
+		if _, err := strconv.Atoi(tok); err == nil && b.Len() > 0 {
+			b.WriteString("[" + tok + "]")
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~"))
+	}
+	return b.String()
+}
+
+// callUnary runs a unary handler: a panic becomes an internal error, a nil
+// response the empty response message.
+func (c *serverConfig) callUnary(ctx context.Context, h *a2a.MethodHandler, req a2a.ProtoValue) (resp a2a.ProtoValue, rerr *a2a.RPCError) {
+	defer func() {
+		if p := recover(); p != nil {
+			c.logger.ErrorContext(ctx, "a2a: handler panicked", "method", h.Desc.Name, "panic", p, "stack", string(debug.Stack()))
+			resp, rerr = nil, a2a.NewError(a2a.ErrInternal, "internal error")
+		}
+	}()
+	resp, err := h.Unary(ctx, req)
+	if err != nil {
+		return nil, c.handlerError(ctx, h, err)
+	}
+	if resp == nil {
+		resp = h.Desc.NewResponse()
+	}
+	return resp, nil
+}
+
+// callStream runs a streaming handler, a panic becoming an internal error.
+func (c *serverConfig) callStream(ctx context.Context, h *a2a.MethodHandler, req a2a.ProtoValue, send func(a2a.ProtoValue) error) (rerr *a2a.RPCError) {
+	defer func() {
+		if p := recover(); p != nil {
+			c.logger.ErrorContext(ctx, "a2a: handler panicked", "method", h.Desc.Name, "panic", p, "stack", string(debug.Stack()))
+			rerr = a2a.NewError(a2a.ErrInternal, "internal error")
+		}
+	}()
+	if err := h.Stream(ctx, req, send); err != nil {
+		return c.handlerError(ctx, h, err)
+	}
+	return nil
+}
+
+// handlerError is what a handler's error becomes on the wire. An error from
+// the A2A table keeps its code and message; any other error is logged and
+// answered as an internal error that does not repeat its text, which may
+// hold details the caller should not see.
+func (c *serverConfig) handlerError(ctx context.Context, h *a2a.MethodHandler, err error) *a2a.RPCError {
+	var re *a2a.RPCError
+	if errors.As(err, &re) {
+		return a2a.AsRPCError(err)
+	}
+	if ctx.Err() == nil {
+		c.logger.ErrorContext(ctx, "a2a: handler failed", "method", h.Desc.Name, "err", err)
+	}
+	return a2a.NewError(a2a.ErrInternal, "internal error")
+}

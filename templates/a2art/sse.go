@@ -1,0 +1,123 @@
+package a2art
+
+import (
+	"bytes"
+	"net/http"
+	"sync"
+	"time"
+)
+
+// sseWriter writes Server-Sent Events: one data field per message, split
+// over several data lines where the JSON holds a line break (raw Struct
+// values keep the client's formatting), each event flushed at once.
+type sseWriter struct {
+	w  http.ResponseWriter
+	rc *http.ResponseController
+
+	mu      sync.Mutex
+	started bool
+	buf     []byte
+	last    time.Time
+	err     error
+	stop    chan struct{}
+	stopped chan struct{}
+}
+
+func newSSEWriter(w http.ResponseWriter) *sseWriter {
+	return &sseWriter{w: w, rc: http.NewResponseController(w)}
+}
+
+// start sends the response header. A stream that never starts can still
+// be answered with a plain error response.
+func (s *sseWriter) start() {
+	if s.started {
+		return
+	}
+	s.started = true
+	h := s.w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-cache")
+	h.Set("X-Accel-Buffering", "no")
+	s.w.WriteHeader(http.StatusOK)
+}
+
+// event writes one event whose data is the JSON text data.
+func (s *sseWriter) event(data []byte) error { return s.namedEvent("", data) }
+
+// namedEvent writes one event of the given type ("" for the default,
+// message).
+func (s *sseWriter) namedEvent(name string, data []byte) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.err != nil {
+		return s.err
+	}
+	s.start()
+	s.buf = s.buf[:0]
+	if name != "" {
+		s.buf = append(append(append(s.buf, "event: "...), name...), '\n')
+	}
+	s.buf = append(s.buf, "data: "...)
+	if bytes.IndexByte(data, '\n') < 0 && bytes.IndexByte(data, '\r') < 0 {
+		s.buf = append(s.buf, data...)
+	} else {
+		for i, line := range bytes.FieldsFunc(data, func(r rune) bool { return r == '\n' || r == '\r' }) {
+			if i > 0 {
+				s.buf = append(s.buf, "\ndata: "...)
+			}
+			s.buf = append(s.buf, line...)
+		}
+	}
+	s.buf = append(s.buf, '\n', '\n')
+	return s.flush()
+}
+
+func (s *sseWriter) flush() error {
+	if _, err := s.w.Write(s.buf); err != nil {
+		s.err = err
+		return err
+	}
+	if err := s.rc.Flush(); err != nil {
+		s.err = err
+		return err
+	}
+	s.last = time.Now()
+	return nil
+}
+
+// keepAlive writes a comment whenever the stream has been idle for
+// interval, until close is called.
+func (s *sseWriter) keepAlive(interval time.Duration) {
+	if interval <= 0 {
+		return
+	}
+	s.stop, s.stopped = make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(s.stopped)
+		t := time.NewTicker(interval)
+		defer t.Stop()
+		for {
+			select {
+			case <-s.stop:
+				return
+			case now := <-t.C:
+				s.mu.Lock()
+				if s.started && s.err == nil && now.Sub(s.last) >= interval {
+					s.buf = append(s.buf[:0], ": keep-alive\n\n"...)
+					_ = s.flush()
+				}
+				s.mu.Unlock()
+			}
+		}
+	}()
+}
+
+// close stops the keep-alive goroutine and waits for it, so nothing is
+// written after the handler returns.
+func (s *sseWriter) close() {
+	if s.stop != nil {
+		close(s.stop)
+		<-s.stopped
+		s.stop = nil
+	}
+}

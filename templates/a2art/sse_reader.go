@@ -1,0 +1,71 @@
+package a2art
+
+import (
+	"bufio"
+	"bytes"
+	"io"
+)
+
+// sseEvent is one event of a Server-Sent Events stream.
+type sseEvent struct {
+	name string // the event field; "" for the default type
+	data []byte // the data lines joined by "\n"
+}
+
+// sseReader reads events as the HTML Living Standard's event stream
+// interpretation says: fields data and event are kept, id, retry and
+// comments are skipped, and a blank line dispatches.
+type sseReader struct {
+	r    *bufio.Reader
+	data []byte
+	name string
+}
+
+func newSSEReader(r io.Reader) *sseReader { return &sseReader{r: bufio.NewReaderSize(r, 64<<10)} }
+
+// next returns the next event with data, or io.EOF at the end.
+func (s *sseReader) next() (sseEvent, error) {
+	s.data, s.name = s.data[:0], ""
+	hasData := false
+	for {
+		line, err := s.r.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			// A long line: gather it whole.
+			long := append([]byte(nil), line...)
+			for err == bufio.ErrBufferFull {
+				line, err = s.r.ReadSlice('\n')
+				long = append(long, line...)
+			}
+			line = long
+		}
+		if err != nil && (err != io.EOF || len(line) == 0) {
+			if hasData && err == io.EOF {
+				return sseEvent{name: s.name, data: s.data}, nil
+			}
+			return sseEvent{}, err
+		}
+		line = bytes.TrimRight(line, "\r\n")
+		if len(line) == 0 {
+			if hasData {
+				return sseEvent{name: s.name, data: s.data}, nil
+			}
+			s.name = ""
+			continue
+		}
+		if line[0] == ':' {
+			continue
+		}
+		field, value, _ := bytes.Cut(line, []byte(":"))
+		value = bytes.TrimPrefix(value, []byte(" "))
+		switch string(field) {
+		case "data":
+			if hasData {
+				s.data = append(s.data, '\n')
+			}
+			s.data = append(s.data, value...)
+			hasData = true
+		case "event":
+			s.name = string(value)
+		}
+	}
+}
