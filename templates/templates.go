@@ -33,6 +33,12 @@ var AGUIRuntime embed.FS
 //go:embed a2art/*.go
 var A2ARuntime embed.FS
 
+// A2AGRPC is the gRPC binding, written against gen/a2a and copied into its
+// a2agrpc subpackage with the import path rewritten.
+//
+//go:embed a2agrpc/*.go
+var A2AGRPC embed.FS
+
 // A2AImportPath is the import path the A2A runtime templates use for the
 // generated package.
 const A2AImportPath = "github.com/agui-gen/agui-gen/gen/a2a"

@@ -4,7 +4,12 @@ go 1.26.0
 
 tool github.com/agui-gen/agui-gen/cmd/agui-gen
 
-require github.com/evanphx/json-patch/v5 v5.9.11
+require (
+	github.com/evanphx/json-patch/v5 v5.9.11
+	google.golang.org/genproto/googleapis/rpc v0.0.0-20261012220534-4341edf3f941
+	google.golang.org/grpc v1.83.1
+	google.golang.org/protobuf v1.36.12
+)
 
 require (
 	github.com/agui-gen/agui-gen v0.0.0 // indirect
@@ -20,9 +25,11 @@ require (
 	github.com/urfave/cli/v2 v2.27.7 // indirect
 	github.com/xrash/smetrics v0.0.0-20240521201337-686a1a2994c1 // indirect
 	go.yaml.in/yaml/v4 v4.0.0-rc.6 // indirect
+	golang.org/x/net v0.57.0 // indirect
 	golang.org/x/sync v0.23.0 // indirect
+	golang.org/x/sys v0.47.0 // indirect
+	golang.org/x/text v0.40.0 // indirect
 	google.golang.org/genproto/googleapis/api v0.0.0-20261019180522-ce908d29299b // indirect
-	google.golang.org/protobuf v1.36.12 // indirect
 )
 
 replace github.com/agui-gen/agui-gen => ../..

@@ -116,7 +116,7 @@ func (h *restHandler) serve(w http.ResponseWriter, r *http.Request, rt *route, v
 		h.serveStream(ctx, w, rt, req)
 		return
 	}
-	resp, rerr := h.cfg.callUnary(ctx, rt.handler, req)
+	resp, rerr := InvokeUnary(ctx, h.cfg.logger, rt.handler, req)
 	if rerr != nil {
 		writeError(w, rerr)
 		return
@@ -176,9 +176,6 @@ func (h *restHandler) request(w http.ResponseWriter, r *http.Request, rt *route,
 			}
 		}
 	}
-	if rerr := validateRequest(req); rerr != nil {
-		return nil, rerr, http.StatusBadRequest
-	}
 	return req, nil, 0
 }
 
@@ -191,7 +188,7 @@ func (h *restHandler) serveStream(ctx context.Context, w http.ResponseWriter, rt
 	defer sse.close()
 	var buf []byte
 	sent := false
-	rerr := h.cfg.callStream(ctx, rt.handler, req, func(m ProtoValue) error {
+	rerr := InvokeStream(ctx, h.cfg.logger, rt.handler, req, func(m ProtoValue) error {
 		buf = m.AppendJSON(buf[:0])
 		sent = true
 		return sse.event(buf)

@@ -122,6 +122,14 @@ func Generate(in Inputs, opts Options) ([]File, error) {
 	for _, f := range files {
 		out = append(out, File{Path: "a2a/" + f.Name, Content: f.Content})
 	}
+	a2aImport := joinImport(opts.ImportPath, "a2a")
+	files, err = golang.GRPCPackage(a2a, a2aImport, a2aImport+"/a2agrpc")
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range files {
+		out = append(out, File{Path: "a2a/a2agrpc/" + f.Name, Content: f.Content})
+	}
 	slices.SortFunc(out, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
 	return out, nil
 }

@@ -1,3 +1,6 @@
+// The tests of this package exercise its copy in gen/a2a, the code users get:
+// run agui-gen generate --out gen after editing the templates.
+
 package a2art_test
 
 import (

@@ -187,7 +187,7 @@ func (h *jsonrpcHandler) unary(ctx context.Context, req *rpcRequest) (a2a.ProtoV
 	if rerr != nil {
 		return nil, rerr
 	}
-	return h.cfg.callUnary(ctx, req.handler, msg)
+	return InvokeUnary(ctx, h.cfg.logger, req.handler, msg)
 }
 
 // serveStream answers a streaming RPC with SSE. An error before the first
@@ -206,7 +206,7 @@ func (h *jsonrpcHandler) serveStream(ctx context.Context, w http.ResponseWriter,
 	sse.keepAlive(h.cfg.keepAlive)
 	defer sse.close()
 	var buf []byte
-	rerr = h.cfg.callStream(ctx, req.handler, msg, func(m a2a.ProtoValue) error {
+	rerr = InvokeStream(ctx, h.cfg.logger, req.handler, msg, func(m a2a.ProtoValue) error {
 		if req.id == nil {
 			return nil // a notification: nobody listens
 		}

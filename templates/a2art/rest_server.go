@@ -115,7 +115,7 @@ func (h *restHandler) serve(w http.ResponseWriter, r *http.Request, rt *route, v
 		h.serveStream(ctx, w, rt, req)
 		return
 	}
-	resp, rerr := h.cfg.callUnary(ctx, rt.handler, req)
+	resp, rerr := InvokeUnary(ctx, h.cfg.logger, rt.handler, req)
 	if rerr != nil {
 		writeError(w, rerr)
 		return
@@ -175,9 +175,6 @@ func (h *restHandler) request(w http.ResponseWriter, r *http.Request, rt *route,
 			}
 		}
 	}
-	if rerr := validateRequest(req); rerr != nil {
-		return nil, rerr, http.StatusBadRequest
-	}
 	return req, nil, 0
 }
 
@@ -190,7 +187,7 @@ func (h *restHandler) serveStream(ctx context.Context, w http.ResponseWriter, rt
 	defer sse.close()
 	var buf []byte
 	sent := false
-	rerr := h.cfg.callStream(ctx, rt.handler, req, func(m a2a.ProtoValue) error {
+	rerr := InvokeStream(ctx, h.cfg.logger, rt.handler, req, func(m a2a.ProtoValue) error {
 		buf = m.AppendJSON(buf[:0])
 		sent = true
 		return sse.event(buf)

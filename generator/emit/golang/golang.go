@@ -183,7 +183,7 @@ func copyTemplates(fsys fs.FS, dir, pkgName, prefix string, include func(string)
 		if err != nil {
 			return nil, err
 		}
-		if rewrite != nil {
+		if rewrite != nil && rewrite.source != nil {
 			if src, err = rewrite.source(src); err != nil {
 				return nil, fmt.Errorf("templates/%s/%s: %w", dir, name, err)
 			}
@@ -194,7 +194,7 @@ func copyTemplates(fsys fs.FS, dir, pkgName, prefix string, include func(string)
 			return nil, fmt.Errorf("templates/%s/%s: %w", dir, name, err)
 		}
 		file.Name = ast.NewIdent(pkgName)
-		if rewrite != nil {
+		if rewrite != nil && rewrite.tree != nil {
 			rewrite.tree(file)
 		}
 		var buf bytes.Buffer

@@ -77,10 +77,11 @@ func ParseVersion(s string) (string, bool) {
 	return strconv.FormatUint(major, 10) + "." + strconv.FormatUint(minor, 10), true
 }
 
-// negotiate picks the version a call is served in: requested (the header's
-// value, empty when absent) must name one of supported. An absent header
-// means LegacyVersion unless absentAs says otherwise.
-func negotiate(requested string, supported []string, absentAs string) (string, *RPCError) {
+// NegotiateVersion picks the version a call is served in: requested (the
+// A2A-Version value, empty when absent) must name one of supported, patch
+// ignored. An absent value means LegacyVersion unless absentAs says
+// otherwise. A failure is ErrVersionNotSupported.
+func NegotiateVersion(requested string, supported []string, absentAs string) (string, *RPCError) {
 	v := requested
 	if strings.TrimSpace(v) == "" {
 		v = absentAs

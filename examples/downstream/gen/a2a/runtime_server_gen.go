@@ -83,15 +83,21 @@ func (c *serverConfig) callInfo(r *http.Request, binding string) (*CallInfo, *RP
 	if c.authenticate != nil {
 		p, err := c.authenticate(r)
 		if err != nil {
-			var re *RPCError
-			if errors.As(err, &re) {
-				return nil, AsRPCError(err)
-			}
-			return nil, NewError(ErrUnauthenticated, err.Error())
+			return nil, AuthError(err)
 		}
 		info.Principal = p
 	}
 	return info, nil
+}
+
+// AuthError is what an authenticator's error becomes: an *RPCError keeps
+// its code (ErrPermissionDenied), anything else is ErrUnauthenticated.
+func AuthError(err error) *RPCError {
+	var re *RPCError
+	if errors.As(err, &re) {
+		return AsRPCError(err)
+	}
+	return NewError(ErrUnauthenticated, err.Error())
 }
 
 // version negotiates the protocol version of a call from its A2A-Version
@@ -101,7 +107,7 @@ func (c *serverConfig) version(r *http.Request, info *CallInfo) *RPCError {
 	if requested == "" {
 		requested = r.URL.Query().Get(VersionHeader)
 	}
-	v, err := negotiate(requested, c.versions, c.absentAs)
+	v, err := NegotiateVersion(requested, c.versions, c.absentAs)
 	if err != nil {
 		return err
 	}
@@ -129,13 +135,13 @@ func (c *serverConfig) readBody(w http.ResponseWriter, r *http.Request) ([]byte,
 	return body, nil, 0
 }
 
-// decodeRequest decodes and validates a request message; a failure is
-// ErrInvalidParams naming the field.
+// decodeRequest decodes a request message; a failure is ErrInvalidParams
+// naming the field.
 func decodeRequest(data []byte, req ProtoValue) *RPCError {
 	if err := req.UnmarshalJSON(data); err != nil {
 		return invalidParams(err)
 	}
-	return validateRequest(req)
+	return nil
 }
 
 func validateRequest(req ProtoValue) *RPCError {
@@ -183,18 +189,24 @@ func fieldPath(pointer string) string {
 	return b.String()
 }
 
-// callUnary runs a unary handler: a panic becomes an internal error, a nil
-// response the empty response message.
-func (c *serverConfig) callUnary(ctx context.Context, h *MethodHandler, req ProtoValue) (resp ProtoValue, rerr *RPCError) {
+// InvokeUnary runs a unary handler the way every binding does: the request
+// validated first (ErrInvalidParams naming the field), a panic caught and
+// logged (ErrInternal), a nil response made the empty response message, and
+// an error outside the A2A table logged and answered as ErrInternal without
+// its text, which may hold details the caller should not see.
+func InvokeUnary(ctx context.Context, logger *slog.Logger, h *MethodHandler, req ProtoValue) (resp ProtoValue, rerr *RPCError) {
+	if rerr := validateRequest(req); rerr != nil {
+		return nil, rerr
+	}
 	defer func() {
 		if p := recover(); p != nil {
-			c.logger.ErrorContext(ctx, "a2a: handler panicked", "method", h.Desc.Name, "panic", p, "stack", string(debug.Stack()))
+			logger.ErrorContext(ctx, "a2a: handler panicked", "method", h.Desc.Name, "panic", p, "stack", string(debug.Stack()))
 			resp, rerr = nil, NewError(ErrInternal, "internal error")
 		}
 	}()
 	resp, err := h.Unary(ctx, req)
 	if err != nil {
-		return nil, c.handlerError(ctx, h, err)
+		return nil, handlerError(ctx, logger, h, err)
 	}
 	if resp == nil {
 		resp = h.Desc.NewResponse()
@@ -202,31 +214,36 @@ func (c *serverConfig) callUnary(ctx context.Context, h *MethodHandler, req Prot
 	return resp, nil
 }
 
-// callStream runs a streaming handler, a panic becoming an internal error.
-func (c *serverConfig) callStream(ctx context.Context, h *MethodHandler, req ProtoValue, send func(ProtoValue) error) (rerr *RPCError) {
+// InvokeStream runs a streaming handler as InvokeUnary runs a unary one;
+// send writes one message to the caller.
+func InvokeStream(ctx context.Context, logger *slog.Logger, h *MethodHandler, req ProtoValue, send func(ProtoValue) error) (rerr *RPCError) {
+	if rerr := validateRequest(req); rerr != nil {
+		return rerr
+	}
 	defer func() {
 		if p := recover(); p != nil {
-			c.logger.ErrorContext(ctx, "a2a: handler panicked", "method", h.Desc.Name, "panic", p, "stack", string(debug.Stack()))
+			logger.ErrorContext(ctx, "a2a: handler panicked", "method", h.Desc.Name, "panic", p, "stack", string(debug.Stack()))
 			rerr = NewError(ErrInternal, "internal error")
 		}
 	}()
 	if err := h.Stream(ctx, req, send); err != nil {
-		return c.handlerError(ctx, h, err)
+		return handlerError(ctx, logger, h, err)
 	}
 	return nil
 }
 
-// handlerError is what a handler's error becomes on the wire. An error from
-// the A2A table keeps its code and message; any other error is logged and
-// answered as an internal error that does not repeat its text, which may
-// hold details the caller should not see.
-func (c *serverConfig) handlerError(ctx context.Context, h *MethodHandler, err error) *RPCError {
+func handlerError(ctx context.Context, logger *slog.Logger, h *MethodHandler, err error) *RPCError {
 	var re *RPCError
 	if errors.As(err, &re) {
 		return AsRPCError(err)
 	}
 	if ctx.Err() == nil {
-		c.logger.ErrorContext(ctx, "a2a: handler failed", "method", h.Desc.Name, "err", err)
+		logger.ErrorContext(ctx, "a2a: handler failed", "method", h.Desc.Name, "err", err)
 	}
 	return NewError(ErrInternal, "internal error")
 }
+
+// InvalidParams turns an error from decoding or validating a request into
+// ErrInvalidParams (ErrParse for malformed JSON) with a field violation
+// naming where it happened.
+func InvalidParams(err error) *RPCError { return invalidParams(err) }

@@ -1,0 +1,102 @@
+package golang
+
+import (
+	"bytes"
+	"fmt"
+	"sort"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/agui-gen/agui-gen/generator/ir"
+	"github.com/agui-gen/agui-gen/templates"
+)
+
+const grpcPkg = "google.golang.org/grpc"
+
+// GRPCPackage emits the gRPC binding of a package generated from a proto:
+// a subpackage (named a2agrpc) beside it, at importPath, holding one
+// grpc.ServiceDesc per service, generated from the IR, and the support
+// code of templates/a2agrpc. parent is the import path of the package with
+// the types.
+func GRPCPackage(pkg *ir.Package, parent, importPath string) ([]File, error) {
+	const name = "a2agrpc"
+	pg := &protoGen{pkg: pkg, decl: map[ir.Decl]string{}, field: map[*ir.Field]string{},
+		oneof: map[*ir.Oneof]string{}, wrapper: map[*ir.Field]string{}, enumVal: map[*ir.EnumValue]string{},
+		opts: Options{A2ARuntime: true}}
+	if err := pg.resolveNames(); err != nil {
+		return nil, err
+	}
+	f := jen.NewFilePathName(importPath, name)
+	f.HeaderComment(Header)
+	f.HeaderComment("Source: " + sourceLine(pkg))
+	f.ImportName(parent, "a2a")
+	f.ImportName(grpcPkg, "grpc")
+	for _, d := range pkg.Decls {
+		if s, ok := d.(*ir.Service); ok {
+			pg.emitGRPCService(f, s, parent)
+		}
+	}
+	var buf bytes.Buffer
+	if err := f.Render(&buf); err != nil {
+		return nil, fmt.Errorf("rendering the gRPC service: %w", err)
+	}
+	files := []File{{Name: "service_gen.go", Content: buf.Bytes()}}
+	support, err := copyTemplates(templates.A2AGRPC, name, name, "", func(string) bool { return true }, &templateRewrite{
+		source: func(src []byte) ([]byte, error) {
+			return bytes.ReplaceAll(src, []byte(`"`+templates.A2AImportPath+`"`), []byte(`"`+parent+`"`)), nil
+		},
+	})
+	if err != nil {
+		return nil, err
+	}
+	files = append(files, support...)
+	sort.Slice(files, func(i, j int) bool { return files[i].Name < files[j].Name })
+	return files, nil
+}
+
+func (g *protoGen) emitGRPCService(f *jen.File, s *ir.Service, parent string) {
+	svc := g.decl[s]
+	desc := svc + "Desc"
+	var methods, streams []jen.Code
+	for i, m := range s.Methods {
+		if !served(m) {
+			continue
+		}
+		if m.ServerStreaming {
+			streams = append(streams, jen.Values(jen.Dict{
+				jen.Id("StreamName"):    jen.Lit(m.Name),
+				jen.Id("Handler"):       jen.Id("streamHandler").Call(jen.Lit(i)),
+				jen.Id("ServerStreams"): jen.True(),
+			}))
+			continue
+		}
+		methods = append(methods, jen.Values(jen.Dict{
+			jen.Id("MethodName"): jen.Lit(m.Name),
+			jen.Id("Handler"):    jen.Id("unaryHandler").Call(jen.Lit(i)),
+		}))
+	}
+	f.Add(comment(wrap(fmt.Sprintf("%s describes the %s service to grpc-go; Register%sServer serves it.", desc, s.FullName, svc), 100)))
+	f.Var().Id(desc).Op("=").Qual(grpcPkg, "ServiceDesc").Values(jen.Dict{
+		jen.Id("ServiceName"): jen.Lit(s.FullName),
+		// The registered implementation is the bound service, whatever its type.
+		jen.Id("HandlerType"): jen.Parens(jen.Op("*").Any()).Call(jen.Nil()),
+		jen.Id("Methods"):     jen.Index().Qual(grpcPkg, "MethodDesc").Values(methods...),
+		jen.Id("Streams"):     jen.Index().Qual(grpcPkg, "StreamDesc").Values(streams...),
+		jen.Id("Metadata"):    jen.Lit(g.pkg.Sources[0].File),
+	})
+	f.Line()
+	f.Add(comment(wrap(fmt.Sprintf("Register%sServer serves srv on s over gRPC. Calls reach srv decoded and "+
+		"validated, with the a2a-version metadata negotiated and a CallInfo in their context.", svc), 100)))
+	f.Func().Id("Register"+svc+"Server").Params(
+		jen.Id("s").Qual(grpcPkg, "ServiceRegistrar"), jen.Id("srv").Qual(parent, svc+"Server"), jen.Id("opts").Op("...").Id("ServerOption"),
+	).Block(
+		jen.Id("register").Call(jen.Id("s"), jen.Op("&").Id(desc), jen.Qual(parent, "Bind"+svc).Call(jen.Id("srv")), jen.Id("opts")),
+	)
+	f.Line()
+	f.Commentf("New%sClient calls the %s service over conn.", svc, s.FullName)
+	f.Func().Id("New"+svc+"Client").Params(
+		jen.Id("conn").Qual(grpcPkg, "ClientConnInterface"), jen.Id("opts").Op("...").Id("ClientOption"),
+	).Op("*").Qual(parent, svc+"Client").Block(
+		jen.Return(jen.Qual(parent, "New"+svc+"Client").Call(jen.Id("NewTransport").Call(jen.Id("conn"), jen.Id("opts").Op("...")))),
+	)
+}

@@ -1,0 +1,127 @@
+package a2agrpc
+
+import (
+	"context"
+	"errors"
+	"io"
+	"iter"
+	"strings"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials"
+	"google.golang.org/grpc/metadata"
+
+	a2a "github.com/agui-gen/agui-gen/gen/a2a"
+)
+
+// ClientOption configures a gRPC transport.
+type ClientOption func(*transport)
+
+// WithVersion sets the a2a-version the client sends (default
+// a2a.ProtocolVersion).
+func WithVersion(v string) ClientOption { return func(t *transport) { t.version = v } }
+
+// WithMetadata adds a metadata pair to every call, such as authorization.
+func WithMetadata(key, value string) ClientOption {
+	return func(t *transport) { t.md = append(t.md, strings.ToLower(key), value) }
+}
+
+// NewTransport calls over conn, for a2a.NewA2AServiceClient or any other
+// typed client of the generated package.
+func NewTransport(conn grpc.ClientConnInterface, opts ...ClientOption) a2a.Transport {
+	t := &transport{conn: conn, version: a2a.ProtocolVersion}
+	for _, o := range opts {
+		o(t)
+	}
+	return t
+}
+
+type transport struct {
+	conn    grpc.ClientConnInterface
+	version string
+	md      []string
+	owned   *grpc.ClientConn // the connection WithGRPC dialled, closed by Close
+}
+
+// Close closes the connection the transport dialled itself (WithGRPC); a
+// connection given to NewTransport is the caller's to close.
+func (t *transport) Close() error {
+	if t.owned == nil {
+		return nil
+	}
+	return t.owned.Close()
+}
+
+func (t *transport) outgoing(ctx context.Context) context.Context {
+	return metadata.AppendToOutgoingContext(ctx, append([]string{"a2a-version", t.version}, t.md...)...)
+}
+
+func (t *transport) Call(ctx context.Context, m *a2a.MethodDesc, req, resp a2a.ProtoValue) error {
+	return fromStatus(t.conn.Invoke(t.outgoing(ctx), m.FullMethod, req, resp))
+}
+
+func (t *transport) Stream(ctx context.Context, m *a2a.MethodDesc, req a2a.ProtoValue) iter.Seq2[a2a.ProtoValue, error] {
+	return func(yield func(a2a.ProtoValue, error) bool) {
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		cs, err := t.conn.NewStream(t.outgoing(ctx), &grpc.StreamDesc{StreamName: m.Name, ServerStreams: true}, m.FullMethod)
+		if err == nil {
+			err = cs.SendMsg(req)
+		}
+		if err == nil {
+			err = cs.CloseSend()
+		}
+		if err != nil {
+			yield(nil, fromStatus(err))
+			return
+		}
+		for {
+			msg := m.NewResponse()
+			if err := cs.RecvMsg(msg); err != nil {
+				if !errors.Is(err, io.EOF) {
+					yield(nil, fromStatus(err))
+				}
+				return
+			}
+			if !yield(msg, nil) {
+				return
+			}
+		}
+	}
+}
+
+// WithGRPC lets a2a.NewTransportFromCard pick gRPC interfaces, dialling
+// their url (host:port, A2A §10) with dialOpts. Without a
+// grpc.WithTransportCredentials among them it dials with TLS and the
+// system's roots, since the spec puts gRPC on TLS. The transport it makes
+// is an io.Closer that closes the connection.
+func WithGRPC(dialOpts ...grpc.DialOption) a2a.ClientOption {
+	return a2a.WithTransport(a2a.BindingGRPC, func(iface *a2a.AgentInterface, _ ...a2a.ClientOption) (a2a.Transport, error) {
+		target := iface.URL
+		for _, scheme := range []string{"grpc://", "grpcs://", "http://", "https://"} {
+			target = strings.TrimPrefix(target, scheme)
+		}
+		opts := append([]grpc.DialOption{grpc.WithTransportCredentials(credentials.NewTLS(nil))}, dialOpts...)
+		conn, err := grpc.NewClient(target, opts...)
+		if err != nil {
+			return nil, err
+		}
+		var copts []ClientOption
+		if v, ok := a2a.ParseVersion(iface.ProtocolVersion); ok {
+			copts = append(copts, WithVersion(v))
+		}
+		t := NewTransport(conn, copts...).(*transport)
+		t.owned = conn
+		return t, nil
+	})
+}
+
+func splitComma(s string) []string {
+	var out []string
+	for _, item := range strings.Split(s, ",") {
+		if item = strings.TrimSpace(item); item != "" {
+			out = append(out, item)
+		}
+	}
+	return out
+}

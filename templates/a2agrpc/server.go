@@ -1,0 +1,132 @@
+package a2agrpc
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"net/textproto"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/metadata"
+
+	a2a "github.com/agui-gen/agui-gen/gen/a2a"
+)
+
+// ServerOption configures a service served over gRPC.
+type ServerOption func(*binding)
+
+// WithLogger logs handler failures (default slog.Default()).
+func WithLogger(l *slog.Logger) ServerOption { return func(b *binding) { b.logger = l } }
+
+// WithProtocolVersions sets the versions accepted in the a2a-version
+// metadata; by default only a2a.ProtocolVersion.
+func WithProtocolVersions(versions ...string) ServerOption {
+	return func(b *binding) { b.versions = versions }
+}
+
+// WithMissingVersionAs serves a call without a2a-version as version v
+// instead of the spec's 0.3 (which a 1.x server refuses).
+func WithMissingVersionAs(v string) ServerOption { return func(b *binding) { b.absentAs = v } }
+
+// WithAuthenticator runs authenticate on every call, with the call's
+// metadata; its result becomes CallInfo.Principal, and an error refuses the
+// call (UNAUTHENTICATED, or the *RPCError's own code).
+func WithAuthenticator(authenticate func(ctx context.Context, md metadata.MD) (principal any, err error)) ServerOption {
+	return func(b *binding) { b.authenticate = authenticate }
+}
+
+// binding is what grpc-go holds as the service's implementation.
+type binding struct {
+	svc          *a2a.Service
+	logger       *slog.Logger
+	versions     []string
+	absentAs     string
+	authenticate func(context.Context, metadata.MD) (any, error)
+}
+
+// register serves svc on s with desc, the generated grpc.ServiceDesc.
+func register(s grpc.ServiceRegistrar, desc *grpc.ServiceDesc, svc *a2a.Service, opts []ServerOption) {
+	b := &binding{svc: svc, logger: slog.Default(), versions: []string{a2a.ProtocolVersion}}
+	for _, o := range opts {
+		o(b)
+	}
+	s.RegisterService(desc, b)
+}
+
+// call prepares the context of a call: version negotiated, principal
+// authenticated, CallInfo attached.
+func (b *binding) call(ctx context.Context, h *a2a.MethodHandler) (context.Context, error) {
+	md, _ := metadata.FromIncomingContext(ctx)
+	header := http.Header{}
+	for k, v := range md {
+		header[textproto.CanonicalMIMEHeaderKey(k)] = v
+	}
+	info := &a2a.CallInfo{Binding: a2a.BindingGRPC, Method: h.Desc, Header: header}
+	var requested string
+	if v := md.Get("a2a-version"); len(v) > 0 {
+		requested = v[0]
+	}
+	version, rerr := a2a.NegotiateVersion(requested, b.versions, b.absentAs)
+	if rerr != nil {
+		return nil, toStatus(rerr)
+	}
+	info.Version = version
+	for _, v := range md.Get("a2a-extensions") {
+		info.Extensions = append(info.Extensions, splitComma(v)...)
+	}
+	if b.authenticate != nil {
+		p, err := b.authenticate(ctx, md)
+		if err != nil {
+			return nil, toStatus(a2a.AuthError(err))
+		}
+		info.Principal = p
+	}
+	return a2a.WithCallInfo(ctx, info), nil
+}
+
+// unaryHandler serves the i-th method of the bound service.
+func unaryHandler(i int) grpc.MethodHandler {
+	return func(srv any, ctx context.Context, dec func(any) error, interceptor grpc.UnaryServerInterceptor) (any, error) {
+		b := srv.(*binding)
+		h := &b.svc.Handlers[i]
+		req := h.Desc.NewRequest()
+		if err := dec(req); err != nil {
+			return nil, toStatus(a2a.InvalidParams(err))
+		}
+		ctx, err := b.call(ctx, h)
+		if err != nil {
+			return nil, err
+		}
+		run := func(ctx context.Context, req any) (any, error) {
+			resp, rerr := a2a.InvokeUnary(ctx, b.logger, h, req.(a2a.ProtoValue))
+			if rerr != nil {
+				return nil, toStatus(rerr)
+			}
+			return resp, nil
+		}
+		if interceptor == nil {
+			return run(ctx, req)
+		}
+		return interceptor(ctx, req, &grpc.UnaryServerInfo{Server: srv, FullMethod: h.Desc.FullMethod}, run)
+	}
+}
+
+// streamHandler serves the i-th method, a server-streaming one.
+func streamHandler(i int) grpc.StreamHandler {
+	return func(srv any, stream grpc.ServerStream) error {
+		b := srv.(*binding)
+		h := &b.svc.Handlers[i]
+		req := h.Desc.NewRequest()
+		if err := stream.RecvMsg(req); err != nil {
+			return toStatus(a2a.InvalidParams(err))
+		}
+		ctx, err := b.call(stream.Context(), h)
+		if err != nil {
+			return err
+		}
+		if rerr := a2a.InvokeStream(ctx, b.logger, h, req, func(m a2a.ProtoValue) error { return stream.SendMsg(m) }); rerr != nil {
+			return toStatus(rerr)
+		}
+		return nil
+	}
+}

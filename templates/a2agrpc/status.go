@@ -1,0 +1,64 @@
+package a2agrpc
+
+import (
+	"context"
+	"errors"
+
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/protoadapt"
+
+	a2a "github.com/agui-gen/agui-gen/gen/a2a"
+)
+
+// toStatus writes an A2A error as a gRPC status: its code from the A2A
+// table, an ErrorInfo detail, and a BadRequest when it names fields.
+func toStatus(e *a2a.RPCError) error {
+	st := status.New(codes.Code(e.GRPCCode()), e.Error())
+	details := []protoadapt.MessageV1{&errdetails.ErrorInfo{Reason: e.Reason, Domain: a2a.ErrorDomain, Metadata: e.Metadata}}
+	if len(e.Violations) > 0 {
+		br := &errdetails.BadRequest{}
+		for _, v := range e.Violations {
+			br.FieldViolations = append(br.FieldViolations, &errdetails.BadRequest_FieldViolation{Field: v.Field, Description: v.Description})
+		}
+		details = append(details, br)
+	}
+	if withDetails, err := st.WithDetails(details...); err == nil {
+		st = withDetails
+	}
+	return st.Err()
+}
+
+// fromStatus reads a gRPC error back into an *RPCError: by its ErrorInfo
+// reason when it has one, else by its code.
+func fromStatus(err error) error {
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	st, ok := status.FromError(err)
+	if !ok {
+		return err
+	}
+	var reason string
+	var meta map[string]string
+	var violations []a2a.FieldViolation
+	for _, d := range st.Details() {
+		switch d := d.(type) {
+		case *errdetails.ErrorInfo:
+			if d.Domain == a2a.ErrorDomain || d.Domain == "" {
+				reason, meta = d.Reason, d.Metadata
+			}
+		case *errdetails.BadRequest:
+			for _, v := range d.FieldViolations {
+				violations = append(violations, a2a.FieldViolation{Field: v.Field, Description: v.Description})
+			}
+		}
+	}
+	e := a2a.ErrorFromStatus(int(st.Code()), reason, st.Message())
+	e.Metadata, e.Violations = meta, violations
+	return e
+}
