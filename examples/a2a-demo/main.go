@@ -1,0 +1,102 @@
+// Command a2a-demo serves the echo agent over every A2A binding, built on
+// the generated package: JSON-RPC at POST /, HTTP+JSON at the proto's
+// paths, gRPC on a second port when asked, and the agent card listing them
+// at /.well-known/agent-card.json.
+//
+//	go run ./examples/a2a-demo --addr 127.0.0.1:9000 --grpc-addr 127.0.0.1:9001
+//	curl -s http://127.0.0.1:9000/.well-known/agent-card.json
+//	curl -s -H 'A2A-Version: 1.0' -H 'Content-Type: application/json' http://127.0.0.1:9000/ \
+//	  -d '{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"messageId":"m1","role":"ROLE_USER","parts":[{"text":"hello"}]}}}'
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"time"
+
+	"google.golang.org/grpc"
+
+	"github.com/agui-gen/agui-gen/examples/a2a-demo/echo"
+	"github.com/agui-gen/agui-gen/gen/a2a"
+	"github.com/agui-gen/agui-gen/gen/a2a/a2agrpc"
+)
+
+func main() {
+	addr := flag.String("addr", "127.0.0.1:9000", "HTTP address for JSON-RPC, HTTP+JSON and the card (a bare :port binds 127.0.0.1)")
+	grpcAddr := flag.String("grpc-addr", "", "gRPC address; empty serves no gRPC")
+	flag.Parse()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	err := func() error {
+		l, err := listen(*addr)
+		if err != nil {
+			return err
+		}
+		var gl net.Listener
+		if *grpcAddr != "" {
+			if gl, err = listen(*grpcAddr); err != nil {
+				return err
+			}
+		}
+		return serve(ctx, l, gl)
+	}()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "a2a-demo:", err)
+		os.Exit(1)
+	}
+}
+
+// serve serves the echo agent on l (HTTP) and, when not nil, gl (gRPC)
+// until ctx ends.
+func serve(ctx context.Context, l, gl net.Listener) error {
+	base := "http://" + l.Addr().String()
+	card := echo.Card(base)
+	agent := echo.New()
+	agent.ExtendedCard = card
+
+	errc := make(chan error, 2)
+	if gl != nil {
+		// gRPC first: it is the fastest binding for a client that speaks it.
+		card.SupportedInterfaces = append([]*a2a.AgentInterface{{URL: gl.Addr().String(),
+			ProtocolBinding: a2a.BindingGRPC, ProtocolVersion: a2a.ProtocolVersion}}, card.SupportedInterfaces...)
+		gs := grpc.NewServer()
+		a2agrpc.RegisterA2AServiceServer(gs, agent)
+		go func() { errc <- gs.Serve(gl) }()
+		defer gs.Stop()
+		slog.Info("a2a-demo: serving gRPC", "addr", gl.Addr().String())
+	}
+	h, err := a2a.NewHandler(a2a.BindA2AService(agent), card, a2a.WithKeepAlive(15*time.Second))
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	go func() { errc <- srv.Serve(l) }()
+	slog.Info("a2a-demo: serving", "card", base+a2a.WellKnownCardPath, "jsonrpc", base, "rest", base)
+	select {
+	case <-ctx.Done():
+		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		return srv.Shutdown(shutdown)
+	case err := <-errc:
+		if errors.Is(err, http.ErrServerClosed) {
+			return nil
+		}
+		return err
+	}
+}
+
+// listen binds addr; a bare ":port" binds loopback only, as a demo should.
+func listen(addr string) (net.Listener, error) {
+	if strings.HasPrefix(addr, ":") {
+		addr = "127.0.0.1" + addr
+	}
+	return net.Listen("tcp", addr)
+}

@@ -1,0 +1,70 @@
+package main
+
+import (
+	"context"
+	"net"
+	"testing"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+
+	"github.com/agui-gen/agui-gen/gen/a2a"
+	"github.com/agui-gen/agui-gen/gen/a2a/a2agrpc"
+)
+
+// TestDemoServesEveryBinding starts the demo and talks to it through its
+// card over each binding it lists.
+func TestDemoServesEveryBinding(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gl, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- serve(ctx, l, gl) }()
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}()
+	card, err := a2a.ResolveCard(ctx, "http://"+l.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(card.SupportedInterfaces) != 3 {
+		t.Fatalf("interfaces: %s", card.AppendJSON(nil))
+	}
+	for _, binding := range []string{a2a.BindingGRPC, a2a.BindingJSONRPC, a2a.BindingHTTPJSON} {
+		tr, iface, err := a2a.NewTransportFromCard(card, a2a.WithPreferredBindings(binding),
+			a2agrpc.WithGRPC(grpc.WithTransportCredentials(insecure.NewCredentials())))
+		if err != nil || iface.ProtocolBinding != binding {
+			t.Fatalf("%s: %v", binding, err)
+		}
+		c := a2a.NewA2AServiceClient(tr)
+		msg := &a2a.Message{MessageID: "m", Role: a2a.RoleUser, Parts: []*a2a.Part{{Content: &a2a.PartText{Text: binding}}}}
+		var last a2a.TaskState
+		var echoed string
+		for ev, err := range c.SendStreamingMessage(ctx, &a2a.SendMessageRequest{Message: msg}) {
+			if err != nil {
+				t.Fatalf("%s: %v", binding, err)
+			}
+			switch p := ev.Payload.(type) {
+			case *a2a.StreamResponseStatusUpdate:
+				last = p.StatusUpdate.Status.State
+			case *a2a.StreamResponseArtifactUpdate:
+				echoed = p.ArtifactUpdate.Artifact.Parts[0].Content.(*a2a.PartText).Text
+			}
+		}
+		if last != a2a.TaskStateCompleted || echoed != binding {
+			t.Fatalf("%s: ended in %s, echoed %q", binding, last, echoed)
+		}
+		if cl, ok := tr.(interface{ Close() error }); ok {
+			cl.Close()
+		}
+	}
+}
