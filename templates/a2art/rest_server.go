@@ -1,6 +1,7 @@
 package a2art
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -138,7 +139,8 @@ func (h *restHandler) request(w http.ResponseWriter, r *http.Request, rt *route,
 		if rerr != nil {
 			return nil, rerr, status
 		}
-		if len(body) > 0 {
+		// A body of null is no body: a2a-go's client sends one with CancelTask.
+		if trimmed := bytes.TrimSpace(body); len(trimmed) > 0 && !bytes.Equal(trimmed, []byte("null")) {
 			if ct := r.Header.Get("Content-Type"); ct != "" && !isJSONMediaType(ct) {
 				return nil, a2a.NewError(a2a.ErrContentTypeNotSupported, "Content-Type "+ct+" is not JSON; send "+A2AContentType), http.StatusUnsupportedMediaType
 			}
