@@ -54,6 +54,7 @@ func serveOurs(t testing.TB) string {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { h.ServeHTTP(w, r) }))
 	t.Cleanup(srv.Close)
 	card := echo.Card(srv.URL)
+	agent.ExtendedCard = card
 	card.SupportedInterfaces = append(card.SupportedInterfaces,
 		&a2a.AgentInterface{URL: lis.Addr().String(), ProtocolBinding: a2a.BindingGRPC, ProtocolVersion: a2a.ProtocolVersion})
 	if h, err = a2a.NewHandler(a2a.BindA2AService(agent), card); err != nil {
@@ -205,69 +206,86 @@ func serveTheirs(t testing.TB) *a2a.AgentCard {
 
 func TestOurClientAgainstA2AGoServer(t *testing.T) {
 	card := serveTheirs(t)
-	ctx := context.Background()
 	for _, binding := range []string{a2a.BindingJSONRPC, a2a.BindingHTTPJSON, a2a.BindingGRPC} {
 		t.Run(binding, func(t *testing.T) {
-			tr, _, err := a2a.NewTransportFromCard(card, a2a.WithPreferredBindings(binding),
-				a2agrpc.WithGRPC(grpc.WithTransportCredentials(insecure.NewCredentials())))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if c, ok := tr.(interface{ Close() error }); ok {
-				defer c.Close()
-			}
-			c := a2a.NewA2AServiceClient(tr)
-			msg := &a2a.Message{MessageID: "m-" + binding, Role: a2a.RoleUser, Parts: []*a2a.Part{{Content: &a2a.PartText{Text: "hi " + binding}}}}
-			resp, err := c.SendMessage(ctx, &a2a.SendMessageRequest{Message: msg})
-			if err != nil {
-				t.Fatal(err)
-			}
-			task := resp.Payload.(*a2a.SendMessageResponseTask).Task
-			if task.Status.State != a2a.TaskStateCompleted || task.Artifacts[0].Parts[0].Content.(*a2a.PartText).Text != "hi "+binding {
-				t.Fatalf("SendMessage: %s", task.AppendJSON(nil))
-			}
-			one := int32(1)
-			got, err := c.GetTask(ctx, &a2a.GetTaskRequest{ID: task.ID, HistoryLength: &one})
-			if err != nil || got.ID != task.ID {
-				t.Fatalf("GetTask: %v", err)
-			}
-			// a2a-go lists only an authenticated caller's tasks; its refusal
-			// must arrive as the A2A error it is.
-			yes := true
-			if _, err := c.ListTasks(ctx, &a2a.ListTasksRequest{IncludeArtifacts: &yes}); !errors.Is(err, a2a.ErrUnauthenticated) {
-				t.Fatalf("ListTasks without a user: %v", err)
-			}
-			if _, err := c.GetTask(ctx, &a2a.GetTaskRequest{ID: "no-such-task"}); !errors.Is(err, a2a.ErrTaskNotFound) {
-				t.Fatalf("GetTask of an unknown task: %v", err)
-			}
-			if _, err := c.CancelTask(ctx, &a2a.CancelTaskRequest{ID: task.ID}); !errors.Is(err, a2a.ErrTaskNotCancelable) {
-				t.Fatalf("CancelTask of a completed task: %v", err)
-			}
-			// The spec answers a subscription to a terminal task with
-			// UNSUPPORTED_OPERATION; a2a-go v2.3.1 answers TASK_NOT_FOUND, as it
-			// keeps no execution to attach to (a2aproject/a2a-go#439).
-			for _, err := range c.SubscribeToTask(ctx, &a2a.SubscribeToTaskRequest{ID: task.ID}) {
-				if !errors.Is(err, a2a.ErrTaskNotFound) {
-					t.Fatalf("SubscribeToTask of a completed task: %v", err)
-				}
-			}
-			var kinds []string
-			for ev, err := range c.SendStreamingMessage(ctx, &a2a.SendMessageRequest{Message: msg}) {
-				if err != nil {
-					t.Fatal(err)
-				}
-				switch p := ev.Payload.(type) {
-				case *a2a.StreamResponseTask:
-					kinds = append(kinds, "task:"+shortState(p.Task.Status.State.String()))
-				case *a2a.StreamResponseStatusUpdate:
-					kinds = append(kinds, "status:"+shortState(p.StatusUpdate.Status.State.String()))
-				case *a2a.StreamResponseArtifactUpdate:
-					kinds = append(kinds, "artifact:"+p.ArtifactUpdate.Artifact.Parts[0].Content.(*a2a.PartText).Text)
-				}
-			}
-			if got, want := strings.Join(kinds, " "), "task:submitted status:working artifact:hi "+binding+" status:completed"; got != want {
-				t.Fatalf("stream: %s, want %s", got, want)
-			}
+			// a2a-go lists only an authenticated caller's tasks, and answers a
+			// subscription to a terminal task with TASK_NOT_FOUND where the spec
+			// says UNSUPPORTED_OPERATION, as it keeps no execution to attach to
+			// (a2aproject/a2a-go#439). Its refusals must arrive as the A2A
+			// errors they are.
+			exerciseOurClient(t, card, binding, peerAnswers{listTasks: a2a.ErrUnauthenticated, subscribeTerminal: a2a.ErrTaskNotFound})
 		})
+	}
+}
+
+// peerAnswers are the errors a peer's server answers where servers differ;
+// a nil listTasks means ListTasks succeeds.
+type peerAnswers struct {
+	listTasks         *a2a.RPCError
+	subscribeTerminal *a2a.RPCError
+}
+
+// exerciseOurClient runs the generated client against a peer's echo agent
+// over one binding of its card.
+func exerciseOurClient(t *testing.T, card *a2a.AgentCard, binding string, want peerAnswers) {
+	ctx := context.Background()
+	tr, _, err := a2a.NewTransportFromCard(card, a2a.WithPreferredBindings(binding),
+		a2agrpc.WithGRPC(grpc.WithTransportCredentials(insecure.NewCredentials())))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, ok := tr.(interface{ Close() error }); ok {
+		defer c.Close()
+	}
+	c := a2a.NewA2AServiceClient(tr)
+	msg := &a2a.Message{MessageID: "m-" + binding, Role: a2a.RoleUser, Parts: []*a2a.Part{{Content: &a2a.PartText{Text: "hi " + binding}}}}
+	resp, err := c.SendMessage(ctx, &a2a.SendMessageRequest{Message: msg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	task := resp.Payload.(*a2a.SendMessageResponseTask).Task
+	if task.Status.State != a2a.TaskStateCompleted || task.Artifacts[0].Parts[0].Content.(*a2a.PartText).Text != "hi "+binding {
+		t.Fatalf("SendMessage: %s", task.AppendJSON(nil))
+	}
+	one := int32(1)
+	got, err := c.GetTask(ctx, &a2a.GetTaskRequest{ID: task.ID, HistoryLength: &one})
+	if err != nil || got.ID != task.ID {
+		t.Fatalf("GetTask: %v", err)
+	}
+	yes := true
+	list, err := c.ListTasks(ctx, &a2a.ListTasksRequest{IncludeArtifacts: &yes})
+	switch {
+	case want.listTasks != nil && !errors.Is(err, want.listTasks):
+		t.Fatalf("ListTasks: %v, want %v", err, want.listTasks)
+	case want.listTasks == nil && (err != nil || len(list.Tasks) == 0):
+		t.Fatalf("ListTasks: %v", err)
+	}
+	if _, err := c.GetTask(ctx, &a2a.GetTaskRequest{ID: "no-such-task"}); !errors.Is(err, a2a.ErrTaskNotFound) {
+		t.Fatalf("GetTask of an unknown task: %v", err)
+	}
+	if _, err := c.CancelTask(ctx, &a2a.CancelTaskRequest{ID: task.ID}); !errors.Is(err, a2a.ErrTaskNotCancelable) {
+		t.Fatalf("CancelTask of a completed task: %v", err)
+	}
+	for _, err := range c.SubscribeToTask(ctx, &a2a.SubscribeToTaskRequest{ID: task.ID}) {
+		if !errors.Is(err, want.subscribeTerminal) {
+			t.Fatalf("SubscribeToTask of a completed task: %v, want %v", err, want.subscribeTerminal)
+		}
+	}
+	var kinds []string
+	for ev, err := range c.SendStreamingMessage(ctx, &a2a.SendMessageRequest{Message: msg}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch p := ev.Payload.(type) {
+		case *a2a.StreamResponseTask:
+			kinds = append(kinds, "task:"+shortState(p.Task.Status.State.String()))
+		case *a2a.StreamResponseStatusUpdate:
+			kinds = append(kinds, "status:"+shortState(p.StatusUpdate.Status.State.String()))
+		case *a2a.StreamResponseArtifactUpdate:
+			kinds = append(kinds, "artifact:"+p.ArtifactUpdate.Artifact.Parts[0].Content.(*a2a.PartText).Text)
+		}
+	}
+	if got, want := strings.Join(kinds, " "), "task:submitted status:working artifact:hi "+binding+" status:completed"; got != want {
+		t.Fatalf("stream: %s, want %s", got, want)
 	}
 }

@@ -312,3 +312,33 @@ func TestExtendedCardBehindAuth(t *testing.T) {
 		}
 	}
 }
+
+// prettyAgent streams a task whose metadata keeps a client's line breaks.
+type prettyAgent struct{ a2a.UnimplementedA2AServiceServer }
+
+func (prettyAgent) SendStreamingMessage(ctx context.Context, req *a2a.SendMessageRequest, send func(*a2a.StreamResponse) error) error {
+	return send(&a2a.StreamResponse{Payload: &a2a.StreamResponseTask{Task: &a2a.Task{ID: "t",
+		Status: &a2a.TaskStatus{State: a2a.TaskStateWorking}, Metadata: req.Metadata}}})
+}
+
+func TestSSEEventIsOneDataLine(t *testing.T) {
+	h, err := a2a.NewRESTHandler(a2a.BindA2AService(prettyAgent{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	body := "{\"message\":{\"messageId\":\"m\",\"role\":\"ROLE_USER\",\"parts\":[{\"text\":\"x\"}]},\r\n\"metadata\":{\n  \"note\": \"a\\nb\"\n}}"
+	status, _, out := post(t, http.MethodPost, srv.URL+"/message:stream", "application/json", body)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if status != 200 || len(lines) != 1 || !strings.HasPrefix(lines[0], "data: ") {
+		t.Fatalf("%d %q", status, out)
+	}
+	var ev a2a.StreamResponse
+	if err := ev.UnmarshalJSON([]byte(strings.TrimPrefix(lines[0], "data: "))); err != nil {
+		t.Fatal(err)
+	}
+	if md := ev.Payload.(*a2a.StreamResponseTask).Task.Metadata; !strings.Contains(string(md), `"a\nb"`) {
+		t.Fatalf("metadata %s", md)
+	}
+}
