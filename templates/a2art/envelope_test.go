@@ -1,0 +1,45 @@
+package a2art
+
+import (
+	"encoding/json"
+	"testing"
+	"unicode/utf8"
+)
+
+// FuzzScanEnvelope: whatever scanEnvelope takes is valid JSON whose
+// members are the ones it returned, as encoding/json reads them.
+func FuzzScanEnvelope(f *testing.F) {
+	for _, seed := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"parts":[{"text":"a\"b"}]}}}`,
+		`{"id":"x","method":"GetTask","jsonrpc":"2.0"}`, `{"id":null}`, `{}`, `{"a":[1,-2.5e3,true,null,{}]}`,
+		`{"method":"Get\u0054ask"}`, `{"a":01}`, `{"a":[1,]}`, `{"a":tru}`, `{"a":1} x`,
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if !utf8.Valid(data) {
+			return // the handler refuses such a body before it parses it
+		}
+		version, method, params, id, hasID, ok := scanEnvelope(data)
+		if !ok {
+			return
+		}
+		if !json.Valid(data) {
+			t.Fatalf("took invalid JSON %q", data)
+		}
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal(data, &m); err != nil {
+			t.Fatalf("took %q: %v", data, err)
+		}
+		var wantMethod string
+		if raw, ok := m["method"]; ok {
+			if json.Unmarshal(raw, &wantMethod) != nil || wantMethod != string(method) {
+				t.Fatalf("method %q, encoding/json reads %s", method, raw)
+			}
+		}
+		_, wantID := m["id"]
+		if hasID != wantID || string(id) != string(m["id"]) || string(params) != string(m["params"]) || string(version) != string(m["jsonrpc"]) {
+			t.Fatalf("%q: members differ from encoding/json's", data)
+		}
+	})
+}
