@@ -7,7 +7,9 @@ require (
 	github.com/bufbuild/protocompile v0.14.1
 	github.com/dave/jennifer v1.7.1
 	github.com/evanphx/json-patch/v5 v5.9.11
+	github.com/go-jose/go-jose/v4 v4.1.9
 	github.com/google/go-cmp v0.7.0
+	github.com/gowebpki/jcs v1.0.2
 	github.com/pb33f/libopenapi v0.40.1
 	github.com/urfave/cli/v2 v2.27.7
 	google.golang.org/genproto/googleapis/api v0.0.0-20261019180522-ce908d29299b

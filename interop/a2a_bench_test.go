@@ -5,7 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"net/http"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -20,7 +20,7 @@ import (
 // BenchmarkA2AJSONRPCSendMessage measures JSON-RPC SendMessage against the
 // server gen/a2a generates and against a2a-go v2.3.1's, each in its own
 // process (interop/a2abenchserver), driven by 16 workers on keep-alive
-// connections. Each request is one b.N iteration; besides ns/op it reports
+// connections (and by one, for the latency of an unloaded server). Each request is one b.N iteration; besides ns/op it reports
 // req/s, the p50 and p99 latency, and the server's CPU time per request
 // (from /proc). Two agents: one that answers with a message, one that
 // creates a task and completes it with an artifact.
@@ -29,18 +29,18 @@ import (
 //	benchstat -col /impl a2a.txt
 func BenchmarkA2AJSONRPCSendMessage(b *testing.B) {
 	bin := buildBenchServer(b)
-	for _, reply := range []string{"message", "task"} {
-		for _, impl := range []string{"agui-gen", "a2a-go"} {
-			b.Run("reply="+reply+"/impl="+impl, func(b *testing.B) {
-				url, pid, stop := startBenchServer(b, bin, impl, reply)
-				defer stop()
-				runJSONRPCLoad(b, url, pid)
-			})
+	for _, workers := range []int{16, 1} {
+		for _, reply := range []string{"message", "task"} {
+			for _, impl := range []string{"agui-gen", "a2a-go"} {
+				b.Run(fmt.Sprintf("workers=%d/reply=%s/impl=%s", workers, reply, impl), func(b *testing.B) {
+					url, pid, stop := startBenchServer(b, bin, impl, reply)
+					defer stop()
+					runJSONRPCLoad(b, url, pid, workers)
+				})
+			}
 		}
 	}
 }
-
-const benchWorkers = 16
 
 var (
 	benchBinOnce sync.Once
@@ -99,29 +99,98 @@ func cpuTime(b *testing.B, pid int) time.Duration {
 	return time.Duration(utime+stime) * 10 * time.Millisecond
 }
 
-func runJSONRPCLoad(b *testing.B, url string, pid int) {
-	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: benchWorkers, MaxConnsPerHost: benchWorkers}}
-	body := []byte(`{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"messageId":"m-1","role":"ROLE_USER",` +
-		`"parts":[{"text":"What is the weather in Paris today, and should I take an umbrella?"}],"metadata":{"source":"bench"}}}}`)
-	send := func() (time.Duration, error) {
-		req, _ := http.NewRequest(http.MethodPost, url, bytes.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("A2A-Version", "1.0")
-		start := time.Now()
-		res, err := client.Do(req)
-		if err != nil {
-			return 0, err
-		}
-		data, err := io.ReadAll(res.Body)
-		res.Body.Close()
-		took := time.Since(start)
-		if err == nil && (res.StatusCode != 200 || !bytes.Contains(data, []byte(`"result"`))) {
-			err = fmt.Errorf("%d %s", res.StatusCode, data)
-		}
-		return took, err
+// loadConn is one keep-alive HTTP/1.1 connection of the load generator. It
+// writes a prepared request and reads the response by hand, as wrk does, so
+// the generator spends little of the machine's two cores and the servers'
+// costs decide the result.
+type loadConn struct {
+	conn net.Conn
+	r    *bufio.Reader
+	body []byte
+}
+
+func (c *loadConn) roundTrip(req []byte) error {
+	if _, err := c.conn.Write(req); err != nil {
+		return err
 	}
-	for range 200 { // warm up connections and the server
-		if _, err := send(); err != nil {
+	status, err := c.r.ReadSlice('\n')
+	if err != nil {
+		return err
+	}
+	length, chunked := -1, false
+	for {
+		line, err := c.r.ReadSlice('\n')
+		if err != nil {
+			return err
+		}
+		if len(line) <= 2 {
+			break
+		}
+		name, value, _ := strings.Cut(strings.TrimSpace(string(line)), ":")
+		switch strings.ToLower(name) {
+		case "content-length":
+			length, _ = strconv.Atoi(strings.TrimSpace(value))
+		case "transfer-encoding":
+			chunked = strings.Contains(value, "chunked")
+		}
+	}
+	c.body = c.body[:0]
+	switch {
+	case chunked:
+		for {
+			line, err := c.r.ReadString('\n')
+			if err != nil {
+				return err
+			}
+			n, err := strconv.ParseInt(strings.TrimSpace(line), 16, 32)
+			if err != nil {
+				return err
+			}
+			chunk := make([]byte, n+2)
+			if _, err := io.ReadFull(c.r, chunk); err != nil {
+				return err
+			}
+			if n == 0 {
+				break
+			}
+			c.body = append(c.body, chunk[:n]...)
+		}
+	case length >= 0:
+		c.body = slices.Grow(c.body, length)[:length]
+		if _, err := io.ReadFull(c.r, c.body); err != nil {
+			return err
+		}
+	default:
+		return fmt.Errorf("response without a length: %s", status)
+	}
+	if !bytes.HasPrefix(status, []byte("HTTP/1.1 200")) || !bytes.Contains(c.body, []byte(`"result"`)) {
+		return fmt.Errorf("%s%s", status, c.body)
+	}
+	return nil
+}
+
+func runJSONRPCLoad(b *testing.B, url string, pid int, benchWorkers int) {
+	body := `{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"messageId":"m-1","role":"ROLE_USER",` +
+		`"parts":[{"text":"What is the weather in Paris today, and should I take an umbrella?"}],"metadata":{"source":"bench"}}}}`
+	host := strings.TrimPrefix(url, "http://")
+	req := []byte("POST / HTTP/1.1\r\nHost: " + host + "\r\nContent-Type: application/json\r\nA2A-Version: 1.0\r\n" +
+		"Content-Length: " + strconv.Itoa(len(body)) + "\r\n\r\n" + body)
+	conns := make([]*loadConn, benchWorkers)
+	for i := range conns {
+		conn, err := net.Dial("tcp", host)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer conn.Close()
+		conns[i] = &loadConn{conn: conn, r: bufio.NewReaderSize(conn, 16<<10)}
+	}
+	send := func(c *loadConn) (time.Duration, error) {
+		start := time.Now()
+		err := c.roundTrip(req)
+		return time.Since(start), err
+	}
+	for i := range 400 { // warm up the connections and the server
+		if _, err := send(conns[i%benchWorkers]); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -142,7 +211,7 @@ func runJSONRPCLoad(b *testing.B, url string, pid int) {
 			defer wg.Done()
 			lat := make([]time.Duration, 0, n)
 			for range n {
-				took, err := send()
+				took, err := send(conns[w])
 				if err != nil {
 					mu.Lock()
 					failed = err

@@ -39,6 +39,12 @@ var A2ARuntime embed.FS
 //go:embed a2agrpc/*.go
 var A2AGRPC embed.FS
 
+// A2ACard signs and verifies agent cards, written against gen/a2a and
+// copied into its a2acard subpackage with the import path rewritten.
+//
+//go:embed a2acard/*.go
+var A2ACard embed.FS
+
 // A2AImportPath is the import path the A2A runtime templates use for the
 // generated package.
 const A2AImportPath = "github.com/agui-gen/agui-gen/gen/a2a"

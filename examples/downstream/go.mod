@@ -6,6 +6,8 @@ tool github.com/agui-gen/agui-gen/cmd/agui-gen
 
 require (
 	github.com/evanphx/json-patch/v5 v5.9.11
+	github.com/go-jose/go-jose/v4 v4.1.9
+	github.com/gowebpki/jcs v1.0.2
 	google.golang.org/genproto/googleapis/rpc v0.0.0-20261012220534-4341edf3f941
 	google.golang.org/grpc v1.83.1
 	google.golang.org/protobuf v1.36.12

@@ -130,6 +130,12 @@ func Generate(in Inputs, opts Options) ([]File, error) {
 	for _, f := range files {
 		out = append(out, File{Path: "a2a/a2agrpc/" + f.Name, Content: f.Content})
 	}
+	if files, err = golang.CardPackage(a2aImport); err != nil {
+		return nil, err
+	}
+	for _, f := range files {
+		out = append(out, File{Path: "a2a/a2acard/" + f.Name, Content: f.Content})
+	}
 	slices.SortFunc(out, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
 	return out, nil
 }

@@ -3,6 +3,7 @@ package golang
 import (
 	"bytes"
 	"fmt"
+	"io/fs"
 	"sort"
 
 	"github.com/dave/jennifer/jen"
@@ -40,18 +41,29 @@ func GRPCPackage(pkg *ir.Package, parent, importPath string) ([]File, error) {
 	if err := f.Render(&buf); err != nil {
 		return nil, fmt.Errorf("rendering the gRPC service: %w", err)
 	}
-	files := []File{{Name: "service_gen.go", Content: buf.Bytes()}}
-	support, err := copyTemplates(templates.A2AGRPC, name, name, "", func(string) bool { return true }, &templateRewrite{
+	support, err := subpackageSupport(templates.A2AGRPC, name, parent)
+	if err != nil {
+		return nil, err
+	}
+	files := append([]File{{Name: "service_gen.go", Content: buf.Bytes()}}, support...)
+	sort.Slice(files, func(i, j int) bool { return files[i].Name < files[j].Name })
+	return files, nil
+}
+
+// CardPackage emits the a2acard subpackage, which signs and verifies agent
+// cards: the support code of templates/a2acard, against parent.
+func CardPackage(parent string) ([]File, error) {
+	return subpackageSupport(templates.A2ACard, "a2acard", parent)
+}
+
+// subpackageSupport copies a templates directory written against gen/a2a
+// into a subpackage of the same name, importing parent instead.
+func subpackageSupport(fsys fs.FS, dir, parent string) ([]File, error) {
+	return copyTemplates(fsys, dir, dir, "", func(string) bool { return true }, &templateRewrite{
 		source: func(src []byte) ([]byte, error) {
 			return bytes.ReplaceAll(src, []byte(`"`+templates.A2AImportPath+`"`), []byte(`"`+parent+`"`)), nil
 		},
 	})
-	if err != nil {
-		return nil, err
-	}
-	files = append(files, support...)
-	sort.Slice(files, func(i, j int) bool { return files[i].Name < files[j].Name })
-	return files, nil
 }
 
 func (g *protoGen) emitGRPCService(f *jen.File, s *ir.Service, parent string) {

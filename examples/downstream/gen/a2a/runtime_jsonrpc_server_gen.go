@@ -105,6 +105,23 @@ func (h *jsonrpcHandler) context(ctx context.Context, info *CallInfo, req *rpcRe
 // parse reads one request object. On an error the returned request, when
 // not nil, holds the id that was read.
 func (h *jsonrpcHandler) parse(data []byte) (*rpcRequest, *RPCError) {
+	if version, method, params, id, hasID, ok := scanEnvelope(data); ok && string(version) == `"2.0"` &&
+		(!hasID || (kind(id) != 'o' && kind(id) != 'a' && kind(id) != 'b')) && (params == nil || kind(params) == 'o') {
+		req := &rpcRequest{params: params, method: string(method)}
+		if hasID {
+			req.id = id
+		}
+		if req.handler = h.svc.Method(req.method); req.handler != nil && (req.handler.Unary != nil || req.handler.Stream != nil) {
+			req.streamed = req.handler.Stream != nil
+			return req, nil
+		}
+	}
+	return h.parseSlowly(data)
+}
+
+// parseSlowly reads a request that scanEnvelope did not take, with
+// encoding/json, to tell a parse error from an invalid request.
+func (h *jsonrpcHandler) parseSlowly(data []byte) (*rpcRequest, *RPCError) {
 	var members map[string]json.RawMessage
 	if err := json.Unmarshal(data, &members); err != nil {
 		if !json.Valid(data) {

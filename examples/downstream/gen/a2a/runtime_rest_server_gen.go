@@ -4,6 +4,7 @@
 package a2a
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -139,7 +140,8 @@ func (h *restHandler) request(w http.ResponseWriter, r *http.Request, rt *route,
 		if rerr != nil {
 			return nil, rerr, status
 		}
-		if len(body) > 0 {
+		// A body of null is no body: a2a-go's client sends one with CancelTask.
+		if trimmed := bytes.TrimSpace(body); len(trimmed) > 0 && !bytes.Equal(trimmed, []byte("null")) {
 			if ct := r.Header.Get("Content-Type"); ct != "" && !isJSONMediaType(ct) {
 				return nil, NewError(ErrContentTypeNotSupported, "Content-Type "+ct+" is not JSON; send "+A2AContentType), http.StatusUnsupportedMediaType
 			}

@@ -121,7 +121,7 @@ func (c *serverConfig) readBody(w http.ResponseWriter, r *http.Request) ([]byte,
 	if r.ContentLength > c.maxBody {
 		return nil, NewError(ErrInvalidRequest, fmt.Sprintf("request body of %d bytes exceeds the limit of %d", r.ContentLength, c.maxBody)), http.StatusRequestEntityTooLarge
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, c.maxBody))
+	body, err := readAll(http.MaxBytesReader(w, r.Body, c.maxBody), r.ContentLength)
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
@@ -133,6 +133,24 @@ func (c *serverConfig) readBody(w http.ResponseWriter, r *http.Request) ([]byte,
 		return nil, NewError(ErrParse, "the request body is not valid UTF-8"), http.StatusBadRequest
 	}
 	return body, nil, 0
+}
+
+// readAll reads a body, in one allocation when its length is declared.
+func readAll(r io.Reader, length int64) ([]byte, error) {
+	if length <= 0 {
+		return io.ReadAll(r)
+	}
+	buf := make([]byte, length+1) // one more, to see the end
+	n, err := io.ReadFull(r, buf)
+	switch err {
+	case io.ErrUnexpectedEOF, io.EOF:
+		return buf[:n], nil
+	case nil:
+		// The body is longer than declared: read the rest, within the limit.
+		rest, err := io.ReadAll(r)
+		return append(buf, rest...), err
+	}
+	return nil, err
 }
 
 // decodeRequest decodes a request message; a failure is ErrInvalidParams

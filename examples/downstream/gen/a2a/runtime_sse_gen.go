@@ -10,9 +10,11 @@ import (
 	"time"
 )
 
-// sseWriter writes Server-Sent Events: one data field per message, split
-// over several data lines where the JSON holds a line break (raw Struct
-// values keep the client's formatting), each event flushed at once.
+// sseWriter writes Server-Sent Events: one data line per message, each
+// event flushed at once. A line break in the JSON (raw Struct values keep a
+// client's formatting) is white space, since JSON strings escape theirs, and
+// is written as a space: readers such as a2a-go's take every data line as a
+// message of its own.
 type sseWriter struct {
 	w  http.ResponseWriter
 	rc *http.ResponseController
@@ -61,14 +63,13 @@ func (s *sseWriter) namedEvent(name string, data []byte) error {
 		s.buf = append(append(append(s.buf, "event: "...), name...), '\n')
 	}
 	s.buf = append(s.buf, "data: "...)
-	if bytes.IndexByte(data, '\n') < 0 && bytes.IndexByte(data, '\r') < 0 {
-		s.buf = append(s.buf, data...)
-	} else {
-		for i, line := range bytes.FieldsFunc(data, func(r rune) bool { return r == '\n' || r == '\r' }) {
-			if i > 0 {
-				s.buf = append(s.buf, "\ndata: "...)
+	start := len(s.buf)
+	s.buf = append(s.buf, data...)
+	if bytes.IndexByte(data, '\n') >= 0 || bytes.IndexByte(data, '\r') >= 0 {
+		for i := start; i < len(s.buf); i++ {
+			if s.buf[i] == '\n' || s.buf[i] == '\r' {
+				s.buf[i] = ' '
 			}
-			s.buf = append(s.buf, line...)
 		}
 	}
 	s.buf = append(s.buf, '\n', '\n')
