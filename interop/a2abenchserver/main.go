@@ -58,7 +58,9 @@ func main() {
 }
 
 // messageAgent answers SendMessage with a message echoing the text.
-type messageAgent struct{ a2a.UnimplementedA2AServiceServer }
+type messageAgent struct {
+	a2a.UnimplementedA2AServiceServer
+}
 
 func (messageAgent) SendMessage(ctx context.Context, req *a2a.SendMessageRequest) (*a2a.SendMessageResponse, error) {
 	in := req.Message

@@ -314,7 +314,9 @@ func TestExtendedCardBehindAuth(t *testing.T) {
 }
 
 // prettyAgent streams a task whose metadata keeps a client's line breaks.
-type prettyAgent struct{ a2a.UnimplementedA2AServiceServer }
+type prettyAgent struct {
+	a2a.UnimplementedA2AServiceServer
+}
 
 func (prettyAgent) SendStreamingMessage(ctx context.Context, req *a2a.SendMessageRequest, send func(*a2a.StreamResponse) error) error {
 	return send(&a2a.StreamResponse{Payload: &a2a.StreamResponseTask{Task: &a2a.Task{ID: "t",
