@@ -3,7 +3,7 @@ module github.com/agui-gen/agui-gen
 go 1.26.0
 
 require (
-	github.com/a2aproject/a2a-go/v2 v2.3.1
+	github.com/a2aproject/a2a-go/v2 v2.4.0
 	github.com/bufbuild/protocompile v0.14.1
 	github.com/dave/jennifer v1.7.1
 	github.com/evanphx/json-patch/v5 v5.9.11

@@ -18,7 +18,7 @@ import (
 )
 
 // BenchmarkA2AJSONRPCSendMessage measures JSON-RPC SendMessage against the
-// server gen/a2a generates and against a2a-go v2.3.1's, each in its own
+// server gen/a2a generates and against a2a-go v2.4.0's, each in its own
 // process (interop/a2abenchserver), driven by 16 workers on keep-alive
 // connections (and by one, for the latency of an unloaded server). Each request is one b.N iteration; besides ns/op it reports
 // req/s, the p50 and p99 latency, and the server's CPU time per request

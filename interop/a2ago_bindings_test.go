@@ -1,4 +1,4 @@
-// The A2A bindings against github.com/a2aproject/a2a-go/v2 v2.3.1, both
+// The A2A bindings against github.com/a2aproject/a2a-go/v2 v2.4.0, both
 // ways and over each binding:
 //
 //   - the SDK's client (card resolver, JSON-RPC, HTTP+JSON and gRPC

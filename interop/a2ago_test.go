@@ -1,5 +1,5 @@
 // Interop of gen/a2a with the A2A Go SDK, github.com/a2aproject/a2a-go/v2
-// at v2.3.1, whose package a2a speaks the A2A v1.0 JSON through
+// at v2.4.0, whose package a2a speaks the A2A v1.0 JSON through
 // encoding/json and hand-written MarshalJSON methods, and whose a2apb/v1 and
 // pbconv packages are its gRPC binding.
 //
@@ -27,7 +27,7 @@
 // a2aSecurityToSDK) to check everything else.
 //
 // The SDK is a test dependency pinned in go.mod and go.sum (the module
-// proxy serves v2.3.1 though its version list leaves it out), so `go mod
+// proxy serves v2.4.0 though its version list leaves it out), so `go mod
 // download` fetches it like any other module and there is nothing to skip
 // at run time.
 package interop_test
