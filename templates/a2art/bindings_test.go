@@ -192,9 +192,11 @@ func TestJSONRPCErrors(t *testing.T) {
 		}
 	})
 	t.Run("notification", func(t *testing.T) {
-		status, _, body := post(t, http.MethodPost, base, "application/json", `{"jsonrpc":"2.0","method":"SendMessage","params":`+msg+`}`)
-		if status != http.StatusNoContent || body != "" {
-			t.Fatalf("notification: %d %q", status, body)
+		for _, method := range []string{"SendMessage", "SendStreamingMessage"} {
+			status, _, body := post(t, http.MethodPost, base, "application/json", `{"jsonrpc":"2.0","method":"`+method+`","params":`+msg+`}`)
+			if status != http.StatusNoContent || body != "" {
+				t.Fatalf("notification %s: %d %q", method, status, body)
+			}
 		}
 	})
 	t.Run("GET", func(t *testing.T) {
@@ -246,7 +248,7 @@ func TestRESTRouting(t *testing.T) {
 		{"send", "POST", "/message:send", "application/json", `{"message":{"messageId":"m","role":"ROLE_USER","parts":[{"text":"yo"}]}}`, 200, `{"task":{"id":"task-`},
 		{"send invalid", "POST", "/message:send", "application/a2a+json", `{"message":{"messageId":"m","parts":[{"text":"x"}]}}`, 400, `"fieldViolations":[{"field":"message.role","description":"required value is not set"}]`},
 		{"send not JSON", "POST", "/message:send", "text/xml", `<message/>`, 415, `"CONTENT_TYPE_NOT_SUPPORTED"`},
-		{"wrong verb", "DELETE", "/tasks/" + id, "", "", 405, `"status":"METHOD_NOT_ALLOWED"`},
+		{"wrong verb", "DELETE", "/tasks/" + id, "", "", 405, `"status":"UNIMPLEMENTED"`},
 		{"unknown path", "GET", "/nothing/here/at/all", "", "", 404, `{"error":{"code":404,"status":"NOT_FOUND"`},
 	}
 	for _, c := range cases {
