@@ -3,9 +3,7 @@ package a2art
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"iter"
 	"mime"
 	"net/http"
@@ -90,29 +88,14 @@ func (t *jsonrpcTransport) Stream(ctx context.Context, method *a2a.MethodDesc, r
 			yield(nil, err)
 			return
 		}
-		events := newSSEReader(res.Body)
-		for {
-			ev, err := events.next()
-			if err != nil {
-				if !errors.Is(err, io.EOF) && ctx.Err() == nil {
-					yield(nil, fmt.Errorf("a2a: %s: reading the stream: %w", method.Name, err))
-				}
-				return
-			}
+		readEvents(ctx, method, res.Body, yield, func(ev sseEvent) (a2a.ProtoValue, error) {
 			result, err := readRPCResponse(res, ev.data)
 			if err != nil {
-				yield(nil, err)
-				return
+				return nil, err
 			}
 			msg := method.NewResponse()
-			if err := decodeResult(method, result, msg); err != nil {
-				yield(nil, err)
-				return
-			}
-			if !yield(msg, nil) {
-				return
-			}
-		}
+			return msg, decodeResult(method, result, msg)
+		})
 	}
 }
 

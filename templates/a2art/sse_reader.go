@@ -3,8 +3,37 @@ package a2art
 import (
 	"bufio"
 	"bytes"
+	"context"
+	"errors"
+	"fmt"
 	"io"
+
+	a2a "github.com/agui-gen/agui-gen/gen/a2a"
 )
+
+// readEvents yields the messages of an event stream, each event decoded by
+// decode, until the stream ends, decode fails, or the caller stops.
+func readEvents(ctx context.Context, method *a2a.MethodDesc, body io.Reader, yield func(a2a.ProtoValue, error) bool,
+	decode func(sseEvent) (a2a.ProtoValue, error)) {
+	events := newSSEReader(body)
+	for {
+		ev, err := events.next()
+		if err != nil {
+			if !errors.Is(err, io.EOF) && ctx.Err() == nil {
+				yield(nil, fmt.Errorf("a2a: %s: reading the stream: %w", method.Name, err))
+			}
+			return
+		}
+		msg, err := decode(ev)
+		if err != nil {
+			yield(nil, err)
+			return
+		}
+		if !yield(msg, nil) {
+			return
+		}
+	}
+}
 
 // sseEvent is one event of a Server-Sent Events stream.
 type sseEvent struct {
