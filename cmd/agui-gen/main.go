@@ -91,8 +91,9 @@ func runGenerate(c *cli.Context) error {
 		if in.A2AProto, err = generate.ReadSpec(f); err != nil {
 			return err
 		}
-		in.A2AVersion = c.String("a2a-version")
-	} else if v := c.String("a2a-version"); v != "" {
+		in.A2AVersion = "" // the embedded proto's; this one's comes from the flag or its package
+	}
+	if v := c.String("a2a-version"); v != "" {
 		in.A2AVersion = v
 	}
 	out := c.String("out")

@@ -99,15 +99,18 @@ func Generate(in Inputs, opts Options) ([]File, error) {
 	if err != nil {
 		return nil, err
 	}
+	var out []File
+	put := func(dir string, files []golang.File) {
+		for _, f := range files {
+			out = append(out, File{Path: dir + "/" + f.Name, Content: f.Content})
+		}
+	}
 	files, err := golang.Package(pkg, golang.Options{PackageName: "agui", ImportPath: joinImport(opts.ImportPath, "agui"),
 		AGUIRuntime: true, ProtoLedger: ledger})
 	if err != nil {
 		return nil, err
 	}
-	var out []File
-	for _, f := range files {
-		out = append(out, File{Path: "agui/" + f.Name, Content: f.Content})
-	}
+	put("agui", files)
 	a2a, err := protoload.Load(context.Background(), "a2a", in.A2AProto.File, in.A2AProto.Data)
 	if err != nil {
 		return nil, err
@@ -115,27 +118,21 @@ func Generate(in Inputs, opts Options) ([]File, error) {
 	if err := SetProtocolVersion(a2a, in.A2AVersion); err != nil {
 		return nil, err
 	}
-	files, err = golang.ProtoPackage(a2a, golang.Options{PackageName: "a2a", ImportPath: joinImport(opts.ImportPath, "a2a"), A2ARuntime: true})
-	if err != nil {
-		return nil, err
-	}
-	for _, f := range files {
-		out = append(out, File{Path: "a2a/" + f.Name, Content: f.Content})
-	}
 	a2aImport := joinImport(opts.ImportPath, "a2a")
-	files, err = golang.GRPCPackage(a2a, a2aImport, a2aImport+"/a2agrpc")
-	if err != nil {
+	if files, err = golang.ProtoPackage(a2a, golang.Options{PackageName: "a2a", ImportPath: a2aImport, A2ARuntime: true}); err != nil {
 		return nil, err
 	}
-	for _, f := range files {
-		out = append(out, File{Path: "a2a/a2agrpc/" + f.Name, Content: f.Content})
+	put("a2a", files)
+	// gRPC and card signatures are subpackages, so that the package with the
+	// types and the HTTP bindings needs nothing but the standard library.
+	if files, err = golang.GRPCPackage(a2a, a2aImport, a2aImport+"/a2agrpc"); err != nil {
+		return nil, err
 	}
+	put("a2a/a2agrpc", files)
 	if files, err = golang.CardPackage(a2aImport); err != nil {
 		return nil, err
 	}
-	for _, f := range files {
-		out = append(out, File{Path: "a2a/a2acard/" + f.Name, Content: f.Content})
-	}
+	put("a2a/a2acard", files)
 	slices.SortFunc(out, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
 	return out, nil
 }
