@@ -77,7 +77,8 @@ func serve(ctx context.Context, l, gl net.Listener) error {
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	// Reading a request is bounded; writing is not, since streams last as long as their task.
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: time.Minute, IdleTimeout: 2 * time.Minute}
 	go func() { errc <- srv.Serve(l) }()
 	slog.Info("a2a-demo: serving", "card", base+a2a.WellKnownCardPath, "jsonrpc", base, "rest", base)
 	select {
