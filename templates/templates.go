@@ -45,6 +45,13 @@ var A2AGRPC embed.FS
 //go:embed a2acard/*.go
 var A2ACard embed.FS
 
+// A2ATask is the A2A task runtime (executor, lifecycle, stores), written
+// against gen/a2a and copied into its a2atask subpackage with the import
+// path rewritten.
+//
+//go:embed a2atask/*.go
+var A2ATask embed.FS
+
 // A2AImportPath is the import path the A2A runtime templates use for the
 // generated package.
 const A2AImportPath = "github.com/agui-gen/agui-gen/gen/a2a"

@@ -56,6 +56,12 @@ func CardPackage(parent string) ([]File, error) {
 	return subpackageSupport(templates.A2ACard, "a2acard", parent)
 }
 
+// TaskPackage emits the a2atask subpackage, the task runtime: the support
+// code of templates/a2atask, against parent.
+func TaskPackage(parent string) ([]File, error) {
+	return subpackageSupport(templates.A2ATask, "a2atask", parent)
+}
+
 // subpackageSupport copies a templates directory written against gen/a2a
 // into a subpackage of the same name, importing parent instead.
 func subpackageSupport(fsys fs.FS, dir, parent string) ([]File, error) {

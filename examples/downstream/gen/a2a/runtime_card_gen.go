@@ -50,7 +50,7 @@ func (h *cardHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	default:
 		hdr.Set("Allow", "GET, HEAD, OPTIONS")
-		writeStatus(w, http.StatusMethodNotAllowed, "METHOD_NOT_ALLOWED", NewError(ErrMethodNotFound, "the agent card is read with GET"))
+		writeStatus(w, http.StatusMethodNotAllowed, "UNIMPLEMENTED", NewError(ErrMethodNotFound, "the agent card is read with GET"))
 		return
 	}
 	hdr.Set("Cache-Control", "public, max-age=300")

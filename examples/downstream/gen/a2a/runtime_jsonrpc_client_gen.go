@@ -6,9 +6,7 @@ package a2a
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"iter"
 	"mime"
 	"net/http"
@@ -91,29 +89,14 @@ func (t *jsonrpcTransport) Stream(ctx context.Context, method *MethodDesc, req P
 			yield(nil, err)
 			return
 		}
-		events := newSSEReader(res.Body)
-		for {
-			ev, err := events.next()
-			if err != nil {
-				if !errors.Is(err, io.EOF) && ctx.Err() == nil {
-					yield(nil, fmt.Errorf("a2a: %s: reading the stream: %w", method.Name, err))
-				}
-				return
-			}
+		readEvents(ctx, method, res.Body, yield, func(ev sseEvent) (ProtoValue, error) {
 			result, err := readRPCResponse(res, ev.data)
 			if err != nil {
-				yield(nil, err)
-				return
+				return nil, err
 			}
 			msg := method.NewResponse()
-			if err := decodeResult(method, result, msg); err != nil {
-				yield(nil, err)
-				return
-			}
-			if !yield(msg, nil) {
-				return
-			}
-		}
+			return msg, decodeResult(method, result, msg)
+		})
 	}
 }
 

@@ -231,7 +231,10 @@ func (h *jsonrpcHandler) serveStream(ctx context.Context, w http.ResponseWriter,
 		buf = appendResponse(buf[:0], id, m, nil)
 		return sse.event(buf)
 	})
-	if rerr != nil {
+	switch {
+	case req.id == nil:
+		w.WriteHeader(http.StatusNoContent) // a notification gets no answer, error or not
+	case rerr != nil:
 		h.writeStreamError(w, sse, id, rerr)
 	}
 }

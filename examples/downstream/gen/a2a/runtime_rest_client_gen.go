@@ -7,9 +7,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"iter"
 	"mime"
 	"net/http"
@@ -227,28 +225,16 @@ func (t *restTransport) Stream(ctx context.Context, method *MethodDesc, req Prot
 			yield(nil, err)
 			return
 		}
-		events := newSSEReader(res.Body)
-		for {
-			ev, err := events.next()
-			if err != nil {
-				if !errors.Is(err, io.EOF) && ctx.Err() == nil {
-					yield(nil, fmt.Errorf("a2a: %s: reading the stream: %w", method.Name, err))
-				}
-				return
-			}
+		readEvents(ctx, method, res.Body, yield, func(ev sseEvent) (ProtoValue, error) {
 			if ev.name == "error" || bytes.HasPrefix(ev.data, []byte(`{"error"`)) {
-				yield(nil, statusError(res, ev.data))
-				return
+				return nil, statusError(res, ev.data)
 			}
 			msg := method.NewResponse()
 			if err := msg.UnmarshalJSON(ev.data); err != nil {
-				yield(nil, NewError(ErrInvalidAgentResponse, method.Name+": "+err.Error()))
-				return
+				return nil, NewError(ErrInvalidAgentResponse, method.Name+": "+err.Error())
 			}
-			if !yield(msg, nil) {
-				return
-			}
-		}
+			return msg, nil
+		})
 	}
 }
 

@@ -85,7 +85,7 @@ func (h *restHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			slices.Sort(allow)
 			allow = slices.Compact(allow)
 			w.Header().Set("Allow", strings.Join(allow, ", "))
-			writeStatus(w, http.StatusMethodNotAllowed, "METHOD_NOT_ALLOWED", NewError(ErrMethodNotFound, r.Method+" is not allowed on "+r.URL.Path))
+			writeStatus(w, http.StatusMethodNotAllowed, "UNIMPLEMENTED", NewError(ErrMethodNotFound, r.Method+" is not allowed on "+r.URL.Path))
 			return
 		}
 		writeStatus(w, http.StatusNotFound, "NOT_FOUND", NewError(ErrMethodNotFound, "no A2A method at "+r.Method+" "+r.URL.Path))

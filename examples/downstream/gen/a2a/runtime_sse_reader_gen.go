@@ -6,8 +6,35 @@ package a2a
 import (
 	"bufio"
 	"bytes"
+	"context"
+	"errors"
+	"fmt"
 	"io"
 )
+
+// readEvents yields the messages of an event stream, each event decoded by
+// decode, until the stream ends, decode fails, or the caller stops.
+func readEvents(ctx context.Context, method *MethodDesc, body io.Reader, yield func(ProtoValue, error) bool,
+	decode func(sseEvent) (ProtoValue, error)) {
+	events := newSSEReader(body)
+	for {
+		ev, err := events.next()
+		if err != nil {
+			if !errors.Is(err, io.EOF) && ctx.Err() == nil {
+				yield(nil, fmt.Errorf("a2a: %s: reading the stream: %w", method.Name, err))
+			}
+			return
+		}
+		msg, err := decode(ev)
+		if err != nil {
+			yield(nil, err)
+			return
+		}
+		if !yield(msg, nil) {
+			return
+		}
+	}
+}
 
 // sseEvent is one event of a Server-Sent Events stream.
 type sseEvent struct {

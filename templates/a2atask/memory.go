@@ -1,0 +1,147 @@
+package a2atask
+
+import (
+	"context"
+	"slices"
+	"sync"
+
+	a2a "github.com/agui-gen/agui-gen/gen/a2a"
+)
+
+// Memory is a Store in this process's memory: for tests, demos and agents
+// whose tasks may die with the process.
+type Memory struct {
+	mu       sync.Mutex
+	tasks    map[string]*memTask
+	watchers map[string]map[chan struct{}]bool
+}
+
+type memTask struct {
+	rec    Record
+	events []Event
+}
+
+// NewMemory returns an empty in-memory store.
+func NewMemory() *Memory {
+	return &Memory{tasks: map[string]*memTask{}, watchers: map[string]map[chan struct{}]bool{}}
+}
+
+func (m *Memory) Create(ctx context.Context, owner string, task *a2a.Task, event *a2a.StreamResponse) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if _, ok := m.tasks[task.ID]; ok {
+		return ErrConflict
+	}
+	m.tasks[task.ID] = &memTask{rec: Record{Task: clone(task), Owner: owner, Generation: 1},
+		events: []Event{{Generation: 1, Payload: clone(event)}}}
+	m.notify(task.ID)
+	return nil
+}
+
+func (m *Memory) Update(ctx context.Context, task *a2a.Task, prev int64, event *a2a.StreamResponse) (int64, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	t, ok := m.tasks[task.ID]
+	if !ok {
+		return 0, ErrNotFound
+	}
+	if t.rec.Generation != prev {
+		return 0, ErrConflict
+	}
+	t.rec.Task, t.rec.Generation = clone(task), prev+1
+	t.events = append(t.events, Event{Generation: prev + 1, Payload: clone(event)})
+	m.notify(task.ID)
+	return prev + 1, nil
+}
+
+func (m *Memory) Get(ctx context.Context, id string) (*Record, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	t, ok := m.tasks[id]
+	if !ok {
+		return nil, ErrNotFound
+	}
+	rec := t.rec
+	rec.Task = clone(rec.Task)
+	return &rec, nil
+}
+
+func (m *Memory) List(ctx context.Context, q Query) ([]*Record, int, error) {
+	m.mu.Lock()
+	var match []*Record
+	for _, t := range m.tasks {
+		task := t.rec.Task
+		if t.rec.Owner != q.Owner || (q.ContextID != "" && task.ContextID != q.ContextID) ||
+			(q.State != 0 && task.Status.State != q.State) || (!q.UpdatedAfter.IsZero() && !updated(task).After(q.UpdatedAfter)) {
+			continue
+		}
+		rec := t.rec
+		match = append(match, &rec)
+	}
+	m.mu.Unlock()
+	slices.SortFunc(match, func(a, b *Record) int {
+		if before(Cursor{updated(a.Task), a.Task.ID}, Cursor{updated(b.Task), b.Task.ID}) {
+			return -1
+		}
+		return 1
+	})
+	total := len(match)
+	if q.After != nil {
+		i := slices.IndexFunc(match, func(r *Record) bool { return before(*q.After, Cursor{updated(r.Task), r.Task.ID}) })
+		if i < 0 {
+			i = len(match)
+		}
+		match = match[i:]
+	}
+	if len(match) > q.Limit {
+		match = match[:q.Limit]
+	}
+	for _, r := range match {
+		r.Task = clone(r.Task)
+	}
+	return match, total, nil
+}
+
+func (m *Memory) Events(ctx context.Context, id string, after int64) ([]Event, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	t, ok := m.tasks[id]
+	if !ok {
+		return nil, ErrNotFound
+	}
+	var out []Event
+	for _, e := range t.events {
+		if e.Generation > after {
+			out = append(out, Event{Generation: e.Generation, Payload: clone(e.Payload)})
+		}
+	}
+	return out, nil
+}
+
+func (m *Memory) Watch(id string) (<-chan struct{}, func()) {
+	ch := make(chan struct{}, 1)
+	m.mu.Lock()
+	if m.watchers[id] == nil {
+		m.watchers[id] = map[chan struct{}]bool{}
+	}
+	m.watchers[id][ch] = true
+	m.mu.Unlock()
+	return ch, func() {
+		m.mu.Lock()
+		delete(m.watchers[id], ch)
+		if len(m.watchers[id]) == 0 {
+			delete(m.watchers, id)
+		}
+		m.mu.Unlock()
+	}
+}
+
+// notify signals the watchers of a task; m.mu is held.
+func (m *Memory) notify(id string) {
+	for ch := range m.watchers[id] {
+		select {
+		case ch <- struct{}{}:
+		default: // a signal is pending already
+		}
+	}
+}

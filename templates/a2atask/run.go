@@ -1,0 +1,175 @@
+package a2atask
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	a2a "github.com/agui-gen/agui-gen/gen/a2a"
+)
+
+// Executor runs the agent. Execute is called once per message a task
+// receives: for a new task, and again when a task that required input or
+// authorization gets its answer. It reports progress through run, and
+// ends the task with one of run's Complete, Fail, Reject, or stops it with
+// RequireInput or RequireAuth. Returning nil with the task still working
+// completes it; returning an error fails it, with the error's text. ctx is
+// cancelled when the task is canceled, from this process or another one.
+type Executor interface {
+	Execute(ctx context.Context, run *Run) error
+}
+
+// ExecutorFunc adapts a function to Executor.
+type ExecutorFunc func(ctx context.Context, run *Run) error
+
+// Execute calls f.
+func (f ExecutorFunc) Execute(ctx context.Context, run *Run) error { return f(ctx, run) }
+
+// ErrCanceled is returned by Run's methods once the task has been canceled.
+var ErrCanceled = errors.New("a2atask: the task was canceled")
+
+// Run is one execution of an Executor: the message it answers, the task as
+// it stood, and the methods that change the task. Each change is one
+// event, stored before the method returns.
+type Run struct {
+	// Message is the message being answered, as the client sent it.
+	Message *a2a.Message
+	// Principal is who sent it, as the bindings' authenticator found.
+	Principal any
+
+	rt   *Runtime
+	task *a2a.Task
+	gen  int64
+}
+
+// Task returns a copy of the task as this run last saw it.
+func (r *Run) Task() *a2a.Task { return clone(r.task) }
+
+// TaskID and ContextID identify the task.
+func (r *Run) TaskID() string    { return r.task.ID }
+func (r *Run) ContextID() string { return r.task.ContextID }
+
+// Working reports progress, with an optional message from the agent.
+func (r *Run) Working(msg *a2a.Message) error { return r.setStatus(a2a.TaskStateWorking, msg) }
+
+// Complete ends the task successfully.
+func (r *Run) Complete(msg *a2a.Message) error { return r.setStatus(a2a.TaskStateCompleted, msg) }
+
+// Fail ends the task as failed.
+func (r *Run) Fail(msg *a2a.Message) error { return r.setStatus(a2a.TaskStateFailed, msg) }
+
+// Reject ends the task unstarted: the agent declines the request.
+func (r *Run) Reject(msg *a2a.Message) error { return r.setStatus(a2a.TaskStateRejected, msg) }
+
+// RequireInput stops the task until the client answers msg.
+func (r *Run) RequireInput(msg *a2a.Message) error {
+	return r.setStatus(a2a.TaskStateInputRequired, msg)
+}
+
+// RequireAuth stops the task until the client authorizes what msg asks.
+func (r *Run) RequireAuth(msg *a2a.Message) error {
+	return r.setStatus(a2a.TaskStateAuthRequired, msg)
+}
+
+// AgentMessage makes a message from the agent in this task, of the given
+// parts.
+func (r *Run) AgentMessage(parts ...*a2a.Part) *a2a.Message {
+	return &a2a.Message{MessageID: newID(), ContextID: r.task.ContextID, TaskID: r.task.ID, Role: a2a.RoleAgent, Parts: parts}
+}
+
+// Artifact adds an artifact, or with append adds parts to the artifact of
+// the same ID; lastChunk says that the artifact is whole.
+func (r *Run) Artifact(art *a2a.Artifact, appendParts, lastChunk bool) error {
+	if art == nil || art.ArtifactID == "" {
+		return errors.New("a2atask: an artifact needs an ID")
+	}
+	return r.mutate(func(t *a2a.Task) (*a2a.StreamResponse, error) {
+		if Terminal(t.Status.State) {
+			return nil, r.endedError(t)
+		}
+		i := -1
+		for j, a := range t.Artifacts {
+			if a.ArtifactID == art.ArtifactID {
+				i = j
+			}
+		}
+		switch {
+		case appendParts && i >= 0:
+			for _, p := range art.Parts {
+				t.Artifacts[i].Parts = append(t.Artifacts[i].Parts, clone(p))
+			}
+		case i >= 0:
+			t.Artifacts[i] = clone(art)
+		default:
+			t.Artifacts = append(t.Artifacts, clone(art))
+		}
+		return &a2a.StreamResponse{Payload: &a2a.StreamResponseArtifactUpdate{ArtifactUpdate: &a2a.TaskArtifactUpdateEvent{
+			TaskID: t.ID, ContextID: t.ContextID, Artifact: clone(art), Append: appendParts, LastChunk: lastChunk}}}, nil
+	})
+}
+
+// setStatus moves the task to state, as one event.
+func (r *Run) setStatus(state a2a.TaskState, msg *a2a.Message) error {
+	if msg != nil {
+		msg = clone(msg)
+		msg.TaskID, msg.ContextID = r.task.ID, r.task.ContextID
+		if msg.MessageID == "" {
+			msg.MessageID = newID()
+		}
+		if msg.Role == a2a.RoleUnspecified {
+			msg.Role = a2a.RoleAgent
+		}
+	}
+	return r.mutate(func(t *a2a.Task) (*a2a.StreamResponse, error) {
+		if !legal(t.Status.State, state) {
+			if Terminal(t.Status.State) {
+				return nil, r.endedError(t)
+			}
+			return nil, fmt.Errorf("a2atask: a task cannot go from %s to %s", t.Status.State, state)
+		}
+		now := r.rt.now()
+		t.Status = &a2a.TaskStatus{State: state, Message: msg, Timestamp: &now}
+		if msg != nil {
+			t.History = append(t.History, msg)
+		}
+		return &a2a.StreamResponse{Payload: &a2a.StreamResponseStatusUpdate{StatusUpdate: &a2a.TaskStatusUpdateEvent{
+			TaskID: t.ID, ContextID: t.ContextID, Status: clone(t.Status)}}}, nil
+	})
+}
+
+func (r *Run) endedError(t *a2a.Task) error {
+	if t.Status.State == a2a.TaskStateCanceled {
+		return ErrCanceled
+	}
+	return fmt.Errorf("a2atask: the task has ended (%s)", t.Status.State)
+}
+
+// mutate applies change to the task and stores it with its event, reading
+// the task again when another writer (a cancel) got there first.
+func (r *Run) mutate(change func(*a2a.Task) (*a2a.StreamResponse, error)) error {
+	ctx := context.WithoutCancel(r.rt.ctx)
+	for {
+		t := clone(r.task)
+		ev, err := change(t)
+		if err != nil {
+			return err
+		}
+		gen, err := r.rt.store.Update(ctx, t, r.gen, ev)
+		if errors.Is(err, ErrConflict) {
+			rec, err := r.rt.store.Get(ctx, r.task.ID)
+			if err != nil {
+				return err
+			}
+			r.task, r.gen = rec.Task, rec.Generation
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		r.task, r.gen = t, gen
+		return nil
+	}
+}
+
+func (rt *Runtime) now() time.Time { return time.Now().UTC().Truncate(time.Millisecond) }

@@ -1,0 +1,433 @@
+package a2atask
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"time"
+
+	a2a "github.com/agui-gen/agui-gen/gen/a2a"
+)
+
+// Runtime serves the A2A task RPCs on an Executor and a Store. It is an
+// a2a.A2AServiceServer: bind it with a2a.BindA2AService and serve it over
+// any binding. Push notification configs are not served yet.
+type Runtime struct {
+	a2a.UnimplementedA2AServiceServer
+
+	exec     Executor
+	store    Store
+	logger   *slog.Logger
+	extended *a2a.AgentCard
+	owner    func(principal any) string
+
+	ctx     context.Context // runs outlive the requests that start them
+	stop    context.CancelFunc
+	running sync.WaitGroup
+}
+
+// Option configures a Runtime.
+type Option func(*Runtime)
+
+// WithLogger logs executor failures and panics (default slog.Default()).
+func WithLogger(l *slog.Logger) Option { return func(rt *Runtime) { rt.logger = l } }
+
+// WithExtendedCard answers GetExtendedAgentCard with card, to callers the
+// bindings' authenticator has identified.
+func WithExtendedCard(card *a2a.AgentCard) Option { return func(rt *Runtime) { rt.extended = card } }
+
+// WithOwner names the owner of the tasks a principal creates; a task is
+// visible to its owner only (another one gets TASK_NOT_FOUND). By default
+// a principal that is a string, or has a String method, is its own owner,
+// and anything else shares the anonymous owner "".
+func WithOwner(owner func(principal any) string) Option { return func(rt *Runtime) { rt.owner = owner } }
+
+// New returns a runtime that runs exec and keeps tasks in store.
+func New(exec Executor, store Store, opts ...Option) *Runtime {
+	rt := &Runtime{exec: exec, store: store, logger: slog.Default(), owner: defaultOwner}
+	rt.ctx, rt.stop = context.WithCancel(context.Background())
+	for _, o := range opts {
+		o(rt)
+	}
+	return rt
+}
+
+// Close cancels the runs in progress and waits for them to return.
+func (rt *Runtime) Close() error {
+	rt.stop()
+	rt.running.Wait()
+	return nil
+}
+
+func defaultOwner(p any) string {
+	switch p := p.(type) {
+	case string:
+		return p
+	case fmt.Stringer:
+		return p.String()
+	}
+	return ""
+}
+
+func (rt *Runtime) caller(ctx context.Context) (principal any, owner string) {
+	if info := a2a.CallInfoFrom(ctx); info != nil {
+		principal = info.Principal
+	}
+	return principal, rt.owner(principal)
+}
+
+func newID() string {
+	var b [16]byte
+	rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40 // a version 4 UUID
+	b[8] = b[8]&0x3f | 0x80
+	h := hex.EncodeToString(b[:])
+	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
+}
+
+// load returns a task its caller may see.
+func (rt *Runtime) load(ctx context.Context, id string) (*Record, error) {
+	_, owner := rt.caller(ctx)
+	rec, err := rt.store.Get(ctx, id)
+	if errors.Is(err, ErrNotFound) || (err == nil && rec.Owner != owner) {
+		return nil, a2a.NewError(a2a.ErrTaskNotFound, fmt.Sprintf("task %q not found", id))
+	}
+	return rec, err
+}
+
+// start stores the task a message creates or continues, and runs the
+// executor on it in the background. It returns the generation the task
+// had before the run's first event, for a stream to start after.
+func (rt *Runtime) start(ctx context.Context, req *a2a.SendMessageRequest) (*Record, error) {
+	principal, owner := rt.caller(ctx)
+	msg := clone(req.Message)
+	var rec *Record
+	if msg.TaskID == "" {
+		if msg.ContextID == "" {
+			msg.ContextID = newID()
+		}
+		now := rt.now()
+		task := &a2a.Task{ID: newID(), ContextID: msg.ContextID,
+			Status: &a2a.TaskStatus{State: a2a.TaskStateSubmitted, Timestamp: &now}, History: []*a2a.Message{msg}}
+		msg.TaskID = task.ID
+		if err := rt.store.Create(ctx, owner, task, &a2a.StreamResponse{Payload: &a2a.StreamResponseTask{Task: clone(task)}}); err != nil {
+			return nil, err
+		}
+		rec = &Record{Task: task, Owner: owner, Generation: 1}
+	} else {
+		var err error
+		if rec, err = rt.resume(ctx, msg); err != nil {
+			return nil, err
+		}
+	}
+	run := &Run{Message: clone(msg), Principal: principal, rt: rt, task: clone(rec.Task), gen: rec.Generation}
+	rt.running.Add(1)
+	go rt.execute(run)
+	return rec, nil
+}
+
+// resume adds a message to a task that waits for one, and sets it working.
+func (rt *Runtime) resume(ctx context.Context, msg *a2a.Message) (*Record, error) {
+	for {
+		rec, err := rt.load(ctx, msg.TaskID)
+		if err != nil {
+			return nil, err
+		}
+		t := rec.Task
+		switch {
+		case msg.ContextID != "" && msg.ContextID != t.ContextID:
+			return nil, a2a.NewError(a2a.ErrInvalidParams, fmt.Sprintf("message contextId %q is not task %s's context %q", msg.ContextID, t.ID, t.ContextID))
+		case Terminal(t.Status.State):
+			return nil, a2a.NewError(a2a.ErrUnsupportedOperation, fmt.Sprintf("task %s is %s and takes no more messages", t.ID, t.Status.State))
+		case !Interrupted(t.Status.State):
+			return nil, a2a.NewError(a2a.ErrUnsupportedOperation, fmt.Sprintf("task %s is %s, not waiting for a message", t.ID, t.Status.State))
+		}
+		msg.ContextID = t.ContextID
+		now := rt.now()
+		t.History = append(t.History, msg)
+		t.Status = &a2a.TaskStatus{State: a2a.TaskStateWorking, Timestamp: &now}
+		gen, err := rt.store.Update(ctx, t, rec.Generation, &a2a.StreamResponse{Payload: &a2a.StreamResponseStatusUpdate{
+			StatusUpdate: &a2a.TaskStatusUpdateEvent{TaskID: t.ID, ContextID: t.ContextID, Status: clone(t.Status)}}})
+		if errors.Is(err, ErrConflict) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		rec.Generation = gen
+		return rec, nil
+	}
+}
+
+// execute runs the executor on a task, cancelling its context when the
+// task is canceled by any writer, and settles the task when it returns.
+func (rt *Runtime) execute(run *Run) {
+	defer rt.running.Done()
+	ctx, cancel := context.WithCancel(rt.ctx)
+	defer cancel()
+	id := run.task.ID
+	signal, stopWatch := rt.store.Watch(id)
+	defer stopWatch()
+	go func() {
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-signal:
+				if rec, err := rt.store.Get(ctx, id); err == nil && rec.Task.Status.State == a2a.TaskStateCanceled {
+					cancel()
+					return
+				}
+			}
+		}
+	}()
+	err := rt.call(ctx, run)
+	switch state := run.task.Status.State; {
+	case errors.Is(err, ErrCanceled) || Terminal(state) || Interrupted(state):
+	case err != nil:
+		text := "the agent failed"
+		var re *a2a.RPCError
+		if errors.As(err, &re) {
+			text = re.Error()
+		}
+		rt.logger.Error("a2atask: executor failed", "task", run.task.ID, "err", err)
+		rt.settle(run, run.Fail(run.AgentMessage(&a2a.Part{Content: &a2a.PartText{Text: text}})))
+	default:
+		rt.settle(run, run.Complete(nil))
+	}
+}
+
+// call runs the executor, turning a panic into an error.
+func (rt *Runtime) call(ctx context.Context, run *Run) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			rt.logger.Error("a2atask: executor panicked", "task", run.task.ID, "panic", p, "stack", string(debug.Stack()))
+			err = errors.New("executor panicked")
+		}
+	}()
+	return rt.exec.Execute(ctx, run)
+}
+
+func (rt *Runtime) settle(run *Run, err error) {
+	if err != nil && !errors.Is(err, ErrCanceled) {
+		rt.logger.Error("a2atask: settling the task", "task", run.task.ID, "err", err)
+	}
+}
+
+// view is a task as a caller asked to see it: historyLength newest
+// messages of its history (all when nil, none when 0).
+func view(t *a2a.Task, historyLength *int32) *a2a.Task {
+	if historyLength != nil && int(*historyLength) < len(t.History) {
+		t.History = t.History[len(t.History)-max(int(*historyLength), 0):]
+	}
+	return t
+}
+
+// SendMessage starts or continues a task. It returns once the task has
+// settled (ended, or stopped for input or authorization), or at once when
+// the configuration says returnImmediately.
+func (rt *Runtime) SendMessage(ctx context.Context, req *a2a.SendMessageRequest) (*a2a.SendMessageResponse, error) {
+	rec, err := rt.start(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	cfg := req.Configuration
+	if cfg == nil {
+		cfg = &a2a.SendMessageConfiguration{}
+	}
+	if !cfg.ReturnImmediately {
+		err := rt.follow(ctx, rec.Task.ID, rec.Generation, func(Event) error { return nil })
+		if err != nil {
+			return nil, err
+		}
+		if rec, err = rt.store.Get(ctx, rec.Task.ID); err != nil {
+			return nil, err
+		}
+	}
+	return &a2a.SendMessageResponse{Payload: &a2a.SendMessageResponseTask{Task: view(rec.Task, cfg.HistoryLength)}}, nil
+}
+
+// SendStreamingMessage starts or continues a task and streams it: the task,
+// then its events until it settles.
+func (rt *Runtime) SendStreamingMessage(ctx context.Context, req *a2a.SendMessageRequest, send func(*a2a.StreamResponse) error) error {
+	rec, err := rt.start(ctx, req)
+	if err != nil {
+		return err
+	}
+	if err := send(&a2a.StreamResponse{Payload: &a2a.StreamResponseTask{Task: rec.Task}}); err != nil {
+		return err
+	}
+	return rt.follow(ctx, rec.Task.ID, rec.Generation, func(e Event) error { return send(e.Payload) })
+}
+
+// follow passes every event of a task after generation after to emit, in
+// order, until the task settles or ctx ends.
+func (rt *Runtime) follow(ctx context.Context, id string, after int64, emit func(Event) error) error {
+	signal, stop := rt.store.Watch(id)
+	defer stop()
+	for {
+		events, err := rt.store.Events(ctx, id, after)
+		if err != nil {
+			return err
+		}
+		for _, e := range events {
+			if err := emit(e); err != nil {
+				return err
+			}
+			after = e.Generation
+			if u, ok := e.Payload.Payload.(*a2a.StreamResponseStatusUpdate); ok && settled(u.StatusUpdate.Status.State) {
+				return nil
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-signal:
+		}
+	}
+}
+
+// GetTask returns a task its caller may see.
+func (rt *Runtime) GetTask(ctx context.Context, req *a2a.GetTaskRequest) (*a2a.Task, error) {
+	rec, err := rt.load(ctx, req.ID)
+	if err != nil {
+		return nil, err
+	}
+	return view(rec.Task, req.HistoryLength), nil
+}
+
+// SubscribeToTask streams a task that has not ended: the task as it is,
+// then its events until it settles.
+func (rt *Runtime) SubscribeToTask(ctx context.Context, req *a2a.SubscribeToTaskRequest, send func(*a2a.StreamResponse) error) error {
+	rec, err := rt.load(ctx, req.ID)
+	if err != nil {
+		return err
+	}
+	if Terminal(rec.Task.Status.State) {
+		return a2a.NewError(a2a.ErrUnsupportedOperation, fmt.Sprintf("task %s is %s; there is nothing to subscribe to", req.ID, rec.Task.Status.State))
+	}
+	if err := send(&a2a.StreamResponse{Payload: &a2a.StreamResponseTask{Task: rec.Task}}); err != nil {
+		return err
+	}
+	if Interrupted(rec.Task.Status.State) {
+		return nil // settled until the client answers
+	}
+	return rt.follow(ctx, req.ID, rec.Generation, func(e Event) error { return send(e.Payload) })
+}
+
+// CancelTask cancels a task that has not ended; its executor, wherever it
+// runs, sees its context cancelled.
+func (rt *Runtime) CancelTask(ctx context.Context, req *a2a.CancelTaskRequest) (*a2a.Task, error) {
+	for {
+		rec, err := rt.load(ctx, req.ID)
+		if err != nil {
+			return nil, err
+		}
+		t := rec.Task
+		if Terminal(t.Status.State) {
+			return nil, a2a.NewError(a2a.ErrTaskNotCancelable, fmt.Sprintf("task %s is %s", t.ID, t.Status.State))
+		}
+		now := rt.now()
+		t.Status = &a2a.TaskStatus{State: a2a.TaskStateCanceled, Timestamp: &now}
+		_, err = rt.store.Update(ctx, t, rec.Generation, &a2a.StreamResponse{Payload: &a2a.StreamResponseStatusUpdate{
+			StatusUpdate: &a2a.TaskStatusUpdateEvent{TaskID: t.ID, ContextID: t.ContextID, Status: clone(t.Status)}}})
+		if errors.Is(err, ErrConflict) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		return t, nil
+	}
+}
+
+// The most tasks one ListTasks page holds, and the number when the request
+// does not say (A2A §3.1.4).
+const (
+	maxPageSize     = 100
+	defaultPageSize = 50
+)
+
+// ListTasks pages through the caller's tasks, newest status first.
+func (rt *Runtime) ListTasks(ctx context.Context, req *a2a.ListTasksRequest) (*a2a.ListTasksResponse, error) {
+	_, owner := rt.caller(ctx)
+	size := int32(defaultPageSize)
+	if req.PageSize != nil {
+		if *req.PageSize < 1 || *req.PageSize > maxPageSize {
+			return nil, a2a.NewError(a2a.ErrInvalidParams, fmt.Sprintf("pageSize must be between 1 and %d", maxPageSize))
+		}
+		size = *req.PageSize
+	}
+	q := Query{Owner: owner, ContextID: req.ContextID, State: req.Status, Limit: int(size)}
+	if req.StatusTimestampAfter != nil {
+		q.UpdatedAfter = *req.StatusTimestampAfter
+	}
+	if req.PageToken != "" {
+		c, err := decodeCursor(req.PageToken)
+		if err != nil {
+			return nil, a2a.NewError(a2a.ErrInvalidParams, "pageToken is not one this server issued")
+		}
+		q.After = c
+	}
+	page, total, err := rt.store.List(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	resp := &a2a.ListTasksResponse{PageSize: size, TotalSize: int32(total)}
+	for _, r := range page {
+		t := view(r.Task, req.HistoryLength)
+		if req.IncludeArtifacts == nil || !*req.IncludeArtifacts {
+			t.Artifacts = nil
+		}
+		resp.Tasks = append(resp.Tasks, t)
+	}
+	if len(page) == int(size) {
+		last := page[len(page)-1].Task
+		next := Cursor{Updated: updated(last), ID: last.ID}
+		// Only when another task follows; an empty page would say nothing.
+		if more, _, err := rt.store.List(ctx, Query{Owner: q.Owner, ContextID: q.ContextID, State: q.State,
+			UpdatedAfter: q.UpdatedAfter, After: &next, Limit: 1}); err == nil && len(more) > 0 {
+			resp.NextPageToken = encodeCursor(next)
+		}
+	}
+	return resp, nil
+}
+
+func encodeCursor(c Cursor) string {
+	return base64.RawURLEncoding.EncodeToString([]byte(c.Updated.UTC().Format(time.RFC3339Nano) + "|" + c.ID))
+}
+
+func decodeCursor(token string) (*Cursor, error) {
+	b, err := base64.RawURLEncoding.DecodeString(token)
+	if err != nil {
+		return nil, err
+	}
+	ts, id, ok := strings.Cut(string(b), "|")
+	if !ok {
+		return nil, errors.New("no separator")
+	}
+	t, err := time.Parse(time.RFC3339Nano, ts)
+	if err != nil {
+		return nil, err
+	}
+	return &Cursor{Updated: t, ID: id}, nil
+}
+
+// GetExtendedAgentCard answers authenticated callers with the card of
+// WithExtendedCard.
+func (rt *Runtime) GetExtendedAgentCard(ctx context.Context, req *a2a.GetExtendedAgentCardRequest) (*a2a.AgentCard, error) {
+	if rt.extended == nil {
+		return nil, a2a.ErrExtendedAgentCardNotConfigured
+	}
+	if principal, _ := rt.caller(ctx); principal == nil {
+		return nil, a2a.NewError(a2a.ErrUnauthenticated, "the extended agent card is for authenticated callers")
+	}
+	return rt.extended, nil
+}

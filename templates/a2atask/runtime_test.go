@@ -1,0 +1,378 @@
+package a2atask
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/agui-gen/agui-gen/examples/a2a-demo/echo"
+	a2a "github.com/agui-gen/agui-gen/gen/a2a"
+)
+
+// serve runs exec on a memory store behind the generated bindings and
+// returns a JSON-RPC client for each named principal ("" for none).
+func serve(t *testing.T, exec Executor, opts ...Option) (func(principal string) *a2a.A2AServiceClient, *Runtime) {
+	t.Helper()
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	rt := New(exec, NewMemory(), append([]Option{WithLogger(quiet)}, opts...)...)
+	t.Cleanup(func() { rt.Close() })
+	var h http.Handler
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { h.ServeHTTP(w, r) }))
+	t.Cleanup(srv.Close)
+	var err error
+	h, err = a2a.NewHandler(a2a.BindA2AService(rt), echo.Card(srv.URL), a2a.WithLogger(quiet),
+		a2a.WithAuthenticator(func(r *http.Request) (any, error) {
+			if u := r.Header.Get("X-User"); u != "" {
+				return u, nil
+			}
+			return nil, nil
+		}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return func(principal string) *a2a.A2AServiceClient {
+		var opts []a2a.ClientOption
+		if principal != "" {
+			opts = append(opts, a2a.WithHeader("X-User", principal))
+		}
+		return a2a.NewA2AServiceClient(a2a.NewJSONRPCTransport(srv.URL, opts...))
+	}, rt
+}
+
+func text(s string) *a2a.Part { return &a2a.Part{Content: &a2a.PartText{Text: s}} }
+
+func userMessage(s string) *a2a.Message {
+	return &a2a.Message{MessageID: "m-" + s, Role: a2a.RoleUser, Parts: []*a2a.Part{text(s)}}
+}
+
+func textOf(m *a2a.Message) string { return m.Parts[0].Content.(*a2a.PartText).Text }
+
+// echoing answers with an artifact echoing the message, after a working
+// update.
+var echoing = ExecutorFunc(func(ctx context.Context, run *Run) error {
+	if err := run.Working(nil); err != nil {
+		return err
+	}
+	return run.Artifact(&a2a.Artifact{ArtifactID: "echo", Parts: []*a2a.Part{text(textOf(run.Message))}}, false, true)
+})
+
+func sendTask(t *testing.T, c *a2a.A2AServiceClient, req *a2a.SendMessageRequest) *a2a.Task {
+	t.Helper()
+	resp, err := c.SendMessage(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.Payload.(*a2a.SendMessageResponseTask).Task
+}
+
+func TestSendMessageBlocksUntilSettled(t *testing.T) {
+	client, _ := serve(t, echoing)
+	c := client("")
+	task := sendTask(t, c, &a2a.SendMessageRequest{Message: userMessage("hello")})
+	if task.Status.State != a2a.TaskStateCompleted || len(task.Artifacts) != 1 || textOf(&a2a.Message{Parts: task.Artifacts[0].Parts}) != "hello" {
+		t.Fatalf("%s", task.AppendJSON(nil))
+	}
+	if task.ContextID == "" || len(task.History) != 1 || task.History[0].TaskID != task.ID {
+		t.Fatalf("history %s", task.AppendJSON(nil))
+	}
+	zero := int32(0)
+	got, err := c.GetTask(context.Background(), &a2a.GetTaskRequest{ID: task.ID, HistoryLength: &zero})
+	if err != nil || len(got.History) != 0 || got.Status.State != a2a.TaskStateCompleted {
+		t.Fatalf("GetTask: %v %s", err, got.AppendJSON(nil))
+	}
+}
+
+func TestReturnImmediately(t *testing.T) {
+	release := make(chan struct{})
+	client, _ := serve(t, ExecutorFunc(func(ctx context.Context, run *Run) error {
+		<-release
+		return nil // returning with the task working completes it
+	}))
+	c := client("")
+	task := sendTask(t, c, &a2a.SendMessageRequest{Message: userMessage("x"),
+		Configuration: &a2a.SendMessageConfiguration{ReturnImmediately: true}})
+	if task.Status.State != a2a.TaskStateSubmitted {
+		t.Fatalf("state %s", task.Status.State)
+	}
+	close(release)
+	waitState(t, c, task.ID, a2a.TaskStateCompleted)
+}
+
+func waitState(t *testing.T, c *a2a.A2AServiceClient, id string, want a2a.TaskState) *a2a.Task {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		got, err := c.GetTask(context.Background(), &a2a.GetTaskRequest{ID: id})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Status.State == want {
+			return got
+		}
+	}
+	t.Fatalf("task %s never reached %s", id, want)
+	return nil
+}
+
+// summary names the events of a stream.
+func summary(t *testing.T, events func(func(*a2a.StreamResponse, error) bool)) string {
+	t.Helper()
+	var out []string
+	for ev, err := range events {
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch p := ev.Payload.(type) {
+		case *a2a.StreamResponseTask:
+			out = append(out, "task:"+short(p.Task.Status.State))
+		case *a2a.StreamResponseStatusUpdate:
+			out = append(out, short(p.StatusUpdate.Status.State))
+		case *a2a.StreamResponseArtifactUpdate:
+			out = append(out, "artifact:"+p.ArtifactUpdate.Artifact.ArtifactID)
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+func short(s a2a.TaskState) string { return strings.ToLower(strings.TrimPrefix(s.String(), "TASK_STATE_")) }
+
+func TestStreamingMessage(t *testing.T) {
+	client, _ := serve(t, echoing)
+	got := summary(t, client("").SendStreamingMessage(context.Background(), &a2a.SendMessageRequest{Message: userMessage("s")}))
+	if got != "task:submitted working artifact:echo completed" {
+		t.Fatal(got)
+	}
+}
+
+// TestInputRequired: a task that stops for input stays subscribable and
+// continues, with the same ID, when the client answers.
+func TestInputRequired(t *testing.T) {
+	client, _ := serve(t, ExecutorFunc(func(ctx context.Context, run *Run) error {
+		if textOf(run.Message) == "book a table" {
+			return run.RequireInput(run.AgentMessage(text("for how many?")))
+		}
+		return run.Complete(run.AgentMessage(text("booked for " + textOf(run.Message))))
+	}))
+	c := client("")
+	ctx := context.Background()
+	task := sendTask(t, c, &a2a.SendMessageRequest{Message: userMessage("book a table")})
+	if task.Status.State != a2a.TaskStateInputRequired || textOf(task.Status.Message) != "for how many?" {
+		t.Fatalf("%s", task.AppendJSON(nil))
+	}
+	if got := summary(t, c.SubscribeToTask(ctx, &a2a.SubscribeToTaskRequest{ID: task.ID})); got != "task:input_required" {
+		t.Fatalf("subscribe to a task waiting for input: %s", got)
+	}
+	wrongCtx := userMessage("4")
+	wrongCtx.TaskID, wrongCtx.ContextID = task.ID, "another-context"
+	if _, err := c.SendMessage(ctx, &a2a.SendMessageRequest{Message: wrongCtx}); !errors.Is(err, a2a.ErrInvalidParams) {
+		t.Fatalf("context mismatch: %v", err)
+	}
+	answer := userMessage("4")
+	answer.TaskID = task.ID
+	done := sendTask(t, c, &a2a.SendMessageRequest{Message: answer})
+	if done.ID != task.ID || done.Status.State != a2a.TaskStateCompleted || textOf(done.Status.Message) != "booked for 4" || len(done.History) != 4 {
+		t.Fatalf("%s", done.AppendJSON(nil))
+	}
+	if _, err := c.SendMessage(ctx, &a2a.SendMessageRequest{Message: answer}); !errors.Is(err, a2a.ErrUnsupportedOperation) {
+		t.Fatalf("message to a completed task: %v", err)
+	}
+}
+
+// TestCancel: cancel stops the executor and ends the task; a terminal task
+// can be neither canceled nor subscribed to.
+func TestCancel(t *testing.T) {
+	stopped := make(chan error, 1)
+	client, _ := serve(t, ExecutorFunc(func(ctx context.Context, run *Run) error {
+		run.Working(nil)
+		<-ctx.Done()
+		err := run.Artifact(&a2a.Artifact{ArtifactID: "late", Parts: []*a2a.Part{text("x")}}, false, true)
+		stopped <- err
+		return err
+	}))
+	c := client("")
+	ctx := context.Background()
+	task := sendTask(t, c, &a2a.SendMessageRequest{Message: userMessage("forever"), Configuration: &a2a.SendMessageConfiguration{ReturnImmediately: true}})
+	waitState(t, c, task.ID, a2a.TaskStateWorking)
+	canceled, err := c.CancelTask(ctx, &a2a.CancelTaskRequest{ID: task.ID})
+	if err != nil || canceled.Status.State != a2a.TaskStateCanceled {
+		t.Fatalf("CancelTask: %v", err)
+	}
+	select {
+	case err := <-stopped:
+		if !errors.Is(err, ErrCanceled) {
+			t.Fatalf("a write after the cancel: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the executor's context was not cancelled")
+	}
+	if got := waitState(t, c, task.ID, a2a.TaskStateCanceled); len(got.Artifacts) != 0 {
+		t.Fatal("an artifact was written after the cancel")
+	}
+	if _, err := c.CancelTask(ctx, &a2a.CancelTaskRequest{ID: task.ID}); !errors.Is(err, a2a.ErrTaskNotCancelable) {
+		t.Fatalf("second cancel: %v", err)
+	}
+	for _, err := range c.SubscribeToTask(ctx, &a2a.SubscribeToTaskRequest{ID: task.ID}) {
+		if !errors.Is(err, a2a.ErrUnsupportedOperation) {
+			t.Fatalf("subscribe to a canceled task: %v", err)
+		}
+	}
+}
+
+// TestSubscribeMidway: a subscriber that joins a running task gets the
+// task as it is, then every later event, none twice.
+func TestSubscribeMidway(t *testing.T) {
+	steps := make(chan struct{})
+	client, _ := serve(t, ExecutorFunc(func(ctx context.Context, run *Run) error {
+		for i := range 4 {
+			<-steps
+			if err := run.Artifact(&a2a.Artifact{ArtifactID: "a" + strconv.Itoa(i), Parts: []*a2a.Part{text("x")}}, false, true); err != nil {
+				return err
+			}
+		}
+		<-steps
+		return run.Complete(nil)
+	}))
+	c := client("")
+	ctx := context.Background()
+	var first []string
+	var wg sync.WaitGroup
+	wg.Add(1)
+	taskID := make(chan string, 1)
+	go func() {
+		defer wg.Done()
+		for ev, err := range c.SendStreamingMessage(ctx, &a2a.SendMessageRequest{Message: userMessage("go")}) {
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			if p, ok := ev.Payload.(*a2a.StreamResponseTask); ok {
+				taskID <- p.Task.ID
+			}
+			first = append(first, "e")
+		}
+	}()
+	id := <-taskID
+	steps <- struct{}{}
+	steps <- struct{}{}
+	waitArtifacts(t, c, id, 2)
+	sub := make(chan string, 1)
+	go func() {
+		sub <- summary(t, c.SubscribeToTask(ctx, &a2a.SubscribeToTaskRequest{ID: id}))
+	}()
+	time.Sleep(50 * time.Millisecond) // let the subscription take its snapshot
+	steps <- struct{}{}
+	steps <- struct{}{}
+	steps <- struct{}{}
+	if got := <-sub; got != "task:submitted artifact:a2 artifact:a3 completed" {
+		t.Fatalf("subscriber saw %s", got)
+	}
+	wg.Wait()
+	if len(first) != 6 {
+		t.Fatalf("the first stream saw %d events", len(first))
+	}
+}
+
+func waitArtifacts(t *testing.T, c *a2a.A2AServiceClient, id string, n int) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		got, _ := c.GetTask(context.Background(), &a2a.GetTaskRequest{ID: id})
+		if got != nil && len(got.Artifacts) >= n {
+			return
+		}
+	}
+	t.Fatalf("task %s never had %d artifacts", id, n)
+}
+
+func TestFailures(t *testing.T) {
+	client, _ := serve(t, ExecutorFunc(func(ctx context.Context, run *Run) error {
+		switch textOf(run.Message) {
+		case "error":
+			return errors.New("database password is hunter2")
+		case "panic":
+			panic("boom")
+		case "twice":
+			if err := run.Complete(nil); err != nil {
+				return err
+			}
+			return run.Working(nil)
+		}
+		return run.Reject(run.AgentMessage(text("not my job")))
+	}))
+	c := client("")
+	for msg, want := range map[string]a2a.TaskState{"error": a2a.TaskStateFailed, "panic": a2a.TaskStateFailed,
+		"twice": a2a.TaskStateCompleted, "other": a2a.TaskStateRejected} {
+		task := sendTask(t, c, &a2a.SendMessageRequest{Message: userMessage(msg)})
+		if task.Status.State != want {
+			t.Errorf("%s: %s, want %s", msg, task.Status.State, want)
+		}
+		if strings.Contains(string(task.AppendJSON(nil)), "hunter2") {
+			t.Errorf("%s: an internal error reached the client", msg)
+		}
+	}
+}
+
+func TestListTasksAndOwners(t *testing.T) {
+	client, _ := serve(t, echoing)
+	alice, bob := client("alice"), client("bob")
+	ctx := context.Background()
+	var ids []string
+	for i := range 7 {
+		ids = append(ids, sendTask(t, alice, &a2a.SendMessageRequest{Message: userMessage("t" + strconv.Itoa(i))}).ID)
+		time.Sleep(2 * time.Millisecond) // distinct status times
+	}
+	bobs := sendTask(t, bob, &a2a.SendMessageRequest{Message: userMessage("bob's")})
+	if _, err := alice.GetTask(ctx, &a2a.GetTaskRequest{ID: bobs.ID}); !errors.Is(err, a2a.ErrTaskNotFound) {
+		t.Fatalf("alice reads bob's task: %v", err)
+	}
+	if _, err := alice.CancelTask(ctx, &a2a.CancelTaskRequest{ID: bobs.ID}); !errors.Is(err, a2a.ErrTaskNotFound) {
+		t.Fatalf("alice cancels bob's task: %v", err)
+	}
+	three, yes := int32(3), true
+	var seen []string
+	token := ""
+	for page := 0; ; page++ {
+		resp, err := alice.ListTasks(ctx, &a2a.ListTasksRequest{PageSize: &three, PageToken: token, IncludeArtifacts: &yes})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.TotalSize != 7 || resp.PageSize != 3 {
+			t.Fatalf("page %d: %d tasks, page size %d", page, resp.TotalSize, resp.PageSize)
+		}
+		for _, task := range resp.Tasks {
+			if len(task.Artifacts) != 1 {
+				t.Fatal("includeArtifacts")
+			}
+			seen = append(seen, task.ID)
+		}
+		if resp.NextPageToken == "" {
+			break
+		}
+		token = resp.NextPageToken
+	}
+	for i, id := range seen {
+		if id != ids[len(ids)-1-i] {
+			t.Fatalf("order %v, want newest first of %v", seen, ids)
+		}
+	}
+	if len(seen) != 7 {
+		t.Fatalf("saw %d tasks", len(seen))
+	}
+	resp, err := alice.ListTasks(ctx, &a2a.ListTasksRequest{})
+	if err != nil || len(resp.Tasks) != 7 || len(resp.Tasks[0].Artifacts) != 0 {
+		t.Fatalf("default page: %v", err)
+	}
+	big := int32(101)
+	if _, err := alice.ListTasks(ctx, &a2a.ListTasksRequest{PageSize: &big}); !errors.Is(err, a2a.ErrInvalidParams) {
+		t.Fatalf("pageSize 101: %v", err)
+	}
+	if _, err := alice.ListTasks(ctx, &a2a.ListTasksRequest{PageToken: "not-a-token"}); !errors.Is(err, a2a.ErrInvalidParams) {
+		t.Fatalf("bad token: %v", err)
+	}
+}

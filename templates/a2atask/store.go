@@ -1,0 +1,107 @@
+package a2atask
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	a2a "github.com/agui-gen/agui-gen/gen/a2a"
+)
+
+// Store keeps tasks and their event logs. Each write of a task appends its
+// event in the same step, so that a reader sees a task at generation g
+// together with exactly the events up to g. Implementations must be safe
+// for concurrent use, and for use by several processes when they share the
+// store.
+type Store interface {
+	// Create stores a new task, at generation 1, with event as its first
+	// event. The owner scopes who may see the task.
+	Create(ctx context.Context, owner string, task *a2a.Task, event *a2a.StreamResponse) error
+	// Update replaces a task whose stored generation is prev with task, at
+	// generation prev+1, and appends event. When the stored generation is not
+	// prev it changes nothing and returns ErrConflict.
+	Update(ctx context.Context, task *a2a.Task, prev int64, event *a2a.StreamResponse) (int64, error)
+	// Get returns a task, or ErrNotFound.
+	Get(ctx context.Context, id string) (*Record, error)
+	// List returns a page of the tasks that match q, newest status first,
+	// and the total number that match.
+	List(ctx context.Context, q Query) (page []*Record, total int, err error)
+	// Events returns the events of a task after generation after, in order.
+	Events(ctx context.Context, id string, after int64) ([]Event, error)
+	// Watch signals on the returned channel, without blocking the writer,
+	// after events are appended to the task; stop ends the watch. A signal
+	// is a hint to read Events, not a promise of one new event.
+	Watch(id string) (signal <-chan struct{}, stop func())
+}
+
+// Record is a stored task.
+type Record struct {
+	Task       *a2a.Task
+	Owner      string
+	Generation int64
+}
+
+// Event is one entry of a task's event log.
+type Event struct {
+	Generation int64
+	Payload    *a2a.StreamResponse
+}
+
+// Query selects tasks for List.
+type Query struct {
+	Owner     string
+	ContextID string // "" for any
+	State     a2a.TaskState
+	// UpdatedAfter, when not zero, keeps the tasks whose status changed
+	// after it.
+	UpdatedAfter time.Time
+	// After is the cursor of the previous page: the last task it held.
+	After *Cursor
+	Limit int
+}
+
+// Cursor is a position in the order List returns tasks in.
+type Cursor struct {
+	Updated time.Time
+	ID      string
+}
+
+var (
+	// ErrNotFound is returned for a task the store does not hold.
+	ErrNotFound = errors.New("a2atask: no such task")
+	// ErrConflict is returned by Update when the task changed since the
+	// generation the writer read.
+	ErrConflict = errors.New("a2atask: the task changed concurrently")
+)
+
+// updated is when a task's status last changed.
+func updated(t *a2a.Task) time.Time {
+	if t.Status != nil && t.Status.Timestamp != nil {
+		return *t.Status.Timestamp
+	}
+	return time.Time{}
+}
+
+// before orders tasks for List: newest status first, then by ID.
+func before(a, b Cursor) bool {
+	if !a.Updated.Equal(b.Updated) {
+		return a.Updated.After(b.Updated)
+	}
+	return a.ID > b.ID
+}
+
+// clone copies a message through its protobuf form, so that the store and
+// its callers never share memory.
+func clone[T any, P interface {
+	*T
+	a2a.ProtoValue
+}](m P) P {
+	if m == nil {
+		return nil
+	}
+	c := P(new(T))
+	if err := c.UnmarshalProto(m.AppendProto(nil)); err != nil {
+		panic("a2atask: a message does not survive its own encoding: " + err.Error())
+	}
+	return c
+}
