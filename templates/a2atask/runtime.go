@@ -47,7 +47,9 @@ func WithExtendedCard(card *a2a.AgentCard) Option { return func(rt *Runtime) { r
 // visible to its owner only (another one gets TASK_NOT_FOUND). By default
 // a principal that is a string, or has a String method, is its own owner,
 // and anything else shares the anonymous owner "".
-func WithOwner(owner func(principal any) string) Option { return func(rt *Runtime) { rt.owner = owner } }
+func WithOwner(owner func(principal any) string) Option {
+	return func(rt *Runtime) { rt.owner = owner }
+}
 
 // New returns a runtime that runs exec and keeps tasks in store.
 func New(exec Executor, store Store, opts ...Option) *Runtime {

@@ -141,7 +141,9 @@ func summary(t *testing.T, events func(func(*a2a.StreamResponse, error) bool)) s
 	return strings.Join(out, " ")
 }
 
-func short(s a2a.TaskState) string { return strings.ToLower(strings.TrimPrefix(s.String(), "TASK_STATE_")) }
+func short(s a2a.TaskState) string {
+	return strings.ToLower(strings.TrimPrefix(s.String(), "TASK_STATE_"))
+}
 
 func TestStreamingMessage(t *testing.T) {
 	client, _ := serve(t, echoing)
