@@ -43,6 +43,14 @@ type CallInfo struct {
 	// Header holds the request's HTTP headers, or its gRPC metadata with
 	// canonical keys.
 	Header http.Header
+	// LastEventID is the id of the last event a client that reconnects to
+	// a stream received (the Last-Event-ID header, or last-event-id
+	// metadata), for the handler to resume after; empty otherwise.
+	LastEventID string
+	// EventID, set by the bindings whose streams carry event ids (Server-Sent
+	// Events), names the next message the handler sends on its stream: call
+	// it just before send. Nil where streams have no ids.
+	EventID func(id string)
 }
 
 type callInfoKey struct{}

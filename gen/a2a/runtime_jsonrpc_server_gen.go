@@ -224,18 +224,21 @@ func (h *jsonrpcHandler) serveStream(ctx context.Context, w http.ResponseWriter,
 	sse.keepAlive(h.cfg.keepAlive)
 	defer sse.close()
 	var buf []byte
+	next := eventIDs(ctx)
 	rerr = InvokeStream(ctx, h.cfg.logger, req.handler, msg, func(m ProtoValue) error {
 		if req.id == nil {
 			return nil // a notification: nobody listens
 		}
 		buf = appendResponse(buf[:0], id, m, nil)
-		return sse.event(buf)
+		return sse.namedEvent("", next(), buf)
 	})
 	switch {
 	case req.id == nil:
 		w.WriteHeader(http.StatusNoContent) // a notification gets no answer, error or not
 	case rerr != nil:
 		h.writeStreamError(w, sse, id, rerr)
+	default:
+		sse.open() // a stream with no events is still a stream
 	}
 }
 

@@ -62,6 +62,9 @@ func (b *binding) call(ctx context.Context, h *a2a.MethodHandler) (context.Conte
 		header[textproto.CanonicalMIMEHeaderKey(k)] = v
 	}
 	info := &a2a.CallInfo{Binding: a2a.BindingGRPC, Method: h.Desc, Header: header}
+	if v := md.Get("last-event-id"); len(v) > 0 {
+		info.LastEventID = v[0]
+	}
 	var requested string
 	if v := md.Get("a2a-version"); len(v) > 0 {
 		requested = v[0]

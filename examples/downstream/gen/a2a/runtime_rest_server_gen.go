@@ -190,12 +190,14 @@ func (h *restHandler) serveStream(ctx context.Context, w http.ResponseWriter, rt
 	defer sse.close()
 	var buf []byte
 	sent := false
+	next := eventIDs(ctx)
 	rerr := InvokeStream(ctx, h.cfg.logger, rt.handler, req, func(m ProtoValue) error {
 		buf = m.AppendJSON(buf[:0])
 		sent = true
-		return sse.event(buf)
+		return sse.namedEvent("", next(), buf)
 	})
 	if rerr == nil {
+		sse.open() // a stream with no events is still a stream
 		return
 	}
 	if !sent {
@@ -203,7 +205,7 @@ func (h *restHandler) serveStream(ctx context.Context, w http.ResponseWriter, rt
 		writeError(w, rerr)
 		return
 	}
-	_ = sse.namedEvent("error", appendStatus(nil, rerr.HTTPStatus(), rerr.Status(), rerr))
+	_ = sse.namedEvent("error", "", appendStatus(nil, rerr.HTTPStatus(), rerr.Status(), rerr))
 }
 
 // writeError writes rerr as a google.rpc.Status body with its HTTP status.

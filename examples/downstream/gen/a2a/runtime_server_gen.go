@@ -79,7 +79,8 @@ func WithKeepAlive(interval time.Duration) ServerOption {
 // callInfo builds the CallInfo of an HTTP request and authenticates it;
 // the version is negotiated later, by version.
 func (c *serverConfig) callInfo(r *http.Request, binding string) (*CallInfo, *RPCError) {
-	info := &CallInfo{Binding: binding, Header: r.Header, Extensions: splitList(r.Header.Values(ExtensionsHeader))}
+	info := &CallInfo{Binding: binding, Header: r.Header, Extensions: splitList(r.Header.Values(ExtensionsHeader)),
+		LastEventID: r.Header.Get("Last-Event-ID")}
 	if c.authenticate != nil {
 		p, err := c.authenticate(r)
 		if err != nil {

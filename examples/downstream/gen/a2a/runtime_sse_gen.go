@@ -5,7 +5,10 @@ package a2a
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 )
@@ -46,21 +49,37 @@ func (s *sseWriter) start() {
 	s.w.WriteHeader(http.StatusOK)
 }
 
+// open sends the response header if no event has, and flushes it.
+func (s *sseWriter) open() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.started {
+		s.start()
+		_ = s.rc.Flush()
+	}
+}
+
 // event writes one event whose data is the JSON text data.
-func (s *sseWriter) event(data []byte) error { return s.namedEvent("", data) }
+func (s *sseWriter) event(data []byte) error { return s.namedEvent("", "", data) }
 
 // namedEvent writes one event of the given type ("" for the default,
-// message).
-func (s *sseWriter) namedEvent(name string, data []byte) error {
+// message) and id ("" for none).
+func (s *sseWriter) namedEvent(name, id string, data []byte) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.err != nil {
 		return s.err
 	}
 	s.start()
+	if strings.ContainsAny(name+id, "\r\n") {
+		return errors.New("a2a: an SSE event name or id holds a line break")
+	}
 	s.buf = s.buf[:0]
 	if name != "" {
 		s.buf = append(append(append(s.buf, "event: "...), name...), '\n')
+	}
+	if id != "" {
+		s.buf = append(append(append(s.buf, "id: "...), id...), '\n')
 	}
 	s.buf = append(s.buf, "data: "...)
 	start := len(s.buf)
@@ -87,6 +106,21 @@ func (s *sseWriter) flush() error {
 	}
 	s.last = time.Now()
 	return nil
+}
+
+// eventIDs lets the handler of a stream name its events: it sets the
+// call's EventID, and the returned function takes the id named for the
+// event being written, if any.
+func eventIDs(ctx context.Context) func() string {
+	var pending string
+	if info := CallInfoFrom(ctx); info != nil {
+		info.EventID = func(id string) { pending = id }
+	}
+	return func() string {
+		id := pending
+		pending = ""
+		return id
+	}
 }
 
 // keepAlive writes a comment whenever the stream has been idle for

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -266,10 +267,23 @@ func (rt *Runtime) SendStreamingMessage(ctx context.Context, req *a2a.SendMessag
 	if err != nil {
 		return err
 	}
-	if err := send(&a2a.StreamResponse{Payload: &a2a.StreamResponseTask{Task: rec.Task}}); err != nil {
+	emit := emitter(ctx, send)
+	if err := emit(Event{Generation: rec.Generation, Payload: &a2a.StreamResponse{Payload: &a2a.StreamResponseTask{Task: rec.Task}}}); err != nil {
 		return err
 	}
-	return rt.follow(ctx, rec.Task.ID, rec.Generation, func(e Event) error { return send(e.Payload) })
+	return rt.follow(ctx, rec.Task.ID, rec.Generation, emit)
+}
+
+// emitter sends events on a stream, each named by its generation where the
+// binding carries event ids, so that a client can resume after it.
+func emitter(ctx context.Context, send func(*a2a.StreamResponse) error) func(Event) error {
+	info := a2a.CallInfoFrom(ctx)
+	return func(e Event) error {
+		if info != nil && info.EventID != nil {
+			info.EventID(strconv.FormatInt(e.Generation, 10))
+		}
+		return send(e.Payload)
+	}
 }
 
 // follow passes every event of a task after generation after to emit, in
@@ -291,6 +305,16 @@ func (rt *Runtime) follow(ctx context.Context, id string, after int64, emit func
 				return nil
 			}
 		}
+		if len(events) == 0 {
+			// Nothing after the cursor: done if the task has settled there.
+			rec, err := rt.store.Get(ctx, id)
+			if err != nil {
+				return err
+			}
+			if rec.Generation <= after && settled(rec.Task.Status.State) {
+				return nil
+			}
+		}
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
@@ -309,22 +333,32 @@ func (rt *Runtime) GetTask(ctx context.Context, req *a2a.GetTaskRequest) (*a2a.T
 }
 
 // SubscribeToTask streams a task that has not ended: the task as it is,
-// then its events until it settles.
+// then its events until it settles. A client that reconnects with the id
+// of the last event it received (Last-Event-ID) gets the events after it
+// instead, ended task or not, none twice.
 func (rt *Runtime) SubscribeToTask(ctx context.Context, req *a2a.SubscribeToTaskRequest, send func(*a2a.StreamResponse) error) error {
 	rec, err := rt.load(ctx, req.ID)
 	if err != nil {
 		return err
 	}
+	emit := emitter(ctx, send)
+	if info := a2a.CallInfoFrom(ctx); info != nil && info.LastEventID != "" {
+		after, err := strconv.ParseInt(info.LastEventID, 10, 64)
+		if err != nil || after < 1 || after > rec.Generation {
+			return a2a.NewError(a2a.ErrInvalidParams, fmt.Sprintf("Last-Event-ID %q is no event of task %s", info.LastEventID, req.ID))
+		}
+		return rt.follow(ctx, req.ID, after, emit)
+	}
 	if Terminal(rec.Task.Status.State) {
 		return a2a.NewError(a2a.ErrUnsupportedOperation, fmt.Sprintf("task %s is %s; there is nothing to subscribe to", req.ID, rec.Task.Status.State))
 	}
-	if err := send(&a2a.StreamResponse{Payload: &a2a.StreamResponseTask{Task: rec.Task}}); err != nil {
+	if err := emit(Event{Generation: rec.Generation, Payload: &a2a.StreamResponse{Payload: &a2a.StreamResponseTask{Task: rec.Task}}}); err != nil {
 		return err
 	}
 	if Interrupted(rec.Task.Status.State) {
 		return nil // settled until the client answers
 	}
-	return rt.follow(ctx, req.ID, rec.Generation, func(e Event) error { return send(e.Payload) })
+	return rt.follow(ctx, req.ID, rec.Generation, emit)
 }
 
 // CancelTask cancels a task that has not ended; its executor, wherever it
