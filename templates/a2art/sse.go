@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"strings"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 )
