@@ -52,6 +52,12 @@ var A2ACard embed.FS
 //go:embed a2atask/*.go
 var A2ATask embed.FS
 
+// A2ATaskSQLite is the SQLite task store, written against gen/a2a and
+// gen/a2a/a2atask and copied into a2atask/sqlitestore.
+//
+//go:embed a2atask/sqlitestore/sqlite.go
+var A2ATaskSQLite embed.FS
+
 // A2AImportPath is the import path the A2A runtime templates use for the
 // generated package.
 const A2AImportPath = "github.com/agui-gen/agui-gen/gen/a2a"

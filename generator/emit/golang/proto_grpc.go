@@ -41,7 +41,7 @@ func GRPCPackage(pkg *ir.Package, parent, importPath string) ([]File, error) {
 	if err := f.Render(&buf); err != nil {
 		return nil, fmt.Errorf("rendering the gRPC service: %w", err)
 	}
-	support, err := subpackageSupport(templates.A2AGRPC, name, parent)
+	support, err := subpackageSupport(templates.A2AGRPC, name, name, parent)
 	if err != nil {
 		return nil, err
 	}
@@ -53,21 +53,33 @@ func GRPCPackage(pkg *ir.Package, parent, importPath string) ([]File, error) {
 // CardPackage emits the a2acard subpackage, which signs and verifies agent
 // cards: the support code of templates/a2acard, against parent.
 func CardPackage(parent string) ([]File, error) {
-	return subpackageSupport(templates.A2ACard, "a2acard", parent)
+	return subpackageSupport(templates.A2ACard, "a2acard", "a2acard", parent)
 }
 
-// TaskPackage emits the a2atask subpackage, the task runtime: the support
-// code of templates/a2atask, against parent.
+// TaskPackage emits the a2atask subpackage, the task runtime, and its
+// store subpackages: the support code of templates/a2atask, against
+// parent. File names are relative to the a2atask directory.
 func TaskPackage(parent string) ([]File, error) {
-	return subpackageSupport(templates.A2ATask, "a2atask", parent)
+	files, err := subpackageSupport(templates.A2ATask, "a2atask", "a2atask", parent)
+	if err != nil {
+		return nil, err
+	}
+	sqlite, err := subpackageSupport(templates.A2ATaskSQLite, "a2atask/sqlitestore", "sqlitestore", parent)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range sqlite {
+		files = append(files, File{Name: "sqlitestore/" + f.Name, Content: f.Content})
+	}
+	return files, nil
 }
 
 // subpackageSupport copies a templates directory written against gen/a2a
-// into a subpackage of the same name, importing parent instead.
-func subpackageSupport(fsys fs.FS, dir, parent string) ([]File, error) {
-	return copyTemplates(fsys, dir, dir, "", func(string) bool { return true }, &templateRewrite{
+// (and its subpackages) into package pkg, importing parent instead.
+func subpackageSupport(fsys fs.FS, dir, pkg, parent string) ([]File, error) {
+	return copyTemplates(fsys, dir, pkg, "", func(string) bool { return true }, &templateRewrite{
 		source: func(src []byte) ([]byte, error) {
-			return bytes.ReplaceAll(src, []byte(`"`+templates.A2AImportPath+`"`), []byte(`"`+parent+`"`)), nil
+			return bytes.ReplaceAll(src, []byte(`"`+templates.A2AImportPath), []byte(`"`+parent)), nil
 		},
 	})
 }

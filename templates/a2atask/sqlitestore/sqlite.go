@@ -1,0 +1,354 @@
+// Package sqlitestore keeps A2A tasks and their event logs in a SQLite
+// database file, through the pure-Go driver modernc.org/sqlite: the
+// embedded default store, which survives a crash of the process and needs
+// no server. Several processes may share the file; each sees the others'
+// events by polling.
+package sqlitestore
+
+// This file is written against the generated packages gen/a2a and
+// gen/a2a/a2atask; the generator copies it into the a2atask/sqlitestore
+// subpackage of its output with those import paths rewritten.
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	_ "modernc.org/sqlite" // the "sqlite" driver
+
+	a2a "github.com/agui-gen/agui-gen/gen/a2a"
+	"github.com/agui-gen/agui-gen/gen/a2a/a2atask"
+)
+
+// migrations create and evolve the schema, in order; the database records
+// how many it has applied. Append, never edit.
+var migrations = []string{
+	`CREATE TABLE a2a_tasks (
+		id         TEXT PRIMARY KEY,
+		owner      TEXT NOT NULL,
+		context_id TEXT NOT NULL,
+		state      INTEGER NOT NULL,
+		updated    INTEGER NOT NULL, -- the status time, Unix nanoseconds
+		generation INTEGER NOT NULL,
+		task       BLOB NOT NULL     -- the a2a.Task in protobuf binary
+	);
+	CREATE INDEX a2a_tasks_by_owner ON a2a_tasks (owner, updated DESC, id DESC);
+	CREATE TABLE a2a_task_events (
+		task_id    TEXT NOT NULL REFERENCES a2a_tasks (id),
+		generation INTEGER NOT NULL,
+		event      BLOB NOT NULL,    -- the a2a.StreamResponse in protobuf binary
+		PRIMARY KEY (task_id, generation)
+	) WITHOUT ROWID;`,
+}
+
+// Store is an a2atask.Store in a SQLite file.
+type Store struct {
+	db   *sql.DB
+	poll time.Duration
+
+	mu        sync.Mutex
+	watchers  map[string]map[chan struct{}]int64 // the generation each watcher has seen
+	closed    chan struct{}
+	done      chan struct{}
+	closeOnce sync.Once
+}
+
+// Option configures a Store.
+type Option func(*Store)
+
+// WithPollInterval sets how often the store looks for events other
+// processes wrote to a watched task (default 200 ms). Events this process
+// writes wake watchers at once.
+func WithPollInterval(d time.Duration) Option { return func(s *Store) { s.poll = d } }
+
+// Open opens, or creates, the database at path, in WAL mode, and brings
+// its schema up to date.
+func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
+	q := url.Values{}
+	for _, p := range []string{"journal_mode(WAL)", "busy_timeout(10000)", "foreign_keys(1)", "synchronous(NORMAL)"} {
+		q.Add("_pragma", p)
+	}
+	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+	if err != nil {
+		return nil, err
+	}
+	s := &Store{db: db, poll: 200 * time.Millisecond, watchers: map[string]map[chan struct{}]int64{},
+		closed: make(chan struct{}), done: make(chan struct{})}
+	for _, o := range opts {
+		o(s)
+	}
+	if err := s.migrate(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("sqlitestore: %s: %w", path, err)
+	}
+	go s.pollLoop()
+	return s, nil
+}
+
+// Close stops the store and closes the database; closing again does
+// nothing.
+func (s *Store) Close() error {
+	var err error
+	s.closeOnce.Do(func() {
+		close(s.closed)
+		<-s.done
+		err = s.db.Close()
+	})
+	return err
+}
+
+func (s *Store) migrate(ctx context.Context) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS a2a_schema (version INTEGER NOT NULL)`); err != nil {
+		return err
+	}
+	var version int
+	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM a2a_schema`).Scan(&version); err != nil {
+		return err
+	}
+	if version > len(migrations) {
+		return fmt.Errorf("the database has schema version %d, newer than this code's %d", version, len(migrations))
+	}
+	for i := version; i < len(migrations); i++ {
+		if _, err := tx.ExecContext(ctx, migrations[i]); err != nil {
+			return fmt.Errorf("migration %d: %w", i+1, err)
+		}
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM a2a_schema; INSERT INTO a2a_schema (version) VALUES (?)`, len(migrations)); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+func statusTime(t *a2a.Task) int64 {
+	if t.Status != nil && t.Status.Timestamp != nil {
+		return t.Status.Timestamp.UnixNano()
+	}
+	return 0
+}
+
+func state(t *a2a.Task) a2a.TaskState {
+	if t.Status == nil {
+		return a2a.TaskStateUnspecified
+	}
+	return t.Status.State
+}
+
+func (s *Store) Create(ctx context.Context, owner string, task *a2a.Task, event *a2a.StreamResponse) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, `INSERT INTO a2a_tasks (id, owner, context_id, state, updated, generation, task) VALUES (?, ?, ?, ?, ?, 1, ?)`,
+		task.ID, owner, task.ContextID, int32(state(task)), statusTime(task), task.AppendProto(nil)); err != nil {
+		if strings.Contains(err.Error(), "UNIQUE") {
+			return a2atask.ErrConflict
+		}
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO a2a_task_events (task_id, generation, event) VALUES (?, 1, ?)`, task.ID, event.AppendProto(nil)); err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	s.notify(task.ID)
+	return nil
+}
+
+func (s *Store) Update(ctx context.Context, task *a2a.Task, prev int64, event *a2a.StreamResponse) (int64, error) {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, err
+	}
+	defer tx.Rollback()
+	res, err := tx.ExecContext(ctx, `UPDATE a2a_tasks SET context_id = ?, state = ?, updated = ?, generation = ?, task = ? WHERE id = ? AND generation = ?`,
+		task.ContextID, int32(state(task)), statusTime(task), prev+1, task.AppendProto(nil), task.ID, prev)
+	if err != nil {
+		return 0, err
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return 0, err
+	} else if n == 0 {
+		var one int
+		if err := tx.QueryRowContext(ctx, `SELECT 1 FROM a2a_tasks WHERE id = ?`, task.ID).Scan(&one); errors.Is(err, sql.ErrNoRows) {
+			return 0, a2atask.ErrNotFound
+		}
+		return 0, a2atask.ErrConflict
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO a2a_task_events (task_id, generation, event) VALUES (?, ?, ?)`, task.ID, prev+1, event.AppendProto(nil)); err != nil {
+		return 0, err
+	}
+	if err := tx.Commit(); err != nil {
+		return 0, err
+	}
+	s.notify(task.ID)
+	return prev + 1, nil
+}
+
+func scanRecord(row interface{ Scan(...any) error }) (*a2atask.Record, error) {
+	var rec a2atask.Record
+	var blob []byte
+	if err := row.Scan(&rec.Owner, &rec.Generation, &blob); err != nil {
+		return nil, err
+	}
+	rec.Task = new(a2a.Task)
+	if err := rec.Task.UnmarshalProto(blob); err != nil {
+		return nil, fmt.Errorf("sqlitestore: a stored task does not decode: %w", err)
+	}
+	return &rec, nil
+}
+
+func (s *Store) Get(ctx context.Context, id string) (*a2atask.Record, error) {
+	rec, err := scanRecord(s.db.QueryRowContext(ctx, `SELECT owner, generation, task FROM a2a_tasks WHERE id = ?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, a2atask.ErrNotFound
+	}
+	return rec, err
+}
+
+func (s *Store) List(ctx context.Context, q a2atask.Query) ([]*a2atask.Record, int, error) {
+	where, args := []string{"owner = ?"}, []any{q.Owner}
+	if q.ContextID != "" {
+		where, args = append(where, "context_id = ?"), append(args, q.ContextID)
+	}
+	if q.State != 0 {
+		where, args = append(where, "state = ?"), append(args, int32(q.State))
+	}
+	if !q.UpdatedAfter.IsZero() {
+		where, args = append(where, "updated > ?"), append(args, q.UpdatedAfter.UnixNano())
+	}
+	var total int
+	if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM a2a_tasks WHERE `+strings.Join(where, " AND "), args...).Scan(&total); err != nil {
+		return nil, 0, err
+	}
+	if q.After != nil {
+		u := q.After.Updated.UnixNano()
+		where, args = append(where, "(updated < ? OR (updated = ? AND id < ?))"), append(args, u, u, q.After.ID)
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT owner, generation, task FROM a2a_tasks WHERE `+strings.Join(where, " AND ")+
+		` ORDER BY updated DESC, id DESC LIMIT ?`, append(args, q.Limit)...)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer rows.Close()
+	var page []*a2atask.Record
+	for rows.Next() {
+		rec, err := scanRecord(rows)
+		if err != nil {
+			return nil, 0, err
+		}
+		page = append(page, rec)
+	}
+	return page, total, rows.Err()
+}
+
+func (s *Store) Events(ctx context.Context, id string, after int64) ([]a2atask.Event, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT generation, event FROM a2a_task_events WHERE task_id = ? AND generation > ? ORDER BY generation`, id, after)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []a2atask.Event
+	for rows.Next() {
+		var e a2atask.Event
+		var blob []byte
+		if err := rows.Scan(&e.Generation, &blob); err != nil {
+			return nil, err
+		}
+		e.Payload = new(a2a.StreamResponse)
+		if err := e.Payload.UnmarshalProto(blob); err != nil {
+			return nil, fmt.Errorf("sqlitestore: a stored event does not decode: %w", err)
+		}
+		out = append(out, e)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if len(out) == 0 {
+		if _, err := s.Get(ctx, id); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func (s *Store) Watch(id string) (<-chan struct{}, func()) {
+	ch := make(chan struct{}, 1)
+	s.mu.Lock()
+	if s.watchers[id] == nil {
+		s.watchers[id] = map[chan struct{}]int64{}
+	}
+	s.watchers[id][ch] = -1
+	s.mu.Unlock()
+	return ch, func() {
+		s.mu.Lock()
+		delete(s.watchers[id], ch)
+		if len(s.watchers[id]) == 0 {
+			delete(s.watchers, id)
+		}
+		s.mu.Unlock()
+	}
+}
+
+// notify wakes the watchers of a task.
+func (s *Store) notify(id string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for ch := range s.watchers[id] {
+		signal(ch)
+	}
+}
+
+func signal(ch chan struct{}) {
+	select {
+	case ch <- struct{}{}:
+	default:
+	}
+}
+
+// pollLoop wakes watchers whose task another process has written.
+func (s *Store) pollLoop() {
+	defer close(s.done)
+	t := time.NewTicker(s.poll)
+	defer t.Stop()
+	for {
+		select {
+		case <-s.closed:
+			return
+		case <-t.C:
+		}
+		s.mu.Lock()
+		ids := make([]string, 0, len(s.watchers))
+		for id := range s.watchers {
+			ids = append(ids, id)
+		}
+		s.mu.Unlock()
+		for _, id := range ids {
+			var gen int64
+			if err := s.db.QueryRow(`SELECT generation FROM a2a_tasks WHERE id = ?`, id).Scan(&gen); err != nil {
+				continue
+			}
+			s.mu.Lock()
+			for ch, seen := range s.watchers[id] {
+				if seen != gen {
+					// The first look signals too: a write may have come between
+					// the watcher's own read and now.
+					s.watchers[id][ch] = gen
+					signal(ch)
+				}
+			}
+			s.mu.Unlock()
+		}
+	}
+}

@@ -1,0 +1,164 @@
+// Package storetest checks that an a2atask.Store keeps the contract the
+// task runtime relies on. Every store's tests run it.
+package storetest
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/agui-gen/agui-gen/gen/a2a"
+	"github.com/agui-gen/agui-gen/gen/a2a/a2atask"
+)
+
+func task(id, ctxID string, state a2a.TaskState, at time.Time) *a2a.Task {
+	return &a2a.Task{ID: id, ContextID: ctxID, Status: &a2a.TaskStatus{State: state, Timestamp: &at}}
+}
+
+func statusEvent(t *a2a.Task) *a2a.StreamResponse {
+	return &a2a.StreamResponse{Payload: &a2a.StreamResponseStatusUpdate{StatusUpdate: &a2a.TaskStatusUpdateEvent{
+		TaskID: t.ID, ContextID: t.ContextID, Status: t.Status}}}
+}
+
+// Run runs the contract tests on stores that open returns, one per test.
+func Run(t *testing.T, open func(t *testing.T) a2atask.Store) {
+	ctx := context.Background()
+	base := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+
+	t.Run("create, update, events", func(t *testing.T) {
+		s := open(t)
+		tk := task("t1", "c1", a2a.TaskStateSubmitted, base)
+		if err := s.Create(ctx, "alice", tk, &a2a.StreamResponse{Payload: &a2a.StreamResponseTask{Task: tk}}); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Create(ctx, "alice", tk, statusEvent(tk)); !errors.Is(err, a2atask.ErrConflict) {
+			t.Fatalf("second create: %v", err)
+		}
+		rec, err := s.Get(ctx, "t1")
+		if err != nil || rec.Generation != 1 || rec.Owner != "alice" || rec.Task.Status.State != a2a.TaskStateSubmitted {
+			t.Fatalf("get: %v %+v", err, rec)
+		}
+		rec.Task.ContextID = "changed by the caller"
+		if again, _ := s.Get(ctx, "t1"); again.Task.ContextID != "c1" {
+			t.Fatal("a returned record shares memory with the store")
+		}
+		working := task("t1", "c1", a2a.TaskStateWorking, base.Add(time.Second))
+		gen, err := s.Update(ctx, working, 1, statusEvent(working))
+		if err != nil || gen != 2 {
+			t.Fatalf("update: %d %v", gen, err)
+		}
+		if _, err := s.Update(ctx, working, 1, statusEvent(working)); !errors.Is(err, a2atask.ErrConflict) {
+			t.Fatalf("stale update: %v", err)
+		}
+		if _, err := s.Update(ctx, task("nope", "c", a2a.TaskStateWorking, base), 1, statusEvent(working)); !errors.Is(err, a2atask.ErrNotFound) {
+			t.Fatalf("update of a missing task: %v", err)
+		}
+		if _, err := s.Get(ctx, "nope"); !errors.Is(err, a2atask.ErrNotFound) {
+			t.Fatalf("get of a missing task: %v", err)
+		}
+		if _, err := s.Events(ctx, "nope", 0); !errors.Is(err, a2atask.ErrNotFound) {
+			t.Fatalf("events of a missing task: %v", err)
+		}
+		events, err := s.Events(ctx, "t1", 0)
+		if err != nil || len(events) != 2 || events[0].Generation != 1 || events[1].Generation != 2 {
+			t.Fatalf("events: %v %+v", err, events)
+		}
+		if _, ok := events[0].Payload.Payload.(*a2a.StreamResponseTask); !ok {
+			t.Fatal("the first event is not the task")
+		}
+		if after, _ := s.Events(ctx, "t1", 1); len(after) != 1 || after[0].Generation != 2 {
+			t.Fatalf("events after 1: %+v", after)
+		}
+	})
+
+	t.Run("watch", func(t *testing.T) {
+		s := open(t)
+		tk := task("w", "c", a2a.TaskStateSubmitted, base)
+		s.Create(ctx, "", tk, statusEvent(tk))
+		signal, stop := s.Watch("w")
+		defer stop()
+		go func() {
+			time.Sleep(10 * time.Millisecond)
+			next := task("w", "c", a2a.TaskStateWorking, base)
+			s.Update(ctx, next, 1, statusEvent(next))
+		}()
+		deadline := time.After(5 * time.Second)
+		for {
+			select {
+			case <-signal:
+				if rec, _ := s.Get(ctx, "w"); rec.Generation == 2 {
+					return
+				}
+			case <-deadline:
+				t.Fatal("no signal after a write")
+			}
+		}
+	})
+
+	t.Run("list", func(t *testing.T) {
+		s := open(t)
+		for i := range 7 {
+			owner, state := "alice", a2a.TaskStateCompleted
+			if i == 3 {
+				owner = "bob"
+			}
+			if i%2 == 0 {
+				state = a2a.TaskStateWorking
+			}
+			tk := task("l"+strconv.Itoa(i), "ctx"+strconv.Itoa(i%3), state, base.Add(time.Duration(i%5)*time.Minute))
+			if err := s.Create(ctx, owner, tk, statusEvent(tk)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var ids []string
+		var after *a2atask.Cursor
+		for {
+			page, total, err := s.List(ctx, a2atask.Query{Owner: "alice", Limit: 4, After: after})
+			if err != nil || total != 6 {
+				t.Fatalf("list: %v, total %d", err, total)
+			}
+			for _, r := range page {
+				ids = append(ids, r.Task.ID)
+			}
+			if len(page) < 4 {
+				break
+			}
+			last := page[len(page)-1].Task
+			after = &a2atask.Cursor{Updated: *last.Status.Timestamp, ID: last.ID}
+		}
+		// Newest status first; l6 and l1 share a time, and the larger ID comes first.
+		want := "l4 l2 l6 l1 l5 l0"
+		if got := join(ids); got != want {
+			t.Fatalf("order %s, want %s", got, want)
+		}
+		page, total, _ := s.List(ctx, a2atask.Query{Owner: "alice", State: a2a.TaskStateWorking, ContextID: "ctx0", Limit: 10})
+		if total != 2 || join(ids2(page)) != "l6 l0" {
+			t.Fatalf("filtered: %d %s", total, join(ids2(page)))
+		}
+		page, total, _ = s.List(ctx, a2atask.Query{Owner: "alice", UpdatedAfter: base.Add(time.Minute), Limit: 10})
+		if total != 2 || join(ids2(page)) != "l4 l2" {
+			t.Fatalf("updated after: %d %s", total, join(ids2(page)))
+		}
+	})
+}
+
+func ids2(recs []*a2atask.Record) []string {
+	var out []string
+	for _, r := range recs {
+		out = append(out, r.Task.ID)
+	}
+	return out
+}
+
+func join(s []string) string {
+	out := ""
+	for i, v := range s {
+		if i > 0 {
+			out += " "
+		}
+		out += v
+	}
+	return out
+}
