@@ -58,6 +58,12 @@ var A2ATask embed.FS
 //go:embed a2atask/sqlitestore/sqlite.go
 var A2ATaskSQLite embed.FS
 
+// A2ATaskPostgres is the PostgreSQL task store, written against gen/a2a
+// and gen/a2a/a2atask and copied into a2atask/pgstore.
+//
+//go:embed a2atask/pgstore/pg.go
+var A2ATaskPostgres embed.FS
+
 // A2AImportPath is the import path the A2A runtime templates use for the
 // generated package.
 const A2AImportPath = "github.com/agui-gen/agui-gen/gen/a2a"

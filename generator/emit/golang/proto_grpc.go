@@ -64,12 +64,17 @@ func TaskPackage(parent string) ([]File, error) {
 	if err != nil {
 		return nil, err
 	}
-	sqlite, err := subpackageSupport(templates.A2ATaskSQLite, "a2atask/sqlitestore", "sqlitestore", parent)
-	if err != nil {
-		return nil, err
-	}
-	for _, f := range sqlite {
-		files = append(files, File{Name: "sqlitestore/" + f.Name, Content: f.Content})
+	for _, store := range []struct {
+		fsys fs.FS
+		pkg  string
+	}{{templates.A2ATaskSQLite, "sqlitestore"}, {templates.A2ATaskPostgres, "pgstore"}} {
+		sub, err := subpackageSupport(store.fsys, "a2atask/"+store.pkg, store.pkg, parent)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range sub {
+			files = append(files, File{Name: store.pkg + "/" + f.Name, Content: f.Content})
+		}
 	}
 	return files, nil
 }

@@ -14,9 +14,9 @@ import (
 // Memory is a Store in this process's memory: for tests, demos and agents
 // whose tasks may die with the process.
 type Memory struct {
-	mu       sync.Mutex
-	tasks    map[string]*memTask
-	watchers map[string]map[chan struct{}]bool
+	mu      sync.Mutex
+	tasks   map[string]*memTask
+	signals Signals
 }
 
 type memTask struct {
@@ -26,7 +26,7 @@ type memTask struct {
 
 // NewMemory returns an empty in-memory store.
 func NewMemory() *Memory {
-	return &Memory{tasks: map[string]*memTask{}, watchers: map[string]map[chan struct{}]bool{}}
+	return &Memory{tasks: map[string]*memTask{}}
 }
 
 func (m *Memory) Create(ctx context.Context, owner string, task *a2a.Task, event *a2a.StreamResponse) error {
@@ -37,7 +37,7 @@ func (m *Memory) Create(ctx context.Context, owner string, task *a2a.Task, event
 	}
 	m.tasks[task.ID] = &memTask{rec: Record{Task: clone(task), Owner: owner, Generation: 1},
 		events: []Event{{Generation: 1, Payload: clone(event)}}}
-	m.notify(task.ID)
+	m.signals.Notify(task.ID)
 	return nil
 }
 
@@ -53,7 +53,7 @@ func (m *Memory) Update(ctx context.Context, task *a2a.Task, prev int64, event *
 	}
 	t.rec.Task, t.rec.Generation = clone(task), prev+1
 	t.events = append(t.events, Event{Generation: prev + 1, Payload: clone(event)})
-	m.notify(task.ID)
+	m.signals.Notify(task.ID)
 	return prev + 1, nil
 }
 
@@ -121,30 +121,4 @@ func (m *Memory) Events(ctx context.Context, id string, after int64) ([]Event, e
 	return out, nil
 }
 
-func (m *Memory) Watch(id string) (<-chan struct{}, func()) {
-	ch := make(chan struct{}, 1)
-	m.mu.Lock()
-	if m.watchers[id] == nil {
-		m.watchers[id] = map[chan struct{}]bool{}
-	}
-	m.watchers[id][ch] = true
-	m.mu.Unlock()
-	return ch, func() {
-		m.mu.Lock()
-		delete(m.watchers[id], ch)
-		if len(m.watchers[id]) == 0 {
-			delete(m.watchers, id)
-		}
-		m.mu.Unlock()
-	}
-}
-
-// notify signals the watchers of a task; m.mu is held.
-func (m *Memory) notify(id string) {
-	for ch := range m.watchers[id] {
-		select {
-		case ch <- struct{}{}:
-		default: // a signal is pending already
-		}
-	}
-}
+func (m *Memory) Watch(id string) (<-chan struct{}, func()) { return m.signals.Watch(id) }

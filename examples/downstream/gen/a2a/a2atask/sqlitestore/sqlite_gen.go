@@ -54,8 +54,7 @@ type Store struct {
 	db   *sql.DB
 	poll time.Duration
 
-	mu        sync.Mutex
-	watchers  map[string]map[chan struct{}]int64 // the generation each watcher has seen
+	signals   a2atask.Signals
 	closed    chan struct{}
 	done      chan struct{}
 	closeOnce sync.Once
@@ -80,8 +79,7 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Store{db: db, poll: 200 * time.Millisecond, watchers: map[string]map[chan struct{}]int64{},
-		closed: make(chan struct{}), done: make(chan struct{})}
+	s := &Store{db: db, poll: 200 * time.Millisecond, closed: make(chan struct{}), done: make(chan struct{})}
 	for _, o := range opts {
 		o(s)
 	}
@@ -165,7 +163,7 @@ func (s *Store) Create(ctx context.Context, owner string, task *a2a.Task, event 
 	if err := tx.Commit(); err != nil {
 		return err
 	}
-	s.notify(task.ID)
+	s.signals.Notify(task.ID)
 	return nil
 }
 
@@ -195,7 +193,7 @@ func (s *Store) Update(ctx context.Context, task *a2a.Task, prev int64, event *a
 	if err := tx.Commit(); err != nil {
 		return 0, err
 	}
-	s.notify(task.ID)
+	s.signals.Notify(task.ID)
 	return prev + 1, nil
 }
 
@@ -286,39 +284,7 @@ func (s *Store) Events(ctx context.Context, id string, after int64) ([]a2atask.E
 	return out, nil
 }
 
-func (s *Store) Watch(id string) (<-chan struct{}, func()) {
-	ch := make(chan struct{}, 1)
-	s.mu.Lock()
-	if s.watchers[id] == nil {
-		s.watchers[id] = map[chan struct{}]int64{}
-	}
-	s.watchers[id][ch] = -1
-	s.mu.Unlock()
-	return ch, func() {
-		s.mu.Lock()
-		delete(s.watchers[id], ch)
-		if len(s.watchers[id]) == 0 {
-			delete(s.watchers, id)
-		}
-		s.mu.Unlock()
-	}
-}
-
-// notify wakes the watchers of a task.
-func (s *Store) notify(id string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for ch := range s.watchers[id] {
-		signal(ch)
-	}
-}
-
-func signal(ch chan struct{}) {
-	select {
-	case ch <- struct{}{}:
-	default:
-	}
-}
+func (s *Store) Watch(id string) (<-chan struct{}, func()) { return s.signals.Watch(id) }
 
 // pollLoop wakes watchers whose task another process has written.
 func (s *Store) pollLoop() {
@@ -331,27 +297,11 @@ func (s *Store) pollLoop() {
 			return
 		case <-t.C:
 		}
-		s.mu.Lock()
-		ids := make([]string, 0, len(s.watchers))
-		for id := range s.watchers {
-			ids = append(ids, id)
-		}
-		s.mu.Unlock()
-		for _, id := range ids {
+		for _, id := range s.signals.Watched() {
 			var gen int64
-			if err := s.db.QueryRow(`SELECT generation FROM a2a_tasks WHERE id = ?`, id).Scan(&gen); err != nil {
-				continue
+			if err := s.db.QueryRow(`SELECT generation FROM a2a_tasks WHERE id = ?`, id).Scan(&gen); err == nil {
+				s.signals.Seen(id, gen)
 			}
-			s.mu.Lock()
-			for ch, seen := range s.watchers[id] {
-				if seen != gen {
-					// The first look signals too: a write may have come between
-					// the watcher's own read and now.
-					s.watchers[id][ch] = gen
-					signal(ch)
-				}
-			}
-			s.mu.Unlock()
 		}
 	}
 }

@@ -1,0 +1,358 @@
+// Package pgstore keeps A2A tasks and their event logs in PostgreSQL,
+// through github.com/jackc/pgx/v5, so that several replicas of a server
+// share them: any replica serves any request, a subscriber on one replica
+// follows a task another runs, and a cancel written anywhere reaches the
+// executor wherever it runs. Writes send a NOTIFY that wakes the
+// replicas' watchers at once; polling catches what a lost connection
+// missed.
+package pgstore
+
+// This file is written against the generated packages gen/a2a and
+// gen/a2a/a2atask; the generator copies it into the a2atask/pgstore
+// subpackage of its output with those import paths rewritten.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	a2a "github.com/agui-gen/agui-gen/gen/a2a"
+	"github.com/agui-gen/agui-gen/gen/a2a/a2atask"
+)
+
+// channel is the NOTIFY channel writes announce a task's ID on.
+const channel = "a2a_tasks"
+
+// migrations create and evolve the schema, in order; the database records
+// how many it has applied. Append, never edit.
+var migrations = []string{
+	`CREATE TABLE a2a_tasks (
+		id         text PRIMARY KEY,
+		owner      text NOT NULL,
+		context_id text NOT NULL,
+		state      integer NOT NULL,
+		updated    bigint NOT NULL, -- the status time, Unix nanoseconds
+		generation bigint NOT NULL,
+		task       bytea NOT NULL   -- the a2a.Task in protobuf binary
+	);
+	CREATE INDEX a2a_tasks_by_owner ON a2a_tasks (owner, updated DESC, id DESC);
+	CREATE TABLE a2a_task_events (
+		task_id    text NOT NULL REFERENCES a2a_tasks (id),
+		generation bigint NOT NULL,
+		event      bytea NOT NULL,  -- the a2a.StreamResponse in protobuf binary
+		PRIMARY KEY (task_id, generation)
+	);`,
+}
+
+// migrationLock is the advisory lock replicas take to migrate one at a time.
+const migrationLock = 0x6132615f73746f72 // "a2a_stor"
+
+// Store is an a2atask.Store in PostgreSQL.
+type Store struct {
+	pool *pgxpool.Pool
+	poll time.Duration
+
+	signals   a2atask.Signals
+	cancel    context.CancelFunc
+	done      sync.WaitGroup
+	closeOnce sync.Once
+}
+
+// Option configures a Store.
+type Option func(*Store)
+
+// WithPollInterval sets how often the store reads the generation of the
+// watched tasks, in case a notification was lost (default 1 s).
+func WithPollInterval(d time.Duration) Option { return func(s *Store) { s.poll = d } }
+
+// Open connects to the database at dsn (a postgres:// URL or key=value
+// string), brings its schema up to date, and listens for other replicas'
+// writes.
+func Open(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
+	pool, err := pgxpool.New(ctx, dsn)
+	if err != nil {
+		return nil, fmt.Errorf("pgstore: %w", err)
+	}
+	s := &Store{pool: pool, poll: time.Second}
+	for _, o := range opts {
+		o(s)
+	}
+	if err := s.migrate(ctx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("pgstore: %w", err)
+	}
+	bg, cancel := context.WithCancel(context.Background())
+	s.cancel = cancel
+	s.done.Add(2)
+	go s.listen(bg)
+	go s.pollLoop(bg)
+	return s, nil
+}
+
+// Close stops listening and closes the connections; closing again does
+// nothing.
+func (s *Store) Close() error {
+	s.closeOnce.Do(func() {
+		s.cancel()
+		s.done.Wait()
+		s.pool.Close()
+	})
+	return nil
+}
+
+func (s *Store) migrate(ctx context.Context) error {
+	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, int64(migrationLock)); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `CREATE TABLE IF NOT EXISTS a2a_schema (version integer NOT NULL)`); err != nil {
+			return err
+		}
+		var version int
+		if err := tx.QueryRow(ctx, `SELECT COALESCE(MAX(version), 0) FROM a2a_schema`).Scan(&version); err != nil {
+			return err
+		}
+		if version > len(migrations) {
+			return fmt.Errorf("the database has schema version %d, newer than this code's %d", version, len(migrations))
+		}
+		for i := version; i < len(migrations); i++ {
+			if _, err := tx.Exec(ctx, migrations[i]); err != nil {
+				return fmt.Errorf("migration %d: %w", i+1, err)
+			}
+		}
+		if _, err := tx.Exec(ctx, `DELETE FROM a2a_schema`); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, `INSERT INTO a2a_schema (version) VALUES ($1)`, len(migrations))
+		return err
+	})
+}
+
+func statusTime(t *a2a.Task) int64 {
+	if t.Status != nil && t.Status.Timestamp != nil {
+		return t.Status.Timestamp.UnixNano()
+	}
+	return 0
+}
+
+func state(t *a2a.Task) int32 {
+	if t.Status == nil {
+		return 0
+	}
+	return int32(t.Status.State)
+}
+
+func (s *Store) Create(ctx context.Context, owner string, task *a2a.Task, event *a2a.StreamResponse) error {
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `INSERT INTO a2a_tasks (id, owner, context_id, state, updated, generation, task) VALUES ($1, $2, $3, $4, $5, 1, $6)`,
+			task.ID, owner, task.ContextID, state(task), statusTime(task), task.AppendProto(nil)); err != nil {
+			return err
+		}
+		return appendEvent(ctx, tx, task.ID, 1, event)
+	})
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) && pe.Code == "23505" { // unique_violation
+		return a2atask.ErrConflict
+	}
+	if err == nil {
+		s.signals.Notify(task.ID)
+	}
+	return err
+}
+
+// appendEvent adds an event and announces it, both at commit.
+func appendEvent(ctx context.Context, tx pgx.Tx, id string, gen int64, event *a2a.StreamResponse) error {
+	if _, err := tx.Exec(ctx, `INSERT INTO a2a_task_events (task_id, generation, event) VALUES ($1, $2, $3)`, id, gen, event.AppendProto(nil)); err != nil {
+		return err
+	}
+	_, err := tx.Exec(ctx, `SELECT pg_notify($1, $2)`, channel, id)
+	return err
+}
+
+func (s *Store) Update(ctx context.Context, task *a2a.Task, prev int64, event *a2a.StreamResponse) (int64, error) {
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, `UPDATE a2a_tasks SET context_id = $1, state = $2, updated = $3, generation = $4, task = $5 WHERE id = $6 AND generation = $7`,
+			task.ContextID, state(task), statusTime(task), prev+1, task.AppendProto(nil), task.ID, prev)
+		if err != nil {
+			return err
+		}
+		if tag.RowsAffected() == 0 {
+			var one int
+			if err := tx.QueryRow(ctx, `SELECT 1 FROM a2a_tasks WHERE id = $1`, task.ID).Scan(&one); errors.Is(err, pgx.ErrNoRows) {
+				return a2atask.ErrNotFound
+			}
+			return a2atask.ErrConflict
+		}
+		return appendEvent(ctx, tx, task.ID, prev+1, event)
+	})
+	if err != nil {
+		return 0, err
+	}
+	s.signals.Notify(task.ID)
+	return prev + 1, nil
+}
+
+func scanRecord(row pgx.Row) (*a2atask.Record, error) {
+	var rec a2atask.Record
+	var blob []byte
+	if err := row.Scan(&rec.Owner, &rec.Generation, &blob); err != nil {
+		return nil, err
+	}
+	rec.Task = new(a2a.Task)
+	if err := rec.Task.UnmarshalProto(blob); err != nil {
+		return nil, fmt.Errorf("pgstore: a stored task does not decode: %w", err)
+	}
+	return &rec, nil
+}
+
+func (s *Store) Get(ctx context.Context, id string) (*a2atask.Record, error) {
+	rec, err := scanRecord(s.pool.QueryRow(ctx, `SELECT owner, generation, task FROM a2a_tasks WHERE id = $1`, id))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, a2atask.ErrNotFound
+	}
+	return rec, err
+}
+
+func (s *Store) List(ctx context.Context, q a2atask.Query) ([]*a2atask.Record, int, error) {
+	var where []string
+	var args []any
+	add := func(cond string, values ...any) {
+		for _, v := range values {
+			args = append(args, v)
+			cond = strings.Replace(cond, "?", "$"+strconv.Itoa(len(args)), 1)
+		}
+		where = append(where, cond)
+	}
+	add("owner = ?", q.Owner)
+	if q.ContextID != "" {
+		add("context_id = ?", q.ContextID)
+	}
+	if q.State != 0 {
+		add("state = ?", int32(q.State))
+	}
+	if !q.UpdatedAfter.IsZero() {
+		add("updated > ?", q.UpdatedAfter.UnixNano())
+	}
+	var total int
+	if err := s.pool.QueryRow(ctx, `SELECT COUNT(*) FROM a2a_tasks WHERE `+strings.Join(where, " AND "), args...).Scan(&total); err != nil {
+		return nil, 0, err
+	}
+	if q.After != nil {
+		u := q.After.Updated.UnixNano()
+		add("(updated < ? OR (updated = ? AND id < ?))", u, u, q.After.ID)
+	}
+	args = append(args, q.Limit)
+	rows, err := s.pool.Query(ctx, `SELECT owner, generation, task FROM a2a_tasks WHERE `+strings.Join(where, " AND ")+
+		` ORDER BY updated DESC, id DESC LIMIT $`+strconv.Itoa(len(args)), args...)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer rows.Close()
+	var page []*a2atask.Record
+	for rows.Next() {
+		rec, err := scanRecord(rows)
+		if err != nil {
+			return nil, 0, err
+		}
+		page = append(page, rec)
+	}
+	return page, total, rows.Err()
+}
+
+func (s *Store) Events(ctx context.Context, id string, after int64) ([]a2atask.Event, error) {
+	rows, err := s.pool.Query(ctx, `SELECT generation, event FROM a2a_task_events WHERE task_id = $1 AND generation > $2 ORDER BY generation`, id, after)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []a2atask.Event
+	for rows.Next() {
+		var e a2atask.Event
+		var blob []byte
+		if err := rows.Scan(&e.Generation, &blob); err != nil {
+			return nil, err
+		}
+		e.Payload = new(a2a.StreamResponse)
+		if err := e.Payload.UnmarshalProto(blob); err != nil {
+			return nil, fmt.Errorf("pgstore: a stored event does not decode: %w", err)
+		}
+		out = append(out, e)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if len(out) == 0 {
+		if _, err := s.Get(ctx, id); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func (s *Store) Watch(id string) (<-chan struct{}, func()) { return s.signals.Watch(id) }
+
+// listen turns the other replicas' notifications into wake-ups, holding
+// one connection, and reconnects when it drops.
+func (s *Store) listen(ctx context.Context) {
+	defer s.done.Done()
+	for ctx.Err() == nil {
+		conn, err := s.pool.Acquire(ctx)
+		if err == nil {
+			if _, err = conn.Exec(ctx, "LISTEN "+channel); err == nil {
+				for {
+					n, err := conn.Conn().WaitForNotification(ctx)
+					if err != nil {
+						break
+					}
+					s.signals.Notify(n.Payload)
+				}
+			}
+			// The connection's LISTEN must not go back to the pool.
+			conn.Conn().Close(context.Background())
+			conn.Release()
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(time.Second):
+		}
+	}
+}
+
+// pollLoop wakes watchers whose task changed without a notification
+// reaching this replica.
+func (s *Store) pollLoop(ctx context.Context) {
+	defer s.done.Done()
+	t := time.NewTicker(s.poll)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		ids := s.signals.Watched()
+		if len(ids) == 0 {
+			continue
+		}
+		rows, err := s.pool.Query(ctx, `SELECT id, generation FROM a2a_tasks WHERE id = ANY($1)`, ids)
+		if err != nil {
+			continue
+		}
+		for rows.Next() {
+			var id string
+			var gen int64
+			if rows.Scan(&id, &gen) == nil {
+				s.signals.Seen(id, gen)
+			}
+		}
+		rows.Close()
+	}
+}

@@ -1,0 +1,161 @@
+package pgstore
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"net/url"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/agui-gen/agui-gen/gen/a2a"
+	"github.com/agui-gen/agui-gen/gen/a2a/a2atask"
+	"github.com/agui-gen/agui-gen/templates/a2atask/storetest"
+)
+
+// testDSN is the server the tests use: A2A_TEST_POSTGRES, or the role
+// .ci/run creates on the local cluster.
+func testDSN() string {
+	if dsn := os.Getenv("A2A_TEST_POSTGRES"); dsn != "" {
+		return dsn
+	}
+	return "postgres://a2a:a2a@127.0.0.1:5432/postgres?sslmode=disable"
+}
+
+// freshDatabase creates an empty database for one test and returns its
+// DSN; it skips when there is no Postgres, and fails in CI.
+func freshDatabase(t *testing.T) string {
+	t.Helper()
+	ctx := context.Background()
+	admin, err := pgx.Connect(ctx, testDSN())
+	if err != nil {
+		msg := "no Postgres at " + testDSN() + " (set A2A_TEST_POSTGRES, or run .ci/run's Postgres setup): " + err.Error()
+		if os.Getenv("CI") != "" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	var b [6]byte
+	rand.Read(b[:])
+	name := "a2a_test_" + hex.EncodeToString(b[:])
+	if _, err := admin.Exec(ctx, "CREATE DATABASE "+name); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		admin.Exec(context.Background(), "DROP DATABASE "+name+" WITH (FORCE)")
+		admin.Close(context.Background())
+	})
+	u, err := url.Parse(testDSN())
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.Path = "/" + name
+	return u.String()
+}
+
+func open(t *testing.T, dsn string, opts ...Option) *Store {
+	t.Helper()
+	s, err := Open(context.Background(), dsn, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func TestContract(t *testing.T) {
+	storetest.Run(t, func(t *testing.T) a2atask.Store { return open(t, freshDatabase(t)) })
+}
+
+// TestNotifyAcrossReplicas: a write on one replica wakes a watcher on
+// another through NOTIFY, well before the poll would.
+func TestNotifyAcrossReplicas(t *testing.T) {
+	dsn := freshDatabase(t)
+	a := open(t, dsn, WithPollInterval(time.Hour))
+	b := open(t, dsn, WithPollInterval(time.Hour))
+	ctx := context.Background()
+	at := time.Now().UTC()
+	tk := &a2a.Task{ID: "t", ContextID: "c", Status: &a2a.TaskStatus{State: a2a.TaskStateSubmitted, Timestamp: &at}}
+	if err := a.Create(ctx, "", tk, &a2a.StreamResponse{Payload: &a2a.StreamResponseTask{Task: tk}}); err != nil {
+		t.Fatal(err)
+	}
+	signal, stop := b.Watch("t")
+	defer stop()
+	time.Sleep(100 * time.Millisecond) // b's LISTEN is in place
+	tk.Status.State = a2a.TaskStateWorking
+	if _, err := a.Update(ctx, tk, 1, &a2a.StreamResponse{Payload: &a2a.StreamResponseStatusUpdate{StatusUpdate: &a2a.TaskStatusUpdateEvent{TaskID: "t", ContextID: "c", Status: tk.Status}}}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-signal:
+	case <-time.After(5 * time.Second):
+		t.Fatal("no notification reached the other replica")
+	}
+}
+
+// TestCancelAcrossReplicas: a task runs on replica A; replica B follows it
+// and cancels it; A's executor sees its context cancelled.
+func TestCancelAcrossReplicas(t *testing.T) {
+	dsn := freshDatabase(t)
+	ctx := context.Background()
+	started, stopped := make(chan string, 1), make(chan error, 1)
+	a := a2atask.New(a2atask.ExecutorFunc(func(ctx context.Context, run *a2atask.Run) error {
+		if err := run.Working(nil); err != nil {
+			return err
+		}
+		started <- run.TaskID()
+		<-ctx.Done()
+		stopped <- ctx.Err()
+		return ctx.Err()
+	}), open(t, dsn))
+	defer a.Close()
+	b := a2atask.New(a2atask.ExecutorFunc(func(context.Context, *a2atask.Run) error {
+		return errors.New("replica B runs nothing in this test")
+	}), open(t, dsn))
+	defer b.Close()
+	resp, err := a.SendMessage(ctx, &a2a.SendMessageRequest{Message: &a2a.Message{MessageID: "m", Role: a2a.RoleUser,
+		Parts: []*a2a.Part{{Content: &a2a.PartText{Text: "long job"}}}}, Configuration: &a2a.SendMessageConfiguration{ReturnImmediately: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := resp.Payload.(*a2a.SendMessageResponseTask).Task.ID
+	<-started
+	followed := make(chan []string, 1)
+	go func() {
+		var states []string
+		b.SubscribeToTask(ctx, &a2a.SubscribeToTaskRequest{ID: id}, func(ev *a2a.StreamResponse) error {
+			switch p := ev.Payload.(type) {
+			case *a2a.StreamResponseTask:
+				states = append(states, "task:"+p.Task.Status.State.String())
+			case *a2a.StreamResponseStatusUpdate:
+				states = append(states, p.StatusUpdate.Status.State.String())
+			}
+			return nil
+		})
+		followed <- states
+	}()
+	time.Sleep(100 * time.Millisecond)
+	if _, err := b.CancelTask(ctx, &a2a.CancelTaskRequest{ID: id}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-stopped:
+		if !errors.Is(err, context.Canceled) {
+			t.Fatal(err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the executor on replica A was not cancelled")
+	}
+	select {
+	case states := <-followed:
+		if len(states) != 2 || states[0] != "task:TASK_STATE_WORKING" || states[1] != "TASK_STATE_CANCELED" {
+			t.Fatalf("replica B followed %v", states)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the subscription on replica B did not end")
+	}
+}
