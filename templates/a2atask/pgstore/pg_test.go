@@ -2,60 +2,16 @@ package pgstore
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
-	"net/url"
-	"os"
 	"testing"
 	"time"
-
-	"github.com/jackc/pgx/v5"
 
 	"github.com/agui-gen/agui-gen/gen/a2a"
 	"github.com/agui-gen/agui-gen/gen/a2a/a2atask"
 	"github.com/agui-gen/agui-gen/templates/a2atask/storetest"
 )
 
-// testDSN is the server the tests use: A2A_TEST_POSTGRES, or the role
-// .ci/run creates on the local cluster.
-func testDSN() string {
-	if dsn := os.Getenv("A2A_TEST_POSTGRES"); dsn != "" {
-		return dsn
-	}
-	return "postgres://a2a:a2a@127.0.0.1:5432/postgres?sslmode=disable"
-}
-
-// freshDatabase creates an empty database for one test and returns its
-// DSN; it skips when there is no Postgres, and fails in CI.
-func freshDatabase(t *testing.T) string {
-	t.Helper()
-	ctx := context.Background()
-	admin, err := pgx.Connect(ctx, testDSN())
-	if err != nil {
-		msg := "no Postgres at " + testDSN() + " (set A2A_TEST_POSTGRES, or run .ci/run's Postgres setup): " + err.Error()
-		if os.Getenv("CI") != "" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
-	var b [6]byte
-	rand.Read(b[:])
-	name := "a2a_test_" + hex.EncodeToString(b[:])
-	if _, err := admin.Exec(ctx, "CREATE DATABASE "+name); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		admin.Exec(context.Background(), "DROP DATABASE "+name+" WITH (FORCE)")
-		admin.Close(context.Background())
-	})
-	u, err := url.Parse(testDSN())
-	if err != nil {
-		t.Fatal(err)
-	}
-	u.Path = "/" + name
-	return u.String()
-}
+func freshDatabase(t *testing.T) string { return storetest.PostgresDatabase(t) }
 
 func open(t *testing.T, dsn string, opts ...Option) *Store {
 	t.Helper()
