@@ -3,6 +3,7 @@ package a2atask
 import (
 	"context"
 	"slices"
+	"strings"
 	"sync"
 
 	a2a "github.com/agui-gen/agui-gen/gen/a2a"
@@ -13,6 +14,7 @@ import (
 type Memory struct {
 	mu      sync.Mutex
 	tasks   map[string]*memTask
+	push    map[string]map[string]*a2a.TaskPushNotificationConfig // by task, then config ID
 	signals Signals
 }
 
@@ -119,3 +121,38 @@ func (m *Memory) Events(ctx context.Context, id string, after int64) ([]Event, e
 }
 
 func (m *Memory) Watch(id string) (<-chan struct{}, func()) { return m.signals.Watch(id) }
+
+// SavePushConfig implements PushConfigs.
+func (m *Memory) SavePushConfig(ctx context.Context, cfg *a2a.TaskPushNotificationConfig) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.push == nil {
+		m.push = map[string]map[string]*a2a.TaskPushNotificationConfig{}
+	}
+	if m.push[cfg.TaskID] == nil {
+		m.push[cfg.TaskID] = map[string]*a2a.TaskPushNotificationConfig{}
+	}
+	m.push[cfg.TaskID][cfg.ID] = clone(cfg)
+	return nil
+}
+
+// PushConfigs implements PushConfigs.
+func (m *Memory) PushConfigs(ctx context.Context, taskID string) ([]*a2a.TaskPushNotificationConfig, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []*a2a.TaskPushNotificationConfig
+	for _, c := range m.push[taskID] {
+		out = append(out, clone(c))
+	}
+	slices.SortFunc(out, func(a, b *a2a.TaskPushNotificationConfig) int { return strings.Compare(a.ID, b.ID) })
+	return out, nil
+}
+
+// DeletePushConfig implements PushConfigs.
+func (m *Memory) DeletePushConfig(ctx context.Context, taskID, id string) (bool, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	_, ok := m.push[taskID][id]
+	delete(m.push[taskID], id)
+	return ok, nil
+}

@@ -168,6 +168,7 @@ func (r *Run) mutate(change func(*a2a.Task) (*a2a.StreamResponse, error)) error 
 			return err
 		}
 		r.task, r.gen = t, gen
+		r.rt.written(t.ID, ev)
 		return nil
 	}
 }

@@ -19,7 +19,7 @@ import (
 
 // Runtime serves the A2A task RPCs on an Executor and a Store. It is an
 // a2a.A2AServiceServer: bind it with a2a.BindA2AService and serve it over
-// any binding. Push notification configs are not served yet.
+// any binding.
 type Runtime struct {
 	a2a.UnimplementedA2AServiceServer
 
@@ -28,6 +28,10 @@ type Runtime struct {
 	logger   *slog.Logger
 	extended *a2a.AgentCard
 	owner    func(principal any) string
+
+	pushConfigs PushConfigs
+	pushSender  *PushSender
+	pushes      pushQueue
 
 	ctx     context.Context // runs outlive the requests that start them
 	stop    context.CancelFunc
@@ -52,6 +56,14 @@ func WithOwner(owner func(principal any) string) Option {
 	return func(rt *Runtime) { rt.owner = owner }
 }
 
+// WithPushNotifications keeps push notification configs in configs (the
+// stores implement PushConfigs) and posts every event of a task to its
+// webhooks with sender. Without it the push RPCs answer
+// PUSH_NOTIFICATION_NOT_SUPPORTED.
+func WithPushNotifications(configs PushConfigs, sender *PushSender) Option {
+	return func(rt *Runtime) { rt.pushConfigs, rt.pushSender = configs, sender }
+}
+
 // New returns a runtime that runs exec and keeps tasks in store.
 func New(exec Executor, store Store, opts ...Option) *Runtime {
 	rt := &Runtime{exec: exec, store: store, logger: slog.Default(), owner: defaultOwner}
@@ -59,7 +71,16 @@ func New(exec Executor, store Store, opts ...Option) *Runtime {
 	for _, o := range opts {
 		o(rt)
 	}
+	rt.pushes.rt = rt
 	return rt
+}
+
+// written follows every write of the runtime: it schedules the event's
+// push notifications.
+func (rt *Runtime) written(taskID string, event *a2a.StreamResponse) {
+	if rt.pushConfigs != nil {
+		rt.pushes.enqueue(taskID, event)
+	}
 }
 
 // Close cancels the runs in progress and waits for them to return.
@@ -120,9 +141,19 @@ func (rt *Runtime) start(ctx context.Context, req *a2a.SendMessageRequest) (*Rec
 		task := &a2a.Task{ID: newID(), ContextID: msg.ContextID,
 			Status: &a2a.TaskStatus{State: a2a.TaskStateSubmitted, Timestamp: &now}, History: []*a2a.Message{msg}}
 		msg.TaskID = task.ID
-		if err := rt.store.Create(ctx, owner, task, &a2a.StreamResponse{Payload: &a2a.StreamResponseTask{Task: clone(task)}}); err != nil {
+		if cfg := req.Configuration; cfg != nil && cfg.TaskPushNotificationConfig != nil {
+			// Saved first, so that the task's first event is delivered too.
+			push := clone(cfg.TaskPushNotificationConfig)
+			push.TaskID = task.ID
+			if err := rt.savePushConfig(ctx, push); err != nil {
+				return nil, err
+			}
+		}
+		first := &a2a.StreamResponse{Payload: &a2a.StreamResponseTask{Task: clone(task)}}
+		if err := rt.store.Create(ctx, owner, task, first); err != nil {
 			return nil, err
 		}
+		rt.written(task.ID, first)
 		rec = &Record{Task: task, Owner: owner, Generation: 1}
 	} else {
 		var err error
@@ -156,14 +187,16 @@ func (rt *Runtime) resume(ctx context.Context, msg *a2a.Message) (*Record, error
 		now := rt.now()
 		t.History = append(t.History, msg)
 		t.Status = &a2a.TaskStatus{State: a2a.TaskStateWorking, Timestamp: &now}
-		gen, err := rt.store.Update(ctx, t, rec.Generation, &a2a.StreamResponse{Payload: &a2a.StreamResponseStatusUpdate{
-			StatusUpdate: &a2a.TaskStatusUpdateEvent{TaskID: t.ID, ContextID: t.ContextID, Status: clone(t.Status)}}})
+		ev := &a2a.StreamResponse{Payload: &a2a.StreamResponseStatusUpdate{
+			StatusUpdate: &a2a.TaskStatusUpdateEvent{TaskID: t.ID, ContextID: t.ContextID, Status: clone(t.Status)}}}
+		gen, err := rt.store.Update(ctx, t, rec.Generation, ev)
 		if errors.Is(err, ErrConflict) {
 			continue
 		}
 		if err != nil {
 			return nil, err
 		}
+		rt.written(t.ID, ev)
 		rec.Generation = gen
 		return rec, nil
 	}
@@ -372,14 +405,16 @@ func (rt *Runtime) CancelTask(ctx context.Context, req *a2a.CancelTaskRequest) (
 		}
 		now := rt.now()
 		t.Status = &a2a.TaskStatus{State: a2a.TaskStateCanceled, Timestamp: &now}
-		_, err = rt.store.Update(ctx, t, rec.Generation, &a2a.StreamResponse{Payload: &a2a.StreamResponseStatusUpdate{
-			StatusUpdate: &a2a.TaskStatusUpdateEvent{TaskID: t.ID, ContextID: t.ContextID, Status: clone(t.Status)}}})
+		ev := &a2a.StreamResponse{Payload: &a2a.StreamResponseStatusUpdate{
+			StatusUpdate: &a2a.TaskStatusUpdateEvent{TaskID: t.ID, ContextID: t.ContextID, Status: clone(t.Status)}}}
+		_, err = rt.store.Update(ctx, t, rec.Generation, ev)
 		if errors.Is(err, ErrConflict) {
 			continue
 		}
 		if err != nil {
 			return nil, err
 		}
+		rt.written(t.ID, ev)
 		return t, nil
 	}
 }

@@ -103,6 +103,34 @@ func Run(t *testing.T, open func(t *testing.T) a2atask.Store) {
 		}
 	})
 
+	t.Run("push configs", func(t *testing.T) {
+		s, ok := open(t).(a2atask.PushConfigs)
+		if !ok {
+			t.Skip("the store keeps no push notification configs")
+		}
+		for _, id := range []string{"b", "a"} {
+			if err := s.SavePushConfig(ctx, &a2a.TaskPushNotificationConfig{TaskID: "t", ID: id, URL: "https://hook.example/" + id}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := s.SavePushConfig(ctx, &a2a.TaskPushNotificationConfig{TaskID: "t", ID: "b", URL: "https://hook.example/new", Token: "x"}); err != nil {
+			t.Fatal(err)
+		}
+		cfgs, err := s.PushConfigs(ctx, "t")
+		if err != nil || len(cfgs) != 2 || cfgs[0].ID != "a" || cfgs[1].URL != "https://hook.example/new" || cfgs[1].Token != "x" {
+			t.Fatalf("configs: %v %v", err, cfgs)
+		}
+		if found, err := s.DeletePushConfig(ctx, "t", "a"); err != nil || !found {
+			t.Fatalf("delete: %v %v", found, err)
+		}
+		if found, _ := s.DeletePushConfig(ctx, "t", "a"); found {
+			t.Fatal("deleted twice")
+		}
+		if cfgs, _ := s.PushConfigs(ctx, "other"); len(cfgs) != 0 {
+			t.Fatal("another task's configs")
+		}
+	})
+
 	t.Run("list", func(t *testing.T) {
 		s := open(t)
 		for i := range 7 {

@@ -53,6 +53,12 @@ var migrations = []string{
 		event      bytea NOT NULL,  -- the a2a.StreamResponse in protobuf binary
 		PRIMARY KEY (task_id, generation)
 	);`,
+	`CREATE TABLE a2a_push_configs (
+		task_id text NOT NULL,
+		id      text NOT NULL,
+		config  bytea NOT NULL,     -- the a2a.TaskPushNotificationConfig in protobuf binary
+		PRIMARY KEY (task_id, id)
+	);`,
 }
 
 // migrationLock is the advisory lock replicas take to migrate one at a time.
@@ -358,4 +364,39 @@ func (s *Store) pollLoop(ctx context.Context) {
 		}
 		rows.Close()
 	}
+}
+
+// SavePushConfig implements a2atask.PushConfigs.
+func (s *Store) SavePushConfig(ctx context.Context, cfg *a2a.TaskPushNotificationConfig) error {
+	_, err := s.pool.Exec(ctx, `INSERT INTO a2a_push_configs (task_id, id, config) VALUES ($1, $2, $3)
+		ON CONFLICT (task_id, id) DO UPDATE SET config = excluded.config`, cfg.TaskID, cfg.ID, cfg.AppendProto(nil))
+	return err
+}
+
+// PushConfigs implements a2atask.PushConfigs.
+func (s *Store) PushConfigs(ctx context.Context, taskID string) ([]*a2a.TaskPushNotificationConfig, error) {
+	rows, err := s.pool.Query(ctx, `SELECT config FROM a2a_push_configs WHERE task_id = $1 ORDER BY id`, taskID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []*a2a.TaskPushNotificationConfig
+	for rows.Next() {
+		var blob []byte
+		if err := rows.Scan(&blob); err != nil {
+			return nil, err
+		}
+		cfg := new(a2a.TaskPushNotificationConfig)
+		if err := cfg.UnmarshalProto(blob); err != nil {
+			return nil, fmt.Errorf("pgstore: a stored push config does not decode: %w", err)
+		}
+		out = append(out, cfg)
+	}
+	return out, rows.Err()
+}
+
+// DeletePushConfig implements a2atask.PushConfigs.
+func (s *Store) DeletePushConfig(ctx context.Context, taskID, id string) (bool, error) {
+	tag, err := s.pool.Exec(ctx, `DELETE FROM a2a_push_configs WHERE task_id = $1 AND id = $2`, taskID, id)
+	return tag.RowsAffected() > 0, err
 }

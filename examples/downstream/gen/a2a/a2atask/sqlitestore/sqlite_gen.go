@@ -47,6 +47,12 @@ var migrations = []string{
 		event      BLOB NOT NULL,    -- the a2a.StreamResponse in protobuf binary
 		PRIMARY KEY (task_id, generation)
 	) WITHOUT ROWID;`,
+	`CREATE TABLE a2a_push_configs (
+		task_id TEXT NOT NULL,
+		id      TEXT NOT NULL,
+		config  BLOB NOT NULL,       -- the a2a.TaskPushNotificationConfig in protobuf binary
+		PRIMARY KEY (task_id, id)
+	) WITHOUT ROWID;`,
 }
 
 // Store is an a2atask.Store in a SQLite file.
@@ -304,4 +310,43 @@ func (s *Store) pollLoop() {
 			}
 		}
 	}
+}
+
+// SavePushConfig implements a2atask.PushConfigs.
+func (s *Store) SavePushConfig(ctx context.Context, cfg *a2a.TaskPushNotificationConfig) error {
+	_, err := s.db.ExecContext(ctx, `INSERT INTO a2a_push_configs (task_id, id, config) VALUES (?, ?, ?)
+		ON CONFLICT (task_id, id) DO UPDATE SET config = excluded.config`, cfg.TaskID, cfg.ID, cfg.AppendProto(nil))
+	return err
+}
+
+// PushConfigs implements a2atask.PushConfigs.
+func (s *Store) PushConfigs(ctx context.Context, taskID string) ([]*a2a.TaskPushNotificationConfig, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT config FROM a2a_push_configs WHERE task_id = ? ORDER BY id`, taskID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []*a2a.TaskPushNotificationConfig
+	for rows.Next() {
+		var blob []byte
+		if err := rows.Scan(&blob); err != nil {
+			return nil, err
+		}
+		cfg := new(a2a.TaskPushNotificationConfig)
+		if err := cfg.UnmarshalProto(blob); err != nil {
+			return nil, fmt.Errorf("sqlitestore: a stored push config does not decode: %w", err)
+		}
+		out = append(out, cfg)
+	}
+	return out, rows.Err()
+}
+
+// DeletePushConfig implements a2atask.PushConfigs.
+func (s *Store) DeletePushConfig(ctx context.Context, taskID, id string) (bool, error) {
+	res, err := s.db.ExecContext(ctx, `DELETE FROM a2a_push_configs WHERE task_id = ? AND id = ?`, taskID, id)
+	if err != nil {
+		return false, err
+	}
+	n, err := res.RowsAffected()
+	return n > 0, err
 }

@@ -1,0 +1,215 @@
+package a2atask
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"sync"
+	"syscall"
+	"time"
+
+	a2a "github.com/agui-gen/agui-gen/gen/a2a"
+)
+
+// PushConfigs keeps the push notification configs of tasks (A2A §4.3).
+type PushConfigs interface {
+	// SavePushConfig stores a config, replacing one of the same task and ID.
+	SavePushConfig(ctx context.Context, cfg *a2a.TaskPushNotificationConfig) error
+	// PushConfigs returns the configs of a task, ordered by ID.
+	PushConfigs(ctx context.Context, taskID string) ([]*a2a.TaskPushNotificationConfig, error)
+	// DeletePushConfig removes a config; it reports whether there was one.
+	DeletePushConfig(ctx context.Context, taskID, id string) (bool, error)
+}
+
+// NotificationTokenHeader carries a config's token on every notification,
+// for the receiver to check that it comes from the agent.
+const NotificationTokenHeader = "A2A-Notification-Token"
+
+// errBlockedTarget is behind a notification refused for where it goes.
+var errBlockedTarget = errors.New("a2atask: push notifications to loopback, private and link-local addresses are refused")
+
+// PushSender posts task events to the webhooks of push notification
+// configs: the event as a StreamResponse in JSON, the config's token in
+// A2A-Notification-Token, its authentication in Authorization. A failed
+// post is retried with exponential backoff when the failure may pass (a
+// network error, 5xx, 429), never for another 4xx.
+type PushSender struct {
+	client   *http.Client
+	attempts int
+	backoff  time.Duration
+	private  bool
+	logger   *slog.Logger
+}
+
+// PushOption configures a PushSender.
+type PushOption func(*PushSender)
+
+// WithAttempts sets how many times a notification is tried (default 5)
+// and the pause before the second try, doubled for each after (default
+// 500 ms).
+func WithAttempts(n int, backoff time.Duration) PushOption {
+	return func(s *PushSender) { s.attempts, s.backoff = n, backoff }
+}
+
+// WithPrivateNetworks allows webhooks on loopback, private and link-local
+// addresses, which are refused by default so that a client cannot make the
+// agent call into its own network (SSRF). For tests and closed networks.
+func WithPrivateNetworks() PushOption { return func(s *PushSender) { s.private = true } }
+
+// WithPushTimeout bounds each post (default 10 s).
+func WithPushTimeout(d time.Duration) PushOption { return func(s *PushSender) { s.client.Timeout = d } }
+
+// NewPushSender returns a sender.
+func NewPushSender(opts ...PushOption) *PushSender {
+	s := &PushSender{client: &http.Client{Timeout: 10 * time.Second}, attempts: 5, backoff: 500 * time.Millisecond, logger: slog.Default()}
+	for _, o := range opts {
+		o(s)
+	}
+	if !s.private {
+		// The check is made on the address dialled, after resolution, so a
+		// name that resolves to a private address is refused too.
+		dialer := &net.Dialer{Timeout: 10 * time.Second, Control: func(_, address string, _ syscall.RawConn) error {
+			host, _, err := net.SplitHostPort(address)
+			if ip := net.ParseIP(host); err != nil || ip == nil || blocked(ip) {
+				return fmt.Errorf("%w: %s", errBlockedTarget, address)
+			}
+			return nil
+		}}
+		s.client.Transport = &http.Transport{DialContext: dialer.DialContext, TLSHandshakeTimeout: 10 * time.Second, ForceAttemptHTTP2: true}
+	}
+	s.client.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if len(via) >= 3 {
+			return errors.New("a2atask: too many redirects")
+		}
+		if req.URL.Host != via[0].URL.Host {
+			req.Header.Del(NotificationTokenHeader) // the token is for the host it was given for
+			req.Header.Del("Authorization")
+		}
+		return nil
+	}
+	return s
+}
+
+func blocked(ip net.IP) bool {
+	return ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast() ||
+		ip.IsInterfaceLocalMulticast() || ip.IsUnspecified() || ip.IsMulticast()
+}
+
+// check refuses a webhook URL a config may not name: not http(s), or a
+// literal address the sender would refuse.
+func (s *PushSender) check(raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+		return fmt.Errorf("push notification url %q is not an http(s) URL", raw)
+	}
+	if ip := net.ParseIP(u.Hostname()); !s.private && (u.Hostname() == "localhost" || (ip != nil && blocked(ip))) {
+		return fmt.Errorf("push notification url %q: %w", raw, errBlockedTarget)
+	}
+	return nil
+}
+
+// Send posts one event to one webhook, retrying as the type says.
+func (s *PushSender) Send(ctx context.Context, cfg *a2a.TaskPushNotificationConfig, event *a2a.StreamResponse) error {
+	body := event.AppendJSON(nil)
+	pause := s.backoff
+	var err error
+	for attempt := 1; attempt <= max(s.attempts, 1); attempt++ {
+		var retry bool
+		if retry, err = s.post(ctx, cfg, body); err == nil || !retry || attempt == s.attempts {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(pause):
+		}
+		pause *= 2
+	}
+	return err
+}
+
+func (s *PushSender) post(ctx context.Context, cfg *a2a.TaskPushNotificationConfig, body []byte) (retry bool, err error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, cfg.URL, bytes.NewReader(body))
+	if err != nil {
+		return false, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if cfg.Token != "" {
+		req.Header.Set(NotificationTokenHeader, cfg.Token)
+	}
+	if a := cfg.Authentication; a != nil && a.Credentials != "" {
+		req.Header.Set("Authorization", a.Scheme+" "+a.Credentials)
+	}
+	res, err := s.client.Do(req)
+	if err != nil {
+		return !errors.Is(err, errBlockedTarget), err
+	}
+	io.Copy(io.Discard, io.LimitReader(res.Body, 64<<10))
+	res.Body.Close()
+	if res.StatusCode/100 == 2 {
+		return false, nil
+	}
+	return res.StatusCode >= 500 || res.StatusCode == http.StatusTooManyRequests,
+		fmt.Errorf("a2atask: push notification to %s: %s", cfg.URL, res.Status)
+}
+
+// pushQueue delivers each task's events in order, one task's at a time,
+// without holding up the writer.
+type pushQueue struct {
+	rt      *Runtime
+	mu      sync.Mutex
+	pending map[string][]*a2a.StreamResponse
+}
+
+// enqueue schedules the delivery of an event of a task to its webhooks.
+func (q *pushQueue) enqueue(taskID string, event *a2a.StreamResponse) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.pending == nil {
+		q.pending = map[string][]*a2a.StreamResponse{}
+	}
+	busy := len(q.pending[taskID]) > 0
+	q.pending[taskID] = append(q.pending[taskID], event)
+	if !busy {
+		q.rt.running.Add(1)
+		go q.drain(taskID)
+	}
+}
+
+func (q *pushQueue) drain(taskID string) {
+	defer q.rt.running.Done()
+	for {
+		q.mu.Lock()
+		if len(q.pending[taskID]) == 0 {
+			delete(q.pending, taskID)
+			q.mu.Unlock()
+			return
+		}
+		event := q.pending[taskID][0]
+		q.mu.Unlock()
+		q.deliver(taskID, event)
+		q.mu.Lock()
+		q.pending[taskID] = q.pending[taskID][1:]
+		q.mu.Unlock()
+	}
+}
+
+func (q *pushQueue) deliver(taskID string, event *a2a.StreamResponse) {
+	ctx := q.rt.ctx
+	cfgs, err := q.rt.pushConfigs.PushConfigs(ctx, taskID)
+	if err != nil {
+		q.rt.logger.Error("a2atask: reading push configs", "task", taskID, "err", err)
+		return
+	}
+	for _, cfg := range cfgs {
+		if err := q.rt.pushSender.Send(ctx, cfg, event); err != nil {
+			q.rt.logger.Warn("a2atask: push notification failed", "task", taskID, "config", cfg.ID, "err", err)
+		}
+	}
+}
