@@ -64,6 +64,12 @@ var A2ATaskSQLite embed.FS
 //go:embed a2atask/pgstore/pg.go
 var A2ATaskPostgres embed.FS
 
+// A2AAuth authenticates calls from an agent card's security schemes,
+// written against gen/a2a and copied into its a2aauth subpackage.
+//
+//go:embed a2aauth/*.go
+var A2AAuth embed.FS
+
 // A2AImportPath is the import path the A2A runtime templates use for the
 // generated package.
 const A2AImportPath = "github.com/agui-gen/agui-gen/gen/a2a"

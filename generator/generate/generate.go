@@ -133,6 +133,10 @@ func Generate(in Inputs, opts Options) ([]File, error) {
 		return nil, err
 	}
 	put("a2a/a2acard", files)
+	if files, err = golang.AuthPackage(a2aImport); err != nil {
+		return nil, err
+	}
+	put("a2a/a2aauth", files)
 	if files, err = golang.TaskPackage(a2aImport); err != nil {
 		return nil, err
 	}
