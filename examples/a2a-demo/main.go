@@ -1,9 +1,11 @@
-// Command a2a-demo serves the echo agent over every A2A binding, built on
-// the generated package: JSON-RPC at POST /, HTTP+JSON at the proto's
+// Command a2a-demo serves an echo agent over every A2A binding, built on
+// the generated packages: the task runtime (gen/a2a/a2atask) keeps its
+// tasks in a SQLite file by default, so they survive a restart, and sends
+// push notifications; JSON-RPC is at POST /, HTTP+JSON at the proto's
 // paths, gRPC on a second port when asked, and the agent card listing them
 // at /.well-known/agent-card.json.
 //
-//	go run ./examples/a2a-demo --addr 127.0.0.1:9000 --grpc-addr 127.0.0.1:9001
+//	go run ./examples/a2a-demo --addr 127.0.0.1:9000 --grpc-addr 127.0.0.1:9001 [--store sqlite:a2a-demo.db | --store postgres://…]
 //	curl -s http://127.0.0.1:9000/.well-known/agent-card.json
 //	curl -s -H 'A2A-Version: 1.0' -H 'Content-Type: application/json' http://127.0.0.1:9000/ \
 //	  -d '{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"messageId":"m1","role":"ROLE_USER","parts":[{"text":"hello"}]}}}'
@@ -27,11 +29,15 @@ import (
 	"github.com/agui-gen/agui-gen/examples/a2a-demo/echo"
 	"github.com/agui-gen/agui-gen/gen/a2a"
 	"github.com/agui-gen/agui-gen/gen/a2a/a2agrpc"
+	"github.com/agui-gen/agui-gen/gen/a2a/a2atask"
+	"github.com/agui-gen/agui-gen/gen/a2a/a2atask/pgstore"
+	"github.com/agui-gen/agui-gen/gen/a2a/a2atask/sqlitestore"
 )
 
 func main() {
 	addr := flag.String("addr", "127.0.0.1:9000", "HTTP address for JSON-RPC, HTTP+JSON and the card (a bare :port binds 127.0.0.1)")
 	grpcAddr := flag.String("grpc-addr", "", "gRPC address; empty serves no gRPC")
+	storeURL := flag.String("store", "sqlite:a2a-demo.db", "where tasks live: sqlite:PATH, postgres://… or memory")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -46,7 +52,12 @@ func main() {
 				return err
 			}
 		}
-		return serve(ctx, l, gl)
+		store, err := openStore(ctx, *storeURL)
+		if err != nil {
+			return err
+		}
+		defer store.Close()
+		return serve(ctx, l, gl, store)
 	}()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "a2a-demo:", err)
@@ -54,13 +65,49 @@ func main() {
 	}
 }
 
-// serve serves the echo agent on l (HTTP) and, when not nil, gl (gRPC)
-// until ctx ends.
-func serve(ctx context.Context, l, gl net.Listener) error {
+// store is a task store the demo can close.
+type store interface {
+	a2atask.Store
+	a2atask.PushConfigs
+	Close() error
+}
+
+type memoryStore struct{ *a2atask.Memory }
+
+func (memoryStore) Close() error { return nil }
+
+func openStore(ctx context.Context, url string) (store, error) {
+	switch {
+	case url == "memory":
+		return memoryStore{a2atask.NewMemory()}, nil
+	case strings.HasPrefix(url, "sqlite:"):
+		return sqlitestore.Open(ctx, strings.TrimPrefix(url, "sqlite:"))
+	case strings.HasPrefix(url, "postgres"):
+		return pgstore.Open(ctx, url)
+	}
+	return nil, fmt.Errorf("--store %q: want sqlite:PATH, postgres://… or memory", url)
+}
+
+// echoExecutor answers a message with its text as an artifact.
+var echoExecutor = a2atask.ExecutorFunc(func(ctx context.Context, run *a2atask.Run) error {
+	if err := run.Working(run.AgentMessage(&a2a.Part{Content: &a2a.PartText{Text: "echoing"}})); err != nil {
+		return err
+	}
+	if err := run.Artifact(&a2a.Artifact{ArtifactID: "echo", Name: "echo", Parts: run.Message.Parts}, false, true); err != nil {
+		return err
+	}
+	return run.Complete(nil)
+})
+
+// serve serves the echo agent on l (HTTP) and, when not nil, gl (gRPC),
+// keeping tasks in st, until ctx ends.
+func serve(ctx context.Context, l, gl net.Listener, st store) error {
 	base := "http://" + l.Addr().String()
 	card := echo.Card(base)
-	agent := echo.New()
-	agent.ExtendedCard = card
+	push := true
+	card.Capabilities.PushNotifications = &push
+	agent := a2atask.New(echoExecutor, st, a2atask.WithExtendedCard(card), a2atask.WithPushNotifications(st, a2atask.NewPushSender()))
+	defer agent.Close()
 
 	errc := make(chan error, 2)
 	if gl != nil {

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"net"
+	"path/filepath"
 	"testing"
 
 	"google.golang.org/grpc"
@@ -24,14 +25,15 @@ func TestDemoServesEveryBinding(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
+	path := filepath.Join(t.TempDir(), "tasks.db")
+	st, err := openStore(ctx, "sqlite:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
 	done := make(chan error, 1)
-	go func() { done <- serve(ctx, l, gl) }()
-	defer func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Error(err)
-		}
-	}()
+	go func() { done <- serve(ctx, l, gl, st) }()
+	var ids []string
 	card, err := a2a.ResolveCard(ctx, "http://"+l.Addr().String())
 	if err != nil {
 		t.Fatal(err)
@@ -49,11 +51,14 @@ func TestDemoServesEveryBinding(t *testing.T) {
 		msg := &a2a.Message{MessageID: "m", Role: a2a.RoleUser, Parts: []*a2a.Part{{Content: &a2a.PartText{Text: binding}}}}
 		var last a2a.TaskState
 		var echoed string
+		var taskID string
 		for ev, err := range c.SendStreamingMessage(ctx, &a2a.SendMessageRequest{Message: msg}) {
 			if err != nil {
 				t.Fatalf("%s: %v", binding, err)
 			}
 			switch p := ev.Payload.(type) {
+			case *a2a.StreamResponseTask:
+				taskID = p.Task.ID
 			case *a2a.StreamResponseStatusUpdate:
 				last = p.StatusUpdate.Status.State
 			case *a2a.StreamResponseArtifactUpdate:
@@ -65,6 +70,32 @@ func TestDemoServesEveryBinding(t *testing.T) {
 		}
 		if cl, ok := tr.(interface{ Close() error }); ok {
 			cl.Close()
+		}
+		ids = append(ids, taskID)
+	}
+	// A restart on the same file still has the tasks.
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	l2, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx2, cancel2 := context.WithCancel(context.Background())
+	defer cancel2()
+	st2, err := openStore(ctx2, "sqlite:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st2.Close()
+	go serve(ctx2, l2, nil, st2)
+	c := a2a.NewA2AServiceClient(a2a.NewJSONRPCTransport("http://" + l2.Addr().String()))
+	for _, id := range ids {
+		task, err := c.GetTask(ctx2, &a2a.GetTaskRequest{ID: id})
+		if err != nil || task.Status.State != a2a.TaskStateCompleted {
+			t.Fatalf("task %s after a restart: %v", id, err)
 		}
 	}
 }
