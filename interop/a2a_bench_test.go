@@ -3,6 +3,7 @@ package interop_test
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"net"
@@ -15,6 +16,10 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/agui-gen/agui-gen/templates/a2atask/storetest"
 )
 
 // BenchmarkA2AJSONRPCSendMessage measures JSON-RPC SendMessage against the
@@ -67,8 +72,8 @@ func buildBenchServer(b *testing.B) string {
 	return benchBin
 }
 
-func startBenchServer(b *testing.B, bin, impl, reply string) (url string, pid int, stop func()) {
-	cmd := exec.Command(bin, "-impl", impl, "-reply", reply)
+func startBenchServer(b *testing.B, bin, impl, reply string, args ...string) (url string, pid int, stop func()) {
+	cmd := exec.Command(bin, append([]string{"-impl", impl, "-reply", reply}, args...)...)
 	stdin, _ := cmd.StdinPipe()
 	stdout, _ := cmd.StdoutPipe()
 	cmd.Stderr = os.Stderr
@@ -236,4 +241,46 @@ func runJSONRPCLoad(b *testing.B, url string, pid int, benchWorkers int) {
 	b.ReportMetric(float64(all[len(all)/2].Microseconds()), "p50-µs")
 	b.ReportMetric(float64(all[len(all)*99/100].Microseconds()), "p99-µs")
 	b.ReportMetric(float64(cpu.Microseconds())/float64(b.N), "server-cpu-µs/req")
+}
+
+// BenchmarkA2ATaskRuntime measures JSON-RPC SendMessage (a task that
+// writes one artifact and completes, blocking until it does) on the task
+// runtime with each store, against a2a-go v2.4.0's in-memory server doing
+// the same, each in its own process, 16 workers.
+//
+//	go test ./interop -run XXX -bench A2ATaskRuntime -benchtime 5000x -count 5 | tee rt.txt
+//	benchstat -col /store rt.txt
+func BenchmarkA2ATaskRuntime(b *testing.B) {
+	bin := buildBenchServer(b)
+	stores := []struct{ name, impl, url string }{
+		{"a2a-go-memory", "a2a-go", ""},
+		{"memory", "runtime", "memory"},
+		{"sqlite", "runtime", "sqlite:" + filepath.Join(b.TempDir(), "bench.db")},
+	}
+	if dsn := benchPostgres(b); dsn != "" {
+		stores = append(stores, struct{ name, impl, url string }{"postgres", "runtime", dsn})
+	}
+	for _, st := range stores {
+		b.Run("store="+st.name, func(b *testing.B) {
+			var args []string
+			if st.url != "" {
+				args = []string{"-store", st.url}
+			}
+			url, pid, stop := startBenchServer(b, bin, st.impl, "task", args...)
+			defer stop()
+			runJSONRPCLoad(b, url, pid, 16)
+		})
+	}
+}
+
+// benchPostgres is a fresh database for a benchmark, or "" when there is
+// no Postgres to benchmark.
+func benchPostgres(b *testing.B) string {
+	conn, err := pgx.Connect(context.Background(), storetest.PostgresDSN())
+	if err != nil {
+		b.Logf("no Postgres, so no Postgres store in this run: %v", err)
+		return ""
+	}
+	conn.Close(context.Background())
+	return storetest.PostgresDatabase(b)
 }

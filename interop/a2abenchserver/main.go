@@ -4,7 +4,10 @@
 // processes whose CPU time can be read. It prints its URL and serves until
 // stdin closes.
 //
-//	a2abenchserver -impl agui-gen|a2a-go -reply message|task
+//	a2abenchserver -impl agui-gen|a2a-go|runtime -reply message|task [-store memory|sqlite:PATH|postgres://…]
+//
+// agui-gen answers with the echo agent kept in a map; runtime with the task
+// runtime (gen/a2a/a2atask) on the store named.
 package main
 
 import (
@@ -17,17 +20,22 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"strings"
 
 	a2ago "github.com/a2aproject/a2a-go/v2/a2a"
 	"github.com/a2aproject/a2a-go/v2/a2asrv"
 
 	"github.com/agui-gen/agui-gen/examples/a2a-demo/echo"
 	"github.com/agui-gen/agui-gen/gen/a2a"
+	"github.com/agui-gen/agui-gen/gen/a2a/a2atask"
+	"github.com/agui-gen/agui-gen/gen/a2a/a2atask/pgstore"
+	"github.com/agui-gen/agui-gen/gen/a2a/a2atask/sqlitestore"
 )
 
 func main() {
 	impl := flag.String("impl", "agui-gen", "agui-gen or a2a-go")
 	reply := flag.String("reply", "message", "message: answer with a Message; task: create a task and complete it")
+	storeURL := flag.String("store", "memory", "the task runtime's store: memory, sqlite:PATH or postgres://…")
 	flag.Parse()
 	slog.SetDefault(slog.New(slog.NewTextHandler(io.Discard, nil)))
 	var h http.Handler
@@ -40,6 +48,13 @@ func main() {
 		h = a2a.NewJSONRPCHandler(a2a.BindA2AService(srv))
 	case "a2a-go":
 		h = a2asrv.NewJSONRPCHandler(a2asrv.NewHandler(goExecutor{task: *reply == "task"}))
+	case "runtime":
+		store, err := openStore(*storeURL)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		h = a2a.NewJSONRPCHandler(a2a.BindA2AService(a2atask.New(artifactExecutor, store)))
 	default:
 		fmt.Fprintln(os.Stderr, "unknown -impl", *impl)
 		os.Exit(2)
@@ -56,6 +71,24 @@ func main() {
 	}()
 	http.Serve(l, h)
 }
+
+func openStore(url string) (a2atask.Store, error) {
+	switch {
+	case url == "memory":
+		return a2atask.NewMemory(), nil
+	case strings.HasPrefix(url, "sqlite:"):
+		return sqlitestore.Open(context.Background(), strings.TrimPrefix(url, "sqlite:"))
+	case strings.HasPrefix(url, "postgres"):
+		return pgstore.Open(context.Background(), url)
+	}
+	return nil, fmt.Errorf("-store %q: want memory, sqlite:PATH or postgres://…", url)
+}
+
+// artifactExecutor does what goExecutor's task does: one artifact, then
+// completion.
+var artifactExecutor = a2atask.ExecutorFunc(func(ctx context.Context, run *a2atask.Run) error {
+	return run.Artifact(&a2a.Artifact{ArtifactID: "echo", Parts: run.Message.Parts}, false, true)
+})
 
 // messageAgent answers SendMessage with a message echoing the text.
 type messageAgent struct {

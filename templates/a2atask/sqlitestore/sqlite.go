@@ -82,6 +82,9 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
+	// One connection: SQLite has one writer at a time, and a pool of them
+	// would spin on the lock where one connection queues in Go.
+	db.SetMaxOpenConns(1)
 	s := &Store{db: db, poll: 200 * time.Millisecond, closed: make(chan struct{}), done: make(chan struct{})}
 	for _, o := range opts {
 		o(s)

@@ -209,7 +209,7 @@ func PostgresDSN() string {
 // PostgresDatabase creates an empty database for one test, dropped when it
 // ends, and returns its DSN. It skips the test when there is no server, and
 // fails it when CI is set.
-func PostgresDatabase(t *testing.T) string {
+func PostgresDatabase(t testing.TB) string {
 	t.Helper()
 	ctx := context.Background()
 	admin, err := pgx.Connect(ctx, PostgresDSN())
