@@ -145,30 +145,31 @@ func (r *Run) endedError(t *a2a.Task) error {
 	return fmt.Errorf("a2atask: the task has ended (%s)", t.Status.State)
 }
 
-// mutate applies change to the task and stores it with its event, reading
-// the task again when another writer (a cancel) got there first.
+// mutate applies change to the task and stores it with its event. The
+// change is made in place, since copying a large task on every event
+// costs; when the store does not take it, the task is read back, which
+// also catches up with another writer (a cancel) that got there first.
 func (r *Run) mutate(change func(*a2a.Task) (*a2a.StreamResponse, error)) error {
 	ctx := context.WithoutCancel(r.rt.ctx)
 	for {
-		t := clone(r.task)
-		ev, err := change(t)
+		ev, err := change(r.task)
 		if err != nil {
 			return err
 		}
-		gen, err := r.rt.store.Update(ctx, t, r.gen, ev)
-		if errors.Is(err, ErrConflict) {
-			rec, err := r.rt.store.Get(ctx, r.task.ID)
-			if err != nil {
-				return err
+		gen, err := r.rt.store.Update(ctx, r.task, r.gen, ev)
+		if err != nil {
+			rec, rerr := r.rt.store.Get(ctx, r.task.ID)
+			if rerr != nil {
+				return rerr
 			}
 			r.task, r.gen = rec.Task, rec.Generation
-			continue
-		}
-		if err != nil {
+			if errors.Is(err, ErrConflict) {
+				continue
+			}
 			return err
 		}
-		r.task, r.gen = t, gen
-		r.rt.written(t.ID, ev)
+		r.gen = gen
+		r.rt.written(r.task.ID, ev)
 		return nil
 	}
 }

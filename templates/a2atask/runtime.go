@@ -211,15 +211,25 @@ func (rt *Runtime) execute(run *Run) {
 	id := run.task.ID
 	signal, stopWatch := rt.store.Watch(id)
 	defer stopWatch()
+	seen := run.gen
 	go func() {
+		// Reading the new events, not the whole task, keeps each wake-up
+		// cheap however large the task grows.
 		for {
 			select {
 			case <-ctx.Done():
 				return
 			case <-signal:
-				if rec, err := rt.store.Get(ctx, id); err == nil && rec.Task.Status.State == a2a.TaskStateCanceled {
-					cancel()
-					return
+				events, err := rt.store.Events(ctx, id, seen)
+				if err != nil {
+					continue
+				}
+				for _, e := range events {
+					seen = e.Generation
+					if u, ok := e.Payload.Payload.(*a2a.StreamResponseStatusUpdate); ok && u.StatusUpdate.Status.State == a2a.TaskStateCanceled {
+						cancel()
+						return
+					}
 				}
 			}
 		}
@@ -436,7 +446,8 @@ func (rt *Runtime) ListTasks(ctx context.Context, req *a2a.ListTasksRequest) (*a
 		}
 		size = *req.PageSize
 	}
-	q := Query{Owner: owner, ContextID: req.ContextID, State: req.Status, Limit: int(size)}
+	// One more than the page, to know whether another page follows.
+	q := Query{Owner: owner, ContextID: req.ContextID, State: req.Status, Limit: int(size) + 1}
 	if req.StatusTimestampAfter != nil {
 		q.UpdatedAfter = *req.StatusTimestampAfter
 	}
@@ -451,6 +462,10 @@ func (rt *Runtime) ListTasks(ctx context.Context, req *a2a.ListTasksRequest) (*a
 	if err != nil {
 		return nil, err
 	}
+	more := len(page) > int(size)
+	if more {
+		page = page[:size]
+	}
 	resp := &a2a.ListTasksResponse{PageSize: size, TotalSize: int32(total)}
 	for _, r := range page {
 		t := view(r.Task, req.HistoryLength)
@@ -459,14 +474,9 @@ func (rt *Runtime) ListTasks(ctx context.Context, req *a2a.ListTasksRequest) (*a
 		}
 		resp.Tasks = append(resp.Tasks, t)
 	}
-	if len(page) == int(size) {
+	if more {
 		last := page[len(page)-1].Task
-		next := Cursor{Updated: updated(last), ID: last.ID}
-		// Only when another task follows; an empty page would say nothing.
-		if more, _, err := rt.store.List(ctx, Query{Owner: q.Owner, ContextID: q.ContextID, State: q.State,
-			UpdatedAfter: q.UpdatedAfter, After: &next, Limit: 1}); err == nil && len(more) > 0 {
-			resp.NextPageToken = encodeCursor(next)
-		}
+		resp.NextPageToken = encodeCursor(Cursor{Updated: updated(last), ID: last.ID})
 	}
 	return resp, nil
 }
