@@ -17,6 +17,7 @@ import (
 
 	jose "github.com/go-jose/go-jose/v4"
 	"github.com/go-jose/go-jose/v4/jwt"
+	"google.golang.org/grpc/metadata"
 
 	"github.com/agui-gen/agui-gen/examples/a2a-demo/echo"
 	a2a "github.com/agui-gen/agui-gen/gen/a2a"
@@ -226,5 +227,48 @@ func TestOverTheBindings(t *testing.T) {
 	got, err := c.GetExtendedAgentCard(context.Background(), &a2a.GetExtendedAgentCardRequest{})
 	if err != nil || got.Name != "echo" {
 		t.Fatalf("with a JWT: %v", err)
+	}
+}
+
+func TestAPIKeyLocationsAndHMAC(t *testing.T) {
+	secret := []byte("0123456789abcdef0123456789abcdef")
+	for _, loc := range []string{"query", "cookie"} {
+		card := securedCard()
+		card.SecuritySchemes["key"].Scheme.(*a2a.SecuritySchemeAPIKeySecurityScheme).APIKeySecurityScheme.Location = loc
+		auth, err := New(card, Verifiers{APIKey: StaticTokens(map[string]string{"k9": "bot"}),
+			JWT: &JWT{Algorithms: []jose.SignatureAlgorithm{jose.HS256}, Keys: StaticKeys(jose.JSONWebKey{Key: secret, KeyID: "hs", Algorithm: "HS256"})}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := httptest.NewRequest(http.MethodPost, "/?X-API-Key=k9", nil)
+		if loc == "cookie" {
+			r = httptest.NewRequest(http.MethodPost, "/", nil)
+			r.AddCookie(&http.Cookie{Name: "X-API-Key", Value: "k9"})
+		}
+		if p, err := auth.HTTP(r); err != nil || p.(*Principal).Subject != "bot" {
+			t.Fatalf("key in %s: %v", loc, err)
+		}
+		// HMAC tokens verify when the algorithm is listed.
+		hs, _ := jose.NewSigner(jose.SigningKey{Algorithm: jose.HS256, Key: secret}, (&jose.SignerOptions{}).WithHeader("kid", "hs"))
+		tok, _ := jwt.Signed(hs).Claims(valid("frank")).Serialize()
+		if p, err := auth.HTTP(request("Authorization", "Bearer "+tok)); err != nil || p.(*Principal).Subject != "frank" {
+			t.Fatalf("HS256 when listed: %v", err)
+		}
+	}
+}
+
+// TestGRPCMetadata: over gRPC, the authenticator reads the call's
+// metadata (lower-case keys).
+func TestGRPCMetadata(t *testing.T) {
+	auth, err := New(securedCard(), Verifiers{APIKey: StaticTokens(map[string]string{"k": "bot"}), JWT: &JWT{Keys: StaticKeys()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := auth.GRPC(context.Background(), metadata.Pairs("x-api-key", "k"))
+	if err != nil || p.(*Principal).Subject != "bot" {
+		t.Fatalf("gRPC metadata: %v", err)
+	}
+	if _, err := auth.GRPC(context.Background(), metadata.Pairs()); !errors.Is(err, a2a.ErrUnauthenticated) {
+		t.Fatalf("no metadata: %v", err)
 	}
 }

@@ -378,3 +378,38 @@ func TestListTasksAndOwners(t *testing.T) {
 		t.Fatalf("bad token: %v", err)
 	}
 }
+
+// TestPrincipalAndAppend: the caller's principal reaches the executor, and
+// artifact chunks appended under one ID make one artifact.
+func TestPrincipalAndAppend(t *testing.T) {
+	client, _ := serve(t, ExecutorFunc(func(ctx context.Context, run *Run) error {
+		for i, word := range []string{"hello", " ", run.Principal.(string)} {
+			if err := run.Artifact(&a2a.Artifact{ArtifactID: "greeting", Parts: []*a2a.Part{text(word)}}, i > 0, i == 2); err != nil {
+				return err
+			}
+		}
+		return nil
+	}))
+	var appends []string
+	for ev, err := range client("gina").SendStreamingMessage(context.Background(), &a2a.SendMessageRequest{Message: userMessage("hi")}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if u, ok := ev.Payload.(*a2a.StreamResponseArtifactUpdate); ok {
+			appends = append(appends, strconv.FormatBool(u.ArtifactUpdate.Append)+"/"+strconv.FormatBool(u.ArtifactUpdate.LastChunk))
+		}
+	}
+	if strings.Join(appends, " ") != "false/false true/false true/true" {
+		t.Fatalf("chunks %v", appends)
+	}
+	list, err := client("gina").ListTasks(context.Background(), &a2a.ListTasksRequest{IncludeArtifacts: ptr(true)})
+	if err != nil || len(list.Tasks) != 1 {
+		t.Fatal(err)
+	}
+	arts := list.Tasks[0].Artifacts
+	if len(arts) != 1 || len(arts[0].Parts) != 3 || textOf(&a2a.Message{Parts: arts[0].Parts[2:]}) != "gina" {
+		t.Fatalf("artifacts %v", arts)
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
