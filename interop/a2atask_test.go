@@ -247,10 +247,11 @@ func getTask(t *testing.T, base, id string) *a2a.Task {
 
 // TestSQLiteSurvivesKill9: a server on a SQLite file is killed with
 // SIGKILL mid-task; a new one on the same file has the task and every event
-// written before the kill.
+// written before the kill, and fails the task once its lease has run out,
+// since its executor died with the first process.
 func TestSQLiteSurvivesKill9(t *testing.T) {
 	store := "sqlite:" + filepath.Join(t.TempDir(), "tasks.db")
-	first := startReplica(t, store, "-steps", "200", "-every", "20ms")
+	first := startReplica(t, store, "-steps", "200", "-every", "20ms", "-lease", "600ms")
 	c := a2a.NewA2AServiceClient(a2a.NewRESTTransport(first.url))
 	resp, err := c.SendMessage(context.Background(), &a2a.SendMessageRequest{Message: &a2a.Message{MessageID: "m", Role: a2a.RoleUser,
 		Parts: []*a2a.Part{{Content: &a2a.PartText{Text: "x"}}}}, Configuration: &a2a.SendMessageConfiguration{ReturnImmediately: true}})
@@ -266,9 +267,9 @@ func TestSQLiteSurvivesKill9(t *testing.T) {
 	seen := len(getTask(t, first.url, id).Artifacts)
 	first.cmd.Process.Kill() // SIGKILL
 	first.cmd.Wait()
-	second := startReplica(t, store)
+	second := startReplica(t, store, "-lease", "600ms")
 	task := getTask(t, second.url, id)
-	if len(task.Artifacts) < seen || task.Status.State != a2a.TaskStateWorking {
+	if len(task.Artifacts) < seen || (task.Status.State != a2a.TaskStateWorking && task.Status.State != a2a.TaskStateFailed) {
 		t.Fatalf("after SIGKILL and a restart: %s, %d artifacts (had seen %d)", task.Status.State, len(task.Artifacts), seen)
 	}
 	// Its event log is whole: after the task, its working status and one
@@ -284,7 +285,16 @@ func TestSQLiteSurvivesKill9(t *testing.T) {
 	}
 	events := parseSSE(res.Body) // ends when ctx does: the task is still working
 	res.Body.Close()
-	if err := contiguous(events, 2); err != nil || len(events) != len(task.Artifacts)+1 {
+	if err := contiguous(events, 2); err != nil || len(events) < len(task.Artifacts)+1 {
 		t.Fatalf("events after a restart: %v (%d for %d artifacts)", err, len(events), len(task.Artifacts))
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		task = getTask(t, second.url, id)
+		if task.Status.State == a2a.TaskStateFailed && strings.Contains(string(task.Status.Message.AppendJSON(nil)), "process ended") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the orphaned task is still %s", task.Status.State)
+		}
 	}
 }

@@ -32,15 +32,16 @@ func main() {
 	storeURL := flag.String("store", "", "postgres://… DSN, or sqlite:PATH")
 	steps := flag.Int("steps", 40, "artifacts each task writes")
 	every := flag.Duration("every", 50*time.Millisecond, "pause between artifacts")
+	lease := flag.Duration("lease", 30*time.Second, "task lease: orphaned tasks fail after it")
 	flag.Parse()
 	slog.SetDefault(slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if err := run(*storeURL, *steps, *every); err != nil {
+	if err := run(*storeURL, *steps, *every, *lease); err != nil {
 		fmt.Fprintln(os.Stderr, "a2areplica:", err)
 		os.Exit(1)
 	}
 }
 
-func run(storeURL string, steps int, every time.Duration) error {
+func run(storeURL string, steps int, every, lease time.Duration) error {
 	ctx := context.Background()
 	var store a2atask.Store
 	var err error
@@ -81,7 +82,7 @@ func run(storeURL string, steps int, every time.Duration) error {
 		SupportedInterfaces: a2a.Interfaces(base), Capabilities: &a2a.AgentCapabilities{},
 		DefaultInputModes: []string{"text/plain"}, DefaultOutputModes: []string{"text/plain"},
 		Skills: []*a2a.AgentSkill{{ID: "steps", Name: "steps", Description: "writes artifacts", Tags: []string{"test"}}}}
-	h, err := a2a.NewHandler(a2a.BindA2AService(a2atask.New(exec, store)), card)
+	h, err := a2a.NewHandler(a2a.BindA2AService(a2atask.New(exec, store, a2atask.WithLease(lease))), card)
 	if err != nil {
 		return err
 	}

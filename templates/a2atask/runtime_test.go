@@ -413,3 +413,48 @@ func TestPrincipalAndAppend(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// TestOrphansFail: a working task nobody holds a lease on fails once the
+// lease time has passed; a task whose executor runs longer than the lease
+// keeps it.
+func TestOrphansFail(t *testing.T) {
+	store := NewMemory()
+	lease := 150 * time.Millisecond
+	rt := New(ExecutorFunc(func(ctx context.Context, run *Run) error {
+		select {
+		case <-time.After(4 * lease):
+		case <-ctx.Done():
+		}
+		return run.Complete(nil)
+	}), store, WithLease(lease), WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))
+	defer rt.Close()
+	ctx := context.Background()
+	old := time.Now().Add(-time.Hour)
+	orphan := &a2a.Task{ID: "orphan", ContextID: "c", Status: &a2a.TaskStatus{State: a2a.TaskStateWorking, Timestamp: &old}}
+	if err := store.Create(ctx, "", orphan, &a2a.StreamResponse{Payload: &a2a.StreamResponseTask{Task: orphan}}); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := rt.SendMessage(ctx, &a2a.SendMessageRequest{Message: userMessage("slow"), Configuration: &a2a.SendMessageConfiguration{ReturnImmediately: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slow := resp.Payload.(*a2a.SendMessageResponseTask).Task.ID
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		rec, _ := store.Get(ctx, "orphan")
+		if rec.Task.Status.State == a2a.TaskStateFailed {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the orphaned task did not fail")
+		}
+	}
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		rec, _ := store.Get(ctx, slow)
+		if rec.Task.Status.State == a2a.TaskStateCompleted {
+			break
+		}
+		if rec.Task.Status.State == a2a.TaskStateFailed || time.Now().After(deadline) {
+			t.Fatalf("the leased task ended %s", rec.Task.Status.State)
+		}
+	}
+}

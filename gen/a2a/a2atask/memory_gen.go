@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	a2a "github.com/agui-gen/agui-gen/gen/a2a"
 )
@@ -24,6 +25,7 @@ type Memory struct {
 type memTask struct {
 	rec    Record
 	events []Event
+	lease  time.Time
 }
 
 // NewMemory returns an empty in-memory store.
@@ -158,4 +160,30 @@ func (m *Memory) DeletePushConfig(ctx context.Context, taskID, id string) (bool,
 	_, ok := m.push[taskID][id]
 	delete(m.push[taskID], id)
 	return ok, nil
+}
+
+// Lease implements Store.
+func (m *Memory) Lease(ctx context.Context, id string, until time.Time) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	t, ok := m.tasks[id]
+	if !ok {
+		return ErrNotFound
+	}
+	t.lease = until
+	return nil
+}
+
+// Orphans implements Store.
+func (m *Memory) Orphans(ctx context.Context, at time.Time, limit int) ([]string, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []string
+	for id, t := range m.tasks {
+		if s := t.rec.Task.Status.State; (s == a2a.TaskStateSubmitted || s == a2a.TaskStateWorking) && t.lease.Before(at) && len(out) < limit {
+			out = append(out, id)
+		}
+	}
+	slices.Sort(out)
+	return out, nil
 }

@@ -35,6 +35,7 @@ type Runtime struct {
 	pushConfigs PushConfigs
 	pushSender  *PushSender
 	pushes      pushQueue
+	lease       time.Duration
 
 	ctx     context.Context // runs outlive the requests that start them
 	stop    context.CancelFunc
@@ -67,15 +68,54 @@ func WithPushNotifications(configs PushConfigs, sender *PushSender) Option {
 	return func(rt *Runtime) { rt.pushConfigs, rt.pushSender = configs, sender }
 }
 
+// WithLease sets how long a running task's lease lasts (default 30 s). A
+// runtime renews the leases of the tasks it runs, and fails the submitted
+// or working tasks whose lease has run out, as their executor's process
+// has stopped (killed, crashed) and nothing else will finish them.
+func WithLease(d time.Duration) Option { return func(rt *Runtime) { rt.lease = d } }
+
 // New returns a runtime that runs exec and keeps tasks in store.
 func New(exec Executor, store Store, opts ...Option) *Runtime {
-	rt := &Runtime{exec: exec, store: store, logger: slog.Default(), owner: defaultOwner}
+	rt := &Runtime{exec: exec, store: store, logger: slog.Default(), owner: defaultOwner, lease: 30 * time.Second}
 	rt.ctx, rt.stop = context.WithCancel(context.Background())
 	for _, o := range opts {
 		o(rt)
 	}
 	rt.pushes.rt = rt
+	rt.running.Add(1)
+	go rt.sweep()
 	return rt
+}
+
+// sweep fails orphaned tasks: submitted or working, with a lease that has
+// run out and no change for as long.
+func (rt *Runtime) sweep() {
+	defer rt.running.Done()
+	t := time.NewTicker(rt.lease / 2)
+	defer t.Stop()
+	for {
+		select {
+		case <-rt.ctx.Done():
+			return
+		case <-t.C:
+		}
+		now := time.Now()
+		ids, err := rt.store.Orphans(rt.ctx, now, 100)
+		if err != nil {
+			continue
+		}
+		for _, id := range ids {
+			rec, err := rt.store.Get(rt.ctx, id)
+			if err != nil || settled(rec.Task.Status.State) || now.Sub(updated(rec.Task)) < rt.lease {
+				continue // changed, or too new to have been leased yet
+			}
+			run := &Run{rt: rt, task: rec.Task, gen: rec.Generation}
+			err = run.Fail(run.AgentMessage(&a2a.Part{Content: &a2a.PartText{Text: "the agent stopped while working on this task: its process ended"}}))
+			if err == nil {
+				rt.logger.Warn("a2atask: failed an orphaned task", "task", id)
+			}
+		}
+	}
 }
 
 // written follows every write of the runtime: it schedules the event's
@@ -215,13 +255,18 @@ func (rt *Runtime) execute(run *Run) {
 	signal, stopWatch := rt.store.Watch(id)
 	defer stopWatch()
 	seen := run.gen
+	rt.store.Lease(ctx, id, time.Now().Add(rt.lease))
 	go func() {
+		renew := time.NewTicker(rt.lease / 3)
+		defer renew.Stop()
 		// Reading the new events, not the whole task, keeps each wake-up
 		// cheap however large the task grows.
 		for {
 			select {
 			case <-ctx.Done():
 				return
+			case <-renew.C:
+				rt.store.Lease(ctx, id, time.Now().Add(rt.lease))
 			case <-signal:
 				events, err := rt.store.Events(ctx, id, seen)
 				if err != nil {

@@ -50,6 +50,8 @@ var migrations = []string{
 		config  BLOB NOT NULL,       -- the a2a.TaskPushNotificationConfig in protobuf binary
 		PRIMARY KEY (task_id, id)
 	) WITHOUT ROWID;`,
+	`ALTER TABLE a2a_tasks ADD COLUMN lease_until INTEGER NOT NULL DEFAULT 0; -- Unix nanoseconds
+	CREATE INDEX a2a_tasks_by_lease ON a2a_tasks (state, lease_until);`,
 }
 
 // Store is an a2atask.Store in a SQLite file.
@@ -349,4 +351,35 @@ func (s *Store) DeletePushConfig(ctx context.Context, taskID, id string) (bool, 
 	}
 	n, err := res.RowsAffected()
 	return n > 0, err
+}
+
+// Lease implements a2atask.Store.
+func (s *Store) Lease(ctx context.Context, id string, until time.Time) error {
+	res, err := s.db.ExecContext(ctx, `UPDATE a2a_tasks SET lease_until = ? WHERE id = ?`, until.UnixNano(), id)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return a2atask.ErrNotFound
+	}
+	return nil
+}
+
+// Orphans implements a2atask.Store.
+func (s *Store) Orphans(ctx context.Context, t time.Time, limit int) ([]string, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT id FROM a2a_tasks WHERE state IN (?, ?) AND lease_until < ? ORDER BY id LIMIT ?`,
+		int32(a2a.TaskStateSubmitted), int32(a2a.TaskStateWorking), t.UnixNano(), limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
 }

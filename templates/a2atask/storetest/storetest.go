@@ -103,6 +103,30 @@ func Run(t *testing.T, open func(t *testing.T) a2atask.Store) {
 		}
 	})
 
+	t.Run("leases", func(t *testing.T) {
+		s := open(t)
+		for _, tk := range []*a2a.Task{task("running", "c", a2a.TaskStateWorking, base), task("done", "c", a2a.TaskStateCompleted, base),
+			task("waiting", "c", a2a.TaskStateInputRequired, base), task("leased", "c", a2a.TaskStateSubmitted, base)} {
+			if err := s.Create(ctx, "", tk, statusEvent(tk)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		now := time.Now()
+		if err := s.Lease(ctx, "leased", now.Add(time.Minute)); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Lease(ctx, "nope", now); !errors.Is(err, a2atask.ErrNotFound) {
+			t.Fatalf("lease of a missing task: %v", err)
+		}
+		ids, err := s.Orphans(ctx, now, 10)
+		if err != nil || join(ids) != "running" {
+			t.Fatalf("orphans now: %v %v", ids, err)
+		}
+		if ids, _ := s.Orphans(ctx, now.Add(2*time.Minute), 10); join(ids) != "leased running" {
+			t.Fatalf("orphans later: %v", ids)
+		}
+	})
+
 	t.Run("push configs", func(t *testing.T) {
 		s, ok := open(t).(a2atask.PushConfigs)
 		if !ok {

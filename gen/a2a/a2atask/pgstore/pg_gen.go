@@ -59,6 +59,8 @@ var migrations = []string{
 		config  bytea NOT NULL,     -- the a2a.TaskPushNotificationConfig in protobuf binary
 		PRIMARY KEY (task_id, id)
 	);`,
+	`ALTER TABLE a2a_tasks ADD COLUMN lease_until bigint NOT NULL DEFAULT 0; -- Unix nanoseconds
+	CREATE INDEX a2a_tasks_by_lease ON a2a_tasks (state, lease_until);`,
 }
 
 // migrationLock is the advisory lock replicas take to migrate one at a time.
@@ -399,4 +401,35 @@ func (s *Store) PushConfigs(ctx context.Context, taskID string) ([]*a2a.TaskPush
 func (s *Store) DeletePushConfig(ctx context.Context, taskID, id string) (bool, error) {
 	tag, err := s.pool.Exec(ctx, `DELETE FROM a2a_push_configs WHERE task_id = $1 AND id = $2`, taskID, id)
 	return tag.RowsAffected() > 0, err
+}
+
+// Lease implements a2atask.Store.
+func (s *Store) Lease(ctx context.Context, id string, until time.Time) error {
+	tag, err := s.pool.Exec(ctx, `UPDATE a2a_tasks SET lease_until = $1 WHERE id = $2`, until.UnixNano(), id)
+	if err != nil {
+		return err
+	}
+	if tag.RowsAffected() == 0 {
+		return a2atask.ErrNotFound
+	}
+	return nil
+}
+
+// Orphans implements a2atask.Store.
+func (s *Store) Orphans(ctx context.Context, t time.Time, limit int) ([]string, error) {
+	rows, err := s.pool.Query(ctx, `SELECT id FROM a2a_tasks WHERE state IN ($1, $2) AND lease_until < $3 ORDER BY id LIMIT $4`,
+		int32(a2a.TaskStateSubmitted), int32(a2a.TaskStateWorking), t.UnixNano(), limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
 }

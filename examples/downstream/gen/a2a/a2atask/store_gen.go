@@ -35,6 +35,12 @@ type Store interface {
 	// after events are appended to the task; stop ends the watch. A signal
 	// is a hint to read Events, not a promise of one new event.
 	Watch(id string) (signal <-chan struct{}, stop func())
+	// Lease records that an executor is running the task until the given
+	// time; the runtime renews it while the executor runs.
+	Lease(ctx context.Context, id string, until time.Time) error
+	// Orphans returns up to limit tasks, submitted or working, whose lease
+	// ended before t: their executor's process has stopped.
+	Orphans(ctx context.Context, t time.Time, limit int) ([]string, error)
 }
 
 // Record is a stored task.
