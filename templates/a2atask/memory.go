@@ -4,8 +4,8 @@ import (
 	"context"
 	"slices"
 	"strings"
-	"time"
 	"sync"
+	"time"
 
 	a2a "github.com/agui-gen/agui-gen/gen/a2a"
 )
