@@ -137,6 +137,17 @@ func (g *protoGen) resolveNames() error {
 	return nil
 }
 
+// serviceNames lists the Go names of the package's services.
+func (g *protoGen) serviceNames() []string {
+	var out []string
+	for _, d := range g.pkg.Decls {
+		if s, ok := d.(*ir.Service); ok {
+			out = append(out, g.decl[s])
+		}
+	}
+	return out
+}
+
 // ---- types ----
 
 // goType is the Go type of one value of t (an element, not a field).
@@ -211,6 +222,18 @@ func (g *protoGen) emitDoc(f *jen.File) {
 		"proto field names and enum numbers, ignores unknown fields and treats null as absent.",
 		"AppendProto and UnmarshalProto speak the binary wire format. Validate checks the fields the proto",
 		"marks google.api.field_behavior = REQUIRED.",
+	}
+	if services := g.serviceNames(); len(services) > 0 {
+		lines = append(lines, "",
+			"Each service ("+strings.Join(services, ", ")+") has a server interface to implement, an",
+			"Unimplemented type to embed, a Bind function and a typed client over a Transport.")
+		if g.opts.A2ARuntime {
+			lines = append(lines,
+				"NewHandler serves a bound service over JSON-RPC 2.0 and HTTP+JSON with its agent card;",
+				"NewJSONRPCTransport and NewRESTTransport are the client side, and NewTransportFromCard picks",
+				"one from a card. The subpackages add gRPC (a2agrpc), card signatures (a2acard),",
+				"authentication (a2aauth) and the task runtime with its stores (a2atask).")
+		}
 	}
 	f.PackageComment(strings.Join(lines, "\n"))
 	f.Comment("ProtoPackage is the protobuf package the types belong to.")

@@ -10,6 +10,13 @@ Timestamp as RFC 3339, bytes as base64, default values omitted); UnmarshalJSON a
 proto field names and enum numbers, ignores unknown fields and treats null as absent.
 AppendProto and UnmarshalProto speak the binary wire format. Validate checks the fields the proto
 marks google.api.field_behavior = REQUIRED.
+
+Each service (A2AService) has a server interface to implement, an
+Unimplemented type to embed, a Bind function and a typed client over a Transport.
+NewHandler serves a bound service over JSON-RPC 2.0 and HTTP+JSON with its agent card;
+NewJSONRPCTransport and NewRESTTransport are the client side, and NewTransportFromCard picks
+one from a card. The subpackages add gRPC (a2agrpc), card signatures (a2acard),
+authentication (a2aauth) and the task runtime with its stores (a2atask).
 */
 package a2a
 

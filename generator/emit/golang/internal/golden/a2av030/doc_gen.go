@@ -10,6 +10,9 @@ Timestamp as RFC 3339, bytes as base64, default values omitted); UnmarshalJSON a
 proto field names and enum numbers, ignores unknown fields and treats null as absent.
 AppendProto and UnmarshalProto speak the binary wire format. Validate checks the fields the proto
 marks google.api.field_behavior = REQUIRED.
+
+Each service (A2AService) has a server interface to implement, an
+Unimplemented type to embed, a Bind function and a typed client over a Transport.
 */
 package a2av030
 
