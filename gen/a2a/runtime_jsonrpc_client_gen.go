@@ -47,7 +47,7 @@ func (t *jsonrpcTransport) post(ctx context.Context, method *MethodDesc, req Pro
 }
 
 func (t *jsonrpcTransport) Call(ctx context.Context, method *MethodDesc, req, resp ProtoValue) error {
-	res, _, err := t.post(ctx, method, req, "application/json")
+	res, id, err := t.post(ctx, method, req, "application/json")
 	if err != nil {
 		return err
 	}
@@ -56,7 +56,7 @@ func (t *jsonrpcTransport) Call(ctx context.Context, method *MethodDesc, req, re
 	if err != nil {
 		return err
 	}
-	result, err := readRPCResponse(res, data)
+	result, err := readRPCResponse(res, data, id)
 	if err != nil {
 		return err
 	}
@@ -67,7 +67,7 @@ func (t *jsonrpcTransport) Stream(ctx context.Context, method *MethodDesc, req P
 	return func(yield func(ProtoValue, error) bool) {
 		ctx, cancel := context.WithCancel(ctx)
 		defer cancel()
-		res, _, err := t.post(ctx, method, req, "text/event-stream")
+		res, id, err := t.post(ctx, method, req, "text/event-stream")
 		if err != nil {
 			yield(nil, err)
 			return
@@ -78,7 +78,7 @@ func (t *jsonrpcTransport) Stream(ctx context.Context, method *MethodDesc, req P
 			data, err := t.cfg.readAll(res)
 			if err == nil {
 				var result json.RawMessage
-				if result, err = readRPCResponse(res, data); err == nil {
+				if result, err = readRPCResponse(res, data, id); err == nil {
 					msg := method.NewResponse()
 					if err = decodeResult(method, result, msg); err == nil {
 						yield(msg, nil)
@@ -90,7 +90,7 @@ func (t *jsonrpcTransport) Stream(ctx context.Context, method *MethodDesc, req P
 			return
 		}
 		readEvents(ctx, method, res.Body, yield, func(ev sseEvent) (ProtoValue, error) {
-			result, err := readRPCResponse(res, ev.data)
+			result, err := readRPCResponse(res, ev.data, id)
 			if err != nil {
 				return nil, err
 			}
@@ -100,11 +100,13 @@ func (t *jsonrpcTransport) Stream(ctx context.Context, method *MethodDesc, req P
 	}
 }
 
-// readRPCResponse reads one JSON-RPC response: its result, or its error as
-// an *RPCError.
-func readRPCResponse(res *http.Response, data []byte) (json.RawMessage, error) {
+// readRPCResponse reads one JSON-RPC response to request id: its result,
+// or its error as an *RPCError. An error answer may carry a null id (the
+// server could not read ours); a result must carry ours.
+func readRPCResponse(res *http.Response, data []byte, id int64) (json.RawMessage, error) {
 	var env struct {
 		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
 		Result  json.RawMessage `json:"result"`
 		Error   *struct {
 			Code    int             `json:"code"`
@@ -123,6 +125,9 @@ func readRPCResponse(res *http.Response, data []byte) (json.RawMessage, error) {
 		e := ErrorFromCode(env.Error.Code, reason, env.Error.Message)
 		e.Metadata, e.Violations = meta, violations
 		return nil, e
+	}
+	if string(env.ID) != strconv.FormatInt(id, 10) {
+		return nil, NewError(ErrInvalidAgentResponse, fmt.Sprintf("the answer is to request %s, not %d", env.ID, id))
 	}
 	return env.Result, nil
 }

@@ -46,7 +46,7 @@ func (t *jsonrpcTransport) post(ctx context.Context, method *a2a.MethodDesc, req
 }
 
 func (t *jsonrpcTransport) Call(ctx context.Context, method *a2a.MethodDesc, req, resp a2a.ProtoValue) error {
-	res, _, err := t.post(ctx, method, req, "application/json")
+	res, id, err := t.post(ctx, method, req, "application/json")
 	if err != nil {
 		return err
 	}
@@ -55,7 +55,7 @@ func (t *jsonrpcTransport) Call(ctx context.Context, method *a2a.MethodDesc, req
 	if err != nil {
 		return err
 	}
-	result, err := readRPCResponse(res, data)
+	result, err := readRPCResponse(res, data, id)
 	if err != nil {
 		return err
 	}
@@ -66,7 +66,7 @@ func (t *jsonrpcTransport) Stream(ctx context.Context, method *a2a.MethodDesc, r
 	return func(yield func(a2a.ProtoValue, error) bool) {
 		ctx, cancel := context.WithCancel(ctx)
 		defer cancel()
-		res, _, err := t.post(ctx, method, req, "text/event-stream")
+		res, id, err := t.post(ctx, method, req, "text/event-stream")
 		if err != nil {
 			yield(nil, err)
 			return
@@ -77,7 +77,7 @@ func (t *jsonrpcTransport) Stream(ctx context.Context, method *a2a.MethodDesc, r
 			data, err := t.cfg.readAll(res)
 			if err == nil {
 				var result json.RawMessage
-				if result, err = readRPCResponse(res, data); err == nil {
+				if result, err = readRPCResponse(res, data, id); err == nil {
 					msg := method.NewResponse()
 					if err = decodeResult(method, result, msg); err == nil {
 						yield(msg, nil)
@@ -89,7 +89,7 @@ func (t *jsonrpcTransport) Stream(ctx context.Context, method *a2a.MethodDesc, r
 			return
 		}
 		readEvents(ctx, method, res.Body, yield, func(ev sseEvent) (a2a.ProtoValue, error) {
-			result, err := readRPCResponse(res, ev.data)
+			result, err := readRPCResponse(res, ev.data, id)
 			if err != nil {
 				return nil, err
 			}
@@ -99,11 +99,13 @@ func (t *jsonrpcTransport) Stream(ctx context.Context, method *a2a.MethodDesc, r
 	}
 }
 
-// readRPCResponse reads one JSON-RPC response: its result, or its error as
-// an *RPCError.
-func readRPCResponse(res *http.Response, data []byte) (json.RawMessage, error) {
+// readRPCResponse reads one JSON-RPC response to request id: its result,
+// or its error as an *RPCError. An error answer may carry a null id (the
+// server could not read ours); a result must carry ours.
+func readRPCResponse(res *http.Response, data []byte, id int64) (json.RawMessage, error) {
 	var env struct {
 		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
 		Result  json.RawMessage `json:"result"`
 		Error   *struct {
 			Code    int             `json:"code"`
@@ -122,6 +124,9 @@ func readRPCResponse(res *http.Response, data []byte) (json.RawMessage, error) {
 		e := a2a.ErrorFromCode(env.Error.Code, reason, env.Error.Message)
 		e.Metadata, e.Violations = meta, violations
 		return nil, e
+	}
+	if string(env.ID) != strconv.FormatInt(id, 10) {
+		return nil, a2a.NewError(a2a.ErrInvalidAgentResponse, fmt.Sprintf("the answer is to request %s, not %d", env.ID, id))
 	}
 	return env.Result, nil
 }
