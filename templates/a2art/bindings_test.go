@@ -241,6 +241,7 @@ func TestRESTRouting(t *testing.T) {
 		{"enum by name", "GET", "/tasks?status=TASK_STATE_COMPLETED&pageSize=1", "", "", 200, `"tasks":[{"id":"` + id + `"`},
 		{"enum by number", "GET", "/tasks?status=3", "", "", 200, `"tasks":[{"id":"` + id + `"`},
 		{"unknown query parameter ignored", "GET", "/tasks?colour=blue", "", "", 200, `"tasks"`},
+		{"a2a-go's name for statusTimestampAfter", "GET", "/tasks?lastUpdatedAfter=yesterday", "", "", 400, `"field":"statusTimestampAfter"`},
 		{"cancel", "POST", "/tasks/" + id + ":cancel", "application/a2a+json", `{}`, 400,
 			`{"error":{"code":400,"status":"FAILED_PRECONDITION","message":"task ` + id + ` is TASK_STATE_COMPLETED","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"TASK_NOT_CANCELABLE","domain":"a2a-protocol.org"}]}}`},
 		{"cancel without a body", "POST", "/tasks/" + id + ":cancel", "", "", 400, `"TASK_NOT_CANCELABLE"`},
