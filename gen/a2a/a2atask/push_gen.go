@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"sync"
 	"syscall"
@@ -90,8 +91,9 @@ func NewPushSender(opts ...PushOption) *PushSender {
 		if len(via) >= 3 {
 			return errors.New("a2atask: too many redirects")
 		}
-		if req.URL.Host != via[0].URL.Host {
-			req.Header.Del(NotificationTokenHeader) // the token is for the host it was given for
+		if req.URL.Host != via[0].URL.Host || req.URL.Scheme != via[0].URL.Scheme {
+			// The credentials are for the host, and the scheme, they were given for.
+			req.Header.Del(NotificationTokenHeader)
 			req.Header.Del("Authorization")
 		}
 		return nil
@@ -100,8 +102,31 @@ func NewPushSender(opts ...PushOption) *PushSender {
 }
 
 func blocked(ip net.IP) bool {
-	return ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast() ||
-		ip.IsInterfaceLocalMulticast() || ip.IsUnspecified() || ip.IsMulticast()
+	if ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast() ||
+		ip.IsInterfaceLocalMulticast() || ip.IsUnspecified() || ip.IsMulticast() {
+		return true
+	}
+	addr, ok := netip.AddrFromSlice(ip)
+	if !ok {
+		return true
+	}
+	addr = addr.Unmap()
+	for _, p := range specialPurpose {
+		if p.Contains(addr) {
+			return true
+		}
+	}
+	return false
+}
+
+// specialPurpose are the ranges (RFC 6890 and later) that are neither
+// private nor loopback but still reach inside a network: shared address
+// space (cloud metadata services live there), NAT64, benchmarking, IETF
+// protocol assignments, "this network" and the reserved block.
+var specialPurpose = []netip.Prefix{
+	netip.MustParsePrefix("0.0.0.0/8"), netip.MustParsePrefix("100.64.0.0/10"), netip.MustParsePrefix("192.0.0.0/24"),
+	netip.MustParsePrefix("198.18.0.0/15"), netip.MustParsePrefix("240.0.0.0/4"), netip.MustParsePrefix("64:ff9b::/96"),
+	netip.MustParsePrefix("64:ff9b:1::/48"), netip.MustParsePrefix("2001:db8::/32"),
 }
 
 // check refuses a webhook URL a config may not name: not http(s), or a
@@ -159,8 +184,26 @@ func (s *PushSender) post(ctx context.Context, cfg *a2a.TaskPushNotificationConf
 		return false, nil
 	}
 	return res.StatusCode >= 500 || res.StatusCode == http.StatusTooManyRequests,
-		fmt.Errorf("a2atask: push notification to %s: %s", cfg.URL, res.Status)
+		fmt.Errorf("a2atask: push notification to %s: %s", redact(cfg.URL), res.Status)
 }
+
+// redact keeps a webhook URL's scheme, host and path for a log, not the
+// credentials its user information or query may hold.
+func redact(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "(an unreadable URL)"
+	}
+	return u.Scheme + "://" + u.Host + u.Path
+}
+
+// The bounds of push delivery: the events of one task waiting to be
+// posted (the oldest are dropped past it) and the configs one task may
+// have.
+const (
+	maxPendingPushes  = 1000
+	maxConfigsPerTask = 10
+)
 
 // pushQueue delivers each task's events in order, one task's at a time,
 // without holding up the writer.
@@ -178,6 +221,12 @@ func (q *pushQueue) enqueue(taskID string, event *a2a.StreamResponse) {
 		q.pending = map[string][]*a2a.StreamResponse{}
 	}
 	busy := len(q.pending[taskID]) > 0
+	if len(q.pending[taskID]) >= maxPendingPushes {
+		// The webhook is too slow for the task: drop the oldest event but
+		// the one being delivered.
+		q.pending[taskID] = append(q.pending[taskID][:1], q.pending[taskID][2:]...)
+		q.rt.logger.Warn("a2atask: push queue full, dropping an event", "task", taskID)
+	}
 	q.pending[taskID] = append(q.pending[taskID], event)
 	if !busy {
 		q.rt.running.Add(1)
@@ -212,7 +261,7 @@ func (q *pushQueue) deliver(taskID string, event *a2a.StreamResponse) {
 	}
 	for _, cfg := range cfgs {
 		if err := q.rt.pushSender.Send(ctx, cfg, event); err != nil {
-			q.rt.logger.Warn("a2atask: push notification failed", "task", taskID, "config", cfg.ID, "err", err)
+			q.rt.logger.Warn("a2atask: push notification failed", "task", taskID, "config", cfg.ID, "url", redact(cfg.URL), "err", err)
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
+	"slices"
 	"strconv"
 
 	a2a "github.com/agui-gen/agui-gen/gen/a2a"
@@ -32,6 +33,13 @@ func (rt *Runtime) savePushConfig(ctx context.Context, cfg *a2a.TaskPushNotifica
 	}
 	if cfg.ID == "" {
 		cfg.ID = newID()
+	}
+	existing, err := rt.pushConfigs.PushConfigs(ctx, cfg.TaskID)
+	if err != nil {
+		return err
+	}
+	if len(existing) >= maxConfigsPerTask && !slices.ContainsFunc(existing, func(c *a2a.TaskPushNotificationConfig) bool { return c.ID == cfg.ID }) {
+		return a2a.NewError(a2a.ErrInvalidParams, fmt.Sprintf("task %s has %d push notification configs, the most it may have", cfg.TaskID, maxConfigsPerTask))
 	}
 	return rt.pushConfigs.SavePushConfig(ctx, cfg)
 }

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	a2a "github.com/agui-gen/agui-gen/gen/a2a"
@@ -34,7 +35,9 @@ var ErrCanceled = errors.New("a2atask: the task was canceled")
 
 // Run is one execution of an Executor: the message it answers, the task as
 // it stood, and the methods that change the task. Each change is one
-// event, stored before the method returns.
+// event, stored before the method returns. The methods may be called from
+// several goroutines; once one has settled the task (ended it, or stopped
+// it for input or authorization) the run writes no more.
 type Run struct {
 	// Message is the message being answered, as the client sent it.
 	Message *a2a.Message
@@ -42,12 +45,21 @@ type Run struct {
 	Principal any
 
 	rt   *Runtime
+	mu   sync.Mutex
 	task *a2a.Task
 	gen  int64
+	// ended is set once the run has settled the task; broken, when a write
+	// failed and the task could not be read back.
+	ended  bool
+	broken error
 }
 
 // Task returns a copy of the task as this run last saw it.
-func (r *Run) Task() *a2a.Task { return clone(r.task) }
+func (r *Run) Task() *a2a.Task {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return clone(r.task)
+}
 
 // TaskID and ContextID identify the task.
 func (r *Run) TaskID() string    { return r.task.ID }
@@ -124,7 +136,7 @@ func (r *Run) setStatus(state a2a.TaskState, msg *a2a.Message) error {
 			msg.Role = a2a.RoleAgent
 		}
 	}
-	return r.mutate(func(t *a2a.Task) (*a2a.StreamResponse, error) {
+	err := r.mutate(func(t *a2a.Task) (*a2a.StreamResponse, error) {
 		if !legal(t.Status.State, state) {
 			if Terminal(t.Status.State) {
 				return nil, r.endedError(t)
@@ -139,6 +151,12 @@ func (r *Run) setStatus(state a2a.TaskState, msg *a2a.Message) error {
 		return &a2a.StreamResponse{Payload: &a2a.StreamResponseStatusUpdate{StatusUpdate: &a2a.TaskStatusUpdateEvent{
 			TaskID: t.ID, ContextID: t.ContextID, Status: clone(t.Status)}}}, nil
 	})
+	if err == nil && settled(state) {
+		r.mu.Lock()
+		r.ended = true
+		r.mu.Unlock()
+	}
+	return err
 }
 
 func (r *Run) endedError(t *a2a.Task) error {
@@ -153,6 +171,14 @@ func (r *Run) endedError(t *a2a.Task) error {
 // costs; when the store does not take it, the task is read back, which
 // also catches up with another writer (a cancel) that got there first.
 func (r *Run) mutate(change func(*a2a.Task) (*a2a.StreamResponse, error)) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.ended {
+		return errors.New("a2atask: the run has settled its task and writes no more")
+	}
+	if r.broken != nil {
+		return r.broken
+	}
 	ctx := context.WithoutCancel(r.rt.ctx)
 	for {
 		ev, err := change(r.task)
@@ -161,9 +187,12 @@ func (r *Run) mutate(change func(*a2a.Task) (*a2a.StreamResponse, error)) error 
 		}
 		gen, err := r.rt.store.Update(ctx, r.task, r.gen, ev)
 		if err != nil {
+			// While a run holds a task, only a cancel or the orphan sweep write
+			// it, and both end it; reading it back lets the change see that.
 			rec, rerr := r.rt.store.Get(ctx, r.task.ID)
 			if rerr != nil {
-				return rerr
+				r.broken = fmt.Errorf("a2atask: a write failed (%v) and the task cannot be read back: %w", err, rerr)
+				return r.broken
 			}
 			r.task, r.gen = rec.Task, rec.Generation
 			if errors.Is(err, ErrConflict) {

@@ -72,7 +72,13 @@ func WithPushNotifications(configs PushConfigs, sender *PushSender) Option {
 // runtime renews the leases of the tasks it runs, and fails the submitted
 // or working tasks whose lease has run out, as their executor's process
 // has stopped (killed, crashed) and nothing else will finish them.
-func WithLease(d time.Duration) Option { return func(rt *Runtime) { rt.lease = d } }
+func WithLease(d time.Duration) Option {
+	return func(rt *Runtime) {
+		if d >= time.Millisecond {
+			rt.lease = d
+		}
+	}
+}
 
 // New returns a runtime that runs exec and keeps tasks in store.
 func New(exec Executor, store Store, opts ...Option) *Runtime {
@@ -109,9 +115,18 @@ func (rt *Runtime) sweep() {
 			if err != nil || settled(rec.Task.Status.State) || now.Sub(updated(rec.Task)) < rt.lease {
 				continue // changed, or too new to have been leased yet
 			}
-			run := &Run{rt: rt, task: rec.Task, gen: rec.Generation}
-			err = run.Fail(run.AgentMessage(&a2a.Part{Content: &a2a.PartText{Text: "the agent stopped while working on this task: its process ended"}}))
-			if err == nil {
+			// One write at the generation read: if the task changed since, it is
+			// not orphaned, and the sweep leaves it.
+			t := rec.Task
+			now := rt.now()
+			msg := &a2a.Message{MessageID: newID(), ContextID: t.ContextID, TaskID: t.ID, Role: a2a.RoleAgent,
+				Parts: []*a2a.Part{{Content: &a2a.PartText{Text: "the agent stopped while working on this task: its process ended"}}}}
+			t.Status = &a2a.TaskStatus{State: a2a.TaskStateFailed, Message: msg, Timestamp: &now}
+			t.History = append(t.History, msg)
+			ev := &a2a.StreamResponse{Payload: &a2a.StreamResponseStatusUpdate{StatusUpdate: &a2a.TaskStatusUpdateEvent{
+				TaskID: t.ID, ContextID: t.ContextID, Status: clone(t.Status)}}}
+			if _, err := rt.store.Update(rt.ctx, t, rec.Generation, ev); err == nil {
+				rt.written(t.ID, ev)
 				rt.logger.Warn("a2atask: failed an orphaned task", "task", id)
 			}
 		}
@@ -199,6 +214,16 @@ func (rt *Runtime) start(ctx context.Context, req *a2a.SendMessageRequest) (*Rec
 		rt.written(task.ID, first)
 		rec = &Record{Task: task, Owner: owner, Generation: 1}
 	} else {
+		if cfg := req.Configuration; cfg != nil && cfg.TaskPushNotificationConfig != nil {
+			if _, err := rt.load(ctx, msg.TaskID); err != nil {
+				return nil, err
+			}
+			push := clone(cfg.TaskPushNotificationConfig)
+			push.TaskID = msg.TaskID
+			if err := rt.savePushConfig(ctx, push); err != nil {
+				return nil, err
+			}
+		}
 		var err error
 		if rec, err = rt.resume(ctx, msg); err != nil {
 			return nil, err
@@ -260,30 +285,38 @@ func (rt *Runtime) execute(run *Run) {
 		renew := time.NewTicker(rt.lease / 3)
 		defer renew.Stop()
 		// Reading the new events, not the whole task, keeps each wake-up
-		// cheap however large the task grows.
+		// cheap however large the task grows. The first look is at once: a
+		// cancel may have come before the watch began.
+		retry := time.NewTimer(0)
+		defer retry.Stop()
 		for {
 			select {
 			case <-ctx.Done():
 				return
 			case <-renew.C:
 				rt.store.Lease(ctx, id, time.Now().Add(rt.lease))
+				continue
 			case <-signal:
-				events, err := rt.store.Events(ctx, id, seen)
-				if err != nil {
-					continue
-				}
-				for _, e := range events {
-					seen = e.Generation
-					if u, ok := e.Payload.Payload.(*a2a.StreamResponseStatusUpdate); ok && u.StatusUpdate.Status.State == a2a.TaskStateCanceled {
-						cancel()
-						return
-					}
+			case <-retry.C:
+			}
+			events, err := rt.store.Events(ctx, id, seen)
+			if err != nil {
+				retry.Reset(time.Second) // look again: the signal is spent
+				continue
+			}
+			for _, e := range events {
+				seen = e.Generation
+				// A terminal status the run did not write (a cancel, the orphan
+				// sweep) ends the run's work.
+				if u, ok := e.Payload.Payload.(*a2a.StreamResponseStatusUpdate); ok && Terminal(u.StatusUpdate.Status.State) {
+					cancel()
+					return
 				}
 			}
 		}
 	}()
 	err := rt.call(ctx, run)
-	switch state := run.task.Status.State; {
+	switch state := run.Task().Status.State; {
 	case errors.Is(err, ErrCanceled) || Terminal(state) || Interrupted(state):
 	case err != nil:
 		text := "the agent failed"

@@ -157,6 +157,9 @@ func (h *restHandler) request(w http.ResponseWriter, r *http.Request, rt *route,
 			if name == VersionHeader {
 				continue
 			}
+			if alias, ok := queryAliases[name]; ok {
+				name = alias
+			}
 			for _, v := range values {
 				if err := setter.SetField(name, v); err != nil {
 					if errors.Is(err, ErrUnknownField) {
@@ -180,6 +183,11 @@ func (h *restHandler) request(w http.ResponseWriter, r *http.Request, rt *route,
 	}
 	return req, nil, 0
 }
+
+// queryAliases are query parameter names that clients in use send for a
+// field of another name: a2a-go v2's REST client sends ListTasks'
+// statusTimestampAfter as lastUpdatedAfter.
+var queryAliases = map[string]string{"lastUpdatedAfter": "statusTimestampAfter"}
 
 // serveStream answers with SSE of bare response messages. An error before
 // the first message is an ordinary error response; after it, an "error"

@@ -42,8 +42,8 @@ import (
 	a2a "example.com/downstream/gen/a2a"
 )
 
-// Principal is who a call comes from. Its String, the subject, is the
-// owner of the tasks the call creates.
+// Principal is who a call comes from. Its String, the scheme and the
+// subject, names the owner of the tasks the call creates.
 type Principal struct {
 	// Subject identifies the caller: the token's sub, the key's or token's
 	// name, the certificate's common name.
@@ -56,7 +56,12 @@ type Principal struct {
 	Claims json.RawMessage
 }
 
-func (p *Principal) String() string { return p.Subject }
+func (p *Principal) String() string {
+	if p == nil {
+		return ""
+	}
+	return p.Scheme + ":" + p.Subject // one subject name in two schemes is two owners
+}
 
 // Verifiers check the credentials of each kind of scheme. A card that names
 // a scheme whose verifier is missing is refused by New.
@@ -194,6 +199,9 @@ func (j *JWT) verify(ctx context.Context, raw, scheme string) (*Principal, error
 	}
 	if claims.Expiry == nil {
 		return nil, errors.New("the JWT has no expiry")
+	}
+	if claims.Subject == "" {
+		return nil, errors.New("the JWT names no subject")
 	}
 	leeway := j.Leeway
 	if leeway == 0 {
@@ -345,6 +353,9 @@ func (a *Authenticator) authenticate(ctx context.Context, c callCreds) (any, err
 	for _, alt := range a.requirements {
 		p, err := a.satisfy(ctx, alt, c)
 		if err == nil {
+			if p == nil {
+				return nil, nil // an empty requirement: anonymous calls are allowed
+			}
 			return p, nil
 		}
 		if errors.Is(err, a2a.ErrPermissionDenied) {
