@@ -99,14 +99,16 @@ type JWT struct {
 	Leeway time.Duration
 }
 
-// KeySet returns the keys tokens are verified with.
-type KeySet func(ctx context.Context) (*jose.JSONWebKeySet, error)
+// KeySet returns the keys tokens are verified with; kid is the key ID the
+// token names ("" for none), so that a set fetched from an issuer can be
+// fetched again when a rotated key appears.
+type KeySet func(ctx context.Context, kid string) (*jose.JSONWebKeySet, error)
 
 // StaticKeys is a key set given in code: public keys, or []byte secrets
 // for HMAC.
 func StaticKeys(keys ...jose.JSONWebKey) KeySet {
 	set := &jose.JSONWebKeySet{Keys: keys}
-	return func(context.Context) (*jose.JSONWebKeySet, error) { return set, nil }
+	return func(context.Context, string) (*jose.JSONWebKeySet, error) { return set, nil }
 }
 
 // JWKSFile reads a JSON Web Key Set from a file, once.
@@ -119,50 +121,64 @@ func JWKSFile(path string) (KeySet, error) {
 	if err := json.Unmarshal(data, &set); err != nil {
 		return nil, fmt.Errorf("a2aauth: %s: %w", path, err)
 	}
-	return func(context.Context) (*jose.JSONWebKeySet, error) { return &set, nil }, nil
+	return func(context.Context, string) (*jose.JSONWebKeySet, error) { return &set, nil }, nil
 }
 
 // JWKSURL fetches a JSON Web Key Set from url (an issuer's jwks_uri) and
-// keeps it for refresh, fetching again after that.
+// keeps it for refresh, fetching again after that, or sooner (at most once
+// a minute) when a token names a key the set lacks, as after a rotation. A
+// failed fetch keeps the keys it has and is not tried again for ten
+// seconds, so a slow or failing issuer does not hold up every call.
 func JWKSURL(url string, refresh time.Duration, client *http.Client) KeySet {
 	if client == nil {
 		client = &http.Client{Timeout: 10 * time.Second}
 	}
 	var mu sync.Mutex
 	var cached *jose.JSONWebKeySet
-	var fetched time.Time
-	return func(ctx context.Context) (*jose.JSONWebKeySet, error) {
+	var fetched, failed time.Time
+	return func(ctx context.Context, kid string) (*jose.JSONWebKeySet, error) {
 		mu.Lock()
 		defer mu.Unlock()
-		if cached != nil && time.Since(fetched) < refresh {
+		stale := cached == nil || time.Since(fetched) >= refresh ||
+			(kid != "" && len(cached.Key(kid)) == 0 && time.Since(fetched) >= time.Minute)
+		if !stale || time.Since(failed) < 10*time.Second {
+			if cached == nil {
+				return nil, fmt.Errorf("a2aauth: no keys from %s yet", url)
+			}
 			return cached, nil
 		}
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+		set, err := fetchJWKS(ctx, client, url)
 		if err != nil {
-			return nil, err
-		}
-		res, err := client.Do(req)
-		if err != nil {
+			failed = time.Now()
 			if cached != nil {
 				return cached, nil // keep serving with the keys we have
 			}
-			return nil, fmt.Errorf("a2aauth: fetching %s: %w", url, err)
+			return nil, err
 		}
-		defer res.Body.Close()
-		data, err := io.ReadAll(io.LimitReader(res.Body, 1<<20))
-		if err != nil || res.StatusCode != http.StatusOK {
-			if cached != nil {
-				return cached, nil
-			}
-			return nil, fmt.Errorf("a2aauth: fetching %s: %s %v", url, res.Status, err)
-		}
-		var set jose.JSONWebKeySet
-		if err := json.Unmarshal(data, &set); err != nil {
-			return nil, fmt.Errorf("a2aauth: %s: %w", url, err)
-		}
-		cached, fetched = &set, time.Now()
+		cached, fetched = set, time.Now()
 		return cached, nil
 	}
+}
+
+func fetchJWKS(ctx context.Context, client *http.Client, url string) (*jose.JSONWebKeySet, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return nil, err
+	}
+	res, err := client.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("a2aauth: fetching %s: %w", url, err)
+	}
+	defer res.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(res.Body, 1<<20))
+	if err != nil || res.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("a2aauth: fetching %s: %s %v", url, res.Status, err)
+	}
+	var set jose.JSONWebKeySet
+	if err := json.Unmarshal(data, &set); err != nil {
+		return nil, fmt.Errorf("a2aauth: %s: %w", url, err)
+	}
+	return &set, nil
 }
 
 var asymmetric = []jose.SignatureAlgorithm{jose.RS256, jose.RS384, jose.RS512, jose.PS256, jose.PS384, jose.PS512,
@@ -178,7 +194,11 @@ func (j *JWT) verify(ctx context.Context, raw, scheme string) (*Principal, error
 	if err != nil {
 		return nil, fmt.Errorf("not a signed JWT: %w", err)
 	}
-	keys, err := j.Keys(ctx)
+	kid := ""
+	if len(tok.Headers) > 0 {
+		kid = tok.Headers[0].KeyID
+	}
+	keys, err := j.Keys(ctx, kid)
 	if err != nil {
 		return nil, err
 	}
