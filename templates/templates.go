@@ -70,6 +70,24 @@ var A2ATaskPostgres embed.FS
 //go:embed a2aauth/*.go
 var A2AAuth embed.FS
 
+// Bridge joins AG-UI and A2A (an A2A agent behind AG-UI, an AG-UI agent
+// as an A2A executor, the agui_* part hints), written against gen/agui,
+// gen/a2a and gen/a2a/a2atask and copied into the bridge package.
+//
+//go:embed bridge/*.go
+var Bridge embed.FS
+
+// AgentHost serves several named agents over both protocols, written
+// against gen/agui, gen/a2a and gen/bridge and copied into the agenthost
+// package.
+//
+//go:embed agenthost/*.go
+var AgentHost embed.FS
+
+// BridgeImportPath is the import path the templates use for the generated
+// bridge package.
+const BridgeImportPath = "github.com/agui-gen/agui-gen/gen/bridge"
+
 // A2AImportPath is the import path the A2A runtime templates use for the
 // generated package.
 const A2AImportPath = "github.com/agui-gen/agui-gen/gen/a2a"

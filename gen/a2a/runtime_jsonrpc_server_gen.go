@@ -84,7 +84,7 @@ func (h *jsonrpcHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx := h.context(r.Context(), info, req)
 	if req.streamed {
-		h.serveStream(ctx, w, req)
+		h.serveStream(ctx, w, r, req)
 		return
 	}
 	result, rerr := h.unary(ctx, req)
@@ -210,10 +210,16 @@ func (h *jsonrpcHandler) unary(ctx context.Context, req *rpcRequest) (ProtoValue
 
 // serveStream answers a streaming RPC with SSE. An error before the first
 // message is a plain JSON-RPC error response; after it, an error event.
-func (h *jsonrpcHandler) serveStream(ctx context.Context, w http.ResponseWriter, req *rpcRequest) {
+func (h *jsonrpcHandler) serveStream(ctx context.Context, w http.ResponseWriter, r *http.Request, req *rpcRequest) {
 	msg, rerr := h.decode(req)
 	if rerr != nil {
 		h.writeStreamError(w, nil, req.id, rerr)
+		return
+	}
+	if f := h.cfg.streamFormat(r); f != nil && req.id != nil {
+		if rerr := serveFormat(ctx, h.cfg, f, w, r, req.handler, msg); rerr != nil {
+			h.writeError(w, http.StatusOK, req.id, rerr)
+		}
 		return
 	}
 	id := req.id

@@ -141,6 +141,17 @@ func Generate(in Inputs, opts Options) ([]File, error) {
 		return nil, err
 	}
 	put("a2a/a2atask", files)
+	// The bridge and the host join the two protocols, so they are packages
+	// of their own: neither protocol's package depends on the other.
+	aguiImport, bridgeImport := joinImport(opts.ImportPath, "agui"), joinImport(opts.ImportPath, "bridge")
+	if files, err = golang.BridgePackage(aguiImport, a2aImport); err != nil {
+		return nil, err
+	}
+	put("bridge", files)
+	if files, err = golang.AgentHostPackage(aguiImport, a2aImport, bridgeImport); err != nil {
+		return nil, err
+	}
+	put("agenthost", files)
 	slices.SortFunc(out, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
 	return out, nil
 }

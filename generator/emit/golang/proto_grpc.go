@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"sort"
+	"strings"
 
 	"github.com/dave/jennifer/jen"
 
@@ -83,6 +84,31 @@ func TaskPackage(parent string) ([]File, error) {
 		}
 	}
 	return files, nil
+}
+
+// BridgePackage emits the bridge package, which joins AG-UI and A2A: the
+// support code of templates/bridge, against the generated packages at
+// aguiImport and a2aImport.
+func BridgePackage(aguiImport, a2aImport string) ([]File, error) {
+	return crossPackageSupport(templates.Bridge, "bridge", "bridge", aguiImport, a2aImport, "")
+}
+
+// AgentHostPackage emits the agenthost package, which serves several
+// agents over both protocols: the support code of templates/agenthost.
+func AgentHostPackage(aguiImport, a2aImport, bridgeImport string) ([]File, error) {
+	return crossPackageSupport(templates.AgentHost, "agenthost", "agenthost", aguiImport, a2aImport, bridgeImport)
+}
+
+// crossPackageSupport copies a templates directory written against
+// several generated packages, importing them where this output has them.
+func crossPackageSupport(fsys fs.FS, dir, pkg, aguiImport, a2aImport, bridgeImport string) ([]File, error) {
+	replacer := strings.NewReplacer(
+		`"`+templates.AGUIImportPath+`"`, `"`+aguiImport+`"`,
+		`"`+templates.BridgeImportPath+`"`, `"`+bridgeImport+`"`,
+		`"`+templates.A2AImportPath, `"`+a2aImport)
+	return copyTemplates(fsys, dir, pkg, "", func(string) bool { return true }, &templateRewrite{
+		source: func(src []byte) ([]byte, error) { return []byte(replacer.Replace(string(src))), nil },
+	})
 }
 
 // subpackageSupport copies a templates directory written against gen/a2a

@@ -1,0 +1,114 @@
+package a2art
+
+import (
+	"context"
+	"iter"
+	"mime"
+	"net/http"
+	"strings"
+
+	a2a "github.com/agui-gen/agui-gen/gen/a2a"
+)
+
+// A StreamFormat answers a streaming RPC in a wire format of its own,
+// instead of the binding's SSE, for a client that asks for it: with its
+// media type in Accept, or its name in the format query parameter. What
+// goes wrong before the first response (a malformed request, a refused
+// version or caller, an unknown task) is still the binding's to answer.
+type StreamFormat struct {
+	// Name is the value of the format query parameter that selects it.
+	Name string
+	// MediaType is the Accept media type that selects it.
+	MediaType string
+	// Serve writes the response. responses yields what the RPC streams, the
+	// first of them already in hand, and ends with the RPC's error, if any,
+	// as a final (nil, err) pair. Serve may stop early; the call is then
+	// cancelled.
+	Serve func(w http.ResponseWriter, r *http.Request, method *a2a.MethodDesc, responses iter.Seq2[a2a.ProtoValue, error])
+}
+
+// WithStreamFormat adds a format streaming RPCs can be answered in.
+func WithStreamFormat(f StreamFormat) ServerOption {
+	return func(c *serverConfig) { c.formats = append(c.formats, f) }
+}
+
+// streamFormat is the format r asks for, or nil for the binding's own.
+func (c *serverConfig) streamFormat(r *http.Request) *StreamFormat {
+	if len(c.formats) == 0 {
+		return nil
+	}
+	name := r.URL.Query().Get("format")
+	accept := r.Header.Values("Accept")
+	for i := range c.formats {
+		f := &c.formats[i]
+		if name != "" && name == f.Name {
+			return f
+		}
+		for _, value := range accept {
+			for _, item := range strings.Split(value, ",") {
+				if mt, _, err := mime.ParseMediaType(strings.TrimSpace(item)); err == nil && mt == f.MediaType {
+					return f
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// serveFormat runs a streaming RPC for f. It waits for the first response
+// (or the error that comes instead, which it returns for the binding to
+// report), then hands the stream to f.Serve.
+func serveFormat(ctx context.Context, cfg *serverConfig, f *StreamFormat, w http.ResponseWriter, r *http.Request,
+	h *a2a.MethodHandler, req a2a.ProtoValue) *a2a.RPCError {
+	ctx, cancel := context.WithCancel(ctx)
+	type item struct {
+		msg a2a.ProtoValue
+		err *a2a.RPCError
+	}
+	items := make(chan item)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer close(items)
+		rerr := InvokeStream(ctx, cfg.logger, h, req, func(m a2a.ProtoValue) error {
+			select {
+			case items <- item{msg: m}:
+				return nil
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		})
+		if rerr != nil {
+			select {
+			case items <- item{err: rerr}:
+			case <-ctx.Done():
+			}
+		}
+	}()
+	defer func() { cancel(); <-done }()
+	first, ok := <-items
+	if !ok {
+		first = item{}
+	}
+	if first.err != nil {
+		return first.err
+	}
+	f.Serve(w, r.WithContext(ctx), h.Desc, func(yield func(a2a.ProtoValue, error) bool) {
+		if first.msg == nil {
+			return
+		}
+		if !yield(first.msg, nil) {
+			return
+		}
+		for it := range items {
+			var err error
+			if it.err != nil {
+				err = it.err
+			}
+			if !yield(it.msg, err) {
+				return
+			}
+		}
+	})
+	return nil
+}

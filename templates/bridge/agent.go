@@ -1,0 +1,303 @@
+package bridge
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"net/url"
+	"strings"
+	"time"
+
+	a2a "github.com/agui-gen/agui-gen/gen/a2a"
+	agui "github.com/agui-gen/agui-gen/gen/agui"
+)
+
+// interruptPrefix starts the id of every interrupt the bridge raises for
+// an A2A task: "a2a/<task id, path-escaped>", then "/<id>" when the
+// interrupt came from an AG-UI agent behind the task.
+const interruptPrefix = "a2a/"
+
+// The type member of the data parts that carry AG-UI interrupts on an A2A
+// task that needs input, and the resume entries that answer them.
+const (
+	dataInterrupts = "agui.interrupts"
+	dataResume     = "agui.resume"
+)
+
+// DefaultCancelTimeout bounds the CancelTask the bridge sends when the
+// AG-UI client goes away mid-run.
+const DefaultCancelTimeout = 10 * time.Second
+
+// A2AAgent is an AG-UI agent that runs on an A2A agent, over any binding
+// Client speaks. A run sends the thread's new user and tool messages (the
+// ones after the last assistant message) as one streaming message in the
+// context named by the thread id, and renders what the A2A agent streams
+// back. A task that needs input ends the run with an interrupt; a run
+// whose resume answers it continues the same task. A run the client
+// abandons cancels its task.
+//
+// A2A has no field for the client's tools, so RunAgentInput.tools are not
+// forwarded.
+type A2AAgent struct {
+	// Client calls the A2A agent.
+	Client *a2a.A2AServiceClient
+	// Tenant, when set, goes in every request.
+	Tenant string
+	// CancelTimeout bounds the CancelTask of an abandoned run
+	// (DefaultCancelTimeout when zero).
+	CancelTimeout time.Duration
+}
+
+// Run runs input on the A2A agent.
+func (a *A2AAgent) Run(ctx context.Context, input *agui.RunAgentInput, s *agui.Stream) error {
+	t := newTranslator(s, input.State)
+	msg, canceled, err := a.message(ctx, input)
+	if err != nil {
+		return err
+	}
+	if msg == nil { // every interrupt was abandoned, and its task canceled
+		for _, task := range canceled {
+			if err := t.task(task); err != nil {
+				return err
+			}
+		}
+		return t.end()
+	}
+	req := &a2a.SendMessageRequest{Tenant: a.Tenant, Message: msg}
+	for resp, err := range a.Client.SendStreamingMessage(ctx, req) {
+		if err == nil {
+			err = t.apply(resp)
+		}
+		if err != nil {
+			if ctx.Err() != nil {
+				a.cancel(ctx, t.taskID)
+				return ctx.Err()
+			}
+			return streamError(err)
+		}
+	}
+	if ctx.Err() != nil {
+		a.cancel(ctx, t.taskID)
+		return ctx.Err()
+	}
+	if t.taskID != "" && !settled(t.state) {
+		return &agui.RunError{Message: "the A2A stream ended with task " + t.taskID + " still " + t.state.String(), Code: "A2A_STREAM_ENDED"}
+	}
+	return t.end()
+}
+
+// settled reports whether a task in state has ended or stopped for the
+// client.
+func settled(state a2a.TaskState) bool {
+	switch state {
+	case a2a.TaskStateCompleted, a2a.TaskStateFailed, a2a.TaskStateCanceled, a2a.TaskStateRejected,
+		a2a.TaskStateInputRequired, a2a.TaskStateAuthRequired:
+		return true
+	}
+	return false
+}
+
+// streamError is the RUN_ERROR of an A2A call that failed: its A2A error
+// reason, when it has one, is the code.
+func streamError(err error) error {
+	var re *a2a.RPCError
+	if errors.As(err, &re) {
+		return &agui.RunError{Message: "the A2A agent refused the message: " + re.Error(), Code: re.Status()}
+	}
+	return &agui.RunError{Message: "calling the A2A agent: " + err.Error(), Code: "A2A_UNAVAILABLE"}
+}
+
+// cancel cancels the task of a run the client abandoned.
+func (a *A2AAgent) cancel(ctx context.Context, taskID string) {
+	if taskID == "" {
+		return
+	}
+	timeout := a.CancelTimeout
+	if timeout <= 0 {
+		timeout = DefaultCancelTimeout
+	}
+	ctx, stop := context.WithTimeout(context.WithoutCancel(ctx), timeout)
+	defer stop()
+	_, _ = a.Client.CancelTask(ctx, &a2a.CancelTaskRequest{Tenant: a.Tenant, ID: taskID})
+}
+
+// message is what a run sends: the answer to the interrupts its resume
+// covers, on their task, or else the thread's new messages. When the
+// resume abandons every interrupt, message is nil and canceled holds the
+// tasks it canceled.
+func (a *A2AAgent) message(ctx context.Context, input *agui.RunAgentInput) (msg *a2a.Message, canceled []*a2a.Task, err error) {
+	byTask := map[string][]agui.ResumeEntry{}
+	var order []string
+	for _, entry := range input.Resume {
+		task, inner, ok := parseInterruptID(entry.InterruptID)
+		if !ok {
+			continue // not ours: an unknown entry is ignored
+		}
+		if _, seen := byTask[task]; !seen {
+			order = append(order, task)
+		}
+		entry.InterruptID = inner
+		byTask[task] = append(byTask[task], entry)
+	}
+	if len(order) > 1 {
+		return nil, nil, &agui.RunError{Message: "the resume answers interrupts of " + strings.Join(order, ", ") +
+			"; a run continues one A2A task", Code: "RESUME_SPANS_TASKS"}
+	}
+	if len(order) == 1 {
+		return a.resume(ctx, order[0], byTask[order[0]])
+	}
+	parts, id := newParts(input.Messages)
+	if len(parts) == 0 {
+		return nil, nil, &agui.RunError{Message: "the run has no new user or tool message to send to the A2A agent", Code: "NO_INPUT"}
+	}
+	if id == "" {
+		id = agui.NewID("msg")
+	}
+	return &a2a.Message{MessageID: id, ContextID: input.ThreadID, Role: a2a.RoleUser, Parts: parts}, nil, nil
+}
+
+// resume answers the interrupts of task: a follow-up message carrying the
+// entries (and, for the bridge's own interrupt, the payload as the
+// answer), or, when every entry abandons its interrupt, a CancelTask.
+func (a *A2AAgent) resume(ctx context.Context, taskID string, entries []agui.ResumeEntry) (*a2a.Message, []*a2a.Task, error) {
+	resolved := false
+	for _, e := range entries {
+		resolved = resolved || e.Status == agui.ResumeEntryStatusResolved
+	}
+	if !resolved {
+		task, err := a.Client.CancelTask(ctx, &a2a.CancelTaskRequest{Tenant: a.Tenant, ID: taskID})
+		if err != nil {
+			return nil, nil, streamError(err)
+		}
+		return nil, []*a2a.Task{task}, nil
+	}
+	var parts []*a2a.Part
+	for _, e := range entries {
+		if e.InterruptID == "" && e.Status == agui.ResumeEntryStatusResolved {
+			parts = append(parts, payloadPart(e.Payload))
+		}
+	}
+	data, _ := json.Marshal(map[string]any{"type": dataResume, "resume": entries})
+	parts = append(parts, &a2a.Part{Content: &a2a.PartData{Data: data}, MediaType: "application/json"})
+	return &a2a.Message{MessageID: agui.NewID("msg"), TaskID: taskID, Role: a2a.RoleUser, Parts: parts}, nil, nil
+}
+
+// payloadPart is a resume payload as an answer: a string as text, other
+// JSON as data.
+func payloadPart(payload json.RawMessage) *a2a.Part {
+	var s string
+	if len(payload) == 0 || string(payload) == "null" {
+		return &a2a.Part{Content: &a2a.PartText{Text: ""}}
+	}
+	if json.Unmarshal(payload, &s) == nil {
+		return &a2a.Part{Content: &a2a.PartText{Text: s}}
+	}
+	return &a2a.Part{Content: &a2a.PartData{Data: payload}, MediaType: "application/json"}
+}
+
+// parseInterruptID splits an interrupt id the bridge made into its task
+// and the id of the interrupt within it ("" for the task's own).
+func parseInterruptID(id string) (task, inner string, ok bool) {
+	rest, ok := strings.CutPrefix(id, interruptPrefix)
+	if !ok {
+		return "", "", false
+	}
+	escaped, inner, _ := strings.Cut(rest, "/")
+	task, err := url.PathUnescape(escaped)
+	return task, inner, err == nil && task != ""
+}
+
+// newParts turns the thread's messages after the last assistant message
+// into A2A parts: user text and media, and tool results. id is the user
+// message's id when there is exactly one.
+func newParts(messages []agui.Message) (parts []*a2a.Part, id string) {
+	start := len(messages)
+	for start > 0 {
+		switch messages[start-1].(type) {
+		case *agui.UserMessage, *agui.ToolMessage:
+			start--
+			continue
+		}
+		break
+	}
+	users := 0
+	for _, m := range messages[start:] {
+		switch m := m.(type) {
+		case *agui.UserMessage:
+			users++
+			id = m.ID
+			parts = append(parts, contentParts(m.Content)...)
+		case *agui.ToolMessage:
+			parts = append(parts, ToolResultPart(ToolResult{ToolCallID: m.ToolCallID, Content: contentText(m.Content), IsError: m.Error != nil}))
+		}
+	}
+	if users != 1 {
+		id = ""
+	}
+	return parts, id
+}
+
+// contentParts turns AG-UI content into A2A parts: text as text, media by
+// URL or inline bytes.
+func contentParts(c agui.Content) []*a2a.Part {
+	if !c.IsList() {
+		if c.Text == "" {
+			return nil
+		}
+		return []*a2a.Part{{Content: &a2a.PartText{Text: c.Text}}}
+	}
+	var parts []*a2a.Part
+	for _, p := range c.Parts {
+		var src agui.PartSource
+		switch p := p.(type) {
+		case *agui.TextPart:
+			parts = append(parts, &a2a.Part{Content: &a2a.PartText{Text: p.Text}})
+			continue
+		case *agui.ImagePart:
+			src = p.Source
+		case *agui.AudioPart:
+			src = p.Source
+		case *agui.VideoPart:
+			src = p.Source
+		case *agui.DocumentPart:
+			src = p.Source
+		}
+		if part := sourcePart(src); part != nil {
+			parts = append(parts, part)
+		}
+	}
+	return parts
+}
+
+func sourcePart(src agui.PartSource) *a2a.Part {
+	switch s := src.(type) {
+	case *agui.DataSource:
+		raw, err := base64.StdEncoding.DecodeString(s.Value)
+		if err != nil {
+			return nil
+		}
+		return &a2a.Part{Content: &a2a.PartRaw{Raw: raw}, MediaType: s.MIMEType}
+	case *agui.URLSource:
+		p := &a2a.Part{Content: &a2a.PartURL{URL: s.Value}}
+		if s.MIMEType != nil {
+			p.MediaType = *s.MIMEType
+		}
+		return p
+	}
+	return nil
+}
+
+// contentText is the text of AG-UI content.
+func contentText(c agui.Content) string {
+	if !c.IsList() {
+		return c.Text
+	}
+	var b strings.Builder
+	for _, p := range c.Parts {
+		if t, ok := p.(*agui.TextPart); ok {
+			b.WriteString(t.Text)
+		}
+	}
+	return b.String()
+}
