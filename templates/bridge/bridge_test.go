@@ -4,7 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-		"net/http"
+	"net/http"
 	"net/http/httptest"
 	"slices"
 	"strings"
