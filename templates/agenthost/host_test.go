@@ -1,0 +1,158 @@
+package agenthost_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/agui-gen/agui-gen/gen/a2a"
+	"github.com/agui-gen/agui-gen/gen/a2a/a2atask"
+	"github.com/agui-gen/agui-gen/gen/agenthost"
+	"github.com/agui-gen/agui-gen/gen/agui"
+	"github.com/agui-gen/agui-gen/gen/bridge"
+)
+
+var greeter = agui.AgentFunc(func(ctx context.Context, in *agui.RunAgentInput, s *agui.Stream) error {
+	return s.Text("Hello from " + in.ThreadID + ".")
+})
+
+// newHost serves two agents: "greeter" over both protocols (A2A through the
+// bridge's executor) and "plain" over AG-UI only.
+func newHost(t *testing.T) (*httptest.Server, *agenthost.Host) {
+	srv := httptest.NewUnstartedServer(nil)
+	host := agenthost.New("http://" + srv.Listener.Addr().String())
+	rt := a2atask.New(&bridge.Executor{Agent: greeter}, a2atask.NewMemory())
+	t.Cleanup(func() { rt.Close() })
+	card := &a2a.AgentCard{Name: "greeter", Description: "Says hello.", Version: "1.0.0",
+		Capabilities:      &a2a.AgentCapabilities{Streaming: new(bool)},
+		DefaultInputModes: []string{"text/plain"}, DefaultOutputModes: []string{"text/plain"},
+		Skills: []*a2a.AgentSkill{{ID: "hello", Name: "Hello", Description: "Greets.", Tags: []string{"greeting"}}}}
+	if err := host.Add(agenthost.Agent{Name: "greeter", Card: card, A2A: a2a.BindA2AService(rt), AGUI: greeter}); err != nil {
+		t.Fatal(err)
+	}
+	if err := host.Add(agenthost.Agent{Name: "plain", AGUI: greeter}); err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []agenthost.Agent{{Name: "greeter", AGUI: greeter}, {Name: "a/b", AGUI: greeter}, {Name: "none"}, {Name: "nocard", A2A: a2a.BindA2AService(rt)}} {
+		if err := host.Add(bad); err == nil {
+			t.Errorf("Add(%q) succeeded", bad.Name)
+		}
+	}
+	srv.Config.Handler = host
+	srv.Start()
+	t.Cleanup(srv.Close)
+	return srv, host
+}
+
+func get(t *testing.T, url string) (int, string) {
+	t.Helper()
+	res, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	body, _ := io.ReadAll(res.Body)
+	return res.StatusCode, string(body)
+}
+
+// TestHost: the listing names both agents; each agent's card, A2A bindings
+// and AG-UI endpoint live under its path; an unknown agent gets a 404 in
+// the caller's protocol.
+func TestHost(t *testing.T) {
+	srv, _ := newHost(t)
+	base := srv.URL + agenthost.AgentsPath
+
+	status, body := get(t, base)
+	var listing agenthost.Listing
+	if err := json.Unmarshal([]byte(body), &listing); status != 200 || err != nil || len(listing.Agents) != 2 {
+		t.Fatalf("listing: %d %s", status, body)
+	}
+	g := listing.Agents[0]
+	if g.Name != "greeter" || g.URL != base+"/greeter" || g.CardURL != base+"/greeter/.well-known/agent-card.json" ||
+		g.AGUIURL != base+"/greeter/agui" || g.Description != "Says hello." {
+		t.Errorf("greeter listed as %+v", g)
+	}
+	if p := listing.Agents[1]; p.Name != "plain" || p.CardURL != "" || p.AGUIURL != base+"/plain/agui" {
+		t.Errorf("plain listed as %+v", p)
+	}
+
+	ctx := context.Background()
+	card, err := a2a.ResolveCard(ctx, base+"/greeter")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, binding := range []string{a2a.BindingJSONRPC, a2a.BindingHTTPJSON} {
+		transport, iface, err := a2a.NewTransportFromCard(card, a2a.WithPreferredBindings(binding))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if iface.URL != base+"/greeter" {
+			t.Errorf("%s interface at %s", binding, iface.URL)
+		}
+		resp, err := a2a.NewA2AServiceClient(transport).SendMessage(ctx, &a2a.SendMessageRequest{Message: &a2a.Message{
+			MessageID: "m-" + binding, ContextID: "ctx-1", Role: a2a.RoleUser, Parts: []*a2a.Part{{Content: &a2a.PartText{Text: "hi"}}}}})
+		if err != nil {
+			t.Fatalf("%s: %v", binding, err)
+		}
+		task := resp.Payload.(*a2a.SendMessageResponseTask).Task
+		if task.Status.State != a2a.TaskStateCompleted || task.Artifacts[0].Parts[0].Content.(*a2a.PartText).Text != "Hello from ctx-1." {
+			t.Errorf("%s: task %v", binding, task)
+		}
+	}
+
+	for _, agent := range []string{"greeter", "plain"} {
+		rs, err := (&agui.Client{URL: base + "/" + agent + "/agui"}).Run(ctx, &agui.RunAgentInput{ThreadID: "t-" + agent, RunID: "r-1", Messages: []agui.Message{}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := rs.Wait(); err != nil {
+			t.Fatal(err)
+		}
+		if msgs := rs.Messages(); len(msgs) != 1 || *msgs[0].(*agui.AssistantMessage).Content != "Hello from t-"+agent+"." {
+			t.Errorf("%s over AG-UI: %v", agent, msgs)
+		}
+	}
+
+	// A2A streams answer with AG-UI events on request, through the host too.
+	req, _ := http.NewRequest(http.MethodPost, base+"/greeter/message:stream?format=agui",
+		strings.NewReader(`{"message":{"messageId":"m-s","role":"ROLE_USER","parts":[{"text":"hi"}]}}`))
+	req.Header.Set("A2A-Version", "1.0")
+	req.Header.Set("Content-Type", "application/json")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stream, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if !strings.Contains(string(stream), `"type":"RUN_STARTED"`) || !strings.Contains(string(stream), `"type":"RUN_FINISHED"`) {
+		t.Errorf("AG-UI format through the host: %s", stream)
+	}
+
+	// Unknown agents and paths.
+	for _, tc := range []struct {
+		method, path, want string
+		status             int
+	}{
+		{"GET", "/v1/agents/nobody/.well-known/agent-card.json", `"status":"NOT_FOUND"`, 404},
+		{"POST", "/v1/agents/nobody", `"code":-32601`, 404},
+		{"POST", "/v1/agents/nobody/agui", `"status":"NOT_FOUND"`, 404},
+		{"GET", "/v1/agents/plain/.well-known/agent-card.json", `does not serve`, 404},
+		{"GET", "/elsewhere", `"status":"NOT_FOUND"`, 404},
+		{"POST", "/v1/agents", `"status":"UNIMPLEMENTED"`, 405},
+	} {
+		req, _ := http.NewRequest(tc.method, srv.URL+tc.path, strings.NewReader(`{}`))
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != tc.status || !strings.Contains(string(body), tc.want) || res.Header.Get("Content-Type") != "application/json" {
+			t.Errorf("%s %s: %d %s", tc.method, tc.path, res.StatusCode, body)
+		}
+	}
+}

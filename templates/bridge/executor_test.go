@@ -1,0 +1,189 @@
+package bridge_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/agui-gen/agui-gen/gen/a2a"
+	"github.com/agui-gen/agui-gen/gen/agui"
+	"github.com/agui-gen/agui-gen/gen/bridge"
+)
+
+// colourAgent is the AG-UI agent of these tests: it thinks, calls a tool,
+// keeps a count in its state and answers; asked to "ask", it interrupts
+// for a colour, and a resumed run answers with the colour.
+var colourAgent = agui.AgentFunc(func(ctx context.Context, in *agui.RunAgentInput, s *agui.Stream) error {
+	if len(in.Resume) > 0 {
+		e := in.Resume[0]
+		return s.Text("You chose " + string(e.Payload) + " for " + e.InterruptID + ".")
+	}
+	if err := s.Reasoning("Thinking."); err != nil {
+		return err
+	}
+	id, err := s.ToolCall("lookup", `{"city":"Paris"}`)
+	if err != nil {
+		return err
+	}
+	if err := s.ToolResult(id, "sunny"); err != nil {
+		return err
+	}
+	if err := s.StateSnapshot(json.RawMessage(`{"lookups":1}`)); err != nil {
+		return err
+	}
+	for _, chunk := range []string{"Sunny ", "to", "day."} {
+		if err := s.Text(chunk); err != nil {
+			return err
+		}
+	}
+	last := in.Messages[len(in.Messages)-1].(*agui.UserMessage)
+	if last.Content.Text == "ask" {
+		s.Interrupt(agui.Interrupt{ID: "colour", Reason: "choice", Message: ptr("Which colour?")})
+	}
+	return nil
+})
+
+func streamMessage(t *testing.T, client *a2a.A2AServiceClient, msg *a2a.Message) []*a2a.StreamResponse {
+	t.Helper()
+	var out []*a2a.StreamResponse
+	for resp, err := range client.SendStreamingMessage(context.Background(), &a2a.SendMessageRequest{Message: msg}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, resp)
+	}
+	return out
+}
+
+func textMessage(text, taskID string) *a2a.Message {
+	return &a2a.Message{MessageID: agui.NewID("m"), TaskID: taskID, Role: a2a.RoleUser, Parts: []*a2a.Part{{Content: &a2a.PartText{Text: text}}}}
+}
+
+// TestExecutor: an AG-UI agent served as an A2A agent streams its answer as
+// an artifact, its reasoning and tool calls as hinted status messages, its
+// state as an artifact; its interrupt stops the task for input, and the
+// answer resumes it.
+func TestExecutor(t *testing.T) {
+	_, client := a2aServer(t, &bridge.Executor{Agent: colourAgent})
+
+	responses := streamMessage(t, client, textMessage("weather", ""))
+	var answer string
+	var thinking, call, result, lastChunk bool
+	var state a2a.TaskState
+	var stateArtifact string
+	for _, r := range responses {
+		switch p := r.Payload.(type) {
+		case *a2a.StreamResponseArtifactUpdate:
+			art := p.ArtifactUpdate.Artifact
+			if art.ArtifactID == bridge.StateArtifactID {
+				stateArtifact = string(art.Parts[0].Content.(*a2a.PartData).Data)
+				continue
+			}
+			answer += art.Parts[0].Content.(*a2a.PartText).Text
+			lastChunk = p.ArtifactUpdate.LastChunk
+		case *a2a.StreamResponseStatusUpdate:
+			state = p.StatusUpdate.Status.State
+			if m := p.StatusUpdate.Status.Message; m != nil {
+				for _, part := range m.Parts {
+					thinking = thinking || bridge.IsThinking(part)
+					if c, ok := bridge.ToolCallOf(part); ok && c.Name == "lookup" && c.Arguments == `{"city":"Paris"}` {
+						call = true
+					}
+					if r, ok := bridge.ToolResultOf(part); ok && r.Content == "sunny" {
+						result = true
+					}
+				}
+			}
+		}
+	}
+	if answer != "Sunny today." || !lastChunk {
+		t.Errorf("answer artifact %q, last chunk marked %v", answer, lastChunk)
+	}
+	if !thinking || !call || !result {
+		t.Errorf("status messages: thinking %v, tool call %v, result %v", thinking, call, result)
+	}
+	if stateArtifact != `{"lookups":1}` {
+		t.Errorf("state artifact %q", stateArtifact)
+	}
+	if state != a2a.TaskStateCompleted {
+		t.Errorf("final state %s", state)
+	}
+
+	// An interrupt stops the task for input; a plain text answer resumes it.
+	responses = streamMessage(t, client, textMessage("ask", ""))
+	last := responses[len(responses)-1].Payload.(*a2a.StreamResponseStatusUpdate).StatusUpdate
+	if last.Status.State != a2a.TaskStateInputRequired {
+		t.Fatalf("ask ends in %s", last.Status.State)
+	}
+	question := last.Status.Message
+	if txt, ok := question.Parts[0].Content.(*a2a.PartText); !ok || txt.Text != "Which colour?" {
+		t.Errorf("question %v", question.Parts[0].Content)
+	}
+	if data := string(question.Parts[1].Content.(*a2a.PartData).Data); !strings.Contains(data, `"agui.interrupts"`) || !strings.Contains(data, `"id":"colour"`) {
+		t.Errorf("interrupts part %s", data)
+	}
+	responses = streamMessage(t, client, textMessage("blue", last.TaskID))
+	answer = ""
+	for _, r := range responses {
+		if p, ok := r.Payload.(*a2a.StreamResponseArtifactUpdate); ok && p.ArtifactUpdate.Artifact.ArtifactID != bridge.StateArtifactID {
+			answer += p.ArtifactUpdate.Artifact.Parts[0].Content.(*a2a.PartText).Text
+		}
+	}
+	if answer != `You chose "blue" for colour.` {
+		t.Errorf("answer after the follow-up %q", answer)
+	}
+}
+
+// TestRoundTrip: an AG-UI agent, served over A2A by Executor and reached
+// through A2AAgent, looks to an AG-UI client as it would directly: the same
+// text, tool call and state, and an interrupt whose resume reaches it with
+// its own id.
+func TestRoundTrip(t *testing.T) {
+	_, client := a2aServer(t, &bridge.Executor{Agent: colourAgent})
+	bridged := httptest.NewServer(agui.NewHandler(&bridge.A2AAgent{Client: client}))
+	defer bridged.Close()
+	direct := httptest.NewServer(agui.NewHandler(colourAgent))
+	defer direct.Close()
+	ctx := context.Background()
+
+	_, viaA2A := aguiRun(t, ctx, bridged.URL, userInput("thread-rt", "weather"))
+	_, straight := aguiRun(t, ctx, direct.URL, userInput("thread-rt", "weather"))
+	if a, b := summary(viaA2A.Messages()), summary(straight.Messages()); a != b {
+		t.Errorf("through the bridge:\n%s\ndirectly:\n%s", a, b)
+	}
+
+	events, _ := aguiRun(t, ctx, bridged.URL, userInput("thread-rt-ask", "ask"))
+	out, ok := finished(t, events).Outcome.(*agui.RunFinishedInterruptOutcome)
+	if !ok || len(out.Interrupts) != 1 || out.Interrupts[0].Reason != "choice" || !strings.HasSuffix(out.Interrupts[0].ID, "/colour") {
+		t.Fatalf("outcome %#v", finished(t, events).Outcome)
+	}
+	resume := userInput("thread-rt-ask", "ask")
+	resume.Resume = []agui.ResumeEntry{{InterruptID: out.Interrupts[0].ID, Status: agui.ResumeEntryStatusResolved, Payload: json.RawMessage(`{"colour":"blue"}`)}}
+	_, rs := aguiRun(t, ctx, bridged.URL, resume)
+	if got := summary(rs.Messages()); !strings.Contains(got, `assistant: You chose {"colour":"blue"} for colour.`) {
+		t.Errorf("after resume:\n%s", got)
+	}
+}
+
+// summary lists the user, assistant and tool messages of a conversation.
+func summary(msgs []agui.Message) string {
+	var b strings.Builder
+	for _, m := range msgs {
+		switch m := m.(type) {
+		case *agui.UserMessage:
+			b.WriteString("user: " + m.Content.Text + "\n")
+		case *agui.AssistantMessage:
+			if m.Content != nil {
+				b.WriteString("assistant: " + *m.Content + "\n")
+			}
+			for _, c := range m.ToolCalls {
+				b.WriteString("call: " + c.Function.Name + " " + c.Function.Arguments + "\n")
+			}
+		case *agui.ToolMessage:
+			b.WriteString("tool: " + m.Content.Text + "\n")
+		}
+	}
+	return b.String()
+}
