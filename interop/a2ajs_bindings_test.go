@@ -88,11 +88,18 @@ func TestA2AJSClientAgainstOurServer(t *testing.T) {
 	}
 }
 
-// serveA2AJS runs node/a2a-server.mjs and returns its base URL; closing
-// its stdin stops it.
+// serveA2AJS runs node/a2a-server.mjs and returns its base URL.
 func serveA2AJS(t *testing.T) string {
+	base, _ := serveNode(t, "a2a-server.mjs")
+	return base
+}
+
+// serveNode runs a server script of node/ that prints its base URL first,
+// and returns that URL and the lines it prints after; closing its stdin
+// stops it.
+func serveNode(t *testing.T, script string) (string, <-chan string) {
 	t.Helper()
-	cmd := exec.Command("node", "a2a-server.mjs")
+	cmd := exec.Command("node", script)
 	cmd.Dir = nodeDir
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
@@ -119,14 +126,26 @@ func serveA2AJS(t *testing.T) string {
 			<-done
 		}
 		if t.Failed() {
-			t.Logf("a2a-server.mjs stderr:\n%s", stderr.String())
+			t.Logf("%s stderr:\n%s", script, stderr.String())
 		}
 	})
-	line, err := bufio.NewReader(stdout).ReadString('\n')
+	r := bufio.NewReader(stdout)
+	line, err := r.ReadString('\n')
 	if err != nil {
-		t.Fatalf("a2a-server.mjs: %v", err)
+		t.Fatalf("%s: %v", script, err)
 	}
-	return strings.TrimSpace(line)
+	lines := make(chan string, 64)
+	go func() {
+		defer close(lines)
+		for {
+			l, err := r.ReadString('\n')
+			if err != nil {
+				return
+			}
+			lines <- strings.TrimSpace(l)
+		}
+	}()
+	return strings.TrimSpace(line), lines
 }
 
 func TestOurClientAgainstA2AJSServer(t *testing.T) {

@@ -150,36 +150,54 @@ type verdict struct {
 // checks against agui-gen's META definitions.
 func TestAguiOutputValidates(t *testing.T) {
 	requireNode(t)
-	type line struct {
-		Schema string          `json:"schema"`
-		Def    string          `json:"def"`
-		Value  json.RawMessage `json:"value"`
-	}
-	var input bytes.Buffer
-	enc := json.NewEncoder(&input)
-	var names []string
+	var events []agui.Event
 	for _, frame := range sseData(t, runNode(t, nil, "encode-events.mjs", "--edge-cases")) {
 		ev, err := agui.UnmarshalEvent(frame)
 		if err != nil {
 			t.Fatal(err)
 		}
-		def := definitionOf(ev)
-		names = append(names, def)
-		enc.Encode(line{Schema: "agui", Def: def, Value: ev.AppendJSON(nil)})
-		// The same value through the union: validates as Event too.
-		names = append(names, "Event")
-		enc.Encode(line{Schema: "agui", Def: "Event", Value: ev.AppendJSON(nil)})
+		events = append(events, ev)
 	}
+	lines := eventLines(events)
 	for _, ev := range metaEvents() {
 		if err := ev.Validate(); err != nil {
 			t.Fatalf("META event invalid in Go: %v", err)
 		}
-		names = append(names, "MetaEvent")
-		enc.Encode(line{Schema: "meta", Def: "MetaEvent", Value: ev.AppendJSON(nil)})
+		lines = append(lines, schemaLine{Schema: "meta", Def: "MetaEvent", Value: ev.AppendJSON(nil)})
+	}
+	checkSchemaLines(t, lines)
+}
+
+// schemaLine is one input line of validate-events.mjs.
+type schemaLine struct {
+	Schema string          `json:"schema"`
+	Def    string          `json:"def"`
+	Value  json.RawMessage `json:"value"`
+}
+
+// eventLines asks for each event to be checked against its own definition
+// and, through the union, as an Event.
+func eventLines(events []agui.Event) []schemaLine {
+	var lines []schemaLine
+	for _, ev := range events {
+		lines = append(lines, schemaLine{Schema: "agui", Def: definitionOf(ev), Value: ev.AppendJSON(nil)},
+			schemaLine{Schema: "agui", Def: "Event", Value: ev.AppendJSON(nil)})
+	}
+	return lines
+}
+
+// checkSchemaLines validates values against the official AG-UI schema (Ajv)
+// and @ag-ui/core's validators, and fails the test for each rejection.
+func checkSchemaLines(t *testing.T, values []schemaLine) {
+	t.Helper()
+	var input bytes.Buffer
+	enc := json.NewEncoder(&input)
+	for _, l := range values {
+		enc.Encode(l)
 	}
 	out := lines(runNode(t, input.Bytes(), "validate-events.mjs"))
-	if len(out) != len(names) {
-		t.Fatalf("%d verdicts for %d values", len(out), len(names))
+	if len(out) != len(values) {
+		t.Fatalf("%d verdicts for %d values", len(out), len(values))
 	}
 	for i, l := range out {
 		var v verdict
@@ -187,10 +205,10 @@ func TestAguiOutputValidates(t *testing.T) {
 			t.Fatal(err)
 		}
 		if !v.AJV.OK {
-			t.Errorf("value %d (%s): ajv rejects it: %s", i, names[i], v.AJV.Errors)
+			t.Errorf("value %d (%s): ajv rejects it: %s", i, values[i].Def, v.AJV.Errors)
 		}
 		if v.Core.OK != nil && !*v.Core.OK {
-			t.Errorf("value %d (%s): @ag-ui/core rejects it: %s", i, names[i], v.Core.Errors)
+			t.Errorf("value %d (%s): @ag-ui/core rejects it: %s", i, values[i].Def, v.Core.Errors)
 		}
 	}
 }
