@@ -11,7 +11,8 @@ import (
 func FuzzScanEnvelope(f *testing.F) {
 	for _, seed := range []string{
 		`{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"parts":[{"text":"a\"b"}]}}}`,
-		`{"id":"x","method":"GetTask","jsonrpc":"2.0"}`, `{"id":null}`, `{}`, `{"a":[1,-2.5e3,true,null,{}]}`,
+		`{"id":"x","method":"GetTask","jsonrpc":"2.0"}`, `{"jsonrpc":"2.0","id":7,"result":{"task":{"id":"t"}}}`,
+		`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"bad"}}`, `{"id":null}`, `{}`, `{"a":[1,-2.5e3,true,null,{}]}`,
 		`{"method":"Get\u0054ask"}`, `{"a":01}`, `{"a":[1,]}`, `{"a":tru}`, `{"a":1} x`,
 	} {
 		f.Add([]byte(seed))
@@ -20,7 +21,7 @@ func FuzzScanEnvelope(f *testing.F) {
 		if !utf8.Valid(data) {
 			return // the handler refuses such a body before it parses it
 		}
-		version, method, params, id, hasID, ok := scanEnvelope(data)
+		env, ok := scanEnvelope(data)
 		if !ok {
 			return
 		}
@@ -33,12 +34,13 @@ func FuzzScanEnvelope(f *testing.F) {
 		}
 		var wantMethod string
 		if raw, ok := m["method"]; ok {
-			if json.Unmarshal(raw, &wantMethod) != nil || wantMethod != string(method) {
-				t.Fatalf("method %q, encoding/json reads %s", method, raw)
+			if json.Unmarshal(raw, &wantMethod) != nil || wantMethod != string(env.method) {
+				t.Fatalf("method %q, encoding/json reads %s", env.method, raw)
 			}
 		}
 		_, wantID := m["id"]
-		if hasID != wantID || string(id) != string(m["id"]) || string(params) != string(m["params"]) || string(version) != string(m["jsonrpc"]) {
+		if env.hasID != wantID || string(env.id) != string(m["id"]) || string(env.params) != string(m["params"]) ||
+			string(env.version) != string(m["jsonrpc"]) || string(env.result) != string(m["result"]) || string(env.error) != string(m["error"]) {
 			t.Fatalf("%q: members differ from encoding/json's", data)
 		}
 	})

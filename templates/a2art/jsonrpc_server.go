@@ -104,11 +104,11 @@ func (h *jsonrpcHandler) context(ctx context.Context, info *CallInfo, req *rpcRe
 // parse reads one request object. On an error the returned request, when
 // not nil, holds the id that was read.
 func (h *jsonrpcHandler) parse(data []byte) (*rpcRequest, *a2a.RPCError) {
-	if version, method, params, id, hasID, ok := scanEnvelope(data); ok && string(version) == `"2.0"` &&
-		(!hasID || (kind(id) != 'o' && kind(id) != 'a' && kind(id) != 'b')) && (params == nil || kind(params) == 'o') {
-		req := &rpcRequest{params: params, method: string(method)}
-		if hasID {
-			req.id = id
+	if env, ok := scanEnvelope(data); ok && string(env.version) == `"2.0"` &&
+		(!env.hasID || (kind(env.id) != 'o' && kind(env.id) != 'a' && kind(env.id) != 'b')) && (env.params == nil || kind(env.params) == 'o') {
+		req := &rpcRequest{params: env.params, method: string(env.method)}
+		if env.hasID {
+			req.id = env.id
 		}
 		if req.handler = h.svc.Method(req.method); req.handler != nil && (req.handler.Unary != nil || req.handler.Stream != nil) {
 			req.streamed = req.handler.Stream != nil

@@ -53,10 +53,11 @@ type Hint struct {
 }
 
 // HintOf reads the hint of p; ok is false when p's metadata holds none.
-func HintOf(p *a2a.Part) (h Hint, ok bool) {
+func HintOf(p *a2a.Part) (Hint, bool) {
 	if p == nil || !bytes.Contains(p.Metadata, []byte(`"agui_`)) {
-		return Hint{}, false
+		return Hint{}, false // the common case, without the decoder's allocations
 	}
+	var h Hint
 	if json.Unmarshal(p.Metadata, &h) != nil {
 		return Hint{}, false
 	}
