@@ -56,13 +56,29 @@ type Hint struct {
 }
 
 // HintOf reads the hint of p; ok is false when p's metadata holds none.
+// Keys match exactly, and a member of the wrong type is ignored.
 func HintOf(p *a2a.Part) (Hint, bool) {
 	if p == nil || !bytes.Contains(p.Metadata, []byte(`"agui_`)) {
 		return Hint{}, false // the common case, without the decoder's allocations
 	}
-	var h Hint
-	if json.Unmarshal(p.Metadata, &h) != nil {
+	var meta map[string]json.RawMessage
+	if json.Unmarshal(p.Metadata, &meta) != nil {
 		return Hint{}, false
+	}
+	var h Hint
+	read := func(key string, dst any) bool { v, ok := meta[key]; return ok && json.Unmarshal(v, dst) == nil }
+	read(HintEventType, &h.EventType)
+	read(HintBlockType, &h.BlockType)
+	read(HintBlockID, &h.BlockID)
+	read(HintToolCallID, &h.ToolCallID)
+	read(HintToolName, &h.ToolName)
+	var index int
+	if read(HintBlockIndex, &index) {
+		h.BlockIndex = &index
+	}
+	var isError bool
+	if read(HintIsError, &isError) {
+		h.IsError = &isError
 	}
 	return h, h != Hint{}
 }

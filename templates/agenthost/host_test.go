@@ -22,7 +22,7 @@ var greeter = agui.AgentFunc(func(ctx context.Context, in *agui.RunAgentInput, s
 
 // newHost serves two agents: "greeter" over both protocols (A2A through the
 // bridge's executor) and "plain" over AG-UI only.
-func newHost(t *testing.T) (*httptest.Server, *agenthost.Host) {
+func newHost(t testing.TB) (*httptest.Server, *agenthost.Host) {
 	srv := httptest.NewUnstartedServer(nil)
 	host := agenthost.New("http://" + srv.Listener.Addr().String())
 	rt := a2atask.New(&bridge.Executor{Agent: greeter}, a2atask.NewMemory())
@@ -155,4 +155,33 @@ func TestHost(t *testing.T) {
 			t.Errorf("%s %s: %d %s", tc.method, tc.path, res.StatusCode, body)
 		}
 	}
+}
+
+// FuzzHostRoute: any method and path gets an answer, never a panic or a
+// server error, and an unknown agent always a 404.
+func FuzzHostRoute(f *testing.F) {
+	for _, seed := range [][2]string{{"GET", "/v1/agents"}, {"POST", "/v1/agents/greeter"}, {"GET", "/v1/agents/greeter/tasks/x"},
+		{"POST", "/v1/agents/plain/agui"}, {"GET", "/v1/agents/%2e%2e/.well-known/agent-card.json"}, {"DELETE", "/v1/agents//"},
+		{"GET", "/v1/agents/greeter/tasks/a%2Fb:subscribe?format=agui"}, {"POST", "/v1/agents/nobody/message:send"}} {
+		f.Add(seed[0], seed[1])
+	}
+	srv, host := newHost(f)
+	srv.Close() // requests go to the handler directly
+	f.Fuzz(func(t *testing.T, method, target string) {
+		req, err := http.NewRequest(method, "http://host"+target, strings.NewReader(`{}`))
+		if err != nil || !strings.HasPrefix(target, "/") {
+			return
+		}
+		req.Header.Set("A2A-Version", "1.0")
+		rec := httptest.NewRecorder()
+		host.ServeHTTP(rec, req)
+		if rec.Code >= 500 {
+			t.Fatalf("%s %s: %d %s", method, target, rec.Code, rec.Body)
+		}
+		rest, underAgents := strings.CutPrefix(req.URL.EscapedPath(), agenthost.AgentsPath+"/")
+		name, _, _ := strings.Cut(rest, "/")
+		if underAgents && rest != "" && name != "greeter" && name != "plain" && rec.Code != http.StatusNotFound {
+			t.Fatalf("%s %s: agent %q answered %d", method, target, name, rec.Code)
+		}
+	})
 }
