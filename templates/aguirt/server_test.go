@@ -206,6 +206,81 @@ func TestInterruptOutcome(t *testing.T) {
 	}
 }
 
+func TestCancelOutcome(t *testing.T) {
+	h := NewHandler(AgentFunc(func(_ context.Context, _ *agui.RunAgentInput, s *Stream) error {
+		s.Interrupt(agui.Interrupt{ID: "i1", Reason: "approval"})
+		s.Cancel() // wins over the interrupt
+		return s.Text("stopped")
+	}), WithLogger(quietLogger()))
+	evs := events(t, post(t, h, runInput, nil).Body.Bytes())
+	if _, ok := evs[len(evs)-1].(*agui.RunFinishedEvent).Outcome.(*agui.RunFinishedCancelledOutcome); !ok {
+		t.Errorf("outcome %#v", evs[len(evs)-1])
+	}
+}
+
+// TestServeRun: a handler that builds the input itself gets the same run
+// envelope as NewHandler's.
+func TestServeRun(t *testing.T) {
+	rec := httptest.NewRecorder()
+	input := &agui.RunAgentInput{ThreadID: "t9", RunID: "r9", Messages: []agui.Message{}}
+	ServeRun(rec, httptest.NewRequest(http.MethodGet, "/", nil), AgentFunc(func(_ context.Context, in *agui.RunAgentInput, s *Stream) error {
+		return s.Text("for " + in.ThreadID)
+	}), input, WithLogger(quietLogger()))
+	evs := events(t, rec.Body.Bytes())
+	if got := types(evs); strings.Join(got, " ") != "RUN_STARTED TEXT_MESSAGE_START TEXT_MESSAGE_CONTENT TEXT_MESSAGE_END RUN_FINISHED" {
+		t.Errorf("events %v", got)
+	}
+	if rs := evs[0].(*agui.RunStartedEvent); rs.ThreadID != "t9" || rs.RunID != "r9" {
+		t.Errorf("RUN_STARTED %+v", rs)
+	}
+}
+
+// TestInvoke: a run in process delivers the envelope and the agent's events
+// to emit; the agent's error ends it with RUN_ERROR and is returned; an
+// error from emit stops the agent and is returned.
+func TestInvoke(t *testing.T) {
+	input := &agui.RunAgentInput{ThreadID: "t1", RunID: "r1", Messages: []agui.Message{}}
+	var got []agui.Event
+	collect := func(ev agui.Event) error { got = append(got, ev); return nil }
+	err := Invoke(context.Background(), AgentFunc(func(_ context.Context, _ *agui.RunAgentInput, s *Stream) error {
+		return s.Text("hi")
+	}), input, collect)
+	if err != nil || strings.Join(types(got), " ") != "RUN_STARTED TEXT_MESSAGE_START TEXT_MESSAGE_CONTENT TEXT_MESSAGE_END RUN_FINISHED" {
+		t.Fatalf("%v %v", err, types(got))
+	}
+
+	got = nil
+	boom := &RunError{Message: "boom", Code: "BOOM"}
+	err = Invoke(context.Background(), AgentFunc(func(context.Context, *agui.RunAgentInput, *Stream) error { return boom }), input, collect)
+	if err != boom {
+		t.Errorf("agent error returned as %v", err)
+	}
+	if re, ok := got[len(got)-1].(*agui.RunErrorEvent); !ok || *re.Code != "BOOM" {
+		t.Errorf("last event %#v", got[len(got)-1])
+	}
+
+	full := errors.New("sink full")
+	calls := 0
+	err = Invoke(context.Background(), AgentFunc(func(ctx context.Context, _ *agui.RunAgentInput, s *Stream) error {
+		for i := 0; ; i++ {
+			if err := s.Text("x"); err != nil {
+				if ctx.Err() == nil {
+					t.Error("the agent's context is live after emit failed")
+				}
+				return err
+			}
+		}
+	}), input, func(agui.Event) error {
+		if calls++; calls > 3 {
+			return full
+		}
+		return nil
+	})
+	if !errors.Is(err, full) {
+		t.Errorf("emit's error returned as %v", err)
+	}
+}
+
 func TestAdmitsProto(t *testing.T) {
 	for accept, want := range map[string]bool{
 		"": false, "text/event-stream": false, MediaTypeProto: true, "*/*": true, "application/*": true,

@@ -345,6 +345,34 @@ func TestA2AAgent(t *testing.T) {
 		}
 	})
 
+	t.Run("bad input", func(t *testing.T) {
+		twoTasks := userInput("thread-bad", "ask")
+		twoTasks.Resume = []agui.ResumeEntry{{InterruptID: "a2a/t1", Status: agui.ResumeEntryStatusResolved},
+			{InterruptID: "a2a/t2", Status: agui.ResumeEntryStatusResolved}}
+		noInput := &agui.RunAgentInput{ThreadID: "thread-bad", RunID: "r", Messages: []agui.Message{
+			&agui.UserMessage{BaseMessage: agui.BaseMessage{ID: "u"}, Content: agui.TextContent("hi")},
+			&agui.AssistantMessage{BaseMessage: agui.BaseMessage{ID: "a"}, Content: ptr("hello")}}}
+		unknownTask := userInput("thread-bad", "ask")
+		unknownTask.Resume = []agui.ResumeEntry{{InterruptID: "a2a/no-such-task", Status: agui.ResumeEntryStatusResolved, Payload: json.RawMessage(`"x"`)}}
+		down := httptest.NewServer(agui.NewHandler(&bridge.A2AAgent{Client: a2a.NewA2AServiceClient(a2a.NewJSONRPCTransport("http://127.0.0.1:1"))}))
+		defer down.Close()
+		for _, tc := range []struct {
+			name, url, code string
+			input            *agui.RunAgentInput
+		}{
+			{"resume across tasks", bridged.URL, "RESUME_SPANS_TASKS", twoTasks},
+			{"nothing new to send", bridged.URL, "NO_INPUT", noInput},
+			{"resume of an unknown task", bridged.URL, "NOT_FOUND", unknownTask},
+			{"agent unreachable", down.URL, "A2A_UNAVAILABLE", userInput("thread-bad", "hi")},
+		} {
+			events, _ := aguiRun(t, ctx, tc.url, tc.input)
+			last, ok := events[len(events)-1].(*agui.RunErrorEvent)
+			if !ok || last.Code == nil || *last.Code != tc.code {
+				t.Errorf("%s: the run ended with %#v, want RUN_ERROR %s", tc.name, events[len(events)-1], tc.code)
+			}
+		}
+	})
+
 	t.Run("client goes away", func(t *testing.T) {
 		runCtx, cancel := context.WithCancel(ctx)
 		rs, err := (&agui.Client{URL: bridged.URL}).Run(runCtx, userInput("thread-slow", "slow"))

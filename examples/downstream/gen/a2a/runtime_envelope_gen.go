@@ -8,12 +8,20 @@ import (
 	"encoding/json"
 )
 
-// scanEnvelope reads a JSON-RPC request object in one pass without
-// decoding its params, which the request message's own decoder reads
-// next. It reports false for anything it does not take whole (malformed
-// JSON, a member of the wrong type, an escaped key or method): parse then
-// reads the request again, slowly, to say exactly what is wrong.
-func scanEnvelope(data []byte) (version, method, params, id json.RawMessage, hasID, ok bool) {
+// envelope holds the members of a JSON-RPC request or response object,
+// undecoded.
+type envelope struct {
+	version, method, params, id, result, error json.RawMessage
+	hasID                                      bool
+}
+
+// scanEnvelope reads a JSON-RPC request or response object in one pass
+// without decoding its params or result, which the message's own decoder
+// reads next. It reports false for anything it does not take whole
+// (malformed JSON, a member of the wrong type, an escaped key or method):
+// the caller then reads the object again, slowly, to say exactly what is
+// wrong.
+func scanEnvelope(data []byte) (env envelope, ok bool) {
 	s := scanner{data: data}
 	s.space()
 	if !s.take('{') {
@@ -21,7 +29,7 @@ func scanEnvelope(data []byte) (version, method, params, id json.RawMessage, has
 	}
 	s.space()
 	if s.take('}') {
-		return nil, nil, nil, nil, false, s.end()
+		return env, s.end()
 	}
 	for {
 		s.space()
@@ -41,20 +49,24 @@ func scanEnvelope(data []byte) (version, method, params, id json.RawMessage, has
 		v := json.RawMessage(data[start:s.pos])
 		switch string(key) {
 		case "jsonrpc":
-			version = v
+			env.version = v
 		case "method":
 			if v[0] != '"' || bytes.IndexByte(v, '\\') >= 0 {
 				return
 			}
-			method = v[1 : len(v)-1]
+			env.method = v[1 : len(v)-1]
 		case "params":
-			params = v
+			env.params = v
 		case "id":
-			id, hasID = v, true
+			env.id, env.hasID = v, true
+		case "result":
+			env.result = v
+		case "error":
+			env.error = v
 		}
 		s.space()
 		if s.take('}') {
-			return version, method, params, id, hasID, s.end()
+			return env, s.end()
 		}
 		if !s.take(',') {
 			return

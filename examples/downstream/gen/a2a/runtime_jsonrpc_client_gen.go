@@ -104,6 +104,11 @@ func (t *jsonrpcTransport) Stream(ctx context.Context, method *MethodDesc, req P
 // or its error as an *RPCError. An error answer may carry a null id (the
 // server could not read ours); a result must carry ours.
 func readRPCResponse(res *http.Response, data []byte, id int64) (json.RawMessage, error) {
+	// The common answer, a result to our request, is taken in one pass.
+	if env, ok := scanEnvelope(data); ok && string(env.version) == `"2.0"` && env.error == nil && env.result != nil &&
+		string(env.id) == strconv.FormatInt(id, 10) {
+		return env.result, nil
+	}
 	var env struct {
 		JSONRPC string          `json:"jsonrpc"`
 		ID      json.RawMessage `json:"id"`

@@ -84,7 +84,7 @@ func (h *jsonrpcHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx := h.context(r.Context(), info, req)
 	if req.streamed {
-		h.serveStream(ctx, w, req)
+		h.serveStream(ctx, w, r, req)
 		return
 	}
 	result, rerr := h.unary(ctx, req)
@@ -105,11 +105,11 @@ func (h *jsonrpcHandler) context(ctx context.Context, info *CallInfo, req *rpcRe
 // parse reads one request object. On an error the returned request, when
 // not nil, holds the id that was read.
 func (h *jsonrpcHandler) parse(data []byte) (*rpcRequest, *RPCError) {
-	if version, method, params, id, hasID, ok := scanEnvelope(data); ok && string(version) == `"2.0"` &&
-		(!hasID || (kind(id) != 'o' && kind(id) != 'a' && kind(id) != 'b')) && (params == nil || kind(params) == 'o') {
-		req := &rpcRequest{params: params, method: string(method)}
-		if hasID {
-			req.id = id
+	if env, ok := scanEnvelope(data); ok && string(env.version) == `"2.0"` &&
+		(!env.hasID || (kind(env.id) != 'o' && kind(env.id) != 'a' && kind(env.id) != 'b')) && (env.params == nil || kind(env.params) == 'o') {
+		req := &rpcRequest{params: env.params, method: string(env.method)}
+		if env.hasID {
+			req.id = env.id
 		}
 		if req.handler = h.svc.Method(req.method); req.handler != nil && (req.handler.Unary != nil || req.handler.Stream != nil) {
 			req.streamed = req.handler.Stream != nil
@@ -210,10 +210,16 @@ func (h *jsonrpcHandler) unary(ctx context.Context, req *rpcRequest) (ProtoValue
 
 // serveStream answers a streaming RPC with SSE. An error before the first
 // message is a plain JSON-RPC error response; after it, an error event.
-func (h *jsonrpcHandler) serveStream(ctx context.Context, w http.ResponseWriter, req *rpcRequest) {
+func (h *jsonrpcHandler) serveStream(ctx context.Context, w http.ResponseWriter, r *http.Request, req *rpcRequest) {
 	msg, rerr := h.decode(req)
 	if rerr != nil {
 		h.writeStreamError(w, nil, req.id, rerr)
+		return
+	}
+	if f := h.cfg.streamFormat(r); f != nil && req.id != nil {
+		if rerr := serveFormat(ctx, h.cfg, f, w, r, req.handler, msg); rerr != nil {
+			h.writeError(w, http.StatusOK, req.id, rerr)
+		}
 		return
 	}
 	id := req.id

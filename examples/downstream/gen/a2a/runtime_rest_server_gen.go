@@ -114,6 +114,12 @@ func (h *restHandler) serve(w http.ResponseWriter, r *http.Request, rt *route, v
 	}
 	ctx := WithCallInfo(r.Context(), info)
 	if rt.handler.Stream != nil {
+		if f := h.cfg.streamFormat(r); f != nil {
+			if rerr := serveFormat(ctx, h.cfg, f, w, r, rt.handler, req); rerr != nil {
+				writeError(w, rerr)
+			}
+			return
+		}
 		h.serveStream(ctx, w, rt, req)
 		return
 	}

@@ -31,6 +31,7 @@ type serverConfig struct {
 	absentAs     string
 	authenticate func(*http.Request) (any, error)
 	keepAlive    time.Duration
+	formats      []StreamFormat
 }
 
 func newServerConfig(opts []ServerOption) *serverConfig {

@@ -225,13 +225,18 @@ func (h *handler) serveRun(w http.ResponseWriter, r *http.Request, input *RunAge
 			}
 		}()
 	}
-	err := h.runAgent(ctx, input, stream)
+	endRun(ctx, h.cfg.logger, stream, runAgent(ctx, h.cfg.logger, h.agent, input, stream))
+}
+
+// endRun ends a run the agent has returned from: RUN_ERROR for err, else
+// RUN_FINISHED with what is still open closed first. Nothing is sent once
+// ctx is done: there is no one to tell.
+func endRun(ctx context.Context, logger *slog.Logger, stream *Stream, err error) {
 	switch {
 	case ctx.Err() != nil:
-		// The client is gone; there is no one to tell.
 	case err != nil:
 		if ferr := stream.fail(err.Error(), errorCode(err)); ferr != nil && !errors.Is(ferr, ErrRunOver) {
-			h.cfg.logger.LogAttrs(ctx, slog.LevelWarn, "agui: could not report the run's error", slog.String("error", ferr.Error()))
+			logger.LogAttrs(ctx, slog.LevelWarn, "agui: could not report the run's error", slog.String("error", ferr.Error()))
 		}
 	default:
 		if ferr := stream.finish(); ferr != nil && !errors.Is(ferr, ErrRunOver) {
@@ -241,16 +246,67 @@ func (h *handler) serveRun(w http.ResponseWriter, r *http.Request, input *RunAge
 }
 
 // runAgent calls the agent, turning a panic into an error.
-func (h *handler) runAgent(ctx context.Context, input *RunAgentInput, stream *Stream) (err error) {
+func runAgent(ctx context.Context, logger *slog.Logger, agent Agent, input *RunAgentInput, stream *Stream) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			h.cfg.logger.LogAttrs(ctx, slog.LevelError, "agui: agent panicked",
+			logger.LogAttrs(ctx, slog.LevelError, "agui: agent panicked",
 				slog.Any("panic", p), slog.String("stack", string(debug.Stack())))
 			err = &RunError{Message: "the agent failed unexpectedly", Code: "internal_error"}
 		}
 	}()
-	return h.agent.Run(ctx, input, stream)
+	return agent.Run(ctx, input, stream)
 }
+
+// ServeRun serves one run of agent on input as NewHandler does once it has
+// read and validated a request: for handlers that build the input
+// themselves. Of opts, only WithKeepAlive and WithLogger apply.
+func ServeRun(w http.ResponseWriter, r *http.Request, agent Agent, input *RunAgentInput, opts ...Option) {
+	NewHandler(agent, opts...).(*handler).serveRun(w, r, input)
+}
+
+// Invoke runs agent on input in this process and passes each event of the
+// run to emit, as a handler would send it: RUN_STARTED, what the agent
+// emits (checked by the sequence verifier), then RUN_FINISHED, or RUN_ERROR
+// when the agent fails. emit is called with the stream locked, so it must
+// not call back into the stream. An error from emit cancels the run and is
+// returned; so is the agent's own error.
+func Invoke(ctx context.Context, agent Agent, input *RunAgentInput, emit func(Event) error, opts ...Option) error {
+	cfg := NewHandler(agent, opts...).(*handler).cfg
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	w := &funcWriter{emit: emit, cancel: cancel}
+	stream := newStream(ctx, w, input.ThreadID, input.RunID)
+	if err := stream.start(input); err != nil {
+		return err
+	}
+	err := runAgent(ctx, cfg.logger, agent, input, stream)
+	endRun(ctx, cfg.logger, stream, err)
+	if cause := context.Cause(ctx); cause != nil && w.failed {
+		return cause
+	}
+	return err
+}
+
+// funcWriter is the eventWriter of Invoke: it hands events to a function.
+type funcWriter struct {
+	emit   func(Event) error
+	cancel context.CancelCauseFunc
+	failed bool
+}
+
+func (w *funcWriter) ContentType() string { return "" }
+
+func (w *funcWriter) WriteEvent(ev Event) error {
+	if err := w.emit(ev); err != nil {
+		w.failed = true
+		w.cancel(err)
+		return err
+	}
+	return nil
+}
+
+func (w *funcWriter) KeepAlive(time.Duration) error { return nil }
+func (w *funcWriter) Close() error                  { return nil }
 
 // RunError is an error an agent returns to end its run with RUN_ERROR
 // carrying a code as well as a message.

@@ -45,6 +45,7 @@ type Stream struct {
 type runState struct {
 	lastAsst   map[string]string // owner → id of the last assistant text message
 	interrupts []Interrupt
+	cancelled  bool
 	result     json.RawMessage
 	over       bool
 }
@@ -408,6 +409,15 @@ func (s *Stream) Interrupt(interrupts ...Interrupt) {
 	s.run.interrupts = append(s.run.interrupts, interrupts...)
 }
 
+// Cancel ends the run, when the agent returns, with a cancelled outcome:
+// the run was stopped on purpose before it completed, and the next run on
+// the thread is an ordinary one, not a resume. It overrides Interrupt.
+func (s *Stream) Cancel() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.run.cancelled = true
+}
+
 // SetResult sets the run's result, sent in RUN_FINISHED.
 func (s *Stream) SetResult(result json.RawMessage) {
 	s.mu.Lock()
@@ -481,7 +491,10 @@ func (s *Stream) finish() error {
 			return err
 		}
 		ev := &RunFinishedEvent{ThreadID: s.threadID, RunID: s.runID, Result: s.run.result}
-		if len(s.run.interrupts) > 0 {
+		switch {
+		case s.run.cancelled:
+			ev.Outcome = &RunFinishedCancelledOutcome{}
+		case len(s.run.interrupts) > 0:
 			ev.Outcome = &RunFinishedInterruptOutcome{Interrupts: s.run.interrupts}
 		}
 		err := s.send(ev)
