@@ -11,10 +11,8 @@
 // Prints the base URL, then serves until stdin closes.
 //
 //   node a2a-bridge-server.mjs
-import express from 'express';
 import { Role, TaskState } from '@a2a-js/sdk';
-import { DefaultRequestHandler, InMemoryTaskStore } from '@a2a-js/sdk/server';
-import { agentCardHandler, jsonRpcHandler, restHandler, UserBuilder } from '@a2a-js/sdk/server/express';
+import { serveAgent } from './a2a-js-serve.mjs';
 
 const now = () => new Date().toISOString();
 const textOf = (m) => m.parts.map((p) => (p.content?.$case === 'text' ? p.content.value : '')).join('');
@@ -81,26 +79,4 @@ const executor = {
   },
 };
 
-const app = express();
-const server = app.listen(0, '127.0.0.1', () => {
-  const base = `http://127.0.0.1:${server.address().port}`;
-  const card = {
-    name: 'js-weather', description: 'Knows the weather.', version: '1.0.0',
-    supportedInterfaces: [
-      { url: base + '/a2a/jsonrpc', protocolBinding: 'JSONRPC', protocolVersion: '1.0', tenant: '' },
-      { url: base + '/a2a/rest', protocolBinding: 'HTTP+JSON', protocolVersion: '1.0', tenant: '' },
-    ],
-    provider: undefined, documentationUrl: undefined, iconUrl: undefined,
-    capabilities: { streaming: true, pushNotifications: false, extensions: [], extendedAgentCard: false },
-    securitySchemes: {}, securityRequirements: [], signatures: [],
-    defaultInputModes: ['text/plain'], defaultOutputModes: ['text/plain'],
-    skills: [{ id: 'weather', name: 'Weather', description: 'Tells the weather.', tags: ['weather'], examples: [], inputModes: [], outputModes: [], securityRequirements: [] }],
-  };
-  const handler = new DefaultRequestHandler(card, new InMemoryTaskStore(), executor);
-  app.use('/.well-known/agent-card.json', agentCardHandler({ agentCardProvider: handler }));
-  app.use('/a2a/jsonrpc', jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
-  app.use('/a2a/rest', restHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
-  console.log(base);
-});
-process.stdin.resume();
-process.stdin.on('end', () => { server.close(); process.exit(0); });
+serveAgent({ name: 'js-weather', description: 'Knows the weather.', skill: { id: 'weather', name: 'Weather', description: 'Tells the weather.', tags: ['weather'] } }, executor);

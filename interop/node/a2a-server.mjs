@@ -5,10 +5,8 @@
 // stdin closes. For interop/a2a_js_test.go.
 //
 //   node a2a-server.mjs
-import express from 'express';
 import { Role, TaskState } from '@a2a-js/sdk';
-import { DefaultRequestHandler, InMemoryTaskStore } from '@a2a-js/sdk/server';
-import { agentCardHandler, jsonRpcHandler, restHandler, UserBuilder } from '@a2a-js/sdk/server/express';
+import { serveAgent } from './a2a-js-serve.mjs';
 
 const now = () => new Date().toISOString();
 const textOf = (m) => m.parts.map((p) => (p.content?.$case === 'text' ? p.content.value : '')).join('');
@@ -27,26 +25,4 @@ const executor = {
   async cancelTask(taskId, bus) { bus.finished(); },
 };
 
-const app = express();
-const server = app.listen(0, '127.0.0.1', () => {
-  const base = `http://127.0.0.1:${server.address().port}`;
-  const card = {
-    name: 'js-echo', description: 'Echoes what it is told.', version: '1.0.0',
-    supportedInterfaces: [
-      { url: base + '/a2a/jsonrpc', protocolBinding: 'JSONRPC', protocolVersion: '1.0', tenant: '' },
-      { url: base + '/a2a/rest', protocolBinding: 'HTTP+JSON', protocolVersion: '1.0', tenant: '' },
-    ],
-    provider: undefined, documentationUrl: undefined, iconUrl: undefined,
-    capabilities: { streaming: true, pushNotifications: false, extensions: [], extendedAgentCard: false },
-    securitySchemes: {}, securityRequirements: [], signatures: [],
-    defaultInputModes: ['text/plain'], defaultOutputModes: ['text/plain'],
-    skills: [{ id: 'echo', name: 'Echo', description: 'Repeats what it is told.', tags: ['echo'], examples: [], inputModes: [], outputModes: [], securityRequirements: [] }],
-  };
-  const handler = new DefaultRequestHandler(card, new InMemoryTaskStore(), executor);
-  app.use('/.well-known/agent-card.json', agentCardHandler({ agentCardProvider: handler }));
-  app.use('/a2a/jsonrpc', jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
-  app.use('/a2a/rest', restHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
-  console.log(base);
-});
-process.stdin.resume();
-process.stdin.on('end', () => { server.close(); process.exit(0); });
+serveAgent({ name: 'js-echo', description: 'Echoes what it is told.', skill: { id: 'echo', name: 'Echo', description: 'Repeats what it is told.', tags: ['echo'] } }, executor);
