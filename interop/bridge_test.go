@@ -82,6 +82,7 @@ type bridgedRun struct {
 	OK         bool              `json:"ok"`
 	Error      string            `json:"error"`
 	EventTypes []string          `json:"eventTypes"`
+	Events     []json.RawMessage `json:"events"`
 	Outcome    json.RawMessage   `json:"outcome"`
 	Messages   []json.RawMessage `json:"messages"`
 	State      json.RawMessage   `json:"state"`
@@ -170,6 +171,11 @@ func TestHTTPAgentThroughBridgeToA2AJS(t *testing.T) {
 	}
 	if last := out.Resume.Messages[len(out.Resume.Messages)-1]; !strings.Contains(string(last), "You chose blue.") {
 		t.Errorf("after the resume the last message is %s", last)
+	}
+	for _, ev := range out.Resume.Events { // @a2a-js/sdk restates the task, question and all
+		if strings.Contains(string(ev), "Which colour?") {
+			t.Errorf("the resumed run shows the question again: %s", ev)
+		}
 	}
 
 	// The abort reaches the A2A agent as a CancelTask.

@@ -54,7 +54,7 @@ type A2AAgent struct {
 
 // Run runs input on the A2A agent.
 func (a *A2AAgent) Run(ctx context.Context, input *agui.RunAgentInput, s *agui.Stream) error {
-	t := newTranslator(s, input.State)
+	t := newTranslator(s, input.State, false)
 	msg, canceled, err := a.message(ctx, input)
 	if err != nil {
 		return err

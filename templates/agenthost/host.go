@@ -21,6 +21,7 @@ package agenthost
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -145,13 +146,7 @@ func (h *Host) List() Listing {
 	h.mu.RLock()
 	defer h.mu.RUnlock()
 	out := Listing{Agents: []ListedAgent{}}
-	for _, name := range slices.Sorted(func(yield func(string) bool) {
-		for n := range h.agents {
-			if !yield(n) {
-				return
-			}
-		}
-	}) {
+	for _, name := range slices.Sorted(maps.Keys(h.agents)) {
 		m := h.agents[name]
 		la := ListedAgent{Name: name, URL: m.url}
 		if m.a2a != nil {

@@ -310,6 +310,11 @@ func TestA2AAgent(t *testing.T) {
 		if fin := finished(t, events); fin.Outcome != nil {
 			t.Errorf("resumed run's outcome %T", fin.Outcome)
 		}
+		for _, ev := range events {
+			if c, ok := ev.(*agui.TextMessageContentEvent); ok && c.Delta == "Which colour?" {
+				t.Error("the resumed run shows the question again")
+			}
+		}
 		var answer string
 		for _, m := range rs.Messages() {
 			if am, ok := m.(*agui.AssistantMessage); ok && am.Content != nil {
@@ -358,7 +363,7 @@ func TestA2AAgent(t *testing.T) {
 		defer down.Close()
 		for _, tc := range []struct {
 			name, url, code string
-			input            *agui.RunAgentInput
+			input           *agui.RunAgentInput
 		}{
 			{"resume across tasks", bridged.URL, "RESUME_SPANS_TASKS", twoTasks},
 			{"nothing new to send", bridged.URL, "NO_INPUT", noInput},
@@ -417,7 +422,7 @@ func TestA2AAgent(t *testing.T) {
 // by ?format=agui, gets them, on JSON-RPC and on HTTP+JSON; errors before
 // the stream stay the binding's.
 func TestStreamFormat(t *testing.T) {
-	url, _ := a2aServer(t, weatherExecutor)
+	url, client := a2aServer(t, weatherExecutor)
 	send := `{"message":{"messageId":"m-1","role":"ROLE_USER","parts":[{"text":"weather"}]}}`
 	for _, tc := range []struct {
 		name, target, body, accept string
@@ -448,6 +453,35 @@ func TestStreamFormat(t *testing.T) {
 			}
 		})
 	}
+	t.Run("subscription catches up", func(t *testing.T) {
+		resp, err := client.SendMessage(context.Background(), &a2a.SendMessageRequest{Message: &a2a.Message{
+			MessageID: "m-ask", Role: a2a.RoleUser, Parts: []*a2a.Part{{Content: &a2a.PartText{Text: "ask"}}}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		task := resp.Payload.(*a2a.SendMessageResponseTask).Task
+		req, _ := http.NewRequest(http.MethodGet, url+"/tasks/"+task.ID+":subscribe", nil)
+		req.Header.Set("A2A-Version", "1.0")
+		req.Header.Set("Accept", bridge.EventsMediaType)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		events, err := readAGUI(res)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var question bool
+		for _, ev := range events {
+			if c, ok := ev.(*agui.TextMessageContentEvent); ok && c.Delta == "Which colour?" {
+				question = true
+			}
+		}
+		if _, ok := finished(t, events).Outcome.(*agui.RunFinishedInterruptOutcome); !ok || !question {
+			t.Errorf("subscription to a task that needs input: %v", types(events))
+		}
+	})
 	t.Run("error before the stream", func(t *testing.T) {
 		req, _ := http.NewRequest(http.MethodPost, url+"/tasks/no-such-task:subscribe?format=agui", nil)
 		req.Header.Set("A2A-Version", "1.0")

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"maps"
 	"slices"
 	"strings"
 
@@ -188,7 +189,7 @@ func (o *sink) sendText(id string, a *textArtifact, last bool) error {
 
 // settle ends the task as the run ended.
 func (o *sink) settle() error {
-	for _, id := range slices.Sorted(mapKeys(o.pending)) { // a chunk stream closes with the run
+	for _, id := range slices.Sorted(maps.Keys(o.pending)) { // a chunk stream closes with the run
 		if err := o.endText(id); err != nil {
 			return err
 		}
@@ -207,16 +208,6 @@ func (o *sink) settle() error {
 		return o.run.RequireInput(interruptMessage(o.run, o.interrupts))
 	}
 	return o.run.Complete(nil)
-}
-
-func mapKeys[V any](m map[string]V) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
 }
 
 // interruptMessage asks the client what the interrupts ask: their

@@ -1,6 +1,7 @@
 package bridge
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/url"
@@ -39,10 +40,14 @@ type translator struct {
 	// rendered holds the ids of the messages already shown, since a task
 	// repeats its status message.
 	rendered map[string]bool
+	// replay says to show what a task snapshot already holds (artifacts,
+	// the status message): for a subscription catching up, not for a run
+	// continuing a task whose earlier runs showed it.
+	replay bool
 }
 
-func newTranslator(s *agui.Stream, state json.RawMessage) *translator {
-	t := &translator{s: s, artifacts: map[string]bool{}, streamed: map[string]int{}, rendered: map[string]bool{}}
+func newTranslator(s *agui.Stream, state json.RawMessage, replay bool) *translator {
+	t := &translator{s: s, artifacts: map[string]bool{}, streamed: map[string]int{}, rendered: map[string]bool{}, replay: replay}
 	if len(state) == 0 || string(state) == "null" {
 		t.base = map[string]json.RawMessage{}
 	} else if json.Unmarshal(state, &t.base) != nil {
@@ -86,6 +91,18 @@ func (t *translator) task(task *a2a.Task) error {
 	if err := t.sendView(); err != nil {
 		return err
 	}
+	if !t.replay {
+		for _, art := range task.Artifacts {
+			t.streamed[art.ArtifactID]++ // a later append is a continuation
+		}
+		for _, m := range task.History {
+			t.rendered[m.MessageID] = true
+		}
+		if task.Status != nil && task.Status.Message != nil {
+			t.rendered[task.Status.Message.MessageID] = true
+		}
+		return t.setStatus(task.Status)
+	}
 	for _, art := range task.Artifacts {
 		if !t.artifacts[art.ArtifactID] && t.streamed[art.ArtifactID] == 0 {
 			if err := t.artifact(art, false, true); err != nil {
@@ -104,13 +121,13 @@ func (t *translator) setStatus(st *a2a.TaskStatus) error {
 	if err := t.sendView(); err != nil {
 		return err
 	}
-	if st.State != t.state && t.base != nil {
-		t.state = st.State
+	changed := st.State != t.state
+	t.state = st.State
+	if changed && t.base != nil {
 		if err := t.s.StateDelta(&agui.ReplaceOperation{Path: "/" + stateKey + "/state", Value: jsonString(st.State.String())}); err != nil {
 			return err
 		}
 	}
-	t.state = st.State
 	if st.Message != nil {
 		t.status = st.Message
 		// The question of a task that needs input is the interrupt's
@@ -213,7 +230,7 @@ func hidden(p *a2a.Part) bool {
 // dataType is the type member of a data part's object, if any.
 func dataType(p *a2a.Part) string {
 	d, ok := p.Content.(*a2a.PartData)
-	if !ok || !strings.Contains(string(d.Data), `"type"`) {
+	if !ok || !bytes.Contains(d.Data, []byte(`"type"`)) {
 		return ""
 	}
 	var v struct {
@@ -264,10 +281,11 @@ func (t *translator) artifact(art *a2a.Artifact, appendParts, lastChunk bool) er
 		}
 	}
 	if text.Len() > 0 {
-		id := art.ArtifactID
+		// An artifact id is unique within its task only.
+		id := t.taskID + "/" + art.ArtifactID
 		if t.textSource != art.ArtifactID {
 			if n := t.streamed[art.ArtifactID]; n > 0 {
-				id = fmt.Sprintf("%s-%d", art.ArtifactID, n)
+				id = fmt.Sprintf("%s-%d", id, n)
 			}
 		}
 		if err := t.text(id, art.ArtifactID, text.String()); err != nil {

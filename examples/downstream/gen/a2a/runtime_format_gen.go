@@ -87,10 +87,7 @@ func serveFormat(ctx context.Context, cfg *serverConfig, f *StreamFormat, w http
 		}
 	}()
 	defer func() { cancel(); <-done }()
-	first, ok := <-items
-	if !ok {
-		first = item{}
-	}
+	first := <-items // the zero item when the call ends with nothing
 	if first.err != nil {
 		return first.err
 	}
