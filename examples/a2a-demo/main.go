@@ -3,7 +3,9 @@
 // tasks in a SQLite file by default, so they survive a restart, and sends
 // push notifications; JSON-RPC is at POST /, HTTP+JSON at the proto's
 // paths, gRPC on a second port when asked, and the agent card listing them
-// at /.well-known/agent-card.json.
+// at /.well-known/agent-card.json. A streaming call answers with AG-UI
+// events instead when asked (Accept: application/x-agui-events, or
+// ?format=agui).
 //
 //	go run ./examples/a2a-demo --addr 127.0.0.1:9000 --grpc-addr 127.0.0.1:9001 [--store sqlite:a2a-demo.db | --store postgres://…]
 //	curl -s http://127.0.0.1:9000/.well-known/agent-card.json
@@ -32,6 +34,7 @@ import (
 	"github.com/agui-gen/agui-gen/gen/a2a/a2atask"
 	"github.com/agui-gen/agui-gen/gen/a2a/a2atask/pgstore"
 	"github.com/agui-gen/agui-gen/gen/a2a/a2atask/sqlitestore"
+	"github.com/agui-gen/agui-gen/gen/bridge"
 )
 
 func main() {
@@ -120,7 +123,8 @@ func serve(ctx context.Context, l, gl net.Listener, st store) error {
 		defer gs.Stop()
 		slog.Info("a2a-demo: serving gRPC", "addr", gl.Addr().String())
 	}
-	h, err := a2a.NewHandler(a2a.BindA2AService(agent), card, a2a.WithKeepAlive(15*time.Second))
+	h, err := a2a.NewHandler(a2a.BindA2AService(agent), card, a2a.WithKeepAlive(15*time.Second),
+		a2a.WithStreamFormat(bridge.StreamFormat()))
 	if err != nil {
 		return err
 	}

@@ -2,8 +2,11 @@ package main
 
 import (
 	"context"
+	"io"
 	"net"
+	"net/http"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"google.golang.org/grpc"
@@ -73,6 +76,23 @@ func TestDemoServesEveryBinding(t *testing.T) {
 		}
 		ids = append(ids, taskID)
 	}
+	// A client that asks for AG-UI events gets them.
+	req, _ := http.NewRequest(http.MethodPost, "http://"+l.Addr().String()+"/message:stream?format=agui",
+		strings.NewReader(`{"message":{"messageId":"m-agui","role":"ROLE_USER","parts":[{"text":"hello agui"}]}}`))
+	req.Header.Set("A2A-Version", "1.0")
+	req.Header.Set("Content-Type", "application/json")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	for _, want := range []string{`"type":"RUN_STARTED"`, `"delta":"hello agui"`, `"type":"RUN_FINISHED"`} {
+		if !strings.Contains(string(body), want) {
+			t.Errorf("AG-UI stream lacks %s:\n%s", want, body)
+		}
+	}
+
 	// A restart on the same file still has the tasks.
 	cancel()
 	if err := <-done; err != nil {

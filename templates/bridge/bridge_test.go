@@ -108,6 +108,7 @@ func TestHintsReadHector(t *testing.T) {
 //	"weather": thinks, calls a tool, streams its answer as an artifact in
 //	           two chunks, adds a data artifact, and completes;
 //	"ask":     asks which colour, then completes with the answer;
+//	"auth":    asks the client to sign in;
 //	"fail":    fails;
 //	"slow":    works until canceled.
 var weatherExecutor = a2atask.ExecutorFunc(func(ctx context.Context, run *a2atask.Run) error {
@@ -148,6 +149,8 @@ var weatherExecutor = a2atask.ExecutorFunc(func(ctx context.Context, run *a2atas
 		return nil
 	case "ask":
 		return run.RequireInput(run.AgentMessage(&a2a.Part{Content: &a2a.PartText{Text: "Which colour?"}}))
+	case "auth":
+		return run.RequireAuth(run.AgentMessage(&a2a.Part{Content: &a2a.PartText{Text: "Sign in first."}}))
 	case "fail":
 		return run.Fail(run.AgentMessage(&a2a.Part{Content: &a2a.PartText{Text: "no luck"}}))
 	case "slow":
@@ -328,6 +331,14 @@ func TestA2AAgent(t *testing.T) {
 		task, err := client.GetTask(ctx, &a2a.GetTaskRequest{ID: taskID})
 		if err != nil || task.Status.State != a2a.TaskStateCompleted {
 			t.Errorf("task %s after resume: %v %v", taskID, task, err)
+		}
+	})
+
+	t.Run("authorization", func(t *testing.T) {
+		events, _ := aguiRun(t, ctx, bridged.URL, userInput("thread-auth", "auth"))
+		out, ok := finished(t, events).Outcome.(*agui.RunFinishedInterruptOutcome)
+		if !ok || out.Interrupts[0].Reason != "auth_required" || *out.Interrupts[0].Message != "Sign in first." {
+			t.Errorf("outcome %#v", finished(t, events).Outcome)
 		}
 	})
 
