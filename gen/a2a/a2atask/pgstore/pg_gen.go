@@ -211,21 +211,8 @@ func (s *Store) Update(ctx context.Context, task *a2a.Task, prev int64, event *a
 	return prev + 1, nil
 }
 
-func scanRecord(row pgx.Row) (*a2atask.Record, error) {
-	var rec a2atask.Record
-	var blob []byte
-	if err := row.Scan(&rec.Owner, &rec.Generation, &blob); err != nil {
-		return nil, err
-	}
-	rec.Task = new(a2a.Task)
-	if err := rec.Task.UnmarshalProto(blob); err != nil {
-		return nil, fmt.Errorf("pgstore: a stored task does not decode: %w", err)
-	}
-	return &rec, nil
-}
-
 func (s *Store) Get(ctx context.Context, id string) (*a2atask.Record, error) {
-	rec, err := scanRecord(s.pool.QueryRow(ctx, `SELECT owner, generation, task FROM a2a_tasks WHERE id = $1`, id))
+	rec, err := a2atask.ScanRecord(s.pool.QueryRow(ctx, `SELECT owner, generation, task FROM a2a_tasks WHERE id = $1`, id))
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, a2atask.ErrNotFound
 	}
@@ -267,15 +254,8 @@ func (s *Store) List(ctx context.Context, q a2atask.Query) ([]*a2atask.Record, i
 		return nil, 0, err
 	}
 	defer rows.Close()
-	var page []*a2atask.Record
-	for rows.Next() {
-		rec, err := scanRecord(rows)
-		if err != nil {
-			return nil, 0, err
-		}
-		page = append(page, rec)
-	}
-	return page, total, rows.Err()
+	page, err := a2atask.ScanRecords(rows)
+	return page, total, err
 }
 
 func (s *Store) Events(ctx context.Context, id string, after int64) ([]a2atask.Event, error) {
@@ -284,20 +264,8 @@ func (s *Store) Events(ctx context.Context, id string, after int64) ([]a2atask.E
 		return nil, err
 	}
 	defer rows.Close()
-	var out []a2atask.Event
-	for rows.Next() {
-		var e a2atask.Event
-		var blob []byte
-		if err := rows.Scan(&e.Generation, &blob); err != nil {
-			return nil, err
-		}
-		e.Payload = new(a2a.StreamResponse)
-		if err := e.Payload.UnmarshalProto(blob); err != nil {
-			return nil, fmt.Errorf("pgstore: a stored event does not decode: %w", err)
-		}
-		out = append(out, e)
-	}
-	if err := rows.Err(); err != nil {
+	out, err := a2atask.ScanEvents(rows)
+	if err != nil {
 		return nil, err
 	}
 	if len(out) == 0 {
@@ -382,19 +350,7 @@ func (s *Store) PushConfigs(ctx context.Context, taskID string) ([]*a2a.TaskPush
 		return nil, err
 	}
 	defer rows.Close()
-	var out []*a2a.TaskPushNotificationConfig
-	for rows.Next() {
-		var blob []byte
-		if err := rows.Scan(&blob); err != nil {
-			return nil, err
-		}
-		cfg := new(a2a.TaskPushNotificationConfig)
-		if err := cfg.UnmarshalProto(blob); err != nil {
-			return nil, fmt.Errorf("pgstore: a stored push config does not decode: %w", err)
-		}
-		out = append(out, cfg)
-	}
-	return out, rows.Err()
+	return a2atask.ScanPushConfigs(rows)
 }
 
 // DeletePushConfig implements a2atask.PushConfigs.
@@ -423,13 +379,5 @@ func (s *Store) Orphans(ctx context.Context, t time.Time, limit int) ([]string, 
 		return nil, err
 	}
 	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		out = append(out, id)
-	}
-	return out, rows.Err()
+	return a2atask.ScanStrings(rows)
 }
