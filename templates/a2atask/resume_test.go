@@ -47,16 +47,7 @@ func sseEvents(t *testing.T, body io.Reader, n int) (ids []int64, data []string)
 func TestResumeWithLastEventID(t *testing.T) {
 	steps := make(chan struct{})
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	rt := New(ExecutorFunc(func(ctx context.Context, run *Run) error {
-		for i := range 5 {
-			<-steps
-			if err := run.Artifact(&a2a.Artifact{ArtifactID: "a" + strconv.Itoa(i), Parts: []*a2a.Part{text("x")}}, false, true); err != nil {
-				return err
-			}
-		}
-		<-steps
-		return run.Complete(nil)
-	}), NewMemory(), WithLogger(quiet))
+	rt := New(steppedArtifacts(steps, 5), NewMemory(), WithLogger(quiet))
 	defer rt.Close()
 	h, err := a2a.NewRESTHandler(a2a.BindA2AService(rt), a2a.WithLogger(quiet))
 	if err != nil {

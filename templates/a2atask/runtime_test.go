@@ -227,12 +227,11 @@ func TestCancel(t *testing.T) {
 	}
 }
 
-// TestSubscribeMidway: a subscriber that joins a running task gets the
-// task as it is, then every later event, none twice.
-func TestSubscribeMidway(t *testing.T) {
-	steps := make(chan struct{})
-	client, _ := serve(t, ExecutorFunc(func(ctx context.Context, run *Run) error {
-		for i := range 4 {
+// steppedArtifacts is an executor that adds n artifacts and then completes,
+// taking one step for each on a receive from steps.
+func steppedArtifacts(steps <-chan struct{}, n int) Executor {
+	return ExecutorFunc(func(ctx context.Context, run *Run) error {
+		for i := range n {
 			<-steps
 			if err := run.Artifact(&a2a.Artifact{ArtifactID: "a" + strconv.Itoa(i), Parts: []*a2a.Part{text("x")}}, false, true); err != nil {
 				return err
@@ -240,7 +239,14 @@ func TestSubscribeMidway(t *testing.T) {
 		}
 		<-steps
 		return run.Complete(nil)
-	}))
+	})
+}
+
+// TestSubscribeMidway: a subscriber that joins a running task gets the
+// task as it is, then every later event, none twice.
+func TestSubscribeMidway(t *testing.T) {
+	steps := make(chan struct{})
+	client, _ := serve(t, steppedArtifacts(steps, 4))
 	c := client("")
 	ctx := context.Background()
 	var first []string
