@@ -78,14 +78,11 @@ func (t *teeBodies) events(tb *testing.T) []agui.Event {
 	return out
 }
 
+// bridgedRun is what run-httpagent-bridge.mjs reports of one run.
 type bridgedRun struct {
-	OK         bool              `json:"ok"`
-	Error      string            `json:"error"`
-	EventTypes []string          `json:"eventTypes"`
-	Events     []json.RawMessage `json:"events"`
-	Outcome    json.RawMessage   `json:"outcome"`
-	Messages   []json.RawMessage `json:"messages"`
-	State      json.RawMessage   `json:"state"`
+	httpAgentRun
+	Events  []json.RawMessage `json:"events"`
+	Outcome json.RawMessage   `json:"outcome"`
 }
 
 func TestHTTPAgentThroughBridgeToA2AJS(t *testing.T) {
