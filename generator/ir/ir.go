@@ -279,6 +279,17 @@ func (p *Package) Lookup(name string) Decl {
 	return nil
 }
 
+// Services returns the package's services, in declaration order.
+func (p *Package) Services() []*Service {
+	var out []*Service
+	for _, d := range p.Decls {
+		if s, ok := d.(*Service); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
 // AllFields returns s's fields including those of its mixins, in wire order:
 // mixin fields first, in allOf order, then s's own; a field that narrows a
 // mixin field takes that field's place.

@@ -140,10 +140,8 @@ func (g *protoGen) resolveNames() error {
 // serviceNames lists the Go names of the package's services.
 func (g *protoGen) serviceNames() []string {
 	var out []string
-	for _, d := range g.pkg.Decls {
-		if s, ok := d.(*ir.Service); ok {
-			out = append(out, g.decl[s])
-		}
+	for _, s := range g.pkg.Services() {
+		out = append(out, g.decl[s])
 	}
 	return out
 }

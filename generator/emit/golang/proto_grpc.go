@@ -33,10 +33,8 @@ func GRPCPackage(pkg *ir.Package, parent, importPath string) ([]File, error) {
 	f.HeaderComment("Source: " + sourceLine(pkg))
 	f.ImportName(parent, "a2a")
 	f.ImportName(grpcPkg, "grpc")
-	for _, d := range pkg.Decls {
-		if s, ok := d.(*ir.Service); ok {
-			pg.emitGRPCService(f, s, parent)
-		}
+	for _, s := range pkg.Services() {
+		pg.emitGRPCService(f, s, parent)
 	}
 	var buf bytes.Buffer
 	if err := f.Render(&buf); err != nil {

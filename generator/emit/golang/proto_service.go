@@ -208,11 +208,7 @@ func (g *protoGen) emitClient(f *jen.File, s *ir.Service) {
 // parameters.
 func (g *protoGen) emitFieldSetters(f *jen.File) {
 	seen := map[*ir.Struct]bool{}
-	for _, d := range g.pkg.Decls {
-		s, ok := d.(*ir.Service)
-		if !ok {
-			continue
-		}
+	for _, s := range g.pkg.Services() {
 		for _, m := range s.Methods {
 			if !served(m) || len(m.HTTP) == 0 || seen[m.Input] {
 				continue

@@ -142,11 +142,7 @@ func (g *protoGen) emitServices(f *jen.File) {
 		}),
 		jen.Return(jen.Nil()),
 	)
-	for _, d := range g.pkg.Decls {
-		s, ok := d.(*ir.Service)
-		if !ok {
-			continue
-		}
+	for _, s := range g.pkg.Services() {
 		name := g.decl[s]
 		f.Line()
 		doc := protoDoc(name, s.Doc)
