@@ -11,8 +11,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"net/http"
 	"strings"
 
 	jose "github.com/go-jose/go-jose/v4"
@@ -131,19 +129,22 @@ var ErrUnsigned = errors.New("a2acard: the agent card has no signatures")
 // Verify checks the signatures of a card as received (its JSON): it
 // succeeds when one of them verifies with the key keys returns for it.
 func Verify(ctx context.Context, cardJSON []byte, keys KeyFunc) error {
-	var card struct {
-		Signatures []struct {
-			Protected string `json:"protected"`
-			Signature string `json:"signature"`
-		} `json:"signatures"`
-	}
-	if err := json.Unmarshal(cardJSON, &card); err != nil {
+	card := new(a2a.AgentCard)
+	if err := card.UnmarshalJSON(cardJSON); err != nil {
 		return fmt.Errorf("a2acard: reading the card: %w", err)
 	}
+	return VerifyCard(ctx, card, keys)
+}
+
+// VerifyCard checks the signatures of a decoded card. What is signed is
+// the card as decoded, re-encoded, not the bytes it came in: a member the
+// decoder reads differently from a JSON tool (a field under both its JSON
+// and its proto name, say) cannot change the card a signature covers.
+func VerifyCard(ctx context.Context, card *a2a.AgentCard, keys KeyFunc) error {
 	if len(card.Signatures) == 0 {
 		return ErrUnsigned
 	}
-	payload, err := Canonical(cardJSON)
+	payload, err := Canonical(card.AppendJSON(nil))
 	if err != nil {
 		return err
 	}
@@ -227,36 +228,18 @@ func dropEmpty(v any) (any, bool) {
 	return v, true
 }
 
-// Resolve fetches the card published below baseURL, verifies its
-// signatures with keys, and decodes it.
-func Resolve(ctx context.Context, baseURL string, keys KeyFunc, client *http.Client) (*a2a.AgentCard, error) {
-	if client == nil {
-		client = http.DefaultClient
-	}
-	url := strings.TrimSuffix(baseURL, "/") + a2a.WellKnownCardPath
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+// Resolve fetches the card published below baseURL (with a2a.ResolveCard
+// and opts), verifies its signatures with keys and validates it.
+func Resolve(ctx context.Context, baseURL string, keys KeyFunc, opts ...a2a.ClientOption) (*a2a.AgentCard, error) {
+	card, err := a2a.ResolveCard(ctx, baseURL, opts...)
 	if err != nil {
 		return nil, err
 	}
-	req.Header.Set("Accept", "application/json")
-	res, err := client.Do(req)
-	if err != nil {
-		return nil, fmt.Errorf("a2acard: fetching %s: %w", url, err)
-	}
-	defer res.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(res.Body, 4<<20))
-	if err != nil {
+	if err := VerifyCard(ctx, card, keys); err != nil {
 		return nil, err
 	}
-	if res.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("a2acard: fetching %s: %s", url, res.Status)
-	}
-	if err := Verify(ctx, data, keys); err != nil {
-		return nil, err
-	}
-	card := new(a2a.AgentCard)
-	if err := card.UnmarshalJSON(data); err != nil {
-		return nil, fmt.Errorf("a2acard: card from %s: %w", url, err)
+	if err := card.Validate(); err != nil {
+		return nil, fmt.Errorf("a2acard: the card below %s: %w", baseURL, err)
 	}
 	return card, nil
 }

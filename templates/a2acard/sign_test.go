@@ -64,6 +64,12 @@ func TestSignAndVerify(t *testing.T) {
 			if err := a2acard.Verify(ctx, []byte(tampered), trusted); err == nil {
 				t.Fatal("a changed card verified")
 			}
+			// A member under its proto name overrides the signed one when the
+			// card is decoded: it must not slip past the signature.
+			blanked := strings.TrimSuffix(string(signed), "}") + `,"supported_interfaces":[],"documentation_url":""}`
+			if err := a2acard.Verify(ctx, []byte(blanked), trusted); err == nil {
+				t.Fatal("a card whose interfaces were blanked under their proto name verified")
+			}
 			other := a2acard.StaticKeys(map[string]crypto.PublicKey{kid: keys(t)[kid].Public()})
 			if err := a2acard.Verify(ctx, signed, other); err == nil {
 				t.Fatal("verified with another key")
@@ -105,7 +111,7 @@ func TestResolveWithJWKS(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := a2acard.Resolve(context.Background(), srv.URL, trusted, nil)
+	got, err := a2acard.Resolve(context.Background(), srv.URL, trusted)
 	if err != nil || got.Name != "echo" || len(got.Signatures) != 1 {
 		t.Fatalf("resolve: %v", err)
 	}
