@@ -17,6 +17,7 @@ import (
 	"errors"
 	"io"
 	"iter"
+	"encoding/json"
 	"log/slog"
 	"net"
 	"net/http"
@@ -304,5 +305,53 @@ func exerciseOurClient(t *testing.T, card *a2a.AgentCard, binding string, want p
 	}
 	if got, want := strings.Join(kinds, " "), "task:submitted status:working artifact:hi "+binding+" status:completed"; got != want {
 		t.Fatalf("stream: %s, want %s", got, want)
+	}
+}
+
+// TestA2AGoClientSeesOurRefusals: a call our server refuses before it runs
+// (the caller, or the protocol version) reaches a2a-go's client as the A2A
+// error, unary or streaming, on both HTTP bindings; never as a transport
+// failure or a silently empty stream.
+func TestA2AGoClientSeesOurRefusals(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name string
+		opt  a2a.ServerOption
+		want error
+	}{
+		{"caller", a2a.WithAuthenticator(func(*http.Request) (any, error) { return nil, errors.New("no credentials") }), a2ago.ErrUnauthenticated},
+		{"version", a2a.WithProtocolVersions("1.1"), a2ago.ErrVersionNotSupported},
+	} {
+		h, err := a2a.NewHandler(a2a.BindA2AService(echo.New()), echo.Card("http://placeholder"), tc.opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv := httptest.NewServer(h)
+		defer srv.Close()
+		card := echo.Card(srv.URL)
+		for _, binding := range []a2ago.TransportProtocol{a2ago.TransportProtocolJSONRPC, a2ago.TransportProtocolHTTPJSON} {
+			cardGo := new(a2ago.AgentCard)
+			if err := json.Unmarshal(card.AppendJSON(nil), cardGo); err != nil {
+				t.Fatal(err)
+			}
+			client, err := a2aclient.NewFromCard(ctx, cardGo, a2aclient.WithConfig(a2aclient.Config{PreferredTransports: []a2ago.TransportProtocol{binding}}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := client.GetTask(ctx, &a2ago.GetTaskRequest{ID: "t"}); !errors.Is(err, tc.want) {
+				t.Errorf("%s, %s, unary: %v, want %v", tc.name, binding, err, tc.want)
+			}
+			n := 0
+			for _, err := range client.SendStreamingMessage(ctx, &a2ago.SendMessageRequest{Message: a2ago.NewMessage(a2ago.MessageRoleUser, a2ago.NewTextPart("hi"))}) {
+				n++
+				if !errors.Is(err, tc.want) {
+					t.Errorf("%s, %s, stream: %v, want %v", tc.name, binding, err, tc.want)
+				}
+			}
+			if n == 0 {
+				t.Errorf("%s, %s: the refused stream ended silently", tc.name, binding)
+			}
+			client.Destroy()
+		}
 	}
 }

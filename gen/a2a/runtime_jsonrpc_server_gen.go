@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"mime"
 	"net/http"
 	"strconv"
@@ -53,7 +54,7 @@ func (h *jsonrpcHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	info, rerr := h.cfg.callInfo(r, BindingJSONRPC)
 	if rerr != nil {
-		h.writeError(w, rerr.HTTPStatus(), nullID, rerr) // the body, and its id, are not read yet
+		h.writeEarlyError(w, r, rerr) // the body, and its id, are not read yet
 		return
 	}
 	body, rerr, status := h.cfg.readBody(w, r)
@@ -75,11 +76,14 @@ func (h *jsonrpcHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		rerr = h.cfg.version(r, info)
 	}
 	if rerr != nil {
-		id := nullID
-		if req != nil && req.id != nil {
-			id = req.id
+		switch {
+		case req.notification():
+			w.WriteHeader(http.StatusNoContent) // a notification gets no answer, error or not
+		case req != nil && req.id != nil && req.streamed:
+			h.writeStreamError(w, nil, req.id, rerr) // a streaming client reads SSE
+		default:
+			h.writeError(w, http.StatusOK, req.idOrNull(), rerr)
 		}
-		h.writeError(w, http.StatusOK, id, rerr)
 		return
 	}
 	ctx := h.context(r.Context(), info, req)
@@ -94,6 +98,18 @@ func (h *jsonrpcHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Write(appendResponse(nil, req.id, result, rerr))
+}
+
+// notification reports whether r is a well-formed request without an id,
+// which JSON-RPC 2.0 §4.1 says is never answered.
+func (r *rpcRequest) notification() bool { return r != nil && r.method != "" && r.id == nil }
+
+// idOrNull is the id to answer r with: null when it could not be read.
+func (r *rpcRequest) idOrNull() json.RawMessage {
+	if r == nil || r.id == nil {
+		return nullID
+	}
+	return r.id
 }
 
 func (h *jsonrpcHandler) context(ctx context.Context, info *CallInfo, req *rpcRequest) context.Context {
@@ -208,8 +224,9 @@ func (h *jsonrpcHandler) unary(ctx context.Context, req *rpcRequest) (ProtoValue
 	return InvokeUnary(ctx, h.cfg.logger, req.handler, msg)
 }
 
-// serveStream answers a streaming RPC with SSE. An error before the first
-// message is a plain JSON-RPC error response; after it, an error event.
+// serveStream answers a streaming RPC with SSE of JSON-RPC responses; an
+// error, before the first message or after it, is one of them, since a
+// streaming client reads nothing but SSE.
 func (h *jsonrpcHandler) serveStream(ctx context.Context, w http.ResponseWriter, r *http.Request, req *rpcRequest) {
 	msg, rerr := h.decode(req)
 	if rerr != nil {
@@ -218,7 +235,7 @@ func (h *jsonrpcHandler) serveStream(ctx context.Context, w http.ResponseWriter,
 	}
 	if f := h.cfg.streamFormat(r); f != nil && req.id != nil {
 		if rerr := serveFormat(ctx, h.cfg, f, w, r, req.handler, msg); rerr != nil {
-			h.writeError(w, http.StatusOK, req.id, rerr)
+			h.writeStreamError(w, nil, req.id, rerr)
 		}
 		return
 	}
@@ -261,6 +278,11 @@ func (h *jsonrpcHandler) writeStreamError(w http.ResponseWriter, sse *sseWriter,
 	_ = sse.event(appendResponse(nil, id, nil, rerr))
 }
 
+// maxBatch bounds the requests of one batch, which run one after another
+// and whose answers are held until the last: A2A does not define batches,
+// and its SDKs do not send them.
+const maxBatch = 64
+
 func (h *jsonrpcHandler) serveBatch(w http.ResponseWriter, r *http.Request, info *CallInfo, body []byte) {
 	var items []json.RawMessage
 	if err := json.Unmarshal(body, &items); err != nil {
@@ -271,29 +293,29 @@ func (h *jsonrpcHandler) serveBatch(w http.ResponseWriter, r *http.Request, info
 		h.writeError(w, http.StatusOK, nullID, NewError(ErrInvalidRequest, "an empty batch is not a request"))
 		return
 	}
+	if len(items) > maxBatch {
+		h.writeError(w, http.StatusOK, nullID, NewError(ErrInvalidRequest, fmt.Sprintf("a batch holds at most %d requests; this one has %d", maxBatch, len(items))))
+		return
+	}
 	out := []byte{'['}
 	answered := 0
 	for _, item := range items {
 		req, rerr := h.parse(item)
 		var result ProtoValue
-		id := nullID
-		if req != nil && req.id != nil {
-			id = req.id
-		}
 		switch {
 		case rerr != nil:
 		case req.streamed:
 			rerr = NewError(ErrInvalidRequest, req.method+" streams its answer, which a batch cannot carry")
 		default:
 			result, rerr = h.unary(h.context(r.Context(), info, req), req)
-			if req.id == nil {
-				continue // a notification
-			}
+		}
+		if req.notification() {
+			continue
 		}
 		if answered > 0 {
 			out = append(out, ',')
 		}
-		out = appendResponse(out, id, result, rerr)
+		out = appendResponse(out, req.idOrNull(), result, rerr)
 		answered++
 	}
 	if answered == 0 {
@@ -302,6 +324,30 @@ func (h *jsonrpcHandler) serveBatch(w http.ResponseWriter, r *http.Request, info
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Write(append(out, ']'))
+}
+
+// writeEarlyError answers a call refused before its body is read: as the
+// only event of an SSE stream when the client reads one (it streams), else
+// as a plain response. Either way with status 200, since a JSON-RPC client
+// reads errors from the body of a 200 (a2a-go's reads no other).
+func (h *jsonrpcHandler) writeEarlyError(w http.ResponseWriter, r *http.Request, rerr *RPCError) {
+	if acceptsSSE(r.Header.Values("Accept")) {
+		h.writeStreamError(w, nil, nullID, rerr)
+		return
+	}
+	h.writeError(w, http.StatusOK, nullID, rerr)
+}
+
+// acceptsSSE reports whether an Accept header names text/event-stream.
+func acceptsSSE(accept []string) bool {
+	for _, v := range accept {
+		for _, item := range strings.Split(v, ",") {
+			if mt, params, err := mime.ParseMediaType(strings.TrimSpace(item)); err == nil && mt == "text/event-stream" && params["q"] != "0" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (h *jsonrpcHandler) writeError(w http.ResponseWriter, status int, id json.RawMessage, rerr *RPCError) {

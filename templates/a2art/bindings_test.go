@@ -5,7 +5,9 @@ package a2art_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -173,6 +175,10 @@ func TestJSONRPCErrors(t *testing.T) {
 		{"empty batch", `[]`, nil, 200, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,`},
 		{"batch", `[{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"id":"a"}},{"jsonrpc":"2.0","method":"GetTask","params":{"id":"b"}},1,{"jsonrpc":"2.0","id":2,"method":"SendStreamingMessage","params":` + msg + `}]`, nil, 200,
 			`[{"jsonrpc":"2.0","id":1,"error":{"code":-32001,`},
+		{"stream refused for its version", `{"jsonrpc":"2.0","id":8,"method":"SendStreamingMessage","params":` + msg + `}`, []string{"A2A-Version", "2.0"}, 200,
+			"data: {\"jsonrpc\":\"2.0\",\"id\":8,\"error\":{\"code\":-32009,"},
+		{"batch too long", "[" + strings.Repeat(`{"jsonrpc":"2.0","method":"x"},`, 64) + "1]", nil, 200,
+			`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"a batch holds at most 64 requests; this one has 65"`},
 		{"too large", `{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"id":"` + strings.Repeat("x", 5000) + `"}}`, nil, 413, `"code":-32600,"message":"request body of 5062 bytes exceeds the limit of 4096"`},
 		{"invalid UTF-8", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"GetTask\",\"params\":{\"id\":\"\xff\"}}", nil, 400, `"code":-32700,"message":"the request body is not valid UTF-8"`},
 	}
@@ -192,7 +198,7 @@ func TestJSONRPCErrors(t *testing.T) {
 		}
 	})
 	t.Run("notification", func(t *testing.T) {
-		for _, method := range []string{"SendMessage", "SendStreamingMessage"} {
+		for _, method := range []string{"SendMessage", "SendStreamingMessage", "NoSuchMethod"} {
 			status, _, body := post(t, http.MethodPost, base, "application/json", `{"jsonrpc":"2.0","method":"`+method+`","params":`+msg+`}`)
 			if status != http.StatusNoContent || body != "" {
 				t.Fatalf("notification %s: %d %q", method, status, body)
@@ -313,6 +319,21 @@ func TestExtendedCardBehindAuth(t *testing.T) {
 		if !errors.Is(err, a2a.ErrUnauthenticated) {
 			t.Fatalf("%s: bad token: %v", binding, err)
 		}
+		for _, err := range a2a.NewA2AServiceClient(tr).SendStreamingMessage(ctx, &a2a.SendMessageRequest{Message: userMessage("hi")}) {
+			if !errors.Is(err, a2a.ErrUnauthenticated) {
+				t.Fatalf("%s: bad token on a stream: %v", binding, err)
+			}
+		}
+	}
+	// JSON-RPC answers a refused caller in the body of a 200, as an SSE
+	// event for a client that reads a stream: the only place a2a-go looks.
+	for accept, want := range map[string]string{"application/json": `{"jsonrpc":"2.0","id":null,"error":{"code":-31401,`,
+		"text/event-stream": `data: {"jsonrpc":"2.0","id":null,"error":{"code":-31401,`} {
+		status, h, body := post(t, http.MethodPost, base, "application/json", `{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"id":"x"}}`,
+			"Authorization", "Bearer bad", "Accept", accept)
+		if status != 200 || !strings.HasPrefix(body, want) || !strings.HasPrefix(h.Get("Content-Type"), accept) {
+			t.Errorf("refused with Accept %s: %d %s %s", accept, status, h.Get("Content-Type"), body)
+		}
 	}
 }
 
@@ -345,5 +366,25 @@ func TestSSEEventIsOneDataLine(t *testing.T) {
 	}
 	if md := ev.Payload.(*a2a.StreamResponseTask).Task.Metadata; !strings.Contains(string(md), `"a\nb"`) {
 		t.Fatalf("metadata %s", md)
+	}
+}
+
+// TestJSONRPCClientNeedsAResult: an answer without a result is an answer
+// only for a response that has nothing to carry (google.protobuf.Empty).
+func TestJSONRPCClientNeedsAResult(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct{ ID json.RawMessage }
+		_ = json.NewDecoder(r.Body).Decode(&req)
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s}`, req.ID)
+	}))
+	defer srv.Close()
+	c := a2a.NewA2AServiceClient(a2a.NewJSONRPCTransport(srv.URL))
+	ctx := context.Background()
+	if _, err := c.GetTask(ctx, &a2a.GetTaskRequest{ID: "t"}); !errors.Is(err, a2a.ErrInvalidAgentResponse) {
+		t.Errorf("GetTask without a result: %v", err)
+	}
+	if _, err := c.DeleteTaskPushNotificationConfig(ctx, &a2a.DeleteTaskPushNotificationConfigRequest{TaskID: "t", ID: "p"}); err != nil {
+		t.Errorf("Delete without a result: %v", err)
 	}
 }

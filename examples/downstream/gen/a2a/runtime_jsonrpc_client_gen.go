@@ -138,9 +138,13 @@ func readRPCResponse(res *http.Response, data []byte, id int64) (json.RawMessage
 }
 
 // decodeResult decodes a result into resp. A null or absent result leaves
-// resp empty: peers answer google.protobuf.Empty with null, nothing or {}.
+// resp empty, since peers answer google.protobuf.Empty with null, nothing
+// or {}; for a response with required fields that is no answer at all.
 func decodeResult(method *MethodDesc, result json.RawMessage, resp ProtoValue) error {
 	if len(result) == 0 || string(result) == "null" {
+		if resp.Validate() != nil {
+			return NewError(ErrInvalidAgentResponse, method.Name+": the answer has no result")
+		}
 		return nil
 	}
 	if err := resp.UnmarshalJSON(result); err != nil {
