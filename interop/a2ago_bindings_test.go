@@ -14,10 +14,10 @@ package interop_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"iter"
-	"encoding/json"
 	"log/slog"
 	"net"
 	"net/http"
