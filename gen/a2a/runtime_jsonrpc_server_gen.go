@@ -342,7 +342,7 @@ func (h *jsonrpcHandler) writeEarlyError(w http.ResponseWriter, r *http.Request,
 func acceptsSSE(accept []string) bool {
 	for _, v := range accept {
 		for _, item := range strings.Split(v, ",") {
-			if mt, params, err := mime.ParseMediaType(strings.TrimSpace(item)); err == nil && mt == "text/event-stream" && params["q"] != "0" {
+			if mt, params, err := mime.ParseMediaType(strings.TrimSpace(item)); err == nil && mt == "text/event-stream" && !refused(params["q"]) {
 				return true
 			}
 		}

@@ -409,10 +409,11 @@ func (s *Stream) Interrupt(interrupts ...Interrupt) {
 	s.run.interrupts = append(s.run.interrupts, interrupts...)
 }
 
-// Cancel ends the run, when the agent returns, with a cancelled outcome:
-// the run was stopped on purpose before it completed, and the next run on
-// the thread is an ordinary one, not a resume. It overrides Interrupt.
-func (s *Stream) Cancel() {
+// MarkCancelled ends the run, when the agent returns, with a cancelled
+// outcome: the run was stopped on purpose before it completed, and the next
+// run on the thread is an ordinary one, not a resume. It overrides
+// Interrupt. It stops nothing itself: the agent returns.
+func (s *Stream) MarkCancelled() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.run.cancelled = true

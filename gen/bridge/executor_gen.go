@@ -17,41 +17,48 @@ import (
 	agui "github.com/agui-gen/agui-gen/gen/agui"
 )
 
-// StateArtifactID is the artifact an Executor keeps the AG-UI agent's
-// shared state in, as a data part: what the agent's state events left it
-// at, and what its next run on the task starts from.
-const StateArtifactID = "agui-state"
+// The artifacts an Executor keeps its AG-UI agent's thread in, each as one
+// data part: the shared state its state events left, and the conversation
+// as AG-UI messages (a JSON array). The next run on the task starts from
+// them.
+const (
+	StateArtifactID        = "agui-state"
+	ConversationArtifactID = "agui-messages"
+)
 
 // Executor runs an AG-UI agent as an A2A executor on the task runtime. Each
 // message a task receives is one AG-UI run on the thread named by the
-// task's context, with the task's history as the conversation:
+// task's context, the conversation being the task's so far:
 //
 //   - assistant text streams as an artifact per text message (appended
 //     chunk by chunk, the last chunk marked);
 //   - reasoning, tool calls and tool results are WORKING status messages,
 //     with Hector's hints (reasoning as a thinking part, calls and results
 //     as data parts in the tool-call convention);
-//   - shared state ends up in the StateArtifactID artifact;
+//   - the shared state and the conversation are kept in artifacts
+//     (StateArtifactID, ConversationArtifactID);
 //   - an interrupt outcome stops the task for input, its message carrying
-//     the interrupts' text and, in a data part, the interrupts; the
-//     client's answer becomes the next run's resume;
+//     the interrupts' text and, in a data part, the interrupts. The
+//     client's answer becomes the next run's resume: the entries of a
+//     resume data part when it sends one (A2AAgent does), else every open
+//     interrupt resolved with the message's text or data;
 //   - RUN_ERROR, or a run the agent reports cancelled, fails the task.
 type Executor struct {
 	Agent agui.Agent
-	// Options configure the AG-UI side (WithLogger).
+	// Options configure the AG-UI side; of them only WithLogger applies.
 	Options []agui.Option
 }
 
 // Execute runs the agent for run's message.
 func (e *Executor) Execute(ctx context.Context, run *a2atask.Run) error {
 	task := run.Task()
-	input := &agui.RunAgentInput{ThreadID: task.ContextID, RunID: agui.NewID("run"), State: stateOf(task)}
-	input.Messages = conversation(task.History, run.Message)
-	open := openInterrupts(task.History, run.Message)
-	if len(open) > 0 {
+	input := &agui.RunAgentInput{ThreadID: task.ContextID, RunID: agui.NewID("run"),
+		State: artifactData(task, StateArtifactID), Messages: conversation(task, run.Message)}
+	if open := openInterrupts(task.History, run.Message); len(open) > 0 {
 		input.Resume = resumeEntries(open, run.Message)
 	}
-	out := &sink{run: run, conv: agui.NewConversation(nil, bytes.Clone(input.State)), state: input.State}
+	out := &sink{run: run, conv: agui.NewConversation(slices.Clone(input.Messages), bytes.Clone(input.State)), state: input.State,
+		pending: map[string]*textArtifact{}, calls: map[string]*ToolCall{}, reasoning: map[string]*strings.Builder{}}
 	err := agui.Invoke(ctx, e.Agent, input, out.event, e.Options...)
 	var re *agui.RunError
 	switch {
@@ -73,9 +80,13 @@ type sink struct {
 	// pending holds each open text message's latest delta, sent when the
 	// next one comes or, marked as the last chunk, when the message ends.
 	pending map[string]*textArtifact
-	// calls are the tool calls being streamed, by id.
+	// calls and reasoning are the tool calls and reasoning messages being
+	// streamed, by id.
 	calls     map[string]*ToolCall
 	reasoning map[string]*strings.Builder
+	// The open chunk streams, which a chunk without an id continues and an
+	// event of another kind closes.
+	chunkText, chunkCall, chunkReasoning string
 
 	interrupts []agui.Interrupt
 	failure    string
@@ -90,46 +101,44 @@ func (o *sink) event(ev agui.Event) error {
 	if err := o.conv.Apply(ev); err != nil {
 		return err
 	}
+	if err := o.closeChunks(ev); err != nil {
+		return err
+	}
 	switch ev := ev.(type) {
 	case *agui.TextMessageStartEvent:
-		o.open(ev.MessageID)
+		o.openText(ev.MessageID)
 	case *agui.TextMessageContentEvent:
 		return o.text(ev.MessageID, ev.Delta)
-	case *agui.TextMessageChunkEvent:
-		if ev.MessageID != nil && ev.Delta != nil {
-			o.open(*ev.MessageID)
-			return o.text(*ev.MessageID, *ev.Delta)
-		}
 	case *agui.TextMessageEndEvent:
 		return o.endText(ev.MessageID)
+	case *agui.TextMessageChunkEvent:
+		o.chunkText = chunkID(ev.MessageID, o.chunkText)
+		o.openText(o.chunkText)
+		if ev.Delta != nil {
+			return o.text(o.chunkText, *ev.Delta)
+		}
 	case *agui.ReasoningMessageContentEvent:
-		if o.reasoning == nil {
-			o.reasoning = map[string]*strings.Builder{}
-		}
-		b, ok := o.reasoning[ev.MessageID]
-		if !ok {
-			b = new(strings.Builder)
-			o.reasoning[ev.MessageID] = b
-		}
-		b.WriteString(ev.Delta)
+		o.addReasoning(ev.MessageID, ev.Delta)
 	case *agui.ReasoningMessageEndEvent:
-		if b := o.reasoning[ev.MessageID]; b != nil && b.Len() > 0 {
-			delete(o.reasoning, ev.MessageID)
-			return o.run.Working(o.run.AgentMessage(ThinkingPart(b.String(), ev.MessageID, 0)))
+		return o.endReasoning(ev.MessageID)
+	case *agui.ReasoningMessageChunkEvent:
+		o.chunkReasoning = chunkID(ev.MessageID, o.chunkReasoning)
+		if ev.Delta != nil {
+			o.addReasoning(o.chunkReasoning, *ev.Delta)
 		}
 	case *agui.ToolCallStartEvent:
-		if o.calls == nil {
-			o.calls = map[string]*ToolCall{}
-		}
 		o.calls[ev.ToolCallID] = &ToolCall{ID: ev.ToolCallID, Name: ev.ToolCallName}
 	case *agui.ToolCallArgsEvent:
-		if c := o.calls[ev.ToolCallID]; c != nil {
-			c.Arguments += ev.Delta
-		}
+		o.addArgs(ev.ToolCallID, ev.Delta)
 	case *agui.ToolCallEndEvent:
-		if c := o.calls[ev.ToolCallID]; c != nil {
-			delete(o.calls, ev.ToolCallID)
-			return o.run.Working(o.run.AgentMessage(ToolCallPart(*c)))
+		return o.endCall(ev.ToolCallID)
+	case *agui.ToolCallChunkEvent:
+		o.chunkCall = chunkID(ev.ToolCallID, o.chunkCall)
+		if o.calls[o.chunkCall] == nil && ev.ToolCallName != nil {
+			o.calls[o.chunkCall] = &ToolCall{ID: o.chunkCall, Name: *ev.ToolCallName}
+		}
+		if ev.Delta != nil {
+			o.addArgs(o.chunkCall, *ev.Delta)
 		}
 	case *agui.ToolCallResultEvent:
 		return o.run.Working(o.run.AgentMessage(ToolResultPart(ToolResult{ToolCallID: ev.ToolCallID, Content: contentText(ev.Content)})))
@@ -146,10 +155,33 @@ func (o *sink) event(ev agui.Event) error {
 	return nil
 }
 
-func (o *sink) open(id string) {
-	if o.pending == nil {
-		o.pending = map[string]*textArtifact{}
+// chunkID is the id a chunk belongs to: its own, or the open stream's.
+func chunkID(id *string, open string) string {
+	if id != nil {
+		return *id
 	}
+	return open
+}
+
+// closeChunks ends the chunk streams an event of another kind closes.
+func (o *sink) closeChunks(ev agui.Event) error {
+	var err error
+	if _, ok := ev.(*agui.TextMessageChunkEvent); !ok && o.chunkText != "" {
+		err = o.endText(o.chunkText)
+		o.chunkText = ""
+	}
+	if _, ok := ev.(*agui.ReasoningMessageChunkEvent); !ok && o.chunkReasoning != "" && err == nil {
+		err = o.endReasoning(o.chunkReasoning)
+		o.chunkReasoning = ""
+	}
+	if _, ok := ev.(*agui.ToolCallChunkEvent); !ok && o.chunkCall != "" && err == nil {
+		err = o.endCall(o.chunkCall)
+		o.chunkCall = ""
+	}
+	return err
+}
+
+func (o *sink) openText(id string) {
 	if o.pending[id] == nil {
 		o.pending[id] = &textArtifact{}
 	}
@@ -159,7 +191,7 @@ func (o *sink) open(id string) {
 // that the message's end can mark its last chunk.
 func (o *sink) text(id, delta string) error {
 	a := o.pending[id]
-	if a == nil {
+	if a == nil || delta == "" {
 		return nil
 	}
 	if a.delta != "" {
@@ -190,19 +222,56 @@ func (o *sink) sendText(id string, a *textArtifact, last bool) error {
 	return err
 }
 
-// settle ends the task as the run ended.
+func (o *sink) addReasoning(id, delta string) {
+	b := o.reasoning[id]
+	if b == nil {
+		b = new(strings.Builder)
+		o.reasoning[id] = b
+	}
+	b.WriteString(delta)
+}
+
+func (o *sink) endReasoning(id string) error {
+	b := o.reasoning[id]
+	delete(o.reasoning, id)
+	if b == nil || b.Len() == 0 {
+		return nil
+	}
+	return o.run.Working(o.run.AgentMessage(ThinkingPart(b.String(), id, 0)))
+}
+
+func (o *sink) addArgs(id, delta string) {
+	if c := o.calls[id]; c != nil {
+		c.Arguments += delta
+	}
+}
+
+func (o *sink) endCall(id string) error {
+	c := o.calls[id]
+	delete(o.calls, id)
+	if c == nil {
+		return nil
+	}
+	return o.run.Working(o.run.AgentMessage(ToolCallPart(*c)))
+}
+
+// settle keeps the thread and ends the task as the run ended.
 func (o *sink) settle() error {
-	for _, id := range slices.Sorted(maps.Keys(o.pending)) { // a chunk stream closes with the run
+	if err := o.closeChunks(nil); err != nil {
+		return err
+	}
+	for _, id := range slices.Sorted(maps.Keys(o.pending)) { // what the run left open closes with it
 		if err := o.endText(id); err != nil {
 			return err
 		}
 	}
 	if o.conv.State != nil && !bytes.Equal(o.conv.State, o.state) {
-		art := &a2a.Artifact{ArtifactID: StateArtifactID, Name: "state",
-			Parts: []*a2a.Part{{Content: &a2a.PartData{Data: o.conv.State}, MediaType: "application/json"}}}
-		if err := o.run.Artifact(art, false, true); err != nil {
+		if err := o.keep(StateArtifactID, "state", o.conv.State); err != nil {
 			return err
 		}
+	}
+	if err := o.keep(ConversationArtifactID, "conversation", appendMessages(nil, o.conv.Messages)); err != nil {
+		return err
 	}
 	switch {
 	case o.failure != "":
@@ -211,6 +280,24 @@ func (o *sink) settle() error {
 		return o.run.RequireInput(interruptMessage(o.run, o.interrupts))
 	}
 	return o.run.Complete(nil)
+}
+
+// keep writes data as the whole of an artifact.
+func (o *sink) keep(id, name string, data json.RawMessage) error {
+	return o.run.Artifact(&a2a.Artifact{ArtifactID: id, Name: name,
+		Parts: []*a2a.Part{{Content: &a2a.PartData{Data: data}, MediaType: "application/json"}}}, false, true)
+}
+
+// appendMessages appends messages as a JSON array.
+func appendMessages(b []byte, messages []agui.Message) []byte {
+	b = append(b, '[')
+	for i, m := range messages {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = m.AppendJSON(b)
+	}
+	return append(b, ']')
 }
 
 // interruptMessage asks the client what the interrupts ask: their
@@ -231,10 +318,10 @@ func interruptMessage(run *a2atask.Run, interrupts []agui.Interrupt) *a2a.Messag
 	return run.AgentMessage(parts...)
 }
 
-// stateOf is the state the task's last run left, if any.
-func stateOf(task *a2a.Task) json.RawMessage {
+// artifactData is the data part of one of the artifacts an Executor keeps.
+func artifactData(task *a2a.Task, id string) json.RawMessage {
 	for _, art := range task.Artifacts {
-		if art.ArtifactID == StateArtifactID && len(art.Parts) > 0 {
+		if art.ArtifactID == id && len(art.Parts) > 0 {
 			if d, ok := art.Parts[0].Content.(*a2a.PartData); ok {
 				return d.Data
 			}
@@ -243,13 +330,26 @@ func stateOf(task *a2a.Task) json.RawMessage {
 	return nil
 }
 
-// conversation is the task's history as AG-UI messages, ending with the
-// message being answered.
-func conversation(history []*a2a.Message, current *a2a.Message) []agui.Message {
+// conversation is the thread so far, ending with the message being
+// answered: the conversation the task keeps, when an earlier run left it,
+// else the task's history.
+func conversation(task *a2a.Task, current *a2a.Message) []agui.Message {
+	msgs := []agui.Message{}
+	if kept := artifactData(task, ConversationArtifactID); kept != nil {
+		var raw []json.RawMessage
+		if json.Unmarshal(kept, &raw) == nil {
+			for _, r := range raw {
+				if m, err := agui.UnmarshalMessage(r); err == nil {
+					msgs = append(msgs, m)
+				}
+			}
+			return append(msgs, messagesOf(current)...)
+		}
+	}
+	history := task.History
 	if n := len(history); n == 0 || history[n-1].MessageID != current.MessageID {
 		history = append(slices.Clip(history), current)
 	}
-	msgs := []agui.Message{}
 	for _, m := range history {
 		msgs = append(msgs, messagesOf(m)...)
 	}
@@ -264,16 +364,13 @@ func messagesOf(m *a2a.Message) []agui.Message {
 	var calls []agui.ToolCall
 	var results []agui.Message
 	for _, p := range m.Parts {
-		if call, ok := ToolCallOf(p); ok {
+		switch kind, call, res := classify(p); kind {
+		case partToolCall:
 			calls = append(calls, agui.ToolCall{ID: call.ID, Function: agui.FunctionCall{Name: call.Name, Arguments: call.Arguments}})
-			continue
-		}
-		if r, ok := ToolResultOf(p); ok {
-			results = append(results, &agui.ToolMessage{ID: agui.NewID("msg"), ToolCallID: r.ToolCallID, Content: agui.TextContent(r.Content)})
-			continue
-		}
-		if t, ok := p.Content.(*a2a.PartText); ok && !IsThinking(p) {
-			text.WriteString(t.Text)
+		case partToolResult:
+			results = append(results, &agui.ToolMessage{ID: agui.NewID("msg"), ToolCallID: res.ToolCallID, Content: agui.TextContent(res.Content)})
+		case partText:
+			text.WriteString(p.Content.(*a2a.PartText).Text)
 		}
 	}
 	id := m.MessageID
@@ -306,25 +403,22 @@ func openInterrupts(history []*a2a.Message, current *a2a.Message) []agui.Interru
 }
 
 // resumeEntries answer the open interrupts from the client's message: the
-// entries its resume data part gives (the bridge's A2AAgent sends one),
-// else every interrupt resolved with the message's text, or its data, as
-// the payload.
+// entries of its resume data part, when it has one (an interrupt they
+// leave out stays unanswered, for the agent to see); else every interrupt
+// resolved with the message's text, or its data, as the payload.
 func resumeEntries(open []agui.Interrupt, msg *a2a.Message) []agui.ResumeEntry {
-	given := map[string]agui.ResumeEntry{}
 	var answer json.RawMessage
 	for _, p := range msg.Parts {
 		switch c := p.Content.(type) {
 		case *a2a.PartData:
-			if dataType(p) == dataResume {
-				var v struct {
-					Resume []agui.ResumeEntry `json:"resume"`
-				}
-				if json.Unmarshal(c.Data, &v) == nil {
-					for _, e := range v.Resume {
-						given[e.InterruptID] = e
-					}
-				}
-			} else if answer == nil {
+			var v struct {
+				Type   string             `json:"type"`
+				Resume []agui.ResumeEntry `json:"resume"`
+			}
+			if json.Unmarshal(c.Data, &v) == nil && v.Type == dataResume {
+				return v.Resume
+			}
+			if answer == nil {
 				answer = c.Data
 			}
 		case *a2a.PartText:
@@ -333,13 +427,9 @@ func resumeEntries(open []agui.Interrupt, msg *a2a.Message) []agui.ResumeEntry {
 			}
 		}
 	}
-	entries := make([]agui.ResumeEntry, 0, len(open))
-	for _, in := range open {
-		e, ok := given[in.ID]
-		if !ok {
-			e = agui.ResumeEntry{InterruptID: in.ID, Status: agui.ResumeEntryStatusResolved, Payload: answer}
-		}
-		entries = append(entries, e)
+	entries := make([]agui.ResumeEntry, len(open))
+	for i, in := range open {
+		entries[i] = agui.ResumeEntry{InterruptID: in.ID, Status: agui.ResumeEntryStatusResolved, Payload: answer}
 	}
 	return entries
 }

@@ -40,7 +40,7 @@ async function stream(msg) {
         }
       }
     }
-    if (p?.$case === 'artifactUpdate' && p.value.artifact.artifactId !== 'agui-state') {
+    if (p?.$case === 'artifactUpdate' && !['agui-state', 'agui-messages'].includes(p.value.artifact.artifactId)) {
       seen.artifact += p.value.artifact.parts.map((x) => (x.content?.$case === 'text' ? x.content.value : '')).join('');
       seen.lastChunk = p.value.lastChunk;
     }

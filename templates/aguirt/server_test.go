@@ -209,7 +209,7 @@ func TestInterruptOutcome(t *testing.T) {
 func TestCancelOutcome(t *testing.T) {
 	h := NewHandler(AgentFunc(func(_ context.Context, _ *agui.RunAgentInput, s *Stream) error {
 		s.Interrupt(agui.Interrupt{ID: "i1", Reason: "approval"})
-		s.Cancel() // wins over the interrupt
+		s.MarkCancelled() // wins over the interrupt
 		return s.Text("stopped")
 	}), WithLogger(quietLogger()))
 	evs := events(t, post(t, h, runInput, nil).Body.Bytes())

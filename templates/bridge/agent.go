@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"iter"
 	"net/url"
 	"strings"
 	"time"
@@ -29,19 +30,29 @@ const (
 // AG-UI client goes away mid-run.
 const DefaultCancelTimeout = 10 * time.Second
 
-// A2AAgent is an AG-UI agent that runs on an A2A agent, over any binding
-// Client speaks. A run sends the thread's new user and tool messages (the
-// ones after the last assistant message) as one streaming message in the
-// context named by the thread id, and renders what the A2A agent streams
-// back. A task that needs input ends the run with an interrupt; a run
-// whose resume answers it continues the same task. A run the client
-// abandons cancels its task.
+// A2AClient is what A2AAgent calls: *a2a.A2AServiceClient over any
+// binding, or an in-process service.
+type A2AClient interface {
+	SendStreamingMessage(ctx context.Context, req *a2a.SendMessageRequest) iter.Seq2[*a2a.StreamResponse, error]
+	SendMessage(ctx context.Context, req *a2a.SendMessageRequest) (*a2a.SendMessageResponse, error)
+	GetTask(ctx context.Context, req *a2a.GetTaskRequest) (*a2a.Task, error)
+	CancelTask(ctx context.Context, req *a2a.CancelTaskRequest) (*a2a.Task, error)
+}
+
+// A2AAgent is an AG-UI agent that runs on an A2A agent. A run sends the
+// thread's new user and tool messages (the ones after the last assistant
+// message) as one streaming message in the context named by the thread id,
+// and renders what the A2A agent streams back; an agent that does not
+// stream is sent the message plainly. A task that needs input ends the run
+// with an interrupt; a run whose resume answers it continues the same
+// task, and one that abandons it cancels the task. A run the client
+// abandons cancels its task, unless the task has already settled.
 //
 // A2A has no field for the client's tools, so RunAgentInput.tools are not
 // forwarded.
 type A2AAgent struct {
 	// Client calls the A2A agent.
-	Client *a2a.A2AServiceClient
+	Client A2AClient
 	// Tenant, when set, goes in every request.
 	Tenant string
 	// CancelTimeout bounds the CancelTask of an abandoned run
@@ -51,38 +62,63 @@ type A2AAgent struct {
 
 // Run runs input on the A2A agent.
 func (a *A2AAgent) Run(ctx context.Context, input *agui.RunAgentInput, s *agui.Stream) error {
-	t := newTranslator(s, input.State, false)
 	msg, canceled, err := a.message(ctx, input)
 	if err != nil {
 		return err
 	}
+	// A new task's first snapshot holds news (an agent may answer with a
+	// whole task); a continued task's holds what earlier runs showed.
+	t := newTranslator(s, input.State, msg != nil && msg.TaskID == "")
 	if msg == nil { // every interrupt was abandoned, and its task canceled
-		for _, task := range canceled {
-			if err := t.task(task); err != nil {
-				return err
-			}
+		if err := t.task(canceled, true); err != nil {
+			return err
 		}
 		return t.end()
 	}
 	req := &a2a.SendMessageRequest{Tenant: a.Tenant, Message: msg}
+	received := false
 	for resp, err := range a.Client.SendStreamingMessage(ctx, req) {
-		if err == nil {
-			err = t.apply(resp)
-		}
 		if err != nil {
 			if ctx.Err() != nil {
-				a.cancel(ctx, t.taskID)
-				return ctx.Err()
+				break
+			}
+			if !received && errors.Is(err, a2a.ErrUnsupportedOperation) {
+				return a.sendPlainly(ctx, req, t)
 			}
 			return streamError(err)
 		}
+		received = true
+		if err := t.apply(resp); err != nil {
+			return err // the AG-UI side refused it: a bug to report, not the A2A agent's
+		}
 	}
 	if ctx.Err() != nil {
-		a.cancel(ctx, t.taskID)
+		if !settled(t.state) {
+			a.cancel(ctx, t.taskID)
+		}
 		return ctx.Err()
 	}
 	if t.taskID != "" && !settled(t.state) {
 		return &agui.RunError{Message: "the A2A stream ended with task " + t.taskID + " still " + t.state.String(), Code: "A2A_STREAM_ENDED"}
+	}
+	return t.end()
+}
+
+// sendPlainly sends the message with SendMessage, for an agent that does
+// not stream, and renders its answer whole.
+func (a *A2AAgent) sendPlainly(ctx context.Context, req *a2a.SendMessageRequest, t *translator) error {
+	resp, err := a.Client.SendMessage(ctx, req)
+	if err != nil {
+		return streamError(err)
+	}
+	switch p := resp.Payload.(type) {
+	case *a2a.SendMessageResponseTask:
+		err = t.task(p.Task, true)
+	case *a2a.SendMessageResponseMessage:
+		err = t.message(p.Message)
+	}
+	if err != nil {
+		return err
 	}
 	return t.end()
 }
@@ -124,9 +160,9 @@ func (a *A2AAgent) cancel(ctx context.Context, taskID string) {
 
 // message is what a run sends: the answer to the interrupts its resume
 // covers, on their task, or else the thread's new messages. When the
-// resume abandons every interrupt, message is nil and canceled holds the
-// tasks it canceled.
-func (a *A2AAgent) message(ctx context.Context, input *agui.RunAgentInput) (msg *a2a.Message, canceled []*a2a.Task, err error) {
+// resume abandons every interrupt, message is nil and canceled is the task
+// it canceled.
+func (a *A2AAgent) message(ctx context.Context, input *agui.RunAgentInput) (msg *a2a.Message, canceled *a2a.Task, err error) {
 	byTask := map[string][]agui.ResumeEntry{}
 	var order []string
 	for _, entry := range input.Resume {
@@ -145,7 +181,7 @@ func (a *A2AAgent) message(ctx context.Context, input *agui.RunAgentInput) (msg 
 			"; a run continues one A2A task", Code: "RESUME_SPANS_TASKS"}
 	}
 	if len(order) == 1 {
-		return a.resume(ctx, order[0], byTask[order[0]])
+		return a.resume(ctx, input.ThreadID, order[0], byTask[order[0]])
 	}
 	parts, id := newParts(input.Messages)
 	if len(parts) == 0 {
@@ -157,20 +193,30 @@ func (a *A2AAgent) message(ctx context.Context, input *agui.RunAgentInput) (msg 
 	return &a2a.Message{MessageID: id, ContextID: input.ThreadID, Role: a2a.RoleUser, Parts: parts}, nil, nil
 }
 
-// resume answers the interrupts of task: a follow-up message carrying the
-// entries (and, for the bridge's own interrupt, the payload as the
-// answer), or, when every entry abandons its interrupt, a CancelTask.
-func (a *A2AAgent) resume(ctx context.Context, taskID string, entries []agui.ResumeEntry) (*a2a.Message, []*a2a.Task, error) {
-	resolved := false
+// resume answers the interrupts of a task of the thread: a follow-up
+// message carrying the answers, or, when every entry abandons its
+// interrupt, a CancelTask. The bridge's own interrupt is answered with the
+// payload alone; interrupts an AG-UI agent behind the task raised, with
+// the resume entries as well, in a data part its Executor reads.
+func (a *A2AAgent) resume(ctx context.Context, threadID, taskID string, entries []agui.ResumeEntry) (*a2a.Message, *a2a.Task, error) {
+	resolved, carried := false, false
 	for _, e := range entries {
 		resolved = resolved || e.Status == agui.ResumeEntryStatusResolved
+		carried = carried || e.InterruptID != ""
 	}
 	if !resolved {
-		task, err := a.Client.CancelTask(ctx, &a2a.CancelTaskRequest{Tenant: a.Tenant, ID: taskID})
+		// The id came from the client: cancel only a task of this thread.
+		task, err := a.Client.GetTask(ctx, &a2a.GetTaskRequest{Tenant: a.Tenant, ID: taskID})
 		if err != nil {
 			return nil, nil, streamError(err)
 		}
-		return nil, []*a2a.Task{task}, nil
+		if task.ContextID != threadID {
+			return nil, nil, &agui.RunError{Message: "the resume names task " + taskID + ", which is not of this thread", Code: "RESUME_FOREIGN_TASK"}
+		}
+		if task, err = a.Client.CancelTask(ctx, &a2a.CancelTaskRequest{Tenant: a.Tenant, ID: taskID}); err != nil {
+			return nil, nil, streamError(err)
+		}
+		return nil, task, nil
 	}
 	var parts []*a2a.Part
 	for _, e := range entries {
@@ -178,9 +224,12 @@ func (a *A2AAgent) resume(ctx context.Context, taskID string, entries []agui.Res
 			parts = append(parts, payloadPart(e.Payload))
 		}
 	}
-	data, _ := json.Marshal(map[string]any{"type": dataResume, "resume": entries})
-	parts = append(parts, &a2a.Part{Content: &a2a.PartData{Data: data}, MediaType: "application/json"})
-	return &a2a.Message{MessageID: agui.NewID("msg"), TaskID: taskID, Role: a2a.RoleUser, Parts: parts}, nil, nil
+	if carried {
+		data, _ := json.Marshal(map[string]any{"type": dataResume, "resume": entries})
+		parts = append(parts, &a2a.Part{Content: &a2a.PartData{Data: data}, MediaType: "application/json"})
+	}
+	// The thread is the task's context: a server refuses a task of another.
+	return &a2a.Message{MessageID: agui.NewID("msg"), ContextID: threadID, TaskID: taskID, Role: a2a.RoleUser, Parts: parts}, nil, nil
 }
 
 // payloadPart is a resume payload as an answer: a string as text, other

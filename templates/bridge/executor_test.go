@@ -72,13 +72,17 @@ func TestExecutor(t *testing.T) {
 	var answer string
 	var thinking, call, result, lastChunk bool
 	var state a2a.TaskState
-	var stateArtifact string
+	var stateArtifact, conversation string
 	for _, r := range responses {
 		switch p := r.Payload.(type) {
 		case *a2a.StreamResponseArtifactUpdate:
 			art := p.ArtifactUpdate.Artifact
-			if art.ArtifactID == bridge.StateArtifactID {
+			switch art.ArtifactID {
+			case bridge.StateArtifactID:
 				stateArtifact = string(art.Parts[0].Content.(*a2a.PartData).Data)
+				continue
+			case bridge.ConversationArtifactID:
+				conversation = string(art.Parts[0].Content.(*a2a.PartData).Data)
 				continue
 			}
 			answer += art.Parts[0].Content.(*a2a.PartText).Text
@@ -107,6 +111,12 @@ func TestExecutor(t *testing.T) {
 	if stateArtifact != `{"lookups":1}` {
 		t.Errorf("state artifact %q", stateArtifact)
 	}
+	for _, want := range []string{`{"content":"weather","id":`, `"role":"reasoning"`,
+		`"toolCalls":[{"function":{"arguments":"{\"city\":\"Paris\"}","name":"lookup"}`, `"role":"tool"`, `"content":"Sunny today."`} {
+		if !strings.Contains(conversation, want) {
+			t.Errorf("the kept conversation lacks %s: %s", want, conversation)
+		}
+	}
 	if state != a2a.TaskStateCompleted {
 		t.Errorf("final state %s", state)
 	}
@@ -127,7 +137,7 @@ func TestExecutor(t *testing.T) {
 	responses = streamMessage(t, client, textMessage("blue", last.TaskID))
 	answer = ""
 	for _, r := range responses {
-		if p, ok := r.Payload.(*a2a.StreamResponseArtifactUpdate); ok && p.ArtifactUpdate.Artifact.ArtifactID != bridge.StateArtifactID {
+		if p, ok := r.Payload.(*a2a.StreamResponseArtifactUpdate); ok && !strings.HasPrefix(p.ArtifactUpdate.Artifact.ArtifactID, "agui-") {
 			answer += p.ArtifactUpdate.Artifact.Parts[0].Content.(*a2a.PartText).Text
 		}
 	}

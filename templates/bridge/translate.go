@@ -1,7 +1,6 @@
 package bridge
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/url"
@@ -13,9 +12,47 @@ import (
 
 // stateKey is the member of the AG-UI shared state that holds the A2A
 // task's view: {"taskId", "contextId", "state", "artifacts": {id: {name,
-// parts}}}. Artifacts of data and files land there; text streams as
-// assistant messages.
+// parts}}}. The artifacts' data and files are there; their text streams
+// as assistant messages.
 const stateKey = "a2a"
+
+// partKind is what a part is to the bridge.
+type partKind uint8
+
+const (
+	partOther      partKind = iota // data or a file: for the view
+	partText                       // the user reads it
+	partThinking                   // hinted reasoning
+	partToolCall                   // a call, in either convention
+	partToolResult                 // a call's result
+	partHidden                     // the bridge's own (interrupts, resume entries)
+)
+
+// classify tells what p is, decoding its data once.
+func classify(p *a2a.Part) (partKind, ToolCall, ToolResult) {
+	switch p.Content.(type) {
+	case *a2a.PartText:
+		if IsThinking(p) {
+			return partThinking, ToolCall{}, ToolResult{}
+		}
+		return partText, ToolCall{}, ToolResult{}
+	case *a2a.PartData:
+		td, h, ok := readToolData(p)
+		if !ok {
+			break
+		}
+		if td.Type == dataInterrupts || td.Type == dataResume {
+			return partHidden, ToolCall{}, ToolResult{}
+		}
+		if call, ok := td.call(h); ok {
+			return partToolCall, call, ToolResult{}
+		}
+		if res, ok := td.result(h); ok {
+			return partToolResult, ToolCall{}, res
+		}
+	}
+	return partOther, ToolCall{}, ToolResult{}
+}
 
 // translator turns the responses of one A2A stream into the events of an
 // AG-UI run.
@@ -24,30 +61,31 @@ type translator struct {
 	// base is the shared state the run started with, which the task view
 	// joins; nil when it is not an object, and the view is left out.
 	base map[string]json.RawMessage
+	// replay says to show what a task snapshot already holds (its
+	// artifacts' text, its status message): for a new task, or a
+	// subscription catching up; not for a run that continues a task,
+	// whose earlier runs showed it.
+	replay bool
 
 	taskID, contextID string
 	state             a2a.TaskState
-	status            *a2a.Message // the message of the latest status
+	status            *a2a.Message // the message of the latest status, if it had one
 	viewSent          bool
-	artifacts         map[string]bool // artifacts in the view
+	inView            map[string]bool // artifacts in the view
 
-	// One text message is open at a time: the one streaming source (an
-	// artifact's id).
+	// One text message is open at a time: textID, streaming the artifact
+	// textSource ("" for a message).
 	textID, textSource string
-	// streamed counts the text messages each artifact has streamed, so a
-	// continuation gets an id of its own.
+	// streamed counts the text messages each artifact has opened in this
+	// run, so a continuation gets an id of its own.
 	streamed map[string]int
-	// rendered holds the ids of the messages already shown, since a task
-	// repeats its status message.
+	// rendered holds the ids of the messages already shown: a task repeats
+	// its status message, and a continued task its history.
 	rendered map[string]bool
-	// replay says to show what a task snapshot already holds (artifacts,
-	// the status message): for a subscription catching up, not for a run
-	// continuing a task whose earlier runs showed it.
-	replay bool
 }
 
 func newTranslator(s *agui.Stream, state json.RawMessage, replay bool) *translator {
-	t := &translator{s: s, artifacts: map[string]bool{}, streamed: map[string]int{}, rendered: map[string]bool{}, replay: replay}
+	t := &translator{s: s, replay: replay, inView: map[string]bool{}, streamed: map[string]int{}, rendered: map[string]bool{}}
 	if len(state) == 0 || string(state) == "null" {
 		t.base = map[string]json.RawMessage{}
 	} else if json.Unmarshal(state, &t.base) != nil {
@@ -56,21 +94,24 @@ func newTranslator(s *agui.Stream, state json.RawMessage, replay bool) *translat
 	return t
 }
 
-// apply renders one response.
+// apply renders one response of a stream.
 func (t *translator) apply(resp *a2a.StreamResponse) error {
 	switch p := resp.Payload.(type) {
 	case *a2a.StreamResponseTask:
-		return t.task(p.Task)
+		return t.task(p.Task, false)
 	case *a2a.StreamResponseMessage:
 		return t.message(p.Message)
 	case *a2a.StreamResponseStatusUpdate:
 		u := p.StatusUpdate
 		t.identify(u.TaskID, u.ContextID)
+		if err := t.sendView(nil); err != nil {
+			return err
+		}
 		return t.setStatus(u.Status)
 	case *a2a.StreamResponseArtifactUpdate:
 		u := p.ArtifactUpdate
 		t.identify(u.TaskID, u.ContextID)
-		if err := t.sendView(); err != nil {
+		if err := t.sendView(nil); err != nil {
 			return err
 		}
 		return t.artifact(u.Artifact, u.Append, u.LastChunk)
@@ -84,30 +125,28 @@ func (t *translator) identify(taskID, contextID string) {
 	}
 }
 
-// task renders a task snapshot: the first response of a stream, or a
-// resubscription's starting point.
-func (t *translator) task(task *a2a.Task) error {
+// task renders a task: a stream's snapshot, or with whole the answer of a
+// call that does not stream, whose status message is news either way.
+func (t *translator) task(task *a2a.Task, whole bool) error {
 	t.identify(task.ID, task.ContextID)
-	if err := t.sendView(); err != nil {
+	if err := t.sendView(task); err != nil {
 		return err
 	}
 	if !t.replay {
-		for _, art := range task.Artifacts {
-			t.streamed[art.ArtifactID]++ // a later append is a continuation
-		}
 		for _, m := range task.History {
 			t.rendered[m.MessageID] = true
 		}
-		if task.Status != nil && task.Status.Message != nil {
-			t.rendered[task.Status.Message.MessageID] = true
+		if st := task.Status; !whole && st != nil && st.Message != nil {
+			t.rendered[st.Message.MessageID] = true
 		}
 		return t.setStatus(task.Status)
 	}
 	for _, art := range task.Artifacts {
-		if !t.artifacts[art.ArtifactID] && t.streamed[art.ArtifactID] == 0 {
-			if err := t.artifact(art, false, true); err != nil {
-				return err
-			}
+		if err := t.artifactContent(art); err != nil {
+			return err
+		}
+		if err := t.closeText(); err != nil {
+			return err
 		}
 	}
 	return t.setStatus(task.Status)
@@ -118,36 +157,64 @@ func (t *translator) setStatus(st *a2a.TaskStatus) error {
 	if st == nil {
 		return nil
 	}
-	if err := t.sendView(); err != nil {
-		return err
-	}
 	changed := st.State != t.state
-	t.state = st.State
-	if changed && t.base != nil {
+	t.state, t.status = st.State, st.Message
+	if changed && t.viewSent {
 		if err := t.s.StateDelta(&agui.ReplaceOperation{Path: "/" + stateKey + "/state", Value: jsonString(st.State.String())}); err != nil {
 			return err
 		}
 	}
-	if st.Message != nil {
-		t.status = st.Message
-		// The question of a task that needs input is the interrupt's
-		// message as well as text the user reads.
-		return t.message(st.Message)
-	}
-	return nil
+	// The question of a task that needs input is text the user reads as
+	// well as the interrupt's message.
+	return t.message(st.Message)
 }
 
-// sendView sends the task view, once the task is known.
-func (t *translator) sendView() error {
+// sendView sends the task view, once the task is known, with what a
+// snapshot holds when there is one.
+func (t *translator) sendView(task *a2a.Task) error {
 	if t.viewSent || t.taskID == "" || t.base == nil {
 		return nil
 	}
 	t.viewSent = true
-	view, _ := json.Marshal(map[string]any{"taskId": t.taskID, "contextId": t.contextID,
-		"state": a2a.TaskStateUnspecified.String(), "artifacts": map[string]any{}})
-	t.base[stateKey] = view
+	view := struct {
+		TaskID    string         `json:"taskId"`
+		ContextID string         `json:"contextId"`
+		State     string         `json:"state"`
+		Artifacts map[string]any `json:"artifacts"`
+	}{t.taskID, t.contextID, a2a.TaskStateUnspecified.String(), map[string]any{}}
+	if task != nil {
+		if task.Status != nil {
+			t.state = task.Status.State
+			view.State = t.state.String()
+		}
+		for _, art := range task.Artifacts {
+			if parts := viewParts(art.Parts); len(parts) > 0 {
+				view.Artifacts[art.ArtifactID] = viewEntry{Name: art.Name, Parts: parts}
+				t.inView[art.ArtifactID] = true
+			}
+		}
+	}
+	t.base[stateKey], _ = json.Marshal(view)
 	state, _ := json.Marshal(t.base)
 	return t.s.StateSnapshot(state)
+}
+
+// viewEntry is an artifact in the view.
+type viewEntry struct {
+	Name  string            `json:"name,omitempty"`
+	Parts []json.RawMessage `json:"parts"`
+}
+
+// viewParts are the parts of an artifact the view holds: those that are
+// not text, reasoning or tool calls, as ProtoJSON.
+func viewParts(parts []*a2a.Part) []json.RawMessage {
+	var out []json.RawMessage
+	for _, p := range parts {
+		if kind, _, _ := classify(p); kind == partOther {
+			out = append(out, p.AppendJSON(nil))
+		}
+	}
+	return out
 }
 
 // message renders an agent's message, once: text as an assistant message,
@@ -166,134 +233,58 @@ func (t *translator) message(m *a2a.Message) error {
 	if id == "" {
 		id = agui.NewID("msg")
 	}
-	var text strings.Builder
-	flush := func() error {
-		if text.Len() == 0 {
-			return nil
+	for _, p := range m.Parts {
+		kind, call, res := classify(p)
+		if kind == partText {
+			if err := t.text(id, "", p.Content.(*a2a.PartText).Text); err != nil {
+				return err
+			}
+			continue
 		}
-		if err := t.text(id, "", text.String()); err != nil {
+		if t.textID != "" {
+			id = agui.NewID("msg") // what follows a tool call is another message
+		}
+		if err := t.part(p, kind, call, res); err != nil {
 			return err
 		}
-		text.Reset()
-		id = agui.NewID("msg") // what follows a tool call is another message
-		return t.closeText()
 	}
-	for _, p := range m.Parts {
-		if hidden(p) {
-			continue
-		}
-		if call, ok := ToolCallOf(p); ok {
-			if err := flush(); err != nil {
-				return err
-			}
-			if err := t.toolCall(call); err != nil {
-				return err
-			}
-			continue
-		}
-		if res, ok := ToolResultOf(p); ok {
-			if err := flush(); err != nil {
-				return err
-			}
-			if err := t.s.ToolResult(res.ToolCallID, res.Content); err != nil {
-				return err
-			}
-			continue
-		}
-		txt, ok := p.Content.(*a2a.PartText)
-		if !ok {
-			continue
-		}
-		if IsThinking(p) {
-			if err := flush(); err != nil {
-				return err
-			}
-			if err := t.reasoning(txt.Text); err != nil {
-				return err
-			}
-			continue
-		}
-		text.WriteString(txt.Text)
-	}
-	return flush()
+	return t.closeText()
 }
 
-// hidden reports whether a part is for the bridge, not for the user.
-func hidden(p *a2a.Part) bool {
-	switch dataType(p) {
-	case dataInterrupts, dataResume:
-		return true
-	}
-	return false
-}
-
-// dataType is the type member of a data part's object, if any.
-func dataType(p *a2a.Part) string {
-	d, ok := p.Content.(*a2a.PartData)
-	if !ok || !bytes.Contains(d.Data, []byte(`"type"`)) {
-		return ""
-	}
-	var v struct {
-		Type string `json:"type"`
-	}
-	_ = json.Unmarshal(d.Data, &v)
-	return v.Type
-}
-
-// carriedInterrupts are the AG-UI interrupts a message's data part
-// carries.
-func carriedInterrupts(m *a2a.Message) []agui.Interrupt {
-	if m == nil {
-		return nil
-	}
-	for _, p := range m.Parts {
-		if dataType(p) != dataInterrupts {
-			continue
+// part renders a part that is not text: reasoning, a tool call or its
+// result; others are not shown in messages.
+func (t *translator) part(p *a2a.Part, kind partKind, call ToolCall, res ToolResult) error {
+	switch kind {
+	case partThinking:
+		return t.reasoning(p.Content.(*a2a.PartText).Text)
+	case partToolCall:
+		return t.toolCall(call)
+	case partToolResult:
+		if err := t.closeText(); err != nil {
+			return err
 		}
-		var v struct {
-			Interrupts []agui.Interrupt `json:"interrupts"`
-		}
-		if json.Unmarshal(p.Content.(*a2a.PartData).Data, &v) == nil {
-			return v.Interrupts
-		}
+		return t.s.ToolResult(res.ToolCallID, res.Content)
 	}
 	return nil
 }
 
-// artifact renders an artifact update: text parts stream as an assistant
-// message keyed by the artifact; data and file parts join the view.
+// artifact renders an artifact update: its text streams as an assistant
+// message of the artifact, reasoning and tool calls as theirs, and its
+// data and files join the view.
 func (t *translator) artifact(art *a2a.Artifact, appendParts, lastChunk bool) error {
 	if art == nil {
 		return nil
-	}
-	var text strings.Builder
-	var other []json.RawMessage
-	for _, p := range art.Parts {
-		if txt, ok := p.Content.(*a2a.PartText); ok && !IsThinking(p) {
-			text.WriteString(txt.Text)
-			continue
-		}
-		other = append(other, p.AppendJSON(nil))
 	}
 	if !appendParts && t.textSource == art.ArtifactID {
 		if err := t.closeText(); err != nil { // a replacement starts over
 			return err
 		}
 	}
-	if text.Len() > 0 {
-		// An artifact id is unique within its task only.
-		id := t.taskID + "/" + art.ArtifactID
-		if t.textSource != art.ArtifactID {
-			if n := t.streamed[art.ArtifactID]; n > 0 {
-				id = fmt.Sprintf("%s-%d", id, n)
-			}
-		}
-		if err := t.text(id, art.ArtifactID, text.String()); err != nil {
-			return err
-		}
+	if err := t.artifactContent(art); err != nil {
+		return err
 	}
-	if len(other) > 0 && t.base != nil {
-		if err := t.viewArtifact(art, other, appendParts); err != nil {
+	if parts := viewParts(art.Parts); len(parts) > 0 && t.viewSent {
+		if err := t.viewArtifact(art, parts, appendParts); err != nil {
 			return err
 		}
 	}
@@ -303,12 +294,33 @@ func (t *translator) artifact(art *a2a.Artifact, appendParts, lastChunk bool) er
 	return nil
 }
 
-// viewArtifact puts an artifact's non-text parts in the view.
+// artifactContent renders what an artifact's parts show the user: text,
+// reasoning and tool calls.
+func (t *translator) artifactContent(art *a2a.Artifact) error {
+	for _, p := range art.Parts {
+		kind, call, res := classify(p)
+		var err error
+		switch kind {
+		case partText:
+			err = t.text("", art.ArtifactID, p.Content.(*a2a.PartText).Text)
+		case partOther:
+		default:
+			err = t.part(p, kind, call, res)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// viewArtifact puts an artifact's view parts in the view: the artifact
+// anew, or its parts appended.
 func (t *translator) viewArtifact(art *a2a.Artifact, parts []json.RawMessage, appendParts bool) error {
 	path := "/" + stateKey + "/artifacts/" + pointerEscape(art.ArtifactID)
-	if !appendParts || !t.artifacts[art.ArtifactID] {
-		t.artifacts[art.ArtifactID] = true
-		value, _ := json.Marshal(map[string]any{"name": art.Name, "parts": parts})
+	if !appendParts || !t.inView[art.ArtifactID] {
+		t.inView[art.ArtifactID] = true
+		value, _ := json.Marshal(viewEntry{Name: art.Name, Parts: parts})
 		return t.s.StateDelta(&agui.AddOperation{Path: path, Value: value})
 	}
 	ops := make([]agui.JSONPatchOperation, len(parts))
@@ -318,14 +330,20 @@ func (t *translator) viewArtifact(art *a2a.Artifact, parts []json.RawMessage, ap
 	return t.s.StateDelta(ops...)
 }
 
-// text streams delta into the text message id of source ("" for a whole
-// message), opening it when it is not the open one.
+// text streams delta into the open text message when it is source's (an
+// artifact's), else into a new one: id for a message's text; for an
+// artifact's, an id unique to this run, since an artifact's id is unique
+// within its task only and the task spans runs.
 func (t *translator) text(id, source, delta string) error {
-	if t.textID == "" || t.textSource != source || source == "" {
+	if t.textID == "" || source == "" && t.textSource != "" || source != "" && t.textSource != source {
 		if err := t.closeText(); err != nil {
 			return err
 		}
 		if source != "" {
+			id = fmt.Sprintf("%s/%s/%s", t.taskID, source, t.s.RunID())
+			if n := t.streamed[source]; n > 0 {
+				id = fmt.Sprintf("%s-%d", id, n)
+			}
 			t.streamed[source]++
 		}
 		role := agui.TextMessageRoleAssistant
@@ -381,7 +399,7 @@ func (t *translator) end() error {
 	}
 	switch t.state {
 	case a2a.TaskStateCanceled:
-		t.s.Cancel()
+		t.s.MarkCancelled()
 	case a2a.TaskStateFailed, a2a.TaskStateRejected:
 		msg := "the A2A task " + strings.ToLower(strings.TrimPrefix(t.state.String(), "TASK_STATE_"))
 		if s := messageText(t.status); s != "" {
@@ -418,6 +436,28 @@ func (t *translator) interrupts() []agui.Interrupt {
 	return []agui.Interrupt{in}
 }
 
+// carriedInterrupts are the AG-UI interrupts a message's data part
+// carries.
+func carriedInterrupts(m *a2a.Message) []agui.Interrupt {
+	if m == nil {
+		return nil
+	}
+	for _, p := range m.Parts {
+		d, ok := p.Content.(*a2a.PartData)
+		if !ok {
+			continue
+		}
+		var v struct {
+			Type       string           `json:"type"`
+			Interrupts []agui.Interrupt `json:"interrupts"`
+		}
+		if json.Unmarshal(d.Data, &v) == nil && v.Type == dataInterrupts {
+			return v.Interrupts
+		}
+	}
+	return nil
+}
+
 // messageText joins the text parts of m that are not reasoning.
 func messageText(m *a2a.Message) string {
 	if m == nil {
@@ -425,8 +465,8 @@ func messageText(m *a2a.Message) string {
 	}
 	var b strings.Builder
 	for _, p := range m.Parts {
-		if txt, ok := p.Content.(*a2a.PartText); ok && !IsThinking(p) {
-			b.WriteString(txt.Text)
+		if kind, _, _ := classify(p); kind == partText {
+			b.WriteString(p.Content.(*a2a.PartText).Text)
 		}
 	}
 	return b.String()

@@ -8,6 +8,7 @@ import (
 	"iter"
 	"mime"
 	"net/http"
+	"strconv"
 	"strings"
 )
 
@@ -21,11 +22,13 @@ type StreamFormat struct {
 	Name string
 	// MediaType is the Accept media type that selects it.
 	MediaType string
-	// Serve writes the response. responses yields what the RPC streams, the
-	// first of them already in hand, and ends with the RPC's error, if any,
-	// as a final (nil, err) pair. Serve may stop early; the call is then
-	// cancelled.
-	Serve func(w http.ResponseWriter, r *http.Request, method *MethodDesc, responses iter.Seq2[ProtoValue, error])
+	// Serve writes the response to req, a call of method. responses yields
+	// what the RPC streams, the first of them already in hand, and ends
+	// with the RPC's error, if any, as a final (nil, err) pair. Serve may
+	// stop early; the call is then cancelled. The binding's SSE event ids
+	// (and so Last-Event-ID) are the binding's own: a format has its own
+	// framing.
+	Serve func(w http.ResponseWriter, r *http.Request, method *MethodDesc, req ProtoValue, responses iter.Seq2[ProtoValue, error])
 }
 
 // WithStreamFormat adds a format streaming RPCs can be answered in.
@@ -47,13 +50,19 @@ func (c *serverConfig) streamFormat(r *http.Request) *StreamFormat {
 		}
 		for _, value := range accept {
 			for _, item := range strings.Split(value, ",") {
-				if mt, _, err := mime.ParseMediaType(strings.TrimSpace(item)); err == nil && mt == f.MediaType {
+				if mt, params, err := mime.ParseMediaType(strings.TrimSpace(item)); err == nil && mt == f.MediaType && !refused(params["q"]) {
 					return f
 				}
 			}
 		}
 	}
 	return nil
+}
+
+// refused reports whether an Accept quality value refuses its media type.
+func refused(q string) bool {
+	v, err := strconv.ParseFloat(q, 64)
+	return err == nil && v == 0
 }
 
 // serveFormat runs a streaming RPC for f. It waits for the first response
@@ -91,7 +100,7 @@ func serveFormat(ctx context.Context, cfg *serverConfig, f *StreamFormat, w http
 	if first.err != nil {
 		return first.err
 	}
-	f.Serve(w, r.WithContext(ctx), h.Desc, func(yield func(ProtoValue, error) bool) {
+	f.Serve(w, r.WithContext(ctx), h.Desc, req, func(yield func(ProtoValue, error) bool) {
 		if first.msg == nil {
 			return
 		}

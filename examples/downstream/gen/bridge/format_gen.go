@@ -28,7 +28,7 @@ const (
 // side (WithKeepAlive, WithLogger).
 func StreamFormat(opts ...agui.Option) a2a.StreamFormat {
 	return a2a.StreamFormat{Name: FormatName, MediaType: EventsMediaType,
-		Serve: func(w http.ResponseWriter, r *http.Request, method *a2a.MethodDesc, responses iter.Seq2[a2a.ProtoValue, error]) {
+		Serve: func(w http.ResponseWriter, r *http.Request, _ *a2a.MethodDesc, req a2a.ProtoValue, responses iter.Seq2[a2a.ProtoValue, error]) {
 			next, stop := iter.Pull2(responses)
 			defer stop()
 			first, _, _ := next()
@@ -40,9 +40,11 @@ func StreamFormat(opts ...agui.Option) a2a.StreamFormat {
 				input.ThreadID = input.RunID
 			}
 			agui.ServeRun(w, r, agui.AgentFunc(func(ctx context.Context, _ *agui.RunAgentInput, s *agui.Stream) error {
-				// A subscription catches up with what the task holds; a
-				// message's stream shows what the message brings.
-				t := newTranslator(s, nil, method.Name == subscribeMethod)
+				// A subscription catches up with what the task holds, and a
+				// new task's stream shows all of it; a message that continues
+				// a task, only what the message brings.
+				send, isSend := req.(*a2a.SendMessageRequest)
+				t := newTranslator(s, nil, !isSend || send.Message.TaskID == "")
 				for msg, err, ok := first, error(nil), true; ok; msg, err, ok = next() {
 					if err != nil {
 						return streamError(err)
@@ -57,9 +59,6 @@ func StreamFormat(opts ...agui.Option) a2a.StreamFormat {
 			}), input, opts...)
 		}}
 }
-
-// subscribeMethod is the RPC that streams an existing task.
-const subscribeMethod = "SubscribeToTask"
 
 // contextOf is the context id a stream response names.
 func contextOf(resp *a2a.StreamResponse) string {

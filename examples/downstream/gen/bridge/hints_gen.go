@@ -213,7 +213,24 @@ func readToolData(p *a2a.Part) (toolData, Hint, bool) {
 // false when p is not a tool call.
 func ToolCallOf(p *a2a.Part) (ToolCall, bool) {
 	td, h, ok := readToolData(p)
-	if !ok || !(td.Type == DataToolCall || h.EventType == EventToolCall && h.IsError == nil) || td.Type == DataToolResult {
+	if !ok {
+		return ToolCall{}, false
+	}
+	return td.call(h)
+}
+
+// ToolResultOf reads the tool result p carries, in either convention; ok
+// is false when p is not a tool result.
+func ToolResultOf(p *a2a.Part) (ToolResult, bool) {
+	td, h, ok := readToolData(p)
+	if !ok {
+		return ToolResult{}, false
+	}
+	return td.result(h)
+}
+
+func (td toolData) call(h Hint) (ToolCall, bool) {
+	if !(td.Type == DataToolCall || h.EventType == EventToolCall && h.IsError == nil) || td.Type == DataToolResult {
 		return ToolCall{}, false
 	}
 	call := ToolCall{ID: firstOf(h.ToolCallID, td.ID), Name: firstOf(h.ToolName, td.Name), Arguments: jsonText(td.Arguments)}
@@ -223,11 +240,8 @@ func ToolCallOf(p *a2a.Part) (ToolCall, bool) {
 	return call, call.ID != "" && call.Name != ""
 }
 
-// ToolResultOf reads the tool result p carries, in either convention; ok
-// is false when p is not a tool result.
-func ToolResultOf(p *a2a.Part) (ToolResult, bool) {
-	td, h, ok := readToolData(p)
-	if !ok || !(td.Type == DataToolResult || h.EventType == EventToolCall && h.IsError != nil) {
+func (td toolData) result(h Hint) (ToolResult, bool) {
+	if !(td.Type == DataToolResult || h.EventType == EventToolCall && h.IsError != nil) {
 		return ToolResult{}, false
 	}
 	r := ToolResult{ToolCallID: firstOf(h.ToolCallID, td.ToolCallID, td.HectorCallID),
