@@ -159,21 +159,22 @@ func readAll(r io.Reader, length int64) ([]byte, error) {
 // naming the field.
 func decodeRequest(data []byte, req ProtoValue) *RPCError {
 	if err := req.UnmarshalJSON(data); err != nil {
-		return invalidParams(err)
+		return InvalidParams(err)
 	}
 	return nil
 }
 
 func validateRequest(req ProtoValue) *RPCError {
 	if err := req.Validate(); err != nil {
-		return invalidParams(err)
+		return InvalidParams(err)
 	}
 	return nil
 }
 
-// invalidParams turns a decoding or validation error into ErrInvalidParams
-// with a field violation naming where it happened.
-func invalidParams(err error) *RPCError {
+// InvalidParams turns an error from decoding or validating a request into
+// ErrInvalidParams (ErrParse for malformed JSON) with a field violation
+// naming where it happened.
+func InvalidParams(err error) *RPCError {
 	var re *RPCError
 	if errors.As(err, &re) {
 		return re
@@ -215,18 +216,12 @@ func fieldPath(pointer string) string {
 // an error outside the A2A table logged and answered as ErrInternal without
 // its text, which may hold details the caller should not see.
 func InvokeUnary(ctx context.Context, logger *slog.Logger, h *MethodHandler, req ProtoValue) (resp ProtoValue, rerr *RPCError) {
-	if rerr := validateRequest(req); rerr != nil {
+	rerr = invoke(ctx, logger, h, req, func() (err error) {
+		resp, err = h.Unary(ctx, req)
+		return err
+	})
+	if rerr != nil {
 		return nil, rerr
-	}
-	defer func() {
-		if p := recover(); p != nil {
-			logger.ErrorContext(ctx, "a2a: handler panicked", "method", h.Desc.Name, "panic", p, "stack", string(debug.Stack()))
-			resp, rerr = nil, NewError(ErrInternal, "internal error")
-		}
-	}()
-	resp, err := h.Unary(ctx, req)
-	if err != nil {
-		return nil, handlerError(ctx, logger, h, err)
 	}
 	if resp == nil {
 		resp = h.Desc.NewResponse()
@@ -236,7 +231,13 @@ func InvokeUnary(ctx context.Context, logger *slog.Logger, h *MethodHandler, req
 
 // InvokeStream runs a streaming handler as InvokeUnary runs a unary one;
 // send writes one message to the caller.
-func InvokeStream(ctx context.Context, logger *slog.Logger, h *MethodHandler, req ProtoValue, send func(ProtoValue) error) (rerr *RPCError) {
+func InvokeStream(ctx context.Context, logger *slog.Logger, h *MethodHandler, req ProtoValue, send func(ProtoValue) error) *RPCError {
+	return invoke(ctx, logger, h, req, func() error { return h.Stream(ctx, req, send) })
+}
+
+// invoke validates req and runs call, the handler's work on it, catching a
+// panic and turning its error into the A2A error the caller gets.
+func invoke(ctx context.Context, logger *slog.Logger, h *MethodHandler, req ProtoValue, call func() error) (rerr *RPCError) {
 	if rerr := validateRequest(req); rerr != nil {
 		return rerr
 	}
@@ -246,7 +247,7 @@ func InvokeStream(ctx context.Context, logger *slog.Logger, h *MethodHandler, re
 			rerr = NewError(ErrInternal, "internal error")
 		}
 	}()
-	if err := h.Stream(ctx, req, send); err != nil {
+	if err := call(); err != nil {
 		return handlerError(ctx, logger, h, err)
 	}
 	return nil
@@ -262,8 +263,3 @@ func handlerError(ctx context.Context, logger *slog.Logger, h *MethodHandler, er
 	}
 	return NewError(ErrInternal, "internal error")
 }
-
-// InvalidParams turns an error from decoding or validating a request into
-// ErrInvalidParams (ErrParse for malformed JSON) with a field violation
-// naming where it happened.
-func InvalidParams(err error) *RPCError { return invalidParams(err) }

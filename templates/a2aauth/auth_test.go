@@ -220,8 +220,8 @@ func TestOverTheBindings(t *testing.T) {
 	req, _ := http.NewRequest(http.MethodGet, srv.URL+"/extendedAgentCard", nil)
 	req.Header.Set("A2A-Version", "1.0")
 	res, err = http.DefaultClient.Do(req)
-	if err != nil || res.StatusCode != http.StatusUnauthorized {
-		t.Fatalf("without credentials: %v %v", res.Status, err)
+	if err != nil || res.StatusCode != http.StatusUnauthorized || res.Header.Get("WWW-Authenticate") == "" {
+		t.Fatalf("without credentials: %v %v, challenge %q", res.Status, err, res.Header.Get("WWW-Authenticate"))
 	}
 	c := a2a.NewA2AServiceClient(a2a.NewJSONRPCTransport(srv.URL, a2a.WithHeader("Authorization", "Bearer "+s.token(t, valid("erin"), nil))))
 	got, err := c.GetExtendedAgentCard(context.Background(), &a2a.GetExtendedAgentCardRequest{})

@@ -13,6 +13,7 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 
 	"github.com/agui-gen/agui-gen/examples/a2a-demo/echo"
@@ -105,10 +106,17 @@ func TestGRPCStatusAndVersion(t *testing.T) {
 }
 
 func TestGRPCFromCard(t *testing.T) {
-	addr := serveGRPC(t)
+	addr := serveGRPC(t, a2agrpc.WithAuthenticator(func(ctx context.Context, md metadata.MD) (any, error) {
+		if v := md.Get("authorization"); len(v) != 1 || v[0] != "Bearer k" {
+			return nil, errors.New("no key")
+		}
+		return "bot", nil
+	}))
 	card := echo.Card("http://127.0.0.1:1")
 	card.SupportedInterfaces = append([]*a2a.AgentInterface{{URL: addr, ProtocolBinding: a2a.BindingGRPC, ProtocolVersion: "1.0"}}, card.SupportedInterfaces...)
-	tr, iface, err := a2a.NewTransportFromCard(card, a2agrpc.WithGRPC(grpc.WithTransportCredentials(insecure.NewCredentials())))
+	// The client's headers go as metadata.
+	tr, iface, err := a2a.NewTransportFromCard(card, a2agrpc.WithGRPC(grpc.WithTransportCredentials(insecure.NewCredentials())),
+		a2a.WithHeader("Authorization", "Bearer k"))
 	if err != nil || iface.ProtocolBinding != a2a.BindingGRPC {
 		t.Fatalf("%v %v", err, iface)
 	}

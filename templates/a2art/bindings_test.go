@@ -254,7 +254,7 @@ func TestRESTRouting(t *testing.T) {
 		{"subscribe with POST", "POST", "/tasks/" + id + ":subscribe", "", "", 400, `"UNSUPPORTED_OPERATION"`},
 		{"send", "POST", "/message:send", "application/json", `{"message":{"messageId":"m","role":"ROLE_USER","parts":[{"text":"yo"}]}}`, 200, `{"task":{"id":"task-`},
 		{"send invalid", "POST", "/message:send", "application/a2a+json", `{"message":{"messageId":"m","parts":[{"text":"x"}]}}`, 400, `"fieldViolations":[{"field":"message.role","description":"required value is not set"}]`},
-		{"send not JSON", "POST", "/message:send", "text/xml", `<message/>`, 415, `"CONTENT_TYPE_NOT_SUPPORTED"`},
+		{"send not JSON", "POST", "/message:send", "text/xml", `<message/>`, 415, `"INVALID_REQUEST"`},
 		{"wrong verb", "DELETE", "/tasks/" + id, "", "", 405, `"status":"UNIMPLEMENTED"`},
 		{"unknown path", "GET", "/nothing/here/at/all", "", "", 404, `{"error":{"code":404,"status":"NOT_FOUND"`},
 	}
@@ -388,3 +388,63 @@ func TestJSONRPCClientNeedsAResult(t *testing.T) {
 		t.Errorf("Delete without a result: %v", err)
 	}
 }
+
+// TestStreamEventLimit: a stream event larger than the client's limit ends
+// the stream with an error instead of growing without bound.
+func TestStreamEventLimit(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprintf(w, "data: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"task\":{\"id\":\"%s\"}}}\n\n", strings.Repeat("x", 200<<10))
+	}))
+	defer srv.Close()
+	c := a2a.NewA2AServiceClient(a2a.NewJSONRPCTransport(srv.URL, a2a.WithMaxResponseBytes(100<<10)))
+	for _, err := range c.SendStreamingMessage(context.Background(), &a2a.SendMessageRequest{Message: userMessage("hi")}) {
+		if err == nil || !strings.Contains(err.Error(), "exceeds 102400 bytes") {
+			t.Fatalf("an oversized event: %v", err)
+		}
+	}
+}
+
+// TestRESTClientEscapesVerbs: an id with a colon stays an id, not a verb.
+func TestRESTClientEscapesVerbs(t *testing.T) {
+	base, _ := serveEcho(t)
+	c := a2a.NewA2AServiceClient(a2a.NewRESTTransport(base))
+	_, err := c.GetTask(context.Background(), &a2a.GetTaskRequest{ID: "x:subscribe"})
+	if !errors.Is(err, a2a.ErrTaskNotFound) || !strings.Contains(err.Error(), `"x:subscribe"`) {
+		t.Fatalf("GetTask of x:subscribe: %v", err)
+	}
+}
+
+// TestTenantFromCard: the interface's tenant goes on every request, on a
+// copy: the caller's request is left as it was.
+func TestTenantFromCard(t *testing.T) {
+	base, _ := serveEcho(t)
+	ctx := context.Background()
+	card, err := a2a.ResolveCard(ctx, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, iface := range card.SupportedInterfaces {
+		iface.Tenant = "acme"
+	}
+	seen := ""
+	tr, _, err := a2a.NewTransportFromCard(card, a2a.WithPreferredBindings(a2a.BindingHTTPJSON), a2a.WithHTTPClient(&http.Client{
+		Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+			seen = r.URL.Path
+			return http.DefaultTransport.RoundTrip(r)
+		})}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := &a2a.SendMessageRequest{Message: userMessage("hi")}
+	if _, err := a2a.NewA2AServiceClient(tr).SendMessage(ctx, req); err != nil {
+		t.Fatal(err)
+	}
+	if seen != "/acme/message:send" || req.Tenant != "" {
+		t.Errorf("path %s, the caller's tenant %q", seen, req.Tenant)
+	}
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }

@@ -156,18 +156,22 @@ type tenantTransport struct {
 	tenant string
 }
 
-func (t *tenantTransport) setTenant(req a2a.ProtoValue) {
-	if s, ok := req.(a2a.FieldSetter); ok {
-		_ = s.SetField("tenant", t.tenant)
+// withTenant is a copy of req with the tenant set: the caller's request
+// is left as it was, for it may be in use elsewhere.
+func (t *tenantTransport) withTenant(m *a2a.MethodDesc, req a2a.ProtoValue) a2a.ProtoValue {
+	cp := m.NewRequest()
+	s, ok := cp.(a2a.FieldSetter)
+	if !ok || cp.UnmarshalProto(req.AppendProto(nil)) != nil {
+		return req
 	}
+	_ = s.SetField("tenant", t.tenant)
+	return cp
 }
 
 func (t *tenantTransport) Call(ctx context.Context, m *a2a.MethodDesc, req, resp a2a.ProtoValue) error {
-	t.setTenant(req)
-	return t.Transport.Call(ctx, m, req, resp)
+	return t.Transport.Call(ctx, m, t.withTenant(m, req), resp)
 }
 
 func (t *tenantTransport) Stream(ctx context.Context, m *a2a.MethodDesc, req a2a.ProtoValue) iter.Seq2[a2a.ProtoValue, error] {
-	t.setTenant(req)
-	return t.Transport.Stream(ctx, m, req)
+	return t.Transport.Stream(ctx, m, t.withTenant(m, req))
 }

@@ -50,7 +50,14 @@ func WithHeader(key, value string) ClientOption {
 // ProtocolVersion).
 func WithVersion(v string) ClientOption { return func(c *clientConfig) { c.version = v } }
 
-// WithMaxResponseBytes limits a unary response body (default 64 MiB).
+// ClientHeaders returns the headers opts add to every request, for a
+// transport of another binding (gRPC sends them as metadata).
+func ClientHeaders(opts ...ClientOption) http.Header {
+	return newClientConfig(opts).header
+}
+
+// WithMaxResponseBytes limits a unary response body, and each event of a
+// stream (default 64 MiB).
 func WithMaxResponseBytes(n int64) ClientOption { return func(c *clientConfig) { c.maxResponse = n } }
 
 // WithTransport lets NewTransportFromCard use f for interfaces of binding.

@@ -88,7 +88,7 @@ func (t *jsonrpcTransport) Stream(ctx context.Context, method *a2a.MethodDesc, r
 			yield(nil, err)
 			return
 		}
-		readEvents(ctx, method, res.Body, yield, func(ev sseEvent) (a2a.ProtoValue, error) {
+		readEvents(ctx, method, res.Body, t.cfg.maxResponse, yield, func(ev sseEvent) (a2a.ProtoValue, error) {
 			result, err := readRPCResponse(res, ev.data, id)
 			if err != nil {
 				return nil, err

@@ -13,10 +13,9 @@ import (
 //	Variable = "{" FieldPath [ "=" Segments ] "}" ;
 //	Verb     = ":" LITERAL ;
 type pathTemplate struct {
-	source string
-	segs   []tmplSeg
-	vars   []tmplVar
-	verb   string
+	segs []tmplSeg
+	vars []tmplVar
+	verb string
 }
 
 type tmplSeg struct {
@@ -32,7 +31,7 @@ type tmplVar struct {
 }
 
 func parseTemplate(src string) (*pathTemplate, error) {
-	t := &pathTemplate{source: src}
+	t := &pathTemplate{}
 	if !strings.HasPrefix(src, "/") {
 		return nil, fmt.Errorf("path template %q does not start with /", src)
 	}
@@ -219,11 +218,11 @@ func (t *pathTemplate) expand(values func(field string) (string, bool)) (string,
 			// A multi-segment variable keeps its slashes.
 			parts := strings.Split(val, "/")
 			for j, p := range parts {
-				parts[j] = url.PathEscape(p)
+				parts[j] = escapeSegment(p)
 			}
 			b.WriteString(strings.Join(parts, "/"))
 		} else {
-			b.WriteString(url.PathEscape(val))
+			b.WriteString(escapeSegment(val))
 		}
 		i = v.end
 	}
@@ -231,6 +230,12 @@ func (t *pathTemplate) expand(values func(field string) (string, bool)) (string,
 		b.WriteString(":" + t.verb)
 	}
 	return b.String(), true
+}
+
+// escapeSegment escapes a variable's value for a path segment: ':' too,
+// which url.PathEscape keeps but which would start a verb ("x:subscribe").
+func escapeSegment(v string) string {
+	return strings.ReplaceAll(url.PathEscape(v), ":", "%3A")
 }
 
 func (t *pathTemplate) varAt(seg int) *tmplVar {

@@ -224,7 +224,7 @@ func (t *restTransport) Stream(ctx context.Context, method *a2a.MethodDesc, req 
 			yield(nil, err)
 			return
 		}
-		readEvents(ctx, method, res.Body, yield, func(ev sseEvent) (a2a.ProtoValue, error) {
+		readEvents(ctx, method, res.Body, t.cfg.maxResponse, yield, func(ev sseEvent) (a2a.ProtoValue, error) {
 			if ev.name == "error" || bytes.HasPrefix(ev.data, []byte(`{"error"`)) {
 				return nil, statusError(res, ev.data)
 			}

@@ -148,13 +148,15 @@ func (h *restHandler) request(w http.ResponseWriter, r *http.Request, rt *route,
 		// A body of null is no body: a2a-go's client sends one with CancelTask.
 		if trimmed := bytes.TrimSpace(body); len(trimmed) > 0 && !bytes.Equal(trimmed, []byte("null")) {
 			if ct := r.Header.Get("Content-Type"); ct != "" && !isJSONMediaType(ct) {
-				return nil, a2a.NewError(a2a.ErrContentTypeNotSupported, "Content-Type "+ct+" is not JSON; send "+A2AContentType), http.StatusUnsupportedMediaType
+				// ContentTypeNotSupported is about message parts' media types;
+				// a body that is not JSON is an invalid request, as JSON-RPC has it.
+				return nil, a2a.NewError(a2a.ErrInvalidRequest, "Content-Type "+ct+" is not JSON; send "+A2AContentType), http.StatusUnsupportedMediaType
 			}
 			if rt.rule.Body != "*" {
 				body = append(append([]byte(`{"`+rt.rule.Body+`":`), body...), '}')
 			}
 			if err := req.UnmarshalJSON(body); err != nil {
-				return nil, invalidParams(err), http.StatusBadRequest
+				return nil, InvalidParams(err), http.StatusBadRequest
 			}
 		}
 	} else if setter, ok := req.(a2a.FieldSetter); ok {
@@ -170,7 +172,7 @@ func (h *restHandler) request(w http.ResponseWriter, r *http.Request, rt *route,
 					if errors.Is(err, a2a.ErrUnknownField) {
 						break // unknown fields are ignored (A2A §5.7)
 					}
-					return nil, invalidParams(err), http.StatusBadRequest
+					return nil, InvalidParams(err), http.StatusBadRequest
 				}
 			}
 		}
@@ -182,7 +184,7 @@ func (h *restHandler) request(w http.ResponseWriter, r *http.Request, rt *route,
 		}
 		for _, v := range rt.tmpl.vars {
 			if err := setter.SetField(v.field, vars[v.field]); err != nil {
-				return nil, invalidParams(err), http.StatusBadRequest
+				return nil, InvalidParams(err), http.StatusBadRequest
 			}
 		}
 	}
@@ -230,6 +232,9 @@ func writeStatus(w http.ResponseWriter, httpStatus int, status string, rerr *a2a
 	// application/json, not application/a2a+json: google.rpc.Status is not
 	// an A2A message, and clients (a2a-go) read error bodies only as JSON.
 	w.Header().Set("Content-Type", "application/json")
+	if httpStatus == http.StatusUnauthorized {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="a2a"`) // RFC 9110 §15.5.2 asks for a challenge
+	}
 	w.WriteHeader(httpStatus)
 	w.Write(appendStatus(nil, httpStatus, status, rerr))
 }

@@ -158,21 +158,22 @@ func readAll(r io.Reader, length int64) ([]byte, error) {
 // naming the field.
 func decodeRequest(data []byte, req a2a.ProtoValue) *a2a.RPCError {
 	if err := req.UnmarshalJSON(data); err != nil {
-		return invalidParams(err)
+		return InvalidParams(err)
 	}
 	return nil
 }
 
 func validateRequest(req a2a.ProtoValue) *a2a.RPCError {
 	if err := req.Validate(); err != nil {
-		return invalidParams(err)
+		return InvalidParams(err)
 	}
 	return nil
 }
 
-// invalidParams turns a decoding or validation error into ErrInvalidParams
-// with a field violation naming where it happened.
-func invalidParams(err error) *a2a.RPCError {
+// InvalidParams turns an error from decoding or validating a request into
+// ErrInvalidParams (ErrParse for malformed JSON) with a field violation
+// naming where it happened.
+func InvalidParams(err error) *a2a.RPCError {
 	var re *a2a.RPCError
 	if errors.As(err, &re) {
 		return re
@@ -214,18 +215,12 @@ func fieldPath(pointer string) string {
 // an error outside the A2A table logged and answered as ErrInternal without
 // its text, which may hold details the caller should not see.
 func InvokeUnary(ctx context.Context, logger *slog.Logger, h *a2a.MethodHandler, req a2a.ProtoValue) (resp a2a.ProtoValue, rerr *a2a.RPCError) {
-	if rerr := validateRequest(req); rerr != nil {
+	rerr = invoke(ctx, logger, h, req, func() (err error) {
+		resp, err = h.Unary(ctx, req)
+		return err
+	})
+	if rerr != nil {
 		return nil, rerr
-	}
-	defer func() {
-		if p := recover(); p != nil {
-			logger.ErrorContext(ctx, "a2a: handler panicked", "method", h.Desc.Name, "panic", p, "stack", string(debug.Stack()))
-			resp, rerr = nil, a2a.NewError(a2a.ErrInternal, "internal error")
-		}
-	}()
-	resp, err := h.Unary(ctx, req)
-	if err != nil {
-		return nil, handlerError(ctx, logger, h, err)
 	}
 	if resp == nil {
 		resp = h.Desc.NewResponse()
@@ -235,7 +230,13 @@ func InvokeUnary(ctx context.Context, logger *slog.Logger, h *a2a.MethodHandler,
 
 // InvokeStream runs a streaming handler as InvokeUnary runs a unary one;
 // send writes one message to the caller.
-func InvokeStream(ctx context.Context, logger *slog.Logger, h *a2a.MethodHandler, req a2a.ProtoValue, send func(a2a.ProtoValue) error) (rerr *a2a.RPCError) {
+func InvokeStream(ctx context.Context, logger *slog.Logger, h *a2a.MethodHandler, req a2a.ProtoValue, send func(a2a.ProtoValue) error) *a2a.RPCError {
+	return invoke(ctx, logger, h, req, func() error { return h.Stream(ctx, req, send) })
+}
+
+// invoke validates req and runs call, the handler's work on it, catching a
+// panic and turning its error into the A2A error the caller gets.
+func invoke(ctx context.Context, logger *slog.Logger, h *a2a.MethodHandler, req a2a.ProtoValue, call func() error) (rerr *a2a.RPCError) {
 	if rerr := validateRequest(req); rerr != nil {
 		return rerr
 	}
@@ -245,7 +246,7 @@ func InvokeStream(ctx context.Context, logger *slog.Logger, h *a2a.MethodHandler
 			rerr = a2a.NewError(a2a.ErrInternal, "internal error")
 		}
 	}()
-	if err := h.Stream(ctx, req, send); err != nil {
+	if err := call(); err != nil {
 		return handlerError(ctx, logger, h, err)
 	}
 	return nil
@@ -262,7 +263,3 @@ func handlerError(ctx context.Context, logger *slog.Logger, h *a2a.MethodHandler
 	return a2a.NewError(a2a.ErrInternal, "internal error")
 }
 
-// InvalidParams turns an error from decoding or validating a request into
-// ErrInvalidParams (ErrParse for malformed JSON) with a field violation
-// naming where it happened.
-func InvalidParams(err error) *a2a.RPCError { return invalidParams(err) }

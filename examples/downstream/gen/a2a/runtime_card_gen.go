@@ -157,18 +157,22 @@ type tenantTransport struct {
 	tenant string
 }
 
-func (t *tenantTransport) setTenant(req ProtoValue) {
-	if s, ok := req.(FieldSetter); ok {
-		_ = s.SetField("tenant", t.tenant)
+// withTenant is a copy of req with the tenant set: the caller's request
+// is left as it was, for it may be in use elsewhere.
+func (t *tenantTransport) withTenant(m *MethodDesc, req ProtoValue) ProtoValue {
+	cp := m.NewRequest()
+	s, ok := cp.(FieldSetter)
+	if !ok || cp.UnmarshalProto(req.AppendProto(nil)) != nil {
+		return req
 	}
+	_ = s.SetField("tenant", t.tenant)
+	return cp
 }
 
 func (t *tenantTransport) Call(ctx context.Context, m *MethodDesc, req, resp ProtoValue) error {
-	t.setTenant(req)
-	return t.Transport.Call(ctx, m, req, resp)
+	return t.Transport.Call(ctx, m, t.withTenant(m, req), resp)
 }
 
 func (t *tenantTransport) Stream(ctx context.Context, m *MethodDesc, req ProtoValue) iter.Seq2[ProtoValue, error] {
-	t.setTenant(req)
-	return t.Transport.Stream(ctx, m, req)
+	return t.Transport.Stream(ctx, m, t.withTenant(m, req))
 }

@@ -89,7 +89,7 @@ func (t *jsonrpcTransport) Stream(ctx context.Context, method *MethodDesc, req P
 			yield(nil, err)
 			return
 		}
-		readEvents(ctx, method, res.Body, yield, func(ev sseEvent) (ProtoValue, error) {
+		readEvents(ctx, method, res.Body, t.cfg.maxResponse, yield, func(ev sseEvent) (ProtoValue, error) {
 			result, err := readRPCResponse(res, ev.data, id)
 			if err != nil {
 				return nil, err

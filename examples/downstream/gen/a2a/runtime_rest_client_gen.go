@@ -225,7 +225,7 @@ func (t *restTransport) Stream(ctx context.Context, method *MethodDesc, req Prot
 			yield(nil, err)
 			return
 		}
-		readEvents(ctx, method, res.Body, yield, func(ev sseEvent) (ProtoValue, error) {
+		readEvents(ctx, method, res.Body, t.cfg.maxResponse, yield, func(ev sseEvent) (ProtoValue, error) {
 			if ev.name == "error" || bytes.HasPrefix(ev.data, []byte(`{"error"`)) {
 				return nil, statusError(res, ev.data)
 			}

@@ -149,13 +149,15 @@ func (h *restHandler) request(w http.ResponseWriter, r *http.Request, rt *route,
 		// A body of null is no body: a2a-go's client sends one with CancelTask.
 		if trimmed := bytes.TrimSpace(body); len(trimmed) > 0 && !bytes.Equal(trimmed, []byte("null")) {
 			if ct := r.Header.Get("Content-Type"); ct != "" && !isJSONMediaType(ct) {
-				return nil, NewError(ErrContentTypeNotSupported, "Content-Type "+ct+" is not JSON; send "+A2AContentType), http.StatusUnsupportedMediaType
+				// ContentTypeNotSupported is about message parts' media types;
+				// a body that is not JSON is an invalid request, as JSON-RPC has it.
+				return nil, NewError(ErrInvalidRequest, "Content-Type "+ct+" is not JSON; send "+A2AContentType), http.StatusUnsupportedMediaType
 			}
 			if rt.rule.Body != "*" {
 				body = append(append([]byte(`{"`+rt.rule.Body+`":`), body...), '}')
 			}
 			if err := req.UnmarshalJSON(body); err != nil {
-				return nil, invalidParams(err), http.StatusBadRequest
+				return nil, InvalidParams(err), http.StatusBadRequest
 			}
 		}
 	} else if setter, ok := req.(FieldSetter); ok {
@@ -171,7 +173,7 @@ func (h *restHandler) request(w http.ResponseWriter, r *http.Request, rt *route,
 					if errors.Is(err, ErrUnknownField) {
 						break // unknown fields are ignored (A2A §5.7)
 					}
-					return nil, invalidParams(err), http.StatusBadRequest
+					return nil, InvalidParams(err), http.StatusBadRequest
 				}
 			}
 		}
@@ -183,7 +185,7 @@ func (h *restHandler) request(w http.ResponseWriter, r *http.Request, rt *route,
 		}
 		for _, v := range rt.tmpl.vars {
 			if err := setter.SetField(v.field, vars[v.field]); err != nil {
-				return nil, invalidParams(err), http.StatusBadRequest
+				return nil, InvalidParams(err), http.StatusBadRequest
 			}
 		}
 	}
@@ -231,6 +233,9 @@ func writeStatus(w http.ResponseWriter, httpStatus int, status string, rerr *RPC
 	// application/json, not application/a2a+json: google.rpc.Status is not
 	// an A2A message, and clients (a2a-go) read error bodies only as JSON.
 	w.Header().Set("Content-Type", "application/json")
+	if httpStatus == http.StatusUnauthorized {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="a2a"`) // RFC 9110 §15.5.2 asks for a challenge
+	}
 	w.WriteHeader(httpStatus)
 	w.Write(appendStatus(nil, httpStatus, status, rerr))
 }

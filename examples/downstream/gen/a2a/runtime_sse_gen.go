@@ -100,7 +100,9 @@ func (s *sseWriter) flush() error {
 		s.err = err
 		return err
 	}
-	if err := s.rc.Flush(); err != nil {
+	// A writer that cannot flush (a middleware that hides it) still
+	// delivers, when the handler returns: that is no reason to fail.
+	if err := s.rc.Flush(); err != nil && !errors.Is(err, http.ErrNotSupported) {
 		s.err = err
 		return err
 	}

@@ -13,10 +13,11 @@ import (
 )
 
 // readEvents yields the messages of an event stream, each event decoded by
-// decode, until the stream ends, decode fails, or the caller stops.
-func readEvents(ctx context.Context, method *MethodDesc, body io.Reader, yield func(ProtoValue, error) bool,
+// decode, until the stream ends, decode fails, an event exceeds max bytes,
+// or the caller stops.
+func readEvents(ctx context.Context, method *MethodDesc, body io.Reader, max int64, yield func(ProtoValue, error) bool,
 	decode func(sseEvent) (ProtoValue, error)) {
-	events := newSSEReader(body)
+	events := newSSEReader(body, max)
 	for {
 		ev, err := events.next()
 		if err != nil {
@@ -47,26 +48,33 @@ type sseEvent struct {
 // comments are skipped, and a blank line dispatches.
 type sseReader struct {
 	r    *bufio.Reader
+	max  int64 // bytes one event may take, its lines included
 	data []byte
 	name string
 }
 
-func newSSEReader(r io.Reader) *sseReader { return &sseReader{r: bufio.NewReaderSize(r, 64<<10)} }
+func newSSEReader(r io.Reader, max int64) *sseReader {
+	return &sseReader{r: bufio.NewReaderSize(r, 64<<10), max: max}
+}
 
 // next returns the next event with data, or io.EOF at the end.
 func (s *sseReader) next() (sseEvent, error) {
 	s.data, s.name = s.data[:0], ""
 	hasData := false
+	var size int64
 	for {
 		line, err := s.r.ReadSlice('\n')
 		if err == bufio.ErrBufferFull {
-			// A long line: gather it whole.
+			// A long line: gather it whole, within the event's limit.
 			long := append([]byte(nil), line...)
-			for err == bufio.ErrBufferFull {
+			for err == bufio.ErrBufferFull && size+int64(len(long)) <= s.max {
 				line, err = s.r.ReadSlice('\n')
 				long = append(long, line...)
 			}
 			line = long
+		}
+		if size += int64(len(line)); size > s.max {
+			return sseEvent{}, fmt.Errorf("an event exceeds %d bytes", s.max)
 		}
 		if err != nil && (err != io.EOF || len(line) == 0) {
 			if hasData && err == io.EOF {

@@ -64,7 +64,8 @@ type Host struct {
 	// name ("https://example.com").
 	BaseURL string
 	// A2AOptions configure every agent's A2A bindings; AGUIOptions, its
-	// AG-UI endpoint and the AG-UI events of its A2A streams.
+	// AG-UI endpoint (of them, WithKeepAlive and WithLogger also apply to
+	// the AG-UI events of its A2A streams, which the A2A options guard).
 	A2AOptions  []a2a.ServerOption
 	AGUIOptions []agui.Option
 

@@ -8,6 +8,8 @@ import (
 	"errors"
 	"io"
 	"iter"
+	"maps"
+	"slices"
 	"strings"
 
 	"google.golang.org/grpc"
@@ -96,10 +98,11 @@ func (t *transport) Stream(ctx context.Context, m *a2a.MethodDesc, req a2a.Proto
 // WithGRPC lets a2a.NewTransportFromCard pick gRPC interfaces, dialling
 // their url (host:port, A2A §10) with dialOpts. Without a
 // grpc.WithTransportCredentials among them it dials with TLS and the
-// system's roots, since the spec puts gRPC on TLS. The transport it makes
-// is an io.Closer that closes the connection.
+// system's roots, since the spec puts gRPC on TLS. The headers the
+// client's options add (a2a.WithHeader) go as metadata. The transport it
+// makes is an io.Closer that closes the connection.
 func WithGRPC(dialOpts ...grpc.DialOption) a2a.ClientOption {
-	return a2a.WithTransport(a2a.BindingGRPC, func(iface *a2a.AgentInterface, _ ...a2a.ClientOption) (a2a.Transport, error) {
+	return a2a.WithTransport(a2a.BindingGRPC, func(iface *a2a.AgentInterface, clientOpts ...a2a.ClientOption) (a2a.Transport, error) {
 		target := iface.URL
 		for _, scheme := range []string{"grpc://", "grpcs://", "http://", "https://"} {
 			target = strings.TrimPrefix(target, scheme)
@@ -112,6 +115,12 @@ func WithGRPC(dialOpts ...grpc.DialOption) a2a.ClientOption {
 		var copts []ClientOption
 		if v, ok := a2a.ParseVersion(iface.ProtocolVersion); ok {
 			copts = append(copts, WithVersion(v))
+		}
+		header := a2a.ClientHeaders(clientOpts...)
+		for _, k := range slices.Sorted(maps.Keys(header)) {
+			for _, v := range header[k] {
+				copts = append(copts, WithMetadata(k, v))
+			}
 		}
 		t := NewTransport(conn, copts...).(*transport)
 		t.owned = conn
