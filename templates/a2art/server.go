@@ -262,4 +262,3 @@ func handlerError(ctx context.Context, logger *slog.Logger, h *a2a.MethodHandler
 	}
 	return a2a.NewError(a2a.ErrInternal, "internal error")
 }
-
