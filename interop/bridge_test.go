@@ -352,3 +352,71 @@ func TestA2AGoClientAgainstBridgedAGUIAgent(t *testing.T) {
 		})
 	}
 }
+
+// TestHTTPAgentAgainstCheckpointedRuntime: @ag-ui/client's HttpAgent runs
+// an interrupt and its resume against the generated handler with
+// checkpoints (so the server checks the resume covers the interrupt), and
+// aborts a run, which stops the agent; the capabilities the handler serves
+// validate against the official schema and @ag-ui/core.
+func TestHTTPAgentAgainstCheckpointedRuntime(t *testing.T) {
+	requireNode(t)
+	aborted := make(chan struct{}, 1)
+	agent := agui.AgentFunc(func(ctx context.Context, in *agui.RunAgentInput, s *agui.Stream) error {
+		if len(in.Resume) > 0 {
+			var colour string
+			_ = json.Unmarshal(in.Resume[0].Payload, &colour)
+			return s.Text("You chose " + colour + ".")
+		}
+		switch in.Messages[len(in.Messages)-1].(*agui.UserMessage).Content.Text {
+		case "ask":
+			s.Interrupt(agui.Interrupt{ID: "colour", Reason: "choice", Message: ptr("Which colour?")})
+			return nil
+		case "slow":
+			if err := s.StateSnapshot(json.RawMessage(`{"busy":true}`)); err != nil {
+				return err
+			}
+			<-ctx.Done()
+			aborted <- struct{}{}
+			return ctx.Err()
+		}
+		if err := s.Reasoning("Thinking."); err != nil {
+			return err
+		}
+		return s.Text("It is sunny in Paris.")
+	})
+	yes := true
+	h := agui.NewHandler(agent, agui.WithCheckpoints(agui.NewMemoryCheckpoints()),
+		agui.WithCapabilities(&agui.AgentCapabilities{Transport: &agui.TransportCapabilities{Streaming: &yes},
+			HumanInTheLoop: &agui.HumanInTheLoopCapabilities{Interrupts: &yes}, Custom: json.RawMessage(`{"x-demo":{"level":2}}`)}))
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+
+	var out struct {
+		Weather, Ask, Resume, Slow bridgedRun
+		Warnings                   []string
+	}
+	raw := runNode(t, nil, "run-httpagent-bridge.mjs", srv.URL)
+	if err := json.Unmarshal(raw, &out); err != nil {
+		t.Fatalf("%v\n%s", err, raw)
+	}
+	if !out.Weather.OK || !slices.Contains(out.Weather.EventTypes, "REASONING_MESSAGE_CONTENT") {
+		t.Errorf("weather: %+v", out.Weather)
+	}
+	if !out.Ask.OK || !strings.Contains(string(out.Ask.Outcome), `"id":"colour"`) {
+		t.Fatalf("ask: %s %s", out.Ask.Error, out.Ask.Outcome)
+	}
+	if !out.Resume.OK || !strings.Contains(string(out.Resume.Messages[len(out.Resume.Messages)-1]), "You chose blue.") {
+		t.Errorf("resume: %s %v", out.Resume.Error, out.Resume.EventTypes)
+	}
+	select {
+	case <-aborted:
+	case <-time.After(10 * time.Second):
+		t.Error("the aborted run's agent never stopped")
+	}
+
+	caps, err := (&agui.Client{URL: srv.URL}).Capabilities(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkSchemaLines(t, []schemaLine{{Schema: "agui", Def: "AgentCapabilities", Value: caps.AppendJSON(nil)}})
+}

@@ -48,6 +48,7 @@ type runState struct {
 	cancelled  bool
 	result     json.RawMessage
 	over       bool
+	finished   bool // ended with RUN_FINISHED, not RUN_ERROR
 }
 
 func newStream(ctx context.Context, w eventWriter, threadID, runID string) *Stream {
@@ -419,6 +420,17 @@ func (s *Stream) MarkCancelled() {
 	s.run.cancelled = true
 }
 
+// openInterrupts are the interrupts the run ended with, if it ended with an
+// interrupt outcome.
+func (s *Stream) openInterrupts() []Interrupt {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.run.cancelled || !s.run.finished {
+		return nil
+	}
+	return s.run.interrupts
+}
+
 // SetResult sets the run's result, sent in RUN_FINISHED.
 func (s *Stream) SetResult(result json.RawMessage) {
 	s.mu.Lock()
@@ -499,7 +511,7 @@ func (s *Stream) finish() error {
 			ev.Outcome = &RunFinishedInterruptOutcome{Interrupts: s.run.interrupts}
 		}
 		err := s.send(ev)
-		s.run.over = true
+		s.run.over, s.run.finished = true, err == nil
 		return err
 	})
 }

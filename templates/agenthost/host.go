@@ -8,7 +8,9 @@
 //	GET  /v1/agents/travel/.well-known/agent-card.json its card
 //	POST /v1/agents/travel                            A2A JSON-RPC
 //	     /v1/agents/travel/message:send, /tasks/…      A2A HTTP+JSON
-//	POST /v1/agents/travel/agui                       AG-UI
+//	POST /v1/agents/travel/agui                       AG-UI, with
+//	GET  /v1/agents/travel/agui/capabilities          its capabilities and
+//	POST /v1/agents/travel/agui/cancel                the cancel of a run
 //
 // A2A streaming calls answer with AG-UI events when the client asks
 // (Accept: application/x-agui-events, or ?format=agui).
@@ -189,10 +191,11 @@ func (h *Host) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	sub = "/" + sub
+	aguiRoute := sub == AGUIPath || sub == AGUIPath+agui.CapabilitiesPath || sub == AGUIPath+agui.CancelPath
 	switch {
-	case sub == AGUIPath && m.agui != nil:
+	case aguiRoute && m.agui != nil:
 		m.agui.ServeHTTP(w, r)
-	case m.a2a != nil && sub != AGUIPath:
+	case m.a2a != nil && !aguiRoute:
 		m.a2a.ServeHTTP(w, withPath(r, sub))
 	default:
 		notFound(w, r, sub, fmt.Sprintf("agent %q does not serve %s", name, sub))

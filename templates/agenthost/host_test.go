@@ -117,6 +117,11 @@ func TestHost(t *testing.T) {
 		}
 	}
 
+	// The AG-UI side's capabilities route is the agent's.
+	if code, body := get(t, base+"/plain/agui/capabilities"); code != 404 || !strings.Contains(body, "declares no capabilities") {
+		t.Errorf("capabilities of an agent that declares none: %d %s", code, body)
+	}
+
 	// A2A streams answer with AG-UI events on request, through the host too.
 	req, _ := http.NewRequest(http.MethodPost, base+"/greeter/message:stream?format=agui",
 		strings.NewReader(`{"message":{"messageId":"m-s","role":"ROLE_USER","parts":[{"text":"hi"}]}}`))

@@ -40,10 +40,12 @@ const DefaultMaxBodyBytes = 1 << 20
 
 // handlerConfig is what Options set.
 type handlerConfig struct {
-	maxBody   int64
-	authorize func(*http.Request) error
-	keepAlive time.Duration
-	logger    *slog.Logger
+	maxBody      int64
+	authorize    func(*http.Request) error
+	keepAlive    time.Duration
+	logger       *slog.Logger
+	capabilities *agui.AgentCapabilities
+	checkpoints  Checkpoints
 }
 
 // Option configures NewHandler.
@@ -85,12 +87,16 @@ func WithLogger(logger *slog.Logger) Option { return func(c *handlerConfig) { c.
 // NewHandler serves agent at any path: POST a RunAgentInput as JSON, get the
 // run's events back as Server-Sent Events, or as length-prefixed protobuf
 // frames when the request's Accept header admits
-// application/vnd.ag-ui.event+proto.
+// application/vnd.ag-ui.event+proto. Below the path it serves GET
+// …/capabilities (see CapabilitiesProvider) and POST …/cancel (see
+// CancelRequest); mount it at both "/agent" and "/agent/".
 //
 // Requests are checked before the stream starts: POST only (405), JSON only
-// (415), a size limit (413), authorization when configured (401), and a
+// (415), a size limit (413), authorization when configured (401), a
 // RunAgentInput that decodes and validates (400, with a JSON body naming the
-// offending path). After that every failure is a RUN_ERROR event.
+// offending path), a run id not already in progress (409), and, with
+// WithCheckpoints, a resume that answers every open interrupt of the
+// thread (409). After that every failure is a RUN_ERROR event.
 func NewHandler(agent Agent, opts ...Option) http.Handler {
 	cfg := handlerConfig{maxBody: DefaultMaxBodyBytes, logger: slog.Default()}
 	for _, o := range opts {
@@ -102,6 +108,7 @@ func NewHandler(agent Agent, opts ...Option) http.Handler {
 type handler struct {
 	agent Agent
 	cfg   handlerConfig
+	runs  runs
 }
 
 // requestError is the JSON body of a rejected request.
@@ -128,9 +135,20 @@ func (h *handler) reject(w http.ResponseWriter, r *http.Request, status int, msg
 }
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodPost {
-		w.Header().Set("Allow", http.MethodPost)
-		h.reject(w, r, http.StatusMethodNotAllowed, "use POST with a RunAgentInput body", nil)
+	route := ""
+	switch {
+	case strings.HasSuffix(r.URL.Path, CapabilitiesPath):
+		route = CapabilitiesPath
+	case strings.HasSuffix(r.URL.Path, CancelPath):
+		route = CancelPath
+	}
+	allow := http.MethodPost
+	if route == CapabilitiesPath {
+		allow = http.MethodGet
+	}
+	if r.Method != allow && !(allow == http.MethodGet && r.Method == http.MethodHead) {
+		w.Header().Set("Allow", allow)
+		h.reject(w, r, http.StatusMethodNotAllowed, "use "+allow+" here", nil)
 		return
 	}
 	if h.cfg.authorize != nil {
@@ -139,6 +157,14 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			h.reject(w, r, http.StatusUnauthorized, err.Error(), nil)
 			return
 		}
+	}
+	switch route {
+	case CapabilitiesPath:
+		h.serveCapabilities(w, r)
+		return
+	case CancelPath:
+		h.serveCancel(w, r)
+		return
 	}
 	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
 		h.reject(w, r, http.StatusUnsupportedMediaType, "the body must be application/json", nil)
@@ -166,7 +192,31 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.rejectInvalid(w, r, err)
 		return
 	}
-	h.serveRun(w, r, input)
+	resumes := false
+	if h.cfg.checkpoints != nil {
+		if resumes, err = h.checkResume(r.Context(), input); err != nil {
+			var re *resumeError
+			if errors.As(err, &re) {
+				h.reject(w, r, http.StatusConflict, err.Error(), &agui.Error{Path: "/resume", Rule: "resume"})
+				return
+			}
+			h.reject(w, r, http.StatusInternalServerError, "the thread's interrupts could not be read", nil)
+			return
+		}
+	}
+	run := &activeRun{threadID: input.ThreadID}
+	ctx, cancel := context.WithCancelCause(r.Context())
+	defer cancel(nil)
+	run.cancel = cancel
+	if !h.runs.add(input.RunID, run) {
+		h.reject(w, r, http.StatusConflict, "run "+input.RunID+" is already in progress", &agui.Error{Path: "/runId", Rule: "unique"})
+		return
+	}
+	defer h.runs.remove(input.RunID)
+	stream := h.serveRun(w, r, ctx, input)
+	if stream != nil && h.cfg.checkpoints != nil && r.Context().Err() == nil {
+		h.saveCheckpoint(r.Context(), input.ThreadID, resumes, stream)
+	}
 }
 
 func (h *handler) rejectInvalid(w http.ResponseWriter, r *http.Request, err error) {
@@ -178,7 +228,9 @@ func (h *handler) rejectInvalid(w http.ResponseWriter, r *http.Request, err erro
 // serveRun streams one run, as protobuf frames when the Accept header
 // admits them and as SSE otherwise: never a 406, since a producer must fall
 // back to SSE.
-func (h *handler) serveRun(w http.ResponseWriter, r *http.Request, input *agui.RunAgentInput) {
+// serveRun streams one run, the agent running with agentCtx, and returns
+// its stream once it has ended (nil when it could not start).
+func (h *handler) serveRun(w http.ResponseWriter, r *http.Request, agentCtx context.Context, input *agui.RunAgentInput) *Stream {
 	var ew eventWriter
 	if admitsProto(r.Header.Get("Accept")) {
 		ew = newProtoWriter(w)
@@ -199,7 +251,7 @@ func (h *handler) serveRun(w http.ResponseWriter, r *http.Request, input *agui.R
 	stream := newStream(ctx, ew, input.ThreadID, input.RunID)
 	if err := stream.start(input); err != nil {
 		h.cfg.logger.LogAttrs(ctx, slog.LevelWarn, "agui: could not start the run", slog.String("error", err.Error()))
-		return
+		return nil
 	}
 	if h.cfg.keepAlive > 0 {
 		stop, done := make(chan struct{}), make(chan struct{})
@@ -224,7 +276,15 @@ func (h *handler) serveRun(w http.ResponseWriter, r *http.Request, input *agui.R
 			}
 		}()
 	}
-	endRun(ctx, h.cfg.logger, stream, runAgent(ctx, h.cfg.logger, h.agent, input, stream))
+	err := runAgent(agentCtx, h.cfg.logger, h.agent, input, stream)
+	if errors.Is(context.Cause(agentCtx), errCancelled) {
+		// Stopped by a cancel request: whatever the agent returned, the run
+		// was cancelled, and the client is still there to be told.
+		stream.MarkCancelled()
+		err = nil
+	}
+	endRun(ctx, h.cfg.logger, stream, err)
+	return stream
 }
 
 // endRun ends a run the agent has returned from: RUN_ERROR for err, else
@@ -260,7 +320,7 @@ func runAgent(ctx context.Context, logger *slog.Logger, agent Agent, input *agui
 // read and validated a request: for handlers that build the input
 // themselves. Of opts, only WithKeepAlive and WithLogger apply.
 func ServeRun(w http.ResponseWriter, r *http.Request, agent Agent, input *agui.RunAgentInput, opts ...Option) {
-	NewHandler(agent, opts...).(*handler).serveRun(w, r, input)
+	NewHandler(agent, opts...).(*handler).serveRun(w, r, r.Context(), input)
 }
 
 // Invoke runs agent on input in this process and passes each event of the

@@ -53,6 +53,9 @@ type A2AClient interface {
 type A2AAgent struct {
 	// Client calls the A2A agent.
 	Client A2AClient
+	// Card, when set, is the A2A agent's card, from which the AG-UI
+	// endpoint declares its capabilities (CapabilitiesFromCard).
+	Card *a2a.AgentCard
 	// Tenant, when set, goes in every request.
 	Tenant string
 	// CancelTimeout bounds the CancelTask of an abandoned run

@@ -3,6 +3,7 @@ package bridge_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -235,5 +236,34 @@ func TestFormatRefusedByQuality(t *testing.T) {
 	events, err := readAGUI(res)
 	if err == nil && len(events) > 0 {
 		t.Errorf("AG-UI events for a client that refused them: %v", types(events))
+	}
+}
+
+// TestCapabilitiesFromCard: an A2A agent's card becomes a valid AG-UI
+// declaration, served by the bridged endpoint.
+func TestCapabilitiesFromCard(t *testing.T) {
+	url, client := a2aServer(t, weatherExecutor)
+	card, err := a2a.ResolveCard(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	card.DefaultInputModes = append(card.DefaultInputModes, "image/png", "application/pdf")
+	srv := httptest.NewServer(agui.NewHandler(&bridge.A2AAgent{Client: client, Card: card}))
+	defer srv.Close()
+	caps, err := (&agui.Client{URL: srv.URL}).Capabilities(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *caps.Identity.Name != "weather" || *caps.Identity.Description != "Knows the weather." || !*caps.Transport.Streaming ||
+		!*caps.HumanInTheLoop.Interrupts || *caps.Tools.ClientProvided || !*caps.Multimodal.Input.Image || !*caps.Multimodal.Input.Pdf ||
+		caps.Multimodal.Input.Audio != nil || !strings.Contains(string(caps.Custom), `"a2aSkills":[{"id":"weather","name":"Weather"`) {
+		t.Errorf("capabilities %s", caps.AppendJSON(nil))
+	}
+	// Without a card the bridged agent declares nothing.
+	bare := httptest.NewServer(agui.NewHandler(&bridge.A2AAgent{Client: client}))
+	defer bare.Close()
+	var he *agui.HTTPError
+	if _, err := (&agui.Client{URL: bare.URL}).Capabilities(context.Background()); !errors.As(err, &he) || he.StatusCode != 404 {
+		t.Errorf("no card: %v", err)
 	}
 }
