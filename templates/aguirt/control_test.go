@@ -18,7 +18,9 @@ type capableAgent struct {
 	err  error
 }
 
-func (a capableAgent) Capabilities(context.Context) (*agui.AgentCapabilities, error) { return a.caps, a.err }
+func (a capableAgent) Capabilities(context.Context) (*agui.AgentCapabilities, error) {
+	return a.caps, a.err
+}
 
 func TestCapabilities(t *testing.T) {
 	noop := AgentFunc(func(context.Context, *agui.RunAgentInput, *Stream) error { return nil })
