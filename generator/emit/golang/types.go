@@ -298,6 +298,9 @@ func (g *gen) emitUnion(f *jen.File, u *ir.Union) {
 	if u.Open {
 		g.emitOther(f, u)
 	}
+	if u.External {
+		g.emitTagged(f, u)
+	}
 }
 
 func (g *gen) tagValueDoc(u *ir.Union, value string) string {
