@@ -84,6 +84,16 @@ var Bridge embed.FS
 //go:embed agenthost/*.go
 var AgentHost embed.FS
 
+// MetaSQLite and MetaPostgres keep META events for the AG-UI intake,
+// written against gen/agui and copied into its metasqlite and metapg
+// subpackages.
+//
+//go:embed metasqlite/sqlite.go
+var MetaSQLite embed.FS
+
+//go:embed metapg/pg.go
+var MetaPostgres embed.FS
+
 // BridgeImportPath is the import path the templates use for the generated
 // bridge package.
 const BridgeImportPath = "github.com/agui-gen/agui-gen/gen/bridge"

@@ -18,7 +18,9 @@ import (
 )
 
 // Client runs an AG-UI agent over HTTP: it POSTs a RunAgentInput and reads
-// the event stream of the response, checking it as a consumer must.
+// the event stream of the response, checking it as a consumer must. META
+// events arrive as META whether the server sent them so or carried in a
+// CUSTOM event.
 //
 // Each event is decoded leniently (DecodeEventLenient: an unknown event
 // type is dropped, undeclared members and unrecognised union members are
@@ -221,6 +223,15 @@ func (s *RunStream) Next() (Event, error) {
 		}
 		if ev == nil {
 			continue
+		}
+		if c, ok := ev.(*CustomEvent); ok {
+			// META carried for clients without it is META here.
+			if m, isMeta, err := MetaFromCustom(c); isMeta && err == nil {
+				ev = m
+			} else if isMeta {
+				s.warn("dropped a CUSTOM meta event that carries no valid META event: " + err.Error())
+				continue
+			}
 		}
 		if err := s.verifier.Check(ev); err != nil {
 			s.finish(err)

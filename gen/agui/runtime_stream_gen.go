@@ -34,6 +34,9 @@ type Stream struct {
 	threadID string
 	runID    string
 
+	// metaAsCustom sends META events as the CUSTOM that carries them.
+	metaAsCustom bool
+
 	// owner attributes this view's events to a subagent ("" for the agent
 	// itself); views share everything else through run.
 	owner string
@@ -86,6 +89,9 @@ func (s *Stream) send(ev Event) error {
 		return err
 	}
 	s.track(ev)
+	if m, ok := ev.(*MetaEvent); ok && s.metaAsCustom {
+		ev = MetaAsCustom(m)
+	}
 	return s.w.WriteEvent(ev)
 }
 

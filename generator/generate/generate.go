@@ -111,6 +111,10 @@ func Generate(in Inputs, opts Options) ([]File, error) {
 		return nil, err
 	}
 	put("agui", files)
+	if files, err = golang.MetaStorePackages(joinImport(opts.ImportPath, "agui")); err != nil {
+		return nil, err
+	}
+	put("agui", files)
 	a2a, err := protoload.Load(context.Background(), "a2a", in.A2AProto.File, in.A2AProto.Data)
 	if err != nil {
 		return nil, err

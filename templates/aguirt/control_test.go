@@ -55,7 +55,7 @@ func TestCapabilities(t *testing.T) {
 	srv := httptest.NewServer(NewHandler(noop, WithCapabilities(declared)))
 	defer srv.Close()
 	res, err := http.Post(srv.URL+"/agent/capabilities", "application/json", strings.NewReader("{}"))
-	if err != nil || res.StatusCode != http.StatusMethodNotAllowed || res.Header.Get("Allow") != "GET" {
+	if err != nil || res.StatusCode != http.StatusMethodNotAllowed || res.Header.Get("Allow") != "GET, HEAD" {
 		t.Errorf("POST to capabilities: %v %v", res.Status, err)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"net"
 	"net/http"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"time"
 
@@ -46,6 +47,10 @@ type handlerConfig struct {
 	logger       *slog.Logger
 	capabilities *agui.AgentCapabilities
 	checkpoints  Checkpoints
+	meta         MetaStore
+	metaReplay   bool
+	nativeMeta   bool
+	maxMetaBatch int
 }
 
 // Option configures NewHandler.
@@ -135,20 +140,18 @@ func (h *handler) reject(w http.ResponseWriter, r *http.Request, status int, msg
 }
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	route := ""
+	route, allow := "", []string{http.MethodPost}
 	switch {
 	case strings.HasSuffix(r.URL.Path, CapabilitiesPath):
-		route = CapabilitiesPath
+		route, allow = CapabilitiesPath, []string{http.MethodGet, http.MethodHead}
 	case strings.HasSuffix(r.URL.Path, CancelPath):
 		route = CancelPath
+	case strings.HasSuffix(r.URL.Path, MetaPath):
+		route, allow = MetaPath, []string{http.MethodGet, http.MethodHead, http.MethodPost}
 	}
-	allow := http.MethodPost
-	if route == CapabilitiesPath {
-		allow = http.MethodGet
-	}
-	if r.Method != allow && !(allow == http.MethodGet && r.Method == http.MethodHead) {
-		w.Header().Set("Allow", allow)
-		h.reject(w, r, http.StatusMethodNotAllowed, "use "+allow+" here", nil)
+	if !slices.Contains(allow, r.Method) {
+		w.Header().Set("Allow", strings.Join(allow, ", "))
+		h.reject(w, r, http.StatusMethodNotAllowed, "use "+strings.Join(allow, " or ")+" here", nil)
 		return
 	}
 	if h.cfg.authorize != nil {
@@ -164,6 +167,9 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	case CancelPath:
 		h.serveCancel(w, r)
+		return
+	case MetaPath:
+		h.serveMeta(w, r)
 		return
 	}
 	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
@@ -249,9 +255,13 @@ func (h *handler) serveRun(w http.ResponseWriter, r *http.Request, agentCtx cont
 	}
 	ctx := r.Context()
 	stream := newStream(ctx, ew, input.ThreadID, input.RunID)
+	stream.metaAsCustom = !h.cfg.nativeMeta
 	if err := stream.start(input); err != nil {
 		h.cfg.logger.LogAttrs(ctx, slog.LevelWarn, "agui: could not start the run", slog.String("error", err.Error()))
 		return nil
+	}
+	if h.cfg.metaReplay && h.cfg.meta != nil {
+		h.replayMeta(ctx, stream, input.ThreadID)
 	}
 	if h.cfg.keepAlive > 0 {
 		stop, done := make(chan struct{}), make(chan struct{})

@@ -420,7 +420,7 @@ func TestClientDisconnectCancelsTheRun(t *testing.T) {
 }
 
 func TestBuilderPassThroughEvents(t *testing.T) {
-	h := NewHandler(AgentFunc(func(_ context.Context, _ *agui.RunAgentInput, s *Stream) error {
+	agent := AgentFunc(func(_ context.Context, _ *agui.RunAgentInput, s *Stream) error {
 		for _, err := range []error{
 			s.Custom("highlight", json.RawMessage(`{"line":3}`)),
 			s.Raw(json.RawMessage(`{"provider":"x"}`), "x"),
@@ -433,10 +433,15 @@ func TestBuilderPassThroughEvents(t *testing.T) {
 		}
 		s.SetResult(json.RawMessage(`{"ok":true}`))
 		return nil
-	}), WithLogger(quietLogger()))
-	evs := events(t, post(t, h, runInput, nil).Body.Bytes())
+	})
+	// META goes as CUSTOM{name:"meta"} unless the handler sends it natively.
+	evs := events(t, post(t, NewHandler(agent, WithLogger(quietLogger()), WithNativeMeta()), runInput, nil).Body.Bytes())
 	if got := strings.Join(types(evs), " "); got != "RUN_STARTED CUSTOM RAW META MESSAGES_SNAPSHOT RUN_FINISHED" {
 		t.Errorf("events %s", got)
+	}
+	compat := events(t, post(t, NewHandler(agent, WithLogger(quietLogger())), runInput, nil).Body.Bytes())
+	if c, ok := compat[3].(*agui.CustomEvent); !ok || c.Name != MetaCustomName || !strings.Contains(string(c.Value), `"metaType":"thumbs_up"`) {
+		t.Errorf("META in compatibility mode: %#v", compat[3])
 	}
 	if fin := evs[len(evs)-1].(*agui.RunFinishedEvent); string(fin.Result) != `{"ok":true}` {
 		t.Errorf("result %s", fin.Result)

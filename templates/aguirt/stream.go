@@ -33,6 +33,9 @@ type Stream struct {
 	threadID string
 	runID    string
 
+	// metaAsCustom sends META events as the CUSTOM that carries them.
+	metaAsCustom bool
+
 	// owner attributes this view's events to a subagent ("" for the agent
 	// itself); views share everything else through run.
 	owner string
@@ -85,6 +88,9 @@ func (s *Stream) send(ev agui.Event) error {
 		return err
 	}
 	s.track(ev)
+	if m, ok := ev.(*agui.MetaEvent); ok && s.metaAsCustom {
+		ev = MetaAsCustom(m)
+	}
 	return s.w.WriteEvent(ev)
 }
 

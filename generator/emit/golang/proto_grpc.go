@@ -97,6 +97,26 @@ func AgentHostPackage(aguiImport, a2aImport, bridgeImport string) ([]File, error
 	return crossPackageSupport(templates.AgentHost, "agenthost", "agenthost", aguiImport, a2aImport, bridgeImport)
 }
 
+// MetaStorePackages emits the SQL stores of the AG-UI META intake, as the
+// metasqlite and metapg subpackages of the package at aguiImport. File
+// names are relative to the AG-UI package's directory.
+func MetaStorePackages(aguiImport string) ([]File, error) {
+	var files []File
+	for _, store := range []struct {
+		fsys fs.FS
+		pkg  string
+	}{{templates.MetaSQLite, "metasqlite"}, {templates.MetaPostgres, "metapg"}} {
+		sub, err := crossPackageSupport(store.fsys, store.pkg, store.pkg, aguiImport, "", "")
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range sub {
+			files = append(files, File{Name: store.pkg + "/" + f.Name, Content: f.Content})
+		}
+	}
+	return files, nil
+}
+
 // crossPackageSupport copies a templates directory written against
 // several generated packages, importing them where this output has them.
 func crossPackageSupport(fsys fs.FS, dir, pkg, aguiImport, a2aImport, bridgeImport string) ([]File, error) {

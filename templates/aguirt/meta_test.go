@@ -1,0 +1,186 @@
+package aguirt
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"testing"
+
+	agui "github.com/agui-gen/agui-gen/gen/agui"
+	"github.com/agui-gen/agui-gen/templates/aguirt/metastoretest"
+)
+
+func metaServer(t *testing.T, store MetaStore, opts ...Option) (*httptest.Server, *Client) {
+	t.Helper()
+	h := NewHandler(AgentFunc(func(ctx context.Context, in *agui.RunAgentInput, s *Stream) error {
+		return s.Text("hello")
+	}), append([]Option{WithMetaStore(store), WithLogger(quietLogger())}, opts...)...)
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return srv, &Client{URL: srv.URL + "/agent"}
+}
+
+func withID(m *agui.MetaEvent, id string) *agui.MetaEvent { m.ID = &id; return m }
+
+// TestMetaIntake: events arrive one at a time or in batches, as META or in
+// CUSTOM; each is stored once per id; queries filter and page.
+func TestMetaIntake(t *testing.T) {
+	_, c := metaServer(t, NewMemoryMeta())
+	ctx := context.Background()
+	stored, err := c.SendMeta(ctx, "t1", "r1", withID(agui.NewThumbsUpMeta("m1"), "e1"), agui.NewNoteMeta("follow up"), withID(agui.NewRatingMeta("m2", 4), "e3"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(stored) != 3 || stored[0].Seq != 1 || stored[2].Seq != 3 || stored[1].Event.ID == nil || stored[0].RunID != "r1" {
+		t.Fatalf("stored %+v", stored)
+	}
+	// Sent again: stored once, the same Seq back.
+	again, err := c.SendMeta(ctx, "t1", "", withID(agui.NewThumbsUpMeta("m1"), "e1"))
+	if err != nil || again[0].Seq != 1 {
+		t.Fatalf("resent: %+v %v", again, err)
+	}
+	// A different event under a taken id is refused, and the batch with it.
+	var he *HTTPError
+	if _, err := c.SendMeta(ctx, "t1", "", agui.NewShareMeta(), withID(agui.NewThumbsDownMeta("m1"), "e1")); !errors.As(err, &he) || he.StatusCode != http.StatusConflict {
+		t.Fatalf("a forged id: %v", err)
+	}
+	// The same id in another thread is another event.
+	if other, err := c.SendMeta(ctx, "t2", "", withID(agui.NewThumbsDownMeta("m9"), "e1")); err != nil || other[0].Seq != 4 {
+		t.Fatalf("another thread: %+v %v", other, err)
+	}
+	for _, tc := range []struct {
+		q    MetaQuery
+		want []int64
+	}{
+		{MetaQuery{ThreadID: "t1"}, []int64{1, 2, 3}},
+		{MetaQuery{ThreadID: "t1", MetaType: "rating"}, []int64{3}},
+		{MetaQuery{ThreadID: "t1", MessageID: "m1"}, []int64{1}},
+		{MetaQuery{ThreadID: "t1", RunID: "r1", After: 1}, []int64{2, 3}},
+		{MetaQuery{ThreadID: "t1", Limit: 2}, []int64{1, 2}},
+		{MetaQuery{ThreadID: "t2"}, []int64{4}},
+		{MetaQuery{ThreadID: "t3"}, nil},
+	} {
+		page, err := c.Meta(ctx, tc.q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []int64
+		for _, e := range page.Events {
+			got = append(got, e.Seq)
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%+v: %v, want %v", tc.q, got, tc.want)
+		}
+		if len(tc.want) > 0 && page.Next != tc.want[len(tc.want)-1] {
+			t.Errorf("%+v: next %d", tc.q, page.Next)
+		}
+	}
+}
+
+// TestMetaIntakeRefuses: what fails validation is refused whole, with the
+// place named, and nothing of the batch is stored.
+func TestMetaIntakeRefuses(t *testing.T) {
+	store := NewMemoryMeta()
+	srv, c := metaServer(t, store, WithMaxMetaBatch(3), WithMaxBodyBytes(4096))
+	deep := strings.Repeat(`{"a":`, 200) + "1" + strings.Repeat("}", 200)
+	for _, tc := range []struct {
+		name, query, body, want string
+		status                  int
+	}{
+		{"no thread", "", `{"type":"META","metaType":"note","payload":{"text":"x"}}`, "threadId", 400},
+		{"not JSON", "?threadId=t", `{"type":"META",`, "invalid META events", 400},
+		{"wrong type", "?threadId=t", `[{"type":"META","metaType":"note","payload":{"text":"ok"}},{"type":"META","metaType":"rating","payload":{"messageId":"m","rating":"five"}}]`, `"path":"/1/payload/rating"`, 400},
+		{"missing payload field", "?threadId=t", `{"type":"META","metaType":"thumbs_up","payload":{}}`, `"path":"/payload/messageId"`, 400},
+		{"another event type", "?threadId=t", `[{"type":"RUN_STARTED","threadId":"t","runId":"r"}]`, "only META events", 400},
+		{"CUSTOM not meta", "?threadId=t", `[{"type":"CUSTOM","name":"x","value":{}}]`, `"path":"/0/name"`, 400},
+		{"empty batch", "?threadId=t", `[]`, "no events", 400},
+		{"too many", "?threadId=t", `[` + strings.Repeat(`{"type":"META","metaType":"share","payload":{}},`, 3) + `{"type":"META","metaType":"share","payload":{}}]`, "at most 3", 413},
+		{"too large", "?threadId=t", `{"type":"META","metaType":"note","payload":{"text":"` + strings.Repeat("x", 5000) + `"}}`, "exceeds 4096 bytes", 413},
+		{"deeply nested", "?threadId=t", `{"type":"META","metaType":"analytics","payload":{"event":"e","properties":` + deep + `}}`, "invalid META events", 400},
+		{"empty id", "?threadId=t", `{"type":"META","id":"","metaType":"share","payload":{}}`, `"path":"/id"`, 400},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := http.Post(srv.URL+"/agent/meta"+tc.query, "application/json", strings.NewReader(tc.body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			body := readAll(t, res)
+			if res.StatusCode != tc.status || !strings.Contains(body, tc.want) {
+				t.Errorf("%d %s, want %d with %s", res.StatusCode, body, tc.status, tc.want)
+			}
+		})
+	}
+	if page, _ := c.Meta(context.Background(), MetaQuery{ThreadID: "t"}); len(page.Events) != 0 {
+		t.Errorf("refused events were stored: %+v", page.Events)
+	}
+	// Hostile strings in an unknown metaType are kept verbatim and come back
+	// as JSON, escaped.
+	hostile := `{"type":"META","id":"h1","metaType":"<script>alert(1)</script>","payload":{"html":"</script><img src=x onerror=alert(1)>","nul":"\u0000"}}`
+	res, err := http.Post(srv.URL+"/agent/meta?threadId=t", "application/json", strings.NewReader(hostile))
+	if err != nil || res.StatusCode != 200 {
+		t.Fatalf("an unknown metaType: %v %v", res.Status, err)
+	}
+	readAll(t, res)
+	page, err := c.Meta(context.Background(), MetaQuery{ThreadID: "t"})
+	if err != nil || len(page.Events) != 1 || page.Events[0].Event.Payload.MetaType() != "<script>alert(1)</script>" {
+		t.Fatalf("the hostile event: %+v %v", page, err)
+	}
+	res, _ = http.Get(srv.URL + "/agent/meta?threadId=t")
+	if raw := readAll(t, res); strings.Contains(raw, "<script>") || res.Header.Get("Content-Type") != "application/json" {
+		t.Errorf("served unescaped: %s", raw)
+	}
+}
+
+// TestMetaReplayAndAuth: a run starts by replaying its thread's stored
+// META; the intake is behind the agent's authorization.
+func TestMetaReplayAndAuth(t *testing.T) {
+	store := NewMemoryMeta()
+	srv, c := metaServer(t, store, WithMetaReplay(), WithBearerToken("k"))
+	ctx := context.Background()
+	var he *HTTPError
+	if _, err := c.SendMeta(ctx, "t1", "", agui.NewThumbsUpMeta("m1")); !errors.As(err, &he) || he.StatusCode != 401 {
+		t.Fatalf("without the token: %v", err)
+	}
+	c.Header = http.Header{"Authorization": {"Bearer k"}}
+	if _, err := c.SendMeta(ctx, "t1", "", agui.NewThumbsUpMeta("m1"), agui.NewNoteMeta("n")); err != nil {
+		t.Fatal(err)
+	}
+	rs, err := (&Client{URL: srv.URL, Header: c.Header}).Run(ctx, &agui.RunAgentInput{ThreadID: "t1", RunID: "r1", Messages: []agui.Message{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []agui.Event
+	for ev, err := range rs.Events() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, ev)
+	}
+	// Sent as CUSTOM, read back as META by the client.
+	if tys := strings.Join(types(got), " "); !strings.HasPrefix(tys, "RUN_STARTED META META TEXT_MESSAGE_START") {
+		t.Fatalf("events %s", tys)
+	}
+	metas := SelectMeta(slices.Values(got), MetaQuery{ThreadID: "t1", MetaType: "note", RunID: "r1"})
+	if len(metas) != 1 || metas[0].Payload.(*agui.NotePayload).Text != "n" {
+		t.Errorf("selected %v", metas)
+	}
+}
+
+func readAll(t *testing.T, res *http.Response) string {
+	t.Helper()
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestMemoryMetaStore(t *testing.T) {
+	// The contract runs on the generated copy, whose types it knows.
+	metastoretest.Run(t, func(*testing.T) agui.MetaStore { return agui.NewMemoryMeta() }, nil)
+}

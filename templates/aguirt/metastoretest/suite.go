@@ -1,0 +1,136 @@
+// Package metastoretest is the contract every agui.MetaStore keeps, run
+// against the memory, SQLite and PostgreSQL stores.
+package metastoretest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+
+	agui "github.com/agui-gen/agui-gen/gen/agui"
+)
+
+func event(id string, ev *agui.MetaEvent) *agui.MetaEvent { ev.ID = &id; return ev }
+
+func seqs(ms []agui.StoredMeta) []int64 {
+	var out []int64
+	for _, m := range ms {
+		out = append(out, m.Seq)
+	}
+	return out
+}
+
+// Run checks a store; open returns a store on fresh storage, and reopen,
+// when not nil, the same storage anew (as after a restart).
+func Run(t *testing.T, open func(t *testing.T) agui.MetaStore, reopen func(t *testing.T) agui.MetaStore) {
+	ctx := context.Background()
+	s := open(t)
+	first, err := s.PutMeta(ctx, "t1", "r1", []*agui.MetaEvent{
+		event("a", agui.NewThumbsUpMeta("m1")), event("b", agui.NewNoteMeta("n")), event("c", agui.NewRatingMeta("m2", 3))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := seqs(first); len(s) != 3 || s[0] >= s[1] || s[1] >= s[2] || first[0].RunID != "r1" || *first[2].Event.ID != "c" {
+		t.Fatalf("stored %+v", first)
+	}
+	t.Run("the same event again is stored once", func(t *testing.T) {
+		again, err := s.PutMeta(ctx, "t1", "", []*agui.MetaEvent{event("a", agui.NewThumbsUpMeta("m1")), event("a", agui.NewThumbsUpMeta("m1"))})
+		if err != nil || again[0].Seq != first[0].Seq || again[1].Seq != first[0].Seq || again[0].RunID != "r1" {
+			t.Fatalf("resent: %+v %v", again, err)
+		}
+		all, _ := s.Meta(ctx, agui.MetaQuery{ThreadID: "t1"})
+		if len(all) != 3 {
+			t.Fatalf("%d events after a resend", len(all))
+		}
+	})
+	t.Run("a forged id fails the batch whole", func(t *testing.T) {
+		_, err := s.PutMeta(ctx, "t1", "", []*agui.MetaEvent{event("d", agui.NewShareMeta()), event("a", agui.NewThumbsDownMeta("m1"))})
+		if !errors.Is(err, agui.ErrMetaConflict) {
+			t.Fatalf("a forged id: %v", err)
+		}
+		if all, _ := s.Meta(ctx, agui.MetaQuery{ThreadID: "t1"}); len(all) != 3 {
+			t.Fatalf("the refused batch left %d events", len(all))
+		}
+	})
+	t.Run("queries", func(t *testing.T) {
+		if _, err := s.PutMeta(ctx, "t2", "", []*agui.MetaEvent{event("a", agui.NewThumbsDownMeta("m9"))}); err != nil {
+			t.Fatal(err)
+		}
+		for _, tc := range []struct {
+			q    agui.MetaQuery
+			want []int64
+		}{
+			{agui.MetaQuery{ThreadID: "t1"}, seqs(first)},
+			{agui.MetaQuery{ThreadID: "t1", MetaType: "note"}, seqs(first[1:2])},
+			{agui.MetaQuery{ThreadID: "t1", MessageID: "m2"}, seqs(first[2:])},
+			{agui.MetaQuery{ThreadID: "t1", RunID: "r1", After: first[0].Seq}, seqs(first[1:])},
+			{agui.MetaQuery{ThreadID: "t1", Limit: 2}, seqs(first[:2])},
+			{agui.MetaQuery{ThreadID: "nobody"}, nil},
+		} {
+			got, err := s.Meta(ctx, tc.q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(seqs(got), tc.want) {
+				t.Errorf("%+v: %v, want %v", tc.q, seqs(got), tc.want)
+			}
+		}
+		t2, _ := s.Meta(ctx, agui.MetaQuery{ThreadID: "t2"})
+		if len(t2) != 1 || t2[0].Event.MessageID() != "m9" {
+			t.Errorf("thread t2: %+v", t2)
+		}
+	})
+	t.Run("concurrent writers lose nothing, and the cursor sees all", func(t *testing.T) {
+		var wg sync.WaitGroup
+		errs := make(chan error, 4)
+		for w := range 4 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := range 25 {
+					_, err := s.PutMeta(ctx, "t3", "", []*agui.MetaEvent{
+						event(fmt.Sprintf("w%d-%d", w, i), agui.NewAnalyticsMeta("e")), event(fmt.Sprintf("w%d-%d-b", w, i), agui.NewShareMeta())})
+					if err != nil {
+						errs <- err
+						return
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			t.Fatal(err)
+		}
+		q := agui.MetaQuery{ThreadID: "t3", Limit: 7}
+		seen := map[string]bool{}
+		for {
+			page, err := s.Meta(ctx, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(page) == 0 {
+				break
+			}
+			for _, m := range page {
+				seen[*m.Event.ID] = true
+			}
+			q.After = page[len(page)-1].Seq
+		}
+		if len(seen) != 200 {
+			t.Errorf("paged through %d of 200 events", len(seen))
+		}
+	})
+	if reopen != nil {
+		t.Run("what was acknowledged survives a restart", func(t *testing.T) {
+			again := reopen(t)
+			all, err := again.Meta(ctx, agui.MetaQuery{ThreadID: "t1"})
+			if err != nil || !slices.Equal(seqs(all), seqs(first)) || all[1].Event.Payload.(*agui.NotePayload).Text != "n" {
+				t.Fatalf("after a restart: %+v %v", all, err)
+			}
+		})
+	}
+}

@@ -1,0 +1,120 @@
+// Package metasqlite keeps AG-UI META events in a SQLite file, for the
+// META intake of an AG-UI handler (agui.WithMetaStore): one table, the
+// events as JSON, each thread's ids unique, and the order they were stored
+// in as the cursor. Writes are synchronous (synchronous=FULL): an event
+// the intake acknowledged survives a crash and a power loss.
+package metasqlite
+
+// This file is written against the generated package gen/agui; the
+// generator copies it into the metasqlite package of its output with that
+// import path rewritten.
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+
+	_ "modernc.org/sqlite" // the "sqlite" driver
+
+	agui "github.com/agui-gen/agui-gen/gen/agui"
+)
+
+const schema = `CREATE TABLE IF NOT EXISTS agui_meta (
+	seq        INTEGER PRIMARY KEY AUTOINCREMENT,
+	thread_id  TEXT NOT NULL,
+	id         TEXT NOT NULL,
+	run_id     TEXT NOT NULL,
+	meta_type  TEXT NOT NULL,
+	message_id TEXT NOT NULL,
+	received   INTEGER NOT NULL, -- Unix milliseconds
+	event      BLOB NOT NULL,    -- the META event's JSON
+	UNIQUE (thread_id, id)
+);
+CREATE INDEX IF NOT EXISTS agui_meta_by_thread ON agui_meta (thread_id, seq);`
+
+// Store is a MetaStore in a SQLite file.
+type Store struct{ db *sql.DB }
+
+// Open opens (creating if need be) the store in the file at path.
+func Open(ctx context.Context, path string) (*Store, error) {
+	q := url.Values{}
+	for _, p := range []string{"journal_mode(WAL)", "busy_timeout(10000)", "synchronous(FULL)"} {
+		q.Add("_pragma", p)
+	}
+	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+	if err != nil {
+		return nil, err
+	}
+	db.SetMaxOpenConns(1)
+	if _, err := db.ExecContext(ctx, schema); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("metasqlite: %s: %w", path, err)
+	}
+	return &Store{db: db}, nil
+}
+
+// Close closes the file.
+func (s *Store) Close() error { return s.db.Close() }
+
+// PutMeta implements agui.MetaStore: the batch in one transaction.
+func (s *Store) PutMeta(ctx context.Context, threadID, runID string, events []*agui.MetaEvent) ([]agui.StoredMeta, error) {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	out := make([]agui.StoredMeta, len(events))
+	now := time.Now().UTC().Truncate(time.Millisecond)
+	for i, ev := range events {
+		data := ev.AppendJSON(nil)
+		var seq, received int64
+		var stored []byte
+		var storedRun string
+		err := tx.QueryRowContext(ctx, `SELECT seq, run_id, received, event FROM agui_meta WHERE thread_id = ? AND id = ?`, threadID, *ev.ID).
+			Scan(&seq, &storedRun, &received, &stored)
+		switch {
+		case err == nil:
+			if !bytes.Equal(stored, data) {
+				return nil, fmt.Errorf("%w: %s", agui.ErrMetaConflict, *ev.ID)
+			}
+			out[i] = agui.StoredMeta{Seq: seq, ThreadID: threadID, RunID: storedRun, Received: time.UnixMilli(received).UTC(), Event: ev}
+			continue
+		case !errors.Is(err, sql.ErrNoRows):
+			return nil, err
+		}
+		err = tx.QueryRowContext(ctx, `INSERT INTO agui_meta (thread_id, id, run_id, meta_type, message_id, received, event)
+			VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
+			threadID, *ev.ID, runID, ev.Payload.MetaType(), ev.MessageID(), now.UnixMilli(), data).Scan(&seq)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = agui.StoredMeta{Seq: seq, ThreadID: threadID, RunID: runID, Received: now, Event: ev}
+	}
+	return out, tx.Commit()
+}
+
+// Meta implements agui.MetaStore.
+func (s *Store) Meta(ctx context.Context, q agui.MetaQuery) ([]agui.StoredMeta, error) {
+	where, args := []string{"thread_id = ?", "seq > ?"}, []any{q.ThreadID, q.After}
+	for _, f := range []struct{ col, v string }{{"meta_type", q.MetaType}, {"message_id", q.MessageID}, {"run_id", q.RunID}} {
+		if f.v != "" {
+			where, args = append(where, f.col+" = ?"), append(args, f.v)
+		}
+	}
+	limit := q.Limit
+	if limit <= 0 {
+		limit = agui.DefaultMetaPage
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT seq, run_id, received, event FROM agui_meta WHERE `+
+		strings.Join(where, " AND ")+` ORDER BY seq LIMIT ?`, append(args, limit)...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	return agui.ScanMeta(rows, q.ThreadID)
+}

@@ -1,0 +1,27 @@
+package metasqlite_test
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"github.com/agui-gen/agui-gen/gen/agui"
+	"github.com/agui-gen/agui-gen/gen/agui/metasqlite"
+	"github.com/agui-gen/agui-gen/templates/aguirt/metastoretest"
+)
+
+// The tests of this package exercise its copy in gen/agui/metasqlite: run
+// agui-gen generate --out gen after editing the template.
+
+func TestContract(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "meta.db")
+	open := func(t *testing.T) agui.MetaStore {
+		s, err := metasqlite.Open(context.Background(), path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return s
+	}
+	metastoretest.Run(t, open, open)
+}
