@@ -228,7 +228,9 @@ func (h *handler) readMeta(body []byte) ([]*agui.MetaEvent, error) {
 		return nil, &agui.Error{Rule: "depth", Msg: fmt.Sprintf("objects and arrays nest more than %d deep", MaxMetaDepth)}
 	}
 	var raws []json.RawMessage
-	if trimmed := bytes.TrimLeft(body, " \t\r\n"); len(trimmed) > 0 && trimmed[0] == '[' {
+	trimmed := bytes.TrimLeft(body, " \t\r\n")
+	batch := len(trimmed) > 0 && trimmed[0] == '['
+	if batch {
 		if err := json.Unmarshal(body, &raws); err != nil {
 			return nil, &agui.Error{Path: "", Rule: "syntax", Msg: err.Error()}
 		}
@@ -252,7 +254,7 @@ func (h *handler) readMeta(body []byte) ([]*agui.MetaEvent, error) {
 			err = ev.Validate()
 		}
 		if err != nil {
-			return nil, atIndex(err, i, len(raws) > 1 || body[0] == '[')
+			return nil, atIndex(err, i, batch)
 		}
 		switch ev := ev.(type) {
 		case *agui.MetaEvent:
@@ -263,11 +265,11 @@ func (h *handler) readMeta(body []byte) ([]*agui.MetaEvent, error) {
 				err = &agui.Error{Path: "/name", Rule: "const", Msg: "a CUSTOM event here carries META: name " + strconv.Quote(MetaCustomName)}
 			}
 			if err != nil {
-				return nil, atIndex(err, i, true)
+				return nil, atIndex(err, i, batch)
 			}
 			events[i] = m
 		default:
-			return nil, atIndex(&agui.Error{Path: "/type", Rule: "const", Msg: "only META events are taken here, not " + string(ev.Type())}, i, true)
+			return nil, atIndex(&agui.Error{Path: "/type", Rule: "const", Msg: "only META events are taken here, not " + string(ev.Type())}, i, batch)
 		}
 		if events[i].ID == nil {
 			id := NewID("meta")

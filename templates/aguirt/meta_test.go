@@ -1,7 +1,9 @@
 package aguirt
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
@@ -183,4 +185,45 @@ func readAll(t *testing.T, res *http.Response) string {
 func TestMemoryMetaStore(t *testing.T) {
 	// The contract runs on the generated copy, whose types it knows.
 	metastoretest.Run(t, func(*testing.T) agui.MetaStore { return agui.NewMemoryMeta() }, nil)
+}
+
+// FuzzMetaIntake: any body gets an answer, never a server error, and what
+// is acknowledged is stored and valid.
+func FuzzMetaIntake(f *testing.F) {
+	for _, seed := range []string{
+		`{"type":"META","metaType":"thumbs_up","payload":{"messageId":"m1"}}`,
+		`[{"type":"META","id":"x","metaType":"note","payload":{"text":"a"}},{"type":"CUSTOM","name":"meta","value":{"type":"META","metaType":"share","payload":{}}}]`,
+		`{"type":"META","metaType":"rating","payload":{"messageId":"m","rating":1e309}}`,
+		`[[[[]]]]`, `{"type":"META","metaType":"\u0000","payload":{"a":[{"b":null}]}}`, `"META"`, ``,
+	} {
+		f.Add([]byte(seed))
+	}
+	store := agui.NewMemoryMeta()
+	h := agui.NewHandler(agui.AgentFunc(func(context.Context, *agui.RunAgentInput, *agui.Stream) error { return nil }),
+		agui.WithMetaStore(store), agui.WithLogger(quietLogger()))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		req := httptest.NewRequest(http.MethodPost, "/agent/meta?threadId=fuzz", bytes.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code >= 500 {
+			t.Fatalf("%d for %q: %s", rec.Code, body, rec.Body)
+		}
+		if rec.Code != 200 {
+			return
+		}
+		var got agui.MetaIntake
+		if err := json.Unmarshal(rec.Body.Bytes(), &got); err != nil || len(got.Events) == 0 {
+			t.Fatalf("acknowledged %q with %s", body, rec.Body)
+		}
+		for _, m := range got.Events {
+			if err := m.Event.Validate(); err != nil {
+				t.Fatalf("stored an invalid event: %v", err)
+			}
+			page, _ := store.Meta(context.Background(), agui.MetaQuery{ThreadID: "fuzz", After: m.Seq - 1, Limit: 1})
+			if len(page) != 1 || *page[0].Event.ID != *m.Event.ID {
+				t.Fatalf("acknowledged but not stored: %+v", m)
+			}
+		}
+	})
 }

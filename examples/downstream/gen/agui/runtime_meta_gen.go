@@ -229,7 +229,9 @@ func (h *handler) readMeta(body []byte) ([]*MetaEvent, error) {
 		return nil, &Error{Rule: "depth", Msg: fmt.Sprintf("objects and arrays nest more than %d deep", MaxMetaDepth)}
 	}
 	var raws []json.RawMessage
-	if trimmed := bytes.TrimLeft(body, " \t\r\n"); len(trimmed) > 0 && trimmed[0] == '[' {
+	trimmed := bytes.TrimLeft(body, " \t\r\n")
+	batch := len(trimmed) > 0 && trimmed[0] == '['
+	if batch {
 		if err := json.Unmarshal(body, &raws); err != nil {
 			return nil, &Error{Path: "", Rule: "syntax", Msg: err.Error()}
 		}
@@ -253,7 +255,7 @@ func (h *handler) readMeta(body []byte) ([]*MetaEvent, error) {
 			err = ev.Validate()
 		}
 		if err != nil {
-			return nil, atIndex(err, i, len(raws) > 1 || body[0] == '[')
+			return nil, atIndex(err, i, batch)
 		}
 		switch ev := ev.(type) {
 		case *MetaEvent:
@@ -264,11 +266,11 @@ func (h *handler) readMeta(body []byte) ([]*MetaEvent, error) {
 				err = &Error{Path: "/name", Rule: "const", Msg: "a CUSTOM event here carries META: name " + strconv.Quote(MetaCustomName)}
 			}
 			if err != nil {
-				return nil, atIndex(err, i, true)
+				return nil, atIndex(err, i, batch)
 			}
 			events[i] = m
 		default:
-			return nil, atIndex(&Error{Path: "/type", Rule: "const", Msg: "only META events are taken here, not " + string(ev.Type())}, i, true)
+			return nil, atIndex(&Error{Path: "/type", Rule: "const", Msg: "only META events are taken here, not " + string(ev.Type())}, i, batch)
 		}
 		if events[i].ID == nil {
 			id := NewID("meta")
