@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -276,5 +277,64 @@ func TestDeltasGatherUntilRead(t *testing.T) {
 	}
 	if got := applyAll(t, c, `{"type":"TEXT_MESSAGE_END","messageId":"a"}`); !strings.Contains(got, `"content":"xy"`) {
 		t.Errorf("after the end event: %s", got)
+	}
+}
+
+func TestGatheringSurvivesOtherEvents(t *testing.T) {
+	c := new(Conversation)
+	got := applyAll(t, c,
+		`{"type":"TEXT_MESSAGE_START","messageId":"a"}`,
+		`{"type":"TEXT_MESSAGE_CONTENT","messageId":"a","delta":"x"}`,
+		`{"type":"META","metaType":"note","payload":{"text":"n"}}`,
+		`{"type":"TEXT_MESSAGE_CONTENT","messageId":"a","delta":"y"}`,
+		// Two tool calls on one message: the second moves the first in
+		// memory, and its arguments must follow.
+		`{"type":"TOOL_CALL_START","toolCallId":"c1","toolCallName":"f","parentMessageId":"a"}`,
+		`{"type":"TOOL_CALL_ARGS","toolCallId":"c1","delta":"{\"a\":"}`,
+		`{"type":"TOOL_CALL_START","toolCallId":"c2","toolCallName":"g","parentMessageId":"a"}`,
+		`{"type":"TOOL_CALL_ARGS","toolCallId":"c1","delta":"1}"}`,
+		`{"type":"TOOL_CALL_ARGS","toolCallId":"c2","delta":"{}"}`,
+		`{"type":"TOOL_CALL_END","toolCallId":"c1"}`,
+		`{"type":"TOOL_CALL_END","toolCallId":"c2"}`,
+		`{"type":"TEXT_MESSAGE_CONTENT","messageId":"a","delta":"z"}`)
+	sameJSON(t, got, `[{"id":"a","role":"assistant","content":"xyz","toolCalls":[
+		{"id":"c1","type":"function","function":{"name":"f","arguments":"{\"a\":1}"}},
+		{"id":"c2","type":"function","function":{"name":"g","arguments":"{}"}}]}]`)
+
+	// Text the caller sets between events is what the next delta extends.
+	*c.Messages[0].(*agui.AssistantMessage).Content = "edited "
+	got = applyAll(t, c, `{"type":"TEXT_MESSAGE_CONTENT","messageId":"a","delta":"w"}`)
+	if !strings.Contains(got, `"content":"edited w"`) {
+		t.Errorf("after an edit from outside: %s", got)
+	}
+}
+
+// TestInterleavedStreamIsLinear: a message streamed in 4,000 deltas with
+// another event after each costs memory in its length, not its square
+// (copying the text at each event would allocate ~500 times its length).
+func TestInterleavedStreamIsLinear(t *testing.T) {
+	const deltas = 4000
+	delta := strings.Repeat("x", 64)
+	events := []agui.Event{&agui.TextMessageStartEvent{MessageID: "a"}}
+	for range deltas {
+		events = append(events, &agui.TextMessageContentEvent{MessageID: "a", Delta: delta},
+			&agui.MetaEvent{Payload: &agui.NotePayload{Text: "n"}})
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	c := new(Conversation)
+	for _, ev := range events {
+		if err := c.Apply(ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c.Sync()
+	runtime.ReadMemStats(&after)
+	text := deltas * len(delta)
+	if got := len(*c.Messages[0].(*agui.AssistantMessage).Content); got != text {
+		t.Fatalf("%d bytes of text, want %d", got, text)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 8*uint64(text) {
+		t.Errorf("allocated %d bytes for %d bytes of text", alloc, text)
 	}
 }

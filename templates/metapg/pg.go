@@ -11,7 +11,6 @@ package metapg
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -63,38 +62,93 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 // Close closes the connections.
 func (s *Store) Close() error { s.pool.Close(); return nil }
 
-// PutMeta implements agui.MetaStore: the batch in one transaction.
+// PutMeta implements agui.MetaStore: the batch in one transaction, read
+// and written in one statement each, whatever its size.
 func (s *Store) PutMeta(ctx context.Context, threadID, runID string, events []*agui.MetaEvent) ([]agui.StoredMeta, error) {
 	out := make([]agui.StoredMeta, len(events))
+	data := make([][]byte, len(events))
+	ids := make([]string, len(events))
+	for i, ev := range events {
+		data[i], ids[i] = ev.AppendJSON(nil), *ev.ID
+	}
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, writeLock); err != nil {
 			return err
 		}
-		now := time.Now().UTC().Truncate(time.Millisecond)
+		rows, err := tx.Query(ctx, `SELECT id, seq, run_id, received, event FROM agui_meta WHERE thread_id = $1 AND id = ANY($2)`, threadID, ids)
+		if err != nil {
+			return err
+		}
+		type row struct {
+			seq, received int64
+			run           string
+			event         []byte
+		}
+		stored := map[string]row{}
+		for rows.Next() {
+			var id string
+			var r row
+			if err := rows.Scan(&id, &r.seq, &r.run, &r.received, &r.event); err != nil {
+				rows.Close()
+				return err
+			}
+			stored[id] = r
+		}
+		if rows.Close(); rows.Err() != nil {
+			return rows.Err()
+		}
+		// The events to insert, each id once; a repeat in the batch takes
+		// the place of its first.
+		var newIDs, types, messages []string
+		var newData [][]byte
+		first := map[string]int{}
 		for i, ev := range events {
-			data := ev.AppendJSON(nil)
-			var seq, received int64
-			var stored []byte
-			var storedRun string
-			err := tx.QueryRow(ctx, `SELECT seq, run_id, received, event FROM agui_meta WHERE thread_id = $1 AND id = $2`, threadID, *ev.ID).
-				Scan(&seq, &storedRun, &received, &stored)
-			switch {
-			case err == nil:
-				if !bytes.Equal(stored, data) {
-					return fmt.Errorf("%w: %s", agui.ErrMetaConflict, *ev.ID)
+			if r, ok := stored[ids[i]]; ok {
+				if !bytes.Equal(r.event, data[i]) {
+					return fmt.Errorf("%w: %s", agui.ErrMetaConflict, ids[i])
 				}
-				out[i] = agui.StoredMeta{Seq: seq, ThreadID: threadID, RunID: storedRun, Received: time.UnixMilli(received).UTC(), Event: ev}
+				out[i] = agui.StoredMeta{Seq: r.seq, ThreadID: threadID, RunID: r.run, Received: time.UnixMilli(r.received).UTC(), Event: ev}
 				continue
-			case !errors.Is(err, pgx.ErrNoRows):
+			}
+			if j, ok := first[ids[i]]; ok {
+				if !bytes.Equal(data[j], data[i]) {
+					return fmt.Errorf("%w: %s", agui.ErrMetaConflict, ids[i])
+				}
+				continue
+			}
+			first[ids[i]] = i
+			newIDs, types, messages = append(newIDs, ids[i]), append(types, ev.Payload.MetaType()), append(messages, ev.MessageID())
+			newData = append(newData, data[i])
+		}
+		if len(newIDs) == 0 {
+			return nil
+		}
+		now := time.Now().UTC().Truncate(time.Millisecond)
+		// Rows are inserted, and numbered, in the order of the batch.
+		rows, err = tx.Query(ctx, `INSERT INTO agui_meta (thread_id, id, run_id, meta_type, message_id, received, event)
+			SELECT $1, id, $2, meta_type, message_id, $3, event
+			FROM unnest($4::text[], $5::text[], $6::text[], $7::bytea[]) WITH ORDINALITY AS u(id, meta_type, message_id, event, n)
+			ORDER BY n RETURNING id, seq`, threadID, runID, now.UnixMilli(), newIDs, types, messages, newData)
+		if err != nil {
+			return err
+		}
+		seqs := make(map[string]int64, len(newIDs))
+		for rows.Next() {
+			var id string
+			var seq int64
+			if err := rows.Scan(&id, &seq); err != nil {
+				rows.Close()
 				return err
 			}
-			err = tx.QueryRow(ctx, `INSERT INTO agui_meta (thread_id, id, run_id, meta_type, message_id, received, event)
-				VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING seq`,
-				threadID, *ev.ID, runID, ev.Payload.MetaType(), ev.MessageID(), now.UnixMilli(), data).Scan(&seq)
-			if err != nil {
-				return err
+			seqs[id] = seq
+		}
+		if rows.Close(); rows.Err() != nil {
+			return rows.Err()
+		}
+		for i, ev := range events {
+			if seq, ok := seqs[ids[i]]; ok {
+				out[i] = agui.StoredMeta{Seq: seq, ThreadID: threadID, RunID: runID, Received: now, Event: ev}
 			}
-			out[i] = agui.StoredMeta{Seq: seq, ThreadID: threadID, RunID: runID, Received: now, Event: ev}
 		}
 		return nil
 	})

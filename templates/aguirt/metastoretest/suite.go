@@ -46,6 +46,19 @@ func Run(t *testing.T, open func(t *testing.T) agui.MetaStore, reopen func(t *te
 			t.Fatalf("%d events after a resend", len(all))
 		}
 	})
+	t.Run("an id twice in a new batch is stored once, and must say the same", func(t *testing.T) {
+		twice, err := s.PutMeta(ctx, "dup", "", []*agui.MetaEvent{event("x", agui.NewShareMeta()), event("y", agui.NewCopyMeta("m")), event("x", agui.NewShareMeta())})
+		if err != nil || twice[0].Seq != twice[2].Seq || twice[0].Seq >= twice[1].Seq {
+			t.Fatalf("%+v %v", twice, err)
+		}
+		_, err = s.PutMeta(ctx, "dup-forged", "", []*agui.MetaEvent{event("x", agui.NewShareMeta()), event("x", agui.NewCopyMeta("m"))})
+		if !errors.Is(err, agui.ErrMetaConflict) {
+			t.Fatalf("one id, two events: %v", err)
+		}
+		if all, _ := s.Meta(ctx, agui.MetaQuery{ThreadID: "dup-forged"}); len(all) != 0 {
+			t.Fatalf("the refused batch left %d events", len(all))
+		}
+	})
 	t.Run("a forged id fails the batch whole", func(t *testing.T) {
 		_, err := s.PutMeta(ctx, "t1", "", []*agui.MetaEvent{event("d", agui.NewShareMeta()), event("a", agui.NewThumbsDownMeta("m1"))})
 		if !errors.Is(err, agui.ErrMetaConflict) {

@@ -66,7 +66,7 @@ type Conversation struct {
 	OnWarning func(msg string)
 
 	n       int // events applied
-	pending map[*string]*strings.Builder
+	pending map[*string]*gathering
 	index   map[string]int // message id → position in Messages
 	indexed int            // len(Messages) when index was built
 	calls   map[string]string
@@ -163,20 +163,31 @@ func (c *Conversation) call(id string) *ToolCall {
 	return nil
 }
 
+// gathering is the text of one streamed string: Sync writes it back, and
+// the builder carries on, so a stream interleaved with other events (META,
+// state, steps) still costs time in its length, not its square.
+type gathering struct {
+	text  strings.Builder
+	dirty bool // written since the last Sync
+}
+
 // appendTo appends delta to *target without copying what is there already:
 // the text gathers in a builder until Sync writes it back, so a message
 // streamed in many fragments costs time in its length, not its square.
 func (c *Conversation) appendTo(target *string, delta string) {
-	b, ok := c.pending[target]
-	if !ok {
+	g := c.pending[target]
+	// A synced string that is no longer the builder's was set by someone
+	// else (comparing the same bytes is O(1)): start again from it.
+	if g == nil || (!g.dirty && *target != g.text.String()) {
 		if c.pending == nil {
-			c.pending = map[*string]*strings.Builder{}
+			c.pending = map[*string]*gathering{}
 		}
-		b = &strings.Builder{}
-		b.WriteString(*target)
-		c.pending[target] = b
+		g = &gathering{}
+		g.text.WriteString(*target)
+		c.pending[target] = g
 	}
-	b.WriteString(delta)
+	g.text.WriteString(delta)
+	g.dirty = true
 }
 
 // Sync writes text that is still gathering for open messages and tool
@@ -184,10 +195,25 @@ func (c *Conversation) appendTo(target *string, delta string) {
 // reasoning or argument delta, and RunStream's accessors call it; call it
 // yourself before reading Messages in the middle of a streamed message.
 func (c *Conversation) Sync() {
-	for target, b := range c.pending {
-		*target = b.String()
+	for target, g := range c.pending {
+		if g.dirty {
+			*target = g.text.String()
+			g.dirty = false
+		}
 	}
-	clear(c.pending)
+}
+
+// release stops gathering into target, whose stream has ended.
+func (c *Conversation) release(target *string) { delete(c.pending, target) }
+
+// releaseMessage releases the text of message id.
+func (c *Conversation) releaseMessage(id string) {
+	switch m := c.message(id).(type) {
+	case *AssistantMessage:
+		c.release(m.Content)
+	case *ReasoningMessage:
+		c.release(&m.Content)
+	}
 }
 
 // Apply applies one event. It returns an error only for an event it cannot
@@ -222,6 +248,7 @@ func (c *Conversation) Apply(ev Event) error {
 		c.appendText(ev.Type(), e.MessageID, e.Delta, e.Metadata)
 	case *TextMessageEndEvent:
 		c.mergeInto(ev.Type(), e.MessageID, e.Metadata)
+		c.releaseMessage(e.MessageID)
 	case *TextMessageChunkEvent:
 		s := step.stream
 		if step.opened {
@@ -239,6 +266,7 @@ func (c *Conversation) Apply(ev Event) error {
 		c.appendText(ev.Type(), e.MessageID, e.Delta, e.Metadata)
 	case *ReasoningMessageEndEvent:
 		c.mergeInto(ev.Type(), e.MessageID, e.Metadata)
+		c.releaseMessage(e.MessageID)
 	case *ReasoningMessageChunkEvent:
 		s := step.stream
 		if step.opened {
@@ -256,6 +284,9 @@ func (c *Conversation) Apply(ev Event) error {
 		c.appendArgs(ev.Type(), e.ToolCallID, e.Delta, e.Metadata)
 	case *ToolCallEndEvent:
 		c.mergeCall(ev.Type(), e.ToolCallID, e.Metadata)
+		if tc := c.call(e.ToolCallID); tc != nil {
+			c.release(&tc.Function.Arguments)
+		}
 	case *ToolCallChunkEvent:
 		s := step.stream
 		if step.opened {
@@ -321,7 +352,12 @@ func (c *Conversation) Apply(ev Event) error {
 		a.Metadata = c.merge(a.Metadata, e.Metadata)
 
 	case *MessagesSnapshotEvent:
+		clear(c.pending)
 		c.snapshot(e.Messages)
+	case *RunStartedEvent, *RunFinishedEvent, *RunErrorEvent:
+		// What a run left gathering (chunk streams close without an end
+		// event) is written back already.
+		clear(c.pending)
 
 	case *StateSnapshotEvent:
 		c.State = cloneRaw(e.Snapshot)
