@@ -90,8 +90,9 @@ func WithMetaStore(store MetaStore) Option { return func(c *handlerConfig) { c.m
 func WithMetaReplay() Option { return func(c *handlerConfig) { c.metaReplay = true } }
 
 // WithNativeMeta sends META events as META. By default they go as
-// CUSTOM{name: "meta"} (MetaCustomName), which every AG-UI client accepts;
-// the generated client reads both.
+// CUSTOM{name: "meta"} (MetaCustomName), which every AG-UI client accepts:
+// @ag-ui/client 1.0.0 drops a META event without a word. The generated
+// client reads both.
 func WithNativeMeta() Option { return func(c *handlerConfig) { c.nativeMeta = true } }
 
 // WithMaxMetaBatch bounds the events of one META intake request (default
