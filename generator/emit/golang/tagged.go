@@ -58,7 +58,7 @@ func (g *gen) emitTagged(f *jen.File, u *ir.Union) {
 			names = append(names, mf.Name)
 		}
 		f.Line()
-		doc := fmt.Sprintf("%s returns a %s carrying a %s (%s %q)", ctor, enc, member, u.Tag, m.Value)
+		doc := fmt.Sprintf("%s returns %s carrying %s (%s %q)", ctor, withArticle(enc), withArticle(member), u.Tag, m.Value)
 		if len(names) > 0 {
 			doc += ", with its required " + strings.Join(names, " and ")
 		}
@@ -186,4 +186,12 @@ func paramName(goName string) string {
 		goName += "_"
 	}
 	return goName
+}
+
+// withArticle puts "a" or "an" before a type name, by its first letter.
+func withArticle(name string) string {
+	if name != "" && strings.ContainsRune("AEIOU", rune(name[0])) {
+		return "an " + name
+	}
+	return "a " + name
 }

@@ -2227,7 +2227,7 @@ func NewRatingMeta(messageID string, rating float64) *MetaEvent {
 	}}
 }
 
-// NewAnalyticsMeta returns a MetaEvent carrying a AnalyticsPayload (metaType "analytics"), with its
+// NewAnalyticsMeta returns a MetaEvent carrying an AnalyticsPayload (metaType "analytics"), with its
 // required event.
 func NewAnalyticsMeta(event string) *MetaEvent {
 	return &MetaEvent{Payload: &AnalyticsPayload{Event: event}}
