@@ -105,3 +105,10 @@ const A2AImportPath = "github.com/agui-gen/agui-gen/gen/a2a"
 // AGUIImportPath is the import path the AG-UI runtime templates use for the
 // generated package; the generator removes it when copying them.
 const AGUIImportPath = "github.com/agui-gen/agui-gen/gen/agui"
+
+// Scaffold holds the files agui-gen scaffold writes once for a user to own:
+// *.go.tmpl are text templates (delimiters [[ ]], given the generated
+// packages' import path as .Gen), the rest is copied as it is.
+//
+//go:embed scaffold
+var Scaffold embed.FS

@@ -40,7 +40,7 @@ func newApp() *cli.App {
 		HideHelpCommand: true,
 		// main prints errors and chooses the exit code.
 		ExitErrHandler: func(*cli.Context, error) {},
-		Commands:       []*cli.Command{generateCommand(), diffCommand(), descriptorCommand(), versionCommand()},
+		Commands:       []*cli.Command{generateCommand(), scaffoldCommand(), diffCommand(), descriptorCommand(), versionCommand()},
 	}
 }
 

@@ -1,0 +1,110 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"time"
+
+	"github.com/agui-gen/agui-gen/gen/agui"
+)
+
+// scriptedAgent is the agent to replace: it answers from a script, to show
+// every kind of event the chat page draws. Put your model behind Run.
+//
+//   - a message that mentions "delete" asks for confirmation first (an
+//     interrupt); the resume carries the answer;
+//   - any other message gets reasoning, an activity, a tool call with its
+//     result, state, and a streamed answer.
+type scriptedAgent struct {
+	// pace is the pause between streamed words, so a page shows them arrive.
+	pace time.Duration
+}
+
+// Run implements agui.Agent.
+func (a *scriptedAgent) Run(ctx context.Context, in *agui.RunAgentInput, s *agui.Stream) error {
+	if len(in.Resume) > 0 {
+		return a.resume(ctx, in.Resume[0], s)
+	}
+	text := lastUserText(in)
+	if strings.Contains(strings.ToLower(text), "delete") {
+		question := "Delete the draft? This cannot be undone."
+		s.Interrupt(agui.Interrupt{ID: "confirm-delete", Reason: "confirmation", Message: &question})
+		return nil
+	}
+	if err := s.Reasoning("The user asks about the weather; I will look it up."); err != nil {
+		return err
+	}
+	if err := s.EndReasoning(); err != nil {
+		return err
+	}
+	if err := s.StateSnapshot(json.RawMessage(`{"city":"Paris","status":"looking up"}`)); err != nil {
+		return err
+	}
+	if err := s.ActivitySnapshot("activity-search", "search", json.RawMessage(`{"query":"weather Paris","sources":1}`)); err != nil {
+		return err
+	}
+	id, err := s.ToolCall("get_weather", `{"city":"Paris"}`)
+	if err != nil {
+		return err
+	}
+	if err := s.ToolResult(id, `{"sky":"sunny","celsius":21}`); err != nil {
+		return err
+	}
+	if err := s.StateDelta(&agui.ReplaceOperation{Path: "/status", Value: json.RawMessage(`"done"`)}); err != nil {
+		return err
+	}
+	return a.say(ctx, s, "It is sunny in Paris, 21 °C. A good day for a walk along the Seine.")
+}
+
+// resume answers the confirmation the run before asked for.
+func (a *scriptedAgent) resume(ctx context.Context, answer agui.ResumeEntry, s *agui.Stream) error {
+	var approved bool
+	_ = json.Unmarshal(answer.Payload, &approved)
+	switch {
+	case answer.Status == agui.ResumeEntryStatusCancelled:
+		return a.say(ctx, s, "Nothing was deleted.")
+	case approved:
+		return a.say(ctx, s, "The draft is deleted.")
+	}
+	return a.say(ctx, s, "Kept the draft.")
+}
+
+// say streams text a word at a time.
+func (a *scriptedAgent) say(ctx context.Context, s *agui.Stream, text string) error {
+	for i, word := range strings.Fields(text) {
+		if i > 0 {
+			word = " " + word
+		}
+		if err := s.Text(word); err != nil {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(a.pace):
+		}
+	}
+	return nil
+}
+
+func lastUserText(in *agui.RunAgentInput) string {
+	for i := len(in.Messages) - 1; i >= 0; i-- {
+		if m, ok := in.Messages[i].(*agui.UserMessage); ok {
+			return m.Content.Text
+		}
+	}
+	return ""
+}
+
+// capabilities is what GET /agui/capabilities answers.
+func capabilities() *agui.AgentCapabilities {
+	yes := true
+	return &agui.AgentCapabilities{
+		Transport:      &agui.TransportCapabilities{Streaming: &yes},
+		Tools:          &agui.ToolsCapabilities{Supported: &yes},
+		State:          &agui.StateCapabilities{Snapshots: &yes, Deltas: &yes},
+		Reasoning:      &agui.ReasoningCapabilities{Supported: &yes, Streaming: &yes},
+		HumanInTheLoop: &agui.HumanInTheLoopCapabilities{Interrupts: &yes, Feedback: &yes},
+	}
+}

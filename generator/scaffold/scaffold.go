@@ -1,0 +1,130 @@
+// Package scaffold renders the example server agui-gen scaffold writes: a
+// program the user owns from then on, wired to the generated packages.
+// Unlike generated files it is written once, never over a file that exists
+// unless forced.
+package scaffold
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"go/format"
+	"io/fs"
+	"maps"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"text/template"
+
+	"github.com/agui-gen/agui-gen/templates"
+)
+
+// Options say where the scaffolded server finds the generated packages.
+type Options struct {
+	// Gen is the import path of the directory agui-gen generate writes to
+	// (its agui, a2a and bridge packages are below it).
+	Gen string
+	// Generate adds gen.go, whose go:generate line regenerates the
+	// packages in the gen directory beside it.
+	Generate bool
+}
+
+// Files renders the scaffold: file paths, slash-separated and relative to
+// the output directory, to their contents. The result depends only on opts.
+func Files(opts Options) (map[string][]byte, error) {
+	if opts.Gen == "" {
+		return nil, errors.New("scaffold: no import path for the generated packages")
+	}
+	root, err := fs.Sub(templates.Scaffold, "scaffold")
+	if err != nil {
+		return nil, err
+	}
+	files := map[string][]byte{}
+	err = fs.WalkDir(root, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := fs.ReadFile(root, p)
+		if err != nil {
+			return err
+		}
+		name, isTemplate := strings.CutSuffix(p, ".tmpl")
+		if isTemplate {
+			if data, err = render(p, data, opts); err != nil {
+				return err
+			}
+			if len(bytes.TrimSpace(data)) == 0 {
+				return nil // a file these options leave out
+			}
+		}
+		files[name] = data
+		return nil
+	})
+	return files, err
+}
+
+func render(name string, text []byte, opts Options) ([]byte, error) {
+	t, err := template.New(name).Delims("[[", "]]").Option("missingkey=error").Parse(string(text))
+	if err != nil {
+		return nil, fmt.Errorf("scaffold: %w", err)
+	}
+	var out bytes.Buffer
+	if err := t.Execute(&out, opts); err != nil {
+		return nil, fmt.Errorf("scaffold: %w", err)
+	}
+	if path.Ext(strings.TrimSuffix(name, ".tmpl")) != ".go" || len(bytes.TrimSpace(out.Bytes())) == 0 {
+		return out.Bytes(), nil
+	}
+	src, err := format.Source(out.Bytes())
+	if err != nil {
+		return nil, fmt.Errorf("scaffold: %s does not format: %w", name, err)
+	}
+	return src, nil
+}
+
+// Existing lists, sorted, the files of files that dir already holds.
+func Existing(dir string, files map[string][]byte) []string {
+	var found []string
+	for name := range files {
+		if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(name))); err == nil {
+			found = append(found, name)
+		}
+	}
+	slices.Sort(found)
+	return found
+}
+
+// Differing lists, sorted, the files of files that dir lacks or holds with
+// other contents.
+func Differing(dir string, files map[string][]byte) []string {
+	var stale []string
+	for name, want := range files {
+		got, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(name)))
+		if err != nil || !bytes.Equal(got, want) {
+			stale = append(stale, name)
+		}
+	}
+	slices.Sort(stale)
+	return stale
+}
+
+// Write writes files below dir. Unless force is set it writes nothing when
+// any of them exists, and says which.
+func Write(dir string, files map[string][]byte, force bool) error {
+	if existing := Existing(dir, files); len(existing) > 0 && !force {
+		return fmt.Errorf("%s already holds %s; the scaffold is yours once written, so it is not overwritten (--force overwrites)",
+			dir, strings.Join(existing, ", "))
+	}
+	for _, name := range slices.Sorted(maps.Keys(files)) {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(p, files[name], 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
