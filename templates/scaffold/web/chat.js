@@ -9,6 +9,7 @@ const token = new URLSearchParams(location.hash.slice(1)).get("token");
 const headers = token ? { Authorization: `Bearer ${token}` } : {};
 const threadId = crypto.randomUUID();
 const agent = new HttpAgent({ url: "/agui", threadId, headers });
+document.body.dataset.threadId = threadId; // for tests and for finding the thread's feedback
 
 let runId = null;
 let pendingInterrupts = [];
@@ -38,15 +39,15 @@ function setStatus(text, isError = false) {
   $("status").classList.toggle("error", isError);
 }
 
-// Feedback buttons under an assistant message: thumbs up or down, and a note.
+// Feedback under an assistant message: thumbs up or down (Helpful, Not
+// helpful), and a note.
 function feedbackFor(li, messageId) {
   const bar = document.createElement("div");
   bar.className = "feedback";
-  const vote = (metaType, symbol, label) => {
+  const vote = (metaType, label) => {
     const b = document.createElement("button");
     b.type = "button";
-    b.textContent = symbol;
-    b.setAttribute("aria-label", label);
+    b.textContent = label;
     b.setAttribute("aria-pressed", "false");
     b.dataset.meta = metaType;
     b.addEventListener("click", async () => {
@@ -64,7 +65,7 @@ function feedbackFor(li, messageId) {
     const text = note.value.trim();
     if (text && (await sendMeta({ type: "META", metaType: "note", payload: { text, relatedId: messageId } }))) note.value = "";
   });
-  bar.append(vote("thumbs_up", "👍", "Good answer"), vote("thumbs_down", "👎", "Bad answer"), note, save);
+  bar.append(vote("thumbs_up", "Helpful"), vote("thumbs_down", "Not helpful"), note, save);
   li.append(bar);
 }
 
