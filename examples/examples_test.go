@@ -141,3 +141,31 @@ func firstLine(b []byte) []byte {
 	line, _, _ := bytes.Cut(b, []byte("\n"))
 	return line
 }
+
+// TestScaffoldNewModule runs agui-gen scaffold the way a new user would,
+// into an empty directory as a new module, then go mod tidy, go vet and
+// go test there: the scaffold's own tests serve AG-UI and A2A on packages
+// generated into its gen directory. A second scaffold refuses to overwrite.
+func TestScaffoldNewModule(t *testing.T) {
+	if testing.Short() {
+		t.Skip("skipping the scaffold in -short mode: it builds a new module")
+	}
+	dir := filepath.Join(t.TempDir(), "myagent")
+	scaffold := func() ([]byte, error) {
+		return exec.Command("go", "run", "../cmd/agui-gen", "scaffold", "--out", dir, "--module", "example.com/myagent").CombinedOutput()
+	}
+	if out, err := scaffold(); err != nil {
+		t.Fatalf("agui-gen scaffold: %v\n%s", err, out)
+	}
+	env := append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
+	for _, args := range [][]string{{"mod", "tidy"}, {"vet", "./..."}, {"test", "./..."}} {
+		cmd := exec.Command("go", args...)
+		cmd.Dir, cmd.Env = dir, env
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("go %s in the scaffold: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+	if out, err := scaffold(); err == nil || !bytes.Contains(out, []byte("main.go")) {
+		t.Errorf("a second scaffold over the first: %v\n%s", err, out)
+	}
+}

@@ -24,9 +24,9 @@ import (
 // runs it with a token and a SQLite file, and drives its chat page in
 // headless Chromium (Debian's chromium, through chromedp): a run whose
 // answer appears word by word, with reasoning, a tool call and its result,
-// an activity and state; a thumbs-up that reaches the META store; and an
-// interrupt answered from the page. The server then stops on SIGTERM, and
-// the feedback is in the SQLite file. A screenshot of the page is kept in
+// an activity and state; a thumbs-up and a note that reach the META store;
+// and an interrupt answered from the page. The server then stops on
+// SIGTERM, and the feedback is in the SQLite file. A screenshot of the page is kept in
 // $ARTIFACTS_DIR (default: artifacts/ at the repository's root).
 func TestChatPageInChromium(t *testing.T) {
 	if testing.Short() {
@@ -114,6 +114,18 @@ func TestChatPageInChromium(t *testing.T) {
 		t.Fatalf("stored feedback: %+v (message %q)", page.Events, messageID)
 	}
 
+	// A note on the same answer.
+	do("note", chromedp.SendKeys(chromedp.CSS(`#messages li.assistant .feedback input`), "Cite the forecast's source."),
+		chromedp.Click(chromedp.CSS(`#messages li.assistant .feedback button:last-child`)),
+		chromedp.WaitVisible(chromedp.CSS("#feedback li:nth-child(2)")))
+	page = fetchMeta(t, base, threadID)
+	if len(page.Events) != 2 {
+		t.Fatalf("stored feedback after the note: %+v", page.Events)
+	}
+	if note, ok := page.Events[1].Event.Payload.(*agui.NotePayload); !ok || note.Text != "Cite the forecast's source." || note.RelatedID == nil || *note.RelatedID != messageID {
+		t.Errorf("the note stored: %+v", page.Events[1].Event.Payload)
+	}
+
 	// An interrupt, answered on the page.
 	do("ask to delete", chromedp.SendKeys(chromedp.ID("input"), "Delete the draft"), chromedp.Click(chromedp.ID("send")),
 		chromedp.WaitVisible(chromedp.ID("interrupt")))
@@ -139,7 +151,7 @@ func TestChatPageInChromium(t *testing.T) {
 	}
 	defer store.Close()
 	stored, err := store.Meta(context.Background(), agui.MetaQuery{ThreadID: threadID})
-	if err != nil || len(stored) != 1 {
+	if err != nil || len(stored) != 2 {
 		t.Errorf("in %s: %+v %v", db, stored, err)
 	}
 }

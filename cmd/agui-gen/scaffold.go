@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -52,16 +51,16 @@ func runScaffold(c *cli.Context) error {
 	if generateHere {
 		gen = importPath + "/gen"
 	}
-	files, err := scaffold.Files(scaffold.Options{Gen: gen, Generate: generateHere})
+	files, err := scaffold.Files(scaffold.Options{Gen: gen, Generate: generateHere, Module: module})
 	if err != nil {
 		return err
 	}
-	if module != "" {
-		if _, err := os.Stat(filepath.Join(out, "go.mod")); errors.Is(err, os.ErrNotExist) {
-			files["go.mod"] = []byte("module " + module + "\n\ngo 1.26.0\n")
-		} else if got := generate.ImportPathOf(out); got != module {
+	if _, err := os.Stat(filepath.Join(out, "go.mod")); module != "" && err == nil {
+		// The module is there already: keep its go.mod, if it is this one.
+		if got := generate.ImportPathOf(out); got != module {
 			return fmt.Errorf("%s/go.mod names module %q, not %q", out, got, module)
 		}
+		delete(files, "go.mod")
 	}
 	if c.Bool("check") {
 		if stale := scaffold.Differing(out, files); len(stale) > 0 {

@@ -29,6 +29,10 @@ type Options struct {
 	// Generate adds gen.go, whose go:generate line regenerates the
 	// packages in the gen directory beside it.
 	Generate bool
+	// Module, when set, adds a go.mod starting a module of this path, with
+	// the dependencies of the generated packages at the versions agui-gen
+	// is tested with.
+	Module string
 }
 
 // Files renders the scaffold: file paths, slash-separated and relative to

@@ -1,0 +1,126 @@
+package scaffold
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The repository's example is the scaffold for the repository's own
+// generated packages.
+const exampleDir, exampleGen = "../../examples/server", "github.com/agui-gen/agui-gen/gen"
+
+func TestExampleIsFresh(t *testing.T) {
+	files, err := Files(Options{Gen: exampleGen})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stale := Differing(exampleDir, files); len(stale) > 0 {
+		t.Errorf("examples/server differs from the scaffold in %s; run: go run ./cmd/agui-gen scaffold --out examples/server --gen %s --force",
+			strings.Join(stale, ", "), exampleGen)
+	}
+	for _, name := range []string{"gen.go", "go.mod"} {
+		if _, ok := files[name]; ok {
+			t.Errorf("%s written without being asked for", name)
+		}
+	}
+}
+
+func TestOptionalFiles(t *testing.T) {
+	files, err := Files(Options{Gen: "example.com/app/gen", Generate: true, Module: "example.com/app"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(files["gen.go"], []byte("generate --out gen --package-path example.com/app/gen")) {
+		t.Errorf("gen.go:\n%s", files["gen.go"])
+	}
+	if !bytes.HasPrefix(files["go.mod"], []byte("module example.com/app\n")) {
+		t.Errorf("go.mod:\n%s", files["go.mod"])
+	}
+	if !bytes.Contains(files["main.go"], []byte(`"example.com/app/gen/agui"`)) {
+		t.Error("main.go does not import the generated packages from example.com/app/gen")
+	}
+}
+
+// TestGoModPinsTestedVersions: a new module starts on the versions of the
+// dependencies this repository tests the generated packages with.
+func TestGoModPinsTestedVersions(t *testing.T) {
+	files, err := Files(Options{Gen: "example.com/app/gen", Module: "example.com/app"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ours, err := os.ReadFile("../../go.mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pinned := 0
+	for _, line := range strings.Split(string(files["go.mod"]), "\n") {
+		f := strings.Fields(line)
+		if len(f) != 2 || !strings.Contains(f[0], ".") || !strings.HasPrefix(f[1], "v") {
+			continue
+		}
+		pinned++
+		if !bytes.Contains(ours, []byte("\t"+f[0]+" "+f[1]+"\n")) {
+			t.Errorf("the scaffold's go.mod requires %s %s; agui-gen's go.mod has another version", f[0], f[1])
+		}
+	}
+	if pinned == 0 {
+		t.Error("the scaffold's go.mod pins nothing")
+	}
+}
+
+func TestWriteNeverOverwrites(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string][]byte{"main.go": []byte("package main\n"), "web/index.html": []byte("<p>")}
+	if err := Write(dir, files, false); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "main.go"), []byte("package main // mine\n"), 0o644)
+	err := Write(dir, map[string][]byte{"main.go": []byte("package main\n"), "agent.go": []byte("package main\n")}, false)
+	if err == nil || !strings.Contains(err.Error(), "main.go") {
+		t.Fatalf("over an edited file: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "agent.go")); err == nil {
+		t.Error("a refused scaffold wrote some of its files")
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, "main.go")); string(got) != "package main // mine\n" {
+		t.Errorf("main.go became %q", got)
+	}
+	if err := Write(dir, files, true); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, "main.go")); string(got) != "package main\n" {
+		t.Errorf("forced: main.go is %q", got)
+	}
+}
+
+// TestBundleIsFresh rebuilds the chat page's @ag-ui/client bundle from the
+// npm lock and compares it with the one checked in.
+func TestBundleIsFresh(t *testing.T) {
+	nodeDir := "../../interop/node"
+	_, errNode := exec.LookPath("node")
+	_, errMods := os.Stat(filepath.Join(nodeDir, "node_modules", "esbuild"))
+	if errNode != nil || errMods != nil {
+		msg := "Node or esbuild missing: install Node.js and run `npm ci` in interop/node"
+		if os.Getenv("CI") != "" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	out := t.TempDir()
+	cmd := exec.Command("node", "build-chat-bundle.mjs", out)
+	cmd.Dir = nodeDir
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("node build-chat-bundle.mjs: %v\n%s", err, msg)
+	}
+	for _, name := range []string{"agui-client.js", "agui-client.LICENSES.txt"} {
+		built, _ := os.ReadFile(filepath.Join(out, name))
+		checkedIn, err := os.ReadFile(filepath.Join("../../templates/scaffold/web", name))
+		if err != nil || !bytes.Equal(built, checkedIn) {
+			t.Errorf("templates/scaffold/web/%s is stale: run node build-chat-bundle.mjs in interop/node, then agui-gen scaffold --force for examples/server", name)
+		}
+	}
+}
