@@ -40,22 +40,8 @@ func TestChatPageInChromium(t *testing.T) {
 		}
 		t.Skip(msg)
 	}
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "server")
-	if out, err := exec.Command("go", "build", "-o", bin, "./server").CombinedOutput(); err != nil {
-		t.Fatalf("go build ./server: %v\n%s", err, out)
-	}
-	db := filepath.Join(dir, "server.db")
-	server := exec.Command(bin, "--addr", "127.0.0.1:0", "--db", db, "--token", "secret", "--pace", "60ms")
-	stderr, err := server.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := server.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer server.Process.Kill()
-	base := waitForServing(t, stderr)
+	db := filepath.Join(t.TempDir(), "server.db")
+	server, base := startExampleServer(t, "--db", db, "--token", "secret", "--pace", "60ms")
 
 	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(browser), chromedp.NoSandbox,
 		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-quic", true), chromedp.WindowSize(1100, 900))
@@ -96,7 +82,7 @@ func TestChatPageInChromium(t *testing.T) {
 	tool := text("#messages li.tool")
 	for what, got := range map[string]struct{ text, want string }{
 		"reasoning": {text("#messages li.reasoning"), "look it up"}, "tool call": {tool, "get_weather"}, "tool result": {tool, "sunny"},
-		"activity": {text("#messages li.activity"), "weather Paris"}, "state": {text("#state"), `"status": "done"`},
+		"activity": {text("#messages li.activity"), `"sources": 2`}, "state": {text("#state"), `"status": "done"`},
 	} {
 		if !strings.Contains(got.text, got.want) {
 			t.Errorf("%s: %q lacks %q", what, got.text, got.want)
@@ -173,6 +159,27 @@ func chromiumPath() string {
 		}
 	}
 	return ""
+}
+
+// startExampleServer builds examples/server and runs it on a free port
+// with args, and returns the process and its base URL; the process is
+// killed when the test ends.
+func startExampleServer(t *testing.T, args ...string) (*exec.Cmd, string) {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "server")
+	if out, err := exec.Command("go", "build", "-o", bin, "./server").CombinedOutput(); err != nil {
+		t.Fatalf("go build ./server: %v\n%s", err, out)
+	}
+	server := exec.Command(bin, append([]string{"--addr", "127.0.0.1:0"}, args...)...)
+	stderr, err := server.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := server.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { server.Process.Kill(); server.Wait() })
+	return server, waitForServing(t, stderr)
 }
 
 var servingLine = regexp.MustCompile(`page=(http://\S+)/`)

@@ -51,6 +51,9 @@ func (a *scriptedAgent) Run(ctx context.Context, in *agui.RunAgentInput, s *agui
 	if err := s.ToolResult(id, `{"sky":"sunny","celsius":21}`); err != nil {
 		return err
 	}
+	if err := s.ActivityDelta("activity-search", "search", &agui.ReplaceOperation{Path: "/sources", Value: json.RawMessage(`2`)}); err != nil {
+		return err
+	}
 	if err := s.StateDelta(&agui.ReplaceOperation{Path: "/status", Value: json.RawMessage(`"done"`)}); err != nil {
 		return err
 	}

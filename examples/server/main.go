@@ -98,7 +98,7 @@ func run(ctx context.Context, cfg config, logger *slog.Logger, ready func(addr s
 		agui.WithLogger(logger),
 		agui.WithKeepAlive(15 * time.Second),
 		agui.WithCapabilities(capabilities()),
-		agui.WithCheckpoints(agui.NewMemoryCheckpoints()),
+		agui.WithCheckpoints(agui.NewMemoryCheckpoints()), // this process's; replicas need a shared Checkpoints
 		agui.WithMetaStore(st.meta),
 		agui.WithMetaReplay(),
 	}

@@ -134,11 +134,10 @@ function onEvent({ event }) {
       result.textContent = `→ ${typeof event.content === "string" ? event.content : JSON.stringify(event.content)}`;
       break;
     }
-    case "ACTIVITY_SNAPSHOT": {
-      const li = add("activity", `Activity: ${event.activityType}`);
-      textIn(li, "pre").textContent = JSON.stringify(event.content, null, 1);
+    case "ACTIVITY_SNAPSHOT":
+      // Drawn here, filled in by onMessagesChanged (snapshots and deltas).
+      if (!bubbles.has(event.messageId)) bubbles.set(event.messageId, textIn(add("activity", `Activity: ${event.activityType}`), "pre"));
       break;
-    }
     case "CUSTOM":
       if (event.name === "meta") showFeedback(event.value);
       break;
@@ -155,12 +154,18 @@ function onStateChanged({ state }) {
   $("state").textContent = JSON.stringify(state, null, 2);
 }
 
+function onMessagesChanged({ messages }) {
+  for (const m of messages) {
+    if (m.role === "activity" && bubbles.has(m.id)) bubbles.get(m.id).textContent = JSON.stringify(m.content, null, 1);
+  }
+}
+
 async function run(params = {}) {
   $("send").disabled = true;
   $("interrupt").hidden = true;
   setStatus("Working…");
   try {
-    await agent.runAgent(params, { onEvent, onStateChanged });
+    await agent.runAgent(params, { onEvent, onStateChanged, onMessagesChanged });
     setStatus(pendingInterrupts.length ? "The agent is waiting for your answer." : "Done.");
   } catch (err) {
     setStatus(`The run failed: ${err?.message ?? err}`, true);
