@@ -9,10 +9,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"iter"
 	"log/slog"
-	"mime"
 	"net/http"
 	"net/url"
 	"slices"
@@ -156,18 +154,8 @@ func (h *handler) serveMeta(w http.ResponseWriter, r *http.Request) {
 		h.reject(w, r, http.StatusBadRequest, "name the thread the events are about: ?threadId=", nil)
 		return
 	}
-	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
-		h.reject(w, r, http.StatusUnsupportedMediaType, "the body must be application/json", nil)
-		return
-	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.cfg.maxBody))
-	if err != nil {
-		var tooLarge *http.MaxBytesError
-		if errors.As(err, &tooLarge) {
-			h.reject(w, r, http.StatusRequestEntityTooLarge, fmt.Sprintf("the body exceeds %d bytes", h.cfg.maxBody), nil)
-			return
-		}
-		h.reject(w, r, http.StatusBadRequest, "reading the body: "+err.Error(), nil)
+	body, ok := h.readJSONBody(w, r)
+	if !ok {
 		return
 	}
 	events, err := h.readMeta(body)

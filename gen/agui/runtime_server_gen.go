@@ -173,18 +173,8 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.serveMeta(w, r)
 		return
 	}
-	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
-		h.reject(w, r, http.StatusUnsupportedMediaType, "the body must be application/json", nil)
-		return
-	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.cfg.maxBody))
-	if err != nil {
-		var tooLarge *http.MaxBytesError
-		if errors.As(err, &tooLarge) {
-			h.reject(w, r, http.StatusRequestEntityTooLarge, fmt.Sprintf("the body exceeds %d bytes", h.cfg.maxBody), nil)
-			return
-		}
-		h.reject(w, r, http.StatusBadRequest, "reading the body: "+err.Error(), nil)
+	body, ok := h.readJSONBody(w, r)
+	if !ok {
 		return
 	}
 	input := new(RunAgentInput)
@@ -201,6 +191,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	resumes := false
 	if h.cfg.checkpoints != nil {
+		var err error
 		if resumes, err = h.checkResume(r.Context(), input); err != nil {
 			var re *resumeError
 			if errors.As(err, &re) {
@@ -403,4 +394,24 @@ func Listen(addr string) (net.Listener, error) {
 		addr = "127.0.0.1" + addr
 	}
 	return net.Listen("tcp", addr)
+}
+
+// readJSONBody reads a request's JSON body, bounded by the handler's limit;
+// when it cannot, it answers the request (415, 413 or 400) and ok is false.
+func (h *handler) readJSONBody(w http.ResponseWriter, r *http.Request) (body []byte, ok bool) {
+	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+		h.reject(w, r, http.StatusUnsupportedMediaType, "the body must be application/json", nil)
+		return nil, false
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.cfg.maxBody))
+	if err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			h.reject(w, r, http.StatusRequestEntityTooLarge, fmt.Sprintf("the body exceeds %d bytes", h.cfg.maxBody), nil)
+		} else {
+			h.reject(w, r, http.StatusBadRequest, "reading the body: "+err.Error(), nil)
+		}
+		return nil, false
+	}
+	return body, true
 }
