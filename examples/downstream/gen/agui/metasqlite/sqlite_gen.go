@@ -71,6 +71,19 @@ func (s *Store) PutMeta(ctx context.Context, threadID, runID string, events []*a
 		return nil, err
 	}
 	defer tx.Rollback()
+	// Prepared once for the batch: most of a statement's cost in SQLite
+	// is compiling it.
+	find, err := tx.PrepareContext(ctx, `SELECT seq, run_id, received, event FROM agui_meta WHERE thread_id = ? AND id = ?`)
+	if err != nil {
+		return nil, err
+	}
+	defer find.Close()
+	insert, err := tx.PrepareContext(ctx, `INSERT INTO agui_meta (thread_id, id, run_id, meta_type, message_id, received, event)
+		VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING seq`)
+	if err != nil {
+		return nil, err
+	}
+	defer insert.Close()
 	out := make([]agui.StoredMeta, len(events))
 	now := time.Now().UTC().Truncate(time.Millisecond)
 	for i, ev := range events {
@@ -78,8 +91,7 @@ func (s *Store) PutMeta(ctx context.Context, threadID, runID string, events []*a
 		var seq, received int64
 		var stored []byte
 		var storedRun string
-		err := tx.QueryRowContext(ctx, `SELECT seq, run_id, received, event FROM agui_meta WHERE thread_id = ? AND id = ?`, threadID, *ev.ID).
-			Scan(&seq, &storedRun, &received, &stored)
+		err := find.QueryRowContext(ctx, threadID, *ev.ID).Scan(&seq, &storedRun, &received, &stored)
 		switch {
 		case err == nil:
 			if !bytes.Equal(stored, data) {
@@ -90,9 +102,7 @@ func (s *Store) PutMeta(ctx context.Context, threadID, runID string, events []*a
 		case !errors.Is(err, sql.ErrNoRows):
 			return nil, err
 		}
-		err = tx.QueryRowContext(ctx, `INSERT INTO agui_meta (thread_id, id, run_id, meta_type, message_id, received, event)
-			VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
-			threadID, *ev.ID, runID, ev.Payload.MetaType(), ev.MessageID(), now.UnixMilli(), data).Scan(&seq)
+		err = insert.QueryRowContext(ctx, threadID, *ev.ID, runID, ev.Payload.MetaType(), ev.MessageID(), now.UnixMilli(), data).Scan(&seq)
 		if err != nil {
 			return nil, err
 		}
