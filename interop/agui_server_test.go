@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/agui-gen/agui-gen/gen/agui"
 )
@@ -114,4 +115,81 @@ func checkHTTPAgentRun(t *testing.T, args ...string) {
 	if answer != "It is sunny in Paris." {
 		t.Errorf("assistant text %q", answer)
 	}
+}
+
+// controlScriptReport is what run-httpagent-control.mjs prints.
+type controlScriptReport struct {
+	Declared     string `json:"declared"`
+	Capabilities struct {
+		OK    bool            `json:"ok"`
+		Error string          `json:"error"`
+		Value json.RawMessage `json:"value"`
+	} `json:"capabilities"`
+	Cancel struct {
+		httpAgentRun
+		Status  int               `json:"status"`
+		Events  []json.RawMessage `json:"events"`
+		Outcome json.RawMessage   `json:"outcome"`
+	} `json:"cancel"`
+	Late struct {
+		Status int `json:"status"`
+	} `json:"late"`
+}
+
+// TestHTTPAgentCapabilitiesAndCancel: a client built on @ag-ui/client's
+// HttpAgent reads the handler's capabilities (HttpAgent 1.0.0 declares
+// getCapabilities but leaves it to subclasses) and they parse with
+// @ag-ui/core's AgentCapabilitiesSchema as served; it cancels a run
+// HttpAgent is streaming with POST {URL}/cancel, and HttpAgent sees the
+// run finish with a cancelled outcome; a cancel after the end gets 404.
+func TestHTTPAgentCapabilitiesAndCancel(t *testing.T) {
+	requireNode(t)
+	stopped := make(chan struct{}, 1)
+	agent := agui.AgentFunc(func(ctx context.Context, in *agui.RunAgentInput, s *agui.Stream) error {
+		if err := s.StateSnapshot(json.RawMessage(`{"busy":true}`)); err != nil {
+			return err
+		}
+		<-ctx.Done()
+		stopped <- struct{}{}
+		return ctx.Err()
+	})
+	yes, name := true, "slow"
+	caps := &agui.AgentCapabilities{Identity: &agui.IdentityCapabilities{Name: &name},
+		Transport: &agui.TransportCapabilities{Streaming: &yes}, Execution: &agui.ExecutionCapabilities{},
+		HumanInTheLoop: &agui.HumanInTheLoopCapabilities{Interrupts: &yes}, Custom: json.RawMessage(`{"x-demo":{"level":2}}`)}
+	srv := httptest.NewServer(agui.NewHandler(agent, agui.WithCapabilities(caps)))
+	defer srv.Close()
+
+	var out controlScriptReport
+	raw := runNode(t, nil, "run-httpagent-control.mjs", srv.URL)
+	if err := json.Unmarshal(raw, &out); err != nil {
+		t.Fatalf("%v\n%s", err, raw)
+	}
+	t.Logf("HttpAgent#getCapabilities is %s", out.Declared)
+	if !out.Capabilities.OK {
+		t.Errorf("getCapabilities: %s", out.Capabilities.Error)
+	} else {
+		sameJSON(t, caps.AppendJSON(nil), out.Capabilities.Value)
+	}
+
+	if !out.Cancel.OK || out.Cancel.Status != http.StatusAccepted {
+		t.Fatalf("the cancelled run: %s, cancel status %d, events %v", out.Cancel.Error, out.Cancel.Status, out.Cancel.EventTypes)
+	}
+	if n := len(out.Cancel.EventTypes); n == 0 || out.Cancel.EventTypes[n-1] != "RUN_FINISHED" {
+		t.Errorf("events %v", out.Cancel.EventTypes)
+	}
+	sameJSON(t, []byte(`{"type":"cancelled"}`), out.Cancel.Outcome)
+	select {
+	case <-stopped:
+	case <-time.After(10 * time.Second):
+		t.Error("the cancelled run's agent never stopped")
+	}
+	if out.Late.Status != http.StatusNotFound {
+		t.Errorf("a cancel after the run ended: %d", out.Late.Status)
+	}
+	var lines []schemaLine
+	for _, ev := range out.Cancel.Events {
+		lines = append(lines, schemaLine{Schema: "agui", Def: "Event", Value: ev})
+	}
+	checkSchemaLines(t, lines)
 }

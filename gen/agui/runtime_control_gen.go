@@ -66,50 +66,110 @@ func (h *handler) serveCapabilities(w http.ResponseWriter, r *http.Request) {
 }
 
 // errCancelled is the cause of a run's context when a cancel request
-// stopped it.
+// stopped it; the agent's Stream calls return it from then on.
 var errCancelled = errors.New("agui: the run was cancelled")
+
+// runKey names a run: run ids are chosen by clients, so they are unique
+// within a thread at most.
+type runKey struct{ threadID, runID string }
 
 // activeRun is a run in progress, for the cancel route.
 type activeRun struct {
-	threadID string
-	cancel   context.CancelCauseFunc
+	key runKey
+	// resumes is set when the run answers its thread's open interrupts.
+	resumes bool
+	// stopped is closed once a cancel has stopped the agent's stream and
+	// context.
+	stopped chan struct{}
+	cancel  context.CancelCauseFunc
+
+	// Guarded by runs.mu.
+	stream    *Stream // nil until the run streams
+	cancelled bool    // a cancel was accepted
+	returned  bool    // the agent has returned: too late to cancel
 }
 
-// runs are the runs a handler is serving, by run id.
+// runs are the runs a handler is serving.
 type runs struct {
-	mu     sync.Mutex
-	active map[string]*activeRun
+	mu      sync.Mutex
+	active  map[runKey]*activeRun
+	threads map[string]int // runs in progress per thread
 }
 
-// add registers a run; false when a run with its id is in progress.
-func (rs *runs) add(runID string, run *activeRun) bool {
+// add registers a run; ok is false when a run with its key is in progress.
+// threadBusy reports whether another run of its thread was: a resume
+// decided after add is then safe from a concurrent resume of the same
+// interrupts, since one of the two sees the other.
+func (rs *runs) add(key runKey, run *activeRun) (ok, threadBusy bool) {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
 	if rs.active == nil {
-		rs.active = map[string]*activeRun{}
+		rs.active, rs.threads = map[runKey]*activeRun{}, map[string]int{}
 	}
-	if rs.active[runID] != nil {
-		return false
+	if rs.active[key] != nil {
+		return false, false
 	}
-	rs.active[runID] = run
-	return true
+	rs.active[key] = run
+	rs.threads[key.threadID]++
+	return true, rs.threads[key.threadID] > 1
 }
 
-func (rs *runs) remove(runID string) {
+func (rs *runs) remove(key runKey) {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
-	delete(rs.active, runID)
+	delete(rs.active, key)
+	if rs.threads[key.threadID]--; rs.threads[key.threadID] == 0 {
+		delete(rs.threads, key.threadID)
+	}
 }
 
-// cancel stops a run of thread; false when there is no such run.
-func (rs *runs) cancel(threadID, runID string) bool {
+// attach gives a cancel the run's stream to stop; a cancel accepted
+// before the run streamed stops it now.
+func (rs *runs) attach(key runKey, stream *Stream) {
+	rs.mu.Lock()
+	run := rs.active[key]
+	run.stream = stream
+	cancelled := run.cancelled
+	rs.mu.Unlock()
+	if cancelled {
+		stream.stop(errCancelled)
+	}
+}
+
+// end closes the run to cancels, once its agent has returned or been
+// stopped, and reports whether a cancel was accepted first.
+func (rs *runs) end(key runKey) (cancelled bool) {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
-	run := rs.active[runID]
-	if run == nil || run.threadID != threadID {
+	run := rs.active[key]
+	run.returned = true
+	return run.cancelled
+}
+
+// cancel stops a run whose agent is still running: once it returns true,
+// nothing more the agent emits goes out, and the agent's context is
+// cancelled. It is false when there is no such run.
+func (rs *runs) cancel(key runKey) bool {
+	rs.mu.Lock()
+	run := rs.active[key]
+	if run == nil || run.returned {
+		rs.mu.Unlock()
 		return false
 	}
-	run.cancel(errCancelled)
+	first := !run.cancelled
+	run.cancelled = true
+	stream := run.stream
+	rs.mu.Unlock()
+	// Outside the lock: stopping the stream waits for an event the agent
+	// is writing, which a slow client can hold up.
+	if first {
+		if stream != nil {
+			stream.stop(errCancelled)
+		}
+		run.cancel(errCancelled)
+		close(run.stopped)
+	}
+	<-run.stopped
 	return true
 }
 
@@ -120,19 +180,21 @@ type CancelRequest struct {
 }
 
 // serveCancel answers POST {path}/cancel: the run stops, its agent's
-// context cancelled, and its stream ends with RUN_FINISHED and a cancelled
-// outcome. Runs are known to the process serving them.
+// context cancelled and its stream closed to the agent, and the run ends
+// with RUN_FINISHED and a cancelled outcome. A run whose agent has
+// returned can no longer be cancelled (404). Runs are known to the
+// process serving them.
 func (h *handler) serveCancel(w http.ResponseWriter, r *http.Request) {
-	var req CancelRequest
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, 64<<10))
-	if err == nil {
-		err = json.Unmarshal(body, &req)
+	body, ok := h.readJSONBody(w, r)
+	if !ok {
+		return
 	}
-	if err != nil || req.ThreadID == "" || req.RunID == "" {
+	var req CancelRequest
+	if err := json.Unmarshal(body, &req); err != nil || req.ThreadID == "" || req.RunID == "" {
 		h.reject(w, r, http.StatusBadRequest, `send {"threadId": …, "runId": …}`, nil)
 		return
 	}
-	if !h.runs.cancel(req.ThreadID, req.RunID) {
+	if !h.runs.cancel(runKey{req.ThreadID, req.RunID}) {
 		h.reject(w, r, http.StatusNotFound, fmt.Sprintf("no run %s of thread %s is in progress here", req.RunID, req.ThreadID), nil)
 		return
 	}
@@ -185,27 +247,35 @@ func (m *memoryCheckpoints) SetInterrupts(_ context.Context, threadID string, op
 }
 
 // checkResume checks, before a run starts, that its resume answers every
-// interrupt open on its thread; an entry for an interrupt that is not
-// open is ignored, with a warning. It reports whether the thread had open
+// interrupt open on its thread. An entry for an interrupt that is not open
+// is ignored, with a warning: it is taken out of input, so the agent sees
+// only answers to open interrupts. It reports whether the thread had open
 // interrupts.
 func (h *handler) checkResume(ctx context.Context, input *RunAgentInput) (resumes bool, err error) {
 	open, err := h.cfg.checkpoints.Interrupts(ctx, input.ThreadID)
 	if err != nil {
 		return false, fmt.Errorf("reading the thread's interrupts: %w", err)
 	}
-	answered := map[string]bool{}
-	for _, e := range input.Resume {
-		answered[e.InterruptID] = true
+	isOpen := map[string]bool{}
+	for _, in := range open {
+		isOpen[in.ID] = true
 	}
+	answered := map[string]bool{}
+	var kept []ResumeEntry
+	for _, e := range input.Resume {
+		if !isOpen[e.InterruptID] {
+			h.cfg.logger.LogAttrs(ctx, slog.LevelWarn, "agui: a resume entry answers no open interrupt", slog.String("thread", input.ThreadID), slog.String("interrupt", e.InterruptID))
+			continue
+		}
+		answered[e.InterruptID] = true
+		kept = append(kept, e)
+	}
+	input.Resume = kept
 	var missing []string
 	for _, in := range open {
 		if !answered[in.ID] {
 			missing = append(missing, in.ID)
 		}
-		delete(answered, in.ID)
-	}
-	for id := range answered {
-		h.cfg.logger.LogAttrs(ctx, slog.LevelWarn, "agui: a resume entry answers no open interrupt", slog.String("thread", input.ThreadID), slog.String("interrupt", id))
 	}
 	if len(missing) > 0 {
 		return true, &resumeError{thread: input.ThreadID, missing: missing}
@@ -224,9 +294,10 @@ func (e *resumeError) Error() string {
 }
 
 // saveCheckpoint records what a run left open: its interrupts, or nothing
-// once it has answered the thread's.
-func (h *handler) saveCheckpoint(ctx context.Context, threadID string, resumed bool, stream *Stream) {
-	open := stream.openInterrupts()
+// once it has answered the thread's. It runs before the run's terminal
+// event goes out, so a client that resumes on RUN_FINISHED finds it, and
+// whether or not the client stays to read that event.
+func (h *handler) saveCheckpoint(ctx context.Context, threadID string, resumed bool, open []Interrupt) {
 	if len(open) == 0 && !resumed {
 		return
 	}
@@ -240,7 +311,7 @@ func (h *handler) saveCheckpoint(ctx context.Context, threadID string, resumed b
 // known field holding a malformed value makes it unusable); an agent that
 // declares none answers 404, an *HTTPError. Neither stops a run.
 func (c *Client) Capabilities(ctx context.Context) (*AgentCapabilities, error) {
-	body, err := c.call(ctx, http.MethodGet, CapabilitiesPath, nil)
+	body, err := c.call(ctx, http.MethodGet, CapabilitiesPath, nil, maxControlAnswer)
 	if err != nil {
 		return nil, err
 	}
@@ -255,17 +326,21 @@ func (c *Client) Capabilities(ctx context.Context) (*AgentCapabilities, error) {
 }
 
 // Cancel asks the server to stop a run in progress: its stream then ends
-// with RUN_FINISHED and a cancelled outcome. A run the server does not have
-// is an *HTTPError with status 404.
+// with RUN_FINISHED and a cancelled outcome. A run the server does not have,
+// or whose agent has already returned, is an *HTTPError with status 404.
 func (c *Client) Cancel(ctx context.Context, threadID, runID string) error {
 	body, _ := json.Marshal(CancelRequest{ThreadID: threadID, RunID: runID})
-	_, err := c.call(ctx, http.MethodPost, CancelPath, body)
+	_, err := c.call(ctx, http.MethodPost, CancelPath, body, maxControlAnswer)
 	return err
 }
 
+// maxControlAnswer bounds what the client reads of the answer to a
+// capabilities or cancel request.
+const maxControlAnswer = 1 << 20
+
 // call makes a request to a route below the agent's URL and returns the
-// body of a 2xx answer.
-func (c *Client) call(ctx context.Context, method, route string, body []byte) ([]byte, error) {
+// body of a 2xx answer, which must be at most limit bytes long.
+func (c *Client) call(ctx context.Context, method, route string, body []byte, limit int64) ([]byte, error) {
 	var rd io.Reader
 	if body != nil {
 		rd = bytes.NewReader(body)
@@ -290,12 +365,16 @@ func (c *Client) call(ctx context.Context, method, route string, body []byte) ([
 		return nil, err
 	}
 	defer res.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(res.Body, 1<<20))
+	if res.StatusCode < 200 || res.StatusCode > 299 {
+		data, _ := io.ReadAll(io.LimitReader(res.Body, 64<<10))
+		return nil, &HTTPError{StatusCode: res.StatusCode, Body: data, Header: res.Header}
+	}
+	data, err := io.ReadAll(io.LimitReader(res.Body, limit+1))
 	if err != nil {
 		return nil, err
 	}
-	if res.StatusCode < 200 || res.StatusCode > 299 {
-		return nil, &HTTPError{StatusCode: res.StatusCode, Body: data, Header: res.Header}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("agui: the answer to %s %s exceeds %d bytes", method, req.URL.Path, limit)
 	}
 	return data, nil
 }

@@ -15,8 +15,10 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 )
 
 // MetaPath is the route, below an agent's endpoint, where META events that
@@ -30,6 +32,19 @@ const MetaCustomName = "meta"
 
 // DefaultMaxMetaBatch bounds the events of one META intake request.
 const DefaultMaxMetaBatch = 100
+
+// MaxMetaPage is the most events a query returns, and what a run's replay
+// reads at a time.
+const MaxMetaPage = 1000
+
+// MaxMetaPageBytes bounds the JSON of a query's page: a page ends at the
+// event that passes it (so it always holds one, when there is one), and
+// its Next cursor goes on from there.
+const MaxMetaPageBytes = 4 << 20
+
+// MaxMetaKeyBytes bounds the thread and run ids META events are stored
+// under: they are database keys.
+const MaxMetaKeyBytes = 1024
 
 // StoredMeta is a META event as a MetaStore keeps it.
 type StoredMeta struct {
@@ -87,10 +102,11 @@ func WithMetaStore(store MetaStore) Option { return func(c *handlerConfig) { c.m
 // given outside runs.
 func WithMetaReplay() Option { return func(c *handlerConfig) { c.metaReplay = true } }
 
-// WithNativeMeta sends META events as META. By default they go as
+// WithNativeMeta sends META events as META on SSE. By default they go as
 // CUSTOM{name: "meta"} (MetaCustomName), which every AG-UI client accepts:
-// @ag-ui/client 1.0.0 drops a META event without a word. The generated
-// client reads both.
+// @ag-ui/client 1.0.0 drops a META event without a word. The protobuf
+// transport has no META event, so there they always go as CUSTOM. The
+// generated client reads both.
 func WithNativeMeta() Option { return func(c *handlerConfig) { c.nativeMeta = true } }
 
 // WithMaxMetaBatch bounds the events of one META intake request (default
@@ -144,7 +160,7 @@ func (h *handler) serveMeta(w http.ResponseWriter, r *http.Request) {
 		h.reject(w, r, http.StatusNotFound, "this agent takes no META events", nil)
 		return
 	}
-	if r.Method == http.MethodGet {
+	if r.Method != http.MethodPost {
 		h.serveMetaQuery(w, r)
 		return
 	}
@@ -152,6 +168,10 @@ func (h *handler) serveMeta(w http.ResponseWriter, r *http.Request) {
 	threadID, runID := q.Get("threadId"), q.Get("runId")
 	if threadID == "" {
 		h.reject(w, r, http.StatusBadRequest, "name the thread the events are about: ?threadId=", nil)
+		return
+	}
+	if err := errors.Join(checkKey("threadId", threadID), checkKey("runId", runID)); err != nil {
+		h.reject(w, r, http.StatusBadRequest, err.Error(), nil)
 		return
 	}
 	body, ok := h.readJSONBody(w, r)
@@ -184,9 +204,30 @@ func (h *handler) serveMeta(w http.ResponseWriter, r *http.Request) {
 
 var errMetaBatch = errors.New("too many events")
 
-// MaxMetaDepth bounds how deeply a META intake body may nest: feedback is
-// flat, and a deep document costs its reader more than it is worth.
+// MaxMetaDepth bounds how deeply a META event sent to the intake may nest
+// (alone or in a batch, the batch's array aside): feedback is flat, and a
+// deep document costs its reader more than it is worth.
 const MaxMetaDepth = 32
+
+// checkKey refuses a query parameter a store could not keep as a key.
+func checkKey(name, v string) error {
+	if len(v) > MaxMetaKeyBytes {
+		return fmt.Errorf("%s is %d bytes long, at most %d", name, len(v), MaxMetaKeyBytes)
+	}
+	return checkText(name, v)
+}
+
+// checkText refuses text a store could not keep in a text column:
+// PostgreSQL's text holds neither NUL nor invalid UTF-8.
+func checkText(name, v string) error {
+	switch {
+	case !utf8.ValidString(v):
+		return fmt.Errorf("%s is not valid UTF-8", name)
+	case strings.IndexByte(v, 0) >= 0:
+		return fmt.Errorf("%s holds a NUL character", name)
+	}
+	return nil
+}
 
 // depth is how deeply data's objects and arrays nest, strings skipped.
 func depth(data []byte) int {
@@ -214,15 +255,12 @@ func depth(data []byte) int {
 // each as META or as the CUSTOM that carries one. Every event must be
 // valid; an event without an id gets one.
 func (h *handler) readMeta(body []byte) ([]*MetaEvent, error) {
-	if depth(body) > MaxMetaDepth {
-		return nil, &Error{Rule: "depth", Msg: fmt.Sprintf("objects and arrays nest more than %d deep", MaxMetaDepth)}
-	}
 	var raws []json.RawMessage
 	trimmed := bytes.TrimLeft(body, " \t\r\n")
 	batch := len(trimmed) > 0 && trimmed[0] == '['
 	if batch {
 		if err := json.Unmarshal(body, &raws); err != nil {
-			return nil, &Error{Path: "", Rule: "syntax", Msg: err.Error()}
+			return nil, &Error{Rule: "syntax", Offset: -1, Msg: err.Error()}
 		}
 	} else {
 		raws = []json.RawMessage{body}
@@ -235,10 +273,14 @@ func (h *handler) readMeta(body []byte) ([]*MetaEvent, error) {
 		return nil, fmt.Errorf("%w: %d, at most %d a request", errMetaBatch, len(raws), limit)
 	}
 	if len(raws) == 0 {
-		return nil, &Error{Path: "", Rule: "minItems", Msg: "no events"}
+		return nil, &Error{Rule: "minItems", Offset: -1, Msg: "no events"}
 	}
 	events := make([]*MetaEvent, len(raws))
 	for i, raw := range raws {
+		if depth(raw) > MaxMetaDepth {
+			err := &Error{Rule: "depth", Offset: -1, Msg: fmt.Sprintf("objects and arrays nest more than %d deep", MaxMetaDepth)}
+			return nil, atIndex(err, i, batch)
+		}
 		ev, err := UnmarshalEvent(raw)
 		if err == nil {
 			err = ev.Validate()
@@ -252,14 +294,17 @@ func (h *handler) readMeta(body []byte) ([]*MetaEvent, error) {
 		case *CustomEvent:
 			m, ok, err := MetaFromCustom(ev)
 			if !ok {
-				err = &Error{Path: "/name", Rule: "const", Msg: "a CUSTOM event here carries META: name " + strconv.Quote(MetaCustomName)}
+				err = &Error{Path: "/name", Rule: "const", Offset: -1, Msg: "a CUSTOM event here carries META: name " + strconv.Quote(MetaCustomName)}
 			}
 			if err != nil {
 				return nil, atIndex(err, i, batch)
 			}
 			events[i] = m
 		default:
-			return nil, atIndex(&Error{Path: "/type", Rule: "const", Msg: "only META events are taken here, not " + string(ev.Type())}, i, batch)
+			return nil, atIndex(&Error{Path: "/type", Rule: "const", Offset: -1, Msg: "only META events are taken here, not " + string(ev.Type())}, i, batch)
+		}
+		if err := storable(events[i]); err != nil {
+			return nil, atIndex(err, i, batch)
 		}
 		if events[i].ID == nil {
 			id := NewID("meta")
@@ -267,6 +312,26 @@ func (h *handler) readMeta(body []byte) ([]*MetaEvent, error) {
 		}
 	}
 	return events, nil
+}
+
+// storable refuses an event whose id, metaType or messageId a store could
+// not keep as text; the schema allows them, the columns do not.
+func storable(m *MetaEvent) error {
+	for _, f := range []struct{ path, name, v string }{
+		{"/id", "id", deref(m.ID)}, {"/metaType", "metaType", m.Payload.MetaType()}, {"/payload/messageId", "messageId", m.MessageID()},
+	} {
+		if err := checkText(f.name, f.v); err != nil {
+			return &Error{Path: f.path, Rule: "text", Offset: -1, Msg: err.Error()}
+		}
+	}
+	return nil
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
 }
 
 // atIndex puts an event's error at its place in a batch.
@@ -293,12 +358,14 @@ func (h *handler) serveMetaQuery(w http.ResponseWriter, r *http.Request) {
 		h.reject(w, r, http.StatusInternalServerError, "the events could not be read", nil)
 		return
 	}
-	page := MetaPage{Events: events, Next: q.After}
-	if events == nil {
-		page.Events = []StoredMeta{}
-	}
-	if n := len(events); n > 0 {
-		page.Next = events[n-1].Seq
+	page := MetaPage{Events: []StoredMeta{}, Next: q.After}
+	size := 0
+	for _, m := range events {
+		if size > MaxMetaPageBytes {
+			break
+		}
+		size += len(m.Event.AppendJSON(nil))
+		page.Events, page.Next = append(page.Events, m), m.Seq
 	}
 	writeJSON(w, http.StatusOK, page)
 }
@@ -307,6 +374,10 @@ func parseMetaQuery(v url.Values) (MetaQuery, error) {
 	q := MetaQuery{ThreadID: v.Get("threadId"), MetaType: v.Get("metaType"), MessageID: v.Get("messageId"), RunID: v.Get("runId")}
 	if q.ThreadID == "" {
 		return q, errors.New("name the thread: ?threadId=")
+	}
+	err := errors.Join(checkKey("threadId", q.ThreadID), checkKey("runId", q.RunID), checkText("metaType", q.MetaType), checkText("messageId", q.MessageID))
+	if err != nil {
+		return q, err
 	}
 	if s := v.Get("after"); s != "" {
 		n, err := strconv.ParseInt(s, 10, 64)
@@ -317,8 +388,8 @@ func parseMetaQuery(v url.Values) (MetaQuery, error) {
 	}
 	if s := v.Get("limit"); s != "" {
 		n, err := strconv.Atoi(s)
-		if err != nil || n < 1 || n > 1000 {
-			return q, fmt.Errorf("limit=%q: give 1 to 1000", s)
+		if err != nil || n < 1 || n > MaxMetaPage {
+			return q, fmt.Errorf("limit=%q: give 1 to %d", s, MaxMetaPage)
 		}
 		q.Limit = n
 	}
@@ -334,7 +405,7 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 
 // replayMeta sends a thread's stored META events into a run that starts.
 func (h *handler) replayMeta(ctx context.Context, stream *Stream, threadID string) {
-	q := MetaQuery{ThreadID: threadID, Limit: 1000}
+	q := MetaQuery{ThreadID: threadID, Limit: MaxMetaPage}
 	for {
 		page, err := h.cfg.meta.Meta(ctx, q)
 		if err != nil {
@@ -419,14 +490,18 @@ func (m *memoryMeta) Meta(_ context.Context, q MetaQuery) ([]StoredMeta, error) 
 }
 
 // SendMeta sends META events about a thread (and, when runID is not "", a
-// run of it) to POST {URL}/meta, and returns them as stored. Events
-// without an id are given one; sending an event again with its id stores
-// it once.
+// run of it) to POST {URL}/meta, and returns them as stored. An event
+// without an id is given one here, on the event, so that sending the same
+// events again (after an error, say) stores each once.
 func (c *Client) SendMeta(ctx context.Context, threadID, runID string, events ...*MetaEvent) ([]StoredMeta, error) {
 	body := []byte{'['}
 	for i, e := range events {
 		if i > 0 {
 			body = append(body, ',')
+		}
+		if e.ID == nil {
+			id := NewID("meta")
+			e.ID = &id
 		}
 		body = e.AppendJSON(body)
 	}
@@ -435,7 +510,7 @@ func (c *Client) SendMeta(ctx context.Context, threadID, runID string, events ..
 	if runID != "" {
 		q.Set("runId", runID)
 	}
-	data, err := c.call(ctx, http.MethodPost, MetaPath+"?"+q.Encode(), body)
+	data, err := c.call(ctx, http.MethodPost, MetaPath+"?"+q.Encode(), body, maxMetaAnswer)
 	if err != nil {
 		return nil, err
 	}
@@ -461,7 +536,7 @@ func (c *Client) Meta(ctx context.Context, q MetaQuery) (*MetaPage, error) {
 	if q.Limit > 0 {
 		v.Set("limit", strconv.Itoa(q.Limit))
 	}
-	data, err := c.call(ctx, http.MethodGet, MetaPath+"?"+v.Encode(), nil)
+	data, err := c.call(ctx, http.MethodGet, MetaPath+"?"+v.Encode(), nil, maxMetaAnswer)
 	if err != nil {
 		return nil, err
 	}
@@ -471,6 +546,11 @@ func (c *Client) Meta(ctx context.Context, q MetaQuery) (*MetaPage, error) {
 	}
 	return &page, nil
 }
+
+// maxMetaAnswer bounds what the client reads of a META answer: a page is
+// bounded by MaxMetaPageBytes and one event, an intake's answer by its
+// request and the place of each event.
+const maxMetaAnswer = 64 << 20
 
 // decodeStored reads an intake or query answer, checking every event.
 func decodeStored(data []byte, v any) error {
@@ -496,8 +576,13 @@ func decodeStored(data []byte, v any) error {
 }
 
 // SelectMeta picks out of a mixed stream the META events q selects (After
-// and Limit aside), each placed in the thread and run of the RUN_STARTED
-// before it; a META event before any run belongs to q's thread.
+// and Limit aside). An event belongs to the thread and run whose stream
+// carries it: that of the RUN_STARTED before it, up to the run's end;
+// one before any run belongs to q's thread, and one between runs to the
+// thread of the run before it and to no run. Replayed feedback
+// (WithMetaReplay) is carried by every run of its thread, so to ask which
+// run feedback was given about, ask the store (MetaQuery.RunID there is
+// the run the sender named).
 func SelectMeta(events iter.Seq[Event], q MetaQuery) []*MetaEvent {
 	var out []*MetaEvent
 	thread, run := q.ThreadID, ""
@@ -505,6 +590,8 @@ func SelectMeta(events iter.Seq[Event], q MetaQuery) []*MetaEvent {
 		switch e := ev.(type) {
 		case *RunStartedEvent:
 			thread, run = e.ThreadID, e.RunID
+		case *RunFinishedEvent, *RunErrorEvent:
+			run = ""
 		case *MetaEvent:
 			if q.Match(StoredMeta{ThreadID: thread, RunID: run, Event: e}) {
 				out = append(out, e)

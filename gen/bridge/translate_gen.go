@@ -410,7 +410,7 @@ func (t *translator) end() error {
 		}
 		return &agui.RunError{Message: msg, Code: t.state.String()}
 	case a2a.TaskStateInputRequired, a2a.TaskStateAuthRequired:
-		t.s.Interrupt(t.interrupts()...)
+		return t.s.Interrupt(t.interrupts()...)
 	}
 	return nil
 }

@@ -162,6 +162,28 @@ func TestHost(t *testing.T) {
 	}
 }
 
+// TestHostServesAGUIMeta: an agent's META route is its AG-UI handler's, so
+// a META store in the host's AG-UI options takes feedback and answers
+// queries under /agui/meta.
+func TestHostServesAGUIMeta(t *testing.T) {
+	host := agenthost.New("http://host")
+	host.AGUIOptions = []agui.Option{agui.WithMetaStore(agui.NewMemoryMeta())}
+	if err := host.Add(agenthost.Agent{Name: "plain", AGUI: greeter}); err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(host)
+	defer srv.Close()
+	ctx := context.Background()
+	c := &agui.Client{URL: srv.URL + agenthost.AgentsPath + "/plain" + agenthost.AGUIPath}
+	if _, err := c.SendMeta(ctx, "t-1", "", &agui.MetaEvent{Payload: &agui.ThumbsUpPayload{MessageID: "m-1"}}); err != nil {
+		t.Fatalf("POST /agui/meta: %v", err)
+	}
+	page, err := c.Meta(ctx, agui.MetaQuery{ThreadID: "t-1"})
+	if err != nil || len(page.Events) != 1 || page.Events[0].Event.Payload.MetaType() != "thumbs_up" {
+		t.Fatalf("GET /agui/meta: %+v %v", page, err)
+	}
+}
+
 // FuzzHostRoute: any method and path gets an answer, never a panic or a
 // server error, and an unknown agent always a 404.
 func FuzzHostRoute(f *testing.F) {

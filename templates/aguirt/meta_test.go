@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -187,6 +188,8 @@ func TestMemoryMetaStore(t *testing.T) {
 	metastoretest.Run(t, func(*testing.T) agui.MetaStore { return agui.NewMemoryMeta() }, nil)
 }
 
+func TestMemoryMetaIntake(t *testing.T) { metastoretest.Intake(t, agui.NewMemoryMeta()) }
+
 // FuzzMetaIntake: any body gets an answer, never a server error, and what
 // is acknowledged is stored and valid.
 func FuzzMetaIntake(f *testing.F) {
@@ -226,4 +229,124 @@ func FuzzMetaIntake(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestMetaPagesAreBoundedInBytes: a page of large events ends past
+// MaxMetaPageBytes, its cursor goes on from there, and the client reads
+// pages and acknowledgements larger than its control answers.
+func TestMetaPagesAreBoundedInBytes(t *testing.T) {
+	_, c := metaServer(t, NewMemoryMeta(), WithMaxBodyBytes(8<<20))
+	ctx := context.Background()
+	note := strings.Repeat("n", 100<<10)
+	var events []*agui.MetaEvent
+	for range 60 {
+		events = append(events, agui.NewNoteMeta(note))
+	}
+	stored, err := c.SendMeta(ctx, "big", "", events...) // a 6 MB acknowledgement
+	if err != nil || len(stored) != 60 {
+		t.Fatalf("sent 60 notes of 100 KiB: %d stored, %v", len(stored), err)
+	}
+	var pages []int
+	q := MetaQuery{ThreadID: "big", Limit: MaxMetaPage}
+	for {
+		page, err := c.Meta(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(page.Events) == 0 {
+			break
+		}
+		pages = append(pages, len(page.Events))
+		q.After = page.Next
+	}
+	// The 41st event of 100 KiB passes 4 MiB and ends the first page.
+	if !slices.Equal(pages, []int{41, 19}) {
+		t.Errorf("pages of %v events", pages)
+	}
+}
+
+// TestSendMetaIsSafeToRepeat: the client gives an event its id before
+// sending, so sending the same events again stores each once.
+func TestSendMetaIsSafeToRepeat(t *testing.T) {
+	_, c := metaServer(t, NewMemoryMeta())
+	ctx := context.Background()
+	events := []*agui.MetaEvent{agui.NewThumbsUpMeta("m1"), agui.NewNoteMeta("n")}
+	first, err := c.SendMeta(ctx, "t", "", events...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := c.SendMeta(ctx, "t", "", events...)
+	if err != nil || again[0].Seq != first[0].Seq || again[1].Seq != first[1].Seq {
+		t.Fatalf("sent twice: %+v then %+v (%v)", first, again, err)
+	}
+}
+
+// TestMetaDepthIsPerEvent: an event nests as deeply alone as in a batch,
+// and a batch's error names the event.
+func TestMetaDepthIsPerEvent(t *testing.T) {
+	srv, _ := metaServer(t, NewMemoryMeta())
+	nested := func(levels int) string { // the event and payload are two levels
+		return `{"type":"META","metaType":"analytics","payload":{"event":"e","properties":` +
+			strings.Repeat(`{"a":`, levels-2) + "1" + strings.Repeat("}", levels-2) + `}}`
+	}
+	for _, tc := range []struct {
+		name, body, want string
+		status           int
+	}{
+		{"alone, at the limit", nested(MaxMetaDepth), "", 200},
+		{"in a batch, at the limit", "[" + nested(MaxMetaDepth) + "]", "", 200},
+		{"alone, past it", nested(MaxMetaDepth + 1), `"rule":"depth"`, 400},
+		{"in a batch, past it", "[" + nested(3) + "," + nested(MaxMetaDepth+1) + "]", `"path":"/1","rule":"depth"`, 400},
+	} {
+		res, err := http.Post(srv.URL+"/agent/meta?threadId=deep", "application/json", strings.NewReader(tc.body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if body := readAll(t, res); res.StatusCode != tc.status || !strings.Contains(body, tc.want) {
+			t.Errorf("%s: %d %s", tc.name, res.StatusCode, body)
+		}
+	}
+}
+
+// TestSelectMetaRunsEnd: a META event after its run's end belongs to no
+// run.
+func TestSelectMetaRunsEnd(t *testing.T) {
+	up := agui.NewThumbsUpMeta("m1")
+	events := []agui.Event{
+		&agui.RunStartedEvent{ThreadID: "t", RunID: "r1"}, agui.NewNoteMeta("during"),
+		&agui.RunFinishedEvent{ThreadID: "t", RunID: "r1"}, up,
+	}
+	if got := SelectMeta(slices.Values(events), MetaQuery{ThreadID: "t", RunID: "r1"}); len(got) != 1 || got[0].Payload.MetaType() != "note" {
+		t.Errorf("run r1 selected %v", got)
+	}
+	if got := SelectMeta(slices.Values(events), MetaQuery{ThreadID: "t", MetaType: "thumbs_up"}); len(got) != 1 || got[0] != up {
+		t.Errorf("the thread selected %v", got)
+	}
+}
+
+// TestNativeMetaOverProtobuf: the protobuf transport has no META, so even
+// with WithNativeMeta replayed feedback reaches a protobuf client, as the
+// CUSTOM that carries it.
+func TestNativeMetaOverProtobuf(t *testing.T) {
+	srv, c := metaServer(t, NewMemoryMeta(), WithMetaReplay(), WithNativeMeta())
+	ctx := context.Background()
+	if _, err := c.SendMeta(ctx, "t", "", agui.NewThumbsUpMeta("m1")); err != nil {
+		t.Fatal(err)
+	}
+	for _, proto := range []bool{false, true} {
+		rs, err := (&Client{URL: srv.URL, Protobuf: proto}).Run(ctx, &agui.RunAgentInput{ThreadID: "t", RunID: "r" + strconv.FormatBool(proto), Messages: []agui.Message{}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []agui.Event
+		for ev, err := range rs.Events() {
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, ev)
+		}
+		if tys := strings.Join(types(got), " "); !strings.HasPrefix(tys, "RUN_STARTED META TEXT_MESSAGE_START") {
+			t.Errorf("protobuf %v: %s", proto, tys)
+		}
+	}
 }

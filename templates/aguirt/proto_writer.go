@@ -16,9 +16,12 @@ func newProtoWriter(w io.Writer) *protoWriter { return &protoWriter{newFrameSink
 
 func (p *protoWriter) ContentType() string { return MediaTypeProto }
 
-// WriteEvent queues one frame. An event with no protobuf form (META) is
-// skipped: the binary transport cannot carry it.
+// WriteEvent queues one frame. META has no protobuf form: it goes as the
+// CUSTOM event that carries it. Any other event without one is skipped.
 func (p *protoWriter) WriteEvent(ev agui.Event) error {
+	if m, ok := ev.(*agui.MetaEvent); ok {
+		ev = MetaAsCustom(m)
+	}
 	return p.enqueue(func(b []byte) []byte {
 		at := len(b)
 		b, ok := agui.AppendEventProto(append(b, 0, 0, 0, 0), ev)

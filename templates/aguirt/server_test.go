@@ -196,13 +196,51 @@ func TestEmitRejectsAnInvalidSequence(t *testing.T) {
 
 func TestInterruptOutcome(t *testing.T) {
 	h := NewHandler(AgentFunc(func(_ context.Context, _ *agui.RunAgentInput, s *Stream) error {
-		s.Interrupt(agui.Interrupt{ID: "i1", Reason: "approval"})
-		return nil
+		return s.Interrupt(agui.Interrupt{ID: "i1", Reason: "approval"})
 	}), WithLogger(quietLogger()))
 	evs := events(t, post(t, h, runInput, nil).Body.Bytes())
 	fin := evs[len(evs)-1].(*agui.RunFinishedEvent)
 	if out, ok := fin.Outcome.(*agui.RunFinishedInterruptOutcome); !ok || out.Interrupts[0].ID != "i1" {
 		t.Errorf("outcome %#v", fin.Outcome)
+	}
+}
+
+// TestInterruptRefusesInvalidInterrupts: an interrupt that does not
+// validate, or that reuses an id of the run, is an error and is not kept.
+func TestInterruptRefusesInvalidInterrupts(t *testing.T) {
+	var errs []error
+	h := NewHandler(AgentFunc(func(_ context.Context, _ *agui.RunAgentInput, s *Stream) error {
+		errs = append(errs,
+			s.Interrupt(agui.Interrupt{ID: "i1", Reason: "approval"}),
+			s.Interrupt(agui.Interrupt{ID: "i2", Reason: "approval", Metadata: json.RawMessage(`[1]`)}),
+			s.Interrupt(agui.Interrupt{ID: "i1", Reason: "again"}),
+			s.Interrupt(agui.Interrupt{ID: "i3", Reason: "approval"}, agui.Interrupt{ID: "i3", Reason: "approval"}))
+		return nil
+	}), WithLogger(quietLogger()))
+	evs := events(t, post(t, h, runInput, nil).Body.Bytes())
+	if errs[0] != nil || errs[1] == nil || errs[2] == nil || errs[3] == nil {
+		t.Errorf("Interrupt returned %v", errs)
+	}
+	fin := evs[len(evs)-1].(*agui.RunFinishedEvent)
+	if out, ok := fin.Outcome.(*agui.RunFinishedInterruptOutcome); !ok || len(out.Interrupts) != 1 || out.Interrupts[0].ID != "i1" {
+		t.Errorf("outcome %s", fin.AppendJSON(nil))
+	}
+}
+
+// TestUnsendableRunFinishedBecomesRunError: a result that cannot go out in
+// RUN_FINISHED ends the run with RUN_ERROR, not with no terminal event.
+func TestUnsendableRunFinishedBecomesRunError(t *testing.T) {
+	h := NewHandler(AgentFunc(func(_ context.Context, _ *agui.RunAgentInput, s *Stream) error {
+		s.SetResult(json.RawMessage(`null`))
+		return s.Text("hi")
+	}), WithLogger(quietLogger()))
+	evs := events(t, post(t, h, runInput, nil).Body.Bytes())
+	want := "RUN_STARTED TEXT_MESSAGE_START TEXT_MESSAGE_CONTENT RUN_ERROR"
+	if got := strings.Join(types(evs), " "); got != want {
+		t.Fatalf("events:\n got %s\nwant %s", got, want)
+	}
+	if e := evs[len(evs)-1].(*agui.RunErrorEvent); e.Code == nil || *e.Code != "finish_failed" {
+		t.Errorf("RUN_ERROR %s", e.AppendJSON(nil))
 	}
 }
 

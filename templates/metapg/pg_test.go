@@ -14,15 +14,27 @@ import (
 // agui-gen generate --out gen after editing the template. They need a
 // PostgreSQL server (see storetest.PostgresDSN).
 
+func open(t *testing.T, dsn string) agui.MetaStore {
+	s, err := metapg.Open(context.Background(), dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
 func TestContract(t *testing.T) {
 	dsn := storetest.PostgresDatabase(t)
-	open := func(t *testing.T) agui.MetaStore {
-		s, err := metapg.Open(context.Background(), dsn)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { s.Close() })
-		return s
-	}
-	metastoretest.Run(t, open, open)
+	reopen := func(t *testing.T) agui.MetaStore { return open(t, dsn) }
+	metastoretest.Run(t, reopen, reopen)
+}
+
+func TestIntake(t *testing.T) {
+	metastoretest.Intake(t, open(t, storetest.PostgresDatabase(t)))
+}
+
+// TestAcknowledgedSurvivesKill: what the intake acknowledged is in the
+// database after the process that served it is killed.
+func TestAcknowledgedSurvivesKill(t *testing.T) {
+	metastoretest.Crash(t, func(t *testing.T) string { return storetest.PostgresDatabase(t) }, open)
 }

@@ -25,3 +25,26 @@ func TestContract(t *testing.T) {
 	}
 	metastoretest.Run(t, open, open)
 }
+
+func TestIntake(t *testing.T) {
+	s, err := metasqlite.Open(context.Background(), filepath.Join(t.TempDir(), "meta.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	metastoretest.Intake(t, s)
+}
+
+// TestAcknowledgedSurvivesKill: what the intake acknowledged is in the file
+// after its process is killed.
+func TestAcknowledgedSurvivesKill(t *testing.T) {
+	metastoretest.Crash(t, func(t *testing.T) string { return filepath.Join(t.TempDir(), "meta.db") },
+		func(t *testing.T, path string) agui.MetaStore {
+			s, err := metasqlite.Open(context.Background(), path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { s.Close() })
+			return s
+		})
+}

@@ -25,41 +25,75 @@ import (
 	agui "github.com/agui-gen/agui-gen/gen/agui"
 )
 
-const schema = `CREATE TABLE IF NOT EXISTS agui_meta (
-	seq        BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-	thread_id  TEXT NOT NULL,
-	id         TEXT NOT NULL,
-	run_id     TEXT NOT NULL,
-	meta_type  TEXT NOT NULL,
-	message_id TEXT NOT NULL,
-	received   BIGINT NOT NULL, -- Unix milliseconds
-	event      BYTEA NOT NULL,  -- the META event's JSON, as sent
-	UNIQUE (thread_id, id)
-);
-CREATE INDEX IF NOT EXISTS agui_meta_by_thread ON agui_meta (thread_id, seq);`
+// migrations create and evolve the schema, in order; the database records
+// how many it has applied. Append, never edit. The first creates the
+// table only if it is missing, as stores before the record made it.
+var migrations = []string{
+	`CREATE TABLE IF NOT EXISTS agui_meta (
+		seq        BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+		thread_id  TEXT NOT NULL,
+		id         TEXT NOT NULL,
+		run_id     TEXT NOT NULL,
+		meta_type  TEXT NOT NULL,
+		message_id TEXT NOT NULL,
+		received   BIGINT NOT NULL, -- Unix milliseconds
+		event      BYTEA NOT NULL,  -- the META event's JSON, as sent
+		UNIQUE (thread_id, id)
+	);
+	CREATE INDEX IF NOT EXISTS agui_meta_by_thread ON agui_meta (thread_id, seq);`,
+}
 
 // writeLock serializes writers, so that seq grows in commit order and a
 // reader paging by it never passes over an event committed late.
 const writeLock = 0x61677569 // "agui"
 
+// migrationLock is the advisory lock replicas take to migrate one at a
+// time.
+const migrationLock = 0x616775695f6d6967 // "agui_mig"
+
 // Store is a MetaStore in PostgreSQL.
 type Store struct{ pool *pgxpool.Pool }
 
-// Open connects to the database at dsn and creates the table if need be.
+// Open connects to the database at dsn (a postgres:// URL or key=value
+// string) and brings its schema up to date.
 func Open(ctx context.Context, dsn string) (*Store, error) {
 	pool, err := pgxpool.New(ctx, dsn)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("metapg: %w", err)
 	}
-	if _, err := pool.Exec(ctx, `SELECT pg_advisory_lock($1)`, writeLock); err == nil {
-		_, err = pool.Exec(ctx, schema)
-		pool.Exec(ctx, `SELECT pg_advisory_unlock($1)`, writeLock)
-	}
-	if err != nil {
+	if err := migrate(ctx, pool); err != nil {
 		pool.Close()
 		return nil, fmt.Errorf("metapg: %w", err)
 	}
 	return &Store{pool: pool}, nil
+}
+
+func migrate(ctx context.Context, pool *pgxpool.Pool) error {
+	return pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, int64(migrationLock)); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `CREATE TABLE IF NOT EXISTS agui_meta_schema (version integer NOT NULL)`); err != nil {
+			return err
+		}
+		var version int
+		if err := tx.QueryRow(ctx, `SELECT COALESCE(MAX(version), 0) FROM agui_meta_schema`).Scan(&version); err != nil {
+			return err
+		}
+		if version > len(migrations) {
+			return fmt.Errorf("the database has schema version %d, newer than this code's %d", version, len(migrations))
+		}
+		for i := version; i < len(migrations); i++ {
+			if _, err := tx.Exec(ctx, migrations[i]); err != nil {
+				return fmt.Errorf("migration %d: %w", i+1, err)
+			}
+		}
+		if _, err := tx.Exec(ctx, `DELETE FROM agui_meta_schema`); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, `INSERT INTO agui_meta_schema (version) VALUES ($1)`, len(migrations))
+		return err
+	})
 }
 
 // Close closes the connections.

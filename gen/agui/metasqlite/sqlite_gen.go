@@ -27,38 +27,75 @@ import (
 	agui "github.com/agui-gen/agui-gen/gen/agui"
 )
 
-const schema = `CREATE TABLE IF NOT EXISTS agui_meta (
-	seq        INTEGER PRIMARY KEY AUTOINCREMENT,
-	thread_id  TEXT NOT NULL,
-	id         TEXT NOT NULL,
-	run_id     TEXT NOT NULL,
-	meta_type  TEXT NOT NULL,
-	message_id TEXT NOT NULL,
-	received   INTEGER NOT NULL, -- Unix milliseconds
-	event      BLOB NOT NULL,    -- the META event's JSON
-	UNIQUE (thread_id, id)
-);
-CREATE INDEX IF NOT EXISTS agui_meta_by_thread ON agui_meta (thread_id, seq);`
+// migrations create and evolve the schema, in order; the database records
+// how many it has applied. Append, never edit. The first creates the
+// table only if it is missing, as stores before the record made it.
+var migrations = []string{
+	`CREATE TABLE IF NOT EXISTS agui_meta (
+		seq        INTEGER PRIMARY KEY AUTOINCREMENT,
+		thread_id  TEXT NOT NULL,
+		id         TEXT NOT NULL,
+		run_id     TEXT NOT NULL,
+		meta_type  TEXT NOT NULL,
+		message_id TEXT NOT NULL,
+		received   INTEGER NOT NULL, -- Unix milliseconds
+		event      BLOB NOT NULL,    -- the META event's JSON
+		UNIQUE (thread_id, id)
+	);
+	CREATE INDEX IF NOT EXISTS agui_meta_by_thread ON agui_meta (thread_id, seq);`,
+}
 
 // Store is a MetaStore in a SQLite file.
 type Store struct{ db *sql.DB }
 
-// Open opens (creating if need be) the store in the file at path.
+// Open opens (creating if need be) the store in the file at path, and
+// brings its schema up to date. Several processes may open one file.
 func Open(ctx context.Context, path string) (*Store, error) {
 	q := url.Values{}
 	for _, p := range []string{"journal_mode(WAL)", "busy_timeout(10000)", "synchronous(FULL)"} {
 		q.Add("_pragma", p)
 	}
+	// A transaction takes the write lock when it begins: one that read
+	// first and then wrote could not wait for another process's writer
+	// (SQLite answers SQLITE_BUSY at once).
+	q.Set("_txlock", "immediate")
 	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
 	if err != nil {
 		return nil, err
 	}
 	db.SetMaxOpenConns(1)
-	if _, err := db.ExecContext(ctx, schema); err != nil {
+	if err := migrate(ctx, db); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("metasqlite: %s: %w", path, err)
 	}
 	return &Store{db: db}, nil
+}
+
+func migrate(ctx context.Context, db *sql.DB) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS agui_meta_schema (version INTEGER NOT NULL)`); err != nil {
+		return err
+	}
+	var version int
+	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM agui_meta_schema`).Scan(&version); err != nil {
+		return err
+	}
+	if version > len(migrations) {
+		return fmt.Errorf("the database has schema version %d, newer than this code's %d", version, len(migrations))
+	}
+	for i := version; i < len(migrations); i++ {
+		if _, err := tx.ExecContext(ctx, migrations[i]); err != nil {
+			return fmt.Errorf("migration %d: %w", i+1, err)
+		}
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM agui_meta_schema; INSERT INTO agui_meta_schema (version) VALUES (?)`, len(migrations)); err != nil {
+		return err
+	}
+	return tx.Commit()
 }
 
 // Close closes the file.
@@ -108,7 +145,10 @@ func (s *Store) PutMeta(ctx context.Context, threadID, runID string, events []*a
 		}
 		out[i] = agui.StoredMeta{Seq: seq, ThreadID: threadID, RunID: runID, Received: now, Event: ev}
 	}
-	return out, tx.Commit()
+	if err := tx.Commit(); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // Meta implements agui.MetaStore.

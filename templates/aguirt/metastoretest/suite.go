@@ -137,7 +137,110 @@ func Run(t *testing.T, open func(t *testing.T) agui.MetaStore, reopen func(t *te
 			t.Errorf("paged through %d of 200 events", len(seen))
 		}
 	})
+	t.Run("a reader paging while writers write misses nothing", func(t *testing.T) {
+		const writers, each = 4, 60
+		var wg sync.WaitGroup
+		errs := make(chan error, writers)
+		for w := range writers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := range each {
+					if _, err := s.PutMeta(ctx, "t4", "", []*agui.MetaEvent{event(fmt.Sprintf("w%d-%d", w, i), agui.NewShareMeta())}); err != nil {
+						errs <- err
+						return
+					}
+				}
+			}()
+		}
+		writing := make(chan struct{})
+		go func() { wg.Wait(); close(writing) }()
+		seen := map[string]bool{}
+		q := agui.MetaQuery{ThreadID: "t4", Limit: 5}
+		for done := false; ; {
+			select {
+			case <-writing:
+				done = true
+			default:
+			}
+			page, err := s.Meta(ctx, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, m := range page {
+				seen[*m.Event.ID] = true
+				q.After = m.Seq
+			}
+			if done && len(page) == 0 {
+				break
+			}
+		}
+		close(errs)
+		for err := range errs {
+			t.Fatal(err)
+		}
+		if len(seen) != writers*each {
+			t.Errorf("a reader paging during the writes saw %d of %d events", len(seen), writers*each)
+		}
+	})
+	t.Run("concurrent resends of an id store it once", func(t *testing.T) {
+		var wg sync.WaitGroup
+		got := make(chan int64, 40)
+		errs := make(chan error, 40)
+		for i := range 40 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				stored, err := s.PutMeta(ctx, "t5", "", []*agui.MetaEvent{event(fmt.Sprint("id", i%5), agui.NewBookmarkMeta("m"))})
+				if err != nil {
+					errs <- err
+					return
+				}
+				got <- stored[0].Seq
+			}()
+		}
+		wg.Wait()
+		close(got)
+		close(errs)
+		for err := range errs {
+			t.Fatal(err)
+		}
+		distinct := map[int64]bool{}
+		for seq := range got {
+			distinct[seq] = true
+		}
+		all, _ := s.Meta(ctx, agui.MetaQuery{ThreadID: "t5"})
+		if len(distinct) != 5 || len(all) != 5 {
+			t.Errorf("40 sends of 5 ids: %d seqs acknowledged, %d events stored", len(distinct), len(all))
+		}
+	})
 	if reopen != nil {
+		t.Run("two stores on the same storage write at once", func(t *testing.T) {
+			other := reopen(t)
+			var wg sync.WaitGroup
+			errs := make(chan error, 2)
+			for w, st := range []agui.MetaStore{s, other} {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for i := range 100 {
+						if _, err := st.PutMeta(ctx, "t6", "", []*agui.MetaEvent{event(fmt.Sprintf("s%d-%d", w, i), agui.NewCopyMeta("m"))}); err != nil {
+							errs <- fmt.Errorf("store %d, put %d: %w", w, i, err)
+							return
+						}
+					}
+				}()
+			}
+			wg.Wait()
+			close(errs)
+			for err := range errs {
+				t.Fatal(err)
+			}
+			q := agui.MetaQuery{ThreadID: "t6", Limit: 1000}
+			if all, _ := other.Meta(ctx, q); len(all) != 200 {
+				t.Errorf("%d of 200 events stored", len(all))
+			}
+		})
 		t.Run("what was acknowledged survives a restart", func(t *testing.T) {
 			again := reopen(t)
 			all, err := again.Meta(ctx, agui.MetaQuery{ThreadID: "t1"})

@@ -12,8 +12,9 @@
 //	POST /v1/agents/travel                            A2A JSON-RPC
 //	     /v1/agents/travel/message:send, /tasks/…      A2A HTTP+JSON
 //	POST /v1/agents/travel/agui                       AG-UI, with
-//	GET  /v1/agents/travel/agui/capabilities          its capabilities and
-//	POST /v1/agents/travel/agui/cancel                the cancel of a run
+//	GET  /v1/agents/travel/agui/capabilities          its capabilities,
+//	POST /v1/agents/travel/agui/cancel                the cancel of a run and
+//	GET, POST /v1/agents/travel/agui/meta             META (with WithMetaStore)
 //
 // A2A streaming calls answer with AG-UI events when the client asks
 // (Accept: application/x-agui-events, or ?format=agui).
@@ -194,7 +195,8 @@ func (h *Host) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	sub = "/" + sub
-	aguiRoute := sub == AGUIPath || sub == AGUIPath+agui.CapabilitiesPath || sub == AGUIPath+agui.CancelPath
+	aguiRoute := sub == AGUIPath || sub == AGUIPath+agui.CapabilitiesPath || sub == AGUIPath+agui.CancelPath ||
+		sub == AGUIPath+agui.MetaPath
 	switch {
 	case aguiRoute && m.agui != nil:
 		m.agui.ServeHTTP(w, r)

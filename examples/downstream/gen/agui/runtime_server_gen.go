@@ -23,7 +23,8 @@ import (
 // Agent runs one AG-UI run: it reads the input and emits events on the
 // stream. The handler wraps what it emits in RUN_STARTED and RUN_FINISHED,
 // or RUN_ERROR when Run returns an error or panics. ctx is cancelled when the
-// client goes away.
+// client goes away or a cancel request stops the run; after a cancel the
+// run ends at once, and the stream's calls return the cause.
 type Agent interface {
 	Run(ctx context.Context, input *RunAgentInput, stream *Stream) error
 }
@@ -100,13 +101,20 @@ func WithLogger(logger *slog.Logger) Option { return func(c *handlerConfig) { c.
 // Requests are checked before the stream starts: POST only (405), JSON only
 // (415), a size limit (413), authorization when configured (401), a
 // RunAgentInput that decodes and validates (400, with a JSON body naming the
-// offending path), a run id not already in progress (409), and, with
-// WithCheckpoints, a resume that answers every open interrupt of the
-// thread (409). After that every failure is a RUN_ERROR event.
+// offending path), a run id not already in progress on its thread (409),
+// and, with WithCheckpoints, a resume that answers every open interrupt of
+// the thread, made while no other run of the thread is in progress (409).
+// After that every failure is a RUN_ERROR event.
 func NewHandler(agent Agent, opts ...Option) http.Handler {
 	cfg := handlerConfig{maxBody: DefaultMaxBodyBytes, logger: slog.Default()}
 	for _, o := range opts {
 		o(&cfg)
+	}
+	if cfg.capabilities != nil {
+		// Said once here; GET …/capabilities then answers 500.
+		if err := cfg.capabilities.Validate(); err != nil {
+			cfg.logger.LogAttrs(context.Background(), slog.LevelError, "agui: WithCapabilities: the declaration is invalid", slog.String("error", err.Error()))
+		}
 	}
 	return &handler{agent: agent, cfg: cfg}
 }
@@ -189,10 +197,18 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.rejectInvalid(w, r, err)
 		return
 	}
-	resumes := false
+	ctx, cancel := context.WithCancelCause(r.Context())
+	defer cancel(nil)
+	run := &activeRun{key: runKey{input.ThreadID, input.RunID}, stopped: make(chan struct{}), cancel: cancel}
+	added, threadBusy := h.runs.add(run.key, run)
+	if !added {
+		h.reject(w, r, http.StatusConflict, "run "+input.RunID+" of thread "+input.ThreadID+" is already in progress", &Error{Path: "/runId", Rule: "unique"})
+		return
+	}
+	defer h.runs.remove(run.key)
 	if h.cfg.checkpoints != nil {
 		var err error
-		if resumes, err = h.checkResume(r.Context(), input); err != nil {
+		if run.resumes, err = h.checkResume(r.Context(), input); err != nil {
 			var re *resumeError
 			if errors.As(err, &re) {
 				h.reject(w, r, http.StatusConflict, err.Error(), &Error{Path: "/resume", Rule: "resume"})
@@ -201,20 +217,14 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			h.reject(w, r, http.StatusInternalServerError, "the thread's interrupts could not be read", nil)
 			return
 		}
+		// Registered before the read, so of two runs answering the same
+		// interrupts at once, the later one sees the earlier here.
+		if run.resumes && threadBusy {
+			h.reject(w, r, http.StatusConflict, "another run of thread "+input.ThreadID+" is in progress; resume it once that run has ended", &Error{Path: "/resume", Rule: "resume"})
+			return
+		}
 	}
-	run := &activeRun{threadID: input.ThreadID}
-	ctx, cancel := context.WithCancelCause(r.Context())
-	defer cancel(nil)
-	run.cancel = cancel
-	if !h.runs.add(input.RunID, run) {
-		h.reject(w, r, http.StatusConflict, "run "+input.RunID+" is already in progress", &Error{Path: "/runId", Rule: "unique"})
-		return
-	}
-	defer h.runs.remove(input.RunID)
-	stream := h.serveRun(w, r, ctx, input)
-	if stream != nil && h.cfg.checkpoints != nil && r.Context().Err() == nil {
-		h.saveCheckpoint(r.Context(), input.ThreadID, resumes, stream)
-	}
+	h.serveRun(w, r, ctx, input, run)
 }
 
 func (h *handler) rejectInvalid(w http.ResponseWriter, r *http.Request, err error) {
@@ -223,12 +233,11 @@ func (h *handler) rejectInvalid(w http.ResponseWriter, r *http.Request, err erro
 	h.reject(w, r, http.StatusBadRequest, "invalid RunAgentInput: "+err.Error(), e)
 }
 
-// serveRun streams one run, as protobuf frames when the Accept header
-// admits them and as SSE otherwise: never a 406, since a producer must fall
-// back to SSE.
-// serveRun streams one run, the agent running with agentCtx, and returns
-// its stream once it has ended (nil when it could not start).
-func (h *handler) serveRun(w http.ResponseWriter, r *http.Request, agentCtx context.Context, input *RunAgentInput) *Stream {
+// serveRun streams one run, the agent running with agentCtx, as protobuf
+// frames when the Accept header admits them and as SSE otherwise: never a
+// 406, since a producer must fall back to SSE. run is the run's
+// registration, for cancels and checkpoints; nil for ServeRun.
+func (h *handler) serveRun(w http.ResponseWriter, r *http.Request, agentCtx context.Context, input *RunAgentInput, run *activeRun) {
 	var ew eventWriter
 	if admitsProto(r.Header.Get("Accept")) {
 		ew = newProtoWriter(w)
@@ -248,9 +257,14 @@ func (h *handler) serveRun(w http.ResponseWriter, r *http.Request, agentCtx cont
 	ctx := r.Context()
 	stream := newStream(ctx, ew, input.ThreadID, input.RunID)
 	stream.metaAsCustom = !h.cfg.nativeMeta
+	if run != nil && h.cfg.checkpoints != nil {
+		stream.run.onEnd = func(open []Interrupt) {
+			h.saveCheckpoint(ctx, input.ThreadID, run.resumes, open)
+		}
+	}
 	if err := stream.start(input); err != nil {
 		h.cfg.logger.LogAttrs(ctx, slog.LevelWarn, "agui: could not start the run", slog.String("error", err.Error()))
-		return nil
+		return
 	}
 	if h.cfg.metaReplay && h.cfg.meta != nil {
 		h.replayMeta(ctx, stream, input.ThreadID)
@@ -278,31 +292,44 @@ func (h *handler) serveRun(w http.ResponseWriter, r *http.Request, agentCtx cont
 			}
 		}()
 	}
-	err := runAgent(agentCtx, h.cfg.logger, h.agent, input, stream)
-	if errors.Is(context.Cause(agentCtx), errCancelled) {
-		// Stopped by a cancel request: whatever the agent returned, the run
-		// was cancelled, and the client is still there to be told.
+	var stopped <-chan struct{}
+	if run != nil {
+		h.runs.attach(run.key, stream)
+		stopped = run.stopped
+	}
+	// The agent runs on its own goroutine so that a cancel ends the run at
+	// once, whether or not the agent heeds its context.
+	done := make(chan error, 1)
+	go func() { done <- runAgent(agentCtx, h.cfg.logger, h.agent, input, stream) }()
+	var err error
+	select {
+	case err = <-done:
+	case <-stopped:
+	}
+	if run != nil && h.runs.end(run.key) {
+		// Whatever the agent returned, the run was cancelled, and the
+		// client is still there to be told.
 		stream.MarkCancelled()
 		err = nil
 	}
 	endRun(ctx, h.cfg.logger, stream, err)
-	return stream
 }
 
 // endRun ends a run the agent has returned from: RUN_ERROR for err, else
-// RUN_FINISHED with what is still open closed first. Nothing is sent once
-// ctx is done: there is no one to tell.
+// RUN_FINISHED with what is still open closed first, or RUN_ERROR when that
+// cannot go out. Once ctx is done nothing is sent, since there is no one to
+// tell, but the run still settles what it leaves open.
 func endRun(ctx context.Context, logger *slog.Logger, stream *Stream, err error) {
-	switch {
-	case ctx.Err() != nil:
-	case err != nil:
-		if ferr := stream.fail(err.Error(), errorCode(err)); ferr != nil && !errors.Is(ferr, ErrRunOver) {
-			logger.LogAttrs(ctx, slog.LevelWarn, "agui: could not report the run's error", slog.String("error", ferr.Error()))
+	code := errorCode(err)
+	if err == nil {
+		ferr := stream.finish()
+		if ferr == nil || errors.Is(ferr, ErrRunOver) {
+			return
 		}
-	default:
-		if ferr := stream.finish(); ferr != nil && !errors.Is(ferr, ErrRunOver) {
-			_ = stream.fail("the run could not be finished: "+ferr.Error(), "finish_failed")
-		}
+		err, code = fmt.Errorf("the run could not be finished: %w", ferr), "finish_failed"
+	}
+	if ferr := stream.fail(err.Error(), code); ferr != nil && ctx.Err() == nil && !errors.Is(ferr, ErrRunOver) {
+		logger.LogAttrs(ctx, slog.LevelWarn, "agui: could not report the run's error", slog.String("error", ferr.Error()))
 	}
 }
 
@@ -322,7 +349,7 @@ func runAgent(ctx context.Context, logger *slog.Logger, agent Agent, input *RunA
 // read and validated a request: for handlers that build the input
 // themselves. Of opts, only WithKeepAlive and WithLogger apply.
 func ServeRun(w http.ResponseWriter, r *http.Request, agent Agent, input *RunAgentInput, opts ...Option) {
-	NewHandler(agent, opts...).(*handler).serveRun(w, r, r.Context(), input)
+	NewHandler(agent, opts...).(*handler).serveRun(w, r, r.Context(), input, nil)
 }
 
 // Invoke runs agent on input in this process and passes each event of the

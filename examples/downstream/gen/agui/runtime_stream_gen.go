@@ -51,7 +51,13 @@ type runState struct {
 	cancelled  bool
 	result     json.RawMessage
 	over       bool
-	finished   bool // ended with RUN_FINISHED, not RUN_ERROR
+	// stopped, once set, is what every call of the agent returns: a cancel
+	// closed the stream to it, though the run's end still goes out.
+	stopped error
+	// onEnd learns what the run leaves open (its interrupts, or none) just
+	// before its terminal event goes out; settled once it has.
+	onEnd   func(open []Interrupt)
+	settled bool
 }
 
 func newStream(ctx context.Context, w eventWriter, threadID, runID string) *Stream {
@@ -192,10 +198,33 @@ func (s *Stream) closeReasoning() error {
 	return nil
 }
 
+// locked runs one of the agent's calls with the stream locked; once the
+// stream is stopped, it returns the cause instead.
 func (s *Stream) locked(f func() error) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.run.stopped != nil {
+		return s.run.stopped
+	}
 	return f()
+}
+
+// envelope runs a step of the run's envelope (its start and end) with the
+// stream locked, stopped or not.
+func (s *Stream) envelope(f func() error) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return f()
+}
+
+// stop closes the stream to the agent: its calls return cause from now on.
+// One in progress completes first.
+func (s *Stream) stop(cause error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.run.stopped == nil {
+		s.run.stopped = cause
+	}
 }
 
 // Emit sends a ready-made event. The sequence verifier checks it first; an
@@ -409,11 +438,30 @@ func (s *Stream) Meta(payload MetaPayload) error {
 
 // Interrupt ends the run, when the agent returns, with an interrupt outcome:
 // the run pauses for the client to answer the interrupts in a new run's
-// resume.
-func (s *Stream) Interrupt(interrupts ...Interrupt) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.run.interrupts = append(s.run.interrupts, interrupts...)
+// resume. An interrupt that does not validate, or whose id the run already
+// used, is an error, and none of interrupts is kept.
+func (s *Stream) Interrupt(interrupts ...Interrupt) error {
+	return s.locked(func() error {
+		if s.run.over {
+			return ErrRunOver
+		}
+		used := map[string]bool{}
+		for _, in := range s.run.interrupts {
+			used[in.ID] = true
+		}
+		for i := range interrupts {
+			id := interrupts[i].ID
+			if err := interrupts[i].Validate(); err != nil {
+				return fmt.Errorf("agui: invalid interrupt %q: %w", id, err)
+			}
+			if used[id] {
+				return fmt.Errorf("agui: the run already has an interrupt with id %q", id)
+			}
+			used[id] = true
+		}
+		s.run.interrupts = append(s.run.interrupts, interrupts...)
+		return nil
+	})
 }
 
 // MarkCancelled ends the run, when the agent returns, with a cancelled
@@ -426,18 +474,8 @@ func (s *Stream) MarkCancelled() {
 	s.run.cancelled = true
 }
 
-// openInterrupts are the interrupts the run ended with, if it ended with an
-// interrupt outcome.
-func (s *Stream) openInterrupts() []Interrupt {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.run.cancelled || !s.run.finished {
-		return nil
-	}
-	return s.run.interrupts
-}
-
-// SetResult sets the run's result, sent in RUN_FINISHED.
+// SetResult sets the run's result, sent in RUN_FINISHED unless the run is
+// cancelled. A result that is not valid there ends the run with RUN_ERROR.
 func (s *Stream) SetResult(result json.RawMessage) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -498,33 +536,45 @@ func (a *Subagent) Fail(err error) error {
 func (s *Stream) start(input *RunAgentInput) error {
 	version := declaredVersion(input.ProtocolVersion)
 	ev := &RunStartedEvent{ThreadID: s.threadID, RunID: s.runID, ProtocolVersion: &version, ParentRunID: input.ParentRunID}
-	return s.locked(func() error { return s.send(ev) })
+	return s.envelope(func() error { return s.send(ev) })
 }
 
 // finish closes everything still open, newest first (so a subagent's work
 // closes before the subagent, and inner items before outer ones), and sends
-// RUN_FINISHED.
+// RUN_FINISHED. When it fails the run is not over: fail ends it.
 func (s *Stream) finish() error {
-	return s.locked(func() error {
-		if err := s.closeOwned("", true); err != nil {
-			return err
-		}
-		ev := &RunFinishedEvent{ThreadID: s.threadID, RunID: s.runID, Result: s.run.result}
+	return s.envelope(func() error {
+		ev := &RunFinishedEvent{ThreadID: s.threadID, RunID: s.runID}
+		var open []Interrupt
 		switch {
 		case s.run.cancelled:
+			// No result: the run did not complete.
 			ev.Outcome = &RunFinishedCancelledOutcome{}
 		case len(s.run.interrupts) > 0:
 			ev.Outcome = &RunFinishedInterruptOutcome{Interrupts: s.run.interrupts}
+			ev.Result, open = s.run.result, s.run.interrupts
+		default:
+			ev.Result = s.run.result
+		}
+		// Checked before anything is closed or kept: a result the agent set
+		// that cannot go out ends the run with RUN_ERROR instead.
+		if err := ev.Validate(); err != nil {
+			return fmt.Errorf("agui: invalid RUN_FINISHED: %w", err)
+		}
+		s.settle(open)
+		if err := s.closeOwned("", true); err != nil {
+			return err
 		}
 		err := s.send(ev)
-		s.run.over, s.run.finished = true, err == nil
+		s.run.over = err == nil
 		return err
 	})
 }
 
 // fail sends RUN_ERROR and ends the run.
 func (s *Stream) fail(message, code string) error {
-	return s.locked(func() error {
+	return s.envelope(func() error {
+		s.settle(nil)
 		ev := &RunErrorEvent{Message: message}
 		if code != "" {
 			ev.Code = &code
@@ -533,6 +583,18 @@ func (s *Stream) fail(message, code string) error {
 		s.run.over = true
 		return err
 	})
+}
+
+// settle tells onEnd, once, what the run leaves open. The caller holds
+// s.mu.
+func (s *Stream) settle(open []Interrupt) {
+	if s.run.settled {
+		return
+	}
+	s.run.settled = true
+	if s.run.onEnd != nil {
+		s.run.onEnd(open)
+	}
 }
 
 // declaredVersion is the version RUN_STARTED declares: ours, or the
