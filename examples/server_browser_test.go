@@ -24,10 +24,14 @@ import (
 // runs it with a token and a SQLite file, and drives its chat page in
 // headless Chromium (Debian's chromium, through chromedp): a run whose
 // answer appears word by word, with reasoning, a tool call and its result,
-// an activity and state; a thumbs-up and a note that reach the META store;
-// and an interrupt answered from the page. The server then stops on
-// SIGTERM, and the feedback is in the SQLite file. A screenshot of the page is kept in
-// $ARTIFACTS_DIR (default: artifacts/ at the repository's root).
+// an activity and state; an interrupt answered from the page, which keeps
+// it in the transcript and gives the focus back to the message field;
+// feedback on the first answer, filed under its run, as one choice of
+// Helpful or Not helpful, with failures explained, and a note saved with
+// Enter; and, without the token, a status that says how to give it. The
+// server then stops on SIGTERM, and the feedback is in the SQLite file. A
+// screenshot of the page is kept in $ARTIFACTS_DIR (default: artifacts/ at
+// the repository's root).
 func TestChatPageInChromium(t *testing.T) {
 	if testing.Short() {
 		t.Skip("skipping the browser test in -short mode")
@@ -89,42 +93,89 @@ func TestChatPageInChromium(t *testing.T) {
 		}
 	}
 
-	// Thumbs up: acknowledged on the page, and stored.
-	do("thumbs up", chromedp.Click(chromedp.CSS(`#messages li.assistant button[data-meta="thumbs_up"]`)),
-		chromedp.WaitVisible(chromedp.CSS(`#messages li.assistant button[data-meta="thumbs_up"][aria-pressed="true"]`)),
-		chromedp.WaitVisible(chromedp.CSS("#feedback li")))
-	threadID := eval(`document.body.dataset.threadId`)
-	messageID := eval(`document.querySelector("#messages li.assistant").dataset.messageId`)
-	page := fetchMeta(t, base, threadID)
-	if len(page.Events) != 1 || page.Events[0].Event.MessageID() != messageID || page.Events[0].Event.Payload.MetaType() != "thumbs_up" {
-		t.Fatalf("stored feedback: %+v (message %q)", page.Events, messageID)
+	first := eval(`JSON.stringify(document.querySelector("#messages li.assistant").dataset)`)
+	var answered struct{ MessageID, RunID string }
+	if err := json.Unmarshal([]byte(first), &answered); err != nil || answered.MessageID == "" || answered.RunID == "" {
+		t.Fatalf("the answer's message and run: %s %v", first, err)
 	}
 
-	// A note on the same answer.
-	do("note", chromedp.SendKeys(chromedp.CSS(`#messages li.assistant .feedback input`), "Cite the forecast's source."),
-		chromedp.Click(chromedp.CSS(`#messages li.assistant .feedback button:last-child`)),
-		chromedp.WaitVisible(chromedp.CSS("#feedback li:nth-child(2)")))
-	page = fetchMeta(t, base, threadID)
-	if len(page.Events) != 2 {
-		t.Fatalf("stored feedback after the note: %+v", page.Events)
-	}
-	if note, ok := page.Events[1].Event.Payload.(*agui.NotePayload); !ok || note.Text != "Cite the forecast's source." || note.RelatedID == nil || *note.RelatedID != messageID {
-		t.Errorf("the note stored: %+v", page.Events[1].Event.Payload)
-	}
-
-	// An interrupt, answered on the page.
+	// An interrupt, answered on the page: the focus goes back to the
+	// message field, and the transcript keeps the question and the answer.
 	do("ask to delete", chromedp.SendKeys(chromedp.ID("input"), "Delete the draft"), chromedp.Click(chromedp.ID("send")),
 		chromedp.WaitVisible(chromedp.ID("interrupt")))
 	if question := text("#interrupt-question"); !strings.Contains(question, "Delete the draft?") {
 		t.Errorf("the interrupt asks %q", question)
 	}
 	do("approve", chromedp.Click(chromedp.ID("approve")))
+	if focused := eval(`document.activeElement.id || document.activeElement.tagName`); focused != "input" {
+		t.Errorf("after answering, the focus is on %s, want the message field", focused)
+	}
 	browserGet(t, ctx, chromedp.Poll[bool](`document.querySelector("#status").textContent === "Done."`, chromedp.WithPollingTimeout(20*time.Second)))
 	if last := eval(`[...document.querySelectorAll("#messages li.assistant p")].at(-1).textContent`); last != "The draft is deleted." {
 		t.Errorf("after approving: %q", last)
 	}
+	if asked := text("#messages li.interrupt"); !strings.Contains(asked, "Delete the draft?") || !strings.Contains(asked, "You answered: Yes") {
+		t.Errorf("the transcript keeps the interrupt as %q", asked)
+	}
+
+	// Feedback on the first answer, after a later run: filed under the
+	// first run. A second click while the first is on its way sends nothing.
+	helpful := `document.querySelector('#messages li.assistant button[data-meta="thumbs_up"]')`
+	if during := eval(`(() => { const b = ` + helpful + `; b.click(); const busy = b.getAttribute("aria-disabled"); b.click(); return busy })()`); during != "true" {
+		t.Errorf("Helpful while its event is on its way: aria-disabled=%q", during)
+	}
+	do("thumbs up", chromedp.WaitVisible(chromedp.CSS(`#messages li.assistant button[data-meta="thumbs_up"][aria-pressed="true"]`)),
+		chromedp.WaitVisible(chromedp.CSS("#feedback li")))
+	threadID := eval(`document.body.dataset.threadId`)
+	page := fetchMeta(t, base, threadID)
+	if len(page.Events) != 1 || page.Events[0].Event.MessageID() != answered.MessageID || page.Events[0].Event.Payload.MetaType() != "thumbs_up" {
+		t.Fatalf("stored feedback: %+v (message %q)", page.Events, answered.MessageID)
+	}
+	if page.Events[0].RunID != answered.RunID {
+		t.Errorf("the thumbs-up is filed under run %q, want the answer's run %q", page.Events[0].RunID, answered.RunID)
+	}
+
+	// Feedback that fails says why: the server's message, or the network's.
+	notHelpful := `#messages li.assistant button[data-meta="thumbs_down"]`
+	for _, c := range []struct{ fetch, want string }{
+		{`async () => new Response('{"error":{"message":"the store is down"}}', {status: 503, headers: {"Content-Type": "application/json"}})`,
+			"Feedback refused: the store is down"},
+		{`() => Promise.reject(new TypeError("Failed to fetch"))`, "Feedback not sent: Failed to fetch"},
+	} {
+		eval(`window.realFetch ??= window.fetch; window.fetch = ` + c.fetch + `; document.querySelector("#status").textContent = ""`)
+		do("a failing thumbs down", chromedp.Click(chromedp.CSS(notHelpful)))
+		browserGet(t, ctx, chromedp.Poll[bool](`document.querySelector("#status").textContent !== ""`, chromedp.WithPollingTimeout(5*time.Second)))
+		if got := text("#status"); got != c.want {
+			t.Errorf("the status: %q, want %q", got, c.want)
+		}
+		eval(`window.fetch = window.realFetch; ""`)
+	}
+
+	// Not helpful replaces Helpful: one choice, both stored.
+	do("thumbs down", chromedp.Click(chromedp.CSS(notHelpful)),
+		chromedp.WaitVisible(chromedp.CSS(notHelpful+`[aria-pressed="true"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`#messages li.assistant button[data-meta="thumbs_up"][aria-pressed="false"]`)))
+
+	// A note on the same answer, saved with Enter.
+	do("note", chromedp.SendKeys(chromedp.CSS(`#messages li.assistant .feedback input`), "Cite the forecast's source.\r"),
+		chromedp.WaitVisible(chromedp.CSS("#feedback li:nth-child(3)")))
+	page = fetchMeta(t, base, threadID)
+	if len(page.Events) != 3 || page.Events[1].Event.Payload.MetaType() != "thumbs_down" {
+		t.Fatalf("stored feedback after the vote and the note: %+v", page.Events)
+	}
+	if note, ok := page.Events[2].Event.Payload.(*agui.NotePayload); !ok || note.Text != "Cite the forecast's source." || note.RelatedID == nil || *note.RelatedID != answered.MessageID {
+		t.Errorf("the note stored: %+v", page.Events[2].Event.Payload)
+	}
 
 	saveArtifact(t, "chat-page.png", browserGet(t, ctx, chromedp.FullScreenshot(100)))
+
+	// Without the token, the page says how to give it.
+	do("open the page without the token", chromedp.Navigate("about:blank"), chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.ID("input")),
+		chromedp.SendKeys(chromedp.ID("input"), "Hello"), chromedp.Click(chromedp.ID("send")))
+	browserGet(t, ctx, chromedp.Poll[bool](`document.querySelector("#status.error") !== null`, chromedp.WithPollingTimeout(10*time.Second)))
+	if got := text("#status"); !strings.Contains(got, "/#token=") {
+		t.Errorf("a 401 says %q, which does not tell how to give the token", got)
+	}
 
 	// SIGTERM stops the server cleanly, and the feedback is on disk.
 	server.Process.Signal(syscall.SIGTERM)
@@ -137,7 +188,7 @@ func TestChatPageInChromium(t *testing.T) {
 	}
 	defer store.Close()
 	stored, err := store.Meta(context.Background(), agui.MetaQuery{ThreadID: threadID})
-	if err != nil || len(stored) != 2 {
+	if err != nil || len(stored) != 3 {
 		t.Errorf("in %s: %+v %v", db, stored, err)
 	}
 }

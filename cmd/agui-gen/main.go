@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"runtime/debug"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -118,19 +119,35 @@ func runGenerate(c *cli.Context) error {
 	return generate.Write(out, files)
 }
 
+// buildVersion is this binary's version: the linker's, else the module's
+// from the build info (what go install or go run …@vX.Y.Z record), else
+// "(devel)".
+func buildVersion() string {
+	if version != "" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+		return bi.Main.Version
+	}
+	return "(devel)"
+}
+
+// pinnableVersion is v if a go run …@v line can fetch it: not a
+// development build, and not one from a modified checkout ("+dirty"), whose
+// version names no commit anyone can fetch. Otherwise it is "".
+func pinnableVersion(v string) string {
+	if !strings.HasPrefix(v, "v") || strings.Contains(v, "+") {
+		return ""
+	}
+	return v
+}
+
 func versionCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "version",
 		Usage: "print agui-gen's version and the spec versions it embeds",
 		Action: func(c *cli.Context) error {
-			v := version
-			if v == "" {
-				v = "(devel)"
-				if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
-					v = bi.Main.Version
-				}
-			}
-			fmt.Fprintf(c.App.Writer, "agui-gen %s\n", v)
+			fmt.Fprintf(c.App.Writer, "agui-gen %s\n", buildVersion())
 			in, err := generate.Embedded()
 			if err != nil {
 				return err

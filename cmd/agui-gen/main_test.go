@@ -3,12 +3,15 @@ package main
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/agui-gen/agui-gen/generator/scaffold"
 )
 
 func run(t *testing.T, args ...string) (string, error) {
@@ -86,5 +89,71 @@ func TestDiffFailOnBreaking(t *testing.T) {
 	}
 	if _, err := run(t, "diff", "--from", "embedded", "--to", "embedded", "--format", "yaml"); err == nil {
 		t.Error("an unknown format was accepted")
+	}
+}
+
+// TestScaffoldNextSteps: after a scaffold into a module, the hint runs the
+// package from the module's root, whether --out was absolute (from
+// elsewhere: cd to the root first) or relative to the root.
+func TestScaffoldNextSteps(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "my app")
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "go.mod"), []byte("module example.com/app\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := run(t, "scaffold", "--out", filepath.Join(root, "cmd", "agent"), "--gen", "example.com/app/gen")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "next: cd '" + root + "' && go mod tidy && go run ./cmd/agent\n"; !strings.HasSuffix(out, want) {
+		t.Errorf("with an absolute --out:\n%s\nwant it to end with %q", out, want)
+	}
+
+	t.Chdir(root)
+	out, err = run(t, "scaffold", "--out", "cmd/other/", "--gen", "example.com/app/gen")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, _ := scaffold.Files(scaffold.Options{Gen: "example.com/app/gen"})
+	if want := fmt.Sprintf("wrote %d files to cmd/other/\nnext: go mod tidy && go run ./cmd/other\n", len(files)); out != want {
+		t.Errorf("from the root:\n%s\nwant %q", out, want)
+	}
+}
+
+// TestScaffoldNewModuleCountsGenerated: a scaffold that generates its
+// packages says how many files it wrote of each kind, and where to go.
+func TestScaffoldNewModuleCountsGenerated(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "agent")
+	out, err := run(t, "scaffold", "--out", dir, "--module", "example.com/agent")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gen, err := filepath.Glob(filepath.Join(dir, "gen", "*", "*_gen.go"))
+	if err != nil || len(gen) == 0 {
+		t.Fatalf("no generated files: %v", err)
+	}
+	files, _ := scaffold.Files(scaffold.Options{Gen: "example.com/agent/gen", Generate: true, Module: "example.com/agent"})
+	for _, want := range []string{fmt.Sprintf("wrote %d files to %s, and ", len(files), dir),
+		" generated files to " + filepath.Join(dir, "gen") + "\n",
+		"next: cd " + dir + " && go mod tidy && go run .\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the scaffold said:\n%s\nwhich lacks %q", out, want)
+		}
+	}
+}
+
+func TestPinnableVersion(t *testing.T) {
+	for v, want := range map[string]string{
+		"v1.4.0":                             "v1.4.0",
+		"v0.0.0-20260101120000-abcdef123456": "v0.0.0-20260101120000-abcdef123456",
+		"v1.4.1-0.20260101120000-abcdef123456+dirty": "",
+		"(devel)": "",
+		"":        "",
+	} {
+		if got := pinnableVersion(v); got != want {
+			t.Errorf("pinnableVersion(%q) = %q, want %q", v, got, want)
+		}
 	}
 }

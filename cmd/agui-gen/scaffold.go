@@ -51,7 +51,7 @@ func runScaffold(c *cli.Context) error {
 	if generateHere {
 		gen = importPath + "/gen"
 	}
-	files, err := scaffold.Files(scaffold.Options{Gen: gen, Generate: generateHere, Module: module})
+	files, err := scaffold.Files(scaffold.Options{Gen: gen, Generate: generateHere, Module: module, Version: pinnableVersion(buildVersion())})
 	if err != nil {
 		return err
 	}
@@ -72,6 +72,7 @@ func runScaffold(c *cli.Context) error {
 	if err := scaffold.Write(out, files, c.Bool("force")); err != nil {
 		return err
 	}
+	summary := fmt.Sprintf("wrote %d files to %s", len(files), out)
 	if generateHere {
 		in, err := generate.Embedded()
 		if err != nil {
@@ -81,15 +82,69 @@ func runScaffold(c *cli.Context) error {
 		if err != nil {
 			return err
 		}
-		if err := generate.Write(filepath.Join(out, "gen"), pkgs); err != nil {
+		dir := filepath.Join(out, "gen")
+		if err := generate.Write(dir, pkgs); err != nil {
 			return err
 		}
+		summary += fmt.Sprintf(", and %d generated files to %s", len(pkgs), dir)
 	}
-	fmt.Fprintf(c.App.Writer, "wrote %d files to %s\n", len(files), out)
-	if module != "" {
-		fmt.Fprintf(c.App.Writer, "next: cd %s && go mod tidy && go run .\n", out)
-	} else {
-		fmt.Fprintf(c.App.Writer, "next: go mod tidy && go run ./%s\n", filepath.ToSlash(filepath.Clean(out)))
+	root := out
+	if module == "" {
+		root = moduleRoot(out)
 	}
+	fmt.Fprintf(c.App.Writer, "%s\nnext: %s\n", summary, nextSteps(root, out))
 	return nil
+}
+
+// moduleRoot is the directory of the go.mod that dir is in, or "".
+func moduleRoot(dir string) string {
+	d, err := filepath.Abs(dir)
+	if err != nil {
+		return ""
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			return d
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return ""
+		}
+		d = parent
+	}
+}
+
+// nextSteps is the shell command that runs the scaffold in out, in the
+// module rooted at root: go mod tidy there, and go run the package by its
+// path from there.
+func nextSteps(root, out string) string {
+	root, errRoot := filepath.Abs(root)
+	out, errOut := filepath.Abs(out)
+	rel, err := filepath.Rel(root, out)
+	if errRoot != nil || errOut != nil || err != nil {
+		return "go mod tidy && go run ." // cannot happen for a directory just written
+	}
+	pkg := "."
+	if rel != "." {
+		pkg = "./" + filepath.ToSlash(rel)
+	}
+	steps := "go mod tidy && go run " + shellQuote(pkg)
+	cwd, err := os.Getwd()
+	if err == nil && cwd == root {
+		return steps
+	}
+	dir := root
+	if r, err := filepath.Rel(cwd, root); err == nil && filepath.IsLocal(r) {
+		dir = r // shorter, and what the user typed
+	}
+	return "cd " + shellQuote(dir) + " && " + steps
+}
+
+// shellQuote quotes s for a POSIX shell, when it needs quoting.
+func shellQuote(s string) string {
+	const literal = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./:@+=,%"
+	if s != "" && strings.Trim(s, literal) == "" {
+		return s // every byte is one the shell takes as it is
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"time"
 
@@ -21,15 +22,17 @@ type scriptedAgent struct {
 	pace time.Duration
 }
 
+// confirmDelete is the id of the one question the agent asks.
+const confirmDelete = "confirm-delete"
+
 // Run implements agui.Agent.
 func (a *scriptedAgent) Run(ctx context.Context, in *agui.RunAgentInput, s *agui.Stream) error {
 	if len(in.Resume) > 0 {
-		return a.resume(ctx, in.Resume[0], s)
+		return a.resume(ctx, in.Resume, s)
 	}
 	text := lastUserText(in)
 	if strings.Contains(strings.ToLower(text), "delete") {
-		question := "Delete the draft? This cannot be undone."
-		s.Interrupt(agui.Interrupt{ID: "confirm-delete", Reason: "confirmation", Message: &question})
+		ask(s, "Delete the draft? This cannot be undone.")
 		return nil
 	}
 	if err := s.Reasoning("The user asks about the weather; I will look it up."); err != nil {
@@ -60,17 +63,52 @@ func (a *scriptedAgent) Run(ctx context.Context, in *agui.RunAgentInput, s *agui
 	return a.say(ctx, s, "It is sunny in Paris, 21 °C. A good day for a walk along the Seine.")
 }
 
-// resume answers the confirmation the run before asked for.
-func (a *scriptedAgent) resume(ctx context.Context, answer agui.ResumeEntry, s *agui.Stream) error {
-	var approved bool
-	_ = json.Unmarshal(answer.Payload, &approved)
-	switch {
-	case answer.Status == agui.ResumeEntryStatusCancelled:
+// ask ends the run with the confirmation question: the client answers it
+// in the next run's resume.
+func ask(s *agui.Stream, question string) {
+	s.Interrupt(agui.Interrupt{ID: confirmDelete, Reason: "confirmation", Message: &question})
+}
+
+// resume acts on the answers to the question the run before asked. The
+// resume comes from the client: check that it answers that question, and
+// what it says, before acting on it.
+func (a *scriptedAgent) resume(ctx context.Context, answers []agui.ResumeEntry, s *agui.Stream) error {
+	if len(answers) != 1 || answers[0].InterruptID != confirmDelete {
+		return &agui.RunError{Message: fmt.Sprintf("a resume here answers %q, the one question this agent asks, and nothing else", confirmDelete),
+			Code: "unknown_interrupt"}
+	}
+	answer := answers[0]
+	if answer.Status == agui.ResumeEntryStatusCancelled {
 		return a.say(ctx, s, "Nothing was deleted.")
+	}
+	approved, ok := yesOrNo(answer.Payload)
+	switch {
+	case !ok:
+		ask(s, "Please answer yes or no: delete the draft?")
+		return nil
 	case approved:
 		return a.say(ctx, s, "The draft is deleted.")
 	}
 	return a.say(ctx, s, "Kept the draft.")
+}
+
+// yesOrNo reads an answer: true or false, as the chat page sends, or the
+// text an A2A client replied with, which the bridge passes as a string.
+func yesOrNo(payload json.RawMessage) (yes, ok bool) {
+	if err := json.Unmarshal(payload, &yes); err == nil {
+		return yes, true
+	}
+	var text string
+	if err := json.Unmarshal(payload, &text); err != nil {
+		return false, false
+	}
+	switch strings.ToLower(strings.Trim(text, " .!")) {
+	case "yes", "y":
+		return true, true
+	case "no", "n":
+		return false, true
+	}
+	return false, false
 }
 
 // say streams text a word at a time.

@@ -2,7 +2,9 @@
 // agui-gen generated:
 //
 //   - GET  /                    a chat page (web/), on @ag-ui/client
-//   - POST /agui                AG-UI runs (SSE, or protobuf when asked);
+//   - POST /agui                AG-UI runs as SSE, or as protobuf frames when
+//     the Accept header admits application/vnd.ag-ui.event+proto, which */*
+//     (curl's default) does: send Accept: text/event-stream for SSE;
 //     /agui/capabilities, /agui/cancel, and /agui/meta for feedback
 //   - POST /                    A2A JSON-RPC; HTTP+JSON at the proto's paths;
 //     the card at /.well-known/agent-card.json; gRPC on --grpc-addr
@@ -11,7 +13,12 @@
 // the task runtime; tasks, feedback and interrupts live in SQLite (--db
 // FILE) or PostgreSQL (--db postgres://…).
 //
-//	go run . --addr 127.0.0.1:8000
+//	go run . --addr 127.0.0.1:8000 --token secret   # then open /#token=secret
+//
+// On SIGINT or SIGTERM it stops listening and gives the requests in flight
+// --shutdown-grace to finish; then it stops the runs still going (an AG-UI
+// stream ends with RUN_ERROR, an A2A task is canceled) and exits 0. A
+// second signal ends it at once.
 //
 // agui-gen scaffold wrote this program once; it is yours to change. The
 // packages it imports are generated: regenerate them, never edit them.
@@ -27,9 +34,14 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -52,45 +64,71 @@ var web embed.FS
 
 // config is what the flags set.
 type config struct {
-	addr, grpcAddr, baseURL, db, token string
-	pace                               time.Duration
+	addr, grpcAddr, baseURL, grpcURL, db, token string
+	pace, grace                                 time.Duration
 }
 
 func main() {
 	var cfg config
-	flag.StringVar(&cfg.addr, "addr", "127.0.0.1:8000", "HTTP address (a bare :port binds 127.0.0.1)")
-	flag.StringVar(&cfg.grpcAddr, "grpc-addr", "", "gRPC address for A2A; empty serves no gRPC")
-	flag.StringVar(&cfg.baseURL, "base-url", "", "external URL the agent card names (default http://ADDR)")
-	flag.StringVar(&cfg.db, "db", "server.db", "SQLite file, or a postgres:// URL, for tasks and feedback")
-	flag.StringVar(&cfg.token, "token", os.Getenv("AGENT_TOKEN"), "bearer token callers must present (default $AGENT_TOKEN; empty: no authentication)")
+	flag.StringVar(&cfg.addr, "addr", "127.0.0.1:8000", "HTTP `address` to listen on; unlike Go's usual rule, a bare :port binds 127.0.0.1 only (give 0.0.0.0:port to serve every interface)")
+	flag.StringVar(&cfg.grpcAddr, "grpc-addr", "", "gRPC `address` for A2A, empty for no gRPC; as with --addr, a bare :port binds 127.0.0.1 only")
+	flag.StringVar(&cfg.baseURL, "base-url", "", "`URL` clients reach the HTTP server at, which the agent card names (default http://ADDR)")
+	flag.StringVar(&cfg.grpcURL, "grpc-url", "", "`address` clients reach gRPC at, which the agent card names (default: the gRPC listener's)")
+	flag.StringVar(&cfg.db, "db", "server.db", "SQLite `file`, or a postgres:// URL, for tasks and feedback")
+	flag.StringVar(&cfg.token, "token", "", "bearer `token` callers must present (default $AGENT_TOKEN; empty: no authentication)")
 	flag.DurationVar(&cfg.pace, "pace", 40*time.Millisecond, "pause between the words the scripted agent streams")
+	flag.DurationVar(&cfg.grace, "shutdown-grace", 10*time.Second, "on SIGINT or SIGTERM, how long requests in flight have to finish before their runs are stopped")
 	flag.Parse()
+	if cfg.token == "" {
+		// Read here rather than as the flag's default, which -help would print.
+		cfg.token = os.Getenv("AGENT_TOKEN")
+	}
 
 	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// The first signal starts the shutdown; stop gives the signals back
+	// their default action, so a second one ends the process at once.
+	context.AfterFunc(ctx, stop)
 	if err := run(ctx, cfg, logger, nil); err != nil {
 		logger.Error("server stopped", "err", err)
 		os.Exit(1)
 	}
 }
 
-// run serves until ctx ends; ready, when set, is told the HTTP address once
-// it listens.
+// run serves until ctx ends, then shuts down (see shutdown); ready, when
+// set, is told the HTTP address once it listens.
 func run(ctx context.Context, cfg config, logger *slog.Logger, ready func(addr string)) error {
+	db, err := parseDB(cfg.db)
+	if err != nil {
+		return err
+	}
+	if cfg.grpcURL != "" && cfg.grpcAddr == "" {
+		return errors.New("--grpc-url names the gRPC server, but there is none without --grpc-addr")
+	}
 	l, err := listen(cfg.addr)
 	if err != nil {
 		return err
 	}
-	base := cfg.baseURL
+	defer l.Close()
+	base := strings.TrimSuffix(cfg.baseURL, "/")
 	if base == "" {
-		base = "http://" + l.Addr().String()
+		base = "http://" + advertised(l.Addr(), logger, "--base-url")
 	}
-	st, err := openStores(ctx, cfg.db)
+	st, err := openStores(ctx, db)
 	if err != nil {
 		return err
 	}
 	defer st.close()
+	logger.Info("keeping tasks and feedback", db.logAttrs()...)
+
+	// Past the grace period the runs still going are halted, which lets
+	// each end its stream with a last event; only then are the requests
+	// that remain cut off, by cancelling their base context.
+	halt, haltRuns := context.WithCancel(context.Background())
+	defer haltRuns()
+	requests, cancelRequests := context.WithCancel(context.Background())
+	defer cancelRequests()
 
 	agent := &scriptedAgent{pace: cfg.pace}
 	card := agentCard(base)
@@ -117,22 +155,30 @@ func run(ctx context.Context, cfg config, logger *slog.Logger, ready func(addr s
 		grpcOpts = append(grpcOpts, a2agrpc.WithAuthenticator(auth.GRPC))
 	}
 
-	tasks := a2atask.New(&bridge.Executor{Agent: agent}, st.tasks, a2atask.WithLogger(logger))
+	exec := &haltingExecutor{Executor: &bridge.Executor{Agent: agent}, halt: halt}
+	tasks := a2atask.New(exec, st.tasks, a2atask.WithLogger(logger))
+	exec.tasks = tasks
 	defer tasks.Close()
 
 	errc := make(chan error, 2)
+	var gs *grpc.Server
 	if cfg.grpcAddr != "" {
 		gl, err := listen(cfg.grpcAddr)
 		if err != nil {
 			return err
 		}
+		defer gl.Close()
+		grpcURL := cfg.grpcURL
+		if grpcURL == "" {
+			grpcURL = advertised(gl.Addr(), logger, "--grpc-url")
+		}
 		card.SupportedInterfaces = append(card.SupportedInterfaces, &a2a.AgentInterface{
-			URL: gl.Addr().String(), ProtocolBinding: a2a.BindingGRPC, ProtocolVersion: a2a.ProtocolVersion})
-		gs := grpc.NewServer()
+			URL: grpcURL, ProtocolBinding: a2a.BindingGRPC, ProtocolVersion: a2a.ProtocolVersion})
+		gs = grpc.NewServer()
 		a2agrpc.RegisterA2AServiceServer(gs, tasks, grpcOpts...)
 		go func() { errc <- gs.Serve(gl) }()
-		defer gs.GracefulStop()
-		logger.Info("serving A2A over gRPC", "addr", gl.Addr().String())
+		defer gs.Stop()
+		logger.Info("serving A2A over gRPC", "addr", gl.Addr().String(), "card", grpcURL)
 	}
 	a2aHandler, err := a2a.NewHandler(a2a.BindA2AService(tasks), card, a2aOpts...)
 	if err != nil {
@@ -142,7 +188,7 @@ func run(ctx context.Context, cfg config, logger *slog.Logger, ready func(addr s
 	if err != nil {
 		return err
 	}
-	aguiHandler := agui.NewHandler(agent, aguiOpts...)
+	aguiHandler := agui.NewHandler(haltingAgent{Agent: agent, halt: halt}, aguiOpts...)
 	mux := http.NewServeMux()
 	mux.Handle("GET /{$}", http.FileServerFS(page))
 	mux.Handle("GET /web/", http.StripPrefix("/web/", http.FileServerFS(page)))
@@ -153,24 +199,134 @@ func run(ctx context.Context, cfg config, logger *slog.Logger, ready func(addr s
 	// Reading a request is bounded; writing is not, since a stream lasts
 	// as long as its run.
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: time.Minute, IdleTimeout: 2 * time.Minute,
-		ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
+		ErrorLog:    slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+		BaseContext: func(net.Listener) context.Context { return requests }}
 	go func() { errc <- srv.Serve(l) }()
+	defer srv.Close()
 	logger.Info("serving", "page", base+"/", "agui", base+"/agui", "a2a", base+"/", "card", base+a2a.WellKnownCardPath)
+	if cfg.token != "" {
+		logger.Info("bearer auth is on: callers send Authorization: Bearer TOKEN, and the page reads the token from its URL", "open", base+"/#token=TOKEN")
+	} else {
+		logger.Info("bearer auth is off: anyone who reaches the server may use it (--token or $AGENT_TOKEN sets a token)")
+	}
 	if ready != nil {
 		ready(l.Addr().String())
 	}
 	select {
-	case <-ctx.Done():
-		logger.Info("shutting down")
-		shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		return srv.Shutdown(shutdown)
 	case err := <-errc:
-		if errors.Is(err, http.ErrServerClosed) {
-			return nil
-		}
-		return err
+		return err // a server failed: the deferred calls stop the rest
+	case <-ctx.Done():
 	}
+	shutdown(logger, cfg.grace, srv, gs, haltRuns, cancelRequests)
+	return nil
+}
+
+// shutdown stops the servers. They stop listening, and the requests in
+// flight have grace to finish. Then haltRuns stops the runs still going:
+// an AG-UI stream ends with RUN_ERROR, an A2A task is canceled, and its
+// stream ends with that. What remains after lastWords is cut off:
+// cancelRequests ends the requests' contexts and the connections close.
+func shutdown(logger *slog.Logger, grace time.Duration, srv *http.Server, gs *grpc.Server, haltRuns, cancelRequests func()) {
+	logger.Info("shutting down: requests in flight may finish; a second signal stops at once", "grace", grace)
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		// Shutdown returns when every connection is idle, or closed by Close.
+		if err := srv.Shutdown(context.Background()); err != nil {
+			logger.Warn("closing the HTTP listener", "err", err)
+		}
+	})
+	if gs != nil {
+		wg.Go(gs.GracefulStop)
+	}
+	idle := make(chan struct{})
+	go func() { wg.Wait(); close(idle) }()
+	// Tasks that run with no request waiting on them (returnImmediately)
+	// are halted too, in every case, so that they end canceled rather than
+	// failed by the task runtime's Close.
+	defer haltRuns()
+	if waitFor(idle, grace) {
+		return
+	}
+	logger.Warn("the grace period is over: stopping the runs still going", "grace", grace)
+	haltRuns()
+	if waitFor(idle, lastWords) {
+		return
+	}
+	logger.Warn("cutting off the requests still open")
+	cancelRequests()
+	srv.Close()
+	if gs != nil {
+		gs.Stop()
+	}
+	<-idle
+}
+
+// lastWords is how long halted runs have to send their last event.
+const lastWords = 2 * time.Second
+
+// waitFor reports whether done closes within d.
+func waitFor(done <-chan struct{}, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-done:
+		return true
+	case <-t.C:
+		return false
+	}
+}
+
+// haltingAgent stops its runs when halt is done, ending them with
+// RUN_ERROR so that a client learns why its stream ends.
+type haltingAgent struct {
+	agui.Agent
+	halt context.Context
+}
+
+var errHalted = errors.New("the server is shutting down")
+
+// Run implements agui.Agent.
+func (a haltingAgent) Run(ctx context.Context, in *agui.RunAgentInput, s *agui.Stream) error {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	stop := context.AfterFunc(a.halt, func() { cancel(errHalted) })
+	defer stop()
+	err := a.Agent.Run(ctx, in, s)
+	if err != nil && errors.Is(context.Cause(ctx), errHalted) {
+		return &agui.RunError{Message: "the server is shutting down; try again later", Code: "server_shutdown"}
+	}
+	return err
+}
+
+// haltingExecutor cancels the task of a run still going when halt is
+// done: a shutdown leaves it canceled, where the task runtime's Close
+// would fail it.
+type haltingExecutor struct {
+	a2atask.Executor
+	tasks *a2atask.Runtime
+	halt  context.Context
+}
+
+// Execute implements a2atask.Executor.
+func (e *haltingExecutor) Execute(ctx context.Context, run *a2atask.Run) error {
+	canceled, done := false, make(chan struct{})
+	stop := context.AfterFunc(e.halt, func() {
+		defer close(done)
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		// The runtime finds a task for its owner, who started the run.
+		ctx = a2a.WithCallInfo(ctx, &a2a.CallInfo{Principal: run.Principal})
+		_, err := e.tasks.CancelTask(ctx, &a2a.CancelTaskRequest{ID: run.TaskID()})
+		canceled = err == nil
+	})
+	err := e.Executor.Execute(ctx, run) // returns once the cancel reaches it
+	if !stop() {
+		<-done
+		if canceled {
+			return a2atask.ErrCanceled // settled: the runtime writes nothing more
+		}
+	}
+	return err
 }
 
 // agentCard describes the agent to A2A clients.
@@ -189,6 +345,66 @@ func agentCard(base string) *a2a.AgentCard {
 	}
 }
 
+// advertised is the host:port the agent card names for a listener that no
+// flag names. A wildcard address is nowhere to connect to: the card names
+// localhost instead, and a warning says that other machines need flag.
+func advertised(addr net.Addr, logger *slog.Logger, flag string) string {
+	tcp, ok := addr.(*net.TCPAddr)
+	if !ok || !tcp.IP.IsUnspecified() {
+		return addr.String()
+	}
+	hostPort := net.JoinHostPort("localhost", strconv.Itoa(tcp.Port))
+	logger.Warn("listening on every interface, but the agent card names "+hostPort+", which other machines cannot reach: give "+flag,
+		"addr", addr.String())
+	return hostPort
+}
+
+// database is where --db says to keep tasks and feedback.
+type database struct {
+	postgres bool
+	// dsn is the SQLite file, or the PostgreSQL URL with its scheme in
+	// lower case (pgx knows no other).
+	dsn string
+}
+
+// keyValueDSN matches the start of a key=value connection string, such as
+// "host=db user=agent password=…".
+var keyValueDSN = regexp.MustCompile(`^\s*[A-Za-z_]+\s*=`)
+
+// parseDB reads --db: a postgres:// or postgresql:// URL, the scheme in any
+// case, or else a SQLite file. A URL of another scheme, or a key=value
+// connection string, is refused rather than taken for a file name; the
+// error does not repeat it, since it may hold a password.
+func parseDB(s string) (database, error) {
+	if scheme, rest, ok := strings.Cut(s, "://"); ok {
+		switch scheme = strings.ToLower(scheme); scheme {
+		case "postgres", "postgresql":
+			return database{postgres: true, dsn: scheme + "://" + rest}, nil
+		}
+		return database{}, errors.New("--db is a URL, but not a postgres:// one: give a postgres:// URL or a SQLite file")
+	}
+	if keyValueDSN.MatchString(s) {
+		return database{}, errors.New("--db looks like a key=value connection string: give PostgreSQL as a postgres:// URL, or a SQLite file")
+	}
+	return database{dsn: s}, nil
+}
+
+// logAttrs describe the database for the log, without credentials.
+func (d database) logAttrs() []any {
+	if !d.postgres {
+		file, err := filepath.Abs(d.dsn)
+		if err != nil {
+			file = d.dsn
+		}
+		return []any{"store", "sqlite", "file", file}
+	}
+	u, err := url.Parse(d.dsn)
+	if err != nil {
+		return []any{"store", "postgres"}
+	}
+	return []any{"store", "postgres", "host", u.Host, "database", strings.TrimPrefix(u.Path, "/")}
+}
+
 // stores are where the server keeps tasks and feedback.
 type stores struct {
 	tasks a2atask.Store
@@ -196,34 +412,35 @@ type stores struct {
 	close func()
 }
 
-// openStores opens PostgreSQL for a postgres:// URL, else a SQLite file.
-func openStores(ctx context.Context, db string) (*stores, error) {
-	if strings.HasPrefix(db, "postgres://") || strings.HasPrefix(db, "postgresql://") {
+// openStores opens the database's stores.
+func openStores(ctx context.Context, db database) (*stores, error) {
+	if db.postgres {
 		// The URL may hold a password: errors do not repeat it.
-		tasks, err := pgstore.Open(ctx, db)
+		tasks, err := pgstore.Open(ctx, db.dsn)
 		if err != nil {
 			return nil, fmt.Errorf("tasks in PostgreSQL: %w", err)
 		}
-		meta, err := metapg.Open(ctx, db)
+		meta, err := metapg.Open(ctx, db.dsn)
 		if err != nil {
 			tasks.Close()
 			return nil, fmt.Errorf("feedback in PostgreSQL: %w", err)
 		}
 		return &stores{tasks, meta, func() { meta.Close(); tasks.Close() }}, nil
 	}
-	tasks, err := sqlitestore.Open(ctx, db)
+	tasks, err := sqlitestore.Open(ctx, db.dsn)
 	if err != nil {
-		return nil, fmt.Errorf("tasks in %s: %w", db, err)
+		return nil, fmt.Errorf("tasks in %s: %w", db.dsn, err)
 	}
-	meta, err := metasqlite.Open(ctx, db)
+	meta, err := metasqlite.Open(ctx, db.dsn)
 	if err != nil {
 		tasks.Close()
-		return nil, fmt.Errorf("feedback in %s: %w", db, err)
+		return nil, fmt.Errorf("feedback in %s: %w", db.dsn, err)
 	}
 	return &stores{tasks, meta, func() { meta.Close(); tasks.Close() }}, nil
 }
 
-// listen binds addr; a bare ":port" binds loopback only.
+// listen binds addr. Unlike net.Listen, a bare ":port" binds loopback
+// only: serving every interface is something to ask for ("0.0.0.0:port").
 func listen(addr string) (net.Listener, error) {
 	if strings.HasPrefix(addr, ":") {
 		addr = "127.0.0.1" + addr

@@ -1,45 +1,69 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
 
 	"github.com/agui-gen/agui-gen/gen/a2a"
+	"github.com/agui-gen/agui-gen/gen/a2a/a2agrpc"
 	"github.com/agui-gen/agui-gen/gen/agui"
 )
 
-// startServer runs the server on a free port with its data in a temporary
-// SQLite file, and returns its base URL; it stops when the test ends.
-func startServer(t *testing.T, token string) string {
+// serve runs the server with cfg until ctx ends, on a free port and with
+// its data in a temporary SQLite file unless cfg says otherwise. It returns
+// the server's base URL and the channel run's result comes on.
+func serve(t *testing.T, ctx context.Context, cfg config) (string, <-chan error) {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
+	if cfg.addr == "" {
+		cfg.addr = "127.0.0.1:0"
+	}
+	if cfg.db == "" {
+		cfg.db = filepath.Join(t.TempDir(), "server.db")
+	}
+	if cfg.grace == 0 {
+		cfg.grace = 10 * time.Second
+	}
 	addrs := make(chan string, 1)
 	done := make(chan error, 1)
-	cfg := config{addr: "127.0.0.1:0", db: filepath.Join(t.TempDir(), "server.db"), token: token}
 	go func() { done <- run(ctx, cfg, slog.New(slog.DiscardHandler), func(addr string) { addrs <- addr }) }()
+	select {
+	case addr := <-addrs:
+		return "http://" + addr, done
+	case err := <-done:
+		t.Fatalf("the server did not start: %v", err)
+	}
+	return "", nil
+}
+
+// startServer serves cfg as serve does, until the test ends.
+func startServer(t *testing.T, cfg config) string {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	base, done := serve(t, ctx, cfg)
 	t.Cleanup(func() {
 		cancel()
 		if err := <-done; err != nil {
 			t.Errorf("shutdown: %v", err)
 		}
 	})
-	select {
-	case addr := <-addrs:
-		return "http://" + addr
-	case err := <-done:
-		t.Fatalf("the server did not start: %v", err)
-	}
-	return ""
+	return base
 }
 
 func TestAGUI(t *testing.T) {
-	base := startServer(t, "secret")
+	base := startServer(t, config{token: "secret"})
 	c := agui.Client{URL: base + "/agui", Header: http.Header{"Authorization": {"Bearer secret"}}}
 	ctx := context.Background()
 
@@ -102,7 +126,7 @@ func finish(t *testing.T, c *agui.Client, in *agui.RunAgentInput) *agui.RunFinis
 }
 
 func TestA2A(t *testing.T) {
-	base := startServer(t, "secret")
+	base := startServer(t, config{token: "secret"})
 	ctx := context.Background()
 	card, err := a2a.ResolveCard(ctx, base)
 	if err != nil {
@@ -138,5 +162,192 @@ func TestA2A(t *testing.T) {
 	_, err = a2a.NewA2AServiceClient(a2a.NewJSONRPCTransport(base)).GetTask(ctx, &a2a.GetTaskRequest{ID: "x"})
 	if err == nil {
 		t.Error("a caller without the token was served")
+	}
+}
+
+func weatherMessage() *a2a.SendMessageRequest {
+	return &a2a.SendMessageRequest{Message: &a2a.Message{MessageID: "m1", Role: a2a.RoleUser,
+		Parts: []*a2a.Part{{Content: &a2a.PartText{Text: "What is the weather in Paris?"}}}}}
+}
+
+// TestShutdownStopsRunsInFlight: the context ends while an AG-UI run and
+// two A2A tasks (JSON-RPC and gRPC) stream. After the grace period the AG-UI
+// stream ends with RUN_ERROR, the tasks are canceled, and run returns nil.
+func TestShutdownStopsRunsInFlight(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	// The agent pauses an hour between words: only the shutdown ends its runs.
+	base, done := serve(t, ctx, config{grpcAddr: "127.0.0.1:0", pace: time.Hour, grace: 200 * time.Millisecond})
+
+	rs, err := (&agui.Client{URL: base + "/agui"}).Run(context.Background(), &agui.RunAgentInput{ThreadID: "t1", RunID: "r1",
+		Messages: []agui.Message{&agui.UserMessage{BaseMessage: agui.BaseMessage{ID: "u1"}, Content: agui.TextContent("Weather?")}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		ev, err := rs.Next()
+		if err != nil {
+			t.Fatalf("before the answer: %v", err)
+		}
+		if _, ok := ev.(*agui.TextMessageContentEvent); ok {
+			break // the agent waits out its pace
+		}
+	}
+
+	card, err := a2a.ResolveCard(ctx, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var grpcURL string
+	for _, i := range card.SupportedInterfaces {
+		if i.ProtocolBinding == a2a.BindingGRPC {
+			grpcURL = i.URL
+		}
+	}
+	conn, err := grpc.NewClient(grpcURL, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	var finals []<-chan a2a.TaskState
+	for _, c := range []*a2a.A2AServiceClient{
+		a2a.NewA2AServiceClient(a2a.NewJSONRPCTransport(base)),
+		a2agrpc.NewA2AServiceClient(conn),
+	} {
+		finals = append(finals, streamTask(t, c))
+	}
+
+	cancel()
+	start := time.Now()
+	var last agui.Event
+	for {
+		ev, err := rs.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatalf("the AG-UI stream after the shutdown began: %v", err)
+		}
+		last = ev
+	}
+	if _, ok := last.(*agui.RunErrorEvent); !ok {
+		t.Errorf("the AG-UI stream ended with %T, want RUN_ERROR", last)
+	}
+	for i, final := range finals {
+		if state := <-final; state != a2a.TaskStateCanceled {
+			t.Errorf("A2A task %d ended %v, want canceled", i, state)
+		}
+	}
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("run: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("run did not return 10 s after its context ended")
+	}
+	t.Logf("shut down in %v", time.Since(start).Round(time.Millisecond))
+}
+
+// streamTask starts a streaming task and returns, once the task is working,
+// the channel its last state comes on when the stream ends.
+func streamTask(t *testing.T, c *a2a.A2AServiceClient) <-chan a2a.TaskState {
+	t.Helper()
+	working, final := make(chan struct{}), make(chan a2a.TaskState, 1)
+	go func() {
+		var state a2a.TaskState
+		wasWorking := false
+		defer func() { final <- state }()
+		for ev, err := range c.SendStreamingMessage(context.Background(), weatherMessage()) {
+			if err != nil {
+				t.Errorf("A2A stream: %v", err)
+				return
+			}
+			if u, ok := ev.Payload.(*a2a.StreamResponseStatusUpdate); ok {
+				state = u.StatusUpdate.Status.State
+				if state == a2a.TaskStateWorking && !wasWorking {
+					wasWorking = true
+					close(working)
+				}
+			}
+		}
+	}()
+	select {
+	case <-working:
+		return final
+	case state := <-final:
+		t.Fatalf("the task ended %v before it was working", state)
+	case <-time.After(10 * time.Second):
+		t.Fatal("the task is not working after 10 s")
+	}
+	return nil
+}
+
+// TestCardURLs: the card names --base-url without its trailing slash, and
+// --grpc-url for gRPC.
+func TestCardURLs(t *testing.T) {
+	base := startServer(t, config{baseURL: "https://agent.example/", grpcAddr: "127.0.0.1:0", grpcURL: "grpc.agent.example:443"})
+	card, err := a2a.ResolveCard(context.Background(), base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{a2a.BindingJSONRPC: "https://agent.example", a2a.BindingHTTPJSON: "https://agent.example",
+		a2a.BindingGRPC: "grpc.agent.example:443"}
+	for _, i := range card.SupportedInterfaces {
+		if i.URL != want[i.ProtocolBinding] {
+			t.Errorf("%s: %q, want %q", i.ProtocolBinding, i.URL, want[i.ProtocolBinding])
+		}
+		delete(want, i.ProtocolBinding)
+	}
+	if len(want) > 0 {
+		t.Errorf("the card lacks %v", want)
+	}
+}
+
+// TestWildcardAddressWarns: a server on every interface names localhost in
+// its card, not [::], and warns that other machines need the flag.
+func TestWildcardAddressWarns(t *testing.T) {
+	var log bytes.Buffer
+	logger := slog.New(slog.NewTextHandler(&log, nil))
+	if got := advertised(&net.TCPAddr{IP: net.IPv6unspecified, Port: 8000}, logger, "--base-url"); got != "localhost:8000" {
+		t.Errorf("advertised [::]:8000 as %q", got)
+	}
+	if !strings.Contains(log.String(), "level=WARN") || !strings.Contains(log.String(), "--base-url") {
+		t.Errorf("the warning: %s", log.String())
+	}
+	log.Reset()
+	if got := advertised(&net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 8000}, logger, "--base-url"); got != "127.0.0.1:8000" || log.Len() > 0 {
+		t.Errorf("advertised 127.0.0.1:8000 as %q, logging %q", got, log.String())
+	}
+}
+
+// TestParseDB: PostgreSQL by a URL of either scheme in any case; a SQLite
+// file otherwise, but nothing that looks like another connection string,
+// and no error repeats the value, which may hold a password.
+func TestParseDB(t *testing.T) {
+	for _, c := range []struct {
+		in       string
+		postgres bool
+		dsn      string
+	}{
+		{"server.db", false, "server.db"},
+		{"/var/lib/agent/x=1.db", false, "/var/lib/agent/x=1.db"},
+		{"postgres://a:pw@db/agent", true, "postgres://a:pw@db/agent"},
+		{"PostgreSQL://a:pw@db/agent", true, "postgresql://a:pw@db/agent"},
+	} {
+		got, err := parseDB(c.in)
+		if err != nil || got.postgres != c.postgres || got.dsn != c.dsn {
+			t.Errorf("parseDB(%q) = %+v, %v", c.in, got, err)
+		}
+	}
+	for _, in := range []string{"mysql://a:pw@db/agent", "host=db user=a password=pw dbname=agent"} {
+		_, err := parseDB(in)
+		if err == nil || strings.Contains(err.Error(), "pw") {
+			t.Errorf("parseDB(%q): %v", in, err)
+		}
+	}
+	d, _ := parseDB("postgres://a:pw@db:5432/agent?sslmode=disable")
+	if attrs, _ := json.Marshal(d.logAttrs()); strings.Contains(string(attrs), "pw") || !strings.Contains(string(attrs), "db:5432") {
+		t.Errorf("logged as %s", attrs)
 	}
 }

@@ -29,6 +29,10 @@ type Options struct {
 	// Generate adds gen.go, whose go:generate line regenerates the
 	// packages in the gen directory beside it.
 	Generate bool
+	// Version is the agui-gen version that go:generate line runs
+	// (go run …@Version); empty, for a build that knows no version, leaves
+	// the line unpinned and says so.
+	Version string
 	// Module, when set, adds a go.mod starting a module of this path, with
 	// the dependencies of the generated packages at the versions agui-gen
 	// is tested with.

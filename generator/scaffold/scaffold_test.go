@@ -34,14 +34,29 @@ func TestOptionalFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Contains(files["gen.go"], []byte("generate --out gen --package-path example.com/app/gen")) {
-		t.Errorf("gen.go:\n%s", files["gen.go"])
+	if !bytes.Contains(files["gen.go"], []byte("//go:generate go run github.com/agui-gen/agui-gen/cmd/agui-gen generate --out gen --package-path example.com/app/gen\n")) ||
+		!bytes.Contains(files["gen.go"], []byte("development build")) {
+		t.Errorf("gen.go of a development build:\n%s", files["gen.go"])
 	}
 	if !bytes.HasPrefix(files["go.mod"], []byte("module example.com/app\n")) {
 		t.Errorf("go.mod:\n%s", files["go.mod"])
 	}
 	if !bytes.Contains(files["main.go"], []byte(`"example.com/app/gen/agui"`)) {
 		t.Error("main.go does not import the generated packages from example.com/app/gen")
+	}
+}
+
+// TestGenerateLinePinsVersion: a released agui-gen writes a go:generate
+// line that runs itself, so that it works in a module that does not
+// require agui-gen.
+func TestGenerateLinePinsVersion(t *testing.T) {
+	files, err := Files(Options{Gen: "example.com/app/gen", Generate: true, Version: "v1.4.0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "//go:generate go run github.com/agui-gen/agui-gen/cmd/agui-gen@v1.4.0 generate --out gen --package-path example.com/app/gen\n"
+	if !bytes.Contains(files["gen.go"], []byte(want)) || bytes.Contains(files["gen.go"], []byte("development build")) {
+		t.Errorf("gen.go:\n%s", files["gen.go"])
 	}
 }
 

@@ -11,9 +11,23 @@ const threadId = crypto.randomUUID();
 const agent = new HttpAgent({ url: "/agui", threadId, headers });
 document.body.dataset.threadId = threadId; // for tests and for finding the thread's feedback
 
-let runId = null;
+let runId = null; // the run streaming now
+let runFailed = false;
 let pendingInterrupts = [];
 const bubbles = new Map(); // message or tool call id → its text element
+
+// What to say when the server answers 401: the fragment is the only place
+// this page looks for a token.
+const tokenHint = token
+  ? "the server refused the token in this page's address (#token=…): check it against the server's --token"
+  : "the server wants a bearer token: open this page as /#token=YOUR_TOKEN, with the server's --token";
+
+// problem says why the server refused a request: a 401 gets the token
+// hint; otherwise the server's message ({"error":{"message":…}}).
+function problem(status, body) {
+  if (status === 401) return tokenHint;
+  return body?.error?.message ?? `HTTP ${status}`;
+}
 
 function add(kind, label) {
   const li = document.createElement("li");
@@ -39,11 +53,16 @@ function setStatus(text, isError = false) {
   $("status").classList.toggle("error", isError);
 }
 
-// Feedback under an assistant message: thumbs up or down (Helpful, Not
-// helpful), and a note.
-function feedbackFor(li, messageId) {
-  const bar = document.createElement("div");
-  bar.className = "feedback";
+// Feedback under an assistant message, filed under the run that wrote it:
+// Helpful or Not helpful (one choice, which can be changed), and a note.
+// A control is unavailable while what it sent is on its way.
+function feedbackFor(li, messageId, messageRunId) {
+  const form = document.createElement("form");
+  form.className = "feedback";
+  form.setAttribute("aria-label", "Feedback on this answer");
+  const busy = (controls, on) => controls.forEach((c) => c.setAttribute("aria-disabled", String(on)));
+
+  const votes = [];
   const vote = (metaType, label) => {
     const b = document.createElement("button");
     b.type = "button";
@@ -51,37 +70,57 @@ function feedbackFor(li, messageId) {
     b.setAttribute("aria-pressed", "false");
     b.dataset.meta = metaType;
     b.addEventListener("click", async () => {
-      if (await sendMeta({ type: "META", metaType, payload: { messageId } })) b.setAttribute("aria-pressed", "true");
+      if (b.getAttribute("aria-pressed") === "true" || b.getAttribute("aria-disabled") === "true") return;
+      busy(votes, true);
+      const sent = await sendMeta({ type: "META", metaType, payload: { messageId } }, messageRunId);
+      busy(votes, false);
+      if (sent) votes.forEach((v) => v.setAttribute("aria-pressed", String(v === b)));
     });
+    votes.push(b);
     return b;
   };
+
   const note = document.createElement("input");
+  note.name = "note";
   note.setAttribute("aria-label", "Note on this answer");
   note.placeholder = "Add a note";
   const save = document.createElement("button");
-  save.type = "button";
+  save.type = "submit";
   save.textContent = "Save note";
-  save.addEventListener("click", async () => {
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
     const text = note.value.trim();
-    if (text && (await sendMeta({ type: "META", metaType: "note", payload: { text, relatedId: messageId } }))) note.value = "";
+    if (!text || save.getAttribute("aria-disabled") === "true") return;
+    busy([save], true);
+    if (await sendMeta({ type: "META", metaType: "note", payload: { text, relatedId: messageId } }, messageRunId)) note.value = "";
+    busy([save], false);
   });
-  bar.append(vote("thumbs_up", "Helpful"), vote("thumbs_down", "Not helpful"), note, save);
-  li.append(bar);
+  form.append(vote("thumbs_up", "Helpful"), vote("thumbs_down", "Not helpful"), note, save);
+  li.append(form);
 }
 
-async function sendMeta(event) {
-  const query = new URLSearchParams({ threadId, ...(runId ? { runId } : {}) });
-  const res = await fetch(`/agui/meta?${query}`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", ...headers },
-    body: JSON.stringify(event),
-  });
-  if (!res.ok) {
-    setStatus(`Feedback refused: ${(await res.json()).error ?? res.status}`, true);
+// sendMeta posts a META event about a run of the thread, says on the page
+// how that went, and returns whether the server took it.
+async function sendMeta(event, about) {
+  const query = new URLSearchParams({ threadId, ...(about ? { runId: about } : {}) });
+  let res, body;
+  try {
+    res = await fetch(`/agui/meta?${query}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", ...headers },
+      body: JSON.stringify(event),
+    });
+    body = await res.json().catch(() => null); // a proxy's error page is no JSON
+  } catch (err) {
+    setStatus(`Feedback not sent: ${err?.message ?? err}`, true);
     return false;
   }
-  const { events } = await res.json();
-  showFeedback(events[0].event, events[0].seq);
+  if (!res.ok) {
+    setStatus(`Feedback refused: ${problem(res.status, body)}`, true);
+    return false;
+  }
+  const stored = body?.events?.[0];
+  if (stored) showFeedback(stored.event, stored.seq);
   setStatus("Thanks for the feedback.");
   return true;
 }
@@ -104,15 +143,18 @@ function onEvent({ event }) {
     case "TEXT_MESSAGE_START": {
       const li = add("assistant", "Agent");
       li.dataset.messageId = event.messageId;
+      li.dataset.runId = runId;
       bubbles.set(event.messageId, textIn(li, "p"));
       break;
     }
     case "TEXT_MESSAGE_CONTENT":
       bubbles.get(event.messageId).textContent += event.delta;
       break;
-    case "TEXT_MESSAGE_END":
-      feedbackFor(bubbles.get(event.messageId).parentElement, event.messageId);
+    case "TEXT_MESSAGE_END": {
+      const li = bubbles.get(event.messageId).parentElement;
+      feedbackFor(li, event.messageId, li.dataset.runId);
       break;
+    }
     case "REASONING_MESSAGE_START":
       bubbles.set(event.messageId, textIn(add("reasoning", "Thinking")));
       break;
@@ -145,6 +187,7 @@ function onEvent({ event }) {
       pendingInterrupts = event.outcome?.type === "interrupt" ? event.outcome.interrupts : [];
       break;
     case "RUN_ERROR":
+      runFailed = true;
       setStatus(`The run failed: ${event.message}`, true);
       break;
   }
@@ -163,25 +206,43 @@ function onMessagesChanged({ messages }) {
 async function run(params = {}) {
   $("send").disabled = true;
   $("interrupt").hidden = true;
+  runFailed = false;
   setStatus("Working…");
   try {
     await agent.runAgent(params, { onEvent, onStateChanged, onMessagesChanged });
-    setStatus(pendingInterrupts.length ? "The agent is waiting for your answer." : "Done.");
+    if (!runFailed) setStatus(pendingInterrupts.length ? "The agent is waiting for your answer." : "Done.");
   } catch (err) {
-    setStatus(`The run failed: ${err?.message ?? err}`, true);
+    // A refused request is an Error with the response's status and body.
+    setStatus(`The run failed: ${err?.status ? problem(err.status, err.payload) : (err?.message ?? err)}`, true);
   } finally {
     $("send").disabled = false;
   }
   if (pendingInterrupts.length) {
-    $("interrupt-question").textContent = pendingInterrupts[0].message ?? pendingInterrupts[0].reason;
+    $("interrupt-question").textContent = question(pendingInterrupts[0]);
     $("interrupt").hidden = false;
     $("approve").focus();
   }
 }
 
+const question = (interrupt) => interrupt.message ?? interrupt.reason;
+
+// settle records in the transcript what the agent asked and what became of
+// it, since the box that asked goes away.
+function settle(interrupts, outcome) {
+  for (const i of interrupts) {
+    const li = add("interrupt", "The agent asked");
+    textIn(li, "p").textContent = question(i);
+    textIn(li, "p").textContent = outcome;
+  }
+}
+
 function answer(approved) {
   const resume = pendingInterrupts.map((i) => ({ interruptId: i.id, status: "resolved", payload: approved }));
+  settle(pendingInterrupts, `You answered: ${approved ? "Yes" : "No"}`);
   pendingInterrupts = [];
+  // The box with the focused button hides: the focus goes where the next
+  // thing to do is.
+  $("input").focus();
   run({ resume });
 }
 
@@ -192,11 +253,12 @@ $("composer").addEventListener("submit", (e) => {
   const content = $("input").value.trim();
   if (!content) return;
   $("input").value = "";
+  // A new message instead of an answer leaves the open interrupts: say so.
+  settle(pendingInterrupts, "Left unanswered: you sent a new message.");
+  const resume = pendingInterrupts.map((i) => ({ interruptId: i.id, status: "cancelled" }));
+  pendingInterrupts = [];
   const id = crypto.randomUUID();
   agent.addMessage({ id, role: "user", content });
   textIn(add("user", "You"), "p").textContent = content;
-  // A new message instead of an answer leaves the open interrupts: say so.
-  const resume = pendingInterrupts.map((i) => ({ interruptId: i.id, status: "cancelled" }));
-  pendingInterrupts = [];
   run(resume.length ? { resume } : {});
 });
