@@ -32,8 +32,7 @@ func (a *scriptedAgent) Run(ctx context.Context, in *agui.RunAgentInput, s *agui
 	}
 	text := lastUserText(in)
 	if strings.Contains(strings.ToLower(text), "delete") {
-		ask(s, "Delete the draft? This cannot be undone.")
-		return nil
+		return ask(s, "Delete the draft? This cannot be undone.")
 	}
 	if err := s.Reasoning("The user asks about the weather; I will look it up."); err != nil {
 		return err
@@ -65,8 +64,8 @@ func (a *scriptedAgent) Run(ctx context.Context, in *agui.RunAgentInput, s *agui
 
 // ask ends the run with the confirmation question: the client answers it
 // in the next run's resume.
-func ask(s *agui.Stream, question string) {
-	s.Interrupt(agui.Interrupt{ID: confirmDelete, Reason: "confirmation", Message: &question})
+func ask(s *agui.Stream, question string) error {
+	return s.Interrupt(agui.Interrupt{ID: confirmDelete, Reason: "confirmation", Message: &question})
 }
 
 // resume acts on the answers to the question the run before asked. The
@@ -84,8 +83,7 @@ func (a *scriptedAgent) resume(ctx context.Context, answers []agui.ResumeEntry, 
 	approved, ok := yesOrNo(answer.Payload)
 	switch {
 	case !ok:
-		ask(s, "Please answer yes or no: delete the draft?")
-		return nil
+		return ask(s, "Please answer yes or no: delete the draft?")
 	case approved:
 		return a.say(ctx, s, "The draft is deleted.")
 	}

@@ -87,6 +87,7 @@ type activeRun struct {
 	stream    *Stream // nil until the run streams
 	cancelled bool    // a cancel was accepted
 	returned  bool    // the agent has returned: too late to cancel
+	left      bool    // no longer counted in its thread's runs
 }
 
 // runs are the runs a handler is serving.
@@ -117,9 +118,27 @@ func (rs *runs) add(key runKey, run *activeRun) (ok, threadBusy bool) {
 func (rs *runs) remove(key runKey) {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
+	rs.leaveThread(rs.active[key])
 	delete(rs.active, key)
-	if rs.threads[key.threadID]--; rs.threads[key.threadID] == 0 {
-		delete(rs.threads, key.threadID)
+}
+
+// leave stops counting a run among its thread's runs in progress: once
+// its end is settled, a resume sent on its terminal event must not find
+// the thread busy.
+func (rs *runs) leave(key runKey) {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	rs.leaveThread(rs.active[key])
+}
+
+// leaveThread is leave for a caller holding rs.mu.
+func (rs *runs) leaveThread(run *activeRun) {
+	if run == nil || run.left {
+		return
+	}
+	run.left = true
+	if rs.threads[run.key.threadID]--; rs.threads[run.key.threadID] == 0 {
+		delete(rs.threads, run.key.threadID)
 	}
 }
 
@@ -147,7 +166,8 @@ func (rs *runs) end(key runKey) (cancelled bool) {
 }
 
 // cancel stops a run whose agent is still running: once it returns true,
-// nothing more the agent emits goes out, and the agent's context is
+// nothing the agent emits from then on goes out (a call already writing,
+// held up by a slow client, may finish), and the agent's context is
 // cancelled. It is false when there is no such run.
 func (rs *runs) cancel(key runKey) bool {
 	rs.mu.Lock()
@@ -160,8 +180,6 @@ func (rs *runs) cancel(key runKey) bool {
 	run.cancelled = true
 	stream := run.stream
 	rs.mu.Unlock()
-	// Outside the lock: stopping the stream waits for an event the agent
-	// is writing, which a slow client can hold up.
 	if first {
 		if stream != nil {
 			stream.stop(errCancelled)

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 )
 
 // ErrRunOver is returned by a Stream once its run has finished or failed.
@@ -52,8 +53,10 @@ type runState struct {
 	result     json.RawMessage
 	over       bool
 	// stopped, once set, is what every call of the agent returns: a cancel
-	// closed the stream to it, though the run's end still goes out.
-	stopped error
+	// closed the stream to it, though the run's end still goes out. It is
+	// set without the stream's lock, which a call blocked on a slow client
+	// may hold.
+	stopped atomic.Pointer[error]
 	// onEnd learns what the run leaves open (its interrupts, or none) just
 	// before its terminal event goes out; settled once it has.
 	onEnd   func(open []Interrupt)
@@ -203,8 +206,8 @@ func (s *Stream) closeReasoning() error {
 func (s *Stream) locked(f func() error) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.run.stopped != nil {
-		return s.run.stopped
+	if cause := s.run.stopped.Load(); cause != nil {
+		return *cause
 	}
 	return f()
 }
@@ -218,14 +221,8 @@ func (s *Stream) envelope(f func() error) error {
 }
 
 // stop closes the stream to the agent: its calls return cause from now on.
-// One in progress completes first.
-func (s *Stream) stop(cause error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.run.stopped == nil {
-		s.run.stopped = cause
-	}
-}
+// One in progress may still complete.
+func (s *Stream) stop(cause error) { s.run.stopped.CompareAndSwap(nil, &cause) }
 
 // Emit sends a ready-made event. The sequence verifier checks it first; an
 // event that would break the protocol's ordering rules is not sent and its

@@ -359,7 +359,7 @@ func TestCancelEndsTheRunWhenTheAgentIgnoresIt(t *testing.T) {
 	}), WithLogger(quietLogger()))
 	srv := httptest.NewServer(h)
 	defer srv.Close()
-	defer close(release) // first: srv.Close waits for the agent
+	defer close(release) // lets the agent, which ignores ctx, return
 	c := &Client{URL: srv.URL}
 	ctx, stop := context.WithTimeout(context.Background(), 5*time.Second)
 	defer stop()
@@ -404,7 +404,10 @@ func TestCancelAfterTheAgentReturned(t *testing.T) {
 	var cancelErr error
 	// The checkpoint is kept after the agent returned, before RUN_FINISHED.
 	store := hookedCheckpoints{NewMemoryCheckpoints(), func() {
-		cancelErr = c.Cancel(context.Background(), "t1", "r1")
+		// Bounded: a cancel that waited on the ending run would hang here.
+		ctx, stop := context.WithTimeout(context.Background(), 5*time.Second)
+		defer stop()
+		cancelErr = c.Cancel(ctx, "t1", "r1")
 	}}
 	h := NewHandler(AgentFunc(func(ctx context.Context, in *agui.RunAgentInput, s *Stream) error {
 		s.SetResult([]byte(`{"booked":true}`))

@@ -23,7 +23,9 @@ import (
 // stream. The handler wraps what it emits in RUN_STARTED and RUN_FINISHED,
 // or RUN_ERROR when Run returns an error or panics. ctx is cancelled when the
 // client goes away or a cancel request stops the run; after a cancel the
-// run ends at once, and the stream's calls return the cause.
+// run ends at once, and the stream's calls return the cause. Run is called
+// on a goroutine of its own and must still return after a cancel: one that
+// ignores ctx outlives its request.
 type Agent interface {
 	Run(ctx context.Context, input *agui.RunAgentInput, stream *Stream) error
 }
@@ -259,6 +261,7 @@ func (h *handler) serveRun(w http.ResponseWriter, r *http.Request, agentCtx cont
 	if run != nil && h.cfg.checkpoints != nil {
 		stream.run.onEnd = func(open []agui.Interrupt) {
 			h.saveCheckpoint(ctx, input.ThreadID, run.resumes, open)
+			h.runs.leave(run.key)
 		}
 	}
 	if err := stream.start(input); err != nil {
@@ -314,7 +317,8 @@ func (h *handler) serveRun(w http.ResponseWriter, r *http.Request, agentCtx cont
 	endRun(ctx, h.cfg.logger, stream, err)
 }
 
-// endRun ends a run the agent has returned from: RUN_ERROR for err, else
+// endRun ends a run once its agent has returned (or a cancel stopped it):
+// RUN_ERROR for err, else
 // RUN_FINISHED with what is still open closed first, or RUN_ERROR when that
 // cannot go out. Once ctx is done nothing is sent, since there is no one to
 // tell, but the run still settles what it leaves open.

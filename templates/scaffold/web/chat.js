@@ -203,10 +203,13 @@ function onMessagesChanged({ messages }) {
   }
 }
 
-async function run(params = {}) {
+// run runs the agent; answering are the interrupts params.resume answers,
+// open again if the server refuses the run before it starts.
+async function run(params = {}, answering = []) {
   $("send").disabled = true;
   $("interrupt").hidden = true;
   runFailed = false;
+  runId = null;
   setStatus("Working…");
   try {
     await agent.runAgent(params, { onEvent, onStateChanged, onMessagesChanged });
@@ -214,6 +217,7 @@ async function run(params = {}) {
   } catch (err) {
     // A refused request is an Error with the response's status and body.
     setStatus(`The run failed: ${err?.status ? problem(err.status, err.payload) : (err?.message ?? err)}`, true);
+    if (runId === null) pendingInterrupts = answering; // still open on the server: ask again
   } finally {
     $("send").disabled = false;
   }
@@ -237,13 +241,14 @@ function settle(interrupts, outcome) {
 }
 
 function answer(approved) {
-  const resume = pendingInterrupts.map((i) => ({ interruptId: i.id, status: "resolved", payload: approved }));
-  settle(pendingInterrupts, `You answered: ${approved ? "Yes" : "No"}`);
+  const answered = pendingInterrupts;
+  const resume = answered.map((i) => ({ interruptId: i.id, status: "resolved", payload: approved }));
+  settle(answered, `You answered: ${approved ? "Yes" : "No"}`);
   pendingInterrupts = [];
   // The box with the focused button hides: the focus goes where the next
   // thing to do is.
   $("input").focus();
-  run({ resume });
+  run({ resume }, answered);
 }
 
 $("approve").addEventListener("click", () => answer(true));
@@ -254,11 +259,12 @@ $("composer").addEventListener("submit", (e) => {
   if (!content) return;
   $("input").value = "";
   // A new message instead of an answer leaves the open interrupts: say so.
-  settle(pendingInterrupts, "Left unanswered: you sent a new message.");
-  const resume = pendingInterrupts.map((i) => ({ interruptId: i.id, status: "cancelled" }));
+  const unanswered = pendingInterrupts;
+  settle(unanswered, "Left unanswered: you sent a new message.");
+  const resume = unanswered.map((i) => ({ interruptId: i.id, status: "cancelled" }));
   pendingInterrupts = [];
   const id = crypto.randomUUID();
   agent.addMessage({ id, role: "user", content });
   textIn(add("user", "You"), "p").textContent = content;
-  run(resume.length ? { resume } : {});
+  run(resume.length ? { resume } : {}, unanswered);
 });
