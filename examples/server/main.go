@@ -17,7 +17,7 @@
 //
 // On SIGINT or SIGTERM it stops listening and gives the requests in flight
 // --shutdown-grace to finish; then it stops the runs still going (an AG-UI
-// stream ends with RUN_ERROR, an A2A task is canceled) and exits 0. A
+// stream ends with RUN_ERROR, an A2A task fails saying why) and exits 0. A
 // second signal ends it at once.
 //
 // agui-gen scaffold wrote this program once; it is yours to change. The
@@ -125,8 +125,8 @@ func run(ctx context.Context, cfg config, logger *slog.Logger, ready func(addr s
 	// Past the grace period the runs still going are halted, which lets
 	// each end its stream with a last event; only then are the requests
 	// that remain cut off, by cancelling their base context.
-	halt, haltRuns := context.WithCancel(context.Background())
-	defer haltRuns()
+	halt, haltAGUI := context.WithCancel(context.Background())
+	defer haltAGUI()
 	requests, cancelRequests := context.WithCancel(context.Background())
 	defer cancelRequests()
 
@@ -155,9 +155,7 @@ func run(ctx context.Context, cfg config, logger *slog.Logger, ready func(addr s
 		grpcOpts = append(grpcOpts, a2agrpc.WithAuthenticator(auth.GRPC))
 	}
 
-	exec := &haltingExecutor{Executor: &bridge.Executor{Agent: agent}, halt: halt}
-	tasks := a2atask.New(exec, st.tasks, a2atask.WithLogger(logger))
-	exec.tasks = tasks
+	tasks := a2atask.New(&bridge.Executor{Agent: agent}, st.tasks, a2atask.WithLogger(logger))
 	defer tasks.Close()
 
 	errc := make(chan error, 2)
@@ -217,14 +215,21 @@ func run(ctx context.Context, cfg config, logger *slog.Logger, ready func(addr s
 		return err // a server failed: the deferred calls stop the rest
 	case <-ctx.Done():
 	}
+	haltRuns := func() {
+		haltAGUI()
+		// Close fails the tasks still working, saying the server shut
+		// down, once their executors return; the deferred Close waits for
+		// them.
+		go tasks.Close()
+	}
 	shutdown(logger, cfg.grace, srv, gs, haltRuns, cancelRequests)
 	return nil
 }
 
 // shutdown stops the servers. They stop listening, and the requests in
 // flight have grace to finish. Then haltRuns stops the runs still going:
-// an AG-UI stream ends with RUN_ERROR, an A2A task is canceled, and its
-// stream ends with that. What remains after lastWords is cut off:
+// an AG-UI stream ends with RUN_ERROR, an A2A task fails, and its stream
+// ends with that. What remains after lastWords is cut off:
 // cancelRequests ends the requests' contexts and the connections close.
 func shutdown(logger *slog.Logger, grace time.Duration, srv *http.Server, gs *grpc.Server, haltRuns, cancelRequests func()) {
 	logger.Info("shutting down: requests in flight may finish; a second signal stops at once", "grace", grace)
@@ -240,10 +245,6 @@ func shutdown(logger *slog.Logger, grace time.Duration, srv *http.Server, gs *gr
 	}
 	idle := make(chan struct{})
 	go func() { wg.Wait(); close(idle) }()
-	// Tasks that run with no request waiting on them (returnImmediately)
-	// are halted too, in every case, so that they end canceled rather than
-	// failed by the task runtime's Close.
-	defer haltRuns()
 	if waitFor(idle, grace) {
 		return
 	}
@@ -294,37 +295,6 @@ func (a haltingAgent) Run(ctx context.Context, in *agui.RunAgentInput, s *agui.S
 	err := a.Agent.Run(ctx, in, s)
 	if err != nil && errors.Is(context.Cause(ctx), errHalted) {
 		return &agui.RunError{Message: "the server is shutting down; try again later", Code: "server_shutdown"}
-	}
-	return err
-}
-
-// haltingExecutor cancels the task of a run still going when halt is
-// done: a shutdown leaves it canceled, where the task runtime's Close
-// would fail it.
-type haltingExecutor struct {
-	a2atask.Executor
-	tasks *a2atask.Runtime
-	halt  context.Context
-}
-
-// Execute implements a2atask.Executor.
-func (e *haltingExecutor) Execute(ctx context.Context, run *a2atask.Run) error {
-	canceled, done := false, make(chan struct{})
-	stop := context.AfterFunc(e.halt, func() {
-		defer close(done)
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		// The runtime finds a task for its owner, who started the run.
-		ctx = a2a.WithCallInfo(ctx, &a2a.CallInfo{Principal: run.Principal})
-		_, err := e.tasks.CancelTask(ctx, &a2a.CancelTaskRequest{ID: run.TaskID()})
-		canceled = err == nil
-	})
-	err := e.Executor.Execute(ctx, run) // returns once the cancel reaches it
-	if !stop() {
-		<-done
-		if canceled {
-			return a2atask.ErrCanceled // settled: the runtime writes nothing more
-		}
 	}
 	return err
 }

@@ -315,6 +315,15 @@ func (rt *Runtime) execute(run *Run) {
 	err := rt.call(ctx, run)
 	switch state := run.Task().Status.State; {
 	case errors.Is(err, ErrCanceled) || Terminal(state) || Interrupted(state):
+	case rt.ctx.Err() != nil:
+		// Close stopped the run: the task fails, saying why, as the orphan
+		// sweep would fail it after a crash.
+		rt.logger.Info("a2atask: the runtime closed while a task was working", "task", id)
+		rt.settle(run, run.Fail(run.AgentMessage(&a2a.Part{Content: &a2a.PartText{Text: "the agent's server shut down while working on this task"}})))
+	case ctx.Err() != nil:
+		// The watcher saw another writer (a cancel, the orphan sweep) end
+		// the task: the executor stopped as asked, and nothing is left to
+		// write.
 	case err != nil:
 		text := "the agent failed"
 		var re *a2a.RPCError

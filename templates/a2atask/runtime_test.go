@@ -1,6 +1,7 @@
 package a2atask
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -462,5 +463,59 @@ func TestOrphansFail(t *testing.T) {
 		if rec.Task.Status.State == a2a.TaskStateFailed || time.Now().After(deadline) {
 			t.Fatalf("the leased task ended %s", rec.Task.Status.State)
 		}
+	}
+}
+
+// lockedBuffer is a log sink for tests that read it while the runtime
+// writes.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// TestCancelAndCloseEndRunsQuietly: an executor that stops because its
+// task was canceled is not an error, and one that Close stops fails its
+// task with the reason, neither logged as an error.
+func TestCancelAndCloseEndRunsQuietly(t *testing.T) {
+	var log lockedBuffer
+	returned := make(chan struct{}, 2)
+	client, rt := serve(t, ExecutorFunc(func(ctx context.Context, run *Run) error {
+		defer func() { returned <- struct{}{} }()
+		run.Working(nil)
+		<-ctx.Done()
+		return ctx.Err()
+	}), WithLogger(slog.New(slog.NewTextHandler(&log, nil))))
+	c := client("")
+	ctx := context.Background()
+	immediately := &a2a.SendMessageConfiguration{ReturnImmediately: true}
+	canceled := sendTask(t, c, &a2a.SendMessageRequest{Message: userMessage("to cancel"), Configuration: immediately})
+	closed := sendTask(t, c, &a2a.SendMessageRequest{Message: userMessage("to close"), Configuration: immediately})
+	waitState(t, c, canceled.ID, a2a.TaskStateWorking)
+	waitState(t, c, closed.ID, a2a.TaskStateWorking)
+	if _, err := c.CancelTask(ctx, &a2a.CancelTaskRequest{ID: canceled.ID}); err != nil {
+		t.Fatal(err)
+	}
+	<-returned
+	rt.Close()
+	<-returned
+	got := waitState(t, c, closed.ID, a2a.TaskStateFailed)
+	if msg := textOf(got.Status.Message); !strings.Contains(msg, "shut down") {
+		t.Errorf("the closed task failed with %q", msg)
+	}
+	waitState(t, c, canceled.ID, a2a.TaskStateCanceled)
+	if strings.Contains(log.String(), "level=ERROR") {
+		t.Errorf("logged as errors:\n%s", log.String())
 	}
 }
