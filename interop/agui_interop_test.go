@@ -7,6 +7,7 @@ package interop_test
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -236,3 +237,54 @@ func metaEvents() []*agui.MetaEvent {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// TestRuntimeOutcomesValidate: the run endings the runtime writes (an
+// interrupt raised in a nested subagent, which suspends it and its parent,
+// a result, and a cancelled run) pass the official schema and @ag-ui/core.
+func TestRuntimeOutcomesValidate(t *testing.T) {
+	requireNode(t)
+	var events []agui.Event
+	collect := func(ev agui.Event) error { events = append(events, ev); return nil }
+	input := &agui.RunAgentInput{ThreadID: "t1", RunID: "r1", Messages: []agui.Message{}}
+	interrupting := agui.AgentFunc(func(_ context.Context, _ *agui.RunAgentInput, s *agui.Stream) error {
+		outer, err := s.Subagent("planner")
+		if err != nil {
+			return err
+		}
+		inner, err := outer.Subagent("booker")
+		if err != nil {
+			return err
+		}
+		if err := inner.Text("Booking needs your approval."); err != nil {
+			return err
+		}
+		message := "Book the 9:40 train?"
+		s.SetResult(json.RawMessage(`{"draft":true}`))
+		return inner.Interrupt(agui.Interrupt{ID: "approve", Reason: "confirmation", Message: &message,
+			ResponseSchema: json.RawMessage(`{"type":"boolean"}`)})
+	})
+	if err := agui.Invoke(context.Background(), interrupting, input, collect); err != nil {
+		t.Fatal(err)
+	}
+	cancelled := agui.AgentFunc(func(_ context.Context, _ *agui.RunAgentInput, s *agui.Stream) error {
+		s.SetResult(json.RawMessage(`{"partial":true}`)) // dropped: the run did not complete
+		s.MarkCancelled()
+		return s.Text("Stopping.")
+	})
+	if err := agui.Invoke(context.Background(), cancelled, input, collect); err != nil {
+		t.Fatal(err)
+	}
+	var kinds []string
+	for _, ev := range events {
+		if f, ok := ev.(*agui.SubagentFinishedEvent); ok && f.Outcome != nil {
+			kinds = append(kinds, "suspended")
+		}
+		if f, ok := ev.(*agui.RunFinishedEvent); ok {
+			kinds = append(kinds, string(f.AppendJSON(nil)))
+		}
+	}
+	if len(kinds) != 4 || !strings.Contains(kinds[2], `"outcome":{"type":"interrupt"`) || !strings.Contains(kinds[3], `"outcome":{"type":"cancelled"}`) || strings.Contains(kinds[3], "partial") {
+		t.Fatalf("endings %q", kinds)
+	}
+	checkSchemaLines(t, eventLines(events))
+}

@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 )
@@ -49,6 +50,7 @@ type Stream struct {
 type runState struct {
 	lastAsst   map[string]string // owner → id of the last assistant text message
 	interrupts []Interrupt
+	parents    map[string]string // subagent run id → the subagent that started it ("" for the agent)
 	cancelled  bool
 	result     json.RawMessage
 	over       bool
@@ -65,7 +67,7 @@ type runState struct {
 
 func newStream(ctx context.Context, w eventWriter, threadID, runID string) *Stream {
 	return &Stream{mu: new(sync.Mutex), ctx: ctx, w: w, verifier: NewVerifier(), threadID: threadID, runID: runID,
-		run: &runState{lastAsst: map[string]string{}}}
+		run: &runState{lastAsst: map[string]string{}, parents: map[string]string{}}}
 }
 
 // ThreadID and RunID identify the run.
@@ -169,7 +171,7 @@ func (s *Stream) closeOwned(owner string, all bool) error {
 					return err
 				}
 			}
-			ev = &SubagentFinishedEvent{SubagentRunID: it.ID}
+			ev = s.subagentFinished(it.ID)
 		default:
 			continue
 		}
@@ -436,7 +438,9 @@ func (s *Stream) Meta(payload MetaPayload) error {
 // Interrupt ends the run, when the agent returns, with an interrupt outcome:
 // the run pauses for the client to answer the interrupts in a new run's
 // resume. An interrupt that does not validate, or whose id the run already
-// used, is an error, and none of interrupts is kept.
+// used, is an error, and none of interrupts is kept. On a subagent's view,
+// an interrupt is the subagent's (subagentRunId), and the subagent, with
+// the subagents above it, ends suspended rather than successful.
 func (s *Stream) Interrupt(interrupts ...Interrupt) error {
 	return s.locked(func() error {
 		if s.run.over {
@@ -446,7 +450,12 @@ func (s *Stream) Interrupt(interrupts ...Interrupt) error {
 		for _, in := range s.run.interrupts {
 			used[in.ID] = true
 		}
+		interrupts = slices.Clone(interrupts)
 		for i := range interrupts {
+			if s.owner != "" && interrupts[i].SubagentRunID == nil {
+				owner := s.owner
+				interrupts[i].SubagentRunID = &owner
+			}
 			id := interrupts[i].ID
 			if err := interrupts[i].Validate(); err != nil {
 				return fmt.Errorf("agui: invalid interrupt %q: %w", id, err)
@@ -485,6 +494,7 @@ func (s *Stream) SetResult(result json.RawMessage) {
 func (s *Stream) Subagent(name string) (*Subagent, error) {
 	id := NewID("sub")
 	err := s.locked(func() error {
+		s.run.parents[id] = s.owner
 		ev := &SubagentStartedEvent{SubagentRunID: id, Name: name}
 		if s.owner != "" {
 			parent := s.owner
@@ -515,8 +525,35 @@ func (a *Subagent) Finish() error {
 		if err := a.parent.closeOwned(a.owner, false); err != nil {
 			return err
 		}
-		return a.parent.send(&SubagentFinishedEvent{SubagentRunID: a.owner})
+		return a.parent.send(a.parent.subagentFinished(a.owner))
 	})
+}
+
+// subagentFinished ends a subagent's segment of the run: suspended when it,
+// or a subagent below it, raised an interrupt, else successfully. The
+// caller holds s.mu.
+func (s *Stream) subagentFinished(id string) *SubagentFinishedEvent {
+	ev := &SubagentFinishedEvent{SubagentRunID: id}
+	var own []string
+	suspended := false
+	for _, in := range s.run.interrupts {
+		if in.SubagentRunID == nil {
+			continue
+		}
+		for o := *in.SubagentRunID; o != ""; o = s.run.parents[o] {
+			if o == id {
+				suspended = true
+				if o == *in.SubagentRunID {
+					own = append(own, in.ID)
+				}
+				break
+			}
+		}
+	}
+	if suspended {
+		ev.Outcome = &SubagentFinishedSuspendedOutcome{InterruptIDs: own}
+	}
+	return ev
 }
 
 // Fail closes what the subagent has open and ends it with an error.

@@ -530,3 +530,61 @@ func TestAFinishedSubagentSendsNothing(t *testing.T) {
 		t.Errorf("events %s", got)
 	}
 }
+
+// TestSubagentInterruptsSuspendIt: an interrupt raised on a subagent's view
+// is the subagent's, and the subagent and those above it end suspended,
+// owning only their own interrupts; a sibling without one ends in success.
+func TestSubagentInterruptsSuspendIt(t *testing.T) {
+	var outerID, innerID string
+	h := NewHandler(AgentFunc(func(_ context.Context, _ *agui.RunAgentInput, s *Stream) error {
+		outer, err := s.Subagent("outer")
+		if err != nil {
+			return err
+		}
+		inner, err := outer.Subagent("inner")
+		if err != nil {
+			return err
+		}
+		sibling, err := s.Subagent("sibling")
+		if err != nil {
+			return err
+		}
+		outerID, innerID = outer.ID(), inner.ID()
+		if err := inner.Interrupt(agui.Interrupt{ID: "approve", Reason: "confirmation"}); err != nil {
+			return err
+		}
+		if err := sibling.Finish(); err != nil {
+			return err
+		}
+		return outer.Finish() // finishes inner first
+	}), WithLogger(quietLogger()))
+	evs := events(t, post(t, h, runInput, nil).Body.Bytes())
+	outcomes := map[string]string{}
+	for _, ev := range evs {
+		if f, ok := ev.(*agui.SubagentFinishedEvent); ok {
+			outcomes[f.SubagentRunID] = string(f.AppendJSON(nil))
+		}
+	}
+	if len(outcomes) != 3 {
+		t.Fatalf("finished %v", outcomes)
+	}
+	for id, want := range map[string]string{
+		innerID: `"outcome":{"type":"suspended","interruptIds":["approve"]}`,
+		outerID: `"outcome":{"type":"suspended"}`,
+	} {
+		if !strings.Contains(outcomes[id], want) {
+			t.Errorf("%s ended %s, want %s", id, outcomes[id], want)
+		}
+		delete(outcomes, id)
+	}
+	for _, sibling := range outcomes {
+		if strings.Contains(sibling, "outcome") {
+			t.Errorf("the sibling ended %s", sibling)
+		}
+	}
+	fin := evs[len(evs)-1].(*agui.RunFinishedEvent)
+	out, ok := fin.Outcome.(*agui.RunFinishedInterruptOutcome)
+	if !ok || len(out.Interrupts) != 1 || out.Interrupts[0].SubagentRunID == nil || *out.Interrupts[0].SubagentRunID != innerID {
+		t.Errorf("RUN_FINISHED %s", fin.AppendJSON(nil))
+	}
+}
