@@ -76,6 +76,9 @@ type runKey struct{ threadID, runID string }
 // activeRun is a run in progress, for the cancel route.
 type activeRun struct {
 	key runKey
+	// caller is who started the run, as WithAuthenticator named them: the
+	// only caller who may cancel it.
+	caller string
 	// resumes is set when the run answers its thread's open interrupts.
 	resumes bool
 	// stopped is closed once a cancel has stopped the agent's stream and
@@ -165,14 +168,14 @@ func (rs *runs) end(key runKey) (cancelled bool) {
 	return run.cancelled
 }
 
-// cancel stops a run whose agent is still running: once it returns true,
-// nothing the agent emits from then on goes out (a call already writing,
-// held up by a slow client, may finish), and the agent's context is
-// cancelled. It is false when there is no such run.
-func (rs *runs) cancel(key runKey) bool {
+// cancel stops a run of caller's whose agent is still running: once it
+// returns true, nothing the agent emits from then on goes out (a call
+// already writing, held up by a slow client, may finish), and the agent's
+// context is cancelled. It is false when caller has no such run.
+func (rs *runs) cancel(key runKey, caller string) bool {
 	rs.mu.Lock()
 	run := rs.active[key]
-	if run == nil || run.returned {
+	if run == nil || run.returned || run.caller != caller {
 		rs.mu.Unlock()
 		return false
 	}
@@ -200,7 +203,8 @@ type CancelRequest struct {
 // serveCancel answers POST {path}/cancel: the run stops, its agent's
 // context cancelled and its stream closed to the agent, and the run ends
 // with RUN_FINISHED and a cancelled outcome. A run whose agent has
-// returned can no longer be cancelled (404). Runs are known to the
+// returned can no longer be cancelled, and one another caller started
+// (WithAuthenticator) is not found: both are 404. Runs are known to the
 // process serving them.
 func (h *handler) serveCancel(w http.ResponseWriter, r *http.Request) {
 	body, ok := h.readJSONBody(w, r)
@@ -212,7 +216,7 @@ func (h *handler) serveCancel(w http.ResponseWriter, r *http.Request) {
 		h.reject(w, r, http.StatusBadRequest, `send {"threadId": …, "runId": …}`, nil)
 		return
 	}
-	if !h.runs.cancel(runKey{req.ThreadID, req.RunID}) {
+	if !h.runs.cancel(runKey{req.ThreadID, req.RunID}, CallerFrom(r.Context())) {
 		h.reject(w, r, http.StatusNotFound, fmt.Sprintf("no run %s of thread %s is in progress here", req.RunID, req.ThreadID), nil)
 		return
 	}

@@ -476,3 +476,55 @@ func TestRunIDsAreScopedToTheirThread(t *testing.T) {
 		}
 	}
 }
+
+// TestCancelIsTheCallersOwn: with WithAuthenticator a run is its caller's:
+// the agent reads the caller from its context, and another caller's cancel
+// finds no such run.
+func TestCancelIsTheCallersOwn(t *testing.T) {
+	started := make(chan string, 1)
+	h := NewHandler(AgentFunc(func(ctx context.Context, in *agui.RunAgentInput, s *Stream) error {
+		started <- CallerFrom(ctx)
+		<-ctx.Done()
+		return ctx.Err()
+	}), WithLogger(quietLogger()), WithAuthenticator(func(r *http.Request) (string, error) {
+		user, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+		if !ok || (user != "alice" && user != "bob") {
+			return "", errors.New("who are you?")
+		}
+		return user, nil
+	}))
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	as := func(user string) *Client {
+		return &Client{URL: srv.URL, Header: http.Header{"Authorization": {"Bearer " + user}}}
+	}
+	ctx, stop := context.WithTimeout(context.Background(), 10*time.Second)
+	defer stop()
+	rs, err := as("alice").Run(ctx, &agui.RunAgentInput{ThreadID: "t1", RunID: "r1", Messages: []agui.Message{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if caller := <-started; caller != "alice" {
+		t.Errorf("the agent's caller is %q", caller)
+	}
+	var he *HTTPError
+	if err := as("bob").Cancel(ctx, "t1", "r1"); !errors.As(err, &he) || he.StatusCode != http.StatusNotFound {
+		t.Errorf("bob cancelled alice's run: %v", err)
+	}
+	if err := as("mallory").Cancel(ctx, "t1", "r1"); !errors.As(err, &he) || he.StatusCode != http.StatusUnauthorized {
+		t.Errorf("an unknown caller's cancel: %v", err)
+	}
+	if err := as("alice").Cancel(ctx, "t1", "r1"); err != nil {
+		t.Fatalf("alice's cancel: %v", err)
+	}
+	var last agui.Event
+	for ev, err := range rs.Events() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		last = ev
+	}
+	if fin, ok := last.(*agui.RunFinishedEvent); !ok || fin.Outcome == nil {
+		t.Errorf("the run ended with %#v", last)
+	}
+}

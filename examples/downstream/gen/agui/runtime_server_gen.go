@@ -46,7 +46,7 @@ const DefaultMaxBodyBytes = 1 << 20
 // handlerConfig is what Options set.
 type handlerConfig struct {
 	maxBody      int64
-	authorize    func(*http.Request) error
+	authenticate func(*http.Request) (caller string, err error)
 	keepAlive    time.Duration
 	logger       *slog.Logger
 	capabilities *AgentCapabilities
@@ -78,9 +78,28 @@ func WithBearerToken(token string) Option {
 }
 
 // WithAuthorizer runs authorize before the body is read; an error gets 401
-// with the error's text.
+// with the error's text. Every caller it admits is the same caller to
+// the handler: any of them may cancel any run (see WithAuthenticator).
 func WithAuthorizer(authorize func(*http.Request) error) Option {
-	return func(c *handlerConfig) { c.authorize = authorize }
+	return WithAuthenticator(func(r *http.Request) (string, error) { return "", authorize(r) })
+}
+
+// WithAuthenticator runs authenticate before the body is read: an error
+// gets 401 with the error's text; otherwise it names the caller (a user
+// id, say). A run is its caller's: the agent finds the caller in
+// CallerFrom(ctx), and a cancel from another caller finds no such run
+// (404). It replaces WithAuthorizer and WithBearerToken.
+func WithAuthenticator(authenticate func(*http.Request) (caller string, err error)) Option {
+	return func(c *handlerConfig) { c.authenticate = authenticate }
+}
+
+type callerKey struct{}
+
+// CallerFrom returns the caller WithAuthenticator named for the request
+// whose context ctx is or derives from: "" when none did.
+func CallerFrom(ctx context.Context) string {
+	caller, _ := ctx.Value(callerKey{}).(string)
+	return caller
 }
 
 // WithKeepAlive sends an SSE comment when no event has been written for
@@ -165,12 +184,14 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.reject(w, r, http.StatusMethodNotAllowed, "use "+strings.Join(allow, " or ")+" here", nil)
 		return
 	}
-	if h.cfg.authorize != nil {
-		if err := h.cfg.authorize(r); err != nil {
+	if h.cfg.authenticate != nil {
+		caller, err := h.cfg.authenticate(r)
+		if err != nil {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="agui"`)
 			h.reject(w, r, http.StatusUnauthorized, err.Error(), nil)
 			return
 		}
+		r = r.WithContext(context.WithValue(r.Context(), callerKey{}, caller))
 	}
 	switch route {
 	case CapabilitiesPath:
@@ -201,7 +222,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithCancelCause(r.Context())
 	defer cancel(nil)
-	run := &activeRun{key: runKey{input.ThreadID, input.RunID}, stopped: make(chan struct{}), cancel: cancel}
+	run := &activeRun{key: runKey{input.ThreadID, input.RunID}, caller: CallerFrom(ctx), stopped: make(chan struct{}), cancel: cancel}
 	added, threadBusy := h.runs.add(run.key, run)
 	if !added {
 		h.reject(w, r, http.StatusConflict, "run "+input.RunID+" of thread "+input.ThreadID+" is already in progress", &Error{Path: "/runId", Rule: "unique"})
