@@ -575,7 +575,10 @@ func (s *Stream) start(input *RunAgentInput) error {
 
 // finish closes everything still open, newest first (so a subagent's work
 // closes before the subagent, and inner items before outer ones), and sends
-// RUN_FINISHED. When it fails the run is not over: fail ends it.
+// RUN_FINISHED. When it fails the run is not over: fail ends it. A
+// RUN_FINISHED that does not validate keeps nothing; one that cannot be
+// written (the client left) still keeps the run's interrupts, which were
+// raised, for the client to answer when it comes back.
 func (s *Stream) finish() error {
 	return s.envelope(func() error {
 		ev := &RunFinishedEvent{ThreadID: s.threadID, RunID: s.runID}
