@@ -106,6 +106,17 @@ func TestChatPageInChromium(t *testing.T) {
 	if question := text("#interrupt-question"); !strings.Contains(question, "Delete the draft?") {
 		t.Errorf("the interrupt asks %q", question)
 	}
+	// A resume the server never gets (the network fails): the question is
+	// asked again, and the transcript does not say it was answered.
+	if armed := eval(`(() => { const real = window.fetch; window.fetch = () => { window.fetch = real; return Promise.reject(new TypeError("network down")) }; return "armed" })()`); armed != "armed" {
+		t.Fatalf("arming the failure: %q", armed)
+	}
+	do("approve, unheard", chromedp.Click(chromedp.ID("approve")))
+	browserGet(t, ctx, chromedp.Poll[bool](`document.querySelector("#status").textContent.startsWith("The run failed")`, chromedp.WithPollingTimeout(20*time.Second)))
+	do("the question again", chromedp.WaitVisible(chromedp.ID("interrupt")))
+	if n := eval(`String(document.querySelectorAll("#messages li.interrupt").length)`); n != "0" {
+		t.Errorf("an unheard answer is in the transcript (%s entries)", n)
+	}
 	do("approve", chromedp.Click(chromedp.ID("approve")))
 	if focused := eval(`document.activeElement.id || document.activeElement.tagName`); focused != "input" {
 		t.Errorf("after answering, the focus is on %s, want the message field", focused)

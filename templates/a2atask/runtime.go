@@ -37,6 +37,10 @@ type Runtime struct {
 	ctx     context.Context // runs outlive the requests that start them
 	stop    context.CancelFunc
 	running sync.WaitGroup
+	// closing is held for reading by every start, so that Close, which
+	// sets closed under it, sees each run a start begins.
+	closing sync.RWMutex
+	closed  bool
 }
 
 // Option configures a Runtime.
@@ -138,8 +142,13 @@ func (rt *Runtime) written(taskID string, event *a2a.StreamResponse) {
 	}
 }
 
-// Close cancels the runs in progress and waits for them to return.
+// Close refuses new messages, cancels the runs in progress, and waits for
+// them to return. A run it stops fails its task, saying the server shut
+// down, unless the executor ends the task itself or returns nil.
 func (rt *Runtime) Close() error {
+	rt.closing.Lock()
+	rt.closed = true
+	rt.closing.Unlock()
 	rt.stop()
 	rt.running.Wait()
 	return nil
@@ -185,6 +194,11 @@ func (rt *Runtime) load(ctx context.Context, id string) (*Record, error) {
 // executor on it in the background. It returns the generation the task
 // had before the run's first event, for a stream to start after.
 func (rt *Runtime) start(ctx context.Context, req *a2a.SendMessageRequest) (*Record, error) {
+	rt.closing.RLock()
+	defer rt.closing.RUnlock()
+	if rt.closed {
+		return nil, a2a.NewError(a2a.ErrInternal, "the agent is shutting down: send the message again later")
+	}
 	principal, owner := rt.caller(ctx)
 	msg := clone(req.Message)
 	var rec *Record
@@ -267,12 +281,16 @@ func (rt *Runtime) resume(ctx context.Context, msg *a2a.Message) (*Record, error
 	}
 }
 
+// errEndedElsewhere is the cause of a run's context when another writer
+// ended its task.
+var errEndedElsewhere = errors.New("a2atask: the task was ended by another writer")
+
 // execute runs the executor on a task, cancelling its context when the
 // task is canceled by any writer, and settles the task when it returns.
 func (rt *Runtime) execute(run *Run) {
 	defer rt.running.Done()
-	ctx, cancel := context.WithCancel(rt.ctx)
-	defer cancel()
+	ctx, cancel := context.WithCancelCause(rt.ctx)
+	defer cancel(nil)
 	id := run.task.ID
 	signal, stopWatch := rt.store.Watch(id)
 	defer stopWatch()
@@ -306,7 +324,7 @@ func (rt *Runtime) execute(run *Run) {
 				// A terminal status the run did not write (a cancel, the orphan
 				// sweep) ends the run's work.
 				if u, ok := e.Payload.Payload.(*a2a.StreamResponseStatusUpdate); ok && Terminal(u.StatusUpdate.Status.State) {
-					cancel()
+					cancel(errEndedElsewhere)
 					return
 				}
 			}
@@ -315,15 +333,17 @@ func (rt *Runtime) execute(run *Run) {
 	err := rt.call(ctx, run)
 	switch state := run.Task().Status.State; {
 	case errors.Is(err, ErrCanceled) || Terminal(state) || Interrupted(state):
-	case rt.ctx.Err() != nil:
+	case errors.Is(context.Cause(ctx), errEndedElsewhere):
+		// Another writer (a cancel, the orphan sweep) ended the task and
+		// the executor stopped as asked: nothing is left to write.
+		if err != nil && !errors.Is(err, context.Canceled) {
+			rt.logger.Info("a2atask: the executor of an ended task returned an error", "task", id, "err", err)
+		}
+	case err != nil && rt.ctx.Err() != nil:
 		// Close stopped the run: the task fails, saying why, as the orphan
 		// sweep would fail it after a crash.
-		rt.logger.Info("a2atask: the runtime closed while a task was working", "task", id)
+		rt.logger.Info("a2atask: the runtime closed while a task was working", "task", id, "err", err)
 		rt.settle(run, run.Fail(run.AgentMessage(&a2a.Part{Content: &a2a.PartText{Text: "the agent's server shut down while working on this task"}})))
-	case ctx.Err() != nil:
-		// The watcher saw another writer (a cancel, the orphan sweep) end
-		// the task: the executor stopped as asked, and nothing is left to
-		// write.
 	case err != nil:
 		text := "the agent failed"
 		var re *a2a.RPCError

@@ -515,6 +515,10 @@ func TestCancelAndCloseEndRunsQuietly(t *testing.T) {
 		t.Errorf("the closed task failed with %q", msg)
 	}
 	waitState(t, c, canceled.ID, a2a.TaskStateCanceled)
+	if _, err := c.SendMessage(ctx, &a2a.SendMessageRequest{Message: userMessage("too late"), Configuration: immediately}); err == nil ||
+		!strings.Contains(err.Error(), "shutting down") {
+		t.Errorf("a message after Close: %v", err)
+	}
 	if strings.Contains(log.String(), "level=ERROR") {
 		t.Errorf("logged as errors:\n%s", log.String())
 	}

@@ -524,7 +524,9 @@ func TestCancelIsTheCallersOwn(t *testing.T) {
 		}
 		last = ev
 	}
-	if fin, ok := last.(*agui.RunFinishedEvent); !ok || fin.Outcome == nil {
+	if fin, ok := last.(*agui.RunFinishedEvent); !ok {
 		t.Errorf("the run ended with %#v", last)
+	} else if _, cancelled := fin.Outcome.(*agui.RunFinishedCancelledOutcome); !cancelled {
+		t.Errorf("the run ended %s", fin.AppendJSON(nil))
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -555,6 +556,10 @@ func TestSubagentInterruptsSuspendIt(t *testing.T) {
 		}
 		if err := sibling.Finish(); err != nil {
 			return err
+		}
+		// Its SUBAGENT_FINISHED is out: it cannot be suspended now.
+		if err := sibling.Interrupt(agui.Interrupt{ID: "late"}); !errors.Is(err, ErrSubagentOver) {
+			return fmt.Errorf("an interrupt of a finished subagent: %v", err)
 		}
 		return outer.Finish() // finishes inner first
 	}), WithLogger(quietLogger()))

@@ -2,6 +2,7 @@ package bridge
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -60,7 +61,8 @@ func (e *Executor) Execute(ctx context.Context, run *a2atask.Run) error {
 	var re *agui.RunError
 	switch {
 	case errors.Is(err, a2atask.ErrCanceled) || ctx.Err() != nil:
-		return err
+		// Stopped: never nil, which would complete the task.
+		return cmp.Or(err, context.Cause(ctx))
 	case err != nil && !errors.As(err, &re) && out.failure == "":
 		return err // a write to the task failed: the runtime settles it
 	}

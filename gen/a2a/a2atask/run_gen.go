@@ -19,7 +19,9 @@ import (
 // ends the task with one of run's Complete, Fail, Reject, or stops it with
 // RequireInput or RequireAuth. Returning nil with the task still working
 // completes it; returning an error fails it, with the error's text. ctx is
-// cancelled when the task is canceled, from this process or another one.
+// cancelled when the task is canceled, from this process or another one,
+// and when the runtime closes: an error returned then fails the task,
+// saying the server shut down.
 type Executor interface {
 	Execute(ctx context.Context, run *Run) error
 }

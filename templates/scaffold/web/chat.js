@@ -14,6 +14,7 @@ document.body.dataset.threadId = threadId; // for tests and for finding the thre
 let runId = null; // the run streaming now
 let runFailed = false;
 let pendingInterrupts = [];
+let answering = null; // the interrupts a run answers and what became of them, told once it starts
 const bubbles = new Map(); // message or tool call id → its text element
 
 // What to say when the server answers 401: the fragment is the only place
@@ -139,6 +140,8 @@ function onEvent({ event }) {
   switch (event.type) {
     case "RUN_STARTED":
       runId = event.runId;
+      if (answering) settle(answering.interrupts, answering.outcome);
+      answering = null;
       break;
     case "TEXT_MESSAGE_START": {
       const li = add("assistant", "Agent");
@@ -203,9 +206,11 @@ function onMessagesChanged({ messages }) {
   }
 }
 
-// run runs the agent; answering are the interrupts params.resume answers,
-// open again if the server refuses the run before it starts.
-async function run(params = {}, answering = []) {
+// run runs the agent; answered are the interrupts params.resume answers,
+// and outcome what became of them: written to the transcript once the run
+// starts, and the interrupts asked again if the server refuses it before.
+async function run(params = {}, answered = [], outcome = "") {
+  answering = answered.length ? { interrupts: answered, outcome } : null;
   $("send").disabled = true;
   $("interrupt").hidden = true;
   runFailed = false;
@@ -217,7 +222,7 @@ async function run(params = {}, answering = []) {
   } catch (err) {
     // A refused request is an Error with the response's status and body.
     setStatus(`The run failed: ${err?.status ? problem(err.status, err.payload) : (err?.message ?? err)}`, true);
-    if (runId === null) pendingInterrupts = answering; // still open on the server: ask again
+    if (runId === null) pendingInterrupts = answered; // still open on the server: ask again
   } finally {
     $("send").disabled = false;
   }
@@ -243,12 +248,11 @@ function settle(interrupts, outcome) {
 function answer(approved) {
   const answered = pendingInterrupts;
   const resume = answered.map((i) => ({ interruptId: i.id, status: "resolved", payload: approved }));
-  settle(answered, `You answered: ${approved ? "Yes" : "No"}`);
   pendingInterrupts = [];
   // The box with the focused button hides: the focus goes where the next
   // thing to do is.
   $("input").focus();
-  run({ resume }, answered);
+  run({ resume }, answered, `You answered: ${approved ? "Yes" : "No"}`);
 }
 
 $("approve").addEventListener("click", () => answer(true));
@@ -260,11 +264,10 @@ $("composer").addEventListener("submit", (e) => {
   $("input").value = "";
   // A new message instead of an answer leaves the open interrupts: say so.
   const unanswered = pendingInterrupts;
-  settle(unanswered, "Left unanswered: you sent a new message.");
   const resume = unanswered.map((i) => ({ interruptId: i.id, status: "cancelled" }));
   pendingInterrupts = [];
   const id = crypto.randomUUID();
   agent.addMessage({ id, role: "user", content });
   textIn(add("user", "You"), "p").textContent = content;
-  run(resume.length ? { resume } : {}, unanswered);
+  run(resume.length ? { resume } : {}, unanswered, "Left unanswered: you sent a new message.");
 });

@@ -81,6 +81,9 @@ func WithBearerToken(token string) Option {
 // with the error's text. Every caller it admits is the same caller to
 // the handler: any of them may cancel any run (see WithAuthenticator).
 func WithAuthorizer(authorize func(*http.Request) error) Option {
+	if authorize == nil {
+		return WithAuthenticator(nil)
+	}
 	return WithAuthenticator(func(r *http.Request) (string, error) { return "", authorize(r) })
 }
 

@@ -456,6 +456,11 @@ func (s *Stream) Interrupt(interrupts ...Interrupt) error {
 				owner := s.owner
 				interrupts[i].SubagentRunID = &owner
 			}
+			if o := interrupts[i].SubagentRunID; o != nil && !s.verifier.subagentActive(*o) {
+				// Its SUBAGENT_FINISHED (or ERROR) has gone out: it cannot
+				// end suspended now.
+				return fmt.Errorf("%w: interrupt %q names subagent %q", ErrSubagentOver, interrupts[i].ID, *o)
+			}
 			id := interrupts[i].ID
 			if err := interrupts[i].Validate(); err != nil {
 				return fmt.Errorf("agui: invalid interrupt %q: %w", id, err)
