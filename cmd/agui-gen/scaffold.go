@@ -90,28 +90,10 @@ func runScaffold(c *cli.Context) error {
 	}
 	root := out
 	if module == "" {
-		root = moduleRoot(out)
+		root = generate.ModuleRoot(out)
 	}
 	fmt.Fprintf(c.App.Writer, "%s\nnext: %s\n", summary, nextSteps(root, out))
 	return nil
-}
-
-// moduleRoot is the directory of the go.mod that dir is in, or "".
-func moduleRoot(dir string) string {
-	d, err := filepath.Abs(dir)
-	if err != nil {
-		return ""
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
-			return d
-		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			return ""
-		}
-		d = parent
-	}
 }
 
 // nextSteps is the shell command that runs the scaffold in out, in the

@@ -106,7 +106,7 @@ func run(ctx context.Context, cfg config, logger *slog.Logger, ready func(addr s
 	if cfg.grpcURL != "" && cfg.grpcAddr == "" {
 		return errors.New("--grpc-url names the gRPC server, but there is none without --grpc-addr")
 	}
-	l, err := listen(cfg.addr)
+	l, err := agui.Listen(cfg.addr)
 	if err != nil {
 		return err
 	}
@@ -161,7 +161,7 @@ func run(ctx context.Context, cfg config, logger *slog.Logger, ready func(addr s
 	errc := make(chan error, 2)
 	var gs *grpc.Server
 	if cfg.grpcAddr != "" {
-		gl, err := listen(cfg.grpcAddr)
+		gl, err := agui.Listen(cfg.grpcAddr)
 		if err != nil {
 			return err
 		}
@@ -407,13 +407,4 @@ func openStores(ctx context.Context, db database) (*stores, error) {
 		return nil, fmt.Errorf("feedback in %s: %w", db.dsn, err)
 	}
 	return &stores{tasks, meta, func() { meta.Close(); tasks.Close() }}, nil
-}
-
-// listen binds addr. Unlike net.Listen, a bare ":port" binds loopback
-// only: serving every interface is something to ask for ("0.0.0.0:port").
-func listen(addr string) (net.Listener, error) {
-	if strings.HasPrefix(addr, ":") {
-		addr = "127.0.0.1" + addr
-	}
-	return net.Listen("tcp", addr)
 }

@@ -308,25 +308,39 @@ var protoPackage = regexp.MustCompile(`(?m)^package\s+([\w.]+)\s*;`)
 // ImportPathOf derives the import path of dir from the enclosing go.mod, or
 // returns "" when dir is not inside a module.
 func ImportPathOf(dir string) string {
+	root := ModuleRoot(dir)
+	if root == "" {
+		return ""
+	}
+	data, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	if err != nil {
+		return ""
+	}
+	mod := modulePath(data)
+	abs, err := filepath.Abs(dir)
+	if mod == "" || err != nil {
+		return ""
+	}
+	rel, err := filepath.Rel(root, abs)
+	if err != nil {
+		return ""
+	}
+	if rel == "." {
+		return mod
+	}
+	return mod + "/" + filepath.ToSlash(rel)
+}
+
+// ModuleRoot returns the directory of the go.mod that encloses dir, or ""
+// when dir is not inside a module.
+func ModuleRoot(dir string) string {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return ""
 	}
 	for d := abs; ; d = filepath.Dir(d) {
-		data, err := os.ReadFile(filepath.Join(d, "go.mod"))
-		if err == nil {
-			mod := modulePath(data)
-			if mod == "" {
-				return ""
-			}
-			rel, err := filepath.Rel(d, abs)
-			if err != nil {
-				return ""
-			}
-			if rel == "." {
-				return mod
-			}
-			return mod + "/" + filepath.ToSlash(rel)
+		if fi, err := os.Stat(filepath.Join(d, "go.mod")); err == nil && !fi.IsDir() {
+			return d
 		}
 		if filepath.Dir(d) == d {
 			return ""

@@ -123,13 +123,8 @@ func TestCancel(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("the agent was not stopped")
 	}
-	var last agui.Event
-	for ev, err := range rs.Events() {
-		if err != nil {
-			t.Fatal(err)
-		}
-		last = ev
-	}
+	evs := streamed(t, rs)
+	last := evs[len(evs)-1]
 	if fin, ok := last.(*agui.RunFinishedEvent); !ok {
 		t.Fatalf("the run ended with %#v", last)
 	} else if _, ok := fin.Outcome.(*agui.RunFinishedCancelledOutcome); !ok || fin.Result != nil {
@@ -420,13 +415,8 @@ func TestCancelAfterTheAgentReturned(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var last agui.Event
-	for ev, err := range rs.Events() {
-		if err != nil {
-			t.Fatal(err)
-		}
-		last = ev
-	}
+	evs := streamed(t, rs)
+	last := evs[len(evs)-1]
 	var he *HTTPError
 	if !errors.As(cancelErr, &he) || he.StatusCode != http.StatusNotFound {
 		t.Errorf("a cancel after the agent returned: %v", cancelErr)
@@ -517,13 +507,8 @@ func TestCancelIsTheCallersOwn(t *testing.T) {
 	if err := as("alice").Cancel(ctx, "t1", "r1"); err != nil {
 		t.Fatalf("alice's cancel: %v", err)
 	}
-	var last agui.Event
-	for ev, err := range rs.Events() {
-		if err != nil {
-			t.Fatal(err)
-		}
-		last = ev
-	}
+	evs := streamed(t, rs)
+	last := evs[len(evs)-1]
 	if fin, ok := last.(*agui.RunFinishedEvent); !ok {
 		t.Errorf("the run ended with %#v", last)
 	} else if _, cancelled := fin.Outcome.(*agui.RunFinishedCancelledOutcome); !cancelled {

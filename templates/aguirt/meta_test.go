@@ -156,13 +156,7 @@ func TestMetaReplayAndAuth(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []agui.Event
-	for ev, err := range rs.Events() {
-		if err != nil {
-			t.Fatal(err)
-		}
-		got = append(got, ev)
-	}
+	got := streamed(t, rs)
 	// Sent as CUSTOM, read back as META by the client.
 	if tys := strings.Join(types(got), " "); !strings.HasPrefix(tys, "RUN_STARTED META META TEXT_MESSAGE_START") {
 		t.Fatalf("events %s", tys)
@@ -338,14 +332,7 @@ func TestNativeMetaOverProtobuf(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var got []agui.Event
-		for ev, err := range rs.Events() {
-			if err != nil {
-				t.Fatal(err)
-			}
-			got = append(got, ev)
-		}
-		if tys := strings.Join(types(got), " "); !strings.HasPrefix(tys, "RUN_STARTED META TEXT_MESSAGE_START") {
+		if tys := strings.Join(types(streamed(t, rs)), " "); !strings.HasPrefix(tys, "RUN_STARTED META TEXT_MESSAGE_START") {
 			t.Errorf("protobuf %v: %s", proto, tys)
 		}
 	}

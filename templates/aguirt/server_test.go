@@ -62,6 +62,19 @@ func events(t *testing.T, body []byte) []agui.Event {
 	return out
 }
 
+// streamed reads a client's run to its end, failing the test on an error.
+func streamed(t *testing.T, rs *RunStream) []agui.Event {
+	t.Helper()
+	var out []agui.Event
+	for ev, err := range rs.Events() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, ev)
+	}
+	return out
+}
+
 func types(evs []agui.Event) []string {
 	var out []string
 	for _, e := range evs {

@@ -215,24 +215,16 @@ func Crash(t *testing.T, newStorage func(t *testing.T) string, open func(t *test
 	wg.Wait()
 	_ = child.Wait()
 
-	store := open(t, storage)
+	found, err := all(context.Background(), open(t, storage), agui.MetaQuery{ThreadID: "crash", Limit: agui.MaxMetaPage})
+	if err != nil {
+		t.Fatal(err)
+	}
 	stored := map[string]int64{}
-	q := agui.MetaQuery{ThreadID: "crash", Limit: agui.MaxMetaPage}
-	for {
-		page, err := store.Meta(context.Background(), q)
-		if err != nil {
-			t.Fatal(err)
+	for _, m := range found {
+		if _, twice := stored[*m.Event.ID]; twice {
+			t.Errorf("%s is stored twice", *m.Event.ID)
 		}
-		if len(page) == 0 {
-			break
-		}
-		for _, m := range page {
-			if _, twice := stored[*m.Event.ID]; twice {
-				t.Errorf("%s is stored twice", *m.Event.ID)
-			}
-			stored[*m.Event.ID] = m.Seq
-			q.After = m.Seq
-		}
+		stored[*m.Event.ID] = m.Seq
 	}
 	lost := 0
 	for id, seq := range acked {

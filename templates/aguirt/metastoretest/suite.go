@@ -23,6 +23,30 @@ func seqs(ms []agui.StoredMeta) []int64 {
 	return out
 }
 
+// inParallel runs work(0), …, work(n-1) at once and returns their errors.
+func inParallel(n int, work func(w int) error) error {
+	var wg sync.WaitGroup
+	errs := make([]error, n)
+	for w := range n {
+		wg.Go(func() { errs[w] = work(w) })
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// all reads every event q selects, a page of q.Limit at a time.
+func all(ctx context.Context, s agui.MetaStore, q agui.MetaQuery) ([]agui.StoredMeta, error) {
+	var out []agui.StoredMeta
+	for {
+		page, err := s.Meta(ctx, q)
+		if err != nil || len(page) == 0 {
+			return out, err
+		}
+		out = append(out, page...)
+		q.After = page[len(page)-1].Seq
+	}
+}
+
 // Run checks a store; open returns a store on fresh storage, and reopen,
 // when not nil, the same storage anew (as after a restart).
 func Run(t *testing.T, open func(t *testing.T) agui.MetaStore, reopen func(t *testing.T) agui.MetaStore) {
@@ -97,41 +121,26 @@ func Run(t *testing.T, open func(t *testing.T) agui.MetaStore, reopen func(t *te
 		}
 	})
 	t.Run("concurrent writers lose nothing, and the cursor sees all", func(t *testing.T) {
-		var wg sync.WaitGroup
-		errs := make(chan error, 4)
-		for w := range 4 {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for i := range 25 {
-					_, err := s.PutMeta(ctx, "t3", "", []*agui.MetaEvent{
-						event(fmt.Sprintf("w%d-%d", w, i), agui.NewAnalyticsMeta("e")), event(fmt.Sprintf("w%d-%d-b", w, i), agui.NewShareMeta())})
-					if err != nil {
-						errs <- err
-						return
-					}
+		err := inParallel(4, func(w int) error {
+			for i := range 25 {
+				_, err := s.PutMeta(ctx, "t3", "", []*agui.MetaEvent{
+					event(fmt.Sprintf("w%d-%d", w, i), agui.NewAnalyticsMeta("e")), event(fmt.Sprintf("w%d-%d-b", w, i), agui.NewShareMeta())})
+				if err != nil {
+					return err
 				}
-			}()
-		}
-		wg.Wait()
-		close(errs)
-		for err := range errs {
+			}
+			return nil
+		})
+		if err != nil {
 			t.Fatal(err)
 		}
-		q := agui.MetaQuery{ThreadID: "t3", Limit: 7}
+		paged, err := all(ctx, s, agui.MetaQuery{ThreadID: "t3", Limit: 7})
+		if err != nil {
+			t.Fatal(err)
+		}
 		seen := map[string]bool{}
-		for {
-			page, err := s.Meta(ctx, q)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(page) == 0 {
-				break
-			}
-			for _, m := range page {
-				seen[*m.Event.ID] = true
-			}
-			q.After = page[len(page)-1].Seq
+		for _, m := range paged {
+			seen[*m.Event.ID] = true
 		}
 		if len(seen) != 200 {
 			t.Errorf("paged through %d of 200 events", len(seen))
@@ -139,22 +148,19 @@ func Run(t *testing.T, open func(t *testing.T) agui.MetaStore, reopen func(t *te
 	})
 	t.Run("a reader paging while writers write misses nothing", func(t *testing.T) {
 		const writers, each = 4, 60
-		var wg sync.WaitGroup
-		errs := make(chan error, writers)
-		for w := range writers {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
+		var writeErr error
+		writing := make(chan struct{})
+		go func() {
+			defer close(writing)
+			writeErr = inParallel(writers, func(w int) error {
 				for i := range each {
 					if _, err := s.PutMeta(ctx, "t4", "", []*agui.MetaEvent{event(fmt.Sprintf("w%d-%d", w, i), agui.NewShareMeta())}); err != nil {
-						errs <- err
-						return
+						return err
 					}
 				}
-			}()
-		}
-		writing := make(chan struct{})
-		go func() { wg.Wait(); close(writing) }()
+				return nil
+			})
+		}()
 		seen := map[string]bool{}
 		q := agui.MetaQuery{ThreadID: "t4", Limit: 5}
 		for done := false; ; {
@@ -175,38 +181,27 @@ func Run(t *testing.T, open func(t *testing.T) agui.MetaStore, reopen func(t *te
 				break
 			}
 		}
-		close(errs)
-		for err := range errs {
-			t.Fatal(err)
+		if writeErr != nil {
+			t.Fatal(writeErr)
 		}
 		if len(seen) != writers*each {
 			t.Errorf("a reader paging during the writes saw %d of %d events", len(seen), writers*each)
 		}
 	})
 	t.Run("concurrent resends of an id store it once", func(t *testing.T) {
-		var wg sync.WaitGroup
-		got := make(chan int64, 40)
-		errs := make(chan error, 40)
-		for i := range 40 {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				stored, err := s.PutMeta(ctx, "t5", "", []*agui.MetaEvent{event(fmt.Sprint("id", i%5), agui.NewBookmarkMeta("m"))})
-				if err != nil {
-					errs <- err
-					return
-				}
-				got <- stored[0].Seq
-			}()
-		}
-		wg.Wait()
-		close(got)
-		close(errs)
-		for err := range errs {
+		acked := make([]int64, 40)
+		err := inParallel(40, func(i int) error {
+			stored, err := s.PutMeta(ctx, "t5", "", []*agui.MetaEvent{event(fmt.Sprint("id", i%5), agui.NewBookmarkMeta("m"))})
+			if err == nil {
+				acked[i] = stored[0].Seq
+			}
+			return err
+		})
+		if err != nil {
 			t.Fatal(err)
 		}
 		distinct := map[int64]bool{}
-		for seq := range got {
+		for _, seq := range acked {
 			distinct[seq] = true
 		}
 		all, _ := s.Meta(ctx, agui.MetaQuery{ThreadID: "t5"})
@@ -217,23 +212,16 @@ func Run(t *testing.T, open func(t *testing.T) agui.MetaStore, reopen func(t *te
 	if reopen != nil {
 		t.Run("two stores on the same storage write at once", func(t *testing.T) {
 			other := reopen(t)
-			var wg sync.WaitGroup
-			errs := make(chan error, 2)
-			for w, st := range []agui.MetaStore{s, other} {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					for i := range 100 {
-						if _, err := st.PutMeta(ctx, "t6", "", []*agui.MetaEvent{event(fmt.Sprintf("s%d-%d", w, i), agui.NewCopyMeta("m"))}); err != nil {
-							errs <- fmt.Errorf("store %d, put %d: %w", w, i, err)
-							return
-						}
+			stores := []agui.MetaStore{s, other}
+			err := inParallel(len(stores), func(w int) error {
+				for i := range 100 {
+					if _, err := stores[w].PutMeta(ctx, "t6", "", []*agui.MetaEvent{event(fmt.Sprintf("s%d-%d", w, i), agui.NewCopyMeta("m"))}); err != nil {
+						return fmt.Errorf("store %d, put %d: %w", w, i, err)
 					}
-				}()
-			}
-			wg.Wait()
-			close(errs)
-			for err := range errs {
+				}
+				return nil
+			})
+			if err != nil {
 				t.Fatal(err)
 			}
 			q := agui.MetaQuery{ThreadID: "t6", Limit: 1000}
