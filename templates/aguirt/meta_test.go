@@ -184,6 +184,17 @@ func TestMemoryMetaStore(t *testing.T) {
 
 func TestMemoryMetaIntake(t *testing.T) { metastoretest.Intake(t, agui.NewMemoryMeta()) }
 
+func TestMemoryThreadIsolation(t *testing.T) {
+	metastoretest.Isolation(t, agui.NewMemoryCheckpoints().(metastoretest.ThreadStore), agui.NewMemoryMeta())
+}
+
+func TestMemoryThreads(t *testing.T) {
+	// Memory keeps nothing across a restart: reopening is the same store.
+	store := agui.NewMemoryCheckpoints().(metastoretest.ThreadStore)
+	same := func(*testing.T) metastoretest.ThreadStore { return store }
+	metastoretest.Threads(t, same, same)
+}
+
 // FuzzMetaIntake: any body gets an answer, never a server error, and what
 // is acknowledged is stored and valid.
 func FuzzMetaIntake(f *testing.F) {

@@ -46,6 +46,9 @@ const DefaultMaxBodyBytes = 1 << 20
 type handlerConfig struct {
 	maxBody      int64
 	authenticate func(*http.Request) (caller string, err error)
+	// namesCallers is set when authenticate tells callers apart
+	// (WithAuthenticator), which makes threads their owners'.
+	namesCallers bool
 	keepAlive    time.Duration
 	logger       *slog.Logger
 	capabilities *agui.AgentCapabilities
@@ -54,6 +57,8 @@ type handlerConfig struct {
 	metaReplay   bool
 	nativeMeta   bool
 	maxMetaBatch int
+	owners       ThreadOwners
+	threadAccess ThreadAccess
 }
 
 // Option configures NewHandler.
@@ -63,13 +68,14 @@ type Option func(*handlerConfig)
 // gets 413.
 func WithMaxBodyBytes(n int64) Option { return func(c *handlerConfig) { c.maxBody = n } }
 
-// WithBearerToken requires "Authorization: Bearer <token>", compared in
-// constant time; anything else gets 401.
+// WithBearerToken requires "Authorization: Bearer <token>" (the scheme in
+// any case, as RFC 9110 has it), the token compared in constant time;
+// anything else gets 401.
 func WithBearerToken(token string) Option {
-	want := []byte("Bearer " + token)
+	want := []byte(token)
 	return WithAuthorizer(func(r *http.Request) error {
-		got := []byte(r.Header.Get("Authorization"))
-		if subtle.ConstantTimeCompare(got, want) != 1 {
+		scheme, got, _ := strings.Cut(r.Header.Get("Authorization"), " ")
+		if !strings.EqualFold(scheme, "Bearer") || subtle.ConstantTimeCompare([]byte(strings.TrimLeft(got, " ")), want) != 1 {
 			return errors.New("missing or wrong bearer token")
 		}
 		return nil
@@ -78,30 +84,25 @@ func WithBearerToken(token string) Option {
 
 // WithAuthorizer runs authorize before the body is read; an error gets 401
 // with the error's text. Every caller it admits is the same caller to
-// the handler: any of them may cancel any run (see WithAuthenticator).
+// the handler: any of them may use any thread and cancel any run, and no
+// thread has an owner (see WithAuthenticator).
 func WithAuthorizer(authorize func(*http.Request) error) Option {
-	if authorize == nil {
-		return WithAuthenticator(nil)
+	return func(c *handlerConfig) {
+		c.authenticate, c.namesCallers = nil, false
+		if authorize != nil {
+			c.authenticate = func(r *http.Request) (string, error) { return "", authorize(r) }
+		}
 	}
-	return WithAuthenticator(func(r *http.Request) (string, error) { return "", authorize(r) })
 }
 
 // WithAuthenticator runs authenticate before the body is read: an error
 // gets 401 with the error's text; otherwise it names the caller (a user
-// id, say). A run is its caller's: the agent finds the caller in
-// CallerFrom(ctx), and a cancel from another caller finds no such run
-// (404). It replaces WithAuthorizer and WithBearerToken.
+// id, say). A thread is the caller's who first runs on it, and a run its
+// caller's: the agent finds the caller in CallerFrom(ctx), and another
+// caller is answered as if neither existed (see ThreadOwners and
+// WithThreadAccess). It replaces WithAuthorizer and WithBearerToken.
 func WithAuthenticator(authenticate func(*http.Request) (caller string, err error)) Option {
-	return func(c *handlerConfig) { c.authenticate = authenticate }
-}
-
-type callerKey struct{}
-
-// CallerFrom returns the caller WithAuthenticator named for the request
-// whose context ctx is or derives from: "" when none did.
-func CallerFrom(ctx context.Context) string {
-	caller, _ := ctx.Value(callerKey{}).(string)
-	return caller
+	return func(c *handlerConfig) { c.authenticate, c.namesCallers = authenticate, authenticate != nil }
 }
 
 // WithKeepAlive sends an SSE comment when no event has been written for
@@ -124,7 +125,8 @@ func WithLogger(logger *slog.Logger) Option { return func(c *handlerConfig) { c.
 // Requests are checked before the stream starts: POST only (405), JSON only
 // (415), a size limit (413), authorization when configured (401), a
 // RunAgentInput that decodes and validates (400, with a JSON body naming the
-// offending path), a run id not already in progress on its thread (409),
+// offending path), with WithAuthenticator a thread that is the caller's or
+// no one's yet (404, as for any thread the caller cannot see), a run id not already in progress on its thread (409),
 // and, with WithCheckpoints, a resume that answers every open interrupt of
 // the thread, made while no other run of the thread is in progress (409).
 // After that every failure is a RUN_ERROR event.
@@ -139,13 +141,19 @@ func NewHandler(agent Agent, opts ...Option) http.Handler {
 			cfg.logger.LogAttrs(context.Background(), slog.LevelError, "agui: WithCapabilities: the declaration is invalid", slog.String("error", err.Error()))
 		}
 	}
-	return &handler{agent: agent, cfg: cfg}
+	h := &handler{agent: agent, cfg: cfg}
+	if cfg.namesCallers {
+		h.owners = cfg.threadOwners()
+	}
+	return h
 }
 
 type handler struct {
 	agent Agent
 	cfg   handlerConfig
 	runs  runs
+	// owners holds who owns each thread, when callers are authenticated.
+	owners ThreadOwners
 }
 
 // requestError is the JSON body of a rejected request.
@@ -193,7 +201,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			h.reject(w, r, http.StatusUnauthorized, err.Error(), nil)
 			return
 		}
-		r = r.WithContext(context.WithValue(r.Context(), callerKey{}, caller))
+		r = r.WithContext(ContextWithCaller(r.Context(), caller))
 	}
 	switch route {
 	case CapabilitiesPath:
@@ -220,6 +228,10 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if err := input.Validate(); err != nil {
 		h.rejectInvalid(w, r, err)
+		return
+	}
+	if err := h.threadAccess(r.Context(), input.ThreadID, true); err != nil {
+		h.rejectThread(w, r, err)
 		return
 	}
 	ctx, cancel := context.WithCancelCause(r.Context())
@@ -385,8 +397,21 @@ func ServeRun(w http.ResponseWriter, r *http.Request, agent Agent, input *agui.R
 // when the agent fails. emit is called with the stream locked, so it must
 // not call back into the stream. An error from emit cancels the run and is
 // returned; so is the agent's own error.
+//
+// When ctx names a caller (ContextWithCaller) and opts keep thread owners
+// (WithThreadOwners, or WithCheckpoints with a store that is also
+// ThreadOwners), the run's thread is held to that caller as a handler
+// holds it: a thread another caller owns is ErrThreadNotFound, and nothing
+// runs.
 func Invoke(ctx context.Context, agent Agent, input *agui.RunAgentInput, emit func(agui.Event) error, opts ...Option) error {
-	cfg := NewHandler(agent, opts...).(*handler).cfg
+	h := NewHandler(agent, opts...).(*handler)
+	if _, kept := h.cfg.checkpoints.(ThreadOwners); h.owners == nil && (h.cfg.owners != nil || kept) {
+		h.owners = h.cfg.threadOwners()
+	}
+	if err := h.threadAccess(ctx, input.ThreadID, true); err != nil {
+		return err
+	}
+	cfg := h.cfg
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	w := &funcWriter{emit: emit, cancel: cancel}

@@ -1,7 +1,9 @@
-// Package metapg keeps AG-UI META events in PostgreSQL, for the META
-// intake of an AG-UI handler (agui.WithMetaStore) on several replicas: one
-// table, the events as JSON, each thread's ids unique, and the order they
-// were stored in as the cursor.
+// Package metapg keeps in PostgreSQL what an AG-UI handler keeps beyond a
+// run, shared by its replicas: the META events of its intake
+// (agui.WithMetaStore), and each thread's owner and open interrupts
+// (agui.WithCheckpoints; the store is an agui.ThreadOwners too). META is
+// one table, the events as JSON, each thread's ids unique, and the order
+// they were stored in as the cursor.
 package metapg
 
 // This file is written against the generated package gen/agui; the
@@ -11,6 +13,7 @@ package metapg
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -38,6 +41,11 @@ var migrations = []string{
 		UNIQUE (thread_id, id)
 	);
 	CREATE INDEX IF NOT EXISTS agui_meta_by_thread ON agui_meta (thread_id, seq);`,
+	`CREATE TABLE agui_threads (
+		thread_id  TEXT PRIMARY KEY,
+		owner      TEXT, -- NULL until a caller claims the thread
+		interrupts BYTEA -- the open interrupts as a JSON array; NULL when none
+	);`,
 }
 
 // writeLock serializes writers, so that seq grows in commit order and a
@@ -48,7 +56,7 @@ const writeLock = 0x61677569 // "agui"
 // time.
 const migrationLock = 0x616775695f6d6967 // "agui_mig"
 
-// Store is a MetaStore in PostgreSQL.
+// Store is a MetaStore, Checkpoints and ThreadOwners in PostgreSQL.
 type Store struct{ pool *pgxpool.Pool }
 
 // Open connects to the database at dsn (a postgres:// URL or key=value
@@ -213,4 +221,57 @@ func (s *Store) Meta(ctx context.Context, q agui.MetaQuery) ([]agui.StoredMeta, 
 	}
 	defer rows.Close()
 	return agui.ScanMeta(rows, q.ThreadID)
+}
+
+// ClaimThread implements agui.ThreadOwners.
+func (s *Store) ClaimThread(ctx context.Context, threadID, caller string) (string, error) {
+	// Most claims are of a thread its owner runs on again: read first, so
+	// those write nothing.
+	owner, ok, err := s.ThreadOwner(ctx, threadID)
+	if err != nil || ok {
+		return owner, err
+	}
+	// Of concurrent claims, one inserts; the others wait for it and keep
+	// its owner, which the update returns.
+	err = s.pool.QueryRow(ctx, `INSERT INTO agui_threads (thread_id, owner) VALUES ($1, $2)
+		ON CONFLICT (thread_id) DO UPDATE SET owner = COALESCE(agui_threads.owner, excluded.owner)
+		RETURNING owner`, threadID, caller).Scan(&owner)
+	return owner, err
+}
+
+// ThreadOwner implements agui.ThreadOwners.
+func (s *Store) ThreadOwner(ctx context.Context, threadID string) (string, bool, error) {
+	var owner *string
+	err := s.pool.QueryRow(ctx, `SELECT owner FROM agui_threads WHERE thread_id = $1`, threadID).Scan(&owner)
+	if errors.Is(err, pgx.ErrNoRows) || (err == nil && owner == nil) {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", false, err
+	}
+	return *owner, true, nil
+}
+
+// Interrupts implements agui.Checkpoints.
+func (s *Store) Interrupts(ctx context.Context, threadID string) ([]agui.Interrupt, error) {
+	var data []byte
+	err := s.pool.QueryRow(ctx, `SELECT interrupts FROM agui_threads WHERE thread_id = $1`, threadID).Scan(&data)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return agui.ParseInterrupts(data)
+}
+
+// SetInterrupts implements agui.Checkpoints.
+func (s *Store) SetInterrupts(ctx context.Context, threadID string, open []agui.Interrupt) error {
+	var data []byte
+	if len(open) > 0 {
+		data = agui.AppendInterrupts(nil, open)
+	}
+	_, err := s.pool.Exec(ctx, `INSERT INTO agui_threads (thread_id, interrupts) VALUES ($1, $2)
+		ON CONFLICT (thread_id) DO UPDATE SET interrupts = excluded.interrupts`, threadID, data)
+	return err
 }

@@ -38,3 +38,14 @@ func TestIntake(t *testing.T) {
 func TestAcknowledgedSurvivesKill(t *testing.T) {
 	metastoretest.Crash(t, func(t *testing.T) string { return storetest.PostgresDatabase(t) }, open)
 }
+
+func TestThreads(t *testing.T) {
+	dsn := storetest.PostgresDatabase(t)
+	reopen := func(t *testing.T) metastoretest.ThreadStore { return open(t, dsn).(*metapg.Store) }
+	metastoretest.Threads(t, reopen, reopen)
+}
+
+func TestThreadIsolation(t *testing.T) {
+	s := open(t, storetest.PostgresDatabase(t)).(*metapg.Store)
+	metastoretest.Isolation(t, s, s)
+}

@@ -1,8 +1,10 @@
-// Package metasqlite keeps AG-UI META events in a SQLite file, for the
-// META intake of an AG-UI handler (agui.WithMetaStore): one table, the
-// events as JSON, each thread's ids unique, and the order they were stored
-// in as the cursor. Writes are synchronous (synchronous=FULL): an event
-// the intake acknowledged survives a crash and a power loss.
+// Package metasqlite keeps in a SQLite file what an AG-UI handler keeps
+// beyond a run: the META events of its intake (agui.WithMetaStore), and
+// each thread's owner and open interrupts (agui.WithCheckpoints; the
+// store is an agui.ThreadOwners too). META is one table, the events as
+// JSON, each thread's ids unique, and the order they were stored in as the
+// cursor. Writes are synchronous (synchronous=FULL): an event the intake
+// acknowledged, or a thread's owner, survives a crash and a power loss.
 package metasqlite
 
 // This file is written against the generated package gen/agui; the
@@ -40,9 +42,14 @@ var migrations = []string{
 		UNIQUE (thread_id, id)
 	);
 	CREATE INDEX IF NOT EXISTS agui_meta_by_thread ON agui_meta (thread_id, seq);`,
+	`CREATE TABLE agui_threads (
+		thread_id  TEXT PRIMARY KEY,
+		owner      TEXT, -- NULL until a caller claims the thread
+		interrupts BLOB  -- the open interrupts as a JSON array; NULL when none
+	);`,
 }
 
-// Store is a MetaStore in a SQLite file.
+// Store is a MetaStore, Checkpoints and ThreadOwners in a SQLite file.
 type Store struct{ db *sql.DB }
 
 // Open opens (creating if need be) the store in the file at path, and
@@ -167,4 +174,52 @@ func (s *Store) Meta(ctx context.Context, q agui.MetaQuery) ([]agui.StoredMeta, 
 	}
 	defer rows.Close()
 	return agui.ScanMeta(rows, q.ThreadID)
+}
+
+// ClaimThread implements agui.ThreadOwners.
+func (s *Store) ClaimThread(ctx context.Context, threadID, caller string) (string, error) {
+	// Most claims are of a thread its owner runs on again: read first, so
+	// those write nothing.
+	owner, ok, err := s.ThreadOwner(ctx, threadID)
+	if err != nil || ok {
+		return owner, err
+	}
+	err = s.db.QueryRowContext(ctx, `INSERT INTO agui_threads (thread_id, owner) VALUES (?, ?)
+		ON CONFLICT (thread_id) DO UPDATE SET owner = COALESCE(agui_threads.owner, excluded.owner)
+		RETURNING owner`, threadID, caller).Scan(&owner)
+	return owner, err
+}
+
+// ThreadOwner implements agui.ThreadOwners.
+func (s *Store) ThreadOwner(ctx context.Context, threadID string) (string, bool, error) {
+	var owner sql.NullString
+	err := s.db.QueryRowContext(ctx, `SELECT owner FROM agui_threads WHERE thread_id = ?`, threadID).Scan(&owner)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", false, nil
+	}
+	return owner.String, owner.Valid, err
+}
+
+// Interrupts implements agui.Checkpoints.
+func (s *Store) Interrupts(ctx context.Context, threadID string) ([]agui.Interrupt, error) {
+	var data []byte
+	err := s.db.QueryRowContext(ctx, `SELECT interrupts FROM agui_threads WHERE thread_id = ?`, threadID).Scan(&data)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return agui.ParseInterrupts(data)
+}
+
+// SetInterrupts implements agui.Checkpoints.
+func (s *Store) SetInterrupts(ctx context.Context, threadID string, open []agui.Interrupt) error {
+	var data []byte
+	if len(open) > 0 {
+		data = agui.AppendInterrupts(nil, open)
+	}
+	_, err := s.db.ExecContext(ctx, `INSERT INTO agui_threads (thread_id, interrupts) VALUES (?, ?)
+		ON CONFLICT (thread_id) DO UPDATE SET interrupts = excluded.interrupts`, threadID, data)
+	return err
 }

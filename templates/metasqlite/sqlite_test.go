@@ -48,3 +48,25 @@ func TestAcknowledgedSurvivesKill(t *testing.T) {
 			return s
 		})
 }
+
+func TestThreads(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "threads.db")
+	open := func(t *testing.T) metastoretest.ThreadStore {
+		s, err := metasqlite.Open(context.Background(), path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return s
+	}
+	metastoretest.Threads(t, open, open)
+}
+
+func TestThreadIsolation(t *testing.T) {
+	s, err := metasqlite.Open(context.Background(), filepath.Join(t.TempDir(), "threads.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	metastoretest.Isolation(t, s, s)
+}
