@@ -18,7 +18,10 @@ func diffCommand() *cli.Command {
 			"field number and type, same shape). Each change is classed breaking or compatible for the JSON\n" +
 			"wire, the protobuf wire and the generated Go API; the exported Go identifiers that change are\n" +
 			"listed too.\n\n" +
-			"Each side is a spec file, a folder of spec files, or \"embedded\" (the specs built into agui-gen).\n\n" +
+			"Each side is a spec file, a folder of spec files, or \"embedded\" (the specs built into agui-gen).\n" +
+			"When both sides have an AG-UI protobuf ledger (embedded, a folder's proto-freeze*.txt, or\n" +
+			"--from-ledger/--to-ledger), a number that moved or was given to another slot is breaking on the\n" +
+			"protobuf wire, and what the new schema adds is shown with the number --extend-ledger would give it.\n\n" +
 			"Examples:\n" +
 			"  agui-gen diff --from embedded --to new/schema.json\n" +
 			"  agui-gen diff --from a2a-v0.3.0.proto --to a2a.proto --format markdown > comment.md\n" +
@@ -27,6 +30,8 @@ func diffCommand() *cli.Command {
 			&cli.StringFlag{Name: "from", Usage: "the old side: `FILE`, folder or \"embedded\"", Required: true},
 			&cli.StringFlag{Name: "to", Usage: "the new side: `FILE`, folder or \"embedded\"", Required: true},
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "text, markdown or json"},
+			&cli.StringFlag{Name: "from-ledger", Usage: "the old side's AG-UI protobuf ledger `FILE` (default: the embedded side's, or a folder's proto-freeze*.txt)"},
+			&cli.StringFlag{Name: "to-ledger", Usage: "the new side's AG-UI protobuf ledger `FILE`, likewise"},
 			&cli.BoolFlag{Name: "fail-on-breaking", Usage: "exit 1 when any change is breaking"},
 		},
 		Action: runDiff,
@@ -41,6 +46,16 @@ func runDiff(c *cli.Context) error {
 	to, err := generate.LoadSide(c.Context, c.String("to"))
 	if err != nil {
 		return err
+	}
+	for _, l := range []struct {
+		flag string
+		side *generate.Side
+	}{{"from-ledger", from}, {"to-ledger", to}} {
+		if f := c.String(l.flag); f != "" {
+			if l.side.AGUILedger, err = generate.ReadLedger(f); err != nil {
+				return err
+			}
+		}
 	}
 	reports, err := generate.Diff(from, to)
 	if err != nil {

@@ -6,7 +6,9 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 	"strings"
 
@@ -57,6 +59,7 @@ func generateCommand() *cli.Command {
 			"  agui-gen generate --out ./internal/agui --package-path example.com/app/internal/agui\n" +
 			"  agui-gen generate --out ./gen --agui-schema specs/schema.json --meta specs/meta-events.schema.json\n" +
 			"  agui-gen generate --out ./gen --a2a-proto specs/a2a.proto\n" +
+			"  agui-gen generate --out ./gen --agui-schema specs/schema.json --agui-ledger specs/proto-freeze.txt --extend-ledger\n" +
 			"  agui-gen generate --out ./gen --check    # in CI: exit 1 if ./gen is stale\n\n" +
 			"In a go:generate line:\n" +
 			"  //go:generate go run github.com/agui-gen/agui-gen/cmd/agui-gen generate --out gen --package-path example.com/app/gen",
@@ -65,6 +68,8 @@ func generateCommand() *cli.Command {
 			&cli.StringFlag{Name: "package-path", Usage: "import path of DIR (for qualified names in generated code); default: derived from go.mod when DIR is inside the module"},
 			&cli.StringFlag{Name: "agui-schema", Usage: "AG-UI JSON Schema `FILE` (default: the embedded AG-UI 1.1 schema)"},
 			&cli.StringFlag{Name: "meta", Usage: "META event definitions `FILE` (default: the embedded definitions)"},
+			&cli.StringFlag{Name: "agui-ledger", Usage: "AG-UI protobuf number ledger `FILE` (proto-freeze.txt) that numbers the binary transport (default: the embedded one, for the embedded schema)"},
+			&cli.BoolFlag{Name: "extend-ledger", Usage: "number what the AG-UI schema adds and the ledger lacks (the next free number of each message or enum, never one given before), and write the ledger back to --agui-ledger FILE for you to commit; a FILE that does not exist starts from the embedded ledger"},
 			&cli.StringFlag{Name: "a2a-proto", Usage: "A2A proto `FILE` (default: the embedded a2a.proto v1.0.1)"},
 			&cli.StringFlag{Name: "a2a-version", Usage: "protocol `VERSION` (Major.Minor) that --a2a-proto defines, which a proto does not state; default: from its package name (lf.a2a.v1 is 1.0)"},
 			&cli.BoolFlag{Name: "check", Usage: "write nothing; exit 1 and name the stale files when DIR differs from what would be generated"},
@@ -88,6 +93,21 @@ func runGenerate(c *cli.Context) error {
 			return err
 		}
 	}
+	ledgerFile, extend := c.String("agui-ledger"), c.Bool("extend-ledger")
+	if extend && ledgerFile == "" {
+		return errors.New("--extend-ledger writes the ledger it extends: name it with --agui-ledger FILE (a FILE that does not exist starts from the embedded ledger)")
+	}
+	if ledgerFile != "" {
+		spec, err := generate.ReadSpec(ledgerFile)
+		switch {
+		case err == nil:
+			in.AGUIProtoLedger = spec
+		case extend && errors.Is(err, fs.ErrNotExist):
+			in.AGUIProtoLedger.File = filepath.Base(ledgerFile) // the embedded ledger, to be written there
+		default:
+			return err
+		}
+	}
 	if f := c.String("a2a-proto"); f != "" {
 		if in.A2AProto, err = generate.ReadSpec(f); err != nil {
 			return err
@@ -102,9 +122,23 @@ func runGenerate(c *cli.Context) error {
 	if importPath == "" {
 		importPath = generate.ImportPathOf(out)
 	}
-	files, err := generate.Generate(in, generate.Options{ImportPath: importPath})
+	result, err := generate.Run(in, generate.Options{ImportPath: importPath, ExtendLedger: extend})
 	if err != nil {
 		return err
+	}
+	files := result.Files
+	if added := result.Ledger.Added(); len(added) > 0 {
+		if c.Bool("check") {
+			return cli.Exit(fmt.Sprintf("%s lacks %d slots of the schema: %s\nrun agui-gen generate --extend-ledger to number them", ledgerFile, len(added), strings.Join(added, ", ")), 1)
+		}
+		if err := os.WriteFile(ledgerFile, result.Ledger.Format(), 0o644); err != nil {
+			return err
+		}
+		fmt.Fprintf(c.App.ErrWriter, "agui-gen: numbered %d new slots in %s (commit it with the schema):\n", len(added), ledgerFile)
+		for _, k := range added {
+			n, _ := result.Ledger.Number(k)
+			fmt.Fprintf(c.App.ErrWriter, "  %s = %d\n", k, n)
+		}
 	}
 	if c.Bool("check") {
 		stale, err := generate.Stale(out, files)

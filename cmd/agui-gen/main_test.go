@@ -157,3 +157,47 @@ func TestPinnableVersion(t *testing.T) {
 		}
 	}
 }
+
+// TestExtendLedger: a new schema that adds an event and a field generates
+// in one command with --extend-ledger, which writes the ledger (new from
+// the embedded one here) and says what it numbered; --check then passes,
+// and fails on a ledger that lacks the new slots.
+func TestExtendLedger(t *testing.T) {
+	const schema = "../../generator/generate/testdata/agui-next/schema.json"
+	dir := t.TempDir()
+	ledger := filepath.Join(dir, "proto-freeze.txt")
+	gen := func(extra ...string) (string, error) {
+		return run(t, append([]string{"generate", "--out", filepath.Join(dir, "gen"), "--package-path", "example.com/x/gen", "--agui-schema", schema}, extra...)...)
+	}
+	if _, err := gen("--extend-ledger"); err == nil || !strings.Contains(err.Error(), "--agui-ledger") {
+		t.Errorf("--extend-ledger without a file: %v", err)
+	}
+	out, err := gen("--agui-ledger", ledger, "--extend-ledger")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "numbered 6 new slots") || !strings.Contains(out, "TextMessageStartEvent.priority = 6") {
+		t.Errorf("the summary: %s", out)
+	}
+	written, err := os.ReadFile(ledger)
+	if err != nil || !bytes.Contains(written, []byte("\nEvent.event.notice = 32\n")) {
+		t.Fatalf("the ledger: %v\n%.200s", err, written)
+	}
+	if _, err := gen("--agui-ledger", ledger, "--check"); err != nil {
+		t.Errorf("--check after extending: %v", err)
+	}
+	if out, err := gen("--agui-ledger", ledger, "--extend-ledger"); err != nil || strings.Contains(out, "numbered") {
+		t.Errorf("a second extend: %q %v", out, err)
+	}
+	old := filepath.Join(dir, "old-freeze.txt")
+	if err := os.WriteFile(old, bytes.Replace(written, []byte("TextMessageStartEvent.priority = 6\n"), nil, 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var exit cli.ExitCoder
+	if _, err := gen("--agui-ledger", old, "--extend-ledger", "--check"); !errors.As(err, &exit) || exit.ExitCode() != 1 || !strings.Contains(err.Error(), "TextMessageStartEvent.priority") {
+		t.Errorf("--check on a ledger that lacks a slot: %v", err)
+	}
+	if _, err := gen("--agui-ledger", old); err == nil || !strings.Contains(err.Error(), "TextMessageStartEvent.priority has no number") {
+		t.Errorf("without --extend-ledger: %v", err)
+	}
+}

@@ -79,6 +79,10 @@ type Options struct {
 	// ImportPath is the import path of the output directory; each generated
 	// package lives below it ("…/gen" → "…/gen/agui").
 	ImportPath string
+	// ExtendLedger numbers what the AG-UI schema has and the protobuf
+	// ledger lacks, instead of failing on it: each new slot gets the next
+	// number free in its message or enum, never one given before.
+	ExtendLedger bool
 }
 
 // File is one output file, relative to the output directory.
@@ -89,6 +93,25 @@ type File struct {
 
 // Generate runs the pipeline and returns the output files in path order.
 func Generate(in Inputs, opts Options) ([]File, error) {
+	out, err := Run(in, opts)
+	if err != nil {
+		return nil, err
+	}
+	return out.Files, nil
+}
+
+// Output is what a run of the pipeline makes.
+type Output struct {
+	// Files are the output files in path order.
+	Files []File
+	// Ledger is the AG-UI protobuf ledger the run numbered the transport
+	// by; with Options.ExtendLedger, its Added slots are the ones it
+	// numbered, and Format writes it.
+	Ledger *freeze.Ledger
+}
+
+// Run runs the pipeline.
+func Run(in Inputs, opts Options) (*Output, error) {
 	pkg, err := jsonschema.Load("agui",
 		jsonschema.Document{File: in.AGUISchema.File, Data: in.AGUISchema.Data},
 		jsonschema.Document{File: in.Meta.File, Data: in.Meta.Data})
@@ -99,6 +122,7 @@ func Generate(in Inputs, opts Options) ([]File, error) {
 	if err != nil {
 		return nil, err
 	}
+	ledger.Extend = opts.ExtendLedger
 	var out []File
 	put := func(dir string, files []golang.File) {
 		for _, f := range files {
@@ -157,7 +181,7 @@ func Generate(in Inputs, opts Options) ([]File, error) {
 	}
 	put("agenthost", files)
 	slices.SortFunc(out, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
-	return out, nil
+	return &Output{Files: out, Ledger: ledger}, nil
 }
 
 // SetProtocolVersion records the protocol version a proto package defines:

@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/agui-gen/agui-gen/generator/diff"
 	"github.com/agui-gen/agui-gen/generator/emit/golang"
 	"github.com/agui-gen/agui-gen/generator/ir"
+	"github.com/agui-gen/agui-gen/generator/load/freeze"
 	"github.com/agui-gen/agui-gen/generator/load/jsonschema"
 	protoload "github.com/agui-gen/agui-gen/generator/load/proto"
 )
@@ -22,6 +24,10 @@ type Side struct {
 	// AGUIMeta is the AG-UI schema with META, when the side has META.
 	AGUIMeta *ir.Package
 	A2A      *ir.Package
+	// AGUILedger numbers the AG-UI protobuf transport, when the side has
+	// one: the embedded specs do, and so does a folder with a
+	// proto-freeze*.txt.
+	AGUILedger *freeze.Ledger
 }
 
 // LoadSide reads a side named by a spec file, a folder of spec files, or
@@ -35,7 +41,7 @@ func LoadSide(ctx context.Context, spec string) (*Side, error) {
 		if err != nil {
 			return nil, err
 		}
-		files = []Spec{in.AGUISchema, in.Meta, in.A2AProto}
+		files = []Spec{in.AGUISchema, in.Meta, in.A2AProto, in.AGUIProtoLedger}
 	} else {
 		info, err := os.Stat(spec)
 		if err != nil {
@@ -44,7 +50,7 @@ func LoadSide(ctx context.Context, spec string) (*Side, error) {
 		paths := []string{spec}
 		if info.IsDir() {
 			paths = nil
-			for _, pattern := range []string{"*.json", "*.proto"} {
+			for _, pattern := range []string{"*.json", "*.proto", "proto-freeze*.txt"} {
 				m, _ := filepath.Glob(filepath.Join(spec, pattern))
 				paths = append(paths, m...)
 			}
@@ -57,10 +63,15 @@ func LoadSide(ctx context.Context, spec string) (*Side, error) {
 			files = append(files, s)
 		}
 	}
-	var schema, meta, proto *Spec
+	var schema, meta, proto, ledger *Spec
 	for i := range files {
 		f := &files[i]
 		switch {
+		case strings.HasSuffix(f.File, ".txt"):
+			if ledger != nil {
+				return nil, fmt.Errorf("%s: two protobuf ledgers (%s, %s); name one file", spec, ledger.File, f.File)
+			}
+			ledger = f
 		case strings.HasSuffix(f.File, ".proto"):
 			if proto != nil {
 				return nil, fmt.Errorf("%s: two protos (%s, %s); name one file", spec, proto.File, f.File)
@@ -106,10 +117,26 @@ func LoadSide(ctx context.Context, spec string) (*Side, error) {
 		}
 		side.A2A = pkg
 	}
+	if ledger != nil {
+		l, err := freeze.Parse(ledger.File, ledger.Data)
+		if err != nil {
+			return nil, err
+		}
+		side.AGUILedger = l
+	}
 	if side.AGUI == nil && side.A2A == nil {
 		return nil, fmt.Errorf("%s: no AG-UI schema, META definitions or A2A proto found", spec)
 	}
 	return side, nil
+}
+
+// ReadLedger reads an AG-UI protobuf ledger file.
+func ReadLedger(file string) (*freeze.Ledger, error) {
+	spec, err := ReadSpec(file)
+	if err != nil {
+		return nil, err
+	}
+	return freeze.Parse(spec.File, spec.Data)
 }
 
 func topLevel(data []byte) map[string]json.RawMessage {
@@ -165,12 +192,41 @@ func Diff(from, to *Side) ([]*diff.Report, error) {
 			return nil, err
 		}
 		r.Changes = append(r.Changes, api...)
+		if pair.new.Name == "agui" {
+			numbers, err := ledgerChanges(from.AGUILedger, to.AGUILedger, newAGUI)
+			if err != nil {
+				return nil, err
+			}
+			r.Changes = append(r.Changes, numbers...)
+		}
 		reports = append(reports, r)
 	}
 	if len(reports) == 0 {
 		return nil, fmt.Errorf("the two sides share no protocol to compare")
 	}
 	return reports, nil
+}
+
+// ledgerChanges compares the protobuf ledgers of two AG-UI sides, the new
+// one as generate --extend-ledger would leave it for the new schema: what
+// the schema adds shows with the number it would get.
+func ledgerChanges(old, new *freeze.Ledger, schema *ir.Package) ([]diff.Change, error) {
+	if old == nil || new == nil {
+		return nil, nil
+	}
+	extended := new.Clone()
+	extended.Extend = true
+	if _, err := golang.Package(schema, golang.Options{PackageName: "agui", ImportPath: "agui", ProtoLedger: extended}); err != nil {
+		return nil, fmt.Errorf("numbering %s's protobuf transport: %w", schema.Sources[0].File, err)
+	}
+	changes := diff.Ledgers(old, extended)
+	unnumbered := extended.Added()
+	for i, c := range changes {
+		if _, found := slices.BinarySearch(unnumbered, c.Path); found {
+			changes[i].Detail += "; not in " + new.File + " yet: agui-gen generate --extend-ledger writes it there"
+		}
+	}
+	return changes, nil
 }
 
 func goFiles(fs []golang.File) []diff.GoFile {

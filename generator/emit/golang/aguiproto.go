@@ -86,6 +86,11 @@ func (g *gen) emitProtoTransport(f *jen.File, ledger *freeze.Ledger) error {
 	var cases []jen.Code
 	for _, m := range events.Members {
 		arm, ok := arms[snake(m.Value)]
+		if !ok && p.fromSchema(m.Struct) {
+			// A new event of the schema: a ledger opened to extend numbers
+			// its arm.
+			arm, ok = ledger.Assign(protoEnvelope, protoEventArms+"."+snake(m.Value))
+		}
 		if !ok {
 			continue // no protobuf form (META is SSE-only)
 		}
@@ -179,10 +184,18 @@ func (p *aguiProto) flattened(u *ir.Union) bool {
 	return ok
 }
 
+// fromSchema reports a struct of the AG-UI schema itself, not of a
+// document that extends it (META, which has no protobuf form).
+func (p *aguiProto) fromSchema(st *ir.Struct) bool {
+	return len(p.g.pkg.Sources) > 0 && st.Pos.File == p.g.pkg.Sources[0].File
+}
+
+// number returns the number of a field, "Message.field"; a ledger opened
+// to extend numbers one it lacks.
 func (p *aguiProto) number(key string) int {
-	n, ok := p.ledger.Number(key)
+	n, ok := p.ledger.Assign(key[:strings.LastIndexByte(key, '.')], key)
 	if !ok {
-		p.fail("%s: %s has no number in the protobuf ledger %s; add it there", p.ledger.File, key, p.ledger.File)
+		p.fail("%s: %s has no number in the protobuf ledger: agui-gen generate --agui-ledger FILE --extend-ledger numbers it and writes FILE", p.ledger.File, key)
 	}
 	return n
 }
@@ -271,8 +284,7 @@ func (p *aguiProto) baseEvent(st *ir.Struct, msg string) protoField {
 // one for it (JsonPatchOperationType), else as a string.
 func (p *aguiProto) tagField(u *ir.Union, msg string, fl *ir.Field) protoField {
 	num := p.number(msg + "." + snake(u.Tag))
-	enum := msg + "Type." + strings.ToUpper(snake(fl.Const.String))
-	if n, ok := p.ledger.Number(enum); ok {
+	if n, ok := p.tagNumber(msg, fl.Const.String); ok {
 		code := []jen.Code{}
 		if n != 0 {
 			code = []jen.Code{appendTagCode(num, wireVarint), jen.Id("b").Op("=").Id("appendVarint").Call(jen.Id("b"), jen.Lit(n))}
@@ -280,6 +292,17 @@ func (p *aguiProto) tagField(u *ir.Union, msg string, fl *ir.Field) protoField {
 		return protoField{num, code}
 	}
 	return protoField{num, []jen.Code{appendTagCode(num, wireBytes), jen.Id("b").Op("=").Id("appendLenString").Call(jen.Id("b"), jen.Lit(fl.Const.String))}}
+}
+
+// tagNumber returns the enum number of a flattened union's tag value,
+// when the ledger writes msg's tag as an enum (msg+"Type"); a ledger opened
+// to extend numbers a value it lacks.
+func (p *aguiProto) tagNumber(msg, value string) (int, bool) {
+	enum := msg + "Type"
+	if !p.ledger.HasScope(enum) {
+		return 0, false
+	}
+	return p.ledger.Assign(enum, enum+"."+strings.ToUpper(snake(value)))
 }
 
 // field writes one member of st as fields of the message msg.
@@ -451,6 +474,9 @@ func (p *aguiProto) unionValue(u *ir.Union, v *jen.Statement) []jen.Code {
 		var cases []jen.Code
 		for _, m := range u.Members {
 			arm, ok := arms[snake(m.Value)]
+			if !ok {
+				arm, ok = p.ledger.Assign(oneof[:strings.LastIndexByte(oneof, '.')], oneof+"."+snake(m.Value))
+			}
 			if !ok {
 				p.fail("%s: %s.%s has no number in the protobuf ledger", p.ledger.File, oneof, snake(m.Value))
 				continue

@@ -2,7 +2,6 @@ package golang
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/dave/jennifer/jen"
 
@@ -302,9 +301,8 @@ func (p *aguiProto) emitFlatReader(f *jen.File, u *ir.Union) {
 		var cases []jen.Code
 		enum := false
 		for _, m := range u.Members {
-			key := msg + "Type." + strings.ToUpper(snake(m.Value))
 			var label jen.Code = jen.Lit(m.Value)
-			if n, ok := p.ledger.Number(key); ok {
+			if n, ok := p.tagNumber(msg, m.Value); ok {
 				enum = true
 				label = jen.Lit(n)
 			}

@@ -62,6 +62,10 @@ type gen struct {
 func Package(pkg *ir.Package, opts Options) ([]File, error) {
 	var reserved []string
 	if opts.AGUIRuntime {
+		if base := pkg.Sources[0]; base.Version == "" {
+			// The runtime declares its protocol version on every run.
+			return nil, fmt.Errorf("%s: its $id (%q) names no protocol version, which the runtime sends: give it one, as in https://ag-ui.com/spec/1.1/schema.json", base.File, base.ID)
+		}
 		names, err := templateNames(templates.AGUIRuntime, "aguirt")
 		if err != nil {
 			return nil, err
