@@ -491,10 +491,10 @@ func a2aCases() []a2aCase {
 			value: &a2ago.ListTasksResponse{Tasks: []*a2ago.Task{task}, TotalSize: 51, PageSize: 50, NextPageToken: "page-2"},
 			pb:    a2aPB(pbconv.ToProtoListTasksResponse, pbconv.FromProtoListTasksResponse)},
 		// The last page has no next page token, which the proto marks
-		// REQUIRED, and the SDK writes its zero values out.
+		// REQUIRED: the SDK and gen/a2a both write it, as "" (A2A §3.1.4), and
+		// the page size, REQUIRED too, as 0.
 		{name: "ListTasksResponse/lastPage", proto: "lf.a2a.v1.ListTasksResponse",
 			value:       &a2ago.ListTasksResponse{Tasks: []*a2ago.Task{task}, TotalSize: 1, PageSize: 0},
-			defaults:    []string{"nextPageToken", "pageSize"},
 			validateErr: "/nextPageToken"},
 		{name: "CancelTaskRequest", proto: "lf.a2a.v1.CancelTaskRequest",
 			value: &a2ago.CancelTaskRequest{Tenant: "acme", ID: task.ID, Metadata: map[string]any{"reason": "user abort"}},

@@ -117,8 +117,10 @@ func serve(ctx context.Context, l, gl net.Listener, st store) error {
 		// gRPC first: it is the fastest binding for a client that speaks it.
 		card.SupportedInterfaces = append([]*a2a.AgentInterface{{URL: gl.Addr().String(),
 			ProtocolBinding: a2a.BindingGRPC, ProtocolVersion: a2a.ProtocolVersion}}, card.SupportedInterfaces...)
-		gs := grpc.NewServer()
-		a2agrpc.RegisterA2AServiceServer(gs, agent)
+		// Bounded: message and metadata sizes, streams, idle connections,
+		// keepalive.
+		gs := grpc.NewServer(append(a2agrpc.ServerOptions(), a2agrpc.UnknownServiceHandler())...)
+		a2agrpc.RegisterA2AServiceServer(gs, agent, a2agrpc.WithAgentCard(card))
 		go func() { errc <- gs.Serve(gl) }()
 		defer gs.Stop()
 		slog.Info("a2a-demo: serving gRPC", "addr", gl.Addr().String())
@@ -128,8 +130,10 @@ func serve(ctx context.Context, l, gl net.Listener, st store) error {
 	if err != nil {
 		return err
 	}
-	// Reading a request is bounded; writing is not, since streams last as long as their task.
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: time.Minute, IdleTimeout: 2 * time.Minute}
+	// Headers, reading a request and idle connections are bounded; writing
+	// is bounded by the handler, write by write, since a stream lasts as
+	// long as its task.
+	srv := a2a.NewServer(h)
 	go func() { errc <- srv.Serve(l) }()
 	slog.Info("a2a-demo: serving", "card", base+a2a.WellKnownCardPath, "jsonrpc", base, "rest", base)
 	select {

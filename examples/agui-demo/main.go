@@ -35,7 +35,10 @@ func main() {
 		os.Exit(1)
 	}
 	slog.Info("agui-demo: serving", "url", "http://"+l.Addr().String()+"/agent")
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	// Headers, reading a request and idle connections are bounded; writing
+	// is bounded by the handler, write by write, since a stream lasts as
+	// long as its run.
+	srv := agui.NewServer(mux)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	go func() {

@@ -64,8 +64,8 @@ var web embed.FS
 
 // config is what the flags set.
 type config struct {
-	addr, grpcAddr, baseURL, grpcURL, db, token string
-	pace, grace                                 time.Duration
+	addr, grpcAddr, baseURL, grpcURL, db, token, tokens string
+	pace, grace                                         time.Duration
 }
 
 func main() {
@@ -76,6 +76,7 @@ func main() {
 	flag.StringVar(&cfg.grpcURL, "grpc-url", "", "`address` clients reach gRPC at, which the agent card names (default: the gRPC listener's)")
 	flag.StringVar(&cfg.db, "db", "server.db", "SQLite `file`, or a postgres:// URL, for tasks and feedback")
 	flag.StringVar(&cfg.token, "token", "", "bearer `token` callers must present (default $AGENT_TOKEN; empty: no authentication)")
+	flag.StringVar(&cfg.tokens, "tokens", "", "`file` of callers and their bearer tokens, a \"name token\" pair a line: each caller sees only its own threads and tasks")
 	flag.DurationVar(&cfg.pace, "pace", 40*time.Millisecond, "pause between the words the scripted agent streams")
 	flag.DurationVar(&cfg.grace, "shutdown-grace", 10*time.Second, "on SIGINT or SIGTERM, how long requests in flight have to finish before their runs are stopped")
 	flag.Parse()
@@ -136,26 +137,44 @@ func run(ctx context.Context, cfg config, logger *slog.Logger, ready func(addr s
 		agui.WithLogger(logger),
 		agui.WithKeepAlive(15 * time.Second),
 		agui.WithCapabilities(capabilities()),
-		agui.WithCheckpoints(agui.NewMemoryCheckpoints()), // this process's; replicas need a shared Checkpoints
+		// Interrupts and, once callers are told apart, each thread's owner,
+		// in the database: replicas share them.
+		agui.WithCheckpoints(st.threads),
 		agui.WithMetaStore(st.meta),
 		agui.WithMetaReplay(),
 	}
 	a2aOpts := []a2a.ServerOption{a2a.WithLogger(logger), a2a.WithKeepAlive(15 * time.Second), a2a.WithStreamFormat(bridge.StreamFormat())}
-	var grpcOpts []a2agrpc.ServerOption
-	if cfg.token != "" {
-		aguiOpts = append(aguiOpts, agui.WithBearerToken(cfg.token))
+	grpcOpts := []a2agrpc.ServerOption{a2agrpc.WithAgentCard(card)} // held to the card, as NewHandler holds HTTP calls
+	tokens, err := callerTokens(cfg)
+	if err != nil {
+		return err
+	}
+	if len(tokens) > 0 {
 		card.SecuritySchemes = map[string]*a2a.SecurityScheme{"bearer": {Scheme: &a2a.SecuritySchemeHTTPAuthSecurityScheme{
 			HTTPAuthSecurityScheme: &a2a.HTTPAuthSecurityScheme{Scheme: "Bearer"}}}}
 		card.SecurityRequirements = []*a2a.SecurityRequirement{{Schemes: map[string]*a2a.StringList{"bearer": {}}}}
-		auth, err := a2aauth.New(card, a2aauth.Verifiers{Token: a2aauth.StaticTokens(map[string]string{cfg.token: "user"})})
+		auth, err := a2aauth.New(card, a2aauth.Verifiers{Token: a2aauth.StaticTokens(tokens)})
 		if err != nil {
 			return err
 		}
+		// One caller on both protocols: AG-UI threads and A2A tasks are
+		// each their caller's, and another caller is told they do not
+		// exist.
+		aguiOpts = append(aguiOpts, agui.WithAuthenticator(func(r *http.Request) (string, error) {
+			p, err := auth.HTTP(r)
+			if err != nil {
+				return "", err
+			}
+			return fmt.Sprint(p), nil // the owner a2atask names the principal
+		}))
 		a2aOpts = append(a2aOpts, a2a.WithAuthenticator(auth.HTTP))
 		grpcOpts = append(grpcOpts, a2agrpc.WithAuthenticator(auth.GRPC))
 	}
 
-	tasks := a2atask.New(&bridge.Executor{Agent: agent}, st.tasks, a2atask.WithLogger(logger))
+	// The bridge holds the AG-UI thread an A2A message names as its
+	// context to the same owners.
+	executor := &bridge.Executor{Agent: agent, Options: []agui.Option{agui.WithCheckpoints(st.threads)}}
+	tasks := a2atask.New(executor, st.tasks, a2atask.WithLogger(logger))
 	defer tasks.Close()
 
 	errc := make(chan error, 2)
@@ -172,7 +191,9 @@ func run(ctx context.Context, cfg config, logger *slog.Logger, ready func(addr s
 		}
 		card.SupportedInterfaces = append(card.SupportedInterfaces, &a2a.AgentInterface{
 			URL: grpcURL, ProtocolBinding: a2a.BindingGRPC, ProtocolVersion: a2a.ProtocolVersion})
-		gs = grpc.NewServer()
+		// Bounded (message and metadata sizes, streams, idle connections,
+		// keepalive), and a caller authenticated before its message is read.
+		gs = grpc.NewServer(append(a2agrpc.ServerOptions(grpcOpts...), a2agrpc.UnknownServiceHandler(grpcOpts...))...)
 		a2agrpc.RegisterA2AServiceServer(gs, tasks, grpcOpts...)
 		go func() { errc <- gs.Serve(gl) }()
 		defer gs.Stop()
@@ -194,15 +215,16 @@ func run(ctx context.Context, cfg config, logger *slog.Logger, ready func(addr s
 	mux.Handle("/agui/", aguiHandler)
 	mux.Handle("/", a2aHandler)
 
-	// Reading a request is bounded; writing is not, since a stream lasts
-	// as long as its run.
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: time.Minute, IdleTimeout: 2 * time.Minute,
-		ErrorLog:    slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
-		BaseContext: func(net.Listener) context.Context { return requests }}
+	// Headers, reading a request and idle connections are bounded; writing
+	// is bounded by the handlers, write by write, since a stream lasts as
+	// long as its run.
+	srv := agui.NewServer(mux)
+	srv.ErrorLog = slog.NewLogLogger(logger.Handler(), slog.LevelWarn)
+	srv.BaseContext = func(net.Listener) context.Context { return requests }
 	go func() { errc <- srv.Serve(l) }()
 	defer srv.Close()
 	logger.Info("serving", "page", base+"/", "agui", base+"/agui", "a2a", base+"/", "card", base+a2a.WellKnownCardPath)
-	if cfg.token != "" {
+	if len(tokens) > 0 {
 		logger.Info("bearer auth is on: callers send Authorization: Bearer TOKEN, and the page reads the token from its URL", "open", base+"/#token=TOKEN")
 	} else {
 		logger.Info("bearer auth is off: anyone who reaches the server may use it (--token or $AGENT_TOKEN sets a token)")
@@ -375,11 +397,13 @@ func (d database) logAttrs() []any {
 	return []any{"store", "postgres", "host", u.Host, "database", strings.TrimPrefix(u.Path, "/")}
 }
 
-// stores are where the server keeps tasks and feedback.
+// stores are where the server keeps tasks, feedback, and each AG-UI
+// thread's owner and open interrupts.
 type stores struct {
-	tasks a2atask.Store
-	meta  agui.MetaStore
-	close func()
+	tasks   a2atask.Store
+	meta    agui.MetaStore
+	threads agui.Checkpoints
+	close   func()
 }
 
 // openStores opens the database's stores.
@@ -395,7 +419,7 @@ func openStores(ctx context.Context, db database) (*stores, error) {
 			tasks.Close()
 			return nil, fmt.Errorf("feedback in PostgreSQL: %w", err)
 		}
-		return &stores{tasks, meta, func() { meta.Close(); tasks.Close() }}, nil
+		return &stores{tasks, meta, meta, func() { meta.Close(); tasks.Close() }}, nil
 	}
 	tasks, err := sqlitestore.Open(ctx, db.dsn)
 	if err != nil {
@@ -406,5 +430,38 @@ func openStores(ctx context.Context, db database) (*stores, error) {
 		tasks.Close()
 		return nil, fmt.Errorf("feedback in %s: %w", db.dsn, err)
 	}
-	return &stores{tasks, meta, func() { meta.Close(); tasks.Close() }}, nil
+	return &stores{tasks, meta, meta, func() { meta.Close(); tasks.Close() }}, nil
+}
+
+// callerTokens are the bearer tokens callers may present, each naming its
+// caller: --token's is the caller "user"; --tokens adds a file of "name
+// token" lines (blank lines and # comments aside). The errors name the
+// file and line, never a token.
+func callerTokens(cfg config) (map[string]string, error) {
+	tokens := map[string]string{}
+	if cfg.token != "" {
+		tokens[cfg.token] = "user"
+	}
+	if cfg.tokens == "" {
+		return tokens, nil
+	}
+	data, err := os.ReadFile(cfg.tokens)
+	if err != nil {
+		return nil, fmt.Errorf("--tokens: %w", err)
+	}
+	for i, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		fields := strings.Fields(line)
+		if len(fields) != 2 {
+			return nil, fmt.Errorf("%s:%d: write a caller's name and its token, separated by white space", cfg.tokens, i+1)
+		}
+		if _, dup := tokens[fields[1]]; dup {
+			return nil, fmt.Errorf("%s:%d: the token of %s is another caller's too", cfg.tokens, i+1, fields[0])
+		}
+		tokens[fields[1]] = fields[0]
+	}
+	return tokens, nil
 }

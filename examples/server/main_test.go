@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -162,6 +163,98 @@ func TestA2A(t *testing.T) {
 	_, err = a2a.NewA2AServiceClient(a2a.NewJSONRPCTransport(base)).GetTask(ctx, &a2a.GetTaskRequest{ID: "x"})
 	if err == nil {
 		t.Error("a caller without the token was served")
+	}
+}
+
+// TestCallersSeeOnlyTheirOwn: with two callers (--tokens), bob cannot see
+// or change alice's AG-UI thread, its feedback or interrupt, nor her A2A
+// task, nor reach her thread through A2A by naming it as a context: each
+// is answered as if it did not exist.
+func TestCallersSeeOnlyTheirOwn(t *testing.T) {
+	tokens := filepath.Join(t.TempDir(), "tokens")
+	if err := os.WriteFile(tokens, []byte("# callers\nalice alice-token\nbob bob-token\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	base := startServer(t, config{tokens: tokens})
+	ctx := context.Background()
+	aguiAs := func(token string) *agui.Client {
+		return &agui.Client{URL: base + "/agui", Header: http.Header{"Authorization": {"Bearer " + token}}}
+	}
+	a2aAs := func(token string) *a2a.A2AServiceClient {
+		return a2a.NewA2AServiceClient(a2a.NewJSONRPCTransport(base, a2a.WithHeader("Authorization", "Bearer "+token)))
+	}
+	alice, bob := aguiAs("alice-token"), aguiAs("bob-token")
+
+	// Alice's thread stops to confirm a deletion, and she leaves feedback.
+	ask := &agui.RunAgentInput{ThreadID: "alice-thread", RunID: "r1", Messages: []agui.Message{
+		&agui.UserMessage{BaseMessage: agui.BaseMessage{ID: "u1"}, Content: agui.TextContent("Delete the draft")}}}
+	if outcome := finish(t, alice, ask); outcome == nil || len(outcome.Interrupts) != 1 {
+		t.Fatalf("want an interrupt, got %+v", outcome)
+	}
+	if _, err := alice.SendMeta(ctx, "alice-thread", "r1", agui.NewNoteMeta("careful")); err != nil {
+		t.Fatal(err)
+	}
+
+	var he *agui.HTTPError
+	notFound := func(what string, err error) {
+		t.Helper()
+		if !errors.As(err, &he) || he.StatusCode != http.StatusNotFound || strings.Contains(string(he.Body), "confirm") {
+			t.Errorf("%s: %v", what, err)
+		}
+	}
+	resume := &agui.RunAgentInput{ThreadID: "alice-thread", RunID: "b1", Messages: ask.Messages,
+		Resume: []agui.ResumeEntry{{InterruptID: "confirm-delete", Status: agui.ResumeEntryStatusResolved, Payload: []byte("true")}}}
+	_, err := bob.Run(ctx, resume)
+	notFound("bob's resume of alice's interrupt", err)
+	_, err = bob.Meta(ctx, agui.MetaQuery{ThreadID: "alice-thread"})
+	notFound("bob's query of alice's feedback", err)
+	_, err = bob.SendMeta(ctx, "alice-thread", "", agui.NewNoteMeta("mine now"))
+	notFound("bob's feedback on alice's thread", err)
+	if page, err := alice.Meta(ctx, agui.MetaQuery{ThreadID: "alice-thread"}); err != nil || len(page.Events) != 1 {
+		t.Errorf("alice's feedback: %+v %v", page, err)
+	}
+
+	// A2A: alice's task is hers, and her thread is not bob's context.
+	resp, err := a2aAs("alice-token").SendMessage(ctx, weatherMessage())
+	if err != nil {
+		t.Fatal(err)
+	}
+	task := resp.Payload.(*a2a.SendMessageResponseTask).Task
+	if _, err := a2aAs("bob-token").GetTask(ctx, &a2a.GetTaskRequest{ID: task.ID}); !errors.Is(err, a2a.ErrTaskNotFound) {
+		t.Errorf("bob's GetTask of alice's task: %v", err)
+	}
+	msg := weatherMessage()
+	msg.Message.ContextID = "alice-thread"
+	resp, err = a2aAs("bob-token").SendMessage(ctx, msg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := resp.Payload.(*a2a.SendMessageResponseTask).Task; got.Status.State != a2a.TaskStateFailed {
+		t.Errorf("bob's message in alice's thread: %s", got.AppendJSON(nil))
+	}
+	if finish(t, alice, &agui.RunAgentInput{ThreadID: "alice-thread", RunID: "r2", Messages: ask.Messages,
+		Resume: []agui.ResumeEntry{{InterruptID: "confirm-delete", Status: agui.ResumeEntryStatusResolved, Payload: []byte("true")}}}) != nil {
+		t.Error("alice's resume did not finish her run")
+	}
+}
+
+func TestCallerTokens(t *testing.T) {
+	dir := t.TempDir()
+	file := func(content string) string {
+		p := filepath.Join(dir, "tokens")
+		if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	got, err := callerTokens(config{token: "t0", tokens: file("\n# who\nalice t1\n  bob\tt2  \n")})
+	if err != nil || len(got) != 3 || got["t0"] != "user" || got["t1"] != "alice" || got["t2"] != "bob" {
+		t.Errorf("tokens %v %v", got, err)
+	}
+	for content, want := range map[string]string{"alice\n": "tokens:1:", "alice t1\nbob t1\n": "tokens:2:"} {
+		if _, err := callerTokens(config{tokens: file(content)}); err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "t1\"") {
+			t.Errorf("%q: %v", content, err)
+		}
 	}
 }
 

@@ -94,7 +94,10 @@ type MetaStore interface {
 }
 
 // WithMetaStore takes META events at POST {path}/meta and serves them at
-// GET {path}/meta, behind the same authorization as runs.
+// GET {path}/meta, behind the same authorization as runs. With an
+// authenticator, a caller sends and reads the META of its own threads
+// only (see ThreadOwners): one it has run on, or one WithThreadAccess
+// shares with it; any other thread is not found (404).
 func WithMetaStore(store MetaStore) Option { return func(c *handlerConfig) { c.meta = store } }
 
 // WithMetaReplay sends a thread's stored META events at the start of each
@@ -172,6 +175,12 @@ func (h *handler) serveMeta(w http.ResponseWriter, r *http.Request) {
 	}
 	if err := errors.Join(checkKey("threadId", threadID), checkKey("runId", runID)); err != nil {
 		h.reject(w, r, http.StatusBadRequest, err.Error(), nil)
+		return
+	}
+	// Before the body is read: feedback on a thread the caller cannot see
+	// is not worth buffering.
+	if err := h.threadAccess(r.Context(), threadID, false); err != nil {
+		h.rejectThread(w, r, err)
 		return
 	}
 	body, ok := h.readJSONBody(w, r)
@@ -350,6 +359,10 @@ func (h *handler) serveMetaQuery(w http.ResponseWriter, r *http.Request) {
 	q, err := parseMetaQuery(r.URL.Query())
 	if err != nil {
 		h.reject(w, r, http.StatusBadRequest, err.Error(), nil)
+		return
+	}
+	if err := h.threadAccess(r.Context(), q.ThreadID, false); err != nil {
+		h.rejectThread(w, r, err)
 		return
 	}
 	events, err := h.cfg.meta.Meta(r.Context(), q)

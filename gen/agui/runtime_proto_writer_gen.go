@@ -4,6 +4,7 @@
 package agui
 
 import (
+	"context"
 	"encoding/binary"
 	"io"
 	"time"
@@ -13,17 +14,19 @@ import (
 // big-endian length followed by that many bytes of one Event envelope.
 type protoWriter struct{ *frameSink }
 
-func newProtoWriter(w io.Writer) *protoWriter { return &protoWriter{newFrameSink(w)} }
+func newProtoWriter(w io.Writer, cfg sinkConfig) *protoWriter {
+	return &protoWriter{newFrameSink(w, cfg)}
+}
 
 func (p *protoWriter) ContentType() string { return MediaTypeProto }
 
 // WriteEvent queues one frame. META has no protobuf form: it goes as the
 // CUSTOM event that carries it. Any other event without one is skipped.
-func (p *protoWriter) WriteEvent(ev Event) error {
+func (p *protoWriter) WriteEvent(ctx context.Context, ev Event) error {
 	if m, ok := ev.(*MetaEvent); ok {
 		ev = MetaAsCustom(m)
 	}
-	return p.enqueue(func(b []byte) []byte {
+	return p.enqueue(ctx, func(b []byte) []byte {
 		at := len(b)
 		b, ok := AppendEventProto(append(b, 0, 0, 0, 0), ev)
 		if !ok {

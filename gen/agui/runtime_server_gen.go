@@ -47,6 +47,9 @@ const DefaultMaxBodyBytes = 1 << 20
 type handlerConfig struct {
 	maxBody      int64
 	authenticate func(*http.Request) (caller string, err error)
+	// namesCallers is set when authenticate tells callers apart
+	// (WithAuthenticator), which makes threads their owners'.
+	namesCallers bool
 	keepAlive    time.Duration
 	logger       *slog.Logger
 	capabilities *AgentCapabilities
@@ -55,6 +58,10 @@ type handlerConfig struct {
 	metaReplay   bool
 	nativeMeta   bool
 	maxMetaBatch int
+	owners       ThreadOwners
+	threadAccess ThreadAccess
+	writeTimeout time.Duration
+	maxStreams   int
 }
 
 // Option configures NewHandler.
@@ -64,13 +71,14 @@ type Option func(*handlerConfig)
 // gets 413.
 func WithMaxBodyBytes(n int64) Option { return func(c *handlerConfig) { c.maxBody = n } }
 
-// WithBearerToken requires "Authorization: Bearer <token>", compared in
-// constant time; anything else gets 401.
+// WithBearerToken requires "Authorization: Bearer <token>" (the scheme in
+// any case, as RFC 9110 has it), the token compared in constant time;
+// anything else gets 401.
 func WithBearerToken(token string) Option {
-	want := []byte("Bearer " + token)
+	want := []byte(token)
 	return WithAuthorizer(func(r *http.Request) error {
-		got := []byte(r.Header.Get("Authorization"))
-		if subtle.ConstantTimeCompare(got, want) != 1 {
+		scheme, got, _ := strings.Cut(r.Header.Get("Authorization"), " ")
+		if !strings.EqualFold(scheme, "Bearer") || subtle.ConstantTimeCompare([]byte(strings.TrimLeft(got, " ")), want) != 1 {
 			return errors.New("missing or wrong bearer token")
 		}
 		return nil
@@ -79,30 +87,25 @@ func WithBearerToken(token string) Option {
 
 // WithAuthorizer runs authorize before the body is read; an error gets 401
 // with the error's text. Every caller it admits is the same caller to
-// the handler: any of them may cancel any run (see WithAuthenticator).
+// the handler: any of them may use any thread and cancel any run, and no
+// thread has an owner (see WithAuthenticator).
 func WithAuthorizer(authorize func(*http.Request) error) Option {
-	if authorize == nil {
-		return WithAuthenticator(nil)
+	return func(c *handlerConfig) {
+		c.authenticate, c.namesCallers = nil, false
+		if authorize != nil {
+			c.authenticate = func(r *http.Request) (string, error) { return "", authorize(r) }
+		}
 	}
-	return WithAuthenticator(func(r *http.Request) (string, error) { return "", authorize(r) })
 }
 
 // WithAuthenticator runs authenticate before the body is read: an error
 // gets 401 with the error's text; otherwise it names the caller (a user
-// id, say). A run is its caller's: the agent finds the caller in
-// CallerFrom(ctx), and a cancel from another caller finds no such run
-// (404). It replaces WithAuthorizer and WithBearerToken.
+// id, say). A thread is the caller's who first runs on it, and a run its
+// caller's: the agent finds the caller in CallerFrom(ctx), and another
+// caller is answered as if neither existed (see ThreadOwners and
+// WithThreadAccess). It replaces WithAuthorizer and WithBearerToken.
 func WithAuthenticator(authenticate func(*http.Request) (caller string, err error)) Option {
-	return func(c *handlerConfig) { c.authenticate = authenticate }
-}
-
-type callerKey struct{}
-
-// CallerFrom returns the caller WithAuthenticator named for the request
-// whose context ctx is or derives from: "" when none did.
-func CallerFrom(ctx context.Context) string {
-	caller, _ := ctx.Value(callerKey{}).(string)
-	return caller
+	return func(c *handlerConfig) { c.authenticate, c.namesCallers = authenticate, authenticate != nil }
 }
 
 // WithKeepAlive sends an SSE comment when no event has been written for
@@ -123,14 +126,17 @@ func WithLogger(logger *slog.Logger) Option { return func(c *handlerConfig) { c.
 // CancelRequest); mount it at both "/agent" and "/agent/".
 //
 // Requests are checked before the stream starts: POST only (405), JSON only
-// (415), a size limit (413), authorization when configured (401), a
-// RunAgentInput that decodes and validates (400, with a JSON body naming the
-// offending path), a run id not already in progress on its thread (409),
-// and, with WithCheckpoints, a resume that answers every open interrupt of
-// the thread, made while no other run of the thread is in progress (409).
-// After that every failure is a RUN_ERROR event.
+// (415), a size limit (413), authorization when configured (401), room
+// under the cap on runs in progress (503, WithMaxStreams), a RunAgentInput
+// that decodes and validates (400, with a JSON body naming the offending
+// path), with WithAuthenticator a thread that is the caller's or no one's
+// yet (404, as for any thread the caller cannot see), a run id not already
+// in progress on its thread (409), and, with WithCheckpoints, a resume
+// that answers every open interrupt of the thread, made while no other run
+// of the thread is in progress (409). After that every failure is a
+// RUN_ERROR event.
 func NewHandler(agent Agent, opts ...Option) http.Handler {
-	cfg := handlerConfig{maxBody: DefaultMaxBodyBytes, logger: slog.Default()}
+	cfg := handlerConfig{maxBody: DefaultMaxBodyBytes, logger: slog.Default(), writeTimeout: DefaultWriteTimeout, maxStreams: DefaultMaxStreams}
 	for _, o := range opts {
 		o(&cfg)
 	}
@@ -140,13 +146,21 @@ func NewHandler(agent Agent, opts ...Option) http.Handler {
 			cfg.logger.LogAttrs(context.Background(), slog.LevelError, "agui: WithCapabilities: the declaration is invalid", slog.String("error", err.Error()))
 		}
 	}
-	return &handler{agent: agent, cfg: cfg}
+	h := &handler{agent: agent, cfg: cfg}
+	if cfg.namesCallers {
+		h.owners = cfg.threadOwners()
+	}
+	return h
 }
 
 type handler struct {
 	agent Agent
 	cfg   handlerConfig
 	runs  runs
+	// owners holds who owns each thread, when callers are authenticated.
+	owners ThreadOwners
+	// streams counts the runs in progress, against WithMaxStreams.
+	streams streamSlots
 }
 
 // requestError is the JSON body of a rejected request.
@@ -194,7 +208,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			h.reject(w, r, http.StatusUnauthorized, err.Error(), nil)
 			return
 		}
-		r = r.WithContext(context.WithValue(r.Context(), callerKey{}, caller))
+		r = r.WithContext(ContextWithCaller(r.Context(), caller))
 	}
 	switch route {
 	case CapabilitiesPath:
@@ -207,6 +221,11 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.serveMeta(w, r)
 		return
 	}
+	if !h.streams.acquire(h.cfg.maxStreams) {
+		h.rejectBusy(w, r) // before the body is read: nothing is buffered for it
+		return
+	}
+	defer h.streams.release()
 	body, ok := h.readJSONBody(w, r)
 	if !ok {
 		return
@@ -221,6 +240,10 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if err := input.Validate(); err != nil {
 		h.rejectInvalid(w, r, err)
+		return
+	}
+	if err := h.threadAccess(r.Context(), input.ThreadID, true); err != nil {
+		h.rejectThread(w, r, err)
 		return
 	}
 	ctx, cancel := context.WithCancelCause(r.Context())
@@ -264,11 +287,20 @@ func (h *handler) rejectInvalid(w http.ResponseWriter, r *http.Request, err erro
 // 406, since a producer must fall back to SSE. run is the run's
 // registration, for cancels and checkpoints; nil for ServeRun.
 func (h *handler) serveRun(w http.ResponseWriter, r *http.Request, agentCtx context.Context, input *RunAgentInput, run *activeRun) {
+	// A client that stops reading is cut off once a write has waited for
+	// it for the write timeout, and the agent's context is cancelled.
+	agentCtx, cut := context.WithCancelCause(agentCtx)
+	defer cut(nil)
+	cutOff := make(chan struct{})
+	sink := sinkConfig{writeTimeout: h.cfg.writeTimeout, onFail: func(err error) {
+		cut(fmt.Errorf("agui: the stream to the client failed: %w", err))
+		close(cutOff)
+	}}
 	var ew eventWriter
 	if admitsProto(r.Header.Get("Accept")) {
-		ew = newProtoWriter(w)
+		ew = newProtoWriter(w, sink)
 	} else {
-		ew = newSSEWriter(w)
+		ew = newSSEWriter(w, sink)
 	}
 	// Closed last: everything queued is written before ServeHTTP returns.
 	defer ew.Close()
@@ -332,6 +364,9 @@ func (h *handler) serveRun(w http.ResponseWriter, r *http.Request, agentCtx cont
 	select {
 	case err = <-done:
 	case <-stopped:
+	case <-cutOff:
+		// Nothing more reaches the client: the run ends without waiting
+		// for an agent that may not heed its cancelled context.
 	}
 	if run != nil && h.runs.end(run.key) {
 		// Whatever the agent returned, the run was cancelled, and the
@@ -375,7 +410,8 @@ func runAgent(ctx context.Context, logger *slog.Logger, agent Agent, input *RunA
 
 // ServeRun serves one run of agent on input as NewHandler does once it has
 // read and validated a request: for handlers that build the input
-// themselves. Of opts, only WithKeepAlive and WithLogger apply.
+// themselves. Of opts, only WithKeepAlive, WithWriteTimeout and WithLogger
+// apply.
 func ServeRun(w http.ResponseWriter, r *http.Request, agent Agent, input *RunAgentInput, opts ...Option) {
 	NewHandler(agent, opts...).(*handler).serveRun(w, r, r.Context(), input, nil)
 }
@@ -386,8 +422,21 @@ func ServeRun(w http.ResponseWriter, r *http.Request, agent Agent, input *RunAge
 // when the agent fails. emit is called with the stream locked, so it must
 // not call back into the stream. An error from emit cancels the run and is
 // returned; so is the agent's own error.
+//
+// When ctx names a caller (ContextWithCaller) and opts keep thread owners
+// (WithThreadOwners, or WithCheckpoints with a store that is also
+// ThreadOwners), the run's thread is held to that caller as a handler
+// holds it: a thread another caller owns is ErrThreadNotFound, and nothing
+// runs.
 func Invoke(ctx context.Context, agent Agent, input *RunAgentInput, emit func(Event) error, opts ...Option) error {
-	cfg := NewHandler(agent, opts...).(*handler).cfg
+	h := NewHandler(agent, opts...).(*handler)
+	if _, kept := h.cfg.checkpoints.(ThreadOwners); h.owners == nil && (h.cfg.owners != nil || kept) {
+		h.owners = h.cfg.threadOwners()
+	}
+	if err := h.threadAccess(ctx, input.ThreadID, true); err != nil {
+		return err
+	}
+	cfg := h.cfg
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	w := &funcWriter{emit: emit, cancel: cancel}
@@ -412,7 +461,7 @@ type funcWriter struct {
 
 func (w *funcWriter) ContentType() string { return "" }
 
-func (w *funcWriter) WriteEvent(ev Event) error {
+func (w *funcWriter) WriteEvent(_ context.Context, ev Event) error {
 	if err := w.emit(ev); err != nil {
 		w.failed = true
 		w.cancel(err)

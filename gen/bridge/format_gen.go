@@ -54,6 +54,11 @@ func StreamFormat(opts ...agui.Option) a2a.StreamFormat {
 							return err
 						}
 					}
+					// An AG-UI run ends at an interrupt, and its answer is the next
+					// run; a subscription to the task would go on through the answer.
+					if t.state == a2a.TaskStateInputRequired || t.state == a2a.TaskStateAuthRequired {
+						break
+					}
 				}
 				return t.end()
 			}), input, opts...)

@@ -79,7 +79,7 @@ func run(storeURL string, steps int, every, lease time.Duration) error {
 	}
 	base := "http://" + l.Addr().String()
 	card := &a2a.AgentCard{Name: "replica", Description: "a replica of the task runtime", Version: "1",
-		SupportedInterfaces: a2a.Interfaces(base), Capabilities: &a2a.AgentCapabilities{},
+		SupportedInterfaces: a2a.Interfaces(base), Capabilities: &a2a.AgentCapabilities{Streaming: new(true)},
 		DefaultInputModes: []string{"text/plain"}, DefaultOutputModes: []string{"text/plain"},
 		Skills: []*a2a.AgentSkill{{ID: "steps", Name: "steps", Description: "writes artifacts", Tags: []string{"test"}}}}
 	h, err := a2a.NewHandler(a2a.BindA2AService(a2atask.New(exec, store, a2atask.WithLease(lease))), card)

@@ -35,6 +35,12 @@ func WithAuthenticator(authenticate func(ctx context.Context, md metadata.MD) (p
 	return func(b *binding) { b.authenticate = authenticate }
 }
 
+// WithAgentCard holds every call to what card declares, as the HTTP
+// bindings do (a2a.WithAgentCard): streaming RPCs need
+// capabilities.streaming, and the extensions it marks required must be
+// named in a2a-extensions. Give it the card the agent publishes.
+func WithAgentCard(card *a2a.AgentCard) ServerOption { return func(b *binding) { b.card = card } }
+
 // binding is what grpc-go holds as the service's implementation.
 type binding struct {
 	svc          *a2a.Service
@@ -42,15 +48,22 @@ type binding struct {
 	versions     []string
 	absentAs     string
 	authenticate func(context.Context, metadata.MD) (any, error)
+	card         *a2a.AgentCard
+	streams      *streamSlots
+}
+
+func newBinding(svc *a2a.Service, opts []ServerOption) *binding {
+	b := &binding{svc: svc, logger: slog.Default(), versions: []string{a2a.ProtocolVersion}, streams: &streamSlots{max: DefaultMaxStreams}}
+	for _, o := range opts {
+		o(b)
+	}
+	return b
 }
 
 // register serves svc on s with desc, the generated grpc.ServiceDesc.
 func register(s grpc.ServiceRegistrar, desc *grpc.ServiceDesc, svc *a2a.Service, opts []ServerOption) {
-	b := &binding{svc: svc, logger: slog.Default(), versions: []string{a2a.ProtocolVersion}}
-	for _, o := range opts {
-		o(b)
-	}
-	s.RegisterService(desc, b)
+	served.add(desc.ServiceName)
+	s.RegisterService(desc, newBinding(svc, opts))
 }
 
 // call prepares the context of a call: version negotiated, principal
@@ -61,15 +74,11 @@ func (b *binding) call(ctx context.Context, h *a2a.MethodHandler) (context.Conte
 	for k, v := range md {
 		header[textproto.CanonicalMIMEHeaderKey(k)] = v
 	}
-	info := &a2a.CallInfo{Binding: a2a.BindingGRPC, Method: h.Desc, Header: header}
+	info := &a2a.CallInfo{Binding: a2a.BindingGRPC, Method: h.Desc, Header: header, Card: b.card}
 	if v := md.Get("last-event-id"); len(v) > 0 {
 		info.LastEventID = v[0]
 	}
-	var requested string
-	if v := md.Get("a2a-version"); len(v) > 0 {
-		requested = v[0]
-	}
-	version, rerr := a2a.NegotiateVersion(requested, b.versions, b.absentAs)
+	version, rerr := b.negotiate(md)
 	if rerr != nil {
 		return nil, toStatus(rerr)
 	}
@@ -77,7 +86,9 @@ func (b *binding) call(ctx context.Context, h *a2a.MethodHandler) (context.Conte
 	for _, v := range md.Get("a2a-extensions") {
 		info.Extensions = append(info.Extensions, splitComma(v)...)
 	}
-	if b.authenticate != nil {
+	if p, ok := tappedPrincipal(ctx); ok {
+		info.Principal = p // authenticated before the message was read (ServerOptions)
+	} else if b.authenticate != nil {
 		p, err := b.authenticate(ctx, md)
 		if err != nil {
 			return nil, toStatus(a2a.AuthError(err))
@@ -92,13 +103,15 @@ func unaryHandler(i int) grpc.MethodHandler {
 	return func(srv any, ctx context.Context, dec func(any) error, interceptor grpc.UnaryServerInterceptor) (any, error) {
 		b := srv.(*binding)
 		h := &b.svc.Handlers[i]
-		req := h.Desc.NewRequest()
-		if err := dec(req); err != nil {
-			return nil, toStatus(a2a.InvalidParams(err))
-		}
+		// The call is admitted (its version, its caller) before its message is
+		// decoded, as the HTTP bindings admit it before reading the body.
 		ctx, err := b.call(ctx, h)
 		if err != nil {
 			return nil, err
+		}
+		req := h.Desc.NewRequest()
+		if err := dec(req); err != nil {
+			return nil, toStatus(a2a.InvalidParams(err))
 		}
 		run := func(ctx context.Context, req any) (any, error) {
 			resp, rerr := a2a.InvokeUnary(ctx, b.logger, h, req.(a2a.ProtoValue))
@@ -119,13 +132,18 @@ func streamHandler(i int) grpc.StreamHandler {
 	return func(srv any, stream grpc.ServerStream) error {
 		b := srv.(*binding)
 		h := &b.svc.Handlers[i]
-		req := h.Desc.NewRequest()
-		if err := stream.RecvMsg(req); err != nil {
-			return toStatus(a2a.InvalidParams(err))
-		}
 		ctx, err := b.call(stream.Context(), h)
 		if err != nil {
 			return err
+		}
+		release, err := b.admitStream()
+		if err != nil {
+			return err
+		}
+		defer release()
+		req := h.Desc.NewRequest()
+		if err := stream.RecvMsg(req); err != nil {
+			return toStatus(a2a.InvalidParams(err))
 		}
 		if rerr := a2a.InvokeStream(ctx, b.logger, h, req, func(m a2a.ProtoValue) error { return stream.SendMsg(m) }); rerr != nil {
 			return toStatus(rerr)

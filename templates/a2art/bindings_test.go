@@ -163,6 +163,10 @@ func TestJSONRPCErrors(t *testing.T) {
 		{"wrong version", `{"jsonrpc":"1.0","id":7,"method":"GetTask","params":{"id":"x"}}`, nil, 200, `"id":7,"error":{"code":-32600,`},
 		{"bad id", `{"jsonrpc":"2.0","id":{},"method":"GetTask","params":{"id":"x"}}`, nil, 200, `"id":null,"error":{"code":-32600,`},
 		{"unknown method", `{"jsonrpc":"2.0","id":"a","method":"tasks/get","params":{"id":"x"}}`, nil, 200, `"id":"a","error":{"code":-32601,`},
+		// Without A2A-Version the client speaks 0.3, whose methods are not
+		// this service's: its version is what it is told about.
+		{"v0.3 method without a version", `{"jsonrpc":"2.0","id":"b","method":"tasks/get","params":{"id":"x"}}`, []string{"A2A-Version", ""}, 200, `"id":"b","error":{"code":-32009,`},
+		{"v0.3 stream without a version", `{"jsonrpc":"2.0","id":"c","method":"message/stream","params":` + msg + `}`, []string{"A2A-Version", ""}, 200, `"id":"c","error":{"code":-32009,`},
 		{"positional params", `{"jsonrpc":"2.0","id":2,"method":"GetTask","params":["x"]}`, nil, 200, `"id":2,"error":{"code":-32602,`},
 		{"missing required field", `{"jsonrpc":"2.0","id":3,"method":"SendMessage","params":{"message":{"messageId":"m","role":"ROLE_USER"}}}`, nil, 200,
 			`"code":-32602,"message":"invalid params: /message/parts: required value is not set","data":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"INVALID_PARAMS","domain":"a2a-protocol.org"},{"@type":"type.googleapis.com/google.rpc.BadRequest","fieldViolations":[{"field":"message.parts","description":"required value is not set"}]}]`},
@@ -191,7 +195,7 @@ func TestJSONRPCErrors(t *testing.T) {
 		})
 	}
 	t.Run("batch answers each request but the notification", func(t *testing.T) {
-		_, _, body := post(t, http.MethodPost, base, "application/json", cases[13].body)
+		_, _, body := post(t, http.MethodPost, base, "application/json", cases[15].body)
 		if strings.Count(body, `"jsonrpc"`) != 3 || !strings.Contains(body, `"id":null,"error":{"code":-32600`) ||
 			!strings.Contains(body, `"id":2,"error":{"code":-32600,"message":"SendStreamingMessage streams its answer`) {
 			t.Fatalf("batch: %s", body)
@@ -217,6 +221,60 @@ func TestJSONRPCErrors(t *testing.T) {
 			t.Fatalf("text/plain: %d", status)
 		}
 	})
+}
+
+// TestCardIsEnforced: the card NewHandler serves is what every call is
+// held to (A2A §3.3.4), on both bindings, streamed or batched.
+func TestCardIsEnforced(t *testing.T) {
+	const ext = "https://example.com/ext/consent/v1"
+	serve := func(edit func(*a2a.AgentCard)) string {
+		card := echo.Card("http://placeholder")
+		edit(card)
+		h, err := a2a.NewHandler(a2a.BindA2AService(echo.New()), card)
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv := httptest.NewServer(h)
+		t.Cleanup(srv.Close)
+		return srv.URL
+	}
+	const msg = `{"message":{"messageId":"m1","role":"ROLE_USER","parts":[{"text":"hi"}]}}`
+	flat := serve(func(c *a2a.AgentCard) { c.Capabilities.Streaming = nil })
+	strict := serve(func(c *a2a.AgentCard) {
+		c.Capabilities.Extensions = []*a2a.AgentExtension{{URI: "https://example.com/ext/optional/v1"}, {URI: ext, Required: true}}
+	})
+	cases := []struct {
+		name, method, url, body string
+		header                  []string
+		status                  int
+		want                    string
+	}{
+		{"JSON-RPC stream without streaming", http.MethodPost, flat, `{"jsonrpc":"2.0","id":1,"method":"SendStreamingMessage","params":` + msg + `}`, nil, 200,
+			"data: {\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32004,\"message\":\"SendStreamingMessage streams, and this agent's card does not declare streaming\""},
+		{"JSON-RPC subscription without streaming", http.MethodPost, flat, `{"jsonrpc":"2.0","id":2,"method":"SubscribeToTask","params":{"id":"t"}}`, nil, 200, `"code":-32004`},
+		{"JSON-RPC unary without streaming", http.MethodPost, flat, `{"jsonrpc":"2.0","id":3,"method":"GetTask","params":{"id":"t"}}`, nil, 200, `"code":-32001`},
+		{"REST stream without streaming", http.MethodPost, flat + "/message:stream", msg, nil, 400, `"status":"FAILED_PRECONDITION","message":"SendStreamingMessage streams`},
+		{"REST subscription without streaming", http.MethodGet, flat + "/tasks/t:subscribe", "", nil, 400, `"reason":"UNSUPPORTED_OPERATION"`},
+		{"JSON-RPC without the required extension", http.MethodPost, strict, `{"jsonrpc":"2.0","id":4,"method":"GetTask","params":{"id":"t"}}`, nil, 200,
+			`"code":-32008,"message":"this agent requires the extension \"` + ext + `\": name it in A2A-Extensions"`},
+		{"JSON-RPC with it", http.MethodPost, strict, `{"jsonrpc":"2.0","id":5,"method":"GetTask","params":{"id":"t"}}`, []string{"A2A-Extensions", "urn:other, " + ext}, 200, `"code":-32001`},
+		{"JSON-RPC batch without it", http.MethodPost, strict, `[{"jsonrpc":"2.0","id":6,"method":"GetTask","params":{"id":"t"}}]`, nil, 200, `[{"jsonrpc":"2.0","id":6,"error":{"code":-32008`},
+		{"REST without it", http.MethodGet, strict + "/tasks/t", "", nil, 400, `"reason":"EXTENSION_SUPPORT_REQUIRED"`},
+		{"REST with it", http.MethodGet, strict + "/tasks/t", "", []string{"A2A-Extensions", ext}, 404, `"reason":"TASK_NOT_FOUND"`},
+		{"the card is not behind it", http.MethodGet, strict + a2a.WellKnownCardPath, "", nil, 200, ext},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ct := ""
+			if c.body != "" {
+				ct = "application/json"
+			}
+			status, _, body := post(t, c.method, c.url, ct, c.body, c.header...)
+			if status != c.status || !strings.Contains(body, c.want) {
+				t.Fatalf("got %d %s\nwant %d containing %s", status, body, c.status, c.want)
+			}
+		})
+	}
 }
 
 func TestMissingVersionServedAsOption(t *testing.T) {
@@ -271,6 +329,14 @@ func TestRESTRouting(t *testing.T) {
 				t.Fatalf("Allow %q", h.Get("Allow"))
 			}
 		})
+	}
+	// Without A2A-Version the client speaks 0.3: it is told so before its
+	// path is looked for, whether this service has the path or not.
+	for _, path := range []string{"/v1/card", "/nothing/here/at/all", "/tasks/" + id} {
+		status, _, body := post(t, "GET", base+path, "", "", "A2A-Version", "")
+		if status != 400 || !strings.Contains(body, `"reason":"VERSION_NOT_SUPPORTED"`) {
+			t.Errorf("GET %s without a version: %d %s", path, status, body)
+		}
 	}
 }
 

@@ -10,12 +10,15 @@ import (
 // /.well-known/agent-card.json, JSON-RPC at POST /, and HTTP+JSON at the
 // paths of its google.api.http rules. Give the card one interface per
 // binding, both with the base URL (Interfaces builds them). Options apply
-// to both bindings.
+// to both bindings, and every call is held to what the card declares
+// (WithAgentCard).
 func NewHandler(svc *a2a.Service, card *a2a.AgentCard, opts ...ServerOption) (http.Handler, error) {
 	cardHandler, err := NewAgentCardHandler(card)
 	if err != nil {
 		return nil, err
 	}
+	// One stream cap for both bindings, unless opts name another.
+	opts = append([]ServerOption{WithAgentCard(card), WithMaxStreams(DefaultMaxStreams)}, opts...)
 	rest, err := NewRESTHandler(svc, opts...)
 	if err != nil {
 		return nil, err

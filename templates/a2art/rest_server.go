@@ -62,6 +62,15 @@ type route struct {
 }
 
 func (h *restHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	// The version is negotiated before the path is routed: a request without
+	// A2A-Version is a 0.3 client's (A2A §3.6.2), whose paths (/v1/card) this
+	// service may not have, and it is told that its version is not served
+	// rather than that nothing is there.
+	version, rerr := h.cfg.negotiate(r)
+	if rerr != nil {
+		writeError(w, rerr)
+		return
+	}
 	path := splitPath(r.URL.EscapedPath())
 	var best *route
 	var bestVars map[string]string
@@ -90,19 +99,25 @@ func (h *restHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeStatus(w, http.StatusNotFound, "NOT_FOUND", a2a.NewError(a2a.ErrMethodNotFound, "no A2A method at "+r.Method+" "+r.URL.Path))
 		return
 	}
-	h.serve(w, r, best, bestVars)
+	h.serve(w, r, best, bestVars, version)
 }
 
-func (h *restHandler) serve(w http.ResponseWriter, r *http.Request, rt *route, vars map[string]string) {
+func (h *restHandler) serve(w http.ResponseWriter, r *http.Request, rt *route, vars map[string]string, version string) {
 	info, rerr := h.cfg.callInfo(r, BindingHTTPJSON)
-	if rerr == nil {
-		rerr = h.cfg.version(r, info)
-	}
 	if rerr != nil {
 		writeError(w, rerr)
 		return
 	}
-	info.Method = rt.handler.Desc
+	info.Version, info.Method = version, rt.handler.Desc
+	if rt.handler.Stream != nil {
+		release, ok := h.cfg.admitStream(w, func(rerr *a2a.RPCError) {
+			writeStatus(w, http.StatusServiceUnavailable, "UNAVAILABLE", rerr)
+		})
+		if !ok {
+			return // before the body is read
+		}
+		defer release()
+	}
 	req, rerr, status := h.request(w, r, rt, vars)
 	if rerr != nil {
 		if status == 0 {
@@ -200,9 +215,8 @@ var queryAliases = map[string]string{"lastUpdatedAfter": "statusTimestampAfter"}
 // the first message is an ordinary error response; after it, an "error"
 // event holding the google.rpc.Status.
 func (h *restHandler) serveStream(ctx context.Context, w http.ResponseWriter, rt *route, req a2a.ProtoValue) {
-	sse := newSSEWriter(w)
-	sse.keepAlive(h.cfg.keepAlive)
-	defer sse.close()
+	ctx, sse, end := h.cfg.openStream(ctx, w)
+	defer end()
 	var buf []byte
 	sent := false
 	next := eventIDs(ctx)

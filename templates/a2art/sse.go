@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"sync"
@@ -18,6 +19,10 @@ import (
 type sseWriter struct {
 	w  http.ResponseWriter
 	rc *http.ResponseController
+	// writeTimeout bounds each write and flush (0: no bound); onFail
+	// learns the first error of one, when the stream is cut.
+	writeTimeout time.Duration
+	onFail       func(error)
 
 	mu      sync.Mutex
 	started bool
@@ -52,7 +57,8 @@ func (s *sseWriter) open() {
 	defer s.mu.Unlock()
 	if !s.started {
 		s.start()
-		_ = s.rc.Flush()
+		s.buf = s.buf[:0]
+		_ = s.flush()
 	}
 }
 
@@ -92,19 +98,60 @@ func (s *sseWriter) namedEvent(name, id string, data []byte) error {
 	return s.flush()
 }
 
+// flush writes s.buf and flushes it, within the write timeout: a client
+// that reads nothing for that long gets the write failed, and its
+// connection with it, instead of holding the call forever. The deadline
+// is cleared afterwards, so that an idle stream, and what the server
+// writes once the handler returns, are not cut.
 func (s *sseWriter) flush() error {
-	if _, err := s.w.Write(s.buf); err != nil {
-		s.err = err
-		return err
+	// A writer that cannot take a deadline (a middleware that hides it) is
+	// written without one.
+	timed := s.writeTimeout > 0 && s.rc.SetWriteDeadline(time.Now().Add(s.writeTimeout)) == nil
+	if len(s.buf) > 0 {
+		if _, err := s.w.Write(s.buf); err != nil {
+			return s.fail(err)
+		}
 	}
-	// A writer that cannot flush (a middleware that hides it) still
-	// delivers, when the handler returns: that is no reason to fail.
+	// A writer that cannot flush still delivers, when the handler returns:
+	// that is no reason to fail.
 	if err := s.rc.Flush(); err != nil && !errors.Is(err, http.ErrNotSupported) {
-		s.err = err
-		return err
+		return s.fail(err)
+	}
+	if timed {
+		if err := s.rc.SetWriteDeadline(time.Time{}); err != nil {
+			return s.fail(err)
+		}
 	}
 	s.last = time.Now()
 	return nil
+}
+
+// fail records the first failed write, which cuts the stream.
+func (s *sseWriter) fail(err error) error {
+	if s.err == nil {
+		s.err = err
+		if s.onFail != nil {
+			s.onFail(err)
+		}
+	}
+	return err
+}
+
+// openStream prepares the SSE answer to a streaming call made with ctx.
+// It returns the context to serve the call with, which a failed write
+// (a client that stops reading, after the write timeout) cancels, so the
+// call's handler stops; the writer, its keep-alive started; and end,
+// which stops the keep-alive and must run before the handler returns.
+func (c *serverConfig) openStream(ctx context.Context, w http.ResponseWriter) (context.Context, *sseWriter, func()) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	sse := newSSEWriter(w)
+	sse.writeTimeout = c.writeTimeout
+	sse.onFail = func(err error) { cancel(fmt.Errorf("a2a: the stream to the client failed: %w", err)) }
+	sse.keepAlive(c.keepAlive)
+	return ctx, sse, func() {
+		sse.close()
+		cancel(nil)
+	}
 }
 
 // eventIDs lets the handler of a stream name its events: it sets the

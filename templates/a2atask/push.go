@@ -29,15 +29,22 @@ type PushConfigs interface {
 }
 
 // NotificationTokenHeader carries a config's token on every notification,
-// for the receiver to check that it comes from the agent.
-const NotificationTokenHeader = "A2A-Notification-Token"
+// for the receiver to check that it comes from the agent. The spec names no
+// header: a2a-go sends this one, and LegacyNotificationTokenHeader is the one
+// @a2a-js/sdk, a2a-python and Koog send and their receivers read, so every
+// notification carries both.
+const (
+	NotificationTokenHeader       = "A2A-Notification-Token"
+	LegacyNotificationTokenHeader = "X-A2A-Notification-Token"
+)
 
 // errBlockedTarget is behind a notification refused for where it goes.
 var errBlockedTarget = errors.New("a2atask: push notifications to loopback, private and link-local addresses are refused")
 
 // PushSender posts task events to the webhooks of push notification
 // configs: the event as a StreamResponse in JSON, the config's token in
-// A2A-Notification-Token, its authentication in Authorization. A failed
+// A2A-Notification-Token and X-A2A-Notification-Token, its authentication
+// in Authorization. A failed
 // post is retried with exponential backoff when the failure may pass (a
 // network error, 5xx, 429), never for another 4xx.
 type PushSender struct {
@@ -91,6 +98,7 @@ func NewPushSender(opts ...PushOption) *PushSender {
 		if req.URL.Host != via[0].URL.Host || req.URL.Scheme != via[0].URL.Scheme {
 			// The credentials are for the host, and the scheme, they were given for.
 			req.Header.Del(NotificationTokenHeader)
+			req.Header.Del(LegacyNotificationTokenHeader)
 			req.Header.Del("Authorization")
 		}
 		return nil
@@ -167,6 +175,7 @@ func (s *PushSender) post(ctx context.Context, cfg *a2a.TaskPushNotificationConf
 	req.Header.Set("Content-Type", "application/json")
 	if cfg.Token != "" {
 		req.Header.Set(NotificationTokenHeader, cfg.Token)
+		req.Header.Set(LegacyNotificationTokenHeader, cfg.Token)
 	}
 	if a := cfg.Authentication; a != nil && a.Credentials != "" {
 		req.Header.Set("Authorization", a.Scheme+" "+a.Credentials)

@@ -78,8 +78,12 @@ func TestPushNotifications(t *testing.T) {
 	if strings.Join(events, " ") != "task working artifact completed" {
 		t.Fatalf("webhook events %v", events)
 	}
-	if headers[0].Get(NotificationTokenHeader) != "s3cret" || headers[0].Get("Authorization") != "Bearer tok" {
-		t.Fatalf("headers %v", headers[0])
+	// Receivers built on @a2a-js/sdk, a2a-python and Koog read the token from
+	// X-A2A-Notification-Token; a2a-go's from A2A-Notification-Token.
+	for _, h := range headers {
+		if h.Get("A2A-Notification-Token") != "s3cret" || h.Get("X-A2A-Notification-Token") != "s3cret" || h.Get("Authorization") != "Bearer tok" {
+			t.Fatalf("headers %v", h)
+		}
 	}
 
 	cfgs, err := c.ListTaskPushNotificationConfigs(ctx, &a2a.ListTaskPushNotificationConfigsRequest{TaskID: task.ID})
@@ -102,11 +106,28 @@ func TestPushNotifications(t *testing.T) {
 	if err != nil || got.URL != webhook.URL {
 		t.Fatalf("get: %v", err)
 	}
-	if _, err := c.DeleteTaskPushNotificationConfig(ctx, &a2a.DeleteTaskPushNotificationConfigRequest{TaskID: task.ID, ID: "second"}); err != nil {
-		t.Fatal(err)
+	// Deleting is idempotent (A2A §3.1.10): the same delete again, and the
+	// delete of a config the task never had, succeed; the config is gone.
+	for _, id := range []string{"second", "second", "never-made"} {
+		if _, err := c.DeleteTaskPushNotificationConfig(ctx, &a2a.DeleteTaskPushNotificationConfigRequest{TaskID: task.ID, ID: id}); err != nil {
+			t.Fatalf("delete %s: %v", id, err)
+		}
 	}
 	if _, err := c.GetTaskPushNotificationConfig(ctx, &a2a.GetTaskPushNotificationConfigRequest{TaskID: task.ID, ID: "second"}); !errors.Is(err, a2a.ErrTaskNotFound) {
 		t.Fatalf("get after delete: %v", err)
+	}
+	// A task the caller cannot see stays not found, deleted config or not.
+	for _, who := range []*a2a.A2AServiceClient{client("mallory"), c} {
+		_, err := who.DeleteTaskPushNotificationConfig(ctx, &a2a.DeleteTaskPushNotificationConfigRequest{TaskID: "no-such-task", ID: "second"})
+		if !errors.Is(err, a2a.ErrTaskNotFound) {
+			t.Fatalf("delete on an unknown task: %v", err)
+		}
+	}
+	if _, err := client("mallory").DeleteTaskPushNotificationConfig(ctx, &a2a.DeleteTaskPushNotificationConfigRequest{TaskID: task.ID, ID: cfgs.Configs[0].ID}); !errors.Is(err, a2a.ErrTaskNotFound) {
+		t.Fatalf("another caller's delete: %v", err)
+	}
+	if still, err := c.ListTaskPushNotificationConfigs(ctx, &a2a.ListTaskPushNotificationConfigsRequest{TaskID: task.ID}); err != nil || len(still.Configs) != 1 {
+		t.Fatalf("another caller's delete removed a config: %v", err)
 	}
 	if _, err := c.CreateTaskPushNotificationConfig(ctx, &a2a.TaskPushNotificationConfig{TaskID: "no-such-task", URL: webhook.URL}); !errors.Is(err, a2a.ErrTaskNotFound) {
 		t.Fatalf("config of an unknown task: %v", err)

@@ -64,6 +64,10 @@ func (r *Run) Task() *a2a.Task {
 func (r *Run) TaskID() string    { return r.task.ID }
 func (r *Run) ContextID() string { return r.task.ContextID }
 
+// Owner is who the task belongs to, as WithOwner names the run's
+// principal: "" when calls are not authenticated.
+func (r *Run) Owner() string { return r.rt.owner(r.Principal) }
+
 // Working reports progress, with an optional message from the agent.
 func (r *Run) Working(msg *a2a.Message) error { return r.setStatus(a2a.TaskStateWorking, msg) }
 
@@ -184,11 +188,15 @@ func (r *Run) mutate(change func(*a2a.Task) (*a2a.StreamResponse, error)) error 
 		if err != nil {
 			return err
 		}
-		gen, err := r.rt.store.Update(ctx, r.task, r.gen, ev)
+		gen, err := r.rt.update(r.task, r.gen, ev)
 		if err != nil {
 			// While a run holds a task, only a cancel or the orphan sweep write
 			// it, and both end it; reading it back lets the change see that.
-			rec, rerr := r.rt.store.Get(ctx, r.task.ID)
+			var rec *Record
+			rerr := r.rt.outlast(r.rt.ctx, func() (err error) {
+				rec, err = r.rt.store.Get(ctx, r.task.ID)
+				return err
+			})
 			if rerr != nil {
 				r.broken = fmt.Errorf("a2atask: a write failed (%v) and the task cannot be read back: %w", err, rerr)
 				return r.broken

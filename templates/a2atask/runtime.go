@@ -33,6 +33,10 @@ type Runtime struct {
 	pushSender  *PushSender
 	pushes      pushQueue
 	lease       time.Duration
+	patience    time.Duration
+
+	health health // when the store was last unavailable
+	runs   local  // the tasks this runtime's executors run
 
 	ctx     context.Context // runs outlive the requests that start them
 	stop    context.CancelFunc
@@ -81,9 +85,21 @@ func WithLease(d time.Duration) Option {
 	}
 }
 
+// WithStorePatience sets how long a request waits for a store that is
+// unavailable (ErrUnavailable) before its caller is told so (default 30 s):
+// a stream, a blocking SendMessage. The runs' own writes wait until the
+// store is back, however long that takes.
+func WithStorePatience(d time.Duration) Option {
+	return func(rt *Runtime) {
+		if d > 0 {
+			rt.patience = d
+		}
+	}
+}
+
 // New returns a runtime that runs exec and keeps tasks in store.
 func New(exec Executor, store Store, opts ...Option) *Runtime {
-	rt := &Runtime{exec: exec, store: store, logger: slog.Default(), owner: defaultOwner, lease: 30 * time.Second}
+	rt := &Runtime{exec: exec, store: store, logger: slog.Default(), owner: defaultOwner, lease: 30 * time.Second, patience: 30 * time.Second}
 	rt.ctx, rt.stop = context.WithCancel(context.Background())
 	for _, o := range opts {
 		o(rt)
@@ -95,7 +111,11 @@ func New(exec Executor, store Store, opts ...Option) *Runtime {
 }
 
 // sweep fails orphaned tasks: submitted or working, with a lease that has
-// run out and no change for as long.
+// run out and no change for as long. A lease that ran out while the store
+// was unavailable proves nothing, since no process could renew it then:
+// the sweep leaves tasks alone until a whole lease has passed since this
+// runtime last found the store unavailable, time enough for live
+// processes to renew theirs. It never fails a task this runtime runs.
 func (rt *Runtime) sweep() {
 	defer rt.running.Done()
 	t := time.NewTicker(rt.lease / 2)
@@ -109,11 +129,22 @@ func (rt *Runtime) sweep() {
 		now := time.Now()
 		ids, err := rt.store.Orphans(rt.ctx, now, 100)
 		if err != nil {
+			rt.unavailable(err)
+			continue
+		}
+		if ago, ok := rt.health.since(now); ok && ago < rt.lease {
 			continue
 		}
 		for _, id := range ids {
+			if rt.runs.has(id) {
+				continue
+			}
 			rec, err := rt.store.Get(rt.ctx, id)
-			if err != nil || settled(rec.Task.Status.State) || now.Sub(updated(rec.Task)) < rt.lease {
+			if err != nil {
+				rt.unavailable(err)
+				continue
+			}
+			if settled(rec.Task.Status.State) || now.Sub(updated(rec.Task)) < rt.lease {
 				continue // changed, or too new to have been leased yet
 			}
 			// One write at the generation read: if the task changed since, it is
@@ -242,6 +273,7 @@ func (rt *Runtime) start(ctx context.Context, req *a2a.SendMessageRequest) (*Rec
 	}
 	run := &Run{Message: clone(msg), Principal: principal, rt: rt, task: clone(rec.Task), gen: rec.Generation}
 	rt.running.Add(1)
+	rt.runs.add(run.task.ID)
 	go rt.execute(run)
 	return rec, nil
 }
@@ -289,16 +321,27 @@ var errEndedElsewhere = errors.New("a2atask: the task was ended by another write
 // task is canceled by any writer, and settles the task when it returns.
 func (rt *Runtime) execute(run *Run) {
 	defer rt.running.Done()
+	id := run.task.ID
+	defer rt.runs.remove(id)
 	ctx, cancel := context.WithCancelCause(rt.ctx)
 	defer cancel(nil)
-	id := run.task.ID
 	signal, stopWatch := rt.store.Watch(id)
 	defer stopWatch()
 	seen := run.gen
-	rt.store.Lease(ctx, id, time.Now().Add(rt.lease))
+	// lease renews the task's lease and says when to renew it next: a third
+	// of a lease later, or soon when the store is unavailable, so that the
+	// lease is renewed well within the lease that other runtimes' sweeps
+	// wait after the store is back.
+	lease := func() time.Duration {
+		if err := rt.store.Lease(ctx, id, time.Now().Add(rt.lease)); err != nil {
+			rt.unavailable(err)
+			return min(lastPause, rt.lease/6)
+		}
+		return rt.lease / 3
+	}
+	renew := time.NewTimer(lease())
+	defer renew.Stop()
 	go func() {
-		renew := time.NewTicker(rt.lease / 3)
-		defer renew.Stop()
 		// Reading the new events, not the whole task, keeps each wake-up
 		// cheap however large the task grows. The first look is at once: a
 		// cancel may have come before the watch began.
@@ -309,13 +352,14 @@ func (rt *Runtime) execute(run *Run) {
 			case <-ctx.Done():
 				return
 			case <-renew.C:
-				rt.store.Lease(ctx, id, time.Now().Add(rt.lease))
+				renew.Reset(lease())
 				continue
 			case <-signal:
 			case <-retry.C:
 			}
 			events, err := rt.store.Events(ctx, id, seen)
 			if err != nil {
+				rt.unavailable(err)
 				retry.Reset(time.Second) // look again: the signal is spent
 				continue
 			}
@@ -386,7 +430,8 @@ func view(t *a2a.Task, historyLength *int32) *a2a.Task {
 // SendMessage starts or continues a task. It returns once the task has
 // settled (ended, or stopped for input or authorization), or at once when
 // the configuration says returnImmediately.
-func (rt *Runtime) SendMessage(ctx context.Context, req *a2a.SendMessageRequest) (*a2a.SendMessageResponse, error) {
+func (rt *Runtime) SendMessage(ctx context.Context, req *a2a.SendMessageRequest) (_ *a2a.SendMessageResponse, err error) {
+	defer rt.explain(&err)
 	rec, err := rt.start(ctx, req)
 	if err != nil {
 		return nil, err
@@ -396,11 +441,15 @@ func (rt *Runtime) SendMessage(ctx context.Context, req *a2a.SendMessageRequest)
 		cfg = &a2a.SendMessageConfiguration{}
 	}
 	if !cfg.ReturnImmediately {
-		err := rt.follow(ctx, rec.Task.ID, rec.Generation, func(Event) error { return nil })
+		err := rt.follow(ctx, rec.Task.ID, rec.Generation, false, func(Event) error { return nil })
 		if err != nil {
 			return nil, err
 		}
-		if rec, err = rt.store.Get(ctx, rec.Task.ID); err != nil {
+		id := rec.Task.ID
+		if err := rt.read(ctx, func(ctx context.Context) (err error) {
+			rec, err = rt.store.Get(ctx, id)
+			return err
+		}); err != nil {
 			return nil, err
 		}
 	}
@@ -409,7 +458,8 @@ func (rt *Runtime) SendMessage(ctx context.Context, req *a2a.SendMessageRequest)
 
 // SendStreamingMessage starts or continues a task and streams it: the task,
 // then its events until it settles.
-func (rt *Runtime) SendStreamingMessage(ctx context.Context, req *a2a.SendMessageRequest, send func(*a2a.StreamResponse) error) error {
+func (rt *Runtime) SendStreamingMessage(ctx context.Context, req *a2a.SendMessageRequest, send func(*a2a.StreamResponse) error) (err error) {
+	defer rt.explain(&err)
 	rec, err := rt.start(ctx, req)
 	if err != nil {
 		return err
@@ -418,7 +468,7 @@ func (rt *Runtime) SendStreamingMessage(ctx context.Context, req *a2a.SendMessag
 	if err := emit(Event{Generation: rec.Generation, Payload: &a2a.StreamResponse{Payload: &a2a.StreamResponseTask{Task: rec.Task}}}); err != nil {
 		return err
 	}
-	return rt.follow(ctx, rec.Task.ID, rec.Generation, emit)
+	return rt.follow(ctx, rec.Task.ID, rec.Generation, false, emit)
 }
 
 // emitter sends events on a stream, each named by its generation where the
@@ -434,13 +484,20 @@ func emitter(ctx context.Context, send func(*a2a.StreamResponse) error) func(Eve
 }
 
 // follow passes every event of a task after generation after to emit, in
-// order, until the task settles or ctx ends.
-func (rt *Runtime) follow(ctx context.Context, id string, after int64, emit func(Event) error) error {
+// order, until the task settles or ctx ends. When awaiting, the task is
+// stopped for input or authorization at after and the follower waits for
+// its answer: the interruption it already knows does not end the follow,
+// the next one, after the task has worked again, does.
+func (rt *Runtime) follow(ctx context.Context, id string, after int64, awaiting bool, emit func(Event) error) error {
 	signal, stop := rt.store.Watch(id)
 	defer stop()
+	ends := func(s a2a.TaskState) bool { return Terminal(s) || (Interrupted(s) && !awaiting) }
 	for {
-		events, err := rt.store.Events(ctx, id, after)
-		if err != nil {
+		var events []Event
+		if err := rt.read(ctx, func(ctx context.Context) (err error) {
+			events, err = rt.store.Events(ctx, id, after)
+			return err
+		}); err != nil {
 			return err
 		}
 		for _, e := range events {
@@ -448,17 +505,24 @@ func (rt *Runtime) follow(ctx context.Context, id string, after int64, emit func
 				return err
 			}
 			after = e.Generation
-			if u, ok := e.Payload.Payload.(*a2a.StreamResponseStatusUpdate); ok && settled(u.StatusUpdate.Status.State) {
-				return nil
+			if u, ok := e.Payload.Payload.(*a2a.StreamResponseStatusUpdate); ok {
+				if s := u.StatusUpdate.Status.State; ends(s) {
+					return nil
+				} else if !Interrupted(s) {
+					awaiting = false
+				}
 			}
 		}
 		if len(events) == 0 {
 			// Nothing after the cursor: done if the task has settled there.
-			rec, err := rt.store.Get(ctx, id)
-			if err != nil {
+			var rec *Record
+			if err := rt.read(ctx, func(ctx context.Context) (err error) {
+				rec, err = rt.store.Get(ctx, id)
+				return err
+			}); err != nil {
 				return err
 			}
-			if rec.Generation <= after && settled(rec.Task.Status.State) {
+			if rec.Generation <= after && ends(rec.Task.Status.State) {
 				return nil
 			}
 		}
@@ -471,7 +535,8 @@ func (rt *Runtime) follow(ctx context.Context, id string, after int64, emit func
 }
 
 // GetTask returns a task its caller may see.
-func (rt *Runtime) GetTask(ctx context.Context, req *a2a.GetTaskRequest) (*a2a.Task, error) {
+func (rt *Runtime) GetTask(ctx context.Context, req *a2a.GetTaskRequest) (_ *a2a.Task, err error) {
+	defer rt.explain(&err)
 	rec, err := rt.load(ctx, req.ID)
 	if err != nil {
 		return nil, err
@@ -483,7 +548,15 @@ func (rt *Runtime) GetTask(ctx context.Context, req *a2a.GetTaskRequest) (*a2a.T
 // then its events until it settles. A client that reconnects with the id
 // of the last event it received (Last-Event-ID) gets the events after it
 // instead, ended task or not, none twice.
-func (rt *Runtime) SubscribeToTask(ctx context.Context, req *a2a.SubscribeToTaskRequest, send func(*a2a.StreamResponse) error) error {
+//
+// A task stopped for input or authorization has not ended (A2A §3.1.6), so
+// a subscription to it stays open: it goes on through the answer and the
+// work that follows, and ends when the task does or stops for input
+// again, as @a2a-js/sdk's server has it (a2a-go's ends it at once). A
+// subscription made while the task works ends at its first stop, which is
+// the client's turn to answer.
+func (rt *Runtime) SubscribeToTask(ctx context.Context, req *a2a.SubscribeToTaskRequest, send func(*a2a.StreamResponse) error) (err error) {
+	defer rt.explain(&err)
 	rec, err := rt.load(ctx, req.ID)
 	if err != nil {
 		return err
@@ -494,7 +567,10 @@ func (rt *Runtime) SubscribeToTask(ctx context.Context, req *a2a.SubscribeToTask
 		if err != nil || after < 1 || after > rec.Generation {
 			return a2a.NewError(a2a.ErrInvalidParams, fmt.Sprintf("Last-Event-ID %q is no event of task %s", info.LastEventID, req.ID))
 		}
-		return rt.follow(ctx, req.ID, after, emit)
+		// Stopped at the last event the client has, the task is what the
+		// client subscribed to wait on; a stop among the events it has yet to
+		// get came after work it has not seen, and ends the stream.
+		return rt.follow(ctx, req.ID, after, rec.Generation == after && Interrupted(rec.Task.Status.State), emit)
 	}
 	if Terminal(rec.Task.Status.State) {
 		return a2a.NewError(a2a.ErrUnsupportedOperation, fmt.Sprintf("task %s is %s; there is nothing to subscribe to", req.ID, rec.Task.Status.State))
@@ -502,15 +578,13 @@ func (rt *Runtime) SubscribeToTask(ctx context.Context, req *a2a.SubscribeToTask
 	if err := emit(Event{Generation: rec.Generation, Payload: &a2a.StreamResponse{Payload: &a2a.StreamResponseTask{Task: rec.Task}}}); err != nil {
 		return err
 	}
-	if Interrupted(rec.Task.Status.State) {
-		return nil // settled until the client answers
-	}
-	return rt.follow(ctx, req.ID, rec.Generation, emit)
+	return rt.follow(ctx, req.ID, rec.Generation, Interrupted(rec.Task.Status.State), emit)
 }
 
 // CancelTask cancels a task that has not ended; its executor, wherever it
 // runs, sees its context cancelled.
-func (rt *Runtime) CancelTask(ctx context.Context, req *a2a.CancelTaskRequest) (*a2a.Task, error) {
+func (rt *Runtime) CancelTask(ctx context.Context, req *a2a.CancelTaskRequest) (_ *a2a.Task, err error) {
+	defer rt.explain(&err)
 	for {
 		rec, err := rt.load(ctx, req.ID)
 		if err != nil {
@@ -544,7 +618,8 @@ const (
 )
 
 // ListTasks pages through the caller's tasks, newest status first.
-func (rt *Runtime) ListTasks(ctx context.Context, req *a2a.ListTasksRequest) (*a2a.ListTasksResponse, error) {
+func (rt *Runtime) ListTasks(ctx context.Context, req *a2a.ListTasksRequest) (_ *a2a.ListTasksResponse, err error) {
+	defer rt.explain(&err)
 	_, owner := rt.caller(ctx)
 	size := int32(defaultPageSize)
 	if req.PageSize != nil {

@@ -155,13 +155,21 @@ func TestStreamingMessage(t *testing.T) {
 }
 
 // TestInputRequired: a task that stops for input stays subscribable and
-// continues, with the same ID, when the client answers.
+// continues, with the same ID, when the client answers. A subscription to
+// the waiting task stays open through the answer, and ends when the task
+// stops for input again or completes.
 func TestInputRequired(t *testing.T) {
 	client, _ := serve(t, ExecutorFunc(func(ctx context.Context, run *Run) error {
-		if textOf(run.Message) == "book a table" {
+		switch textOf(run.Message) {
+		case "book a table":
 			return run.RequireInput(run.AgentMessage(text("for how many?")))
+		case "4":
+			if err := run.Working(nil); err != nil {
+				return err
+			}
+			return run.RequireInput(run.AgentMessage(text("at what time?")))
 		}
-		return run.Complete(run.AgentMessage(text("booked for " + textOf(run.Message))))
+		return run.Complete(run.AgentMessage(text("booked for 4 at " + textOf(run.Message))))
 	}))
 	c := client("")
 	ctx := context.Background()
@@ -169,23 +177,66 @@ func TestInputRequired(t *testing.T) {
 	if task.Status.State != a2a.TaskStateInputRequired || textOf(task.Status.Message) != "for how many?" {
 		t.Fatalf("%s", task.AppendJSON(nil))
 	}
-	if got := summary(t, c.SubscribeToTask(ctx, &a2a.SubscribeToTaskRequest{ID: task.ID})); got != "task:input_required" {
-		t.Fatalf("subscribe to a task waiting for input: %s", got)
-	}
 	wrongCtx := userMessage("4")
 	wrongCtx.TaskID, wrongCtx.ContextID = task.ID, "another-context"
 	if _, err := c.SendMessage(ctx, &a2a.SendMessageRequest{Message: wrongCtx}); !errors.Is(err, a2a.ErrInvalidParams) {
 		t.Fatalf("context mismatch: %v", err)
 	}
-	answer := userMessage("4")
-	answer.TaskID = task.ID
-	done := sendTask(t, c, &a2a.SendMessageRequest{Message: answer})
-	if done.ID != task.ID || done.Status.State != a2a.TaskStateCompleted || textOf(done.Status.Message) != "booked for 4" || len(done.History) != 4 {
+	answer := func(s string) *a2a.Task {
+		m := userMessage(s)
+		m.TaskID = task.ID
+		return sendTask(t, c, &a2a.SendMessageRequest{Message: m})
+	}
+	first := subscribed(t, c, task.ID)
+	if again := answer("4"); again.Status.State != a2a.TaskStateInputRequired {
+		t.Fatalf("%s", again.AppendJSON(nil))
+	}
+	if got := <-first; got != "task:input_required working working input_required" {
+		t.Fatalf("subscribed while the task waited for its first answer: %s", got)
+	}
+	second := subscribed(t, c, task.ID)
+	done := answer("8pm")
+	if done.ID != task.ID || done.Status.State != a2a.TaskStateCompleted || textOf(done.Status.Message) != "booked for 4 at 8pm" || len(done.History) != 6 {
 		t.Fatalf("%s", done.AppendJSON(nil))
 	}
-	if _, err := c.SendMessage(ctx, &a2a.SendMessageRequest{Message: answer}); !errors.Is(err, a2a.ErrUnsupportedOperation) {
+	if got := <-second; got != "task:input_required working completed" {
+		t.Fatalf("subscribed while the task waited for its second answer: %s", got)
+	}
+	answerMsg := userMessage("4")
+	answerMsg.TaskID = task.ID
+	if _, err := c.SendMessage(ctx, &a2a.SendMessageRequest{Message: answerMsg}); !errors.Is(err, a2a.ErrUnsupportedOperation) {
 		t.Fatalf("message to a completed task: %v", err)
 	}
+}
+
+// subscribed subscribes to a task and returns, once the subscription has
+// received the task, the summary of the whole stream when it ends.
+func subscribed(t *testing.T, c *a2a.A2AServiceClient, id string) <-chan string {
+	t.Helper()
+	first, out := make(chan struct{}), make(chan string, 1)
+	go func() {
+		var got []string
+		for ev, err := range c.SubscribeToTask(context.Background(), &a2a.SubscribeToTaskRequest{ID: id}) {
+			if err != nil {
+				got = append(got, "error:"+err.Error())
+				break
+			}
+			if len(got) == 0 {
+				close(first)
+			}
+			got = append(got, summary(t, func(yield func(*a2a.StreamResponse, error) bool) { yield(ev, nil) }))
+		}
+		if len(got) == 0 {
+			close(first)
+		}
+		out <- strings.Join(got, " ")
+	}()
+	select {
+	case <-first:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the subscription got nothing")
+	}
+	return out
 }
 
 // TestCancel: cancel stops the executor and ends the task; a terminal task
@@ -336,13 +387,9 @@ func TestListTasksAndOwners(t *testing.T) {
 		ids = append(ids, sendTask(t, alice, &a2a.SendMessageRequest{Message: userMessage("t" + strconv.Itoa(i))}).ID)
 		time.Sleep(2 * time.Millisecond) // distinct status times
 	}
-	bobs := sendTask(t, bob, &a2a.SendMessageRequest{Message: userMessage("bob's")})
-	if _, err := alice.GetTask(ctx, &a2a.GetTaskRequest{ID: bobs.ID}); !errors.Is(err, a2a.ErrTaskNotFound) {
-		t.Fatalf("alice reads bob's task: %v", err)
-	}
-	if _, err := alice.CancelTask(ctx, &a2a.CancelTaskRequest{ID: bobs.ID}); !errors.Is(err, a2a.ErrTaskNotFound) {
-		t.Fatalf("alice cancels bob's task: %v", err)
-	}
+	// Bob's task is not alice's to list (TestCallersAreIsolated tries every
+	// method across callers).
+	sendTask(t, bob, &a2a.SendMessageRequest{Message: userMessage("bob's")})
 	three, yes := int32(3), true
 	var seen []string
 	token := ""

@@ -78,6 +78,14 @@ var (
 	// ErrConflict is returned by Update when the task changed since the
 	// generation the writer read.
 	ErrConflict = errors.New("a2atask: the task changed concurrently")
+	// ErrUnavailable is wrapped by the errors a store returns while its
+	// database cannot be reached or is restarting: errors that pass. The
+	// runtime tries a run's writes again until the store is back (an Update
+	// whose answer was lost may have been stored; it checks), does not take
+	// the leases that ran out meanwhile for dead processes, and tells
+	// callers that the store is unavailable rather than that something
+	// failed inside.
+	ErrUnavailable = errors.New("a2atask: the task store is unavailable")
 )
 
 // updated is when a task's status last changed.

@@ -3,6 +3,7 @@ package agenthost_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -28,7 +29,7 @@ func newHost(t testing.TB) (*httptest.Server, *agenthost.Host) {
 	rt := a2atask.New(&bridge.Executor{Agent: greeter}, a2atask.NewMemory())
 	t.Cleanup(func() { rt.Close() })
 	card := &a2a.AgentCard{Name: "greeter", Description: "Says hello.", Version: "1.0.0",
-		Capabilities:      &a2a.AgentCapabilities{Streaming: new(bool)},
+		Capabilities:      &a2a.AgentCapabilities{Streaming: new(true)}, // the AG-UI stream format streams
 		DefaultInputModes: []string{"text/plain"}, DefaultOutputModes: []string{"text/plain"},
 		Skills: []*a2a.AgentSkill{{ID: "hello", Name: "Hello", Description: "Greets.", Tags: []string{"greeting"}}}}
 	if err := host.Add(agenthost.Agent{Name: "greeter", Card: card, A2A: a2a.BindA2AService(rt), AGUI: greeter}); err != nil {
@@ -211,4 +212,44 @@ func FuzzHostRoute(f *testing.F) {
 			t.Fatalf("%s %s: agent %q answered %d", method, target, name, rec.Code)
 		}
 	})
+}
+
+// TestHostHoldsThreadsToTheirCallers: with an authenticator among the
+// host's AG-UI options, each agent's threads are their callers': bob is
+// told alice's thread does not exist, whether he runs on it or asks for
+// its feedback.
+func TestHostHoldsThreadsToTheirCallers(t *testing.T) {
+	host := agenthost.New("http://host")
+	host.AGUIOptions = []agui.Option{agui.WithMetaStore(agui.NewMemoryMeta()), agui.WithCheckpoints(agui.NewMemoryCheckpoints()),
+		agui.WithAuthenticator(func(r *http.Request) (string, error) {
+			return strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer "), nil
+		})}
+	if err := host.Add(agenthost.Agent{Name: "plain", AGUI: greeter}); err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(host)
+	defer srv.Close()
+	ctx := context.Background()
+	as := func(user string) *agui.Client {
+		return &agui.Client{URL: srv.URL + agenthost.AgentsPath + "/plain" + agenthost.AGUIPath, Header: http.Header{"Authorization": {"Bearer " + user}}}
+	}
+	rs, err := as("alice").Run(ctx, &agui.RunAgentInput{ThreadID: "t-1", RunID: "r-1", Messages: []agui.Message{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rs.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := as("alice").SendMeta(ctx, "t-1", "r-1", agui.NewThumbsUpMeta("m-1")); err != nil {
+		t.Fatal(err)
+	}
+	var he *agui.HTTPError
+	if _, err := as("bob").Run(ctx, &agui.RunAgentInput{ThreadID: "t-1", RunID: "r-2", Messages: []agui.Message{}}); !errors.As(err, &he) || he.StatusCode != http.StatusNotFound {
+		t.Errorf("bob's run on alice's thread: %v", err)
+	}
+	for _, thread := range []string{"t-1", "t-9"} {
+		if _, err := as("bob").Meta(ctx, agui.MetaQuery{ThreadID: thread}); !errors.As(err, &he) || he.StatusCode != http.StatusNotFound || string(he.Body) != `{"error":{"message":"thread not found"}}`+"\n" {
+			t.Errorf("bob's query of %s: %v", thread, err)
+		}
+	}
 }

@@ -1,6 +1,7 @@
 package aguirt
 
 import (
+	"context"
 	"encoding/binary"
 	"io"
 	"time"
@@ -12,17 +13,19 @@ import (
 // big-endian length followed by that many bytes of one Event envelope.
 type protoWriter struct{ *frameSink }
 
-func newProtoWriter(w io.Writer) *protoWriter { return &protoWriter{newFrameSink(w)} }
+func newProtoWriter(w io.Writer, cfg sinkConfig) *protoWriter {
+	return &protoWriter{newFrameSink(w, cfg)}
+}
 
 func (p *protoWriter) ContentType() string { return MediaTypeProto }
 
 // WriteEvent queues one frame. META has no protobuf form: it goes as the
 // CUSTOM event that carries it. Any other event without one is skipped.
-func (p *protoWriter) WriteEvent(ev agui.Event) error {
+func (p *protoWriter) WriteEvent(ctx context.Context, ev agui.Event) error {
 	if m, ok := ev.(*agui.MetaEvent); ok {
 		ev = MetaAsCustom(m)
 	}
-	return p.enqueue(func(b []byte) []byte {
+	return p.enqueue(ctx, func(b []byte) []byte {
 		at := len(b)
 		b, ok := agui.AppendEventProto(append(b, 0, 0, 0, 0), ev)
 		if !ok {

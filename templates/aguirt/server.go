@@ -59,6 +59,8 @@ type handlerConfig struct {
 	maxMetaBatch int
 	owners       ThreadOwners
 	threadAccess ThreadAccess
+	writeTimeout time.Duration
+	maxStreams   int
 }
 
 // Option configures NewHandler.
@@ -123,15 +125,17 @@ func WithLogger(logger *slog.Logger) Option { return func(c *handlerConfig) { c.
 // CancelRequest); mount it at both "/agent" and "/agent/".
 //
 // Requests are checked before the stream starts: POST only (405), JSON only
-// (415), a size limit (413), authorization when configured (401), a
-// RunAgentInput that decodes and validates (400, with a JSON body naming the
-// offending path), with WithAuthenticator a thread that is the caller's or
-// no one's yet (404, as for any thread the caller cannot see), a run id not already in progress on its thread (409),
-// and, with WithCheckpoints, a resume that answers every open interrupt of
-// the thread, made while no other run of the thread is in progress (409).
-// After that every failure is a RUN_ERROR event.
+// (415), a size limit (413), authorization when configured (401), room
+// under the cap on runs in progress (503, WithMaxStreams), a RunAgentInput
+// that decodes and validates (400, with a JSON body naming the offending
+// path), with WithAuthenticator a thread that is the caller's or no one's
+// yet (404, as for any thread the caller cannot see), a run id not already
+// in progress on its thread (409), and, with WithCheckpoints, a resume
+// that answers every open interrupt of the thread, made while no other run
+// of the thread is in progress (409). After that every failure is a
+// RUN_ERROR event.
 func NewHandler(agent Agent, opts ...Option) http.Handler {
-	cfg := handlerConfig{maxBody: DefaultMaxBodyBytes, logger: slog.Default()}
+	cfg := handlerConfig{maxBody: DefaultMaxBodyBytes, logger: slog.Default(), writeTimeout: DefaultWriteTimeout, maxStreams: DefaultMaxStreams}
 	for _, o := range opts {
 		o(&cfg)
 	}
@@ -154,6 +158,8 @@ type handler struct {
 	runs  runs
 	// owners holds who owns each thread, when callers are authenticated.
 	owners ThreadOwners
+	// streams counts the runs in progress, against WithMaxStreams.
+	streams streamSlots
 }
 
 // requestError is the JSON body of a rejected request.
@@ -214,6 +220,11 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.serveMeta(w, r)
 		return
 	}
+	if !h.streams.acquire(h.cfg.maxStreams) {
+		h.rejectBusy(w, r) // before the body is read: nothing is buffered for it
+		return
+	}
+	defer h.streams.release()
 	body, ok := h.readJSONBody(w, r)
 	if !ok {
 		return
@@ -275,11 +286,20 @@ func (h *handler) rejectInvalid(w http.ResponseWriter, r *http.Request, err erro
 // 406, since a producer must fall back to SSE. run is the run's
 // registration, for cancels and checkpoints; nil for ServeRun.
 func (h *handler) serveRun(w http.ResponseWriter, r *http.Request, agentCtx context.Context, input *agui.RunAgentInput, run *activeRun) {
+	// A client that stops reading is cut off once a write has waited for
+	// it for the write timeout, and the agent's context is cancelled.
+	agentCtx, cut := context.WithCancelCause(agentCtx)
+	defer cut(nil)
+	cutOff := make(chan struct{})
+	sink := sinkConfig{writeTimeout: h.cfg.writeTimeout, onFail: func(err error) {
+		cut(fmt.Errorf("agui: the stream to the client failed: %w", err))
+		close(cutOff)
+	}}
 	var ew eventWriter
 	if admitsProto(r.Header.Get("Accept")) {
-		ew = newProtoWriter(w)
+		ew = newProtoWriter(w, sink)
 	} else {
-		ew = newSSEWriter(w)
+		ew = newSSEWriter(w, sink)
 	}
 	// Closed last: everything queued is written before ServeHTTP returns.
 	defer ew.Close()
@@ -343,6 +363,9 @@ func (h *handler) serveRun(w http.ResponseWriter, r *http.Request, agentCtx cont
 	select {
 	case err = <-done:
 	case <-stopped:
+	case <-cutOff:
+		// Nothing more reaches the client: the run ends without waiting
+		// for an agent that may not heed its cancelled context.
 	}
 	if run != nil && h.runs.end(run.key) {
 		// Whatever the agent returned, the run was cancelled, and the
@@ -386,7 +409,8 @@ func runAgent(ctx context.Context, logger *slog.Logger, agent Agent, input *agui
 
 // ServeRun serves one run of agent on input as NewHandler does once it has
 // read and validated a request: for handlers that build the input
-// themselves. Of opts, only WithKeepAlive and WithLogger apply.
+// themselves. Of opts, only WithKeepAlive, WithWriteTimeout and WithLogger
+// apply.
 func ServeRun(w http.ResponseWriter, r *http.Request, agent Agent, input *agui.RunAgentInput, opts ...Option) {
 	NewHandler(agent, opts...).(*handler).serveRun(w, r, r.Context(), input, nil)
 }
@@ -436,7 +460,7 @@ type funcWriter struct {
 
 func (w *funcWriter) ContentType() string { return "" }
 
-func (w *funcWriter) WriteEvent(ev agui.Event) error {
+func (w *funcWriter) WriteEvent(_ context.Context, ev agui.Event) error {
 	if err := w.emit(ev); err != nil {
 		w.failed = true
 		w.cancel(err)

@@ -91,7 +91,7 @@ func BenchmarkBridge(b *testing.B) {
 
 func mustHandler(b *testing.B) http.Handler {
 	card := &a2a.AgentCard{Name: "stream", Description: "Streams text.", Version: "1", SupportedInterfaces: a2a.Interfaces("http://127.0.0.1"),
-		Capabilities: &a2a.AgentCapabilities{}, DefaultInputModes: []string{"text/plain"}, DefaultOutputModes: []string{"text/plain"},
+		Capabilities: &a2a.AgentCapabilities{Streaming: new(true)}, DefaultInputModes: []string{"text/plain"}, DefaultOutputModes: []string{"text/plain"},
 		Skills: []*a2a.AgentSkill{{ID: "s", Name: "S", Description: "Streams.", Tags: []string{"s"}}}}
 	h, err := a2a.NewHandler(a2a.BindA2AService(streamingAgent{}), card)
 	if err != nil {

@@ -15,12 +15,13 @@ import (
 
 	"github.com/bufbuild/protocompile"
 	"github.com/google/go-cmp/cmp"
-	_ "google.golang.org/genproto/googleapis/api/annotations" // registers google/api/*.proto
+	"google.golang.org/genproto/googleapis/api/annotations" // also registers google/api/*.proto
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protodesc"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/reflect/protoregistry"
+	"google.golang.org/protobuf/types/descriptorpb"
 	"google.golang.org/protobuf/types/dynamicpb"
 
 	"github.com/agui-gen/agui-gen/gen/a2a"
@@ -274,13 +275,95 @@ func TestJSONEquivalence(t *testing.T) {
 			if !proto.Equal(want, got) {
 				t.Fatalf("%s: JSON round trip differs\nprotojson %s\nours      %s", md.FullName(), text, out)
 			}
-			// The two encoders write the same JSON value.
+			// The two encoders write the same JSON value, but for the REQUIRED
+			// fields protojson leaves out when they are zero.
 			var a, b any
 			_ = json.Unmarshal(text, &a)
 			_ = json.Unmarshal(out, &b)
+			addRequiredZeros(md, a)
 			if d := cmp.Diff(a, b); d != "" {
 				t.Fatalf("%s: JSON differs from protojson (-protojson +ours):\n%s", md.FullName(), d)
 			}
 		}
 	}
+}
+
+// addRequiredZeros adds to v, protojson's rendering of a message of md, the
+// fields marked field_behavior REQUIRED that protojson leaves out because
+// they hold their zero value: gen/a2a writes them (A2A §3.1.4 wants
+// ListTasksResponse.nextPageToken present as "" on the last page). Fields
+// with presence (messages, oneof members, optional scalars) are left as
+// protojson has them, as gen/a2a leaves them.
+func addRequiredZeros(md protoreflect.MessageDescriptor, v any) {
+	obj, ok := v.(map[string]any)
+	if !ok || md.ParentFile().Package() != descriptorPackage {
+		return // a well-known type, which has its own JSON form
+	}
+	for i := 0; i < md.Fields().Len(); i++ {
+		fd := md.Fields().Get(i)
+		val, present := obj[fd.JSONName()]
+		switch {
+		case !present:
+			if required(fd) && !fd.HasPresence() {
+				obj[fd.JSONName()] = zeroJSON(fd)
+			}
+		case fd.IsMap():
+			if fd.MapValue().Kind() == protoreflect.MessageKind {
+				for _, e := range val.(map[string]any) {
+					addRequiredZeros(fd.MapValue().Message(), e)
+				}
+			}
+		case fd.IsList():
+			if fd.Kind() == protoreflect.MessageKind {
+				for _, e := range val.([]any) {
+					addRequiredZeros(fd.Message(), e)
+				}
+			}
+		case fd.Kind() == protoreflect.MessageKind:
+			addRequiredZeros(fd.Message(), val)
+		}
+	}
+}
+
+const descriptorPackage = "lf.a2a.v1"
+
+// required reads a field's google.api.field_behavior, which protocompile
+// leaves as unknown fields of the options until they are read again with
+// the registered extension.
+func required(fd protoreflect.FieldDescriptor) bool {
+	raw, err := proto.Marshal(fd.Options())
+	if err != nil {
+		return false
+	}
+	opts := &descriptorpb.FieldOptions{}
+	if err := (proto.UnmarshalOptions{Resolver: protoregistry.GlobalTypes}).Unmarshal(raw, opts); err != nil {
+		return false
+	}
+	for _, b := range proto.GetExtension(opts, annotations.E_FieldBehavior).([]annotations.FieldBehavior) {
+		if b == annotations.FieldBehavior_REQUIRED {
+			return true
+		}
+	}
+	return false
+}
+
+// zeroJSON is a field's zero value as encoding/json reads it back.
+func zeroJSON(fd protoreflect.FieldDescriptor) any {
+	switch {
+	case fd.IsMap():
+		return map[string]any{}
+	case fd.IsList():
+		return []any{}
+	}
+	switch fd.Kind() {
+	case protoreflect.StringKind, protoreflect.BytesKind:
+		return ""
+	case protoreflect.BoolKind:
+		return false
+	case protoreflect.EnumKind:
+		return string(fd.Enum().Values().ByNumber(0).Name())
+	case protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind, protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
+		return "0"
+	}
+	return float64(0)
 }

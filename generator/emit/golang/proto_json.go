@@ -49,6 +49,27 @@ func (g *protoGen) setCond(fl *ir.Field, v *jen.Statement) *jen.Statement {
 	return v.Clone().Op("!=").Nil()
 }
 
+// alwaysWritten reports whether a field is written even when it holds its
+// zero value: one the proto marks field_behavior REQUIRED, whose absence a
+// reader could not tell from "not sent" (ListTasksResponse.next_page_token
+// is "" on the last page, and A2A §3.1.4 says it is always present). A
+// message field has no zero value to write but null, and a field with
+// explicit presence says itself whether it is set, so both keep their
+// check.
+func alwaysWritten(fl *ir.Field) bool {
+	if !fl.Required || fl.Presence || fl.Oneof != nil {
+		return false
+	}
+	switch fl.Type.Kind {
+	case ir.KindString, ir.KindBool, ir.KindInt, ir.KindFloat, ir.KindBytes, ir.KindArray, ir.KindMap:
+		return true
+	case ir.KindNamed:
+		_, isEnum := fl.Type.Decl.(*ir.Enum)
+		return isEnum
+	}
+	return false
+}
+
 // jsonValue appends one value (not a field) of type t.
 func (g *protoGen) jsonValue(t ir.Type, v *jen.Statement) []jen.Code {
 	set := func(c *jen.Statement) []jen.Code { return []jen.Code{jen.Id("b").Op("=").Add(c)} }
@@ -141,7 +162,12 @@ func (g *protoGen) emitAppendJSON(f *jen.File, st *ir.Struct) {
 		if fl.Presence && isScalarLike(fl.Type) {
 			val = jen.Op("*").Add(v.Clone())
 		}
-		body = append(body, jen.If(g.setCond(fl, v)).Block(append(key(fl), g.jsonValue(fl.Type, val)...)...))
+		write := append(key(fl), g.jsonValue(fl.Type, val)...)
+		if alwaysWritten(fl) {
+			body = append(body, write...)
+			continue
+		}
+		body = append(body, jen.If(g.setCond(fl, v)).Block(write...))
 	}
 	body = append(body, jen.Return(jen.Append(jen.Id("b"), jen.LitRune('}'))))
 	f.Line()

@@ -147,8 +147,13 @@ func Run(t *testing.T, open func(t *testing.T) a2atask.Store) {
 		if found, err := s.DeletePushConfig(ctx, "t", "a"); err != nil || !found {
 			t.Fatalf("delete: %v %v", found, err)
 		}
-		if found, _ := s.DeletePushConfig(ctx, "t", "a"); found {
-			t.Fatal("deleted twice")
+		// Deleting what is gone is no error: the runtime's delete is
+		// idempotent (A2A §3.1.10).
+		if found, err := s.DeletePushConfig(ctx, "t", "a"); found || err != nil {
+			t.Fatalf("deleted twice: %v %v", found, err)
+		}
+		if found, err := s.DeletePushConfig(ctx, "no-configs", "a"); found || err != nil {
+			t.Fatalf("delete on a task without configs: %v %v", found, err)
 		}
 		if cfgs, _ := s.PushConfigs(ctx, "other"); len(cfgs) != 0 {
 			t.Fatal("another task's configs")

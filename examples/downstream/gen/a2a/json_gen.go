@@ -139,13 +139,11 @@ func (x *Task) AppendJSON(b []byte) []byte {
 	}
 	b = append(b, '{')
 	start := len(b)
-	if x.ID != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"id":`...)
-		b = appendString(b, x.ID)
+	if len(b) > start {
+		b = append(b, ',')
 	}
+	b = append(b, `"id":`...)
+	b = appendString(b, x.ID)
 	if x.ContextID != "" {
 		if len(b) > start {
 			b = append(b, ',')
@@ -281,13 +279,11 @@ func (x *TaskStatus) AppendJSON(b []byte) []byte {
 	}
 	b = append(b, '{')
 	start := len(b)
-	if x.State != 0 {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"state":`...)
-		b = appendEnum(b, x.State.String(), int32(x.State))
+	if len(b) > start {
+		b = append(b, ',')
 	}
+	b = append(b, `"state":`...)
+	b = appendEnum(b, x.State.String(), int32(x.State))
 	if x.Message != nil {
 		if len(b) > start {
 			b = append(b, ',')
@@ -520,13 +516,11 @@ func (x *Message) AppendJSON(b []byte) []byte {
 	}
 	b = append(b, '{')
 	start := len(b)
-	if x.MessageID != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"messageId":`...)
-		b = appendString(b, x.MessageID)
+	if len(b) > start {
+		b = append(b, ',')
 	}
+	b = append(b, `"messageId":`...)
+	b = appendString(b, x.MessageID)
 	if x.ContextID != "" {
 		if len(b) > start {
 			b = append(b, ',')
@@ -541,27 +535,23 @@ func (x *Message) AppendJSON(b []byte) []byte {
 		b = append(b, `"taskId":`...)
 		b = appendString(b, x.TaskID)
 	}
-	if x.Role != 0 {
-		if len(b) > start {
+	if len(b) > start {
+		b = append(b, ',')
+	}
+	b = append(b, `"role":`...)
+	b = appendEnum(b, x.Role.String(), int32(x.Role))
+	if len(b) > start {
+		b = append(b, ',')
+	}
+	b = append(b, `"parts":`...)
+	b = append(b, '[')
+	for i := range x.Parts {
+		if i > 0 {
 			b = append(b, ',')
 		}
-		b = append(b, `"role":`...)
-		b = appendEnum(b, x.Role.String(), int32(x.Role))
+		b = x.Parts[i].AppendJSON(b)
 	}
-	if len(x.Parts) > 0 {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"parts":`...)
-		b = append(b, '[')
-		for i := range x.Parts {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = x.Parts[i].AppendJSON(b)
-		}
-		b = append(b, ']')
-	}
+	b = append(b, ']')
 	if x.Metadata != nil {
 		if len(b) > start {
 			b = append(b, ',')
@@ -699,13 +689,11 @@ func (x *Artifact) AppendJSON(b []byte) []byte {
 	}
 	b = append(b, '{')
 	start := len(b)
-	if x.ArtifactID != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"artifactId":`...)
-		b = appendString(b, x.ArtifactID)
+	if len(b) > start {
+		b = append(b, ',')
 	}
+	b = append(b, `"artifactId":`...)
+	b = appendString(b, x.ArtifactID)
 	if x.Name != "" {
 		if len(b) > start {
 			b = append(b, ',')
@@ -720,20 +708,18 @@ func (x *Artifact) AppendJSON(b []byte) []byte {
 		b = append(b, `"description":`...)
 		b = appendString(b, x.Description)
 	}
-	if len(x.Parts) > 0 {
-		if len(b) > start {
+	if len(b) > start {
+		b = append(b, ',')
+	}
+	b = append(b, `"parts":`...)
+	b = append(b, '[')
+	for i := range x.Parts {
+		if i > 0 {
 			b = append(b, ',')
 		}
-		b = append(b, `"parts":`...)
-		b = append(b, '[')
-		for i := range x.Parts {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = x.Parts[i].AppendJSON(b)
-		}
-		b = append(b, ']')
+		b = x.Parts[i].AppendJSON(b)
 	}
+	b = append(b, ']')
 	if x.Metadata != nil {
 		if len(b) > start {
 			b = append(b, ',')
@@ -841,20 +827,16 @@ func (x *TaskStatusUpdateEvent) AppendJSON(b []byte) []byte {
 	}
 	b = append(b, '{')
 	start := len(b)
-	if x.TaskID != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"taskId":`...)
-		b = appendString(b, x.TaskID)
+	if len(b) > start {
+		b = append(b, ',')
 	}
-	if x.ContextID != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"contextId":`...)
-		b = appendString(b, x.ContextID)
+	b = append(b, `"taskId":`...)
+	b = appendString(b, x.TaskID)
+	if len(b) > start {
+		b = append(b, ',')
 	}
+	b = append(b, `"contextId":`...)
+	b = appendString(b, x.ContextID)
 	if x.Status != nil {
 		if len(b) > start {
 			b = append(b, ',')
@@ -937,20 +919,16 @@ func (x *TaskArtifactUpdateEvent) AppendJSON(b []byte) []byte {
 	}
 	b = append(b, '{')
 	start := len(b)
-	if x.TaskID != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"taskId":`...)
-		b = appendString(b, x.TaskID)
+	if len(b) > start {
+		b = append(b, ',')
 	}
-	if x.ContextID != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"contextId":`...)
-		b = appendString(b, x.ContextID)
+	b = append(b, `"taskId":`...)
+	b = appendString(b, x.TaskID)
+	if len(b) > start {
+		b = append(b, ',')
 	}
+	b = append(b, `"contextId":`...)
+	b = appendString(b, x.ContextID)
 	if x.Artifact != nil {
 		if len(b) > start {
 			b = append(b, ',')
@@ -1061,13 +1039,11 @@ func (x *AuthenticationInfo) AppendJSON(b []byte) []byte {
 	}
 	b = append(b, '{')
 	start := len(b)
-	if x.Scheme != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"scheme":`...)
-		b = appendString(b, x.Scheme)
+	if len(b) > start {
+		b = append(b, ',')
 	}
+	b = append(b, `"scheme":`...)
+	b = appendString(b, x.Scheme)
 	if x.Credentials != "" {
 		if len(b) > start {
 			b = append(b, ',')
@@ -1129,20 +1105,16 @@ func (x *AgentInterface) AppendJSON(b []byte) []byte {
 	}
 	b = append(b, '{')
 	start := len(b)
-	if x.URL != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"url":`...)
-		b = appendString(b, x.URL)
+	if len(b) > start {
+		b = append(b, ',')
 	}
-	if x.ProtocolBinding != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"protocolBinding":`...)
-		b = appendString(b, x.ProtocolBinding)
+	b = append(b, `"url":`...)
+	b = appendString(b, x.URL)
+	if len(b) > start {
+		b = append(b, ',')
 	}
+	b = append(b, `"protocolBinding":`...)
+	b = appendString(b, x.ProtocolBinding)
 	if x.Tenant != "" {
 		if len(b) > start {
 			b = append(b, ',')
@@ -1150,13 +1122,11 @@ func (x *AgentInterface) AppendJSON(b []byte) []byte {
 		b = append(b, `"tenant":`...)
 		b = appendString(b, x.Tenant)
 	}
-	if x.ProtocolVersion != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"protocolVersion":`...)
-		b = appendString(b, x.ProtocolVersion)
+	if len(b) > start {
+		b = append(b, ',')
 	}
+	b = append(b, `"protocolVersion":`...)
+	b = appendString(b, x.ProtocolVersion)
 	return append(b, '}')
 }
 
@@ -1225,34 +1195,28 @@ func (x *AgentCard) AppendJSON(b []byte) []byte {
 	}
 	b = append(b, '{')
 	start := len(b)
-	if x.Name != "" {
-		if len(b) > start {
+	if len(b) > start {
+		b = append(b, ',')
+	}
+	b = append(b, `"name":`...)
+	b = appendString(b, x.Name)
+	if len(b) > start {
+		b = append(b, ',')
+	}
+	b = append(b, `"description":`...)
+	b = appendString(b, x.Description)
+	if len(b) > start {
+		b = append(b, ',')
+	}
+	b = append(b, `"supportedInterfaces":`...)
+	b = append(b, '[')
+	for i := range x.SupportedInterfaces {
+		if i > 0 {
 			b = append(b, ',')
 		}
-		b = append(b, `"name":`...)
-		b = appendString(b, x.Name)
+		b = x.SupportedInterfaces[i].AppendJSON(b)
 	}
-	if x.Description != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"description":`...)
-		b = appendString(b, x.Description)
-	}
-	if len(x.SupportedInterfaces) > 0 {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"supportedInterfaces":`...)
-		b = append(b, '[')
-		for i := range x.SupportedInterfaces {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = x.SupportedInterfaces[i].AppendJSON(b)
-		}
-		b = append(b, ']')
-	}
+	b = append(b, ']')
 	if x.Provider != nil {
 		if len(b) > start {
 			b = append(b, ',')
@@ -1260,13 +1224,11 @@ func (x *AgentCard) AppendJSON(b []byte) []byte {
 		b = append(b, `"provider":`...)
 		b = x.Provider.AppendJSON(b)
 	}
-	if x.Version != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"version":`...)
-		b = appendString(b, x.Version)
+	if len(b) > start {
+		b = append(b, ',')
 	}
+	b = append(b, `"version":`...)
+	b = appendString(b, x.Version)
 	if x.DocumentationURL != nil {
 		if len(b) > start {
 			b = append(b, ',')
@@ -1311,48 +1273,42 @@ func (x *AgentCard) AppendJSON(b []byte) []byte {
 		}
 		b = append(b, ']')
 	}
-	if len(x.DefaultInputModes) > 0 {
-		if len(b) > start {
+	if len(b) > start {
+		b = append(b, ',')
+	}
+	b = append(b, `"defaultInputModes":`...)
+	b = append(b, '[')
+	for i := range x.DefaultInputModes {
+		if i > 0 {
 			b = append(b, ',')
 		}
-		b = append(b, `"defaultInputModes":`...)
-		b = append(b, '[')
-		for i := range x.DefaultInputModes {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendString(b, x.DefaultInputModes[i])
-		}
-		b = append(b, ']')
+		b = appendString(b, x.DefaultInputModes[i])
 	}
-	if len(x.DefaultOutputModes) > 0 {
-		if len(b) > start {
+	b = append(b, ']')
+	if len(b) > start {
+		b = append(b, ',')
+	}
+	b = append(b, `"defaultOutputModes":`...)
+	b = append(b, '[')
+	for i := range x.DefaultOutputModes {
+		if i > 0 {
 			b = append(b, ',')
 		}
-		b = append(b, `"defaultOutputModes":`...)
-		b = append(b, '[')
-		for i := range x.DefaultOutputModes {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendString(b, x.DefaultOutputModes[i])
-		}
-		b = append(b, ']')
+		b = appendString(b, x.DefaultOutputModes[i])
 	}
-	if len(x.Skills) > 0 {
-		if len(b) > start {
+	b = append(b, ']')
+	if len(b) > start {
+		b = append(b, ',')
+	}
+	b = append(b, `"skills":`...)
+	b = append(b, '[')
+	for i := range x.Skills {
+		if i > 0 {
 			b = append(b, ',')
 		}
-		b = append(b, `"skills":`...)
-		b = append(b, '[')
-		for i := range x.Skills {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = x.Skills[i].AppendJSON(b)
-		}
-		b = append(b, ']')
+		b = x.Skills[i].AppendJSON(b)
 	}
+	b = append(b, ']')
 	if len(x.Signatures) > 0 {
 		if len(b) > start {
 			b = append(b, ',')
@@ -1527,20 +1483,16 @@ func (x *AgentProvider) AppendJSON(b []byte) []byte {
 	}
 	b = append(b, '{')
 	start := len(b)
-	if x.URL != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"url":`...)
-		b = appendString(b, x.URL)
+	if len(b) > start {
+		b = append(b, ',')
 	}
-	if x.Organization != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"organization":`...)
-		b = appendString(b, x.Organization)
+	b = append(b, `"url":`...)
+	b = appendString(b, x.URL)
+	if len(b) > start {
+		b = append(b, ',')
 	}
+	b = append(b, `"organization":`...)
+	b = appendString(b, x.Organization)
 	return append(b, '}')
 }
 
@@ -1790,41 +1742,33 @@ func (x *AgentSkill) AppendJSON(b []byte) []byte {
 	}
 	b = append(b, '{')
 	start := len(b)
-	if x.ID != "" {
-		if len(b) > start {
+	if len(b) > start {
+		b = append(b, ',')
+	}
+	b = append(b, `"id":`...)
+	b = appendString(b, x.ID)
+	if len(b) > start {
+		b = append(b, ',')
+	}
+	b = append(b, `"name":`...)
+	b = appendString(b, x.Name)
+	if len(b) > start {
+		b = append(b, ',')
+	}
+	b = append(b, `"description":`...)
+	b = appendString(b, x.Description)
+	if len(b) > start {
+		b = append(b, ',')
+	}
+	b = append(b, `"tags":`...)
+	b = append(b, '[')
+	for i := range x.Tags {
+		if i > 0 {
 			b = append(b, ',')
 		}
-		b = append(b, `"id":`...)
-		b = appendString(b, x.ID)
+		b = appendString(b, x.Tags[i])
 	}
-	if x.Name != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"name":`...)
-		b = appendString(b, x.Name)
-	}
-	if x.Description != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"description":`...)
-		b = appendString(b, x.Description)
-	}
-	if len(x.Tags) > 0 {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"tags":`...)
-		b = append(b, '[')
-		for i := range x.Tags {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendString(b, x.Tags[i])
-		}
-		b = append(b, ']')
-	}
+	b = append(b, ']')
 	if len(x.Examples) > 0 {
 		if len(b) > start {
 			b = append(b, ',')
@@ -1987,20 +1931,16 @@ func (x *AgentCardSignature) AppendJSON(b []byte) []byte {
 	}
 	b = append(b, '{')
 	start := len(b)
-	if x.Protected != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"protected":`...)
-		b = appendString(b, x.Protected)
+	if len(b) > start {
+		b = append(b, ',')
 	}
-	if x.Signature != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"signature":`...)
-		b = appendString(b, x.Signature)
+	b = append(b, `"protected":`...)
+	b = appendString(b, x.Protected)
+	if len(b) > start {
+		b = append(b, ',')
 	}
+	b = append(b, `"signature":`...)
+	b = appendString(b, x.Signature)
 	if x.Header != nil {
 		if len(b) > start {
 			b = append(b, ',')
@@ -2090,13 +2030,11 @@ func (x *TaskPushNotificationConfig) AppendJSON(b []byte) []byte {
 		b = append(b, `"taskId":`...)
 		b = appendString(b, x.TaskID)
 	}
-	if x.URL != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"url":`...)
-		b = appendString(b, x.URL)
+	if len(b) > start {
+		b = append(b, ',')
 	}
+	b = append(b, `"url":`...)
+	b = appendString(b, x.URL)
 	if x.Token != "" {
 		if len(b) > start {
 			b = append(b, ',')
@@ -2470,20 +2408,16 @@ func (x *APIKeySecurityScheme) AppendJSON(b []byte) []byte {
 		b = append(b, `"description":`...)
 		b = appendString(b, x.Description)
 	}
-	if x.Location != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"location":`...)
-		b = appendString(b, x.Location)
+	if len(b) > start {
+		b = append(b, ',')
 	}
-	if x.Name != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"name":`...)
-		b = appendString(b, x.Name)
+	b = append(b, `"location":`...)
+	b = appendString(b, x.Location)
+	if len(b) > start {
+		b = append(b, ',')
 	}
+	b = append(b, `"name":`...)
+	b = appendString(b, x.Name)
 	return append(b, '}')
 }
 
@@ -2552,13 +2486,11 @@ func (x *HTTPAuthSecurityScheme) AppendJSON(b []byte) []byte {
 		b = append(b, `"description":`...)
 		b = appendString(b, x.Description)
 	}
-	if x.Scheme != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"scheme":`...)
-		b = appendString(b, x.Scheme)
+	if len(b) > start {
+		b = append(b, ',')
 	}
+	b = append(b, `"scheme":`...)
+	b = appendString(b, x.Scheme)
 	if x.BearerFormat != "" {
 		if len(b) > start {
 			b = append(b, ',')
@@ -2716,13 +2648,11 @@ func (x *OpenIDConnectSecurityScheme) AppendJSON(b []byte) []byte {
 		b = append(b, `"description":`...)
 		b = appendString(b, x.Description)
 	}
-	if x.OpenIDConnectURL != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"openIdConnectUrl":`...)
-		b = appendString(b, x.OpenIDConnectURL)
+	if len(b) > start {
+		b = append(b, ',')
 	}
+	b = append(b, `"openIdConnectUrl":`...)
+	b = appendString(b, x.OpenIDConnectURL)
 	return append(b, '}')
 }
 
@@ -2968,20 +2898,16 @@ func (x *AuthorizationCodeOAuthFlow) AppendJSON(b []byte) []byte {
 	}
 	b = append(b, '{')
 	start := len(b)
-	if x.AuthorizationURL != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"authorizationUrl":`...)
-		b = appendString(b, x.AuthorizationURL)
+	if len(b) > start {
+		b = append(b, ',')
 	}
-	if x.TokenURL != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"tokenUrl":`...)
-		b = appendString(b, x.TokenURL)
+	b = append(b, `"authorizationUrl":`...)
+	b = appendString(b, x.AuthorizationURL)
+	if len(b) > start {
+		b = append(b, ',')
 	}
+	b = append(b, `"tokenUrl":`...)
+	b = appendString(b, x.TokenURL)
 	if x.RefreshURL != "" {
 		if len(b) > start {
 			b = append(b, ',')
@@ -2989,22 +2915,20 @@ func (x *AuthorizationCodeOAuthFlow) AppendJSON(b []byte) []byte {
 		b = append(b, `"refreshUrl":`...)
 		b = appendString(b, x.RefreshURL)
 	}
-	if len(x.Scopes) > 0 {
-		if len(b) > start {
+	if len(b) > start {
+		b = append(b, ',')
+	}
+	b = append(b, `"scopes":`...)
+	b = append(b, '{')
+	for i, k := range sortedKeys(x.Scopes) {
+		if i > 0 {
 			b = append(b, ',')
 		}
-		b = append(b, `"scopes":`...)
-		b = append(b, '{')
-		for i, k := range sortedKeys(x.Scopes) {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendString(b, k)
-			b = append(b, ':')
-			b = appendString(b, x.Scopes[k])
-		}
-		b = append(b, '}')
+		b = appendString(b, k)
+		b = append(b, ':')
+		b = appendString(b, x.Scopes[k])
 	}
+	b = append(b, '}')
 	if x.PkceRequired {
 		if len(b) > start {
 			b = append(b, ',')
@@ -3094,13 +3018,11 @@ func (x *ClientCredentialsOAuthFlow) AppendJSON(b []byte) []byte {
 	}
 	b = append(b, '{')
 	start := len(b)
-	if x.TokenURL != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"tokenUrl":`...)
-		b = appendString(b, x.TokenURL)
+	if len(b) > start {
+		b = append(b, ',')
 	}
+	b = append(b, `"tokenUrl":`...)
+	b = appendString(b, x.TokenURL)
 	if x.RefreshURL != "" {
 		if len(b) > start {
 			b = append(b, ',')
@@ -3108,22 +3030,20 @@ func (x *ClientCredentialsOAuthFlow) AppendJSON(b []byte) []byte {
 		b = append(b, `"refreshUrl":`...)
 		b = appendString(b, x.RefreshURL)
 	}
-	if len(x.Scopes) > 0 {
-		if len(b) > start {
+	if len(b) > start {
+		b = append(b, ',')
+	}
+	b = append(b, `"scopes":`...)
+	b = append(b, '{')
+	for i, k := range sortedKeys(x.Scopes) {
+		if i > 0 {
 			b = append(b, ',')
 		}
-		b = append(b, `"scopes":`...)
-		b = append(b, '{')
-		for i, k := range sortedKeys(x.Scopes) {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendString(b, k)
-			b = append(b, ':')
-			b = appendString(b, x.Scopes[k])
-		}
-		b = append(b, '}')
+		b = appendString(b, k)
+		b = append(b, ':')
+		b = appendString(b, x.Scopes[k])
 	}
+	b = append(b, '}')
 	return append(b, '}')
 }
 
@@ -3388,20 +3308,16 @@ func (x *DeviceCodeOAuthFlow) AppendJSON(b []byte) []byte {
 	}
 	b = append(b, '{')
 	start := len(b)
-	if x.DeviceAuthorizationURL != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"deviceAuthorizationUrl":`...)
-		b = appendString(b, x.DeviceAuthorizationURL)
+	if len(b) > start {
+		b = append(b, ',')
 	}
-	if x.TokenURL != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"tokenUrl":`...)
-		b = appendString(b, x.TokenURL)
+	b = append(b, `"deviceAuthorizationUrl":`...)
+	b = appendString(b, x.DeviceAuthorizationURL)
+	if len(b) > start {
+		b = append(b, ',')
 	}
+	b = append(b, `"tokenUrl":`...)
+	b = appendString(b, x.TokenURL)
 	if x.RefreshURL != "" {
 		if len(b) > start {
 			b = append(b, ',')
@@ -3409,22 +3325,20 @@ func (x *DeviceCodeOAuthFlow) AppendJSON(b []byte) []byte {
 		b = append(b, `"refreshUrl":`...)
 		b = appendString(b, x.RefreshURL)
 	}
-	if len(x.Scopes) > 0 {
-		if len(b) > start {
+	if len(b) > start {
+		b = append(b, ',')
+	}
+	b = append(b, `"scopes":`...)
+	b = append(b, '{')
+	for i, k := range sortedKeys(x.Scopes) {
+		if i > 0 {
 			b = append(b, ',')
 		}
-		b = append(b, `"scopes":`...)
-		b = append(b, '{')
-		for i, k := range sortedKeys(x.Scopes) {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendString(b, k)
-			b = append(b, ':')
-			b = appendString(b, x.Scopes[k])
-		}
-		b = append(b, '}')
+		b = appendString(b, k)
+		b = append(b, ':')
+		b = appendString(b, x.Scopes[k])
 	}
+	b = append(b, '}')
 	return append(b, '}')
 }
 
@@ -3603,13 +3517,11 @@ func (x *GetTaskRequest) AppendJSON(b []byte) []byte {
 		b = append(b, `"tenant":`...)
 		b = appendString(b, x.Tenant)
 	}
-	if x.ID != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"id":`...)
-		b = appendString(b, x.ID)
+	if len(b) > start {
+		b = append(b, ',')
 	}
+	b = append(b, `"id":`...)
+	b = appendString(b, x.ID)
 	if x.HistoryLength != nil {
 		if len(b) > start {
 			b = append(b, ',')
@@ -3822,41 +3734,33 @@ func (x *ListTasksResponse) AppendJSON(b []byte) []byte {
 	}
 	b = append(b, '{')
 	start := len(b)
-	if len(x.Tasks) > 0 {
-		if len(b) > start {
+	if len(b) > start {
+		b = append(b, ',')
+	}
+	b = append(b, `"tasks":`...)
+	b = append(b, '[')
+	for i := range x.Tasks {
+		if i > 0 {
 			b = append(b, ',')
 		}
-		b = append(b, `"tasks":`...)
-		b = append(b, '[')
-		for i := range x.Tasks {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = x.Tasks[i].AppendJSON(b)
-		}
-		b = append(b, ']')
+		b = x.Tasks[i].AppendJSON(b)
 	}
-	if x.NextPageToken != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"nextPageToken":`...)
-		b = appendString(b, x.NextPageToken)
+	b = append(b, ']')
+	if len(b) > start {
+		b = append(b, ',')
 	}
-	if x.PageSize != 0 {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"pageSize":`...)
-		b = appendInt(b, int64(x.PageSize))
+	b = append(b, `"nextPageToken":`...)
+	b = appendString(b, x.NextPageToken)
+	if len(b) > start {
+		b = append(b, ',')
 	}
-	if x.TotalSize != 0 {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"totalSize":`...)
-		b = appendInt(b, int64(x.TotalSize))
+	b = append(b, `"pageSize":`...)
+	b = appendInt(b, int64(x.PageSize))
+	if len(b) > start {
+		b = append(b, ',')
 	}
+	b = append(b, `"totalSize":`...)
+	b = appendInt(b, int64(x.TotalSize))
 	return append(b, '}')
 }
 
@@ -3934,13 +3838,11 @@ func (x *CancelTaskRequest) AppendJSON(b []byte) []byte {
 		b = append(b, `"tenant":`...)
 		b = appendString(b, x.Tenant)
 	}
-	if x.ID != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"id":`...)
-		b = appendString(b, x.ID)
+	if len(b) > start {
+		b = append(b, ',')
 	}
+	b = append(b, `"id":`...)
+	b = appendString(b, x.ID)
 	if x.Metadata != nil {
 		if len(b) > start {
 			b = append(b, ',')
@@ -4016,20 +3918,16 @@ func (x *GetTaskPushNotificationConfigRequest) AppendJSON(b []byte) []byte {
 		b = append(b, `"tenant":`...)
 		b = appendString(b, x.Tenant)
 	}
-	if x.TaskID != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"taskId":`...)
-		b = appendString(b, x.TaskID)
+	if len(b) > start {
+		b = append(b, ',')
 	}
-	if x.ID != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"id":`...)
-		b = appendString(b, x.ID)
+	b = append(b, `"taskId":`...)
+	b = appendString(b, x.TaskID)
+	if len(b) > start {
+		b = append(b, ',')
 	}
+	b = append(b, `"id":`...)
+	b = appendString(b, x.ID)
 	return append(b, '}')
 }
 
@@ -4098,20 +3996,16 @@ func (x *DeleteTaskPushNotificationConfigRequest) AppendJSON(b []byte) []byte {
 		b = append(b, `"tenant":`...)
 		b = appendString(b, x.Tenant)
 	}
-	if x.TaskID != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"taskId":`...)
-		b = appendString(b, x.TaskID)
+	if len(b) > start {
+		b = append(b, ',')
 	}
-	if x.ID != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"id":`...)
-		b = appendString(b, x.ID)
+	b = append(b, `"taskId":`...)
+	b = appendString(b, x.TaskID)
+	if len(b) > start {
+		b = append(b, ',')
 	}
+	b = append(b, `"id":`...)
+	b = appendString(b, x.ID)
 	return append(b, '}')
 }
 
@@ -4180,13 +4074,11 @@ func (x *SubscribeToTaskRequest) AppendJSON(b []byte) []byte {
 		b = append(b, `"tenant":`...)
 		b = appendString(b, x.Tenant)
 	}
-	if x.ID != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"id":`...)
-		b = appendString(b, x.ID)
+	if len(b) > start {
+		b = append(b, ',')
 	}
+	b = append(b, `"id":`...)
+	b = appendString(b, x.ID)
 	return append(b, '}')
 }
 
@@ -4248,13 +4140,11 @@ func (x *ListTaskPushNotificationConfigsRequest) AppendJSON(b []byte) []byte {
 		b = append(b, `"tenant":`...)
 		b = appendString(b, x.Tenant)
 	}
-	if x.TaskID != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"taskId":`...)
-		b = appendString(b, x.TaskID)
+	if len(b) > start {
+		b = append(b, ',')
 	}
+	b = append(b, `"taskId":`...)
+	b = appendString(b, x.TaskID)
 	if x.PageSize != 0 {
 		if len(b) > start {
 			b = append(b, ',')

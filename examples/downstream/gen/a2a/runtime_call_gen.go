@@ -6,6 +6,7 @@ package a2a
 import (
 	"context"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -40,6 +41,10 @@ type CallInfo struct {
 	Extensions []string
 	// Principal is what the Authenticator returned, or nil.
 	Principal any
+	// Card is the agent card the server serves (WithAgentCard; NewHandler
+	// passes its own), whose capabilities every call is held to; nil when
+	// the server was given none.
+	Card *AgentCard
 	// Header holds the request's HTTP headers, or its gRPC metadata with
 	// canonical keys.
 	Header http.Header
@@ -120,4 +125,28 @@ func splitList(values []string) []string {
 		}
 	}
 	return out
+}
+
+// checkCard refuses a call the card the server serves does not allow (A2A
+// §3.3.4): a streaming RPC unless capabilities.streaming is true (absent is
+// false, as the spec and both official SDKs read it), and any RPC that does
+// not name, in A2A-Extensions, every extension the card marks required. The
+// card itself is never behind it: it is how a client learns what to send.
+func checkCard(info *CallInfo) *RPCError {
+	if info == nil || info.Card == nil || info.Method == nil {
+		return nil
+	}
+	caps := info.Card.Capabilities
+	if info.Method.ServerStreaming && (caps == nil || caps.Streaming == nil || !*caps.Streaming) {
+		return NewError(ErrUnsupportedOperation, info.Method.Name+" streams, and this agent's card does not declare streaming")
+	}
+	if caps == nil {
+		return nil
+	}
+	for _, ext := range caps.Extensions {
+		if ext.Required && !slices.Contains(info.Extensions, ext.URI) {
+			return NewError(ErrExtensionSupportRequired, "this agent requires the extension "+strconv.Quote(ext.URI)+": name it in "+ExtensionsHeader)
+		}
+	}
+	return nil
 }

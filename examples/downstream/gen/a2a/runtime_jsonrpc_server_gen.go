@@ -71,9 +71,16 @@ func (h *jsonrpcHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.serveBatch(w, r, info, body)
 		return
 	}
+	// The version is negotiated before the method is looked up: a client that
+	// sends no A2A-Version speaks 0.3 (A2A §3.6.2), whose method names
+	// ("tasks/get") this service does not have, and it is told that its
+	// version is not served rather than that its method does not exist.
 	req, rerr := h.parse(body)
 	if rerr == nil {
 		rerr = h.cfg.version(r, info)
+	}
+	if rerr == nil {
+		rerr = req.resolve()
 	}
 	if rerr != nil {
 		switch {
@@ -118,8 +125,9 @@ func (h *jsonrpcHandler) context(ctx context.Context, info *CallInfo, req *rpcRe
 	return WithCallInfo(ctx, &call)
 }
 
-// parse reads one request object. On an error the returned request, when
-// not nil, holds the id that was read.
+// parse reads one request object and finds its method's handler, if the
+// service has one; resolve says whether it does. On an error the returned
+// request, when not nil, holds the id that was read.
 func (h *jsonrpcHandler) parse(data []byte) (*rpcRequest, *RPCError) {
 	if env, ok := scanEnvelope(data); ok && string(env.version) == `"2.0"` &&
 		(!env.hasID || (kind(env.id) != 'o' && kind(env.id) != 'a' && kind(env.id) != 'b')) && (env.params == nil || kind(env.params) == 'o') {
@@ -127,12 +135,31 @@ func (h *jsonrpcHandler) parse(data []byte) (*rpcRequest, *RPCError) {
 		if env.hasID {
 			req.id = env.id
 		}
-		if req.handler = h.svc.Method(req.method); req.handler != nil && (req.handler.Unary != nil || req.handler.Stream != nil) {
-			req.streamed = req.handler.Stream != nil
+		if h.lookup(req) {
 			return req, nil
 		}
 	}
 	return h.parseSlowly(data)
+}
+
+// lookup sets the handler of req's method and reports whether the service
+// serves it.
+func (h *jsonrpcHandler) lookup(req *rpcRequest) bool {
+	req.handler = h.svc.Method(req.method)
+	if req.handler == nil || (req.handler.Unary == nil && req.handler.Stream == nil) {
+		req.handler = nil
+		return false
+	}
+	req.streamed = req.handler.Stream != nil
+	return true
+}
+
+// resolve refuses a request whose method the service does not serve.
+func (r *rpcRequest) resolve() *RPCError {
+	if r.handler == nil {
+		return NewError(ErrMethodNotFound, "method not found: "+strconv.Quote(r.method))
+	}
+	return nil
 }
 
 // parseSlowly reads a request that scanEnvelope did not take, with
@@ -164,11 +191,7 @@ func (h *jsonrpcHandler) parseSlowly(data []byte) (*rpcRequest, *RPCError) {
 	if err := json.Unmarshal(m, &req.method); err != nil {
 		return req, NewError(ErrInvalidRequest, "method must be a string")
 	}
-	req.handler = h.svc.Method(req.method)
-	if req.handler == nil || (req.handler.Unary == nil && req.handler.Stream == nil) {
-		return req, NewError(ErrMethodNotFound, "method not found: "+strconv.Quote(req.method))
-	}
-	req.streamed = req.handler.Stream != nil
+	h.lookup(req)
 	req.params = members["params"]
 	switch kind(req.params) {
 	case 0, 'o':
@@ -228,6 +251,13 @@ func (h *jsonrpcHandler) unary(ctx context.Context, req *rpcRequest) (ProtoValue
 // error, before the first message or after it, is one of them, since a
 // streaming client reads nothing but SSE.
 func (h *jsonrpcHandler) serveStream(ctx context.Context, w http.ResponseWriter, r *http.Request, req *rpcRequest) {
+	release, ok := h.cfg.admitStream(w, func(rerr *RPCError) {
+		h.writeError(w, http.StatusServiceUnavailable, req.idOrNull(), rerr)
+	})
+	if !ok {
+		return
+	}
+	defer release()
 	msg, rerr := h.decode(req)
 	if rerr != nil {
 		h.writeStreamError(w, nil, req.id, rerr)
@@ -243,9 +273,8 @@ func (h *jsonrpcHandler) serveStream(ctx context.Context, w http.ResponseWriter,
 	if id == nil {
 		id = nullID
 	}
-	sse := newSSEWriter(w)
-	sse.keepAlive(h.cfg.keepAlive)
-	defer sse.close()
+	ctx, sse, end := h.cfg.openStream(ctx, w)
+	defer end()
 	var buf []byte
 	next := eventIDs(ctx)
 	rerr = InvokeStream(ctx, h.cfg.logger, req.handler, msg, func(m ProtoValue) error {
@@ -301,6 +330,9 @@ func (h *jsonrpcHandler) serveBatch(w http.ResponseWriter, r *http.Request, info
 	answered := 0
 	for _, item := range items {
 		req, rerr := h.parse(item)
+		if rerr == nil {
+			rerr = req.resolve() // the batch's version is negotiated already
+		}
 		var result ProtoValue
 		switch {
 		case rerr != nil:

@@ -32,10 +32,14 @@ type serverConfig struct {
 	authenticate func(*http.Request) (any, error)
 	keepAlive    time.Duration
 	formats      []StreamFormat
+	card         *AgentCard
+	writeTimeout time.Duration
+	streams      *streamSlots
 }
 
 func newServerConfig(opts []ServerOption) *serverConfig {
-	c := &serverConfig{maxBody: DefaultMaxBodyBytes, logger: slog.Default(), versions: []string{ProtocolVersion}}
+	c := &serverConfig{maxBody: DefaultMaxBodyBytes, logger: slog.Default(), versions: []string{ProtocolVersion},
+		writeTimeout: DefaultWriteTimeout, streams: &streamSlots{max: DefaultMaxStreams}}
 	for _, o := range opts {
 		o(c)
 	}
@@ -71,6 +75,15 @@ func WithAuthenticator(authenticate func(*http.Request) (principal any, err erro
 	return func(c *serverConfig) { c.authenticate = authenticate }
 }
 
+// WithAgentCard holds every call to what card declares (A2A §3.3.4): a
+// streaming RPC is refused with UNSUPPORTED_OPERATION unless
+// capabilities.streaming is true, and a call that does not name every
+// extension the card marks required in A2A-Extensions with
+// EXTENSION_SUPPORT_REQUIRED. NewHandler passes the card it serves; give
+// it to NewJSONRPCHandler and NewRESTHandler when they serve one card
+// between them.
+func WithAgentCard(card *AgentCard) ServerOption { return func(c *serverConfig) { c.card = card } }
+
 // WithKeepAlive writes an SSE comment on a stream that has been idle for
 // interval, so proxies keep it open. Off by default.
 func WithKeepAlive(interval time.Duration) ServerOption {
@@ -81,7 +94,7 @@ func WithKeepAlive(interval time.Duration) ServerOption {
 // the version is negotiated later, by version.
 func (c *serverConfig) callInfo(r *http.Request, binding string) (*CallInfo, *RPCError) {
 	info := &CallInfo{Binding: binding, Header: r.Header, Extensions: splitList(r.Header.Values(ExtensionsHeader)),
-		LastEventID: r.Header.Get("Last-Event-ID")}
+		LastEventID: r.Header.Get("Last-Event-ID"), Card: c.card}
 	if c.authenticate != nil {
 		p, err := c.authenticate(r)
 		if err != nil {
@@ -102,19 +115,25 @@ func AuthError(err error) *RPCError {
 	return NewError(ErrUnauthenticated, err.Error())
 }
 
-// version negotiates the protocol version of a call from its A2A-Version
-// header or query parameter.
+// version negotiates the protocol version of a call and records it in
+// info.
 func (c *serverConfig) version(r *http.Request, info *CallInfo) *RPCError {
-	requested := r.Header.Get(VersionHeader)
-	if requested == "" {
-		requested = r.URL.Query().Get(VersionHeader)
-	}
-	v, err := NegotiateVersion(requested, c.versions, c.absentAs)
+	v, err := c.negotiate(r)
 	if err != nil {
 		return err
 	}
 	info.Version = v
 	return nil
+}
+
+// negotiate picks the protocol version of a request from its A2A-Version
+// header or query parameter.
+func (c *serverConfig) negotiate(r *http.Request) (string, *RPCError) {
+	requested := r.Header.Get(VersionHeader)
+	if requested == "" {
+		requested = r.URL.Query().Get(VersionHeader)
+	}
+	return NegotiateVersion(requested, c.versions, c.absentAs)
 }
 
 // readBody reads a request body within the size limit and checks that it
@@ -210,8 +229,9 @@ func fieldPath(pointer string) string {
 	return b.String()
 }
 
-// InvokeUnary runs a unary handler the way every binding does: the request
-// validated first (ErrInvalidParams naming the field), a panic caught and
+// InvokeUnary runs a unary handler the way every binding does: the call
+// held to the card of its CallInfo (WithAgentCard), the request validated
+// (ErrInvalidParams naming the field), a panic caught and
 // logged (ErrInternal), a nil response made the empty response message, and
 // an error outside the A2A table logged and answered as ErrInternal without
 // its text, which may hold details the caller should not see.
@@ -235,9 +255,13 @@ func InvokeStream(ctx context.Context, logger *slog.Logger, h *MethodHandler, re
 	return invoke(ctx, logger, h, req, func() error { return h.Stream(ctx, req, send) })
 }
 
-// invoke validates req and runs call, the handler's work on it, catching a
-// panic and turning its error into the A2A error the caller gets.
+// invoke holds the call to the card it is served under, validates req and
+// runs call, the handler's work on it, catching a panic and turning its
+// error into the A2A error the caller gets.
 func invoke(ctx context.Context, logger *slog.Logger, h *MethodHandler, req ProtoValue, call func() error) (rerr *RPCError) {
+	if rerr := checkCard(CallInfoFrom(ctx)); rerr != nil {
+		return rerr
+	}
 	if rerr := validateRequest(req); rerr != nil {
 		return rerr
 	}

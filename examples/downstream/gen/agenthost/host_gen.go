@@ -69,6 +69,10 @@ type Host struct {
 	// A2AOptions configure every agent's A2A bindings; AGUIOptions, its
 	// AG-UI endpoint (of them, WithKeepAlive and WithLogger also apply to
 	// the AG-UI events of its A2A streams, which the A2A options guard).
+	// With agui.WithAuthenticator among them each thread is its caller's
+	// (agui.ThreadOwners): give the agents' bridge executors the same
+	// checkpoint store, so that an A2A caller, naming a thread as its
+	// message's context, is held to the same owners.
 	A2AOptions  []a2a.ServerOption
 	AGUIOptions []agui.Option
 

@@ -241,14 +241,16 @@ func WithCheckpoints(store Checkpoints) Option {
 	return func(c *handlerConfig) { c.checkpoints = store }
 }
 
-// NewMemoryCheckpoints keeps checkpoints in memory, for one process.
+// NewMemoryCheckpoints keeps checkpoints in memory, for one process, and
+// is a ThreadOwners too: the owners of threads go with their interrupts.
 func NewMemoryCheckpoints() Checkpoints {
-	return &memoryCheckpoints{open: map[string][]Interrupt{}}
+	return &memoryCheckpoints{open: map[string][]Interrupt{}, memoryOwners: memoryOwners{owner: map[string]string{}}}
 }
 
 type memoryCheckpoints struct {
 	mu   sync.Mutex
 	open map[string][]Interrupt
+	memoryOwners
 }
 
 func (m *memoryCheckpoints) Interrupts(_ context.Context, threadID string) ([]Interrupt, error) {

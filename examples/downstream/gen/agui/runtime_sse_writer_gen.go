@@ -4,6 +4,8 @@
 package agui
 
 import (
+	"context"
+	"errors"
 	"io"
 	"net/http"
 	"sync"
@@ -16,8 +18,9 @@ type eventWriter interface {
 	// ContentType is the exact response Content-Type of the transport.
 	ContentType() string
 	// WriteEvent queues one event; it reaches the wire, flushed, as soon as
-	// the writer catches up. An error from an earlier write is returned.
-	WriteEvent(ev Event) error
+	// the writer catches up. While too much is queued it waits, until ctx
+	// is done at the latest. An error from an earlier write is returned.
+	WriteEvent(ctx context.Context, ev Event) error
 	// KeepAlive writes something a consumer ignores, to hold an idle
 	// connection open through proxies, unless an event went out within idle.
 	KeepAlive(idle time.Duration) error
@@ -29,6 +32,14 @@ type eventWriter interface {
 // maxQueued bounds the bytes waiting for a slow client; a writer beyond it
 // waits, so a fast agent cannot buffer without limit.
 const maxQueued = 256 << 10
+
+// sinkConfig is how a frameSink treats a client that stops reading.
+type sinkConfig struct {
+	// writeTimeout bounds each write and flush (0: no bound).
+	writeTimeout time.Duration
+	// onFail learns the first error of a write, once: the stream is cut.
+	onFail func(error)
+}
 
 // frameSink hands framed events to one goroutine that writes everything
 // queued and then flushes once. An event is never held back waiting for
@@ -43,26 +54,38 @@ type frameSink struct {
 	err    error
 	last   time.Time // when the sink last caught up with an event
 	w      io.Writer
-	flush  func()
+	rc     *http.ResponseController // nil when w is not a response
+	cfg    sinkConfig
 	done   chan struct{}
 }
 
-func newFrameSink(w io.Writer) *frameSink {
-	s := &frameSink{w: w, flush: func() {}, done: make(chan struct{})}
+func newFrameSink(w io.Writer, cfg sinkConfig) *frameSink {
+	s := &frameSink{w: w, cfg: cfg, done: make(chan struct{})}
 	s.cond = sync.NewCond(&s.mu)
-	if f, ok := w.(http.Flusher); ok {
-		s.flush = f.Flush
+	if rw, ok := w.(http.ResponseWriter); ok {
+		s.rc = http.NewResponseController(rw)
 	}
 	go s.run()
 	return s
 }
 
-// enqueue appends a frame built by frame, waiting while too much is queued.
-func (s *frameSink) enqueue(frame func(b []byte) []byte) error {
+// enqueue appends a frame built by frame, waiting while too much is
+// queued, until the writer catches up, fails or is closed, or ctx is done.
+func (s *frameSink) enqueue(ctx context.Context, frame func(b []byte) []byte) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for len(s.queued) > maxQueued && s.err == nil && !s.closed {
-		s.cond.Wait()
+	if s.full() {
+		// A cancel or a client gone must not leave the caller waiting on a
+		// reader that has stopped: ctx wakes it too.
+		stop := context.AfterFunc(ctx, func() {
+			s.mu.Lock()
+			s.cond.Broadcast()
+			s.mu.Unlock()
+		})
+		defer stop()
+		for s.full() && ctx.Err() == nil {
+			s.cond.Wait()
+		}
 	}
 	if s.err != nil {
 		return s.err
@@ -70,10 +93,17 @@ func (s *frameSink) enqueue(frame func(b []byte) []byte) error {
 	if s.closed {
 		return io.ErrClosedPipe
 	}
+	if s.full() {
+		return context.Cause(ctx)
+	}
 	s.queued = frame(s.queued)
 	s.cond.Broadcast()
 	return nil
 }
+
+// full reports whether a frame must wait for the writer. The caller holds
+// s.mu.
+func (s *frameSink) full() bool { return len(s.queued) > maxQueued && s.err == nil && !s.closed }
 
 func (s *frameSink) run() {
 	defer close(s.done)
@@ -90,24 +120,50 @@ func (s *frameSink) run() {
 		s.queued, s.spare = s.spare[:0], nil
 		s.mu.Unlock()
 
-		_, err := s.w.Write(batch)
-		if err == nil {
-			s.flush()
-		}
+		err := s.write(batch)
 
 		s.mu.Lock()
 		s.spare = batch[:0]
 		s.last = time.Now()
-		if err != nil && s.err == nil {
+		first := err != nil && s.err == nil
+		if first {
 			s.err = err
 		}
 		failed := s.err != nil
 		s.cond.Broadcast()
 		s.mu.Unlock()
+		if first && s.cfg.onFail != nil {
+			s.cfg.onFail(err)
+		}
 		if failed {
 			return
 		}
 	}
+}
+
+// write writes and flushes one batch within the write timeout. A client
+// that reads nothing for that long gets the write failed, and its
+// connection with it, instead of holding the run forever. The deadline is
+// cleared afterwards, so that an idle stream, and what the server writes
+// once the handler returns, are not cut.
+func (s *frameSink) write(batch []byte) error {
+	if s.rc == nil {
+		_, err := s.w.Write(batch)
+		return err
+	}
+	// A writer that cannot take a deadline (a middleware that hides it) is
+	// written without one.
+	timed := s.cfg.writeTimeout > 0 && s.rc.SetWriteDeadline(time.Now().Add(s.cfg.writeTimeout)) == nil
+	_, err := s.w.Write(batch)
+	if err == nil {
+		if ferr := s.rc.Flush(); ferr != nil && !errors.Is(ferr, http.ErrNotSupported) {
+			err = ferr
+		}
+	}
+	if timed && err == nil {
+		err = s.rc.SetWriteDeadline(time.Time{})
+	}
+	return err
 }
 
 // idleFor reports whether nothing has been queued or written within d.
@@ -132,12 +188,12 @@ func (s *frameSink) Close() error {
 // line per event, LF only, no other fields.
 type sseWriter struct{ *frameSink }
 
-func newSSEWriter(w io.Writer) *sseWriter { return &sseWriter{newFrameSink(w)} }
+func newSSEWriter(w io.Writer, cfg sinkConfig) *sseWriter { return &sseWriter{newFrameSink(w, cfg)} }
 
 func (s *sseWriter) ContentType() string { return MediaTypeSSE }
 
-func (s *sseWriter) WriteEvent(ev Event) error {
-	return s.enqueue(func(b []byte) []byte {
+func (s *sseWriter) WriteEvent(ctx context.Context, ev Event) error {
+	return s.enqueue(ctx, func(b []byte) []byte {
 		b = append(b, "data: "...)
 		b = ev.AppendJSON(b)
 		return append(b, '\n', '\n')
@@ -148,5 +204,7 @@ func (s *sseWriter) KeepAlive(idle time.Duration) error {
 	if !s.idleFor(idle) {
 		return nil
 	}
-	return s.enqueue(func(b []byte) []byte { return append(b, ": keep-alive\n\n"...) })
+	// Due only when nothing is queued, it waits for the writer at most
+	// rarely, and the write timeout bounds that.
+	return s.enqueue(context.Background(), func(b []byte) []byte { return append(b, ": keep-alive\n\n"...) })
 }

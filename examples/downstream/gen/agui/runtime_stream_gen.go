@@ -59,6 +59,14 @@ type runState struct {
 	// set without the stream's lock, which a call blocked on a slow client
 	// may hold.
 	stopped atomic.Pointer[error]
+	// halted ends when stopped is set, or when the stream's context does:
+	// a call of the agent's that waits for a slow client gives up then,
+	// instead of holding the lock the run's end needs.
+	halted context.Context
+	halt   context.CancelCauseFunc
+	// envelope is set while a step of the run's envelope is sending, which
+	// a stop does not cut short. Guarded by the stream's lock.
+	envelope bool
 	// onEnd learns what the run leaves open (its interrupts, or none) just
 	// before its terminal event goes out; settled once it has.
 	onEnd   func(open []Interrupt)
@@ -66,8 +74,9 @@ type runState struct {
 }
 
 func newStream(ctx context.Context, w eventWriter, threadID, runID string) *Stream {
+	halted, halt := context.WithCancelCause(ctx)
 	return &Stream{mu: new(sync.Mutex), ctx: ctx, w: w, verifier: NewVerifier(), threadID: threadID, runID: runID,
-		run: &runState{lastAsst: map[string]string{}, parents: map[string]string{}}}
+		run: &runState{lastAsst: map[string]string{}, parents: map[string]string{}, halted: halted, halt: halt}}
 }
 
 // ThreadID and RunID identify the run.
@@ -93,6 +102,12 @@ func (s *Stream) send(ev Event) error {
 	if err := s.ctx.Err(); err != nil {
 		return err
 	}
+	waitCtx := s.run.halted
+	if s.run.envelope {
+		waitCtx = s.ctx
+	} else if waitCtx.Err() != nil {
+		return context.Cause(waitCtx) // stopped in the middle of the agent's call
+	}
 	if err := ev.Validate(); err != nil {
 		return fmt.Errorf("agui: invalid %s event: %w", ev.Type(), err)
 	}
@@ -103,7 +118,7 @@ func (s *Stream) send(ev Event) error {
 	if m, ok := ev.(*MetaEvent); ok && s.metaAsCustom {
 		ev = MetaAsCustom(m)
 	}
-	return s.w.WriteEvent(ev)
+	return s.w.WriteEvent(waitCtx, ev)
 }
 
 // attributable is the owner tag for this view's events.
@@ -219,12 +234,18 @@ func (s *Stream) locked(f func() error) error {
 func (s *Stream) envelope(f func() error) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.run.envelope = true
+	defer func() { s.run.envelope = false }()
 	return f()
 }
 
-// stop closes the stream to the agent: its calls return cause from now on.
-// One in progress may still complete.
-func (s *Stream) stop(cause error) { s.run.stopped.CompareAndSwap(nil, &cause) }
+// stop closes the stream to the agent: its calls return cause from now on,
+// and one waiting for a slow client returns it at once.
+func (s *Stream) stop(cause error) {
+	if s.run.stopped.CompareAndSwap(nil, &cause) {
+		s.run.halt(cause)
+	}
+}
 
 // Emit sends a ready-made event. The sequence verifier checks it first; an
 // event that would break the protocol's ordering rules is not sent and its

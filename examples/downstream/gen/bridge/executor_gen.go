@@ -46,7 +46,10 @@ const (
 //   - RUN_ERROR, or a run the agent reports cancelled, fails the task.
 type Executor struct {
 	Agent agui.Agent
-	// Options configure the AG-UI side; of them only WithLogger applies.
+	// Options configure the AG-UI side; of them WithLogger applies, and
+	// WithThreadOwners or WithCheckpoints with a store that keeps owners,
+	// which holds each AG-UI thread (the task's context) to the task's
+	// owner, sharing the owners of an AG-UI handler.
 	Options []agui.Option
 }
 
@@ -60,9 +63,19 @@ func (e *Executor) Execute(ctx context.Context, run *a2atask.Run) error {
 	}
 	out := &sink{run: run, conv: agui.NewConversation(slices.Clone(input.Messages), bytes.Clone(input.State)), state: input.State,
 		pending: map[string]*textArtifact{}, calls: map[string]*ToolCall{}, reasoning: map[string]*strings.Builder{}}
+	if run.Principal != nil {
+		// The agent's caller, and the thread's owner when Options keep
+		// owners, is the task's: an A2A caller is held to its own AG-UI
+		// threads as an AG-UI caller is.
+		ctx = agui.ContextWithCaller(ctx, run.Owner())
+	}
 	err := agui.Invoke(ctx, e.Agent, input, out.event, e.Options...)
 	var re *agui.RunError
 	switch {
+	case errors.Is(err, agui.ErrThreadNotFound):
+		// The context is another caller's thread: the task fails saying
+		// no more than a run on it over AG-UI would.
+		return run.Fail(run.AgentMessage(&a2a.Part{Content: &a2a.PartText{Text: "the context's thread was not found"}}))
 	case errors.Is(err, a2atask.ErrCanceled) || ctx.Err() != nil:
 		// Stopped: never nil, which would complete the task.
 		return cmp.Or(err, context.Cause(ctx))

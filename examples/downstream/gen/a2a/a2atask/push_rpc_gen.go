@@ -45,7 +45,8 @@ func (rt *Runtime) savePushConfig(ctx context.Context, cfg *a2a.TaskPushNotifica
 }
 
 // CreateTaskPushNotificationConfig adds a webhook to a task.
-func (rt *Runtime) CreateTaskPushNotificationConfig(ctx context.Context, req *a2a.TaskPushNotificationConfig) (*a2a.TaskPushNotificationConfig, error) {
+func (rt *Runtime) CreateTaskPushNotificationConfig(ctx context.Context, req *a2a.TaskPushNotificationConfig) (_ *a2a.TaskPushNotificationConfig, err error) {
+	defer rt.explain(&err)
 	if err := rt.pushEnabled(); err != nil {
 		return nil, err
 	}
@@ -60,7 +61,8 @@ func (rt *Runtime) CreateTaskPushNotificationConfig(ctx context.Context, req *a2
 }
 
 // GetTaskPushNotificationConfig returns one webhook of a task.
-func (rt *Runtime) GetTaskPushNotificationConfig(ctx context.Context, req *a2a.GetTaskPushNotificationConfigRequest) (*a2a.TaskPushNotificationConfig, error) {
+func (rt *Runtime) GetTaskPushNotificationConfig(ctx context.Context, req *a2a.GetTaskPushNotificationConfigRequest) (_ *a2a.TaskPushNotificationConfig, err error) {
+	defer rt.explain(&err)
 	cfgs, err := rt.taskPushConfigs(ctx, req.TaskID)
 	if err != nil {
 		return nil, err
@@ -74,7 +76,8 @@ func (rt *Runtime) GetTaskPushNotificationConfig(ctx context.Context, req *a2a.G
 }
 
 // ListTaskPushNotificationConfigs pages through the webhooks of a task.
-func (rt *Runtime) ListTaskPushNotificationConfigs(ctx context.Context, req *a2a.ListTaskPushNotificationConfigsRequest) (*a2a.ListTaskPushNotificationConfigsResponse, error) {
+func (rt *Runtime) ListTaskPushNotificationConfigs(ctx context.Context, req *a2a.ListTaskPushNotificationConfigsRequest) (_ *a2a.ListTaskPushNotificationConfigsResponse, err error) {
+	defer rt.explain(&err)
 	cfgs, err := rt.taskPushConfigs(ctx, req.TaskID)
 	if err != nil {
 		return nil, err
@@ -100,17 +103,20 @@ func (rt *Runtime) ListTaskPushNotificationConfigs(ctx context.Context, req *a2a
 	return resp, nil
 }
 
-// DeleteTaskPushNotificationConfig removes a webhook of a task.
-func (rt *Runtime) DeleteTaskPushNotificationConfig(ctx context.Context, req *a2a.DeleteTaskPushNotificationConfigRequest) (*a2a.Empty, error) {
-	if _, err := rt.taskPushConfigs(ctx, req.TaskID); err != nil {
+// DeleteTaskPushNotificationConfig removes a webhook of a task. It is
+// idempotent (A2A §3.1.10): deleting a config the task does not have, or no
+// longer has, succeeds. Only a task the caller may not see is refused, with
+// TASK_NOT_FOUND, as one that does not exist.
+func (rt *Runtime) DeleteTaskPushNotificationConfig(ctx context.Context, req *a2a.DeleteTaskPushNotificationConfigRequest) (_ *a2a.Empty, err error) {
+	defer rt.explain(&err)
+	if err := rt.pushEnabled(); err != nil {
 		return nil, err
 	}
-	found, err := rt.pushConfigs.DeletePushConfig(ctx, req.TaskID, req.ID)
-	if err != nil {
+	if _, err := rt.load(ctx, req.TaskID); err != nil {
 		return nil, err
 	}
-	if !found {
-		return nil, a2a.NewError(a2a.ErrTaskNotFound, fmt.Sprintf("task %s has no push notification config %q", req.TaskID, req.ID))
+	if _, err := rt.pushConfigs.DeletePushConfig(ctx, req.TaskID, req.ID); err != nil {
+		return nil, err
 	}
 	return &a2a.Empty{}, nil
 }

@@ -18,9 +18,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"net"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -176,7 +179,7 @@ func (s *Store) Create(ctx context.Context, owner string, task *a2a.Task, event 
 	if err == nil {
 		s.signals.Notify(task.ID)
 	}
-	return err
+	return unavailable(err)
 }
 
 // appendEvent adds an event and announces it, both at commit.
@@ -205,7 +208,7 @@ func (s *Store) Update(ctx context.Context, task *a2a.Task, prev int64, event *a
 		return appendEvent(ctx, tx, task.ID, prev+1, event)
 	})
 	if err != nil {
-		return 0, err
+		return 0, unavailable(err)
 	}
 	s.signals.Notify(task.ID)
 	return prev + 1, nil
@@ -216,7 +219,7 @@ func (s *Store) Get(ctx context.Context, id string) (*a2atask.Record, error) {
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, a2atask.ErrNotFound
 	}
-	return rec, err
+	return rec, unavailable(err)
 }
 
 func (s *Store) List(ctx context.Context, q a2atask.Query) ([]*a2atask.Record, int, error) {
@@ -241,7 +244,7 @@ func (s *Store) List(ctx context.Context, q a2atask.Query) ([]*a2atask.Record, i
 	}
 	var total int
 	if err := s.pool.QueryRow(ctx, `SELECT COUNT(*) FROM a2a_tasks WHERE `+strings.Join(where, " AND "), args...).Scan(&total); err != nil {
-		return nil, 0, err
+		return nil, 0, unavailable(err)
 	}
 	if q.After != nil {
 		u := q.After.Updated.UnixNano()
@@ -251,22 +254,22 @@ func (s *Store) List(ctx context.Context, q a2atask.Query) ([]*a2atask.Record, i
 	rows, err := s.pool.Query(ctx, `SELECT owner, generation, task FROM a2a_tasks WHERE `+strings.Join(where, " AND ")+
 		` ORDER BY updated DESC, id DESC LIMIT $`+strconv.Itoa(len(args)), args...)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, unavailable(err)
 	}
 	defer rows.Close()
 	page, err := a2atask.ScanRecords(rows)
-	return page, total, err
+	return page, total, unavailable(err)
 }
 
 func (s *Store) Events(ctx context.Context, id string, after int64) ([]a2atask.Event, error) {
 	rows, err := s.pool.Query(ctx, `SELECT generation, event FROM a2a_task_events WHERE task_id = $1 AND generation > $2 ORDER BY generation`, id, after)
 	if err != nil {
-		return nil, err
+		return nil, unavailable(err)
 	}
 	defer rows.Close()
 	out, err := a2atask.ScanEvents(rows)
 	if err != nil {
-		return nil, err
+		return nil, unavailable(err)
 	}
 	if len(out) == 0 {
 		if _, err := s.Get(ctx, id); err != nil {
@@ -340,30 +343,31 @@ func (s *Store) pollLoop(ctx context.Context) {
 func (s *Store) SavePushConfig(ctx context.Context, cfg *a2a.TaskPushNotificationConfig) error {
 	_, err := s.pool.Exec(ctx, `INSERT INTO a2a_push_configs (task_id, id, config) VALUES ($1, $2, $3)
 		ON CONFLICT (task_id, id) DO UPDATE SET config = excluded.config`, cfg.TaskID, cfg.ID, cfg.AppendProto(nil))
-	return err
+	return unavailable(err)
 }
 
 // PushConfigs implements a2atask.PushConfigs.
 func (s *Store) PushConfigs(ctx context.Context, taskID string) ([]*a2a.TaskPushNotificationConfig, error) {
 	rows, err := s.pool.Query(ctx, `SELECT config FROM a2a_push_configs WHERE task_id = $1 ORDER BY id`, taskID)
 	if err != nil {
-		return nil, err
+		return nil, unavailable(err)
 	}
 	defer rows.Close()
-	return a2atask.ScanPushConfigs(rows)
+	cfgs, err := a2atask.ScanPushConfigs(rows)
+	return cfgs, unavailable(err)
 }
 
 // DeletePushConfig implements a2atask.PushConfigs.
 func (s *Store) DeletePushConfig(ctx context.Context, taskID, id string) (bool, error) {
 	tag, err := s.pool.Exec(ctx, `DELETE FROM a2a_push_configs WHERE task_id = $1 AND id = $2`, taskID, id)
-	return tag.RowsAffected() > 0, err
+	return tag.RowsAffected() > 0, unavailable(err)
 }
 
 // Lease implements a2atask.Store.
 func (s *Store) Lease(ctx context.Context, id string, until time.Time) error {
 	tag, err := s.pool.Exec(ctx, `UPDATE a2a_tasks SET lease_until = $1 WHERE id = $2`, until.UnixNano(), id)
 	if err != nil {
-		return err
+		return unavailable(err)
 	}
 	if tag.RowsAffected() == 0 {
 		return a2atask.ErrNotFound
@@ -376,8 +380,36 @@ func (s *Store) Orphans(ctx context.Context, t time.Time, limit int) ([]string, 
 	rows, err := s.pool.Query(ctx, `SELECT id FROM a2a_tasks WHERE state IN ($1, $2) AND lease_until < $3 ORDER BY id LIMIT $4`,
 		int32(a2a.TaskStateSubmitted), int32(a2a.TaskStateWorking), t.UnixNano(), limit)
 	if err != nil {
-		return nil, err
+		return nil, unavailable(err)
 	}
 	defer rows.Close()
-	return a2atask.ScanStrings(rows)
+	ids, err := a2atask.ScanStrings(rows)
+	return ids, unavailable(err)
+}
+
+// unavailable marks an error that says the database cannot be reached or
+// is restarting (refused or lost connections, the server shutting down or
+// starting up, no connection slot free) with a2atask.ErrUnavailable, so
+// that the runtime waits for the database instead of failing the work.
+// A caller's cancelled context is the caller's doing, and stays as it is.
+func unavailable(err error) error {
+	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	var pe *pgconn.PgError
+	var ce *pgconn.ConnectError
+	var ne net.Error
+	switch {
+	case errors.As(err, &pe):
+		// Class 08 is connection exceptions; 57P01-57P03 a server shutting
+		// down, crashed or starting up; 53300 too many connections.
+		if !strings.HasPrefix(pe.Code, "08") && pe.Code != "57P01" && pe.Code != "57P02" && pe.Code != "57P03" && pe.Code != "53300" {
+			return err
+		}
+	case errors.As(err, &ce), errors.As(err, &ne), pgconn.SafeToRetry(err), errors.Is(err, pgconn.ErrConnClosed),
+		errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EPIPE):
+	default:
+		return err
+	}
+	return fmt.Errorf("%w: %w", a2atask.ErrUnavailable, err)
 }

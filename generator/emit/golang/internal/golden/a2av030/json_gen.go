@@ -2185,20 +2185,16 @@ func (x *AgentCardSignature) AppendJSON(b []byte) []byte {
 	}
 	b = append(b, '{')
 	start := len(b)
-	if x.Protected != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"protected":`...)
-		b = appendString(b, x.Protected)
+	if len(b) > start {
+		b = append(b, ',')
 	}
-	if x.Signature != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"signature":`...)
-		b = appendString(b, x.Signature)
+	b = append(b, `"protected":`...)
+	b = appendString(b, x.Protected)
+	if len(b) > start {
+		b = append(b, ',')
 	}
+	b = append(b, `"signature":`...)
+	b = appendString(b, x.Signature)
 	if x.Header != nil {
 		if len(b) > start {
 			b = append(b, ',')
@@ -3579,13 +3575,11 @@ func (x *GetTaskRequest) AppendJSON(b []byte) []byte {
 	}
 	b = append(b, '{')
 	start := len(b)
-	if x.Name != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"name":`...)
-		b = appendString(b, x.Name)
+	if len(b) > start {
+		b = append(b, ',')
 	}
+	b = append(b, `"name":`...)
+	b = appendString(b, x.Name)
 	if x.HistoryLength != 0 {
 		if len(b) > start {
 			b = append(b, ',')
@@ -3809,20 +3803,16 @@ func (x *CreateTaskPushNotificationConfigRequest) AppendJSON(b []byte) []byte {
 	}
 	b = append(b, '{')
 	start := len(b)
-	if x.Parent != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"parent":`...)
-		b = appendString(b, x.Parent)
+	if len(b) > start {
+		b = append(b, ',')
 	}
-	if x.ConfigID != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"configId":`...)
-		b = appendString(b, x.ConfigID)
+	b = append(b, `"parent":`...)
+	b = appendString(b, x.Parent)
+	if len(b) > start {
+		b = append(b, ',')
 	}
+	b = append(b, `"configId":`...)
+	b = appendString(b, x.ConfigID)
 	if x.Config != nil {
 		if len(b) > start {
 			b = append(b, ',')

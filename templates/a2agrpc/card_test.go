@@ -1,0 +1,78 @@
+package a2agrpc_test
+
+import (
+	"context"
+	"errors"
+	"net"
+	"strings"
+	"testing"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/types/known/wrapperspb"
+
+	"github.com/agui-gen/agui-gen/examples/a2a-demo/echo"
+	a2a "github.com/agui-gen/agui-gen/gen/a2a"
+	"github.com/agui-gen/agui-gen/gen/a2a/a2agrpc"
+)
+
+// TestGRPCHeldToTheCard: WithAgentCard holds gRPC calls to the card as the
+// HTTP bindings are held (A2A §3.3.4), and the version of a call is
+// negotiated before anything else, its message and its method included.
+func TestGRPCHeldToTheCard(t *testing.T) {
+	const ext = "https://example.com/ext/consent/v1"
+	card := echo.Card("http://127.0.0.1:1")
+	card.Capabilities.Streaming = nil
+	card.Capabilities.Extensions = []*a2a.AgentExtension{{URI: ext, Required: true}}
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := []a2agrpc.ServerOption{a2agrpc.WithAgentCard(card)}
+	s := grpc.NewServer(a2agrpc.UnknownServiceHandler(opts...))
+	a2agrpc.RegisterA2AServiceServer(s, echo.New(), opts...)
+	go s.Serve(lis)
+	t.Cleanup(s.Stop)
+	conn := dial(t, lis.Addr().String())
+	ctx := context.Background()
+
+	if _, err := a2agrpc.NewA2AServiceClient(conn).GetTask(ctx, &a2a.GetTaskRequest{ID: "x"}); !errors.Is(err, a2a.ErrExtensionSupportRequired) {
+		t.Errorf("GetTask without the required extension: %v", err)
+	}
+	named := a2agrpc.NewA2AServiceClient(conn, a2agrpc.WithMetadata("a2a-extensions", ext))
+	if _, err := named.GetTask(ctx, &a2a.GetTaskRequest{ID: "x"}); !errors.Is(err, a2a.ErrTaskNotFound) {
+		t.Errorf("GetTask with it: %v", err)
+	}
+	for _, err := range named.SendStreamingMessage(ctx, &a2a.SendMessageRequest{Message: &a2a.Message{MessageID: "m", Role: a2a.RoleUser,
+		Parts: []*a2a.Part{{Content: &a2a.PartText{Text: "hi"}}}}}) {
+		if !errors.Is(err, a2a.ErrUnsupportedOperation) {
+			t.Errorf("a stream from an agent that does not stream: %v", err)
+		}
+	}
+
+	// A message GetTaskRequest cannot hold (its tenant is not UTF-8), sent
+	// without a2a-version: the version is refused first.
+	bad := &wrapperspb.BytesValue{Value: []byte{0xff}}
+	err = conn.Invoke(ctx, a2a.A2AService.Methods[2].FullMethod, bad, new(a2a.Task))
+	if st, _ := status.FromError(err); st.Code() != codes.FailedPrecondition || !strings.Contains(st.Message(), "'0.3' is not supported") {
+		t.Errorf("an unreadable message without a version: %v", err)
+	}
+	versioned := metadata.AppendToOutgoingContext(ctx, "a2a-version", "1.0")
+	if err := conn.Invoke(versioned, a2a.A2AService.Methods[2].FullMethod, bad, new(a2a.Task)); status.Code(err) != codes.InvalidArgument {
+		t.Errorf("an unreadable message at 1.0: %v", err)
+	}
+	// A v0.3 client's service, and an unknown method of this one.
+	for _, method := range []string{"/a2a.v1.A2AService/GetTask", "/lf.a2a.v1.A2AService/NoSuchMethod"} {
+		if err := conn.Invoke(ctx, method, bad, new(a2a.Task)); status.Code(err) != codes.FailedPrecondition {
+			t.Errorf("%s without a version: %v", method, err)
+		}
+		if err := conn.Invoke(versioned, method, bad, new(a2a.Task)); status.Code(err) != codes.Unimplemented {
+			t.Errorf("%s at 1.0: %v", method, err)
+		}
+	}
+	if err := conn.Invoke(ctx, "/grpc.health.v1.Health/Check", bad, new(a2a.Task)); status.Code(err) != codes.Unimplemented {
+		t.Errorf("another service: %v", err)
+	}
+}
