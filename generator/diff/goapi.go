@@ -38,6 +38,13 @@ func CompareGoAPI(pkg string, old, new []GoFile) ([]Change, error) {
 		case !ok:
 			out = append(out, Change{Kind: "removed", Element: "go identifier", Path: pkg + "." + k, Detail: oa[k], Breaking: breaks(GoAPI)})
 		case nv != oa[k]:
+			if added, ok := embedGuarded(oa[k], nv); ok {
+				// Implementations embed the interface's Unimplemented type,
+				// which answers the new methods: they keep compiling.
+				out = append(out, Change{Kind: "changed", Element: "go identifier", Path: pkg + "." + k,
+					Detail: "methods added, which implementations get from the Unimplemented type they embed: " + strings.Join(added, "; ")})
+				continue
+			}
 			out = append(out, Change{Kind: "changed", Element: "go identifier", Path: pkg + "." + k,
 				Detail: oa[k] + " → " + nv, Breaking: breaks(GoAPI)})
 		}
@@ -48,6 +55,39 @@ func CompareGoAPI(pkg string, old, new []GoFile) ([]Change, error) {
 		}
 	}
 	return out, nil
+}
+
+// embedGuarded reports whether an interface changed from old to new only by
+// gaining methods, while both require embedding (an unexported mustEmbed
+// method, as generated servers have): then no implementation breaks. It
+// returns the methods added.
+func embedGuarded(old, new string) (added []string, ok bool) {
+	methods := func(sig string) ([]string, bool) {
+		body, found := strings.CutPrefix(sig, "interface{")
+		if !found {
+			return nil, false
+		}
+		return strings.Split(strings.TrimSuffix(body, "}"), "; "), true
+	}
+	om, ok1 := methods(old)
+	nm, ok2 := methods(new)
+	guarded := func(ms []string) bool {
+		return slices.ContainsFunc(ms, func(m string) bool { return strings.HasPrefix(m, "mustEmbed") })
+	}
+	if !ok1 || !ok2 || !guarded(om) || !guarded(nm) {
+		return nil, false
+	}
+	for _, m := range om {
+		if !slices.Contains(nm, m) {
+			return nil, false
+		}
+	}
+	for _, m := range nm {
+		if !slices.Contains(om, m) {
+			added = append(added, m)
+		}
+	}
+	return added, true
 }
 
 func sortedKeys(m map[string]string) []string {

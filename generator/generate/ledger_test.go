@@ -141,3 +141,46 @@ func TestDiffReadsLedgers(t *testing.T) {
 		t.Errorf("a reused number: %+v", c)
 	}
 }
+
+// TestAddedRPCBreaksNoImplementation: generated servers must embed their
+// Unimplemented type, so an RPC a new proto adds is compatible for the Go
+// API, and diff says so.
+func TestAddedRPCBreaksNoImplementation(t *testing.T) {
+	in := embedded(t)
+	proto := strings.Replace(string(in.A2AProto.Data), "  rpc DeleteTaskPushNotificationConfig(",
+		"  rpc PingTask(GetTaskRequest) returns (Task) {\n    option (google.api.http) = {get: \"/tasks/{id=*}:ping\"};\n  }\n\n  rpc DeleteTaskPushNotificationConfig(", 1)
+	if proto == string(in.A2AProto.Data) {
+		t.Fatal("the proto has no DeleteTaskPushNotificationConfig to insert before")
+	}
+	file := filepath.Join(t.TempDir(), "a2a.proto")
+	if err := os.WriteFile(file, []byte(proto), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	from, err := generate.LoadSide(ctx, "embedded")
+	if err != nil {
+		t.Fatal(err)
+	}
+	to, err := generate.LoadSide(ctx, file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reports, err := generate.Diff(from, to)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var server *diff.Change
+	for _, r := range reports {
+		for i, c := range r.Changes {
+			if c.Path == "a2a.A2AServiceServer" {
+				server = &r.Changes[i]
+			}
+			if c.IsBreaking() {
+				t.Errorf("breaking: %+v", c)
+			}
+		}
+	}
+	if server == nil || !strings.Contains(server.Detail, "PingTask") {
+		t.Errorf("the server interface's change: %+v", server)
+	}
+}

@@ -51,6 +51,8 @@ func (g *protoGen) emitServer(f *jen.File, s *ir.Service) {
 	doc = append(doc, g.leftOut(s)...)
 	f.Line()
 	f.Add(comment(doc))
+	unimpl := "Unimplemented" + server
+	mustEmbed := "mustEmbed" + unimpl
 	f.Type().Id(server).InterfaceFunc(func(gr *jen.Group) {
 		for _, m := range s.Methods {
 			if !served(m) {
@@ -59,14 +61,19 @@ func (g *protoGen) emitServer(f *jen.File, s *ir.Service) {
 			gr.Add(comment(methodDoc(m)))
 			gr.Id(m.Name).Add(g.serverSignature(m, true))
 		}
+		gr.Line()
+		gr.Add(comment(wrap(fmt.Sprintf("%s makes every implementation embed %s, as protoc-gen-go-grpc's "+
+			"servers do, so that an RPC a new version of the spec adds never breaks one.", mustEmbed, unimpl), 96)))
+		gr.Id(mustEmbed).Params()
 	})
 
-	unimpl := "Unimplemented" + server
 	f.Line()
-	f.Add(comment(wrap(fmt.Sprintf("%s answers every RPC with ErrUnsupportedOperation. Embed it in an "+
-		"implementation of %s so that the implementation keeps compiling when a new version of the spec adds an RPC.",
-		unimpl, server), 100)))
+	f.Add(comment(wrap(fmt.Sprintf("%s answers every RPC with ErrUnsupportedOperation. Every implementation of "+
+		"%s embeds it (by value), so that the implementation keeps compiling when a new version of the spec adds an RPC, "+
+		"which then answers ErrUnsupportedOperation until it is implemented.", unimpl, server), 100)))
 	f.Type().Id(unimpl).Struct()
+	f.Line()
+	f.Func().Params(jen.Id(unimpl)).Id(mustEmbed).Params().Block()
 	for _, m := range s.Methods {
 		if !served(m) {
 			continue

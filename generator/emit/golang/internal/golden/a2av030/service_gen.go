@@ -295,12 +295,19 @@ type A2AServiceServer interface {
 	GetAgentCard(ctx context.Context, req *GetAgentCardRequest) (*AgentCard, error)
 	// Delete a push notification config for a task.
 	DeleteTaskPushNotificationConfig(ctx context.Context, req *DeleteTaskPushNotificationConfigRequest) (*Empty, error)
+
+	// mustEmbedUnimplementedA2AServiceServer makes every implementation embed
+	// UnimplementedA2AServiceServer, as protoc-gen-go-grpc's servers do, so that an RPC a new version
+	// of the spec adds never breaks one.
+	mustEmbedUnimplementedA2AServiceServer()
 }
 
-// UnimplementedA2AServiceServer answers every RPC with ErrUnsupportedOperation. Embed it in an
-// implementation of A2AServiceServer so that the implementation keeps compiling when a new version of
-// the spec adds an RPC.
+// UnimplementedA2AServiceServer answers every RPC with ErrUnsupportedOperation. Every implementation
+// of A2AServiceServer embeds it (by value), so that the implementation keeps compiling when a new
+// version of the spec adds an RPC, which then answers ErrUnsupportedOperation until it is implemented.
 type UnimplementedA2AServiceServer struct{}
+
+func (UnimplementedA2AServiceServer) mustEmbedUnimplementedA2AServiceServer() {}
 
 // SendMessage answers with ErrUnsupportedOperation.
 func (UnimplementedA2AServiceServer) SendMessage(context.Context, *SendMessageRequest) (*SendMessageResponse, error) {
