@@ -228,11 +228,7 @@ func chromiumPath() string {
 // killed when the test ends.
 func startExampleServer(t *testing.T, args ...string) (*exec.Cmd, string) {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "server")
-	if out, err := exec.Command("go", "build", "-o", bin, "./server").CombinedOutput(); err != nil {
-		t.Fatalf("go build ./server: %v\n%s", err, out)
-	}
-	server := exec.Command(bin, append([]string{"--addr", "127.0.0.1:0"}, args...)...)
+	server := exec.Command(buildExampleServer(t), append([]string{"--addr", "127.0.0.1:0"}, args...)...)
 	stderr, err := server.StderrPipe()
 	if err != nil {
 		t.Fatal(err)

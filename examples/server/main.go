@@ -15,6 +15,10 @@
 //
 //	go run . --addr 127.0.0.1:8000 --token secret   # then open /#token=secret
 //
+// --tokens FILE names several callers, each with its own token: a caller
+// sees only its own AG-UI threads (their feedback and interrupts) and A2A
+// tasks, and another's are answered as if they did not exist.
+//
 // On SIGINT or SIGTERM it stops listening and gives the requests in flight
 // --shutdown-grace to finish; then it stops the runs still going (an AG-UI
 // stream ends with RUN_ERROR, an A2A task fails saying why) and exits 0. A

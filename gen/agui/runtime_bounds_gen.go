@@ -51,9 +51,11 @@ func NewServer(handler http.Handler) *http.Server {
 
 // WithWriteTimeout bounds each write (and flush) of a stream to d
 // (default DefaultWriteTimeout): a client that stops reading, whose
-// stream waits on a full send queue, is cut off once d passes without
-// progress, and the run's context is cancelled, so its agent stops. 0 or
-// less removes the bound. A ResponseWriter that cannot take a write
+// stream waits on a full send queue, is cut off once one write has waited
+// d, and the run's context is cancelled, so its agent stops. A write is
+// whatever has queued meanwhile, up to about 256 KiB (or one larger
+// event), so a client must read at least that much in d. 0 or less
+// removes the bound. A ResponseWriter that cannot take a write
 // deadline (see http.ResponseController) is written without one.
 func WithWriteTimeout(d time.Duration) Option {
 	return func(c *handlerConfig) { c.writeTimeout = d }

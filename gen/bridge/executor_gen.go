@@ -47,9 +47,11 @@ const (
 type Executor struct {
 	Agent agui.Agent
 	// Options configure the AG-UI side; of them WithLogger applies, and
-	// WithThreadOwners or WithCheckpoints with a store that keeps owners,
-	// which holds each AG-UI thread (the task's context) to the task's
-	// owner, sharing the owners of an AG-UI handler.
+	// WithThreadOwners, or WithCheckpoints or WithMetaStore with a store
+	// that keeps owners, which holds each AG-UI thread (the task's context)
+	// to the task's owner, sharing the owners of an AG-UI handler. A call
+	// the A2A side did not authenticate has no owner, and is held to none:
+	// authenticate both sides alike.
 	Options []agui.Option
 }
 

@@ -1,6 +1,7 @@
 package aguirt
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -220,5 +221,83 @@ func TestUnauthenticatedBodiesAreNotRead(t *testing.T) {
 		if read.Load() {
 			t.Errorf("POST %s: the body of an unauthenticated request was read", path)
 		}
+	}
+}
+
+// TestCancelWhileAnEventWaitsKeepsTheSequence: a cancel that wakes an
+// agent waiting to send the start of something (here a tool call) must
+// leave a stream whose end closes only what went out: the client that
+// reads it afterwards sees a valid run, ended cancelled.
+func TestCancelWhileAnEventWaitsKeepsTheSequence(t *testing.T) {
+	// Only the CUSTOM events are large, so the event that finds the queue
+	// full, and waits, is always the TOOL_CALL_START after one.
+	big := &agui.CustomEvent{Name: "filler", Value: json.RawMessage(`"` + strings.Repeat("x", 16<<10) + `"`)}
+	called := make(chan error, 1)
+	srv := httptest.NewServer(NewHandler(AgentFunc(func(ctx context.Context, _ *agui.RunAgentInput, s *Stream) error {
+		for i := 0; ; i++ {
+			id := fmt.Sprintf("call-%d", i)
+			for _, ev := range []agui.Event{big, &agui.ToolCallStartEvent{ToolCallID: id, ToolCallName: "lookup"}, &agui.ToolCallEndEvent{ToolCallID: id}} {
+				if err := s.Emit(ev); err != nil {
+					called <- err
+					return err
+				}
+			}
+		}
+	}), WithWriteTimeout(time.Hour), WithLogger(quietLogger())))
+	defer srv.Close()
+	// A client that does not read yet, with the default receive buffer:
+	// one shrunk as stalledClient's would, once full, announce room again
+	// only after the kernel's backed-off probes.
+	addr := srv.Listener.Addr().String()
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	fmt.Fprintf(c, "POST /agent HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", addr, len(runInput), runInput)
+	waitFor(t, "the agent to wait on the full send queue", func() bool {
+		buf := make([]byte, 1<<20)
+		for _, g := range strings.Split(string(buf[:runtime.Stack(buf, true)]), "\n\n") {
+			if strings.Contains(g, "(*frameSink).enqueue") && strings.Contains(g, "(*Cond).Wait") && strings.Contains(g, "(*Stream).Emit") {
+				return true
+			}
+		}
+		return false
+	})
+	if err := (&Client{URL: srv.URL + "/agent"}).Cancel(context.Background(), "t1", "r1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := receive(t, "the agent's call to return", called); !errors.Is(err, errCancelled) {
+		t.Fatalf("the agent's call returned %v", err)
+	}
+	// Now the client reads everything: every event must pass the sequence
+	// rules, and the run end cancelled.
+	res, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	v := NewVerifier()
+	var last agui.Event
+	sc := bufio.NewScanner(res.Body)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		data, ok := strings.CutPrefix(sc.Text(), "data: ")
+		if !ok {
+			continue
+		}
+		ev, err := agui.UnmarshalEvent([]byte(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := v.Check(ev); err != nil {
+			t.Fatalf("the stream after the cancel breaks the sequence rules at %s: %v", ev.Type(), err)
+		}
+		last = ev
+	}
+	if fin, ok := last.(*agui.RunFinishedEvent); !ok {
+		t.Fatalf("the run ended with %T", last)
+	} else if _, cancelled := fin.Outcome.(*agui.RunFinishedCancelledOutcome); !cancelled {
+		t.Errorf("the run ended %s", fin.AppendJSON(nil))
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"strings"
 	"testing"
 
 	agui "github.com/agui-gen/agui-gen/gen/agui"
@@ -54,5 +55,22 @@ func TestInvokeHoldsTheThreadToItsCaller(t *testing.T) {
 	}
 	if ran != 1 {
 		t.Errorf("the agent ran %d times", ran)
+	}
+}
+
+// TestRunThreadIDsAStoreCannotKeep: with state kept per thread, a thread
+// id no store could keep as a key (too long, or holding NUL) is the
+// request's fault, 400, not the store's 500.
+func TestRunThreadIDsAStoreCannotKeep(t *testing.T) {
+	h := NewHandler(AgentFunc(func(context.Context, *agui.RunAgentInput, *Stream) error { return nil }),
+		WithCheckpoints(NewMemoryCheckpoints()), WithLogger(quietLogger()))
+	for _, id := range []string{strings.Repeat("t", MaxMetaKeyBytes+1), "t\x00"} {
+		body := string((&agui.RunAgentInput{ThreadID: id, RunID: "r", Messages: []agui.Message{}}).AppendJSON(nil))
+		if rec := post(t, h, body, nil); rec.Code != http.StatusBadRequest || !strings.Contains(rec.Body.String(), `"path":"/threadId"`) {
+			t.Errorf("thread id %.20q: %d %s", id, rec.Code, rec.Body)
+		}
+	}
+	if rec := post(t, h, runInput, nil); rec.Code != http.StatusOK {
+		t.Errorf("an ordinary run: %d", rec.Code)
 	}
 }

@@ -49,3 +49,7 @@ func TestThreadIsolation(t *testing.T) {
 	s := open(t, storetest.PostgresDatabase(t)).(*metapg.Store)
 	metastoretest.Isolation(t, s, s)
 }
+
+func TestOwnersWithTheFeedback(t *testing.T) {
+	metastoretest.OwnersWithTheFeedback(t, open(t, storetest.PostgresDatabase(t)).(*metapg.Store))
+}

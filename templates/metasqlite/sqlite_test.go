@@ -70,3 +70,12 @@ func TestThreadIsolation(t *testing.T) {
 	defer s.Close()
 	metastoretest.Isolation(t, s, s)
 }
+
+func TestOwnersWithTheFeedback(t *testing.T) {
+	s, err := metasqlite.Open(context.Background(), filepath.Join(t.TempDir(), "meta.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	metastoretest.OwnersWithTheFeedback(t, s)
+}

@@ -312,3 +312,51 @@ func Threads(t *testing.T, open, reopen func(t *testing.T) ThreadStore) {
 		t.Errorf("an unknown thread's interrupts: %v %v", got, err)
 	}
 }
+
+// OwnersWithTheFeedback checks that a handler whose callers are
+// authenticated, given a META store that keeps owners and no checkpoints,
+// keeps the owners of threads there, with their feedback: a second handler
+// on the same store (a restart, a replica) still answers another caller as
+// for a thread that does not exist.
+func OwnersWithTheFeedback(t *testing.T, store interface {
+	agui.MetaStore
+	agui.ThreadOwners
+}) {
+	newHandler := func() *httptest.Server {
+		srv := httptest.NewServer(agui.NewHandler(agui.AgentFunc(func(ctx context.Context, _ *agui.RunAgentInput, s *agui.Stream) error {
+			return s.Text("hello")
+		}), agui.WithMetaStore(store), agui.WithMetaReplay(), agui.WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil))),
+			agui.WithAuthenticator(func(r *http.Request) (string, error) {
+				return strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer "), nil
+			})))
+		t.Cleanup(srv.Close)
+		return srv
+	}
+	as := func(srv *httptest.Server, user string) *agui.Client {
+		return &agui.Client{URL: srv.URL, Header: http.Header{"Authorization": {"Bearer " + user}}}
+	}
+	ctx := context.Background()
+	thread := "thread-" + strconv.FormatInt(time.Now().UnixNano(), 36)
+	first := newHandler()
+	rs, err := as(first, "alice").Run(ctx, &agui.RunAgentInput{ThreadID: thread, RunID: "r1", Messages: []agui.Message{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rs.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := as(first, "alice").SendMeta(ctx, thread, "r1", agui.NewThumbsUpMeta("m1")); err != nil {
+		t.Fatal(err)
+	}
+	second := newHandler()
+	var he *agui.HTTPError
+	if _, err := as(second, "bob").Run(ctx, &agui.RunAgentInput{ThreadID: thread, RunID: "r2", Messages: []agui.Message{}}); !errors.As(err, &he) || he.StatusCode != http.StatusNotFound {
+		t.Errorf("bob's run on alice's thread, on a second handler: %v", err)
+	}
+	if _, err := as(second, "bob").Meta(ctx, agui.MetaQuery{ThreadID: thread}); !errors.As(err, &he) || he.StatusCode != http.StatusNotFound {
+		t.Errorf("bob's query of alice's feedback, on a second handler: %v", err)
+	}
+	if page, err := as(second, "alice").Meta(ctx, agui.MetaQuery{ThreadID: thread}); err != nil || len(page.Events) != 1 {
+		t.Errorf("alice's feedback, on a second handler: %+v %v", page, err)
+	}
+}

@@ -148,7 +148,9 @@ func NewHandler(agent Agent, opts ...Option) http.Handler {
 	}
 	h := &handler{agent: agent, cfg: cfg}
 	if cfg.namesCallers {
-		h.owners = cfg.threadOwners()
+		if h.owners = cfg.storedOwners(); h.owners == nil {
+			h.owners = &memoryOwners{owner: map[string]string{}}
+		}
 	}
 	return h
 }
@@ -241,6 +243,14 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err := input.Validate(); err != nil {
 		h.rejectInvalid(w, r, err)
 		return
+	}
+	if h.owners != nil || h.cfg.checkpoints != nil {
+		// The thread id is a key of the stores: one they cannot keep is
+		// the request's fault, not a 500.
+		if err := checkKey("threadId", input.ThreadID); err != nil {
+			h.reject(w, r, http.StatusBadRequest, "invalid RunAgentInput: "+err.Error(), &Error{Path: "/threadId", Rule: "key"})
+			return
+		}
 	}
 	if err := h.threadAccess(r.Context(), input.ThreadID, true); err != nil {
 		h.rejectThread(w, r, err)
@@ -424,15 +434,15 @@ func ServeRun(w http.ResponseWriter, r *http.Request, agent Agent, input *RunAge
 // returned; so is the agent's own error.
 //
 // When ctx names a caller (ContextWithCaller) and opts keep thread owners
-// (WithThreadOwners, or WithCheckpoints with a store that is also
-// ThreadOwners), the run's thread is held to that caller as a handler
+// (WithThreadOwners, or WithCheckpoints or WithMetaStore with a store that
+// is also ThreadOwners), the run's thread is held to that caller as a handler
 // holds it: a thread another caller owns is ErrThreadNotFound, and nothing
 // runs.
 func Invoke(ctx context.Context, agent Agent, input *RunAgentInput, emit func(Event) error, opts ...Option) error {
 	h := NewHandler(agent, opts...).(*handler)
-	if _, kept := h.cfg.checkpoints.(ThreadOwners); h.owners == nil && (h.cfg.owners != nil || kept) {
-		h.owners = h.cfg.threadOwners()
-	}
+	// Only a store outlives this one run: memory of its own would hold
+	// nothing to anyone.
+	h.owners = h.cfg.storedOwners()
 	if err := h.threadAccess(ctx, input.ThreadID, true); err != nil {
 		return err
 	}

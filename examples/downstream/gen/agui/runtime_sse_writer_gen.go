@@ -71,6 +71,10 @@ func newFrameSink(w io.Writer, cfg sinkConfig) *frameSink {
 
 // enqueue appends a frame built by frame, waiting while too much is
 // queued, until the writer catches up, fails or is closed, or ctx is done.
+// A frame whose wait ctx ends is queued all the same, one past the bound,
+// and the cause returned: the event is past the sequence verifier, so what
+// the run's end closes must follow what went out, and the caller's later
+// calls stop before queuing anything.
 func (s *frameSink) enqueue(ctx context.Context, frame func(b []byte) []byte) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -93,11 +97,12 @@ func (s *frameSink) enqueue(ctx context.Context, frame func(b []byte) []byte) er
 	if s.closed {
 		return io.ErrClosedPipe
 	}
-	if s.full() {
-		return context.Cause(ctx)
-	}
+	halted := s.full()
 	s.queued = frame(s.queued)
 	s.cond.Broadcast()
+	if halted {
+		return context.Cause(ctx)
+	}
 	return nil
 }
 

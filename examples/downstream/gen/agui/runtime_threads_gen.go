@@ -16,11 +16,14 @@ import (
 // ThreadOwners records who owns each thread. With WithAuthenticator a
 // handler makes the first caller who runs on a thread its owner; from then
 // on every other caller is answered as if the thread did not exist: its
-// runs, resumes, cancels and META. (WithBearerToken and WithAuthorizer
-// admit callers without telling them apart: under them, as with no
-// authentication, every thread is everyone's.) The checkpoint stores that come with agui-gen
-// (NewMemoryCheckpoints, and the SQL stores) keep owners with the
-// interrupts, so an owner survives a restart where they do.
+// resumes, cancels, META intake, queries and replay. A run on it is
+// refused with the same 404, which tells that caller only what any id a
+// client chooses must: that this one is taken. (WithBearerToken and
+// WithAuthorizer admit callers without telling them apart: under them, as
+// with no authentication, every thread is everyone's.) The stores that
+// come with agui-gen (NewMemoryCheckpoints, and the SQL stores) keep
+// owners with the interrupts, so an owner survives a restart where they
+// do.
 type ThreadOwners interface {
 	// ClaimThread makes caller the owner of threadID unless the thread has
 	// one, and returns its owner: caller when the claim took.
@@ -30,10 +33,12 @@ type ThreadOwners interface {
 }
 
 // WithThreadOwners keeps who owns each thread in store. By default a
-// handler with WithAuthenticator keeps owners in its checkpoint store when
-// that is a ThreadOwners too (the stores agui-gen generates are), and
-// otherwise in this process's memory, which a restart forgets and other
-// replicas do not share.
+// handler with WithAuthenticator keeps owners in its checkpoint store, or
+// else its META store, when that is a ThreadOwners too (the stores
+// agui-gen generates are), and otherwise in this process's memory, which a
+// restart forgets and other replicas do not share. A thread whose owner
+// was never recorded (one run on before owners were kept) is the first
+// caller's who runs on it.
 func WithThreadOwners(store ThreadOwners) Option {
 	return func(c *handlerConfig) { c.owners = store }
 }
@@ -83,16 +88,21 @@ func hasCaller(ctx context.Context) bool {
 // the same as of one that does not exist.
 var ErrThreadNotFound = errors.New("agui: thread not found")
 
-// threadOwners is the store of owners a handler uses: the explicit one,
-// else its checkpoints' when they keep owners, else memory of its own.
-func (c *handlerConfig) threadOwners() ThreadOwners {
+// storedOwners is the store of owners the options name: the explicit
+// one, else the checkpoints' or the META store's when they keep owners
+// (the SQL stores do), so that owners live where the thread's interrupts
+// and feedback do. nil when none does.
+func (c *handlerConfig) storedOwners() ThreadOwners {
 	if c.owners != nil {
 		return c.owners
 	}
 	if o, ok := c.checkpoints.(ThreadOwners); ok {
 		return o
 	}
-	return &memoryOwners{owner: map[string]string{}}
+	if o, ok := c.meta.(ThreadOwners); ok {
+		return o
+	}
+	return nil
 }
 
 // threadAccess checks that the caller of ctx may use threadID, claiming
