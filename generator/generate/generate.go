@@ -165,7 +165,7 @@ func Run(in Inputs, opts Options) (*Output, error) {
 		return nil, err
 	}
 	put("a2a/a2aauth", files)
-	if files, err = golang.TaskPackage(a2aImport); err != nil {
+	if files, err = golang.TaskPackage(a2a, a2aImport); err != nil {
 		return nil, err
 	}
 	put("a2a/a2atask", files)

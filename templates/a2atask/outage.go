@@ -103,6 +103,7 @@ func (rt *Runtime) update(task *a2a.Task, prev int64, event *a2a.StreamResponse)
 	ctx := context.WithoutCancel(rt.ctx)
 	var gen int64
 	uncertain := false
+	stamp(task, event, prev+1)
 	err := rt.outlast(rt.ctx, func() error {
 		var err error
 		gen, err = rt.store.Update(ctx, task, prev, event)

@@ -64,11 +64,18 @@ func AuthPackage(parent string) ([]File, error) {
 // TaskPackage emits the a2atask subpackage, the task runtime, and its
 // store subpackages: the support code of templates/a2atask, against
 // parent. File names are relative to the a2atask directory.
-func TaskPackage(parent string) ([]File, error) {
-	files, err := subpackageSupport(templates.A2ATask, "a2atask", "a2atask", parent)
+func TaskPackage(pkg *ir.Package, parent string) ([]File, error) {
+	files, err := copyTemplates(templates.A2ATask, "a2atask", "a2atask", "", func(name string) bool {
+		return name != generationTemplate // emitted for pkg instead
+	}, importRewrite(parent))
 	if err != nil {
 		return nil, err
 	}
+	generation, err := emitGeneration(pkg, parent)
+	if err != nil {
+		return nil, err
+	}
+	files = append(files, File{Name: "generation_gen.go", Content: generation})
 	for _, store := range []struct {
 		fsys fs.FS
 		pkg  string
@@ -132,12 +139,19 @@ func crossPackageSupport(fsys fs.FS, dir, pkg, aguiImport, a2aImport, bridgeImpo
 // subpackageSupport copies a templates directory written against gen/a2a
 // (and its subpackages) into package pkg, importing parent instead.
 func subpackageSupport(fsys fs.FS, dir, pkg, parent string) ([]File, error) {
-	return copyTemplates(fsys, dir, pkg, "", func(string) bool { return true }, &templateRewrite{
-		source: func(src []byte) ([]byte, error) {
-			return bytes.ReplaceAll(src, []byte(`"`+templates.A2AImportPath), []byte(`"`+parent)), nil
-		},
-	})
+	return copyTemplates(fsys, dir, pkg, "", func(string) bool { return true }, importRewrite(parent))
 }
+
+// importRewrite points a template's imports of gen/a2a at parent.
+func importRewrite(parent string) *templateRewrite {
+	return &templateRewrite{source: func(src []byte) ([]byte, error) {
+		return bytes.ReplaceAll(src, []byte(`"`+templates.A2AImportPath), []byte(`"`+parent)), nil
+	}}
+}
+
+// generationTemplate is the template of a2atask that emitGeneration
+// writes for each proto: the template holds the embedded proto's version.
+const generationTemplate = "generation.go"
 
 func (g *protoGen) emitGRPCService(f *jen.File, s *ir.Service, parent string) {
 	svc := g.decl[s]

@@ -160,12 +160,20 @@ func (rt *Runtime) sweep() {
 			t.History = append(t.History, msg)
 			ev := &a2a.StreamResponse{Payload: &a2a.StreamResponseStatusUpdate{StatusUpdate: &a2a.TaskStatusUpdateEvent{
 				TaskID: t.ID, ContextID: t.ContextID, Status: clone(t.Status)}}}
+			stamp(t, ev, rec.Generation+1)
 			if _, err := rt.store.Update(rt.ctx, t, rec.Generation, ev); err == nil {
 				rt.written(t.ID, ev)
 				rt.logger.Warn("a2atask: failed an orphaned task", "task", id)
 			}
 		}
 	}
+}
+
+// stamp writes the generation a change brings its task to into the task
+// and the change's event, before both are stored.
+func stamp(t *a2a.Task, ev *a2a.StreamResponse, gen int64) {
+	stampTask(t, gen)
+	stampEvent(ev, gen)
 }
 
 // written follows every write of the runtime: it schedules the event's
@@ -221,6 +229,11 @@ func (rt *Runtime) load(ctx context.Context, id string) (*Record, error) {
 	if errors.Is(err, ErrNotFound) || (err == nil && rec.Owner != owner) {
 		return nil, a2a.NewError(a2a.ErrTaskNotFound, fmt.Sprintf("task %q not found", id))
 	}
+	if err == nil {
+		// Stored before its proto had the field, a task learns its
+		// generation here.
+		stampTask(rec.Task, rec.Generation)
+	}
 	return rec, err
 }
 
@@ -253,6 +266,7 @@ func (rt *Runtime) start(ctx context.Context, req *a2a.SendMessageRequest) (*Rec
 			}
 		}
 		first := &a2a.StreamResponse{Payload: &a2a.StreamResponseTask{Task: clone(task)}}
+		stamp(task, first, 1)
 		if err := rt.store.Create(ctx, owner, task, first); err != nil {
 			return nil, err
 		}
@@ -270,7 +284,7 @@ func (rt *Runtime) start(ctx context.Context, req *a2a.SendMessageRequest) (*Rec
 			}
 		}
 		var err error
-		if rec, err = rt.resume(ctx, msg); err != nil {
+		if rec, err = rt.resume(ctx, msg, req.Configuration); err != nil {
 			return nil, err
 		}
 	}
@@ -281,8 +295,12 @@ func (rt *Runtime) start(ctx context.Context, req *a2a.SendMessageRequest) (*Rec
 	return rec, nil
 }
 
-// resume adds a message to a task that waits for one, and sets it working.
-func (rt *Runtime) resume(ctx context.Context, msg *a2a.Message) (*Record, error) {
+// resume adds a message to a task that waits for one, and sets it working;
+// a message that requires the task to be at a generation (the dev-1.1
+// draft's if_generation_match, when the proto has it) finds it there, or
+// is refused with TASK_GENERATION_MISMATCH.
+func (rt *Runtime) resume(ctx context.Context, msg *a2a.Message, cfg *a2a.SendMessageConfiguration) (*Record, error) {
+	want, conditional := generationMatch(cfg)
 	for {
 		rec, err := rt.load(ctx, msg.TaskID)
 		if err != nil {
@@ -290,6 +308,8 @@ func (rt *Runtime) resume(ctx context.Context, msg *a2a.Message) (*Record, error
 		}
 		t := rec.Task
 		switch {
+		case conditional && rec.Generation != want:
+			return nil, a2a.NewError(a2a.ErrTaskGenerationMismatch, fmt.Sprintf("task %s is at generation %d, not %d", t.ID, rec.Generation, want))
 		case msg.ContextID != "" && msg.ContextID != t.ContextID:
 			return nil, a2a.NewError(a2a.ErrInvalidParams, fmt.Sprintf("message contextId %q is not task %s's context %q", msg.ContextID, t.ID, t.ContextID))
 		case Terminal(t.Status.State):
@@ -303,6 +323,7 @@ func (rt *Runtime) resume(ctx context.Context, msg *a2a.Message) (*Record, error
 		t.Status = &a2a.TaskStatus{State: a2a.TaskStateWorking, Timestamp: &now}
 		ev := &a2a.StreamResponse{Payload: &a2a.StreamResponseStatusUpdate{
 			StatusUpdate: &a2a.TaskStatusUpdateEvent{TaskID: t.ID, ContextID: t.ContextID, Status: clone(t.Status)}}}
+		stamp(t, ev, rec.Generation+1)
 		gen, err := rt.store.Update(ctx, t, rec.Generation, ev)
 		if errors.Is(err, ErrConflict) {
 			continue
@@ -537,15 +558,44 @@ func (rt *Runtime) follow(ctx context.Context, id string, after int64, awaiting 
 	}
 }
 
-// GetTask returns a task its caller may see.
+// GetTask returns a task its caller may see. A request that waits for the
+// task to pass a generation (the dev-1.1 draft's current_generation, when
+// the proto has it) is answered once it has, or once the task has ended,
+// or after MaxGenerationWait at the latest, with the task as it is then.
 func (rt *Runtime) GetTask(ctx context.Context, req *a2a.GetTaskRequest) (_ *a2a.Task, err error) {
 	defer rt.explain(&err)
-	rec, err := rt.load(ctx, req.ID)
-	if err != nil {
-		return nil, err
+	after, waits := awaitedGeneration(req)
+	var signal <-chan struct{}
+	if waits {
+		// Watched before the first read, so that no change falls between.
+		var stop func()
+		signal, stop = rt.store.Watch(req.ID)
+		defer stop()
 	}
-	return view(rec.Task, req.HistoryLength), nil
+	timeout := time.NewTimer(MaxGenerationWait)
+	defer timeout.Stop()
+	for {
+		rec, err := rt.load(ctx, req.ID)
+		if err != nil {
+			return nil, err
+		}
+		if !waits || rec.Generation > after || Terminal(rec.Task.Status.State) {
+			return view(rec.Task, req.HistoryLength), nil
+		}
+		select {
+		case <-signal:
+		case <-timeout.C:
+			return view(rec.Task, req.HistoryLength), nil
+		case <-ctx.Done():
+			return nil, context.Cause(ctx)
+		}
+	}
 }
+
+// MaxGenerationWait bounds how long a GetTask that waits for a task's
+// generation (current_generation) is held before it is answered with the
+// task as it is.
+const MaxGenerationWait = 30 * time.Second
 
 // SubscribeToTask streams a task that has not ended: the task as it is,
 // then its events until it settles. A client that reconnects with the id
@@ -601,6 +651,7 @@ func (rt *Runtime) CancelTask(ctx context.Context, req *a2a.CancelTaskRequest) (
 		t.Status = &a2a.TaskStatus{State: a2a.TaskStateCanceled, Timestamp: &now}
 		ev := &a2a.StreamResponse{Payload: &a2a.StreamResponseStatusUpdate{
 			StatusUpdate: &a2a.TaskStatusUpdateEvent{TaskID: t.ID, ContextID: t.ContextID, Status: clone(t.Status)}}}
+		stamp(t, ev, rec.Generation+1)
 		_, err = rt.store.Update(ctx, t, rec.Generation, ev)
 		if errors.Is(err, ErrConflict) {
 			continue
@@ -653,6 +704,7 @@ func (rt *Runtime) ListTasks(ctx context.Context, req *a2a.ListTasksRequest) (_ 
 	}
 	resp := &a2a.ListTasksResponse{PageSize: size, TotalSize: int32(total)}
 	for _, r := range page {
+		stampTask(r.Task, r.Generation)
 		t := view(r.Task, req.HistoryLength)
 		if req.IncludeArtifacts == nil || !*req.IncludeArtifacts {
 			t.Artifacts = nil

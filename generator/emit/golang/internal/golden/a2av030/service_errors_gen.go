@@ -85,6 +85,7 @@ const (
 	codeNotFound           = 5
 	codePermissionDenied   = 7
 	codeFailedPrecondition = 9
+	codeAborted            = 10
 	codeUnimplemented      = 12
 	codeInternal           = 13
 	codeUnauthenticated    = 16
@@ -94,7 +95,7 @@ var grpcCodeNames = map[int]string{
 	0: "OK", codeCanceled: "CANCELLED", codeUnknown: "UNKNOWN", codeInvalidArgument: "INVALID_ARGUMENT",
 	codeDeadlineExceeded: "DEADLINE_EXCEEDED", codeNotFound: "NOT_FOUND", 6: "ALREADY_EXISTS",
 	codePermissionDenied: "PERMISSION_DENIED", 8: "RESOURCE_EXHAUSTED", codeFailedPrecondition: "FAILED_PRECONDITION",
-	10: "ABORTED", 11: "OUT_OF_RANGE", codeUnimplemented: "UNIMPLEMENTED", codeInternal: "INTERNAL",
+	codeAborted: "ABORTED", 11: "OUT_OF_RANGE", codeUnimplemented: "UNIMPLEMENTED", codeInternal: "INTERNAL",
 	14: "UNAVAILABLE", 15: "DATA_LOSS", codeUnauthenticated: "UNAUTHENTICATED",
 }
 
@@ -123,6 +124,9 @@ var errorKinds = []errorKind{
 	{-32007, "EXTENDED_AGENT_CARD_NOT_CONFIGURED", codeFailedPrecondition, 400, "extended agent card not configured"},
 	{-32008, "EXTENSION_SUPPORT_REQUIRED", codeFailedPrecondition, 400, "extension support required"},
 	{-32009, "VERSION_NOT_SUPPORTED", codeFailedPrecondition, 400, "protocol version not supported"},
+	// The dev-1.1 draft's TaskGenerationMismatchError (§5.4 there), for
+	// protos with SendMessageConfiguration.if_generation_match.
+	{-32010, "TASK_GENERATION_MISMATCH", codeAborted, 409, "task generation mismatch"},
 	// The spec leaves authentication to the transport; these are the codes
 	// a2a-go uses, so its clients recognise them.
 	{-31401, "UNAUTHENTICATED", codeUnauthenticated, 401, "unauthenticated"},
@@ -146,6 +150,7 @@ var (
 	ErrExtendedAgentCardNotConfigured = sentinel(-32007)
 	ErrExtensionSupportRequired       = sentinel(-32008)
 	ErrVersionNotSupported            = sentinel(-32009)
+	ErrTaskGenerationMismatch         = sentinel(-32010)
 	ErrUnauthenticated                = sentinel(-31401)
 	ErrPermissionDenied               = sentinel(-31403)
 )
