@@ -561,14 +561,22 @@ func (rt *Runtime) follow(ctx context.Context, id string, after int64, awaiting 
 // or after MaxGenerationWait at the latest, with the task as it is then.
 func (rt *Runtime) GetTask(ctx context.Context, req *a2a.GetTaskRequest) (_ *a2a.Task, err error) {
 	defer rt.explain(&err)
-	after, waits := awaitedGeneration(req)
-	var signal <-chan struct{}
-	if waits {
-		// Watched before the first read, so that no change falls between.
-		var stop func()
-		signal, stop = rt.store.Watch(req.ID)
-		defer stop()
+	if after, waits := awaitedGeneration(req); waits {
+		return rt.awaitGeneration(ctx, req, after)
 	}
+	rec, err := rt.load(ctx, req.ID)
+	if err != nil {
+		return nil, err
+	}
+	return view(rec.Task, req.HistoryLength), nil
+}
+
+// awaitGeneration answers a GetTask that waits for its task to pass the
+// generation after.
+func (rt *Runtime) awaitGeneration(ctx context.Context, req *a2a.GetTaskRequest, after int64) (*a2a.Task, error) {
+	// Watched before the first read, so that no change falls between.
+	signal, stop := rt.store.Watch(req.ID)
+	defer stop()
 	timeout := time.NewTimer(MaxGenerationWait)
 	defer timeout.Stop()
 	for {
@@ -576,7 +584,7 @@ func (rt *Runtime) GetTask(ctx context.Context, req *a2a.GetTaskRequest) (_ *a2a
 		if err != nil {
 			return nil, err
 		}
-		if !waits || rec.Generation > after || Terminal(rec.Task.Status.State) {
+		if rec.Generation > after || Terminal(rec.Task.Status.State) {
 			return view(rec.Task, req.HistoryLength), nil
 		}
 		select {
