@@ -3,9 +3,9 @@
 //
 //   - GET  /                    a chat page (web/), on @ag-ui/client
 //   - POST /agui                AG-UI runs as SSE, or as protobuf frames when
-//     the Accept header admits application/vnd.ag-ui.event+proto, which */*
-//     (curl's default) does: send Accept: text/event-stream for SSE;
-//     /agui/capabilities, /agui/cancel, and /agui/meta for feedback
+//     the Accept header names application/vnd.ag-ui.event+proto and
+//     prefers it (curl's */* gets SSE); /agui/capabilities, /agui/cancel,
+//     and /agui/meta for feedback
 //   - POST /                    A2A JSON-RPC; HTTP+JSON at the proto's paths;
 //     the card at /.well-known/agent-card.json; gRPC on --grpc-addr
 //

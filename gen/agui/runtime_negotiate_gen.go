@@ -15,14 +15,15 @@ const (
 	MediaTypeProto = "application/vnd.ag-ui.event+proto"
 )
 
-// admitsProto reports whether an Accept header admits the protobuf
-// transport: the most specific media range matching it (the exact type, then
-// application/*, then */*) has a positive quality. Admission, not
-// preference, is what opts in: "application/vnd.ag-ui.event+proto;q=0.1,
-// text/event-stream" admits it, and so does a bare "*/*". A missing header
-// admits nothing, so a client that says nothing gets SSE.
-func admitsProto(accept string) bool {
-	best, bestQ := -1, 0.0
+// prefersProto reports whether an Accept header asks for the protobuf
+// transport: it names application/vnd.ag-ui.event+proto itself, with a
+// positive quality no lower than the one SSE gets from the header (from
+// text/event-stream, text/* or */*, the most specific that matches). A
+// wildcard alone never chooses protobuf, so curl's and fetch's "*/*", and
+// a browser's, get SSE, which they can read; a missing header gets SSE too.
+func prefersProto(accept string) bool {
+	proto, sse := -1.0, 0.0
+	sseSpecificity := -1
 	for _, part := range strings.Split(accept, ",") {
 		part = strings.TrimSpace(part)
 		if part == "" {
@@ -30,18 +31,6 @@ func admitsProto(accept string) bool {
 		}
 		mediaType, params, err := mime.ParseMediaType(part)
 		if err != nil {
-			continue
-		}
-		specificity := -1
-		switch mediaType {
-		case MediaTypeProto:
-			specificity = 2
-		case "application/*":
-			specificity = 1
-		case "*/*":
-			specificity = 0
-		}
-		if specificity < 0 || specificity < best {
 			continue
 		}
 		q := 1.0
@@ -52,9 +41,21 @@ func admitsProto(accept string) bool {
 			}
 			q = v
 		}
-		if specificity > best || q > bestQ {
-			best, bestQ = specificity, q
+		specificity := -1
+		switch mediaType {
+		case MediaTypeProto:
+			proto = max(proto, q)
+			continue
+		case MediaTypeSSE:
+			specificity = 2
+		case "text/*":
+			specificity = 1
+		case "*/*":
+			specificity = 0
+		}
+		if specificity > sseSpecificity || (specificity == sseSpecificity && specificity >= 0 && q > sse) {
+			sseSpecificity, sse = specificity, q
 		}
 	}
-	return best >= 0 && bestQ > 0
+	return proto > 0 && proto >= sse
 }

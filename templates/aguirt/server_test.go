@@ -333,14 +333,17 @@ func TestInvoke(t *testing.T) {
 	}
 }
 
-func TestAdmitsProto(t *testing.T) {
+func TestPrefersProto(t *testing.T) {
 	for accept, want := range map[string]bool{
-		"": false, "text/event-stream": false, MediaTypeProto: true, "*/*": true, "application/*": true,
-		MediaTypeProto + ";q=0.5, text/event-stream": true, MediaTypeProto + ";q=0": false,
+		"": false, "text/event-stream": false, MediaTypeProto: true, "*/*": false, "application/*": false,
+		MediaTypeProto + ";q=0.5, text/event-stream": false, MediaTypeProto + ";q=0": false,
+		MediaTypeProto + ", text/event-stream;q=0.5": true, MediaTypeProto + ", text/event-stream": true,
+		MediaTypeProto + ";q=0.5, */*;q=0.1": true, MediaTypeProto + ";q=0.5, text/event-stream;q=0, */*": true,
 		"*/*, " + MediaTypeProto + ";q=0": false, "text/*": false, "application/json": false,
+		"text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8": false, // a browser's
 	} {
-		if got := admitsProto(accept); got != want {
-			t.Errorf("admitsProto(%q) = %v, want %v", accept, got, want)
+		if got := prefersProto(accept); got != want {
+			t.Errorf("prefersProto(%q) = %v, want %v", accept, got, want)
 		}
 	}
 }
@@ -369,11 +372,14 @@ func TestDeclaredVersion(t *testing.T) {
 	}
 }
 
-func TestProtobufWhenAdmitted(t *testing.T) {
+func TestProtobufWhenPreferred(t *testing.T) {
 	h := NewHandler(AgentFunc(func(_ context.Context, _ *agui.RunAgentInput, s *Stream) error {
 		return s.Text("hi")
 	}), WithLogger(quietLogger()))
-	rec := post(t, h, runInput, map[string]string{"Accept": "*/*"})
+	if ct := post(t, h, runInput, map[string]string{"Accept": "*/*"}).Header().Get("Content-Type"); ct != MediaTypeSSE {
+		t.Errorf("Accept */* got Content-Type %q, want SSE", ct)
+	}
+	rec := post(t, h, runInput, map[string]string{"Accept": MediaTypeProto + ", */*;q=0.1"})
 	if ct := rec.Header().Get("Content-Type"); ct != MediaTypeProto {
 		t.Fatalf("Content-Type %q", ct)
 	}

@@ -120,8 +120,9 @@ func WithLogger(logger *slog.Logger) Option { return func(c *handlerConfig) { c.
 
 // NewHandler serves agent at any path: POST a RunAgentInput as JSON, get the
 // run's events back as Server-Sent Events, or as length-prefixed protobuf
-// frames when the request's Accept header admits
-// application/vnd.ag-ui.event+proto. Below the path it serves GET
+// frames when the request's Accept header names
+// application/vnd.ag-ui.event+proto and prefers it to SSE (a wildcard
+// alone gets SSE, which curl and browsers read). Below the path it serves GET
 // …/capabilities (see CapabilitiesProvider) and POST …/cancel (see
 // CancelRequest); mount it at both "/agent" and "/agent/".
 //
@@ -293,7 +294,7 @@ func (h *handler) rejectInvalid(w http.ResponseWriter, r *http.Request, err erro
 }
 
 // serveRun streams one run, the agent running with agentCtx, as protobuf
-// frames when the Accept header admits them and as SSE otherwise: never a
+// frames when the Accept header asks for them and as SSE otherwise: never a
 // 406, since a producer must fall back to SSE. run is the run's
 // registration, for cancels and checkpoints; nil for ServeRun.
 func (h *handler) serveRun(w http.ResponseWriter, r *http.Request, agentCtx context.Context, input *RunAgentInput, run *activeRun) {
@@ -307,7 +308,7 @@ func (h *handler) serveRun(w http.ResponseWriter, r *http.Request, agentCtx cont
 		close(cutOff)
 	}}
 	var ew eventWriter
-	if admitsProto(r.Header.Get("Accept")) {
+	if prefersProto(r.Header.Get("Accept")) {
 		ew = newProtoWriter(w, sink)
 	} else {
 		ew = newSSEWriter(w, sink)
