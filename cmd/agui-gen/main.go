@@ -34,7 +34,7 @@ func main() {
 }
 
 func newApp() *cli.App {
-	return &cli.App{
+	app := &cli.App{
 		Name:  "agui-gen",
 		Usage: "generate Go for the AG-UI and A2A agent protocols",
 		Description: "agui-gen reads the AG-UI JSON Schema and agui-gen's META event definitions (both embedded,\n" +
@@ -44,6 +44,70 @@ func newApp() *cli.App {
 		// main prints errors and chooses the exit code.
 		ExitErrHandler: func(*cli.Context, error) {},
 		Commands:       []*cli.Command{generateCommand(), scaffoldCommand(), diffCommand(), descriptorCommand(), versionCommand()},
+		Version:        buildVersion(),
+		// A first word that names no command is refused, with the command
+		// it most likely meant.
+		Action: func(c *cli.Context) error {
+			if c.NArg() == 0 {
+				return cli.ShowAppHelp(c)
+			}
+			msg := fmt.Sprintf("no command %q", c.Args().First())
+			var names []string
+			for _, cmd := range c.App.Commands {
+				names = append(names, cmd.Names()...)
+			}
+			if s := closest(c.Args().First(), names); s != "" {
+				msg += fmt.Sprintf(": did you mean %q?", s)
+			}
+			return cli.Exit(msg+"\nrun agui-gen --help for the commands", 2)
+		},
+	}
+	for _, cmd := range app.Commands {
+		strict(cmd)
+	}
+	return app
+}
+
+// strict makes a command's mistakes short errors that say what to do,
+// instead of its help: a flag it does not have (with the flag it most
+// likely meant), a required flag left out, and arguments it does not take.
+func strict(cmd *cli.Command) {
+	var required []string
+	for _, f := range cmd.Flags {
+		if rf, ok := f.(cli.RequiredFlag); ok && rf.IsRequired() {
+			required = append(required, f.Names()[0])
+			if sf, ok := f.(*cli.StringFlag); ok {
+				sf.Required = false // checked below, without the help dump
+			}
+		}
+	}
+	usage := func(msg string) error {
+		return cli.Exit(fmt.Sprintf("%s\nrun agui-gen %s --help for its flags", msg, cmd.Name), 2)
+	}
+	cmd.OnUsageError = func(c *cli.Context, err error, _ bool) error {
+		msg := err.Error()
+		if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
+			var names []string
+			for _, f := range cmd.Flags {
+				names = append(names, f.Names()...)
+			}
+			if s := closest(strings.TrimLeft(name, "-"), names); s != "" {
+				msg += fmt.Sprintf(": did you mean --%s?", s)
+			}
+		}
+		return usage(msg)
+	}
+	action := cmd.Action
+	cmd.Action = func(c *cli.Context) error {
+		if c.NArg() > 0 {
+			return usage(fmt.Sprintf("%s takes no arguments, but was given %q", cmd.Name, c.Args().Slice()))
+		}
+		for _, name := range required {
+			if !c.IsSet(name) {
+				return usage("--" + name + " is required")
+			}
+		}
+		return action(c)
 	}
 }
 
@@ -151,6 +215,44 @@ func runGenerate(c *cli.Context) error {
 		return nil
 	}
 	return generate.Write(out, files)
+}
+
+// closest returns the candidate a mistyped word most likely meant: one it
+// begins, or one within an edit or two of it (a third of its length at
+// most); "" when none is that close.
+func closest(word string, candidates []string) string {
+	best, bestDist := "", 0
+	for _, c := range candidates {
+		d := editDistance(word, c)
+		if len(word) >= 2 && strings.HasPrefix(c, word) {
+			d = 0
+		}
+		if d <= max(1, min(2, len(word)/3)) && (best == "" || d < bestDist) {
+			best, bestDist = c, d
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance of a and b.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
 }
 
 // buildVersion is this binary's version: the linker's, else the module's

@@ -201,3 +201,32 @@ func TestExtendLedger(t *testing.T) {
 		t.Errorf("without --extend-ledger: %v", err)
 	}
 }
+
+// TestMistakesAreShortErrors: a missing required flag, an unknown flag or
+// command, and stray arguments each get one short error that says what
+// to do (with the likely meant name), exit 2, and no help dump.
+func TestMistakesAreShortErrors(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"generate"}, "--out is required"},
+		{[]string{"diff", "--from", "embedded"}, "--to is required"},
+		{[]string{"generate", "--ou", "x"}, "did you mean --out?"},
+		{[]string{"generate", "--pakage-path", "x"}, "did you mean --package-path?"},
+		{[]string{"generat"}, `no command "generat": did you mean "generate"?`},
+		{[]string{"generate", "--out", t.TempDir(), "extra"}, `takes no arguments, but was given ["extra"]`},
+	} {
+		out, err := run(t, tc.args...)
+		var exit cli.ExitCoder
+		if !errors.As(err, &exit) || exit.ExitCode() != 2 || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("agui-gen %s: %v, want exit 2 saying %q", strings.Join(tc.args, " "), err, tc.want)
+		}
+		if strings.Contains(out, "USAGE:") || strings.Contains(err.Error(), "USAGE:") {
+			t.Errorf("agui-gen %s printed its help:\n%s", strings.Join(tc.args, " "), out)
+		}
+	}
+	if out, err := run(t, "--version"); err != nil || !strings.Contains(out, "agui-gen version") {
+		t.Errorf("--version: %q %v", out, err)
+	}
+}
