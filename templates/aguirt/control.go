@@ -243,13 +243,13 @@ func WithCheckpoints(store Checkpoints) Option {
 // NewMemoryCheckpoints keeps checkpoints in memory, for one process, and
 // is a ThreadOwners too: the owners of threads go with their interrupts.
 func NewMemoryCheckpoints() Checkpoints {
-	return &memoryCheckpoints{open: map[string][]agui.Interrupt{}, memoryOwners: memoryOwners{owner: map[string]string{}}}
+	return &memoryCheckpoints{open: map[string][]agui.Interrupt{}, memoryOwners: newMemoryOwners()}
 }
 
 type memoryCheckpoints struct {
 	mu   sync.Mutex
 	open map[string][]agui.Interrupt
-	memoryOwners
+	*memoryOwners
 }
 
 func (m *memoryCheckpoints) Interrupts(_ context.Context, threadID string) ([]agui.Interrupt, error) {

@@ -149,7 +149,7 @@ func NewHandler(agent Agent, opts ...Option) http.Handler {
 	h := &handler{agent: agent, cfg: cfg}
 	if cfg.namesCallers {
 		if h.owners = cfg.storedOwners(); h.owners == nil {
-			h.owners = &memoryOwners{owner: map[string]string{}}
+			h.owners = newMemoryOwners()
 		}
 	}
 	return h

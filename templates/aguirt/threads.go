@@ -107,8 +107,7 @@ func (c *handlerConfig) storedOwners() ThreadOwners {
 // threadAccess checks that the caller of ctx may use threadID, claiming
 // the thread for it first when claim is set (a run) and the thread has no
 // owner. Without owners (callers not told apart) every thread is
-// everyone's.
-// It returns ErrThreadNotFound for a thread the caller may not use, and a
+// everyone's. It returns ErrThreadNotFound for a thread the caller may not use, and a
 // store's error as it is.
 func (h *handler) threadAccess(ctx context.Context, threadID string, claim bool) error {
 	if h.owners == nil || !hasCaller(ctx) {
@@ -156,6 +155,8 @@ type memoryOwners struct {
 	mu    sync.Mutex
 	owner map[string]string
 }
+
+func newMemoryOwners() *memoryOwners { return &memoryOwners{owner: map[string]string{}} }
 
 func (m *memoryOwners) ClaimThread(_ context.Context, threadID, caller string) (string, error) {
 	m.mu.Lock()
