@@ -3,6 +3,7 @@ module github.com/agui-gen/agui-gen
 go 1.26.0
 
 require (
+	github.com/a2aproject/a2a-go v0.3.15
 	github.com/a2aproject/a2a-go/v2 v2.4.0
 	github.com/bufbuild/protocompile v0.14.1
 	github.com/chromedp/chromedp v0.23.0

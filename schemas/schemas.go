@@ -11,6 +11,9 @@ const (
 	AGUIProtoFreeze = "agui/proto-freeze.txt"
 	MetaSchema      = "meta/meta-events.schema.json"
 	A2AProto        = "a2a/a2a.proto"
+	// A2AV03Schema is the JSON Schema of A2A v0.3.0, the wire of the v0.3
+	// clients a v1 server keeps serving.
+	A2AV03Schema = "a2a/a2a-v0.3.0.schema.json"
 )
 
 // A2AVersion is the A2A protocol version (Major.Minor) of the embedded

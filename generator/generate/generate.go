@@ -42,6 +42,10 @@ type Inputs struct {
 	// which the proto does not state. Empty means: derived from the proto
 	// package's version suffix ("lf.a2a.v1" is 1.0).
 	A2AVersion string
+	// A2ACompat are the specs of earlier A2A versions whose clients the
+	// generated server keeps serving beside A2AProto's (the v0.3 JSON
+	// Schema); each becomes a package below a2a ("a2a/a2av03").
+	A2ACompat []Spec
 }
 
 // Embedded returns the specs built into the binary.
@@ -65,6 +69,11 @@ func Embedded() (Inputs, error) {
 		return in, err
 	}
 	in.A2AVersion = schemas.A2AVersion
+	v03, err := read(schemas.A2AV03Schema)
+	if err != nil {
+		return in, err
+	}
+	in.A2ACompat = []Spec{v03}
 	return in, nil
 }
 
@@ -151,6 +160,19 @@ func Run(in Inputs, opts Options) (*Output, error) {
 		return nil, err
 	}
 	put("a2a", files)
+	for _, spec := range in.A2ACompat {
+		compat, err := LoadA2ACompat(spec)
+		if err != nil {
+			return nil, err
+		}
+		if compat.Sources[0].Version == a2a.Sources[0].Version {
+			return nil, fmt.Errorf("%s defines A2A %s, the version of %s itself", spec.File, compat.Sources[0].Version, in.A2AProto.File)
+		}
+		if files, err = golang.Package(compat, golang.Options{PackageName: compat.Name, ImportPath: a2aImport + "/" + compat.Name}); err != nil {
+			return nil, err
+		}
+		put("a2a/"+compat.Name, files)
+	}
 	// gRPC and card signatures are subpackages, so that the package with the
 	// types and the HTTP bindings needs nothing but the standard library.
 	if files, err = golang.GRPCPackage(a2a, a2aImport, a2aImport+"/a2agrpc"); err != nil {

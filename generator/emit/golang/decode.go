@@ -157,6 +157,8 @@ func (g *gen) readExpr(t ir.Type) *jen.Statement {
 		return r.Dot("readRaw").Call(jen.Lit(t.NotNull), jen.Lit(t.JSONType == "object"))
 	case ir.KindArray:
 		return jen.Id("readSlice").Call(r, g.elemReader(*t.Elem))
+	case ir.KindMap:
+		return jen.Id("readMap").Call(r, g.elemReader(*t.Elem))
 	case ir.KindNamed:
 		switch d := t.Decl.(type) {
 		case *ir.Enum:
@@ -243,23 +245,40 @@ func (g *gen) emitUnionDecoder(f *jen.File, u *ir.Union) {
 		}
 		return
 	}
-	g.emitSentinel(f, u, sentinel)
-	f.Line()
-	f.Comment(fmt.Sprintf("read%s reads a %s, choosing its type by the %q member.", name, name, u.Tag))
-	f.Func().Id("read"+name).Params(jen.Id("r").Op("*").Id("reader")).Id(name).Block(
-		jen.List(jen.Id("tag"), jen.Id("ok")).Op(":=").Id("r").Dot("tag").Call(jen.Lit(u.Tag)),
-		jen.If(jen.Op("!").Id("ok")).Block(jen.Return(jen.Nil())),
-		jen.Switch(jen.String().Call(jen.Id("tag"))).BlockFunc(cases),
-		jen.Id("r").Dot("unknownTag").Call(jen.Lit(u.Tag), jen.Id("tag"), jen.Id(sentinel)),
-		jen.Return(jen.Nil()),
-	)
+	if u.Tag == "" {
+		// Told apart by which member is present: there is no unknown value,
+		// only a value with none of the members, which presentOf reports.
+		var keys []jen.Code
+		for _, m := range u.Members {
+			keys = append(keys, jen.Lit(m.Value))
+		}
+		f.Line()
+		f.Comment(fmt.Sprintf("read%s reads a %s, choosing its type by the member it has.", name, name))
+		f.Func().Id("read"+name).Params(jen.Id("r").Op("*").Id("reader")).Id(name).Block(
+			jen.Switch(jen.Id("r").Dot("presentOf").Call(keys...)).BlockFunc(cases),
+			jen.Return(jen.Nil()),
+		)
+	} else {
+		g.emitSentinel(f, u, sentinel)
+		f.Line()
+		f.Comment(fmt.Sprintf("read%s reads a %s, choosing its type by the %q member.", name, name, u.Tag))
+		f.Func().Id("read"+name).Params(jen.Id("r").Op("*").Id("reader")).Id(name).Block(
+			jen.List(jen.Id("tag"), jen.Id("ok")).Op(":=").Id("r").Dot("tag").Call(jen.Lit(u.Tag)),
+			jen.If(jen.Op("!").Id("ok")).Block(jen.Return(jen.Nil())),
+			jen.Switch(jen.String().Call(jen.Id("tag"))).BlockFunc(cases),
+			jen.Id("r").Dot("unknownTag").Call(jen.Lit(u.Tag), jen.Id("tag"), jen.Id(sentinel)),
+			jen.Return(jen.Nil()),
+		)
+	}
 	f.Line()
 	f.Func().Id("read"+name+"To").Params(jen.Id("v").Op("*").Id(name), jen.Id("r").Op("*").Id("reader")).Block(
 		jen.Op("*").Id("v").Op("=").Id("read" + name).Call(jen.Id("r")))
 	f.Line()
 	f.Comment(fmt.Sprintf("Unmarshal%s decodes one %s, dropping members the schema does not declare.", name, name))
-	f.Comment(fmt.Sprintf("An unknown %s is reported as an error wrapping %s, so a receiver can", u.Tag, sentinel))
-	f.Comment("tell it apart and skip the value.")
+	if u.Tag != "" {
+		f.Comment(fmt.Sprintf("An unknown %s is reported as an error wrapping %s, so a receiver can", u.Tag, sentinel))
+		f.Comment("tell it apart and skip the value.")
+	}
 	f.Func().Id("Unmarshal"+name).Params(jen.Id("data").Index().Byte()).Params(jen.Id(name), jen.Error()).Block(
 		jen.Return(jen.Id("Decoder").Values().Dot("Decode" + name).Call(jen.Id("data"))))
 	f.Line()

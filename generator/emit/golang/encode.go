@@ -230,6 +230,17 @@ func isStructType(t ir.Type) bool {
 	return t.Kind == ir.KindNamed && ok
 }
 
+// nest returns the name of the loop variable for a loop nested in the loops
+// being written ("i", then "i1", "i2"…), and the function that leaves it.
+func (g *gen) nest(base string) (string, func()) {
+	name := base
+	if g.depth > 0 {
+		name += strconv.Itoa(g.depth)
+	}
+	g.depth++
+	return name, func() { g.depth-- }
+}
+
 // appendValue returns statements appending the value v of type t to b.
 func (g *gen) appendValue(t ir.Type, v *jen.Statement) []jen.Code {
 	set := func(call *jen.Statement) []jen.Code { return []jen.Code{jen.Id("b").Op("=").Add(call)} }
@@ -247,12 +258,30 @@ func (g *gen) appendValue(t ir.Type, v *jen.Statement) []jen.Code {
 	case ir.KindStringOrArray:
 		return set(v.Dot("appendJSON").Call(jen.Id("b")))
 	case ir.KindArray:
-		elem := g.appendValue(*t.Elem, v.Clone().Index(jen.Id("i")))
-		loop := append([]jen.Code{jen.If(jen.Id("i").Op(">").Lit(0)).Block(jen.Id("b").Op("=").Append(jen.Id("b"), jen.LitRune(',')))}, elem...)
+		i, done := g.nest("i")
+		elem := g.appendValue(*t.Elem, v.Clone().Index(jen.Id(i)))
+		done()
+		loop := append([]jen.Code{jen.If(jen.Id(i).Op(">").Lit(0)).Block(jen.Id("b").Op("=").Append(jen.Id("b"), jen.LitRune(',')))}, elem...)
 		return []jen.Code{
 			jen.Id("b").Op("=").Append(jen.Id("b"), jen.LitRune('[')),
-			jen.For(jen.Id("i").Op(":=").Range().Add(v.Clone())).Block(loop...),
+			jen.For(jen.Id(i).Op(":=").Range().Add(v.Clone())).Block(loop...),
 			jen.Id("b").Op("=").Append(jen.Id("b"), jen.LitRune(']')),
+		}
+	case ir.KindMap:
+		// Keys in order, so a map encodes to the same bytes every time.
+		i, done := g.nest("i")
+		k := "k" + strings.TrimPrefix(i, "i")
+		elem := g.appendValue(*t.Elem, v.Clone().Index(jen.Id(k)))
+		done()
+		loop := append([]jen.Code{
+			jen.If(jen.Id(i).Op(">").Lit(0)).Block(jen.Id("b").Op("=").Append(jen.Id("b"), jen.LitRune(','))),
+			jen.Id("b").Op("=").Id("appendString").Call(jen.Id("b"), jen.Id(k)),
+			jen.Id("b").Op("=").Append(jen.Id("b"), jen.LitRune(':')),
+		}, elem...)
+		return []jen.Code{
+			jen.Id("b").Op("=").Append(jen.Id("b"), jen.LitRune('{')),
+			jen.For(jen.List(jen.Id(i), jen.Id(k)).Op(":=").Range().Id("sortedKeys").Call(v.Clone())).Block(loop...),
+			jen.Id("b").Op("=").Append(jen.Id("b"), jen.LitRune('}')),
 		}
 	case ir.KindNamed:
 		switch d := t.Decl.(type) {

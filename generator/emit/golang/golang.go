@@ -56,6 +56,12 @@ type gen struct {
 	opts         Options
 	patterns     map[string]string
 	patternOrder []string
+	// tagMethods records the tag methods written, per struct: a struct in
+	// two unions with one tag ("kind") answers both with one method.
+	tagMethods map[*ir.Struct]map[string]bool
+	// depth counts the loops being written around the code being written,
+	// so nested loops get variables of their own.
+	depth int
 }
 
 // Package emits the Go files for pkg, sorted by name.
@@ -113,7 +119,7 @@ func Package(pkg *ir.Package, opts Options) ([]File, error) {
 			return nil, err
 		}
 	}
-	support, err := renderSupport(templates.JSONWire, "jsonwire", opts.PackageName, opts.ProtoLedger != nil)
+	support, err := renderSupport(templates.JSONWire, "jsonwire", opts.PackageName, needsOf(pkg, opts.ProtoLedger != nil))
 	if err != nil {
 		return nil, err
 	}
@@ -162,10 +168,45 @@ func (g *gen) emitDoc(f *jen.File) {
 
 // renderSupport copies the non-test Go files of one templates directory into
 // the output package; the proto_*.go files only when withProto is set.
-func renderSupport(fsys fs.FS, dir, pkgName string, withProto bool) ([]File, error) {
+func renderSupport(fsys fs.FS, dir, pkgName string, needs supportNeeds) ([]File, error) {
 	return copyTemplates(fsys, dir, pkgName, dir+"_", func(name string) bool {
-		return withProto || !strings.HasPrefix(name, "proto_")
+		switch name {
+		case "keys.go":
+			return needs.proto || needs.maps
+		case "maps.go": // the proto codecs read maps their own way
+			return needs.maps
+		case "presence.go":
+			return needs.presence
+		}
+		return needs.proto || !strings.HasPrefix(name, "proto_")
 	}, nil)
+}
+
+// supportNeeds says which optional parts of the JSON support code a package
+// uses.
+type supportNeeds struct {
+	proto    bool // the protobuf codecs
+	maps     bool // a field that is a map
+	presence bool // a union told apart by which member is present
+}
+
+func needsOf(pkg *ir.Package, proto bool) supportNeeds {
+	n := supportNeeds{proto: proto}
+	var isMap func(t ir.Type) bool
+	isMap = func(t ir.Type) bool {
+		return t.Kind == ir.KindMap || (t.Elem != nil && isMap(*t.Elem))
+	}
+	for _, d := range pkg.Decls {
+		switch d := d.(type) {
+		case *ir.Struct:
+			for _, f := range d.Fields {
+				n.maps = n.maps || isMap(f.Type)
+			}
+		case *ir.Union:
+			n.presence = n.presence || d.Tag == ""
+		}
+	}
+	return n
 }
 
 // copyTemplates copies the non-test Go files of a templates directory that

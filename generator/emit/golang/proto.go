@@ -57,7 +57,7 @@ func ProtoPackage(pkg *ir.Package, opts Options) ([]File, error) {
 		}
 		files = append(files, File{Name: s.name, Content: buf.Bytes()})
 	}
-	support, err := renderSupport(templates.JSONWire, "jsonwire", opts.PackageName, true)
+	support, err := renderSupport(templates.JSONWire, "jsonwire", opts.PackageName, supportNeeds{proto: true})
 	if err != nil {
 		return nil, err
 	}

@@ -274,13 +274,22 @@ func (g *gen) emitUnion(f *jen.File, u *ir.Union) {
 	if u.External {
 		extra[0] = fmt.Sprintf("It is one of %s, told apart by the enclosing object's %q member.", strings.Join(members, ", "), u.Tag)
 	}
+	if u.Tag == "" {
+		var keys []string
+		for _, m := range u.Members {
+			keys = append(keys, fmt.Sprintf("%q", m.Value))
+		}
+		extra[0] = fmt.Sprintf("It is one of %s, told apart by which member it has: %s.", strings.Join(members, ", "), strings.Join(keys, ", "))
+	}
 	if u.Open {
 		extra = append(extra, fmt.Sprintf("A %s the package does not define is kept as an *%s.", u.Tag, g.n.other[u]))
 	}
 	f.Add(g.declDoc(name, &u.Common, extra...))
 	f.Type().Id(name).InterfaceFunc(func(gr *jen.Group) {
-		gr.Comment(fmt.Sprintf("%s returns the value's %q member.", g.tagMethod(u), u.Tag))
-		gr.Id(g.tagMethod(u)).Params().Add(g.tagGoType(u))
+		if u.Tag != "" {
+			gr.Comment(fmt.Sprintf("%s returns the value's %q member.", g.tagMethod(u), u.Tag))
+			gr.Id(g.tagMethod(u)).Params().Add(g.tagGoType(u))
+		}
 		gr.Comment("AppendJSON appends the value's JSON encoding to b.")
 		gr.Id("AppendJSON").Params(jen.Id("b").Index().Byte()).Index().Byte()
 		gr.Comment("Validate checks the value against its schema.")
@@ -291,8 +300,17 @@ func (g *gen) emitUnion(f *jen.File, u *ir.Union) {
 	for _, m := range u.Members {
 		recv := jen.Op("*").Id(g.n.decl[m.Struct])
 		f.Line()
-		f.Comment(fmt.Sprintf("%s returns %s.", g.tagMethod(u), g.tagValueDoc(u, m.Value)))
-		f.Func().Params(recv.Clone()).Id(g.tagMethod(u)).Params().Add(g.tagGoType(u)).Block(jen.Return(g.tagValue(u, m.Value)))
+		if u.Tag != "" && !g.tagMethods[m.Struct][g.tagMethod(u)] {
+			if g.tagMethods == nil {
+				g.tagMethods = map[*ir.Struct]map[string]bool{}
+			}
+			if g.tagMethods[m.Struct] == nil {
+				g.tagMethods[m.Struct] = map[string]bool{}
+			}
+			g.tagMethods[m.Struct][g.tagMethod(u)] = true
+			f.Comment(fmt.Sprintf("%s returns %s.", g.tagMethod(u), g.tagValueDoc(u, m.Value)))
+			f.Func().Params(recv.Clone()).Id(g.tagMethod(u)).Params().Add(g.tagGoType(u)).Block(jen.Return(g.tagValue(u, m.Value)))
+		}
 		f.Func().Params(recv).Id("is" + name).Params().Block()
 	}
 	if u.Open {

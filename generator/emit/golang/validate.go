@@ -187,15 +187,32 @@ func (g *gen) checkValueAt(t ir.Type, c ir.Constraints, v *jen.Statement, field 
 		if c.MaxItems != nil {
 			out = append(out, jen.If(jen.Err().Op(":=").Id("checkMaxItems").Call(field, jen.Len(v.Clone()), jen.Lit(int(*c.MaxItems))), jen.Err().Op("!=").Nil()).Block(ret(jen.Err())))
 		}
-		elemWrap := func(e jen.Code) jen.Code { return wrap(jen.Add(e).Dot("at").Call(jen.Id("i"))) }
+		i, done := g.nest("i")
+		elemWrap := func(e jen.Code) jen.Code { return wrap(jen.Add(e).Dot("at").Call(jen.Id(i))) }
 		elem := *t.Elem
-		elemChecks := g.checkValueAt(elem, mergeConstraints(ir.Constraints{}, elem), v.Clone().Index(jen.Id("i")), jen.Lit(""), elemWrap, elemWrap)
+		elemChecks := g.checkValueAt(elem, mergeConstraints(ir.Constraints{}, elem), v.Clone().Index(jen.Id(i)), jen.Lit(""), elemWrap, elemWrap)
+		done()
 		if isUnion(elem) {
-			elemChecks = append([]jen.Code{jen.If(v.Clone().Index(jen.Id("i")).Op("==").Nil()).Block(
+			elemChecks = append([]jen.Code{jen.If(v.Clone().Index(jen.Id(i)).Op("==").Nil()).Block(
 				jen.Return(elemWrap(jen.Id("requiredError").Call(jen.Lit("")))))}, elemChecks...)
 		}
 		if len(elemChecks) > 0 {
-			out = append(out, jen.For(jen.Id("i").Op(":=").Range().Add(v.Clone())).Block(elemChecks...))
+			out = append(out, jen.For(jen.Id(i).Op(":=").Range().Add(v.Clone())).Block(elemChecks...))
+		}
+	case ir.KindMap:
+		i, done := g.nest("k")
+		k := i
+		elemWrap := func(e jen.Code) jen.Code { return wrap(jen.Add(e).Dot("under").Call(jen.Id(k))) }
+		elem := *t.Elem
+		elemChecks := g.checkValueAt(elem, mergeConstraints(ir.Constraints{}, elem), v.Clone().Index(jen.Id(k)), jen.Lit(""), elemWrap, elemWrap)
+		done()
+		if isUnion(elem) {
+			elemChecks = append([]jen.Code{jen.If(v.Clone().Index(jen.Id(k)).Op("==").Nil()).Block(
+				jen.Return(elemWrap(jen.Id("requiredError").Call(jen.Lit("")))))}, elemChecks...)
+		}
+		if len(elemChecks) > 0 {
+			// In key order, so the error reported is always the same.
+			out = append(out, jen.For(jen.Id("_").Op(",").Id(k).Op(":=").Range().Id("sortedKeys").Call(v.Clone())).Block(elemChecks...))
 		}
 	case ir.KindStringOrArray:
 		out = append(out, jen.If(jen.Err().Op(":=").Add(v.Clone()).Dot("validate").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(wrap(jen.Err()))))

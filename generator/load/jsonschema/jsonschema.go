@@ -1,5 +1,7 @@
-// Package jsonschema lowers JSON Schema 2020-12 documents (the AG-UI schema
-// and the META definitions that extend it) into the IR.
+// Package jsonschema lowers JSON Schema documents into the IR: 2020-12 ones
+// (the AG-UI schema and the META definitions that extend it) and draft-07
+// ones with "definitions" (the A2A v0.3 JSON Schema), whose anyOf unions are
+// read as oneOf: a value matches exactly one member there too.
 //
 // It reads the documents through libopenapi, by wrapping them, unchanged, as
 // the component schemas of a synthetic OpenAPI 3.1 document. The wrapper is
@@ -9,6 +11,7 @@ package jsonschema
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -31,6 +34,15 @@ import (
 type Document struct {
 	File string // base name, for messages and provenance
 	Data []byte
+	// ID names a document that has no $id of its own (the A2A v0.3 JSON
+	// Schema has none); a document's own $id wins.
+	ID string
+	// Version is the protocol version of a document whose $id does not say
+	// it.
+	Version string
+	// Roots, when set, limits the load to these definitions and those they
+	// reference; the rest of the document is not read.
+	Roots []string
 }
 
 // BaseKeyword is the root keyword by which an extension document names the
@@ -91,7 +103,8 @@ type root struct {
 	doc        Document
 	schema     *base.Schema
 	id         string
-	lineOffset int // lines of the wrapper before this document starts
+	defs       string // the keyword holding the definitions: "$defs", or draft-07's "definitions"
+	lineOffset int    // lines of the wrapper before this document starts
 	raw        map[string]json.RawMessage
 }
 
@@ -118,6 +131,9 @@ type pendingUnion struct {
 	union   *ir.Union
 	members []string
 	pos     ir.Pos
+	// inline reports a union written at its use site, which resolveUnions
+	// may replace by the one member that can hold every other.
+	inline bool
 }
 
 func discardLogger() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
@@ -135,21 +151,34 @@ func (l *loader) open(docs []Document) ([]*root, error) {
 		if raw, ok := top["$id"]; ok {
 			_ = json.Unmarshal(raw, &id)
 		}
+		if id == "" && d.ID != "" {
+			// Local references resolve against the document's $id, so the
+			// given one is written in, on the first line, where it moves no
+			// line.
+			id = d.ID
+			open := bytes.IndexByte(d.Data, '{')
+			d.Data = slices.Concat(d.Data[:open+1], fmt.Appendf(nil, "%q:%q,", "$id", id), d.Data[open+1:])
+		}
 		if id == "" {
 			return nil, &Error{Pos: ir.Pos{File: d.File, Pointer: "#"}, Msg: "the document has no $id; every schema the generator reads must name itself"}
 		}
+		defs := "$defs"
 		if _, ok := top["$defs"]; !ok {
-			return nil, &Error{Pos: ir.Pos{File: d.File, Pointer: "#"}, Msg: "the document has no $defs"}
+			if _, ok := top["definitions"]; !ok {
+				return nil, &Error{Pos: ir.Pos{File: d.File, Pointer: "#"}, Msg: "the document has no $defs (nor draft-07 definitions)"}
+			}
+			defs = "definitions"
+			d.Data = draft07(d.Data)
 		}
 		if i > 0 {
 			env.WriteString(",\n")
 			d.Data = retarget(d.Data, top, roots[0].id)
 		}
-		roots[i] = &root{doc: d, id: id, lineOffset: bytes.Count(env.Bytes(), []byte("\n")), raw: top}
+		roots[i] = &root{doc: d, id: id, defs: defs, lineOffset: bytes.Count(env.Bytes(), []byte("\n")), raw: top}
 		fmt.Fprintf(&env, "%q:", fmt.Sprintf("doc%d", i))
 		env.Write(d.Data)
 		l.pkg.Sources = append(l.pkg.Sources, ir.Source{
-			File: d.File, ID: id, Version: versionOf(id), SHA256: digest(d.Data),
+			File: d.File, ID: id, Version: cmp.Or(versionOf(id), d.Version), SHA256: digest(d.Data),
 		})
 	}
 	env.WriteString("}}}")
@@ -183,6 +212,42 @@ func retarget(data []byte, top map[string]json.RawMessage, baseID string) []byte
 		return data
 	}
 	return bytes.ReplaceAll(data, []byte(`"`+named+`#`), []byte(`"`+baseID+`#`))
+}
+
+// draft07 renames a draft-07 document's top-level "definitions" to "$defs"
+// and its references with it, in place, so that lines and every other byte
+// stay where they were and positions still point into the file.
+func draft07(data []byte) []byte {
+	out := bytes.ReplaceAll(data, []byte(`"#/definitions/`), []byte(`"#/$defs/`))
+	dec := json.NewDecoder(bytes.NewReader(out))
+	depth := 0
+	for {
+		start := dec.InputOffset()
+		tok, err := dec.Token()
+		if err != nil {
+			return out
+		}
+		switch tok {
+		case json.Delim('{'), json.Delim('['):
+			depth++
+		case json.Delim('}'), json.Delim(']'):
+			depth--
+		}
+		if depth == 1 && tok == "definitions" && dec.More() {
+			// start is before any whitespace that precedes the key.
+			i := bytes.Index(out[start:], []byte(`"definitions"`))
+			key := int(start) + i
+			return slices.Concat(out[:key], []byte(`"$defs"`), out[key+len(`"definitions"`):])
+		}
+		if depth == 1 && tok != nil {
+			if _, isKey := tok.(string); isKey {
+				var skip json.RawMessage
+				if dec.Decode(&skip) != nil {
+					return out
+				}
+			}
+		}
+	}
 }
 
 func fileList(docs []Document) string {
@@ -230,8 +295,15 @@ func (l *loader) errorf(proxy *base.SchemaProxy, ptr, format string, args ...any
 // resolve whatever their order.
 func (l *loader) declare(r *root) error {
 	l.cur = r
+	wanted, err := reachable(r)
+	if err != nil {
+		return err
+	}
 	for name, proxy := range r.schema.Defs.FromOldest() {
-		ptr := "#/$defs/" + name
+		if wanted != nil && !wanted[name] {
+			continue
+		}
+		ptr := "#/" + r.defs + "/" + name
 		if _, dup := l.decls[name]; dup {
 			return l.errorf(proxy, ptr, "definition %s is already defined by an earlier document", name)
 		}
@@ -242,7 +314,7 @@ func (l *loader) declare(r *root) error {
 		common := ir.Common{Name: name, Doc: s.Description, Deprecated: isTrue(s.Deprecated), Pos: l.pos(proxy, ptr)}
 		var d ir.Decl
 		switch {
-		case len(s.OneOf) > 0 && allRefs(s.OneOf):
+		case len(s.OneOf) > 0 && allRefs(s.OneOf), len(s.AnyOf) > 0 && allRefs(s.AnyOf):
 			d = &ir.Union{Common: common}
 		case len(s.Enum) > 0:
 			d = &ir.Enum{Common: common}
@@ -256,6 +328,38 @@ func (l *loader) declare(r *root) error {
 		l.pending = append(l.pending, pendingDecl{root: r, name: name, proxy: proxy, schema: s})
 	}
 	return nil
+}
+
+var localRef = regexp.MustCompile(`"\$ref"\s*:\s*"#/(?:\$defs|definitions)/([^"/]+)"`)
+
+// reachable returns the definitions r.doc.Roots reach by local references,
+// or nil to load every definition.
+func reachable(r *root) (map[string]bool, error) {
+	if len(r.doc.Roots) == 0 {
+		return nil, nil
+	}
+	var defs map[string]json.RawMessage
+	if err := json.Unmarshal(r.raw[r.defs], &defs); err != nil {
+		return nil, &Error{Pos: ir.Pos{File: r.doc.File, Pointer: "#/" + r.defs}, Msg: err.Error()}
+	}
+	seen := map[string]bool{}
+	queue := slices.Clone(r.doc.Roots)
+	for len(queue) > 0 {
+		name := queue[0]
+		queue = queue[1:]
+		if seen[name] {
+			continue
+		}
+		body, ok := defs[name]
+		if !ok {
+			return nil, &Error{Pos: ir.Pos{File: r.doc.File, Pointer: "#/" + r.defs}, Msg: "no definition " + name + " to start from"}
+		}
+		seen[name] = true
+		for _, m := range localRef.FindAllSubmatch(body, -1) {
+			queue = append(queue, string(m[1]))
+		}
+	}
+	return seen, nil
 }
 
 func isTrue(b *bool) bool { return b != nil && *b }
@@ -294,7 +398,7 @@ func (l *loader) define(r *root) error {
 		if p.root != r {
 			continue
 		}
-		ptr := "#/$defs/" + p.name
+		ptr := "#/" + r.defs + "/" + p.name
 		var err error
 		switch d := l.decls[p.name].(type) {
 		case *ir.Union:
@@ -328,12 +432,13 @@ func (l *loader) insertSynthesized() {
 }
 
 func (l *loader) defineUnion(u *ir.Union, proxy *base.SchemaProxy, s *base.Schema, ptr string) error {
-	if err := l.rejectUnsupported(proxy, s, ptr, "oneOf", "description", "$anchor"); err != nil {
+	kw, members := unionKeyword(s)
+	if err := l.rejectUnsupported(proxy, s, ptr, kw, "description", "$anchor"); err != nil {
 		return err
 	}
 	pu := pendingUnion{union: u, pos: u.Pos}
-	for i, m := range s.OneOf {
-		name, err := l.refName(m, fmt.Sprintf("%s/oneOf/%d", ptr, i))
+	for i, m := range members {
+		name, err := l.refName(m, fmt.Sprintf("%s/%s/%d", ptr, kw, i))
 		if err != nil {
 			return err
 		}
@@ -341,6 +446,17 @@ func (l *loader) defineUnion(u *ir.Union, proxy *base.SchemaProxy, s *base.Schem
 	}
 	l.unions = append(l.unions, pu)
 	return nil
+}
+
+// unionKeyword returns the keyword that lists a union's members, and the
+// members. Draft-07 schemas generated from TypeScript write a union as anyOf;
+// the loader reads it as oneOf, and resolveUnions proves that exactly one
+// member can match.
+func unionKeyword(s *base.Schema) (string, []*base.SchemaProxy) {
+	if len(s.AnyOf) > 0 {
+		return "anyOf", s.AnyOf
+	}
+	return "oneOf", s.OneOf
 }
 
 func (l *loader) defineEnum(e *ir.Enum, proxy *base.SchemaProxy, s *base.Schema, ptr string) error {
@@ -567,12 +683,15 @@ func (l *loader) field(p *base.SchemaProxy, ptr, owner, name string, required bo
 		f.Default = string(b)
 	}
 	if s.Const != nil && !p.IsReference() {
-		if err := l.rejectUnsupported(p, s, ptr, "const", "description"); err != nil {
+		if err := l.rejectUnsupported(p, s, ptr, "const", "type", "description"); err != nil {
 			return nil, err
 		}
 		lit, err := literalOf(s.Const.Value, s.Const.Tag)
 		if err != nil {
 			return nil, l.errorf(p, ptr+"/const", "%v", err)
+		}
+		if len(s.Type) > 0 && !slices.Equal(s.Type, []string{jsonTypeOf(lit.Kind)}) {
+			return nil, l.errorf(p, ptr+"/type", "type %v does not match const %s", s.Type, s.Const.Value)
 		}
 		f.Const = lit
 		f.Type = ir.Type{Kind: lit.Kind}
@@ -584,6 +703,16 @@ func (l *loader) field(p *base.SchemaProxy, ptr, owner, name string, required bo
 	}
 	f.Type, f.Constraints = t, c
 	return f, nil
+}
+
+func jsonTypeOf(k ir.Kind) string {
+	switch k {
+	case ir.KindInt:
+		return "integer"
+	case ir.KindBool:
+		return "boolean"
+	}
+	return "string"
 }
 
 func literalOf(value, tag string) (*ir.Literal, error) {
@@ -628,7 +757,7 @@ func (l *loader) typeOf(p *base.SchemaProxy, s *base.Schema, ptr, owner, name st
 	}
 	if err := l.rejectUnsupported(p, s, ptr, "type", "description", "default", "not", "items", "minItems", "maxItems",
 		"minimum", "maximum", "minLength", "maxLength", "pattern", "contentEncoding", "contentMediaType",
-		"additionalProperties", "oneOf", "enum", "$anchor", "title", "format"); err != nil {
+		"additionalProperties", "oneOf", "anyOf", "enum", "$anchor", "title", "format"); err != nil {
 		return ir.Type{}, c, err
 	}
 	c = ir.Constraints{Minimum: s.Minimum, Maximum: s.Maximum, MinItems: s.MinItems, MaxItems: s.MaxItems,
@@ -637,6 +766,14 @@ func (l *loader) typeOf(p *base.SchemaProxy, s *base.Schema, ptr, owner, name st
 		if _, err := regexp.Compile(c.Pattern); err != nil {
 			return ir.Type{}, c, l.errorf(p, ptr+"/pattern", "pattern is not a regular expression Go can run: %v", err)
 		}
+	}
+	if kw, members := unionKeyword(s); len(members) > 0 && allRefs(members) {
+		t, err := l.inlineUnion(p, members, ptr+"/"+kw, owner, name)
+		t.NotNull = notNull
+		return t, c, err
+	}
+	if len(s.AnyOf) > 0 {
+		return ir.Type{}, c, l.errorf(p, ptr+"/anyOf", "an inline anyOf must list references to definitions")
 	}
 	if len(s.OneOf) > 0 {
 		t, err := l.stringOrArray(p, s, ptr, name)
@@ -656,7 +793,14 @@ func (l *loader) typeOf(p *base.SchemaProxy, s *base.Schema, ptr, owner, name st
 		return ir.Named(e), ir.Constraints{}, nil
 	}
 	if len(s.Type) > 1 {
-		return ir.Type{}, c, l.errorf(p, ptr+"/type", "a list of types is not supported")
+		// A JSON-RPC id is ["string", "integer"] or with "null": any of a
+		// few scalars, kept as the JSON text it was sent as.
+		for _, k := range s.Type {
+			if !slices.Contains([]string{"string", "integer", "number", "boolean", "null"}, k) {
+				return ir.Type{}, c, l.errorf(p, ptr+"/type", "a list of types is supported for scalars only, not %s", k)
+			}
+		}
+		return ir.Type{Kind: ir.KindAny, NotNull: !slices.Contains(s.Type, "null"), JSONType: "scalar"}, c, nil
 	}
 	kind := ""
 	if len(s.Type) == 1 {
@@ -693,16 +837,70 @@ func (l *loader) typeOf(p *base.SchemaProxy, s *base.Schema, ptr, owner, name st
 		if orderedLen(s) > 0 || len(s.AllOf) > 0 {
 			return ir.Type{}, c, l.errorf(p, ptr, "an inline object with properties is not supported; move it to $defs")
 		}
-		if a := s.AdditionalProperties; a != nil && a.IsA() {
-			return ir.Type{}, c, l.errorf(p, ptr+"/additionalProperties", "a typed map is not supported")
+		if a := s.AdditionalProperties; a != nil && a.IsA() && !isEmptySchema(a.A) {
+			vs, err := a.A.BuildSchema()
+			if err != nil {
+				return ir.Type{}, c, l.errorf(a.A, ptr+"/additionalProperties", "%v", err)
+			}
+			elem, ec, err := l.typeOf(a.A, vs, ptr+"/additionalProperties", owner, name)
+			if err != nil {
+				return ir.Type{}, c, err
+			}
+			if !ec.IsZero() {
+				return ir.Type{}, c, l.errorf(a.A, ptr+"/additionalProperties", "constraints on map values are not supported; name the value type")
+			}
+			t.Kind, t.Key, t.Elem = ir.KindMap, &ir.Type{Kind: ir.KindString}, &elem
+			return t, c, nil
 		}
 		t.Kind, t.JSONType, t.Name = ir.KindAny, "object", s.Title
 	case "":
 		t.Kind = ir.KindAny
+	case "null":
+		// Only null (the result of a JSON-RPC method that returns
+		// nothing): kept as the JSON text sent.
+		t.Kind, t.JSONType = ir.KindAny, "null"
 	default:
 		return ir.Type{}, c, l.errorf(p, ptr+"/type", "type %s is not supported", kind)
 	}
 	return t, c, nil
+}
+
+// isEmptySchema reports a schema with no keyword ({}), which any value
+// matches.
+func isEmptySchema(p *base.SchemaProxy) bool {
+	if p.IsReference() {
+		return false
+	}
+	s, err := p.BuildSchema()
+	if err != nil {
+		return false
+	}
+	return len(s.Type) == 0 && orderedLen(s) == 0 && len(s.AllOf)+len(s.AnyOf)+len(s.OneOf) == 0 && s.Items == nil &&
+		s.AdditionalProperties == nil && s.Const == nil && len(s.Enum) == 0 && s.Not == nil
+}
+
+// inlineUnion lowers an inline oneOf/anyOf of references to a union named
+// for the property that holds it ("FilePart.file" is FilePartFile). How its
+// members are told apart is settled by resolveUnions, once every struct is
+// known.
+func (l *loader) inlineUnion(p *base.SchemaProxy, members []*base.SchemaProxy, ptr, owner, name string) (ir.Type, error) {
+	s, _ := p.BuildSchema()
+	u := &ir.Union{Common: ir.Common{Name: owner + naming(name), Doc: s.Description, Pos: l.pos(p, ptr)}}
+	if _, dup := l.decls[u.Name]; dup {
+		return ir.Type{}, l.errorf(p, ptr, "inline union would be named %s, which is taken", u.Name)
+	}
+	pu := pendingUnion{union: u, pos: u.Pos, inline: true}
+	for i, m := range members {
+		ref, err := l.refName(m, fmt.Sprintf("%s/%d", ptr, i))
+		if err != nil {
+			return ir.Type{}, err
+		}
+		pu.members = append(pu.members, ref)
+	}
+	l.decls[u.Name] = u
+	l.after[owner] = append(l.after[owner], u)
+	l.unions = append(l.unions, pu)
+	return ir.Named(u), nil
 }
 
 // stringOrArray lowers oneOf [{type: string}, {type: array, items: X}], the
@@ -861,7 +1059,18 @@ func (l *loader) resolveUnions() error {
 			}
 		}
 		if tag == "" {
-			return &Error{Pos: pu.pos, Msg: fmt.Sprintf("the members of %s share no property with a required, distinct const value to tell them apart", u.Name)}
+			if keys := presenceKeys(members); keys != nil {
+				for i, st := range members {
+					u.Members = append(u.Members, &ir.UnionMember{Value: keys[i], Struct: st, Pos: st.Pos})
+				}
+				continue
+			}
+			if all := subsuming(members); pu.inline && all != nil {
+				l.replace(u, all)
+				continue
+			}
+			return &Error{Pos: pu.pos, Msg: fmt.Sprintf("the members of %s share no property with a required, distinct const value to tell them apart, "+
+				"nor does each have a required property of its own", u.Name)}
 		}
 		u.Tag = tag
 		for _, st := range members {
@@ -872,6 +1081,91 @@ func (l *loader) resolveUnions() error {
 		u.TagType = l.tagEnum(u, members[0])
 	}
 	return nil
+}
+
+// presenceKeys returns, for each member, a required property no other member
+// declares, so the member present says which one a value is (FileWithBytes
+// has "bytes", FileWithUri "uri"); nil when some member has none.
+func presenceKeys(members []*ir.Struct) []string {
+	var keys []string
+	for _, st := range members {
+		key := ""
+		for _, f := range st.AllFields() {
+			if !f.Required {
+				continue
+			}
+			alone := true
+			for _, other := range members {
+				if other != st && fieldNamed(other, f.Name) != nil {
+					alone = false
+					break
+				}
+			}
+			if alone {
+				key = f.Name
+				break
+			}
+		}
+		if key == "" {
+			return nil
+		}
+		keys = append(keys, key)
+	}
+	return keys
+}
+
+// subsuming returns the member that declares every property of the others,
+// each with the same type and no stricter, so any value of the union is a
+// value of it (TaskIdParams or GetTaskPushNotificationConfigParams is the
+// latter); nil when there is none.
+func subsuming(members []*ir.Struct) *ir.Struct {
+	for _, cand := range members {
+		ok := true
+		for _, other := range members {
+			for _, f := range other.AllFields() {
+				g := fieldNamed(cand, f.Name)
+				if g == nil || !sameType(f.Type, g.Type) || (g.Required && !f.Required) {
+					ok = false
+				}
+			}
+		}
+		if ok {
+			return cand
+		}
+	}
+	return nil
+}
+
+func sameType(a, b ir.Type) bool {
+	if a.Kind != b.Kind || a.Decl != b.Decl || a.JSONType != b.JSONType {
+		return false
+	}
+	if a.Elem != nil || b.Elem != nil {
+		return a.Elem != nil && b.Elem != nil && sameType(*a.Elem, *b.Elem)
+	}
+	return true
+}
+
+// replace points every use of the inline union u at st, and drops u.
+func (l *loader) replace(u *ir.Union, st *ir.Struct) {
+	var fix func(t *ir.Type)
+	fix = func(t *ir.Type) {
+		if t.Decl == u {
+			t.Decl = st
+		}
+		if t.Elem != nil {
+			fix(t.Elem)
+		}
+	}
+	for _, d := range l.pkg.Decls {
+		if s, ok := d.(*ir.Struct); ok {
+			for _, f := range s.Fields {
+				fix(&f.Type)
+			}
+		}
+	}
+	l.pkg.Decls = slices.DeleteFunc(l.pkg.Decls, func(d ir.Decl) bool { return d == ir.Decl(u) })
+	delete(l.decls, u.Name)
 }
 
 func isTagIn(name string, members []*ir.Struct) bool {

@@ -94,3 +94,83 @@ func TestExtensionFollowsANewBaseVersion(t *testing.T) {
 		t.Error("META not appended to EventType")
 	}
 }
+
+func loadA2AV03(t *testing.T, roots ...string) *ir.Package {
+	t.Helper()
+	data, err := os.ReadFile("../../../schemas/a2a/a2a-v0.3.0.schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkg, err := Load("a2av03", Document{File: "a2a.json", Data: data, ID: "urn:test:a2a.json", Version: "0.3", Roots: roots})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pkg
+}
+
+// The A2A v0.3 JSON Schema is draft-07: "definitions", anyOf unions, const
+// with type, typed maps, a list of types for JSON-RPC ids.
+func TestLoadsDraft07A2ASchema(t *testing.T) {
+	pkg := loadA2AV03(t, "AgentCard", "SendMessageRequest", "SendStreamingMessageSuccessResponse", "GetTaskPushNotificationConfigRequest")
+	if pkg.Lookup("JSONRPCErrorResponse") != nil || pkg.Lookup("A2AError") != nil {
+		t.Error("definitions the roots do not reach were loaded")
+	}
+	part, ok := pkg.Lookup("Part").(*ir.Union)
+	if !ok || part.Tag != "kind" || len(part.Members) != 3 || part.Members[1].Value != "file" {
+		t.Fatalf("Part: %+v", part)
+	}
+	file, ok := pkg.Lookup("FilePartFile").(*ir.Union)
+	if !ok || file.Tag != "" || file.Members[0].Value != "bytes" || file.Members[1].Value != "uri" {
+		t.Fatalf("FilePart.file should be told apart by its bytes or uri member: %+v", file)
+	}
+	get := pkg.Lookup("GetTaskPushNotificationConfigRequest").(*ir.Struct)
+	if params := fieldOf(get, "params"); params.Type.Decl.DeclName() != "GetTaskPushNotificationConfigParams" {
+		t.Errorf("params anyOf [TaskIdParams, GetTaskPushNotificationConfigParams] should be the second, which holds the first: %s", params.Type.Decl.DeclName())
+	}
+	if pkg.Lookup("GetTaskPushNotificationConfigRequestParams") != nil {
+		t.Error("the subsumed inline union is still declared")
+	}
+	card := pkg.Lookup("AgentCard").(*ir.Struct)
+	sec := fieldOf(card, "security").Type
+	if sec.Kind != ir.KindArray || sec.Elem.Kind != ir.KindMap || sec.Elem.Elem.Kind != ir.KindArray {
+		t.Errorf("security should be an array of maps of arrays: %+v", sec)
+	}
+	if f := fieldOf(card, "protocolVersion"); f.Default != `"0.3.0"` {
+		t.Errorf("protocolVersion default %s", f.Default)
+	}
+	send := pkg.Lookup("SendMessageRequest").(*ir.Struct)
+	if m := fieldOf(send, "method"); m.Const == nil || m.Const.String != "message/send" {
+		t.Errorf("method const: %+v", m.Const)
+	}
+	if id := fieldOf(send, "id"); id.Type.Kind != ir.KindAny || !id.Type.NotNull {
+		t.Errorf("id: %+v", id.Type)
+	}
+	if send.Pos.Pointer != "#/definitions/SendMessageRequest" || send.Pos.Line == 0 {
+		t.Errorf("provenance should point into the file as written: %v", send.Pos)
+	}
+	if pkg.Sources[0].Version != "0.3" {
+		t.Errorf("version %q", pkg.Sources[0].Version)
+	}
+}
+
+func fieldOf(st *ir.Struct, name string) *ir.Field {
+	for _, f := range st.AllFields() {
+		if f.Name == name {
+			return f
+		}
+	}
+	return nil
+}
+
+// A union whose members nothing tells apart is refused, at its place.
+func TestUntellableAnyOfIsRefused(t *testing.T) {
+	doc := `{"definitions": {
+  "A": {"type": "object", "properties": {"x": {"type": "string"}}},
+  "B": {"type": "object", "properties": {"y": {"type": "string"}}},
+  "C": {"type": "object", "properties": {"v": {"anyOf": [{"$ref": "#/definitions/A"}, {"$ref": "#/definitions/B"}]}}}
+}}`
+	_, err := Load("t", Document{File: "t.json", Data: []byte(doc), ID: "urn:t"})
+	if err == nil || !strings.Contains(err.Error(), "t.json:4") || !strings.Contains(err.Error(), "CV") {
+		t.Fatalf("got %v", err)
+	}
+}

@@ -5,21 +5,9 @@ package a2av030
 
 import (
 	"encoding/json"
-	"sort"
 	"time"
 	"unicode/utf8"
 )
-
-// sortedKeys returns a map's keys in order, so maps encode the same way
-// every time.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
 
 // appendEnum appends an enum value by its proto name, or by number when the
 // value has no name (String returned digits).
