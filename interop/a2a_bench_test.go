@@ -174,11 +174,47 @@ func (c *loadConn) roundTrip(req []byte) error {
 	return nil
 }
 
-func runJSONRPCLoad(b *testing.B, url string, pid int, benchWorkers int) {
-	body := `{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"messageId":"m-1","role":"ROLE_USER",` +
+// sendMessageV1 and sendMessageV03 are one request in A2A 1.0's JSON-RPC
+// and in 0.3's, which says the same without an A2A-Version header.
+const (
+	sendMessageV1 = `{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"messageId":"m-1","role":"ROLE_USER",` +
 		`"parts":[{"text":"What is the weather in Paris today, and should I take an umbrella?"}],"metadata":{"source":"bench"}}}}`
+	sendMessageV03 = `{"jsonrpc":"2.0","id":1,"method":"message/send","params":{"message":{"kind":"message","messageId":"m-1","role":"user",` +
+		`"parts":[{"kind":"text","text":"What is the weather in Paris today, and should I take an umbrella?"}],"metadata":{"source":"bench"}}}}`
+)
+
+// BenchmarkA2AJSONRPCVersions measures the same SendMessage on one server
+// of ours, sent by a 1.0 client and by a 0.3 client (converted to 1.0 and
+// back on the way):
+//
+//	go test ./interop -run XXX -bench A2AJSONRPCVersions -benchtime 20000x -count 5 | tee v.txt
+//	benchstat -col /wire v.txt
+func BenchmarkA2AJSONRPCVersions(b *testing.B) {
+	bin := buildBenchServer(b)
+	for _, reply := range []string{"message", "task"} {
+		for _, wire := range []string{"1.0", "0.3"} {
+			b.Run(fmt.Sprintf("reply=%s/wire=%s", reply, wire), func(b *testing.B) {
+				url, pid, stop := startBenchServer(b, bin, "agui-gen", reply)
+				defer stop()
+				if wire == "0.3" {
+					runJSONRPCLoadOf(b, url, pid, 16, sendMessageV03, "")
+				} else {
+					runJSONRPCLoadOf(b, url, pid, 16, sendMessageV1, "A2A-Version: 1.0\r\n")
+				}
+			})
+		}
+	}
+}
+
+func runJSONRPCLoad(b *testing.B, url string, pid int, benchWorkers int) {
+	runJSONRPCLoadOf(b, url, pid, benchWorkers, sendMessageV1, "A2A-Version: 1.0\r\n")
+}
+
+// runJSONRPCLoadOf sends body, with the extra header lines, from
+// benchWorkers connections.
+func runJSONRPCLoadOf(b *testing.B, url string, pid int, benchWorkers int, body, headers string) {
 	host := strings.TrimPrefix(url, "http://")
-	req := []byte("POST / HTTP/1.1\r\nHost: " + host + "\r\nContent-Type: application/json\r\nA2A-Version: 1.0\r\n" +
+	req := []byte("POST / HTTP/1.1\r\nHost: " + host + "\r\nContent-Type: application/json\r\n" + headers +
 		"Content-Length: " + strconv.Itoa(len(body)) + "\r\n\r\n" + body)
 	conns := make([]*loadConn, benchWorkers)
 	for i := range conns {

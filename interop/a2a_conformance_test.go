@@ -307,15 +307,21 @@ func TestListTasksLastPageToken(t *testing.T) {
 }
 
 // TestVersionBeforeMethod: a call without A2A-Version is a v0.3 client's
-// (A2A §3.6.2), and is told its version is not served before anyone looks
-// for its v0.3 method: JSON-RPC tasks/get, the REST path /v1/card, and the
-// v0.3 gRPC service a2a.v1.A2AService. WithMissingVersionAs still serves
-// such clients at the version it names.
+// (A2A §3.6.2). Its JSON-RPC methods are served as 0.3 unless the server
+// is told not to (WithEarlierVersions()); then, and for the 0.3 bindings
+// not served yet (the REST path /v1/card, the gRPC service
+// a2a.v1.A2AService), it is told its version is not served before anyone
+// looks for its method. WithMissingVersionAs still serves such clients at
+// the version it names.
 func TestVersionBeforeMethod(t *testing.T) {
 	s := serveRuntime(t, nil)
-	legacy := post(t, s.base, nil, `{"jsonrpc":"2.0","id":1,"method":"tasks/get","params":{"id":"t"}}`)
+	if res := post(t, s.base, nil, `{"jsonrpc":"2.0","id":1,"method":"tasks/get","params":{"id":"t"}}`); !bytes.Contains(res, []byte(`{"code":-32001,"message":"task \"t\" not found"}`)) {
+		t.Errorf("JSON-RPC tasks/get without A2A-Version, served as 0.3: %s", res)
+	}
+	off := serveRuntime(t, nil, a2a.WithEarlierVersions())
+	legacy := post(t, off.base, nil, `{"jsonrpc":"2.0","id":1,"method":"tasks/get","params":{"id":"t"}}`)
 	if !bytes.Contains(legacy, []byte(`"code":-32009`)) {
-		t.Errorf("JSON-RPC tasks/get without A2A-Version: %s", legacy)
+		t.Errorf("JSON-RPC tasks/get without A2A-Version, 0.3 not served: %s", legacy)
 	}
 	if res := get(t, s.base+"/v1/card", nil); !bytes.Contains(res, []byte(`"VERSION_NOT_SUPPORTED"`)) {
 		t.Errorf("REST /v1/card without A2A-Version: %s", res)
@@ -340,7 +346,7 @@ func TestVersionBeforeMethod(t *testing.T) {
 		t.Errorf("another service is none of A2A's business: %v", err)
 	}
 
-	lenient := serveRuntime(t, nil, a2a.WithMissingVersionAs("1.0"))
+	lenient := serveRuntime(t, nil, a2a.WithMissingVersionAs("1.0"), a2a.WithEarlierVersions())
 	if res := post(t, lenient.base, nil, `{"jsonrpc":"2.0","id":1,"method":"tasks/get","params":{"id":"t"}}`); !bytes.Contains(res, []byte(`"code":-32601`)) {
 		t.Errorf("tasks/get served as 1.0: %s", res)
 	}

@@ -33,6 +33,13 @@ var AGUIRuntime embed.FS
 //go:embed a2art/*.go
 var A2ARuntime embed.FS
 
+// A2ACompat holds, per earlier A2A version (a2acompat/v03), the rules of
+// its conversion to the current version: routes.txt and Go written against
+// gen/a2a and the earlier version's package, copied into gen/a2a.
+//
+//go:embed a2acompat
+var A2ACompat embed.FS
+
 // A2AGRPC is the gRPC binding, written against gen/a2a and copied into its
 // a2agrpc subpackage with the import path rewritten.
 //

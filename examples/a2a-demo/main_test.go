@@ -41,7 +41,9 @@ func TestDemoServesEveryBinding(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(card.SupportedInterfaces) != 3 {
+	// Three bindings at 1.0, and JSON-RPC again at 0.3, whose clients the
+	// JSON-RPC endpoint serves too.
+	if len(card.SupportedInterfaces) != 4 || card.SupportedInterfaces[3].ProtocolVersion != "0.3" {
 		t.Fatalf("interfaces: %s", card.AppendJSON(nil))
 	}
 	for _, binding := range []string{a2a.BindingGRPC, a2a.BindingJSONRPC, a2a.BindingHTTPJSON} {

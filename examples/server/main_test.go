@@ -378,20 +378,21 @@ func streamTask(t *testing.T, c *a2a.A2AServiceClient) <-chan a2a.TaskState {
 }
 
 // TestCardURLs: the card names --base-url without its trailing slash, and
-// --grpc-url for gRPC.
+// --grpc-url for gRPC; A2A 0.3 clients are served at the JSON-RPC URL.
 func TestCardURLs(t *testing.T) {
 	base := startServer(t, config{baseURL: "https://agent.example/", grpcAddr: "127.0.0.1:0", grpcURL: "grpc.agent.example:443"})
 	card, err := a2a.ResolveCard(context.Background(), base)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]string{a2a.BindingJSONRPC: "https://agent.example", a2a.BindingHTTPJSON: "https://agent.example",
-		a2a.BindingGRPC: "grpc.agent.example:443"}
+	want := map[string]string{a2a.BindingJSONRPC + "@1.0": "https://agent.example", a2a.BindingHTTPJSON + "@1.0": "https://agent.example",
+		a2a.BindingGRPC + "@1.0": "grpc.agent.example:443", a2a.BindingJSONRPC + "@0.3": "https://agent.example"}
 	for _, i := range card.SupportedInterfaces {
-		if i.URL != want[i.ProtocolBinding] {
-			t.Errorf("%s: %q, want %q", i.ProtocolBinding, i.URL, want[i.ProtocolBinding])
+		key := i.ProtocolBinding + "@" + i.ProtocolVersion
+		if i.URL != want[key] {
+			t.Errorf("%s: %q, want %q", key, i.URL, want[key])
 		}
-		delete(want, i.ProtocolBinding)
+		delete(want, key)
 	}
 	if len(want) > 0 {
 		t.Errorf("the card lacks %v", want)

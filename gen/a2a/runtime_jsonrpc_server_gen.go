@@ -40,6 +40,18 @@ type rpcRequest struct {
 	params   json.RawMessage
 	streamed bool // the method streams
 	handler  *MethodHandler
+	// compat is the earlier version's method the request names, served by
+	// handler; nil for a method of this version.
+	compat        *CompatMethod
+	compatVersion *CompatVersion
+}
+
+// appendAnswer appends the response to req in the JSON of its version.
+func (r *rpcRequest) appendAnswer(b []byte, id json.RawMessage, result ProtoValue, rerr *RPCError) []byte {
+	if r != nil && r.compat != nil {
+		return appendCompatResponse(b, id, r.compat, result, rerr)
+	}
+	return appendResponse(b, id, result, rerr)
 }
 
 func (h *jsonrpcHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -75,9 +87,15 @@ func (h *jsonrpcHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// sends no A2A-Version speaks 0.3 (A2A §3.6.2), whose method names
 	// ("tasks/get") this service does not have, and it is told that its
 	// version is not served rather than that its method does not exist.
+	// A method of an earlier version served beside this one (0.3's
+	// "message/send") is that version's, whatever the header says.
 	req, rerr := h.parse(body)
 	if rerr == nil {
-		rerr = h.cfg.version(r, info)
+		if req.compat != nil {
+			rerr = compatVersion(r, req.compatVersion, req.method, info)
+		} else {
+			rerr = h.cfg.version(r, info)
+		}
 	}
 	if rerr == nil {
 		rerr = req.resolve()
@@ -87,9 +105,9 @@ func (h *jsonrpcHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		case req.notification():
 			w.WriteHeader(http.StatusNoContent) // a notification gets no answer, error or not
 		case req != nil && req.id != nil && req.streamed:
-			h.writeStreamError(w, nil, req.id, rerr) // a streaming client reads SSE
+			h.writeStreamError(w, nil, req, req.id, rerr) // a streaming client reads SSE
 		default:
-			h.writeError(w, http.StatusOK, req.idOrNull(), rerr)
+			h.writeErrorFor(w, http.StatusOK, req, req.idOrNull(), rerr)
 		}
 		return
 	}
@@ -104,7 +122,7 @@ func (h *jsonrpcHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
-	w.Write(appendResponse(nil, req.id, result, rerr))
+	w.Write(req.appendAnswer(nil, req.id, result, rerr))
 }
 
 // notification reports whether r is a well-formed request without an id,
@@ -145,7 +163,12 @@ func (h *jsonrpcHandler) parse(data []byte) (*rpcRequest, *RPCError) {
 // lookup sets the handler of req's method and reports whether the service
 // serves it.
 func (h *jsonrpcHandler) lookup(req *rpcRequest) bool {
-	req.handler = h.svc.Method(req.method)
+	req.handler, req.compat, req.compatVersion = h.svc.Method(req.method), nil, nil
+	if req.handler == nil {
+		if v, m := h.cfg.compatMethod(req.method); m != nil {
+			req.handler, req.compat, req.compatVersion = h.svc.Method(m.Serves), m, v
+		}
+	}
 	if req.handler == nil || (req.handler.Unary == nil && req.handler.Stream == nil) {
 		req.handler = nil
 		return false
@@ -233,6 +256,13 @@ func (h *jsonrpcHandler) decode(req *rpcRequest) (ProtoValue, *RPCError) {
 	if params == nil {
 		params = json.RawMessage("{}")
 	}
+	if req.compat != nil {
+		converted, err := req.compat.Request(params)
+		if err != nil {
+			return nil, InvalidParams(err)
+		}
+		return converted, nil
+	}
 	if rerr := decodeRequest(params, msg); rerr != nil {
 		return nil, rerr
 	}
@@ -252,7 +282,7 @@ func (h *jsonrpcHandler) unary(ctx context.Context, req *rpcRequest) (ProtoValue
 // streaming client reads nothing but SSE.
 func (h *jsonrpcHandler) serveStream(ctx context.Context, w http.ResponseWriter, r *http.Request, req *rpcRequest) {
 	release, ok := h.cfg.admitStream(w, func(rerr *RPCError) {
-		h.writeError(w, http.StatusServiceUnavailable, req.idOrNull(), rerr)
+		h.writeErrorFor(w, http.StatusServiceUnavailable, req, req.idOrNull(), rerr)
 	})
 	if !ok {
 		return
@@ -260,12 +290,12 @@ func (h *jsonrpcHandler) serveStream(ctx context.Context, w http.ResponseWriter,
 	defer release()
 	msg, rerr := h.decode(req)
 	if rerr != nil {
-		h.writeStreamError(w, nil, req.id, rerr)
+		h.writeStreamError(w, nil, req, req.id, rerr)
 		return
 	}
 	if f := h.cfg.streamFormat(r); f != nil && req.id != nil {
 		if rerr := serveFormat(ctx, h.cfg, f, w, r, req.handler, msg); rerr != nil {
-			h.writeStreamError(w, nil, req.id, rerr)
+			h.writeStreamError(w, nil, req, req.id, rerr)
 		}
 		return
 	}
@@ -281,14 +311,14 @@ func (h *jsonrpcHandler) serveStream(ctx context.Context, w http.ResponseWriter,
 		if req.id == nil {
 			return nil // a notification: nobody listens
 		}
-		buf = appendResponse(buf[:0], id, m, nil)
+		buf = req.appendAnswer(buf[:0], id, m, nil)
 		return sse.namedEvent("", next(), buf)
 	})
 	switch {
 	case req.id == nil:
 		w.WriteHeader(http.StatusNoContent) // a notification gets no answer, error or not
 	case rerr != nil:
-		h.writeStreamError(w, sse, id, rerr)
+		h.writeStreamError(w, sse, req, id, rerr)
 	default:
 		sse.open() // a stream with no events is still a stream
 	}
@@ -296,7 +326,7 @@ func (h *jsonrpcHandler) serveStream(ctx context.Context, w http.ResponseWriter,
 
 // writeStreamError reports a streaming call's failure: as an SSE event when
 // the stream has started, else as the stream's only event.
-func (h *jsonrpcHandler) writeStreamError(w http.ResponseWriter, sse *sseWriter, id json.RawMessage, rerr *RPCError) {
+func (h *jsonrpcHandler) writeStreamError(w http.ResponseWriter, sse *sseWriter, req *rpcRequest, id json.RawMessage, rerr *RPCError) {
 	if id == nil {
 		w.WriteHeader(http.StatusNoContent)
 		return
@@ -304,7 +334,7 @@ func (h *jsonrpcHandler) writeStreamError(w http.ResponseWriter, sse *sseWriter,
 	if sse == nil {
 		sse = newSSEWriter(w)
 	}
-	_ = sse.event(appendResponse(nil, id, nil, rerr))
+	_ = sse.event(req.appendAnswer(nil, id, nil, rerr))
 }
 
 // maxBatch bounds the requests of one batch, which run one after another
@@ -347,7 +377,7 @@ func (h *jsonrpcHandler) serveBatch(w http.ResponseWriter, r *http.Request, info
 		if answered > 0 {
 			out = append(out, ',')
 		}
-		out = appendResponse(out, req.idOrNull(), result, rerr)
+		out = req.appendAnswer(out, req.idOrNull(), result, rerr)
 		answered++
 	}
 	if answered == 0 {
@@ -364,7 +394,7 @@ func (h *jsonrpcHandler) serveBatch(w http.ResponseWriter, r *http.Request, info
 // reads errors from the body of a 200 (a2a-go's reads no other).
 func (h *jsonrpcHandler) writeEarlyError(w http.ResponseWriter, r *http.Request, rerr *RPCError) {
 	if acceptsSSE(r.Header.Values("Accept")) {
-		h.writeStreamError(w, nil, nullID, rerr)
+		h.writeStreamError(w, nil, nil, nullID, rerr)
 		return
 	}
 	h.writeError(w, http.StatusOK, nullID, rerr)
@@ -383,12 +413,17 @@ func acceptsSSE(accept []string) bool {
 }
 
 func (h *jsonrpcHandler) writeError(w http.ResponseWriter, status int, id json.RawMessage, rerr *RPCError) {
+	h.writeErrorFor(w, status, nil, id, rerr)
+}
+
+// writeErrorFor answers req with an error, in the JSON of its version.
+func (h *jsonrpcHandler) writeErrorFor(w http.ResponseWriter, status int, req *rpcRequest, id json.RawMessage, rerr *RPCError) {
 	if status >= 500 || rerr.Code == ErrInternal.Code {
 		h.cfg.logger.Warn("a2a: JSON-RPC request failed", "code", rerr.Code, "err", rerr.Message)
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
-	w.Write(appendResponse(nil, id, nil, rerr))
+	w.Write(req.appendAnswer(nil, id, nil, rerr))
 }
 
 // appendResponse appends a JSON-RPC response object: result, or error when

@@ -23,6 +23,7 @@ import (
 	"github.com/agui-gen/agui-gen/generator/load/jsonschema"
 	protoload "github.com/agui-gen/agui-gen/generator/load/proto"
 	"github.com/agui-gen/agui-gen/schemas"
+	"github.com/agui-gen/agui-gen/templates"
 )
 
 // Spec is one input file: its name for messages and its bytes.
@@ -160,6 +161,7 @@ func Run(in Inputs, opts Options) (*Output, error) {
 		return nil, err
 	}
 	put("a2a", files)
+	var compatVersions []string
 	for _, spec := range in.A2ACompat {
 		compat, err := LoadA2ACompat(spec)
 		if err != nil {
@@ -172,7 +174,22 @@ func Run(in Inputs, opts Options) (*Output, error) {
 			return nil, err
 		}
 		put("a2a/"+compat.Name, files)
+		dir := "a2acompat/v" + strings.ReplaceAll(compat.Sources[0].Version, ".", "")
+		if _, err := fs.Stat(templates.A2ACompat, dir); err != nil {
+			return nil, fmt.Errorf("%s: no conversion rules for A2A %s ⇄ %s (templates/%s)", spec.File, compat.Sources[0].Version, a2a.Sources[0].Version, dir)
+		}
+		if files, err = golang.CompatPackageFiles(a2a, golang.Compat{Old: compat, OldImport: a2aImport + "/" + compat.Name,
+			Rules: templates.A2ACompat, Dir: dir}, a2aImport, "a2a"); err != nil {
+			return nil, err
+		}
+		put("a2a", files)
+		compatVersions = append(compatVersions, compat.Sources[0].Version)
 	}
+	list, err := golang.CompatListFile(a2aImport, "a2a", compatVersions)
+	if err != nil {
+		return nil, err
+	}
+	put("a2a", []golang.File{list})
 	// gRPC and card signatures are subpackages, so that the package with the
 	// types and the HTTP bindings needs nothing but the standard library.
 	if files, err = golang.GRPCPackage(a2a, a2aImport, a2aImport+"/a2agrpc"); err != nil {

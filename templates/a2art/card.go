@@ -19,12 +19,14 @@ const WellKnownCardPath = "/.well-known/agent-card.json"
 // NewAgentCardHandler serves card, validated and encoded once, to GET and
 // HEAD: cacheable (Cache-Control and an ETag honoured by If-None-Match,
 // A2A §8.6) and readable from any origin (CORS, preflight included), since
-// a card is public.
-func NewAgentCardHandler(card *a2a.AgentCard) (http.Handler, error) {
+// a card is public. For the earlier versions the server serves (opts:
+// WithEarlierVersions; by default all it was generated for), the card
+// also carries what their clients read, beside what 1.0 clients read.
+func NewAgentCardHandler(card *a2a.AgentCard, opts ...ServerOption) (http.Handler, error) {
 	if err := card.Validate(); err != nil {
 		return nil, fmt.Errorf("agent card: %w", err)
 	}
-	body := card.AppendJSON(nil)
+	body := compatCard(card, newServerConfig(opts).compat)
 	sum := sha256.Sum256(body)
 	return &cardHandler{body: body, etag: `"` + hex.EncodeToString(sum[:12]) + `"`}, nil
 }

@@ -13,7 +13,7 @@ import (
 // to both bindings, and every call is held to what the card declares
 // (WithAgentCard).
 func NewHandler(svc *a2a.Service, card *a2a.AgentCard, opts ...ServerOption) (http.Handler, error) {
-	cardHandler, err := NewAgentCardHandler(card)
+	cardHandler, err := NewAgentCardHandler(card, opts...)
 	if err != nil {
 		return nil, err
 	}

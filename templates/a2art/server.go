@@ -34,11 +34,12 @@ type serverConfig struct {
 	card         *a2a.AgentCard
 	writeTimeout time.Duration
 	streams      *streamSlots
+	compat       []*a2a.CompatVersion // the earlier versions served
 }
 
 func newServerConfig(opts []ServerOption) *serverConfig {
 	c := &serverConfig{maxBody: DefaultMaxBodyBytes, logger: slog.Default(), versions: []string{a2a.ProtocolVersion},
-		writeTimeout: DefaultWriteTimeout, streams: &streamSlots{max: DefaultMaxStreams}}
+		writeTimeout: DefaultWriteTimeout, streams: &streamSlots{max: DefaultMaxStreams}, compat: a2a.CompatVersions()}
 	for _, o := range opts {
 		o(c)
 	}

@@ -14,6 +14,7 @@ import (
 	"path"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -310,10 +311,22 @@ func templateNames(fsys fs.FS, dir string) ([]string, error) {
 // qualifier. qualifier, found as tokens so strings and comments are
 // untouched.
 func renderRuntime(fsys fs.FS, dir, pkgName, genImport, qualifier string) ([]File, error) {
+	return renderRuntimeAs(fsys, dir, pkgName, genImport, qualifier, "runtime_", nil)
+}
+
+// renderRuntimeAs is renderRuntime with the output files' name prefix, and
+// the other imports of the template to point elsewhere (a template's
+// github.com/agui-gen/agui-gen/gen/a2a/a2av03 is the output's).
+func renderRuntimeAs(fsys fs.FS, dir, pkgName, genImport, qualifier, prefix string, moved map[string]string) ([]File, error) {
 	isGen := func(spec ast.Spec) bool { return strings.Trim(spec.(*ast.ImportSpec).Path.Value, `"`) == genImport }
-	return copyTemplates(fsys, dir, pkgName, "runtime_", func(string) bool { return true }, &templateRewrite{
+	return copyTemplates(fsys, dir, pkgName, prefix, func(string) bool { return true }, &templateRewrite{
 		source: func(src []byte) ([]byte, error) { return unqualify(src, qualifier) },
 		tree: func(file *ast.File) {
+			for _, imp := range file.Imports {
+				if to, ok := moved[strings.Trim(imp.Path.Value, `"`)]; ok {
+					imp.Path.Value = strconv.Quote(to)
+				}
+			}
 			if file.Doc != nil {
 				// The package comment belongs to the template package, not the output.
 				file.Doc = nil

@@ -14,7 +14,7 @@ import (
 // to both bindings, and every call is held to what the card declares
 // (WithAgentCard).
 func NewHandler(svc *Service, card *AgentCard, opts ...ServerOption) (http.Handler, error) {
-	cardHandler, err := NewAgentCardHandler(card)
+	cardHandler, err := NewAgentCardHandler(card, opts...)
 	if err != nil {
 		return nil, err
 	}

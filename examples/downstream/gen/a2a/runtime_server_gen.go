@@ -35,11 +35,12 @@ type serverConfig struct {
 	card         *AgentCard
 	writeTimeout time.Duration
 	streams      *streamSlots
+	compat       []*CompatVersion // the earlier versions served
 }
 
 func newServerConfig(opts []ServerOption) *serverConfig {
 	c := &serverConfig{maxBody: DefaultMaxBodyBytes, logger: slog.Default(), versions: []string{ProtocolVersion},
-		writeTimeout: DefaultWriteTimeout, streams: &streamSlots{max: DefaultMaxStreams}}
+		writeTimeout: DefaultWriteTimeout, streams: &streamSlots{max: DefaultMaxStreams}, compat: CompatVersions()}
 	for _, o := range opts {
 		o(c)
 	}

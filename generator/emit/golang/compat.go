@@ -1,0 +1,813 @@
+package golang
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io/fs"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/agui-gen/agui-gen/generator/ir"
+	"github.com/agui-gen/agui-gen/generator/naming"
+	"github.com/agui-gen/agui-gen/templates"
+)
+
+// Compat is an earlier protocol version that the package generated from the
+// current proto keeps serving: its JSON wire (a package generated from its
+// JSON Schema) and the rules where its meaning differs from the current one.
+type Compat struct {
+	// Old is the earlier version, loaded from its JSON Schema.
+	Old *ir.Package
+	// OldImport is the import path of the package generated from Old.
+	OldImport string
+	// Rules holds the hand-written part of the conversion, in Dir: routes.txt
+	// (which JSON-RPC request each method of the current version serves) and
+	// Go files whose functions replace or complete generated converters.
+	Rules fs.FS
+	Dir   string
+}
+
+// CompatRoute is one line of routes.txt: the earlier version's JSON-RPC
+// request definition, the current method that serves it, and the earlier
+// version's success-response definition it answers with.
+type CompatRoute struct {
+	Request, Serves, Response string
+}
+
+// ParseRoutes reads a routes.txt: one route a line, three names separated by
+// spaces; blank lines and # comments are skipped.
+func ParseRoutes(file string, data []byte) ([]CompatRoute, error) {
+	var out []CompatRoute
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for line := 1; sc.Scan(); line++ {
+		text, _, _ := strings.Cut(sc.Text(), "#")
+		f := strings.Fields(text)
+		switch len(f) {
+		case 0:
+			continue
+		case 3:
+			out = append(out, CompatRoute{f[0], f[1], f[2]})
+		default:
+			return nil, fmt.Errorf("%s:%d: want: request-definition serving-method response-definition", file, line)
+		}
+	}
+	return out, nil
+}
+
+// compatGen writes the conversions between one earlier version and the
+// current one. "Up" converts a value of the earlier version to the current
+// one (FromV03Message); "down" the other way (ToV03Message).
+type compatGen struct {
+	cur     *protoGen
+	old     *names
+	oldPkg  *ir.Package
+	oldQual string
+	prefix  string // "V03"
+	version string // "0.3"
+	rules   map[string]bool
+	named   map[string]pair
+	queue   []pair
+	f       *jen.File
+	err     error
+}
+
+// pair is one conversion: from a declaration of one version to one of the
+// other.
+type pair struct {
+	old, cur ir.Decl
+	up       bool
+}
+
+// CompatPackageFiles emits, into the package generated from cur, the
+// conversions to and from c's version and the table its JSON-RPC methods
+// are served from (compat_<v>_gen.go), with the rules rendered beside it.
+func CompatPackageFiles(cur *ir.Package, c Compat, importPath, pkgName string) ([]File, error) {
+	g := &protoGen{pkg: cur, opts: Options{A2ARuntime: true}, decl: map[ir.Decl]string{}, field: map[*ir.Field]string{},
+		oneof: map[*ir.Oneof]string{}, wrapper: map[*ir.Field]string{}, enumVal: map[*ir.EnumValue]string{}}
+	if err := g.resolveNames(); err != nil {
+		return nil, err
+	}
+	old, err := resolveNames(c.Old)
+	if err != nil {
+		return nil, err
+	}
+	version := c.Old.Sources[0].Version
+	prefix := "V" + strings.ReplaceAll(version, ".", "")
+	data, err := fs.ReadFile(c.Rules, path.Join(c.Dir, "routes.txt"))
+	if err != nil {
+		return nil, err
+	}
+	routes, err := ParseRoutes(path.Join(c.Dir, "routes.txt"), data)
+	if err != nil {
+		return nil, err
+	}
+	ruleNames, err := templateNames(c.Rules, c.Dir)
+	if err != nil {
+		return nil, err
+	}
+	cg := &compatGen{cur: g, old: old, oldPkg: c.Old, oldQual: c.OldImport, prefix: prefix, version: version,
+		rules: map[string]bool{}, named: map[string]pair{}}
+	for _, n := range ruleNames {
+		cg.rules[n] = true
+	}
+	f := jen.NewFilePathName(importPath, pkgName)
+	f.ImportName(c.OldImport, c.Old.Name)
+	f.HeaderComment(Header)
+	f.HeaderComment("Source: " + sourceLine(cur) + "; " + sourceLine(c.Old))
+	cg.f = f
+	if err := cg.emitTable(routes); err != nil {
+		return nil, err
+	}
+	for len(cg.queue) > 0 && cg.err == nil {
+		p := cg.queue[0]
+		cg.queue = cg.queue[1:]
+		cg.emitConverter(p)
+	}
+	if cg.err != nil {
+		return nil, cg.err
+	}
+	name := "compat_" + strings.ToLower(prefix)
+	var buf bytes.Buffer
+	if err := f.Render(&buf); err != nil {
+		return nil, fmt.Errorf("rendering %s_gen.go: %w", name, err)
+	}
+	files := []File{{Name: name + "_gen.go", Content: buf.Bytes()}}
+	rules, err := renderRuntimeAs(c.Rules, c.Dir, pkgName, templates.A2AImportPath, "a2a", name+"_",
+		map[string]string{templates.A2AImportPath + "/" + c.Old.Name: c.OldImport})
+	if err != nil {
+		return nil, err
+	}
+	return append(files, rules...), nil
+}
+
+// CompatListFile emits compat_gen.go: the earlier versions the package
+// serves, by their generated tables.
+func CompatListFile(importPath, pkgName string, versions []string) (File, error) {
+	f := jen.NewFilePathName(importPath, pkgName)
+	f.HeaderComment(Header)
+	f.Comment("CompatVersions returns the earlier protocol versions the package was generated to")
+	f.Comment("serve beside its own, newest first; the servers serve them unless told otherwise.")
+	f.Func().Id("CompatVersions").Params().Index().Op("*").Id("CompatVersion").BlockFunc(func(gr *jen.Group) {
+		if len(versions) == 0 {
+			gr.Return(jen.Nil())
+			return
+		}
+		var list []jen.Code
+		for _, v := range versions {
+			list = append(list, jen.Id("compatV"+strings.ReplaceAll(v, ".", "")))
+		}
+		gr.Return(jen.Index().Op("*").Id("CompatVersion").Values(list...))
+	})
+	var buf bytes.Buffer
+	if err := f.Render(&buf); err != nil {
+		return File{}, err
+	}
+	return File{Name: "compat_gen.go", Content: buf.Bytes()}, nil
+}
+
+func (cg *compatGen) fail(format string, args ...any) {
+	if cg.err == nil {
+		cg.err = fmt.Errorf("A2A %s ⇄ %s: "+format, append([]any{cg.version, cg.cur.pkg.Sources[0].Version}, args...)...)
+	}
+}
+
+func (cg *compatGen) oldType(d ir.Decl) *jen.Statement { return jen.Qual(cg.oldQual, cg.old.decl[d]) }
+
+// name is the converter's Go name: FromV03<current type> up, ToV03<earlier
+// type> down.
+func (cg *compatGen) name(p pair) string {
+	if p.up {
+		return "FromV" + cg.prefix[1:] + cg.cur.decl[p.cur]
+	}
+	return "ToV" + cg.prefix[1:] + cg.old.decl[p.old]
+}
+
+// need returns the name of p's converter and queues it, once.
+func (cg *compatGen) need(p pair) string {
+	n := cg.name(p)
+	if prev, ok := cg.named[n]; ok {
+		if prev != p {
+			cg.fail("%s would convert both %s and %s; give one a rule", n, prev.old.DeclName(), p.old.DeclName())
+		}
+		return n
+	}
+	cg.named[n] = p
+	if !cg.rules[n] {
+		cg.queue = append(cg.queue, p)
+	}
+	return n
+}
+
+// emitTable writes the version's method table.
+func (cg *compatGen) emitTable(routes []CompatRoute) error {
+	svc := cg.cur.pkg.Services()
+	if len(svc) != 1 {
+		return fmt.Errorf("%s: want one service, found %d", cg.cur.pkg.Sources[0].File, len(svc))
+	}
+	var methods []jen.Code
+	for _, r := range routes {
+		req, ok1 := cg.oldPkg.Lookup(r.Request).(*ir.Struct)
+		resp, ok2 := cg.oldPkg.Lookup(r.Response).(*ir.Struct)
+		var m *ir.Method
+		for _, x := range svc[0].Methods {
+			if x.Name == r.Serves {
+				m = x
+			}
+		}
+		if !ok1 || !ok2 || m == nil {
+			return fmt.Errorf("routes.txt: %s %s %s: each must name a definition, a method and a definition", r.Request, r.Serves, r.Response)
+		}
+		method, params, result := fieldByName(req, "method"), fieldByName(req, "params"), fieldByName(resp, "result")
+		if method == nil || method.Const == nil || result == nil {
+			return fmt.Errorf("routes.txt: %s has no const method, or %s no result", r.Request, r.Response)
+		}
+		entry := jen.Dict{
+			jen.Id("Method"): jen.Lit(method.Const.String),
+			jen.Id("Serves"): jen.Lit(r.Serves),
+		}
+		in, out := jen.Id(cg.cur.decl[m.Input]), cg.cur.decl[m.Output]
+		if params != nil {
+			st, ok := params.Type.Decl.(*ir.Struct)
+			if params.Type.Kind != ir.KindNamed || !ok {
+				return fmt.Errorf("routes.txt: %s's params are not an object definition", r.Request)
+			}
+			conv := cg.need(pair{old: st, cur: m.Input, up: true})
+			entry[jen.Id("Request")] = jen.Func().Params(jen.Id("params").Index().Byte()).Params(jen.Id("ProtoValue"), jen.Error()).Block(
+				jen.Var().Id("p").Add(cg.oldType(st)),
+				jen.If(jen.Err().Op(":=").Id("p").Dot("UnmarshalJSON").Call(jen.Id("params")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+				jen.If(jen.Err().Op(":=").Id("p").Dot("Validate").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+				jen.Return(jen.Id(conv).Call(jen.Op("&").Id("p"))),
+			)
+		} else {
+			entry[jen.Id("Request")] = jen.Func().Params(jen.Index().Byte()).Params(jen.Id("ProtoValue"), jen.Error()).Block(
+				jen.Return(jen.Op("&").Add(in).Values(), jen.Nil()))
+		}
+		resultFn, err := cg.resultWriter(result.Type, m.Output, out)
+		if err != nil {
+			return fmt.Errorf("routes.txt: %s: %w", r.Response, err)
+		}
+		entry[jen.Id("Result")] = resultFn
+		methods = append(methods, jen.Values(entry))
+	}
+	card, _ := cg.oldPkg.Lookup("AgentCard").(*ir.Struct)
+	curCard, _ := cg.cur.pkg.Lookup("AgentCard").(*ir.Struct)
+	table := jen.Dict{
+		jen.Id("Version"): jen.Lit(cg.version),
+		jen.Id("Methods"): jen.Index().Id("CompatMethod").Values(methods...),
+	}
+	if card != nil && curCard != nil {
+		conv := cg.need(pair{old: card, cur: curCard})
+		table[jen.Id("Card")] = jen.Func().Params(jen.Id("card").Id("ProtoValue")).Index().Byte().Block(
+			jen.Return(jen.Id(conv).Call(jen.Id("card").Assert(jen.Op("*").Id(cg.cur.decl[curCard]))).Dot("AppendJSON").Call(jen.Nil())))
+	}
+	cg.f.Commentf("compatV%s serves the JSON-RPC methods of A2A %s, generated from its JSON Schema and", cg.prefix[1:], cg.version)
+	cg.f.Comment("routes.txt.")
+	cg.f.Var().Id("compatV" + cg.prefix[1:]).Op("=").Op("&").Id("CompatVersion").Values(table)
+	return nil
+}
+
+// resultWriter is the Result function of a method whose current response
+// is out and whose earlier result has type t.
+func (cg *compatGen) resultWriter(t ir.Type, outDecl *ir.Struct, out string) (jen.Code, error) {
+	resp := jen.Id("resp").Assert(jen.Op("*").Id(out))
+	body := func(value jen.Code) jen.Code {
+		return jen.Func().Params(jen.Id("b").Index().Byte(), jen.Id("resp").Id("ProtoValue")).Index().Byte().Block(jen.Return(value))
+	}
+	switch {
+	case t.Kind == ir.KindAny && t.JSONType == "null":
+		return body(jen.Append(jen.Id("b"), jen.Lit("null").Op("..."))), nil
+	case t.Kind == ir.KindNamed:
+		switch d := t.Decl.(type) {
+		case *ir.Struct:
+			conv := cg.need(pair{old: d, cur: outDecl})
+			return body(jen.Id(conv).Call(resp).Dot("AppendJSON").Call(jen.Id("b"))), nil
+		case *ir.Union: // nil, and written null, when the response holds nothing 0.3 has
+			conv := cg.need(pair{old: d, cur: outDecl})
+			return body(jen.Id("appendValue").Call(jen.Id("b"), jen.Id(conv).Call(resp))), nil
+		}
+	}
+	// Anything else (a list where the current version answers with a
+	// message) is the rules' to write.
+	n := "append" + cg.prefix + out
+	if !cg.rules[n] {
+		return nil, fmt.Errorf("its result is no object definition; the rules must define %s(b []byte, resp *%s) []byte", n, out)
+	}
+	return body(jen.Id(n).Call(jen.Id("b"), resp)), nil
+}
+
+func fieldByName(st *ir.Struct, name string) *ir.Field {
+	for _, f := range st.AllFields() {
+		if f.Name == name {
+			return f
+		}
+	}
+	return nil
+}
+
+// emitConverter writes one converter.
+func (cg *compatGen) emitConverter(p pair) {
+	switch old := p.old.(type) {
+	case *ir.Struct:
+		cur, ok := p.cur.(*ir.Struct)
+		if !ok {
+			cg.fail("%s and %s do not pair", old.Name, p.cur.DeclName())
+			return
+		}
+		cg.structConverter(p, old, cur)
+	case *ir.Union:
+		cur, ok := p.cur.(*ir.Struct)
+		if !ok || len(cur.Oneofs) != 1 || len(cur.Oneofs[0].Fields) != len(cur.Fields) {
+			cg.fail("union %s pairs with %s, which is not a message of one oneof; give %s a rule", old.Name, p.cur.DeclName(), cg.name(p))
+			return
+		}
+		cg.unionConverter(p, old, cur)
+	case *ir.Enum:
+		cur, ok := p.cur.(*ir.Enum)
+		if !ok {
+			cg.fail("%s and %s do not pair", old.Name, p.cur.DeclName())
+			return
+		}
+		cg.enumConverter(p, old, cur)
+	default:
+		cg.fail("no conversion for %s", p.old.DeclName())
+	}
+}
+
+// matchField finds the field of the other version with the same JSON name,
+// or one that differs only in case ("oauth2MetadataUrl").
+func matchField(fields []*ir.Field, wire string) *ir.Field {
+	for _, f := range fields {
+		if f.WireName() == wire {
+			return f
+		}
+	}
+	for _, f := range fields {
+		if strings.EqualFold(f.WireName(), wire) {
+			return f
+		}
+	}
+	return nil
+}
+
+func (cg *compatGen) structConverter(p pair, old, cur *ir.Struct) {
+	name := cg.name(p)
+	oldFields := old.AllFields()
+	var dropped, unset []string
+	for _, f := range oldFields {
+		if f.Const == nil && matchField(cur.Fields, f.Name) == nil {
+			dropped = append(dropped, f.Name)
+		}
+	}
+	for _, f := range cur.Fields {
+		if matchField(oldFields, f.WireName()) == nil {
+			unset = append(unset, f.WireName())
+		}
+	}
+	x, out := jen.Id("x"), jen.Id("out")
+	var body []jen.Code
+	if p.up {
+		cg.f.Commentf("%s converts an A2A %s %s to %s.", name, cg.version, cg.old.decl[old], cg.cur.decl[cur])
+		body = append(body, jen.If(x.Clone().Op("==").Nil()).Block(jen.Return(jen.Nil(), jen.Nil())),
+			out.Clone().Op(":=").Op("&").Id(cg.cur.decl[cur]).Values())
+		for _, cf := range cur.Fields {
+			of := matchField(oldFields, cf.WireName())
+			if of == nil || of.Const != nil {
+				continue
+			}
+			body = append(body, cg.upField(old, of, cf)...)
+		}
+	} else {
+		cg.f.Commentf("%s converts %s to an A2A %s %s.", name, cg.cur.decl[cur], cg.version, cg.old.decl[old])
+		body = append(body, jen.If(x.Clone().Op("==").Nil()).Block(jen.Return(jen.Nil())),
+			out.Clone().Op(":=").Op("&").Add(cg.oldType(old)).Values())
+		for _, of := range oldFields {
+			cf := matchField(cur.Fields, of.Name)
+			if cf == nil || of.Const != nil {
+				continue
+			}
+			body = append(body, cg.downField(cur, of, cf)...)
+		}
+	}
+	if len(dropped) > 0 || len(unset) > 0 {
+		cg.f.Comment("")
+		if p.up {
+			cg.f.Comment(carried(dropped, unset, cg.version, cg.cur.pkg.Sources[0].Version))
+		} else {
+			cg.f.Comment(carried(unset, dropped, cg.cur.pkg.Sources[0].Version, cg.version))
+		}
+	}
+	fix := "fix" + name
+	if cg.rules[fix] {
+		cg.f.Comment("")
+		cg.f.Commentf("%s completes it where the versions' meaning differs.", fix)
+		if p.up {
+			body = append(body, jen.If(jen.Err().Op(":=").Id(fix).Call(x, out), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())))
+		} else {
+			body = append(body, jen.Id(fix).Call(x, out))
+		}
+	}
+	if p.up {
+		body = append(body, jen.Return(out, jen.Nil()))
+		cg.f.Func().Id(name).Params(jen.Id("x").Op("*").Add(cg.oldType(old))).Params(jen.Op("*").Id(cg.cur.decl[cur]), jen.Error()).Block(body...)
+	} else {
+		body = append(body, jen.Return(out))
+		cg.f.Func().Id(name).Params(jen.Id("x").Op("*").Id(cg.cur.decl[cur])).Op("*").Add(cg.oldType(old)).Block(body...)
+	}
+	cg.f.Line()
+}
+
+// carried says which members a conversion leaves behind: those of the
+// source without a counterpart, and those of the target it cannot fill.
+func carried(lost, unfilled []string, from, to string) string {
+	var parts []string
+	if len(lost) > 0 {
+		parts = append(parts, fmt.Sprintf("%s has no place for %s", to, strings.Join(lost, ", ")))
+	}
+	if len(unfilled) > 0 {
+		parts = append(parts, fmt.Sprintf("%s has nothing for %s", from, strings.Join(unfilled, ", ")))
+	}
+	return strings.Join(parts, "; ") + "."
+}
+
+// oldRef is the Go expression of an earlier version's field of x, and
+// whether it is a pointer (optional) that may be nil.
+func (cg *compatGen) oldRef(st *ir.Struct, f *ir.Field) (*jen.Statement, rep) {
+	access, _ := cg.old.access(st, f)
+	return jen.Id("x").Dot(access), repOf(f.Type, f.Required)
+}
+
+func (cg *compatGen) upField(old *ir.Struct, of, cf *ir.Field) []jen.Code {
+	src, r := cg.oldRef(old, of)
+	v := src.Clone()
+	if r == repPointer && !isStructType(of.Type) {
+		v = jen.Op("*").Add(src.Clone())
+	} else if r == repValue && isStructType(of.Type) {
+		v = jen.Op("&").Add(src.Clone())
+	}
+	val, fallible := cg.upValue(of.Type, cf.Type, v)
+	if val == nil {
+		cg.fail("%s.%s (%s) has no conversion to %s", old.Name, of.Name, kindName(of.Type), cf.WireName())
+		return nil
+	}
+	var set func(jen.Code) jen.Code
+	switch {
+	case cf.Oneof != nil:
+		set = func(c jen.Code) jen.Code {
+			return jen.Id("out").Dot(naming.Exported(cf.Oneof.Name)).Op("=").Op("&").Id(cg.cur.wrapper[cf]).Values(jen.Dict{jen.Id(cg.cur.field[cf]): c})
+		}
+	case cf.Presence && isScalarLike(cf.Type):
+		set = func(c jen.Code) jen.Code { return jen.Id("out").Dot(cg.cur.field[cf]).Op("=").Id("newOf").Call(c) }
+	default:
+		set = func(c jen.Code) jen.Code { return jen.Id("out").Dot(cg.cur.field[cf]).Op("=").Add(c) }
+	}
+	var stmts []jen.Code
+	if fallible {
+		stmts = []jen.Code{
+			jen.List(jen.Id("v"), jen.Err()).Op(":=").Add(val),
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("compatAt").Call(jen.Err(), jen.Lit(of.Name)))),
+			set(jen.Id("v")),
+		}
+	} else {
+		stmts = []jen.Code{set(val)}
+	}
+	if r == repPointer || r == repNilable {
+		if r == repNilable && cf.Oneof == nil && !fallible {
+			return stmts // a nil slice, map or raw value converts to nil
+		}
+		return []jen.Code{jen.If(src.Clone().Op("!=").Nil()).Block(stmts...)}
+	}
+	if fallible || cf.Oneof != nil {
+		return []jen.Code{jen.Block(stmts...)}
+	}
+	return stmts
+}
+
+func (cg *compatGen) downField(cur *ir.Struct, of, cf *ir.Field) []jen.Code {
+	access, _ := cg.old.access(cg.oldStructOf(of), of)
+	dst := jen.Id("out").Dot(access)
+	var src *jen.Statement
+	var guard jen.Code
+	switch {
+	case cf.Oneof != nil:
+		guard = jen.List(jen.Id("w"), jen.Id("ok")).Op(":=").Id("x").Dot(naming.Exported(cf.Oneof.Name)).Assert(jen.Op("*").Id(cg.cur.wrapper[cf]))
+		src = jen.Id("w").Dot(cg.cur.field[cf])
+	case cf.Presence && isScalarLike(cf.Type):
+		src = jen.Op("*").Id("x").Dot(cg.cur.field[cf])
+	default:
+		src = jen.Id("x").Dot(cg.cur.field[cf])
+	}
+	val := cg.downValue(cf.Type, of.Type, src)
+	if val == nil {
+		cg.fail("%s.%s has no conversion to %s (%s)", cur.Name, cf.Name, of.Name, kindName(of.Type))
+		return nil
+	}
+	r := repOf(of.Type, of.Required)
+	var set jen.Code
+	switch {
+	case r == repPointer && isStructType(of.Type):
+		set = dst.Clone().Op("=").Add(val)
+	case r == repPointer:
+		set = dst.Clone().Op("=").Id("newOf").Call(val)
+	case r == repValue && isStructType(of.Type):
+		set = jen.If(jen.Id("v").Op(":=").Add(val), jen.Id("v").Op("!=").Nil()).Block(dst.Clone().Op("=").Op("*").Id("v"))
+	default:
+		set = dst.Clone().Op("=").Add(val)
+	}
+	// What the current version leaves at its zero value is absent in the
+	// earlier one, unless the earlier one requires it.
+	var cond jen.Code
+	switch {
+	case guard != nil:
+		cond = jen.Id("ok")
+	case cf.Presence && isScalarLike(cf.Type), isStructType(cf.Type), cf.Type.Kind == ir.KindTimestamp:
+		cond = jen.Id("x").Dot(cg.cur.field[cf]).Op("!=").Nil()
+	case r == repPointer:
+		cond = zeroTest(cf.Type, jen.Id("x").Dot(cg.cur.field[cf]))
+	}
+	switch {
+	case guard != nil:
+		return []jen.Code{jen.If(guard, cond).Block(set)}
+	case cond != nil:
+		return []jen.Code{jen.If(cond).Block(set)}
+	}
+	return []jen.Code{set}
+}
+
+// oldStructOf returns the earlier version's struct that declares f.
+func (cg *compatGen) oldStructOf(f *ir.Field) *ir.Struct {
+	for _, d := range cg.oldPkg.Decls {
+		if st, ok := d.(*ir.Struct); ok && slices.Contains(st.AllFields(), f) {
+			return st
+		}
+	}
+	return nil
+}
+
+// zeroTest is "v is not its zero value", for a scalar of the current version.
+func zeroTest(t ir.Type, v *jen.Statement) jen.Code {
+	switch t.Kind {
+	case ir.KindString:
+		return v.Op("!=").Lit("")
+	case ir.KindBool:
+		return v
+	case ir.KindNamed: // an enum
+		return v.Op("!=").Lit(0)
+	}
+	return v.Op("!=").Lit(0)
+}
+
+func kindName(t ir.Type) string {
+	if t.Kind == ir.KindNamed {
+		return t.Decl.DeclName()
+	}
+	return [...]string{"", "string", "integer", "number", "boolean", "any", "array", "map", "named", "string or array", "bytes", "timestamp"}[t.Kind]
+}
+
+// upValue converts v, a value of the earlier version's type s (a struct by
+// pointer), to the current type t; fallible says the expression yields
+// (value, error). nil when the types do not pair.
+func (cg *compatGen) upValue(s, t ir.Type, v jen.Code) (expr jen.Code, fallible bool) {
+	switch {
+	case s.Kind == ir.KindString && t.Kind == ir.KindString, s.Kind == ir.KindBool && t.Kind == ir.KindBool,
+		s.Kind == ir.KindAny && t.Kind == ir.KindAny, s.Kind == ir.KindFloat && t.Kind == ir.KindFloat && t.Scalar != "float":
+		return v, false
+	case s.Kind == ir.KindInt && t.Kind == ir.KindInt:
+		if g := cg.cur.goType(t); g.GoString() != jen.Int64().GoString() {
+			return jen.Id("compatInt32").Call(v), true
+		}
+		return v, false
+	case s.Kind == ir.KindString && t.Kind == ir.KindTimestamp:
+		return jen.Id("compatTime").Call(v), true
+	case s.Kind == ir.KindString && t.Kind == ir.KindBytes:
+		return jen.Id("compatBase64").Call(v), true
+	case s.Kind == ir.KindArray && t.Kind == ir.KindArray:
+		elem, fallible := cg.upValue(*s.Elem, *t.Elem, jen.Id("e"))
+		if elem == nil {
+			return nil, false
+		}
+		if isIdentity(elem) {
+			return v, false
+		}
+		in := cg.oldGoType(*s.Elem)
+		if isStructType(*s.Elem) {
+			elem, _ = cg.upValue(*s.Elem, *t.Elem, jen.Op("&").Id("e"))
+		}
+		if fallible {
+			return jen.Id("convertSlice").Call(v, jen.Func().Params(jen.Id("e").Add(in)).Params(cg.cur.goType(*t.Elem), jen.Error()).Block(jen.Return(elem))), true
+		}
+		return jen.Id("mapSlice").Call(v, jen.Func().Params(jen.Id("e").Add(in)).Add(cg.cur.goType(*t.Elem)).Block(jen.Return(elem))), false
+	case s.Kind == ir.KindMap && t.Kind == ir.KindMap:
+		elem, fallible := cg.upValue(*s.Elem, *t.Elem, jen.Id("e"))
+		if elem == nil {
+			return nil, false
+		}
+		if isIdentity(elem) {
+			return v, false
+		}
+		in := cg.oldGoType(*s.Elem)
+		if isStructType(*s.Elem) {
+			elem, _ = cg.upValue(*s.Elem, *t.Elem, jen.Op("&").Id("e"))
+		}
+		if fallible {
+			return jen.Id("convertMap").Call(v, jen.Func().Params(jen.Id("e").Add(in)).Params(cg.cur.goType(*t.Elem), jen.Error()).Block(jen.Return(elem))), true
+		}
+		return jen.Id("mapMap").Call(v, jen.Func().Params(jen.Id("e").Add(in)).Add(cg.cur.goType(*t.Elem)).Block(jen.Return(elem))), false
+	case s.Kind == ir.KindNamed && t.Kind == ir.KindNamed:
+		if a, ok := s.Decl.(*ir.Alias); ok {
+			return cg.upValue(a.Type, t, v)
+		}
+		return jen.Id(cg.need(pair{old: s.Decl, cur: t.Decl, up: true})).Call(v), true
+	}
+	return nil, false
+}
+
+// downValue converts v, a value of the current type t, to the earlier
+// version's type s (a struct by pointer). Converting down never fails: what
+// the earlier version cannot say is dropped, as the converter's doc says.
+func (cg *compatGen) downValue(t, s ir.Type, v jen.Code) jen.Code {
+	switch {
+	case s.Kind == ir.KindString && t.Kind == ir.KindString, s.Kind == ir.KindBool && t.Kind == ir.KindBool,
+		s.Kind == ir.KindAny && t.Kind == ir.KindAny, s.Kind == ir.KindFloat && t.Kind == ir.KindFloat && t.Scalar != "float":
+		return v
+	case s.Kind == ir.KindInt && t.Kind == ir.KindInt:
+		return jen.Int64().Call(v)
+	case s.Kind == ir.KindString && t.Kind == ir.KindTimestamp:
+		return jen.Add(v).Dot("UTC").Call().Dot("Format").Call(jen.Qual("time", "RFC3339Nano"))
+	case s.Kind == ir.KindString && t.Kind == ir.KindBytes:
+		return jen.Qual("encoding/base64", "StdEncoding").Dot("EncodeToString").Call(v)
+	case s.Kind == ir.KindArray && t.Kind == ir.KindArray:
+		elem := cg.downValue(*t.Elem, *s.Elem, jen.Id("e"))
+		if elem == nil {
+			return nil
+		}
+		if isIdentity(elem) {
+			return v
+		}
+		out := cg.oldGoType(*s.Elem)
+		if isStructType(*s.Elem) {
+			elem = jen.Id("derefOr").Call(elem)
+		}
+		return jen.Id("mapSlice").Call(v, jen.Func().Params(jen.Id("e").Add(cg.cur.goType(*t.Elem))).Add(out).Block(jen.Return(elem)))
+	case s.Kind == ir.KindMap && t.Kind == ir.KindMap:
+		elem := cg.downValue(*t.Elem, *s.Elem, jen.Id("e"))
+		if elem == nil {
+			return nil
+		}
+		if isIdentity(elem) {
+			return v
+		}
+		out := cg.oldGoType(*s.Elem)
+		if isStructType(*s.Elem) {
+			elem = jen.Id("derefOr").Call(elem)
+		}
+		return jen.Id("mapMap").Call(v, jen.Func().Params(jen.Id("e").Add(cg.cur.goType(*t.Elem))).Add(out).Block(jen.Return(elem)))
+	case s.Kind == ir.KindNamed && t.Kind == ir.KindNamed:
+		if a, ok := s.Decl.(*ir.Alias); ok {
+			return cg.downValue(t, a.Type, v)
+		}
+		return jen.Id(cg.need(pair{old: s.Decl, cur: t.Decl})).Call(v)
+	}
+	return nil
+}
+
+// isIdentity reports an element conversion that returns the element as it
+// is (a string for a string), so the slice or map can be copied whole.
+func isIdentity(elem jen.Code) bool {
+	st, ok := elem.(*jen.Statement)
+	return ok && st.GoString() == "e"
+}
+
+// oldGoType is the Go type of one element of the earlier version's type t.
+func (cg *compatGen) oldGoType(t ir.Type) *jen.Statement {
+	switch t.Kind {
+	case ir.KindString:
+		return jen.String()
+	case ir.KindInt:
+		return jen.Int64()
+	case ir.KindFloat:
+		return jen.Float64()
+	case ir.KindBool:
+		return jen.Bool()
+	case ir.KindAny:
+		return jen.Qual(jsonPkg, "RawMessage")
+	case ir.KindArray:
+		return jen.Index().Add(cg.oldGoType(*t.Elem))
+	case ir.KindMap:
+		return jen.Map(jen.String()).Add(cg.oldGoType(*t.Elem))
+	case ir.KindNamed:
+		return cg.oldType(t.Decl)
+	}
+	panic(fmt.Sprintf("oldGoType: kind %d", t.Kind))
+}
+
+func (cg *compatGen) unionConverter(p pair, old *ir.Union, cur *ir.Struct) {
+	name := cg.name(p)
+	o := cur.Oneofs[0]
+	member := func(m *ir.UnionMember) *ir.Field {
+		for _, f := range o.Fields {
+			if f.Type.Kind == ir.KindNamed && strings.EqualFold(f.Type.Decl.DeclName(), m.Struct.Name) {
+				return f
+			}
+		}
+		return nil
+	}
+	oneof := naming.Exported(o.Name)
+	if p.up {
+		cg.f.Commentf("%s converts an A2A %s %s to %s.", name, cg.version, cg.old.decl[old], cg.cur.decl[cur])
+		cg.f.Func().Id(name).Params(jen.Id("x").Add(cg.oldType(old))).Params(jen.Op("*").Id(cg.cur.decl[cur]), jen.Error()).Block(
+			jen.Switch(jen.Id("v").Op(":=").Id("x").Assert(jen.Type())).BlockFunc(func(gr *jen.Group) {
+				for _, m := range old.Members {
+					f := member(m)
+					if f == nil {
+						cg.fail("%s member %s has no counterpart in %s", old.Name, m.Struct.Name, cur.Name)
+						return
+					}
+					conv := cg.need(pair{old: m.Struct, cur: f.Type.Decl, up: true})
+					gr.Case(jen.Op("*").Add(cg.oldType(m.Struct))).Block(
+						jen.List(jen.Id("c"), jen.Err()).Op(":=").Id(conv).Call(jen.Id("v")),
+						jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+						jen.Return(jen.Op("&").Id(cg.cur.decl[cur]).Values(jen.Dict{jen.Id(oneof): jen.Op("&").Id(cg.cur.wrapper[f]).Values(jen.Dict{jen.Id(cg.cur.field[f]): jen.Id("c")})}), jen.Nil()),
+					)
+				}
+			}),
+			jen.Return(jen.Nil(), jen.Nil()),
+		)
+	} else {
+		cg.f.Commentf("%s converts %s to an A2A %s %s; nil when it holds nothing the earlier", name, cg.cur.decl[cur], cg.version, cg.old.decl[old])
+		cg.f.Comment("version has.")
+		cg.f.Func().Id(name).Params(jen.Id("x").Op("*").Id(cg.cur.decl[cur])).Add(cg.oldType(old)).Block(
+			jen.If(jen.Id("x").Op("==").Nil()).Block(jen.Return(jen.Nil())),
+			jen.Switch(jen.Id("w").Op(":=").Id("x").Dot(oneof).Assert(jen.Type())).BlockFunc(func(gr *jen.Group) {
+				for _, m := range old.Members {
+					f := member(m)
+					if f == nil {
+						cg.fail("%s member %s has no counterpart in %s", old.Name, m.Struct.Name, cur.Name)
+						return
+					}
+					conv := cg.need(pair{old: m.Struct, cur: f.Type.Decl})
+					gr.Case(jen.Op("*").Id(cg.cur.wrapper[f])).Block(
+						jen.If(jen.Id("c").Op(":=").Id(conv).Call(jen.Id("w").Dot(cg.cur.field[f])), jen.Id("c").Op("!=").Nil()).Block(jen.Return(jen.Id("c"))))
+				}
+			}),
+			jen.Return(jen.Nil()),
+		)
+	}
+	cg.f.Line()
+}
+
+// enumConverter pairs the values of two enums by name, ignoring case, the
+// separators and the proto's type-name prefix: "input-required" is
+// TASK_STATE_INPUT_REQUIRED.
+func (cg *compatGen) enumConverter(p pair, old, cur *ir.Enum) {
+	name := cg.name(p)
+	prefix := strings.ToUpper(strings.Join(naming.Words(cur.Name), "_")) + "_"
+	key := func(s string) string {
+		return strings.NewReplacer("-", "_", " ", "_").Replace(strings.ToUpper(strings.TrimPrefix(s, prefix)))
+	}
+	type valuePair struct{ old, cur string } // Go constant names
+	var pairs []valuePair
+	var lost []string
+	for _, ov := range old.Values {
+		var match *ir.EnumValue
+		for _, cv := range cur.Values {
+			if key(cv.Value) == key(ov.Value) {
+				match = cv
+			}
+		}
+		if match == nil {
+			lost = append(lost, ov.Value)
+			continue
+		}
+		pairs = append(pairs, valuePair{naming.EnumValue(cg.old.decl[old], ov.Value), cg.cur.enumVal[match]})
+	}
+	oldEnum := func(name string) *jen.Statement { return jen.Qual(cg.oldQual, name) }
+	if p.up {
+		cg.f.Commentf("%s converts an A2A %s %s to %s.", name, cg.version, cg.old.decl[old], cg.cur.decl[cur])
+		if len(lost) > 0 {
+			cg.f.Commentf("%s has no value for %s: it is an error.", cg.cur.decl[cur], strings.Join(lost, ", "))
+		}
+		cg.f.Func().Id(name).Params(jen.Id("v").Add(cg.oldType(old))).Params(jen.Id(cg.cur.decl[cur]), jen.Error()).Block(
+			jen.Switch(jen.Id("v")).BlockFunc(func(gr *jen.Group) {
+				for _, pv := range pairs {
+					gr.Case(oldEnum(pv.old)).Block(jen.Return(jen.Id(pv.cur), jen.Nil()))
+				}
+			}),
+			jen.Return(jen.Lit(0), jen.Op("&").Id("CompatError").Values(jen.Dict{jen.Id("Msg"): jen.Lit(cg.cur.decl[cur]+" has no value ").Op("+").Qual("strconv", "Quote").Call(jen.String().Call(jen.Id("v")))})),
+		)
+	} else {
+		cg.f.Commentf("%s converts %s to an A2A %s %s; \"\" for a value it lacks.", name, cg.cur.decl[cur], cg.version, cg.old.decl[old])
+		cg.f.Func().Id(name).Params(jen.Id("v").Id(cg.cur.decl[cur])).Add(cg.oldType(old)).Block(
+			jen.Switch(jen.Id("v")).BlockFunc(func(gr *jen.Group) {
+				for _, pv := range pairs {
+					gr.Case(jen.Id(pv.cur)).Block(jen.Return(oldEnum(pv.old)))
+				}
+			}),
+			jen.Return(jen.Lit("")),
+		)
+	}
+	cg.f.Line()
+}

@@ -1,0 +1,62 @@
+package interop_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/agui-gen/agui-gen/gen/a2a"
+)
+
+// requireA2AJSV03 skips when @a2a-js/sdk 0.3.14 (installed as
+// a2a-js-sdk-v03) is missing, and fails in CI, where .ci/run installs it.
+func requireA2AJSV03(t *testing.T) {
+	t.Helper()
+	requireNode(t)
+	if _, err := os.Stat(filepath.Join(nodeDir, "node_modules", "a2a-js-sdk-v03")); err != nil {
+		msg := "a2a-js-sdk-v03 (@a2a-js/sdk 0.3.14) missing: run `npm ci` in interop/node"
+		if os.Getenv("CI") != "" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+}
+
+// TestA2AJSV03ClientAgainstOurServer: @a2a-js/sdk 0.3.14's client, which
+// speaks A2A 0.3 only, resolves our card and makes every call it has over
+// JSON-RPC against the task runtime: send, get, cancel, resubscribe, the
+// stream, and push configs set, get, list and delete.
+func TestA2AJSV03ClientAgainstOurServer(t *testing.T) {
+	requireA2AJSV03(t)
+	s := serveRuntime(t, nil)
+	var got map[string]any
+	if err := json.Unmarshal(runNode(t, nil, "a2a-client-v03.mjs", s.base, a2a.BindingJSONRPC), &got); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{
+		"protocol": "JSONRPC",
+		"send":     map[string]any{"kind": "task", "state": "completed", "artifact": "hello 0.3"},
+		"get":      map[string]any{"kind": "task", "id": true, "history": 1.0, "role": "user"},
+		// The SDK's typed errors: our codes are 0.3's, in 0.3's error object.
+		// A refused subscription is an error event of the stream, which the
+		// SDK reports as an Error caused by the typed one.
+		"errors": map[string]any{
+			"getUnknown":           "TaskNotFoundJSONRPCError",
+			"cancelCompleted":      "TaskNotCancelableJSONRPCError",
+			"resubscribeCompleted": "Error(cause=UnsupportedOperationJSONRPCError)",
+		},
+		// The runtime's executor goes from submitted to its artifact; the
+		// last status update is final, as 0.3 clients need.
+		"stream":   []any{"task:submitted", "artifact:stream", "status:completed(final)"},
+		"ask":      map[string]any{"state": "input-required", "question": "which colour?"},
+		"push":     map[string]any{"set": true, "get": "http://127.0.0.1:9/hook", "list": []any{"hook-1"}, "afterDelete": 0.0},
+		"cancel":   "canceled",
+		"warnings": []any{},
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Fatalf("@a2a-js/sdk 0.3.14 client against our server (-want +got):\n%s", d)
+	}
+}

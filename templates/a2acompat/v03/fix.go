@@ -1,0 +1,100 @@
+package v03
+
+import (
+	"strings"
+
+	a2a "github.com/agui-gen/agui-gen/gen/a2a"
+	"github.com/agui-gen/agui-gen/gen/a2a/a2av03"
+)
+
+// fixToV03TaskStatusUpdateEvent sets "final", which 1.0 dropped: 0.3
+// clients stop reading a stream at the update that says it. 1.0 ends a
+// stream after a terminal state or one that waits for the client (A2A
+// §3.1.2), so those are final.
+func fixToV03TaskStatusUpdateEvent(x *a2a.TaskStatusUpdateEvent, out *a2av03.TaskStatusUpdateEvent) {
+	if x.Status == nil {
+		return
+	}
+	switch x.Status.State {
+	case a2a.TaskStateCompleted, a2a.TaskStateFailed, a2a.TaskStateCanceled, a2a.TaskStateRejected,
+		a2a.TaskStateInputRequired, a2a.TaskStateAuthRequired:
+		out.Final = true
+	}
+}
+
+// fixFromV03SendMessageConfiguration carries what 1.0 renamed: 0.3's
+// "blocking" is 1.0's "returnImmediately" turned over (absent, both wait),
+// and its push config is 1.0's task push config.
+func fixFromV03SendMessageConfiguration(x *a2av03.MessageSendConfiguration, out *a2a.SendMessageConfiguration) error {
+	out.ReturnImmediately = x.Blocking != nil && !*x.Blocking
+	if x.PushNotificationConfig != nil {
+		out.TaskPushNotificationConfig = pushFromV03(x.PushNotificationConfig)
+	}
+	return nil
+}
+
+// fixToV03AgentCard fills the members by which a 0.3 client finds the
+// agent: the protocol version, and "url", "preferredTransport" and
+// "additionalInterfaces" for the interfaces that serve 0.3. Those are the
+// ones the card lists with protocolVersion 0.3, or else its JSON-RPC ones,
+// since this server's JSON-RPC endpoint serves 0.3's methods beside 1.0's.
+// Security requirements move to 0.3's "security", the extended card to
+// "supportsAuthenticatedExtendedCard".
+func fixToV03AgentCard(x *a2a.AgentCard, out *a2av03.AgentCard) {
+	out.ProtocolVersion = "0.3.0"
+	var served []*a2a.AgentInterface
+	for _, i := range x.SupportedInterfaces {
+		if i.ProtocolVersion == "0.3" || strings.HasPrefix(i.ProtocolVersion, "0.3.") {
+			served = append(served, i)
+		}
+	}
+	if len(served) == 0 {
+		for _, i := range x.SupportedInterfaces {
+			if i.ProtocolBinding == "JSONRPC" {
+				served = append(served, i)
+			}
+		}
+	}
+	for _, i := range served {
+		if i.ProtocolBinding != "JSONRPC" {
+			continue // 0.3 is served over JSON-RPC only
+		}
+		if out.URL == "" {
+			out.URL, out.PreferredTransport = i.URL, &i.ProtocolBinding
+		}
+		out.AdditionalInterfaces = append(out.AdditionalInterfaces, a2av03.AgentInterface{Transport: i.ProtocolBinding, URL: i.URL})
+	}
+	out.Security = securityToV03(x.SecurityRequirements)
+	if x.Capabilities != nil && x.Capabilities.ExtendedAgentCard != nil && *x.Capabilities.ExtendedAgentCard {
+		supports := true
+		out.SupportsAuthenticatedExtendedCard = &supports
+	}
+}
+
+// fixToV03AgentSkill moves a skill's security requirements to 0.3's
+// "security".
+func fixToV03AgentSkill(x *a2a.AgentSkill, out *a2av03.AgentSkill) {
+	out.Security = securityToV03(x.SecurityRequirements)
+}
+
+// securityToV03 writes 1.0's requirements ({"schemes": {name: {"list":
+// scopes}}}) as 0.3's ({name: scopes}).
+func securityToV03(reqs []*a2a.SecurityRequirement) []map[string][]string {
+	var out []map[string][]string
+	for _, r := range reqs {
+		m := map[string][]string{}
+		for name, scopes := range r.Schemes {
+			m[name] = []string{}
+			if scopes != nil && scopes.List != nil {
+				m[name] = scopes.List
+			}
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// fixToV03APIKeySecurityScheme carries 1.0's "location" as 0.3's "in".
+func fixToV03APIKeySecurityScheme(x *a2a.APIKeySecurityScheme, out *a2av03.APIKeySecurityScheme) {
+	out.In = a2av03.APIKeySecuritySchemeIn(strings.ToLower(x.Location))
+}

@@ -1,0 +1,140 @@
+package v03_test
+
+import (
+	"encoding/json"
+	"errors"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	a2a "github.com/agui-gen/agui-gen/gen/a2a"
+	"github.com/agui-gen/agui-gen/gen/a2a/a2av03"
+)
+
+func ptr[T any](v T) *T { return &v }
+
+// Parts round-trip where both versions can say them; a 1.0 data value that
+// is not an object is wrapped, since a 0.3 data part is an object.
+func TestParts(t *testing.T) {
+	parts := []*a2a.Part{
+		{Content: &a2a.PartText{Text: "hi"}, Metadata: json.RawMessage(`{"k":1}`)},
+		{Content: &a2a.PartRaw{Raw: []byte{0, 1, 0xff}}, Filename: "a.bin", MediaType: "application/octet-stream"},
+		{Content: &a2a.PartURL{URL: "https://example.com/a.pdf"}, MediaType: "application/pdf"},
+		{Content: &a2a.PartData{Data: json.RawMessage(`{"a":[1,2]}`)}},
+	}
+	for _, p := range parts {
+		back, err := a2a.FromV03Part(a2a.ToV03Part(p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !cmp.Equal(p.AppendJSON(nil), back.AppendJSON(nil)) {
+			t.Errorf("round trip: %s became %s", p.AppendJSON(nil), back.AppendJSON(nil))
+		}
+	}
+	wrapped := a2a.ToV03Part(&a2a.Part{Content: &a2a.PartData{Data: json.RawMessage(`[1,2]`)}})
+	if got := string(wrapped.AppendJSON(nil)); got != `{"data":{"value":[1,2]},"kind":"data"}` {
+		t.Errorf("a list as 0.3 data: %s", got)
+	}
+	if a2a.ToV03Part(&a2a.Part{}) != nil {
+		t.Error("a part with no content has no 0.3 form")
+	}
+}
+
+// A bad value is refused where it is, in the 0.3 request's terms.
+func TestBadBytesAreLocated(t *testing.T) {
+	var p a2av03.MessageSendParams
+	if err := p.UnmarshalJSON([]byte(`{"message":{"kind":"message","messageId":"m","role":"user","parts":[{"kind":"text","text":"x"},{"kind":"file","file":{"bytes":"%%%"}}]}}`)); err != nil {
+		t.Fatal(err)
+	}
+	_, err := a2a.FromV03SendMessageRequest(&p)
+	var ce *a2a.CompatError
+	if !errors.As(err, &ce) || ce.Path != "/message/parts/1/file/bytes" {
+		t.Fatalf("got %v", err)
+	}
+}
+
+// 0.3's blocking is 1.0's returnImmediately turned over; its push config
+// moves into the configuration's task push config.
+func TestSendConfiguration(t *testing.T) {
+	for _, c := range []struct {
+		blocking  *bool
+		immediate bool
+	}{{nil, false}, {ptr(true), false}, {ptr(false), true}} {
+		got, err := a2a.FromV03SendMessageConfiguration(&a2av03.MessageSendConfiguration{Blocking: c.blocking,
+			PushNotificationConfig: &a2av03.PushNotificationConfig{URL: "https://client.example.com/hook", Token: ptr("tok")}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.ReturnImmediately != c.immediate || got.TaskPushNotificationConfig == nil || got.TaskPushNotificationConfig.Token != "tok" {
+			t.Errorf("blocking %v: %s", c.blocking, got.AppendJSON(nil))
+		}
+	}
+}
+
+// Push configs: 0.3 lists authentication schemes, 1.0 names one, so a
+// config with two keeps the first; the rest round-trips.
+func TestPushConfigs(t *testing.T) {
+	in := &a2av03.TaskPushNotificationConfig{TaskID: "t1", PushNotificationConfig: a2av03.PushNotificationConfig{
+		ID: ptr("c1"), URL: "https://client.example.com/hook", Token: ptr("tok"),
+		Authentication: &a2av03.PushNotificationAuthenticationInfo{Schemes: []string{"Bearer", "Basic"}, Credentials: ptr("cred")}}}
+	v1, err := a2a.FromV03TaskPushNotificationConfig(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(v1.AppendJSON(nil)); got != `{"id":"c1","taskId":"t1","url":"https://client.example.com/hook","token":"tok","authentication":{"scheme":"Bearer","credentials":"cred"}}` {
+		t.Fatalf("1.0: %s", got)
+	}
+	back := a2a.ToV03TaskPushNotificationConfig(v1)
+	in.PushNotificationConfig.Authentication.Schemes = []string{"Bearer"} // what 1.0 cannot hold
+	if !cmp.Equal(in.AppendJSON(nil), back.AppendJSON(nil)) {
+		t.Errorf("round trip: %s\nbecame %s", in.AppendJSON(nil), back.AppendJSON(nil))
+	}
+}
+
+// A status update is final when the stream ends with it: terminal states
+// and those that wait for the client.
+func TestFinal(t *testing.T) {
+	for state, final := range map[a2a.TaskState]bool{a2a.TaskStateWorking: false, a2a.TaskStateSubmitted: false,
+		a2a.TaskStateCompleted: true, a2a.TaskStateInputRequired: true, a2a.TaskStateAuthRequired: true, a2a.TaskStateCanceled: true} {
+		ev := a2a.ToV03TaskStatusUpdateEvent(&a2a.TaskStatusUpdateEvent{TaskID: "t", ContextID: "c", Status: &a2a.TaskStatus{State: state}})
+		if ev.Final != final {
+			t.Errorf("%v: final %v", state, ev.Final)
+		}
+	}
+}
+
+// The card a 0.3 client reads: where to call and how, its security in 0.3's
+// shape, and what 1.0 has that 0.3 cannot say is left out (the interfaces'
+// tenants, a device-code flow).
+func TestCard(t *testing.T) {
+	card := &a2a.AgentCard{Name: "n", Description: "d", Version: "1",
+		SupportedInterfaces: []*a2a.AgentInterface{
+			{URL: "https://agent.example.com/rest", ProtocolBinding: "HTTP+JSON", ProtocolVersion: "1.0"},
+			{URL: "https://agent.example.com/rpc", ProtocolBinding: "JSONRPC", ProtocolVersion: "1.0", Tenant: "acme"},
+		},
+		Capabilities: &a2a.AgentCapabilities{Streaming: ptr(true), ExtendedAgentCard: ptr(true)},
+		SecuritySchemes: map[string]*a2a.SecurityScheme{
+			"key": {Scheme: &a2a.SecuritySchemeAPIKeySecurityScheme{APIKeySecurityScheme: &a2a.APIKeySecurityScheme{Location: "header", Name: "X-Key"}}},
+			"dev": {Scheme: &a2a.SecuritySchemeOAuth2SecurityScheme{OAuth2SecurityScheme: &a2a.OAuth2SecurityScheme{
+				Flows: &a2a.OAuthFlows{Flow: &a2a.OAuthFlowsDeviceCode{DeviceCode: &a2a.DeviceCodeOAuthFlow{DeviceAuthorizationURL: "https://a", TokenURL: "https://t"}}}}}},
+		},
+		SecurityRequirements: []*a2a.SecurityRequirement{{Schemes: map[string]*a2a.StringList{"key": {}}}},
+		DefaultInputModes:    []string{"text/plain"}, DefaultOutputModes: []string{"text/plain"},
+		Skills: []*a2a.AgentSkill{{ID: "s", Name: "s", Description: "s", Tags: []string{"t"}}},
+	}
+	got := string(a2a.ToV03AgentCard(card).AppendJSON(nil))
+	want := `{"additionalInterfaces":[{"transport":"JSONRPC","url":"https://agent.example.com/rpc"}],"capabilities":{"streaming":true},` +
+		`"defaultInputModes":["text/plain"],"defaultOutputModes":["text/plain"],"description":"d","name":"n","preferredTransport":"JSONRPC",` +
+		`"protocolVersion":"0.3.0","security":[{"key":[]}],"securitySchemes":{"dev":{"flows":{},"type":"oauth2"},"key":{"in":"header","name":"X-Key","type":"apiKey"}},` +
+		`"skills":[{"description":"s","id":"s","name":"s","tags":["t"]}],"supportsAuthenticatedExtendedCard":true,"url":"https://agent.example.com/rpc","version":"1"}`
+	if got != want {
+		t.Errorf("0.3 card:\n got %s\nwant %s", got, want)
+	}
+	var c a2av03.AgentCard
+	if err := c.UnmarshalJSON([]byte(got)); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Validate(); err != nil {
+		t.Errorf("the 0.3 card is invalid to the 0.3 schema: %v", err)
+	}
+}

@@ -1,0 +1,170 @@
+package a2acore
+
+import (
+	"encoding/base64"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// CompatVersion serves the clients of an earlier protocol version with this
+// version's service: each of its JSON-RPC methods is converted to the method
+// of this version that serves it, and the answer back. The generator builds
+// one from the earlier version's spec, this one's, and the rules where their
+// meaning differs.
+type CompatVersion struct {
+	// Version is the earlier version, Major.Minor ("0.3").
+	Version string
+	// Methods are its JSON-RPC methods.
+	Methods []CompatMethod
+	// Card writes this version's agent card in the earlier version's JSON,
+	// for the members a client of that version reads.
+	Card func(card ProtoValue) []byte
+}
+
+// CompatMethod is one JSON-RPC method of an earlier version.
+type CompatMethod struct {
+	// Method is its JSON-RPC name ("message/send").
+	Method string
+	// Serves names the method of this version that serves it.
+	Serves string
+	// Request reads the JSON-RPC params into the request of Serves. An error
+	// is a *CompatError, or a decoding error of the earlier version's types.
+	Request func(params []byte) (ProtoValue, error)
+	// Result appends the JSON-RPC result for a response of Serves, or for one
+	// message of its stream.
+	Result func(b []byte, resp ProtoValue) []byte
+}
+
+// Method returns the method named name, or nil.
+func (v *CompatVersion) Method(name string) *CompatMethod {
+	for i := range v.Methods {
+		if v.Methods[i].Method == name {
+			return &v.Methods[i]
+		}
+	}
+	return nil
+}
+
+// CompatError is a value of an earlier version that this version cannot
+// hold, located by its JSON pointer in the earlier version's request.
+type CompatError struct {
+	Path string // "/message/parts/1/file/bytes"
+	Msg  string
+}
+
+func (e *CompatError) Error() string {
+	if e.Path == "" {
+		return e.Msg
+	}
+	return e.Path + ": " + e.Msg
+}
+
+// compatAt prefixes the location of err, when it is a *CompatError, with a
+// member name or an array index, as a conversion returns through the
+// values that hold the bad one.
+func compatAt(err error, segment any) error {
+	e, ok := err.(*CompatError)
+	if !ok {
+		return err
+	}
+	switch s := segment.(type) {
+	case int:
+		e.Path = "/" + strconv.Itoa(s) + e.Path
+	case string:
+		e.Path = "/" + strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1") + e.Path
+	}
+	return e
+}
+
+// convertSlice converts every element of in, locating a failure by its index.
+func convertSlice[S, T any](in []S, conv func(S) (T, error)) ([]T, error) {
+	if in == nil {
+		return nil, nil
+	}
+	out := make([]T, len(in))
+	for i, v := range in {
+		c, err := conv(v)
+		if err != nil {
+			return nil, compatAt(err, i)
+		}
+		out[i] = c
+	}
+	return out, nil
+}
+
+// mapSlice converts every element of in with a conversion that cannot fail.
+func mapSlice[S, T any](in []S, conv func(S) T) []T {
+	if in == nil {
+		return nil
+	}
+	out := make([]T, len(in))
+	for i, v := range in {
+		out[i] = conv(v)
+	}
+	return out
+}
+
+// convertMap converts every value of in, locating a failure by its key.
+func convertMap[S, T any](in map[string]S, conv func(S) (T, error)) (map[string]T, error) {
+	if in == nil {
+		return nil, nil
+	}
+	out := make(map[string]T, len(in))
+	for k, v := range in {
+		c, err := conv(v)
+		if err != nil {
+			return nil, compatAt(err, k)
+		}
+		out[k] = c
+	}
+	return out, nil
+}
+
+// mapMap converts every value of in with a conversion that cannot fail.
+func mapMap[S, T any](in map[string]S, conv func(S) T) map[string]T {
+	if in == nil {
+		return nil
+	}
+	out := make(map[string]T, len(in))
+	for k, v := range in {
+		out[k] = conv(v)
+	}
+	return out
+}
+
+// compatInt32 narrows an earlier version's integer to an int32 field.
+func compatInt32(v int64) (int32, error) {
+	if v < math.MinInt32 || v > math.MaxInt32 {
+		return 0, &CompatError{Msg: strconv.FormatInt(v, 10) + " does not fit in 32 bits"}
+	}
+	return int32(v), nil
+}
+
+// compatTime reads an earlier version's RFC 3339 timestamp.
+func compatTime(v string) (*time.Time, error) {
+	t, err := time.Parse(time.RFC3339Nano, v)
+	if err != nil {
+		return nil, &CompatError{Msg: strconv.Quote(v) + " is not an RFC 3339 timestamp"}
+	}
+	return &t, nil
+}
+
+// compatBase64 reads an earlier version's base64 text as bytes.
+func compatBase64(v string) ([]byte, error) {
+	b, err := base64.StdEncoding.DecodeString(v)
+	if err != nil {
+		return nil, &CompatError{Msg: "not base64: " + err.Error()}
+	}
+	return b, nil
+}
+
+// derefOr is *p, or the zero value when p is nil.
+func derefOr[T any](p *T) T {
+	if p == nil {
+		var zero T
+		return zero
+	}
+	return *p
+}

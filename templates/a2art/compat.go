@@ -1,0 +1,153 @@
+package a2art
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"slices"
+	"strconv"
+
+	a2a "github.com/agui-gen/agui-gen/gen/a2a"
+)
+
+// WithEarlierVersions names the earlier protocol versions (Major.Minor) the
+// server serves beside its own, of those it was generated for
+// (a2a.CompatVersions: 0.3 unless generated without it). By default all of
+// them; WithEarlierVersions() serves none, and a request of such a version
+// is then refused with VERSION_NOT_SUPPORTED.
+func WithEarlierVersions(versions ...string) ServerOption {
+	return func(c *serverConfig) {
+		c.compat = nil
+		for _, v := range a2a.CompatVersions() {
+			if slices.Contains(versions, v.Version) {
+				c.compat = append(c.compat, v)
+			}
+		}
+	}
+}
+
+// compatMethod finds the earlier version that has a JSON-RPC method named
+// name, and the method.
+func (c *serverConfig) compatMethod(name string) (*a2a.CompatVersion, *a2a.CompatMethod) {
+	for _, v := range c.compat {
+		if m := v.Method(name); m != nil {
+			return v, m
+		}
+	}
+	return nil, nil
+}
+
+// compatVersion negotiates the version of a call made with an earlier
+// version's method: the client sent no A2A-Version (0.3 clients send none)
+// or named that version. A client that names another version called a
+// method its version does not have.
+func compatVersion(r *http.Request, v *a2a.CompatVersion, method string, info *CallInfo) *a2a.RPCError {
+	requested := r.Header.Get(VersionHeader)
+	if requested == "" {
+		requested = r.URL.Query().Get(VersionHeader)
+	}
+	if requested != "" {
+		if mm, ok := ParseVersion(requested); !ok || mm != v.Version {
+			return a2a.NewError(a2a.ErrMethodNotFound, "method not found: "+strconv.Quote(method)+" is an A2A "+v.Version+" method")
+		}
+	}
+	info.Version = v.Version
+	return nil
+}
+
+// appendCompatResponse appends a JSON-RPC response in an earlier version's
+// JSON: its result, or an error object without 1.0's details, which 0.3
+// clients read as an object, not a list.
+func appendCompatResponse(b []byte, id json.RawMessage, m *a2a.CompatMethod, result a2a.ProtoValue, rerr *a2a.RPCError) []byte {
+	b = append(b, `{"jsonrpc":"2.0","id":`...)
+	b = append(b, id...)
+	if rerr != nil {
+		b = append(b, `,"error":{"code":`...)
+		b = strconv.AppendInt(b, int64(rerr.Code), 10)
+		b = append(b, `,"message":`...)
+		b = appendJSONString(b, rerr.Error())
+		return append(b, '}', '}')
+	}
+	b = append(b, `,"result":`...)
+	b = m.Result(b, result)
+	return append(b, '}')
+}
+
+// compatCard is the card's JSON for clients of every version served: the
+// card as it is, each JSON-RPC interface listed again at every earlier
+// version (the JSON-RPC endpoint serves their methods), and the members the
+// earlier versions' clients read (0.3's url, preferredTransport,
+// protocolVersion, additionalInterfaces, and its shapes of securitySchemes
+// and security) merged in beside 1.0's. Where both versions name a member
+// the same, objects are merged member by member and 1.0's value wins
+// otherwise, so a 1.0 client reads the card it always read.
+//
+// A signed card is served as it was signed: its signatures cover its
+// members, and members added here would break them.
+func compatCard(card *a2a.AgentCard, versions []*a2a.CompatVersion) []byte {
+	if len(versions) == 0 || len(card.Signatures) > 0 {
+		return card.AppendJSON(nil)
+	}
+	served := new(a2a.AgentCard)
+	_ = served.UnmarshalProto(card.AppendProto(nil)) // a copy, so the caller's card is left as it is
+	for _, v := range versions {
+		for _, i := range card.SupportedInterfaces {
+			if i.ProtocolBinding == BindingJSONRPC && i.ProtocolVersion == a2a.ProtocolVersion {
+				served.SupportedInterfaces = append(served.SupportedInterfaces,
+					&a2a.AgentInterface{URL: i.URL, ProtocolBinding: i.ProtocolBinding, Tenant: i.Tenant, ProtocolVersion: v.Version})
+			}
+		}
+	}
+	out := served.AppendJSON(nil)
+	for _, v := range versions {
+		if v.Card != nil {
+			out = mergeJSON(out, v.Card(served))
+		}
+	}
+	return out
+}
+
+// mergeJSON merges the object b into the object a: members of b that a
+// lacks are added, objects present in both are merged, so are arrays of one
+// length element by element, and a's value wins anywhere else.
+func mergeJSON(a, b []byte) []byte {
+	var x, y any
+	if decode(a, &x) != nil || decode(b, &y) != nil {
+		return a
+	}
+	out, err := json.Marshal(merge(x, y))
+	if err != nil {
+		return a
+	}
+	return out
+}
+
+func decode(data []byte, v *any) error {
+	d := json.NewDecoder(bytes.NewReader(data))
+	d.UseNumber() // numbers as written, not through float64
+	return d.Decode(v)
+}
+
+func merge(a, b any) any {
+	if al, ok := a.([]any); ok {
+		if bl, ok := b.([]any); ok && len(al) == len(bl) {
+			for i := range al {
+				al[i] = merge(al[i], bl[i])
+			}
+		}
+		return al
+	}
+	ao, ok1 := a.(map[string]any)
+	bo, ok2 := b.(map[string]any)
+	if !ok1 || !ok2 {
+		return a
+	}
+	for k, bv := range bo {
+		if av, ok := ao[k]; ok {
+			ao[k] = merge(av, bv)
+		} else {
+			ao[k] = bv
+		}
+	}
+	return ao
+}
