@@ -11,12 +11,19 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
 	a2a03 "github.com/a2aproject/a2a-go/a2a"
 	client03 "github.com/a2aproject/a2a-go/a2aclient"
 	"github.com/a2aproject/a2a-go/a2aclient/agentcard"
+	server03 "github.com/a2aproject/a2a-go/a2asrv"
+	eventqueue03 "github.com/a2aproject/a2a-go/a2asrv/eventqueue"
+	push03 "github.com/a2aproject/a2a-go/a2asrv/push"
+
+	"github.com/agui-gen/agui-gen/gen/a2a"
 )
 
 func TestA2AGoV03ClientAgainstOurServer(t *testing.T) {
@@ -165,4 +172,170 @@ func TestA2AGoV03PushConfigs(t *testing.T) {
 	if list, err := client.ListTaskPushConfig(ctx, &a2a03.ListTaskPushConfigParams{TaskID: task.ID}); err != nil || len(list) != 0 {
 		t.Fatalf("list after delete: %v %+v", err, list)
 	}
+}
+
+// v03Executor is an agent of the 0.3 SDK: it asks for input when told
+// "ask", and otherwise echoes the message as an artifact and completes.
+type v03Executor struct{}
+
+func (v03Executor) Execute(ctx context.Context, rc *server03.RequestContext, q eventqueue03.Queue) error {
+	said := rc.Message.Parts[0].(a2a03.TextPart).Text
+	if rc.StoredTask == nil {
+		if err := q.Write(ctx, a2a03.NewSubmittedTask(rc, rc.Message)); err != nil {
+			return err
+		}
+	}
+	if said == "ask" {
+		ev := a2a03.NewStatusUpdateEvent(rc, a2a03.TaskStateInputRequired, a2a03.NewMessageForTask(a2a03.MessageRoleAgent, rc, a2a03.TextPart{Text: "which colour?"}))
+		ev.Final = true
+		return q.Write(ctx, ev)
+	}
+	if err := q.Write(ctx, a2a03.NewArtifactEvent(rc, a2a03.TextPart{Text: said})); err != nil {
+		return err
+	}
+	ev := a2a03.NewStatusUpdateEvent(rc, a2a03.TaskStateCompleted, nil)
+	ev.Final = true
+	return q.Write(ctx, ev)
+}
+
+func (v03Executor) Cancel(ctx context.Context, rc *server03.RequestContext, q eventqueue03.Queue) error {
+	ev := a2a03.NewStatusUpdateEvent(rc, a2a03.TaskStateCanceled, nil)
+	ev.Final = true
+	return q.Write(ctx, ev)
+}
+
+// serveV03 serves v03Executor with the 0.3 SDK's JSON-RPC server and card,
+// push notifications on.
+func serveV03(t *testing.T) string {
+	t.Helper()
+	var card a2a03.AgentCard
+	mux := http.NewServeMux()
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	card = a2a03.AgentCard{Name: "echo 0.3", Description: "A 0.3 agent", URL: srv.URL + "/rpc", Version: "1",
+		ProtocolVersion: "0.3.0", PreferredTransport: a2a03.TransportProtocolJSONRPC,
+		Capabilities:      a2a03.AgentCapabilities{Streaming: true, PushNotifications: true},
+		DefaultInputModes: []string{"text/plain"}, DefaultOutputModes: []string{"text/plain"},
+		Skills: []a2a03.AgentSkill{{ID: "echo", Name: "Echo", Description: "Echoes", Tags: []string{"echo"}}}}
+	handler := server03.NewHandler(v03Executor{},
+		server03.WithPushNotifications(push03.NewInMemoryStore(), push03.NewHTTPPushSender(nil)))
+	mux.Handle("/rpc", server03.NewJSONRPCHandler(handler))
+	mux.Handle("/.well-known/agent-card.json", server03.NewStaticAgentCardHandler(&card))
+	return srv.URL
+}
+
+// TestOurClientAgainstA2AGoV03Server: our client reads a 0.3 agent's card,
+// picks its JSON-RPC interface at 0.3, and makes every call through the
+// generated conversion: send, stream, get, cancel, resubscribe, push
+// configs.
+func TestOurClientAgainstA2AGoV03Server(t *testing.T) {
+	base := serveV03(t)
+	exerciseV03Server(t, base, base+"/rpc")
+}
+
+// exerciseV03Server runs our client against a 0.3 agent at base whose card
+// names rpcURL, through every call.
+func exerciseV03Server(t *testing.T, base, rpcURL string) {
+	ctx := context.Background()
+	card, err := a2a.ResolveCard(ctx, base)
+	if err != nil {
+		t.Fatalf("reading the 0.3 card: %v", err)
+	}
+	if len(card.SupportedInterfaces) != 1 || card.SupportedInterfaces[0].ProtocolVersion != "0.3" || card.SupportedInterfaces[0].URL != rpcURL {
+		t.Fatalf("the 0.3 card as we read it: %s", card.AppendJSON(nil))
+	}
+	tr, iface, err := a2a.NewTransportFromCard(card)
+	if err != nil || iface.ProtocolVersion != "0.3" {
+		t.Fatalf("transport: %v %v", err, iface)
+	}
+	c := a2a.NewA2AServiceClient(tr)
+	text := func(s string) *a2a.Message {
+		return &a2a.Message{MessageID: "m-" + s, Role: a2a.RoleUser, Parts: []*a2a.Part{{Content: &a2a.PartText{Text: s}}}}
+	}
+	res, err := c.SendMessage(ctx, &a2a.SendMessageRequest{Message: text("hello")})
+	if err != nil {
+		t.Fatalf("SendMessage: %v", err)
+	}
+	task := taskOf(res)
+	if task == nil || task.Status.State != a2a.TaskStateCompleted || len(task.Artifacts) != 1 ||
+		task.Artifacts[0].Parts[0].Content.(*a2a.PartText).Text != "hello" {
+		t.Fatalf("SendMessage: %s", res.AppendJSON(nil))
+	}
+	got, err := c.GetTask(ctx, &a2a.GetTaskRequest{ID: task.ID})
+	if err != nil || got.ID != task.ID || got.Status.State != a2a.TaskStateCompleted {
+		t.Fatalf("GetTask: %v %s", err, got.AppendJSON(nil))
+	}
+	if _, err := c.GetTask(ctx, &a2a.GetTaskRequest{ID: "no-such-task"}); !errors.Is(err, a2a.ErrTaskNotFound) {
+		t.Fatalf("GetTask of an unknown task: %v", err)
+	}
+	if _, err := c.CancelTask(ctx, &a2a.CancelTaskRequest{ID: task.ID}); !errors.Is(err, a2a.ErrTaskNotCancelable) {
+		t.Fatalf("CancelTask of a completed task: %v", err)
+	}
+	var events []string
+	for ev, err := range c.SendStreamingMessage(ctx, &a2a.SendMessageRequest{Message: text("stream")}) {
+		if err != nil {
+			t.Fatalf("stream: %v", err)
+		}
+		events = append(events, summary(ev))
+	}
+	if want := "task:TASK_STATE_SUBMITTED artifact:stream status:TASK_STATE_COMPLETED"; strings.Join(events, " ") != want {
+		t.Fatalf("stream: %v, want %s", events, want)
+	}
+
+	res, err = c.SendMessage(ctx, &a2a.SendMessageRequest{Message: text("ask")})
+	if err != nil || taskOf(res) == nil || taskOf(res).Status.State != a2a.TaskStateInputRequired {
+		t.Fatalf("ask: %v %s", err, res.AppendJSON(nil))
+	}
+	asked := taskOf(res).ID
+	set, err := c.CreateTaskPushNotificationConfig(ctx, &a2a.TaskPushNotificationConfig{TaskID: asked, ID: "hook-1", URL: "http://127.0.0.1:9/hook", Token: "secret",
+		Authentication: &a2a.AuthenticationInfo{Scheme: "Bearer", Credentials: "cred"}})
+	if err != nil || set.ID != "hook-1" || set.Authentication == nil || set.Authentication.Scheme != "Bearer" {
+		t.Fatalf("CreateTaskPushNotificationConfig: %v %s", err, set.AppendJSON(nil))
+	}
+	one, err := c.GetTaskPushNotificationConfig(ctx, &a2a.GetTaskPushNotificationConfigRequest{TaskID: asked, ID: "hook-1"})
+	if err != nil || one.URL != "http://127.0.0.1:9/hook" || one.Token != "secret" {
+		t.Fatalf("GetTaskPushNotificationConfig: %v %s", err, one.AppendJSON(nil))
+	}
+	list, err := c.ListTaskPushNotificationConfigs(ctx, &a2a.ListTaskPushNotificationConfigsRequest{TaskID: asked})
+	if err != nil || len(list.Configs) != 1 || list.Configs[0].ID != "hook-1" {
+		t.Fatalf("ListTaskPushNotificationConfigs: %v %s", err, list.AppendJSON(nil))
+	}
+	if _, err := c.DeleteTaskPushNotificationConfig(ctx, &a2a.DeleteTaskPushNotificationConfigRequest{TaskID: asked, ID: "hook-1"}); err != nil {
+		t.Fatalf("DeleteTaskPushNotificationConfig: %v", err)
+	}
+	canceled, err := c.CancelTask(ctx, &a2a.CancelTaskRequest{ID: asked})
+	if err != nil || canceled.Status.State != a2a.TaskStateCanceled {
+		t.Fatalf("CancelTask: %v %s", err, canceled.AppendJSON(nil))
+	}
+	for _, err := range c.SubscribeToTask(ctx, &a2a.SubscribeToTaskRequest{ID: asked}) {
+		if err == nil {
+			continue
+		}
+		if !errors.Is(err, a2a.ErrUnsupportedOperation) && !errors.Is(err, a2a.ErrTaskNotFound) {
+			t.Fatalf("SubscribeToTask of a canceled task: %v", err)
+		}
+	}
+}
+
+// taskOf is the task a SendMessage answered with, or nil.
+func taskOf(res *a2a.SendMessageResponse) *a2a.Task {
+	if p, ok := res.Payload.(*a2a.SendMessageResponseTask); ok {
+		return p.Task
+	}
+	return nil
+}
+
+// summary names one event of a 1.0 stream.
+func summary(ev *a2a.StreamResponse) string {
+	switch p := ev.Payload.(type) {
+	case *a2a.StreamResponseTask:
+		return "task:" + p.Task.Status.State.String()
+	case *a2a.StreamResponseStatusUpdate:
+		return "status:" + p.StatusUpdate.Status.State.String()
+	case *a2a.StreamResponseArtifactUpdate:
+		return "artifact:" + p.ArtifactUpdate.Artifact.Parts[0].Content.(*a2a.PartText).Text
+	case *a2a.StreamResponseMessage:
+		return "message"
+	}
+	return "?"
 }

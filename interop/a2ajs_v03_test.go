@@ -60,3 +60,11 @@ func TestA2AJSV03ClientAgainstOurServer(t *testing.T) {
 		t.Fatalf("@a2a-js/sdk 0.3.14 client against our server (-want +got):\n%s", d)
 	}
 }
+
+// TestOurClientAgainstA2AJSV03Server: our client against @a2a-js/sdk
+// 0.3.14's server, which speaks 0.3 only, through every call.
+func TestOurClientAgainstA2AJSV03Server(t *testing.T) {
+	requireA2AJSV03(t)
+	base, _ := serveNode(t, "a2a-server-v03.mjs")
+	exerciseV03Server(t, base, base+"/a2a/jsonrpc")
+}

@@ -100,3 +100,78 @@ func securityToV03(reqs []*SecurityRequirement) []map[string][]string {
 func fixToV03APIKeySecurityScheme(x *APIKeySecurityScheme, out *a2av03.APIKeySecurityScheme) {
 	out.In = a2av03.APIKeySecuritySchemeIn(strings.ToLower(x.Location))
 }
+
+// fixFromV03AgentCard reads how a 0.3 card says where to call: each of its
+// interfaces ("url" with "preferredTransport", then "additionalInterfaces")
+// becomes a supported interface at the card's protocol version, so a
+// client picks it as a 0.3 one. Security and the extended card move back.
+func fixFromV03AgentCard(x *a2av03.AgentCard, out *AgentCard) error {
+	version := x.ProtocolVersion
+	if major, rest, ok := strings.Cut(version, "."); ok {
+		minor, _, _ := strings.Cut(rest, ".")
+		version = major + "." + minor
+	}
+	add := func(url, binding string) {
+		for _, i := range out.SupportedInterfaces {
+			if i.URL == url && i.ProtocolBinding == binding {
+				return
+			}
+		}
+		out.SupportedInterfaces = append(out.SupportedInterfaces, &AgentInterface{URL: url, ProtocolBinding: binding, ProtocolVersion: version})
+	}
+	if x.URL != "" {
+		binding := "JSONRPC" // 0.3's default transport
+		if x.PreferredTransport != nil && *x.PreferredTransport != "" {
+			binding = *x.PreferredTransport
+		}
+		add(x.URL, binding)
+	}
+	for _, i := range x.AdditionalInterfaces {
+		add(i.URL, i.Transport)
+	}
+	out.SecurityRequirements = securityFromV03(x.Security)
+	if x.SupportsAuthenticatedExtendedCard != nil && *x.SupportsAuthenticatedExtendedCard {
+		if out.Capabilities == nil {
+			out.Capabilities = &AgentCapabilities{}
+		}
+		supports := true
+		out.Capabilities.ExtendedAgentCard = &supports
+	}
+	return nil
+}
+
+// fixFromV03AgentSkill moves a skill's 0.3 "security" to 1.0's
+// requirements.
+func fixFromV03AgentSkill(x *a2av03.AgentSkill, out *AgentSkill) error {
+	out.SecurityRequirements = securityFromV03(x.Security)
+	return nil
+}
+
+func securityFromV03(reqs []map[string][]string) []*SecurityRequirement {
+	var out []*SecurityRequirement
+	for _, r := range reqs {
+		req := &SecurityRequirement{Schemes: map[string]*StringList{}}
+		for name, scopes := range r {
+			req.Schemes[name] = &StringList{List: scopes}
+		}
+		out = append(out, req)
+	}
+	return out
+}
+
+// fixFromV03APIKeySecurityScheme carries 0.3's "in" as 1.0's "location".
+func fixFromV03APIKeySecurityScheme(x *a2av03.APIKeySecurityScheme, out *APIKeySecurityScheme) error {
+	out.Location = string(x.In)
+	return nil
+}
+
+// fixToV03MessageSendConfiguration writes 1.0's "returnImmediately" as
+// 0.3's "blocking", and its task push config as 0.3's push config.
+func fixToV03MessageSendConfiguration(x *SendMessageConfiguration, out *a2av03.MessageSendConfiguration) {
+	blocking := !x.ReturnImmediately
+	out.Blocking = &blocking
+	if x.TaskPushNotificationConfig != nil {
+		push := pushToV03(x.TaskPushNotificationConfig)
+		out.PushNotificationConfig = &push
+	}
+}

@@ -17,6 +17,9 @@ var compatV03 = &CompatVersion{
 	},
 	Methods: []CompatMethod{{
 		Method: "message/send",
+		Params: func(req ProtoValue) []byte {
+			return ToV03MessageSendParams(req.(*SendMessageRequest)).AppendJSON(nil)
+		},
 		Request: func(params []byte) (ProtoValue, error) {
 			var p a2av03.MessageSendParams
 			if err := p.UnmarshalJSON(params); err != nil {
@@ -26,6 +29,13 @@ var compatV03 = &CompatVersion{
 				return nil, err
 			}
 			return FromV03SendMessageRequest(&p)
+		},
+		Response: func(result []byte) (ProtoValue, error) {
+			v, err := a2av03.UnmarshalSendMessageSuccessResponseResult(result)
+			if err != nil {
+				return nil, err
+			}
+			return FromV03SendMessageResponse(v)
 		},
 		Result: func(b []byte, resp ProtoValue) []byte {
 			return appendValue(b, ToV03SendMessageSuccessResponseResult(resp.(*SendMessageResponse)))
@@ -33,6 +43,9 @@ var compatV03 = &CompatVersion{
 		Serves: "SendMessage",
 	}, {
 		Method: "message/stream",
+		Params: func(req ProtoValue) []byte {
+			return ToV03MessageSendParams(req.(*SendMessageRequest)).AppendJSON(nil)
+		},
 		Request: func(params []byte) (ProtoValue, error) {
 			var p a2av03.MessageSendParams
 			if err := p.UnmarshalJSON(params); err != nil {
@@ -43,12 +56,22 @@ var compatV03 = &CompatVersion{
 			}
 			return FromV03SendMessageRequest(&p)
 		},
+		Response: func(result []byte) (ProtoValue, error) {
+			v, err := a2av03.UnmarshalSendStreamingMessageSuccessResponseResult(result)
+			if err != nil {
+				return nil, err
+			}
+			return FromV03StreamResponse(v)
+		},
 		Result: func(b []byte, resp ProtoValue) []byte {
 			return appendValue(b, ToV03SendStreamingMessageSuccessResponseResult(resp.(*StreamResponse)))
 		},
 		Serves: "SendStreamingMessage",
 	}, {
 		Method: "tasks/get",
+		Params: func(req ProtoValue) []byte {
+			return ToV03TaskQueryParams(req.(*GetTaskRequest)).AppendJSON(nil)
+		},
 		Request: func(params []byte) (ProtoValue, error) {
 			var p a2av03.TaskQueryParams
 			if err := p.UnmarshalJSON(params); err != nil {
@@ -59,12 +82,22 @@ var compatV03 = &CompatVersion{
 			}
 			return FromV03GetTaskRequest(&p)
 		},
+		Response: func(result []byte) (ProtoValue, error) {
+			var v a2av03.Task
+			if err := v.UnmarshalJSON(result); err != nil {
+				return nil, err
+			}
+			return FromV03Task(&v)
+		},
 		Result: func(b []byte, resp ProtoValue) []byte {
 			return ToV03Task(resp.(*Task)).AppendJSON(b)
 		},
 		Serves: "GetTask",
 	}, {
 		Method: "tasks/cancel",
+		Params: func(req ProtoValue) []byte {
+			return ToV03TaskIDParams(req.(*CancelTaskRequest)).AppendJSON(nil)
+		},
 		Request: func(params []byte) (ProtoValue, error) {
 			var p a2av03.TaskIDParams
 			if err := p.UnmarshalJSON(params); err != nil {
@@ -75,12 +108,22 @@ var compatV03 = &CompatVersion{
 			}
 			return FromV03CancelTaskRequest(&p)
 		},
+		Response: func(result []byte) (ProtoValue, error) {
+			var v a2av03.Task
+			if err := v.UnmarshalJSON(result); err != nil {
+				return nil, err
+			}
+			return FromV03Task(&v)
+		},
 		Result: func(b []byte, resp ProtoValue) []byte {
 			return ToV03Task(resp.(*Task)).AppendJSON(b)
 		},
 		Serves: "CancelTask",
 	}, {
 		Method: "tasks/resubscribe",
+		Params: func(req ProtoValue) []byte {
+			return ToV03TaskIDParamsFromSubscribeToTaskRequest(req.(*SubscribeToTaskRequest)).AppendJSON(nil)
+		},
 		Request: func(params []byte) (ProtoValue, error) {
 			var p a2av03.TaskIDParams
 			if err := p.UnmarshalJSON(params); err != nil {
@@ -91,12 +134,22 @@ var compatV03 = &CompatVersion{
 			}
 			return FromV03SubscribeToTaskRequest(&p)
 		},
+		Response: func(result []byte) (ProtoValue, error) {
+			v, err := a2av03.UnmarshalSendStreamingMessageSuccessResponseResult(result)
+			if err != nil {
+				return nil, err
+			}
+			return FromV03StreamResponse(v)
+		},
 		Result: func(b []byte, resp ProtoValue) []byte {
 			return appendValue(b, ToV03SendStreamingMessageSuccessResponseResult(resp.(*StreamResponse)))
 		},
 		Serves: "SubscribeToTask",
 	}, {
 		Method: "tasks/pushNotificationConfig/set",
+		Params: func(req ProtoValue) []byte {
+			return ToV03TaskPushNotificationConfig(req.(*TaskPushNotificationConfig)).AppendJSON(nil)
+		},
 		Request: func(params []byte) (ProtoValue, error) {
 			var p a2av03.TaskPushNotificationConfig
 			if err := p.UnmarshalJSON(params); err != nil {
@@ -107,12 +160,22 @@ var compatV03 = &CompatVersion{
 			}
 			return FromV03TaskPushNotificationConfig(&p)
 		},
+		Response: func(result []byte) (ProtoValue, error) {
+			var v a2av03.TaskPushNotificationConfig
+			if err := v.UnmarshalJSON(result); err != nil {
+				return nil, err
+			}
+			return FromV03TaskPushNotificationConfig(&v)
+		},
 		Result: func(b []byte, resp ProtoValue) []byte {
 			return ToV03TaskPushNotificationConfig(resp.(*TaskPushNotificationConfig)).AppendJSON(b)
 		},
 		Serves: "CreateTaskPushNotificationConfig",
 	}, {
 		Method: "tasks/pushNotificationConfig/get",
+		Params: func(req ProtoValue) []byte {
+			return ToV03GetTaskPushNotificationConfigParams(req.(*GetTaskPushNotificationConfigRequest)).AppendJSON(nil)
+		},
 		Request: func(params []byte) (ProtoValue, error) {
 			var p a2av03.GetTaskPushNotificationConfigParams
 			if err := p.UnmarshalJSON(params); err != nil {
@@ -123,12 +186,22 @@ var compatV03 = &CompatVersion{
 			}
 			return FromV03GetTaskPushNotificationConfigRequest(&p)
 		},
+		Response: func(result []byte) (ProtoValue, error) {
+			var v a2av03.TaskPushNotificationConfig
+			if err := v.UnmarshalJSON(result); err != nil {
+				return nil, err
+			}
+			return FromV03TaskPushNotificationConfig(&v)
+		},
 		Result: func(b []byte, resp ProtoValue) []byte {
 			return ToV03TaskPushNotificationConfig(resp.(*TaskPushNotificationConfig)).AppendJSON(b)
 		},
 		Serves: "GetTaskPushNotificationConfig",
 	}, {
 		Method: "tasks/pushNotificationConfig/list",
+		Params: func(req ProtoValue) []byte {
+			return ToV03ListTaskPushNotificationConfigParams(req.(*ListTaskPushNotificationConfigsRequest)).AppendJSON(nil)
+		},
 		Request: func(params []byte) (ProtoValue, error) {
 			var p a2av03.ListTaskPushNotificationConfigParams
 			if err := p.UnmarshalJSON(params); err != nil {
@@ -139,12 +212,18 @@ var compatV03 = &CompatVersion{
 			}
 			return FromV03ListTaskPushNotificationConfigsRequest(&p)
 		},
+		Response: func(result []byte) (ProtoValue, error) {
+			return readV03ListTaskPushNotificationConfigsResponse(result)
+		},
 		Result: func(b []byte, resp ProtoValue) []byte {
 			return appendV03ListTaskPushNotificationConfigsResponse(b, resp.(*ListTaskPushNotificationConfigsResponse))
 		},
 		Serves: "ListTaskPushNotificationConfigs",
 	}, {
 		Method: "tasks/pushNotificationConfig/delete",
+		Params: func(req ProtoValue) []byte {
+			return ToV03DeleteTaskPushNotificationConfigParams(req.(*DeleteTaskPushNotificationConfigRequest)).AppendJSON(nil)
+		},
 		Request: func(params []byte) (ProtoValue, error) {
 			var p a2av03.DeleteTaskPushNotificationConfigParams
 			if err := p.UnmarshalJSON(params); err != nil {
@@ -155,20 +234,40 @@ var compatV03 = &CompatVersion{
 			}
 			return FromV03DeleteTaskPushNotificationConfigRequest(&p)
 		},
+		Response: func(result []byte) (ProtoValue, error) {
+			return &Empty{}, nil
+		},
 		Result: func(b []byte, resp ProtoValue) []byte {
 			return append(b, "null"...)
 		},
 		Serves: "DeleteTaskPushNotificationConfig",
 	}, {
 		Method: "agent/getAuthenticatedExtendedCard",
+		Params: func(ProtoValue) []byte {
+			return nil
+		},
 		Request: func([]byte) (ProtoValue, error) {
 			return &GetExtendedAgentCardRequest{}, nil
+		},
+		Response: func(result []byte) (ProtoValue, error) {
+			var v a2av03.AgentCard
+			if err := v.UnmarshalJSON(result); err != nil {
+				return nil, err
+			}
+			return FromV03AgentCard(&v)
 		},
 		Result: func(b []byte, resp ProtoValue) []byte {
 			return ToV03AgentCard(resp.(*AgentCard)).AppendJSON(b)
 		},
 		Serves: "GetExtendedAgentCard",
 	}},
+	ReadCard: func(data []byte) (ProtoValue, error) {
+		var c a2av03.AgentCard
+		if err := c.UnmarshalJSON(data); err != nil {
+			return nil, err
+		}
+		return FromV03AgentCard(&c)
+	},
 	Version: "0.3",
 }
 
@@ -198,6 +297,45 @@ func FromV03SendMessageRequest(x *a2av03.MessageSendParams) (*SendMessageRequest
 	return out, nil
 }
 
+// ToV03MessageSendParams converts SendMessageRequest to an A2A 0.3 MessageSendParams.
+//
+// 0.3 has no place for tenant.
+func ToV03MessageSendParams(x *SendMessageRequest) *a2av03.MessageSendParams {
+	if x == nil {
+		return nil
+	}
+	out := &a2av03.MessageSendParams{}
+	if x.Configuration != nil {
+		out.Configuration = ToV03MessageSendConfiguration(x.Configuration)
+	}
+	if x.Message != nil {
+		if v := ToV03Message(x.Message); v != nil {
+			out.Message = *v
+		}
+	}
+	out.Metadata = x.Metadata
+	return out
+}
+
+// FromV03SendMessageResponse converts an A2A 0.3 SendMessageSuccessResponseResult to SendMessageResponse.
+func FromV03SendMessageResponse(x a2av03.SendMessageSuccessResponseResult) (*SendMessageResponse, error) {
+	switch v := x.(type) {
+	case *a2av03.Task:
+		c, err := FromV03Task(v)
+		if err != nil {
+			return nil, err
+		}
+		return &SendMessageResponse{Payload: &SendMessageResponseTask{Task: c}}, nil
+	case *a2av03.Message:
+		c, err := FromV03Message(v)
+		if err != nil {
+			return nil, err
+		}
+		return &SendMessageResponse{Payload: &SendMessageResponseMessage{Message: c}}, nil
+	}
+	return nil, nil
+}
+
 // ToV03SendMessageSuccessResponseResult converts SendMessageResponse to an A2A 0.3 SendMessageSuccessResponseResult; nil when it holds nothing the earlier
 // version has.
 func ToV03SendMessageSuccessResponseResult(x *SendMessageResponse) a2av03.SendMessageSuccessResponseResult {
@@ -215,6 +353,37 @@ func ToV03SendMessageSuccessResponseResult(x *SendMessageResponse) a2av03.SendMe
 		}
 	}
 	return nil
+}
+
+// FromV03StreamResponse converts an A2A 0.3 SendStreamingMessageSuccessResponseResult to StreamResponse.
+func FromV03StreamResponse(x a2av03.SendStreamingMessageSuccessResponseResult) (*StreamResponse, error) {
+	switch v := x.(type) {
+	case *a2av03.Task:
+		c, err := FromV03Task(v)
+		if err != nil {
+			return nil, err
+		}
+		return &StreamResponse{Payload: &StreamResponseTask{Task: c}}, nil
+	case *a2av03.Message:
+		c, err := FromV03Message(v)
+		if err != nil {
+			return nil, err
+		}
+		return &StreamResponse{Payload: &StreamResponseMessage{Message: c}}, nil
+	case *a2av03.TaskStatusUpdateEvent:
+		c, err := FromV03TaskStatusUpdateEvent(v)
+		if err != nil {
+			return nil, err
+		}
+		return &StreamResponse{Payload: &StreamResponseStatusUpdate{StatusUpdate: c}}, nil
+	case *a2av03.TaskArtifactUpdateEvent:
+		c, err := FromV03TaskArtifactUpdateEvent(v)
+		if err != nil {
+			return nil, err
+		}
+		return &StreamResponse{Payload: &StreamResponseArtifactUpdate{ArtifactUpdate: c}}, nil
+	}
+	return nil, nil
 }
 
 // ToV03SendStreamingMessageSuccessResponseResult converts StreamResponse to an A2A 0.3 SendStreamingMessageSuccessResponseResult; nil when it holds nothing the earlier
@@ -263,6 +432,58 @@ func FromV03GetTaskRequest(x *a2av03.TaskQueryParams) (*GetTaskRequest, error) {
 	return out, nil
 }
 
+// ToV03TaskQueryParams converts GetTaskRequest to an A2A 0.3 TaskQueryParams.
+//
+// 0.3 has no place for tenant; 1.0 has nothing for metadata.
+func ToV03TaskQueryParams(x *GetTaskRequest) *a2av03.TaskQueryParams {
+	if x == nil {
+		return nil
+	}
+	out := &a2av03.TaskQueryParams{}
+	if x.HistoryLength != nil {
+		out.HistoryLength = newOf(int64(*x.HistoryLength))
+	}
+	out.ID = x.ID
+	return out
+}
+
+// FromV03Task converts an A2A 0.3 Task to Task.
+func FromV03Task(x *a2av03.Task) (*Task, error) {
+	if x == nil {
+		return nil, nil
+	}
+	out := &Task{}
+	out.ID = x.ID
+	out.ContextID = x.ContextID
+	{
+		v, err := FromV03TaskStatus(&x.Status)
+		if err != nil {
+			return nil, compatAt(err, "status")
+		}
+		out.Status = v
+	}
+	if x.Artifacts != nil {
+		v, err := convertSlice(x.Artifacts, func(e a2av03.Artifact) (*Artifact, error) {
+			return FromV03Artifact(&e)
+		})
+		if err != nil {
+			return nil, compatAt(err, "artifacts")
+		}
+		out.Artifacts = v
+	}
+	if x.History != nil {
+		v, err := convertSlice(x.History, func(e a2av03.Message) (*Message, error) {
+			return FromV03Message(&e)
+		})
+		if err != nil {
+			return nil, compatAt(err, "history")
+		}
+		out.History = v
+	}
+	out.Metadata = x.Metadata
+	return out, nil
+}
+
 // ToV03Task converts Task to an A2A 0.3 Task.
 func ToV03Task(x *Task) *a2av03.Task {
 	if x == nil {
@@ -299,6 +520,19 @@ func FromV03CancelTaskRequest(x *a2av03.TaskIDParams) (*CancelTaskRequest, error
 	return out, nil
 }
 
+// ToV03TaskIDParams converts CancelTaskRequest to an A2A 0.3 TaskIDParams.
+//
+// 0.3 has no place for tenant.
+func ToV03TaskIDParams(x *CancelTaskRequest) *a2av03.TaskIDParams {
+	if x == nil {
+		return nil
+	}
+	out := &a2av03.TaskIDParams{}
+	out.ID = x.ID
+	out.Metadata = x.Metadata
+	return out
+}
+
 // FromV03SubscribeToTaskRequest converts an A2A 0.3 TaskIDParams to SubscribeToTaskRequest.
 //
 // 1.0 has no place for metadata; 0.3 has nothing for tenant.
@@ -308,6 +542,86 @@ func FromV03SubscribeToTaskRequest(x *a2av03.TaskIDParams) (*SubscribeToTaskRequ
 	}
 	out := &SubscribeToTaskRequest{}
 	out.ID = x.ID
+	return out, nil
+}
+
+// ToV03TaskIDParamsFromSubscribeToTaskRequest converts SubscribeToTaskRequest to an A2A 0.3 TaskIDParams.
+//
+// 0.3 has no place for tenant; 1.0 has nothing for metadata.
+func ToV03TaskIDParamsFromSubscribeToTaskRequest(x *SubscribeToTaskRequest) *a2av03.TaskIDParams {
+	if x == nil {
+		return nil
+	}
+	out := &a2av03.TaskIDParams{}
+	out.ID = x.ID
+	return out
+}
+
+// FromV03AgentCard converts an A2A 0.3 AgentCard to AgentCard.
+//
+// 1.0 has no place for additionalInterfaces, preferredTransport, protocolVersion, security, supportsAuthenticatedExtendedCard, url; 0.3 has nothing for supportedInterfaces, securityRequirements.
+//
+// fixFromV03AgentCard completes it where the versions' meaning differs.
+func FromV03AgentCard(x *a2av03.AgentCard) (*AgentCard, error) {
+	if x == nil {
+		return nil, nil
+	}
+	out := &AgentCard{}
+	out.Name = x.Name
+	out.Description = x.Description
+	if x.Provider != nil {
+		v, err := FromV03AgentProvider(x.Provider)
+		if err != nil {
+			return nil, compatAt(err, "provider")
+		}
+		out.Provider = v
+	}
+	out.Version = x.Version
+	if x.DocumentationURL != nil {
+		out.DocumentationURL = newOf(*x.DocumentationURL)
+	}
+	{
+		v, err := FromV03AgentCapabilities(&x.Capabilities)
+		if err != nil {
+			return nil, compatAt(err, "capabilities")
+		}
+		out.Capabilities = v
+	}
+	if x.SecuritySchemes != nil {
+		v, err := convertMap(x.SecuritySchemes, func(e a2av03.SecurityScheme) (*SecurityScheme, error) {
+			return FromV03SecurityScheme(e)
+		})
+		if err != nil {
+			return nil, compatAt(err, "securitySchemes")
+		}
+		out.SecuritySchemes = v
+	}
+	out.DefaultInputModes = x.DefaultInputModes
+	out.DefaultOutputModes = x.DefaultOutputModes
+	if x.Skills != nil {
+		v, err := convertSlice(x.Skills, func(e a2av03.AgentSkill) (*AgentSkill, error) {
+			return FromV03AgentSkill(&e)
+		})
+		if err != nil {
+			return nil, compatAt(err, "skills")
+		}
+		out.Skills = v
+	}
+	if x.Signatures != nil {
+		v, err := convertSlice(x.Signatures, func(e a2av03.AgentCardSignature) (*AgentCardSignature, error) {
+			return FromV03AgentCardSignature(&e)
+		})
+		if err != nil {
+			return nil, compatAt(err, "signatures")
+		}
+		out.Signatures = v
+	}
+	if x.IconURL != nil {
+		out.IconURL = newOf(*x.IconURL)
+	}
+	if err := fixFromV03AgentCard(x, out); err != nil {
+		return nil, err
+	}
 	return out, nil
 }
 
@@ -412,6 +726,24 @@ func FromV03SendMessageConfiguration(x *a2av03.MessageSendConfiguration) (*SendM
 	return out, nil
 }
 
+// ToV03MessageSendConfiguration converts SendMessageConfiguration to an A2A 0.3 MessageSendConfiguration.
+//
+// 0.3 has no place for taskPushNotificationConfig, returnImmediately; 1.0 has nothing for blocking, pushNotificationConfig.
+//
+// fixToV03MessageSendConfiguration completes it where the versions' meaning differs.
+func ToV03MessageSendConfiguration(x *SendMessageConfiguration) *a2av03.MessageSendConfiguration {
+	if x == nil {
+		return nil
+	}
+	out := &a2av03.MessageSendConfiguration{}
+	out.AcceptedOutputModes = x.AcceptedOutputModes
+	if x.HistoryLength != nil {
+		out.HistoryLength = newOf(int64(*x.HistoryLength))
+	}
+	fixToV03MessageSendConfiguration(x, out)
+	return out
+}
+
 // ToV03Message converts Message to an A2A 0.3 Message.
 func ToV03Message(x *Message) *a2av03.Message {
 	if x == nil {
@@ -433,6 +765,52 @@ func ToV03Message(x *Message) *a2av03.Message {
 		out.TaskID = newOf(x.TaskID)
 	}
 	return out
+}
+
+// FromV03TaskStatusUpdateEvent converts an A2A 0.3 TaskStatusUpdateEvent to TaskStatusUpdateEvent.
+//
+// 1.0 has no place for final.
+func FromV03TaskStatusUpdateEvent(x *a2av03.TaskStatusUpdateEvent) (*TaskStatusUpdateEvent, error) {
+	if x == nil {
+		return nil, nil
+	}
+	out := &TaskStatusUpdateEvent{}
+	out.TaskID = x.TaskID
+	out.ContextID = x.ContextID
+	{
+		v, err := FromV03TaskStatus(&x.Status)
+		if err != nil {
+			return nil, compatAt(err, "status")
+		}
+		out.Status = v
+	}
+	out.Metadata = x.Metadata
+	return out, nil
+}
+
+// FromV03TaskArtifactUpdateEvent converts an A2A 0.3 TaskArtifactUpdateEvent to TaskArtifactUpdateEvent.
+func FromV03TaskArtifactUpdateEvent(x *a2av03.TaskArtifactUpdateEvent) (*TaskArtifactUpdateEvent, error) {
+	if x == nil {
+		return nil, nil
+	}
+	out := &TaskArtifactUpdateEvent{}
+	out.TaskID = x.TaskID
+	out.ContextID = x.ContextID
+	{
+		v, err := FromV03Artifact(&x.Artifact)
+		if err != nil {
+			return nil, compatAt(err, "artifact")
+		}
+		out.Artifact = v
+	}
+	if x.Append != nil {
+		out.Append = *x.Append
+	}
+	if x.LastChunk != nil {
+		out.LastChunk = *x.LastChunk
+	}
+	out.Metadata = x.Metadata
+	return out, nil
 }
 
 // ToV03TaskStatusUpdateEvent converts TaskStatusUpdateEvent to an A2A 0.3 TaskStatusUpdateEvent.
@@ -480,6 +858,63 @@ func ToV03TaskArtifactUpdateEvent(x *TaskArtifactUpdateEvent) *a2av03.TaskArtifa
 	return out
 }
 
+// FromV03TaskStatus converts an A2A 0.3 TaskStatus to TaskStatus.
+func FromV03TaskStatus(x *a2av03.TaskStatus) (*TaskStatus, error) {
+	if x == nil {
+		return nil, nil
+	}
+	out := &TaskStatus{}
+	{
+		v, err := FromV03TaskState(x.State)
+		if err != nil {
+			return nil, compatAt(err, "state")
+		}
+		out.State = v
+	}
+	if x.Message != nil {
+		v, err := FromV03Message(x.Message)
+		if err != nil {
+			return nil, compatAt(err, "message")
+		}
+		out.Message = v
+	}
+	if x.Timestamp != nil {
+		v, err := compatTime(*x.Timestamp)
+		if err != nil {
+			return nil, compatAt(err, "timestamp")
+		}
+		out.Timestamp = v
+	}
+	return out, nil
+}
+
+// FromV03Artifact converts an A2A 0.3 Artifact to Artifact.
+func FromV03Artifact(x *a2av03.Artifact) (*Artifact, error) {
+	if x == nil {
+		return nil, nil
+	}
+	out := &Artifact{}
+	out.ArtifactID = x.ArtifactID
+	if x.Name != nil {
+		out.Name = *x.Name
+	}
+	if x.Description != nil {
+		out.Description = *x.Description
+	}
+	if x.Parts != nil {
+		v, err := convertSlice(x.Parts, func(e a2av03.Part) (*Part, error) {
+			return FromV03Part(e)
+		})
+		if err != nil {
+			return nil, compatAt(err, "parts")
+		}
+		out.Parts = v
+	}
+	out.Metadata = x.Metadata
+	out.Extensions = x.Extensions
+	return out, nil
+}
+
 // ToV03Artifact converts Artifact to an A2A 0.3 Artifact.
 func ToV03Artifact(x *Artifact) *a2av03.Artifact {
 	if x == nil {
@@ -515,6 +950,115 @@ func ToV03TaskStatus(x *TaskStatus) *a2av03.TaskStatus {
 		out.Timestamp = newOf(x.Timestamp.UTC().Format(time.RFC3339Nano))
 	}
 	return out
+}
+
+// FromV03AgentProvider converts an A2A 0.3 AgentProvider to AgentProvider.
+func FromV03AgentProvider(x *a2av03.AgentProvider) (*AgentProvider, error) {
+	if x == nil {
+		return nil, nil
+	}
+	out := &AgentProvider{}
+	out.URL = x.URL
+	out.Organization = x.Organization
+	return out, nil
+}
+
+// FromV03AgentCapabilities converts an A2A 0.3 AgentCapabilities to AgentCapabilities.
+//
+// 1.0 has no place for stateTransitionHistory; 0.3 has nothing for extendedAgentCard.
+func FromV03AgentCapabilities(x *a2av03.AgentCapabilities) (*AgentCapabilities, error) {
+	if x == nil {
+		return nil, nil
+	}
+	out := &AgentCapabilities{}
+	if x.Streaming != nil {
+		out.Streaming = newOf(*x.Streaming)
+	}
+	if x.PushNotifications != nil {
+		out.PushNotifications = newOf(*x.PushNotifications)
+	}
+	if x.Extensions != nil {
+		v, err := convertSlice(x.Extensions, func(e a2av03.AgentExtension) (*AgentExtension, error) {
+			return FromV03AgentExtension(&e)
+		})
+		if err != nil {
+			return nil, compatAt(err, "extensions")
+		}
+		out.Extensions = v
+	}
+	return out, nil
+}
+
+// FromV03SecurityScheme converts an A2A 0.3 SecurityScheme to SecurityScheme.
+func FromV03SecurityScheme(x a2av03.SecurityScheme) (*SecurityScheme, error) {
+	switch v := x.(type) {
+	case *a2av03.APIKeySecurityScheme:
+		c, err := FromV03APIKeySecurityScheme(v)
+		if err != nil {
+			return nil, err
+		}
+		return &SecurityScheme{Scheme: &SecuritySchemeAPIKeySecurityScheme{APIKeySecurityScheme: c}}, nil
+	case *a2av03.HTTPAuthSecurityScheme:
+		c, err := FromV03HTTPAuthSecurityScheme(v)
+		if err != nil {
+			return nil, err
+		}
+		return &SecurityScheme{Scheme: &SecuritySchemeHTTPAuthSecurityScheme{HTTPAuthSecurityScheme: c}}, nil
+	case *a2av03.OAuth2SecurityScheme:
+		c, err := FromV03OAuth2SecurityScheme(v)
+		if err != nil {
+			return nil, err
+		}
+		return &SecurityScheme{Scheme: &SecuritySchemeOAuth2SecurityScheme{OAuth2SecurityScheme: c}}, nil
+	case *a2av03.OpenIDConnectSecurityScheme:
+		c, err := FromV03OpenIDConnectSecurityScheme(v)
+		if err != nil {
+			return nil, err
+		}
+		return &SecurityScheme{Scheme: &SecuritySchemeOpenIDConnectSecurityScheme{OpenIDConnectSecurityScheme: c}}, nil
+	case *a2av03.MutualTLSSecurityScheme:
+		c, err := FromV03MutualTLSSecurityScheme(v)
+		if err != nil {
+			return nil, err
+		}
+		return &SecurityScheme{Scheme: &SecuritySchemeMTLSSecurityScheme{MTLSSecurityScheme: c}}, nil
+	}
+	return nil, nil
+}
+
+// FromV03AgentSkill converts an A2A 0.3 AgentSkill to AgentSkill.
+//
+// 1.0 has no place for security; 0.3 has nothing for securityRequirements.
+//
+// fixFromV03AgentSkill completes it where the versions' meaning differs.
+func FromV03AgentSkill(x *a2av03.AgentSkill) (*AgentSkill, error) {
+	if x == nil {
+		return nil, nil
+	}
+	out := &AgentSkill{}
+	out.ID = x.ID
+	out.Name = x.Name
+	out.Description = x.Description
+	out.Tags = x.Tags
+	out.Examples = x.Examples
+	out.InputModes = x.InputModes
+	out.OutputModes = x.OutputModes
+	if err := fixFromV03AgentSkill(x, out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// FromV03AgentCardSignature converts an A2A 0.3 AgentCardSignature to AgentCardSignature.
+func FromV03AgentCardSignature(x *a2av03.AgentCardSignature) (*AgentCardSignature, error) {
+	if x == nil {
+		return nil, nil
+	}
+	out := &AgentCardSignature{}
+	out.Protected = x.Protected
+	out.Signature = x.Signature
+	out.Header = x.Header
+	return out, nil
 }
 
 // ToV03AgentCapabilities converts AgentCapabilities to an A2A 0.3 AgentCapabilities.
@@ -634,6 +1178,30 @@ func ToV03MessageRole(v Role) a2av03.MessageRole {
 	return ""
 }
 
+// FromV03TaskState converts an A2A 0.3 TaskState to TaskState.
+// TaskState has no value for unknown: it is an error.
+func FromV03TaskState(v a2av03.TaskState) (TaskState, error) {
+	switch v {
+	case a2av03.TaskStateSubmitted:
+		return TaskStateSubmitted, nil
+	case a2av03.TaskStateWorking:
+		return TaskStateWorking, nil
+	case a2av03.TaskStateInputRequired:
+		return TaskStateInputRequired, nil
+	case a2av03.TaskStateCompleted:
+		return TaskStateCompleted, nil
+	case a2av03.TaskStateCanceled:
+		return TaskStateCanceled, nil
+	case a2av03.TaskStateFailed:
+		return TaskStateFailed, nil
+	case a2av03.TaskStateRejected:
+		return TaskStateRejected, nil
+	case a2av03.TaskStateAuthRequired:
+		return TaskStateAuthRequired, nil
+	}
+	return 0, &CompatError{Msg: "TaskState has no value " + strconv.Quote(string(v))}
+}
+
 // ToV03TaskState converts TaskState to an A2A 0.3 TaskState; "" for a value it lacks.
 func ToV03TaskState(v TaskState) a2av03.TaskState {
 	switch v {
@@ -655,6 +1223,106 @@ func ToV03TaskState(v TaskState) a2av03.TaskState {
 		return a2av03.TaskStateAuthRequired
 	}
 	return ""
+}
+
+// FromV03AgentExtension converts an A2A 0.3 AgentExtension to AgentExtension.
+func FromV03AgentExtension(x *a2av03.AgentExtension) (*AgentExtension, error) {
+	if x == nil {
+		return nil, nil
+	}
+	out := &AgentExtension{}
+	out.URI = x.URI
+	if x.Description != nil {
+		out.Description = *x.Description
+	}
+	if x.Required != nil {
+		out.Required = *x.Required
+	}
+	out.Params = x.Params
+	return out, nil
+}
+
+// FromV03APIKeySecurityScheme converts an A2A 0.3 APIKeySecurityScheme to APIKeySecurityScheme.
+//
+// 1.0 has no place for in; 0.3 has nothing for location.
+//
+// fixFromV03APIKeySecurityScheme completes it where the versions' meaning differs.
+func FromV03APIKeySecurityScheme(x *a2av03.APIKeySecurityScheme) (*APIKeySecurityScheme, error) {
+	if x == nil {
+		return nil, nil
+	}
+	out := &APIKeySecurityScheme{}
+	if x.Description != nil {
+		out.Description = *x.Description
+	}
+	out.Name = x.Name
+	if err := fixFromV03APIKeySecurityScheme(x, out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// FromV03HTTPAuthSecurityScheme converts an A2A 0.3 HTTPAuthSecurityScheme to HTTPAuthSecurityScheme.
+func FromV03HTTPAuthSecurityScheme(x *a2av03.HTTPAuthSecurityScheme) (*HTTPAuthSecurityScheme, error) {
+	if x == nil {
+		return nil, nil
+	}
+	out := &HTTPAuthSecurityScheme{}
+	if x.Description != nil {
+		out.Description = *x.Description
+	}
+	out.Scheme = x.Scheme
+	if x.BearerFormat != nil {
+		out.BearerFormat = *x.BearerFormat
+	}
+	return out, nil
+}
+
+// FromV03OAuth2SecurityScheme converts an A2A 0.3 OAuth2SecurityScheme to OAuth2SecurityScheme.
+func FromV03OAuth2SecurityScheme(x *a2av03.OAuth2SecurityScheme) (*OAuth2SecurityScheme, error) {
+	if x == nil {
+		return nil, nil
+	}
+	out := &OAuth2SecurityScheme{}
+	if x.Description != nil {
+		out.Description = *x.Description
+	}
+	{
+		v, err := FromV03OAuthFlows(&x.Flows)
+		if err != nil {
+			return nil, compatAt(err, "flows")
+		}
+		out.Flows = v
+	}
+	if x.OAuth2MetadataURL != nil {
+		out.OAuth2MetadataURL = *x.OAuth2MetadataURL
+	}
+	return out, nil
+}
+
+// FromV03OpenIDConnectSecurityScheme converts an A2A 0.3 OpenIDConnectSecurityScheme to OpenIDConnectSecurityScheme.
+func FromV03OpenIDConnectSecurityScheme(x *a2av03.OpenIDConnectSecurityScheme) (*OpenIDConnectSecurityScheme, error) {
+	if x == nil {
+		return nil, nil
+	}
+	out := &OpenIDConnectSecurityScheme{}
+	if x.Description != nil {
+		out.Description = *x.Description
+	}
+	out.OpenIDConnectURL = x.OpenIDConnectURL
+	return out, nil
+}
+
+// FromV03MutualTLSSecurityScheme converts an A2A 0.3 MutualTLSSecurityScheme to MutualTLSSecurityScheme.
+func FromV03MutualTLSSecurityScheme(x *a2av03.MutualTLSSecurityScheme) (*MutualTLSSecurityScheme, error) {
+	if x == nil {
+		return nil, nil
+	}
+	out := &MutualTLSSecurityScheme{}
+	if x.Description != nil {
+		out.Description = *x.Description
+	}
+	return out, nil
 }
 
 // ToV03AgentExtension converts AgentExtension to an A2A 0.3 AgentExtension.
@@ -753,6 +1421,47 @@ func ToV03MutualTLSSecurityScheme(x *MutualTLSSecurityScheme) *a2av03.MutualTLSS
 	return out
 }
 
+// FromV03OAuthFlows converts an A2A 0.3 OAuthFlows to OAuthFlows.
+//
+// OAuthFlows holds one flow where 0.3 OAuthFlows may set several: the first set is kept.
+//
+// 0.3 has nothing for deviceCode.
+func FromV03OAuthFlows(x *a2av03.OAuthFlows) (*OAuthFlows, error) {
+	if x == nil {
+		return nil, nil
+	}
+	out := &OAuthFlows{}
+	if x.AuthorizationCode != nil && out.Flow == nil {
+		v, err := FromV03AuthorizationCodeOAuthFlow(x.AuthorizationCode)
+		if err != nil {
+			return nil, compatAt(err, "authorizationCode")
+		}
+		out.Flow = &OAuthFlowsAuthorizationCode{AuthorizationCode: v}
+	}
+	if x.ClientCredentials != nil && out.Flow == nil {
+		v, err := FromV03ClientCredentialsOAuthFlow(x.ClientCredentials)
+		if err != nil {
+			return nil, compatAt(err, "clientCredentials")
+		}
+		out.Flow = &OAuthFlowsClientCredentials{ClientCredentials: v}
+	}
+	if x.Implicit != nil && out.Flow == nil {
+		v, err := FromV03ImplicitOAuthFlow(x.Implicit)
+		if err != nil {
+			return nil, compatAt(err, "implicit")
+		}
+		out.Flow = &OAuthFlowsImplicit{Implicit: v}
+	}
+	if x.Password != nil && out.Flow == nil {
+		v, err := FromV03PasswordOAuthFlow(x.Password)
+		if err != nil {
+			return nil, compatAt(err, "password")
+		}
+		out.Flow = &OAuthFlowsPassword{Password: v}
+	}
+	return out, nil
+}
+
 // ToV03OAuthFlows converts OAuthFlows to an A2A 0.3 OAuthFlows.
 //
 // 0.3 has no place for deviceCode.
@@ -774,6 +1483,65 @@ func ToV03OAuthFlows(x *OAuthFlows) *a2av03.OAuthFlows {
 		out.Password = ToV03PasswordOAuthFlow(w.Password)
 	}
 	return out
+}
+
+// FromV03AuthorizationCodeOAuthFlow converts an A2A 0.3 AuthorizationCodeOAuthFlow to AuthorizationCodeOAuthFlow.
+//
+// 0.3 has nothing for pkceRequired.
+func FromV03AuthorizationCodeOAuthFlow(x *a2av03.AuthorizationCodeOAuthFlow) (*AuthorizationCodeOAuthFlow, error) {
+	if x == nil {
+		return nil, nil
+	}
+	out := &AuthorizationCodeOAuthFlow{}
+	out.AuthorizationURL = x.AuthorizationURL
+	out.TokenURL = x.TokenURL
+	if x.RefreshURL != nil {
+		out.RefreshURL = *x.RefreshURL
+	}
+	out.Scopes = x.Scopes
+	return out, nil
+}
+
+// FromV03ClientCredentialsOAuthFlow converts an A2A 0.3 ClientCredentialsOAuthFlow to ClientCredentialsOAuthFlow.
+func FromV03ClientCredentialsOAuthFlow(x *a2av03.ClientCredentialsOAuthFlow) (*ClientCredentialsOAuthFlow, error) {
+	if x == nil {
+		return nil, nil
+	}
+	out := &ClientCredentialsOAuthFlow{}
+	out.TokenURL = x.TokenURL
+	if x.RefreshURL != nil {
+		out.RefreshURL = *x.RefreshURL
+	}
+	out.Scopes = x.Scopes
+	return out, nil
+}
+
+// FromV03ImplicitOAuthFlow converts an A2A 0.3 ImplicitOAuthFlow to ImplicitOAuthFlow.
+func FromV03ImplicitOAuthFlow(x *a2av03.ImplicitOAuthFlow) (*ImplicitOAuthFlow, error) {
+	if x == nil {
+		return nil, nil
+	}
+	out := &ImplicitOAuthFlow{}
+	out.AuthorizationURL = x.AuthorizationURL
+	if x.RefreshURL != nil {
+		out.RefreshURL = *x.RefreshURL
+	}
+	out.Scopes = x.Scopes
+	return out, nil
+}
+
+// FromV03PasswordOAuthFlow converts an A2A 0.3 PasswordOAuthFlow to PasswordOAuthFlow.
+func FromV03PasswordOAuthFlow(x *a2av03.PasswordOAuthFlow) (*PasswordOAuthFlow, error) {
+	if x == nil {
+		return nil, nil
+	}
+	out := &PasswordOAuthFlow{}
+	out.TokenURL = x.TokenURL
+	if x.RefreshURL != nil {
+		out.RefreshURL = *x.RefreshURL
+	}
+	out.Scopes = x.Scopes
+	return out, nil
 }
 
 // ToV03AuthorizationCodeOAuthFlow converts AuthorizationCodeOAuthFlow to an A2A 0.3 AuthorizationCodeOAuthFlow.

@@ -20,20 +20,66 @@ func NewJSONRPCTransport(url string, opts ...ClientOption) Transport {
 	return &jsonrpcTransport{url: url, cfg: newClientConfig(opts)}
 }
 
+// NewCompatJSONRPCTransport calls a server that speaks only the earlier
+// protocol version v (one of a2a.CompatVersions: a 0.3 agent) over JSON-RPC
+// at url: each call is converted to v's method and JSON, and the answer
+// back. NewTransportFromCard picks it when a card offers nothing newer.
+func NewCompatJSONRPCTransport(url string, v *CompatVersion, opts ...ClientOption) Transport {
+	cfg := newClientConfig(opts)
+	cfg.version = v.Version
+	return &jsonrpcTransport{url: url, cfg: cfg, compat: v}
+}
+
 type jsonrpcTransport struct {
 	url    string
 	cfg    *clientConfig
 	nextID atomic.Int64
+	compat *CompatVersion // the earlier version the server speaks, or nil
+}
+
+// compatMethod is the earlier version's method for method; an error when
+// that version has none.
+func (t *jsonrpcTransport) compatMethod(method *MethodDesc) (*CompatMethod, error) {
+	m := t.compat.ServedBy(method.Name)
+	if m == nil {
+		return nil, NewError(ErrUnsupportedOperation, "A2A "+t.compat.Version+" has no "+method.Name)
+	}
+	return m, nil
+}
+
+// decode reads a result into resp: as it is, or through the earlier
+// version's method m.
+func (t *jsonrpcTransport) decode(method *MethodDesc, m *CompatMethod, result json.RawMessage, resp ProtoValue) error {
+	if m == nil {
+		return decodeResult(method, result, resp)
+	}
+	v, err := m.Response(result)
+	if err != nil {
+		return NewError(ErrInvalidAgentResponse, method.Name+" (A2A "+t.compat.Version+" "+m.Method+"): "+err.Error())
+	}
+	return resp.UnmarshalProto(v.AppendProto(nil))
 }
 
 func (t *jsonrpcTransport) post(ctx context.Context, method *MethodDesc, req ProtoValue, accept string) (*http.Response, int64, error) {
 	id := t.nextID.Add(1)
+	name, params := method.Name, []byte(nil)
+	if t.compat != nil {
+		m, err := t.compatMethod(method)
+		if err != nil {
+			return nil, 0, err
+		}
+		name, params = m.Method, m.Params(req)
+	} else {
+		params = req.AppendJSON(nil)
+	}
 	body := []byte(`{"jsonrpc":"2.0","id":`)
 	body = strconv.AppendInt(body, id, 10)
 	body = append(body, `,"method":`...)
-	body = appendJSONString(body, method.Name)
-	body = append(body, `,"params":`...)
-	body = req.AppendJSON(body)
+	body = appendJSONString(body, name)
+	if params != nil {
+		body = append(body, `,"params":`...)
+		body = append(body, params...)
+	}
 	body = append(body, '}')
 	hr, err := t.cfg.newRequest(ctx, http.MethodPost, t.url, body, "application/json", accept)
 	if err != nil {
@@ -60,7 +106,7 @@ func (t *jsonrpcTransport) Call(ctx context.Context, method *MethodDesc, req, re
 	if err != nil {
 		return err
 	}
-	return decodeResult(method, result, resp)
+	return t.decode(method, t.compat.ServedBy(method.Name), result, resp)
 }
 
 func (t *jsonrpcTransport) Stream(ctx context.Context, method *MethodDesc, req ProtoValue) iter.Seq2[ProtoValue, error] {
@@ -80,7 +126,7 @@ func (t *jsonrpcTransport) Stream(ctx context.Context, method *MethodDesc, req P
 				var result json.RawMessage
 				if result, err = readRPCResponse(res, data, id); err == nil {
 					msg := method.NewResponse()
-					if err = decodeResult(method, result, msg); err == nil {
+					if err = t.decode(method, t.compat.ServedBy(method.Name), result, msg); err == nil {
 						yield(msg, nil)
 						return
 					}
@@ -95,7 +141,7 @@ func (t *jsonrpcTransport) Stream(ctx context.Context, method *MethodDesc, req P
 				return nil, err
 			}
 			msg := method.NewResponse()
-			return msg, decodeResult(method, result, msg)
+			return msg, t.decode(method, t.compat.ServedBy(method.Name), result, msg)
 		})
 	}
 }

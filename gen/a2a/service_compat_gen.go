@@ -22,8 +22,10 @@ type CompatVersion struct {
 	// Methods are its JSON-RPC methods.
 	Methods []CompatMethod
 	// Card writes this version's agent card in the earlier version's JSON,
-	// for the members a client of that version reads.
-	Card func(card ProtoValue) []byte
+	// for the members a client of that version reads; ReadCard reads a card
+	// of the earlier version as this version's.
+	Card     func(card ProtoValue) []byte
+	ReadCard func(data []byte) (ProtoValue, error)
 }
 
 // CompatMethod is one JSON-RPC method of an earlier version.
@@ -38,6 +40,25 @@ type CompatMethod struct {
 	// Result appends the JSON-RPC result for a response of Serves, or for one
 	// message of its stream.
 	Result func(b []byte, resp ProtoValue) []byte
+	// Params and Response are the client's side: the JSON-RPC params of a
+	// request of Serves, and the response of Serves a JSON-RPC result (or
+	// one of its stream's) reads as.
+	Params   func(req ProtoValue) []byte
+	Response func(result []byte) (ProtoValue, error)
+}
+
+// ServedBy returns the method that the named method of this version serves,
+// or nil.
+func (v *CompatVersion) ServedBy(serves string) *CompatMethod {
+	if v == nil {
+		return nil
+	}
+	for i := range v.Methods {
+		if v.Methods[i].Serves == serves {
+			return &v.Methods[i]
+		}
+	}
+	return nil
 }
 
 // Method returns the method named name, or nil.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"iter"
 	"net/http"
@@ -77,7 +78,11 @@ func etagMatches(header, etag string) bool {
 	return false
 }
 
-// ResolveCard fetches the agent card published below baseURL.
+// ResolveCard fetches the agent card published below baseURL. The card of
+// an agent that speaks only an earlier version (0.3: no
+// supportedInterfaces, protocolVersion 0.3.x) is read in that version's
+// JSON, its url and additionalInterfaces becoming interfaces at that
+// version.
 func ResolveCard(ctx context.Context, baseURL string, opts ...ClientOption) (*a2a.AgentCard, error) {
 	cfg := newClientConfig(opts)
 	target := strings.TrimSuffix(baseURL, "/") + WellKnownCardPath
@@ -97,6 +102,13 @@ func ResolveCard(ctx context.Context, baseURL string, opts ...ClientOption) (*a2
 	if res.StatusCode != http.StatusOK {
 		return nil, fmt.Errorf("a2a: fetching the agent card from %s: %w", target, httpError(res, data))
 	}
+	if v := earlierCard(data); v != nil {
+		card, err := v.ReadCard(data)
+		if err != nil {
+			return nil, fmt.Errorf("a2a: A2A %s agent card from %s: %w", v.Version, target, err)
+		}
+		return card.(*a2a.AgentCard), nil
+	}
 	card := new(a2a.AgentCard)
 	if err := card.UnmarshalJSON(data); err != nil {
 		return nil, fmt.Errorf("a2a: agent card from %s: %w", target, err)
@@ -104,11 +116,37 @@ func ResolveCard(ctx context.Context, baseURL string, opts ...ClientOption) (*a2
 	return card, nil
 }
 
+// earlierCard returns the earlier version whose card data is: one that
+// lists no supportedInterfaces (1.0's) and names that version in
+// protocolVersion; nil for any other card.
+func earlierCard(data []byte) *a2a.CompatVersion {
+	var top struct {
+		ProtocolVersion     string          `json:"protocolVersion"`
+		SupportedInterfaces json.RawMessage `json:"supportedInterfaces"`
+	}
+	if json.Unmarshal(data, &top) != nil || top.SupportedInterfaces != nil {
+		return nil
+	}
+	mm, ok := ParseVersion(top.ProtocolVersion)
+	if !ok {
+		return nil
+	}
+	for _, v := range a2a.CompatVersions() {
+		if v.Version == mm && v.ReadCard != nil {
+			return v
+		}
+	}
+	return nil
+}
+
 // NewTransportFromCard returns a transport to the first of the card's
 // interfaces that this client speaks, in the card's order (the agent's
 // preference) or WithPreferredBindings': one whose protocolVersion is the
 // client's (WithVersion), over JSON-RPC, HTTP+JSON, or a binding added with
 // WithTransport. Every request gets the interface's tenant (A2A §8.3.2).
+// A card that offers none at this version but a JSON-RPC interface at an
+// earlier one the package was generated for (a 0.3 agent's card, as
+// ResolveCard reads it) gets NewCompatJSONRPCTransport.
 func NewTransportFromCard(card *a2a.AgentCard, opts ...ClientOption) (a2a.Transport, *a2a.AgentInterface, error) {
 	cfg := newClientConfig(opts)
 	ifaces := slices.Clone(card.SupportedInterfaces)
@@ -148,6 +186,20 @@ func NewTransportFromCard(card *a2a.AgentCard, opts ...ClientOption) (a2a.Transp
 			t = &tenantTransport{Transport: t, tenant: iface.Tenant}
 		}
 		return t, iface, nil
+	}
+	// Nothing at this version: an earlier version's JSON-RPC interface (a
+	// 0.3 agent's) is spoken through its conversion. (The tenant is 1.0's;
+	// an earlier interface has none.)
+	for _, iface := range ifaces {
+		if iface == nil || iface.ProtocolBinding != BindingJSONRPC {
+			continue
+		}
+		v, _ := ParseVersion(iface.ProtocolVersion)
+		for _, c := range a2a.CompatVersions() {
+			if c.Version == v {
+				return NewCompatJSONRPCTransport(iface.URL, c, opts...), iface, nil
+			}
+		}
 	}
 	return nil, nil, fmt.Errorf("a2a: the agent card offers no interface this client speaks (version %s; offered: %s)", cfg.version, strings.Join(seen, ", "))
 }

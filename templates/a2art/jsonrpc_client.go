@@ -19,20 +19,66 @@ func NewJSONRPCTransport(url string, opts ...ClientOption) a2a.Transport {
 	return &jsonrpcTransport{url: url, cfg: newClientConfig(opts)}
 }
 
+// NewCompatJSONRPCTransport calls a server that speaks only the earlier
+// protocol version v (one of a2a.CompatVersions: a 0.3 agent) over JSON-RPC
+// at url: each call is converted to v's method and JSON, and the answer
+// back. NewTransportFromCard picks it when a card offers nothing newer.
+func NewCompatJSONRPCTransport(url string, v *a2a.CompatVersion, opts ...ClientOption) a2a.Transport {
+	cfg := newClientConfig(opts)
+	cfg.version = v.Version
+	return &jsonrpcTransport{url: url, cfg: cfg, compat: v}
+}
+
 type jsonrpcTransport struct {
 	url    string
 	cfg    *clientConfig
 	nextID atomic.Int64
+	compat *a2a.CompatVersion // the earlier version the server speaks, or nil
+}
+
+// compatMethod is the earlier version's method for method; an error when
+// that version has none.
+func (t *jsonrpcTransport) compatMethod(method *a2a.MethodDesc) (*a2a.CompatMethod, error) {
+	m := t.compat.ServedBy(method.Name)
+	if m == nil {
+		return nil, a2a.NewError(a2a.ErrUnsupportedOperation, "A2A "+t.compat.Version+" has no "+method.Name)
+	}
+	return m, nil
+}
+
+// decode reads a result into resp: as it is, or through the earlier
+// version's method m.
+func (t *jsonrpcTransport) decode(method *a2a.MethodDesc, m *a2a.CompatMethod, result json.RawMessage, resp a2a.ProtoValue) error {
+	if m == nil {
+		return decodeResult(method, result, resp)
+	}
+	v, err := m.Response(result)
+	if err != nil {
+		return a2a.NewError(a2a.ErrInvalidAgentResponse, method.Name+" (A2A "+t.compat.Version+" "+m.Method+"): "+err.Error())
+	}
+	return resp.UnmarshalProto(v.AppendProto(nil))
 }
 
 func (t *jsonrpcTransport) post(ctx context.Context, method *a2a.MethodDesc, req a2a.ProtoValue, accept string) (*http.Response, int64, error) {
 	id := t.nextID.Add(1)
+	name, params := method.Name, []byte(nil)
+	if t.compat != nil {
+		m, err := t.compatMethod(method)
+		if err != nil {
+			return nil, 0, err
+		}
+		name, params = m.Method, m.Params(req)
+	} else {
+		params = req.AppendJSON(nil)
+	}
 	body := []byte(`{"jsonrpc":"2.0","id":`)
 	body = strconv.AppendInt(body, id, 10)
 	body = append(body, `,"method":`...)
-	body = appendJSONString(body, method.Name)
-	body = append(body, `,"params":`...)
-	body = req.AppendJSON(body)
+	body = appendJSONString(body, name)
+	if params != nil {
+		body = append(body, `,"params":`...)
+		body = append(body, params...)
+	}
 	body = append(body, '}')
 	hr, err := t.cfg.newRequest(ctx, http.MethodPost, t.url, body, "application/json", accept)
 	if err != nil {
@@ -59,7 +105,7 @@ func (t *jsonrpcTransport) Call(ctx context.Context, method *a2a.MethodDesc, req
 	if err != nil {
 		return err
 	}
-	return decodeResult(method, result, resp)
+	return t.decode(method, t.compat.ServedBy(method.Name), result, resp)
 }
 
 func (t *jsonrpcTransport) Stream(ctx context.Context, method *a2a.MethodDesc, req a2a.ProtoValue) iter.Seq2[a2a.ProtoValue, error] {
@@ -79,7 +125,7 @@ func (t *jsonrpcTransport) Stream(ctx context.Context, method *a2a.MethodDesc, r
 				var result json.RawMessage
 				if result, err = readRPCResponse(res, data, id); err == nil {
 					msg := method.NewResponse()
-					if err = decodeResult(method, result, msg); err == nil {
+					if err = t.decode(method, t.compat.ServedBy(method.Name), result, msg); err == nil {
 						yield(msg, nil)
 						return
 					}
@@ -94,7 +140,7 @@ func (t *jsonrpcTransport) Stream(ctx context.Context, method *a2a.MethodDesc, r
 				return nil, err
 			}
 			msg := method.NewResponse()
-			return msg, decodeResult(method, result, msg)
+			return msg, t.decode(method, t.compat.ServedBy(method.Name), result, msg)
 		})
 	}
 }

@@ -70,6 +70,7 @@ type compatGen struct {
 	version string // "0.3"
 	rules   map[string]bool
 	named   map[string]pair
+	names   map[pair]string
 	queue   []pair
 	f       *jen.File
 	err     error
@@ -110,7 +111,7 @@ func CompatPackageFiles(cur *ir.Package, c Compat, importPath, pkgName string) (
 		return nil, err
 	}
 	cg := &compatGen{cur: g, old: old, oldPkg: c.Old, oldQual: c.OldImport, prefix: prefix, version: version,
-		rules: map[string]bool{}, named: map[string]pair{}}
+		rules: map[string]bool{}, named: map[string]pair{}, names: map[pair]string{}}
 	for _, n := range ruleNames {
 		cg.rules[n] = true
 	}
@@ -178,21 +179,29 @@ func (cg *compatGen) fail(format string, args ...any) {
 func (cg *compatGen) oldType(d ir.Decl) *jen.Statement { return jen.Qual(cg.oldQual, cg.old.decl[d]) }
 
 // name is the converter's Go name: FromV03<current type> up, ToV03<earlier
-// type> down.
+// type> down; when one name would serve two conversions (0.3's TaskIdParams
+// is both CancelTaskRequest and SubscribeToTaskRequest), the later one is
+// named for both types (ToV03TaskIDParamsFromSubscribeToTaskRequest).
 func (cg *compatGen) name(p pair) string {
-	if p.up {
-		return "FromV" + cg.prefix[1:] + cg.cur.decl[p.cur]
+	if n, ok := cg.names[p]; ok {
+		return n
 	}
-	return "ToV" + cg.prefix[1:] + cg.old.decl[p.old]
+	short, long := "FromV"+cg.prefix[1:]+cg.cur.decl[p.cur], "FromV"+cg.prefix[1:]+cg.cur.decl[p.cur]+"Of"+cg.old.decl[p.old]
+	if !p.up {
+		short, long = "ToV"+cg.prefix[1:]+cg.old.decl[p.old], "ToV"+cg.prefix[1:]+cg.old.decl[p.old]+"From"+cg.cur.decl[p.cur]
+	}
+	n := short
+	if prev, taken := cg.named[short]; taken && prev != p {
+		n = long
+	}
+	cg.names[p] = n
+	return n
 }
 
 // need returns the name of p's converter and queues it, once.
 func (cg *compatGen) need(p pair) string {
 	n := cg.name(p)
-	if prev, ok := cg.named[n]; ok {
-		if prev != p {
-			cg.fail("%s would convert both %s and %s; give one a rule", n, prev.old.DeclName(), p.old.DeclName())
-		}
+	if _, ok := cg.named[n]; ok {
 		return n
 	}
 	cg.named[n] = p
@@ -242,10 +251,19 @@ func (cg *compatGen) emitTable(routes []CompatRoute) error {
 				jen.If(jen.Err().Op(":=").Id("p").Dot("Validate").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 				jen.Return(jen.Id(conv).Call(jen.Op("&").Id("p"))),
 			)
+			down := cg.need(pair{old: st, cur: m.Input})
+			entry[jen.Id("Params")] = jen.Func().Params(jen.Id("req").Id("ProtoValue")).Index().Byte().Block(
+				jen.Return(jen.Id(down).Call(jen.Id("req").Assert(jen.Op("*").Add(in))).Dot("AppendJSON").Call(jen.Nil())))
 		} else {
 			entry[jen.Id("Request")] = jen.Func().Params(jen.Index().Byte()).Params(jen.Id("ProtoValue"), jen.Error()).Block(
 				jen.Return(jen.Op("&").Add(in).Values(), jen.Nil()))
+			entry[jen.Id("Params")] = jen.Func().Params(jen.Id("ProtoValue")).Index().Byte().Block(jen.Return(jen.Nil()))
 		}
+		respFn, err := cg.resultReader(result.Type, m.Output, out)
+		if err != nil {
+			return fmt.Errorf("routes.txt: %s: %w", r.Response, err)
+		}
+		entry[jen.Id("Response")] = respFn
 		resultFn, err := cg.resultWriter(result.Type, m.Output, out)
 		if err != nil {
 			return fmt.Errorf("routes.txt: %s: %w", r.Response, err)
@@ -263,6 +281,12 @@ func (cg *compatGen) emitTable(routes []CompatRoute) error {
 		conv := cg.need(pair{old: card, cur: curCard})
 		table[jen.Id("Card")] = jen.Func().Params(jen.Id("card").Id("ProtoValue")).Index().Byte().Block(
 			jen.Return(jen.Id(conv).Call(jen.Id("card").Assert(jen.Op("*").Id(cg.cur.decl[curCard]))).Dot("AppendJSON").Call(jen.Nil())))
+		up := cg.need(pair{old: card, cur: curCard, up: true})
+		table[jen.Id("ReadCard")] = jen.Func().Params(jen.Id("data").Index().Byte()).Params(jen.Id("ProtoValue"), jen.Error()).Block(
+			jen.Var().Id("c").Add(cg.oldType(card)),
+			jen.If(jen.Err().Op(":=").Id("c").Dot("UnmarshalJSON").Call(jen.Id("data")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+			jen.Return(jen.Id(up).Call(jen.Op("&").Id("c"))),
+		)
 	}
 	cg.f.Commentf("compatV%s serves the JSON-RPC methods of A2A %s, generated from its JSON Schema and", cg.prefix[1:], cg.version)
 	cg.f.Comment("routes.txt.")
@@ -297,6 +321,40 @@ func (cg *compatGen) resultWriter(t ir.Type, outDecl *ir.Struct, out string) (je
 		return nil, fmt.Errorf("its result is no object definition; the rules must define %s(b []byte, resp *%s) []byte", n, out)
 	}
 	return body(jen.Id(n).Call(jen.Id("b"), resp)), nil
+}
+
+// resultReader is the Response function of a method whose current response
+// is out and whose earlier result has type t: it reads the result into a
+// response of out.
+func (cg *compatGen) resultReader(t ir.Type, outDecl *ir.Struct, out string) (jen.Code, error) {
+	fn := func(body ...jen.Code) jen.Code {
+		return jen.Func().Params(jen.Id("result").Index().Byte()).Params(jen.Id("ProtoValue"), jen.Error()).Block(body...)
+	}
+	switch {
+	case t.Kind == ir.KindAny && t.JSONType == "null":
+		return fn(jen.Return(jen.Op("&").Id(out).Values(), jen.Nil())), nil
+	case t.Kind == ir.KindNamed:
+		up := cg.need(pair{old: t.Decl, cur: outDecl, up: true})
+		switch d := t.Decl.(type) {
+		case *ir.Struct:
+			return fn(
+				jen.Var().Id("v").Add(cg.oldType(d)),
+				jen.If(jen.Err().Op(":=").Id("v").Dot("UnmarshalJSON").Call(jen.Id("result")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+				jen.Return(jen.Id(up).Call(jen.Op("&").Id("v"))),
+			), nil
+		case *ir.Union:
+			return fn(
+				jen.List(jen.Id("v"), jen.Err()).Op(":=").Qual(cg.oldQual, "Unmarshal"+cg.old.decl[d]).Call(jen.Id("result")),
+				jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+				jen.Return(jen.Id(up).Call(jen.Id("v"))),
+			), nil
+		}
+	}
+	n := "read" + cg.prefix + out
+	if !cg.rules[n] {
+		return nil, fmt.Errorf("its result is no object definition; the rules must define %s(result []byte) (*%s, error)", n, out)
+	}
+	return fn(jen.Return(jen.Id(n).Call(jen.Id("result")))), nil
 }
 
 func fieldByName(st *ir.Struct, name string) *ir.Field {
@@ -392,6 +450,20 @@ func (cg *compatGen) structConverter(p pair, old, cur *ir.Struct) {
 			body = append(body, cg.downField(cur, of, cf)...)
 		}
 	}
+	if p.up {
+		into := map[*ir.Oneof]int{}
+		for _, cf := range cur.Fields {
+			if cf.Oneof != nil && matchField(oldFields, cf.WireName()) != nil {
+				into[cf.Oneof]++
+			}
+		}
+		for _, o := range cur.Oneofs {
+			if into[o] > 1 {
+				cg.f.Comment("")
+				cg.f.Commentf("%s holds one %s where %s %s may set several: the first set is kept.", cg.cur.decl[cur], o.Name, cg.version, cg.old.decl[old])
+			}
+		}
+	}
 	if len(dropped) > 0 || len(unset) > 0 {
 		cg.f.Comment("")
 		if p.up {
@@ -478,7 +550,13 @@ func (cg *compatGen) upField(old *ir.Struct, of, cf *ir.Field) []jen.Code {
 		if r == repNilable && cf.Oneof == nil && !fallible {
 			return stmts // a nil slice, map or raw value converts to nil
 		}
-		return []jen.Code{jen.If(src.Clone().Op("!=").Nil()).Block(stmts...)}
+		cond := src.Clone().Op("!=").Nil()
+		if cf.Oneof != nil {
+			// Where the earlier version sets several members of what is one
+			// oneof now, the first one set is kept.
+			cond = cond.Op("&&").Id("out").Dot(naming.Exported(cf.Oneof.Name)).Op("==").Nil()
+		}
+		return []jen.Code{jen.If(cond).Block(stmts...)}
 	}
 	if fallible || cf.Oneof != nil {
 		return []jen.Code{jen.Block(stmts...)}

@@ -1,6 +1,9 @@
 package v03
 
 import (
+	"encoding/json"
+	"strconv"
+
 	a2a "github.com/agui-gen/agui-gen/gen/a2a"
 	"github.com/agui-gen/agui-gen/gen/a2a/a2av03"
 )
@@ -96,4 +99,44 @@ func appendV03ListTaskPushNotificationConfigsResponse(b []byte, resp *a2a.ListTa
 		b = ToV03TaskPushNotificationConfig(c).AppendJSON(b)
 	}
 	return append(b, ']')
+}
+
+// ToV03GetTaskPushNotificationConfigParams writes 1.0's get request as
+// 0.3's params.
+func ToV03GetTaskPushNotificationConfigParams(x *a2a.GetTaskPushNotificationConfigRequest) *a2av03.GetTaskPushNotificationConfigParams {
+	return &a2av03.GetTaskPushNotificationConfigParams{ID: x.TaskID, PushNotificationConfigID: &x.ID}
+}
+
+// ToV03DeleteTaskPushNotificationConfigParams writes 1.0's delete request
+// as 0.3's params.
+func ToV03DeleteTaskPushNotificationConfigParams(x *a2a.DeleteTaskPushNotificationConfigRequest) *a2av03.DeleteTaskPushNotificationConfigParams {
+	return &a2av03.DeleteTaskPushNotificationConfigParams{ID: x.TaskID, PushNotificationConfigID: x.ID}
+}
+
+// ToV03ListTaskPushNotificationConfigParams writes 1.0's list request as
+// 0.3's params; 0.3 does not page, so the page size and token are dropped.
+func ToV03ListTaskPushNotificationConfigParams(x *a2a.ListTaskPushNotificationConfigsRequest) *a2av03.ListTaskPushNotificationConfigParams {
+	return &a2av03.ListTaskPushNotificationConfigParams{ID: x.TaskID}
+}
+
+// readV03ListTaskPushNotificationConfigsResponse reads 0.3's list result,
+// an array of configs, as one page of 1.0's.
+func readV03ListTaskPushNotificationConfigsResponse(result []byte) (*a2a.ListTaskPushNotificationConfigsResponse, error) {
+	var list []json.RawMessage
+	if err := json.Unmarshal(result, &list); err != nil {
+		return nil, &a2a.CompatError{Msg: "the result is not a list of push configs: " + err.Error()}
+	}
+	resp := &a2a.ListTaskPushNotificationConfigsResponse{}
+	for i, raw := range list {
+		var c a2av03.TaskPushNotificationConfig
+		if err := c.UnmarshalJSON(raw); err != nil {
+			return nil, err
+		}
+		v1, err := FromV03TaskPushNotificationConfig(&c)
+		if err != nil {
+			return nil, &a2a.CompatError{Path: "/" + strconv.Itoa(i), Msg: err.Error()}
+		}
+		resp.Configs = append(resp.Configs, v1)
+	}
+	return resp, nil
 }

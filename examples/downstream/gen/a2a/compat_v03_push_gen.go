@@ -4,6 +4,9 @@
 package a2a
 
 import (
+	"encoding/json"
+	"strconv"
+
 	"example.com/downstream/gen/a2a/a2av03"
 )
 
@@ -98,4 +101,44 @@ func appendV03ListTaskPushNotificationConfigsResponse(b []byte, resp *ListTaskPu
 		b = ToV03TaskPushNotificationConfig(c).AppendJSON(b)
 	}
 	return append(b, ']')
+}
+
+// ToV03GetTaskPushNotificationConfigParams writes 1.0's get request as
+// 0.3's params.
+func ToV03GetTaskPushNotificationConfigParams(x *GetTaskPushNotificationConfigRequest) *a2av03.GetTaskPushNotificationConfigParams {
+	return &a2av03.GetTaskPushNotificationConfigParams{ID: x.TaskID, PushNotificationConfigID: &x.ID}
+}
+
+// ToV03DeleteTaskPushNotificationConfigParams writes 1.0's delete request
+// as 0.3's params.
+func ToV03DeleteTaskPushNotificationConfigParams(x *DeleteTaskPushNotificationConfigRequest) *a2av03.DeleteTaskPushNotificationConfigParams {
+	return &a2av03.DeleteTaskPushNotificationConfigParams{ID: x.TaskID, PushNotificationConfigID: x.ID}
+}
+
+// ToV03ListTaskPushNotificationConfigParams writes 1.0's list request as
+// 0.3's params; 0.3 does not page, so the page size and token are dropped.
+func ToV03ListTaskPushNotificationConfigParams(x *ListTaskPushNotificationConfigsRequest) *a2av03.ListTaskPushNotificationConfigParams {
+	return &a2av03.ListTaskPushNotificationConfigParams{ID: x.TaskID}
+}
+
+// readV03ListTaskPushNotificationConfigsResponse reads 0.3's list result,
+// an array of configs, as one page of 1.0's.
+func readV03ListTaskPushNotificationConfigsResponse(result []byte) (*ListTaskPushNotificationConfigsResponse, error) {
+	var list []json.RawMessage
+	if err := json.Unmarshal(result, &list); err != nil {
+		return nil, &CompatError{Msg: "the result is not a list of push configs: " + err.Error()}
+	}
+	resp := &ListTaskPushNotificationConfigsResponse{}
+	for i, raw := range list {
+		var c a2av03.TaskPushNotificationConfig
+		if err := c.UnmarshalJSON(raw); err != nil {
+			return nil, err
+		}
+		v1, err := FromV03TaskPushNotificationConfig(&c)
+		if err != nil {
+			return nil, &CompatError{Path: "/" + strconv.Itoa(i), Msg: err.Error()}
+		}
+		resp.Configs = append(resp.Configs, v1)
+	}
+	return resp, nil
 }
