@@ -1,7 +1,9 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -25,7 +27,11 @@ func diffCommand() *cli.Command {
 			"Examples:\n" +
 			"  agui-gen diff --from embedded --to new/schema.json\n" +
 			"  agui-gen diff --from a2a-v0.3.0.proto --to a2a.proto --format markdown > comment.md\n" +
-			"  agui-gen diff --from old/ --to new/ --fail-on-breaking    # in CI",
+			"  agui-gen diff --from old/ --to new/ --fail-on-breaking    # in CI\n\n" +
+			"With --compat, --from is an earlier A2A version's JSON Schema (\"embedded\": v0.3.0) and --to an A2A\n" +
+			"proto (or \"embedded\"), and the report lists what the conversion generate emits between the two\n" +
+			"cannot carry, converter by converter, and which rule completes it:\n" +
+			"  agui-gen diff --compat --from embedded --to embedded",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "from", Usage: "the old side: `FILE`, folder or \"embedded\"", Required: true},
 			&cli.StringFlag{Name: "to", Usage: "the new side: `FILE`, folder or \"embedded\"", Required: true},
@@ -33,12 +39,16 @@ func diffCommand() *cli.Command {
 			&cli.StringFlag{Name: "from-ledger", Usage: "the old side's AG-UI protobuf ledger `FILE` (default: the embedded side's, or a folder's proto-freeze*.txt)"},
 			&cli.StringFlag{Name: "to-ledger", Usage: "the new side's AG-UI protobuf ledger `FILE`, likewise"},
 			&cli.BoolFlag{Name: "fail-on-breaking", Usage: "exit 1 when any change is breaking"},
+			&cli.BoolFlag{Name: "compat", Usage: "list what the generated conversion from the earlier A2A version of --from (its JSON Schema) to --to cannot carry"},
 		},
 		Action: runDiff,
 	}
 }
 
 func runDiff(c *cli.Context) error {
+	if c.Bool("compat") {
+		return runCompatDiff(c)
+	}
 	from, err := generate.LoadSide(c.Context, c.String("from"))
 	if err != nil {
 		return err
@@ -84,6 +94,56 @@ func runDiff(c *cli.Context) error {
 	}
 	if breaking && c.Bool("fail-on-breaking") {
 		return cli.Exit("breaking changes found", 1)
+	}
+	return nil
+}
+
+// runCompatDiff lists what the conversion between two A2A versions cannot
+// carry.
+func runCompatDiff(c *cli.Context) error {
+	spec, err := generate.EmbeddedCompat()
+	if f := c.String("from"); f != "embedded" {
+		spec, err = generate.ReadSpec(f)
+	}
+	if err != nil {
+		return err
+	}
+	to, err := generate.LoadSide(c.Context, c.String("to"))
+	if err != nil {
+		return err
+	}
+	if to.A2A == nil {
+		return fmt.Errorf("--to %s has no A2A proto", c.String("to"))
+	}
+	losses, err := generate.CompatLosses(spec, to.A2A)
+	if err != nil {
+		return err
+	}
+	w := c.App.Writer
+	switch c.String("format") {
+	case "json":
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(losses)
+	case "text", "markdown":
+	default:
+		return fmt.Errorf("--format %q: want text, markdown or json", c.String("format"))
+	}
+	fmt.Fprintf(w, "What the generated conversion between %s and %s cannot carry (%d converters):\n", spec.File, to.A2A.Sources[0].File, len(losses))
+	for _, l := range losses {
+		fmt.Fprintf(w, "\n%s (%s → %s)\n", l.Converter, l.From, l.To)
+		if len(l.Lost) > 0 {
+			fmt.Fprintf(w, "  dropped:  %s\n", strings.Join(l.Lost, ", "))
+		}
+		if len(l.Unfilled) > 0 {
+			fmt.Fprintf(w, "  unfilled: %s\n", strings.Join(l.Unfilled, ", "))
+		}
+		if l.Fix != "" {
+			fmt.Fprintf(w, "  rule:     %s carries what the versions mean alike\n", l.Fix)
+		}
+		if l.Rule {
+			fmt.Fprintf(w, "  rule:     written whole by hand (templates/a2acompat); its doc says what it drops\n")
+		}
 	}
 	return nil
 }

@@ -3,12 +3,17 @@ package generate
 import (
 	"encoding/json"
 	"fmt"
+	"io/fs"
+	"path"
 	"regexp"
 	"slices"
 	"strings"
 
+	"github.com/agui-gen/agui-gen/generator/emit/golang"
 	"github.com/agui-gen/agui-gen/generator/ir"
 	"github.com/agui-gen/agui-gen/generator/load/jsonschema"
+	"github.com/agui-gen/agui-gen/schemas"
+	"github.com/agui-gen/agui-gen/templates"
 )
 
 // LoadA2ACompat loads the JSON Schema of an earlier A2A version (v0.3's
@@ -85,4 +90,39 @@ func compatRoots(spec Spec) ([]string, error) {
 	}
 	slices.Sort(roots[1:])
 	return roots, nil
+}
+
+// compatRules pairs the earlier version loaded from spec with the rules of
+// its conversion to cur's version (templates/a2acompat/v<major><minor>).
+func compatRules(spec Spec, old, cur *ir.Package, oldImport string) (golang.Compat, error) {
+	dir := "a2acompat/v" + strings.ReplaceAll(old.Sources[0].Version, ".", "")
+	if _, err := fs.Stat(templates.A2ACompat, dir); err != nil {
+		return golang.Compat{}, fmt.Errorf("%s: no conversion rules for A2A %s ⇄ %s (templates/%s)", spec.File, old.Sources[0].Version, cur.Sources[0].Version, dir)
+	}
+	return golang.Compat{Old: old, OldImport: oldImport, Rules: templates.A2ACompat, Dir: dir}, nil
+}
+
+// CompatLosses lists what the generated conversion between the earlier A2A
+// version whose JSON Schema is spec and the A2A package cur cannot carry.
+func CompatLosses(spec Spec, cur *ir.Package) ([]golang.CompatLoss, error) {
+	old, err := LoadA2ACompat(spec)
+	if err != nil {
+		return nil, err
+	}
+	if cur.Sources[0].Version == "" {
+		if err := SetProtocolVersion(cur, ""); err != nil {
+			return nil, err
+		}
+	}
+	c, err := compatRules(spec, old, cur, "compat/a2a/"+old.Name)
+	if err != nil {
+		return nil, err
+	}
+	return golang.CompatLosses(cur, c)
+}
+
+// EmbeddedCompat returns the embedded earlier A2A version's JSON Schema.
+func EmbeddedCompat() (Spec, error) {
+	b, err := fs.ReadFile(schemas.FS, schemas.A2AV03Schema)
+	return Spec{File: path.Base(schemas.A2AV03Schema), Data: b}, err
 }

@@ -23,7 +23,6 @@ import (
 	"github.com/agui-gen/agui-gen/generator/load/jsonschema"
 	protoload "github.com/agui-gen/agui-gen/generator/load/proto"
 	"github.com/agui-gen/agui-gen/schemas"
-	"github.com/agui-gen/agui-gen/templates"
 )
 
 // Spec is one input file: its name for messages and its bytes.
@@ -174,12 +173,11 @@ func Run(in Inputs, opts Options) (*Output, error) {
 			return nil, err
 		}
 		put("a2a/"+compat.Name, files)
-		dir := "a2acompat/v" + strings.ReplaceAll(compat.Sources[0].Version, ".", "")
-		if _, err := fs.Stat(templates.A2ACompat, dir); err != nil {
-			return nil, fmt.Errorf("%s: no conversion rules for A2A %s ⇄ %s (templates/%s)", spec.File, compat.Sources[0].Version, a2a.Sources[0].Version, dir)
+		c, err := compatRules(spec, compat, a2a, a2aImport+"/"+compat.Name)
+		if err != nil {
+			return nil, err
 		}
-		if files, err = golang.CompatPackageFiles(a2a, golang.Compat{Old: compat, OldImport: a2aImport + "/" + compat.Name,
-			Rules: templates.A2ACompat, Dir: dir}, a2aImport, "a2a"); err != nil {
+		if files, err = golang.CompatPackageFiles(a2a, c, a2aImport, "a2a"); err != nil {
 			return nil, err
 		}
 		put("a2a", files)

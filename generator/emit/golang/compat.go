@@ -74,6 +74,22 @@ type compatGen struct {
 	queue   []pair
 	f       *jen.File
 	err     error
+	losses  []CompatLoss
+}
+
+// CompatLoss is what one generated conversion cannot carry: members of its
+// source the target has no place for, members of its target the source has
+// nothing for, and enum values without a counterpart. A rule (Fix) may carry
+// some of them, by meaning rather than by name.
+type CompatLoss struct {
+	Converter string   // "FromV03SendMessageConfiguration"
+	From, To  string   // "0.3 MessageSendConfiguration", "1.0 SendMessageConfiguration"
+	Lost      []string // source members or values dropped
+	Unfilled  []string // target members left unset
+	Fix       string   // the rule that completes the conversion, if any
+	// Rule reports a conversion the rules write whole, since the versions
+	// shape it differently; Lost and Unfilled are then its doc's to say.
+	Rule bool
 }
 
 // pair is one conversion: from a declaration of one version to one of the
@@ -87,28 +103,40 @@ type pair struct {
 // conversions to and from c's version and the table its JSON-RPC methods
 // are served from (compat_<v>_gen.go), with the rules rendered beside it.
 func CompatPackageFiles(cur *ir.Package, c Compat, importPath, pkgName string) ([]File, error) {
+	files, _, err := compatFiles(cur, c, importPath, pkgName)
+	return files, err
+}
+
+// CompatLosses lists what the conversions between cur and c's version
+// cannot carry, converter by converter, in the order they are generated.
+func CompatLosses(cur *ir.Package, c Compat) ([]CompatLoss, error) {
+	_, losses, err := compatFiles(cur, c, "compat/a2a", "a2a")
+	return losses, err
+}
+
+func compatFiles(cur *ir.Package, c Compat, importPath, pkgName string) ([]File, []CompatLoss, error) {
 	g := &protoGen{pkg: cur, opts: Options{A2ARuntime: true}, decl: map[ir.Decl]string{}, field: map[*ir.Field]string{},
 		oneof: map[*ir.Oneof]string{}, wrapper: map[*ir.Field]string{}, enumVal: map[*ir.EnumValue]string{}}
 	if err := g.resolveNames(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	old, err := resolveNames(c.Old)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	version := c.Old.Sources[0].Version
 	prefix := "V" + strings.ReplaceAll(version, ".", "")
 	data, err := fs.ReadFile(c.Rules, path.Join(c.Dir, "routes.txt"))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	routes, err := ParseRoutes(path.Join(c.Dir, "routes.txt"), data)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	ruleNames, err := templateNames(c.Rules, c.Dir)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	cg := &compatGen{cur: g, old: old, oldPkg: c.Old, oldQual: c.OldImport, prefix: prefix, version: version,
 		rules: map[string]bool{}, named: map[string]pair{}, names: map[pair]string{}}
@@ -121,7 +149,7 @@ func CompatPackageFiles(cur *ir.Package, c Compat, importPath, pkgName string) (
 	f.HeaderComment("Source: " + sourceLine(cur) + "; " + sourceLine(c.Old))
 	cg.f = f
 	if err := cg.emitTable(routes); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	for len(cg.queue) > 0 && cg.err == nil {
 		p := cg.queue[0]
@@ -129,20 +157,20 @@ func CompatPackageFiles(cur *ir.Package, c Compat, importPath, pkgName string) (
 		cg.emitConverter(p)
 	}
 	if cg.err != nil {
-		return nil, cg.err
+		return nil, nil, cg.err
 	}
 	name := "compat_" + strings.ToLower(prefix)
 	var buf bytes.Buffer
 	if err := f.Render(&buf); err != nil {
-		return nil, fmt.Errorf("rendering %s_gen.go: %w", name, err)
+		return nil, nil, fmt.Errorf("rendering %s_gen.go: %w", name, err)
 	}
 	files := []File{{Name: name + "_gen.go", Content: buf.Bytes()}}
 	rules, err := renderRuntimeAs(c.Rules, c.Dir, pkgName, templates.A2AImportPath, "a2a", name+"_",
 		map[string]string{templates.A2AImportPath + "/" + c.Old.Name: c.OldImport})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return append(files, rules...), nil
+	return append(files, rules...), cg.losses, nil
 }
 
 // CompatListFile emits compat_gen.go: the earlier versions the package
@@ -207,6 +235,12 @@ func (cg *compatGen) need(p pair) string {
 	cg.named[n] = p
 	if !cg.rules[n] {
 		cg.queue = append(cg.queue, p)
+	} else {
+		from, to := cg.version+" "+p.old.DeclName(), cg.cur.pkg.Sources[0].Version+" "+p.cur.DeclName()
+		if !p.up {
+			from, to = to, from
+		}
+		cg.losses = append(cg.losses, CompatLoss{Converter: n, From: from, To: to, Rule: true})
 	}
 	return n
 }
@@ -473,6 +507,17 @@ func (cg *compatGen) structConverter(p pair, old, cur *ir.Struct) {
 		}
 	}
 	fix := "fix" + name
+	if len(dropped) > 0 || len(unset) > 0 {
+		loss := CompatLoss{Converter: name, From: cg.version + " " + old.Name, To: cg.cur.pkg.Sources[0].Version + " " + cur.Name,
+			Lost: dropped, Unfilled: unset}
+		if !p.up {
+			loss.From, loss.To, loss.Lost, loss.Unfilled = loss.To, loss.From, unset, dropped
+		}
+		if cg.rules[fix] {
+			loss.Fix = fix
+		}
+		cg.losses = append(cg.losses, loss)
+	}
 	if cg.rules[fix] {
 		cg.f.Comment("")
 		cg.f.Commentf("%s completes it where the versions' meaning differs.", fix)
@@ -863,6 +908,18 @@ func (cg *compatGen) enumConverter(p pair, old, cur *ir.Enum) {
 		pairs = append(pairs, valuePair{naming.EnumValue(cg.old.decl[old], ov.Value), cg.cur.enumVal[match]})
 	}
 	oldEnum := func(name string) *jen.Statement { return jen.Qual(cg.oldQual, name) }
+	var unpaired []string
+	for _, cv := range cur.Values {
+		if !slices.ContainsFunc(pairs, func(v valuePair) bool { return v.cur == cg.cur.enumVal[cv] }) {
+			unpaired = append(unpaired, cv.Value)
+		}
+	}
+	if p.up && len(lost) > 0 {
+		cg.losses = append(cg.losses, CompatLoss{Converter: name, From: cg.version + " " + old.Name, To: cg.cur.pkg.Sources[0].Version + " " + cur.Name, Lost: lost})
+	}
+	if !p.up && len(unpaired) > 0 {
+		cg.losses = append(cg.losses, CompatLoss{Converter: name, From: cg.cur.pkg.Sources[0].Version + " " + cur.Name, To: cg.version + " " + old.Name, Lost: unpaired})
+	}
 	if p.up {
 		cg.f.Commentf("%s converts an A2A %s %s to %s.", name, cg.version, cg.old.decl[old], cg.cur.decl[cur])
 		if len(lost) > 0 {
