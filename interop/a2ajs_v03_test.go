@@ -59,6 +59,16 @@ func TestA2AJSV03ClientAgainstOurServer(t *testing.T) {
 	if d := cmp.Diff(want, got); d != "" {
 		t.Fatalf("@a2a-js/sdk 0.3.14 client against our server (-want +got):\n%s", d)
 	}
+	// The same calls against @a2a-js/sdk 1.3.0's own v0.3 layer
+	// (legacyCompat): where it differs, the test says how (go test -v).
+	base, _ := serveNode(t, "a2a-server-legacy.mjs")
+	var theirs map[string]any
+	if err := json.Unmarshal(runNode(t, nil, "a2a-client-v03.mjs", base, a2a.BindingJSONRPC), &theirs); err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(got, theirs); d != "" {
+		t.Logf("@a2a-js/sdk 1.3.0's v0.3 layer differs from ours (-ours +theirs):\n%s", d)
+	}
 }
 
 // TestOurClientAgainstA2AJSV03Server: our client against @a2a-js/sdk
