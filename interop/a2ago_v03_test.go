@@ -339,3 +339,70 @@ func summary(ev *a2a.StreamResponse) string {
 	}
 	return "?"
 }
+
+// bearer adds an Authorization header to every request.
+type bearer struct{ token string }
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// TestA2AGoV03ClientAuthenticated: the 0.3 path is behind the same
+// authenticator. Refused before its body is read, a 0.3 client still gets
+// an error it can decode (0.3's error object, not 1.0's details list); and
+// a task is its caller's on 0.3 as on 1.0.
+func TestA2AGoV03ClientAuthenticated(t *testing.T) {
+	s := serveRuntime(t, nil, a2a.WithAuthenticator(func(r *http.Request) (any, error) {
+		switch r.Header.Get("Authorization") {
+		case "Bearer good":
+			return "alice", nil
+		case "Bearer other":
+			return "bob", nil
+		}
+		return nil, errors.New("no valid token")
+	}))
+	ctx := context.Background()
+	card, err := agentcard.DefaultResolver.Resolve(ctx, s.base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	params := &a2a03.MessageSendParams{Message: a2a03.NewMessage(a2a03.MessageRoleUser, a2a03.TextPart{Text: "hi"})}
+	anonymous, err := client03.NewFromCard(ctx, card)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer anonymous.Destroy()
+	if _, err := anonymous.SendMessage(ctx, params); err == nil || strings.Contains(err.Error(), "decode") || !strings.Contains(err.Error(), "no valid token") {
+		t.Fatalf("without a token: %v", err)
+	}
+	authed, err := client03.NewFromCard(ctx, card, client03.WithJSONRPCTransport(&http.Client{Transport: bearer{"good"}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer authed.Destroy()
+	res, err := authed.SendMessage(ctx, params)
+	if err != nil {
+		t.Fatalf("with a token: %v", err)
+	}
+	task, ok := res.(*a2a03.Task)
+	if !ok || task.Status.State != a2a03.TaskStateCompleted {
+		t.Fatalf("with a token: %#v", res)
+	}
+	// Another caller is answered as if the task did not exist, over 0.3 as
+	// over 1.0.
+	other, err := client03.NewFromCard(ctx, card, client03.WithJSONRPCTransport(&http.Client{Transport: bearer{"other"}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Destroy()
+	_, errTheirs := other.GetTask(ctx, &a2a03.TaskQueryParams{ID: task.ID})
+	_, errNone := other.GetTask(ctx, &a2a03.TaskQueryParams{ID: "no-such-task"})
+	if !errors.Is(errTheirs, a2a03.ErrTaskNotFound) || !errors.Is(errNone, a2a03.ErrTaskNotFound) {
+		t.Fatalf("another caller's task: %v; no task: %v", errTheirs, errNone)
+	}
+	if _, err := other.CancelTask(ctx, &a2a03.TaskIDParams{ID: task.ID}); !errors.Is(err, a2a03.ErrTaskNotFound) {
+		t.Fatalf("another caller cancels: %v", err)
+	}
+}
