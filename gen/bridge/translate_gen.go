@@ -29,6 +29,7 @@ const (
 	partToolCall                   // a call, in either convention
 	partToolResult                 // a call's result
 	partHidden                     // the bridge's own (interrupts, resume entries)
+	partCarried                    // an AG-UI event carried verbatim (CarriedPart)
 )
 
 // classify tells what p is, decoding its data once.
@@ -40,6 +41,9 @@ func classify(p *a2a.Part) (partKind, ToolCall, ToolResult) {
 		}
 		return partText, ToolCall{}, ToolResult{}
 	case *a2a.PartData:
+		if h, ok := HintOf(p); ok && h.EventType == EventCarried {
+			return partCarried, ToolCall{}, ToolResult{}
+		}
 		td, h, ok := readToolData(p)
 		if !ok {
 			break
@@ -267,6 +271,15 @@ func (t *translator) part(p *a2a.Part, kind partKind, call ToolCall, res ToolRes
 			return err
 		}
 		return t.s.ToolResult(res.ToolCallID, res.Content)
+	case partCarried:
+		ev, _, err := CarriedEvent(p)
+		if err != nil {
+			return fmt.Errorf("bridge: an AG-UI event the agent sent does not decode: %w", err)
+		}
+		if err := t.closeText(); err != nil {
+			return err
+		}
+		return t.s.Emit(ev)
 	}
 	return nil
 }

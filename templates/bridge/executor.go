@@ -40,7 +40,10 @@ const (
 //     client's answer becomes the next run's resume: the entries of a
 //     resume data part when it sends one (A2AAgent does), else every open
 //     interrupt resolved with the message's text or data;
-//   - RUN_ERROR, or a run the agent reports cancelled, fails the task.
+//   - RUN_ERROR, or a run the agent reports cancelled, fails the task;
+//   - any other event (a step, a custom or raw event, an activity, META, a
+//     newer schema's event) is a WORKING status message whose data part
+//     carries it verbatim (CarriedPart), which A2AAgent emits as it was.
 type Executor struct {
 	Agent agui.Agent
 	// Options configure the AG-UI side; of them WithLogger applies, and
@@ -165,6 +168,17 @@ func (o *sink) event(ev agui.Event) error {
 		}
 	case *agui.RunErrorEvent:
 		o.failure = ev.Message
+	case *agui.RunStartedEvent, *agui.ReasoningStartEvent, *agui.ReasoningEndEvent,
+		*agui.ReasoningMessageStartEvent, *agui.StateSnapshotEvent, *agui.StateDeltaEvent, *agui.MessagesSnapshotEvent,
+		*agui.SubagentStartedEvent, *agui.SubagentFinishedEvent, *agui.SubagentErrorEvent:
+		// Implied by what the cases above send (a run, a message, reasoning
+		// opening), or kept in the state and conversation artifacts when
+		// the run settles; a subagent's events are its parent's here.
+	default:
+		// A2A has nothing for the rest (steps, custom and raw events,
+		// activities, META, and any event type a newer schema adds): each
+		// crosses as itself in a hinted data part, which A2AAgent sends on.
+		return o.run.Working(o.run.AgentMessage(CarriedPart(ev)))
 	}
 	return nil
 }

@@ -197,3 +197,72 @@ func summary(msgs []agui.Message) string {
 	}
 	return b.String()
 }
+
+// carryingAgent sends events A2A has nothing for between its text: a step,
+// an activity, a custom and a raw event, and a META note.
+var carryingAgent = agui.AgentFunc(func(ctx context.Context, in *agui.RunAgentInput, s *agui.Stream) error {
+	steps := []func() error{
+		func() error { return s.StartStep("plan") },
+		func() error { return s.Text("Planning. ") },
+		func() error { return s.ActivitySnapshot("act-1", "progress", json.RawMessage(`{"done":1,"of":3}`)) },
+		func() error { return s.Custom("confetti", json.RawMessage(`{"colour":"gold"}`)) },
+		func() error { return s.Raw(json.RawMessage(`{"vendor":"x"}`), "upstream") },
+		func() error { return s.Meta(&agui.NotePayload{Text: "kept"}) },
+		func() error { return s.FinishStep("plan") },
+		func() error { return s.Text("Done.") },
+	}
+	for _, step := range steps {
+		if err := step(); err != nil {
+			return err
+		}
+	}
+	return nil
+})
+
+// TestCarriedEvents: what A2A has no mapping for crosses it intact, in
+// order, in hinted data parts, and comes out of A2AAgent as it went in.
+func TestCarriedEvents(t *testing.T) {
+	_, client := a2aServer(t, &bridge.Executor{Agent: carryingAgent})
+	carried := 0
+	for _, r := range streamMessage(t, client, textMessage("go", "")) {
+		if u, ok := r.Payload.(*a2a.StreamResponseStatusUpdate); ok && u.StatusUpdate.Status.Message != nil {
+			for _, p := range u.StatusUpdate.Status.Message.Parts {
+				if _, ok, err := bridge.CarriedEvent(p); ok && err == nil {
+					carried++
+				}
+			}
+		}
+	}
+	if carried != 6 {
+		t.Errorf("%d events carried over A2A, want 6", carried)
+	}
+
+	bridged := httptest.NewServer(agui.NewHandler(&bridge.A2AAgent{Client: client}))
+	defer bridged.Close()
+	direct := httptest.NewServer(agui.NewHandler(carryingAgent))
+	defer direct.Close()
+	ctx := context.Background()
+	viaA2A, _ := aguiRun(t, ctx, bridged.URL, userInput("thread-carry", "go"))
+	straight, _ := aguiRun(t, ctx, direct.URL, userInput("thread-carry-direct", "go"))
+	if a, b := carriedOnly(viaA2A), carriedOnly(straight); a != b || strings.Count(b, "\n") != 6 {
+		t.Errorf("through the bridge:\n%s\ndirectly:\n%s", a, b)
+	}
+}
+
+// carriedOnly lists the events of a run that A2A carries verbatim, as JSON
+// without their timestamps.
+func carriedOnly(events []agui.Event) string {
+	var b strings.Builder
+	for _, ev := range events {
+		switch ev.(type) {
+		case *agui.StepStartedEvent, *agui.StepFinishedEvent, *agui.ActivitySnapshotEvent, *agui.CustomEvent, *agui.RawEvent, *agui.MetaEvent:
+			var m map[string]any
+			_ = json.Unmarshal(ev.AppendJSON(nil), &m)
+			delete(m, "timestamp")
+			out, _ := json.Marshal(m)
+			b.Write(out)
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}

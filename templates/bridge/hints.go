@@ -26,9 +26,13 @@ const (
 	EventContentBlock = "content_block"
 	EventThinking     = "thinking"
 	EventToolCall     = "tool_call"
-	BlockText         = "text"
-	BlockThinking     = "thinking"
-	BlockCode         = "code"
+	// EventCarried marks a data part that carries an AG-UI event verbatim,
+	// one A2A has nothing for (a step, a custom or raw event, an activity,
+	// a META event, or an event type of a newer schema).
+	EventCarried  = "agui_event"
+	BlockText     = "text"
+	BlockThinking = "thinking"
+	BlockCode     = "code"
 )
 
 // The type member of the data parts that carry tool calls and their
@@ -93,6 +97,26 @@ func SetHint(p *a2a.Part, h Hint) {
 	hint, _ := json.Marshal(h)
 	_ = json.Unmarshal(hint, &meta)
 	p.Metadata, _ = json.Marshal(meta)
+}
+
+// CarriedPart is a data part that carries ev across A2A, hinted
+// EventCarried, its data the event's JSON.
+func CarriedPart(ev agui.Event) *a2a.Part {
+	p := &a2a.Part{Content: &a2a.PartData{Data: ev.AppendJSON(nil)}, MediaType: "application/json"}
+	SetHint(p, Hint{EventType: EventCarried})
+	return p
+}
+
+// CarriedEvent reads the AG-UI event p carries; ok is false when p is not
+// a CarriedPart. An event that does not decode (one of a schema newer than
+// this package's) is returned as the error.
+func CarriedEvent(p *a2a.Part) (agui.Event, bool, error) {
+	data, isData := p.Content.(*a2a.PartData)
+	if h, ok := HintOf(p); !isData || !ok || h.EventType != EventCarried {
+		return nil, false, nil
+	}
+	ev, err := agui.UnmarshalEvent(data.Data)
+	return ev, true, err
 }
 
 // IsThinking reports whether p is hinted as reasoning.

@@ -56,9 +56,26 @@ func compatVersion(r *http.Request, v *CompatVersion, method string, info *CallI
 	return nil
 }
 
+// mayBeEarlier reports whether r may come from a client of an earlier
+// version the server serves: it names that version, or none.
+func (c *serverConfig) mayBeEarlier(r *http.Request) bool {
+	requested := r.Header.Get(VersionHeader)
+	if requested == "" {
+		requested = r.URL.Query().Get(VersionHeader)
+	}
+	mm, _ := ParseVersion(requested)
+	for _, v := range c.compat {
+		if requested == "" || mm == v.Version {
+			return true
+		}
+	}
+	return false
+}
+
 // appendCompatResponse appends a JSON-RPC response in an earlier version's
 // JSON: its result, or an error object without 1.0's details, which 0.3
-// clients read as an object, not a list.
+// clients read as an object, not a list (m is nil for an error written
+// before the method was known).
 func appendCompatResponse(b []byte, id json.RawMessage, m *CompatMethod, result ProtoValue, rerr *RPCError) []byte {
 	b = append(b, `{"jsonrpc":"2.0","id":`...)
 	b = append(b, id...)

@@ -44,11 +44,15 @@ type rpcRequest struct {
 	// handler; nil for a method of this version.
 	compat        *CompatMethod
 	compatVersion *CompatVersion
+	// earlier reports a request refused before its method is known from a
+	// client that may speak an earlier version: its error is written in the
+	// form every version reads.
+	earlier bool
 }
 
 // appendAnswer appends the response to req in the JSON of its version.
 func (r *rpcRequest) appendAnswer(b []byte, id json.RawMessage, result ProtoValue, rerr *RPCError) []byte {
-	if r != nil && r.compat != nil {
+	if r != nil && (r.compat != nil || (r.earlier && rerr != nil)) {
 		return appendCompatResponse(b, id, r.compat, result, rerr)
 	}
 	return appendResponse(b, id, result, rerr)
@@ -393,11 +397,14 @@ func (h *jsonrpcHandler) serveBatch(w http.ResponseWriter, r *http.Request, info
 // as a plain response. Either way with status 200, since a JSON-RPC client
 // reads errors from the body of a 200 (a2a-go's reads no other).
 func (h *jsonrpcHandler) writeEarlyError(w http.ResponseWriter, r *http.Request, rerr *RPCError) {
+	// A client that names no version, or an earlier one the server serves,
+	// may read only that version's error object, without 1.0's details.
+	req := &rpcRequest{earlier: h.cfg.mayBeEarlier(r)}
 	if acceptsSSE(r.Header.Values("Accept")) {
-		h.writeStreamError(w, nil, nil, nullID, rerr)
+		h.writeStreamError(w, nil, req, nullID, rerr)
 		return
 	}
-	h.writeError(w, http.StatusOK, nullID, rerr)
+	h.writeErrorFor(w, http.StatusOK, req, nullID, rerr)
 }
 
 // acceptsSSE reports whether an Accept header names text/event-stream.
