@@ -537,6 +537,14 @@ func (cg *compatGen) structConverter(p pair, old, cur *ir.Struct) {
 	cg.f.Line()
 }
 
+// ruleOf is name when the rules define it, else "".
+func ruleOf(rules map[string]bool, name string) string {
+	if rules[name] {
+		return name
+	}
+	return ""
+}
+
 // carried says which members a conversion leaves behind: those of the
 // source without a counterpart, and those of the target it cannot fill.
 func carried(lost, unfilled []string, from, to string) string {
@@ -914,15 +922,23 @@ func (cg *compatGen) enumConverter(p pair, old, cur *ir.Enum) {
 			unpaired = append(unpaired, cv.Value)
 		}
 	}
+	// A rule fix<Converter> decides the values without a counterpart by
+	// meaning (0.3's "unknown" is 1.0's UNSPECIFIED).
+	fix := "fix" + name
 	if p.up && len(lost) > 0 {
-		cg.losses = append(cg.losses, CompatLoss{Converter: name, From: cg.version + " " + old.Name, To: cg.cur.pkg.Sources[0].Version + " " + cur.Name, Lost: lost})
+		cg.losses = append(cg.losses, CompatLoss{Converter: name, From: cg.version + " " + old.Name, To: cg.cur.pkg.Sources[0].Version + " " + cur.Name, Lost: lost, Fix: ruleOf(cg.rules, fix)})
 	}
 	if !p.up && len(unpaired) > 0 {
-		cg.losses = append(cg.losses, CompatLoss{Converter: name, From: cg.cur.pkg.Sources[0].Version + " " + cur.Name, To: cg.version + " " + old.Name, Lost: unpaired})
+		cg.losses = append(cg.losses, CompatLoss{Converter: name, From: cg.cur.pkg.Sources[0].Version + " " + cur.Name, To: cg.version + " " + old.Name, Lost: unpaired, Fix: ruleOf(cg.rules, fix)})
 	}
 	if p.up {
+		otherwise := jen.Return(jen.Lit(0), jen.Op("&").Id("CompatError").Values(jen.Dict{jen.Id("Msg"): jen.Lit(cg.cur.decl[cur]+" has no value ").Op("+").Qual("strconv", "Quote").Call(jen.String().Call(jen.Id("v")))}))
 		cg.f.Commentf("%s converts an A2A %s %s to %s.", name, cg.version, cg.old.decl[old], cg.cur.decl[cur])
-		if len(lost) > 0 {
+		switch {
+		case cg.rules[fix]:
+			otherwise = jen.Return(jen.Id(fix).Call(jen.Id("v")))
+			cg.f.Commentf("%s decides the values without a counterpart.", fix)
+		case len(lost) > 0:
 			cg.f.Commentf("%s has no value for %s: it is an error.", cg.cur.decl[cur], strings.Join(lost, ", "))
 		}
 		cg.f.Func().Id(name).Params(jen.Id("v").Add(cg.oldType(old))).Params(jen.Id(cg.cur.decl[cur]), jen.Error()).Block(
@@ -931,17 +947,23 @@ func (cg *compatGen) enumConverter(p pair, old, cur *ir.Enum) {
 					gr.Case(oldEnum(pv.old)).Block(jen.Return(jen.Id(pv.cur), jen.Nil()))
 				}
 			}),
-			jen.Return(jen.Lit(0), jen.Op("&").Id("CompatError").Values(jen.Dict{jen.Id("Msg"): jen.Lit(cg.cur.decl[cur]+" has no value ").Op("+").Qual("strconv", "Quote").Call(jen.String().Call(jen.Id("v")))})),
+			otherwise,
 		)
 	} else {
-		cg.f.Commentf("%s converts %s to an A2A %s %s; \"\" for a value it lacks.", name, cg.cur.decl[cur], cg.version, cg.old.decl[old])
+		otherwise := jen.Return(jen.Lit(""))
+		if cg.rules[fix] {
+			otherwise = jen.Return(jen.Id(fix).Call(jen.Id("v")))
+			cg.f.Commentf("%s converts %s to an A2A %s %s; %s decides the values without a counterpart.", name, cg.cur.decl[cur], cg.version, cg.old.decl[old], fix)
+		} else {
+			cg.f.Commentf("%s converts %s to an A2A %s %s; \"\" for a value it lacks.", name, cg.cur.decl[cur], cg.version, cg.old.decl[old])
+		}
 		cg.f.Func().Id(name).Params(jen.Id("v").Id(cg.cur.decl[cur])).Add(cg.oldType(old)).Block(
 			jen.Switch(jen.Id("v")).BlockFunc(func(gr *jen.Group) {
 				for _, pv := range pairs {
 					gr.Case(jen.Id(pv.cur)).Block(jen.Return(oldEnum(pv.old)))
 				}
 			}),
-			jen.Return(jen.Lit("")),
+			otherwise,
 		)
 	}
 	cg.f.Line()

@@ -1,6 +1,7 @@
 package v03
 
 import (
+	"strconv"
 	"strings"
 
 	a2a "github.com/agui-gen/agui-gen/gen/a2a"
@@ -172,4 +173,16 @@ func fixToV03MessageSendConfiguration(x *a2a.SendMessageConfiguration, out *a2av
 		push := pushToV03(x.TaskPushNotificationConfig)
 		out.PushNotificationConfig = &push
 	}
+}
+
+// fixToV03TaskState writes the state 1.0 leaves unspecified as 0.3's
+// "unknown", the one 0.3 value 1.0 has no name for.
+func fixToV03TaskState(a2a.TaskState) a2av03.TaskState { return a2av03.TaskStateUnknown }
+
+// fixFromV03TaskState reads 0.3's "unknown" as 1.0's unspecified state.
+func fixFromV03TaskState(v a2av03.TaskState) (a2a.TaskState, error) {
+	if v == a2av03.TaskStateUnknown {
+		return a2a.TaskStateUnspecified, nil
+	}
+	return 0, &a2a.CompatError{Msg: "TaskState has no value " + strconv.Quote(string(v))}
 }

@@ -138,3 +138,17 @@ func TestCard(t *testing.T) {
 		t.Errorf("the 0.3 card is invalid to the 0.3 schema: %v", err)
 	}
 }
+
+// 0.3's "unknown" is 1.0's unspecified state, both ways; any other value
+// without a counterpart is refused.
+func TestUnknownState(t *testing.T) {
+	if got := a2a.ToV03TaskState(a2a.TaskStateUnspecified); got != a2av03.TaskStateUnknown {
+		t.Errorf("unspecified became %q", got)
+	}
+	if got, err := a2a.FromV03TaskState(a2av03.TaskStateUnknown); err != nil || got != a2a.TaskStateUnspecified {
+		t.Errorf("unknown became %v, %v", got, err)
+	}
+	if _, err := a2a.FromV03TaskState("paused"); err == nil {
+		t.Error("a state neither version has was accepted")
+	}
+}

@@ -4,6 +4,7 @@
 package a2a
 
 import (
+	"strconv"
 	"strings"
 
 	"example.com/downstream/gen/a2a/a2av03"
@@ -174,4 +175,16 @@ func fixToV03MessageSendConfiguration(x *SendMessageConfiguration, out *a2av03.M
 		push := pushToV03(x.TaskPushNotificationConfig)
 		out.PushNotificationConfig = &push
 	}
+}
+
+// fixToV03TaskState writes the state 1.0 leaves unspecified as 0.3's
+// "unknown", the one 0.3 value 1.0 has no name for.
+func fixToV03TaskState(TaskState) a2av03.TaskState { return a2av03.TaskStateUnknown }
+
+// fixFromV03TaskState reads 0.3's "unknown" as 1.0's unspecified state.
+func fixFromV03TaskState(v a2av03.TaskState) (TaskState, error) {
+	if v == a2av03.TaskStateUnknown {
+		return TaskStateUnspecified, nil
+	}
+	return 0, &CompatError{Msg: "TaskState has no value " + strconv.Quote(string(v))}
 }

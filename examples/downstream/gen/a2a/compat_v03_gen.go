@@ -1179,7 +1179,7 @@ func ToV03MessageRole(v Role) a2av03.MessageRole {
 }
 
 // FromV03TaskState converts an A2A 0.3 TaskState to TaskState.
-// TaskState has no value for unknown: it is an error.
+// fixFromV03TaskState decides the values without a counterpart.
 func FromV03TaskState(v a2av03.TaskState) (TaskState, error) {
 	switch v {
 	case a2av03.TaskStateSubmitted:
@@ -1199,10 +1199,10 @@ func FromV03TaskState(v a2av03.TaskState) (TaskState, error) {
 	case a2av03.TaskStateAuthRequired:
 		return TaskStateAuthRequired, nil
 	}
-	return 0, &CompatError{Msg: "TaskState has no value " + strconv.Quote(string(v))}
+	return fixFromV03TaskState(v)
 }
 
-// ToV03TaskState converts TaskState to an A2A 0.3 TaskState; "" for a value it lacks.
+// ToV03TaskState converts TaskState to an A2A 0.3 TaskState; fixToV03TaskState decides the values without a counterpart.
 func ToV03TaskState(v TaskState) a2av03.TaskState {
 	switch v {
 	case TaskStateSubmitted:
@@ -1222,7 +1222,7 @@ func ToV03TaskState(v TaskState) a2av03.TaskState {
 	case TaskStateAuthRequired:
 		return a2av03.TaskStateAuthRequired
 	}
-	return ""
+	return fixToV03TaskState(v)
 }
 
 // FromV03AgentExtension converts an A2A 0.3 AgentExtension to AgentExtension.
