@@ -108,9 +108,14 @@ func compatCard(card *AgentCard, versions []*CompatVersion) []byte {
 	}
 	served := new(AgentCard)
 	_ = served.UnmarshalProto(card.AppendProto(nil)) // a copy, so the caller's card is left as it is
+	listed := func(url, version string) bool {
+		return slices.ContainsFunc(served.SupportedInterfaces, func(i *AgentInterface) bool {
+			return i.URL == url && i.ProtocolBinding == BindingJSONRPC && i.ProtocolVersion == version
+		})
+	}
 	for _, v := range versions {
 		for _, i := range card.SupportedInterfaces {
-			if i.ProtocolBinding == BindingJSONRPC && i.ProtocolVersion == ProtocolVersion {
+			if i.ProtocolBinding == BindingJSONRPC && i.ProtocolVersion == ProtocolVersion && !listed(i.URL, v.Version) {
 				served.SupportedInterfaces = append(served.SupportedInterfaces,
 					&AgentInterface{URL: i.URL, ProtocolBinding: i.ProtocolBinding, Tenant: i.Tenant, ProtocolVersion: v.Version})
 			}

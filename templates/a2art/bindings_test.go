@@ -16,6 +16,7 @@ import (
 
 	"github.com/agui-gen/agui-gen/examples/a2a-demo/echo"
 	a2a "github.com/agui-gen/agui-gen/gen/a2a"
+	"github.com/agui-gen/agui-gen/gen/a2a/a2av03"
 )
 
 // serveEcho serves the echo agent with NewHandler and returns its base URL.
@@ -532,3 +533,38 @@ func TestTenantFromCard(t *testing.T) {
 type roundTripFunc func(*http.Request) (*http.Response, error)
 
 func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// The card served for both generations: 1.0's members as they were, the
+// JSON-RPC interface again at 0.3, and
+// 0.3's members beside them; a 0.3 reader and a 1.0 reader each find what
+// they read.
+func TestCardForBothVersions(t *testing.T) {
+	base, _ := serveEcho(t)
+	_, _, body := post(t, http.MethodGet, base+"/.well-known/agent-card.json", "", "")
+	var v1 a2a.AgentCard
+	if err := v1.UnmarshalJSON([]byte(body)); err != nil {
+		t.Fatal(err)
+	}
+	if err := v1.Validate(); err != nil {
+		t.Fatalf("a 1.0 reader: %v", err)
+	}
+	var at03 []string
+	for _, i := range v1.SupportedInterfaces {
+		if i.ProtocolVersion == "0.3" {
+			at03 = append(at03, i.ProtocolBinding+" "+i.URL)
+		}
+	}
+	if len(at03) != 1 || at03[0] != "JSONRPC "+base {
+		t.Errorf("interfaces at 0.3: %v", at03)
+	}
+	var v03 a2av03.AgentCard
+	if err := v03.UnmarshalJSON([]byte(body)); err != nil {
+		t.Fatal(err)
+	}
+	if err := v03.Validate(); err != nil {
+		t.Fatalf("a 0.3 reader: %v", err)
+	}
+	if v03.URL != base || v03.ProtocolVersion != "0.3.0" || v03.PreferredTransport == nil || *v03.PreferredTransport != "JSONRPC" {
+		t.Errorf("0.3's members: url %q, protocolVersion %q", v03.URL, v03.ProtocolVersion)
+	}
+}

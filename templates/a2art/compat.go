@@ -107,9 +107,14 @@ func compatCard(card *a2a.AgentCard, versions []*a2a.CompatVersion) []byte {
 	}
 	served := new(a2a.AgentCard)
 	_ = served.UnmarshalProto(card.AppendProto(nil)) // a copy, so the caller's card is left as it is
+	listed := func(url, version string) bool {
+		return slices.ContainsFunc(served.SupportedInterfaces, func(i *a2a.AgentInterface) bool {
+			return i.URL == url && i.ProtocolBinding == BindingJSONRPC && i.ProtocolVersion == version
+		})
+	}
 	for _, v := range versions {
 		for _, i := range card.SupportedInterfaces {
-			if i.ProtocolBinding == BindingJSONRPC && i.ProtocolVersion == a2a.ProtocolVersion {
+			if i.ProtocolBinding == BindingJSONRPC && i.ProtocolVersion == a2a.ProtocolVersion && !listed(i.URL, v.Version) {
 				served.SupportedInterfaces = append(served.SupportedInterfaces,
 					&a2a.AgentInterface{URL: i.URL, ProtocolBinding: i.ProtocolBinding, Tenant: i.Tenant, ProtocolVersion: v.Version})
 			}

@@ -715,38 +715,8 @@ func (cg *compatGen) upValue(s, t ir.Type, v jen.Code) (expr jen.Code, fallible 
 		return jen.Id("compatTime").Call(v), true
 	case s.Kind == ir.KindString && t.Kind == ir.KindBytes:
 		return jen.Id("compatBase64").Call(v), true
-	case s.Kind == ir.KindArray && t.Kind == ir.KindArray:
-		elem, fallible := cg.upValue(*s.Elem, *t.Elem, jen.Id("e"))
-		if elem == nil {
-			return nil, false
-		}
-		if isIdentity(elem) {
-			return v, false
-		}
-		in := cg.oldGoType(*s.Elem)
-		if isStructType(*s.Elem) {
-			elem, _ = cg.upValue(*s.Elem, *t.Elem, jen.Op("&").Id("e"))
-		}
-		if fallible {
-			return jen.Id("convertSlice").Call(v, jen.Func().Params(jen.Id("e").Add(in)).Params(cg.cur.goType(*t.Elem), jen.Error()).Block(jen.Return(elem))), true
-		}
-		return jen.Id("mapSlice").Call(v, jen.Func().Params(jen.Id("e").Add(in)).Add(cg.cur.goType(*t.Elem)).Block(jen.Return(elem))), false
-	case s.Kind == ir.KindMap && t.Kind == ir.KindMap:
-		elem, fallible := cg.upValue(*s.Elem, *t.Elem, jen.Id("e"))
-		if elem == nil {
-			return nil, false
-		}
-		if isIdentity(elem) {
-			return v, false
-		}
-		in := cg.oldGoType(*s.Elem)
-		if isStructType(*s.Elem) {
-			elem, _ = cg.upValue(*s.Elem, *t.Elem, jen.Op("&").Id("e"))
-		}
-		if fallible {
-			return jen.Id("convertMap").Call(v, jen.Func().Params(jen.Id("e").Add(in)).Params(cg.cur.goType(*t.Elem), jen.Error()).Block(jen.Return(elem))), true
-		}
-		return jen.Id("mapMap").Call(v, jen.Func().Params(jen.Id("e").Add(in)).Add(cg.cur.goType(*t.Elem)).Block(jen.Return(elem))), false
+	case s.Kind == ir.KindArray && t.Kind == ir.KindArray, s.Kind == ir.KindMap && t.Kind == ir.KindMap:
+		return cg.upEach(s, t, v)
 	case s.Kind == ir.KindNamed && t.Kind == ir.KindNamed:
 		if a, ok := s.Decl.(*ir.Alias); ok {
 			return cg.upValue(a.Type, t, v)
@@ -770,32 +740,8 @@ func (cg *compatGen) downValue(t, s ir.Type, v jen.Code) jen.Code {
 		return jen.Add(v).Dot("UTC").Call().Dot("Format").Call(jen.Qual("time", "RFC3339Nano"))
 	case s.Kind == ir.KindString && t.Kind == ir.KindBytes:
 		return jen.Qual("encoding/base64", "StdEncoding").Dot("EncodeToString").Call(v)
-	case s.Kind == ir.KindArray && t.Kind == ir.KindArray:
-		elem := cg.downValue(*t.Elem, *s.Elem, jen.Id("e"))
-		if elem == nil {
-			return nil
-		}
-		if isIdentity(elem) {
-			return v
-		}
-		out := cg.oldGoType(*s.Elem)
-		if isStructType(*s.Elem) {
-			elem = jen.Id("derefOr").Call(elem)
-		}
-		return jen.Id("mapSlice").Call(v, jen.Func().Params(jen.Id("e").Add(cg.cur.goType(*t.Elem))).Add(out).Block(jen.Return(elem)))
-	case s.Kind == ir.KindMap && t.Kind == ir.KindMap:
-		elem := cg.downValue(*t.Elem, *s.Elem, jen.Id("e"))
-		if elem == nil {
-			return nil
-		}
-		if isIdentity(elem) {
-			return v
-		}
-		out := cg.oldGoType(*s.Elem)
-		if isStructType(*s.Elem) {
-			elem = jen.Id("derefOr").Call(elem)
-		}
-		return jen.Id("mapMap").Call(v, jen.Func().Params(jen.Id("e").Add(cg.cur.goType(*t.Elem))).Add(out).Block(jen.Return(elem)))
+	case s.Kind == ir.KindArray && t.Kind == ir.KindArray, s.Kind == ir.KindMap && t.Kind == ir.KindMap:
+		return cg.downEach(t, s, v)
 	case s.Kind == ir.KindNamed && t.Kind == ir.KindNamed:
 		if a, ok := s.Decl.(*ir.Alias); ok {
 			return cg.downValue(t, a.Type, v)
@@ -803,6 +749,52 @@ func (cg *compatGen) downValue(t, s ir.Type, v jen.Code) jen.Code {
 		return jen.Id(cg.need(pair{old: s.Decl, cur: t.Decl})).Call(v)
 	}
 	return nil
+}
+
+// upEach converts the elements of a slice or map v (of the earlier
+// version's type s) to those of t, a failure located by index or key.
+func (cg *compatGen) upEach(s, t ir.Type, v jen.Code) (jen.Code, bool) {
+	elem, fallible := cg.upValue(*s.Elem, *t.Elem, jen.Id("e"))
+	switch {
+	case elem == nil:
+		return nil, false
+	case isIdentity(elem):
+		return v, false
+	}
+	if isStructType(*s.Elem) {
+		elem, _ = cg.upValue(*s.Elem, *t.Elem, jen.Op("&").Id("e"))
+	}
+	in, out := cg.oldGoType(*s.Elem), cg.cur.goType(*t.Elem)
+	each := collection(s)
+	if fallible {
+		return jen.Id("convert"+each).Call(v, jen.Func().Params(jen.Id("e").Add(in)).Params(out, jen.Error()).Block(jen.Return(elem))), true
+	}
+	return jen.Id("map"+each).Call(v, jen.Func().Params(jen.Id("e").Add(in)).Add(out).Block(jen.Return(elem))), false
+}
+
+// downEach converts the elements of a slice or map v (of the current type
+// t) to those of the earlier version's s.
+func (cg *compatGen) downEach(t, s ir.Type, v jen.Code) jen.Code {
+	elem := cg.downValue(*t.Elem, *s.Elem, jen.Id("e"))
+	switch {
+	case elem == nil:
+		return nil
+	case isIdentity(elem):
+		return v
+	}
+	if isStructType(*s.Elem) {
+		elem = jen.Id("derefOr").Call(elem)
+	}
+	return jen.Id("map"+collection(s)).Call(v, jen.Func().Params(jen.Id("e").Add(cg.cur.goType(*t.Elem))).Add(cg.oldGoType(*s.Elem)).Block(jen.Return(elem)))
+}
+
+// collection names the helpers for t's kind: convertSlice and mapSlice, or
+// convertMap and mapMap.
+func collection(t ir.Type) string {
+	if t.Kind == ir.KindArray {
+		return "Slice"
+	}
+	return "Map"
 }
 
 // isIdentity reports an element conversion that returns the element as it
