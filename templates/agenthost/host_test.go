@@ -138,6 +138,20 @@ func TestHost(t *testing.T) {
 		t.Errorf("AG-UI format through the host: %s", stream)
 	}
 
+	// A 0.3 client's JSON-RPC call reaches the agent through the host too.
+	v03, _ := http.NewRequest(http.MethodPost, base+"/greeter", strings.NewReader(`{"jsonrpc":"2.0","id":"v03","method":"message/send",`+
+		`"params":{"message":{"kind":"message","messageId":"m-03","contextId":"ctx-3","role":"user","parts":[{"kind":"text","text":"hi"}]}}}`))
+	v03.Header.Set("Content-Type", "application/json")
+	if res, err = http.DefaultClient.Do(v03); err != nil {
+		t.Fatal(err)
+	}
+	answer, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if !strings.Contains(string(answer), `"kind":"task"`) || !strings.Contains(string(answer), `"state":"completed"`) ||
+		!strings.Contains(string(answer), `"text":"Hello from ctx-3."`) {
+		t.Errorf("0.3 message/send through the host: %s", answer)
+	}
+
 	// Unknown agents and paths.
 	for _, tc := range []struct {
 		method, path, want string

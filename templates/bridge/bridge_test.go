@@ -430,21 +430,26 @@ func TestA2AAgent(t *testing.T) {
 }
 
 // TestStreamFormat: an A2A client that asks for AG-UI events, by Accept or
-// by ?format=agui, gets them, on JSON-RPC and on HTTP+JSON; errors before
-// the stream stay the binding's.
+// by ?format=agui, gets them, on JSON-RPC (1.0 and 0.3) and on HTTP+JSON;
+// errors before the stream stay the binding's.
 func TestStreamFormat(t *testing.T) {
 	url, client := a2aServer(t, weatherExecutor)
 	send := `{"message":{"messageId":"m-1","role":"ROLE_USER","parts":[{"text":"weather"}]}}`
+	send03 := `{"message":{"kind":"message","messageId":"m-2","role":"user","parts":[{"kind":"text","text":"weather"}]}}`
 	for _, tc := range []struct {
-		name, target, body, accept string
+		name, target, body, accept, version string
 	}{
-		{"jsonrpc accept", url + "/", `{"jsonrpc":"2.0","id":1,"method":"SendStreamingMessage","params":` + send + `}`, bridge.EventsMediaType},
-		{"rest query", url + "/message:stream?format=agui", send, "text/event-stream"},
+		{"jsonrpc accept", url + "/", `{"jsonrpc":"2.0","id":1,"method":"SendStreamingMessage","params":` + send + `}`, bridge.EventsMediaType, "1.0"},
+		{"rest query", url + "/message:stream?format=agui", send, "text/event-stream", "1.0"},
+		// A 0.3 client's stream, converted to 1.0, is AG-UI's too.
+		{"jsonrpc 0.3", url + "/", `{"jsonrpc":"2.0","id":2,"method":"message/stream","params":` + send03 + `}`, bridge.EventsMediaType, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			req, _ := http.NewRequest(http.MethodPost, tc.target, strings.NewReader(tc.body))
 			req.Header.Set("Content-Type", "application/json")
-			req.Header.Set("A2A-Version", "1.0")
+			if tc.version != "" {
+				req.Header.Set("A2A-Version", tc.version)
+			}
 			req.Header.Set("Accept", tc.accept)
 			res, err := http.DefaultClient.Do(req)
 			if err != nil {
