@@ -2,6 +2,7 @@ package generate
 
 import (
 	"context"
+	"path/filepath"
 	"slices"
 	"testing"
 
@@ -45,5 +46,39 @@ func TestCompatLosses(t *testing.T) {
 	}
 	if l := find("ToV03TaskState"); !slices.Equal(l.Lost, []string{"TASK_STATE_UNSPECIFIED"}) {
 		t.Errorf("%+v", l)
+	}
+}
+
+// Generating without an earlier version removes the package one generated
+// before, and --check names its files.
+func TestCompatNoneRemovesTheEarlierPackage(t *testing.T) {
+	in, err := Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	files, err := Generate(in, Options{ImportPath: "example.com/gen"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Write(dir, files); err != nil {
+		t.Fatal(err)
+	}
+	in.A2ACompat = nil
+	if files, err = Generate(in, Options{ImportPath: "example.com/gen"}); err != nil {
+		t.Fatal(err)
+	}
+	stale, err := Stale(dir, files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(stale, "a2a/a2av03/types_gen.go (no longer generated)") {
+		t.Errorf("stale: %v", stale)
+	}
+	if err := Write(dir, files); err != nil {
+		t.Fatal(err)
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, "a2a", "a2av03", "*_gen.go")); len(left) > 0 {
+		t.Errorf("left behind: %v", left)
 	}
 }

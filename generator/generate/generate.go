@@ -279,9 +279,12 @@ func Write(dir string, files []File) error {
 	return nil
 }
 
-// orphans lists the files agui-gen generated earlier in the packages of
-// files, under dir, that files no longer holds: *_gen.go files that start
-// with agui-gen's header. Other files, generated or not, are never touched.
+// orphans lists the files agui-gen generated earlier under dir that files
+// no longer holds: *_gen.go files that start with agui-gen's header, in the
+// packages files writes and in the packages below them (an earlier
+// version's package left behind by --a2a-compat none). Other files,
+// generated or not, are never touched, nor is anything inside another
+// module.
 func orphans(dir string, files []File) ([]string, error) {
 	want, dirs := map[string]bool{}, map[string]bool{}
 	for _, f := range files {
@@ -290,26 +293,43 @@ func orphans(dir string, files []File) ([]string, error) {
 		dirs[filepath.Dir(p)] = true
 	}
 	var out []string
+	seen := map[string]bool{}
 	for d := range dirs {
-		matches, err := filepath.Glob(filepath.Join(d, "*_gen.go"))
+		if _, err := os.Stat(d); errors.Is(err, fs.ErrNotExist) {
+			continue // nothing written there yet
+		}
+		err := filepath.WalkDir(d, func(p string, e fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if e.IsDir() {
+				if p != d && (dirs[p] || seen[p]) {
+					return filepath.SkipDir // walked on its own
+				}
+				if _, err := os.Stat(filepath.Join(p, "go.mod")); err == nil && p != d {
+					return filepath.SkipDir
+				}
+				seen[p] = true
+				return nil
+			}
+			if want[p] || !strings.HasSuffix(p, "_gen.go") {
+				return nil
+			}
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			if bytes.HasPrefix(data, []byte("// "+golang.Header+"\n")) {
+				out = append(out, p)
+			}
+			return nil
+		})
 		if err != nil {
 			return nil, err
 		}
-		for _, m := range matches {
-			if want[m] {
-				continue
-			}
-			data, err := os.ReadFile(m)
-			if err != nil {
-				return nil, err
-			}
-			if bytes.HasPrefix(data, []byte("// "+golang.Header+"\n")) {
-				out = append(out, m)
-			}
-		}
 	}
 	slices.Sort(out)
-	return out, nil
+	return slices.Compact(out), nil
 }
 
 // Stale compares files with what is under dir and returns the paths (relative
