@@ -460,6 +460,16 @@ func (cg *compatGen) structConverter(p pair, old, cur *ir.Struct) {
 		}
 	}
 	x, out := jen.Id("x"), jen.Id("out")
+	fix := "fix" + name
+	// A pair of fields whose types do not pair is the fix rule's to carry,
+	// when there is one; else the generation stops and says to write it.
+	untyped := func(of, cf *ir.Field) {
+		if !cg.rules[fix] {
+			cg.fail("%s.%s (%s) and %s.%s do not pair; write %s to carry them", old.Name, of.Name, kindName(of.Type), cur.Name, cf.Name, fix)
+			return
+		}
+		dropped, unset = append(dropped, of.Name), append(unset, cf.WireName())
+	}
 	var body []jen.Code
 	if p.up {
 		cg.f.Commentf("%s converts an A2A %s %s to %s.", name, cg.version, cg.old.decl[old], cg.cur.decl[cur])
@@ -470,7 +480,11 @@ func (cg *compatGen) structConverter(p pair, old, cur *ir.Struct) {
 			if of == nil || of.Const != nil {
 				continue
 			}
-			body = append(body, cg.upField(old, of, cf)...)
+			if code, ok := cg.upField(old, of, cf); ok {
+				body = append(body, code...)
+			} else {
+				untyped(of, cf)
+			}
 		}
 	} else {
 		cg.f.Commentf("%s converts %s to an A2A %s %s.", name, cg.cur.decl[cur], cg.version, cg.old.decl[old])
@@ -481,7 +495,11 @@ func (cg *compatGen) structConverter(p pair, old, cur *ir.Struct) {
 			if cf == nil || of.Const != nil {
 				continue
 			}
-			body = append(body, cg.downField(cur, of, cf)...)
+			if code, ok := cg.downField(cur, of, cf); ok {
+				body = append(body, code...)
+			} else {
+				untyped(of, cf)
+			}
 		}
 	}
 	if p.up {
@@ -506,7 +524,6 @@ func (cg *compatGen) structConverter(p pair, old, cur *ir.Struct) {
 			cg.f.Comment(carried(unset, dropped, cg.cur.pkg.Sources[0].Version, cg.version))
 		}
 	}
-	fix := "fix" + name
 	if len(dropped) > 0 || len(unset) > 0 {
 		loss := CompatLoss{Converter: name, From: cg.version + " " + old.Name, To: cg.cur.pkg.Sources[0].Version + " " + cur.Name,
 			Lost: dropped, Unfilled: unset}
@@ -565,7 +582,7 @@ func (cg *compatGen) oldRef(st *ir.Struct, f *ir.Field) (*jen.Statement, rep) {
 	return jen.Id("x").Dot(access), repOf(f.Type, f.Required)
 }
 
-func (cg *compatGen) upField(old *ir.Struct, of, cf *ir.Field) []jen.Code {
+func (cg *compatGen) upField(old *ir.Struct, of, cf *ir.Field) ([]jen.Code, bool) {
 	src, r := cg.oldRef(old, of)
 	v := src.Clone()
 	if r == repPointer && !isStructType(of.Type) {
@@ -575,8 +592,7 @@ func (cg *compatGen) upField(old *ir.Struct, of, cf *ir.Field) []jen.Code {
 	}
 	val, fallible := cg.upValue(of.Type, cf.Type, v)
 	if val == nil {
-		cg.fail("%s.%s (%s) has no conversion to %s", old.Name, of.Name, kindName(of.Type), cf.WireName())
-		return nil
+		return nil, false
 	}
 	var set func(jen.Code) jen.Code
 	switch {
@@ -601,7 +617,7 @@ func (cg *compatGen) upField(old *ir.Struct, of, cf *ir.Field) []jen.Code {
 	}
 	if r == repPointer || r == repNilable {
 		if r == repNilable && cf.Oneof == nil && !fallible {
-			return stmts // a nil slice, map or raw value converts to nil
+			return stmts, true // a nil slice, map or raw value converts to nil
 		}
 		cond := src.Clone().Op("!=").Nil()
 		if cf.Oneof != nil {
@@ -609,15 +625,15 @@ func (cg *compatGen) upField(old *ir.Struct, of, cf *ir.Field) []jen.Code {
 			// oneof now, the first one set is kept.
 			cond = cond.Op("&&").Id("out").Dot(naming.Exported(cf.Oneof.Name)).Op("==").Nil()
 		}
-		return []jen.Code{jen.If(cond).Block(stmts...)}
+		return []jen.Code{jen.If(cond).Block(stmts...)}, true
 	}
 	if fallible || cf.Oneof != nil {
-		return []jen.Code{jen.Block(stmts...)}
+		return []jen.Code{jen.Block(stmts...)}, true
 	}
-	return stmts
+	return stmts, true
 }
 
-func (cg *compatGen) downField(cur *ir.Struct, of, cf *ir.Field) []jen.Code {
+func (cg *compatGen) downField(cur *ir.Struct, of, cf *ir.Field) ([]jen.Code, bool) {
 	access, _ := cg.old.access(cg.oldStructOf(of), of)
 	dst := jen.Id("out").Dot(access)
 	var src *jen.Statement
@@ -633,8 +649,7 @@ func (cg *compatGen) downField(cur *ir.Struct, of, cf *ir.Field) []jen.Code {
 	}
 	val := cg.downValue(cf.Type, of.Type, src)
 	if val == nil {
-		cg.fail("%s.%s has no conversion to %s (%s)", cur.Name, cf.Name, of.Name, kindName(of.Type))
-		return nil
+		return nil, false
 	}
 	r := repOf(of.Type, of.Required)
 	var set jen.Code
@@ -661,11 +676,11 @@ func (cg *compatGen) downField(cur *ir.Struct, of, cf *ir.Field) []jen.Code {
 	}
 	switch {
 	case guard != nil:
-		return []jen.Code{jen.If(guard, cond).Block(set)}
+		return []jen.Code{jen.If(guard, cond).Block(set)}, true
 	case cond != nil:
-		return []jen.Code{jen.If(cond).Block(set)}
+		return []jen.Code{jen.If(cond).Block(set)}, true
 	}
-	return []jen.Code{set}
+	return []jen.Code{set}, true
 }
 
 // oldStructOf returns the earlier version's struct that declares f.
