@@ -264,7 +264,7 @@ func (cg *compatGen) emitTable(routes []CompatRoute) error {
 		if !ok1 || !ok2 || m == nil {
 			return fmt.Errorf("routes.txt: %s %s %s: each must name a definition, a method and a definition", r.Request, r.Serves, r.Response)
 		}
-		method, params, result := fieldByName(req, "method"), fieldByName(req, "params"), fieldByName(resp, "result")
+		method, params, result := fieldNamed(req, "method"), fieldNamed(req, "params"), fieldNamed(resp, "result")
 		if method == nil || method.Const == nil || result == nil {
 			return fmt.Errorf("routes.txt: %s has no const method, or %s no result", r.Request, r.Response)
 		}
@@ -391,22 +391,13 @@ func (cg *compatGen) resultReader(t ir.Type, outDecl *ir.Struct, out string) (je
 	return fn(jen.Return(jen.Id(n).Call(jen.Id("result")))), nil
 }
 
-func fieldByName(st *ir.Struct, name string) *ir.Field {
-	for _, f := range st.AllFields() {
-		if f.Name == name {
-			return f
-		}
-	}
-	return nil
-}
-
 // emitConverter writes one converter.
 func (cg *compatGen) emitConverter(p pair) {
 	switch old := p.old.(type) {
 	case *ir.Struct:
 		cur, ok := p.cur.(*ir.Struct)
 		if !ok {
-			cg.fail("%s and %s do not pair", old.Name, p.cur.DeclName())
+			cg.fail("%s and %s do not pair; give %s a rule", old.Name, p.cur.DeclName(), cg.name(p))
 			return
 		}
 		cg.structConverter(p, old, cur)
@@ -420,7 +411,7 @@ func (cg *compatGen) emitConverter(p pair) {
 	case *ir.Enum:
 		cur, ok := p.cur.(*ir.Enum)
 		if !ok {
-			cg.fail("%s and %s do not pair", old.Name, p.cur.DeclName())
+			cg.fail("%s and %s do not pair; give %s a rule", old.Name, p.cur.DeclName(), cg.name(p))
 			return
 		}
 		cg.enumConverter(p, old, cur)
