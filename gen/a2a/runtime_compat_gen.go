@@ -43,11 +43,7 @@ func (c *serverConfig) compatMethod(name string) (*CompatVersion, *CompatMethod)
 // or named that version. A client that names another version called a
 // method its version does not have.
 func compatVersion(r *http.Request, v *CompatVersion, method string, info *CallInfo) *RPCError {
-	requested := r.Header.Get(VersionHeader)
-	if requested == "" {
-		requested = r.URL.Query().Get(VersionHeader)
-	}
-	if requested != "" {
+	if requested := requestedVersion(r); requested != "" {
 		if mm, ok := ParseVersion(requested); !ok || mm != v.Version {
 			return NewError(ErrMethodNotFound, "method not found: "+strconv.Quote(method)+" is an A2A "+v.Version+" method")
 		}
@@ -59,10 +55,7 @@ func compatVersion(r *http.Request, v *CompatVersion, method string, info *CallI
 // mayBeEarlier reports whether r may come from a client of an earlier
 // version the server serves: it names that version, or none.
 func (c *serverConfig) mayBeEarlier(r *http.Request) bool {
-	requested := r.Header.Get(VersionHeader)
-	if requested == "" {
-		requested = r.URL.Query().Get(VersionHeader)
-	}
+	requested := requestedVersion(r)
 	mm, _ := ParseVersion(requested)
 	for _, v := range c.compat {
 		if requested == "" || mm == v.Version {

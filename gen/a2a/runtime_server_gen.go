@@ -130,11 +130,16 @@ func (c *serverConfig) version(r *http.Request, info *CallInfo) *RPCError {
 // negotiate picks the protocol version of a request from its A2A-Version
 // header or query parameter.
 func (c *serverConfig) negotiate(r *http.Request) (string, *RPCError) {
-	requested := r.Header.Get(VersionHeader)
-	if requested == "" {
-		requested = r.URL.Query().Get(VersionHeader)
+	return NegotiateVersion(requestedVersion(r), c.versions, c.absentAs)
+}
+
+// requestedVersion is the version a request names in its A2A-Version
+// header or query parameter, or "".
+func requestedVersion(r *http.Request) string {
+	if v := r.Header.Get(VersionHeader); v != "" {
+		return v
 	}
-	return NegotiateVersion(requested, c.versions, c.absentAs)
+	return r.URL.Query().Get(VersionHeader)
 }
 
 // readBody reads a request body within the size limit and checks that it
