@@ -62,23 +62,23 @@ func (t *jsonrpcTransport) decode(method *MethodDesc, m *CompatMethod, result js
 
 func (t *jsonrpcTransport) post(ctx context.Context, method *MethodDesc, req ProtoValue, accept string) (*http.Response, int64, error) {
 	id := t.nextID.Add(1)
-	name, params := method.Name, []byte(nil)
-	if t.compat != nil {
+	body := []byte(`{"jsonrpc":"2.0","id":`)
+	body = strconv.AppendInt(body, id, 10)
+	body = append(body, `,"method":`...)
+	if t.compat == nil {
+		body = appendJSONString(body, method.Name)
+		body = append(body, `,"params":`...)
+		body = req.AppendJSON(body)
+	} else {
 		m, err := t.compatMethod(method)
 		if err != nil {
 			return nil, 0, err
 		}
-		name, params = m.Method, m.Params(req)
-	} else {
-		params = req.AppendJSON(nil)
-	}
-	body := []byte(`{"jsonrpc":"2.0","id":`)
-	body = strconv.AppendInt(body, id, 10)
-	body = append(body, `,"method":`...)
-	body = appendJSONString(body, name)
-	if params != nil {
-		body = append(body, `,"params":`...)
-		body = append(body, params...)
+		body = appendJSONString(body, m.Method)
+		if params := m.Params(req); params != nil { // a method without params has none
+			body = append(body, `,"params":`...)
+			body = append(body, params...)
+		}
 	}
 	body = append(body, '}')
 	hr, err := t.cfg.newRequest(ctx, http.MethodPost, t.url, body, "application/json", accept)
@@ -113,6 +113,7 @@ func (t *jsonrpcTransport) Stream(ctx context.Context, method *MethodDesc, req P
 	return func(yield func(ProtoValue, error) bool) {
 		ctx, cancel := context.WithCancel(ctx)
 		defer cancel()
+		m := t.compat.ServedBy(method.Name)
 		res, id, err := t.post(ctx, method, req, "text/event-stream")
 		if err != nil {
 			yield(nil, err)
@@ -126,7 +127,7 @@ func (t *jsonrpcTransport) Stream(ctx context.Context, method *MethodDesc, req P
 				var result json.RawMessage
 				if result, err = readRPCResponse(res, data, id); err == nil {
 					msg := method.NewResponse()
-					if err = t.decode(method, t.compat.ServedBy(method.Name), result, msg); err == nil {
+					if err = t.decode(method, m, result, msg); err == nil {
 						yield(msg, nil)
 						return
 					}
@@ -141,7 +142,7 @@ func (t *jsonrpcTransport) Stream(ctx context.Context, method *MethodDesc, req P
 				return nil, err
 			}
 			msg := method.NewResponse()
-			return msg, t.decode(method, t.compat.ServedBy(method.Name), result, msg)
+			return msg, t.decode(method, m, result, msg)
 		})
 	}
 }
