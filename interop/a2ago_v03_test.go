@@ -8,6 +8,7 @@ package interop_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"iter"
@@ -123,7 +124,8 @@ func collectV03(t *testing.T, events iter.Seq2[a2a03.Event, error]) string {
 // TestA2AGoV03PushConfigs: the 0.3 SDK sets, gets, lists and deletes a
 // task's push configs on the task runtime, in 0.3's shape (the config
 // nested beside the task id, authentication schemes as a list), and a
-// config set over 0.3 is the same config a 1.0 client reads.
+// config set over 0.3 is the same config a 1.0 client reads; a task either
+// version created, the other reads.
 func TestA2AGoV03PushConfigs(t *testing.T) {
 	s := serveRuntime(t, nil)
 	ctx := context.Background()
@@ -160,6 +162,23 @@ func TestA2AGoV03PushConfigs(t *testing.T) {
 	list, err := client.ListTaskPushConfig(ctx, &a2a03.ListTaskPushConfigParams{TaskID: task.ID})
 	if err != nil || len(list) != 1 || list[0].Config.ID != "hook-1" {
 		t.Fatalf("tasks/pushNotificationConfig/list: %v %+v", err, list)
+	}
+	// A task one version created is the other's to read.
+	if v1 := post(t, s.base, map[string]string{"A2A-Version": "1.0"}, `{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"id":"`+string(task.ID)+`"}}`); !strings.Contains(string(v1), `"state":"TASK_STATE_INPUT_REQUIRED"`) {
+		t.Fatalf("the 0.3 client's task as 1.0 reads it: %s", v1)
+	}
+	created := post(t, s.base, map[string]string{"A2A-Version": "1.0"}, `{"jsonrpc":"2.0","id":2,"method":"SendMessage","params":{"message":{"messageId":"m-10","role":"ROLE_USER","parts":[{"text":"from 1.0"}]}}}`)
+	var sent struct {
+		Result struct {
+			Task struct{ ID string } `json:"task"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal(created, &sent); err != nil || sent.Result.Task.ID == "" {
+		t.Fatalf("1.0 SendMessage: %v %s", err, created)
+	}
+	if got, err := client.GetTask(ctx, &a2a03.TaskQueryParams{ID: a2a03.TaskID(sent.Result.Task.ID)}); err != nil || got.Status.State != a2a03.TaskStateCompleted ||
+		got.Artifacts[0].Parts[0].(a2a03.TextPart).Text != "from 1.0" {
+		t.Fatalf("the 1.0 client's task as 0.3 reads it: %v %+v", err, got)
 	}
 	// A 1.0 client reads the same config.
 	v1 := post(t, s.base, map[string]string{"A2A-Version": "1.0"}, `{"jsonrpc":"2.0","id":1,"method":"GetTaskPushNotificationConfig","params":{"taskId":"`+string(task.ID)+`","id":"hook-1"}}`)
