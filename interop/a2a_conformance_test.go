@@ -38,6 +38,7 @@ import (
 	"github.com/agui-gen/agui-gen/gen/a2a"
 	"github.com/agui-gen/agui-gen/gen/a2a/a2agrpc"
 	"github.com/agui-gen/agui-gen/gen/a2a/a2atask"
+	"github.com/agui-gen/agui-gen/gen/a2a/a2av03pb"
 )
 
 // requiredExtension is the extension the cards of these tests mark required.
@@ -307,38 +308,38 @@ func TestListTasksLastPageToken(t *testing.T) {
 }
 
 // TestVersionBeforeMethod: a call without A2A-Version is a v0.3 client's
-// (A2A §3.6.2). Its JSON-RPC methods are served as 0.3 unless the server
-// is told not to (WithEarlierVersions()); then, and for the 0.3 bindings
-// not served yet (the REST path /v1/card, the gRPC service
-// a2a.v1.A2AService), it is told its version is not served before anyone
-// looks for its method. WithMissingVersionAs still serves such clients at
-// the version it names.
+// (A2A §3.6.2). It is served as 0.3, on every binding, unless the server
+// is told not to (WithEarlierVersions()); then it is told its version is not
+// served before anyone looks for its method. WithMissingVersionAs still
+// serves such clients at the version it names.
 func TestVersionBeforeMethod(t *testing.T) {
 	s := serveRuntime(t, nil)
 	if res := post(t, s.base, nil, `{"jsonrpc":"2.0","id":1,"method":"tasks/get","params":{"id":"t"}}`); !bytes.Contains(res, []byte(`{"code":-32001,"message":"task \"t\" not found"}`)) {
 		t.Errorf("JSON-RPC tasks/get without A2A-Version, served as 0.3: %s", res)
+	}
+	if res := get(t, s.base+"/v1/tasks/t", nil); string(res) != `{"code":-32001,"message":"task \"t\" not found"}` {
+		t.Errorf("REST /v1/tasks/t without A2A-Version, served as 0.3: %s", res)
 	}
 	off := serveRuntime(t, nil, a2a.WithEarlierVersions())
 	legacy := post(t, off.base, nil, `{"jsonrpc":"2.0","id":1,"method":"tasks/get","params":{"id":"t"}}`)
 	if !bytes.Contains(legacy, []byte(`"code":-32009`)) {
 		t.Errorf("JSON-RPC tasks/get without A2A-Version, 0.3 not served: %s", legacy)
 	}
-	if res := get(t, s.base+"/v1/card", nil); !bytes.Contains(res, []byte(`"VERSION_NOT_SUPPORTED"`)) {
-		t.Errorf("REST /v1/card without A2A-Version: %s", res)
+	if res := get(t, off.base+"/v1/card", nil); !bytes.Contains(res, []byte(`"VERSION_NOT_SUPPORTED"`)) {
+		t.Errorf("REST /v1/card without A2A-Version, 0.3 not served: %s", res)
 	}
 	conn, err := grpc.NewClient(s.grpcAddr, grpc.WithTransportCredentials(insecure.NewCredentials()))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer conn.Close()
-	// The v0.3 message is no matter: the call is refused before it is read.
-	err = conn.Invoke(context.Background(), "/a2a.v1.A2AService/GetTask", &emptypb.Empty{}, &emptypb.Empty{})
-	if st, _ := status.FromError(err); st.Code() != codes.FailedPrecondition || !strings.Contains(st.Message(), "version") {
-		t.Errorf("gRPC a2a.v1.A2AService/GetTask without a2a-version: %v", err)
+	err = conn.Invoke(context.Background(), "/a2a.v1.A2AService/GetTask", &a2av03pb.GetTaskRequest{Name: "tasks/t"}, new(a2av03pb.Task))
+	if st, _ := status.FromError(err); st.Code() != codes.NotFound {
+		t.Errorf("gRPC a2a.v1.A2AService/GetTask without a2a-version, served as 0.3: %v", err)
 	}
 	ctx := metadata.AppendToOutgoingContext(context.Background(), "a2a-version", "1.0")
-	err = conn.Invoke(ctx, "/a2a.v1.A2AService/GetTask", &emptypb.Empty{}, &emptypb.Empty{})
-	if st, _ := status.FromError(err); st.Code() != codes.Unimplemented {
+	err = conn.Invoke(ctx, "/a2a.v1.A2AService/GetTask", &a2av03pb.GetTaskRequest{Name: "tasks/t"}, new(a2av03pb.Task))
+	if st, _ := status.FromError(err); st.Code() != codes.FailedPrecondition || !strings.Contains(st.Message(), "version") {
 		t.Errorf("gRPC a2a.v1.A2AService/GetTask at version 1.0: %v", err)
 	}
 	err = conn.Invoke(context.Background(), "/grpc.health.v1.Health/Check", &emptypb.Empty{}, &emptypb.Empty{})

@@ -24,6 +24,9 @@ import (
 	eventqueue03 "github.com/a2aproject/a2a-go/a2asrv/eventqueue"
 	push03 "github.com/a2aproject/a2a-go/a2asrv/push"
 
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+
 	"github.com/agui-gen/agui-gen/gen/a2a"
 )
 
@@ -40,12 +43,31 @@ func TestA2AGoV03ClientAgainstOurServer(t *testing.T) {
 	if card.Name != "echo" || !card.Capabilities.Streaming || len(card.Skills) != 1 {
 		t.Fatalf("card: %+v", card)
 	}
-	client, err := client03.NewFromCard(ctx, card)
-	if err != nil {
-		t.Fatal(err)
+	var offered []string
+	for _, i := range card.AdditionalInterfaces {
+		offered = append(offered, string(i.Transport))
 	}
-	defer client.Destroy()
+	if want := "JSONRPC HTTP+JSON GRPC"; strings.Join(offered, " ") != want {
+		t.Fatalf("interfaces a 0.3 client is offered: %v, want %s", offered, want)
+	}
+	// The SDK speaks JSON-RPC and gRPC (0.3's a2a.v1.A2AService).
+	for _, binding := range []a2a03.TransportProtocol{a2a03.TransportProtocolJSONRPC, a2a03.TransportProtocolGRPC} {
+		t.Run(string(binding), func(t *testing.T) {
+			client, err := client03.NewFromCard(ctx, card, client03.WithConfig(client03.Config{PreferredTransports: []a2a03.TransportProtocol{binding}}),
+				client03.WithGRPCTransport(grpc.WithTransportCredentials(insecure.NewCredentials())))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer client.Destroy()
+			exerciseA2AGoV03Client(t, client, binding)
+		})
+	}
+}
 
+// exerciseA2AGoV03Client makes every call of the 0.3 SDK's client against
+// the echo agent.
+func exerciseA2AGoV03Client(t *testing.T, client *client03.Client, binding a2a03.TransportProtocol) {
+	ctx := context.Background()
 	res, err := client.SendMessage(ctx, &a2a03.MessageSendParams{Message: a2a03.NewMessage(a2a03.MessageRoleUser, a2a03.TextPart{Text: "hello 0.3"})})
 	if err != nil {
 		t.Fatalf("message/send: %v", err)
@@ -74,7 +96,14 @@ func TestA2AGoV03ClientAgainstOurServer(t *testing.T) {
 			t.Fatalf("tasks/resubscribe to a completed task: %v", err)
 		}
 	}
-	if _, err := client.GetTaskPushConfig(ctx, &a2a03.GetTaskPushConfigParams{TaskID: task.ID}); !errors.Is(err, a2a03.ErrPushNotificationNotSupported) {
+	// The echo agent keeps no push configs: over JSON-RPC 0.3's error says
+	// so; over gRPC, whose codes the SDK reads, it is UNIMPLEMENTED, which
+	// the SDK reads as an unsupported operation (0.3's table maps both to it).
+	wantPush := a2a03.ErrPushNotificationNotSupported
+	if binding == a2a03.TransportProtocolGRPC {
+		wantPush = a2a03.ErrUnsupportedOperation
+	}
+	if _, err := client.GetTaskPushConfig(ctx, &a2a03.GetTaskPushConfigParams{TaskID: task.ID}); !errors.Is(err, wantPush) {
 		t.Fatalf("tasks/pushNotificationConfig/get: %v", err)
 	}
 

@@ -70,12 +70,11 @@ func TestA2AJSConformance(t *testing.T) {
 			// Its v0.3 REST transport reads only v0.3 error bodies, so the v1.0
 			// google.rpc.Status it is answered with reaches its caller as an
 			// Error whose message holds the refusal.
-			// Its legacy (0.3) JSON-RPC transport is served as 0.3, so an
-			// unknown task is not found; 0.3 over REST is not served yet, and
-			// that client is told its version is not.
-			unsupported, legacy, toldVersion := "Error(cause=JsonRpcUnsupportedOperationError)", "JsonRpcTaskNotFoundError", false
+			// Its legacy (0.3) transports are served as 0.3, so an unknown task
+			// is not found, in each transport's own error.
+			unsupported, legacy := "Error(cause=JsonRpcUnsupportedOperationError)", "JsonRpcTaskNotFoundError"
 			if binding == a2a.BindingHTTPJSON {
-				unsupported, legacy, toldVersion = "RestUnsupportedOperationError", "Error", true
+				unsupported, legacy = "RestUnsupportedOperationError", "TaskNotFoundError"
 			}
 			want := map[string]any{
 				"deletePush": []any{"ok", "ok", "ok", prefix + "TaskNotFoundError"},
@@ -85,7 +84,7 @@ func TestA2AJSConformance(t *testing.T) {
 				"withoutExtension":          prefix + "ExtensionSupportRequiredError",
 				"withExtension":             "ok",
 				"legacyGetTask":             legacy,
-				"legacyToldVersion":         toldVersion,
+				"legacyToldVersion":         false,
 				"pushSent":                  true,
 				"warnings":                  []any{},
 			}

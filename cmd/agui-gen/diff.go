@@ -28,7 +28,7 @@ func diffCommand() *cli.Command {
 			"  agui-gen diff --from embedded --to new/schema.json\n" +
 			"  agui-gen diff --from a2a-v0.3.0.proto --to a2a.proto --format markdown > comment.md\n" +
 			"  agui-gen diff --from old/ --to new/ --fail-on-breaking    # in CI\n\n" +
-			"With --compat, --from is an earlier A2A version's JSON Schema (\"embedded\": v0.3.0) and --to an A2A\n" +
+			"With --compat, --from is an earlier A2A version's JSON Schema (\"embedded\": v0.3.0's, with its proto) and --to an A2A\n" +
 			"proto (or \"embedded\"), and the report lists what the conversion generate emits between the two\n" +
 			"cannot carry, converter by converter, and which rule completes it:\n" +
 			"  agui-gen diff --compat --from embedded --to embedded",
@@ -101,9 +101,11 @@ func runDiff(c *cli.Context) error {
 // runCompatDiff lists what the conversion between two A2A versions cannot
 // carry.
 func runCompatDiff(c *cli.Context) error {
-	spec, err := generate.EmbeddedCompat()
+	specs, err := generate.EmbeddedCompat()
 	if f := c.String("from"); f != "embedded" {
+		var spec generate.Spec
 		spec, err = generate.ReadSpec(f)
+		specs = []generate.Spec{spec}
 	}
 	if err != nil {
 		return err
@@ -115,7 +117,7 @@ func runCompatDiff(c *cli.Context) error {
 	if to.A2A == nil {
 		return fmt.Errorf("--to %s has no A2A proto", c.String("to"))
 	}
-	losses, err := generate.CompatLosses(spec, to.A2A)
+	losses, err := generate.CompatLosses(specs, to.A2A)
 	if err != nil {
 		return err
 	}
@@ -129,7 +131,11 @@ func runCompatDiff(c *cli.Context) error {
 	default:
 		return fmt.Errorf("--format %q: want text, markdown or json", c.String("format"))
 	}
-	fmt.Fprintf(w, "What the generated conversion between %s and %s cannot carry (%d converters):\n", spec.File, to.A2A.Sources[0].File, len(losses))
+	var from []string
+	for _, s := range specs {
+		from = append(from, s.File)
+	}
+	fmt.Fprintf(w, "What the generated conversion between %s and %s cannot carry (%d converters):\n", strings.Join(from, " and "), to.A2A.Sources[0].File, len(losses))
 	for _, l := range losses {
 		fmt.Fprintf(w, "\n%s (%s → %s)\n", l.Converter, l.From, l.To)
 		if len(l.Lost) > 0 {

@@ -41,9 +41,9 @@ func TestDemoServesEveryBinding(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Three bindings at 1.0, and JSON-RPC again at 0.3, whose clients the
-	// JSON-RPC endpoint serves too.
-	if len(card.SupportedInterfaces) != 4 || card.SupportedInterfaces[3].ProtocolVersion != "0.3" {
+	// Three bindings at 1.0, and the same three again at 0.3, whose
+	// clients each of them serves too.
+	if len(card.SupportedInterfaces) != 6 || card.SupportedInterfaces[3].ProtocolVersion != "0.3" || card.SupportedInterfaces[5].ProtocolVersion != "0.3" {
 		t.Fatalf("interfaces: %s", card.AppendJSON(nil))
 	}
 	for _, binding := range []string{a2a.BindingGRPC, a2a.BindingJSONRPC, a2a.BindingHTTPJSON} {

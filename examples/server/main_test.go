@@ -378,7 +378,8 @@ func streamTask(t *testing.T, c *a2a.A2AServiceClient) <-chan a2a.TaskState {
 }
 
 // TestCardURLs: the card names --base-url without its trailing slash, and
-// --grpc-url for gRPC; A2A 0.3 clients are served at the JSON-RPC URL.
+// --grpc-url for gRPC; A2A 0.3 clients are served at the same URLs, on
+// every binding.
 func TestCardURLs(t *testing.T) {
 	base := startServer(t, config{baseURL: "https://agent.example/", grpcAddr: "127.0.0.1:0", grpcURL: "grpc.agent.example:443"})
 	card, err := a2a.ResolveCard(context.Background(), base)
@@ -386,7 +387,8 @@ func TestCardURLs(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]string{a2a.BindingJSONRPC + "@1.0": "https://agent.example", a2a.BindingHTTPJSON + "@1.0": "https://agent.example",
-		a2a.BindingGRPC + "@1.0": "grpc.agent.example:443", a2a.BindingJSONRPC + "@0.3": "https://agent.example"}
+		a2a.BindingGRPC + "@1.0": "grpc.agent.example:443", a2a.BindingJSONRPC + "@0.3": "https://agent.example",
+		a2a.BindingHTTPJSON + "@0.3": "https://agent.example", a2a.BindingGRPC + "@0.3": "grpc.agent.example:443"}
 	for _, i := range card.SupportedInterfaces {
 		key := i.ProtocolBinding + "@" + i.ProtocolVersion
 		if i.URL != want[key] {

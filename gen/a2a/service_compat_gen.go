@@ -26,6 +26,9 @@ type CompatVersion struct {
 	// of the earlier version as this version's.
 	Card     func(card ProtoValue) []byte
 	ReadCard func(data []byte) (ProtoValue, error)
+	// Serve, when the earlier version's proto was given too, serves its
+	// gRPC service and HTTP+JSON bindings with this version's service svc.
+	Serve func(svc *Service) *Service
 }
 
 // CompatMethod is one JSON-RPC method of an earlier version.

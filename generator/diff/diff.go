@@ -81,17 +81,32 @@ type differ struct {
 	proto    bool // the packages come from protos: numbers and the package name matter
 	out      []Change
 	renamed  map[string]string // old definition name → new, for renames found
+	rpcs     map[string]string // old RPC name → new, for those kept or renamed
+}
+
+func compare(old, new *ir.Package) *differ {
+	d := &differ{old: old, new: new, proto: old.Proto != nil && new.Proto != nil, renamed: map[string]string{}, rpcs: map[string]string{}}
+	d.packages()
+	d.decls()
+	return d
 }
 
 // Compare reports what changed from old to new.
 func Compare(old, new *ir.Package) *Report {
-	d := &differ{old: old, new: new, proto: old.Proto != nil && new.Proto != nil, renamed: map[string]string{}}
-	d.packages()
-	d.decls()
+	d := compare(old, new)
 	slices.SortStableFunc(d.out, func(a, b Change) int {
 		return cmp.Or(cmp.Compare(rank(a), rank(b)), strings.Compare(a.Path, b.Path), strings.Compare(a.Kind, b.Kind))
 	})
 	return &Report{From: old.Sources, To: new.Sources, Changes: d.out}
+}
+
+// RPCPairs pairs the RPCs of old's service with new's by the rules the
+// report names renames by: the RPC of the same name, or else the one added
+// RPC with the same streaming and the same response type (or that type
+// renamed). It maps old names to new ones; an RPC new has no counterpart
+// for is absent.
+func RPCPairs(old, new *ir.Package) map[string]string {
+	return compare(old, new).rpcs
 }
 
 // rank orders a report: breaking first, then by element.
@@ -519,6 +534,7 @@ func (d *differ) services(o, n *ir.Service) {
 	var removed, added []*ir.Method
 	for _, m := range o.Methods {
 		if w, ok := nm[m.Name]; ok {
+			d.rpcs[m.Name] = w.Name
 			d.method(n.Name, m, w)
 		} else {
 			removed = append(removed, m)
@@ -548,6 +564,7 @@ func (d *differ) services(o, n *ir.Service) {
 		if i := slices.IndexFunc(added, same); i >= 0 && candidates == 1 {
 			w := added[i]
 			added = slices.Delete(added, i, i+1)
+			d.rpcs[m.Name] = w.Name
 			d.add(Change{Kind: "renamed", Element: "rpc", Path: n.Name + "." + w.Name, Detail: fmt.Sprintf("%s → %s", m.Name, w.Name),
 				Breaking: d.all(), From: m.Pos.String(), To: w.Pos.String()})
 			continue

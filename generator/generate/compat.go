@@ -1,18 +1,19 @@
 package generate
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io/fs"
-	"path"
 	"regexp"
 	"slices"
 	"strings"
 
+	"github.com/agui-gen/agui-gen/generator/diff"
 	"github.com/agui-gen/agui-gen/generator/emit/golang"
 	"github.com/agui-gen/agui-gen/generator/ir"
 	"github.com/agui-gen/agui-gen/generator/load/jsonschema"
-	"github.com/agui-gen/agui-gen/schemas"
+	protoload "github.com/agui-gen/agui-gen/generator/load/proto"
 	"github.com/agui-gen/agui-gen/templates"
 )
 
@@ -54,6 +55,54 @@ func LoadA2ACompat(spec Spec) (*ir.Package, error) {
 }
 
 var semver = regexp.MustCompile(`^(\d+)\.(\d+)\.\d+$`)
+
+// compatSchema is an earlier version's JSON Schema, loaded.
+type compatSchema struct {
+	spec Spec
+	pkg  *ir.Package
+}
+
+// loadCompat loads the specs of the earlier versions cur's package serves:
+// JSON Schemas, in the order given, and protos by their version. A proto's
+// version is its spec's, or else its package name's, which must not be
+// cur's own (0.3's a2a.v1 would read as 1.0: name it, 0.3=FILE).
+func loadCompat(specs []Spec, cur *ir.Package, curFile string) ([]compatSchema, map[string]*ir.Package, error) {
+	var schemas []compatSchema
+	protos := map[string]*ir.Package{}
+	curVersion := cur.Sources[0].Version
+	for _, spec := range specs {
+		if !strings.HasSuffix(spec.File, ".proto") {
+			pkg, err := LoadA2ACompat(spec)
+			if err != nil {
+				return nil, nil, err
+			}
+			if pkg.Sources[0].Version == curVersion {
+				return nil, nil, fmt.Errorf("%s defines A2A %s, the version of %s itself", spec.File, curVersion, curFile)
+			}
+			schemas = append(schemas, compatSchema{spec, pkg})
+			continue
+		}
+		pkg, err := protoload.Load(context.Background(), "a2a", spec.File, spec.Data)
+		if err != nil {
+			return nil, nil, err
+		}
+		if err := SetProtocolVersion(pkg, spec.Version); err != nil {
+			return nil, nil, err
+		}
+		v := pkg.Sources[0].Version
+		switch {
+		case v == curVersion && spec.Version == "":
+			return nil, nil, fmt.Errorf("%s: its package %s reads as A2A %s, the version of %s itself; name the version it defines: --a2a-compat VERSION=%s", spec.File, pkg.Proto.Package, v, curFile, spec.File)
+		case v == curVersion:
+			return nil, nil, fmt.Errorf("%s defines A2A %s, the version of %s itself", spec.File, v, curFile)
+		case protos[v] != nil:
+			return nil, nil, fmt.Errorf("%s: a second proto of A2A %s (the first is %s)", spec.File, v, protos[v].Sources[0].File)
+		}
+		pkg.Name = CompatPackageName(v) + "pb"
+		protos[v] = pkg
+	}
+	return schemas, protos, nil
+}
 
 // CompatPackageName is the Go package of an earlier A2A version: "a2av03"
 // for 0.3.
@@ -102,27 +151,36 @@ func compatRules(spec Spec, old, cur *ir.Package, oldImport string) (golang.Comp
 	return golang.Compat{Old: old, OldImport: oldImport, Rules: templates.A2ACompat, Dir: dir}, nil
 }
 
-// CompatLosses lists what the generated conversion between the earlier A2A
-// version whose JSON Schema is spec and the A2A package cur cannot carry.
-func CompatLosses(spec Spec, cur *ir.Package) ([]golang.CompatLoss, error) {
-	old, err := LoadA2ACompat(spec)
-	if err != nil {
-		return nil, err
-	}
+// CompatLosses lists what the generated conversions between an earlier A2A
+// version and the A2A package cur cannot carry: specs are that version's
+// JSON Schema and, optionally, its proto.
+func CompatLosses(specs []Spec, cur *ir.Package) ([]golang.CompatLoss, error) {
 	if cur.Sources[0].Version == "" {
 		if err := SetProtocolVersion(cur, ""); err != nil {
 			return nil, err
 		}
 	}
-	c, err := compatRules(spec, old, cur, "compat/a2a/"+old.Name)
+	schemas, protos, err := loadCompat(specs, cur, cur.Sources[0].File)
 	if err != nil {
 		return nil, err
+	}
+	if len(schemas) != 1 {
+		return nil, fmt.Errorf("want the JSON Schema of one earlier A2A version, found %d", len(schemas))
+	}
+	old := schemas[0].pkg
+	c, err := compatRules(schemas[0].spec, old, cur, "compat/a2a/"+old.Name)
+	if err != nil {
+		return nil, err
+	}
+	if p := protos[old.Sources[0].Version]; p != nil {
+		c.Proto = &golang.CompatProto{Old: p, OldImport: "compat/a2a/" + p.Name, RPCs: diff.RPCPairs(p, cur)}
 	}
 	return golang.CompatLosses(cur, c)
 }
 
-// EmbeddedCompat returns the embedded earlier A2A version's JSON Schema.
-func EmbeddedCompat() (Spec, error) {
-	b, err := fs.ReadFile(schemas.FS, schemas.A2AV03Schema)
-	return Spec{File: path.Base(schemas.A2AV03Schema), Data: b}, err
+// EmbeddedCompat returns the specs of the embedded earlier A2A version:
+// its JSON Schema and its proto.
+func EmbeddedCompat() ([]Spec, error) {
+	in, err := Embedded()
+	return in.A2ACompat, err
 }

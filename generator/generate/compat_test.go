@@ -2,17 +2,20 @@ package generate
 
 import (
 	"context"
+	"maps"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
+	"github.com/agui-gen/agui-gen/generator/diff"
 	"github.com/agui-gen/agui-gen/generator/emit/golang"
 )
 
 // The report of what the 0.3 ⇄ 1.0 conversion cannot carry names each
 // converter's losses and the rule that completes it.
 func TestCompatLosses(t *testing.T) {
-	spec, err := EmbeddedCompat()
+	specs, err := EmbeddedCompat()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -20,7 +23,7 @@ func TestCompatLosses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	losses, err := CompatLosses(spec, side.A2A)
+	losses, err := CompatLosses(specs, side.A2A)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,6 +49,64 @@ func TestCompatLosses(t *testing.T) {
 	}
 	if l := find("ToV03TaskState"); !slices.Equal(l.Lost, []string{"TASK_STATE_UNSPECIFIED"}) {
 		t.Errorf("%+v", l)
+	}
+	// The conversions of 0.3's proto (gRPC, HTTP+JSON): tasks named by
+	// resource name, parts the rules', the renamed field "content".
+	if l := find("FromV03ProtoGetTaskRequest"); l.Fix != "fixFromV03ProtoGetTaskRequest" || !slices.Equal(l.Lost, []string{"name"}) ||
+		l.From != "0.3 GetTaskRequest" || l.To != "1.0 GetTaskRequest" {
+		t.Errorf("%+v", l)
+	}
+	if l := find("ToV03ProtoPart"); !l.Rule {
+		t.Errorf("parts are the rules': %+v", l)
+	}
+	if l := find("ToV03ProtoMessage"); l.Fix != "fixToV03ProtoMessage" || !slices.Contains(l.Unfilled, "content") {
+		t.Errorf("%+v", l)
+	}
+}
+
+// Each RPC of 0.3's proto is served by the RPC of 1.0 the diff pairs it
+// with, renamed ones included.
+func TestCompatRPCPairs(t *testing.T) {
+	specs, err := EmbeddedCompat()
+	if err != nil {
+		t.Fatal(err)
+	}
+	side, err := LoadSide(context.Background(), "embedded")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, protos, err := loadCompat(specs, side.A2A, "a2a.proto")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := diff.RPCPairs(protos["0.3"], side.A2A)
+	want := map[string]string{"SendMessage": "SendMessage", "SendStreamingMessage": "SendStreamingMessage", "GetTask": "GetTask",
+		"CancelTask": "CancelTask", "TaskSubscription": "SubscribeToTask", "CreateTaskPushNotificationConfig": "CreateTaskPushNotificationConfig",
+		"GetTaskPushNotificationConfig": "GetTaskPushNotificationConfig", "ListTaskPushNotificationConfig": "ListTaskPushNotificationConfigs",
+		"GetAgentCard": "GetExtendedAgentCard", "DeleteTaskPushNotificationConfig": "DeleteTaskPushNotificationConfig"}
+	if !maps.Equal(got, want) {
+		t.Errorf("pairs: %v", got)
+	}
+}
+
+// A compat proto whose package reads as the current version must say which
+// version it defines.
+func TestCompatProtoNeedsItsVersion(t *testing.T) {
+	in, err := Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range in.A2ACompat {
+		in.A2ACompat[i].Version = ""
+	}
+	_, err = Generate(in, Options{ImportPath: "example.com/gen"})
+	if err == nil || !strings.Contains(err.Error(), "--a2a-compat VERSION=a2a-v0.3.0.proto") {
+		t.Errorf("a 0.3 proto without its version: %v", err)
+	}
+	in.A2ACompat = in.A2ACompat[1:] // the proto alone
+	in.A2ACompat[0].Version = "0.3"
+	if _, err = Generate(in, Options{ImportPath: "example.com/gen"}); err == nil || !strings.Contains(err.Error(), "JSON Schema") {
+		t.Errorf("a 0.3 proto without its JSON Schema: %v", err)
 	}
 }
 

@@ -17,6 +17,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agui-gen/agui-gen/generator/diff"
 	"github.com/agui-gen/agui-gen/generator/emit/golang"
 	"github.com/agui-gen/agui-gen/generator/ir"
 	"github.com/agui-gen/agui-gen/generator/load/freeze"
@@ -29,6 +30,9 @@ import (
 type Spec struct {
 	File string
 	Data []byte
+	// Version is the protocol version (Major.Minor) an earlier version's
+	// proto defines, where its package name does not tell (0.3's is a2a.v1).
+	Version string
 }
 
 // Inputs are the specs to generate from.
@@ -43,8 +47,10 @@ type Inputs struct {
 	// package's version suffix ("lf.a2a.v1" is 1.0).
 	A2AVersion string
 	// A2ACompat are the specs of earlier A2A versions whose clients the
-	// generated server keeps serving beside A2AProto's (the v0.3 JSON
-	// Schema); each becomes a package below a2a ("a2a/a2av03").
+	// generated server keeps serving beside A2AProto's: a version's JSON
+	// Schema (its JSON-RPC wire) and, optionally, its proto (its gRPC
+	// service and HTTP+JSON bindings). Each becomes a package below a2a
+	// ("a2a/a2av03", "a2a/a2av03pb").
 	A2ACompat []Spec
 }
 
@@ -73,7 +79,12 @@ func Embedded() (Inputs, error) {
 	if err != nil {
 		return in, err
 	}
-	in.A2ACompat = []Spec{v03}
+	v03proto, err := read(schemas.A2AV03Proto)
+	if err != nil {
+		return in, err
+	}
+	v03proto.Version = schemas.A2AV03Version
+	in.A2ACompat = []Spec{v03, v03proto}
 	return in, nil
 }
 
@@ -160,15 +171,13 @@ func Run(in Inputs, opts Options) (*Output, error) {
 		return nil, err
 	}
 	put("a2a", files)
+	compatSchemas, compatProtos, err := loadCompat(in.A2ACompat, a2a, in.A2AProto.File)
+	if err != nil {
+		return nil, err
+	}
 	var compatVersions []string
-	for _, spec := range in.A2ACompat {
-		compat, err := LoadA2ACompat(spec)
-		if err != nil {
-			return nil, err
-		}
-		if compat.Sources[0].Version == a2a.Sources[0].Version {
-			return nil, fmt.Errorf("%s defines A2A %s, the version of %s itself", spec.File, compat.Sources[0].Version, in.A2AProto.File)
-		}
+	for _, cs := range compatSchemas {
+		spec, compat := cs.spec, cs.pkg
 		if files, err = golang.Package(compat, golang.Options{PackageName: compat.Name, ImportPath: a2aImport + "/" + compat.Name}); err != nil {
 			return nil, err
 		}
@@ -177,11 +186,22 @@ func Run(in Inputs, opts Options) (*Output, error) {
 		if err != nil {
 			return nil, err
 		}
+		if old := compatProtos[compat.Sources[0].Version]; old != nil {
+			delete(compatProtos, compat.Sources[0].Version)
+			if files, err = golang.ProtoPackage(old, golang.Options{PackageName: old.Name, ImportPath: a2aImport + "/" + old.Name}); err != nil {
+				return nil, err
+			}
+			put("a2a/"+old.Name, files)
+			c.Proto = &golang.CompatProto{Old: old, OldImport: a2aImport + "/" + old.Name, RPCs: diff.RPCPairs(old, a2a)}
+		}
 		if files, err = golang.CompatPackageFiles(a2a, c, a2aImport, "a2a"); err != nil {
 			return nil, err
 		}
 		put("a2a", files)
 		compatVersions = append(compatVersions, compat.Sources[0].Version)
+	}
+	for v, old := range compatProtos {
+		return nil, fmt.Errorf("%s defines A2A %s, whose JSON Schema (its JSON-RPC wire) is not given: give both files of that version", old.Sources[0].File, v)
 	}
 	list, err := golang.CompatListFile(a2aImport, "a2a", compatVersions)
 	if err != nil {

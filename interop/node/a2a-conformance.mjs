@@ -101,8 +101,8 @@ const client = await clientOf(base);
 }
 
 // §3.6.2: a v0.3 client (the SDK's legacy transport, which sends
-// A2A-Version: 0.3 and v0.3 method names and paths) is served as 0.3 over
-// JSON-RPC, and told that its version is not served where 0.3 is not.
+// A2A-Version: 0.3 and v0.3 method names and paths) is served as 0.3, and
+// would be told that its version is not served where 0.3 is not.
 {
   const card = await (await fetch(base + '/.well-known/agent-card.json')).json();
   card.supportedInterfaces = card.supportedInterfaces.map((i) => ({ ...i, protocolVersion: '0.3' }));

@@ -11,6 +11,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 
@@ -334,9 +335,10 @@ func TestRESTRouting(t *testing.T) {
 			}
 		})
 	}
-	// Without A2A-Version the client speaks 0.3: it is told so before its
-	// path is looked for, whether this service has the path or not.
-	for _, path := range []string{"/v1/card", "/nothing/here/at/all", "/tasks/" + id} {
+	// Without A2A-Version the client speaks 0.3: on a path that is not
+	// 0.3's it is told so before its path is looked for, whether this
+	// version has the path or not.
+	for _, path := range []string{"/nothing/here/at/all", "/tasks/" + id} {
 		status, _, body := post(t, "GET", base+path, "", "", "A2A-Version", "")
 		if status != 400 || !strings.Contains(body, `"reason":"VERSION_NOT_SUPPORTED"`) {
 			t.Errorf("GET %s without a version: %d %s", path, status, body)
@@ -356,6 +358,65 @@ func TestEarlierVersionsOff(t *testing.T) {
 		if status != 200 || !strings.Contains(got, `"id":"b","error":{"code":-32009,`) {
 			t.Errorf("%s: %d %s", body, status, got)
 		}
+	}
+	for _, path := range []string{"/v1/card", "/v1/tasks/x"} {
+		status, _, body := post(t, "GET", base+path, "", "", "A2A-Version", "")
+		if status != 400 || !strings.Contains(body, `"reason":"VERSION_NOT_SUPPORTED"`) {
+			t.Errorf("GET %s without a version: %d %s", path, status, body)
+		}
+	}
+}
+
+// 0.3's HTTP+JSON paths are served beside 1.0's, with the same service:
+// bodies are 0.3's ProtoJSON, tasks are named "tasks/{id}", errors are the
+// JSON-RPC error object 0.3's clients read, and a request that names 1.0
+// on a 0.3 path is 1.0's (its tenant "v1").
+func TestRESTEarlierVersion(t *testing.T) {
+	base, _ := serveEcho(t)
+	v03 := func(method, path, body string) (int, http.Header, string) { // 0.3 clients send no A2A-Version
+		t.Helper()
+		ct := ""
+		if body != "" {
+			ct = "application/json"
+		}
+		return post(t, method, base+path, ct, body, "A2A-Version", "")
+	}
+	status, h, body := v03(http.MethodPost, "/v1/message:send", `{"message":{"messageId":"m-1","role":"ROLE_USER","content":[{"text":"hello"}]}}`)
+	if status != 200 || h.Get("Content-Type") != "application/json" || !strings.Contains(body, `"state":"TASK_STATE_COMPLETED"`) ||
+		!strings.Contains(body, `"parts":[{"text":"hello"}]`) {
+		t.Fatalf("POST /v1/message:send: %d %v %s", status, h, body)
+	}
+	var sent struct {
+		Task struct{ ID string } `json:"task"`
+	}
+	if err := json.Unmarshal([]byte(body), &sent); err != nil || sent.Task.ID == "" {
+		t.Fatalf("the task: %v %s", err, body)
+	}
+	status, _, body = v03(http.MethodGet, "/v1/tasks/"+sent.Task.ID+"?historyLength=1", "")
+	if status != 200 || !strings.Contains(body, `"id":"`+sent.Task.ID+`"`) || !strings.Contains(body, `"role":"ROLE_AGENT","content":[{"text":"done"}]`) {
+		t.Fatalf("GET /v1/tasks/{id}: %d %s", status, body)
+	}
+	status, _, body = v03(http.MethodGet, "/v1/tasks/no-such-task", "")
+	if status != 404 || body != `{"code":-32001,"message":"task \"no-such-task\" not found"}` {
+		t.Errorf("an unknown task: %d %s", status, body)
+	}
+	status, _, body = v03(http.MethodPost, "/v1/tasks/"+sent.Task.ID+":cancel", "")
+	if status != 400 || !strings.Contains(body, `{"code":-32002,`) {
+		t.Errorf("cancelling a completed task: %d %s", status, body)
+	}
+	status, _, body = v03(http.MethodPost, "/v1/message:send", `{"message":{"messageId":"m","role":"ROLE_USER","content":[{}]}}`)
+	if status != 400 || !strings.Contains(body, `{"code":-32602,`) || !strings.Contains(body, "/content/0") {
+		t.Errorf("a part with no content: %d %s", status, body)
+	}
+	status, h, body = v03(http.MethodPost, "/v1/message:stream", `{"message":{"messageId":"m-2","role":"ROLE_USER","content":[{"text":"streamed"}]}}`)
+	if status != 200 || h.Get("Content-Type") != "text/event-stream" || !strings.Contains(body, `"statusUpdate":`) || !strings.Contains(body, `"final":true`) {
+		t.Errorf("POST /v1/message:stream: %d %v %s", status, h, body)
+	}
+	// Naming 1.0, the same path is 1.0's tenant route, tenant "v1" (which
+	// the echo agent does not tell from others), answered in 1.0's JSON.
+	status, _, body = post(t, http.MethodGet, base+"/v1/tasks/"+sent.Task.ID, "", "", "A2A-Version", "1.0")
+	if status != 200 || !strings.Contains(body, `"role":"ROLE_USER","parts":[{"text":"hello"}]`) {
+		t.Errorf("a 0.3 path at 1.0: %d %s", status, body)
 	}
 }
 
@@ -534,8 +595,8 @@ type roundTripFunc func(*http.Request) (*http.Response, error)
 
 func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
-// The card served for both generations: 1.0's members as they were, the
-// JSON-RPC interface again at 0.3, and
+// The card served for both generations: 1.0's members as they were, its
+// JSON-RPC and HTTP+JSON interfaces again at 0.3, and
 // 0.3's members beside them; a 0.3 reader and a 1.0 reader each find what
 // they read.
 func TestCardForBothVersions(t *testing.T) {
@@ -554,7 +615,7 @@ func TestCardForBothVersions(t *testing.T) {
 			at03 = append(at03, i.ProtocolBinding+" "+i.URL)
 		}
 	}
-	if len(at03) != 1 || at03[0] != "JSONRPC "+base {
+	if !slices.Equal(at03, []string{"JSONRPC " + base, "HTTP+JSON " + base}) {
 		t.Errorf("interfaces at 0.3: %v", at03)
 	}
 	var v03 a2av03.AgentCard

@@ -2,6 +2,7 @@ package a2art
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"net/http"
 	"slices"
@@ -54,14 +55,15 @@ func compatVersion(r *http.Request, v *a2a.CompatVersion, method string, info *C
 // mayBeEarlier reports whether r may come from a client of an earlier
 // version the server serves: it names that version, or none.
 func (c *serverConfig) mayBeEarlier(r *http.Request) bool {
+	return slices.ContainsFunc(c.compat, func(v *a2a.CompatVersion) bool { return mayBe(r, v.Version) })
+}
+
+// mayBe reports whether r may come from a client of version (Major.Minor):
+// it names that version, or none.
+func mayBe(r *http.Request, version string) bool {
 	requested := requestedVersion(r)
 	mm, _ := ParseVersion(requested)
-	for _, v := range c.compat {
-		if requested == "" || mm == v.Version {
-			return true
-		}
-	}
-	return false
+	return requested == "" || mm == version
 }
 
 // appendCompatResponse appends a JSON-RPC response in an earlier version's
@@ -84,8 +86,9 @@ func appendCompatResponse(b []byte, id json.RawMessage, m *a2a.CompatMethod, res
 }
 
 // compatCard is the card's JSON for clients of every version served: the
-// card as it is, each JSON-RPC interface listed again at every earlier
-// version (the JSON-RPC endpoint serves their methods), and the members the
+// card as it is, each interface listed again at every earlier version it
+// serves (JSON-RPC serves them all, HTTP+JSON and gRPC those generated with
+// their proto), and the members the
 // earlier versions' clients read (0.3's url, preferredTransport,
 // protocolVersion, additionalInterfaces, and its shapes of securitySchemes
 // and security) merged in beside 1.0's. Where both versions name a member
@@ -100,14 +103,17 @@ func compatCard(card *a2a.AgentCard, versions []*a2a.CompatVersion) []byte {
 	}
 	served := new(a2a.AgentCard)
 	_ = served.UnmarshalProto(card.AppendProto(nil)) // a copy, so the caller's card is left as it is
-	listed := func(url, version string) bool {
+	listed := func(url, binding, version string) bool {
 		return slices.ContainsFunc(served.SupportedInterfaces, func(i *a2a.AgentInterface) bool {
-			return i.URL == url && i.ProtocolBinding == BindingJSONRPC && i.ProtocolVersion == version
+			return i.URL == url && i.ProtocolBinding == binding && i.ProtocolVersion == version
 		})
 	}
 	for _, v := range versions {
 		for _, i := range card.SupportedInterfaces {
-			if i.ProtocolBinding == BindingJSONRPC && i.ProtocolVersion == a2a.ProtocolVersion && !listed(i.URL, v.Version) {
+			// JSON-RPC serves every earlier version; HTTP+JSON and gRPC those
+			// generated with their proto.
+			serves := i.ProtocolBinding == BindingJSONRPC || v.Serve != nil
+			if serves && i.ProtocolVersion == a2a.ProtocolVersion && !listed(i.URL, i.ProtocolBinding, v.Version) {
 				served.SupportedInterfaces = append(served.SupportedInterfaces,
 					&a2a.AgentInterface{URL: i.URL, ProtocolBinding: i.ProtocolBinding, Tenant: i.Tenant, ProtocolVersion: v.Version})
 			}
@@ -165,4 +171,63 @@ func merge(a, b any) any {
 		}
 	}
 	return ao
+}
+
+// compatRPC is how one RPC of an earlier version is served: by this
+// version's RPC named Serves, its request converted up and each response
+// down (the generated conversions).
+type compatRPC struct {
+	Serves string
+	Up     func(req a2a.ProtoValue) (a2a.ProtoValue, error)
+	Down   func(resp a2a.ProtoValue) a2a.ProtoValue
+}
+
+// compatService serves the earlier version's service desc with svc: one
+// handler per RPC of desc, in its order, each calling the handler of the RPC
+// that serves it. A request the conversion refuses (a value this version
+// cannot hold) is invalid params; the converted request is validated as
+// this version's. An RPC whose counterpart svc does not implement is left
+// unimplemented.
+func compatService(desc *a2a.ServiceDesc, svc *a2a.Service, rpcs []compatRPC) *a2a.Service {
+	out := &a2a.Service{Desc: desc, Handlers: make([]a2a.MethodHandler, len(rpcs))}
+	for i, rpc := range rpcs {
+		out.Handlers[i].Desc = &desc.Methods[i]
+		h := svc.Method(rpc.Serves)
+		if h == nil {
+			continue
+		}
+		up := func(req a2a.ProtoValue) (a2a.ProtoValue, error) {
+			in, err := rpc.Up(req)
+			if err != nil {
+				return nil, InvalidParams(err)
+			}
+			if rerr := validateRequest(in); rerr != nil {
+				return nil, rerr
+			}
+			return in, nil
+		}
+		switch {
+		case h.Unary != nil:
+			out.Handlers[i].Unary = func(ctx context.Context, req a2a.ProtoValue) (a2a.ProtoValue, error) {
+				in, err := up(req)
+				if err != nil {
+					return nil, err
+				}
+				resp, err := h.Unary(ctx, in)
+				if err != nil || resp == nil {
+					return nil, err
+				}
+				return rpc.Down(resp), nil
+			}
+		case h.Stream != nil:
+			out.Handlers[i].Stream = func(ctx context.Context, req a2a.ProtoValue, send func(a2a.ProtoValue) error) error {
+				in, err := up(req)
+				if err != nil {
+					return err
+				}
+				return h.Stream(ctx, in, func(m a2a.ProtoValue) error { return send(rpc.Down(m)) })
+			}
+		}
+	}
+	return out
 }

@@ -29,7 +29,15 @@ type Compat struct {
 	// Go files whose functions replace or complete generated converters.
 	Rules fs.FS
 	Dir   string
+	// Proto is the earlier version's proto, when it is given: its gRPC
+	// service and HTTP+JSON bindings are then served too. The rules for its
+	// conversions are the files of Dir named proto_*.go.
+	Proto *CompatProto
 }
+
+// isProtoRule reports a rules file that completes the conversions of the
+// earlier version's proto, rendered only when the proto is given.
+func isProtoRule(name string) bool { return strings.HasPrefix(path.Base(name), "proto_") }
 
 // CompatRoute is one line of routes.txt: the earlier version's JSON-RPC
 // request definition, the current method that serves it, and the earlier
@@ -75,6 +83,7 @@ type compatGen struct {
 	f       *jen.File
 	err     error
 	losses  []CompatLoss
+	proto   bool // the earlier version's proto is given: its service is served too
 }
 
 // CompatLoss is what one generated conversion cannot carry: members of its
@@ -139,7 +148,7 @@ func compatFiles(cur *ir.Package, c Compat, importPath, pkgName string) ([]File,
 		return nil, nil, err
 	}
 	cg := &compatGen{cur: g, old: old, oldPkg: c.Old, oldQual: c.OldImport, prefix: prefix, version: version,
-		rules: map[string]bool{}, named: map[string]pair{}, names: map[pair]string{}}
+		rules: map[string]bool{}, named: map[string]pair{}, names: map[pair]string{}, proto: c.Proto != nil}
 	for _, n := range ruleNames {
 		cg.rules[n] = true
 	}
@@ -156,6 +165,9 @@ func compatFiles(cur *ir.Package, c Compat, importPath, pkgName string) ([]File,
 		cg.queue = cg.queue[1:]
 		cg.emitConverter(p)
 	}
+	if c.Proto != nil && cg.err == nil {
+		cg.emitProto(c.Proto, c.Rules, c.Dir)
+	}
 	if cg.err != nil {
 		return nil, nil, cg.err
 	}
@@ -165,8 +177,12 @@ func compatFiles(cur *ir.Package, c Compat, importPath, pkgName string) ([]File,
 		return nil, nil, fmt.Errorf("rendering %s_gen.go: %w", name, err)
 	}
 	files := []File{{Name: name + "_gen.go", Content: buf.Bytes()}}
-	rules, err := renderRuntimeAs(c.Rules, c.Dir, pkgName, templates.A2AImportPath, "a2a", name+"_",
-		map[string]string{templates.A2AImportPath + "/" + c.Old.Name: c.OldImport})
+	moved := map[string]string{templates.A2AImportPath + "/" + c.Old.Name: c.OldImport}
+	if c.Proto != nil {
+		moved[templates.A2AImportPath+"/"+c.Proto.Old.Name] = c.Proto.OldImport
+	}
+	rules, err := renderRuntimeAs(c.Rules, c.Dir, pkgName, templates.A2AImportPath, "a2a", name+"_", moved,
+		func(file string) bool { return c.Proto != nil || !isProtoRule(file) })
 	if err != nil {
 		return nil, nil, err
 	}
@@ -310,6 +326,9 @@ func (cg *compatGen) emitTable(routes []CompatRoute) error {
 	table := jen.Dict{
 		jen.Id("Version"): jen.Lit(cg.version),
 		jen.Id("Methods"): jen.Index().Id("CompatMethod").Values(methods...),
+	}
+	if cg.proto {
+		table[jen.Id("Serve")] = jen.Id("compat" + cg.prefix + "Serve")
 	}
 	if card != nil && curCard != nil {
 		conv := cg.need(pair{old: card, cur: curCard})

@@ -311,15 +311,15 @@ func templateNames(fsys fs.FS, dir string) ([]string, error) {
 // qualifier. qualifier, found as tokens so strings and comments are
 // untouched.
 func renderRuntime(fsys fs.FS, dir, pkgName, genImport, qualifier string) ([]File, error) {
-	return renderRuntimeAs(fsys, dir, pkgName, genImport, qualifier, "runtime_", nil)
+	return renderRuntimeAs(fsys, dir, pkgName, genImport, qualifier, "runtime_", nil, func(string) bool { return true })
 }
 
 // renderRuntimeAs is renderRuntime with the output files' name prefix, and
 // the other imports of the template to point elsewhere (a template's
 // github.com/agui-gen/agui-gen/gen/a2a/a2av03 is the output's).
-func renderRuntimeAs(fsys fs.FS, dir, pkgName, genImport, qualifier, prefix string, moved map[string]string) ([]File, error) {
+func renderRuntimeAs(fsys fs.FS, dir, pkgName, genImport, qualifier, prefix string, moved map[string]string, keep func(file string) bool) ([]File, error) {
 	isGen := func(spec ast.Spec) bool { return strings.Trim(spec.(*ast.ImportSpec).Path.Value, `"`) == genImport }
-	return copyTemplates(fsys, dir, pkgName, prefix, func(string) bool { return true }, &templateRewrite{
+	return copyTemplates(fsys, dir, pkgName, prefix, keep, &templateRewrite{
 		source: func(src []byte) ([]byte, error) { return unqualify(src, qualifier) },
 		tree: func(file *ast.File) {
 			for _, imp := range file.Imports {
