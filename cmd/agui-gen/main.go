@@ -135,7 +135,7 @@ func generateCommand() *cli.Command {
 			&cli.StringFlag{Name: "agui-ledger", Usage: "AG-UI protobuf number ledger `FILE` (proto-freeze.txt) that numbers the binary transport (default: the embedded one, for the embedded schema)"},
 			&cli.BoolFlag{Name: "extend-ledger", Usage: "number what the AG-UI schema adds and the ledger lacks (the next free number of each message or enum, never one given before), and write the ledger back to --agui-ledger FILE for you to commit; a FILE that does not exist starts from the embedded ledger"},
 			&cli.StringFlag{Name: "a2a-proto", Usage: "A2A proto `FILE` (default: the embedded a2a.proto v1.0.1)"},
-			&cli.StringSliceFlag{Name: "a2a-compat", Usage: "JSON Schema `FILE` of an earlier A2A version whose wire is generated beside --a2a-proto's, as DIR/a2a/a2av<major><minor> (repeatable; default: the embedded v0.3.0 schema; none: no earlier version)"},
+			&cli.StringSliceFlag{Name: "a2a-compat", Usage: "spec `FILE` of an earlier A2A version whose clients the server keeps serving: its JSON Schema (its JSON-RPC wire, as DIR/a2a/a2av<major><minor>) and, as VERSION=FILE, its proto (its gRPC service and HTTP+JSON bindings, as DIR/a2a/a2av<major><minor>pb) (repeatable; default: the embedded v0.3.0 schema and proto; none: no earlier version)"},
 			&cli.StringFlag{Name: "a2a-version", Usage: "protocol `VERSION` (Major.Minor) that --a2a-proto defines, which a proto does not state; default: from its package name (lf.a2a.v1 is 1.0)"},
 			&cli.BoolFlag{Name: "check", Usage: "write nothing; exit 1 and name the stale files when DIR differs from what would be generated"},
 		},
@@ -191,10 +191,17 @@ func runGenerate(c *cli.Context) error {
 				}
 				break
 			}
-			spec, err := generate.ReadSpec(f)
+			// VERSION=FILE names the version of a proto whose package does
+			// not tell it (0.3's a2a.v1).
+			version, file, named := strings.Cut(f, "=")
+			if !named {
+				version, file = "", f
+			}
+			spec, err := generate.ReadSpec(file)
 			if err != nil {
 				return err
 			}
+			spec.Version = version
 			in.A2ACompat = append(in.A2ACompat, spec)
 		}
 	}

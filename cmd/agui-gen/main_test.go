@@ -230,3 +230,32 @@ func TestMistakesAreShortErrors(t *testing.T) {
 		t.Errorf("--version: %q %v", out, err)
 	}
 }
+
+// TestGenerateCompatFromFiles: an earlier version given as files (its JSON
+// Schema, and its proto as VERSION=FILE) generates what the embedded specs
+// do; a proto whose package does not tell its version must name it.
+func TestGenerateCompatFromFiles(t *testing.T) {
+	dir := t.TempDir()
+	schema, proto := "../../schemas/a2a/a2a-v0.3.0.schema.json", "../../schemas/a2a/a2a-v0.3.0.proto"
+	if _, err := run(t, "generate", "--out", dir, "--package-path", "github.com/agui-gen/agui-gen/gen",
+		"--a2a-compat", schema, "--a2a-compat", "0.3="+proto); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"a2a/compat_v03_gen.go", "a2a/a2av03pb/types_gen.go", "a2a/a2av03/types_gen.go"} {
+		got, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := os.ReadFile(filepath.Join("../../gen", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s differs from the one the embedded specs generate", f)
+		}
+	}
+	_, err := run(t, "generate", "--out", t.TempDir(), "--package-path", "example.com/gen", "--a2a-compat", schema, "--a2a-compat", proto)
+	if err == nil || !strings.Contains(err.Error(), "--a2a-compat VERSION=a2a-v0.3.0.proto") {
+		t.Errorf("a 0.3 proto without its version: %v", err)
+	}
+}

@@ -3,12 +3,14 @@ package v03_test
 import (
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	a2a "github.com/agui-gen/agui-gen/gen/a2a"
 	"github.com/agui-gen/agui-gen/gen/a2a/a2av03"
+	"github.com/agui-gen/agui-gen/gen/a2a/a2av03pb"
 )
 
 func ptr[T any](v T) *T { return &v }
@@ -150,5 +152,124 @@ func TestUnknownState(t *testing.T) {
 	}
 	if _, err := a2a.FromV03TaskState("paused"); err == nil {
 		t.Error("a state neither version has was accepted")
+	}
+}
+
+// Parts of 0.3's proto round-trip where both versions can say them; its
+// proto has no place for a part's metadata or a file's name.
+func TestProtoParts(t *testing.T) {
+	parts := []*a2a.Part{
+		{Content: &a2a.PartText{Text: "hi"}},
+		{Content: &a2a.PartRaw{Raw: []byte{0, 1, 0xff}}, MediaType: "application/octet-stream"},
+		{Content: &a2a.PartURL{URL: "https://example.com/a.pdf"}, MediaType: "application/pdf"},
+		{Content: &a2a.PartData{Data: json.RawMessage(`{"a":[1,2]}`)}},
+	}
+	for _, p := range parts {
+		back, err := a2a.FromV03ProtoPart(a2a.ToV03ProtoPart(p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !cmp.Equal(p.AppendJSON(nil), back.AppendJSON(nil)) {
+			t.Errorf("round trip: %s became %s", p.AppendJSON(nil), back.AppendJSON(nil))
+		}
+	}
+	dropped := a2a.ToV03ProtoPart(&a2a.Part{Content: &a2a.PartURL{URL: "u"}, Filename: "a.pdf", Metadata: json.RawMessage(`{"k":1}`)})
+	if got := string(dropped.AppendJSON(nil)); got != `{"file":{"fileWithUri":"u"}}` {
+		t.Errorf("what 0.3's proto has no place for: %s", got)
+	}
+	if got := string(a2a.ToV03ProtoPart(&a2a.Part{Content: &a2a.PartData{Data: json.RawMessage(`[1,2]`)}}).AppendJSON(nil)); got != `{"data":{"data":{"value":[1,2]}}}` {
+		t.Errorf("a list as 0.3 data: %s", got)
+	}
+	if _, err := a2a.FromV03ProtoPart(&a2av03pb.Part{Part: &a2av03pb.PartFile{File: &a2av03pb.FilePart{MIMEType: "text/plain"}}}); err == nil {
+		t.Error("a file part with neither a URI nor bytes")
+	}
+}
+
+// Requests of 0.3's proto name tasks and configs by resource name; a name
+// of another shape is refused, located.
+func TestProtoResourceNames(t *testing.T) {
+	get, err := a2a.FromV03ProtoGetTaskRequest(&a2av03pb.GetTaskRequest{Name: "tasks/t-1", HistoryLength: 2})
+	if err != nil || get.ID != "t-1" || get.HistoryLength == nil || *get.HistoryLength != 2 {
+		t.Fatalf("%v %s", err, get.AppendJSON(nil))
+	}
+	if get, _ := a2a.FromV03ProtoGetTaskRequest(&a2av03pb.GetTaskRequest{Name: "tasks/t-1"}); get.HistoryLength != nil {
+		t.Error("a history length of 0 is none asked for")
+	}
+	cfg, err := a2a.FromV03ProtoDeleteTaskPushNotificationConfigRequest(&a2av03pb.DeleteTaskPushNotificationConfigRequest{Name: "tasks/t-1/pushNotificationConfigs/c-1"})
+	if err != nil || cfg.TaskID != "t-1" || cfg.ID != "c-1" {
+		t.Fatalf("%v %+v", err, cfg)
+	}
+	only, err := a2a.FromV03ProtoGetTaskPushNotificationConfigRequest(&a2av03pb.GetTaskPushNotificationConfigRequest{Name: "tasks/t-1/pushNotificationConfigs/"})
+	if err != nil || only.TaskID != "t-1" || only.ID != "t-1" {
+		t.Fatalf("the task's only config: %v %+v", err, only)
+	}
+	for _, bad := range []string{"", "t-1", "tasks/", "tasks/a/b", "task/t-1"} {
+		_, err := a2a.FromV03ProtoCancelTaskRequest(&a2av03pb.CancelTaskRequest{Name: bad})
+		var ce *a2a.CompatError
+		if !errors.As(err, &ce) || ce.Path != "/name" {
+			t.Errorf("%q: %v", bad, err)
+		}
+	}
+	if _, err := a2a.FromV03ProtoListTaskPushNotificationConfigsRequest(&a2av03pb.ListTaskPushNotificationConfigRequest{Parent: "t-1"}); err == nil || !strings.HasPrefix(err.Error(), "/parent: ") {
+		t.Errorf("a list without its task: %v", err)
+	}
+}
+
+// A push config: 0.3's proto nests it beside its resource name and lists
+// authentication schemes; the create request names the task as parent.
+func TestProtoPushConfigs(t *testing.T) {
+	created, err := a2a.FromV03ProtoTaskPushNotificationConfig(&a2av03pb.CreateTaskPushNotificationConfigRequest{Parent: "tasks/t-1",
+		Config: &a2av03pb.TaskPushNotificationConfig{PushNotificationConfig: &a2av03pb.PushNotificationConfig{ID: "c-1", URL: "https://hook", Token: "tok",
+			Authentication: &a2av03pb.AuthenticationInfo{Schemes: []string{"Bearer", "Basic"}, Credentials: "cred"}}}})
+	want := &a2a.TaskPushNotificationConfig{TaskID: "t-1", ID: "c-1", URL: "https://hook", Token: "tok", Authentication: &a2a.AuthenticationInfo{Scheme: "Bearer", Credentials: "cred"}}
+	if err != nil || string(created.AppendJSON(nil)) != string(want.AppendJSON(nil)) {
+		t.Fatalf("%v %s", err, created.AppendJSON(nil))
+	}
+	if got := string(a2a.ToV03ProtoTaskPushNotificationConfig(want).AppendJSON(nil)); got !=
+		`{"name":"tasks/t-1/pushNotificationConfigs/c-1","pushNotificationConfig":{"id":"c-1","url":"https://hook","token":"tok","authentication":{"schemes":["Bearer"],"credentials":"cred"}}}` {
+		t.Errorf("down: %s", got)
+	}
+	byRequest, err := a2a.FromV03ProtoTaskPushNotificationConfig(&a2av03pb.CreateTaskPushNotificationConfigRequest{Parent: "tasks/t-1", ConfigID: "c-2",
+		Config: &a2av03pb.TaskPushNotificationConfig{PushNotificationConfig: &a2av03pb.PushNotificationConfig{URL: "https://hook"}}})
+	if err != nil || byRequest.ID != "c-2" {
+		t.Errorf("the id the request names: %v %+v", err, byRequest)
+	}
+	if _, err := a2a.FromV03ProtoTaskPushNotificationConfig(&a2av03pb.CreateTaskPushNotificationConfigRequest{Parent: "tasks/t-1"}); err == nil {
+		t.Error("a create request without a config")
+	}
+}
+
+// 0.3's proto: "blocking" when a configuration is sent, content as parts,
+// "final" on status updates, and the card's 0.3 members.
+func TestProtoMessagesAndCard(t *testing.T) {
+	req, err := a2a.FromV03ProtoSendMessageRequest(&a2av03pb.SendMessageRequest{
+		Request:       &a2av03pb.Message{MessageID: "m", Role: a2av03pb.RoleUser, Content: []*a2av03pb.Part{{Part: &a2av03pb.PartText{Text: "hi"}}}},
+		Configuration: &a2av03pb.SendMessageConfiguration{Blocking: false, HistoryLength: 3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(req.AppendJSON(nil)); got != `{"message":{"messageId":"m","role":"ROLE_USER","parts":[{"text":"hi"}]},"configuration":{"historyLength":3,"returnImmediately":true}}` {
+		t.Errorf("up: %s", got)
+	}
+	if _, err := a2a.FromV03ProtoSendMessageRequest(&a2av03pb.SendMessageRequest{Request: &a2av03pb.Message{Content: []*a2av03pb.Part{{}, {}}}}); err == nil || !strings.HasPrefix(err.Error(), "/message/content/0: ") {
+		t.Errorf("an empty part, located: %v", err)
+	}
+	ev := a2a.ToV03ProtoTaskStatusUpdateEvent(&a2a.TaskStatusUpdateEvent{TaskID: "t", Status: &a2a.TaskStatus{State: a2a.TaskStateInputRequired}})
+	if !ev.Final || ev.Status.State != a2av03pb.TaskStateInputRequired {
+		t.Errorf("an update that waits for the client: %s", ev.AppendJSON(nil))
+	}
+	if st := a2a.ToV03ProtoTaskState(a2a.TaskStateCanceled); st != a2av03pb.TaskStateCancelled {
+		t.Errorf("canceled, as 0.3 spells it: %v", st)
+	}
+	yes := true
+	card := a2a.ToV03ProtoAgentCard(&a2a.AgentCard{Name: "n", Capabilities: &a2a.AgentCapabilities{ExtendedAgentCard: &yes},
+		SupportedInterfaces: []*a2a.AgentInterface{
+			{URL: "h:1", ProtocolBinding: "GRPC", ProtocolVersion: "0.3"},
+			{URL: "http://h", ProtocolBinding: "JSONRPC", ProtocolVersion: "0.3"},
+			{URL: "http://h/v1", ProtocolBinding: "JSONRPC", ProtocolVersion: "1.0"}},
+		SecurityRequirements: []*a2a.SecurityRequirement{{Schemes: map[string]*a2a.StringList{"bearer": {}}}}})
+	if card.URL != "http://h" || card.PreferredTransport != "JSONRPC" || card.ProtocolVersion != "0.3.0" || len(card.AdditionalInterfaces) != 2 ||
+		card.AdditionalInterfaces[1].Transport != "GRPC" || !card.SupportsAuthenticatedExtendedCard || len(card.Security) != 1 {
+		t.Errorf("the card: %s", card.AppendJSON(nil))
 	}
 }
