@@ -17,12 +17,15 @@ import (
 	client03 "github.com/a2aproject/a2a-go/a2aclient"
 	"github.com/a2aproject/a2a-go/a2aclient/agentcard"
 	"github.com/google/go-cmp/cmp"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
 )
 
 // startScaffold builds examples/server, which is what `agui-gen scaffold`
 // writes (generator/scaffold checks that), and runs it as a user would, on
 // a free port with a SQLite file of its own and no pause between streamed
-// words. It returns the base URL the server says it serves at.
+// words, serving gRPC too. It returns the base URL the server says it
+// serves at.
 func startScaffold(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
@@ -32,7 +35,7 @@ func startScaffold(t *testing.T) string {
 	if out, err := exec.Command("go", "build", "-o", bin, "../examples/server").CombinedOutput(); err != nil {
 		t.Fatalf("go build ../examples/server: %v\n%s", err, out)
 	}
-	server := exec.Command(bin, "--addr", "127.0.0.1:0", "--pace", "0", "--db", filepath.Join(t.TempDir(), "server.db"))
+	server := exec.Command(bin, "--addr", "127.0.0.1:0", "--grpc-addr", "127.0.0.1:0", "--pace", "0", "--db", filepath.Join(t.TempDir(), "server.db"))
 	stderr, err := server.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -62,11 +65,11 @@ func startScaffold(t *testing.T) string {
 
 // TestA2AGoV03ClientAgainstScaffold: a2a-go v0.3.15's client against a
 // fresh scaffold, whose agent is an AG-UI agent behind the bridge and the
-// task runtime on SQLite: the card, a question answered with a streamed
-// artifact, the same as a stream, a confirmation the agent asks for
-// (input-required) answered while a resubscription follows the task, a
-// cancel, and the calls the scaffold does not serve (push configs) refused
-// with 0.3's own errors.
+// task runtime on SQLite, over JSON-RPC and gRPC: the card, a question
+// answered with a streamed artifact, the same as a stream, a confirmation
+// the agent asks for (input-required) answered while a resubscription
+// follows the task, a cancel, and the calls the scaffold does not serve
+// (push configs) refused with 0.3's own errors.
 func TestA2AGoV03ClientAgainstScaffold(t *testing.T) {
 	base := startScaffold(t)
 	ctx := context.Background()
@@ -78,11 +81,22 @@ func TestA2AGoV03ClientAgainstScaffold(t *testing.T) {
 		t.Fatalf("card as a 0.3 client reads it: url %q, preferredTransport %q, protocolVersion %q, name %q",
 			card.URL, card.PreferredTransport, card.ProtocolVersion, card.Name)
 	}
-	client, err := client03.NewFromCard(ctx, card)
-	if err != nil {
-		t.Fatal(err)
+	for _, binding := range []a2a03.TransportProtocol{a2a03.TransportProtocolJSONRPC, a2a03.TransportProtocolGRPC} {
+		t.Run(string(binding), func(t *testing.T) {
+			client, err := client03.NewFromCard(ctx, card, client03.WithConfig(client03.Config{PreferredTransports: []a2a03.TransportProtocol{binding}}),
+				client03.WithGRPCTransport(grpc.WithTransportCredentials(insecure.NewCredentials())))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer client.Destroy()
+			exerciseScaffoldV03(t, client, binding)
+		})
 	}
-	defer client.Destroy()
+}
+
+// exerciseScaffoldV03 makes the 0.3 SDK's calls against the scaffold.
+func exerciseScaffoldV03(t *testing.T, client *client03.Client, binding a2a03.TransportProtocol) {
+	ctx := context.Background()
 	say := func(text string, taskID a2a03.TaskID) *a2a03.MessageSendParams {
 		m := a2a03.NewMessage(a2a03.MessageRoleUser, a2a03.TextPart{Text: text})
 		m.TaskID = taskID
@@ -214,55 +228,73 @@ func TestA2AGoV03ClientAgainstScaffold(t *testing.T) {
 		t.Fatalf("tasks/cancel: %v %+v", err, canceled)
 	}
 
-	// The scaffold's card offers no push notifications.
+	// The scaffold's card offers no push notifications. Over gRPC 0.3's
+	// code for that is UNIMPLEMENTED, which the SDK reads as an
+	// unsupported operation.
+	wantPush := a2a03.ErrPushNotificationNotSupported
+	if binding == a2a03.TransportProtocolGRPC {
+		wantPush = a2a03.ErrUnsupportedOperation
+	}
 	config := &a2a03.TaskPushConfig{TaskID: task.ID, Config: a2a03.PushConfig{ID: "hook", URL: "http://127.0.0.1:9/hook"}}
-	if _, err := client.SetTaskPushConfig(ctx, config); !errors.Is(err, a2a03.ErrPushNotificationNotSupported) {
+	if _, err := client.SetTaskPushConfig(ctx, config); !errors.Is(err, wantPush) {
 		t.Fatalf("tasks/pushNotificationConfig/set: %v", err)
 	}
-	if _, err := client.GetTaskPushConfig(ctx, &a2a03.GetTaskPushConfigParams{TaskID: task.ID}); !errors.Is(err, a2a03.ErrPushNotificationNotSupported) {
+	if _, err := client.GetTaskPushConfig(ctx, &a2a03.GetTaskPushConfigParams{TaskID: task.ID}); !errors.Is(err, wantPush) {
 		t.Fatalf("tasks/pushNotificationConfig/get: %v", err)
 	}
-	if _, err := client.ListTaskPushConfig(ctx, &a2a03.ListTaskPushConfigParams{TaskID: task.ID}); !errors.Is(err, a2a03.ErrPushNotificationNotSupported) {
+	if _, err := client.ListTaskPushConfig(ctx, &a2a03.ListTaskPushConfigParams{TaskID: task.ID}); !errors.Is(err, wantPush) {
 		t.Fatalf("tasks/pushNotificationConfig/list: %v", err)
 	}
-	if err := client.DeleteTaskPushConfig(ctx, &a2a03.DeleteTaskPushConfigParams{TaskID: task.ID, ConfigID: "hook"}); !errors.Is(err, a2a03.ErrPushNotificationNotSupported) {
+	if err := client.DeleteTaskPushConfig(ctx, &a2a03.DeleteTaskPushConfigParams{TaskID: task.ID, ConfigID: "hook"}); !errors.Is(err, wantPush) {
 		t.Fatalf("tasks/pushNotificationConfig/delete: %v", err)
 	}
 }
 
 // TestA2AJSV03ClientAgainstScaffold: @a2a-js/sdk 0.3.14's client against a
-// fresh scaffold over JSON-RPC, the same calls as a2a-go's above.
+// fresh scaffold over JSON-RPC and HTTP+JSON, the same calls as a2a-go's
+// above.
 func TestA2AJSV03ClientAgainstScaffold(t *testing.T) {
 	requireA2AJSV03(t)
 	base := startScaffold(t)
-	var got map[string]any
-	if err := json.Unmarshal(runNode(t, nil, "a2a-client-v03-scaffold.mjs", base), &got); err != nil {
-		t.Fatal(err)
+	for _, binding := range []string{"JSONRPC", "HTTP+JSON"} {
+		t.Run(binding, func(t *testing.T) {
+			var got map[string]any
+			if err := json.Unmarshal(runNode(t, nil, "a2a-client-v03-scaffold.mjs", base, binding), &got); err != nil {
+				t.Fatal(err)
+			}
+			if d := cmp.Diff(scaffoldWantV03(base, binding), got); d != "" {
+				t.Fatalf("@a2a-js/sdk 0.3.14 client against the scaffold over %s (-want +got):\n%s", binding, d)
+			}
+		})
 	}
-	want := map[string]any{
-		"card":   map[string]any{"url": base, "preferredTransport": "JSONRPC", "protocolVersion": "0.3.0", "name": "scripted-agent"},
-		"send":   map[string]any{"kind": "task", "state": "completed", "sunny": true},
-		"get":    map[string]any{"kind": "task", "same": true, "state": "completed"},
-		"stream": []any{"task:submitted", "status:working", "artifact", "status:completed(final)"},
+}
+
+// scaffoldWantV03 is what @a2a-js/sdk 0.3.14's client sees of the scaffold.
+func scaffoldWantV03(base, binding string) map[string]any {
+	// Its REST transport names its errors without "JSONRPC".
+	kind := map[string]string{"JSONRPC": "JSONRPC", "HTTP+JSON": ""}[binding]
+	return map[string]any{
+		"card":     map[string]any{"url": base, "preferredTransport": "JSONRPC", "protocolVersion": "0.3.0", "name": "scripted-agent"},
+		"send":     map[string]any{"kind": "task", "state": "completed", "sunny": true},
+		"get":      map[string]any{"kind": "task", "same": true, "state": "completed"},
+		"stream":   []any{"task:submitted", "status:working", "artifact", "status:completed(final)"},
+		"protocol": binding,
 		"errors": map[string]any{
-			"getUnknown":      "TaskNotFoundJSONRPCError",
-			"cancelCompleted": "TaskNotCancelableJSONRPCError",
+			"getUnknown":      "TaskNotFound" + kind + "Error",
+			"cancelCompleted": "TaskNotCancelable" + kind + "Error",
 			// The SDK refuses set, get and list itself, since the card
 			// offers no push notifications; delete it sends, and the
 			// server refuses it with 0.3's error.
 			"pushSet":    "PushNotificationNotSupportedError",
 			"pushGet":    "PushNotificationNotSupportedError",
 			"pushList":   "PushNotificationNotSupportedError",
-			"pushDelete": "PushNotificationNotSupportedJSONRPCError",
+			"pushDelete": "PushNotificationNotSupported" + kind + "Error",
 		},
 		"ask":         map[string]any{"state": "input-required", "question": true},
 		"resubscribe": map[string]any{"first": "task:input-required", "last": "status:completed(final)", "artifact": true},
 		"answer":      map[string]any{"state": "completed", "text": "Kept the draft."},
 		"cancel":      "canceled",
 		"warnings":    []any{},
-	}
-	if d := cmp.Diff(want, got); d != "" {
-		t.Fatalf("@a2a-js/sdk 0.3.14 client against the scaffold (-want +got):\n%s", d)
 	}
 }
 

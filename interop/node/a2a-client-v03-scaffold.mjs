@@ -1,19 +1,19 @@
-// Drives @a2a-js/sdk 0.3.14's client (installed as a2a-js-sdk-v03) over
-// JSON-RPC against a fresh scaffold (examples/server) and prints what it
-// saw as one JSON document, for interop/scaffold_v03_test.go.
+// Drives @a2a-js/sdk 0.3.14's client (installed as a2a-js-sdk-v03) against
+// a fresh scaffold (examples/server) and prints what it saw as one JSON
+// document, for interop/scaffold_v03_test.go.
 //
-//   node a2a-client-v03-scaffold.mjs BASE_URL
+//   node a2a-client-v03-scaffold.mjs BASE_URL BINDING   (BINDING: JSONRPC or HTTP+JSON)
 import { randomUUID } from 'node:crypto';
 import { ClientFactory, ClientFactoryOptions } from 'a2a-js-sdk-v03/client';
 
-const [base] = process.argv.slice(2);
+const [base, binding] = process.argv.slice(2);
 const warnings = [];
 for (const level of ['warn', 'error']) {
   const orig = console[level];
   console[level] = (...args) => { warnings.push(args.map(String).join(' ')); orig(...args); };
 }
 
-const factory = new ClientFactory(ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { preferredTransports: ['JSONRPC'] }));
+const factory = new ClientFactory(ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { preferredTransports: [binding] }));
 const client = await factory.createFromUrl(base);
 const card = await client.getAgentCard();
 const message = (text, taskId) => ({ kind: 'message', messageId: randomUUID(), role: 'user', parts: [{ kind: 'text', text }], ...(taskId ? { taskId } : {}) });
@@ -35,6 +35,7 @@ const describe = (ev) => {
   }
 };
 const out = {
+  protocol: binding,
   card: { url: card.url, preferredTransport: card.preferredTransport, protocolVersion: card.protocolVersion, name: card.name },
 };
 
