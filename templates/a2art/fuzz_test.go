@@ -86,6 +86,13 @@ func FuzzREST(f *testing.F) {
 	f.Add("GET", "/tasks/x:subscribe", "", []byte(nil))
 	f.Add("DELETE", "/t/tasks/x/pushNotificationConfigs/y", "", []byte(nil))
 	f.Add("PATCH", "/tasks/%zz", "a=%", []byte("{"))
+	// A2A 0.3's paths, served as 0.3 when no version is named.
+	f.Add("POST", "/v1/message:send", "", []byte(`{"message":{"messageId":"m","role":"ROLE_USER","content":[{"file":{"fileWithBytes":"AAE=","mimeType":"a/b"}},{"data":{"data":{}}}]},"configuration":{"blocking":true,"historyLength":2}}`))
+	f.Add("GET", "/v1/tasks/abc", "historyLength=2", []byte(nil))
+	f.Add("POST", "/v1/tasks/abc/pushNotificationConfigs", "", []byte(`{"name":"tasks/abc/pushNotificationConfigs/c","pushNotificationConfig":{"url":"http://x","authentication":{"schemes":["Bearer"]}}}`))
+	f.Add("DELETE", "/v1/tasks/abc/pushNotificationConfigs/c", "", []byte(nil))
+	f.Add("POST", "/v1/tasks/abc:subscribe", "", []byte(nil))
+	f.Add("GET", "/v1/card", "", []byte(nil))
 	h := fuzzHandler(f)
 	f.Fuzz(func(t *testing.T, method, path, query string, body []byte) {
 		u := &url.URL{Path: "/", RawQuery: query}
@@ -98,7 +105,9 @@ func FuzzREST(f *testing.F) {
 		req := httptest.NewRequest(http.MethodGet, "/", bytes.NewReader(body))
 		req.Method, req.URL = method, u
 		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("A2A-Version", "1.0")
+		if !strings.HasPrefix(u.Path, "/v1/") { // a 0.3 client names no version
+			req.Header.Set("A2A-Version", "1.0")
+		}
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, req)
 		ct := rec.Header().Get("Content-Type")
