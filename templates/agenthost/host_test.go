@@ -151,6 +151,18 @@ func TestHost(t *testing.T) {
 		!strings.Contains(string(answer), `"text":"Hello from ctx-3."`) {
 		t.Errorf("0.3 message/send through the host: %s", answer)
 	}
+	// And its HTTP+JSON call, on 0.3's path below the agent's URL.
+	rest, _ := http.NewRequest(http.MethodPost, base+"/greeter/v1/message:send", strings.NewReader(
+		`{"message":{"messageId":"m-04","contextId":"ctx-4","role":"ROLE_USER","content":[{"text":"hi"}]}}`))
+	rest.Header.Set("Content-Type", "application/json")
+	if res, err = http.DefaultClient.Do(rest); err != nil {
+		t.Fatal(err)
+	}
+	answer, _ = io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != 200 || !strings.Contains(string(answer), `"state":"TASK_STATE_COMPLETED"`) || !strings.Contains(string(answer), `"text":"Hello from ctx-4."`) {
+		t.Errorf("0.3 POST /v1/message:send through the host: %d %s", res.StatusCode, answer)
+	}
 
 	// Unknown agents and paths.
 	for _, tc := range []struct {
