@@ -7,6 +7,7 @@ import (
 	"io"
 	"iter"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"testing"
@@ -16,9 +17,12 @@ import (
 	"github.com/a2aproject/a2a-go/a2aclient/agentcard"
 	a2ago "github.com/a2aproject/a2a-go/v2/a2a"
 	"github.com/a2aproject/a2a-go/v2/a2acompat/a2av0"
+	grpcv0 "github.com/a2aproject/a2a-go/v2/a2agrpc/v0"
 	"github.com/a2aproject/a2a-go/v2/a2asrv"
 	"github.com/a2aproject/a2a-go/v2/a2asrv/push"
 	"github.com/google/go-cmp/cmp"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
 
 	"github.com/agui-gen/agui-gen/examples/a2a-demo/echo"
 )
@@ -50,9 +54,9 @@ func (askExecutor) Cancel(ctx context.Context, ec *a2asrv.ExecutorContext) iter.
 	}
 }
 
-// serveA2AGoCompat serves askExecutor with a2a-go v2.4.0's v0.3 layer
-// (a2acompat/a2av0): its 0.3 JSON-RPC handler at /v03 and the card its
-// compat producer writes, which lists the 0.3 interface beside 1.0's.
+// serveA2AGoCompat serves askExecutor with a2a-go v2.4.0's v0.3 layers:
+// its 0.3 JSON-RPC handler (a2acompat/a2av0) at /v03, its 0.3 gRPC service
+// (a2agrpc/v0), and the card its compat producer writes for them.
 func serveA2AGoCompat(t *testing.T) string {
 	t.Helper()
 	// The SDK logs what it refuses at ERROR through slog's default logger;
@@ -69,8 +73,17 @@ func serveA2AGoCompat(t *testing.T) string {
 		t.Fatal(err)
 	}
 	card.Capabilities.PushNotifications = true
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gs := grpc.NewServer()
+	grpcv0.NewHandler(handler).RegisterWith(gs)
+	go gs.Serve(lis)
+	t.Cleanup(gs.Stop)
 	card.SupportedInterfaces = []*a2ago.AgentInterface{
 		{URL: srv.URL + "/v03", ProtocolBinding: a2ago.TransportProtocolJSONRPC, ProtocolVersion: a2av0.Version},
+		{URL: lis.Addr().String(), ProtocolBinding: a2ago.TransportProtocolGRPC, ProtocolVersion: a2av0.Version},
 	}
 	mux.Handle("/v03", a2av0.NewJSONRPCHandler(handler))
 	mux.Handle("/.well-known/agent-card.json", a2asrv.NewAgentCardHandler(a2av0.NewStaticAgentCardProducer(&card)))
@@ -78,8 +91,8 @@ func serveA2AGoCompat(t *testing.T) string {
 }
 
 // v03Outcomes makes the calls of a 0.3 client (a2a-go v0.3.15's, over
-// JSON-RPC) and says what came of each.
-func v03Outcomes(t *testing.T, base string) map[string]string {
+// binding) and says what came of each.
+func v03Outcomes(t *testing.T, base string, binding a2a03.TransportProtocol) map[string]string {
 	ctx := context.Background()
 	out := map[string]string{}
 	outcome := func(err error) string {
@@ -97,7 +110,8 @@ func v03Outcomes(t *testing.T, base string) map[string]string {
 	if out["card"] = outcome(err); err != nil {
 		return out
 	}
-	client, err := client03.NewFromCard(ctx, card)
+	client, err := client03.NewFromCard(ctx, card, client03.WithConfig(client03.Config{PreferredTransports: []a2a03.TransportProtocol{binding}}),
+		client03.WithGRPCTransport(grpc.WithTransportCredentials(insecure.NewCredentials())))
 	if out["client"] = outcome(err); err != nil {
 		return out
 	}
@@ -155,20 +169,26 @@ func v03Outcomes(t *testing.T, base string) map[string]string {
 }
 
 // TestV03AgainstA2AGoCompat makes the same 0.3 calls against our server and
-// a2a-go v2.4.0's v0.3 layer, and holds ours to every call passing. Where
-// the two differ, the test says how (go test -v shows it).
+// a2a-go v2.4.0's v0.3 layers, over JSON-RPC and gRPC, and holds ours to
+// every call passing. Where the two differ, the test says how (go test -v
+// shows it).
 func TestV03AgainstA2AGoCompat(t *testing.T) {
-	ours := v03Outcomes(t, serveRuntime(t, nil).base)
-	theirs := v03Outcomes(t, serveA2AGoCompat(t))
-	want := map[string]string{
-		"card": "ok", "client": "ok", "send hello": "completed", "get": "ok", "get unknown": "task not found",
-		"cancel completed": "task cannot be canceled", "stream": "final:completed", "send ask": "input-required",
-		"push set": "ok", "push get": "ok", "push list": "ok", "push delete": "ok", "cancel input-required": "canceled",
-	}
-	if d := cmp.Diff(want, ours); d != "" {
-		t.Errorf("our server, to a2a-go v0.3.15's client (-want +got):\n%s", d)
-	}
-	if d := cmp.Diff(ours, theirs); d != "" {
-		t.Logf("a2a-go v2.4.0's v0.3 layer differs from ours (-ours +theirs):\n%s", d)
+	ourBase, theirBase := serveRuntime(t, nil).base, serveA2AGoCompat(t)
+	for _, binding := range []a2a03.TransportProtocol{a2a03.TransportProtocolJSONRPC, a2a03.TransportProtocolGRPC} {
+		t.Run(string(binding), func(t *testing.T) {
+			ours := v03Outcomes(t, ourBase, binding)
+			theirs := v03Outcomes(t, theirBase, binding)
+			want := map[string]string{
+				"card": "ok", "client": "ok", "send hello": "completed", "get": "ok", "get unknown": "task not found",
+				"cancel completed": "task cannot be canceled", "stream": "final:completed", "send ask": "input-required",
+				"push set": "ok", "push get": "ok", "push list": "ok", "push delete": "ok", "cancel input-required": "canceled",
+			}
+			if d := cmp.Diff(want, ours); d != "" {
+				t.Errorf("our server, to a2a-go v0.3.15's client over %s (-want +got):\n%s", binding, d)
+			}
+			if d := cmp.Diff(ours, theirs); d != "" {
+				t.Logf("a2a-go v2.4.0's v0.3 layer over %s differs from ours (-ours +theirs):\n%s", binding, d)
+			}
+		})
 	}
 }
