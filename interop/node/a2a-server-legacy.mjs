@@ -1,6 +1,7 @@
 // Serves an @a2a-js/sdk 1.3.0 agent with its v0.3 layer on (legacyCompat),
 // for comparing how it and our server answer 0.3 clients: JSON-RPC at
-// /a2a/jsonrpc, listed at 1.0 and at 0.3, push configs on. The agent asks
+// /a2a/jsonrpc and HTTP+JSON at /a2a/rest, each listed at 1.0 and at 0.3,
+// push configs on. The agent asks
 // for input when told "ask", and otherwise echoes the message as an
 // artifact and completes. Prints the base URL, then serves until stdin
 // closes. For interop/a2ajs_v03_test.go.
@@ -9,7 +10,7 @@
 import express from 'express';
 import { TaskState } from '@a2a-js/sdk';
 import { DefaultRequestHandler, InMemoryPushNotificationStore, InMemoryTaskStore } from '@a2a-js/sdk/server';
-import { agentCardHandler, jsonRpcHandler, UserBuilder } from '@a2a-js/sdk/server/express';
+import { agentCardHandler, jsonRpcHandler, restHandler, UserBuilder } from '@a2a-js/sdk/server/express';
 
 const now = () => new Date().toISOString();
 const textOf = (m) => m.parts.map((p) => (p.content?.$case === 'text' ? p.content.value : '')).join('');
@@ -47,6 +48,8 @@ const server = app.listen(0, '127.0.0.1', () => {
     supportedInterfaces: [
       { url: base + '/a2a/jsonrpc', protocolBinding: 'JSONRPC', protocolVersion: '1.0', tenant: '' },
       { url: base + '/a2a/jsonrpc', protocolBinding: 'JSONRPC', protocolVersion: '0.3', tenant: '' },
+      { url: base + '/a2a/rest', protocolBinding: 'HTTP+JSON', protocolVersion: '1.0', tenant: '' },
+      { url: base + '/a2a/rest', protocolBinding: 'HTTP+JSON', protocolVersion: '0.3', tenant: '' },
     ],
     provider: undefined, documentationUrl: undefined, iconUrl: undefined,
     capabilities: { streaming: true, pushNotifications: true, extensions: [], extendedAgentCard: false },
@@ -58,6 +61,7 @@ const server = app.listen(0, '127.0.0.1', () => {
   const legacyCompat = { enabled: true };
   app.use('/.well-known/agent-card.json', agentCardHandler({ agentCardProvider: handler, legacyCompat }));
   app.use('/a2a/jsonrpc', jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication, legacyCompat }));
+  app.use('/a2a/rest', restHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication, legacyCompat }));
   console.log(base);
 });
 process.stdin.resume();
