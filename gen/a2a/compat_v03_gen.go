@@ -10,6 +10,159 @@ import (
 	"time"
 )
 
+// compatV03Proto describes the service of A2A 0.3's proto (a2a.v1.A2AService) as its gRPC and HTTP+JSON
+// clients call it.
+var compatV03Proto = ServiceDesc{
+	Methods: []MethodDesc{{
+		Earlier:    "0.3",
+		FullMethod: "/a2a.v1.A2AService/SendMessage",
+		HTTP: []HTTPRule{{
+			Body:   "*",
+			Method: "POST",
+			Path:   "/v1/message:send",
+		}},
+		Name: "SendMessage",
+		NewRequest: func() ProtoValue {
+			return new(a2av03pb.SendMessageRequest)
+		},
+		NewResponse: func() ProtoValue {
+			return new(a2av03pb.SendMessageResponse)
+		},
+	}, {
+		Earlier:    "0.3",
+		FullMethod: "/a2a.v1.A2AService/SendStreamingMessage",
+		HTTP: []HTTPRule{{
+			Body:   "*",
+			Method: "POST",
+			Path:   "/v1/message:stream",
+		}},
+		Name: "SendStreamingMessage",
+		NewRequest: func() ProtoValue {
+			return new(a2av03pb.SendMessageRequest)
+		},
+		NewResponse: func() ProtoValue {
+			return new(a2av03pb.StreamResponse)
+		},
+		ServerStreaming: true,
+	}, {
+		Earlier:    "0.3",
+		FullMethod: "/a2a.v1.A2AService/GetTask",
+		HTTP: []HTTPRule{{
+			Method: "GET",
+			Path:   "/v1/{name=tasks/*}",
+		}},
+		Name: "GetTask",
+		NewRequest: func() ProtoValue {
+			return new(a2av03pb.GetTaskRequest)
+		},
+		NewResponse: func() ProtoValue {
+			return new(a2av03pb.Task)
+		},
+	}, {
+		Earlier:    "0.3",
+		FullMethod: "/a2a.v1.A2AService/CancelTask",
+		HTTP: []HTTPRule{{
+			Body:   "*",
+			Method: "POST",
+			Path:   "/v1/{name=tasks/*}:cancel",
+		}},
+		Name: "CancelTask",
+		NewRequest: func() ProtoValue {
+			return new(a2av03pb.CancelTaskRequest)
+		},
+		NewResponse: func() ProtoValue {
+			return new(a2av03pb.Task)
+		},
+	}, {
+		Earlier:    "0.3",
+		FullMethod: "/a2a.v1.A2AService/TaskSubscription",
+		HTTP: []HTTPRule{{
+			Method: "GET",
+			Path:   "/v1/{name=tasks/*}:subscribe",
+		}},
+		Name: "TaskSubscription",
+		NewRequest: func() ProtoValue {
+			return new(a2av03pb.TaskSubscriptionRequest)
+		},
+		NewResponse: func() ProtoValue {
+			return new(a2av03pb.StreamResponse)
+		},
+		ServerStreaming: true,
+	}, {
+		Earlier:    "0.3",
+		FullMethod: "/a2a.v1.A2AService/CreateTaskPushNotificationConfig",
+		HTTP: []HTTPRule{{
+			Body:   "config",
+			Method: "POST",
+			Path:   "/v1/{parent=tasks/*}/pushNotificationConfigs",
+		}},
+		Name: "CreateTaskPushNotificationConfig",
+		NewRequest: func() ProtoValue {
+			return new(a2av03pb.CreateTaskPushNotificationConfigRequest)
+		},
+		NewResponse: func() ProtoValue {
+			return new(a2av03pb.TaskPushNotificationConfig)
+		},
+	}, {
+		Earlier:    "0.3",
+		FullMethod: "/a2a.v1.A2AService/GetTaskPushNotificationConfig",
+		HTTP: []HTTPRule{{
+			Method: "GET",
+			Path:   "/v1/{name=tasks/*/pushNotificationConfigs/*}",
+		}},
+		Name: "GetTaskPushNotificationConfig",
+		NewRequest: func() ProtoValue {
+			return new(a2av03pb.GetTaskPushNotificationConfigRequest)
+		},
+		NewResponse: func() ProtoValue {
+			return new(a2av03pb.TaskPushNotificationConfig)
+		},
+	}, {
+		Earlier:    "0.3",
+		FullMethod: "/a2a.v1.A2AService/ListTaskPushNotificationConfig",
+		HTTP: []HTTPRule{{
+			Method: "GET",
+			Path:   "/v1/{parent=tasks/*}/pushNotificationConfigs",
+		}},
+		Name: "ListTaskPushNotificationConfig",
+		NewRequest: func() ProtoValue {
+			return new(a2av03pb.ListTaskPushNotificationConfigRequest)
+		},
+		NewResponse: func() ProtoValue {
+			return new(a2av03pb.ListTaskPushNotificationConfigResponse)
+		},
+	}, {
+		Earlier:    "0.3",
+		FullMethod: "/a2a.v1.A2AService/GetAgentCard",
+		HTTP: []HTTPRule{{
+			Method: "GET",
+			Path:   "/v1/card",
+		}},
+		Name: "GetAgentCard",
+		NewRequest: func() ProtoValue {
+			return new(a2av03pb.GetAgentCardRequest)
+		},
+		NewResponse: func() ProtoValue {
+			return new(a2av03pb.AgentCard)
+		},
+	}, {
+		Earlier:    "0.3",
+		FullMethod: "/a2a.v1.A2AService/DeleteTaskPushNotificationConfig",
+		HTTP: []HTTPRule{{
+			Method: "DELETE",
+			Path:   "/v1/{name=tasks/*/pushNotificationConfigs/*}",
+		}},
+		Name: "DeleteTaskPushNotificationConfig",
+		NewRequest: func() ProtoValue {
+			return new(a2av03pb.DeleteTaskPushNotificationConfigRequest)
+		},
+		NewResponse: func() ProtoValue {
+			return new(a2av03pb.Empty)
+		},
+	}},
+	Name: "a2a.v1.A2AService",
+}
+
 // compatV03 serves the JSON-RPC methods of A2A 0.3, generated from its JSON Schema and
 // routes.txt.
 var compatV03 = &CompatVersion{
@@ -262,6 +415,88 @@ var compatV03 = &CompatVersion{
 		},
 		Serves: "GetExtendedAgentCard",
 	}},
+	Proto: &compatV03Proto,
+	RPCs: []CompatRPC{{
+		Down: func(resp ProtoValue) ProtoValue {
+			return ToV03ProtoSendMessageResponse(resp.(*SendMessageResponse))
+		},
+		Serves: "SendMessage",
+		Up: func(req ProtoValue) (ProtoValue, error) {
+			return FromV03ProtoSendMessageRequest(req.(*a2av03pb.SendMessageRequest))
+		},
+	}, {
+		Down: func(resp ProtoValue) ProtoValue {
+			return ToV03ProtoStreamResponse(resp.(*StreamResponse))
+		},
+		Serves: "SendStreamingMessage",
+		Up: func(req ProtoValue) (ProtoValue, error) {
+			return FromV03ProtoSendMessageRequest(req.(*a2av03pb.SendMessageRequest))
+		},
+	}, {
+		Down: func(resp ProtoValue) ProtoValue {
+			return ToV03ProtoTask(resp.(*Task))
+		},
+		Serves: "GetTask",
+		Up: func(req ProtoValue) (ProtoValue, error) {
+			return FromV03ProtoGetTaskRequest(req.(*a2av03pb.GetTaskRequest))
+		},
+	}, {
+		Down: func(resp ProtoValue) ProtoValue {
+			return ToV03ProtoTask(resp.(*Task))
+		},
+		Serves: "CancelTask",
+		Up: func(req ProtoValue) (ProtoValue, error) {
+			return FromV03ProtoCancelTaskRequest(req.(*a2av03pb.CancelTaskRequest))
+		},
+	}, {
+		Down: func(resp ProtoValue) ProtoValue {
+			return ToV03ProtoStreamResponse(resp.(*StreamResponse))
+		},
+		Serves: "SubscribeToTask",
+		Up: func(req ProtoValue) (ProtoValue, error) {
+			return FromV03ProtoSubscribeToTaskRequest(req.(*a2av03pb.TaskSubscriptionRequest))
+		},
+	}, {
+		Down: func(resp ProtoValue) ProtoValue {
+			return ToV03ProtoTaskPushNotificationConfig(resp.(*TaskPushNotificationConfig))
+		},
+		Serves: "CreateTaskPushNotificationConfig",
+		Up: func(req ProtoValue) (ProtoValue, error) {
+			return FromV03ProtoTaskPushNotificationConfig(req.(*a2av03pb.CreateTaskPushNotificationConfigRequest))
+		},
+	}, {
+		Down: func(resp ProtoValue) ProtoValue {
+			return ToV03ProtoTaskPushNotificationConfig(resp.(*TaskPushNotificationConfig))
+		},
+		Serves: "GetTaskPushNotificationConfig",
+		Up: func(req ProtoValue) (ProtoValue, error) {
+			return FromV03ProtoGetTaskPushNotificationConfigRequest(req.(*a2av03pb.GetTaskPushNotificationConfigRequest))
+		},
+	}, {
+		Down: func(resp ProtoValue) ProtoValue {
+			return ToV03ProtoListTaskPushNotificationConfigResponse(resp.(*ListTaskPushNotificationConfigsResponse))
+		},
+		Serves: "ListTaskPushNotificationConfigs",
+		Up: func(req ProtoValue) (ProtoValue, error) {
+			return FromV03ProtoListTaskPushNotificationConfigsRequest(req.(*a2av03pb.ListTaskPushNotificationConfigRequest))
+		},
+	}, {
+		Down: func(resp ProtoValue) ProtoValue {
+			return ToV03ProtoAgentCard(resp.(*AgentCard))
+		},
+		Serves: "GetExtendedAgentCard",
+		Up: func(req ProtoValue) (ProtoValue, error) {
+			return FromV03ProtoGetExtendedAgentCardRequest(req.(*a2av03pb.GetAgentCardRequest))
+		},
+	}, {
+		Down: func(resp ProtoValue) ProtoValue {
+			return ToV03ProtoEmpty(resp.(*Empty))
+		},
+		Serves: "DeleteTaskPushNotificationConfig",
+		Up: func(req ProtoValue) (ProtoValue, error) {
+			return FromV03ProtoDeleteTaskPushNotificationConfigRequest(req.(*a2av03pb.DeleteTaskPushNotificationConfigRequest))
+		},
+	}},
 	ReadCard: func(data []byte) (ProtoValue, error) {
 		var c a2av03.AgentCard
 		if err := c.UnmarshalJSON(data); err != nil {
@@ -269,7 +504,6 @@ var compatV03 = &CompatVersion{
 		}
 		return FromV03AgentCard(&c)
 	},
-	Serve:   compatV03Serve,
 	Version: "0.3",
 }
 
@@ -1603,245 +1837,6 @@ func ToV03PasswordOAuthFlow(x *PasswordOAuthFlow) *a2av03.PasswordOAuthFlow {
 	out.Scopes = x.Scopes
 	out.TokenURL = x.TokenURL
 	return out
-}
-
-// compatV03Proto describes the service of A2A 0.3's proto (a2a.v1.A2AService) as its gRPC and HTTP+JSON
-// clients call it.
-var compatV03Proto = ServiceDesc{
-	Methods: []MethodDesc{{
-		Earlier:    "0.3",
-		FullMethod: "/a2a.v1.A2AService/SendMessage",
-		HTTP: []HTTPRule{{
-			Body:   "*",
-			Method: "POST",
-			Path:   "/v1/message:send",
-		}},
-		Name: "SendMessage",
-		NewRequest: func() ProtoValue {
-			return new(a2av03pb.SendMessageRequest)
-		},
-		NewResponse: func() ProtoValue {
-			return new(a2av03pb.SendMessageResponse)
-		},
-	}, {
-		Earlier:    "0.3",
-		FullMethod: "/a2a.v1.A2AService/SendStreamingMessage",
-		HTTP: []HTTPRule{{
-			Body:   "*",
-			Method: "POST",
-			Path:   "/v1/message:stream",
-		}},
-		Name: "SendStreamingMessage",
-		NewRequest: func() ProtoValue {
-			return new(a2av03pb.SendMessageRequest)
-		},
-		NewResponse: func() ProtoValue {
-			return new(a2av03pb.StreamResponse)
-		},
-		ServerStreaming: true,
-	}, {
-		Earlier:    "0.3",
-		FullMethod: "/a2a.v1.A2AService/GetTask",
-		HTTP: []HTTPRule{{
-			Method: "GET",
-			Path:   "/v1/{name=tasks/*}",
-		}},
-		Name: "GetTask",
-		NewRequest: func() ProtoValue {
-			return new(a2av03pb.GetTaskRequest)
-		},
-		NewResponse: func() ProtoValue {
-			return new(a2av03pb.Task)
-		},
-	}, {
-		Earlier:    "0.3",
-		FullMethod: "/a2a.v1.A2AService/CancelTask",
-		HTTP: []HTTPRule{{
-			Body:   "*",
-			Method: "POST",
-			Path:   "/v1/{name=tasks/*}:cancel",
-		}},
-		Name: "CancelTask",
-		NewRequest: func() ProtoValue {
-			return new(a2av03pb.CancelTaskRequest)
-		},
-		NewResponse: func() ProtoValue {
-			return new(a2av03pb.Task)
-		},
-	}, {
-		Earlier:    "0.3",
-		FullMethod: "/a2a.v1.A2AService/TaskSubscription",
-		HTTP: []HTTPRule{{
-			Method: "GET",
-			Path:   "/v1/{name=tasks/*}:subscribe",
-		}},
-		Name: "TaskSubscription",
-		NewRequest: func() ProtoValue {
-			return new(a2av03pb.TaskSubscriptionRequest)
-		},
-		NewResponse: func() ProtoValue {
-			return new(a2av03pb.StreamResponse)
-		},
-		ServerStreaming: true,
-	}, {
-		Earlier:    "0.3",
-		FullMethod: "/a2a.v1.A2AService/CreateTaskPushNotificationConfig",
-		HTTP: []HTTPRule{{
-			Body:   "config",
-			Method: "POST",
-			Path:   "/v1/{parent=tasks/*}/pushNotificationConfigs",
-		}},
-		Name: "CreateTaskPushNotificationConfig",
-		NewRequest: func() ProtoValue {
-			return new(a2av03pb.CreateTaskPushNotificationConfigRequest)
-		},
-		NewResponse: func() ProtoValue {
-			return new(a2av03pb.TaskPushNotificationConfig)
-		},
-	}, {
-		Earlier:    "0.3",
-		FullMethod: "/a2a.v1.A2AService/GetTaskPushNotificationConfig",
-		HTTP: []HTTPRule{{
-			Method: "GET",
-			Path:   "/v1/{name=tasks/*/pushNotificationConfigs/*}",
-		}},
-		Name: "GetTaskPushNotificationConfig",
-		NewRequest: func() ProtoValue {
-			return new(a2av03pb.GetTaskPushNotificationConfigRequest)
-		},
-		NewResponse: func() ProtoValue {
-			return new(a2av03pb.TaskPushNotificationConfig)
-		},
-	}, {
-		Earlier:    "0.3",
-		FullMethod: "/a2a.v1.A2AService/ListTaskPushNotificationConfig",
-		HTTP: []HTTPRule{{
-			Method: "GET",
-			Path:   "/v1/{parent=tasks/*}/pushNotificationConfigs",
-		}},
-		Name: "ListTaskPushNotificationConfig",
-		NewRequest: func() ProtoValue {
-			return new(a2av03pb.ListTaskPushNotificationConfigRequest)
-		},
-		NewResponse: func() ProtoValue {
-			return new(a2av03pb.ListTaskPushNotificationConfigResponse)
-		},
-	}, {
-		Earlier:    "0.3",
-		FullMethod: "/a2a.v1.A2AService/GetAgentCard",
-		HTTP: []HTTPRule{{
-			Method: "GET",
-			Path:   "/v1/card",
-		}},
-		Name: "GetAgentCard",
-		NewRequest: func() ProtoValue {
-			return new(a2av03pb.GetAgentCardRequest)
-		},
-		NewResponse: func() ProtoValue {
-			return new(a2av03pb.AgentCard)
-		},
-	}, {
-		Earlier:    "0.3",
-		FullMethod: "/a2a.v1.A2AService/DeleteTaskPushNotificationConfig",
-		HTTP: []HTTPRule{{
-			Method: "DELETE",
-			Path:   "/v1/{name=tasks/*/pushNotificationConfigs/*}",
-		}},
-		Name: "DeleteTaskPushNotificationConfig",
-		NewRequest: func() ProtoValue {
-			return new(a2av03pb.DeleteTaskPushNotificationConfigRequest)
-		},
-		NewResponse: func() ProtoValue {
-			return new(a2av03pb.Empty)
-		},
-	}},
-	Name: "a2a.v1.A2AService",
-}
-
-// compatV03Serve serves A2A 0.3's RPCs with svc: each by the RPC of this version paired
-// with it, the request converted up and each response down.
-func compatV03Serve(svc *Service) *Service {
-	return compatService(&compatV03Proto, svc, []compatRPC{{
-		Down: func(resp ProtoValue) ProtoValue {
-			return ToV03ProtoSendMessageResponse(resp.(*SendMessageResponse))
-		},
-		Serves: "SendMessage",
-		Up: func(req ProtoValue) (ProtoValue, error) {
-			return FromV03ProtoSendMessageRequest(req.(*a2av03pb.SendMessageRequest))
-		},
-	}, {
-		Down: func(resp ProtoValue) ProtoValue {
-			return ToV03ProtoStreamResponse(resp.(*StreamResponse))
-		},
-		Serves: "SendStreamingMessage",
-		Up: func(req ProtoValue) (ProtoValue, error) {
-			return FromV03ProtoSendMessageRequest(req.(*a2av03pb.SendMessageRequest))
-		},
-	}, {
-		Down: func(resp ProtoValue) ProtoValue {
-			return ToV03ProtoTask(resp.(*Task))
-		},
-		Serves: "GetTask",
-		Up: func(req ProtoValue) (ProtoValue, error) {
-			return FromV03ProtoGetTaskRequest(req.(*a2av03pb.GetTaskRequest))
-		},
-	}, {
-		Down: func(resp ProtoValue) ProtoValue {
-			return ToV03ProtoTask(resp.(*Task))
-		},
-		Serves: "CancelTask",
-		Up: func(req ProtoValue) (ProtoValue, error) {
-			return FromV03ProtoCancelTaskRequest(req.(*a2av03pb.CancelTaskRequest))
-		},
-	}, {
-		Down: func(resp ProtoValue) ProtoValue {
-			return ToV03ProtoStreamResponse(resp.(*StreamResponse))
-		},
-		Serves: "SubscribeToTask",
-		Up: func(req ProtoValue) (ProtoValue, error) {
-			return FromV03ProtoSubscribeToTaskRequest(req.(*a2av03pb.TaskSubscriptionRequest))
-		},
-	}, {
-		Down: func(resp ProtoValue) ProtoValue {
-			return ToV03ProtoTaskPushNotificationConfig(resp.(*TaskPushNotificationConfig))
-		},
-		Serves: "CreateTaskPushNotificationConfig",
-		Up: func(req ProtoValue) (ProtoValue, error) {
-			return FromV03ProtoTaskPushNotificationConfig(req.(*a2av03pb.CreateTaskPushNotificationConfigRequest))
-		},
-	}, {
-		Down: func(resp ProtoValue) ProtoValue {
-			return ToV03ProtoTaskPushNotificationConfig(resp.(*TaskPushNotificationConfig))
-		},
-		Serves: "GetTaskPushNotificationConfig",
-		Up: func(req ProtoValue) (ProtoValue, error) {
-			return FromV03ProtoGetTaskPushNotificationConfigRequest(req.(*a2av03pb.GetTaskPushNotificationConfigRequest))
-		},
-	}, {
-		Down: func(resp ProtoValue) ProtoValue {
-			return ToV03ProtoListTaskPushNotificationConfigResponse(resp.(*ListTaskPushNotificationConfigsResponse))
-		},
-		Serves: "ListTaskPushNotificationConfigs",
-		Up: func(req ProtoValue) (ProtoValue, error) {
-			return FromV03ProtoListTaskPushNotificationConfigsRequest(req.(*a2av03pb.ListTaskPushNotificationConfigRequest))
-		},
-	}, {
-		Down: func(resp ProtoValue) ProtoValue {
-			return ToV03ProtoAgentCard(resp.(*AgentCard))
-		},
-		Serves: "GetExtendedAgentCard",
-		Up: func(req ProtoValue) (ProtoValue, error) {
-			return FromV03ProtoGetExtendedAgentCardRequest(req.(*a2av03pb.GetAgentCardRequest))
-		},
-	}, {
-		Down: func(resp ProtoValue) ProtoValue {
-			return ToV03ProtoEmpty(resp.(*Empty))
-		},
-		Serves: "DeleteTaskPushNotificationConfig",
-		Up: func(req ProtoValue) (ProtoValue, error) {
-			return FromV03ProtoDeleteTaskPushNotificationConfigRequest(req.(*a2av03pb.DeleteTaskPushNotificationConfigRequest))
-		},
-	}})
 }
 
 // FromV03ProtoSendMessageRequest converts an A2A 0.3 SendMessageRequest, as its proto has it, to SendMessageRequest.

@@ -113,7 +113,7 @@ func compatCard(card *AgentCard, versions []*CompatVersion) []byte {
 		for _, i := range card.SupportedInterfaces {
 			// JSON-RPC serves every earlier version; HTTP+JSON and gRPC those
 			// generated with their proto.
-			serves := i.ProtocolBinding == BindingJSONRPC || v.Serve != nil
+			serves := i.ProtocolBinding == BindingJSONRPC || v.Proto != nil
 			if serves && i.ProtocolVersion == ProtocolVersion && !listed(i.URL, i.ProtocolBinding, v.Version) {
 				served.SupportedInterfaces = append(served.SupportedInterfaces,
 					&AgentInterface{URL: i.URL, ProtocolBinding: i.ProtocolBinding, Tenant: i.Tenant, ProtocolVersion: v.Version})
@@ -174,45 +174,31 @@ func merge(a, b any) any {
 	return ao
 }
 
-// compatRPC is how one RPC of an earlier version is served: by this
-// version's RPC named Serves, its request converted up and each response
-// down (the generated conversions).
-type compatRPC struct {
-	Serves string
-	Up     func(req ProtoValue) (ProtoValue, error)
-	Down   func(resp ProtoValue) ProtoValue
-}
-
-// compatService serves the earlier version's service desc with svc: one
-// handler per RPC of desc, in its order, each calling the handler of the RPC
-// that serves it. A request the conversion refuses (a value this version
+// CompatService serves the RPCs of v's proto (v.Proto) with svc: one
+// handler per RPC, in their order, each calling the handler of the RPC that
+// serves it (v.RPCs). A request the conversion refuses (a value this version
 // cannot hold) is invalid params; the converted request is validated as
 // this version's. An RPC whose counterpart svc does not implement is left
-// unimplemented.
-func compatService(desc *ServiceDesc, svc *Service, rpcs []compatRPC) *Service {
-	out := &Service{Desc: desc, Handlers: make([]MethodHandler, len(rpcs))}
-	for i, rpc := range rpcs {
-		out.Handlers[i].Desc = &desc.Methods[i]
+// unimplemented. The gRPC and HTTP+JSON bindings serve earlier versions
+// with it; nil when v has no proto.
+func CompatService(v *CompatVersion, svc *Service) *Service {
+	if v.Proto == nil {
+		return nil
+	}
+	out := &Service{Desc: v.Proto, Handlers: make([]MethodHandler, len(v.RPCs))}
+	for i := range v.RPCs {
+		rpc := &v.RPCs[i]
+		out.Handlers[i].Desc = &v.Proto.Methods[i]
 		h := svc.Method(rpc.Serves)
 		if h == nil {
 			continue
 		}
-		up := func(req ProtoValue) (ProtoValue, error) {
-			in, err := rpc.Up(req)
-			if err != nil {
-				return nil, InvalidParams(err)
-			}
-			if rerr := validateRequest(in); rerr != nil {
-				return nil, rerr
-			}
-			return in, nil
-		}
 		switch {
 		case h.Unary != nil:
 			out.Handlers[i].Unary = func(ctx context.Context, req ProtoValue) (ProtoValue, error) {
-				in, err := up(req)
-				if err != nil {
-					return nil, err
+				in, rerr := compatUp(rpc, req)
+				if rerr != nil {
+					return nil, rerr
 				}
 				resp, err := h.Unary(ctx, in)
 				if err != nil || resp == nil {
@@ -222,13 +208,26 @@ func compatService(desc *ServiceDesc, svc *Service, rpcs []compatRPC) *Service {
 			}
 		case h.Stream != nil:
 			out.Handlers[i].Stream = func(ctx context.Context, req ProtoValue, send func(ProtoValue) error) error {
-				in, err := up(req)
-				if err != nil {
-					return err
+				in, rerr := compatUp(rpc, req)
+				if rerr != nil {
+					return rerr
 				}
 				return h.Stream(ctx, in, func(m ProtoValue) error { return send(rpc.Down(m)) })
 			}
 		}
 	}
 	return out
+}
+
+// compatUp converts an earlier version's request to this version's and
+// validates it as this version's.
+func compatUp(rpc *CompatRPC, req ProtoValue) (ProtoValue, *RPCError) {
+	in, err := rpc.Up(req)
+	if err != nil {
+		return nil, InvalidParams(err)
+	}
+	if rerr := validateRequest(in); rerr != nil {
+		return nil, rerr
+	}
+	return in, nil
 }

@@ -42,12 +42,17 @@ func NewRESTHandler(svc *Service, opts ...ServerOption) (http.Handler, error) {
 		return nil, err
 	}
 	for _, v := range h.cfg.compat {
-		if v.Serve == nil {
+		if v.Proto == nil {
 			continue
 		}
-		routes, err := restRoutes(v.Serve(svc), v)
+		routes, err := restRoutes(CompatService(v, svc), v)
 		if err != nil {
 			return nil, err
+		}
+		for _, rt := range routes {
+			// The AG-UI format is written from this version's stream.
+			i := slices.IndexFunc(v.Proto.Methods, func(m MethodDesc) bool { return m.Name == rt.handler.Desc.Name })
+			rt.rpc, rt.serves = &v.RPCs[i], svc.Method(v.RPCs[i].Serves)
 		}
 		h.earlier = append(h.earlier, routes...)
 	}
@@ -89,8 +94,11 @@ type route struct {
 	rule    HTTPRule
 	verbs   []string
 	handler *MethodHandler
-	// earlier is the earlier version the route serves, or nil for this one.
+	// earlier is the earlier version the route serves, or nil for this one;
+	// rpc says how, and serves is the handler of this version that does.
 	earlier *CompatVersion
+	rpc     *CompatRPC
+	serves  *MethodHandler
 }
 
 // match finds the most specific of routes for the request's path and
@@ -177,9 +185,19 @@ func (h *restHandler) serve(w http.ResponseWriter, r *http.Request, rt *route, v
 	}
 	ctx := WithCallInfo(r.Context(), info)
 	if rt.handler.Stream != nil {
-		if f := h.cfg.streamFormat(r); f != nil && rt.earlier == nil {
-			if rerr := serveFormat(ctx, h.cfg, f, w, r, rt.handler, req); rerr != nil {
-				writeError(w, rerr)
+		if f := h.cfg.streamFormat(r); f != nil {
+			handler := rt.handler
+			if rt.earlier != nil {
+				// An earlier version's stream in the AG-UI format is this
+				// version's stream in it: the format reads this version.
+				if req, rerr = compatUp(rt.rpc, req); rerr != nil {
+					fail(0, rerr)
+					return
+				}
+				handler = rt.serves
+			}
+			if rerr := serveFormat(ctx, h.cfg, f, w, r, handler, req); rerr != nil {
+				fail(0, rerr)
 			}
 			return
 		}

@@ -91,11 +91,11 @@ func register(s grpc.ServiceRegistrar, desc *grpc.ServiceDesc, svc *a2a.Service,
 	b := newBinding(svc, opts)
 	s.RegisterService(desc, b)
 	for _, v := range b.compat {
-		if v.Serve == nil {
+		if v.Proto == nil {
 			continue
 		}
 		earlier := *b
-		earlier.svc, earlier.earlier = v.Serve(svc), v
+		earlier.svc, earlier.earlier = a2a.CompatService(v, svc), v
 		s.RegisterService(serviceDesc(earlier.svc), &earlier)
 	}
 }

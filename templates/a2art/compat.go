@@ -112,7 +112,7 @@ func compatCard(card *a2a.AgentCard, versions []*a2a.CompatVersion) []byte {
 		for _, i := range card.SupportedInterfaces {
 			// JSON-RPC serves every earlier version; HTTP+JSON and gRPC those
 			// generated with their proto.
-			serves := i.ProtocolBinding == BindingJSONRPC || v.Serve != nil
+			serves := i.ProtocolBinding == BindingJSONRPC || v.Proto != nil
 			if serves && i.ProtocolVersion == a2a.ProtocolVersion && !listed(i.URL, i.ProtocolBinding, v.Version) {
 				served.SupportedInterfaces = append(served.SupportedInterfaces,
 					&a2a.AgentInterface{URL: i.URL, ProtocolBinding: i.ProtocolBinding, Tenant: i.Tenant, ProtocolVersion: v.Version})
@@ -173,45 +173,31 @@ func merge(a, b any) any {
 	return ao
 }
 
-// compatRPC is how one RPC of an earlier version is served: by this
-// version's RPC named Serves, its request converted up and each response
-// down (the generated conversions).
-type compatRPC struct {
-	Serves string
-	Up     func(req a2a.ProtoValue) (a2a.ProtoValue, error)
-	Down   func(resp a2a.ProtoValue) a2a.ProtoValue
-}
-
-// compatService serves the earlier version's service desc with svc: one
-// handler per RPC of desc, in its order, each calling the handler of the RPC
-// that serves it. A request the conversion refuses (a value this version
+// CompatService serves the RPCs of v's proto (v.Proto) with svc: one
+// handler per RPC, in their order, each calling the handler of the RPC that
+// serves it (v.RPCs). A request the conversion refuses (a value this version
 // cannot hold) is invalid params; the converted request is validated as
 // this version's. An RPC whose counterpart svc does not implement is left
-// unimplemented.
-func compatService(desc *a2a.ServiceDesc, svc *a2a.Service, rpcs []compatRPC) *a2a.Service {
-	out := &a2a.Service{Desc: desc, Handlers: make([]a2a.MethodHandler, len(rpcs))}
-	for i, rpc := range rpcs {
-		out.Handlers[i].Desc = &desc.Methods[i]
+// unimplemented. The gRPC and HTTP+JSON bindings serve earlier versions
+// with it; nil when v has no proto.
+func CompatService(v *a2a.CompatVersion, svc *a2a.Service) *a2a.Service {
+	if v.Proto == nil {
+		return nil
+	}
+	out := &a2a.Service{Desc: v.Proto, Handlers: make([]a2a.MethodHandler, len(v.RPCs))}
+	for i := range v.RPCs {
+		rpc := &v.RPCs[i]
+		out.Handlers[i].Desc = &v.Proto.Methods[i]
 		h := svc.Method(rpc.Serves)
 		if h == nil {
 			continue
 		}
-		up := func(req a2a.ProtoValue) (a2a.ProtoValue, error) {
-			in, err := rpc.Up(req)
-			if err != nil {
-				return nil, InvalidParams(err)
-			}
-			if rerr := validateRequest(in); rerr != nil {
-				return nil, rerr
-			}
-			return in, nil
-		}
 		switch {
 		case h.Unary != nil:
 			out.Handlers[i].Unary = func(ctx context.Context, req a2a.ProtoValue) (a2a.ProtoValue, error) {
-				in, err := up(req)
-				if err != nil {
-					return nil, err
+				in, rerr := compatUp(rpc, req)
+				if rerr != nil {
+					return nil, rerr
 				}
 				resp, err := h.Unary(ctx, in)
 				if err != nil || resp == nil {
@@ -221,13 +207,26 @@ func compatService(desc *a2a.ServiceDesc, svc *a2a.Service, rpcs []compatRPC) *a
 			}
 		case h.Stream != nil:
 			out.Handlers[i].Stream = func(ctx context.Context, req a2a.ProtoValue, send func(a2a.ProtoValue) error) error {
-				in, err := up(req)
-				if err != nil {
-					return err
+				in, rerr := compatUp(rpc, req)
+				if rerr != nil {
+					return rerr
 				}
 				return h.Stream(ctx, in, func(m a2a.ProtoValue) error { return send(rpc.Down(m)) })
 			}
 		}
 	}
 	return out
+}
+
+// compatUp converts an earlier version's request to this version's and
+// validates it as this version's.
+func compatUp(rpc *a2a.CompatRPC, req a2a.ProtoValue) (a2a.ProtoValue, *a2a.RPCError) {
+	in, err := rpc.Up(req)
+	if err != nil {
+		return nil, InvalidParams(err)
+	}
+	if rerr := validateRequest(in); rerr != nil {
+		return nil, rerr
+	}
+	return in, nil
 }

@@ -400,7 +400,7 @@ func isolationCasesV03() []isolationCaseV03 {
 // resources is answered exactly as on resources that do not exist.
 func TestCallersAreIsolatedV03(t *testing.T) {
 	s := newIsolated(t)
-	v03 := a2a.CompatVersions()[0].Serve(&a2a.Service{Desc: &a2a.A2AService}).Desc
+	v03 := a2a.CompatVersions()[0].Proto
 	covered := map[string]bool{"GetAgentCard": true} // the agent's, not a caller's
 	for _, c := range isolationCasesV03() {
 		covered[c.rpc] = true

@@ -430,7 +430,7 @@ func TestA2AAgent(t *testing.T) {
 }
 
 // TestStreamFormat: an A2A client that asks for AG-UI events, by Accept or
-// by ?format=agui, gets them, on JSON-RPC (1.0 and 0.3) and on HTTP+JSON;
+// by ?format=agui, gets them, on JSON-RPC and on HTTP+JSON, 1.0 and 0.3;
 // errors before the stream stay the binding's.
 func TestStreamFormat(t *testing.T) {
 	url, client := a2aServer(t, weatherExecutor)
@@ -443,6 +443,7 @@ func TestStreamFormat(t *testing.T) {
 		{"rest query", url + "/message:stream?format=agui", send, "text/event-stream", "1.0"},
 		// A 0.3 client's stream, converted to 1.0, is AG-UI's too.
 		{"jsonrpc 0.3", url + "/", `{"jsonrpc":"2.0","id":2,"method":"message/stream","params":` + send03 + `}`, bridge.EventsMediaType, ""},
+		{"rest 0.3", url + "/v1/message:stream?format=agui", `{"message":{"messageId":"m-3","role":"ROLE_USER","content":[{"text":"weather"}]}}`, "text/event-stream", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			req, _ := http.NewRequest(http.MethodPost, tc.target, strings.NewReader(tc.body))

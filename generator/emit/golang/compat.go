@@ -83,7 +83,7 @@ type compatGen struct {
 	f       *jen.File
 	err     error
 	losses  []CompatLoss
-	proto   bool // the earlier version's proto is given: its service is served too
+	proto   *protoCompatGen // for the earlier version's proto, when it is given
 }
 
 // CompatLoss is what one generated conversion cannot carry: members of its
@@ -148,7 +148,7 @@ func compatFiles(cur *ir.Package, c Compat, importPath, pkgName string) ([]File,
 		return nil, nil, err
 	}
 	cg := &compatGen{cur: g, old: old, oldPkg: c.Old, oldQual: c.OldImport, prefix: prefix, version: version,
-		rules: map[string]bool{}, named: map[string]pair{}, names: map[pair]string{}, proto: c.Proto != nil}
+		rules: map[string]bool{}, named: map[string]pair{}, names: map[pair]string{}}
 	for _, n := range ruleNames {
 		cg.rules[n] = true
 	}
@@ -157,7 +157,11 @@ func compatFiles(cur *ir.Package, c Compat, importPath, pkgName string) ([]File,
 	f.HeaderComment(Header)
 	f.HeaderComment("Source: " + sourceLine(cur) + "; " + sourceLine(c.Old))
 	cg.f = f
-	if err := cg.emitTable(routes); err != nil {
+	var protoTable jen.Dict
+	if c.Proto != nil {
+		cg.proto, protoTable = cg.protoTable(c.Proto, c.Rules, c.Dir)
+	}
+	if err := cg.emitTable(routes, protoTable); err != nil {
 		return nil, nil, err
 	}
 	for len(cg.queue) > 0 && cg.err == nil {
@@ -165,8 +169,8 @@ func compatFiles(cur *ir.Package, c Compat, importPath, pkgName string) ([]File,
 		cg.queue = cg.queue[1:]
 		cg.emitConverter(p)
 	}
-	if c.Proto != nil && cg.err == nil {
-		cg.emitProto(c.Proto, c.Rules, c.Dir)
+	if cg.proto != nil {
+		cg.proto.protoConverters()
 	}
 	if cg.err != nil {
 		return nil, nil, cg.err
@@ -262,7 +266,7 @@ func (cg *compatGen) need(p pair) string {
 }
 
 // emitTable writes the version's method table.
-func (cg *compatGen) emitTable(routes []CompatRoute) error {
+func (cg *compatGen) emitTable(routes []CompatRoute, proto jen.Dict) error {
 	svc := cg.cur.pkg.Services()
 	if len(svc) != 1 {
 		return fmt.Errorf("%s: want one service, found %d", cg.cur.pkg.Sources[0].File, len(svc))
@@ -327,8 +331,8 @@ func (cg *compatGen) emitTable(routes []CompatRoute) error {
 		jen.Id("Version"): jen.Lit(cg.version),
 		jen.Id("Methods"): jen.Index().Id("CompatMethod").Values(methods...),
 	}
-	if cg.proto {
-		table[jen.Id("Serve")] = jen.Id("compat" + cg.prefix + "Serve")
+	for k, v := range proto {
+		table[k] = v
 	}
 	if card != nil && curCard != nil {
 		conv := cg.need(pair{old: card, cur: curCard})

@@ -39,35 +39,40 @@ type protoCompatGen struct {
 	old     *protoGen
 	oldQual string
 	pname   string // "V03Proto", in converter names
+	named   map[string]pair
+	names   map[pair]string
+	queue   []pair
 }
 
 // httpRulesFile is the file of the rules that corrects the earlier proto's
 // HTTP bindings where its clients call other paths than it states.
 const httpRulesFile = "http.txt"
 
-// emitProto writes the earlier version's service as it is served (its
-// descriptor, from its proto) and the conversions it needs, and returns the
-// name of the function that serves it with a current service.
-func (cg *compatGen) emitProto(c *CompatProto, rules fs.FS, dir string) string {
+// protoTable writes the descriptor of the earlier version's service, as
+// its proto has it, and returns the members of the version's table that
+// serve it: Proto, the descriptor, and RPCs, how each RPC is served. The
+// conversions they name are written by protoConverters.
+func (cg *compatGen) protoTable(c *CompatProto, rules fs.FS, dir string) (*protoCompatGen, jen.Dict) {
 	old := &protoGen{pkg: c.Old, decl: map[ir.Decl]string{}, field: map[*ir.Field]string{},
 		oneof: map[*ir.Oneof]string{}, wrapper: map[*ir.Field]string{}, enumVal: map[*ir.EnumValue]string{}}
 	if err := old.resolveNames(); err != nil {
 		cg.fail("%v", err)
-		return ""
+		return nil, nil
 	}
-	pg := &protoCompatGen{compatGen: cg, old: old, oldQual: c.OldImport, pname: cg.prefix + "Proto"}
+	pg := &protoCompatGen{compatGen: cg, old: old, oldQual: c.OldImport, pname: cg.prefix + "Proto",
+		named: map[string]pair{}, names: map[pair]string{}}
 	cg.f.ImportName(c.OldImport, c.Old.Name)
 	fixes, err := readHTTPRules(rules, dir)
 	if err != nil {
 		cg.fail("%v", err)
-		return ""
+		return nil, nil
 	}
 	oldSvc, curSvc := c.Old.Services(), cg.cur.pkg.Services()
 	if len(oldSvc) != 1 || len(curSvc) != 1 {
 		cg.fail("%s: want one service, found %d", c.Old.Sources[0].File, len(oldSvc))
-		return ""
+		return nil, nil
 	}
-	desc, serve := "compat"+cg.prefix+"Proto", "compat"+cg.prefix+"Serve"
+	desc := "compat" + cg.prefix + "Proto"
 	var methods, rpcs []jen.Code
 	for _, m := range oldSvc[0].Methods {
 		if m.ClientStreaming {
@@ -81,7 +86,7 @@ func (cg *compatGen) emitProto(c *CompatProto, rules fs.FS, dir string) string {
 		}
 		if w == nil || w.ServerStreaming != m.ServerStreaming {
 			cg.fail("%s.%s has no RPC of %s that serves it", oldSvc[0].Name, m.Name, cg.cur.pkg.Sources[0].File)
-			return ""
+			return nil, nil
 		}
 		httpRules := m.HTTP
 		if fixed, ok := fixes[m.Name]; ok {
@@ -105,17 +110,19 @@ func (cg *compatGen) emitProto(c *CompatProto, rules fs.FS, dir string) string {
 		jen.Id("Methods"): jen.Index().Id("MethodDesc").Values(methods...),
 	})
 	cg.f.Line()
-	cg.f.Commentf("%s serves A2A %s's RPCs with svc: each by the RPC of this version paired", serve, cg.version)
-	cg.f.Comment("with it, the request converted up and each response down.")
-	cg.f.Func().Id(serve).Params(jen.Id("svc").Op("*").Id("Service")).Op("*").Id("Service").Block(
-		jen.Return(jen.Id("compatService").Call(jen.Op("&").Id(desc), jen.Id("svc"), jen.Index().Id("compatRPC").Values(rpcs...))))
-	cg.f.Line()
-	for len(cg.queue) > 0 && cg.err == nil {
-		p := cg.queue[0]
-		cg.queue = cg.queue[1:]
+	return pg, jen.Dict{
+		jen.Id("Proto"): jen.Op("&").Id(desc),
+		jen.Id("RPCs"):  jen.Index().Id("CompatRPC").Values(rpcs...),
+	}
+}
+
+// protoConverters writes the conversions the table needs.
+func (pg *protoCompatGen) protoConverters() {
+	for len(pg.queue) > 0 && pg.err == nil {
+		p := pg.queue[0]
+		pg.queue = pg.queue[1:]
 		pg.emitConverter(p)
 	}
-	return serve
 }
 
 // methodDesc is the descriptor of one RPC of the earlier proto.
