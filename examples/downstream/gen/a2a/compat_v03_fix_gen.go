@@ -4,6 +4,8 @@
 package a2a
 
 import (
+	"cmp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -38,13 +40,29 @@ func fixFromV03SendMessageConfiguration(x *a2av03.MessageSendConfiguration, out 
 
 // fixToV03AgentCard fills the members by which a 0.3 client finds the
 // agent: the protocol version, and "url", "preferredTransport" and
-// "additionalInterfaces" for the interfaces that serve 0.3. Those are the
-// ones the card lists with protocolVersion 0.3, or else its JSON-RPC ones,
-// since this server's JSON-RPC endpoint serves 0.3's methods beside 1.0's.
-// Security requirements move to 0.3's "security", the extended card to
-// "supportsAuthenticatedExtendedCard".
+// "additionalInterfaces" for the interfaces that serve 0.3
+// (servedToV03). Security requirements move to 0.3's "security", the
+// extended card to "supportsAuthenticatedExtendedCard".
 func fixToV03AgentCard(x *AgentCard, out *a2av03.AgentCard) {
 	out.ProtocolVersion = "0.3.0"
+	for _, i := range servedToV03(x) {
+		if out.URL == "" {
+			out.URL, out.PreferredTransport = i.URL, &i.ProtocolBinding
+		}
+		out.AdditionalInterfaces = append(out.AdditionalInterfaces, a2av03.AgentInterface{Transport: i.ProtocolBinding, URL: i.URL})
+	}
+	out.Security = securityToV03(x.SecurityRequirements)
+	if x.Capabilities != nil && x.Capabilities.ExtendedAgentCard != nil && *x.Capabilities.ExtendedAgentCard {
+		supports := true
+		out.SupportsAuthenticatedExtendedCard = &supports
+	}
+}
+
+// servedToV03 lists the interfaces of a card that serve 0.3: those it
+// lists with protocolVersion 0.3, or else its JSON-RPC ones, whose
+// endpoint serves 0.3's methods beside 1.0's. A JSON-RPC one comes first,
+// as the one a 0.3 client prefers.
+func servedToV03(x *AgentCard) []*AgentInterface {
 	var served []*AgentInterface
 	for _, i := range x.SupportedInterfaces {
 		if i.ProtocolVersion == "0.3" || strings.HasPrefix(i.ProtocolVersion, "0.3.") {
@@ -58,20 +76,14 @@ func fixToV03AgentCard(x *AgentCard, out *a2av03.AgentCard) {
 			}
 		}
 	}
-	for _, i := range served {
-		if i.ProtocolBinding != "JSONRPC" {
-			continue // 0.3 is served over JSON-RPC only
+	rank := func(i *AgentInterface) int {
+		if i.ProtocolBinding == "JSONRPC" {
+			return 0
 		}
-		if out.URL == "" {
-			out.URL, out.PreferredTransport = i.URL, &i.ProtocolBinding
-		}
-		out.AdditionalInterfaces = append(out.AdditionalInterfaces, a2av03.AgentInterface{Transport: i.ProtocolBinding, URL: i.URL})
+		return 1
 	}
-	out.Security = securityToV03(x.SecurityRequirements)
-	if x.Capabilities != nil && x.Capabilities.ExtendedAgentCard != nil && *x.Capabilities.ExtendedAgentCard {
-		supports := true
-		out.SupportsAuthenticatedExtendedCard = &supports
-	}
+	slices.SortStableFunc(served, func(a, b *AgentInterface) int { return cmp.Compare(rank(a), rank(b)) })
+	return served
 }
 
 // fixToV03AgentSkill moves a skill's security requirements to 0.3's

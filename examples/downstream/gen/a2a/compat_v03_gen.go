@@ -5,9 +5,163 @@ package a2a
 
 import (
 	"example.com/downstream/gen/a2a/a2av03"
+	"example.com/downstream/gen/a2a/a2av03pb"
 	"strconv"
 	"time"
 )
+
+// compatV03Proto describes the service of A2A 0.3's proto (a2a.v1.A2AService) as its gRPC and HTTP+JSON
+// clients call it.
+var compatV03Proto = ServiceDesc{
+	Methods: []MethodDesc{{
+		Earlier:    "0.3",
+		FullMethod: "/a2a.v1.A2AService/SendMessage",
+		HTTP: []HTTPRule{{
+			Body:   "*",
+			Method: "POST",
+			Path:   "/v1/message:send",
+		}},
+		Name: "SendMessage",
+		NewRequest: func() ProtoValue {
+			return new(a2av03pb.SendMessageRequest)
+		},
+		NewResponse: func() ProtoValue {
+			return new(a2av03pb.SendMessageResponse)
+		},
+	}, {
+		Earlier:    "0.3",
+		FullMethod: "/a2a.v1.A2AService/SendStreamingMessage",
+		HTTP: []HTTPRule{{
+			Body:   "*",
+			Method: "POST",
+			Path:   "/v1/message:stream",
+		}},
+		Name: "SendStreamingMessage",
+		NewRequest: func() ProtoValue {
+			return new(a2av03pb.SendMessageRequest)
+		},
+		NewResponse: func() ProtoValue {
+			return new(a2av03pb.StreamResponse)
+		},
+		ServerStreaming: true,
+	}, {
+		Earlier:    "0.3",
+		FullMethod: "/a2a.v1.A2AService/GetTask",
+		HTTP: []HTTPRule{{
+			Method: "GET",
+			Path:   "/v1/{name=tasks/*}",
+		}},
+		Name: "GetTask",
+		NewRequest: func() ProtoValue {
+			return new(a2av03pb.GetTaskRequest)
+		},
+		NewResponse: func() ProtoValue {
+			return new(a2av03pb.Task)
+		},
+	}, {
+		Earlier:    "0.3",
+		FullMethod: "/a2a.v1.A2AService/CancelTask",
+		HTTP: []HTTPRule{{
+			Body:   "*",
+			Method: "POST",
+			Path:   "/v1/{name=tasks/*}:cancel",
+		}},
+		Name: "CancelTask",
+		NewRequest: func() ProtoValue {
+			return new(a2av03pb.CancelTaskRequest)
+		},
+		NewResponse: func() ProtoValue {
+			return new(a2av03pb.Task)
+		},
+	}, {
+		Earlier:    "0.3",
+		FullMethod: "/a2a.v1.A2AService/TaskSubscription",
+		HTTP: []HTTPRule{{
+			Method: "GET",
+			Path:   "/v1/{name=tasks/*}:subscribe",
+		}},
+		Name: "TaskSubscription",
+		NewRequest: func() ProtoValue {
+			return new(a2av03pb.TaskSubscriptionRequest)
+		},
+		NewResponse: func() ProtoValue {
+			return new(a2av03pb.StreamResponse)
+		},
+		ServerStreaming: true,
+	}, {
+		Earlier:    "0.3",
+		FullMethod: "/a2a.v1.A2AService/CreateTaskPushNotificationConfig",
+		HTTP: []HTTPRule{{
+			Body:   "config",
+			Method: "POST",
+			Path:   "/v1/{parent=tasks/*}/pushNotificationConfigs",
+		}},
+		Name: "CreateTaskPushNotificationConfig",
+		NewRequest: func() ProtoValue {
+			return new(a2av03pb.CreateTaskPushNotificationConfigRequest)
+		},
+		NewResponse: func() ProtoValue {
+			return new(a2av03pb.TaskPushNotificationConfig)
+		},
+	}, {
+		Earlier:    "0.3",
+		FullMethod: "/a2a.v1.A2AService/GetTaskPushNotificationConfig",
+		HTTP: []HTTPRule{{
+			Method: "GET",
+			Path:   "/v1/{name=tasks/*/pushNotificationConfigs/*}",
+		}},
+		Name: "GetTaskPushNotificationConfig",
+		NewRequest: func() ProtoValue {
+			return new(a2av03pb.GetTaskPushNotificationConfigRequest)
+		},
+		NewResponse: func() ProtoValue {
+			return new(a2av03pb.TaskPushNotificationConfig)
+		},
+	}, {
+		Earlier:    "0.3",
+		FullMethod: "/a2a.v1.A2AService/ListTaskPushNotificationConfig",
+		HTTP: []HTTPRule{{
+			Method: "GET",
+			Path:   "/v1/{parent=tasks/*}/pushNotificationConfigs",
+		}},
+		Name: "ListTaskPushNotificationConfig",
+		NewRequest: func() ProtoValue {
+			return new(a2av03pb.ListTaskPushNotificationConfigRequest)
+		},
+		NewResponse: func() ProtoValue {
+			return new(a2av03pb.ListTaskPushNotificationConfigResponse)
+		},
+	}, {
+		Earlier:    "0.3",
+		FullMethod: "/a2a.v1.A2AService/GetAgentCard",
+		HTTP: []HTTPRule{{
+			Method: "GET",
+			Path:   "/v1/card",
+		}},
+		Name: "GetAgentCard",
+		NewRequest: func() ProtoValue {
+			return new(a2av03pb.GetAgentCardRequest)
+		},
+		NewResponse: func() ProtoValue {
+			return new(a2av03pb.AgentCard)
+		},
+	}, {
+		Earlier:    "0.3",
+		FullMethod: "/a2a.v1.A2AService/DeleteTaskPushNotificationConfig",
+		HTTP: []HTTPRule{{
+			Method: "DELETE",
+			Path:   "/v1/{name=tasks/*/pushNotificationConfigs/*}",
+		}},
+		Name: "DeleteTaskPushNotificationConfig",
+		NewRequest: func() ProtoValue {
+			return new(a2av03pb.DeleteTaskPushNotificationConfigRequest)
+		},
+		NewResponse: func() ProtoValue {
+			return new(a2av03pb.Empty)
+		},
+	}},
+	Name: "a2a.v1.A2AService",
+}
 
 // compatV03 serves the JSON-RPC methods of A2A 0.3, generated from its JSON Schema and
 // routes.txt.
@@ -260,6 +414,88 @@ var compatV03 = &CompatVersion{
 			return ToV03AgentCard(resp.(*AgentCard)).AppendJSON(b)
 		},
 		Serves: "GetExtendedAgentCard",
+	}},
+	Proto: &compatV03Proto,
+	RPCs: []CompatRPC{{
+		Down: func(resp ProtoValue) ProtoValue {
+			return ToV03ProtoSendMessageResponse(resp.(*SendMessageResponse))
+		},
+		Serves: "SendMessage",
+		Up: func(req ProtoValue) (ProtoValue, error) {
+			return FromV03ProtoSendMessageRequest(req.(*a2av03pb.SendMessageRequest))
+		},
+	}, {
+		Down: func(resp ProtoValue) ProtoValue {
+			return ToV03ProtoStreamResponse(resp.(*StreamResponse))
+		},
+		Serves: "SendStreamingMessage",
+		Up: func(req ProtoValue) (ProtoValue, error) {
+			return FromV03ProtoSendMessageRequest(req.(*a2av03pb.SendMessageRequest))
+		},
+	}, {
+		Down: func(resp ProtoValue) ProtoValue {
+			return ToV03ProtoTask(resp.(*Task))
+		},
+		Serves: "GetTask",
+		Up: func(req ProtoValue) (ProtoValue, error) {
+			return FromV03ProtoGetTaskRequest(req.(*a2av03pb.GetTaskRequest))
+		},
+	}, {
+		Down: func(resp ProtoValue) ProtoValue {
+			return ToV03ProtoTask(resp.(*Task))
+		},
+		Serves: "CancelTask",
+		Up: func(req ProtoValue) (ProtoValue, error) {
+			return FromV03ProtoCancelTaskRequest(req.(*a2av03pb.CancelTaskRequest))
+		},
+	}, {
+		Down: func(resp ProtoValue) ProtoValue {
+			return ToV03ProtoStreamResponse(resp.(*StreamResponse))
+		},
+		Serves: "SubscribeToTask",
+		Up: func(req ProtoValue) (ProtoValue, error) {
+			return FromV03ProtoSubscribeToTaskRequest(req.(*a2av03pb.TaskSubscriptionRequest))
+		},
+	}, {
+		Down: func(resp ProtoValue) ProtoValue {
+			return ToV03ProtoTaskPushNotificationConfig(resp.(*TaskPushNotificationConfig))
+		},
+		Serves: "CreateTaskPushNotificationConfig",
+		Up: func(req ProtoValue) (ProtoValue, error) {
+			return FromV03ProtoTaskPushNotificationConfig(req.(*a2av03pb.CreateTaskPushNotificationConfigRequest))
+		},
+	}, {
+		Down: func(resp ProtoValue) ProtoValue {
+			return ToV03ProtoTaskPushNotificationConfig(resp.(*TaskPushNotificationConfig))
+		},
+		Serves: "GetTaskPushNotificationConfig",
+		Up: func(req ProtoValue) (ProtoValue, error) {
+			return FromV03ProtoGetTaskPushNotificationConfigRequest(req.(*a2av03pb.GetTaskPushNotificationConfigRequest))
+		},
+	}, {
+		Down: func(resp ProtoValue) ProtoValue {
+			return ToV03ProtoListTaskPushNotificationConfigResponse(resp.(*ListTaskPushNotificationConfigsResponse))
+		},
+		Serves: "ListTaskPushNotificationConfigs",
+		Up: func(req ProtoValue) (ProtoValue, error) {
+			return FromV03ProtoListTaskPushNotificationConfigsRequest(req.(*a2av03pb.ListTaskPushNotificationConfigRequest))
+		},
+	}, {
+		Down: func(resp ProtoValue) ProtoValue {
+			return ToV03ProtoAgentCard(resp.(*AgentCard))
+		},
+		Serves: "GetExtendedAgentCard",
+		Up: func(req ProtoValue) (ProtoValue, error) {
+			return FromV03ProtoGetExtendedAgentCardRequest(req.(*a2av03pb.GetAgentCardRequest))
+		},
+	}, {
+		Down: func(resp ProtoValue) ProtoValue {
+			return ToV03ProtoEmpty(resp.(*Empty))
+		},
+		Serves: "DeleteTaskPushNotificationConfig",
+		Up: func(req ProtoValue) (ProtoValue, error) {
+			return FromV03ProtoDeleteTaskPushNotificationConfigRequest(req.(*a2av03pb.DeleteTaskPushNotificationConfigRequest))
+		},
 	}},
 	ReadCard: func(data []byte) (ProtoValue, error) {
 		var c a2av03.AgentCard
@@ -1600,5 +1836,660 @@ func ToV03PasswordOAuthFlow(x *PasswordOAuthFlow) *a2av03.PasswordOAuthFlow {
 	}
 	out.Scopes = x.Scopes
 	out.TokenURL = x.TokenURL
+	return out
+}
+
+// FromV03ProtoSendMessageRequest converts an A2A 0.3 SendMessageRequest, as its proto has it, to SendMessageRequest.
+//
+// 0.3 has nothing for tenant.
+func FromV03ProtoSendMessageRequest(x *a2av03pb.SendMessageRequest) (*SendMessageRequest, error) {
+	if x == nil {
+		return nil, nil
+	}
+	out := &SendMessageRequest{}
+	{
+		c, err := FromV03ProtoMessage(x.Request)
+		if err != nil {
+			return nil, compatAt(err, "message")
+		}
+		out.Message = c
+	}
+	{
+		c, err := FromV03ProtoSendMessageConfiguration(x.Configuration)
+		if err != nil {
+			return nil, compatAt(err, "configuration")
+		}
+		out.Configuration = c
+	}
+	out.Metadata = x.Metadata
+	return out, nil
+}
+
+// ToV03ProtoSendMessageResponse converts SendMessageResponse to an A2A 0.3 SendMessageResponse, as its proto has it.
+func ToV03ProtoSendMessageResponse(x *SendMessageResponse) *a2av03pb.SendMessageResponse {
+	if x == nil {
+		return nil
+	}
+	out := &a2av03pb.SendMessageResponse{}
+	if w, ok := x.Payload.(*SendMessageResponseTask); ok {
+		out.Payload = &a2av03pb.SendMessageResponseTask{Task: ToV03ProtoTask(w.Task)}
+	}
+	if w, ok := x.Payload.(*SendMessageResponseMessage); ok {
+		out.Payload = &a2av03pb.SendMessageResponseMsg{Msg: ToV03ProtoMessage(w.Message)}
+	}
+	return out
+}
+
+// ToV03ProtoStreamResponse converts StreamResponse to an A2A 0.3 StreamResponse, as its proto has it.
+func ToV03ProtoStreamResponse(x *StreamResponse) *a2av03pb.StreamResponse {
+	if x == nil {
+		return nil
+	}
+	out := &a2av03pb.StreamResponse{}
+	if w, ok := x.Payload.(*StreamResponseTask); ok {
+		out.Payload = &a2av03pb.StreamResponseTask{Task: ToV03ProtoTask(w.Task)}
+	}
+	if w, ok := x.Payload.(*StreamResponseMessage); ok {
+		out.Payload = &a2av03pb.StreamResponseMsg{Msg: ToV03ProtoMessage(w.Message)}
+	}
+	if w, ok := x.Payload.(*StreamResponseStatusUpdate); ok {
+		out.Payload = &a2av03pb.StreamResponseStatusUpdate{StatusUpdate: ToV03ProtoTaskStatusUpdateEvent(w.StatusUpdate)}
+	}
+	if w, ok := x.Payload.(*StreamResponseArtifactUpdate); ok {
+		out.Payload = &a2av03pb.StreamResponseArtifactUpdate{ArtifactUpdate: ToV03ProtoTaskArtifactUpdateEvent(w.ArtifactUpdate)}
+	}
+	return out
+}
+
+// FromV03ProtoGetTaskRequest converts an A2A 0.3 GetTaskRequest, as its proto has it, to GetTaskRequest.
+//
+// 1.0 has no place for name; 0.3 has nothing for tenant, id.
+//
+// fixFromV03ProtoGetTaskRequest completes it where the versions' meaning differs.
+func FromV03ProtoGetTaskRequest(x *a2av03pb.GetTaskRequest) (*GetTaskRequest, error) {
+	if x == nil {
+		return nil, nil
+	}
+	out := &GetTaskRequest{}
+	if x.HistoryLength != 0 {
+		out.HistoryLength = newOf(x.HistoryLength)
+	}
+	if err := fixFromV03ProtoGetTaskRequest(x, out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// ToV03ProtoTask converts Task to an A2A 0.3 Task, as its proto has it.
+func ToV03ProtoTask(x *Task) *a2av03pb.Task {
+	if x == nil {
+		return nil
+	}
+	out := &a2av03pb.Task{}
+	out.ID = x.ID
+	out.ContextID = x.ContextID
+	out.Status = ToV03ProtoTaskStatus(x.Status)
+	out.Artifacts = mapSlice(x.Artifacts, func(e *Artifact) *a2av03pb.Artifact {
+		return ToV03ProtoArtifact(e)
+	})
+	out.History = mapSlice(x.History, func(e *Message) *a2av03pb.Message {
+		return ToV03ProtoMessage(e)
+	})
+	out.Metadata = x.Metadata
+	return out
+}
+
+// FromV03ProtoCancelTaskRequest converts an A2A 0.3 CancelTaskRequest, as its proto has it, to CancelTaskRequest.
+//
+// 1.0 has no place for name; 0.3 has nothing for tenant, id, metadata.
+//
+// fixFromV03ProtoCancelTaskRequest completes it where the versions' meaning differs.
+func FromV03ProtoCancelTaskRequest(x *a2av03pb.CancelTaskRequest) (*CancelTaskRequest, error) {
+	if x == nil {
+		return nil, nil
+	}
+	out := &CancelTaskRequest{}
+	if err := fixFromV03ProtoCancelTaskRequest(x, out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// FromV03ProtoSubscribeToTaskRequest converts an A2A 0.3 TaskSubscriptionRequest, as its proto has it, to SubscribeToTaskRequest.
+//
+// 1.0 has no place for name; 0.3 has nothing for tenant, id.
+//
+// fixFromV03ProtoSubscribeToTaskRequest completes it where the versions' meaning differs.
+func FromV03ProtoSubscribeToTaskRequest(x *a2av03pb.TaskSubscriptionRequest) (*SubscribeToTaskRequest, error) {
+	if x == nil {
+		return nil, nil
+	}
+	out := &SubscribeToTaskRequest{}
+	if err := fixFromV03ProtoSubscribeToTaskRequest(x, out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// FromV03ProtoGetTaskPushNotificationConfigRequest converts an A2A 0.3 GetTaskPushNotificationConfigRequest, as its proto has it, to GetTaskPushNotificationConfigRequest.
+//
+// 1.0 has no place for name; 0.3 has nothing for tenant, task_id, id.
+//
+// fixFromV03ProtoGetTaskPushNotificationConfigRequest completes it where the versions' meaning differs.
+func FromV03ProtoGetTaskPushNotificationConfigRequest(x *a2av03pb.GetTaskPushNotificationConfigRequest) (*GetTaskPushNotificationConfigRequest, error) {
+	if x == nil {
+		return nil, nil
+	}
+	out := &GetTaskPushNotificationConfigRequest{}
+	if err := fixFromV03ProtoGetTaskPushNotificationConfigRequest(x, out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// FromV03ProtoListTaskPushNotificationConfigsRequest converts an A2A 0.3 ListTaskPushNotificationConfigRequest, as its proto has it, to ListTaskPushNotificationConfigsRequest.
+//
+// 1.0 has no place for parent; 0.3 has nothing for tenant, task_id.
+//
+// fixFromV03ProtoListTaskPushNotificationConfigsRequest completes it where the versions' meaning differs.
+func FromV03ProtoListTaskPushNotificationConfigsRequest(x *a2av03pb.ListTaskPushNotificationConfigRequest) (*ListTaskPushNotificationConfigsRequest, error) {
+	if x == nil {
+		return nil, nil
+	}
+	out := &ListTaskPushNotificationConfigsRequest{}
+	out.PageSize = x.PageSize
+	out.PageToken = x.PageToken
+	if err := fixFromV03ProtoListTaskPushNotificationConfigsRequest(x, out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// ToV03ProtoListTaskPushNotificationConfigResponse converts ListTaskPushNotificationConfigsResponse to an A2A 0.3 ListTaskPushNotificationConfigResponse, as its proto has it.
+func ToV03ProtoListTaskPushNotificationConfigResponse(x *ListTaskPushNotificationConfigsResponse) *a2av03pb.ListTaskPushNotificationConfigResponse {
+	if x == nil {
+		return nil
+	}
+	out := &a2av03pb.ListTaskPushNotificationConfigResponse{}
+	out.Configs = mapSlice(x.Configs, func(e *TaskPushNotificationConfig) *a2av03pb.TaskPushNotificationConfig {
+		return ToV03ProtoTaskPushNotificationConfig(e)
+	})
+	out.NextPageToken = x.NextPageToken
+	return out
+}
+
+// FromV03ProtoGetExtendedAgentCardRequest converts an A2A 0.3 GetAgentCardRequest, as its proto has it, to GetExtendedAgentCardRequest.
+//
+// 0.3 has nothing for tenant.
+func FromV03ProtoGetExtendedAgentCardRequest(x *a2av03pb.GetAgentCardRequest) (*GetExtendedAgentCardRequest, error) {
+	if x == nil {
+		return nil, nil
+	}
+	out := &GetExtendedAgentCardRequest{}
+	return out, nil
+}
+
+// ToV03ProtoAgentCard converts AgentCard to an A2A 0.3 AgentCard, as its proto has it.
+//
+// 0.3 has no place for supported_interfaces, security_requirements, icon_url; 1.0 has nothing for protocol_version, url, preferred_transport, additional_interfaces, security, supports_authenticated_extended_card.
+//
+// fixToV03ProtoAgentCard completes it where the versions' meaning differs.
+func ToV03ProtoAgentCard(x *AgentCard) *a2av03pb.AgentCard {
+	if x == nil {
+		return nil
+	}
+	out := &a2av03pb.AgentCard{}
+	out.Name = x.Name
+	out.Description = x.Description
+	out.Provider = ToV03ProtoAgentProvider(x.Provider)
+	out.Version = x.Version
+	if x.DocumentationURL != nil {
+		out.DocumentationURL = *x.DocumentationURL
+	}
+	out.Capabilities = ToV03ProtoAgentCapabilities(x.Capabilities)
+	out.SecuritySchemes = mapMap(x.SecuritySchemes, func(e *SecurityScheme) *a2av03pb.SecurityScheme {
+		return ToV03ProtoSecurityScheme(e)
+	})
+	out.DefaultInputModes = x.DefaultInputModes
+	out.DefaultOutputModes = x.DefaultOutputModes
+	out.Skills = mapSlice(x.Skills, func(e *AgentSkill) *a2av03pb.AgentSkill {
+		return ToV03ProtoAgentSkill(e)
+	})
+	out.Signatures = mapSlice(x.Signatures, func(e *AgentCardSignature) *a2av03pb.AgentCardSignature {
+		return ToV03ProtoAgentCardSignature(e)
+	})
+	fixToV03ProtoAgentCard(x, out)
+	return out
+}
+
+// FromV03ProtoDeleteTaskPushNotificationConfigRequest converts an A2A 0.3 DeleteTaskPushNotificationConfigRequest, as its proto has it, to DeleteTaskPushNotificationConfigRequest.
+//
+// 1.0 has no place for name; 0.3 has nothing for tenant, task_id, id.
+//
+// fixFromV03ProtoDeleteTaskPushNotificationConfigRequest completes it where the versions' meaning differs.
+func FromV03ProtoDeleteTaskPushNotificationConfigRequest(x *a2av03pb.DeleteTaskPushNotificationConfigRequest) (*DeleteTaskPushNotificationConfigRequest, error) {
+	if x == nil {
+		return nil, nil
+	}
+	out := &DeleteTaskPushNotificationConfigRequest{}
+	if err := fixFromV03ProtoDeleteTaskPushNotificationConfigRequest(x, out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// ToV03ProtoEmpty converts Empty to an A2A 0.3 Empty, as its proto has it.
+func ToV03ProtoEmpty(x *Empty) *a2av03pb.Empty {
+	if x == nil {
+		return nil
+	}
+	out := &a2av03pb.Empty{}
+	return out
+}
+
+// FromV03ProtoMessage converts an A2A 0.3 Message, as its proto has it, to Message.
+//
+// 1.0 has no place for content; 0.3 has nothing for parts, reference_task_ids.
+//
+// fixFromV03ProtoMessage completes it where the versions' meaning differs.
+func FromV03ProtoMessage(x *a2av03pb.Message) (*Message, error) {
+	if x == nil {
+		return nil, nil
+	}
+	out := &Message{}
+	out.MessageID = x.MessageID
+	out.ContextID = x.ContextID
+	out.TaskID = x.TaskID
+	out.Role = FromV03ProtoRole(x.Role)
+	out.Metadata = x.Metadata
+	out.Extensions = x.Extensions
+	if err := fixFromV03ProtoMessage(x, out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// FromV03ProtoSendMessageConfiguration converts an A2A 0.3 SendMessageConfiguration, as its proto has it, to SendMessageConfiguration.
+//
+// 1.0 has no place for push_notification, blocking; 0.3 has nothing for task_push_notification_config, return_immediately.
+//
+// fixFromV03ProtoSendMessageConfiguration completes it where the versions' meaning differs.
+func FromV03ProtoSendMessageConfiguration(x *a2av03pb.SendMessageConfiguration) (*SendMessageConfiguration, error) {
+	if x == nil {
+		return nil, nil
+	}
+	out := &SendMessageConfiguration{}
+	out.AcceptedOutputModes = x.AcceptedOutputModes
+	if x.HistoryLength != 0 {
+		out.HistoryLength = newOf(x.HistoryLength)
+	}
+	if err := fixFromV03ProtoSendMessageConfiguration(x, out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// ToV03ProtoMessage converts Message to an A2A 0.3 Message, as its proto has it.
+//
+// 0.3 has no place for parts, reference_task_ids; 1.0 has nothing for content.
+//
+// fixToV03ProtoMessage completes it where the versions' meaning differs.
+func ToV03ProtoMessage(x *Message) *a2av03pb.Message {
+	if x == nil {
+		return nil
+	}
+	out := &a2av03pb.Message{}
+	out.MessageID = x.MessageID
+	out.ContextID = x.ContextID
+	out.TaskID = x.TaskID
+	out.Role = ToV03ProtoRole(x.Role)
+	out.Metadata = x.Metadata
+	out.Extensions = x.Extensions
+	fixToV03ProtoMessage(x, out)
+	return out
+}
+
+// ToV03ProtoTaskStatusUpdateEvent converts TaskStatusUpdateEvent to an A2A 0.3 TaskStatusUpdateEvent, as its proto has it.
+//
+// 1.0 has nothing for final.
+//
+// fixToV03ProtoTaskStatusUpdateEvent completes it where the versions' meaning differs.
+func ToV03ProtoTaskStatusUpdateEvent(x *TaskStatusUpdateEvent) *a2av03pb.TaskStatusUpdateEvent {
+	if x == nil {
+		return nil
+	}
+	out := &a2av03pb.TaskStatusUpdateEvent{}
+	out.TaskID = x.TaskID
+	out.ContextID = x.ContextID
+	out.Status = ToV03ProtoTaskStatus(x.Status)
+	out.Metadata = x.Metadata
+	fixToV03ProtoTaskStatusUpdateEvent(x, out)
+	return out
+}
+
+// ToV03ProtoTaskArtifactUpdateEvent converts TaskArtifactUpdateEvent to an A2A 0.3 TaskArtifactUpdateEvent, as its proto has it.
+func ToV03ProtoTaskArtifactUpdateEvent(x *TaskArtifactUpdateEvent) *a2av03pb.TaskArtifactUpdateEvent {
+	if x == nil {
+		return nil
+	}
+	out := &a2av03pb.TaskArtifactUpdateEvent{}
+	out.TaskID = x.TaskID
+	out.ContextID = x.ContextID
+	out.Artifact = ToV03ProtoArtifact(x.Artifact)
+	out.Append = x.Append
+	out.LastChunk = x.LastChunk
+	out.Metadata = x.Metadata
+	return out
+}
+
+// ToV03ProtoTaskStatus converts TaskStatus to an A2A 0.3 TaskStatus, as its proto has it.
+func ToV03ProtoTaskStatus(x *TaskStatus) *a2av03pb.TaskStatus {
+	if x == nil {
+		return nil
+	}
+	out := &a2av03pb.TaskStatus{}
+	out.State = ToV03ProtoTaskState(x.State)
+	out.Update = ToV03ProtoMessage(x.Message)
+	out.Timestamp = x.Timestamp
+	return out
+}
+
+// ToV03ProtoArtifact converts Artifact to an A2A 0.3 Artifact, as its proto has it.
+func ToV03ProtoArtifact(x *Artifact) *a2av03pb.Artifact {
+	if x == nil {
+		return nil
+	}
+	out := &a2av03pb.Artifact{}
+	out.ArtifactID = x.ArtifactID
+	out.Name = x.Name
+	out.Description = x.Description
+	out.Parts = mapSlice(x.Parts, func(e *Part) *a2av03pb.Part {
+		return ToV03ProtoPart(e)
+	})
+	out.Metadata = x.Metadata
+	out.Extensions = x.Extensions
+	return out
+}
+
+// ToV03ProtoAgentProvider converts AgentProvider to an A2A 0.3 AgentProvider, as its proto has it.
+func ToV03ProtoAgentProvider(x *AgentProvider) *a2av03pb.AgentProvider {
+	if x == nil {
+		return nil
+	}
+	out := &a2av03pb.AgentProvider{}
+	out.URL = x.URL
+	out.Organization = x.Organization
+	return out
+}
+
+// ToV03ProtoAgentCapabilities converts AgentCapabilities to an A2A 0.3 AgentCapabilities, as its proto has it.
+//
+// 0.3 has no place for extended_agent_card.
+func ToV03ProtoAgentCapabilities(x *AgentCapabilities) *a2av03pb.AgentCapabilities {
+	if x == nil {
+		return nil
+	}
+	out := &a2av03pb.AgentCapabilities{}
+	if x.Streaming != nil {
+		out.Streaming = *x.Streaming
+	}
+	if x.PushNotifications != nil {
+		out.PushNotifications = *x.PushNotifications
+	}
+	out.Extensions = mapSlice(x.Extensions, func(e *AgentExtension) *a2av03pb.AgentExtension {
+		return ToV03ProtoAgentExtension(e)
+	})
+	return out
+}
+
+// ToV03ProtoSecurityScheme converts SecurityScheme to an A2A 0.3 SecurityScheme, as its proto has it.
+func ToV03ProtoSecurityScheme(x *SecurityScheme) *a2av03pb.SecurityScheme {
+	if x == nil {
+		return nil
+	}
+	out := &a2av03pb.SecurityScheme{}
+	if w, ok := x.Scheme.(*SecuritySchemeAPIKeySecurityScheme); ok {
+		out.Scheme = &a2av03pb.SecuritySchemeAPIKeySecurityScheme{APIKeySecurityScheme: ToV03ProtoAPIKeySecurityScheme(w.APIKeySecurityScheme)}
+	}
+	if w, ok := x.Scheme.(*SecuritySchemeHTTPAuthSecurityScheme); ok {
+		out.Scheme = &a2av03pb.SecuritySchemeHTTPAuthSecurityScheme{HTTPAuthSecurityScheme: ToV03ProtoHTTPAuthSecurityScheme(w.HTTPAuthSecurityScheme)}
+	}
+	if w, ok := x.Scheme.(*SecuritySchemeOAuth2SecurityScheme); ok {
+		out.Scheme = &a2av03pb.SecuritySchemeOAuth2SecurityScheme{OAuth2SecurityScheme: ToV03ProtoOAuth2SecurityScheme(w.OAuth2SecurityScheme)}
+	}
+	if w, ok := x.Scheme.(*SecuritySchemeOpenIDConnectSecurityScheme); ok {
+		out.Scheme = &a2av03pb.SecuritySchemeOpenIDConnectSecurityScheme{OpenIDConnectSecurityScheme: ToV03ProtoOpenIDConnectSecurityScheme(w.OpenIDConnectSecurityScheme)}
+	}
+	if w, ok := x.Scheme.(*SecuritySchemeMTLSSecurityScheme); ok {
+		out.Scheme = &a2av03pb.SecuritySchemeMTLSSecurityScheme{MTLSSecurityScheme: ToV03ProtoMutualTLSSecurityScheme(w.MTLSSecurityScheme)}
+	}
+	return out
+}
+
+// ToV03ProtoAgentSkill converts AgentSkill to an A2A 0.3 AgentSkill, as its proto has it.
+//
+// 0.3 has no place for security_requirements; 1.0 has nothing for security.
+//
+// fixToV03ProtoAgentSkill completes it where the versions' meaning differs.
+func ToV03ProtoAgentSkill(x *AgentSkill) *a2av03pb.AgentSkill {
+	if x == nil {
+		return nil
+	}
+	out := &a2av03pb.AgentSkill{}
+	out.ID = x.ID
+	out.Name = x.Name
+	out.Description = x.Description
+	out.Tags = x.Tags
+	out.Examples = x.Examples
+	out.InputModes = x.InputModes
+	out.OutputModes = x.OutputModes
+	fixToV03ProtoAgentSkill(x, out)
+	return out
+}
+
+// ToV03ProtoAgentCardSignature converts AgentCardSignature to an A2A 0.3 AgentCardSignature, as its proto has it.
+func ToV03ProtoAgentCardSignature(x *AgentCardSignature) *a2av03pb.AgentCardSignature {
+	if x == nil {
+		return nil
+	}
+	out := &a2av03pb.AgentCardSignature{}
+	out.Protected = x.Protected
+	out.Signature = x.Signature
+	out.Header = x.Header
+	return out
+}
+
+// FromV03ProtoRole converts an A2A 0.3 Role, as its proto has it, to Role.
+func FromV03ProtoRole(v a2av03pb.Role) Role {
+	switch v {
+	case a2av03pb.RoleUnspecified:
+		return RoleUnspecified
+	case a2av03pb.RoleUser:
+		return RoleUser
+	case a2av03pb.RoleAgent:
+		return RoleAgent
+	}
+	return 0
+}
+
+// ToV03ProtoRole converts Role to an A2A 0.3 Role, as its proto has it.
+func ToV03ProtoRole(v Role) a2av03pb.Role {
+	switch v {
+	case RoleUnspecified:
+		return a2av03pb.RoleUnspecified
+	case RoleUser:
+		return a2av03pb.RoleUser
+	case RoleAgent:
+		return a2av03pb.RoleAgent
+	}
+	return 0
+}
+
+// ToV03ProtoTaskState converts TaskState to an A2A 0.3 TaskState, as its proto has it.
+func ToV03ProtoTaskState(v TaskState) a2av03pb.TaskState {
+	switch v {
+	case TaskStateUnspecified:
+		return a2av03pb.TaskStateUnspecified
+	case TaskStateSubmitted:
+		return a2av03pb.TaskStateSubmitted
+	case TaskStateWorking:
+		return a2av03pb.TaskStateWorking
+	case TaskStateCompleted:
+		return a2av03pb.TaskStateCompleted
+	case TaskStateFailed:
+		return a2av03pb.TaskStateFailed
+	case TaskStateCanceled:
+		return a2av03pb.TaskStateCancelled
+	case TaskStateInputRequired:
+		return a2av03pb.TaskStateInputRequired
+	case TaskStateRejected:
+		return a2av03pb.TaskStateRejected
+	case TaskStateAuthRequired:
+		return a2av03pb.TaskStateAuthRequired
+	}
+	return 0
+}
+
+// ToV03ProtoAgentExtension converts AgentExtension to an A2A 0.3 AgentExtension, as its proto has it.
+func ToV03ProtoAgentExtension(x *AgentExtension) *a2av03pb.AgentExtension {
+	if x == nil {
+		return nil
+	}
+	out := &a2av03pb.AgentExtension{}
+	out.URI = x.URI
+	out.Description = x.Description
+	out.Required = x.Required
+	out.Params = x.Params
+	return out
+}
+
+// ToV03ProtoAPIKeySecurityScheme converts APIKeySecurityScheme to an A2A 0.3 APIKeySecurityScheme, as its proto has it.
+func ToV03ProtoAPIKeySecurityScheme(x *APIKeySecurityScheme) *a2av03pb.APIKeySecurityScheme {
+	if x == nil {
+		return nil
+	}
+	out := &a2av03pb.APIKeySecurityScheme{}
+	out.Description = x.Description
+	out.Location = x.Location
+	out.Name = x.Name
+	return out
+}
+
+// ToV03ProtoHTTPAuthSecurityScheme converts HTTPAuthSecurityScheme to an A2A 0.3 HTTPAuthSecurityScheme, as its proto has it.
+func ToV03ProtoHTTPAuthSecurityScheme(x *HTTPAuthSecurityScheme) *a2av03pb.HTTPAuthSecurityScheme {
+	if x == nil {
+		return nil
+	}
+	out := &a2av03pb.HTTPAuthSecurityScheme{}
+	out.Description = x.Description
+	out.Scheme = x.Scheme
+	out.BearerFormat = x.BearerFormat
+	return out
+}
+
+// ToV03ProtoOAuth2SecurityScheme converts OAuth2SecurityScheme to an A2A 0.3 OAuth2SecurityScheme, as its proto has it.
+func ToV03ProtoOAuth2SecurityScheme(x *OAuth2SecurityScheme) *a2av03pb.OAuth2SecurityScheme {
+	if x == nil {
+		return nil
+	}
+	out := &a2av03pb.OAuth2SecurityScheme{}
+	out.Description = x.Description
+	out.Flows = ToV03ProtoOAuthFlows(x.Flows)
+	out.OAuth2MetadataURL = x.OAuth2MetadataURL
+	return out
+}
+
+// ToV03ProtoOpenIDConnectSecurityScheme converts OpenIDConnectSecurityScheme to an A2A 0.3 OpenIDConnectSecurityScheme, as its proto has it.
+func ToV03ProtoOpenIDConnectSecurityScheme(x *OpenIDConnectSecurityScheme) *a2av03pb.OpenIDConnectSecurityScheme {
+	if x == nil {
+		return nil
+	}
+	out := &a2av03pb.OpenIDConnectSecurityScheme{}
+	out.Description = x.Description
+	out.OpenIDConnectURL = x.OpenIDConnectURL
+	return out
+}
+
+// ToV03ProtoMutualTLSSecurityScheme converts MutualTLSSecurityScheme to an A2A 0.3 MutualTLSSecurityScheme, as its proto has it.
+func ToV03ProtoMutualTLSSecurityScheme(x *MutualTLSSecurityScheme) *a2av03pb.MutualTLSSecurityScheme {
+	if x == nil {
+		return nil
+	}
+	out := &a2av03pb.MutualTLSSecurityScheme{}
+	out.Description = x.Description
+	return out
+}
+
+// ToV03ProtoOAuthFlows converts OAuthFlows to an A2A 0.3 OAuthFlows, as its proto has it.
+//
+// 0.3 has no place for device_code.
+func ToV03ProtoOAuthFlows(x *OAuthFlows) *a2av03pb.OAuthFlows {
+	if x == nil {
+		return nil
+	}
+	out := &a2av03pb.OAuthFlows{}
+	if w, ok := x.Flow.(*OAuthFlowsAuthorizationCode); ok {
+		out.Flow = &a2av03pb.OAuthFlowsAuthorizationCode{AuthorizationCode: ToV03ProtoAuthorizationCodeOAuthFlow(w.AuthorizationCode)}
+	}
+	if w, ok := x.Flow.(*OAuthFlowsClientCredentials); ok {
+		out.Flow = &a2av03pb.OAuthFlowsClientCredentials{ClientCredentials: ToV03ProtoClientCredentialsOAuthFlow(w.ClientCredentials)}
+	}
+	if w, ok := x.Flow.(*OAuthFlowsImplicit); ok {
+		out.Flow = &a2av03pb.OAuthFlowsImplicit{Implicit: ToV03ProtoImplicitOAuthFlow(w.Implicit)}
+	}
+	if w, ok := x.Flow.(*OAuthFlowsPassword); ok {
+		out.Flow = &a2av03pb.OAuthFlowsPassword{Password: ToV03ProtoPasswordOAuthFlow(w.Password)}
+	}
+	return out
+}
+
+// ToV03ProtoAuthorizationCodeOAuthFlow converts AuthorizationCodeOAuthFlow to an A2A 0.3 AuthorizationCodeOAuthFlow, as its proto has it.
+//
+// 0.3 has no place for pkce_required.
+func ToV03ProtoAuthorizationCodeOAuthFlow(x *AuthorizationCodeOAuthFlow) *a2av03pb.AuthorizationCodeOAuthFlow {
+	if x == nil {
+		return nil
+	}
+	out := &a2av03pb.AuthorizationCodeOAuthFlow{}
+	out.AuthorizationURL = x.AuthorizationURL
+	out.TokenURL = x.TokenURL
+	out.RefreshURL = x.RefreshURL
+	out.Scopes = x.Scopes
+	return out
+}
+
+// ToV03ProtoClientCredentialsOAuthFlow converts ClientCredentialsOAuthFlow to an A2A 0.3 ClientCredentialsOAuthFlow, as its proto has it.
+func ToV03ProtoClientCredentialsOAuthFlow(x *ClientCredentialsOAuthFlow) *a2av03pb.ClientCredentialsOAuthFlow {
+	if x == nil {
+		return nil
+	}
+	out := &a2av03pb.ClientCredentialsOAuthFlow{}
+	out.TokenURL = x.TokenURL
+	out.RefreshURL = x.RefreshURL
+	out.Scopes = x.Scopes
+	return out
+}
+
+// ToV03ProtoImplicitOAuthFlow converts ImplicitOAuthFlow to an A2A 0.3 ImplicitOAuthFlow, as its proto has it.
+func ToV03ProtoImplicitOAuthFlow(x *ImplicitOAuthFlow) *a2av03pb.ImplicitOAuthFlow {
+	if x == nil {
+		return nil
+	}
+	out := &a2av03pb.ImplicitOAuthFlow{}
+	out.AuthorizationURL = x.AuthorizationURL
+	out.RefreshURL = x.RefreshURL
+	out.Scopes = x.Scopes
+	return out
+}
+
+// ToV03ProtoPasswordOAuthFlow converts PasswordOAuthFlow to an A2A 0.3 PasswordOAuthFlow, as its proto has it.
+func ToV03ProtoPasswordOAuthFlow(x *PasswordOAuthFlow) *a2av03pb.PasswordOAuthFlow {
+	if x == nil {
+		return nil
+	}
+	out := &a2av03pb.PasswordOAuthFlow{}
+	out.TokenURL = x.TokenURL
+	out.RefreshURL = x.RefreshURL
+	out.Scopes = x.Scopes
 	return out
 }

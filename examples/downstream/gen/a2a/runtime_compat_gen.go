@@ -5,6 +5,7 @@ package a2a
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"net/http"
 	"slices"
@@ -55,14 +56,15 @@ func compatVersion(r *http.Request, v *CompatVersion, method string, info *CallI
 // mayBeEarlier reports whether r may come from a client of an earlier
 // version the server serves: it names that version, or none.
 func (c *serverConfig) mayBeEarlier(r *http.Request) bool {
+	return slices.ContainsFunc(c.compat, func(v *CompatVersion) bool { return mayBe(r, v.Version) })
+}
+
+// mayBe reports whether r may come from a client of version (Major.Minor):
+// it names that version, or none.
+func mayBe(r *http.Request, version string) bool {
 	requested := requestedVersion(r)
 	mm, _ := ParseVersion(requested)
-	for _, v := range c.compat {
-		if requested == "" || mm == v.Version {
-			return true
-		}
-	}
-	return false
+	return requested == "" || mm == version
 }
 
 // appendCompatResponse appends a JSON-RPC response in an earlier version's
@@ -85,8 +87,9 @@ func appendCompatResponse(b []byte, id json.RawMessage, m *CompatMethod, result 
 }
 
 // compatCard is the card's JSON for clients of every version served: the
-// card as it is, each JSON-RPC interface listed again at every earlier
-// version (the JSON-RPC endpoint serves their methods), and the members the
+// card as it is, each interface listed again at every earlier version it
+// serves (JSON-RPC serves them all, HTTP+JSON and gRPC those generated with
+// their proto), and the members the
 // earlier versions' clients read (0.3's url, preferredTransport,
 // protocolVersion, additionalInterfaces, and its shapes of securitySchemes
 // and security) merged in beside 1.0's. Where both versions name a member
@@ -101,14 +104,17 @@ func compatCard(card *AgentCard, versions []*CompatVersion) []byte {
 	}
 	served := new(AgentCard)
 	_ = served.UnmarshalProto(card.AppendProto(nil)) // a copy, so the caller's card is left as it is
-	listed := func(url, version string) bool {
+	listed := func(url, binding, version string) bool {
 		return slices.ContainsFunc(served.SupportedInterfaces, func(i *AgentInterface) bool {
-			return i.URL == url && i.ProtocolBinding == BindingJSONRPC && i.ProtocolVersion == version
+			return i.URL == url && i.ProtocolBinding == binding && i.ProtocolVersion == version
 		})
 	}
 	for _, v := range versions {
 		for _, i := range card.SupportedInterfaces {
-			if i.ProtocolBinding == BindingJSONRPC && i.ProtocolVersion == ProtocolVersion && !listed(i.URL, v.Version) {
+			// JSON-RPC serves every earlier version; HTTP+JSON and gRPC those
+			// generated with their proto.
+			serves := i.ProtocolBinding == BindingJSONRPC || v.Proto != nil
+			if serves && i.ProtocolVersion == ProtocolVersion && !listed(i.URL, i.ProtocolBinding, v.Version) {
 				served.SupportedInterfaces = append(served.SupportedInterfaces,
 					&AgentInterface{URL: i.URL, ProtocolBinding: i.ProtocolBinding, Tenant: i.Tenant, ProtocolVersion: v.Version})
 			}
@@ -166,4 +172,62 @@ func merge(a, b any) any {
 		}
 	}
 	return ao
+}
+
+// CompatService serves the RPCs of v's proto (v.Proto) with svc: one
+// handler per RPC, in their order, each calling the handler of the RPC that
+// serves it (v.RPCs). A request the conversion refuses (a value this version
+// cannot hold) is invalid params; the converted request is validated as
+// this version's. An RPC whose counterpart svc does not implement is left
+// unimplemented. The gRPC and HTTP+JSON bindings serve earlier versions
+// with it; nil when v has no proto.
+func CompatService(v *CompatVersion, svc *Service) *Service {
+	if v.Proto == nil {
+		return nil
+	}
+	out := &Service{Desc: v.Proto, Handlers: make([]MethodHandler, len(v.RPCs))}
+	for i := range v.RPCs {
+		rpc := &v.RPCs[i]
+		out.Handlers[i].Desc = &v.Proto.Methods[i]
+		h := svc.Method(rpc.Serves)
+		if h == nil {
+			continue
+		}
+		switch {
+		case h.Unary != nil:
+			out.Handlers[i].Unary = func(ctx context.Context, req ProtoValue) (ProtoValue, error) {
+				in, rerr := compatUp(rpc, req)
+				if rerr != nil {
+					return nil, rerr
+				}
+				resp, err := h.Unary(ctx, in)
+				if err != nil || resp == nil {
+					return nil, err
+				}
+				return rpc.Down(resp), nil
+			}
+		case h.Stream != nil:
+			out.Handlers[i].Stream = func(ctx context.Context, req ProtoValue, send func(ProtoValue) error) error {
+				in, rerr := compatUp(rpc, req)
+				if rerr != nil {
+					return rerr
+				}
+				return h.Stream(ctx, in, func(m ProtoValue) error { return send(rpc.Down(m)) })
+			}
+		}
+	}
+	return out
+}
+
+// compatUp converts an earlier version's request to this version's and
+// validates it as this version's.
+func compatUp(rpc *CompatRPC, req ProtoValue) (ProtoValue, *RPCError) {
+	in, err := rpc.Up(req)
+	if err != nil {
+		return nil, InvalidParams(err)
+	}
+	if rerr := validateRequest(in); rerr != nil {
+		return nil, rerr
+	}
+	return in, nil
 }

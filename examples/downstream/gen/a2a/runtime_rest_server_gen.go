@@ -28,8 +28,41 @@ const A2AContentType = "application/a2a+json"
 // (A2A §11.3.2, a2aproject/A2A#1574). Errors are google.rpc.Status bodies
 // with an ErrorInfo detail; a known path with another verb gets 405 with
 // Allow, an unknown path a JSON 404.
+//
+// The earlier versions the server serves (WithEarlierVersions) whose proto
+// it was generated with are served too: a request that names such a
+// version in A2A-Version, or none, on one of that version's paths
+// (/v1/message:send) is converted to this version's RPC and answered in the
+// earlier version's ProtoJSON, its errors as that version's clients read
+// them.
 func NewRESTHandler(svc *Service, opts ...ServerOption) (http.Handler, error) {
 	h := &restHandler{cfg: newServerConfig(opts)}
+	var err error
+	if h.routes, err = restRoutes(svc, nil); err != nil {
+		return nil, err
+	}
+	for _, v := range h.cfg.compat {
+		if v.Proto == nil {
+			continue
+		}
+		routes, err := restRoutes(CompatService(v, svc), v)
+		if err != nil {
+			return nil, err
+		}
+		for _, rt := range routes {
+			// The AG-UI format is written from this version's stream.
+			i := slices.IndexFunc(v.Proto.Methods, func(m MethodDesc) bool { return m.Name == rt.handler.Desc.Name })
+			rt.rpc, rt.serves = &v.RPCs[i], svc.Method(v.RPCs[i].Serves)
+		}
+		h.earlier = append(h.earlier, routes...)
+	}
+	return h, nil
+}
+
+// restRoutes lists the routes of svc's HTTP bindings, for the earlier
+// version v when v is not nil.
+func restRoutes(svc *Service, v *CompatVersion) ([]*route, error) {
+	var routes []*route
 	for i := range svc.Handlers {
 		mh := &svc.Handlers[i]
 		if mh.Unary == nil && mh.Stream == nil {
@@ -44,15 +77,16 @@ func NewRESTHandler(svc *Service, opts ...ServerOption) (http.Handler, error) {
 			if mh.Stream != nil && rule.Method == http.MethodGet {
 				verbs = append(verbs, http.MethodPost)
 			}
-			h.routes = append(h.routes, &route{tmpl: t, rule: rule, verbs: verbs, handler: mh})
+			routes = append(routes, &route{tmpl: t, rule: rule, verbs: verbs, handler: mh, earlier: v})
 		}
 	}
-	return h, nil
+	return routes, nil
 }
 
 type restHandler struct {
-	cfg    *serverConfig
-	routes []*route
+	cfg     *serverConfig
+	routes  []*route
+	earlier []*route // of the earlier versions served
 }
 
 type route struct {
@@ -60,9 +94,42 @@ type route struct {
 	rule    HTTPRule
 	verbs   []string
 	handler *MethodHandler
+	// earlier is the earlier version the route serves, or nil for this one;
+	// rpc says how, and serves is the handler of this version that does.
+	earlier *CompatVersion
+	rpc     *CompatRPC
+	serves  *MethodHandler
+}
+
+// match finds the most specific of routes for the request's path and
+// method, or the methods allowed on the path when none takes this one.
+func match(routes []*route, r *http.Request, path []string) (best *route, vars map[string]string, allow []string) {
+	for _, rt := range routes {
+		v, ok := rt.tmpl.match(path)
+		if !ok {
+			continue
+		}
+		if !slices.Contains(rt.verbs, r.Method) {
+			allow = append(allow, rt.verbs...)
+			continue
+		}
+		if best == nil || slices.Compare(rt.tmpl.specificity(), best.tmpl.specificity()) > 0 {
+			best, vars = rt, v
+		}
+	}
+	return best, vars, allow
 }
 
 func (h *restHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	path := splitPath(r.URL.EscapedPath())
+	// An earlier version's client names its version, or none (0.3 clients
+	// send no A2A-Version); its paths are its own (/v1/…).
+	if len(h.earlier) > 0 {
+		if rt, vars, _ := match(h.earlier, r, path); rt != nil && mayBe(r, rt.earlier.Version) {
+			h.serve(w, r, rt, vars, rt.earlier.Version)
+			return
+		}
+	}
 	// The version is negotiated before the path is routed: a request without
 	// A2A-Version is a 0.3 client's (A2A §3.6.2), whose paths (/v1/card) this
 	// service may not have, and it is told that its version is not served
@@ -72,23 +139,7 @@ func (h *restHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, rerr)
 		return
 	}
-	path := splitPath(r.URL.EscapedPath())
-	var best *route
-	var bestVars map[string]string
-	var allow []string
-	for _, rt := range h.routes {
-		vars, ok := rt.tmpl.match(path)
-		if !ok {
-			continue
-		}
-		if !slices.Contains(rt.verbs, r.Method) {
-			allow = append(allow, rt.verbs...)
-			continue
-		}
-		if best == nil || slices.Compare(rt.tmpl.specificity(), best.tmpl.specificity()) > 0 {
-			best, bestVars = rt, vars
-		}
-	}
+	best, bestVars, allow := match(h.routes, r, path)
 	if best == nil {
 		if len(allow) > 0 {
 			slices.Sort(allow)
@@ -104,16 +155,24 @@ func (h *restHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *restHandler) serve(w http.ResponseWriter, r *http.Request, rt *route, vars map[string]string, version string) {
+	fail := func(status int, rerr *RPCError) {
+		if status == 0 {
+			status = rerr.HTTPStatus()
+		}
+		if rt.earlier != nil {
+			writeEarlierError(w, status, rerr)
+			return
+		}
+		writeStatus(w, status, rerr.Status(), rerr)
+	}
 	info, rerr := h.cfg.callInfo(r, BindingHTTPJSON)
 	if rerr != nil {
-		writeError(w, rerr)
+		fail(0, rerr)
 		return
 	}
 	info.Version, info.Method = version, rt.handler.Desc
 	if rt.handler.Stream != nil {
-		release, ok := h.cfg.admitStream(w, func(rerr *RPCError) {
-			writeStatus(w, http.StatusServiceUnavailable, "UNAVAILABLE", rerr)
-		})
+		release, ok := h.cfg.admitStream(w, func(rerr *RPCError) { fail(http.StatusServiceUnavailable, rerr) })
 		if !ok {
 			return // before the body is read
 		}
@@ -121,17 +180,24 @@ func (h *restHandler) serve(w http.ResponseWriter, r *http.Request, rt *route, v
 	}
 	req, rerr, status := h.request(w, r, rt, vars)
 	if rerr != nil {
-		if status == 0 {
-			status = rerr.HTTPStatus()
-		}
-		writeStatus(w, status, rerr.Status(), rerr)
+		fail(status, rerr)
 		return
 	}
 	ctx := WithCallInfo(r.Context(), info)
 	if rt.handler.Stream != nil {
 		if f := h.cfg.streamFormat(r); f != nil {
-			if rerr := serveFormat(ctx, h.cfg, f, w, r, rt.handler, req); rerr != nil {
-				writeError(w, rerr)
+			handler := rt.handler
+			if rt.earlier != nil {
+				// An earlier version's stream in the AG-UI format is this
+				// version's stream in it: the format reads this version.
+				if req, rerr = compatUp(rt.rpc, req); rerr != nil {
+					fail(0, rerr)
+					return
+				}
+				handler = rt.serves
+			}
+			if rerr := serveFormat(ctx, h.cfg, f, w, r, handler, req); rerr != nil {
+				fail(0, rerr)
 			}
 			return
 		}
@@ -140,14 +206,18 @@ func (h *restHandler) serve(w http.ResponseWriter, r *http.Request, rt *route, v
 	}
 	resp, rerr := InvokeUnary(ctx, h.cfg.logger, rt.handler, req)
 	if rerr != nil {
-		writeError(w, rerr)
+		fail(0, rerr)
 		return
 	}
 	body := resp.AppendJSON(nil)
 	if rt.rule.ResponseBody != "" {
 		body = member(body, rt.rule.ResponseBody)
 	}
-	w.Header().Set("Content-Type", A2AContentType)
+	if rt.earlier != nil {
+		w.Header().Set("Content-Type", "application/json") // 0.3 has no media type of its own
+	} else {
+		w.Header().Set("Content-Type", A2AContentType)
+	}
 	w.Write(body)
 }
 
@@ -232,10 +302,39 @@ func (h *restHandler) serveStream(ctx context.Context, w http.ResponseWriter, rt
 	}
 	if !sent {
 		sse.close()
+		if rt.earlier != nil {
+			writeEarlierError(w, rerr.HTTPStatus(), rerr)
+			return
+		}
 		writeError(w, rerr)
 		return
 	}
+	if rt.earlier != nil {
+		_ = sse.namedEvent("error", "", appendEarlierError(nil, rerr))
+		return
+	}
 	_ = sse.namedEvent("error", "", appendStatus(nil, rerr.HTTPStatus(), rerr.Status(), rerr))
+}
+
+// writeEarlierError writes rerr as 0.3's HTTP+JSON clients read an error:
+// the JSON-RPC error object, {"code":-32001,"message":…}, with an HTTP
+// status (A2A 0.3 gave REST no error shape of its own; @a2a-js/sdk's 0.3
+// client and server use this one).
+func writeEarlierError(w http.ResponseWriter, status int, rerr *RPCError) {
+	w.Header().Set("Content-Type", "application/json")
+	if status == http.StatusUnauthorized {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="a2a"`)
+	}
+	w.WriteHeader(status)
+	w.Write(appendEarlierError(nil, rerr))
+}
+
+func appendEarlierError(b []byte, rerr *RPCError) []byte {
+	b = append(b, `{"code":`...)
+	b = strconv.AppendInt(b, int64(rerr.Code), 10)
+	b = append(b, `,"message":`...)
+	b = appendJSONString(b, rerr.Error())
+	return append(b, '}')
 }
 
 // writeError writes rerr as a google.rpc.Status body with its HTTP status.

@@ -268,8 +268,10 @@ func invoke(ctx context.Context, logger *slog.Logger, h *MethodHandler, req Prot
 	if rerr := checkCard(CallInfoFrom(ctx)); rerr != nil {
 		return rerr
 	}
-	if rerr := validateRequest(req); rerr != nil {
-		return rerr
+	if h.Desc.Earlier == "" { // an earlier version's request is validated once converted (compatService)
+		if rerr := validateRequest(req); rerr != nil {
+			return rerr
+		}
 	}
 	defer func() {
 		if p := recover(); p != nil {

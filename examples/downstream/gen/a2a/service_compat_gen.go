@@ -26,6 +26,20 @@ type CompatVersion struct {
 	// of the earlier version as this version's.
 	Card     func(card ProtoValue) []byte
 	ReadCard func(data []byte) (ProtoValue, error)
+	// Proto, when the earlier version's proto was given too, describes its
+	// service as its gRPC and HTTP+JSON clients call it, and RPCs say how
+	// each of its RPCs (in the order of Proto.Methods) is served.
+	Proto *ServiceDesc
+	RPCs  []CompatRPC
+}
+
+// CompatRPC is how one RPC of an earlier version's proto is served: by this
+// version's RPC named Serves, its request converted up (an error is a
+// *CompatError) and each response down.
+type CompatRPC struct {
+	Serves string
+	Up     func(req ProtoValue) (ProtoValue, error)
+	Down   func(resp ProtoValue) ProtoValue
 }
 
 // CompatMethod is one JSON-RPC method of an earlier version.

@@ -30,6 +30,12 @@ type MethodDesc struct {
 	// NewRequest and NewResponse return empty request and response messages.
 	NewRequest  func() ProtoValue
 	NewResponse func() ProtoValue
+	// Earlier is the earlier protocol version (Major.Minor, "0.3") whose RPC
+	// this is, served by converting it to one of this version's; "" for this
+	// version's own. Its requests are validated as this version's, once
+	// converted: the earlier proto's REQUIRED marks are not what its
+	// clients keep to.
+	Earlier string
 }
 
 // HTTPRule is one HTTP+JSON binding of an RPC.

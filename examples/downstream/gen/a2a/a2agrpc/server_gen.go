@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/textproto"
+	"slices"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/metadata"
@@ -44,6 +45,22 @@ func WithAuthenticator(authenticate func(ctx context.Context, md metadata.MD) (p
 // named in a2a-extensions. Give it the card the agent publishes.
 func WithAgentCard(card *a2a.AgentCard) ServerOption { return func(b *binding) { b.card = card } }
 
+// WithEarlierVersions names the earlier protocol versions (Major.Minor)
+// served beside this one, of those the package was generated to serve with
+// their proto (a2a.CompatVersions: 0.3's a2a.v1.A2AService): by default all
+// of them; WithEarlierVersions() serves none, and their calls then get
+// VERSION_NOT_SUPPORTED from UnknownServiceHandler.
+func WithEarlierVersions(versions ...string) ServerOption {
+	return func(b *binding) {
+		b.compat = nil
+		for _, v := range a2a.CompatVersions() {
+			if slices.Contains(versions, v.Version) {
+				b.compat = append(b.compat, v)
+			}
+		}
+	}
+}
+
 // binding is what grpc-go holds as the service's implementation.
 type binding struct {
 	svc          *a2a.Service
@@ -53,20 +70,51 @@ type binding struct {
 	authenticate func(context.Context, metadata.MD) (any, error)
 	card         *a2a.AgentCard
 	streams      *streamSlots
+	compat       []*a2a.CompatVersion // the earlier versions served
+	// earlier is the earlier version this binding serves, or nil for the
+	// package's own.
+	earlier *a2a.CompatVersion
 }
 
 func newBinding(svc *a2a.Service, opts []ServerOption) *binding {
-	b := &binding{svc: svc, logger: slog.Default(), versions: []string{a2a.ProtocolVersion}, streams: &streamSlots{max: DefaultMaxStreams}}
+	b := &binding{svc: svc, logger: slog.Default(), versions: []string{a2a.ProtocolVersion}, streams: &streamSlots{max: DefaultMaxStreams},
+		compat: a2a.CompatVersions()}
 	for _, o := range opts {
 		o(b)
 	}
 	return b
 }
 
-// register serves svc on s with desc, the generated grpc.ServiceDesc.
+// register serves svc on s with desc, the generated grpc.ServiceDesc, and
+// beside it the earlier versions' services (by their own names, such as
+// 0.3's a2a.v1.A2AService) that the package was generated with the proto
+// of, each call converted to svc's RPC that serves it.
 func register(s grpc.ServiceRegistrar, desc *grpc.ServiceDesc, svc *a2a.Service, opts []ServerOption) {
 	served.add(desc.ServiceName)
-	s.RegisterService(desc, newBinding(svc, opts))
+	b := newBinding(svc, opts)
+	s.RegisterService(desc, b)
+	for _, v := range b.compat {
+		if v.Proto == nil {
+			continue
+		}
+		earlier := *b
+		earlier.svc, earlier.earlier = a2a.CompatService(v, svc), v
+		s.RegisterService(serviceDesc(earlier.svc), &earlier)
+	}
+}
+
+// serviceDesc describes svc to grpc-go, its RPCs served by index as the
+// generated descriptors serve them.
+func serviceDesc(svc *a2a.Service) *grpc.ServiceDesc {
+	d := &grpc.ServiceDesc{ServiceName: svc.Desc.Name, HandlerType: (*any)(nil)}
+	for i, m := range svc.Desc.Methods {
+		if m.ServerStreaming {
+			d.Streams = append(d.Streams, grpc.StreamDesc{StreamName: m.Name, Handler: streamHandler(i), ServerStreams: true})
+		} else {
+			d.Methods = append(d.Methods, grpc.MethodDesc{MethodName: m.Name, Handler: unaryHandler(i)})
+		}
+	}
+	return d
 }
 
 // call prepares the context of a call: version negotiated, principal
@@ -83,7 +131,7 @@ func (b *binding) call(ctx context.Context, h *a2a.MethodHandler) (context.Conte
 	}
 	version, rerr := b.negotiate(md)
 	if rerr != nil {
-		return nil, toStatus(rerr)
+		return nil, b.status(rerr)
 	}
 	info.Version = version
 	for _, v := range md.Get("a2a-extensions") {
@@ -94,7 +142,7 @@ func (b *binding) call(ctx context.Context, h *a2a.MethodHandler) (context.Conte
 	} else if b.authenticate != nil {
 		p, err := b.authenticate(ctx, md)
 		if err != nil {
-			return nil, toStatus(a2a.AuthError(err))
+			return nil, b.status(a2a.AuthError(err))
 		}
 		info.Principal = p
 	}
@@ -114,12 +162,12 @@ func unaryHandler(i int) grpc.MethodHandler {
 		}
 		req := h.Desc.NewRequest()
 		if err := dec(req); err != nil {
-			return nil, toStatus(a2a.InvalidParams(err))
+			return nil, b.status(a2a.InvalidParams(err))
 		}
 		run := func(ctx context.Context, req any) (any, error) {
 			resp, rerr := a2a.InvokeUnary(ctx, b.logger, h, req.(a2a.ProtoValue))
 			if rerr != nil {
-				return nil, toStatus(rerr)
+				return nil, b.status(rerr)
 			}
 			return resp, nil
 		}
@@ -146,10 +194,10 @@ func streamHandler(i int) grpc.StreamHandler {
 		defer release()
 		req := h.Desc.NewRequest()
 		if err := stream.RecvMsg(req); err != nil {
-			return toStatus(a2a.InvalidParams(err))
+			return b.status(a2a.InvalidParams(err))
 		}
 		if rerr := a2a.InvokeStream(ctx, b.logger, h, req, func(m a2a.ProtoValue) error { return stream.SendMsg(m) }); rerr != nil {
-			return toStatus(rerr)
+			return b.status(rerr)
 		}
 		return nil
 	}

@@ -17,8 +17,35 @@ import (
 
 // toStatus writes an A2A error as a gRPC status: its code from the A2A
 // table, an ErrorInfo detail, and a BadRequest when it names fields.
-func toStatus(e *a2a.RPCError) error {
-	st := status.New(codes.Code(e.GRPCCode()), e.Error())
+func toStatus(e *a2a.RPCError) error { return toStatusCode(e, codes.Code(e.GRPCCode())) }
+
+// status is e as the binding's clients read it: by this version's table,
+// or where an earlier version's clients read an error by another code,
+// by theirs.
+func (b *binding) status(e *a2a.RPCError) error {
+	if b.earlier != nil {
+		if c, ok := earlierCodes[b.earlier.Version][e.Code]; ok {
+			return toStatusCode(e, c)
+		}
+	}
+	return toStatus(e)
+}
+
+// earlierCodes are the gRPC codes by which an earlier version's clients
+// read an error, where this version's table gives another: A2A 0.3 answered
+// what an agent does not support with UNIMPLEMENTED, and an extended card
+// it has not with NOT_FOUND (a2a-go v0.3.15 reads FAILED_PRECONDITION as
+// "task not cancelable").
+var earlierCodes = map[string]map[int]codes.Code{
+	"0.3": {
+		a2a.ErrPushNotificationNotSupported.Code:   codes.Unimplemented,
+		a2a.ErrUnsupportedOperation.Code:           codes.Unimplemented,
+		a2a.ErrExtendedAgentCardNotConfigured.Code: codes.NotFound,
+	},
+}
+
+func toStatusCode(e *a2a.RPCError, code codes.Code) error {
+	st := status.New(code, e.Error())
 	details := []protoadapt.MessageV1{&errdetails.ErrorInfo{Reason: e.Reason, Domain: a2a.ErrorDomain, Metadata: e.Metadata}}
 	if len(e.Violations) > 0 {
 		br := &errdetails.BadRequest{}

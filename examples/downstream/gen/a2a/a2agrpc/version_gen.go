@@ -23,6 +23,11 @@ func (b *binding) negotiate(md metadata.MD) (string, *a2a.RPCError) {
 	if v := md.Get("a2a-version"); len(v) > 0 {
 		requested = v[0]
 	}
+	if b.earlier != nil {
+		// An earlier version's service: its clients name that version, or
+		// none (0.3 clients send no a2a-version).
+		return a2a.NegotiateVersion(requested, []string{b.earlier.Version}, b.earlier.Version)
+	}
 	return a2a.NegotiateVersion(requested, b.versions, b.absentAs)
 }
 
