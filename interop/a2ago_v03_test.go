@@ -12,14 +12,17 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 
 	a2a03 "github.com/a2aproject/a2a-go/a2a"
 	client03 "github.com/a2aproject/a2a-go/a2aclient"
 	"github.com/a2aproject/a2a-go/a2aclient/agentcard"
+	grpc03 "github.com/a2aproject/a2a-go/a2agrpc"
 	server03 "github.com/a2aproject/a2a-go/a2asrv"
 	eventqueue03 "github.com/a2aproject/a2a-go/a2asrv/eventqueue"
 	push03 "github.com/a2aproject/a2a-go/a2asrv/push"
@@ -28,6 +31,7 @@ import (
 	"google.golang.org/grpc/credentials/insecure"
 
 	"github.com/agui-gen/agui-gen/gen/a2a"
+	"github.com/agui-gen/agui-gen/gen/a2a/a2agrpc"
 )
 
 func TestA2AGoV03ClientAgainstOurServer(t *testing.T) {
@@ -260,8 +264,14 @@ func serveV03(t *testing.T) string {
 	mux := http.NewServeMux()
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
 	card = a2a03.AgentCard{Name: "echo 0.3", Description: "A 0.3 agent", URL: srv.URL + "/rpc", Version: "1",
 		ProtocolVersion: "0.3.0", PreferredTransport: a2a03.TransportProtocolJSONRPC,
+		AdditionalInterfaces: []a2a03.AgentInterface{{Transport: a2a03.TransportProtocolJSONRPC, URL: srv.URL + "/rpc"},
+			{Transport: a2a03.TransportProtocolGRPC, URL: lis.Addr().String()}},
 		Capabilities:      a2a03.AgentCapabilities{Streaming: true, PushNotifications: true},
 		DefaultInputModes: []string{"text/plain"}, DefaultOutputModes: []string{"text/plain"},
 		Skills: []a2a03.AgentSkill{{ID: "echo", Name: "Echo", Description: "Echoes", Tags: []string{"echo"}}}}
@@ -269,6 +279,10 @@ func serveV03(t *testing.T) string {
 		server03.WithPushNotifications(push03.NewInMemoryStore(), push03.NewHTTPPushSender(nil)))
 	mux.Handle("/rpc", server03.NewJSONRPCHandler(handler))
 	mux.Handle("/.well-known/agent-card.json", server03.NewStaticAgentCardHandler(&card))
+	gs := grpc.NewServer()
+	grpc03.NewHandler(handler).RegisterWith(gs)
+	go gs.Serve(lis)
+	t.Cleanup(gs.Stop)
 	return srv.URL
 }
 
@@ -278,22 +292,41 @@ func serveV03(t *testing.T) string {
 // configs.
 func TestOurClientAgainstA2AGoV03Server(t *testing.T) {
 	base := serveV03(t)
-	exerciseV03Server(t, base, base+"/rpc")
-}
-
-// exerciseV03Server runs our client against a 0.3 agent at base whose card
-// names rpcURL, through every call.
-func exerciseV03Server(t *testing.T, base, rpcURL string) {
 	ctx := context.Background()
 	card, err := a2a.ResolveCard(ctx, base)
 	if err != nil {
 		t.Fatalf("reading the 0.3 card: %v", err)
 	}
-	if len(card.SupportedInterfaces) != 1 || card.SupportedInterfaces[0].ProtocolVersion != "0.3" || card.SupportedInterfaces[0].URL != rpcURL {
-		t.Fatalf("the 0.3 card as we read it: %s", card.AppendJSON(nil))
+	grpcAddr := card.SupportedInterfaces[len(card.SupportedInterfaces)-1].URL
+	for _, binding := range []struct{ name, url string }{{a2a.BindingJSONRPC, base + "/rpc"}, {a2a.BindingGRPC, grpcAddr}} {
+		t.Run(binding.name, func(t *testing.T) {
+			exerciseV03Server(t, base, binding.name, binding.url, a2agrpc.WithGRPC(grpc.WithTransportCredentials(insecure.NewCredentials())))
+		})
 	}
-	tr, iface, err := a2a.NewTransportFromCard(card)
-	if err != nil || iface.ProtocolVersion != "0.3" {
+}
+
+// exerciseV03Server runs our client against a 0.3 agent at base whose card
+// offers binding at url, through every call.
+func exerciseV03Server(t *testing.T, base, binding, url string, opts ...a2a.ClientOption) {
+	exerciseV03ServerCreating(t, base, binding, url, nil, opts...)
+}
+
+// exerciseV03ServerCreating is exerciseV03Server with the push config
+// created by create, when it is not nil, rather than over binding.
+func exerciseV03ServerCreating(t *testing.T, base, binding, url string, create func(*a2a.TaskPushNotificationConfig) (*a2a.TaskPushNotificationConfig, error), opts ...a2a.ClientOption) {
+	ctx := context.Background()
+	card, err := a2a.ResolveCard(ctx, base)
+	if err != nil {
+		t.Fatalf("reading the 0.3 card: %v", err)
+	}
+	offered := slices.ContainsFunc(card.SupportedInterfaces, func(i *a2a.AgentInterface) bool {
+		return i.ProtocolBinding == binding && i.URL == url && i.ProtocolVersion == "0.3"
+	})
+	if !offered {
+		t.Fatalf("the 0.3 card as we read it offers no %s at %s: %s", binding, url, card.AppendJSON(nil))
+	}
+	tr, iface, err := a2a.NewTransportFromCard(card, append(opts, a2a.WithPreferredBindings(binding))...)
+	if err != nil || iface.ProtocolVersion != "0.3" || iface.ProtocolBinding != binding {
 		t.Fatalf("transport: %v %v", err, iface)
 	}
 	c := a2a.NewA2AServiceClient(tr)
@@ -335,7 +368,12 @@ func exerciseV03Server(t *testing.T, base, rpcURL string) {
 		t.Fatalf("ask: %v %s", err, res.AppendJSON(nil))
 	}
 	asked := taskOf(res).ID
-	set, err := c.CreateTaskPushNotificationConfig(ctx, &a2a.TaskPushNotificationConfig{TaskID: asked, ID: "hook-1", URL: "http://127.0.0.1:9/hook", Token: "secret",
+	if create == nil {
+		create = func(cfg *a2a.TaskPushNotificationConfig) (*a2a.TaskPushNotificationConfig, error) {
+			return c.CreateTaskPushNotificationConfig(ctx, cfg)
+		}
+	}
+	set, err := create(&a2a.TaskPushNotificationConfig{TaskID: asked, ID: "hook-1", URL: "http://127.0.0.1:9/hook", Token: "secret",
 		Authentication: &a2a.AuthenticationInfo{Scheme: "Bearer", Credentials: "cred"}})
 	if err != nil || set.ID != "hook-1" || set.Authentication == nil || set.Authentication.Scheme != "Bearer" {
 		t.Fatalf("CreateTaskPushNotificationConfig: %v %s", err, set.AppendJSON(nil))

@@ -1,6 +1,7 @@
 package interop_test
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -92,5 +93,16 @@ func TestA2AJSV03ClientAgainstOurServer(t *testing.T) {
 func TestOurClientAgainstA2AJSV03Server(t *testing.T) {
 	requireA2AJSV03(t)
 	base, _ := serveNode(t, "a2a-server-v03.mjs")
-	exerciseV03Server(t, base, base+"/a2a/jsonrpc")
+	t.Run(a2a.BindingJSONRPC, func(t *testing.T) { exerciseV03Server(t, base, a2a.BindingJSONRPC, base+"/a2a/jsonrpc") })
+	// Over HTTP+JSON, that server reads a push config create's body as the
+	// whole CreateTaskPushNotificationConfigRequest, where the proto's rule
+	// (body: "config") and the SDK's own 0.3 client send the config alone,
+	// so neither client can create one there: the config is created over
+	// JSON-RPC, and read, listed and deleted over HTTP+JSON.
+	t.Run(a2a.BindingHTTPJSON, func(t *testing.T) {
+		jsonrpc := a2a.NewA2AServiceClient(a2a.NewCompatJSONRPCTransport(base+"/a2a/jsonrpc", a2a.CompatVersions()[0]))
+		exerciseV03ServerCreating(t, base, a2a.BindingHTTPJSON, base+"/a2a/rest", func(cfg *a2a.TaskPushNotificationConfig) (*a2a.TaskPushNotificationConfig, error) {
+			return jsonrpc.CreateTaskPushNotificationConfig(context.Background(), cfg)
+		})
+	})
 }

@@ -1,5 +1,6 @@
 // Serves an @a2a-js/sdk 0.3.14 agent (installed as a2a-js-sdk-v03), which
-// speaks A2A 0.3 only, on loopback: JSON-RPC at /a2a/jsonrpc and a 0.3 card
+// speaks A2A 0.3 only, on loopback: JSON-RPC at /a2a/jsonrpc, HTTP+JSON at
+// /a2a/rest, and a 0.3 card
 // (url, preferredTransport, protocolVersion 0.3.0) at
 // /.well-known/agent-card.json, push configs on. The agent asks for input
 // when told "ask", and otherwise echoes the message as an artifact and
@@ -9,7 +10,7 @@
 //   node a2a-server-v03.mjs
 import express from 'express';
 import { DefaultRequestHandler, InMemoryPushNotificationStore, InMemoryTaskStore } from 'a2a-js-sdk-v03/server';
-import { agentCardHandler, jsonRpcHandler, UserBuilder } from 'a2a-js-sdk-v03/server/express';
+import { agentCardHandler, jsonRpcHandler, restHandler, UserBuilder } from 'a2a-js-sdk-v03/server/express';
 
 const now = () => new Date().toISOString();
 const textOf = (m) => m.parts.map((p) => (p.kind === 'text' ? p.text : '')).join('');
@@ -43,6 +44,7 @@ const server = app.listen(0, '127.0.0.1', () => {
   const card = {
     name: 'js-echo-0.3', description: 'A 0.3 agent.', version: '1.0.0', protocolVersion: '0.3.0',
     url: base + '/a2a/jsonrpc', preferredTransport: 'JSONRPC',
+    additionalInterfaces: [{ url: base + '/a2a/jsonrpc', transport: 'JSONRPC' }, { url: base + '/a2a/rest', transport: 'HTTP+JSON' }],
     capabilities: { streaming: true, pushNotifications: true },
     defaultInputModes: ['text/plain'], defaultOutputModes: ['text/plain'],
     skills: [{ id: 'echo', name: 'Echo', description: 'Repeats what it is told.', tags: ['echo'] }],
@@ -50,6 +52,7 @@ const server = app.listen(0, '127.0.0.1', () => {
   const handler = new DefaultRequestHandler(card, new InMemoryTaskStore(), executor, undefined, new InMemoryPushNotificationStore());
   app.use('/.well-known/agent-card.json', agentCardHandler({ agentCardProvider: handler }));
   app.use('/a2a/jsonrpc', jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
+  app.use('/a2a/rest', restHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
   console.log(base);
 });
 process.stdin.resume();

@@ -3,6 +3,7 @@ package a2art
 import (
 	"bytes"
 	"context"
+	"iter"
 	"encoding/json"
 	"net/http"
 	"slices"
@@ -229,4 +230,74 @@ func compatUp(rpc *a2a.CompatRPC, req a2a.ProtoValue) (a2a.ProtoValue, *a2a.RPCE
 		return nil, rerr
 	}
 	return in, nil
+}
+
+// NewCompatTransport calls a server that speaks only the earlier version v
+// (a 0.3 agent) through inner, a transport to it over gRPC or HTTP+JSON: each
+// call is converted to the RPC of v's proto that this version's RPC pairs
+// with, and each answer back (v.RPCs). NewTransportFromCard picks it when a
+// card offers nothing newer.
+func NewCompatTransport(inner a2a.Transport, v *a2a.CompatVersion) a2a.Transport {
+	return &compatTransport{inner: inner, v: v}
+}
+
+type compatTransport struct {
+	inner a2a.Transport
+	v     *a2a.CompatVersion
+}
+
+// rpc finds the earlier version's RPC that method pairs with.
+func (t *compatTransport) rpc(method *a2a.MethodDesc) (*a2a.CompatRPC, *a2a.MethodDesc, error) {
+	for i := range t.v.RPCs {
+		if t.v.RPCs[i].Serves == method.Name {
+			return &t.v.RPCs[i], &t.v.Proto.Methods[i], nil
+		}
+	}
+	return nil, nil, a2a.NewError(a2a.ErrUnsupportedOperation, "A2A "+t.v.Version+" has no "+method.Name)
+}
+
+// answer reads one of the earlier version's responses as this version's,
+// into resp.
+func (t *compatTransport) answer(rpc *a2a.CompatRPC, m *a2a.MethodDesc, old, resp a2a.ProtoValue) error {
+	v, err := rpc.Response(old)
+	if err != nil {
+		return a2a.NewError(a2a.ErrInvalidAgentResponse, rpc.Serves+" (A2A "+t.v.Version+" "+m.Name+"): "+err.Error())
+	}
+	return resp.UnmarshalProto(v.AppendProto(nil))
+}
+
+func (t *compatTransport) Call(ctx context.Context, method *a2a.MethodDesc, req, resp a2a.ProtoValue) error {
+	rpc, m, err := t.rpc(method)
+	if err != nil {
+		return err
+	}
+	old := m.NewResponse()
+	if err := t.inner.Call(ctx, m, rpc.Request(req), old); err != nil {
+		return err
+	}
+	return t.answer(rpc, m, old, resp)
+}
+
+func (t *compatTransport) Stream(ctx context.Context, method *a2a.MethodDesc, req a2a.ProtoValue) iter.Seq2[a2a.ProtoValue, error] {
+	return func(yield func(a2a.ProtoValue, error) bool) {
+		rpc, m, err := t.rpc(method)
+		if err != nil {
+			yield(nil, err)
+			return
+		}
+		for old, err := range t.inner.Stream(ctx, m, rpc.Request(req)) {
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			resp := method.NewResponse()
+			if err := t.answer(rpc, m, old, resp); err != nil {
+				yield(nil, err)
+				return
+			}
+			if !yield(resp, nil) {
+				return
+			}
+		}
+	}
 }

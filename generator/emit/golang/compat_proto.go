@@ -93,14 +93,26 @@ func (cg *compatGen) protoTable(c *CompatProto, rules fs.FS, dir string) (*proto
 			httpRules = fixed
 		}
 		methods = append(methods, pg.methodDesc(oldSvc[0], m, httpRules))
-		up := pg.need(pair{old: m.Input, cur: w.Input, up: true})
+		// The server converts requests up and responses down; the client
+		// the other way. Responses are named first: a message both versions
+		// name alike (TaskPushNotificationConfig) keeps the short name where
+		// a request of another name converts to it too.
 		down := pg.need(pair{old: m.Output, cur: w.Output})
+		response := pg.need(pair{old: m.Output, cur: w.Output, up: true})
+		up := pg.need(pair{old: m.Input, cur: w.Input, up: true})
+		request := pg.need(pair{old: m.Input, cur: w.Input})
+		oldIn, oldOut := jen.Op("*").Add(pg.oldType(m.Input)), jen.Op("*").Add(pg.oldType(m.Output))
+		curIn, curOut := jen.Op("*").Id(cg.cur.decl[w.Input]), jen.Op("*").Id(cg.cur.decl[w.Output])
 		rpcs = append(rpcs, jen.Values(jen.Dict{
 			jen.Id("Serves"): jen.Lit(w.Name),
 			jen.Id("Up"): jen.Func().Params(jen.Id("req").Id("ProtoValue")).Params(jen.Id("ProtoValue"), jen.Error()).Block(
-				jen.Return(jen.Id(up).Call(jen.Id("req").Assert(jen.Op("*").Add(pg.oldType(m.Input)))))),
+				jen.Return(jen.Id(up).Call(jen.Id("req").Assert(oldIn)))),
 			jen.Id("Down"): jen.Func().Params(jen.Id("resp").Id("ProtoValue")).Id("ProtoValue").Block(
-				jen.Return(jen.Id(down).Call(jen.Id("resp").Assert(jen.Op("*").Id(cg.cur.decl[w.Output]))))),
+				jen.Return(jen.Id(down).Call(jen.Id("resp").Assert(curOut)))),
+			jen.Id("Request"): jen.Func().Params(jen.Id("req").Id("ProtoValue")).Id("ProtoValue").Block(
+				jen.Return(jen.Id(request).Call(jen.Id("req").Assert(curIn)))),
+			jen.Id("Response"): jen.Func().Params(jen.Id("resp").Id("ProtoValue")).Params(jen.Id("ProtoValue"), jen.Error()).Block(
+				jen.Return(jen.Id(response).Call(jen.Id("resp").Assert(oldOut)))),
 		}))
 	}
 	cg.f.Commentf("%s describes the service of A2A %s's proto (%s) as its gRPC and HTTP+JSON", desc, cg.version, oldSvc[0].FullName)

@@ -218,7 +218,7 @@ func TestProtoResourceNames(t *testing.T) {
 // A push config: 0.3's proto nests it beside its resource name and lists
 // authentication schemes; the create request names the task as parent.
 func TestProtoPushConfigs(t *testing.T) {
-	created, err := a2a.FromV03ProtoTaskPushNotificationConfig(&a2av03pb.CreateTaskPushNotificationConfigRequest{Parent: "tasks/t-1",
+	created, err := a2a.FromV03ProtoTaskPushNotificationConfigOfCreateTaskPushNotificationConfigRequest(&a2av03pb.CreateTaskPushNotificationConfigRequest{Parent: "tasks/t-1",
 		Config: &a2av03pb.TaskPushNotificationConfig{PushNotificationConfig: &a2av03pb.PushNotificationConfig{ID: "c-1", URL: "https://hook", Token: "tok",
 			Authentication: &a2av03pb.AuthenticationInfo{Schemes: []string{"Bearer", "Basic"}, Credentials: "cred"}}}})
 	want := &a2a.TaskPushNotificationConfig{TaskID: "t-1", ID: "c-1", URL: "https://hook", Token: "tok", Authentication: &a2a.AuthenticationInfo{Scheme: "Bearer", Credentials: "cred"}}
@@ -229,12 +229,12 @@ func TestProtoPushConfigs(t *testing.T) {
 		`{"name":"tasks/t-1/pushNotificationConfigs/c-1","pushNotificationConfig":{"id":"c-1","url":"https://hook","token":"tok","authentication":{"schemes":["Bearer"],"credentials":"cred"}}}` {
 		t.Errorf("down: %s", got)
 	}
-	byRequest, err := a2a.FromV03ProtoTaskPushNotificationConfig(&a2av03pb.CreateTaskPushNotificationConfigRequest{Parent: "tasks/t-1", ConfigID: "c-2",
+	byRequest, err := a2a.FromV03ProtoTaskPushNotificationConfigOfCreateTaskPushNotificationConfigRequest(&a2av03pb.CreateTaskPushNotificationConfigRequest{Parent: "tasks/t-1", ConfigID: "c-2",
 		Config: &a2av03pb.TaskPushNotificationConfig{PushNotificationConfig: &a2av03pb.PushNotificationConfig{URL: "https://hook"}}})
 	if err != nil || byRequest.ID != "c-2" {
 		t.Errorf("the id the request names: %v %+v", err, byRequest)
 	}
-	if _, err := a2a.FromV03ProtoTaskPushNotificationConfig(&a2av03pb.CreateTaskPushNotificationConfigRequest{Parent: "tasks/t-1"}); err == nil {
+	if _, err := a2a.FromV03ProtoTaskPushNotificationConfigOfCreateTaskPushNotificationConfigRequest(&a2av03pb.CreateTaskPushNotificationConfigRequest{Parent: "tasks/t-1"}); err == nil {
 		t.Error("a create request without a config")
 	}
 }
