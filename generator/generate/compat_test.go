@@ -3,6 +3,8 @@ package generate
 import (
 	"context"
 	"maps"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -141,5 +143,44 @@ func TestCompatNoneRemovesTheEarlierPackage(t *testing.T) {
 	}
 	if left, _ := filepath.Glob(filepath.Join(dir, "a2a", "a2av03", "*_gen.go")); len(left) > 0 {
 		t.Errorf("left behind: %v", left)
+	}
+}
+
+// An earlier version given by its JSON Schema alone is served over
+// JSON-RPC only: the package builds without the rules of its proto.
+func TestCompatWithoutItsProto(t *testing.T) {
+	if testing.Short() {
+		t.Skip("skipping in -short mode: it builds a generated A2A package")
+	}
+	in, err := Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	in.A2ACompat = in.A2ACompat[:1] // the JSON Schema
+	if strings.HasSuffix(in.A2ACompat[0].File, ".proto") {
+		t.Fatalf("the first embedded compat spec is %s", in.A2ACompat[0].File)
+	}
+	// Inside the module, so it builds with this module's dependencies;
+	// under testdata, so ./... never sees it.
+	dir, err := os.MkdirTemp("testdata", "jsononly-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	importPath := "github.com/agui-gen/agui-gen/generator/generate/" + filepath.ToSlash(dir) + "/gen"
+	files, err := Generate(in, Options{ImportPath: importPath})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if strings.Contains(f.Path, "a2av03pb") || strings.Contains(f.Path, "proto_rules") {
+			t.Errorf("%s is generated without the proto", f.Path)
+		}
+	}
+	if err := Write(filepath.Join(dir, "gen"), files); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("go", "vet", "./"+filepath.ToSlash(filepath.Join(dir, "gen", "a2a"))+"/...").CombinedOutput(); err != nil {
+		t.Fatalf("go vet: %v\n%s", err, out)
 	}
 }

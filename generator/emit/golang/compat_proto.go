@@ -3,6 +3,7 @@ package golang
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"io/fs"
 	"path"
@@ -30,10 +31,13 @@ type CompatProto struct {
 }
 
 // protoCompatGen writes the conversions between an earlier version's proto
-// and the current one: up for the requests its clients send, down for the
-// responses they read. Fields pair by name or JSON name, enum values by
+// and the current one: for a server, up for the requests its clients send
+// and down for the responses they read; for a client of a server of that
+// version, the other way. Fields pair by name or JSON name, enum values by
 // name (the type prefix, case and separators aside) or else by number, as
-// the diff pairs them; the rules complete what pairs by meaning only.
+// the diff pairs them; the rules complete what pairs by meaning only. It
+// shares the JSON conversions' file, rules and losses, and names and queues
+// its converters apart from theirs.
 type protoCompatGen struct {
 	*compatGen
 	old     *protoGen
@@ -172,8 +176,11 @@ func (pg *protoCompatGen) methodDesc(s *ir.Service, m *ir.Method, rules []ir.HTT
 func readHTTPRules(rules fs.FS, dir string) (map[string][]ir.HTTPRule, error) {
 	file := path.Join(dir, httpRulesFile)
 	data, err := fs.ReadFile(rules, file)
-	if err != nil {
+	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil // no corrections
+	}
+	if err != nil {
+		return nil, err
 	}
 	out := map[string][]ir.HTTPRule{}
 	sc := bufio.NewScanner(bytes.NewReader(data))
