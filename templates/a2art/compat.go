@@ -3,8 +3,8 @@ package a2art
 import (
 	"bytes"
 	"context"
-	"iter"
 	"encoding/json"
+	"iter"
 	"net/http"
 	"slices"
 	"strconv"
