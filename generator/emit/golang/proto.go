@@ -62,7 +62,9 @@ func ProtoPackage(pkg *ir.Package, opts Options) ([]File, error) {
 		return nil, err
 	}
 	files = append(files, support...)
-	core, err := copyTemplates(templates.A2ACore, "a2acore", opts.PackageName, "service_", func(string) bool { return true }, nil)
+	// The conversions between versions are the runtime's: a package of
+	// types alone (an earlier version's proto) has no use for them.
+	core, err := copyTemplates(templates.A2ACore, "a2acore", opts.PackageName, "service_", func(name string) bool { return opts.A2ARuntime || name != "compat.go" }, nil)
 	if err != nil {
 		return nil, err
 	}
