@@ -420,6 +420,12 @@ var compatV03 = &CompatVersion{
 		Down: func(resp ProtoValue) ProtoValue {
 			return ToV03ProtoSendMessageResponse(resp.(*SendMessageResponse))
 		},
+		Request: func(req ProtoValue) ProtoValue {
+			return ToV03ProtoSendMessageRequest(req.(*SendMessageRequest))
+		},
+		Response: func(resp ProtoValue) (ProtoValue, error) {
+			return FromV03ProtoSendMessageResponse(resp.(*a2av03pb.SendMessageResponse))
+		},
 		Serves: "SendMessage",
 		Up: func(req ProtoValue) (ProtoValue, error) {
 			return FromV03ProtoSendMessageRequest(req.(*a2av03pb.SendMessageRequest))
@@ -427,6 +433,12 @@ var compatV03 = &CompatVersion{
 	}, {
 		Down: func(resp ProtoValue) ProtoValue {
 			return ToV03ProtoStreamResponse(resp.(*StreamResponse))
+		},
+		Request: func(req ProtoValue) ProtoValue {
+			return ToV03ProtoSendMessageRequest(req.(*SendMessageRequest))
+		},
+		Response: func(resp ProtoValue) (ProtoValue, error) {
+			return FromV03ProtoStreamResponse(resp.(*a2av03pb.StreamResponse))
 		},
 		Serves: "SendStreamingMessage",
 		Up: func(req ProtoValue) (ProtoValue, error) {
@@ -436,6 +448,12 @@ var compatV03 = &CompatVersion{
 		Down: func(resp ProtoValue) ProtoValue {
 			return ToV03ProtoTask(resp.(*Task))
 		},
+		Request: func(req ProtoValue) ProtoValue {
+			return ToV03ProtoGetTaskRequest(req.(*GetTaskRequest))
+		},
+		Response: func(resp ProtoValue) (ProtoValue, error) {
+			return FromV03ProtoTask(resp.(*a2av03pb.Task))
+		},
 		Serves: "GetTask",
 		Up: func(req ProtoValue) (ProtoValue, error) {
 			return FromV03ProtoGetTaskRequest(req.(*a2av03pb.GetTaskRequest))
@@ -443,6 +461,12 @@ var compatV03 = &CompatVersion{
 	}, {
 		Down: func(resp ProtoValue) ProtoValue {
 			return ToV03ProtoTask(resp.(*Task))
+		},
+		Request: func(req ProtoValue) ProtoValue {
+			return ToV03ProtoCancelTaskRequest(req.(*CancelTaskRequest))
+		},
+		Response: func(resp ProtoValue) (ProtoValue, error) {
+			return FromV03ProtoTask(resp.(*a2av03pb.Task))
 		},
 		Serves: "CancelTask",
 		Up: func(req ProtoValue) (ProtoValue, error) {
@@ -452,6 +476,12 @@ var compatV03 = &CompatVersion{
 		Down: func(resp ProtoValue) ProtoValue {
 			return ToV03ProtoStreamResponse(resp.(*StreamResponse))
 		},
+		Request: func(req ProtoValue) ProtoValue {
+			return ToV03ProtoTaskSubscriptionRequest(req.(*SubscribeToTaskRequest))
+		},
+		Response: func(resp ProtoValue) (ProtoValue, error) {
+			return FromV03ProtoStreamResponse(resp.(*a2av03pb.StreamResponse))
+		},
 		Serves: "SubscribeToTask",
 		Up: func(req ProtoValue) (ProtoValue, error) {
 			return FromV03ProtoSubscribeToTaskRequest(req.(*a2av03pb.TaskSubscriptionRequest))
@@ -460,13 +490,25 @@ var compatV03 = &CompatVersion{
 		Down: func(resp ProtoValue) ProtoValue {
 			return ToV03ProtoTaskPushNotificationConfig(resp.(*TaskPushNotificationConfig))
 		},
+		Request: func(req ProtoValue) ProtoValue {
+			return ToV03ProtoCreateTaskPushNotificationConfigRequest(req.(*TaskPushNotificationConfig))
+		},
+		Response: func(resp ProtoValue) (ProtoValue, error) {
+			return FromV03ProtoTaskPushNotificationConfig(resp.(*a2av03pb.TaskPushNotificationConfig))
+		},
 		Serves: "CreateTaskPushNotificationConfig",
 		Up: func(req ProtoValue) (ProtoValue, error) {
-			return FromV03ProtoTaskPushNotificationConfig(req.(*a2av03pb.CreateTaskPushNotificationConfigRequest))
+			return FromV03ProtoTaskPushNotificationConfigOfCreateTaskPushNotificationConfigRequest(req.(*a2av03pb.CreateTaskPushNotificationConfigRequest))
 		},
 	}, {
 		Down: func(resp ProtoValue) ProtoValue {
 			return ToV03ProtoTaskPushNotificationConfig(resp.(*TaskPushNotificationConfig))
+		},
+		Request: func(req ProtoValue) ProtoValue {
+			return ToV03ProtoGetTaskPushNotificationConfigRequest(req.(*GetTaskPushNotificationConfigRequest))
+		},
+		Response: func(resp ProtoValue) (ProtoValue, error) {
+			return FromV03ProtoTaskPushNotificationConfig(resp.(*a2av03pb.TaskPushNotificationConfig))
 		},
 		Serves: "GetTaskPushNotificationConfig",
 		Up: func(req ProtoValue) (ProtoValue, error) {
@@ -476,6 +518,12 @@ var compatV03 = &CompatVersion{
 		Down: func(resp ProtoValue) ProtoValue {
 			return ToV03ProtoListTaskPushNotificationConfigResponse(resp.(*ListTaskPushNotificationConfigsResponse))
 		},
+		Request: func(req ProtoValue) ProtoValue {
+			return ToV03ProtoListTaskPushNotificationConfigRequest(req.(*ListTaskPushNotificationConfigsRequest))
+		},
+		Response: func(resp ProtoValue) (ProtoValue, error) {
+			return FromV03ProtoListTaskPushNotificationConfigsResponse(resp.(*a2av03pb.ListTaskPushNotificationConfigResponse))
+		},
 		Serves: "ListTaskPushNotificationConfigs",
 		Up: func(req ProtoValue) (ProtoValue, error) {
 			return FromV03ProtoListTaskPushNotificationConfigsRequest(req.(*a2av03pb.ListTaskPushNotificationConfigRequest))
@@ -484,6 +532,12 @@ var compatV03 = &CompatVersion{
 		Down: func(resp ProtoValue) ProtoValue {
 			return ToV03ProtoAgentCard(resp.(*AgentCard))
 		},
+		Request: func(req ProtoValue) ProtoValue {
+			return ToV03ProtoGetAgentCardRequest(req.(*GetExtendedAgentCardRequest))
+		},
+		Response: func(resp ProtoValue) (ProtoValue, error) {
+			return FromV03ProtoAgentCard(resp.(*a2av03pb.AgentCard))
+		},
 		Serves: "GetExtendedAgentCard",
 		Up: func(req ProtoValue) (ProtoValue, error) {
 			return FromV03ProtoGetExtendedAgentCardRequest(req.(*a2av03pb.GetAgentCardRequest))
@@ -491,6 +545,12 @@ var compatV03 = &CompatVersion{
 	}, {
 		Down: func(resp ProtoValue) ProtoValue {
 			return ToV03ProtoEmpty(resp.(*Empty))
+		},
+		Request: func(req ProtoValue) ProtoValue {
+			return ToV03ProtoDeleteTaskPushNotificationConfigRequest(req.(*DeleteTaskPushNotificationConfigRequest))
+		},
+		Response: func(resp ProtoValue) (ProtoValue, error) {
+			return FromV03ProtoEmpty(resp.(*a2av03pb.Empty))
 		},
 		Serves: "DeleteTaskPushNotificationConfig",
 		Up: func(req ProtoValue) (ProtoValue, error) {
@@ -1839,6 +1899,44 @@ func ToV03PasswordOAuthFlow(x *PasswordOAuthFlow) *a2av03.PasswordOAuthFlow {
 	return out
 }
 
+// ToV03ProtoSendMessageResponse converts SendMessageResponse to an A2A 0.3 SendMessageResponse, as its proto has it.
+func ToV03ProtoSendMessageResponse(x *SendMessageResponse) *a2av03pb.SendMessageResponse {
+	if x == nil {
+		return nil
+	}
+	out := &a2av03pb.SendMessageResponse{}
+	if w, ok := x.Payload.(*SendMessageResponseTask); ok {
+		out.Payload = &a2av03pb.SendMessageResponseTask{Task: ToV03ProtoTask(w.Task)}
+	}
+	if w, ok := x.Payload.(*SendMessageResponseMessage); ok {
+		out.Payload = &a2av03pb.SendMessageResponseMsg{Msg: ToV03ProtoMessage(w.Message)}
+	}
+	return out
+}
+
+// FromV03ProtoSendMessageResponse converts an A2A 0.3 SendMessageResponse, as its proto has it, to SendMessageResponse.
+func FromV03ProtoSendMessageResponse(x *a2av03pb.SendMessageResponse) (*SendMessageResponse, error) {
+	if x == nil {
+		return nil, nil
+	}
+	out := &SendMessageResponse{}
+	if w, ok := x.Payload.(*a2av03pb.SendMessageResponseTask); ok {
+		c, err := FromV03ProtoTask(w.Task)
+		if err != nil {
+			return nil, compatAt(err, "task")
+		}
+		out.Payload = &SendMessageResponseTask{Task: c}
+	}
+	if w, ok := x.Payload.(*a2av03pb.SendMessageResponseMsg); ok {
+		c, err := FromV03ProtoMessage(w.Msg)
+		if err != nil {
+			return nil, compatAt(err, "message")
+		}
+		out.Payload = &SendMessageResponseMessage{Message: c}
+	}
+	return out, nil
+}
+
 // FromV03ProtoSendMessageRequest converts an A2A 0.3 SendMessageRequest, as its proto has it, to SendMessageRequest.
 //
 // 0.3 has nothing for tenant.
@@ -1865,18 +1963,17 @@ func FromV03ProtoSendMessageRequest(x *a2av03pb.SendMessageRequest) (*SendMessag
 	return out, nil
 }
 
-// ToV03ProtoSendMessageResponse converts SendMessageResponse to an A2A 0.3 SendMessageResponse, as its proto has it.
-func ToV03ProtoSendMessageResponse(x *SendMessageResponse) *a2av03pb.SendMessageResponse {
+// ToV03ProtoSendMessageRequest converts SendMessageRequest to an A2A 0.3 SendMessageRequest, as its proto has it.
+//
+// 0.3 has no place for tenant.
+func ToV03ProtoSendMessageRequest(x *SendMessageRequest) *a2av03pb.SendMessageRequest {
 	if x == nil {
 		return nil
 	}
-	out := &a2av03pb.SendMessageResponse{}
-	if w, ok := x.Payload.(*SendMessageResponseTask); ok {
-		out.Payload = &a2av03pb.SendMessageResponseTask{Task: ToV03ProtoTask(w.Task)}
-	}
-	if w, ok := x.Payload.(*SendMessageResponseMessage); ok {
-		out.Payload = &a2av03pb.SendMessageResponseMsg{Msg: ToV03ProtoMessage(w.Message)}
-	}
+	out := &a2av03pb.SendMessageRequest{}
+	out.Request = ToV03ProtoMessage(x.Message)
+	out.Configuration = ToV03ProtoSendMessageConfiguration(x.Configuration)
+	out.Metadata = x.Metadata
 	return out
 }
 
@@ -1901,21 +1998,39 @@ func ToV03ProtoStreamResponse(x *StreamResponse) *a2av03pb.StreamResponse {
 	return out
 }
 
-// FromV03ProtoGetTaskRequest converts an A2A 0.3 GetTaskRequest, as its proto has it, to GetTaskRequest.
-//
-// 1.0 has no place for name; 0.3 has nothing for tenant, id.
-//
-// fixFromV03ProtoGetTaskRequest completes it where the versions' meaning differs.
-func FromV03ProtoGetTaskRequest(x *a2av03pb.GetTaskRequest) (*GetTaskRequest, error) {
+// FromV03ProtoStreamResponse converts an A2A 0.3 StreamResponse, as its proto has it, to StreamResponse.
+func FromV03ProtoStreamResponse(x *a2av03pb.StreamResponse) (*StreamResponse, error) {
 	if x == nil {
 		return nil, nil
 	}
-	out := &GetTaskRequest{}
-	if x.HistoryLength != 0 {
-		out.HistoryLength = newOf(x.HistoryLength)
+	out := &StreamResponse{}
+	if w, ok := x.Payload.(*a2av03pb.StreamResponseTask); ok {
+		c, err := FromV03ProtoTask(w.Task)
+		if err != nil {
+			return nil, compatAt(err, "task")
+		}
+		out.Payload = &StreamResponseTask{Task: c}
 	}
-	if err := fixFromV03ProtoGetTaskRequest(x, out); err != nil {
-		return nil, err
+	if w, ok := x.Payload.(*a2av03pb.StreamResponseMsg); ok {
+		c, err := FromV03ProtoMessage(w.Msg)
+		if err != nil {
+			return nil, compatAt(err, "message")
+		}
+		out.Payload = &StreamResponseMessage{Message: c}
+	}
+	if w, ok := x.Payload.(*a2av03pb.StreamResponseStatusUpdate); ok {
+		c, err := FromV03ProtoTaskStatusUpdateEvent(w.StatusUpdate)
+		if err != nil {
+			return nil, compatAt(err, "statusUpdate")
+		}
+		out.Payload = &StreamResponseStatusUpdate{StatusUpdate: c}
+	}
+	if w, ok := x.Payload.(*a2av03pb.StreamResponseArtifactUpdate); ok {
+		c, err := FromV03ProtoTaskArtifactUpdateEvent(w.ArtifactUpdate)
+		if err != nil {
+			return nil, compatAt(err, "artifactUpdate")
+		}
+		out.Payload = &StreamResponseArtifactUpdate{ArtifactUpdate: c}
 	}
 	return out, nil
 }
@@ -1939,6 +2054,79 @@ func ToV03ProtoTask(x *Task) *a2av03pb.Task {
 	return out
 }
 
+// FromV03ProtoTask converts an A2A 0.3 Task, as its proto has it, to Task.
+func FromV03ProtoTask(x *a2av03pb.Task) (*Task, error) {
+	if x == nil {
+		return nil, nil
+	}
+	out := &Task{}
+	out.ID = x.ID
+	out.ContextID = x.ContextID
+	{
+		c, err := FromV03ProtoTaskStatus(x.Status)
+		if err != nil {
+			return nil, compatAt(err, "status")
+		}
+		out.Status = c
+	}
+	{
+		c, err := convertSlice(x.Artifacts, func(e *a2av03pb.Artifact) (*Artifact, error) {
+			return FromV03ProtoArtifact(e)
+		})
+		if err != nil {
+			return nil, compatAt(err, "artifacts")
+		}
+		out.Artifacts = c
+	}
+	{
+		c, err := convertSlice(x.History, func(e *a2av03pb.Message) (*Message, error) {
+			return FromV03ProtoMessage(e)
+		})
+		if err != nil {
+			return nil, compatAt(err, "history")
+		}
+		out.History = c
+	}
+	out.Metadata = x.Metadata
+	return out, nil
+}
+
+// FromV03ProtoGetTaskRequest converts an A2A 0.3 GetTaskRequest, as its proto has it, to GetTaskRequest.
+//
+// 1.0 has no place for name; 0.3 has nothing for tenant, id.
+//
+// fixFromV03ProtoGetTaskRequest completes it where the versions' meaning differs.
+func FromV03ProtoGetTaskRequest(x *a2av03pb.GetTaskRequest) (*GetTaskRequest, error) {
+	if x == nil {
+		return nil, nil
+	}
+	out := &GetTaskRequest{}
+	if x.HistoryLength != 0 {
+		out.HistoryLength = newOf(x.HistoryLength)
+	}
+	if err := fixFromV03ProtoGetTaskRequest(x, out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// ToV03ProtoGetTaskRequest converts GetTaskRequest to an A2A 0.3 GetTaskRequest, as its proto has it.
+//
+// 0.3 has no place for tenant, id; 1.0 has nothing for name.
+//
+// fixToV03ProtoGetTaskRequest completes it where the versions' meaning differs.
+func ToV03ProtoGetTaskRequest(x *GetTaskRequest) *a2av03pb.GetTaskRequest {
+	if x == nil {
+		return nil
+	}
+	out := &a2av03pb.GetTaskRequest{}
+	if x.HistoryLength != nil {
+		out.HistoryLength = *x.HistoryLength
+	}
+	fixToV03ProtoGetTaskRequest(x, out)
+	return out
+}
+
 // FromV03ProtoCancelTaskRequest converts an A2A 0.3 CancelTaskRequest, as its proto has it, to CancelTaskRequest.
 //
 // 1.0 has no place for name; 0.3 has nothing for tenant, id, metadata.
@@ -1953,6 +2141,20 @@ func FromV03ProtoCancelTaskRequest(x *a2av03pb.CancelTaskRequest) (*CancelTaskRe
 		return nil, err
 	}
 	return out, nil
+}
+
+// ToV03ProtoCancelTaskRequest converts CancelTaskRequest to an A2A 0.3 CancelTaskRequest, as its proto has it.
+//
+// 0.3 has no place for tenant, id, metadata; 1.0 has nothing for name.
+//
+// fixToV03ProtoCancelTaskRequest completes it where the versions' meaning differs.
+func ToV03ProtoCancelTaskRequest(x *CancelTaskRequest) *a2av03pb.CancelTaskRequest {
+	if x == nil {
+		return nil
+	}
+	out := &a2av03pb.CancelTaskRequest{}
+	fixToV03ProtoCancelTaskRequest(x, out)
+	return out
 }
 
 // FromV03ProtoSubscribeToTaskRequest converts an A2A 0.3 TaskSubscriptionRequest, as its proto has it, to SubscribeToTaskRequest.
@@ -1971,6 +2173,20 @@ func FromV03ProtoSubscribeToTaskRequest(x *a2av03pb.TaskSubscriptionRequest) (*S
 	return out, nil
 }
 
+// ToV03ProtoTaskSubscriptionRequest converts SubscribeToTaskRequest to an A2A 0.3 TaskSubscriptionRequest, as its proto has it.
+//
+// 0.3 has no place for tenant, id; 1.0 has nothing for name.
+//
+// fixToV03ProtoTaskSubscriptionRequest completes it where the versions' meaning differs.
+func ToV03ProtoTaskSubscriptionRequest(x *SubscribeToTaskRequest) *a2av03pb.TaskSubscriptionRequest {
+	if x == nil {
+		return nil
+	}
+	out := &a2av03pb.TaskSubscriptionRequest{}
+	fixToV03ProtoTaskSubscriptionRequest(x, out)
+	return out
+}
+
 // FromV03ProtoGetTaskPushNotificationConfigRequest converts an A2A 0.3 GetTaskPushNotificationConfigRequest, as its proto has it, to GetTaskPushNotificationConfigRequest.
 //
 // 1.0 has no place for name; 0.3 has nothing for tenant, task_id, id.
@@ -1984,6 +2200,52 @@ func FromV03ProtoGetTaskPushNotificationConfigRequest(x *a2av03pb.GetTaskPushNot
 	if err := fixFromV03ProtoGetTaskPushNotificationConfigRequest(x, out); err != nil {
 		return nil, err
 	}
+	return out, nil
+}
+
+// ToV03ProtoGetTaskPushNotificationConfigRequest converts GetTaskPushNotificationConfigRequest to an A2A 0.3 GetTaskPushNotificationConfigRequest, as its proto has it.
+//
+// 0.3 has no place for tenant, task_id, id; 1.0 has nothing for name.
+//
+// fixToV03ProtoGetTaskPushNotificationConfigRequest completes it where the versions' meaning differs.
+func ToV03ProtoGetTaskPushNotificationConfigRequest(x *GetTaskPushNotificationConfigRequest) *a2av03pb.GetTaskPushNotificationConfigRequest {
+	if x == nil {
+		return nil
+	}
+	out := &a2av03pb.GetTaskPushNotificationConfigRequest{}
+	fixToV03ProtoGetTaskPushNotificationConfigRequest(x, out)
+	return out
+}
+
+// ToV03ProtoListTaskPushNotificationConfigResponse converts ListTaskPushNotificationConfigsResponse to an A2A 0.3 ListTaskPushNotificationConfigResponse, as its proto has it.
+func ToV03ProtoListTaskPushNotificationConfigResponse(x *ListTaskPushNotificationConfigsResponse) *a2av03pb.ListTaskPushNotificationConfigResponse {
+	if x == nil {
+		return nil
+	}
+	out := &a2av03pb.ListTaskPushNotificationConfigResponse{}
+	out.Configs = mapSlice(x.Configs, func(e *TaskPushNotificationConfig) *a2av03pb.TaskPushNotificationConfig {
+		return ToV03ProtoTaskPushNotificationConfig(e)
+	})
+	out.NextPageToken = x.NextPageToken
+	return out
+}
+
+// FromV03ProtoListTaskPushNotificationConfigsResponse converts an A2A 0.3 ListTaskPushNotificationConfigResponse, as its proto has it, to ListTaskPushNotificationConfigsResponse.
+func FromV03ProtoListTaskPushNotificationConfigsResponse(x *a2av03pb.ListTaskPushNotificationConfigResponse) (*ListTaskPushNotificationConfigsResponse, error) {
+	if x == nil {
+		return nil, nil
+	}
+	out := &ListTaskPushNotificationConfigsResponse{}
+	{
+		c, err := convertSlice(x.Configs, func(e *a2av03pb.TaskPushNotificationConfig) (*TaskPushNotificationConfig, error) {
+			return FromV03ProtoTaskPushNotificationConfig(e)
+		})
+		if err != nil {
+			return nil, compatAt(err, "configs")
+		}
+		out.Configs = c
+	}
+	out.NextPageToken = x.NextPageToken
 	return out, nil
 }
 
@@ -2005,28 +2267,20 @@ func FromV03ProtoListTaskPushNotificationConfigsRequest(x *a2av03pb.ListTaskPush
 	return out, nil
 }
 
-// ToV03ProtoListTaskPushNotificationConfigResponse converts ListTaskPushNotificationConfigsResponse to an A2A 0.3 ListTaskPushNotificationConfigResponse, as its proto has it.
-func ToV03ProtoListTaskPushNotificationConfigResponse(x *ListTaskPushNotificationConfigsResponse) *a2av03pb.ListTaskPushNotificationConfigResponse {
+// ToV03ProtoListTaskPushNotificationConfigRequest converts ListTaskPushNotificationConfigsRequest to an A2A 0.3 ListTaskPushNotificationConfigRequest, as its proto has it.
+//
+// 0.3 has no place for tenant, task_id; 1.0 has nothing for parent.
+//
+// fixToV03ProtoListTaskPushNotificationConfigRequest completes it where the versions' meaning differs.
+func ToV03ProtoListTaskPushNotificationConfigRequest(x *ListTaskPushNotificationConfigsRequest) *a2av03pb.ListTaskPushNotificationConfigRequest {
 	if x == nil {
 		return nil
 	}
-	out := &a2av03pb.ListTaskPushNotificationConfigResponse{}
-	out.Configs = mapSlice(x.Configs, func(e *TaskPushNotificationConfig) *a2av03pb.TaskPushNotificationConfig {
-		return ToV03ProtoTaskPushNotificationConfig(e)
-	})
-	out.NextPageToken = x.NextPageToken
+	out := &a2av03pb.ListTaskPushNotificationConfigRequest{}
+	out.PageSize = x.PageSize
+	out.PageToken = x.PageToken
+	fixToV03ProtoListTaskPushNotificationConfigRequest(x, out)
 	return out
-}
-
-// FromV03ProtoGetExtendedAgentCardRequest converts an A2A 0.3 GetAgentCardRequest, as its proto has it, to GetExtendedAgentCardRequest.
-//
-// 0.3 has nothing for tenant.
-func FromV03ProtoGetExtendedAgentCardRequest(x *a2av03pb.GetAgentCardRequest) (*GetExtendedAgentCardRequest, error) {
-	if x == nil {
-		return nil, nil
-	}
-	out := &GetExtendedAgentCardRequest{}
-	return out, nil
 }
 
 // ToV03ProtoAgentCard converts AgentCard to an A2A 0.3 AgentCard, as its proto has it.
@@ -2062,6 +2316,111 @@ func ToV03ProtoAgentCard(x *AgentCard) *a2av03pb.AgentCard {
 	return out
 }
 
+// FromV03ProtoAgentCard converts an A2A 0.3 AgentCard, as its proto has it, to AgentCard.
+//
+// 1.0 has no place for protocol_version, url, preferred_transport, additional_interfaces, security, supports_authenticated_extended_card; 0.3 has nothing for supported_interfaces, security_requirements, icon_url.
+//
+// fixFromV03ProtoAgentCard completes it where the versions' meaning differs.
+func FromV03ProtoAgentCard(x *a2av03pb.AgentCard) (*AgentCard, error) {
+	if x == nil {
+		return nil, nil
+	}
+	out := &AgentCard{}
+	out.Name = x.Name
+	out.Description = x.Description
+	{
+		c, err := FromV03ProtoAgentProvider(x.Provider)
+		if err != nil {
+			return nil, compatAt(err, "provider")
+		}
+		out.Provider = c
+	}
+	out.Version = x.Version
+	if x.DocumentationURL != "" {
+		out.DocumentationURL = newOf(x.DocumentationURL)
+	}
+	{
+		c, err := FromV03ProtoAgentCapabilities(x.Capabilities)
+		if err != nil {
+			return nil, compatAt(err, "capabilities")
+		}
+		out.Capabilities = c
+	}
+	{
+		c, err := convertMap(x.SecuritySchemes, func(e *a2av03pb.SecurityScheme) (*SecurityScheme, error) {
+			return FromV03ProtoSecurityScheme(e)
+		})
+		if err != nil {
+			return nil, compatAt(err, "securitySchemes")
+		}
+		out.SecuritySchemes = c
+	}
+	out.DefaultInputModes = x.DefaultInputModes
+	out.DefaultOutputModes = x.DefaultOutputModes
+	{
+		c, err := convertSlice(x.Skills, func(e *a2av03pb.AgentSkill) (*AgentSkill, error) {
+			return FromV03ProtoAgentSkill(e)
+		})
+		if err != nil {
+			return nil, compatAt(err, "skills")
+		}
+		out.Skills = c
+	}
+	{
+		c, err := convertSlice(x.Signatures, func(e *a2av03pb.AgentCardSignature) (*AgentCardSignature, error) {
+			return FromV03ProtoAgentCardSignature(e)
+		})
+		if err != nil {
+			return nil, compatAt(err, "signatures")
+		}
+		out.Signatures = c
+	}
+	if err := fixFromV03ProtoAgentCard(x, out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// FromV03ProtoGetExtendedAgentCardRequest converts an A2A 0.3 GetAgentCardRequest, as its proto has it, to GetExtendedAgentCardRequest.
+//
+// 0.3 has nothing for tenant.
+func FromV03ProtoGetExtendedAgentCardRequest(x *a2av03pb.GetAgentCardRequest) (*GetExtendedAgentCardRequest, error) {
+	if x == nil {
+		return nil, nil
+	}
+	out := &GetExtendedAgentCardRequest{}
+	return out, nil
+}
+
+// ToV03ProtoGetAgentCardRequest converts GetExtendedAgentCardRequest to an A2A 0.3 GetAgentCardRequest, as its proto has it.
+//
+// 0.3 has no place for tenant.
+func ToV03ProtoGetAgentCardRequest(x *GetExtendedAgentCardRequest) *a2av03pb.GetAgentCardRequest {
+	if x == nil {
+		return nil
+	}
+	out := &a2av03pb.GetAgentCardRequest{}
+	return out
+}
+
+// ToV03ProtoEmpty converts Empty to an A2A 0.3 Empty, as its proto has it.
+func ToV03ProtoEmpty(x *Empty) *a2av03pb.Empty {
+	if x == nil {
+		return nil
+	}
+	out := &a2av03pb.Empty{}
+	return out
+}
+
+// FromV03ProtoEmpty converts an A2A 0.3 Empty, as its proto has it, to Empty.
+func FromV03ProtoEmpty(x *a2av03pb.Empty) (*Empty, error) {
+	if x == nil {
+		return nil, nil
+	}
+	out := &Empty{}
+	return out, nil
+}
+
 // FromV03ProtoDeleteTaskPushNotificationConfigRequest converts an A2A 0.3 DeleteTaskPushNotificationConfigRequest, as its proto has it, to DeleteTaskPushNotificationConfigRequest.
 //
 // 1.0 has no place for name; 0.3 has nothing for tenant, task_id, id.
@@ -2078,12 +2437,37 @@ func FromV03ProtoDeleteTaskPushNotificationConfigRequest(x *a2av03pb.DeleteTaskP
 	return out, nil
 }
 
-// ToV03ProtoEmpty converts Empty to an A2A 0.3 Empty, as its proto has it.
-func ToV03ProtoEmpty(x *Empty) *a2av03pb.Empty {
+// ToV03ProtoDeleteTaskPushNotificationConfigRequest converts DeleteTaskPushNotificationConfigRequest to an A2A 0.3 DeleteTaskPushNotificationConfigRequest, as its proto has it.
+//
+// 0.3 has no place for tenant, task_id, id; 1.0 has nothing for name.
+//
+// fixToV03ProtoDeleteTaskPushNotificationConfigRequest completes it where the versions' meaning differs.
+func ToV03ProtoDeleteTaskPushNotificationConfigRequest(x *DeleteTaskPushNotificationConfigRequest) *a2av03pb.DeleteTaskPushNotificationConfigRequest {
 	if x == nil {
 		return nil
 	}
-	out := &a2av03pb.Empty{}
+	out := &a2av03pb.DeleteTaskPushNotificationConfigRequest{}
+	fixToV03ProtoDeleteTaskPushNotificationConfigRequest(x, out)
+	return out
+}
+
+// ToV03ProtoMessage converts Message to an A2A 0.3 Message, as its proto has it.
+//
+// 0.3 has no place for parts, reference_task_ids; 1.0 has nothing for content.
+//
+// fixToV03ProtoMessage completes it where the versions' meaning differs.
+func ToV03ProtoMessage(x *Message) *a2av03pb.Message {
+	if x == nil {
+		return nil
+	}
+	out := &a2av03pb.Message{}
+	out.MessageID = x.MessageID
+	out.ContextID = x.ContextID
+	out.TaskID = x.TaskID
+	out.Role = ToV03ProtoRole(x.Role)
+	out.Metadata = x.Metadata
+	out.Extensions = x.Extensions
+	fixToV03ProtoMessage(x, out)
 	return out
 }
 
@@ -2129,23 +2513,21 @@ func FromV03ProtoSendMessageConfiguration(x *a2av03pb.SendMessageConfiguration) 
 	return out, nil
 }
 
-// ToV03ProtoMessage converts Message to an A2A 0.3 Message, as its proto has it.
+// ToV03ProtoSendMessageConfiguration converts SendMessageConfiguration to an A2A 0.3 SendMessageConfiguration, as its proto has it.
 //
-// 0.3 has no place for parts, reference_task_ids; 1.0 has nothing for content.
+// 0.3 has no place for task_push_notification_config, return_immediately; 1.0 has nothing for push_notification, blocking.
 //
-// fixToV03ProtoMessage completes it where the versions' meaning differs.
-func ToV03ProtoMessage(x *Message) *a2av03pb.Message {
+// fixToV03ProtoSendMessageConfiguration completes it where the versions' meaning differs.
+func ToV03ProtoSendMessageConfiguration(x *SendMessageConfiguration) *a2av03pb.SendMessageConfiguration {
 	if x == nil {
 		return nil
 	}
-	out := &a2av03pb.Message{}
-	out.MessageID = x.MessageID
-	out.ContextID = x.ContextID
-	out.TaskID = x.TaskID
-	out.Role = ToV03ProtoRole(x.Role)
-	out.Metadata = x.Metadata
-	out.Extensions = x.Extensions
-	fixToV03ProtoMessage(x, out)
+	out := &a2av03pb.SendMessageConfiguration{}
+	out.AcceptedOutputModes = x.AcceptedOutputModes
+	if x.HistoryLength != nil {
+		out.HistoryLength = *x.HistoryLength
+	}
+	fixToV03ProtoSendMessageConfiguration(x, out)
 	return out
 }
 
@@ -2182,6 +2564,48 @@ func ToV03ProtoTaskArtifactUpdateEvent(x *TaskArtifactUpdateEvent) *a2av03pb.Tas
 	return out
 }
 
+// FromV03ProtoTaskStatusUpdateEvent converts an A2A 0.3 TaskStatusUpdateEvent, as its proto has it, to TaskStatusUpdateEvent.
+//
+// 1.0 has no place for final.
+func FromV03ProtoTaskStatusUpdateEvent(x *a2av03pb.TaskStatusUpdateEvent) (*TaskStatusUpdateEvent, error) {
+	if x == nil {
+		return nil, nil
+	}
+	out := &TaskStatusUpdateEvent{}
+	out.TaskID = x.TaskID
+	out.ContextID = x.ContextID
+	{
+		c, err := FromV03ProtoTaskStatus(x.Status)
+		if err != nil {
+			return nil, compatAt(err, "status")
+		}
+		out.Status = c
+	}
+	out.Metadata = x.Metadata
+	return out, nil
+}
+
+// FromV03ProtoTaskArtifactUpdateEvent converts an A2A 0.3 TaskArtifactUpdateEvent, as its proto has it, to TaskArtifactUpdateEvent.
+func FromV03ProtoTaskArtifactUpdateEvent(x *a2av03pb.TaskArtifactUpdateEvent) (*TaskArtifactUpdateEvent, error) {
+	if x == nil {
+		return nil, nil
+	}
+	out := &TaskArtifactUpdateEvent{}
+	out.TaskID = x.TaskID
+	out.ContextID = x.ContextID
+	{
+		c, err := FromV03ProtoArtifact(x.Artifact)
+		if err != nil {
+			return nil, compatAt(err, "artifact")
+		}
+		out.Artifact = c
+	}
+	out.Append = x.Append
+	out.LastChunk = x.LastChunk
+	out.Metadata = x.Metadata
+	return out, nil
+}
+
 // ToV03ProtoTaskStatus converts TaskStatus to an A2A 0.3 TaskStatus, as its proto has it.
 func ToV03ProtoTaskStatus(x *TaskStatus) *a2av03pb.TaskStatus {
 	if x == nil {
@@ -2209,6 +2633,47 @@ func ToV03ProtoArtifact(x *Artifact) *a2av03pb.Artifact {
 	out.Metadata = x.Metadata
 	out.Extensions = x.Extensions
 	return out
+}
+
+// FromV03ProtoTaskStatus converts an A2A 0.3 TaskStatus, as its proto has it, to TaskStatus.
+func FromV03ProtoTaskStatus(x *a2av03pb.TaskStatus) (*TaskStatus, error) {
+	if x == nil {
+		return nil, nil
+	}
+	out := &TaskStatus{}
+	out.State = FromV03ProtoTaskState(x.State)
+	{
+		c, err := FromV03ProtoMessage(x.Update)
+		if err != nil {
+			return nil, compatAt(err, "message")
+		}
+		out.Message = c
+	}
+	out.Timestamp = x.Timestamp
+	return out, nil
+}
+
+// FromV03ProtoArtifact converts an A2A 0.3 Artifact, as its proto has it, to Artifact.
+func FromV03ProtoArtifact(x *a2av03pb.Artifact) (*Artifact, error) {
+	if x == nil {
+		return nil, nil
+	}
+	out := &Artifact{}
+	out.ArtifactID = x.ArtifactID
+	out.Name = x.Name
+	out.Description = x.Description
+	{
+		c, err := convertSlice(x.Parts, func(e *a2av03pb.Part) (*Part, error) {
+			return FromV03ProtoPart(e)
+		})
+		if err != nil {
+			return nil, compatAt(err, "parts")
+		}
+		out.Parts = c
+	}
+	out.Metadata = x.Metadata
+	out.Extensions = x.Extensions
+	return out, nil
 }
 
 // ToV03ProtoAgentProvider converts AgentProvider to an A2A 0.3 AgentProvider, as its proto has it.
@@ -2299,17 +2764,120 @@ func ToV03ProtoAgentCardSignature(x *AgentCardSignature) *a2av03pb.AgentCardSign
 	return out
 }
 
-// FromV03ProtoRole converts an A2A 0.3 Role, as its proto has it, to Role.
-func FromV03ProtoRole(v a2av03pb.Role) Role {
-	switch v {
-	case a2av03pb.RoleUnspecified:
-		return RoleUnspecified
-	case a2av03pb.RoleUser:
-		return RoleUser
-	case a2av03pb.RoleAgent:
-		return RoleAgent
+// FromV03ProtoAgentProvider converts an A2A 0.3 AgentProvider, as its proto has it, to AgentProvider.
+func FromV03ProtoAgentProvider(x *a2av03pb.AgentProvider) (*AgentProvider, error) {
+	if x == nil {
+		return nil, nil
 	}
-	return 0
+	out := &AgentProvider{}
+	out.URL = x.URL
+	out.Organization = x.Organization
+	return out, nil
+}
+
+// FromV03ProtoAgentCapabilities converts an A2A 0.3 AgentCapabilities, as its proto has it, to AgentCapabilities.
+//
+// 0.3 has nothing for extended_agent_card.
+func FromV03ProtoAgentCapabilities(x *a2av03pb.AgentCapabilities) (*AgentCapabilities, error) {
+	if x == nil {
+		return nil, nil
+	}
+	out := &AgentCapabilities{}
+	if x.Streaming {
+		out.Streaming = newOf(x.Streaming)
+	}
+	if x.PushNotifications {
+		out.PushNotifications = newOf(x.PushNotifications)
+	}
+	{
+		c, err := convertSlice(x.Extensions, func(e *a2av03pb.AgentExtension) (*AgentExtension, error) {
+			return FromV03ProtoAgentExtension(e)
+		})
+		if err != nil {
+			return nil, compatAt(err, "extensions")
+		}
+		out.Extensions = c
+	}
+	return out, nil
+}
+
+// FromV03ProtoSecurityScheme converts an A2A 0.3 SecurityScheme, as its proto has it, to SecurityScheme.
+func FromV03ProtoSecurityScheme(x *a2av03pb.SecurityScheme) (*SecurityScheme, error) {
+	if x == nil {
+		return nil, nil
+	}
+	out := &SecurityScheme{}
+	if w, ok := x.Scheme.(*a2av03pb.SecuritySchemeAPIKeySecurityScheme); ok {
+		c, err := FromV03ProtoAPIKeySecurityScheme(w.APIKeySecurityScheme)
+		if err != nil {
+			return nil, compatAt(err, "apiKeySecurityScheme")
+		}
+		out.Scheme = &SecuritySchemeAPIKeySecurityScheme{APIKeySecurityScheme: c}
+	}
+	if w, ok := x.Scheme.(*a2av03pb.SecuritySchemeHTTPAuthSecurityScheme); ok {
+		c, err := FromV03ProtoHTTPAuthSecurityScheme(w.HTTPAuthSecurityScheme)
+		if err != nil {
+			return nil, compatAt(err, "httpAuthSecurityScheme")
+		}
+		out.Scheme = &SecuritySchemeHTTPAuthSecurityScheme{HTTPAuthSecurityScheme: c}
+	}
+	if w, ok := x.Scheme.(*a2av03pb.SecuritySchemeOAuth2SecurityScheme); ok {
+		c, err := FromV03ProtoOAuth2SecurityScheme(w.OAuth2SecurityScheme)
+		if err != nil {
+			return nil, compatAt(err, "oauth2SecurityScheme")
+		}
+		out.Scheme = &SecuritySchemeOAuth2SecurityScheme{OAuth2SecurityScheme: c}
+	}
+	if w, ok := x.Scheme.(*a2av03pb.SecuritySchemeOpenIDConnectSecurityScheme); ok {
+		c, err := FromV03ProtoOpenIDConnectSecurityScheme(w.OpenIDConnectSecurityScheme)
+		if err != nil {
+			return nil, compatAt(err, "openIdConnectSecurityScheme")
+		}
+		out.Scheme = &SecuritySchemeOpenIDConnectSecurityScheme{OpenIDConnectSecurityScheme: c}
+	}
+	if w, ok := x.Scheme.(*a2av03pb.SecuritySchemeMTLSSecurityScheme); ok {
+		c, err := FromV03ProtoMutualTLSSecurityScheme(w.MTLSSecurityScheme)
+		if err != nil {
+			return nil, compatAt(err, "mtlsSecurityScheme")
+		}
+		out.Scheme = &SecuritySchemeMTLSSecurityScheme{MTLSSecurityScheme: c}
+	}
+	return out, nil
+}
+
+// FromV03ProtoAgentSkill converts an A2A 0.3 AgentSkill, as its proto has it, to AgentSkill.
+//
+// 1.0 has no place for security; 0.3 has nothing for security_requirements.
+//
+// fixFromV03ProtoAgentSkill completes it where the versions' meaning differs.
+func FromV03ProtoAgentSkill(x *a2av03pb.AgentSkill) (*AgentSkill, error) {
+	if x == nil {
+		return nil, nil
+	}
+	out := &AgentSkill{}
+	out.ID = x.ID
+	out.Name = x.Name
+	out.Description = x.Description
+	out.Tags = x.Tags
+	out.Examples = x.Examples
+	out.InputModes = x.InputModes
+	out.OutputModes = x.OutputModes
+	if err := fixFromV03ProtoAgentSkill(x, out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// FromV03ProtoAgentCardSignature converts an A2A 0.3 AgentCardSignature, as its proto has it, to AgentCardSignature.
+func FromV03ProtoAgentCardSignature(x *a2av03pb.AgentCardSignature) (*AgentCardSignature, error) {
+	if x == nil {
+		return nil, nil
+	}
+	out := &AgentCardSignature{}
+	out.Protected = x.Protected
+	out.Signature = x.Signature
+	out.Header = x.Header
+	return out, nil
 }
 
 // ToV03ProtoRole converts Role to an A2A 0.3 Role, as its proto has it.
@@ -2321,6 +2889,19 @@ func ToV03ProtoRole(v Role) a2av03pb.Role {
 		return a2av03pb.RoleUser
 	case RoleAgent:
 		return a2av03pb.RoleAgent
+	}
+	return 0
+}
+
+// FromV03ProtoRole converts an A2A 0.3 Role, as its proto has it, to Role.
+func FromV03ProtoRole(v a2av03pb.Role) Role {
+	switch v {
+	case a2av03pb.RoleUnspecified:
+		return RoleUnspecified
+	case a2av03pb.RoleUser:
+		return RoleUser
+	case a2av03pb.RoleAgent:
+		return RoleAgent
 	}
 	return 0
 }
@@ -2346,6 +2927,31 @@ func ToV03ProtoTaskState(v TaskState) a2av03pb.TaskState {
 		return a2av03pb.TaskStateRejected
 	case TaskStateAuthRequired:
 		return a2av03pb.TaskStateAuthRequired
+	}
+	return 0
+}
+
+// FromV03ProtoTaskState converts an A2A 0.3 TaskState, as its proto has it, to TaskState.
+func FromV03ProtoTaskState(v a2av03pb.TaskState) TaskState {
+	switch v {
+	case a2av03pb.TaskStateUnspecified:
+		return TaskStateUnspecified
+	case a2av03pb.TaskStateSubmitted:
+		return TaskStateSubmitted
+	case a2av03pb.TaskStateWorking:
+		return TaskStateWorking
+	case a2av03pb.TaskStateCompleted:
+		return TaskStateCompleted
+	case a2av03pb.TaskStateFailed:
+		return TaskStateFailed
+	case a2av03pb.TaskStateCancelled:
+		return TaskStateCanceled
+	case a2av03pb.TaskStateInputRequired:
+		return TaskStateInputRequired
+	case a2av03pb.TaskStateRejected:
+		return TaskStateRejected
+	case a2av03pb.TaskStateAuthRequired:
+		return TaskStateAuthRequired
 	}
 	return 0
 }
@@ -2420,6 +3026,82 @@ func ToV03ProtoMutualTLSSecurityScheme(x *MutualTLSSecurityScheme) *a2av03pb.Mut
 	return out
 }
 
+// FromV03ProtoAgentExtension converts an A2A 0.3 AgentExtension, as its proto has it, to AgentExtension.
+func FromV03ProtoAgentExtension(x *a2av03pb.AgentExtension) (*AgentExtension, error) {
+	if x == nil {
+		return nil, nil
+	}
+	out := &AgentExtension{}
+	out.URI = x.URI
+	out.Description = x.Description
+	out.Required = x.Required
+	out.Params = x.Params
+	return out, nil
+}
+
+// FromV03ProtoAPIKeySecurityScheme converts an A2A 0.3 APIKeySecurityScheme, as its proto has it, to APIKeySecurityScheme.
+func FromV03ProtoAPIKeySecurityScheme(x *a2av03pb.APIKeySecurityScheme) (*APIKeySecurityScheme, error) {
+	if x == nil {
+		return nil, nil
+	}
+	out := &APIKeySecurityScheme{}
+	out.Description = x.Description
+	out.Location = x.Location
+	out.Name = x.Name
+	return out, nil
+}
+
+// FromV03ProtoHTTPAuthSecurityScheme converts an A2A 0.3 HTTPAuthSecurityScheme, as its proto has it, to HTTPAuthSecurityScheme.
+func FromV03ProtoHTTPAuthSecurityScheme(x *a2av03pb.HTTPAuthSecurityScheme) (*HTTPAuthSecurityScheme, error) {
+	if x == nil {
+		return nil, nil
+	}
+	out := &HTTPAuthSecurityScheme{}
+	out.Description = x.Description
+	out.Scheme = x.Scheme
+	out.BearerFormat = x.BearerFormat
+	return out, nil
+}
+
+// FromV03ProtoOAuth2SecurityScheme converts an A2A 0.3 OAuth2SecurityScheme, as its proto has it, to OAuth2SecurityScheme.
+func FromV03ProtoOAuth2SecurityScheme(x *a2av03pb.OAuth2SecurityScheme) (*OAuth2SecurityScheme, error) {
+	if x == nil {
+		return nil, nil
+	}
+	out := &OAuth2SecurityScheme{}
+	out.Description = x.Description
+	{
+		c, err := FromV03ProtoOAuthFlows(x.Flows)
+		if err != nil {
+			return nil, compatAt(err, "flows")
+		}
+		out.Flows = c
+	}
+	out.OAuth2MetadataURL = x.OAuth2MetadataURL
+	return out, nil
+}
+
+// FromV03ProtoOpenIDConnectSecurityScheme converts an A2A 0.3 OpenIDConnectSecurityScheme, as its proto has it, to OpenIDConnectSecurityScheme.
+func FromV03ProtoOpenIDConnectSecurityScheme(x *a2av03pb.OpenIDConnectSecurityScheme) (*OpenIDConnectSecurityScheme, error) {
+	if x == nil {
+		return nil, nil
+	}
+	out := &OpenIDConnectSecurityScheme{}
+	out.Description = x.Description
+	out.OpenIDConnectURL = x.OpenIDConnectURL
+	return out, nil
+}
+
+// FromV03ProtoMutualTLSSecurityScheme converts an A2A 0.3 MutualTLSSecurityScheme, as its proto has it, to MutualTLSSecurityScheme.
+func FromV03ProtoMutualTLSSecurityScheme(x *a2av03pb.MutualTLSSecurityScheme) (*MutualTLSSecurityScheme, error) {
+	if x == nil {
+		return nil, nil
+	}
+	out := &MutualTLSSecurityScheme{}
+	out.Description = x.Description
+	return out, nil
+}
+
 // ToV03ProtoOAuthFlows converts OAuthFlows to an A2A 0.3 OAuthFlows, as its proto has it.
 //
 // 0.3 has no place for device_code.
@@ -2441,6 +3123,45 @@ func ToV03ProtoOAuthFlows(x *OAuthFlows) *a2av03pb.OAuthFlows {
 		out.Flow = &a2av03pb.OAuthFlowsPassword{Password: ToV03ProtoPasswordOAuthFlow(w.Password)}
 	}
 	return out
+}
+
+// FromV03ProtoOAuthFlows converts an A2A 0.3 OAuthFlows, as its proto has it, to OAuthFlows.
+//
+// 0.3 has nothing for device_code.
+func FromV03ProtoOAuthFlows(x *a2av03pb.OAuthFlows) (*OAuthFlows, error) {
+	if x == nil {
+		return nil, nil
+	}
+	out := &OAuthFlows{}
+	if w, ok := x.Flow.(*a2av03pb.OAuthFlowsAuthorizationCode); ok {
+		c, err := FromV03ProtoAuthorizationCodeOAuthFlow(w.AuthorizationCode)
+		if err != nil {
+			return nil, compatAt(err, "authorizationCode")
+		}
+		out.Flow = &OAuthFlowsAuthorizationCode{AuthorizationCode: c}
+	}
+	if w, ok := x.Flow.(*a2av03pb.OAuthFlowsClientCredentials); ok {
+		c, err := FromV03ProtoClientCredentialsOAuthFlow(w.ClientCredentials)
+		if err != nil {
+			return nil, compatAt(err, "clientCredentials")
+		}
+		out.Flow = &OAuthFlowsClientCredentials{ClientCredentials: c}
+	}
+	if w, ok := x.Flow.(*a2av03pb.OAuthFlowsImplicit); ok {
+		c, err := FromV03ProtoImplicitOAuthFlow(w.Implicit)
+		if err != nil {
+			return nil, compatAt(err, "implicit")
+		}
+		out.Flow = &OAuthFlowsImplicit{Implicit: c}
+	}
+	if w, ok := x.Flow.(*a2av03pb.OAuthFlowsPassword); ok {
+		c, err := FromV03ProtoPasswordOAuthFlow(w.Password)
+		if err != nil {
+			return nil, compatAt(err, "password")
+		}
+		out.Flow = &OAuthFlowsPassword{Password: c}
+	}
+	return out, nil
 }
 
 // ToV03ProtoAuthorizationCodeOAuthFlow converts AuthorizationCodeOAuthFlow to an A2A 0.3 AuthorizationCodeOAuthFlow, as its proto has it.
@@ -2492,4 +3213,55 @@ func ToV03ProtoPasswordOAuthFlow(x *PasswordOAuthFlow) *a2av03pb.PasswordOAuthFl
 	out.RefreshURL = x.RefreshURL
 	out.Scopes = x.Scopes
 	return out
+}
+
+// FromV03ProtoAuthorizationCodeOAuthFlow converts an A2A 0.3 AuthorizationCodeOAuthFlow, as its proto has it, to AuthorizationCodeOAuthFlow.
+//
+// 0.3 has nothing for pkce_required.
+func FromV03ProtoAuthorizationCodeOAuthFlow(x *a2av03pb.AuthorizationCodeOAuthFlow) (*AuthorizationCodeOAuthFlow, error) {
+	if x == nil {
+		return nil, nil
+	}
+	out := &AuthorizationCodeOAuthFlow{}
+	out.AuthorizationURL = x.AuthorizationURL
+	out.TokenURL = x.TokenURL
+	out.RefreshURL = x.RefreshURL
+	out.Scopes = x.Scopes
+	return out, nil
+}
+
+// FromV03ProtoClientCredentialsOAuthFlow converts an A2A 0.3 ClientCredentialsOAuthFlow, as its proto has it, to ClientCredentialsOAuthFlow.
+func FromV03ProtoClientCredentialsOAuthFlow(x *a2av03pb.ClientCredentialsOAuthFlow) (*ClientCredentialsOAuthFlow, error) {
+	if x == nil {
+		return nil, nil
+	}
+	out := &ClientCredentialsOAuthFlow{}
+	out.TokenURL = x.TokenURL
+	out.RefreshURL = x.RefreshURL
+	out.Scopes = x.Scopes
+	return out, nil
+}
+
+// FromV03ProtoImplicitOAuthFlow converts an A2A 0.3 ImplicitOAuthFlow, as its proto has it, to ImplicitOAuthFlow.
+func FromV03ProtoImplicitOAuthFlow(x *a2av03pb.ImplicitOAuthFlow) (*ImplicitOAuthFlow, error) {
+	if x == nil {
+		return nil, nil
+	}
+	out := &ImplicitOAuthFlow{}
+	out.AuthorizationURL = x.AuthorizationURL
+	out.RefreshURL = x.RefreshURL
+	out.Scopes = x.Scopes
+	return out, nil
+}
+
+// FromV03ProtoPasswordOAuthFlow converts an A2A 0.3 PasswordOAuthFlow, as its proto has it, to PasswordOAuthFlow.
+func FromV03ProtoPasswordOAuthFlow(x *a2av03pb.PasswordOAuthFlow) (*PasswordOAuthFlow, error) {
+	if x == nil {
+		return nil, nil
+	}
+	out := &PasswordOAuthFlow{}
+	out.TokenURL = x.TokenURL
+	out.RefreshURL = x.RefreshURL
+	out.Scopes = x.Scopes
+	return out, nil
 }

@@ -182,11 +182,11 @@ func fixFromV03ProtoListTaskPushNotificationConfigsRequest(x *a2av03pb.ListTaskP
 	return err
 }
 
-// FromV03ProtoTaskPushNotificationConfig reads 0.3's create request: the
-// task is "parent", the config nested in "config" (whose own "name", when
-// given, names the same task). The config's id is its own "id", else the
-// request's "configId".
-func FromV03ProtoTaskPushNotificationConfig(x *a2av03pb.CreateTaskPushNotificationConfigRequest) (*TaskPushNotificationConfig, error) {
+// FromV03ProtoTaskPushNotificationConfigOfCreateTaskPushNotificationConfigRequest
+// reads 0.3's create request: the task is "parent", the config nested in
+// "config". The config's id is its own "id", else the request's
+// "configId".
+func FromV03ProtoTaskPushNotificationConfigOfCreateTaskPushNotificationConfigRequest(x *a2av03pb.CreateTaskPushNotificationConfigRequest) (*TaskPushNotificationConfig, error) {
 	if x == nil {
 		return nil, nil
 	}
@@ -281,6 +281,142 @@ func securityToV03Proto(reqs []*SecurityRequirement) []*a2av03pb.Security {
 			}
 		}
 		out = append(out, s)
+	}
+	return out
+}
+
+// The client's side: this version's requests to a server of 0.3's proto,
+// and its answers back.
+
+// fixToV03ProtoGetTaskRequest names the task "tasks/{id}".
+func fixToV03ProtoGetTaskRequest(x *GetTaskRequest, out *a2av03pb.GetTaskRequest) {
+	out.Name = "tasks/" + x.ID
+}
+
+// fixToV03ProtoCancelTaskRequest names the task "tasks/{id}".
+func fixToV03ProtoCancelTaskRequest(x *CancelTaskRequest, out *a2av03pb.CancelTaskRequest) {
+	out.Name = "tasks/" + x.ID
+}
+
+// fixToV03ProtoTaskSubscriptionRequest names the task "tasks/{id}".
+func fixToV03ProtoTaskSubscriptionRequest(x *SubscribeToTaskRequest, out *a2av03pb.TaskSubscriptionRequest) {
+	out.Name = "tasks/" + x.ID
+}
+
+// fixToV03ProtoGetTaskPushNotificationConfigRequest names the config
+// "tasks/{task}/pushNotificationConfigs/{config}".
+func fixToV03ProtoGetTaskPushNotificationConfigRequest(x *GetTaskPushNotificationConfigRequest, out *a2av03pb.GetTaskPushNotificationConfigRequest) {
+	out.Name = "tasks/" + x.TaskID + "/pushNotificationConfigs/" + x.ID
+}
+
+// fixToV03ProtoDeleteTaskPushNotificationConfigRequest names the config.
+func fixToV03ProtoDeleteTaskPushNotificationConfigRequest(x *DeleteTaskPushNotificationConfigRequest, out *a2av03pb.DeleteTaskPushNotificationConfigRequest) {
+	out.Name = "tasks/" + x.TaskID + "/pushNotificationConfigs/" + x.ID
+}
+
+// fixToV03ProtoListTaskPushNotificationConfigRequest names the task as the
+// parent.
+func fixToV03ProtoListTaskPushNotificationConfigRequest(x *ListTaskPushNotificationConfigsRequest, out *a2av03pb.ListTaskPushNotificationConfigRequest) {
+	out.Parent = "tasks/" + x.TaskID
+}
+
+// ToV03ProtoCreateTaskPushNotificationConfigRequest writes a 1.0 config as
+// 0.3's create request: the task as its parent, the config nested.
+func ToV03ProtoCreateTaskPushNotificationConfigRequest(x *TaskPushNotificationConfig) *a2av03pb.CreateTaskPushNotificationConfigRequest {
+	if x == nil {
+		return nil
+	}
+	return &a2av03pb.CreateTaskPushNotificationConfigRequest{Parent: "tasks/" + x.TaskID, ConfigID: x.ID, Config: ToV03ProtoTaskPushNotificationConfig(x)}
+}
+
+// FromV03ProtoTaskPushNotificationConfig reads 0.3's config: the task and
+// the config's id from its resource name (or the config's own id), the
+// rest from the nested config.
+func FromV03ProtoTaskPushNotificationConfig(x *a2av03pb.TaskPushNotificationConfig) (*TaskPushNotificationConfig, error) {
+	if x == nil {
+		return nil, nil
+	}
+	c := &TaskPushNotificationConfig{}
+	if x.PushNotificationConfig != nil {
+		c = pushFromV03Proto(x.PushNotificationConfig)
+	}
+	task, id, err := configName("/name", x.Name)
+	if err != nil {
+		return nil, err
+	}
+	c.TaskID = task
+	if c.ID == "" {
+		c.ID = id
+	}
+	return c, nil
+}
+
+// fixToV03ProtoSendMessageConfiguration writes 1.0's "returnImmediately"
+// as 0.3's "blocking", and its task push config as 0.3's push config.
+func fixToV03ProtoSendMessageConfiguration(x *SendMessageConfiguration, out *a2av03pb.SendMessageConfiguration) {
+	out.Blocking = !x.ReturnImmediately
+	if c := x.TaskPushNotificationConfig; c != nil {
+		out.PushNotification = ToV03ProtoTaskPushNotificationConfig(c).PushNotificationConfig
+	}
+}
+
+// fixFromV03ProtoAgentCard reads where a 0.3 card says to call, as
+// fixFromV03AgentCard does for 0.3's JSON: "url" with
+// "preferredTransport", then "additionalInterfaces", each an interface at
+// the card's protocol version; security and the extended card move back.
+func fixFromV03ProtoAgentCard(x *a2av03pb.AgentCard, out *AgentCard) error {
+	version := x.ProtocolVersion
+	if major, rest, ok := strings.Cut(version, "."); ok {
+		minor, _, _ := strings.Cut(rest, ".")
+		version = major + "." + minor
+	}
+	add := func(url, binding string) {
+		for _, i := range out.SupportedInterfaces {
+			if i.URL == url && i.ProtocolBinding == binding {
+				return
+			}
+		}
+		out.SupportedInterfaces = append(out.SupportedInterfaces, &AgentInterface{URL: url, ProtocolBinding: binding, ProtocolVersion: version})
+	}
+	if x.URL != "" {
+		binding := x.PreferredTransport
+		if binding == "" {
+			binding = "JSONRPC" // 0.3's default transport
+		}
+		add(x.URL, binding)
+	}
+	for _, i := range x.AdditionalInterfaces {
+		add(i.URL, i.Transport)
+	}
+	out.SecurityRequirements = securityFromV03Proto(x.Security)
+	if x.SupportsAuthenticatedExtendedCard {
+		if out.Capabilities == nil {
+			out.Capabilities = &AgentCapabilities{}
+		}
+		supports := true
+		out.Capabilities.ExtendedAgentCard = &supports
+	}
+	return nil
+}
+
+// fixFromV03ProtoAgentSkill moves a skill's 0.3 "security" to 1.0's
+// requirements.
+func fixFromV03ProtoAgentSkill(x *a2av03pb.AgentSkill, out *AgentSkill) error {
+	out.SecurityRequirements = securityFromV03Proto(x.Security)
+	return nil
+}
+
+func securityFromV03Proto(reqs []*a2av03pb.Security) []*SecurityRequirement {
+	var out []*SecurityRequirement
+	for _, r := range reqs {
+		req := &SecurityRequirement{Schemes: map[string]*StringList{}}
+		for name, scopes := range r.Schemes {
+			req.Schemes[name] = &StringList{}
+			if scopes != nil {
+				req.Schemes[name].List = scopes.List
+			}
+		}
+		out = append(out, req)
 	}
 	return out
 }

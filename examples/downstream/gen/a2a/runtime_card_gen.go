@@ -145,9 +145,10 @@ func earlierCard(data []byte) *CompatVersion {
 // preference) or WithPreferredBindings': one whose protocolVersion is the
 // client's (WithVersion), over JSON-RPC, HTTP+JSON, or a binding added with
 // WithTransport. Every request gets the interface's tenant (A2A §8.3.2).
-// A card that offers none at this version but a JSON-RPC interface at an
-// earlier one the package was generated for (a 0.3 agent's card, as
-// ResolveCard reads it) gets NewCompatJSONRPCTransport.
+// A card that offers none at this version but an interface at an earlier
+// one the package was generated for (a 0.3 agent's card, as ResolveCard
+// reads it) gets NewCompatJSONRPCTransport for JSON-RPC, and
+// NewCompatTransport over gRPC or HTTP+JSON.
 func NewTransportFromCard(card *AgentCard, opts ...ClientOption) (Transport, *AgentInterface, error) {
 	cfg := newClientConfig(opts)
 	ifaces := slices.Clone(card.SupportedInterfaces)
@@ -188,17 +189,32 @@ func NewTransportFromCard(card *AgentCard, opts ...ClientOption) (Transport, *Ag
 		}
 		return t, iface, nil
 	}
-	// Nothing at this version: an earlier version's JSON-RPC interface (a
-	// 0.3 agent's) is spoken through its conversion. (The tenant is 1.0's;
-	// an earlier interface has none.)
+	// Nothing at this version: an earlier version's interface (a 0.3
+	// agent's) is spoken through its conversion: JSON-RPC by its JSON, the
+	// other bindings by its proto when the package has it. (The tenant is
+	// 1.0's; an earlier interface has none.)
 	for _, iface := range ifaces {
-		if iface == nil || iface.ProtocolBinding != BindingJSONRPC {
+		if iface == nil {
 			continue
 		}
 		v, _ := ParseVersion(iface.ProtocolVersion)
 		for _, c := range CompatVersions() {
-			if c.Version == v {
+			if c.Version != v {
+				continue
+			}
+			earlier := append(slices.Clone(opts), WithVersion(c.Version))
+			switch f := cfg.factories[iface.ProtocolBinding]; {
+			case iface.ProtocolBinding == BindingJSONRPC:
 				return NewCompatJSONRPCTransport(iface.URL, c, opts...), iface, nil
+			case c.Proto == nil:
+			case f != nil:
+				t, err := f(iface, earlier...)
+				if err != nil {
+					return nil, nil, err
+				}
+				return NewCompatTransport(t, c), iface, nil
+			case iface.ProtocolBinding == BindingHTTPJSON:
+				return NewCompatTransport(NewRESTTransport(iface.URL, earlier...), c), iface, nil
 			}
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"iter"
 	"net/http"
 	"slices"
 	"strconv"
@@ -230,4 +231,74 @@ func compatUp(rpc *CompatRPC, req ProtoValue) (ProtoValue, *RPCError) {
 		return nil, rerr
 	}
 	return in, nil
+}
+
+// NewCompatTransport calls a server that speaks only the earlier version v
+// (a 0.3 agent) through inner, a transport to it over gRPC or HTTP+JSON: each
+// call is converted to the RPC of v's proto that this version's RPC pairs
+// with, and each answer back (v.RPCs). NewTransportFromCard picks it when a
+// card offers nothing newer.
+func NewCompatTransport(inner Transport, v *CompatVersion) Transport {
+	return &compatTransport{inner: inner, v: v}
+}
+
+type compatTransport struct {
+	inner Transport
+	v     *CompatVersion
+}
+
+// rpc finds the earlier version's RPC that method pairs with.
+func (t *compatTransport) rpc(method *MethodDesc) (*CompatRPC, *MethodDesc, error) {
+	for i := range t.v.RPCs {
+		if t.v.RPCs[i].Serves == method.Name {
+			return &t.v.RPCs[i], &t.v.Proto.Methods[i], nil
+		}
+	}
+	return nil, nil, NewError(ErrUnsupportedOperation, "A2A "+t.v.Version+" has no "+method.Name)
+}
+
+// answer reads one of the earlier version's responses as this version's,
+// into resp.
+func (t *compatTransport) answer(rpc *CompatRPC, m *MethodDesc, old, resp ProtoValue) error {
+	v, err := rpc.Response(old)
+	if err != nil {
+		return NewError(ErrInvalidAgentResponse, rpc.Serves+" (A2A "+t.v.Version+" "+m.Name+"): "+err.Error())
+	}
+	return resp.UnmarshalProto(v.AppendProto(nil))
+}
+
+func (t *compatTransport) Call(ctx context.Context, method *MethodDesc, req, resp ProtoValue) error {
+	rpc, m, err := t.rpc(method)
+	if err != nil {
+		return err
+	}
+	old := m.NewResponse()
+	if err := t.inner.Call(ctx, m, rpc.Request(req), old); err != nil {
+		return err
+	}
+	return t.answer(rpc, m, old, resp)
+}
+
+func (t *compatTransport) Stream(ctx context.Context, method *MethodDesc, req ProtoValue) iter.Seq2[ProtoValue, error] {
+	return func(yield func(ProtoValue, error) bool) {
+		rpc, m, err := t.rpc(method)
+		if err != nil {
+			yield(nil, err)
+			return
+		}
+		for old, err := range t.inner.Stream(ctx, m, rpc.Request(req)) {
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			resp := method.NewResponse()
+			if err := t.answer(rpc, m, old, resp); err != nil {
+				yield(nil, err)
+				return
+			}
+			if !yield(resp, nil) {
+				return
+			}
+		}
+	}
 }

@@ -12,6 +12,7 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -166,8 +167,12 @@ func (t *restTransport) do(ctx context.Context, method *MethodDesc, req ProtoVal
 	if err != nil {
 		return nil, err
 	}
+	contentType := A2AContentType
+	if slices.ContainsFunc(CompatVersions(), func(v *CompatVersion) bool { return v.Version == t.cfg.version }) {
+		contentType = "application/json" // an earlier version had no media type of its own, and its servers read only this one
+	}
 	send := func(verb string) (*http.Response, error) {
-		hr, err := t.cfg.newRequest(ctx, verb, target, body, A2AContentType, accept)
+		hr, err := t.cfg.newRequest(ctx, verb, target, body, contentType, accept)
 		if err != nil {
 			return nil, err
 		}
@@ -238,7 +243,8 @@ func (t *restTransport) Stream(ctx context.Context, method *MethodDesc, req Prot
 	}
 }
 
-// statusError reads a google.rpc.Status error body.
+// statusError reads a google.rpc.Status error body, or the JSON-RPC error
+// object A2A 0.3's HTTP+JSON servers answer with ({"code":-32001,…}).
 func statusError(res *http.Response, data []byte) error {
 	var body struct {
 		Error *struct {
@@ -247,8 +253,16 @@ func statusError(res *http.Response, data []byte) error {
 			Message string          `json:"message"`
 			Details json.RawMessage `json:"details"`
 		} `json:"error"`
+		Code    *int   `json:"code"`
+		Message string `json:"message"`
 	}
-	if json.Unmarshal(data, &body) != nil || body.Error == nil {
+	if json.Unmarshal(data, &body) != nil {
+		return httpError(res, data)
+	}
+	if body.Error == nil {
+		if body.Code != nil && *body.Code < 0 {
+			return ErrorFromCode(*body.Code, "", body.Message)
+		}
 		return httpError(res, data)
 	}
 	reason, meta, violations := errorDetails(body.Error.Details)

@@ -35,11 +35,15 @@ type CompatVersion struct {
 
 // CompatRPC is how one RPC of an earlier version's proto is served: by this
 // version's RPC named Serves, its request converted up (an error is a
-// *CompatError) and each response down.
+// *CompatError) and each response down. A client of a server of the
+// earlier version goes the other way: Request converts this version's
+// request down, Response the earlier version's responses up.
 type CompatRPC struct {
-	Serves string
-	Up     func(req ProtoValue) (ProtoValue, error)
-	Down   func(resp ProtoValue) ProtoValue
+	Serves   string
+	Up       func(req ProtoValue) (ProtoValue, error)
+	Down     func(resp ProtoValue) ProtoValue
+	Request  func(req ProtoValue) ProtoValue
+	Response func(resp ProtoValue) (ProtoValue, error)
 }
 
 // CompatMethod is one JSON-RPC method of an earlier version.

@@ -62,7 +62,7 @@ func (t *transport) outgoing(ctx context.Context) context.Context {
 }
 
 func (t *transport) Call(ctx context.Context, m *a2a.MethodDesc, req, resp a2a.ProtoValue) error {
-	return fromStatus(t.conn.Invoke(t.outgoing(ctx), m.FullMethod, req, resp))
+	return fromStatus(t.conn.Invoke(t.outgoing(ctx), m.FullMethod, req, resp), t.version)
 }
 
 func (t *transport) Stream(ctx context.Context, m *a2a.MethodDesc, req a2a.ProtoValue) iter.Seq2[a2a.ProtoValue, error] {
@@ -77,14 +77,14 @@ func (t *transport) Stream(ctx context.Context, m *a2a.MethodDesc, req a2a.Proto
 			err = cs.CloseSend()
 		}
 		if err != nil {
-			yield(nil, fromStatus(err))
+			yield(nil, fromStatus(err, t.version))
 			return
 		}
 		for {
 			msg := m.NewResponse()
 			if err := cs.RecvMsg(msg); err != nil {
 				if !errors.Is(err, io.EOF) {
-					yield(nil, fromStatus(err))
+					yield(nil, fromStatus(err, t.version))
 				}
 				return
 			}

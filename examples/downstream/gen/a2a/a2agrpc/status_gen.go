@@ -60,9 +60,9 @@ func toStatusCode(e *a2a.RPCError, code codes.Code) error {
 	return st.Err()
 }
 
-// fromStatus reads a gRPC error back into an *RPCError: by its ErrorInfo
-// reason when it has one, else by its code.
-func fromStatus(err error) error {
+// fromStatus reads a gRPC error from a server of version back into an
+// *RPCError: by its ErrorInfo reason when it has one, else by its code.
+func fromStatus(err error, version string) error {
 	if err == nil {
 		return nil
 	}
@@ -89,6 +89,19 @@ func fromStatus(err error) error {
 		}
 	}
 	e := a2a.ErrorFromStatus(int(st.Code()), reason, st.Message())
+	if sentinel, ok := earlierReadings[version][st.Code()]; ok && reason == "" {
+		e = a2a.NewError(sentinel, st.Message())
+	}
 	e.Metadata, e.Violations = meta, violations
 	return e
+}
+
+// earlierReadings are what an earlier version's servers mean by a code when
+// they send no ErrorInfo (0.3's send none), where this version's table reads
+// it otherwise: 0.3's table (a2a-go v0.3.15's grpcutil) has one error a code.
+var earlierReadings = map[string]map[codes.Code]*a2a.RPCError{
+	"0.3": {
+		codes.FailedPrecondition: a2a.ErrTaskNotCancelable,
+		codes.Unimplemented:      a2a.ErrUnsupportedOperation,
+	},
 }
