@@ -14,11 +14,18 @@ import (
 	"time"
 )
 
-// sseWriter writes Server-Sent Events: one data line per message, each
-// event flushed at once. A line break in the JSON (raw Struct values keep a
-// client's formatting) is white space, since JSON strings escape theirs, and
-// is written as a space: readers such as a2a-go's take every data line as a
-// message of its own.
+// sseWriter writes Server-Sent Events: one data line per message. A line
+// break in the JSON (raw Struct values keep a client's formatting) is white
+// space, since JSON strings escape theirs, and is written as a space:
+// readers such as a2a-go's take every data line as a message of its own.
+//
+// A stream's writer (run) writes from a goroutine of its own: an event is
+// queued, and the goroutine writes whatever has queued in one write and
+// flushes, so a producer faster than the connection costs one write a
+// batch, not one an event, while an event that comes alone goes out at
+// once. What may queue is bounded (maxQueued): past it, the producer waits.
+// The goroutine also keeps an idle stream alive. A writer that is not run
+// writes each event at once, from its caller.
 type sseWriter struct {
 	w  http.ResponseWriter
 	rc *http.ResponseController
@@ -28,13 +35,28 @@ type sseWriter struct {
 	onFail       func(error)
 
 	mu      sync.Mutex
-	started bool
-	buf     []byte
-	last    time.Time
+	started bool // the header is written
+	queued  []byte
+	opening bool // the header is to be sent even with no event
 	err     error
+	last    time.Time
+
+	// Set by run: the writer goroutine's signals.
+	running bool
+	room    *sync.Cond    // a producer waiting for the queue to drain
+	wake    chan struct{} // something is queued
 	stop    chan struct{}
 	stopped chan struct{}
 }
+
+// maxQueued bounds what a stream holds for a client that reads slower than
+// it is written to: past it, the producer waits for the writer.
+const maxQueued = 64 << 10
+
+// buffers holds the queues of streams that ended, for the next ones: a
+// stream's queue grows to a batch's size, which would otherwise be paid
+// again by every stream.
+var buffers = sync.Pool{New: func() any { return new([]byte) }}
 
 func newSSEWriter(w http.ResponseWriter) *sseWriter {
 	return &sseWriter{w: w, rc: http.NewResponseController(w)}
@@ -58,10 +80,14 @@ func (s *sseWriter) start() {
 func (s *sseWriter) open() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.running {
+		s.opening = true
+		s.signal()
+		return
+	}
 	if !s.started {
 		s.start()
-		s.buf = s.buf[:0]
-		_ = s.flush()
+		_ = s.write(nil)
 	}
 }
 
@@ -69,88 +95,176 @@ func (s *sseWriter) open() {
 func (s *sseWriter) event(data []byte) error { return s.namedEvent("", "", data) }
 
 // namedEvent writes one event of the given type ("" for the default,
-// message) and id ("" for none).
+// message) and id ("" for none): queues it, when the writer runs, or else
+// writes it at once.
 func (s *sseWriter) namedEvent(name, id string, data []byte) error {
+	if strings.ContainsAny(name+id, "\r\n") {
+		return errors.New("a2a: an SSE event name or id holds a line break")
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.err != nil {
 		return s.err
 	}
-	s.start()
-	if strings.ContainsAny(name+id, "\r\n") {
-		return errors.New("a2a: an SSE event name or id holds a line break")
+	if !s.running {
+		s.start()
+		return s.write(appendEvent(nil, name, id, data))
 	}
-	s.buf = s.buf[:0]
+	s.queued = appendEvent(s.queued, name, id, data)
+	s.signal()
+	for len(s.queued) > maxQueued && s.err == nil {
+		s.room.Wait()
+	}
+	return s.err
+}
+
+// appendEvent appends one event to b.
+func appendEvent(b []byte, name, id string, data []byte) []byte {
 	if name != "" {
-		s.buf = append(append(append(s.buf, "event: "...), name...), '\n')
+		b = append(append(append(b, "event: "...), name...), '\n')
 	}
 	if id != "" {
-		s.buf = append(append(append(s.buf, "id: "...), id...), '\n')
+		b = append(append(append(b, "id: "...), id...), '\n')
 	}
-	s.buf = append(s.buf, "data: "...)
-	start := len(s.buf)
-	s.buf = append(s.buf, data...)
+	b = append(b, "data: "...)
+	start := len(b)
+	b = append(b, data...)
 	if bytes.IndexByte(data, '\n') >= 0 || bytes.IndexByte(data, '\r') >= 0 {
-		for i := start; i < len(s.buf); i++ {
-			if s.buf[i] == '\n' || s.buf[i] == '\r' {
-				s.buf[i] = ' '
+		for i := start; i < len(b); i++ {
+			if b[i] == '\n' || b[i] == '\r' {
+				b[i] = ' '
 			}
 		}
 	}
-	s.buf = append(s.buf, '\n', '\n')
-	return s.flush()
+	return append(b, '\n', '\n')
 }
 
-// flush writes s.buf and flushes it, within the write timeout: a client
-// that reads nothing for that long gets the write failed, and its
-// connection with it, instead of holding the call forever. The deadline
-// is cleared afterwards, so that an idle stream, and what the server
-// writes once the handler returns, are not cut.
-func (s *sseWriter) flush() error {
+// signal wakes the writer goroutine; s.mu is held.
+func (s *sseWriter) signal() {
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+// run starts the writer goroutine, which writes what queues and, every
+// keepAlive (0: never), a comment on a stream idle that long, until close.
+func (s *sseWriter) run(keepAlive time.Duration) {
+	s.running = true
+	s.room = sync.NewCond(&s.mu)
+	s.wake, s.stop, s.stopped = make(chan struct{}, 1), make(chan struct{}), make(chan struct{})
+	queue, next := buffers.Get().(*[]byte), buffers.Get().(*[]byte)
+	s.queued = (*queue)[:0]
+	go func() {
+		defer close(s.stopped)
+		var tick <-chan time.Time
+		if keepAlive > 0 {
+			t := time.NewTicker(keepAlive)
+			defer t.Stop()
+			tick = t.C
+		}
+		batch := (*next)[:0]
+		defer func() {
+			s.mu.Lock()
+			*queue, *next = s.queued[:0], batch[:0]
+			s.queued = nil
+			s.mu.Unlock()
+			buffers.Put(queue)
+			buffers.Put(next)
+		}()
+		for {
+			stopping := false
+			select {
+			case <-s.wake:
+			case <-s.stop:
+				stopping = true // what is queued still goes out
+			case now := <-tick:
+				s.mu.Lock()
+				if s.started && s.err == nil && len(s.queued) == 0 && now.Sub(s.last) >= keepAlive {
+					s.queued = append(s.queued, ": keep-alive\n\n"...)
+				}
+				s.mu.Unlock()
+			}
+			s.mu.Lock()
+			if s.err == nil && (len(s.queued) > 0 || s.opening) {
+				batch, s.queued = s.queued, batch[:0]
+				s.opening = false
+				s.start()
+				s.mu.Unlock()
+				err := s.write(batch) // unlocked: producers queue the next batch meanwhile
+				s.mu.Lock()
+				if err != nil {
+					s.fail(err)
+				}
+				s.room.Broadcast()
+			}
+			s.mu.Unlock()
+			if stopping {
+				return
+			}
+		}
+	}()
+}
+
+// write writes b and flushes it, within the write timeout: a client that
+// reads nothing for that long gets the write failed, and its connection
+// with it, instead of holding the call forever. The deadline is cleared
+// afterwards, so that an idle stream, and what the server writes once the
+// handler returns, are not cut. The caller records a failure (fail).
+func (s *sseWriter) write(b []byte) error {
 	// A writer that cannot take a deadline (a middleware that hides it) is
 	// written without one.
 	timed := s.writeTimeout > 0 && s.rc.SetWriteDeadline(time.Now().Add(s.writeTimeout)) == nil
-	if len(s.buf) > 0 {
-		if _, err := s.w.Write(s.buf); err != nil {
-			return s.fail(err)
+	if len(b) > 0 {
+		if _, err := s.w.Write(b); err != nil {
+			return s.failed(err)
 		}
 	}
 	// A writer that cannot flush still delivers, when the handler returns:
 	// that is no reason to fail.
 	if err := s.rc.Flush(); err != nil && !errors.Is(err, http.ErrNotSupported) {
-		return s.fail(err)
+		return s.failed(err)
 	}
 	if timed {
 		if err := s.rc.SetWriteDeadline(time.Time{}); err != nil {
-			return s.fail(err)
+			return s.failed(err)
 		}
 	}
 	s.last = time.Now()
 	return nil
 }
 
-// fail records the first failed write, which cuts the stream.
-func (s *sseWriter) fail(err error) error {
+// failed records err when the writer is not run, whose caller holds s.mu;
+// the writer goroutine records its own.
+func (s *sseWriter) failed(err error) error {
+	if !s.running {
+		s.fail(err)
+	}
+	return err
+}
+
+// fail records the first failed write, which cuts the stream; s.mu is
+// held.
+func (s *sseWriter) fail(err error) {
 	if s.err == nil {
 		s.err = err
 		if s.onFail != nil {
 			s.onFail(err)
 		}
 	}
-	return err
 }
 
 // openStream prepares the SSE answer to a streaming call made with ctx.
 // It returns the context to serve the call with, which a failed write
 // (a client that stops reading, after the write timeout) cancels, so the
-// call's handler stops; the writer, its keep-alive started; and end,
-// which stops the keep-alive and must run before the handler returns.
+// call's handler stops; the writer, running; and end, which writes what
+// is queued, stops the writer and must run before the handler returns.
 func (c *serverConfig) openStream(ctx context.Context, w http.ResponseWriter) (context.Context, *sseWriter, func()) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	sse := newSSEWriter(w)
 	sse.writeTimeout = c.writeTimeout
 	sse.onFail = func(err error) { cancel(fmt.Errorf("a2a: the stream to the client failed: %w", err)) }
-	sse.keepAlive(c.keepAlive)
+	sse.run(c.keepAlive)
 	return ctx, sse, func() {
 		sse.close()
 		cancel(nil)
@@ -172,39 +286,15 @@ func eventIDs(ctx context.Context) func() string {
 	}
 }
 
-// keepAlive writes a comment whenever the stream has been idle for
-// interval, until close is called.
-func (s *sseWriter) keepAlive(interval time.Duration) {
-	if interval <= 0 {
-		return
-	}
-	s.stop, s.stopped = make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(s.stopped)
-		t := time.NewTicker(interval)
-		defer t.Stop()
-		for {
-			select {
-			case <-s.stop:
-				return
-			case now := <-t.C:
-				s.mu.Lock()
-				if s.started && s.err == nil && now.Sub(s.last) >= interval {
-					s.buf = append(s.buf[:0], ": keep-alive\n\n"...)
-					_ = s.flush()
-				}
-				s.mu.Unlock()
-			}
-		}
-	}()
-}
-
-// close stops the keep-alive goroutine and waits for it, so nothing is
-// written after the handler returns.
+// close writes what is queued, stops the writer goroutine and waits for
+// it, so nothing is written after the handler returns.
 func (s *sseWriter) close() {
 	if s.stop != nil {
 		close(s.stop)
 		<-s.stopped
 		s.stop = nil
+		s.mu.Lock()
+		s.running = false
+		s.mu.Unlock()
 	}
 }
