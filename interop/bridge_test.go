@@ -223,7 +223,7 @@ var colourAgent = agui.AgentFunc(func(ctx context.Context, in *agui.RunAgentInpu
 })
 
 // serveColourHost mounts colourAgent on a host, over A2A through the
-// bridge's executor, and returns the agent's base URL.
+// bridge's executor, and returns the agent's base URL from the listing.
 func serveColourHost(t *testing.T) string {
 	srv := httptest.NewUnstartedServer(nil)
 	host := agenthost.New("http://" + srv.Listener.Addr().String())
@@ -239,7 +239,17 @@ func serveColourHost(t *testing.T) string {
 	srv.Config.Handler = host
 	srv.Start()
 	t.Cleanup(srv.Close)
-	return srv.URL + agenthost.AgentsPath + "/colour"
+	// The agent's URL as a client finds it: in the host's listing.
+	res, err := http.Get(srv.URL + agenthost.AgentsPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var listing agenthost.Listing
+	if err := json.NewDecoder(res.Body).Decode(&listing); err != nil || len(listing.Agents) != 1 {
+		t.Fatalf("the listing: %v %+v", err, listing)
+	}
+	return listing.Agents[0].URL
 }
 
 func TestA2AJSClientAgainstBridgedAGUIAgent(t *testing.T) {
@@ -263,9 +273,9 @@ func TestA2AJSClientAgainstBridgedAGUIAgent(t *testing.T) {
 					Interrupts []agui.Interrupt `json:"interrupts"`
 				}
 			}
-			// @a2a-js/sdk resolves the card relative to the URL, so the agent
-			// URL is given as a directory.
-			raw := runNode(t, nil, "a2a-client-bridge.mjs", base+"/", binding)
+			// @a2a-js/sdk resolves the card relative to the URL, which the
+			// listing gives as a directory.
+			raw := runNode(t, nil, "a2a-client-bridge.mjs", base, binding)
 			if err := json.Unmarshal(raw, &out); err != nil {
 				t.Fatalf("%v\n%s", err, raw)
 			}

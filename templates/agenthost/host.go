@@ -140,8 +140,10 @@ type Listing struct {
 type ListedAgent struct {
 	Name        string `json:"name"`
 	Description string `json:"description,omitempty"`
-	// URL is the agent's base URL: its A2A JSON-RPC endpoint, and the root
-	// of its HTTP+JSON paths.
+	// URL is the agent's base URL, ending in a slash: its A2A JSON-RPC
+	// endpoint, the root of its HTTP+JSON paths, and the URL its card is
+	// resolved against (".well-known/agent-card.json" below it, as
+	// @a2a-js/sdk's createFromUrl reads a URL).
 	URL string `json:"url"`
 	// CardURL is where its agent card is, when it serves A2A.
 	CardURL string `json:"cardUrl,omitempty"`
@@ -156,7 +158,7 @@ func (h *Host) List() Listing {
 	out := Listing{Agents: []ListedAgent{}}
 	for _, name := range slices.Sorted(maps.Keys(h.agents)) {
 		m := h.agents[name]
-		la := ListedAgent{Name: name, URL: m.url}
+		la := ListedAgent{Name: name, URL: m.url + "/"}
 		if m.a2a != nil {
 			la.Description = m.agent.Card.Description
 			la.CardURL = m.url + a2a.WellKnownCardPath

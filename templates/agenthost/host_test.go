@@ -73,7 +73,7 @@ func TestHost(t *testing.T) {
 		t.Fatalf("listing: %d %s", status, body)
 	}
 	g := listing.Agents[0]
-	if g.Name != "greeter" || g.URL != base+"/greeter" || g.CardURL != base+"/greeter/.well-known/agent-card.json" ||
+	if g.Name != "greeter" || g.URL != base+"/greeter/" || g.CardURL != base+"/greeter/.well-known/agent-card.json" ||
 		g.AGUIURL != base+"/greeter/agui" || g.Description != "Says hello." {
 		t.Errorf("greeter listed as %+v", g)
 	}
