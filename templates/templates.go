@@ -117,5 +117,5 @@ const AGUIImportPath = "github.com/agui-gen/agui-gen/gen/agui"
 // *.go.tmpl are text templates (delimiters [[ ]], given the generated
 // packages' import path as .Gen), the rest is copied as it is.
 //
-//go:embed scaffold
+//go:embed all:scaffold
 var Scaffold embed.FS

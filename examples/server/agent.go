@@ -43,7 +43,9 @@ func (a *scriptedAgent) Run(ctx context.Context, in *agui.RunAgentInput, s *agui
 	if err := s.StateSnapshot(json.RawMessage(`{"city":"Paris","status":"looking up"}`)); err != nil {
 		return err
 	}
-	if err := s.ActivitySnapshot("activity-search", "search", json.RawMessage(`{"query":"weather Paris","sources":1}`)); err != nil {
+	// An activity's id is the run's own: each answer's card is its own.
+	activity := "activity-search-" + in.RunID
+	if err := s.ActivitySnapshot(activity, "search", json.RawMessage(`{"query":"weather Paris","sources":1}`)); err != nil {
 		return err
 	}
 	id, err := s.ToolCall("get_weather", `{"city":"Paris"}`)
@@ -53,7 +55,7 @@ func (a *scriptedAgent) Run(ctx context.Context, in *agui.RunAgentInput, s *agui
 	if err := s.ToolResult(id, `{"sky":"sunny","celsius":21}`); err != nil {
 		return err
 	}
-	if err := s.ActivityDelta("activity-search", "search", &agui.ReplaceOperation{Path: "/sources", Value: json.RawMessage(`2`)}); err != nil {
+	if err := s.ActivityDelta(activity, "search", &agui.ReplaceOperation{Path: "/sources", Value: json.RawMessage(`2`)}); err != nil {
 		return err
 	}
 	if err := s.StateDelta(&agui.ReplaceOperation{Path: "/status", Value: json.RawMessage(`"done"`)}); err != nil {

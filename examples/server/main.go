@@ -96,7 +96,7 @@ func main() {
 	// their default action, so a second one ends the process at once.
 	context.AfterFunc(ctx, stop)
 	if err := run(ctx, cfg, logger, nil); err != nil {
-		logger.Error("server stopped", "err", err)
+		logger.Error("the server could not go on", "err", err)
 		os.Exit(1)
 	}
 }
@@ -113,7 +113,7 @@ func run(ctx context.Context, cfg config, logger *slog.Logger, ready func(addr s
 	}
 	l, err := agui.Listen(cfg.addr)
 	if err != nil {
-		return err
+		return fmt.Errorf("cannot listen on --addr %s: %w", cfg.addr, err)
 	}
 	defer l.Close()
 	base := strings.TrimSuffix(cfg.baseURL, "/")
@@ -186,7 +186,7 @@ func run(ctx context.Context, cfg config, logger *slog.Logger, ready func(addr s
 	if cfg.grpcAddr != "" {
 		gl, err := agui.Listen(cfg.grpcAddr)
 		if err != nil {
-			return err
+			return fmt.Errorf("cannot listen on --grpc-addr %s: %w", cfg.grpcAddr, err)
 		}
 		defer gl.Close()
 		grpcURL := cfg.grpcURL
@@ -215,6 +215,11 @@ func run(ctx context.Context, cfg config, logger *slog.Logger, ready func(addr s
 	mux := http.NewServeMux()
 	mux.Handle("GET /{$}", http.FileServerFS(page))
 	mux.Handle("GET /web/", http.StripPrefix("/web/", http.FileServerFS(page)))
+	mux.HandleFunc("GET /favicon.ico", func(w http.ResponseWriter, r *http.Request) {
+		// Browsers ask for it whatever the page links; the page's icon.
+		w.Header().Set("Content-Type", "image/svg+xml")
+		http.ServeFileFS(w, r, page, "favicon.svg")
+	})
 	mux.Handle("/agui", aguiHandler)
 	mux.Handle("/agui/", aguiHandler)
 	mux.Handle("/", a2aHandler)
@@ -222,7 +227,7 @@ func run(ctx context.Context, cfg config, logger *slog.Logger, ready func(addr s
 	// Headers, reading a request and idle connections are bounded; writing
 	// is bounded by the handlers, write by write, since a stream lasts as
 	// long as its run.
-	srv := agui.NewServer(mux)
+	srv := agui.NewServer(logRequests(logger, mux))
 	srv.ErrorLog = slog.NewLogLogger(logger.Handler(), slog.LevelWarn)
 	srv.BaseContext = func(net.Listener) context.Context { return requests }
 	go func() { errc <- srv.Serve(l) }()
@@ -323,6 +328,49 @@ func (a haltingAgent) Run(ctx context.Context, in *agui.RunAgentInput, s *agui.S
 		return &agui.RunError{Message: "the server is shutting down; try again later", Code: "server_shutdown"}
 	}
 	return err
+}
+
+// logRequests logs a line for each request once it is answered: its
+// method, path, status and how long it took (a stream's whole life).
+func logRequests(logger *slog.Logger, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		sw := &statusWriter{ResponseWriter: w}
+		next.ServeHTTP(sw, r)
+		logger.Info("request", "method", r.Method, "path", r.URL.Path, "status", sw.status(), "duration", time.Since(start).Round(time.Microsecond))
+	})
+}
+
+// statusWriter remembers the status a handler answered with. The bindings
+// reach the connection's deadlines and flushing through Unwrap.
+type statusWriter struct {
+	http.ResponseWriter
+	code int
+}
+
+func (s *statusWriter) WriteHeader(code int) {
+	if s.code == 0 {
+		s.code = code
+	}
+	s.ResponseWriter.WriteHeader(code)
+}
+
+func (s *statusWriter) Write(b []byte) (int, error) {
+	if s.code == 0 {
+		s.code = http.StatusOK
+	}
+	return s.ResponseWriter.Write(b)
+}
+
+func (s *statusWriter) Flush() { _ = http.NewResponseController(s.ResponseWriter).Flush() }
+
+func (s *statusWriter) Unwrap() http.ResponseWriter { return s.ResponseWriter }
+
+func (s *statusWriter) status() int {
+	if s.code == 0 {
+		return http.StatusOK
+	}
+	return s.code
 }
 
 // agentCard describes the agent to A2A clients.

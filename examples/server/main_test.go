@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -447,4 +448,89 @@ func TestParseDB(t *testing.T) {
 	if attrs, _ := json.Marshal(d.logAttrs()); strings.Contains(string(attrs), "pw") || !strings.Contains(string(attrs), "db:5432") {
 		t.Errorf("logged as %s", attrs)
 	}
+}
+
+// TestServerChores: the favicon browsers ask for, a log line per request,
+// a bind failure said as such, and an activity card of each answer's own.
+func TestServerChores(t *testing.T) {
+	var logs safeBuffer
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	addrs, done := make(chan string, 1), make(chan error, 1)
+	cfg := config{addr: "127.0.0.1:0", db: filepath.Join(t.TempDir(), "server.db"), grace: time.Second}
+	go func() {
+		done <- run(ctx, cfg, slog.New(slog.NewTextHandler(&logs, nil)), func(addr string) { addrs <- addr })
+	}()
+	var addr string
+	select {
+	case addr = <-addrs:
+	case err := <-done:
+		t.Fatalf("the server did not start: %v", err)
+	}
+	base := "http://" + addr
+
+	res, err := http.Get(base + "/favicon.ico")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK || res.Header.Get("Content-Type") != "image/svg+xml" {
+		t.Errorf("favicon: %d %s", res.StatusCode, res.Header.Get("Content-Type"))
+	}
+
+	// Two answers, two activity cards.
+	c := agui.Client{URL: base + "/agui"}
+	var ids []string
+	for _, run := range []string{"r1", "r2"} {
+		rs, err := c.Run(context.Background(), &agui.RunAgentInput{ThreadID: "t-" + run, RunID: run, Messages: []agui.Message{
+			&agui.UserMessage{BaseMessage: agui.BaseMessage{ID: "u-" + run}, Content: agui.TextContent("What is the weather?")}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for ev, err := range rs.Events() {
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a, ok := ev.(*agui.ActivitySnapshotEvent); ok {
+				ids = append(ids, a.MessageID)
+			}
+		}
+	}
+	if len(ids) != 2 || ids[0] == ids[1] {
+		t.Errorf("activity ids of two runs: %v", ids)
+	}
+
+	// The port is taken: the server says it cannot listen there.
+	err = run(context.Background(), config{addr: addr, db: filepath.Join(t.TempDir(), "other.db")}, slog.New(slog.DiscardHandler), nil)
+	if err == nil || !strings.Contains(err.Error(), "cannot listen on --addr "+addr) {
+		t.Errorf("a second server on %s: %v", addr, err)
+	}
+
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"method=GET path=/favicon.ico status=200", "method=POST path=/agui status=200"} {
+		if !strings.Contains(logs.String(), want) {
+			t.Errorf("the log has no %q:\n%s", want, logs.String())
+		}
+	}
+}
+
+// safeBuffer is a bytes.Buffer that goroutines may write at once.
+type safeBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *safeBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *safeBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }

@@ -27,6 +27,10 @@ func TestExampleIsFresh(t *testing.T) {
 			t.Errorf("%s written without being asked for", name)
 		}
 	}
+	// The database the server keeps beside its code stays out of git.
+	if ignore := files[".gitignore"]; !bytes.Contains(ignore, []byte("server.db\n")) || !bytes.Contains(ignore, []byte("server.db-wal\n")) {
+		t.Errorf(".gitignore: %q", ignore)
+	}
 }
 
 func TestOptionalFiles(t *testing.T) {
