@@ -17,7 +17,7 @@ import (
 
 const (
 	downstreamDir = "downstream"
-	generatedDir  = "gen/agui"
+	generatedDir  = "gen"
 )
 
 // TestDownstream copies examples/downstream to a temporary directory, points
@@ -77,15 +77,12 @@ func TestDownstream(t *testing.T) {
 
 	run("mod", "edit", "-replace=github.com/agui-gen/agui-gen="+root)
 
-	stale, err := filepath.Glob(filepath.Join(dir, generatedDir, "*_gen.go"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	stale := slices.Collect(maps.Keys(readGenerated(t, filepath.Join(dir, generatedDir))))
 	if len(stale) == 0 {
 		t.Fatalf("%s/%s holds no *_gen.go files: run go generate ./... in %s", downstreamDir, generatedDir, downstreamDir)
 	}
 	for _, f := range stale {
-		if err := os.Remove(f); err != nil {
+		if err := os.Remove(filepath.Join(dir, generatedDir, f)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -119,20 +116,28 @@ func TestDownstream(t *testing.T) {
 	}
 }
 
-// readGenerated returns the contents of the *_gen.go files in dir by name.
+// readGenerated returns the contents of the *_gen.go files below dir, by
+// their slash-separated paths relative to dir.
 func readGenerated(t *testing.T, dir string) map[string][]byte {
 	t.Helper()
-	paths, err := filepath.Glob(filepath.Join(dir, "*_gen.go"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	files := make(map[string][]byte, len(paths))
-	for _, p := range paths {
+	files := map[string][]byte{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, "_gen.go") {
+			return err
+		}
 		b, err := os.ReadFile(p)
 		if err != nil {
-			t.Fatal(err)
+			return err
 		}
-		files[filepath.Base(p)] = b
+		rel, err := filepath.Rel(dir, p)
+		if err != nil {
+			return err
+		}
+		files[filepath.ToSlash(rel)] = b
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 	return files
 }
