@@ -93,6 +93,10 @@ func TestChatPageInChromium(t *testing.T) {
 		}
 	}
 
+	if hidden := eval(`String(document.getElementById("feedback-sent").hidden)`); hidden != "true" {
+		t.Errorf("the feedback section shows before any feedback (hidden=%s)", hidden)
+	}
+
 	first := eval(`JSON.stringify(document.querySelector("#messages li.assistant").dataset)`)
 	var answered struct{ MessageID, RunID string }
 	if err := json.Unmarshal([]byte(first), &answered); err != nil || answered.MessageID == "" || answered.RunID == "" {
@@ -127,6 +131,15 @@ func TestChatPageInChromium(t *testing.T) {
 	}
 	if asked := text("#messages li.interrupt"); !strings.Contains(asked, "Delete the draft?") || !strings.Contains(asked, "You answered: Yes") {
 		t.Errorf("the transcript keeps the interrupt as %q", asked)
+	}
+	// Three exchanges in, the transcript is taller than the window: the
+	// page has followed it, and the newest answer and the composer are in
+	// view.
+	inView := `(() => { const v = (el) => { const r = el.getBoundingClientRect(); return r.top >= 0 && r.bottom <= window.innerHeight };
+		return JSON.stringify({tall: document.documentElement.scrollHeight > window.innerHeight,
+			composer: v(document.getElementById("composer")), answer: v([...document.querySelectorAll("#messages li.assistant")].at(-1))}) })()`
+	if got := eval(inView); got != `{"tall":true,"composer":true,"answer":true}` {
+		t.Errorf("after three exchanges: %s", got)
 	}
 
 	// Feedback on the first answer, after a later run: filed under the

@@ -134,9 +134,21 @@ function showFeedback(meta, seq) {
   const li = document.createElement("li");
   li.textContent = meta.metaType + (meta.payload?.text ? `: ${meta.payload.text}` : "");
   $("feedback").append(li);
+  $("feedback-sent").hidden = false;
+}
+
+// follow keeps the newest of the transcript, and the composer below it, in
+// view as a run draws.
+function follow() {
+  $("composer").scrollIntoView({ block: "end" });
 }
 
 function onEvent({ event }) {
+  draw(event);
+  follow();
+}
+
+function draw(event) {
   switch (event.type) {
     case "RUN_STARTED":
       runId = event.runId;
@@ -231,6 +243,7 @@ async function run(params = {}, answered = [], outcome = "") {
     $("interrupt").hidden = false;
     $("approve").focus();
   }
+  follow();
 }
 
 const question = (interrupt) => interrupt.message ?? interrupt.reason;
