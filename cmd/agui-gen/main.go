@@ -37,9 +37,13 @@ func newApp() *cli.App {
 	app := &cli.App{
 		Name:  "agui-gen",
 		Usage: "generate Go for the AG-UI and A2A agent protocols",
-		Description: "agui-gen reads the AG-UI JSON Schema and agui-gen's META event definitions (both embedded,\n" +
-			"or given as files) and writes a self-contained Go package of typed structs, JSON encoders and\n" +
-			"decoders and validators.",
+		Description: "agui-gen reads the specs of two agent protocols, embedded or given as files: the AG-UI JSON\n" +
+			"Schema with agui-gen's META event definitions, and the A2A proto with the specs of the earlier A2A\n" +
+			"version whose clients a server keeps serving (v0.3's JSON Schema and proto). It writes Go packages:\n" +
+			"agui (types, codecs, validators, the server and client, META stores), a2a (types, codecs, the\n" +
+			"JSON-RPC and HTTP+JSON bindings and clients, with a2agrpc, a2atask, a2acard, a2aauth and the\n" +
+			"earlier version's packages below it), bridge (A2A and AG-UI joined) and agenthost (several agents\n" +
+			"on one server).",
 		HideHelpCommand: true,
 		// main prints errors and chooses the exit code.
 		ExitErrHandler: func(*cli.Context, error) {},
@@ -115,7 +119,7 @@ func generateCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "generate",
 		Usage: "write the generated packages",
-		Description: "Writes one package per protocol below --out: agui/ for AG-UI and META, a2a/ for A2A. Files are named\n" +
+		Description: "Writes the packages below --out: agui/ for AG-UI and META, a2a/ for A2A, bridge/ and agenthost/. Files are named\n" +
 			"*_gen.go and start with a \"Code generated ... DO NOT EDIT.\" line; generated files that are\n" +
 			"no longer produced are deleted, other files are never touched.\n\n" +
 			"Examples:\n" +
@@ -238,7 +242,13 @@ func runGenerate(c *cli.Context) error {
 		}
 		return nil
 	}
-	return generate.Write(out, files)
+	w, err := generate.Write(out, files)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(c.App.Writer, "generated %d files in %s: %d written, %d already up to date, %d removed\n",
+		len(files), out, w.Changed, w.Unchanged, w.Removed)
+	return nil
 }
 
 // closest returns the candidate a mistyped word most likely meant: one it
@@ -292,6 +302,38 @@ func buildVersion() string {
 	return "(devel)"
 }
 
+// revision is the VCS revision the binary was built from, when the build
+// recorded one (a build in a git checkout): " (revision 1a2b3c4d5e6f, 2026-11-26T18:00:00Z, modified)".
+func revision() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return ""
+	}
+	var rev, at, modified string
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.time":
+			at = s.Value
+		case "vcs.modified":
+			if s.Value == "true" {
+				modified = ", modified"
+			}
+		}
+	}
+	if rev == "" {
+		return ""
+	}
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	if at != "" {
+		at = ", " + at
+	}
+	return " (revision " + rev + at + modified + ")"
+}
+
 // pinnableVersion is v if a go run …@v line can fetch it: not a
 // development build, and not one from a modified checkout ("+dirty"), whose
 // version names no commit anyone can fetch. Otherwise it is "".
@@ -307,12 +349,12 @@ func versionCommand() *cli.Command {
 		Name:  "version",
 		Usage: "print agui-gen's version and the spec versions it embeds",
 		Action: func(c *cli.Context) error {
-			fmt.Fprintf(c.App.Writer, "agui-gen %s\n", buildVersion())
+			fmt.Fprintf(c.App.Writer, "agui-gen %s%s\n", buildVersion(), revision())
 			in, err := generate.Embedded()
 			if err != nil {
 				return err
 			}
-			for _, s := range []generate.Spec{in.AGUISchema, in.Meta, in.A2AProto} {
+			for _, s := range append([]generate.Spec{in.AGUISchema, in.Meta, in.A2AProto}, in.A2ACompat...) {
 				fmt.Fprintf(c.App.Writer, "  %s %s\n", s.File, generate.Describe1(s))
 			}
 			return nil

@@ -2,10 +2,12 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -69,7 +71,7 @@ func TestHelpHasExamples(t *testing.T) {
 
 func TestVersion(t *testing.T) {
 	out, err := run(t, "version")
-	if err != nil || !strings.Contains(out, "https://ag-ui.com/spec/1.1/schema.json") {
+	if err != nil || !strings.Contains(out, "https://ag-ui.com/spec/1.1/schema.json") || !strings.Contains(out, "a2a-v0.3.0.proto package a2a.v1") {
 		t.Fatalf("version: %v\n%s", err, out)
 	}
 }
@@ -237,9 +239,18 @@ func TestMistakesAreShortErrors(t *testing.T) {
 func TestGenerateCompatFromFiles(t *testing.T) {
 	dir := t.TempDir()
 	schema, proto := "../../schemas/a2a/a2a-v0.3.0.schema.json", "../../schemas/a2a/a2a-v0.3.0.proto"
-	if _, err := run(t, "generate", "--out", dir, "--package-path", "github.com/agui-gen/agui-gen/gen",
-		"--a2a-compat", schema, "--a2a-compat", "0.3="+proto); err != nil {
+	args := []string{"generate", "--out", dir, "--package-path", "github.com/agui-gen/agui-gen/gen", "--a2a-compat", schema, "--a2a-compat", "0.3=" + proto}
+	out, err := run(t, args...)
+	if err != nil {
 		t.Fatal(err)
+	}
+	// A line says what was done: everything written the first time,
+	// nothing the second.
+	if !regexp.MustCompile(`^generated (\d+) files in \S+: (\d+) written, 0 already up to date, 0 removed\n$`).MatchString(out) {
+		t.Errorf("the first generate says %q", out)
+	}
+	if again, err := run(t, args...); err != nil || !regexp.MustCompile(`: 0 written, \d+ already up to date, 0 removed\n$`).MatchString(again) {
+		t.Errorf("the second generate says %q (%v)", again, err)
 	}
 	for _, f := range []string{"a2a/compat_v03_gen.go", "a2a/a2av03pb/types_gen.go", "a2a/a2av03/types_gen.go"} {
 		got, err := os.ReadFile(filepath.Join(dir, f))
@@ -254,8 +265,32 @@ func TestGenerateCompatFromFiles(t *testing.T) {
 			t.Errorf("%s differs from the one the embedded specs generate", f)
 		}
 	}
-	_, err := run(t, "generate", "--out", t.TempDir(), "--package-path", "example.com/gen", "--a2a-compat", schema, "--a2a-compat", proto)
+	_, err = run(t, "generate", "--out", t.TempDir(), "--package-path", "example.com/gen", "--a2a-compat", schema, "--a2a-compat", proto)
 	if err == nil || !strings.Contains(err.Error(), "--a2a-compat VERSION=a2a-v0.3.0.proto") {
 		t.Errorf("a 0.3 proto without its version: %v", err)
+	}
+}
+
+// diff --format json names every member in lowerCamel, and an empty report
+// lists no changes as [], not null.
+func TestDiffJSONKeys(t *testing.T) {
+	out, err := run(t, "diff", "--from", "../../generator/testdata/a2a-v1.0.0.proto", "--to", "embedded", "--format", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var report struct {
+		From    []map[string]any `json:"from"`
+		Changes []any            `json:"changes"`
+	}
+	if err := json.Unmarshal([]byte(out), &report); err != nil || len(report.From) != 1 || report.Changes == nil || len(report.Changes) != 0 {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	for key := range report.From[0] {
+		if key != strings.ToLower(key[:1])+key[1:] {
+			t.Errorf("member %q is not lowerCamel", key)
+		}
+	}
+	if report.From[0]["file"] != "a2a-v1.0.0.proto" || report.From[0]["sha256"] == nil {
+		t.Errorf("from: %v", report.From[0])
 	}
 }

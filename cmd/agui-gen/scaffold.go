@@ -83,7 +83,7 @@ func runScaffold(c *cli.Context) error {
 			return err
 		}
 		dir := filepath.Join(out, "gen")
-		if err := generate.Write(dir, pkgs); err != nil {
+		if _, err := generate.Write(dir, pkgs); err != nil {
 			return err
 		}
 		summary += fmt.Sprintf(", and %d generated files to %s", len(pkgs), dir)

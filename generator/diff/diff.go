@@ -97,7 +97,11 @@ func Compare(old, new *ir.Package) *Report {
 	slices.SortStableFunc(d.out, func(a, b Change) int {
 		return cmp.Or(cmp.Compare(rank(a), rank(b)), strings.Compare(a.Path, b.Path), strings.Compare(a.Kind, b.Kind))
 	})
-	return &Report{From: old.Sources, To: new.Sources, Changes: d.out}
+	changes := d.out
+	if changes == nil {
+		changes = []Change{} // "changes": [] in JSON, not null
+	}
+	return &Report{From: old.Sources, To: new.Sources, Changes: changes}
 }
 
 // RPCPairs pairs the RPCs of old's service with new's by the rules the

@@ -124,7 +124,7 @@ func TestCompatNoneRemovesTheEarlierPackage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := Write(dir, files); err != nil {
+	if _, err := Write(dir, files); err != nil {
 		t.Fatal(err)
 	}
 	in.A2ACompat = nil
@@ -138,7 +138,7 @@ func TestCompatNoneRemovesTheEarlierPackage(t *testing.T) {
 	if !slices.Contains(stale, "a2a/a2av03/types_gen.go (no longer generated)") {
 		t.Errorf("stale: %v", stale)
 	}
-	if err := Write(dir, files); err != nil {
+	if _, err := Write(dir, files); err != nil {
 		t.Fatal(err)
 	}
 	if left, _ := filepath.Glob(filepath.Join(dir, "a2a", "a2av03", "*_gen.go")); len(left) > 0 {
@@ -177,7 +177,7 @@ func TestCompatWithoutItsProto(t *testing.T) {
 			t.Errorf("%s is generated without the proto", f.Path)
 		}
 	}
-	if err := Write(filepath.Join(dir, "gen"), files); err != nil {
+	if _, err := Write(filepath.Join(dir, "gen"), files); err != nil {
 		t.Fatal(err)
 	}
 	if out, err := exec.Command("go", "vet", "./"+filepath.ToSlash(filepath.Join(dir, "gen", "a2a"))+"/...").CombinedOutput(); err != nil {

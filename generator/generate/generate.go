@@ -271,32 +271,42 @@ func joinImport(base, pkg string) string {
 	return strings.TrimSuffix(base, "/") + "/" + pkg
 }
 
+// Written counts what Write did: the files it wrote anew or over others,
+// those already as generated, and the generated files it removed.
+type Written struct {
+	Changed, Unchanged, Removed int
+}
+
 // Write writes files under dir, and deletes the files agui-gen generated
 // earlier in the packages it writes that are no longer produced. Files it
 // did not generate, *_gen.go or not, are left alone.
-func Write(dir string, files []File) error {
+func Write(dir string, files []File) (Written, error) {
+	var w Written
 	for _, f := range files {
 		p := filepath.Join(dir, filepath.FromSlash(f.Path))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return err
+			return w, err
 		}
 		if old, err := os.ReadFile(p); err == nil && bytes.Equal(old, f.Content) {
+			w.Unchanged++
 			continue
 		}
 		if err := os.WriteFile(p, f.Content, 0o644); err != nil {
-			return err
+			return w, err
 		}
+		w.Changed++
 	}
 	gone, err := orphans(dir, files)
 	if err != nil {
-		return err
+		return w, err
 	}
 	for _, o := range gone {
 		if err := os.Remove(o); err != nil {
-			return err
+			return w, err
 		}
+		w.Removed++
 	}
-	return nil
+	return w, nil
 }
 
 // orphans lists the files agui-gen generated earlier under dir that files
@@ -401,6 +411,9 @@ func Describe1(s Spec) string {
 		id = top.ID
 	}
 	sum := sha256.Sum256(s.Data)
+	if id == "" {
+		return fmt.Sprintf("sha256:%x", sum[:6])
+	}
 	return fmt.Sprintf("%s sha256:%x", id, sum[:6])
 }
 

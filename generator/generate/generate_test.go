@@ -49,7 +49,7 @@ func TestOutputIsIdenticalAcrossRunsAndFolders(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := generate.Write(d, files); err != nil {
+		if _, err := generate.Write(d, files); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -128,7 +128,7 @@ func TestWriteRemovesOnlyStaleGeneratedFiles(t *testing.T) {
 	if stale, _ := generate.Stale(dir, files); len(stale) == 0 {
 		t.Fatal("Stale found nothing in a folder that lacks the output")
 	}
-	if err := generate.Write(dir, files); err != nil {
+	if _, err := generate.Write(dir, files); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(pkg, "old_gen.go")); !os.IsNotExist(err) {

@@ -61,7 +61,7 @@ func TestDevProtoGeneration(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := generate.Write(filepath.Join(dir, "gen"), files); err != nil {
+	if _, err := generate.Write(filepath.Join(dir, "gen"), files); err != nil {
 		t.Fatal(err)
 	}
 	src, err := os.ReadFile("testdata/generation/generation_test.go.txt")

@@ -29,10 +29,10 @@ type ProtoPackage struct {
 
 // Source identifies one input file.
 type Source struct {
-	File    string // base name of the file, as shown in messages
-	ID      string // the document's own identifier ($id, proto package)
-	Version string // protocol version the document declares, if any
-	SHA256  string // hex digest of the exact bytes loaded
+	File    string `json:"file"`              // base name of the file, as shown in messages
+	ID      string `json:"id"`                // the document's own identifier ($id, proto package)
+	Version string `json:"version,omitempty"` // protocol version the document declares, if any
+	SHA256  string `json:"sha256"`            // hex digest of the exact bytes loaded
 }
 
 // Pos says where in a spec an element was declared.
