@@ -187,6 +187,27 @@ func TestHost(t *testing.T) {
 			t.Errorf("%s %s: %d %s", tc.method, tc.path, res.StatusCode, body)
 		}
 	}
+
+	// A JSON-RPC call to an unknown agent is answered with its own id, when
+	// the id can be read from the start of the body; null otherwise.
+	for body, id := range map[string]string{
+		`{"jsonrpc":"2.0","id":7,"method":"SendMessage","params":{}}`:           `7`,
+		`{"jsonrpc":"2.0","method":"SendMessage","params":{},"id":"abc"}`:       `"abc"`,
+		`{"jsonrpc":"2.0","id":{"not":"an id"},"method":"x"}`:                   `null`,
+		`{"jsonrpc":"2.0","params":"` + strings.Repeat("x", 5000) + `","id":9}`: `null`,
+		`[{"jsonrpc":"2.0","id":1}]`:                                            `null`,
+		`not json`:                                                              `null`,
+	} {
+		res, err := http.Post(srv.URL+"/v1/agents/nobody", "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		answer, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if !strings.Contains(string(answer), `"id":`+id+`,`) && !strings.Contains(string(answer), `"id":`+id+`}`) {
+			t.Errorf("%.40s: %s, want id %s", body, answer, id)
+		}
+	}
 }
 
 // TestHostServesAGUIMeta: an agent's META route is its AG-UI handler's, so

@@ -27,6 +27,7 @@ package agenthost
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"maps"
 	"net/http"
 	"net/url"
@@ -236,12 +237,45 @@ func notFound(w http.ResponseWriter, r *http.Request, sub, msg string) {
 	if r.Method == http.MethodPost && (sub == "" || sub == "/") {
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusNotFound)
-		body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": nil,
+		body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": requestID(r),
 			"error": map[string]any{"code": -32601, "message": msg}})
 		w.Write(body)
 		return
 	}
 	writeStatus(w, http.StatusNotFound, "NOT_FOUND", msg)
+}
+
+// maxIDScan bounds what of a request for an unknown agent is read to find
+// its JSON-RPC id: no agent authenticated the caller, so no more is read
+// than its headers may hold.
+const maxIDScan = 4 << 10
+
+// requestID is the id of the JSON-RPC request r holds, when it is among the
+// members of its first maxIDScan bytes; else nil, which answers with null
+// as JSON-RPC has it for an id that cannot be read.
+func requestID(r *http.Request) json.RawMessage {
+	dec := json.NewDecoder(io.LimitReader(r.Body, maxIDScan))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil
+	}
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			return nil
+		}
+		var value json.RawMessage
+		if err := dec.Decode(&value); err != nil {
+			return nil
+		}
+		if key == "id" {
+			switch value[0] {
+			case '"', '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+				return value // a string or a number, as JSON-RPC's ids are
+			}
+			return nil
+		}
+	}
+	return nil
 }
 
 // writeStatus writes a google.rpc.Status body, the error shape of A2A's
