@@ -218,6 +218,12 @@ func runGenerate(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	if importPath == "" {
+		// The packages import each other by path: without one, they would
+		// not compile.
+		return cli.Exit(fmt.Sprintf("agui-gen: %s is in no Go module (no go.mod above it), so the generated packages' import path is unknown:\n"+
+			"run go mod init in the project first, or name the path of %s with --package-path", out, out), 2)
+	}
 	files := result.Files
 	if added := result.Ledger.Added(); len(added) > 0 {
 		if c.Bool("check") {

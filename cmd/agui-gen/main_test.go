@@ -294,3 +294,16 @@ func TestDiffJSONKeys(t *testing.T) {
 		t.Errorf("from: %v", report.From[0])
 	}
 }
+
+// Outside a module and without --package-path, generate refuses to write
+// packages whose imports could not resolve, and says what to do.
+func TestGenerateOutsideAModule(t *testing.T) {
+	dir := t.TempDir()
+	_, err := run(t, "generate", "--out", filepath.Join(dir, "gen"))
+	if err == nil || !strings.Contains(err.Error(), "in no Go module") || !strings.Contains(err.Error(), "--package-path") {
+		t.Fatalf("generate outside a module: %v", err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("it wrote %d entries", len(entries))
+	}
+}
