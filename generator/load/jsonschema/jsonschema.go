@@ -101,6 +101,7 @@ func Load(name string, base Document, extensions ...Document) (*ir.Package, erro
 // root is one opened document.
 type root struct {
 	doc        Document
+	orig       []byte // the document as given, which positions are found in
 	schema     *base.Schema
 	id         string
 	defs       string // the keyword holding the definitions: "$defs", or draft-07's "definitions"
@@ -145,8 +146,9 @@ func (l *loader) open(docs []Document) ([]*root, error) {
 	for i, d := range docs {
 		var top map[string]json.RawMessage
 		if err := json.Unmarshal(d.Data, &top); err != nil {
-			return nil, &Error{Pos: ir.Pos{File: d.File}, Msg: "not a JSON Schema document: " + err.Error()}
+			return nil, syntaxError(d.File, d.Data, err)
 		}
+		orig := d.Data
 		var id string
 		if raw, ok := top["$id"]; ok {
 			_ = json.Unmarshal(raw, &id)
@@ -174,7 +176,7 @@ func (l *loader) open(docs []Document) ([]*root, error) {
 			env.WriteString(",\n")
 			d.Data = retarget(d.Data, top, roots[0].id)
 		}
-		roots[i] = &root{doc: d, id: id, defs: defs, lineOffset: bytes.Count(env.Bytes(), []byte("\n")), raw: top}
+		roots[i] = &root{doc: d, orig: orig, id: id, defs: defs, lineOffset: bytes.Count(env.Bytes(), []byte("\n")), raw: top}
 		fmt.Fprintf(&env, "%q:", fmt.Sprintf("doc%d", i))
 		env.Write(d.Data)
 		l.pkg.Sources = append(l.pkg.Sources, ir.Source{
@@ -182,6 +184,19 @@ func (l *loader) open(docs []Document) ([]*root, error) {
 		})
 	}
 	env.WriteString("}}}")
+	// A reference to a file agui-gen was not given is said where it is,
+	// before the library that resolves references reports it with none.
+	ids := make([]string, len(roots))
+	for i, r := range roots {
+		ids[i] = r.id
+	}
+	for _, r := range roots {
+		// As retargeted: an extension's references to the base it names
+		// point at the base loaded. (Retargeting keeps every line.)
+		if err := foreignRef(r.doc.File, r.doc.Data, ids); err != nil {
+			return nil, err
+		}
+	}
 	cfg := datamodel.NewDocumentConfiguration()
 	cfg.Logger = discardLogger()
 	doc, err := libopenapi.NewDocumentWithConfiguration(env.Bytes(), cfg)
@@ -276,6 +291,11 @@ func versionOf(id string) string {
 
 // pos locates a schema reached through proxy, whose pointer is ptr.
 func (l *loader) pos(proxy *base.SchemaProxy, ptr string) ir.Pos {
+	// The document's own bytes first: the library keeps no place for some
+	// schemas (an unresolved reference's is the wrapper's start).
+	if p := pointerPos(l.cur.doc.File, l.cur.orig, ptr); p.Line > 0 {
+		return p
+	}
 	p := ir.Pos{File: l.cur.doc.File, Pointer: ptr}
 	if proxy != nil && proxy.GoLow() != nil {
 		if kn := proxy.GoLow().GetKeyNode(); kn != nil && kn.Line > 0 {

@@ -174,3 +174,54 @@ func TestUntellableAnyOfIsRefused(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+// Errors name the line and column of what they are about, in the file as
+// given: a syntax error, each dangling $ref at its own line, and a $ref to
+// a file agui-gen was not given.
+func TestErrorsHavePositions(t *testing.T) {
+	data, err := os.ReadFile("../../../schemas/agui/schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(data), "\n")
+	// withRef replaces the n-th '"$ref": "#/$defs/BaseEvent"' with ref and
+	// returns the document and that line's number.
+	withRef := func(n int, ref string) ([]byte, int) {
+		out := append([]string(nil), lines...)
+		seen := 0
+		for i, l := range out {
+			if strings.Contains(l, `"$ref": "#/$defs/BaseEvent"`) {
+				if seen == n {
+					out[i] = strings.Replace(l, "#/$defs/BaseEvent", ref, 1)
+					return []byte(strings.Join(out, "\n")), i + 1
+				}
+				seen++
+			}
+		}
+		t.Fatalf("no %d-th BaseEvent reference", n)
+		return nil, 0
+	}
+	at := func(err error) (line, col int) {
+		var e *Error
+		if !errors.As(err, &e) {
+			t.Fatalf("%v is no *Error", err)
+		}
+		return e.Pos.Line, e.Pos.Col
+	}
+	for _, n := range []int{0, 5} {
+		doc, line := withRef(n, "#/$defs/NoSuchThing")
+		_, err := Load("agui", Document{File: "bad.json", Data: doc})
+		if got, _ := at(err); got != line || !strings.Contains(err.Error(), `"#/$defs/NoSuchThing" names no definition`) {
+			t.Errorf("a dangling $ref on line %d: %v", line, err)
+		}
+	}
+	doc, line := withRef(2, "other.json#/$defs/BaseEvent")
+	_, err = Load("agui", Document{File: "bad.json", Data: doc})
+	if got, col := at(err); got != line || col != strings.Index(lines[line-1], `"#/$defs`)+1 || !strings.Contains(err.Error(), `"other.json#/$defs/BaseEvent" names a document agui-gen was not given`) {
+		t.Errorf("a $ref to another file on line %d: %v", line, err)
+	}
+	_, err = Load("agui", Document{File: "bad.json", Data: []byte("{\n  \"$id\": \"x\",\n  \"$defs\": {\n    \"A\": {\"type\": \"object\",\n  }\n}\n")})
+	if line, col := at(err); line != 5 || col != 3 || !strings.HasPrefix(err.Error(), "bad.json:5:3: not a JSON Schema document") {
+		t.Errorf("a syntax error: %v (%d:%d)", err, line, col)
+	}
+}
