@@ -141,6 +141,7 @@ func generateCommand() *cli.Command {
 			&cli.StringFlag{Name: "a2a-proto", Usage: "A2A proto `FILE` (default: the embedded a2a.proto v1.0.1)"},
 			&cli.StringSliceFlag{Name: "a2a-compat", Usage: "spec `FILE` of an earlier A2A version whose clients the server keeps serving: its JSON Schema (its JSON-RPC wire, as DIR/a2a/a2av<major><minor>) and, as VERSION=FILE, its proto (its gRPC service and HTTP+JSON bindings, as DIR/a2a/a2av<major><minor>pb) (repeatable; default: the embedded v0.3.0 schema and proto; none: no earlier version)"},
 			&cli.StringFlag{Name: "a2a-version", Usage: "protocol `VERSION` (Major.Minor) that --a2a-proto defines, which a proto does not state; default: from its package name (lf.a2a.v1 is 1.0)"},
+			&cli.StringSliceFlag{Name: "only", Usage: "generate only these `PACKAGES` (below --out: agui, a2a, a2a/a2agrpc, bridge, agenthost, …) and the generated packages they import, so go.mod takes in no more than they need (repeatable or comma-separated; default: all)"},
 			&cli.BoolFlag{Name: "check", Usage: "write nothing; exit 1 and name the stale files when DIR differs from what would be generated"},
 		},
 		Action: runGenerate,
@@ -221,10 +222,15 @@ func runGenerate(c *cli.Context) error {
 	if importPath == "" {
 		// The packages import each other by path: without one, they would
 		// not compile.
-		return cli.Exit(fmt.Sprintf("agui-gen: %s is in no Go module (no go.mod above it), so the generated packages' import path is unknown:\n"+
+		return cli.Exit(fmt.Sprintf("%s is in no Go module (no go.mod above it), so the generated packages' import path is unknown:\n"+
 			"run go mod init in the project first, or name the path of %s with --package-path", out, out), 2)
 	}
 	files := result.Files
+	if only := c.StringSlice("only"); len(only) > 0 {
+		if files, err = generate.Select(files, importPath, only); err != nil {
+			return cli.Exit(err.Error(), 2)
+		}
+	}
 	if added := result.Ledger.Added(); len(added) > 0 {
 		if c.Bool("check") {
 			return cli.Exit(fmt.Sprintf("%s lacks %d slots of the schema: %s\nrun agui-gen generate --extend-ledger to number them", ledgerFile, len(added), strings.Join(added, ", ")), 1)

@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -305,5 +307,48 @@ func TestGenerateOutsideAModule(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
 		t.Errorf("it wrote %d entries", len(entries))
+	}
+}
+
+// --only generates the packages named and those they import, as their
+// imports say: AG-UI alone takes in none of A2A's, nor the META stores'.
+func TestGenerateOnly(t *testing.T) {
+	dir := t.TempDir()
+	generated := func() []string {
+		var pkgs []string
+		filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && strings.HasSuffix(p, "_gen.go") {
+				rel, _ := filepath.Rel(dir, filepath.Dir(p))
+				if !slices.Contains(pkgs, filepath.ToSlash(rel)) {
+					pkgs = append(pkgs, filepath.ToSlash(rel))
+				}
+			}
+			return nil
+		})
+		slices.Sort(pkgs)
+		return pkgs
+	}
+	gen := func(only ...string) error {
+		args := []string{"generate", "--out", dir, "--package-path", "example.com/app/gen"}
+		for _, o := range only {
+			args = append(args, "--only", o)
+		}
+		_, err := run(t, args...)
+		return err
+	}
+	if err := gen("agui"); err != nil {
+		t.Fatal(err)
+	}
+	if got := generated(); !slices.Equal(got, []string{"agui"}) {
+		t.Errorf("--only agui: %v", got)
+	}
+	if err := gen("bridge"); err != nil {
+		t.Fatal(err)
+	}
+	if got := generated(); !slices.Contains(got, "bridge") || !slices.Contains(got, "a2a") || slices.Contains(got, "a2a/a2agrpc") || slices.Contains(got, "agenthost") {
+		t.Errorf("--only bridge: %v", got)
+	}
+	if err := gen("no-such"); err == nil || !strings.Contains(err.Error(), "the packages are a2a,") {
+		t.Errorf("--only no-such: %v", err)
 	}
 }

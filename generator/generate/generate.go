@@ -9,12 +9,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"go/parser"
+	"go/token"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/agui-gen/agui-gen/generator/diff"
@@ -470,4 +474,57 @@ func modulePath(gomod []byte) string {
 		}
 	}
 	return ""
+}
+
+// Select keeps of files the packages named in only (paths below the output
+// directory: "agui", "a2a/a2agrpc") and the generated packages they import,
+// as the files' own imports say, so that a project takes in no more of the
+// generated code, and of its dependencies, than it uses. importPath is the
+// output directory's import path. An unknown name is an error that lists
+// the packages there are.
+func Select(files []File, importPath string, only []string) ([]File, error) {
+	byPkg := map[string][]File{}
+	for _, f := range files {
+		dir := path.Dir(f.Path)
+		byPkg[dir] = append(byPkg[dir], f)
+	}
+	keep := map[string]bool{}
+	var visit func(pkg string) error
+	visit = func(pkg string) error {
+		if keep[pkg] {
+			return nil
+		}
+		keep[pkg] = true
+		for _, f := range byPkg[pkg] {
+			parsed, err := parser.ParseFile(token.NewFileSet(), f.Path, f.Content, parser.ImportsOnly)
+			if err != nil {
+				return fmt.Errorf("%s: %w", f.Path, err)
+			}
+			for _, imp := range parsed.Imports {
+				p, _ := strconv.Unquote(imp.Path.Value)
+				if dep, ok := strings.CutPrefix(p, importPath+"/"); ok {
+					if err := visit(dep); err != nil {
+						return err
+					}
+				}
+			}
+		}
+		return nil
+	}
+	for _, name := range only {
+		name = strings.Trim(path.Clean(filepath.ToSlash(name)), "/")
+		if byPkg[name] == nil {
+			return nil, fmt.Errorf("--only %s: no such package; the packages are %s", name, strings.Join(slices.Sorted(maps.Keys(byPkg)), ", "))
+		}
+		if err := visit(name); err != nil {
+			return nil, err
+		}
+	}
+	var out []File
+	for _, f := range files {
+		if keep[path.Dir(f.Path)] {
+			out = append(out, f)
+		}
+	}
+	return out, nil
 }
