@@ -175,3 +175,25 @@ func TestMetaDefinitionsDiff(t *testing.T) {
 		t.Errorf("a new moderation action: %+v", c)
 	}
 }
+
+// The README's sample report is the golden report's beginning, so it cannot
+// drift from what the tool prints.
+func TestReadmeSampleIsTheGolden(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden, err := os.ReadFile("testdata/a2a-v0.3.0-to-v1.0.1.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const intro = "v1.0.1, for example, starts:\n\n```text\n"
+	_, sample, ok := strings.Cut(string(readme), intro)
+	if !ok {
+		t.Fatalf("the README has no sample after %q", intro)
+	}
+	sample, _, _ = strings.Cut(sample, "  …\n```")
+	if !strings.HasPrefix(string(golden), sample) || strings.Count(sample, "\n") < 3 {
+		t.Errorf("the README's sample is not the beginning of testdata/a2a-v0.3.0-to-v1.0.1.txt:\n%s", sample)
+	}
+}
