@@ -119,7 +119,27 @@ func fixToV03APIKeySecurityScheme(x *APIKeySecurityScheme, out *a2av03.APIKeySec
 // becomes a supported interface at the card's protocol version, so a
 // client picks it as a 0.3 one. Security and the extended card move back.
 func fixFromV03AgentCard(x *a2av03.AgentCard, out *AgentCard) error {
-	version := x.ProtocolVersion
+	preferred := ""
+	if x.PreferredTransport != nil {
+		preferred = *x.PreferredTransport
+	}
+	additional := make([][2]string, len(x.AdditionalInterfaces))
+	for i, a := range x.AdditionalInterfaces {
+		additional[i] = [2]string{a.URL, a.Transport}
+	}
+	cardFromV03(out, x.ProtocolVersion, x.URL, preferred, additional,
+		x.SupportsAuthenticatedExtendedCard != nil && *x.SupportsAuthenticatedExtendedCard)
+	out.SecurityRequirements = securityFromV03(x.Security)
+	return nil
+}
+
+// cardFromV03 reads where a 0.3 card, of either 0.3 wire, says to call:
+// its url with its preferred transport (JSON-RPC when it names none), then
+// its additional interfaces ({url, transport}), each an interface at the
+// card's protocol version (Major.Minor), once; and whether it offers an
+// extended card.
+func cardFromV03(out *AgentCard, protocolVersion, url, preferred string, additional [][2]string, extended bool) {
+	version := protocolVersion
 	if major, rest, ok := strings.Cut(version, "."); ok {
 		minor, _, _ := strings.Cut(rest, ".")
 		version = major + "." + minor
@@ -132,25 +152,22 @@ func fixFromV03AgentCard(x *a2av03.AgentCard, out *AgentCard) error {
 		}
 		out.SupportedInterfaces = append(out.SupportedInterfaces, &AgentInterface{URL: url, ProtocolBinding: binding, ProtocolVersion: version})
 	}
-	if x.URL != "" {
-		binding := "JSONRPC" // 0.3's default transport
-		if x.PreferredTransport != nil && *x.PreferredTransport != "" {
-			binding = *x.PreferredTransport
+	if url != "" {
+		if preferred == "" {
+			preferred = "JSONRPC" // 0.3's default transport
 		}
-		add(x.URL, binding)
+		add(url, preferred)
 	}
-	for _, i := range x.AdditionalInterfaces {
-		add(i.URL, i.Transport)
+	for _, a := range additional {
+		add(a[0], a[1])
 	}
-	out.SecurityRequirements = securityFromV03(x.Security)
-	if x.SupportsAuthenticatedExtendedCard != nil && *x.SupportsAuthenticatedExtendedCard {
+	if extended {
 		if out.Capabilities == nil {
 			out.Capabilities = &AgentCapabilities{}
 		}
 		supports := true
 		out.Capabilities.ExtendedAgentCard = &supports
 	}
-	return nil
 }
 
 // fixFromV03AgentSkill moves a skill's 0.3 "security" to 1.0's

@@ -273,3 +273,24 @@ func TestProtoMessagesAndCard(t *testing.T) {
 		t.Errorf("the card: %s", card.AppendJSON(nil))
 	}
 }
+
+// A 0.3 card, as its proto has it, read as 1.0's: its url and preferred
+// transport, then its additional interfaces, each once at the card's
+// version; its security and extended card moved back.
+func TestProtoCardRead(t *testing.T) {
+	card, err := a2a.FromV03ProtoAgentCard(&a2av03pb.AgentCard{Name: "n", ProtocolVersion: "0.3.0", URL: "h:1", PreferredTransport: "GRPC",
+		AdditionalInterfaces: []*a2av03pb.AgentInterface{{URL: "h:1", Transport: "GRPC"}, {URL: "http://h", Transport: "JSONRPC"}},
+		SupportsAuthenticatedExtendedCard: true,
+		Security:                          []*a2av03pb.Security{{Schemes: map[string]*a2av03pb.StringList{"oauth": {List: []string{"read"}}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, i := range card.SupportedInterfaces {
+		got = append(got, i.ProtocolBinding+" "+i.URL+" "+i.ProtocolVersion)
+	}
+	if !cmp.Equal(got, []string{"GRPC h:1 0.3", "JSONRPC http://h 0.3"}) || card.Capabilities == nil || card.Capabilities.ExtendedAgentCard == nil ||
+		len(card.SecurityRequirements) != 1 || card.SecurityRequirements[0].Schemes["oauth"].List[0] != "read" {
+		t.Errorf("%v %s", got, card.AppendJSON(nil))
+	}
+}

@@ -365,37 +365,12 @@ func fixToV03ProtoSendMessageConfiguration(x *SendMessageConfiguration, out *a2a
 // "preferredTransport", then "additionalInterfaces", each an interface at
 // the card's protocol version; security and the extended card move back.
 func fixFromV03ProtoAgentCard(x *a2av03pb.AgentCard, out *AgentCard) error {
-	version := x.ProtocolVersion
-	if major, rest, ok := strings.Cut(version, "."); ok {
-		minor, _, _ := strings.Cut(rest, ".")
-		version = major + "." + minor
+	additional := make([][2]string, len(x.AdditionalInterfaces))
+	for i, a := range x.AdditionalInterfaces {
+		additional[i] = [2]string{a.URL, a.Transport}
 	}
-	add := func(url, binding string) {
-		for _, i := range out.SupportedInterfaces {
-			if i.URL == url && i.ProtocolBinding == binding {
-				return
-			}
-		}
-		out.SupportedInterfaces = append(out.SupportedInterfaces, &AgentInterface{URL: url, ProtocolBinding: binding, ProtocolVersion: version})
-	}
-	if x.URL != "" {
-		binding := x.PreferredTransport
-		if binding == "" {
-			binding = "JSONRPC" // 0.3's default transport
-		}
-		add(x.URL, binding)
-	}
-	for _, i := range x.AdditionalInterfaces {
-		add(i.URL, i.Transport)
-	}
+	cardFromV03(out, x.ProtocolVersion, x.URL, x.PreferredTransport, additional, x.SupportsAuthenticatedExtendedCard)
 	out.SecurityRequirements = securityFromV03Proto(x.Security)
-	if x.SupportsAuthenticatedExtendedCard {
-		if out.Capabilities == nil {
-			out.Capabilities = &AgentCapabilities{}
-		}
-		supports := true
-		out.Capabilities.ExtendedAgentCard = &supports
-	}
 	return nil
 }
 
