@@ -279,7 +279,7 @@ func TestProtoMessagesAndCard(t *testing.T) {
 // version; its security and extended card moved back.
 func TestProtoCardRead(t *testing.T) {
 	card, err := a2a.FromV03ProtoAgentCard(&a2av03pb.AgentCard{Name: "n", ProtocolVersion: "0.3.0", URL: "h:1", PreferredTransport: "GRPC",
-		AdditionalInterfaces: []*a2av03pb.AgentInterface{{URL: "h:1", Transport: "GRPC"}, {URL: "http://h", Transport: "JSONRPC"}},
+		AdditionalInterfaces:              []*a2av03pb.AgentInterface{{URL: "h:1", Transport: "GRPC"}, {URL: "http://h", Transport: "JSONRPC"}},
 		SupportsAuthenticatedExtendedCard: true,
 		Security:                          []*a2av03pb.Security{{Schemes: map[string]*a2av03pb.StringList{"oauth": {List: []string{"read"}}}}}})
 	if err != nil {
