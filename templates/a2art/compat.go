@@ -18,14 +18,20 @@ import (
 // them; WithEarlierVersions() serves none, and a request of such a version
 // is then refused with VERSION_NOT_SUPPORTED.
 func WithEarlierVersions(versions ...string) ServerOption {
-	return func(c *serverConfig) {
-		c.compat = nil
-		for _, v := range a2a.CompatVersions() {
-			if slices.Contains(versions, v.Version) {
-				c.compat = append(c.compat, v)
-			}
+	return func(c *serverConfig) { c.compat = EarlierVersions(versions...) }
+}
+
+// EarlierVersions returns the earlier versions the package was generated to
+// serve (CompatVersions) that versions names (Major.Minor), for the
+// bindings' WithEarlierVersions options.
+func EarlierVersions(versions ...string) []*a2a.CompatVersion {
+	var out []*a2a.CompatVersion
+	for _, v := range a2a.CompatVersions() {
+		if slices.Contains(versions, v.Version) {
+			out = append(out, v)
 		}
 	}
+	return out
 }
 
 // compatMethod finds the earlier version that has a JSON-RPC method named

@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/textproto"
-	"slices"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/metadata"
@@ -51,14 +50,7 @@ func WithAgentCard(card *a2a.AgentCard) ServerOption { return func(b *binding) {
 // of them; WithEarlierVersions() serves none, and their calls then get
 // VERSION_NOT_SUPPORTED from UnknownServiceHandler.
 func WithEarlierVersions(versions ...string) ServerOption {
-	return func(b *binding) {
-		b.compat = nil
-		for _, v := range a2a.CompatVersions() {
-			if slices.Contains(versions, v.Version) {
-				b.compat = append(b.compat, v)
-			}
-		}
-	}
+	return func(b *binding) { b.compat = a2a.EarlierVersions(versions...) }
 }
 
 // binding is what grpc-go holds as the service's implementation.
