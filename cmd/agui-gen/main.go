@@ -138,9 +138,9 @@ func generateCommand() *cli.Command {
 			&cli.StringFlag{Name: "meta", Usage: "META event definitions `FILE` (default: the embedded definitions)"},
 			&cli.StringFlag{Name: "agui-ledger", Usage: "AG-UI protobuf number ledger `FILE` (proto-freeze.txt) that numbers the binary transport (default: the embedded one, for the embedded schema)"},
 			&cli.BoolFlag{Name: "extend-ledger", Usage: "number what the AG-UI schema adds and the ledger lacks (the next free number of each message or enum, never one given before), and write the ledger back to --agui-ledger FILE for you to commit; a FILE that does not exist starts from the embedded ledger"},
-			&cli.StringFlag{Name: "a2a-proto", Usage: "A2A proto `FILE` (default: the embedded a2a.proto v1.0.1)"},
-			&cli.StringSliceFlag{Name: "a2a-compat", Usage: "spec `FILE` of an earlier A2A version whose clients the server keeps serving: its JSON Schema (its JSON-RPC wire, as DIR/a2a/a2av<major><minor>) and, as VERSION=FILE, its proto (its gRPC service and HTTP+JSON bindings, as DIR/a2a/a2av<major><minor>pb) (repeatable; default: the embedded v0.3.0 schema and proto; none: no earlier version)"},
-			&cli.StringFlag{Name: "a2a-version", Usage: "protocol `VERSION` (Major.Minor) that --a2a-proto defines, which a proto does not state; default: from its package name (lf.a2a.v1 is 1.0)"},
+			&cli.StringFlag{Name: "a2a-proto", Usage: "A2A proto `FILE` (default: the embedded a2a.proto v1.0.1); an earlier major version's (v0.3.0) is served through the adapter of the embedded one's runtime"},
+			&cli.StringSliceFlag{Name: "a2a-compat", Usage: "spec `FILE` of an earlier A2A version whose clients the server keeps serving: its JSON Schema (its JSON-RPC wire, as DIR/a2a/a2av<major><minor>) and its proto (its gRPC service and HTTP+JSON bindings, as DIR/a2a/a2av<major><minor>pb), as VERSION=FILE when its package does not tell the version (repeatable; default: the embedded v0.3.0 schema and proto; none: no earlier version)"},
+			&cli.StringFlag{Name: "a2a-version", Usage: "protocol `VERSION` (Major.Minor) that --a2a-proto defines, which a proto does not state; default: from its package name (a2a.v1 is 0.3, lf.a2a.v1 1.0)"},
 			&cli.StringSliceFlag{Name: "only", Usage: "generate only these `PACKAGES` (below --out: agui, a2a, a2a/a2agrpc, bridge, agenthost, …) and the generated packages they import, so go.mod takes in no more than they need (repeatable or comma-separated; default: all)"},
 			&cli.BoolFlag{Name: "check", Usage: "write nothing; exit 1 and name the stale files when DIR differs from what would be generated"},
 		},
@@ -224,6 +224,9 @@ func runGenerate(c *cli.Context) error {
 		// not compile.
 		return cli.Exit(fmt.Sprintf("%s is in no Go module (no go.mod above it), so the generated packages' import path is unknown:\n"+
 			"run go mod init in the project first, or name the path of %s with --package-path", out, out), 2)
+	}
+	for _, note := range result.Notes {
+		fmt.Fprintf(c.App.ErrWriter, "agui-gen: %s\n", note)
 	}
 	files := result.Files
 	if only := c.StringSlice("only"); len(only) > 0 {

@@ -236,8 +236,8 @@ func TestMistakesAreShortErrors(t *testing.T) {
 }
 
 // TestGenerateCompatFromFiles: an earlier version given as files (its JSON
-// Schema, and its proto as VERSION=FILE) generates what the embedded specs
-// do; a proto whose package does not tell its version must name it.
+// Schema, and its proto as VERSION=FILE or FILE) generates what the
+// embedded specs do, and so does a v0.3 proto given as the main one.
 func TestGenerateCompatFromFiles(t *testing.T) {
 	dir := t.TempDir()
 	schema, proto := "../../schemas/a2a/a2a-v0.3.0.schema.json", "../../schemas/a2a/a2a-v0.3.0.proto"
@@ -267,9 +267,20 @@ func TestGenerateCompatFromFiles(t *testing.T) {
 			t.Errorf("%s differs from the one the embedded specs generate", f)
 		}
 	}
-	_, err = run(t, "generate", "--out", t.TempDir(), "--package-path", "example.com/gen", "--a2a-compat", schema, "--a2a-compat", proto)
-	if err == nil || !strings.Contains(err.Error(), "--a2a-compat VERSION=a2a-v0.3.0.proto") {
+	// 0.3's package (a2a.v1) is known: its version need not be named.
+	if _, err = run(t, "generate", "--out", t.TempDir(), "--package-path", "example.com/gen", "--a2a-compat", schema, "--a2a-compat", proto); err != nil {
 		t.Errorf("a 0.3 proto without its version: %v", err)
+	}
+	// A v0.3 proto as the main one is served through the adapter, and
+	// generate says so.
+	dir = t.TempDir()
+	if out, err := run(t, "generate", "--out", dir, "--package-path", "github.com/agui-gen/agui-gen/gen", "--a2a-proto", proto); err != nil {
+		t.Fatal(err)
+	} else if !strings.Contains(out, "agui-gen: a2a-v0.3.0.proto defines A2A 0.3, older than the A2A 1.0 the runtime is written against") {
+		t.Errorf("generate does not say how it serves 0.3: %q", out)
+	}
+	if _, err := run(t, "generate", "--out", dir, "--package-path", "github.com/agui-gen/agui-gen/gen", "--check"); err != nil {
+		t.Errorf("--a2a-proto a2a-v0.3.0.proto generates other files than the embedded specs: %v", err)
 	}
 }
 

@@ -91,8 +91,9 @@ func TestCompatRPCPairs(t *testing.T) {
 	}
 }
 
-// A compat proto whose package reads as the current version must say which
-// version it defines.
+// A compat proto in the package of an embedded one defines that one's
+// version (0.3's a2a.v1); one whose package reads as the current version
+// must say which version it defines.
 func TestCompatProtoNeedsItsVersion(t *testing.T) {
 	in, err := Embedded()
 	if err != nil {
@@ -101,9 +102,13 @@ func TestCompatProtoNeedsItsVersion(t *testing.T) {
 	for i := range in.A2ACompat {
 		in.A2ACompat[i].Version = ""
 	}
+	if _, err = Generate(in, Options{ImportPath: "example.com/gen"}); err != nil {
+		t.Errorf("a proto in 0.3's package a2a.v1: %v", err)
+	}
+	in.A2ACompat[1].Data = []byte(strings.Replace(string(in.A2ACompat[1].Data), "package a2a.v1;", "package example.a2a.v1;", 1))
 	_, err = Generate(in, Options{ImportPath: "example.com/gen"})
 	if err == nil || !strings.Contains(err.Error(), "--a2a-compat VERSION=a2a-v0.3.0.proto") {
-		t.Errorf("a 0.3 proto without its version: %v", err)
+		t.Errorf("a proto whose package reads as 1.0, without its version: %v", err)
 	}
 	in.A2ACompat = in.A2ACompat[1:] // the proto alone
 	in.A2ACompat[0].Version = "0.3"

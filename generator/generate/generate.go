@@ -132,6 +132,9 @@ type Output struct {
 	// by; with Options.ExtendLedger, its Added slots are the ones it
 	// numbered, and Format writes it.
 	Ledger *freeze.Ledger
+	// Notes say what the run decided that its inputs did not state, for
+	// the user to read.
+	Notes []string
 }
 
 // Run runs the pipeline.
@@ -169,6 +172,17 @@ func Run(in Inputs, opts Options) (*Output, error) {
 	}
 	if err := SetProtocolVersion(a2a, in.A2AVersion); err != nil {
 		return nil, err
+	}
+	var notes []string
+	if earlier, runtime := a2a.Sources[0].Version, schemas.A2AVersion; major(earlier) < major(runtime) {
+		// The runtime (card, task store, bindings) is written against the
+		// embedded version's model: an earlier major has another one. Its
+		// clients are served through the adapter, as --a2a-compat would.
+		if a2a, in.A2ACompat, err = serveEarlierThroughAdapter(in, earlier); err != nil {
+			return nil, err
+		}
+		notes = append(notes, fmt.Sprintf("%s defines A2A %s, older than the A2A %s the runtime is written against: a2a/ is generated from the embedded A2A %s proto, "+
+			"and A2A %s clients are served through the generated adapter (a2a/%s, a2a/%spb)", in.A2AProto.File, earlier, runtime, runtime, earlier, CompatPackageName(earlier), CompatPackageName(earlier)))
 	}
 	a2aImport := joinImport(opts.ImportPath, "a2a")
 	if files, err = golang.ProtoPackage(a2a, golang.Options{PackageName: "a2a", ImportPath: a2aImport, A2ARuntime: true}); err != nil {
@@ -242,13 +256,73 @@ func Run(in Inputs, opts Options) (*Output, error) {
 	}
 	put("agenthost", files)
 	slices.SortFunc(out, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
-	return &Output{Files: out, Ledger: ledger}, nil
+	return &Output{Files: out, Ledger: ledger, Notes: notes}, nil
+}
+
+// serveEarlierThroughAdapter turns a run whose A2A proto defines an earlier
+// major version than the runtime's into one that generates the runtime
+// from the embedded proto and serves that earlier version beside it: the
+// given proto replaces the compat proto of its version. Its JSON-RPC wire
+// is its JSON Schema, which must be among the compat specs (the embedded
+// ones are, unless --a2a-compat replaced them).
+func serveEarlierThroughAdapter(in Inputs, version string) (*ir.Package, []Spec, error) {
+	embedded, err := Embedded()
+	if err != nil {
+		return nil, nil, err
+	}
+	cur, err := protoload.Load(context.Background(), "a2a", embedded.A2AProto.File, embedded.A2AProto.Data)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := SetProtocolVersion(cur, embedded.A2AVersion); err != nil {
+		return nil, nil, err
+	}
+	given := in.A2AProto
+	given.Version = version
+	compat := []Spec{given}
+	haveSchema := false
+	for _, spec := range in.A2ACompat {
+		if !strings.HasSuffix(spec.File, ".proto") {
+			old, err := LoadA2ACompat(spec)
+			if err != nil {
+				return nil, nil, err
+			}
+			haveSchema = haveSchema || old.Sources[0].Version == version
+			compat = append(compat, spec)
+			continue
+		}
+		pkg, err := protoload.Load(context.Background(), "a2a", spec.File, spec.Data)
+		if err != nil {
+			return nil, nil, err
+		}
+		if err := SetProtocolVersion(pkg, spec.Version); err != nil {
+			return nil, nil, err
+		}
+		if pkg.Sources[0].Version != version {
+			compat = append(compat, spec) // another earlier version's proto
+		}
+	}
+	if !haveSchema {
+		return nil, nil, fmt.Errorf("%s defines A2A %s, which is served beside the runtime's A2A %s through the adapter; its JSON-RPC wire is its JSON Schema: give it with --a2a-compat FILE", given.File, version, embedded.A2AVersion)
+	}
+	return cur, compat, nil
+}
+
+// major is the major number of a Major.Minor version.
+func major(version string) int {
+	m, _, _ := strings.Cut(version, ".")
+	n, _ := strconv.Atoi(m)
+	return n
 }
 
 // SetProtocolVersion records the protocol version a proto package defines:
-// version when given (Major.Minor), else the one its package name's
-// version suffix implies ("lf.a2a.v1" is 1.0).
+// version when given (Major.Minor), else that of the embedded proto in the
+// same package (a2a.v1 is 0.3, lf.a2a.v1 1.0), else the one its package
+// name's version suffix implies ("example.a2a.v2" is 2.0).
 func SetProtocolVersion(pkg *ir.Package, version string) error {
+	if version == "" {
+		version = embeddedPackageVersions()[pkg.Proto.Package]
+	}
 	if version == "" {
 		m := packageVersion.FindStringSubmatch(pkg.Proto.Package)
 		if m == nil {
@@ -261,6 +335,24 @@ func SetProtocolVersion(pkg *ir.Package, version string) error {
 	}
 	pkg.Sources[0].Version = version
 	return nil
+}
+
+// embeddedPackageVersions maps the proto package of each embedded A2A
+// proto to the version it defines: a proto in one of those packages
+// defines that version unless told otherwise (0.3's a2a.v1 would read as
+// 1.0 by its suffix).
+func embeddedPackageVersions() map[string]string {
+	versions := map[string]string{}
+	for file, version := range map[string]string{schemas.A2AProto: schemas.A2AVersion, schemas.A2AV03Proto: schemas.A2AV03Version} {
+		data, err := fs.ReadFile(schemas.FS, file)
+		if err != nil {
+			panic(err) // embedded: present in every build
+		}
+		if m := protoPackage.FindSubmatch(data); m != nil {
+			versions[string(m[1])] = version
+		}
+	}
+	return versions
 }
 
 var (

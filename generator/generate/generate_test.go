@@ -144,3 +144,40 @@ func TestWriteRemovesOnlyStaleGeneratedFiles(t *testing.T) {
 		t.Errorf("fresh output reported stale: %v", stale)
 	}
 }
+
+// TestEarlierMajorAsTheMainProto: a v0.3 proto given as the main one
+// (--a2a-proto a2a-v0.3.0.proto, its version read from its package a2a.v1)
+// generates the runtime from the embedded v1.0 proto and serves 0.3's
+// clients through the adapter, with the given proto as 0.3's: the output
+// is the checked-in gen/, which compiles, and whose 0.3 service the interop
+// tests run with a2a-go v0.3.15's and @a2a-js/sdk 0.3.14's clients. The
+// run says what it decided.
+func TestEarlierMajorAsTheMainProto(t *testing.T) {
+	in := embedded(t)
+	var err error
+	if in.A2AProto, err = generate.ReadSpec("../testdata/a2a-v0.3.0.proto"); err != nil {
+		t.Fatal(err)
+	}
+	in.A2AVersion = ""
+	out, err := generate.Run(in, generate.Options{ImportPath: genImport})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stale, err := generate.Stale("../../gen", out.Files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(stale) > 0 {
+		t.Errorf("a v0.3 main proto generates other files than gen/:\n%s", generate.Describe(stale))
+	}
+	if len(out.Notes) != 1 || !strings.Contains(out.Notes[0], "a2a-v0.3.0.proto defines A2A 0.3, older than the A2A 1.0 the runtime is written against") {
+		t.Errorf("notes: %q", out.Notes)
+	}
+
+	// Without 0.3's JSON Schema there is no JSON-RPC wire to serve it on.
+	in.A2ACompat = nil
+	if _, err := generate.Run(in, generate.Options{ImportPath: genImport}); err == nil ||
+		!strings.Contains(err.Error(), "its JSON-RPC wire is its JSON Schema: give it with --a2a-compat FILE") {
+		t.Errorf("no 0.3 schema: %v", err)
+	}
+}
