@@ -54,6 +54,8 @@ type httpAgentRun struct {
 	Messages   []json.RawMessage `json:"messages"`
 	State      json.RawMessage   `json:"state"`
 	Warnings   []string          `json:"warnings"`
+	// ContentType is the response's: the transport the handler chose.
+	ContentType string `json:"contentType"`
 }
 
 // TestHTTPAgentAgainstGeneratedHandler: @ag-ui/client@1.0.0's HttpAgent, the
@@ -75,7 +77,25 @@ func TestHTTPAgentAgainstGeneratedHandler(t *testing.T) {
 	}
 }
 
-func checkHTTPAgentRun(t *testing.T, args ...string) {
+// TestHTTPAgent0059AgainstGeneratedHandler: @ag-ui/client 0.0.59, the one
+// CopilotKit 1.74/1.75 bundles, declares no protocol version, and its
+// protobuf schema has no REASONING_* messages: asking for protobuf, it is
+// served SSE, which it reads by the Content-Type, and the run is the same
+// as over SSE.
+func TestHTTPAgent0059AgainstGeneratedHandler(t *testing.T) {
+	requireNode(t)
+	h := agui.NewHandler(scriptedAgent)
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	for _, args := range [][]string{{srv.URL}, {"--proto", srv.URL}} {
+		run := checkHTTPAgentRun(t, append([]string{"--client", "0.0.59"}, args...)...)
+		if run.ContentType != "text/event-stream" {
+			t.Errorf("%v: served %q, want SSE", args, run.ContentType)
+		}
+	}
+}
+
+func checkHTTPAgentRun(t *testing.T, args ...string) httpAgentRun {
 	var run httpAgentRun
 	out := runNode(t, nil, append([]string{"run-httpagent.mjs"}, args...)...)
 	if err := json.Unmarshal(out, &run); err != nil {
@@ -115,6 +135,7 @@ func checkHTTPAgentRun(t *testing.T, args ...string) {
 	if answer != "It is sunny in Paris." {
 		t.Errorf("assistant text %q", answer)
 	}
+	return run
 }
 
 // controlScriptReport is what run-httpagent-control.mjs prints.

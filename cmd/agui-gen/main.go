@@ -138,6 +138,7 @@ func generateCommand() *cli.Command {
 			&cli.StringFlag{Name: "meta", Usage: "META event definitions `FILE` (default: the embedded definitions)"},
 			&cli.StringFlag{Name: "agui-ledger", Usage: "AG-UI protobuf number ledger `FILE` (proto-freeze.txt) that numbers the binary transport (default: the embedded one, for the embedded schema)"},
 			&cli.BoolFlag{Name: "extend-ledger", Usage: "number what the AG-UI schema adds and the ledger lacks (the next free number of each message or enum, never one given before), and write the ledger back to --agui-ledger FILE for you to commit; a FILE that does not exist starts from the embedded ledger"},
+			&cli.StringSliceFlag{Name: "agui-earlier", Usage: "AG-UI JSON Schema `FILE` of an earlier version whose clients get their runs' events in their own version: events it lacks left out, optional members it lacks cleared (repeatable; default: the embedded AG-UI 1.1 schema, when --agui-schema is a later one; none: no earlier version)"},
 			&cli.StringFlag{Name: "a2a-proto", Usage: "A2A proto `FILE` (default: the embedded a2a.proto v1.0.1); an earlier major version's (v0.3.0) is served through the adapter of the embedded one's runtime"},
 			&cli.StringSliceFlag{Name: "a2a-compat", Usage: "spec `FILE` of an earlier A2A version whose clients the server keeps serving: its JSON Schema (its JSON-RPC wire, as DIR/a2a/a2av<major><minor>) and its proto (its gRPC service and HTTP+JSON bindings, as DIR/a2a/a2av<major><minor>pb), as VERSION=FILE when its package does not tell the version (repeatable; default: the embedded v0.3.0 schema and proto; none: no earlier version)"},
 			&cli.StringFlag{Name: "a2a-version", Usage: "protocol `VERSION` (Major.Minor) that --a2a-proto defines, which a proto does not state; default: from its package name (a2a.v1 is 0.3, lf.a2a.v1 1.0)"},
@@ -176,6 +177,22 @@ func runGenerate(c *cli.Context) error {
 			in.AGUIProtoLedger.File = filepath.Base(ledgerFile) // the embedded ledger, to be written there
 		default:
 			return err
+		}
+	}
+	if files := c.StringSlice("agui-earlier"); len(files) > 0 {
+		in.AGUIEarlier = nil
+		for _, f := range files {
+			if f == "none" {
+				if len(files) > 1 {
+					return errors.New("--agui-earlier none means no earlier version: give it alone")
+				}
+				break
+			}
+			spec, err := generate.ReadSpec(f)
+			if err != nil {
+				return err
+			}
+			in.AGUIEarlier = append(in.AGUIEarlier, spec)
 		}
 	}
 	if f := c.String("a2a-proto"); f != "" {

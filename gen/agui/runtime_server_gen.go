@@ -121,8 +121,11 @@ func WithLogger(logger *slog.Logger) Option { return func(c *handlerConfig) { c.
 // NewHandler serves agent at any path: POST a RunAgentInput as JSON, get the
 // run's events back as Server-Sent Events, or as length-prefixed protobuf
 // frames when the request's Accept header names
-// application/vnd.ag-ui.event+proto and prefers it to SSE (a wildcard
-// alone gets SSE, which curl and browsers read). Below the path it serves GET
+// application/vnd.ag-ui.event+proto and prefers it to SSE and the input
+// declares a protocolVersion (a wildcard alone gets SSE, which curl and
+// browsers read, and so does a client from before 1.0). A client of an
+// earlier version the package was generated for (EarlierVersions) gets its
+// run's events in its own version (DowngradeEvent). Below the path it serves GET
 // …/capabilities (see CapabilitiesProvider) and POST …/cancel (see
 // CancelRequest); mount it at both "/agent" and "/agent/".
 //
@@ -294,8 +297,9 @@ func (h *handler) rejectInvalid(w http.ResponseWriter, r *http.Request, err erro
 }
 
 // serveRun streams one run, the agent running with agentCtx, as protobuf
-// frames when the Accept header asks for them and as SSE otherwise: never a
-// 406, since a producer must fall back to SSE. run is the run's
+// frames when the Accept header asks for them and the client's version has
+// the ledger's protobuf schema, and as SSE otherwise: never a 406, since a
+// producer must fall back to SSE. run is the run's
 // registration, for cancels and checkpoints; nil for ServeRun.
 func (h *handler) serveRun(w http.ResponseWriter, r *http.Request, agentCtx context.Context, input *RunAgentInput, run *activeRun) {
 	// A client that stops reading is cut off once a write has waited for
@@ -308,7 +312,7 @@ func (h *handler) serveRun(w http.ResponseWriter, r *http.Request, agentCtx cont
 		close(cutOff)
 	}}
 	var ew eventWriter
-	if prefersProto(r.Header.Get("Accept")) {
+	if protoTransportFor(input.ProtocolVersion) && prefersProto(r.Header.Get("Accept")) {
 		ew = newProtoWriter(w, sink)
 	} else {
 		ew = newSSEWriter(w, sink)
@@ -326,6 +330,9 @@ func (h *handler) serveRun(w http.ResponseWriter, r *http.Request, agentCtx cont
 	ctx := r.Context()
 	stream := newStream(ctx, ew, input.ThreadID, input.RunID)
 	stream.metaAsCustom = !h.cfg.nativeMeta
+	if v := streamVersion(input.ProtocolVersion, EarlierVersions(), protocolVersion); v != "" {
+		stream.run.down = newDowngrader(ctx, h.cfg.logger, v)
+	}
 	if run != nil && h.cfg.checkpoints != nil {
 		stream.run.onEnd = func(open []Interrupt) {
 			h.saveCheckpoint(ctx, input.ThreadID, run.resumes, open)

@@ -45,7 +45,12 @@ type Inputs struct {
 	// AGUIProtoLedger numbers the AG-UI protobuf transport (proto-freeze.txt).
 	AGUIProtoLedger Spec
 	Meta            Spec
-	A2AProto        Spec
+	// AGUIEarlier are the schemas of earlier AG-UI versions whose clients
+	// the server writes events for in their own version. One that is
+	// AGUISchema itself is skipped: Embedded names the embedded schema, so
+	// that a run given a newer one serves the embedded version's clients.
+	AGUIEarlier []Spec
+	A2AProto    Spec
 	// A2AVersion is the protocol version (Major.Minor) A2AProto defines,
 	// which the proto does not state. Empty means: derived from the proto
 	// package's version suffix ("lf.a2a.v1" is 1.0).
@@ -72,6 +77,7 @@ func Embedded() (Inputs, error) {
 	if in.AGUIProtoLedger, err = read(schemas.AGUIProtoFreeze); err != nil {
 		return in, err
 	}
+	in.AGUIEarlier = []Spec{in.AGUISchema}
 	if in.Meta, err = read(schemas.MetaSchema); err != nil {
 		return in, err
 	}
@@ -156,8 +162,12 @@ func Run(in Inputs, opts Options) (*Output, error) {
 			out = append(out, File{Path: dir + "/" + f.Name, Content: f.Content})
 		}
 	}
+	earlier, err := loadAGUIEarlier(in, pkg)
+	if err != nil {
+		return nil, err
+	}
 	files, err := golang.Package(pkg, golang.Options{PackageName: "agui", ImportPath: joinImport(opts.ImportPath, "agui"),
-		AGUIRuntime: true, ProtoLedger: ledger})
+		AGUIRuntime: true, ProtoLedger: ledger, AGUIEarlier: earlier})
 	if err != nil {
 		return nil, err
 	}
@@ -259,6 +269,46 @@ func Run(in Inputs, opts Options) (*Output, error) {
 	return &Output{Files: out, Ledger: ledger, Notes: notes}, nil
 }
 
+// loadAGUIEarlier loads the earlier AG-UI versions' schemas, each with the
+// META definitions, so that META events are no version's difference. A
+// schema that is cur's own is skipped, and so is the embedded one (the
+// default) when it is not earlier than cur; any other of cur's version or
+// a later one is refused, as is a second schema of one version.
+func loadAGUIEarlier(in Inputs, cur *ir.Package) ([]*ir.Package, error) {
+	var out []*ir.Package
+	seen := map[string]string{}
+	embedded, err := fs.ReadFile(schemas.FS, schemas.AGUISchema)
+	if err != nil {
+		return nil, err
+	}
+	for _, spec := range in.AGUIEarlier {
+		if bytes.Equal(spec.Data, in.AGUISchema.Data) {
+			continue
+		}
+		pkg, err := jsonschema.Load("agui",
+			jsonschema.Document{File: spec.File, Data: spec.Data},
+			jsonschema.Document{File: in.Meta.File, Data: in.Meta.Data})
+		if err != nil {
+			return nil, err
+		}
+		v, curV := pkg.Sources[0].Version, cur.Sources[0].Version
+		switch {
+		case v == "":
+			return nil, fmt.Errorf("%s: its $id (%q) names no protocol version, so the clients it is the version of are unknown", spec.File, pkg.Sources[0].ID)
+		case major(v) > major(curV) || (major(v) == major(curV) && minor(v) >= minor(curV)):
+			if bytes.Equal(spec.Data, embedded) {
+				continue // the default, for a schema older than the embedded one
+			}
+			return nil, fmt.Errorf("%s defines AG-UI %s, not earlier than %s's %s", spec.File, v, in.AGUISchema.File, curV)
+		case seen[v] != "":
+			return nil, fmt.Errorf("%s: a second schema of AG-UI %s (the first is %s)", spec.File, v, seen[v])
+		}
+		seen[v] = spec.File
+		out = append(out, pkg)
+	}
+	return out, nil
+}
+
 // serveEarlierThroughAdapter turns a run whose A2A proto defines an earlier
 // major version than the runtime's into one that generates the runtime
 // from the embedded proto and serves that earlier version beside it: the
@@ -311,6 +361,13 @@ func serveEarlierThroughAdapter(in Inputs, version string) (*ir.Package, []Spec,
 // major is the major number of a Major.Minor version.
 func major(version string) int {
 	m, _, _ := strings.Cut(version, ".")
+	n, _ := strconv.Atoi(m)
+	return n
+}
+
+// minor is the minor number of a Major.Minor version.
+func minor(version string) int {
+	_, m, _ := strings.Cut(version, ".")
 	n, _ := strconv.Atoi(m)
 	return n
 }

@@ -379,7 +379,13 @@ func TestProtobufWhenPreferred(t *testing.T) {
 	if ct := post(t, h, runInput, map[string]string{"Accept": "*/*"}).Header().Get("Content-Type"); ct != MediaTypeSSE {
 		t.Errorf("Accept */* got Content-Type %q, want SSE", ct)
 	}
-	rec := post(t, h, runInput, map[string]string{"Accept": MediaTypeProto + ", */*;q=0.1"})
+	// A client that declares no protocol version predates the protobuf
+	// transport the ledger numbers: it gets SSE whatever it asks for.
+	if ct := post(t, h, runInput, map[string]string{"Accept": MediaTypeProto}).Header().Get("Content-Type"); ct != MediaTypeSSE {
+		t.Errorf("a client without a protocol version asking for protobuf got %q, want SSE", ct)
+	}
+	declared := `{"threadId":"t1","runId":"r1","protocolVersion":"1.0","messages":[{"id":"u1","role":"user","content":"hi"}]}`
+	rec := post(t, h, declared, map[string]string{"Accept": MediaTypeProto + ", */*;q=0.1"})
 	if ct := rec.Header().Get("Content-Type"); ct != MediaTypeProto {
 		t.Fatalf("Content-Type %q", ct)
 	}
@@ -610,5 +616,26 @@ func TestSubagentInterruptsSuspendIt(t *testing.T) {
 	out, ok := fin.Outcome.(*agui.RunFinishedInterruptOutcome)
 	if !ok || len(out.Interrupts) != 1 || out.Interrupts[0].SubagentRunID == nil || *out.Interrupts[0].SubagentRunID != innerID {
 		t.Errorf("RUN_FINISHED %s", fin.AppendJSON(nil))
+	}
+}
+
+// A client gets the latest earlier version no later than its own; one
+// older than all of them, or declaring none, the oldest; one of ours or a
+// later version, or an unreadable one, ours ("").
+func TestStreamVersion(t *testing.T) {
+	earlier := []string{"1.0", "1.2"}
+	for declared, want := range map[string]string{"": "1.0", "0.9": "1.0", "1.0": "1.0", "1.1": "1.0", "1.2": "1.2",
+		"1.3": "", "1.4": "", "2.0": "", "one": ""} {
+		var d *string
+		if declared != "" {
+			d = &declared
+		}
+		if got := streamVersion(d, earlier, "1.3"); got != want {
+			t.Errorf("a client declaring %q gets %q, want %q", declared, got, want)
+		}
+	}
+	v := "1.0"
+	if got := streamVersion(&v, nil, "1.3"); got != "" {
+		t.Errorf("with no earlier version: %q", got)
 	}
 }

@@ -37,6 +37,10 @@ type Options struct {
 	// ProtoLedger, when set, adds the AG-UI protobuf transport, numbered by
 	// this ledger.
 	ProtoLedger *freeze.Ledger
+	// AGUIEarlier are the earlier AG-UI versions, loaded from their schemas,
+	// whose clients the AG-UI runtime writes events for in their own
+	// version (downgrade_gen.go); only with AGUIRuntime.
+	AGUIEarlier []*ir.Package
 	// A2ARuntime adds the A2A bindings (JSON-RPC and HTTP+JSON servers and
 	// clients, agent card) to a package generated from the A2A proto.
 	A2ARuntime bool
@@ -108,6 +112,12 @@ func Package(pkg *ir.Package, opts Options) ([]File, error) {
 		{"encode_gen.go", func(f *jen.File) error { g.emitEncoders(f); return nil }},
 		{"decode_gen.go", g.emitDecoders},
 		{"validate_gen.go", func(f *jen.File) error { g.emitValidators(f); return nil }},
+	}
+	if opts.AGUIRuntime {
+		steps = append(steps, struct {
+			name  string
+			build func(f *jen.File) error
+		}{"downgrade_gen.go", g.emitDowngrades})
 	}
 	if opts.ProtoLedger != nil {
 		steps = append(steps, struct {

@@ -71,6 +71,9 @@ type runState struct {
 	// before its terminal event goes out; settled once it has.
 	onEnd   func(open []Interrupt)
 	settled bool
+	// down, when set, rewrites each event for a client of an earlier
+	// version, after the run's own checks.
+	down *downgrader
 }
 
 func newStream(ctx context.Context, w eventWriter, threadID, runID string) *Stream {
@@ -117,6 +120,11 @@ func (s *Stream) send(ev Event) error {
 	s.track(ev)
 	if m, ok := ev.(*MetaEvent); ok && s.metaAsCustom {
 		ev = MetaAsCustom(m)
+	}
+	if s.run.down != nil {
+		if ev = s.run.down.event(ev); ev == nil {
+			return nil
+		}
 	}
 	return s.w.WriteEvent(waitCtx, ev)
 }

@@ -1,0 +1,101 @@
+package generate_test
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agui-gen/agui-gen/generator/generate"
+)
+
+// TestEarlierAGUIVersionsGetTheirOwnStream generates the AG-UI package from
+// a synthetic next schema (1.2) into a package inside this module, with the
+// embedded 1.1 schema as the earlier version (the default), and runs a test
+// there (testdata/downgrade): each client gets the events and members of
+// its own version, and @ag-ui/client 1.0.0 reads the 1.2 server's stream
+// without a warning.
+func TestEarlierAGUIVersionsGetTheirOwnStream(t *testing.T) {
+	if testing.Short() {
+		t.Skip("skipping in -short mode: it builds a generated AG-UI package")
+	}
+	in := embedded(t)
+	var err error
+	if in.AGUISchema, err = generate.ReadSpec("testdata/agui-next/schema.json"); err != nil {
+		t.Fatal(err)
+	}
+	dir, err := os.MkdirTemp("testdata", "downgrade-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	importPath := "github.com/agui-gen/agui-gen/generator/generate/" + filepath.ToSlash(dir) + "/gen"
+	out, err := generate.Run(in, generate.Options{ImportPath: importPath, ExtendLedger: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := generate.Select(out.Files, importPath, []string{"agui"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := generate.Write(filepath.Join(dir, "gen"), files); err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.ReadFile("testdata/downgrade/downgrade_test.go.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src = bytes.ReplaceAll(src, []byte(`"GEN/`), []byte(`"`+importPath+"/"))
+	if err := os.WriteFile(filepath.Join(dir, "gen", "agui", "downgrade_test.go"), src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("go", "test", "-count=1", "-v", "./"+filepath.ToSlash(filepath.Join(dir, "gen", "agui")))
+	nodeDir, _ := filepath.Abs("../../interop/node")
+	_, errNode := exec.LookPath("node")
+	_, errMods := os.Stat(filepath.Join(nodeDir, "node_modules", "@ag-ui", "client"))
+	switch {
+	case errNode == nil && errMods == nil:
+		cmd.Env = append(os.Environ(), "AGUI_NODE_DIR="+nodeDir)
+	case os.Getenv("CI") != "":
+		t.Fatal("Node peers missing: install Node.js and run `npm ci` in interop/node")
+	default:
+		t.Log("Node peers missing (install Node.js and run `npm ci` in interop/node): @ag-ui/client's part is skipped")
+	}
+	got, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go test in the generated package: %v\n%s", err, got)
+	}
+	for _, test := range []string{"TestEachClientGetsItsOwnVersion", "TestHTTPAgent100ReadsItsOwnVersion"} {
+		if !strings.Contains(string(got), "--- PASS: "+test) && (test != "TestHTTPAgent100ReadsItsOwnVersion" || cmd.Env != nil) {
+			t.Errorf("%s did not pass:\n%s", test, got)
+		}
+	}
+}
+
+// An earlier AG-UI schema must be earlier, and name its version; the
+// embedded default is skipped for a schema older than it.
+func TestEarlierAGUISchemasAreChecked(t *testing.T) {
+	next, err := generate.ReadSpec("testdata/agui-next/schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	draft, err := generate.ReadSpec("../testdata/agui-history/schema-41655f473f46.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		earlier []generate.Spec
+		want    string
+	}{
+		{[]generate.Spec{next}, "defines AG-UI 1.2, not earlier than schema.json's 1.1"},
+		{[]generate.Spec{draft}, "names no protocol version"},
+	} {
+		in := embedded(t)
+		in.AGUIEarlier = c.earlier
+		if _, err := generate.Generate(in, generate.Options{ImportPath: genImport}); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("want %q, got %v", c.want, err)
+		}
+	}
+}
