@@ -28,10 +28,12 @@ func diffCommand() *cli.Command {
 			"  agui-gen diff --from embedded --to new/schema.json\n" +
 			"  agui-gen diff --from a2a-v0.3.0.proto --to a2a.proto --format markdown > comment.md\n" +
 			"  agui-gen diff --from old/ --to new/ --fail-on-breaking    # in CI\n\n" +
-			"With --compat, --from is an earlier A2A version's JSON Schema (\"embedded\": v0.3.0's, with its proto) and --to an A2A\n" +
-			"proto (or \"embedded\"), and the report lists what the conversion generate emits between the two\n" +
-			"cannot carry, converter by converter, and which rule completes it:\n" +
-			"  agui-gen diff --compat --from embedded --to embedded",
+			"With --compat, --from is an earlier A2A version's JSON Schema (\"embedded\": v0.3.0's, with its proto), or the\n" +
+			"proto of an earlier version of --to's major version, and --to an A2A proto (or \"embedded\"), and the report lists\n" +
+			"what the conversion generate emits between the two cannot carry, converter by converter, and which rule\n" +
+			"completes it:\n" +
+			"  agui-gen diff --compat --from embedded --to embedded\n" +
+			"  agui-gen diff --compat --from a2a-v1.0.0.proto --to a2a-dev-1.1.proto --to-version 1.1",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "from", Usage: "the old side: `FILE`, folder or \"embedded\"", Required: true},
 			&cli.StringFlag{Name: "to", Usage: "the new side: `FILE`, folder or \"embedded\"", Required: true},
@@ -39,7 +41,8 @@ func diffCommand() *cli.Command {
 			&cli.StringFlag{Name: "from-ledger", Usage: "the old side's AG-UI protobuf ledger `FILE` (default: the embedded side's, or a folder's proto-freeze*.txt)"},
 			&cli.StringFlag{Name: "to-ledger", Usage: "the new side's AG-UI protobuf ledger `FILE`, likewise"},
 			&cli.BoolFlag{Name: "fail-on-breaking", Usage: "exit 1 when any change is breaking"},
-			&cli.BoolFlag{Name: "compat", Usage: "list what the generated conversion from the earlier A2A version of --from (its JSON Schema) to --to cannot carry"},
+			&cli.BoolFlag{Name: "compat", Usage: "list what the generated conversion from the earlier A2A version of --from (its JSON Schema, or a proto of --to's major version, as [VERSION=]FILE) to --to cannot carry"},
+			&cli.StringFlag{Name: "to-version", Usage: "with --compat: the protocol `VERSION` (Major.Minor) --to's proto defines, as generate's --a2a-version"},
 		},
 		Action: runDiff,
 	}
@@ -103,8 +106,15 @@ func runDiff(c *cli.Context) error {
 func runCompatDiff(c *cli.Context) error {
 	specs, err := generate.EmbeddedCompat()
 	if f := c.String("from"); f != "embedded" {
+		// VERSION=FILE names the version of a proto whose package does
+		// not tell it, as --a2a-compat does.
+		version, file, named := strings.Cut(f, "=")
+		if !named {
+			version, file = "", f
+		}
 		var spec generate.Spec
-		spec, err = generate.ReadSpec(f)
+		spec, err = generate.ReadSpec(file)
+		spec.Version = version
 		specs = []generate.Spec{spec}
 	}
 	if err != nil {
@@ -116,6 +126,11 @@ func runCompatDiff(c *cli.Context) error {
 	}
 	if to.A2A == nil {
 		return fmt.Errorf("--to %s has no A2A proto", c.String("to"))
+	}
+	if v := c.String("to-version"); v != "" {
+		if err := generate.SetProtocolVersion(to.A2A, v); err != nil {
+			return err
+		}
 	}
 	losses, err := generate.CompatLosses(specs, to.A2A)
 	if err != nil {

@@ -363,3 +363,19 @@ func TestGenerateOnly(t *testing.T) {
 		t.Errorf("--only no-such: %v", err)
 	}
 }
+
+// diff --compat lists what the adapter between two versions of one major
+// drops, from their protos alone.
+func TestDiffCompatSameMajor(t *testing.T) {
+	out, err := run(t, "diff", "--compat", "--from", "../../generator/testdata/a2a-v1.0.0.proto",
+		"--to", "../../generator/testdata/a2a-dev-1.1.proto", "--to-version", "1.1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"(10 converters)", "ToV10ProtoTask (1.1 Task → 1.0 Task)\n  dropped:  generation",
+		"FromV10ProtoSendMessageConfiguration (1.0 SendMessageConfiguration → 1.1 SendMessageConfiguration)\n  unfilled: if_generation_match"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in:\n%s", want, out)
+		}
+	}
+}

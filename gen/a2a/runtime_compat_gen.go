@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // WithEarlierVersions names the earlier protocol versions (Major.Minor) the
@@ -60,18 +61,51 @@ func compatVersion(r *http.Request, v *CompatVersion, method string, info *CallI
 	return nil
 }
 
-// mayBeEarlier reports whether r may come from a client of an earlier
-// version the server serves: it names that version, or none.
-func (c *serverConfig) mayBeEarlier(r *http.Request) bool {
-	return slices.ContainsFunc(c.compat, func(v *CompatVersion) bool { return mayBe(r, v.Version) })
+// namedEarlier returns the earlier version the server serves that r names
+// in A2A-Version, or nil.
+func (c *serverConfig) namedEarlier(r *http.Request) *CompatVersion {
+	requested := requestedVersion(r)
+	if requested == "" {
+		return nil
+	}
+	mm, ok := ParseVersion(requested)
+	if !ok {
+		return nil
+	}
+	for _, v := range c.compat {
+		if v.Version == mm {
+			return v
+		}
+	}
+	return nil
 }
 
-// mayBe reports whether r may come from a client of version (Major.Minor):
-// it names that version, or none.
-func mayBe(r *http.Request, version string) bool {
+// ownBindings reports whether v is of this version's major: A2A keeps its
+// bindings within a major version, so v's clients call this version's
+// methods and paths, by the same names, and read its errors; they are told
+// apart by their A2A-Version alone. An earlier major's (0.3) bindings are
+// its own: method names, paths, error shapes.
+func ownBindings(v *CompatVersion) bool {
+	major, _, _ := strings.Cut(v.Version, ".")
+	ours, _, _ := strings.Cut(ProtocolVersion, ".")
+	return major == ours
+}
+
+// mayBeEarlier reports whether r may come from a client of an earlier
+// major version the server serves, whose errors have shapes of their own.
+func (c *serverConfig) mayBeEarlier(r *http.Request) bool {
+	return slices.ContainsFunc(c.compat, func(v *CompatVersion) bool { return !ownBindings(v) && mayBe(r, v) })
+}
+
+// mayBe reports whether r may come from a client of v: it names v, or,
+// where v's bindings are its own (0.3 clients send no A2A-Version), none.
+func mayBe(r *http.Request, v *CompatVersion) bool {
 	requested := requestedVersion(r)
+	if requested == "" {
+		return !ownBindings(v)
+	}
 	mm, _ := ParseVersion(requested)
-	return requested == "" || mm == version
+	return mm == v.Version
 }
 
 // appendCompatResponse appends a JSON-RPC response in an earlier version's

@@ -151,6 +151,25 @@ func compatRules(spec Spec, old, cur *ir.Package, oldImport string) (golang.Comp
 	return golang.Compat{Old: old, OldImport: oldImport, Rules: templates.A2ACompat, Dir: dir}, nil
 }
 
+// protoOnlyCompat is an earlier version given by its proto alone, old,
+// served beside cur: one of cur's major version, whose JSON-RPC wire is the
+// ProtoJSON of its proto, as cur's is. Its rules (templates/a2acompat/
+// v<major><minor>) are used when there are any; where the generated
+// conversions cannot pair two fields, the generation stops and names the
+// rule to write there.
+func protoOnlyCompat(old, cur *ir.Package, oldImport string) (golang.Compat, error) {
+	v, curV := old.Sources[0].Version, cur.Sources[0].Version
+	if major(v) != major(curV) {
+		return golang.Compat{}, fmt.Errorf("%s defines A2A %s, whose JSON Schema (its JSON-RPC wire, unlike A2A %s's, is not its proto's ProtoJSON) is not given: give both files of that version", old.Sources[0].File, v, curV)
+	}
+	c := golang.Compat{Proto: &golang.CompatProto{Old: old, OldImport: oldImport, RPCs: diff.RPCPairs(old, cur)}}
+	dir := "a2acompat/v" + strings.ReplaceAll(v, ".", "")
+	if _, err := fs.Stat(templates.A2ACompat, dir); err == nil {
+		c.Rules, c.Dir = templates.A2ACompat, dir
+	}
+	return c, nil
+}
+
 // CompatLosses lists what the generated conversions between an earlier A2A
 // version and the A2A package cur cannot carry: specs are that version's
 // JSON Schema and, optionally, its proto.
@@ -164,8 +183,17 @@ func CompatLosses(specs []Spec, cur *ir.Package) ([]golang.CompatLoss, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(schemas) == 0 && len(protos) == 1 {
+		for _, p := range protos {
+			c, err := protoOnlyCompat(p, cur, "compat/a2a/"+p.Name)
+			if err != nil {
+				return nil, err
+			}
+			return golang.CompatLosses(cur, c)
+		}
+	}
 	if len(schemas) != 1 {
-		return nil, fmt.Errorf("want the JSON Schema of one earlier A2A version, found %d", len(schemas))
+		return nil, fmt.Errorf("want the JSON Schema of one earlier A2A version, or the proto of one of the same major version, found %d schemas", len(schemas))
 	}
 	old := schemas[0].pkg
 	c, err := compatRules(schemas[0].spec, old, cur, "compat/a2a/"+old.Name)

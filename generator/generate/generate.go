@@ -228,9 +228,23 @@ func Run(in Inputs, opts Options) (*Output, error) {
 		put("a2a", files)
 		compatVersions = append(compatVersions, compat.Sources[0].Version)
 	}
-	for v, old := range compatProtos {
-		return nil, fmt.Errorf("%s defines A2A %s, whose JSON Schema (its JSON-RPC wire) is not given: give both files of that version", old.Sources[0].File, v)
+	for _, v := range slices.Sorted(maps.Keys(compatProtos)) {
+		old := compatProtos[v]
+		c, err := protoOnlyCompat(old, a2a, a2aImport+"/"+old.Name)
+		if err != nil {
+			return nil, err
+		}
+		if files, err = golang.ProtoPackage(old, golang.Options{PackageName: old.Name, ImportPath: a2aImport + "/" + old.Name}); err != nil {
+			return nil, err
+		}
+		put("a2a/"+old.Name, files)
+		if files, err = golang.CompatPackageFiles(a2a, c, a2aImport, "a2a"); err != nil {
+			return nil, err
+		}
+		put("a2a", files)
+		compatVersions = append(compatVersions, v)
 	}
+	slices.SortStableFunc(compatVersions, func(a, b string) int { return compareVersions(b, a) }) // newest first
 	list, err := golang.CompatListFile(a2aImport, "a2a", compatVersions)
 	if err != nil {
 		return nil, err
@@ -356,6 +370,14 @@ func serveEarlierThroughAdapter(in Inputs, version string) (*ir.Package, []Spec,
 		return nil, nil, fmt.Errorf("%s defines A2A %s, which is served beside the runtime's A2A %s through the adapter; its JSON-RPC wire is its JSON Schema: give it with --a2a-compat FILE", given.File, version, embedded.A2AVersion)
 	}
 	return cur, compat, nil
+}
+
+// compareVersions orders Major.Minor versions.
+func compareVersions(a, b string) int {
+	if c := major(a) - major(b); c != 0 {
+		return c
+	}
+	return minor(a) - minor(b)
 }
 
 // major is the major number of a Major.Minor version.

@@ -36,9 +36,10 @@ func TestGenerationTemplateIsTheEmbeddedProtosOutput(t *testing.T) {
 }
 
 // TestDevProtoGeneration generates from the dev-1.1 proto, whose tasks and
-// events carry a generation, into a package inside this module, and runs
-// a test there (testdata/generation) against its runtime with our client
-// and a2a-go's.
+// events carry a generation, with the v1.0.0 proto as an earlier version,
+// into a package inside this module, and runs a test there
+// (testdata/generation) against its runtime with our client and a2a-go's,
+// as 1.1 and 1.0 clients.
 func TestDevProtoGeneration(t *testing.T) {
 	if testing.Short() {
 		t.Skip("skipping the dev-1.1 generation in -short mode: it builds a generated A2A package")
@@ -49,6 +50,13 @@ func TestDevProtoGeneration(t *testing.T) {
 		t.Fatal(err)
 	}
 	in.A2AVersion = "1.1"
+	// 1.0's clients are served beside 1.1's through the adapter generated
+	// from the two protos (no rules: the generated conversions carry it all).
+	v10, err := generate.ReadSpec("../testdata/a2a-v1.0.0.proto")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in.A2ACompat = append(in.A2ACompat, v10)
 	// Inside the module, so the test there builds with this module's
 	// dependencies; under testdata, so ./... never sees it.
 	dir, err := os.MkdirTemp("testdata", "dev11-")

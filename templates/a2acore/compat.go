@@ -78,6 +78,9 @@ func (v *CompatVersion) ServedBy(serves string) *CompatMethod {
 
 // Method returns the method named name, or nil.
 func (v *CompatVersion) Method(name string) *CompatMethod {
+	if v == nil {
+		return nil
+	}
 	for i := range v.Methods {
 		if v.Methods[i].Method == name {
 			return &v.Methods[i]

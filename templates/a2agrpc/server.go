@@ -63,6 +63,11 @@ type binding struct {
 	// earlier is the earlier version this binding serves, or nil for the
 	// package's own.
 	earlier *a2a.CompatVersion
+	// sameName are the bindings of the earlier versions whose service has
+	// this one's name (1.0's lf.a2a.v1.A2AService beside 1.1's): grpc-go
+	// takes one service of a name, so their calls come here, and are told
+	// apart by their a2a-version.
+	sameName []*binding
 }
 
 func newBinding(svc *a2a.Service, opts []ServerOption) *binding {
@@ -87,9 +92,40 @@ func register(s grpc.ServiceRegistrar, desc *grpc.ServiceDesc, svc *a2a.Service,
 			continue
 		}
 		earlier := *b
-		earlier.svc, earlier.earlier = a2a.CompatService(v, svc), v
+		earlier.svc, earlier.earlier, earlier.sameName = a2a.CompatService(v, svc), v, nil
+		if v.Proto.Name == desc.ServiceName {
+			b.sameName = append(b.sameName, &earlier)
+			continue
+		}
 		s.RegisterService(serviceDesc(earlier.svc), &earlier)
 	}
+}
+
+// forCall returns the binding that serves a call of method (its name) made
+// to b's service: that of the earlier version of the same service name
+// that the call's a2a-version names, with its handler of method, or b and
+// its own handler h.
+func (b *binding) forCall(ctx context.Context, h *a2a.MethodHandler) (*binding, *a2a.MethodHandler) {
+	if len(b.sameName) == 0 {
+		return b, h
+	}
+	md, _ := metadata.FromIncomingContext(ctx)
+	v := md.Get("a2a-version")
+	if len(v) == 0 {
+		return b, h
+	}
+	mm, ok := a2a.ParseVersion(v[0])
+	if !ok {
+		return b, h
+	}
+	for _, eb := range b.sameName {
+		if eb.earlier.Version == mm {
+			if eh := eb.svc.Method(h.Desc.Name); eh != nil {
+				return eb, eh
+			}
+		}
+	}
+	return b, h
 }
 
 // serviceDesc describes svc to grpc-go, its RPCs served by index as the
@@ -141,8 +177,7 @@ func (b *binding) call(ctx context.Context, h *a2a.MethodHandler) (context.Conte
 // unaryHandler serves the i-th method of the bound service.
 func unaryHandler(i int) grpc.MethodHandler {
 	return func(srv any, ctx context.Context, dec func(any) error, interceptor grpc.UnaryServerInterceptor) (any, error) {
-		b := srv.(*binding)
-		h := &b.svc.Handlers[i]
+		b, h := srv.(*binding).forCall(ctx, &srv.(*binding).svc.Handlers[i])
 		// The call is admitted (its version, its caller) before its message is
 		// decoded, as the HTTP bindings admit it before reading the body.
 		ctx, err := b.call(ctx, h)
@@ -170,8 +205,7 @@ func unaryHandler(i int) grpc.MethodHandler {
 // streamHandler serves the i-th method, a server-streaming one.
 func streamHandler(i int) grpc.StreamHandler {
 	return func(srv any, stream grpc.ServerStream) error {
-		b := srv.(*binding)
-		h := &b.svc.Handlers[i]
+		b, h := srv.(*binding).forCall(stream.Context(), &srv.(*binding).svc.Handlers[i])
 		ctx, err := b.call(stream.Context(), h)
 		if err != nil {
 			return err

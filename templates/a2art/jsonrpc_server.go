@@ -50,9 +50,15 @@ type rpcRequest struct {
 }
 
 // appendAnswer appends the response to req in the JSON of its version.
+// An earlier version of this major reads this version's errors, details
+// and all.
 func (r *rpcRequest) appendAnswer(b []byte, id json.RawMessage, result a2a.ProtoValue, rerr *a2a.RPCError) []byte {
-	if r != nil && (r.compat != nil || (r.earlier && rerr != nil)) {
+	switch {
+	case r == nil:
+	case r.compat != nil && (rerr == nil || !ownBindings(r.compatVersion)):
 		return appendCompatResponse(b, id, r.compat, result, rerr)
+	case r.earlier && rerr != nil:
+		return appendCompatResponse(b, id, nil, nil, rerr)
 	}
 	return appendResponse(b, id, result, rerr)
 }
@@ -92,7 +98,7 @@ func (h *jsonrpcHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// version is not served rather than that its method does not exist.
 	// A method of an earlier version served beside this one (0.3's
 	// "message/send") is that version's, whatever the header says.
-	req, rerr := h.parse(body)
+	req, rerr := h.parse(body, h.cfg.namedEarlier(r))
 	if rerr == nil {
 		if req.compat != nil {
 			rerr = compatVersion(r, req.compatVersion, req.method, info)
@@ -149,24 +155,34 @@ func (h *jsonrpcHandler) context(ctx context.Context, info *CallInfo, req *rpcRe
 // parse reads one request object and finds its method's handler, if the
 // service has one; resolve says whether it does. On an error the returned
 // request, when not nil, holds the id that was read.
-func (h *jsonrpcHandler) parse(data []byte) (*rpcRequest, *a2a.RPCError) {
+//
+// named is the earlier version the request names in A2A-Version, when the
+// server serves it: its methods come first, since one given by its proto
+// alone (1.0 beside 1.1) names its methods as this version does.
+func (h *jsonrpcHandler) parse(data []byte, named *a2a.CompatVersion) (*rpcRequest, *a2a.RPCError) {
 	if env, ok := scanEnvelope(data); ok && string(env.version) == `"2.0"` &&
 		(!env.hasID || (kind(env.id) != 'o' && kind(env.id) != 'a' && kind(env.id) != 'b')) && (env.params == nil || kind(env.params) == 'o') {
 		req := &rpcRequest{params: env.params, method: string(env.method)}
 		if env.hasID {
 			req.id = env.id
 		}
-		if h.lookup(req) {
+		if h.lookup(req, named) {
 			return req, nil
 		}
 	}
-	return h.parseSlowly(data)
+	return h.parseSlowly(data, named)
 }
 
 // lookup sets the handler of req's method and reports whether the service
-// serves it.
-func (h *jsonrpcHandler) lookup(req *rpcRequest) bool {
-	req.handler, req.compat, req.compatVersion = h.svc.Method(req.method), nil, nil
+// serves it: named's method of that name, else this version's, else an
+// earlier version's of that name (0.3's "message/send").
+func (h *jsonrpcHandler) lookup(req *rpcRequest, named *a2a.CompatVersion) bool {
+	req.handler, req.compat, req.compatVersion = nil, nil, nil
+	if m := named.Method(req.method); m != nil {
+		req.handler, req.compat, req.compatVersion = h.svc.Method(m.Serves), m, named
+	} else {
+		req.handler = h.svc.Method(req.method)
+	}
 	if req.handler == nil {
 		if v, m := h.cfg.compatMethod(req.method); m != nil {
 			req.handler, req.compat, req.compatVersion = h.svc.Method(m.Serves), m, v
@@ -190,7 +206,7 @@ func (r *rpcRequest) resolve() *a2a.RPCError {
 
 // parseSlowly reads a request that scanEnvelope did not take, with
 // encoding/json, to tell a parse error from an invalid request.
-func (h *jsonrpcHandler) parseSlowly(data []byte) (*rpcRequest, *a2a.RPCError) {
+func (h *jsonrpcHandler) parseSlowly(data []byte, named *a2a.CompatVersion) (*rpcRequest, *a2a.RPCError) {
 	var members map[string]json.RawMessage
 	if err := json.Unmarshal(data, &members); err != nil {
 		if !json.Valid(data) {
@@ -217,7 +233,7 @@ func (h *jsonrpcHandler) parseSlowly(data []byte) (*rpcRequest, *a2a.RPCError) {
 	if err := json.Unmarshal(m, &req.method); err != nil {
 		return req, a2a.NewError(a2a.ErrInvalidRequest, "method must be a string")
 	}
-	h.lookup(req)
+	h.lookup(req, named)
 	req.params = members["params"]
 	switch kind(req.params) {
 	case 0, 'o':
@@ -362,7 +378,7 @@ func (h *jsonrpcHandler) serveBatch(w http.ResponseWriter, r *http.Request, info
 	out := []byte{'['}
 	answered := 0
 	for _, item := range items {
-		req, rerr := h.parse(item)
+		req, rerr := h.parse(item, nil) // a batch is this version's: it was negotiated so
 		if rerr == nil {
 			rerr = req.resolve() // the batch's version is negotiated already
 		}

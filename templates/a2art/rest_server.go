@@ -124,7 +124,7 @@ func (h *restHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// An earlier version's client names its version, or none (0.3 clients
 	// send no A2A-Version); its paths are its own (/v1/…).
 	if len(h.earlier) > 0 {
-		if rt, vars, _ := match(h.earlier, r, path); rt != nil && mayBe(r, rt.earlier.Version) {
+		if rt, vars, _ := match(h.earlier, r, path); rt != nil && mayBe(r, rt.earlier) {
 			h.serve(w, r, rt, vars, rt.earlier.Version)
 			return
 		}
@@ -158,7 +158,7 @@ func (h *restHandler) serve(w http.ResponseWriter, r *http.Request, rt *route, v
 		if status == 0 {
 			status = rerr.HTTPStatus()
 		}
-		if rt.earlier != nil {
+		if rt.earlier != nil && !ownBindings(rt.earlier) {
 			writeEarlierError(w, status, rerr)
 			return
 		}
@@ -301,14 +301,14 @@ func (h *restHandler) serveStream(ctx context.Context, w http.ResponseWriter, rt
 	}
 	if !sent {
 		sse.close()
-		if rt.earlier != nil {
+		if rt.earlier != nil && !ownBindings(rt.earlier) {
 			writeEarlierError(w, rerr.HTTPStatus(), rerr)
 			return
 		}
 		writeError(w, rerr)
 		return
 	}
-	if rt.earlier != nil {
+	if rt.earlier != nil && !ownBindings(rt.earlier) {
 		_ = sse.namedEvent("error", "", appendEarlierError(nil, rerr))
 		return
 	}

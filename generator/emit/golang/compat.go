@@ -20,13 +20,18 @@ import (
 // current proto keeps serving: its JSON wire (a package generated from its
 // JSON Schema) and the rules where its meaning differs from the current one.
 type Compat struct {
-	// Old is the earlier version, loaded from its JSON Schema.
+	// Old is the earlier version, loaded from its JSON Schema. Nil for a
+	// version given by its proto alone (one of the current major version),
+	// whose JSON-RPC wire is its proto's ProtoJSON, its methods named after
+	// its RPCs, as the current version's are.
 	Old *ir.Package
 	// OldImport is the import path of the package generated from Old.
 	OldImport string
 	// Rules holds the hand-written part of the conversion, in Dir: routes.txt
 	// (which JSON-RPC request each method of the current version serves) and
 	// Go files whose functions replace or complete generated converters.
+	// Nil when the version needs none (a version given by its proto alone,
+	// whose every difference the generated conversions carry).
 	Rules fs.FS
 	Dir   string
 	// Proto is the earlier version's proto, when it is given: its gRPC
@@ -129,40 +134,54 @@ func compatFiles(cur *ir.Package, c Compat, importPath, pkgName string) ([]File,
 	if err := g.resolveNames(); err != nil {
 		return nil, nil, err
 	}
-	old, err := resolveNames(c.Old)
-	if err != nil {
-		return nil, nil, err
+	source := c.Old
+	if source == nil {
+		if c.Proto == nil {
+			return nil, nil, fmt.Errorf("an earlier version needs its JSON Schema or its proto")
+		}
+		source = c.Proto.Old
 	}
-	version := c.Old.Sources[0].Version
+	version := source.Sources[0].Version
 	prefix := "V" + strings.ReplaceAll(version, ".", "")
-	data, err := fs.ReadFile(c.Rules, path.Join(c.Dir, "routes.txt"))
-	if err != nil {
-		return nil, nil, err
-	}
-	routes, err := ParseRoutes(path.Join(c.Dir, "routes.txt"), data)
-	if err != nil {
-		return nil, nil, err
-	}
-	ruleNames, err := templateNames(c.Rules, c.Dir)
-	if err != nil {
-		return nil, nil, err
-	}
-	cg := &compatGen{cur: g, old: old, oldPkg: c.Old, oldQual: c.OldImport, prefix: prefix, version: version,
+	cg := &compatGen{cur: g, oldPkg: c.Old, oldQual: c.OldImport, prefix: prefix, version: version,
 		rules: map[string]bool{}, named: map[string]pair{}, names: map[pair]string{}}
-	for _, n := range ruleNames {
-		cg.rules[n] = true
+	if c.Rules != nil {
+		ruleNames, err := templateNames(c.Rules, c.Dir)
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, n := range ruleNames {
+			cg.rules[n] = true
+		}
 	}
 	f := jen.NewFilePathName(importPath, pkgName)
-	f.ImportName(c.OldImport, c.Old.Name)
 	f.HeaderComment(Header)
-	f.HeaderComment("Source: " + sourceLine(cur) + "; " + sourceLine(c.Old))
+	f.HeaderComment("Source: " + sourceLine(cur) + "; " + sourceLine(source))
 	cg.f = f
 	var protoTable jen.Dict
 	if c.Proto != nil {
 		cg.proto, protoTable = cg.protoTable(c.Proto, c.Rules, c.Dir)
 	}
-	if err := cg.emitTable(routes, protoTable); err != nil {
-		return nil, nil, err
+	if c.Old != nil {
+		old, err := resolveNames(c.Old)
+		if err != nil {
+			return nil, nil, err
+		}
+		cg.old = old
+		f.ImportName(c.OldImport, c.Old.Name)
+		data, err := fs.ReadFile(c.Rules, path.Join(c.Dir, "routes.txt"))
+		if err != nil {
+			return nil, nil, err
+		}
+		routes, err := ParseRoutes(path.Join(c.Dir, "routes.txt"), data)
+		if err != nil {
+			return nil, nil, err
+		}
+		if err := cg.emitTable(routes, protoTable); err != nil {
+			return nil, nil, err
+		}
+	} else if cg.err == nil {
+		cg.proto.emitProtoOnlyTable(protoTable)
 	}
 	for len(cg.queue) > 0 && cg.err == nil {
 		p := cg.queue[0]
@@ -181,7 +200,13 @@ func compatFiles(cur *ir.Package, c Compat, importPath, pkgName string) ([]File,
 		return nil, nil, fmt.Errorf("rendering %s_gen.go: %w", name, err)
 	}
 	files := []File{{Name: name + "_gen.go", Content: buf.Bytes()}}
-	moved := map[string]string{templates.A2AImportPath + "/" + c.Old.Name: c.OldImport}
+	if c.Rules == nil {
+		return files, cg.losses, nil
+	}
+	moved := map[string]string{}
+	if c.Old != nil {
+		moved[templates.A2AImportPath+"/"+c.Old.Name] = c.OldImport
+	}
 	if c.Proto != nil {
 		moved[templates.A2AImportPath+"/"+c.Proto.Old.Name] = c.Proto.OldImport
 	}

@@ -46,6 +46,9 @@ type protoCompatGen struct {
 	named   map[string]pair
 	names   map[pair]string
 	queue   []pair
+	// methods are the JSON-RPC methods of a version given by its proto
+	// alone: its RPCs, by their names, with ProtoJSON params and results.
+	methods []jen.Code
 }
 
 // httpRulesFile is the file of the rules that corrects the earlier proto's
@@ -66,10 +69,13 @@ func (cg *compatGen) protoTable(c *CompatProto, rules fs.FS, dir string) (*proto
 	pg := &protoCompatGen{compatGen: cg, old: old, oldQual: c.OldImport, pname: cg.prefix + "Proto",
 		named: map[string]pair{}, names: map[pair]string{}}
 	cg.f.ImportName(c.OldImport, c.Old.Name)
-	fixes, err := readHTTPRules(rules, dir)
-	if err != nil {
-		cg.fail("%v", err)
-		return nil, nil
+	var fixes map[string][]ir.HTTPRule
+	if rules != nil {
+		var err error
+		if fixes, err = readHTTPRules(rules, dir); err != nil {
+			cg.fail("%v", err)
+			return nil, nil
+		}
 	}
 	oldSvc, curSvc := c.Old.Services(), cg.cur.pkg.Services()
 	if len(oldSvc) != 1 || len(curSvc) != 1 {
@@ -107,6 +113,9 @@ func (cg *compatGen) protoTable(c *CompatProto, rules fs.FS, dir string) (*proto
 		request := pg.need(pair{old: m.Input, cur: w.Input})
 		oldIn, oldOut := jen.Op("*").Add(pg.oldType(m.Input)), jen.Op("*").Add(pg.oldType(m.Output))
 		curIn, curOut := jen.Op("*").Id(cg.cur.decl[w.Input]), jen.Op("*").Id(cg.cur.decl[w.Output])
+		if cg.oldPkg == nil {
+			pg.methods = append(pg.methods, pg.jsonrpcMethod(m, w, up, down, request, response))
+		}
 		rpcs = append(rpcs, jen.Values(jen.Dict{
 			jen.Id("Serves"): jen.Lit(w.Name),
 			jen.Id("Up"): jen.Func().Params(jen.Id("req").Id("ProtoValue")).Params(jen.Id("ProtoValue"), jen.Error()).Block(
@@ -130,6 +139,62 @@ func (cg *compatGen) protoTable(c *CompatProto, rules fs.FS, dir string) (*proto
 		jen.Id("Proto"): jen.Op("&").Id(desc),
 		jen.Id("RPCs"):  jen.Index().Id("CompatRPC").Values(rpcs...),
 	}
+}
+
+// jsonrpcMethod is the JSON-RPC method of RPC m of a version given by its
+// proto alone, served by w: params and result are the ProtoJSON of m's
+// request and response, as the current version's are of its own.
+func (pg *protoCompatGen) jsonrpcMethod(m, w *ir.Method, up, down, request, response string) jen.Code {
+	oldIn, oldOut := pg.oldType(m.Input), pg.oldType(m.Output)
+	curIn, curOut := jen.Op("*").Id(pg.cur.decl[w.Input]), jen.Op("*").Id(pg.cur.decl[w.Output])
+	return jen.Values(jen.Dict{
+		jen.Id("Method"): jen.Lit(m.Name),
+		jen.Id("Serves"): jen.Lit(w.Name),
+		jen.Id("Request"): jen.Func().Params(jen.Id("params").Index().Byte()).Params(jen.Id("ProtoValue"), jen.Error()).Block(
+			jen.Var().Id("p").Add(oldIn),
+			jen.If(jen.Err().Op(":=").Id("p").Dot("UnmarshalJSON").Call(jen.Id("params")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+			jen.If(jen.Err().Op(":=").Id("p").Dot("Validate").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+			jen.Return(jen.Id(up).Call(jen.Op("&").Id("p"))),
+		),
+		jen.Id("Result"): jen.Func().Params(jen.Id("b").Index().Byte(), jen.Id("resp").Id("ProtoValue")).Index().Byte().Block(
+			jen.Return(jen.Id(down).Call(jen.Id("resp").Assert(curOut)).Dot("AppendJSON").Call(jen.Id("b")))),
+		jen.Id("Params"): jen.Func().Params(jen.Id("req").Id("ProtoValue")).Index().Byte().Block(
+			jen.Return(jen.Id(request).Call(jen.Id("req").Assert(curIn)).Dot("AppendJSON").Call(jen.Nil()))),
+		jen.Id("Response"): jen.Func().Params(jen.Id("result").Index().Byte()).Params(jen.Id("ProtoValue"), jen.Error()).Block(
+			jen.Var().Id("v").Add(oldOut),
+			jen.If(jen.Err().Op(":=").Id("v").Dot("UnmarshalJSON").Call(jen.Id("result")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+			jen.Return(jen.Id(response).Call(jen.Op("&").Id("v"))),
+		),
+	})
+}
+
+// emitProtoOnlyTable writes the table of a version given by its proto
+// alone: its JSON-RPC methods, its service and how each RPC is served (the
+// members in proto), and its agent card both ways.
+func (pg *protoCompatGen) emitProtoOnlyTable(proto jen.Dict) {
+	table := jen.Dict{
+		jen.Id("Version"): jen.Lit(pg.version),
+		jen.Id("Methods"): jen.Index().Id("CompatMethod").Values(pg.methods...),
+	}
+	for k, v := range proto {
+		table[k] = v
+	}
+	card, _ := pg.old.pkg.Lookup("AgentCard").(*ir.Struct)
+	curCard, _ := pg.cur.pkg.Lookup("AgentCard").(*ir.Struct)
+	if card != nil && curCard != nil {
+		down := pg.need(pair{old: card, cur: curCard})
+		table[jen.Id("Card")] = jen.Func().Params(jen.Id("card").Id("ProtoValue")).Index().Byte().Block(
+			jen.Return(jen.Id(down).Call(jen.Id("card").Assert(jen.Op("*").Id(pg.cur.decl[curCard]))).Dot("AppendJSON").Call(jen.Nil())))
+		up := pg.need(pair{old: card, cur: curCard, up: true})
+		table[jen.Id("ReadCard")] = jen.Func().Params(jen.Id("data").Index().Byte()).Params(jen.Id("ProtoValue"), jen.Error()).Block(
+			jen.Var().Id("c").Add(pg.oldType(card)),
+			jen.If(jen.Err().Op(":=").Id("c").Dot("UnmarshalJSON").Call(jen.Id("data")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+			jen.Return(jen.Id(up).Call(jen.Op("&").Id("c"))),
+		)
+	}
+	pg.f.Commentf("compatV%s serves the clients of A2A %s on every binding, generated from its proto: its", pg.prefix[1:], pg.version)
+	pg.f.Comment("JSON-RPC methods are its RPCs, their params and results the ProtoJSON of its messages.")
+	pg.f.Var().Id("compatV" + pg.prefix[1:]).Op("=").Op("&").Id("CompatVersion").Values(table)
 }
 
 // protoConverters writes the conversions the table needs.
