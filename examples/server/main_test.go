@@ -387,9 +387,21 @@ func TestCardURLs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]string{a2a.BindingJSONRPC + "@1.0": "https://agent.example", a2a.BindingHTTPJSON + "@1.0": "https://agent.example",
-		a2a.BindingGRPC + "@1.0": "grpc.agent.example:443", a2a.BindingJSONRPC + "@0.3": "https://agent.example",
-		a2a.BindingHTTPJSON + "@0.3": "https://agent.example", a2a.BindingGRPC + "@0.3": "grpc.agent.example:443"}
+	// Every binding at this version and at each earlier one served beside
+	// it (JSON-RPC all of them; HTTP+JSON and gRPC those generated with
+	// their proto), whatever versions gen/ was generated for.
+	want := map[string]string{}
+	bindings := func(version string, all bool) {
+		want[a2a.BindingJSONRPC+"@"+version] = "https://agent.example"
+		if all {
+			want[a2a.BindingHTTPJSON+"@"+version] = "https://agent.example"
+			want[a2a.BindingGRPC+"@"+version] = "grpc.agent.example:443"
+		}
+	}
+	bindings(a2a.ProtocolVersion, true)
+	for _, v := range a2a.CompatVersions() {
+		bindings(v.Version, v.Proto != nil)
+	}
 	for _, i := range card.SupportedInterfaces {
 		key := i.ProtocolBinding + "@" + i.ProtocolVersion
 		if i.URL != want[key] {

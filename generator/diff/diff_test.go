@@ -19,14 +19,31 @@ var update = flag.Bool("update", false, "rewrite the golden reports")
 
 const testdata = "../testdata"
 
-// pairs are the real spec upgrades the reports are proven on.
+// pairs are the spec upgrades the reports are proven on: the real ones,
+// and the rungs of the spec ladder (examples/ladder_test.go), whose
+// reports it checks the CLI against.
 var pairs = []struct{ name, from, to string }{
 	{"a2a-v0.3.0-to-v1.0.1", testdata + "/a2a-v0.3.0.proto", "../../schemas/a2a/a2a.proto"},
+	{"a2a-v0.3.0-to-v1.0.0", testdata + "/a2a-v0.3.0.proto", testdata + "/a2a-v1.0.0.proto"},
 	{"a2a-v1.0.0-to-v1.0.1", testdata + "/a2a-v1.0.0.proto", "../../schemas/a2a/a2a.proto"},
+	{"a2a-v1.0.1-to-dev-1.1", "../../schemas/a2a/a2a.proto", testdata + "/a2a-dev-1.1.proto"},
+	{"agui-1.1-to-next", "../../schemas/agui/schema.json", "../generate/testdata/agui-next/schema.json"},
+	{"meta-1.0-to-next", "../../schemas/meta/meta-events.schema.json", "../generate/testdata/meta-next/meta-events.schema.json"},
 	{"agui-ceb76a8c49f4-to-1.1", testdata + "/agui-history/schema-ceb76a8c49f4.json", "../../schemas/agui/schema.json"},
 	{"agui-8cf4b49d2ac0-to-1.1", testdata + "/agui-history/schema-8cf4b49d2ac0.json", "../../schemas/agui/schema.json"},
 	{"agui-b5d1810bebc1-to-1.1", testdata + "/agui-history/schema-b5d1810bebc1.json", "../../schemas/agui/schema.json"},
 	{"agui-41655f473f46-to-1.1", testdata + "/agui-history/schema-41655f473f46.json", "../../schemas/agui/schema.json"},
+}
+
+func pairNamed(t *testing.T, name string) struct{ name, from, to string } {
+	t.Helper()
+	for _, p := range pairs {
+		if p.name == name {
+			return p
+		}
+	}
+	t.Fatalf("no pair %s", name)
+	return pairs[0]
 }
 
 func reports(t *testing.T, from, to string) []*diff.Report {
@@ -88,7 +105,8 @@ func find(r *diff.Report, kind, element, path string) *diff.Change {
 }
 
 func TestA2AMajorUpgrade(t *testing.T) {
-	r := reports(t, pairs[0].from, pairs[0].to)[0]
+	p := pairNamed(t, "a2a-v0.3.0-to-v1.0.1")
+	r := reports(t, p.from, p.to)[0]
 	if !r.HasBreaking() {
 		t.Fatal("v0.3.0 → v1.0.1 reports nothing breaking")
 	}
@@ -124,7 +142,8 @@ func surfaces(ss []diff.Surface) []string {
 }
 
 func TestA2APatchUpgradeIsCompatible(t *testing.T) {
-	r := reports(t, pairs[1].from, pairs[1].to)[0]
+	p := pairNamed(t, "a2a-v1.0.0-to-v1.0.1")
+	r := reports(t, p.from, p.to)[0]
 	if r.HasBreaking() {
 		var b bytes.Buffer
 		_ = r.WriteText(&b)
