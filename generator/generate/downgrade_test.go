@@ -15,8 +15,8 @@ import (
 // a synthetic next schema (1.2) into a package inside this module, with the
 // embedded 1.1 schema as the earlier version (the default), and runs a test
 // there (testdata/downgrade): each client gets the events and members of
-// its own version, and @ag-ui/client 1.0.0 reads the 1.2 server's stream
-// without a warning.
+// its own version, @ag-ui/client 1.0.0 reads the 1.2 server's stream
+// without a warning, and the new event and member cross the A2A bridge.
 func TestEarlierAGUIVersionsGetTheirOwnStream(t *testing.T) {
 	if testing.Short() {
 		t.Skip("skipping in -short mode: it builds a generated AG-UI package")
@@ -36,7 +36,7 @@ func TestEarlierAGUIVersionsGetTheirOwnStream(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	files, err := generate.Select(out.Files, importPath, []string{"agui"})
+	files, err := generate.Select(out.Files, importPath, []string{"agui", "bridge"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +67,7 @@ func TestEarlierAGUIVersionsGetTheirOwnStream(t *testing.T) {
 	if err != nil {
 		t.Fatalf("go test in the generated package: %v\n%s", err, got)
 	}
-	for _, test := range []string{"TestEachClientGetsItsOwnVersion", "TestHTTPAgent100ReadsItsOwnVersion"} {
+	for _, test := range []string{"TestEachClientGetsItsOwnVersion", "TestHTTPAgent100ReadsItsOwnVersion", "TestTheBridgeCarriesTheNewEventAndMember"} {
 		if !strings.Contains(string(got), "--- PASS: "+test) && (test != "TestHTTPAgent100ReadsItsOwnVersion" || cmd.Env != nil) {
 			t.Errorf("%s did not pass:\n%s", test, got)
 		}

@@ -266,3 +266,68 @@ func carriedOnly(events []agui.Event) string {
 	}
 	return b.String()
 }
+
+// detailedAgent sends mapped events with members their A2A mapping has no
+// place for: a text message's name and metadata, a tool call's parent
+// message, a result's metadata, a reasoning message's metadata.
+var detailedAgent = agui.AgentFunc(func(ctx context.Context, in *agui.RunAgentInput, s *agui.Stream) error {
+	name, parent := "Ada", "msg-1"
+	meta := func(k string) json.RawMessage { return json.RawMessage(`{"` + k + `":true}`) }
+	for _, ev := range []agui.Event{
+		&agui.ReasoningStartEvent{MessageID: "rsn-1"},
+		&agui.ReasoningMessageStartEvent{MessageID: "r-1", BaseEvent: agui.BaseEvent{Metadata: meta("thought")}},
+		&agui.ReasoningMessageContentEvent{MessageID: "r-1", Delta: "Thinking."},
+		&agui.ReasoningMessageEndEvent{MessageID: "r-1"},
+		&agui.ReasoningEndEvent{MessageID: "rsn-1"},
+		&agui.TextMessageStartEvent{MessageID: "msg-1", Name: &name, BaseEvent: agui.BaseEvent{Metadata: meta("started")}},
+		&agui.TextMessageContentEvent{MessageID: "msg-1", Delta: "Hello ", BaseEvent: agui.BaseEvent{Metadata: meta("first")}},
+		&agui.TextMessageContentEvent{MessageID: "msg-1", Delta: "there."},
+		&agui.TextMessageEndEvent{MessageID: "msg-1", BaseEvent: agui.BaseEvent{Metadata: meta("ended")}},
+		&agui.ToolCallStartEvent{ToolCallID: "call-1", ToolCallName: "lookup", ParentMessageID: &parent},
+		&agui.ToolCallArgsEvent{ToolCallID: "call-1", Delta: `{"q":"x"}`},
+		&agui.ToolCallEndEvent{ToolCallID: "call-1", BaseEvent: agui.BaseEvent{Metadata: meta("called")}},
+		&agui.ToolCallResultEvent{MessageID: "res-1", ToolCallID: "call-1", Content: agui.TextContent("found"), BaseEvent: agui.BaseEvent{Metadata: meta("result")}},
+	} {
+		if err := s.Emit(ev); err != nil {
+			return err
+		}
+	}
+	return nil
+})
+
+// TestResidualMembers: the members of mapped events that their mapping has
+// no place for cross A2A in the parts' metadata (agui_residual) and come
+// out of A2AAgent on the events it makes of those parts.
+func TestResidualMembers(t *testing.T) {
+	_, client := a2aServer(t, &bridge.Executor{Agent: detailedAgent})
+	bridged := httptest.NewServer(agui.NewHandler(&bridge.A2AAgent{Client: client}))
+	defer bridged.Close()
+	events, _ := aguiRun(t, context.Background(), bridged.URL, userInput("thread-residual", "go"))
+	got := map[string]string{}
+	for _, ev := range events {
+		var m map[string]json.RawMessage
+		_ = json.Unmarshal(ev.AppendJSON(nil), &m)
+		for _, k := range []string{"metadata", "name", "parentMessageId"} {
+			if v, ok := m[k]; ok {
+				got[string(ev.Type())+"."+k] = string(v)
+			}
+		}
+	}
+	want := map[string]string{
+		"REASONING_MESSAGE_START.metadata": `{"thought":true}`,
+		"TEXT_MESSAGE_START.name":          `"Ada"`, "TEXT_MESSAGE_START.metadata": `{"started":true}`,
+		"TEXT_MESSAGE_CONTENT.metadata": `{"first":true}`, "TEXT_MESSAGE_END.metadata": `{"ended":true}`,
+		"TOOL_CALL_START.parentMessageId": `"msg-1"`, "TOOL_CALL_END.metadata": `{"called":true}`,
+		"TOOL_CALL_RESULT.metadata": `{"result":true}`,
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s = %s, want %s", k, got[k], v)
+		}
+	}
+	for k := range got {
+		if _, ok := want[k]; !ok && !strings.HasPrefix(k, "STATE_") && !strings.HasPrefix(k, "RUN_") {
+			t.Errorf("unexpected %s = %s", k, got[k])
+		}
+	}
+}

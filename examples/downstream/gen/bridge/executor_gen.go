@@ -9,6 +9,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"maps"
 	"slices"
 	"strings"
@@ -46,7 +47,13 @@ const (
 //   - RUN_ERROR, or a run the agent reports cancelled, fails the task;
 //   - any other event (a step, a custom or raw event, an activity, META, a
 //     newer schema's event) is a WORKING status message whose data part
-//     carries it verbatim (CarriedPart), which A2AAgent emits as it was.
+//     carries it verbatim (CarriedPart), which A2AAgent emits as it was;
+//   - what a text message's, a reasoning message's, a tool call's or a
+//     result's events hold beyond what their part carries (a name,
+//     metadata, a newer schema's member) goes in the part's metadata
+//     (HintResidual), and A2AAgent adds it back to the events it makes of
+//     the part. What other events hold beyond their meaning is logged at
+//     debug level, as left out.
 type Executor struct {
 	Agent agui.Agent
 	// Options configure the AG-UI side; of them WithLogger applies, and
@@ -67,7 +74,8 @@ func (e *Executor) Execute(ctx context.Context, run *a2atask.Run) error {
 		input.Resume = resumeEntries(open, run.Message)
 	}
 	out := &sink{run: run, conv: agui.NewConversation(slices.Clone(input.Messages), bytes.Clone(input.State)), state: input.State,
-		pending: map[string]*textArtifact{}, calls: map[string]*ToolCall{}, reasoning: map[string]*strings.Builder{}}
+		pending: map[string]*textArtifact{}, calls: map[string]*ToolCall{}, reasoning: map[string]*strings.Builder{},
+		callResiduals: map[string][]json.RawMessage{}, reasoningResiduals: map[string][]json.RawMessage{}}
 	if run.Principal != nil {
 		// The agent's caller, and the thread's owner when Options keep
 		// owners, is the task's: an A2A caller is held to its own AG-UI
@@ -104,6 +112,9 @@ type sink struct {
 	// streamed, by id.
 	calls     map[string]*ToolCall
 	reasoning map[string]*strings.Builder
+	// callResiduals and reasoningResiduals are what the events of each
+	// call and reasoning message hold beyond what its part carries.
+	callResiduals, reasoningResiduals map[string][]json.RawMessage
 	// The open chunk streams, which a chunk without an id continues and an
 	// event of another kind closes.
 	chunkText, chunkCall, chunkReasoning string
@@ -115,6 +126,10 @@ type sink struct {
 type textArtifact struct {
 	delta   string
 	started bool
+	// What the message's events hold beyond what the artifact carries
+	// (residual): its start's, until its first chunk goes; the held
+	// delta's content event's; its end's.
+	start, content, end json.RawMessage
 }
 
 func (o *sink) event(ev agui.Event) error {
@@ -126,31 +141,44 @@ func (o *sink) event(ev agui.Event) error {
 	}
 	switch ev := ev.(type) {
 	case *agui.TextMessageStartEvent:
-		o.openText(ev.MessageID)
+		o.openText(ev.MessageID).start = residual(ev, "messageId", "role")
 	case *agui.TextMessageContentEvent:
-		return o.text(ev.MessageID, ev.Delta)
+		return o.text(ev.MessageID, ev.Delta, residual(ev, "messageId", "delta"))
 	case *agui.TextMessageEndEvent:
+		if a := o.pending[ev.MessageID]; a != nil {
+			a.end = residual(ev, "messageId")
+		}
 		return o.endText(ev.MessageID)
 	case *agui.TextMessageChunkEvent:
 		o.chunkText = chunkID(ev.MessageID, o.chunkText)
 		o.openText(o.chunkText)
 		if ev.Delta != nil {
-			return o.text(o.chunkText, *ev.Delta)
+			// A chunk is a start and a content at once: what it holds
+			// beyond them goes with its content.
+			return o.text(o.chunkText, *ev.Delta, residual(ev, "messageId", "delta", "role"))
 		}
+	case *agui.ReasoningMessageStartEvent:
+		o.keepReasoningResidual(ev.MessageID, residual(ev, "messageId"))
 	case *agui.ReasoningMessageContentEvent:
 		o.addReasoning(ev.MessageID, ev.Delta)
+		o.keepReasoningResidual(ev.MessageID, residual(ev, "messageId", "delta"))
 	case *agui.ReasoningMessageEndEvent:
+		o.keepReasoningResidual(ev.MessageID, residual(ev, "messageId"))
 		return o.endReasoning(ev.MessageID)
 	case *agui.ReasoningMessageChunkEvent:
 		o.chunkReasoning = chunkID(ev.MessageID, o.chunkReasoning)
 		if ev.Delta != nil {
 			o.addReasoning(o.chunkReasoning, *ev.Delta)
 		}
+		o.keepReasoningResidual(o.chunkReasoning, residual(ev, "messageId", "delta"))
 	case *agui.ToolCallStartEvent:
 		o.calls[ev.ToolCallID] = &ToolCall{ID: ev.ToolCallID, Name: ev.ToolCallName}
+		o.keepResidual(ev.ToolCallID, residual(ev, "toolCallId", "toolCallName"))
 	case *agui.ToolCallArgsEvent:
 		o.addArgs(ev.ToolCallID, ev.Delta)
+		o.keepResidual(ev.ToolCallID, residual(ev, "toolCallId", "delta"))
 	case *agui.ToolCallEndEvent:
+		o.keepResidual(ev.ToolCallID, residual(ev, "toolCallId"))
 		return o.endCall(ev.ToolCallID)
 	case *agui.ToolCallChunkEvent:
 		o.chunkCall = chunkID(ev.ToolCallID, o.chunkCall)
@@ -161,8 +189,11 @@ func (o *sink) event(ev agui.Event) error {
 			o.addArgs(o.chunkCall, *ev.Delta)
 		}
 	case *agui.ToolCallResultEvent:
-		return o.run.Working(o.run.AgentMessage(ToolResultPart(ToolResult{ToolCallID: ev.ToolCallID, Content: contentText(ev.Content)})))
+		p := ToolResultPart(ToolResult{ToolCallID: ev.ToolCallID, Content: contentText(ev.Content)})
+		setResiduals(p, residual(ev, "toolCallId", "content"))
+		return o.run.Working(o.run.AgentMessage(p))
 	case *agui.RunFinishedEvent:
+		o.leftOut(ev, "threadId", "runId", "outcome")
 		switch outcome := ev.Outcome.(type) {
 		case *agui.RunFinishedInterruptOutcome:
 			o.interrupts = outcome.Interrupts
@@ -171,12 +202,23 @@ func (o *sink) event(ev agui.Event) error {
 		}
 	case *agui.RunErrorEvent:
 		o.failure = ev.Message
-	case *agui.RunStartedEvent, *agui.ReasoningStartEvent, *agui.ReasoningEndEvent,
-		*agui.ReasoningMessageStartEvent, *agui.StateSnapshotEvent, *agui.StateDeltaEvent, *agui.MessagesSnapshotEvent,
-		*agui.SubagentStartedEvent, *agui.SubagentFinishedEvent, *agui.SubagentErrorEvent:
-		// Implied by what the cases above send (a run, a message, reasoning
-		// opening), or kept in the state and conversation artifacts when
-		// the run settles; a subagent's events are its parent's here.
+		o.leftOut(ev, "message")
+	case *agui.RunStartedEvent:
+		o.leftOut(ev, "threadId", "runId", "parentRunId", "input")
+	case *agui.ReasoningStartEvent:
+		o.leftOut(ev, "messageId")
+	case *agui.ReasoningEndEvent:
+		o.leftOut(ev, "messageId")
+	case *agui.StateSnapshotEvent:
+		o.leftOut(ev, "snapshot")
+	case *agui.StateDeltaEvent:
+		o.leftOut(ev, "delta")
+	case *agui.MessagesSnapshotEvent:
+		o.leftOut(ev, "messages")
+	case *agui.SubagentStartedEvent, *agui.SubagentFinishedEvent, *agui.SubagentErrorEvent:
+		// Implied by what the cases above send (a run, reasoning opening),
+		// or kept in the state and conversation artifacts when the run
+		// settles; a subagent's events are its parent's here.
 	default:
 		// A2A has nothing for the rest (steps, custom and raw events,
 		// activities, META, and any event type a newer schema adds): each
@@ -212,44 +254,54 @@ func (o *sink) closeChunks(ev agui.Event) error {
 	return err
 }
 
-func (o *sink) openText(id string) {
+func (o *sink) openText(id string) *textArtifact {
 	if o.pending[id] == nil {
 		o.pending[id] = &textArtifact{}
 	}
+	return o.pending[id]
 }
 
 // text sends the message's previous delta and holds this one back, so
-// that the message's end can mark its last chunk.
-func (o *sink) text(id, delta string) error {
+// that the message's end can mark its last chunk. rest is what the
+// content event holds beyond its delta.
+func (o *sink) text(id, delta string, rest json.RawMessage) error {
 	a := o.pending[id]
-	if a == nil || delta == "" {
+	if a == nil || delta == "" && rest == nil {
 		return nil
 	}
-	if a.delta != "" {
+	if a.delta != "" || a.content != nil {
 		if err := o.sendText(id, a, false); err != nil {
 			return err
 		}
 	}
-	a.delta = delta
+	a.delta, a.content = delta, rest
 	return nil
 }
 
 func (o *sink) endText(id string) error {
 	a := o.pending[id]
 	delete(o.pending, id)
-	if a == nil || a.delta == "" {
-		return nil
+	if a == nil || a.delta == "" && a.content == nil && (!a.started || a.end == nil) {
+		return nil // nothing to send; a message without text shows nothing
 	}
 	return o.sendText(id, a, true)
 }
 
 func (o *sink) sendText(id string, a *textArtifact, last bool) error {
-	art := &a2a.Artifact{ArtifactID: id, Parts: []*a2a.Part{{Content: &a2a.PartText{Text: a.delta}}}}
+	part := &a2a.Part{Content: &a2a.PartText{Text: a.delta}}
+	if !a.started {
+		setResiduals(part, a.start)
+	}
+	setResiduals(part, a.content)
+	if last {
+		setResiduals(part, a.end)
+	}
+	art := &a2a.Artifact{ArtifactID: id, Parts: []*a2a.Part{part}}
 	if !a.started {
 		art.Name = "response"
 	}
 	err := o.run.Artifact(art, a.started, last)
-	a.started, a.delta = true, ""
+	a.started, a.delta, a.content = true, "", nil
 	return err
 }
 
@@ -264,11 +316,23 @@ func (o *sink) addReasoning(id, delta string) {
 
 func (o *sink) endReasoning(id string) error {
 	b := o.reasoning[id]
+	rest := o.reasoningResiduals[id]
 	delete(o.reasoning, id)
+	delete(o.reasoningResiduals, id)
 	if b == nil || b.Len() == 0 {
 		return nil
 	}
-	return o.run.Working(o.run.AgentMessage(ThinkingPart(b.String(), id, 0)))
+	p := ThinkingPart(b.String(), id, 0)
+	setResiduals(p, rest...)
+	return o.run.Working(o.run.AgentMessage(p))
+}
+
+// keepReasoningResidual holds what a reasoning message's event carries
+// beyond its text, for the part the message becomes.
+func (o *sink) keepReasoningResidual(id string, r json.RawMessage) {
+	if r != nil {
+		o.reasoningResiduals[id] = append(o.reasoningResiduals[id], r)
+	}
 }
 
 func (o *sink) addArgs(id, delta string) {
@@ -283,7 +347,29 @@ func (o *sink) endCall(id string) error {
 	if c == nil {
 		return nil
 	}
-	return o.run.Working(o.run.AgentMessage(ToolCallPart(*c)))
+	p := ToolCallPart(*c)
+	setResiduals(p, o.callResiduals[id]...)
+	delete(o.callResiduals, id)
+	return o.run.Working(o.run.AgentMessage(p))
+}
+
+// leftOut logs, at debug level, the members of an event whose meaning the
+// task carries (a run's start and end, reasoning's span, the state and the
+// conversation) that A2A has no place for, so that none is dropped
+// without a word.
+func (o *sink) leftOut(ev agui.Event, carried ...string) {
+	if r := residual(ev, carried...); r != nil {
+		slog.Default().LogAttrs(context.Background(), slog.LevelDebug, "bridge: left out members A2A has no place for",
+			slog.String("type", string(ev.Type())), slog.String("members", string(r)))
+	}
+}
+
+// keepResidual holds what a tool call's event carries beyond the call, for
+// the part the call becomes.
+func (o *sink) keepResidual(id string, r json.RawMessage) {
+	if r != nil && o.calls[id] != nil {
+		o.callResiduals[id] = append(o.callResiduals[id], r)
+	}
 }
 
 // settle keeps the thread and ends the task as the run ended.

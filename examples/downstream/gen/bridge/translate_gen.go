@@ -4,8 +4,10 @@
 package bridge
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"net/url"
 	"strings"
 
@@ -81,8 +83,9 @@ type translator struct {
 	inView            map[string]bool // artifacts in the view
 
 	// One text message is open at a time: textID, streaming the artifact
-	// textSource ("" for a message).
+	// textSource ("" for a message); textEnd holds what its end carries.
 	textID, textSource string
+	textEnd            residuals
 	// streamed counts the text messages each artifact has opened in this
 	// run, so a continuation gets an id of its own.
 	streamed map[string]int
@@ -243,7 +246,7 @@ func (t *translator) message(m *a2a.Message) error {
 	for _, p := range m.Parts {
 		kind, call, res := classify(p)
 		if kind == partText {
-			if err := t.text(id, "", p.Content.(*a2a.PartText).Text); err != nil {
+			if err := t.text(id, "", p.Content.(*a2a.PartText).Text, residualsOf(p)); err != nil {
 				return err
 			}
 			continue
@@ -263,12 +266,17 @@ func (t *translator) message(m *a2a.Message) error {
 func (t *translator) part(p *a2a.Part, kind partKind, call ToolCall, res ToolResult) error {
 	switch kind {
 	case partThinking:
-		return t.reasoning(p.Content.(*a2a.PartText).Text)
+		return t.reasoning(p.Content.(*a2a.PartText).Text, residualsOf(p))
 	case partToolCall:
-		return t.toolCall(call)
+		return t.toolCall(call, residualsOf(p))
 	case partToolResult:
 		if err := t.closeText(); err != nil {
 			return err
+		}
+		if r := residualsOf(p); r != nil {
+			role := "tool"
+			return t.emit(&agui.ToolCallResultEvent{MessageID: agui.NewID("msg"), ToolCallID: res.ToolCallID,
+				Content: agui.TextContent(res.Content), Role: &role}, r)
 		}
 		return t.s.ToolResult(res.ToolCallID, res.Content)
 	case partCarried:
@@ -318,7 +326,7 @@ func (t *translator) artifactContent(art *a2a.Artifact) error {
 		var err error
 		switch kind {
 		case partText:
-			err = t.text("", art.ArtifactID, p.Content.(*a2a.PartText).Text)
+			err = t.text("", art.ArtifactID, p.Content.(*a2a.PartText).Text, residualsOf(p))
 		case partOther:
 		default:
 			err = t.part(p, kind, call, res)
@@ -350,7 +358,10 @@ func (t *translator) viewArtifact(art *a2a.Artifact, parts []json.RawMessage, ap
 // artifact's), else into a new one: id for a message's text; for an
 // artifact's, an id unique to this run, since an artifact's id is unique
 // within its task only and the task spans runs.
-func (t *translator) text(id, source, delta string) error {
+//
+// r holds what the events the text stands for carry beyond it: its
+// start's, its content's, and its end's, for when the message closes.
+func (t *translator) text(id, source, delta string, r residuals) error {
 	if t.textID == "" || source == "" && t.textSource != "" || source != "" && t.textSource != source {
 		if err := t.closeText(); err != nil {
 			return err
@@ -363,47 +374,83 @@ func (t *translator) text(id, source, delta string) error {
 			t.streamed[source]++
 		}
 		role := agui.TextMessageRoleAssistant
-		if err := t.s.Emit(&agui.TextMessageStartEvent{MessageID: id, Role: &role}); err != nil {
+		if err := t.emit(&agui.TextMessageStartEvent{MessageID: id, Role: &role}, r); err != nil {
 			return err
 		}
 		t.textID, t.textSource = id, source
 	}
-	return t.s.Emit(&agui.TextMessageContentEvent{MessageID: t.textID, Delta: delta})
+	if r[agui.EventTypeTextMessageEnd] != nil {
+		t.textEnd = r
+	}
+	if delta == "" && r[agui.EventTypeTextMessageContent] == nil {
+		return nil // a last chunk that carries only its end's members
+	}
+	return t.emit(&agui.TextMessageContentEvent{MessageID: t.textID, Delta: delta}, r)
 }
 
 func (t *translator) closeText() error {
 	if t.textID == "" {
 		return nil
 	}
-	id := t.textID
-	t.textID, t.textSource = "", ""
-	return t.s.Emit(&agui.TextMessageEndEvent{MessageID: id})
+	id, r := t.textID, t.textEnd
+	t.textID, t.textSource, t.textEnd = "", "", nil
+	return t.emit(&agui.TextMessageEndEvent{MessageID: id}, r)
 }
 
-func (t *translator) reasoning(text string) error {
+// emit sends ev with the members r holds for its type added. Members that
+// do not decode as that type's (a newer schema's, on an older side) are
+// left out, and said so.
+func (t *translator) emit(ev agui.Event, r residuals) error {
+	if r != nil {
+		full, err := r.add(ev)
+		if err != nil {
+			slog.Default().LogAttrs(context.Background(), slog.LevelWarn, "bridge: left out members an AG-UI event carried across A2A that this package cannot read",
+				slog.String("type", string(ev.Type())), slog.String("error", err.Error()))
+		}
+		ev = full
+	}
+	return t.s.Emit(ev)
+}
+
+func (t *translator) reasoning(text string, r residuals) error {
 	if text == "" {
 		return nil
 	}
 	if err := t.closeText(); err != nil {
 		return err
 	}
-	if err := t.s.Reasoning(text); err != nil {
-		return err
+	if r == nil {
+		if err := t.s.Reasoning(text); err != nil {
+			return err
+		}
+		return t.s.EndReasoning()
 	}
-	return t.s.EndReasoning()
+	span, id := agui.NewID("rsn"), agui.NewID("msg")
+	for _, ev := range []agui.Event{
+		&agui.ReasoningStartEvent{MessageID: span},
+		&agui.ReasoningMessageStartEvent{MessageID: id},
+		&agui.ReasoningMessageContentEvent{MessageID: id, Delta: text},
+		&agui.ReasoningMessageEndEvent{MessageID: id},
+		&agui.ReasoningEndEvent{MessageID: span},
+	} {
+		if err := t.emit(ev, r); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
-func (t *translator) toolCall(call ToolCall) error {
+func (t *translator) toolCall(call ToolCall, r residuals) error {
 	if err := t.closeText(); err != nil {
 		return err
 	}
-	if err := t.s.Emit(&agui.ToolCallStartEvent{ToolCallID: call.ID, ToolCallName: call.Name}); err != nil {
+	if err := t.emit(&agui.ToolCallStartEvent{ToolCallID: call.ID, ToolCallName: call.Name}, r); err != nil {
 		return err
 	}
-	if err := t.s.Emit(&agui.ToolCallArgsEvent{ToolCallID: call.ID, Delta: call.Arguments}); err != nil {
+	if err := t.emit(&agui.ToolCallArgsEvent{ToolCallID: call.ID, Delta: call.Arguments}, r); err != nil {
 		return err
 	}
-	return t.s.Emit(&agui.ToolCallEndEvent{ToolCallID: call.ID})
+	return t.emit(&agui.ToolCallEndEvent{ToolCallID: call.ID}, r)
 }
 
 // end settles the run from the task's last state: nil for a run that
