@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -180,19 +181,8 @@ func runGenerate(c *cli.Context) error {
 		}
 	}
 	if files := c.StringSlice("agui-earlier"); len(files) > 0 {
-		in.AGUIEarlier = nil
-		for _, f := range files {
-			if f == "none" {
-				if len(files) > 1 {
-					return errors.New("--agui-earlier none means no earlier version: give it alone")
-				}
-				break
-			}
-			spec, err := generate.ReadSpec(f)
-			if err != nil {
-				return err
-			}
-			in.AGUIEarlier = append(in.AGUIEarlier, spec)
+		if in.AGUIEarlier, err = earlierSpecs("agui-earlier", files, false); err != nil {
+			return err
 		}
 	}
 	if f := c.String("a2a-proto"); f != "" {
@@ -205,26 +195,8 @@ func runGenerate(c *cli.Context) error {
 		in.A2AVersion = v
 	}
 	if files := c.StringSlice("a2a-compat"); len(files) > 0 {
-		in.A2ACompat = nil
-		for _, f := range files {
-			if f == "none" {
-				if len(files) > 1 {
-					return errors.New("--a2a-compat none means no earlier version: give it alone")
-				}
-				break
-			}
-			// VERSION=FILE names the version of a proto whose package does
-			// not tell it (0.3's a2a.v1).
-			version, file, named := strings.Cut(f, "=")
-			if !named {
-				version, file = "", f
-			}
-			spec, err := generate.ReadSpec(file)
-			if err != nil {
-				return err
-			}
-			spec.Version = version
-			in.A2ACompat = append(in.A2ACompat, spec)
+		if in.A2ACompat, err = earlierSpecs("a2a-compat", files, true); err != nil {
+			return err
 		}
 	}
 	out := c.String("out")
@@ -281,6 +253,33 @@ func runGenerate(c *cli.Context) error {
 	fmt.Fprintf(c.App.Writer, "generated %d files in %s: %d written, %d already up to date, %d removed\n",
 		len(files), out, w.Changed, w.Unchanged, w.Removed)
 	return nil
+}
+
+// earlierSpecs reads the files a repeatable flag names as earlier
+// versions' specs: "none" alone for none, else each FILE or, when
+// versioned, VERSION=FILE, which names the version of a proto whose package
+// does not tell it (0.3's is a2a.v1).
+func earlierSpecs(flag string, files []string, versioned bool) ([]generate.Spec, error) {
+	if slices.Contains(files, "none") {
+		if len(files) > 1 {
+			return nil, fmt.Errorf("--%s none means no earlier version: give it alone", flag)
+		}
+		return nil, nil
+	}
+	var specs []generate.Spec
+	for _, f := range files {
+		version, file, named := strings.Cut(f, "=")
+		if !named || !versioned {
+			version, file = "", f
+		}
+		spec, err := generate.ReadSpec(file)
+		if err != nil {
+			return nil, err
+		}
+		spec.Version = version
+		specs = append(specs, spec)
+	}
+	return specs, nil
 }
 
 // closest returns the candidate a mistyped word most likely meant: one it

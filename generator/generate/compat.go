@@ -82,11 +82,8 @@ func loadCompat(specs []Spec, cur *ir.Package, curFile string) ([]compatSchema, 
 			schemas = append(schemas, compatSchema{spec, pkg})
 			continue
 		}
-		pkg, err := protoload.Load(context.Background(), "a2a", spec.File, spec.Data)
+		pkg, err := loadProto(spec)
 		if err != nil {
-			return nil, nil, err
-		}
-		if err := SetProtocolVersion(pkg, spec.Version); err != nil {
 			return nil, nil, err
 		}
 		v := pkg.Sources[0].Version
@@ -102,6 +99,19 @@ func loadCompat(specs []Spec, cur *ir.Package, curFile string) ([]compatSchema, 
 		protos[v] = pkg
 	}
 	return schemas, protos, nil
+}
+
+// loadProto loads an A2A proto and records the version it defines: the
+// spec's, or else as SetProtocolVersion reads it.
+func loadProto(spec Spec) (*ir.Package, error) {
+	pkg, err := protoload.Load(context.Background(), "a2a", spec.File, spec.Data)
+	if err != nil {
+		return nil, err
+	}
+	if err := SetProtocolVersion(pkg, spec.Version); err != nil {
+		return nil, err
+	}
+	return pkg, nil
 }
 
 // CompatPackageName is the Go package of an earlier A2A version: "a2av03"

@@ -1,7 +1,6 @@
 package generate_test
 
 import (
-	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -26,49 +25,21 @@ func TestEarlierAGUIVersionsGetTheirOwnStream(t *testing.T) {
 	if in.AGUISchema, err = generate.ReadSpec("testdata/agui-next/schema.json"); err != nil {
 		t.Fatal(err)
 	}
-	dir, err := os.MkdirTemp("testdata", "downgrade-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	importPath := "github.com/agui-gen/agui-gen/generator/generate/" + filepath.ToSlash(dir) + "/gen"
-	out, err := generate.Run(in, generate.Options{ImportPath: importPath, ExtendLedger: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	files, err := generate.Select(out.Files, importPath, []string{"agui", "bridge"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := generate.Write(filepath.Join(dir, "gen"), files); err != nil {
-		t.Fatal(err)
-	}
-	src, err := os.ReadFile("testdata/downgrade/downgrade_test.go.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	src = bytes.ReplaceAll(src, []byte(`"GEN/`), []byte(`"`+importPath+"/"))
-	if err := os.WriteFile(filepath.Join(dir, "gen", "agui", "downgrade_test.go"), src, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command("go", "test", "-count=1", "-v", "./"+filepath.ToSlash(filepath.Join(dir, "gen", "agui")))
+	var env []string
 	nodeDir, _ := filepath.Abs("../../interop/node")
 	_, errNode := exec.LookPath("node")
 	_, errMods := os.Stat(filepath.Join(nodeDir, "node_modules", "@ag-ui", "client"))
 	switch {
 	case errNode == nil && errMods == nil:
-		cmd.Env = append(os.Environ(), "AGUI_NODE_DIR="+nodeDir)
+		env = []string{"AGUI_NODE_DIR=" + nodeDir}
 	case os.Getenv("CI") != "":
 		t.Fatal("Node peers missing: install Node.js and run `npm ci` in interop/node")
 	default:
 		t.Log("Node peers missing (install Node.js and run `npm ci` in interop/node): @ag-ui/client's part is skipped")
 	}
-	got, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("go test in the generated package: %v\n%s", err, got)
-	}
+	got := testInGenerated(t, in, []string{"agui", "bridge"}, "downgrade/downgrade_test.go.txt", "agui", env...)
 	for _, test := range []string{"TestEachClientGetsItsOwnVersion", "TestHTTPAgent100ReadsItsOwnVersion", "TestTheBridgeCarriesTheNewEventAndMember"} {
-		if !strings.Contains(string(got), "--- PASS: "+test) && (test != "TestHTTPAgent100ReadsItsOwnVersion" || cmd.Env != nil) {
+		if !strings.Contains(got, "--- PASS: "+test) && (test != "TestHTTPAgent100ReadsItsOwnVersion" || env != nil) {
 			t.Errorf("%s did not pass:\n%s", test, got)
 		}
 	}

@@ -4,7 +4,6 @@ package generate
 
 import (
 	"bytes"
-	"context"
 	"crypto/sha256"
 	"encoding/json"
 	"errors"
@@ -26,7 +25,6 @@ import (
 	"github.com/agui-gen/agui-gen/generator/ir"
 	"github.com/agui-gen/agui-gen/generator/load/freeze"
 	"github.com/agui-gen/agui-gen/generator/load/jsonschema"
-	protoload "github.com/agui-gen/agui-gen/generator/load/proto"
 	"github.com/agui-gen/agui-gen/schemas"
 )
 
@@ -176,11 +174,8 @@ func Run(in Inputs, opts Options) (*Output, error) {
 		return nil, err
 	}
 	put("agui", files)
-	a2a, err := protoload.Load(context.Background(), "a2a", in.A2AProto.File, in.A2AProto.Data)
+	a2a, err := loadProto(Spec{File: in.A2AProto.File, Data: in.A2AProto.Data, Version: in.A2AVersion})
 	if err != nil {
-		return nil, err
-	}
-	if err := SetProtocolVersion(a2a, in.A2AVersion); err != nil {
 		return nil, err
 	}
 	var notes []string
@@ -334,11 +329,8 @@ func serveEarlierThroughAdapter(in Inputs, version string) (*ir.Package, []Spec,
 	if err != nil {
 		return nil, nil, err
 	}
-	cur, err := protoload.Load(context.Background(), "a2a", embedded.A2AProto.File, embedded.A2AProto.Data)
+	cur, err := loadProto(Spec{File: embedded.A2AProto.File, Data: embedded.A2AProto.Data, Version: embedded.A2AVersion})
 	if err != nil {
-		return nil, nil, err
-	}
-	if err := SetProtocolVersion(cur, embedded.A2AVersion); err != nil {
 		return nil, nil, err
 	}
 	given := in.A2AProto
@@ -355,11 +347,8 @@ func serveEarlierThroughAdapter(in Inputs, version string) (*ir.Package, []Spec,
 			compat = append(compat, spec)
 			continue
 		}
-		pkg, err := protoload.Load(context.Background(), "a2a", spec.File, spec.Data)
+		pkg, err := loadProto(spec)
 		if err != nil {
-			return nil, nil, err
-		}
-		if err := SetProtocolVersion(pkg, spec.Version); err != nil {
 			return nil, nil, err
 		}
 		if pkg.Sources[0].Version != version {

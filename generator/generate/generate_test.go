@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"go/format"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,6 +13,51 @@ import (
 )
 
 const genImport = "github.com/agui-gen/agui-gen/gen"
+
+// testInGenerated generates in into a package tree inside this module (so
+// a test there builds with this module's dependencies; under testdata, so
+// ./... never sees it), keeps only the packages only names and what they
+// import (all when nil), copies testFile (from testdata, "GEN/" standing for
+// the tree's import path) into the package pkg ("agui", "a2a/a2atask") and
+// runs go test -v there, with env added. It returns go test's output.
+func testInGenerated(t *testing.T, in generate.Inputs, only []string, testFile, pkg string, env ...string) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("testdata", "generated-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	importPath := "github.com/agui-gen/agui-gen/generator/generate/" + filepath.ToSlash(dir) + "/gen"
+	out, err := generate.Run(in, generate.Options{ImportPath: importPath, ExtendLedger: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := out.Files
+	if only != nil {
+		if files, err = generate.Select(files, importPath, only); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := generate.Write(filepath.Join(dir, "gen"), files); err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.ReadFile(filepath.Join("testdata", testFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src = bytes.ReplaceAll(src, []byte(`"GEN/`), []byte(`"`+importPath+"/"))
+	pkgDir := filepath.Join(dir, "gen", filepath.FromSlash(pkg))
+	if err := os.WriteFile(filepath.Join(pkgDir, strings.TrimSuffix(filepath.Base(testFile), ".txt")), src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("go", "test", "-count=1", "-v", "./"+filepath.ToSlash(pkgDir))
+	cmd.Env = append(os.Environ(), env...)
+	got, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go test in the generated package %s: %v\n%s", pkg, err, got)
+	}
+	return string(got)
+}
 
 func embedded(t *testing.T) generate.Inputs {
 	t.Helper()

@@ -3,8 +3,6 @@ package generate_test
 import (
 	"bytes"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -57,34 +55,8 @@ func TestDevProtoGeneration(t *testing.T) {
 		t.Fatal(err)
 	}
 	in.A2ACompat = append(in.A2ACompat, v10)
-	// Inside the module, so the test there builds with this module's
-	// dependencies; under testdata, so ./... never sees it.
-	dir, err := os.MkdirTemp("testdata", "dev11-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	importPath := "github.com/agui-gen/agui-gen/generator/generate/" + filepath.ToSlash(dir) + "/gen"
-	files, err := generate.Generate(in, generate.Options{ImportPath: importPath})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := generate.Write(filepath.Join(dir, "gen"), files); err != nil {
-		t.Fatal(err)
-	}
-	src, err := os.ReadFile("testdata/generation/generation_test.go.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	src = bytes.ReplaceAll(src, []byte(`"GEN/`), []byte(`"`+importPath+"/"))
-	if err := os.WriteFile(filepath.Join(dir, "gen", "a2a", "a2atask", "generation_test.go"), src, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	out, err := exec.Command("go", "test", "-count=1", "./"+filepath.ToSlash(filepath.Join(dir, "gen", "a2a", "a2atask"))).CombinedOutput()
-	if err != nil {
-		t.Fatalf("go test in the dev-1.1 package: %v\n%s", err, out)
-	}
-	if !strings.Contains(string(out), "ok") {
+	out := testInGenerated(t, in, nil, "generation/generation_test.go.txt", "a2a/a2atask")
+	if !strings.Contains(out, "\nok") {
 		t.Errorf("go test printed %s", out)
 	}
 }

@@ -360,20 +360,26 @@ func (cg *compatGen) emitTable(routes []CompatRoute, proto jen.Dict) error {
 		table[k] = v
 	}
 	if card != nil && curCard != nil {
-		conv := cg.need(pair{old: card, cur: curCard})
-		table[jen.Id("Card")] = jen.Func().Params(jen.Id("card").Id("ProtoValue")).Index().Byte().Block(
-			jen.Return(jen.Id(conv).Call(jen.Id("card").Assert(jen.Op("*").Id(cg.cur.decl[curCard]))).Dot("AppendJSON").Call(jen.Nil())))
-		up := cg.need(pair{old: card, cur: curCard, up: true})
-		table[jen.Id("ReadCard")] = jen.Func().Params(jen.Id("data").Index().Byte()).Params(jen.Id("ProtoValue"), jen.Error()).Block(
-			jen.Var().Id("c").Add(cg.oldType(card)),
-			jen.If(jen.Err().Op(":=").Id("c").Dot("UnmarshalJSON").Call(jen.Id("data")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
-			jen.Return(jen.Id(up).Call(jen.Op("&").Id("c"))),
-		)
+		cardEntries(table, cg.need(pair{old: card, cur: curCard}), cg.need(pair{old: card, cur: curCard, up: true}),
+			cg.oldType(card), cg.cur.decl[curCard])
 	}
 	cg.f.Commentf("compatV%s serves the JSON-RPC methods of A2A %s, generated from its JSON Schema and", cg.prefix[1:], cg.version)
 	cg.f.Comment("routes.txt.")
 	cg.f.Var().Id("compatV" + cg.prefix[1:]).Op("=").Op("&").Id("CompatVersion").Values(table)
 	return nil
+}
+
+// cardEntries sets the Card and ReadCard members of a version's table:
+// this version's card written in the earlier one's JSON by down, and the
+// earlier one's (oldCard) read by up into curCard.
+func cardEntries(table jen.Dict, down, up string, oldCard *jen.Statement, curCard string) {
+	table[jen.Id("Card")] = jen.Func().Params(jen.Id("card").Id("ProtoValue")).Index().Byte().Block(
+		jen.Return(jen.Id(down).Call(jen.Id("card").Assert(jen.Op("*").Id(curCard))).Dot("AppendJSON").Call(jen.Nil())))
+	table[jen.Id("ReadCard")] = jen.Func().Params(jen.Id("data").Index().Byte()).Params(jen.Id("ProtoValue"), jen.Error()).Block(
+		jen.Var().Id("c").Add(oldCard),
+		jen.If(jen.Err().Op(":=").Id("c").Dot("UnmarshalJSON").Call(jen.Id("data")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+		jen.Return(jen.Id(up).Call(jen.Op("&").Id("c"))),
+	)
 }
 
 // resultWriter is the Result function of a method whose current response

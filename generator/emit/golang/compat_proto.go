@@ -182,15 +182,8 @@ func (pg *protoCompatGen) emitProtoOnlyTable(proto jen.Dict) {
 	card, _ := pg.old.pkg.Lookup("AgentCard").(*ir.Struct)
 	curCard, _ := pg.cur.pkg.Lookup("AgentCard").(*ir.Struct)
 	if card != nil && curCard != nil {
-		down := pg.need(pair{old: card, cur: curCard})
-		table[jen.Id("Card")] = jen.Func().Params(jen.Id("card").Id("ProtoValue")).Index().Byte().Block(
-			jen.Return(jen.Id(down).Call(jen.Id("card").Assert(jen.Op("*").Id(pg.cur.decl[curCard]))).Dot("AppendJSON").Call(jen.Nil())))
-		up := pg.need(pair{old: card, cur: curCard, up: true})
-		table[jen.Id("ReadCard")] = jen.Func().Params(jen.Id("data").Index().Byte()).Params(jen.Id("ProtoValue"), jen.Error()).Block(
-			jen.Var().Id("c").Add(pg.oldType(card)),
-			jen.If(jen.Err().Op(":=").Id("c").Dot("UnmarshalJSON").Call(jen.Id("data")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
-			jen.Return(jen.Id(up).Call(jen.Op("&").Id("c"))),
-		)
+		cardEntries(table, pg.need(pair{old: card, cur: curCard}), pg.need(pair{old: card, cur: curCard, up: true}),
+			pg.oldType(card), pg.cur.decl[curCard])
 	}
 	pg.f.Commentf("compatV%s serves the clients of A2A %s on every binding, generated from its proto: its", pg.prefix[1:], pg.version)
 	pg.f.Comment("JSON-RPC methods are its RPCs, their params and results the ProtoJSON of its messages.")
