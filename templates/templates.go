@@ -101,6 +101,18 @@ var MetaSQLite embed.FS
 //go:embed metapg/pg.go
 var MetaPostgres embed.FS
 
+// Examples holds the godoc Example functions of the generated packages:
+// examples/<the package's directory below the output>/example_test.go,
+// compiled and run here against gen/ and written into every output as
+// example_gen_test.go.
+//
+//go:embed examples
+var Examples embed.FS
+
+// GenImportPath is the import path of the generated packages' root, below
+// which the templates import them.
+const GenImportPath = "github.com/agui-gen/agui-gen/gen"
+
 // BridgeImportPath is the import path the templates use for the generated
 // bridge package.
 const BridgeImportPath = "github.com/agui-gen/agui-gen/gen/bridge"

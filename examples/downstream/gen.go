@@ -1,7 +1,10 @@
 package main
 
-// The generated AG-UI package lives in gen/agui. Regenerate it with
+// The generated packages live below gen/. Regenerate them with
 //
 //	go generate ./...
 //
-//go:generate go run github.com/agui-gen/agui-gen/cmd/agui-gen generate --out gen --package-path example.com/downstream/gen
+// agui-gen is one of this module's tools (go.mod's tool directive), and
+// the packages' import path comes from go.mod.
+//
+//go:generate go tool agui-gen generate --out gen

@@ -274,6 +274,20 @@ func Run(in Inputs, opts Options) (*Output, error) {
 		return nil, err
 	}
 	put("agenthost", files)
+	// The packages' godoc examples, for those the output holds.
+	var dirs []string
+	for _, f := range out {
+		if d := path.Dir(f.Path); !slices.Contains(dirs, d) {
+			dirs = append(dirs, d)
+		}
+	}
+	examples, err := golang.ExampleFiles(dirs, opts.ImportPath)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range examples {
+		out = append(out, File{Path: f.Name, Content: f.Content})
+	}
 	slices.SortFunc(out, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
 	return &Output{Files: out, Ledger: ledger, Notes: notes}, nil
 }
@@ -474,7 +488,8 @@ func Write(dir string, files []File) (Written, error) {
 }
 
 // orphans lists the files agui-gen generated earlier under dir that files
-// no longer holds: *_gen.go files that start with agui-gen's header, in the
+// no longer holds: *_gen.go and *_gen_test.go files that start with
+// agui-gen's header, in the
 // packages files writes and in the packages below them (an earlier
 // version's package left behind by --a2a-compat none). Other files,
 // generated or not, are never touched, nor is anything inside another
@@ -506,7 +521,7 @@ func orphans(dir string, files []File) ([]string, error) {
 				seen[p] = true
 				return nil
 			}
-			if want[p] || !strings.HasSuffix(p, "_gen.go") {
+			if want[p] || !strings.HasSuffix(p, "_gen.go") && !strings.HasSuffix(p, "_gen_test.go") {
 				return nil
 			}
 			data, err := os.ReadFile(p)

@@ -1,0 +1,96 @@
+package examples_test
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestReadmeGoBlocksCompile: every Go block of the README and of docs/ is a
+// run of lines of code that compiles and runs in CI: an Example function
+// of a generated package (templates/examples, written into every output as
+// example_gen_test.go, run by go test there) or the downstream example's
+// go:generate line. Indentation aside, the lines must be the same, in
+// order, so the docs cannot drift from the code.
+func TestReadmeGoBlocksCompile(t *testing.T) {
+	docs, err := filepath.Glob("../docs/*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sources []string
+	err = filepath.WalkDir("../templates/examples", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, "_test.go") {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		sources = append(sources, string(b))
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gen, err := os.ReadFile("downstream/gen.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sources = append(sources, string(gen))
+	count := 0
+	for _, doc := range append([]string{"../README.md"}, docs...) {
+		text, err := os.ReadFile(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, b := range goBlock.FindAllSubmatchIndex(text, -1) {
+			count++
+			block := string(text[b[2]:b[3]])
+			line := strings.Count(string(text[:b[0]]), "\n") + 1
+			if !containsLines(sources, lines(block)) {
+				t.Errorf("%s:%d: this Go block is not a run of lines of templates/examples or examples/downstream:\n%s",
+					strings.TrimPrefix(doc, "../"), line, block)
+			}
+		}
+	}
+	if count < 10 {
+		t.Fatalf("the README and docs/ have %d Go blocks; the pattern no longer finds them", count)
+	}
+}
+
+var goBlock = regexp.MustCompile("(?s)```go\n(.*?)```\n")
+
+// lines are s's lines without their indentation.
+func lines(s string) []string {
+	var out []string
+	for _, l := range strings.Split(strings.TrimRight(s, "\n"), "\n") {
+		out = append(out, strings.TrimSpace(l))
+	}
+	return out
+}
+
+// containsLines reports whether one of sources holds want as consecutive
+// lines.
+func containsLines(sources []string, want []string) bool {
+	for _, src := range sources {
+		have := lines(src)
+		for i := 0; i+len(want) <= len(have); i++ {
+			if slicesEqual(have[i:i+len(want)], want) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func slicesEqual(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
