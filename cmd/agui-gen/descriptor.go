@@ -34,6 +34,7 @@ func descriptorCommand() *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "out", Usage: "output `FILE` (binary FileDescriptorSet, conventionally *.binpb)", Required: true},
 			&cli.StringFlag{Name: "a2a-proto", Usage: "A2A proto `FILE` (default: the embedded a2a.proto v1.0.1)"},
+			protoPathFlag(),
 		},
 		Action: runDescriptor,
 	}
@@ -55,7 +56,7 @@ func runDescriptor(c *cli.Context) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	b, err := descriptor.Image(ctx, imageFile, spec.Data)
+	b, err := descriptor.Image(ctx, imageFile, spec.Data, c.StringSlice("proto-path")...)
 	if err != nil {
 		return fmt.Errorf("%s: %w", spec.File, err)
 	}

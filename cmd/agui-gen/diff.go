@@ -41,6 +41,7 @@ func diffCommand() *cli.Command {
 			&cli.StringFlag{Name: "from-ledger", Usage: "the old side's AG-UI protobuf ledger `FILE` (default: the embedded side's, or a folder's proto-freeze*.txt)"},
 			&cli.StringFlag{Name: "to-ledger", Usage: "the new side's AG-UI protobuf ledger `FILE`, likewise"},
 			&cli.BoolFlag{Name: "fail-on-breaking", Usage: "exit 1 when any change is breaking"},
+			protoPathFlag(),
 			&cli.BoolFlag{Name: "compat", Usage: "list what the generated conversion from the earlier A2A version of --from (its JSON Schema, or a proto of --to's major version, as [VERSION=]FILE) to --to cannot carry"},
 			&cli.StringFlag{Name: "to-version", Usage: "with --compat: the protocol `VERSION` (Major.Minor) --to's proto defines, as generate's --a2a-version"},
 		},
@@ -52,11 +53,11 @@ func runDiff(c *cli.Context) error {
 	if c.Bool("compat") {
 		return runCompatDiff(c)
 	}
-	from, err := generate.LoadSide(c.Context, c.String("from"))
+	from, err := generate.LoadSide(c.Context, c.String("from"), c.StringSlice("proto-path")...)
 	if err != nil {
 		return err
 	}
-	to, err := generate.LoadSide(c.Context, c.String("to"))
+	to, err := generate.LoadSide(c.Context, c.String("to"), c.StringSlice("proto-path")...)
 	if err != nil {
 		return err
 	}
@@ -114,13 +115,13 @@ func runCompatDiff(c *cli.Context) error {
 		}
 		var spec generate.Spec
 		spec, err = generate.ReadSpec(file)
-		spec.Version = version
+		spec.Version, spec.ImportPaths = version, c.StringSlice("proto-path")
 		specs = []generate.Spec{spec}
 	}
 	if err != nil {
 		return err
 	}
-	to, err := generate.LoadSide(c.Context, c.String("to"))
+	to, err := generate.LoadSide(c.Context, c.String("to"), c.StringSlice("proto-path")...)
 	if err != nil {
 		return err
 	}

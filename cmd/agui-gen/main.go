@@ -142,6 +142,7 @@ func generateCommand() *cli.Command {
 			&cli.StringSliceFlag{Name: "agui-earlier", Usage: "AG-UI JSON Schema `FILE` of an earlier version whose clients get their runs' events in their own version: events it lacks left out, optional members it lacks cleared (repeatable; default: the embedded AG-UI 1.1 schema, when --agui-schema is a later one; none: no earlier version)"},
 			&cli.StringFlag{Name: "a2a-proto", Usage: "A2A proto `FILE` (default: the embedded a2a.proto v1.0.1); an earlier major version's (v0.3.0) is served through the adapter of the embedded one's runtime"},
 			&cli.StringSliceFlag{Name: "a2a-compat", Usage: "spec `FILE` of an earlier A2A version whose clients the server keeps serving: its JSON Schema (its JSON-RPC wire, as DIR/a2a/a2av<major><minor>) and its proto (its gRPC service and HTTP+JSON bindings, as DIR/a2a/a2av<major><minor>pb), as VERSION=FILE when its package does not tell the version; a version of --a2a-proto's major needs its proto alone (repeatable; default: the embedded v0.3.0 schema and proto; none: no earlier version)"},
+			protoPathFlag(),
 			&cli.StringFlag{Name: "a2a-version", Usage: "protocol `VERSION` (Major.Minor) that --a2a-proto defines, which a proto does not state; default: from its package name (a2a.v1 is 0.3, lf.a2a.v1 1.0)"},
 			&cli.StringSliceFlag{Name: "only", Usage: "generate only these `PACKAGES` (below --out: agui, a2a, a2a/a2agrpc, bridge, agenthost, …) and the generated packages they import, so go.mod takes in no more than they need (repeatable or comma-separated; default: all)"},
 			&cli.BoolFlag{Name: "check", Usage: "write nothing; exit 1 and name the stale files when DIR differs from what would be generated"},
@@ -199,6 +200,12 @@ func runGenerate(c *cli.Context) error {
 			return err
 		}
 	}
+	if dirs := c.StringSlice("proto-path"); len(dirs) > 0 {
+		in.A2AProto.ImportPaths = dirs
+		for i := range in.A2ACompat {
+			in.A2ACompat[i].ImportPaths = dirs
+		}
+	}
 	out := c.String("out")
 	importPath := c.String("package-path")
 	if importPath == "" {
@@ -253,6 +260,12 @@ func runGenerate(c *cli.Context) error {
 	fmt.Fprintf(c.App.Writer, "generated %d files in %s: %d written, %d already up to date, %d removed\n",
 		len(files), out, w.Changed, w.Unchanged, w.Removed)
 	return nil
+}
+
+// protoPathFlag is the flag that names the directories the imports of a
+// proto resolve below, as protoc's -I.
+func protoPathFlag() cli.Flag {
+	return &cli.StringSliceFlag{Name: "proto-path", Usage: "`DIR` the imports of an A2A proto resolve below, as protoc's -I (repeatable; google/protobuf and google/api are built in); the messages and enums of imported files of the proto's own package are generated with it"}
 }
 
 // earlierSpecs reads the files a repeatable flag names as earlier

@@ -379,3 +379,22 @@ func TestDiffCompatSameMajor(t *testing.T) {
 		}
 	}
 }
+
+// --proto-path resolves a proto's own imports, for diff and descriptor.
+func TestProtoPath(t *testing.T) {
+	const dir = "../../generator/load/proto/testdata/imports"
+	if _, err := run(t, "diff", "--from", dir+"/main.proto", "--to", dir+"/main.proto"); err == nil || !strings.Contains(err.Error(), "--proto-path DIR") {
+		t.Errorf("diff without --proto-path: %v", err)
+	}
+	out, err := run(t, "diff", "--from", dir+"/main.proto", "--to", dir+"/main.proto", "--proto-path", dir)
+	if err != nil || !strings.Contains(out, "no changes") {
+		t.Errorf("diff: %v\n%s", err, out)
+	}
+	image := filepath.Join(t.TempDir(), "image.binpb")
+	if _, err := run(t, "descriptor", "--out", image, "--a2a-proto", dir+"/main.proto", "--proto-path", dir); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(image); err != nil || !bytes.Contains(b, []byte("shared/item.proto")) {
+		t.Errorf("the image lacks the imported file (%v)", err)
+	}
+}

@@ -24,8 +24,8 @@ import (
 // keeps the name file in the set, so images of two versions compare file to
 // file only when both use the same name. The bytes are deterministic: the
 // same input gives the same image on every run.
-func Image(ctx context.Context, file string, data []byte) ([]byte, error) {
-	fd, err := protoload.Compile(ctx, file, data)
+func Image(ctx context.Context, file string, data []byte, importPaths ...string) ([]byte, error) {
+	fd, err := protoload.Compile(ctx, file, data, protoload.WithImportPaths(importPaths...))
 	if err != nil {
 		return nil, err
 	}

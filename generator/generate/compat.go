@@ -104,7 +104,7 @@ func loadCompat(specs []Spec, cur *ir.Package, curFile string) ([]compatSchema, 
 // loadProto loads an A2A proto and records the version it defines: the
 // spec's, or else as SetProtocolVersion reads it.
 func loadProto(spec Spec) (*ir.Package, error) {
-	pkg, err := protoload.Load(context.Background(), "a2a", spec.File, spec.Data)
+	pkg, err := protoload.Load(context.Background(), "a2a", spec.File, spec.Data, protoload.WithImportPaths(spec.ImportPaths...))
 	if err != nil {
 		return nil, err
 	}

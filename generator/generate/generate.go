@@ -35,6 +35,9 @@ type Spec struct {
 	// Version is the protocol version (Major.Minor) an earlier version's
 	// proto defines, where its package name does not tell (0.3's is a2a.v1).
 	Version string
+	// ImportPaths are the directories a proto's imports resolve below, as
+	// protoc's -I (--proto-path); google/protobuf and google/api are built in.
+	ImportPaths []string
 }
 
 // Inputs are the specs to generate from.
@@ -174,7 +177,9 @@ func Run(in Inputs, opts Options) (*Output, error) {
 		return nil, err
 	}
 	put("agui", files)
-	a2a, err := loadProto(Spec{File: in.A2AProto.File, Data: in.A2AProto.Data, Version: in.A2AVersion})
+	main := in.A2AProto
+	main.Version = in.A2AVersion
+	a2a, err := loadProto(main)
 	if err != nil {
 		return nil, err
 	}

@@ -34,7 +34,10 @@ type Side struct {
 // "embedded". A .proto file is A2A; a JSON Schema is the AG-UI schema, or
 // META definitions when it extends another schema (x-agui-extends), which
 // are then read over the embedded AG-UI schema when the side has none.
-func LoadSide(ctx context.Context, spec string) (*Side, error) {
+//
+// A proto's imports resolve below importPaths (--proto-path), besides the
+// built-in google/protobuf and google/api files.
+func LoadSide(ctx context.Context, spec string, importPaths ...string) (*Side, error) {
 	var files []Spec
 	if spec == "embedded" {
 		in, err := Embedded()
@@ -111,7 +114,7 @@ func LoadSide(ctx context.Context, spec string) (*Side, error) {
 		}
 	}
 	if proto != nil {
-		pkg, err := protoload.Load(ctx, "a2a", proto.File, proto.Data)
+		pkg, err := protoload.Load(ctx, "a2a", proto.File, proto.Data, protoload.WithImportPaths(importPaths...))
 		if err != nil {
 			return nil, err
 		}

@@ -8,7 +8,9 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"io/fs"
 	"regexp"
 	"strings"
 
@@ -23,10 +25,25 @@ import (
 	"github.com/agui-gen/agui-gen/generator/ir"
 )
 
+// Option configures Load and Compile.
+type Option func(*options)
+
+type options struct {
+	importPaths []string
+}
+
+// WithImportPaths resolves the file's imports below dirs, in order, as
+// protoc's -I does; google/protobuf and google/api files are built in. The
+// messages and enums of the imported files of the file's own proto package
+// join the package it lowers into.
+func WithImportPaths(dirs ...string) Option {
+	return func(o *options) { o.importPaths = append(o.importPaths, dirs...) }
+}
+
 // Load parses the proto file named file (its bytes are data) and lowers it
 // into a package named name. Errors carry file:line:col.
-func Load(ctx context.Context, name, file string, data []byte) (*ir.Package, error) {
-	fd, err := Compile(ctx, file, data)
+func Load(ctx context.Context, name, file string, data []byte, opts ...Option) (*ir.Package, error) {
+	fd, err := Compile(ctx, file, data, opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -36,6 +53,9 @@ func Load(ctx context.Context, name, file string, data []byte) (*ir.Package, err
 		Title:   string(fd.Package()),
 		Sources: []ir.Source{{File: file, ID: string(fd.Package()), SHA256: hex.EncodeToString(sum[:])}},
 		Proto:   &ir.ProtoPackage{Package: string(fd.Package()), GoPackage: fd.Options().(*descriptorpb.FileOptions).GetGoPackage()},
+	}
+	for _, imp := range ownImports(fd) {
+		pkg.Sources = append(pkg.Sources, ir.Source{File: imp.Path(), ID: string(imp.Package()), SHA256: importDigest(imp)})
 	}
 	l := &lowerer{pkg: pkg, fd: fd, file: file, decls: map[protoreflect.FullName]ir.Decl{}}
 	if err := l.lower(); err != nil {
@@ -48,7 +68,11 @@ func Load(ctx context.Context, name, file string, data []byte) (*ir.Package, err
 // keeping source info (positions and comments). Its imports resolve to the
 // google/protobuf files built into protocompile and the google/api files
 // genproto registers; the returned descriptor reaches them through Imports.
-func Compile(ctx context.Context, file string, data []byte) (protoreflect.FileDescriptor, error) {
+func Compile(ctx context.Context, file string, data []byte, opts ...Option) (protoreflect.FileDescriptor, error) {
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
 	source := &protocompile.SourceResolver{Accessor: protocompile.SourceAccessorFromMap(map[string]string{file: string(data)})}
 	// google/api/*.proto come from the descriptors genproto registers.
 	registry := protocompile.ResolverFunc(func(path string) (protocompile.SearchResult, error) {
@@ -58,15 +82,58 @@ func Compile(ctx context.Context, file string, data []byte) (protoreflect.FileDe
 		}
 		return protocompile.SearchResult{Proto: protodesc.ToFileDescriptorProto(d)}, nil
 	})
+	resolvers := protocompile.CompositeResolver{source, registry}
+	if len(o.importPaths) > 0 {
+		resolvers = append(resolvers, &protocompile.SourceResolver{ImportPaths: o.importPaths})
+	}
 	c := protocompile.Compiler{
-		Resolver:       protocompile.WithStandardImports(protocompile.CompositeResolver{source, registry}),
+		Resolver:       protocompile.WithStandardImports(resolvers),
 		SourceInfoMode: protocompile.SourceInfoStandard,
 	}
 	files, err := c.Compile(ctx, file)
 	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) || strings.Contains(err.Error(), "could not resolve path") {
+			where := "no import path is given"
+			if len(o.importPaths) > 0 {
+				where = "it is in none of " + strings.Join(o.importPaths, ", ")
+			}
+			return nil, fmt.Errorf("%w (%s: name the directory an import is relative to with --proto-path DIR)", err, where)
+		}
 		return nil, err
 	}
 	return files[0], nil
+}
+
+// ownImports are the files fd imports, directly or not, of fd's own proto
+// package: their declarations are fd's package's. The google/protobuf and
+// google/api files are not among them.
+func ownImports(fd protoreflect.FileDescriptor) []protoreflect.FileDescriptor {
+	var out []protoreflect.FileDescriptor
+	seen := map[string]bool{fd.Path(): true}
+	var walk func(f protoreflect.FileDescriptor)
+	walk = func(f protoreflect.FileDescriptor) {
+		for i := 0; i < f.Imports().Len(); i++ {
+			imp := f.Imports().Get(i).FileDescriptor
+			if seen[imp.Path()] || strings.HasPrefix(imp.Path(), "google/protobuf/") || strings.HasPrefix(imp.Path(), "google/api/") {
+				continue
+			}
+			seen[imp.Path()] = true
+			if imp.Package() == fd.Package() {
+				out = append(out, imp)
+			}
+			walk(imp)
+		}
+	}
+	walk(fd)
+	return out
+}
+
+// importDigest is the sha256 of an imported file's descriptor, which
+// stands for its bytes: the loader reads them itself.
+func importDigest(f protoreflect.FileDescriptor) string {
+	b, _ := gproto.MarshalOptions{Deterministic: true}.Marshal(protodesc.ToFileDescriptorProto(f))
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
 }
 
 type lowerer struct {
@@ -78,12 +145,17 @@ type lowerer struct {
 }
 
 func (l *lowerer) pos(d protoreflect.Descriptor) ir.Pos {
-	loc := l.fd.SourceLocations().ByDescriptor(d)
-	return ir.Pos{File: l.file, Line: loc.StartLine + 1, Col: loc.StartColumn + 1}
+	f := d.ParentFile()
+	loc := f.SourceLocations().ByDescriptor(d)
+	file := l.file
+	if f.Path() != l.fd.Path() {
+		file = f.Path() // an imported file of the package
+	}
+	return ir.Pos{File: file, Line: loc.StartLine + 1, Col: loc.StartColumn + 1}
 }
 
 func (l *lowerer) doc(d protoreflect.Descriptor) string {
-	loc := l.fd.SourceLocations().ByDescriptor(d)
+	loc := d.ParentFile().SourceLocations().ByDescriptor(d)
 	text := strings.TrimSpace(internalComment.ReplaceAllString(loc.LeadingComments, ""))
 	var lines []string
 	for _, line := range strings.Split(text, "\n") {
@@ -136,6 +208,9 @@ func (l *lowerer) lower() error {
 		}
 	}
 	declare(l.fd.Messages(), l.fd.Enums())
+	for _, imp := range ownImports(l.fd) {
+		declare(imp.Messages(), imp.Enums())
+	}
 	for i, desc := range descs {
 		switch d := l.pkg.Decls[i].(type) {
 		case *ir.Enum:
@@ -285,7 +360,7 @@ func (l *lowerer) singular(fd protoreflect.FieldDescriptor) (ir.Type, error) {
 		if d, ok := l.decls[fd.Enum().FullName()]; ok {
 			return ir.Named(d), nil
 		}
-		return ir.Type{}, l.errorf(fd, "enum %s is not defined in this file; only local enums are supported", fd.Enum().FullName())
+		return ir.Type{}, l.errorf(fd, "enum %s is not of package %s; only the package's own enums are supported", fd.Enum().FullName(), l.fd.Package())
 	case protoreflect.MessageKind:
 		full := fd.Message().FullName()
 		switch full {
@@ -301,7 +376,7 @@ func (l *lowerer) singular(fd protoreflect.FieldDescriptor) (ir.Type, error) {
 		if d, ok := l.decls[full]; ok {
 			return ir.Named(d), nil
 		}
-		return ir.Type{}, l.errorf(fd, "message %s is not supported; only local messages and Timestamp, Struct, Value and Empty are", full)
+		return ir.Type{}, l.errorf(fd, "message %s is not supported; only the messages of package %s and Timestamp, Struct, Value and Empty are", full, l.fd.Package())
 	}
 	return ir.Type{}, l.errorf(fd, "field kind %s is not supported", fd.Kind())
 }

@@ -82,3 +82,36 @@ func TestParseErrorHasPosition(t *testing.T) {
 		t.Fatalf("want a file:line:col error, got %v", err)
 	}
 }
+
+// A proto's imports resolve below the import paths given, and the messages
+// and enums of an imported file of the proto's own package join its
+// package, placed at their own file; without the path, the error says
+// which import is missing and how to name its directory.
+func TestImportPaths(t *testing.T) {
+	data, err := os.ReadFile("testdata/imports/main.proto")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Load(context.Background(), "example", "main.proto", data)
+	if err == nil || !strings.Contains(err.Error(), "shared/item.proto") || !strings.Contains(err.Error(), "--proto-path DIR") {
+		t.Errorf("without an import path: %v", err)
+	}
+	pkg, err := Load(context.Background(), "example", "main.proto", data, WithImportPaths("testdata/imports"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	item, ok := pkg.Lookup("Item").(*ir.Struct)
+	if !ok || item.Pos.File != "shared/item.proto" || item.Doc != "Item is a thing on a shelf, declared in a file of its own." {
+		t.Fatalf("Item: %+v", pkg.Lookup("Item"))
+	}
+	if count, ok := pkg.Lookup("Count").(*ir.Enum); !ok || len(count.Values) != 3 {
+		t.Errorf("Count: %+v", pkg.Lookup("Count"))
+	}
+	req := pkg.Lookup("PutRequest").(*ir.Struct)
+	if f := req.Fields[0]; f.Type.Decl != item {
+		t.Errorf("PutRequest.item refers to %v", f.Type.Decl)
+	}
+	if len(pkg.Sources) != 2 || pkg.Sources[1].File != "shared/item.proto" || pkg.Sources[1].SHA256 == "" {
+		t.Errorf("sources: %+v", pkg.Sources)
+	}
+}
