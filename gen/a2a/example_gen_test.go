@@ -91,7 +91,7 @@ func ExampleNewHandler() {
 		log.Fatal(err)
 	}
 	client := a2a.NewA2AServiceClient(t)
-	fmt.Println(iface.ProtocolBinding, iface.ProtocolVersion)
+	fmt.Println(iface.ProtocolBinding, iface.ProtocolVersion == a2a.ProtocolVersion)
 
 	msg := &a2a.Message{MessageID: "m1", Role: a2a.RoleUser, Parts: []*a2a.Part{{Content: &a2a.PartText{Text: "hello"}}}}
 	resp, err := client.SendMessage(ctx, &a2a.SendMessageRequest{Message: msg})
@@ -105,7 +105,7 @@ func ExampleNewHandler() {
 	_, err = client.SendMessage(ctx, &a2a.SendMessageRequest{Message: msg})
 	fmt.Println(errors.Is(err, a2a.ErrTaskNotFound))
 	// Output:
-	// JSONRPC 1.0
+	// JSONRPC true
 	// hello
 	// true
 }

@@ -39,4 +39,4 @@ func (p *protoWriter) WriteEvent(ctx context.Context, ev Event) error {
 
 // KeepAlive does nothing: the binary transport has no comment frame, and an
 // empty frame would be an event.
-func (p *protoWriter) KeepAlive(time.Duration) error { return nil }
+func (p *protoWriter) KeepAlive(time.Duration) {}

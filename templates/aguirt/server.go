@@ -305,10 +305,8 @@ func (h *handler) serveRun(w http.ResponseWriter, r *http.Request, agentCtx cont
 	// it for the write timeout, and the agent's context is cancelled.
 	agentCtx, cut := context.WithCancelCause(agentCtx)
 	defer cut(nil)
-	cutOff := make(chan struct{})
 	sink := sinkConfig{writeTimeout: h.cfg.writeTimeout, onFail: func(err error) {
 		cut(fmt.Errorf("agui: the stream to the client failed: %w", err))
-		close(cutOff)
 	}}
 	var ew eventWriter
 	if protoTransportFor(input.ProtocolVersion) && prefersProto(r.Header.Get("Accept")) {
@@ -338,53 +336,66 @@ func (h *handler) serveRun(w http.ResponseWriter, r *http.Request, agentCtx cont
 			h.runs.leave(run.key)
 		}
 	}
-	if err := stream.start(input); err != nil {
-		h.cfg.logger.LogAttrs(ctx, slog.LevelWarn, "agui: could not start the run", slog.String("error", err.Error()))
-		return
-	}
-	if h.cfg.metaReplay && h.cfg.meta != nil {
-		h.replayMeta(ctx, stream, input.ThreadID)
-	}
-	if h.cfg.keepAlive > 0 {
-		stop, done := make(chan struct{}), make(chan struct{})
-		// The writer must not be used once ServeHTTP returns: stop the
-		// ticker and wait for it before the last deferred return.
-		defer func() { close(stop); <-done }()
-		go func() {
-			defer close(done)
-			t := time.NewTicker(h.cfg.keepAlive)
-			defer t.Stop()
-			for {
-				select {
-				case <-stop:
-					return
-				case <-ctx.Done():
-					return
-				case <-t.C:
-					if ew.KeepAlive(h.cfg.keepAlive) != nil {
-						return
-					}
-				}
-			}
-		}()
-	}
 	var stopped <-chan struct{}
 	if run != nil {
-		h.runs.attach(run.key, stream)
 		stopped = run.stopped
 	}
-	// The agent runs on its own goroutine so that a cancel ends the run at
-	// once, whether or not the agent heeds its context.
-	done := make(chan error, 1)
-	go func() { done <- runAgent(agentCtx, h.cfg.logger, h.agent, input, stream) }()
-	var err error
-	select {
-	case err = <-done:
-	case <-stopped:
-	case <-cutOff:
-		// Nothing more reaches the client: the run ends without waiting
-		// for an agent that may not heed its cancelled context.
+	// The agent runs on its own goroutine, after the run's first events,
+	// so that a cancel ends the run at once, whether or not the agent heeds
+	// its context; this goroutine writes what it queues, and keeps an idle
+	// stream alive: a stream holds no other goroutine.
+	done, started := make(chan error, 1), make(chan struct{})
+	go func() {
+		if err := stream.start(input); err != nil {
+			done <- &startError{err}
+			return
+		}
+		if h.cfg.metaReplay && h.cfg.meta != nil {
+			h.replayMeta(ctx, stream, input.ThreadID)
+		}
+		if run != nil {
+			h.runs.attach(run.key, stream) // from here a cancel stops the stream
+		}
+		close(started)
+		done <- runAgent(agentCtx, h.cfg.logger, h.agent, input, stream)
+	}()
+	var keepAlive <-chan time.Time
+	if h.cfg.keepAlive > 0 {
+		t := time.NewTicker(h.cfg.keepAlive)
+		defer t.Stop()
+		keepAlive = t.C
 	}
+	var err error
+	cancelled := false
+serve:
+	for !cancelled || started != nil {
+		select {
+		case <-ew.Queued():
+			if ew.Flush() != nil {
+				// Nothing more reaches the client: the run ends without waiting
+				// for an agent that may not heed its cancelled context.
+				break serve
+			}
+		case <-keepAlive:
+			ew.KeepAlive(h.cfg.keepAlive)
+		case <-started:
+			started = nil
+		case err = <-done:
+			break serve
+		case <-stopped:
+			// A cancel ends the run once its first events are out (a cancel
+			// that came before them stops the stream when it is attached).
+			cancelled, stopped = true, nil
+		}
+	}
+	var start *startError
+	if errors.As(err, &start) {
+		h.cfg.logger.LogAttrs(ctx, slog.LevelWarn, "agui: could not start the run", slog.String("error", start.err.Error()))
+		return
+	}
+	// What the agent queued goes out before the run's end is queued, so
+	// that the end finds room.
+	ew.Flush()
 	if run != nil && h.runs.end(run.key) {
 		// Whatever the agent returned, the run was cancelled, and the
 		// client is still there to be told.
@@ -393,6 +404,11 @@ func (h *handler) serveRun(w http.ResponseWriter, r *http.Request, agentCtx cont
 	}
 	endRun(ctx, h.cfg.logger, stream, err)
 }
+
+// startError is a run that could not send its first events.
+type startError struct{ err error }
+
+func (e *startError) Error() string { return e.err.Error() }
 
 // endRun ends a run once its agent has returned (or a cancel stopped it):
 // RUN_ERROR for err, else
@@ -469,14 +485,12 @@ func Invoke(ctx context.Context, agent Agent, input *agui.RunAgentInput, emit fu
 	return err
 }
 
-// funcWriter is the eventWriter of Invoke: it hands events to a function.
+// funcWriter is the eventSink of Invoke: it hands events to a function.
 type funcWriter struct {
 	emit   func(agui.Event) error
 	cancel context.CancelCauseFunc
 	failed bool
 }
-
-func (w *funcWriter) ContentType() string { return "" }
 
 func (w *funcWriter) WriteEvent(_ context.Context, ev agui.Event) error {
 	if err := w.emit(ev); err != nil {
@@ -486,9 +500,6 @@ func (w *funcWriter) WriteEvent(_ context.Context, ev agui.Event) error {
 	}
 	return nil
 }
-
-func (w *funcWriter) KeepAlive(time.Duration) error { return nil }
-func (w *funcWriter) Close() error                  { return nil }
 
 // RunError is an error an agent returns to end its run with RUN_ERROR
 // carrying a code as well as a message.

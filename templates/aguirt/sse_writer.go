@@ -11,18 +11,29 @@ import (
 	agui "github.com/agui-gen/agui-gen/gen/agui"
 )
 
-// eventWriter frames events onto a response. It is safe for concurrent use
-// (the keep-alive ticker writes too).
-type eventWriter interface {
-	// ContentType is the exact response Content-Type of the transport.
-	ContentType() string
+// eventSink takes the events of a stream.
+type eventSink interface {
 	// WriteEvent queues one event; it reaches the wire, flushed, as soon as
 	// the writer catches up. While too much is queued it waits, until ctx
 	// is done at the latest. An error from an earlier write is returned.
 	WriteEvent(ctx context.Context, ev agui.Event) error
-	// KeepAlive writes something a consumer ignores, to hold an idle
+}
+
+// eventWriter frames events onto a response. WriteEvent is safe for
+// concurrent use; the rest belongs to the goroutine that writes the
+// response (the handler's).
+type eventWriter interface {
+	eventSink
+	// ContentType is the exact response Content-Type of the transport.
+	ContentType() string
+	// KeepAlive queues something a consumer ignores, to hold an idle
 	// connection open through proxies, unless an event went out within idle.
-	KeepAlive(idle time.Duration) error
+	KeepAlive(idle time.Duration)
+	// Queued signals when something is queued for Flush.
+	Queued() <-chan struct{}
+	// Flush writes what is queued and flushes it; it returns the error of
+	// this write or an earlier one, after which nothing more is written.
+	Flush() error
 	// Close writes what is queued and stops; the response must not be
 	// written after it returns.
 	Close() error
@@ -40,31 +51,32 @@ type sinkConfig struct {
 	onFail func(error)
 }
 
-// frameSink hands framed events to one goroutine that writes everything
-// queued and then flushes once. An event is never held back waiting for
-// more: the sink flushes whenever it has caught up. A burst of events costs
-// one write and one flush instead of one per event.
+// frameSink queues framed events for the goroutine that writes the
+// response, which writes everything queued and then flushes once: a burst
+// of events costs one write and one flush instead of one per event, and
+// an event is never held back waiting for more. That goroutine is the
+// handler's own, so that a stream holds no goroutine of its own for
+// writing.
 type frameSink struct {
 	mu     sync.Mutex
-	cond   *sync.Cond
-	queued []byte // frames waiting to be written
-	spare  []byte // the buffer being written, reused
+	room   *sync.Cond // signalled when the writer has caught up, failed or closed
+	queued []byte     // frames waiting to be written
+	spare  []byte     // the buffer being written, reused
 	closed bool
 	err    error
-	last   time.Time // when the sink last caught up with an event
+	last   time.Time     // when the sink last caught up with an event
+	wake   chan struct{} // holds a token while something waits in queued
 	w      io.Writer
 	rc     *http.ResponseController // nil when w is not a response
 	cfg    sinkConfig
-	done   chan struct{}
 }
 
 func newFrameSink(w io.Writer, cfg sinkConfig) *frameSink {
-	s := &frameSink{w: w, cfg: cfg, done: make(chan struct{})}
-	s.cond = sync.NewCond(&s.mu)
+	s := &frameSink{w: w, cfg: cfg, wake: make(chan struct{}, 1), last: time.Now()}
+	s.room = sync.NewCond(&s.mu)
 	if rw, ok := w.(http.ResponseWriter); ok {
 		s.rc = http.NewResponseController(rw)
 	}
-	go s.run()
 	return s
 }
 
@@ -82,12 +94,12 @@ func (s *frameSink) enqueue(ctx context.Context, frame func(b []byte) []byte) er
 		// reader that has stopped: ctx wakes it too.
 		stop := context.AfterFunc(ctx, func() {
 			s.mu.Lock()
-			s.cond.Broadcast()
+			s.room.Broadcast()
 			s.mu.Unlock()
 		})
 		defer stop()
 		for s.full() && ctx.Err() == nil {
-			s.cond.Wait()
+			s.room.Wait()
 		}
 	}
 	if s.err != nil {
@@ -98,51 +110,56 @@ func (s *frameSink) enqueue(ctx context.Context, frame func(b []byte) []byte) er
 	}
 	halted := s.full()
 	s.queued = frame(s.queued)
-	s.cond.Broadcast()
+	s.signal()
 	if halted {
 		return context.Cause(ctx)
 	}
 	return nil
 }
 
+// signal tells the writer something is queued. The caller holds s.mu.
+func (s *frameSink) signal() {
+	select {
+	case s.wake <- struct{}{}:
+	default: // a token is there already
+	}
+}
+
 // full reports whether a frame must wait for the writer. The caller holds
 // s.mu.
 func (s *frameSink) full() bool { return len(s.queued) > maxQueued && s.err == nil && !s.closed }
 
-func (s *frameSink) run() {
-	defer close(s.done)
-	for {
-		s.mu.Lock()
-		for len(s.queued) == 0 && !s.closed {
-			s.cond.Wait()
-		}
-		if len(s.queued) == 0 {
-			s.mu.Unlock()
-			return
-		}
-		batch := s.queued
-		s.queued, s.spare = s.spare[:0], nil
-		s.mu.Unlock()
+// Queued implements eventWriter.
+func (s *frameSink) Queued() <-chan struct{} { return s.wake }
 
-		err := s.write(batch)
-
-		s.mu.Lock()
-		s.spare = batch[:0]
-		s.last = time.Now()
-		first := err != nil && s.err == nil
-		if first {
-			s.err = err
-		}
-		failed := s.err != nil
-		s.cond.Broadcast()
+// Flush implements eventWriter.
+func (s *frameSink) Flush() error {
+	s.mu.Lock()
+	if s.err != nil || len(s.queued) == 0 {
+		err := s.err
 		s.mu.Unlock()
-		if first && s.cfg.onFail != nil {
-			s.cfg.onFail(err)
-		}
-		if failed {
-			return
-		}
+		return err
 	}
+	batch := s.queued
+	s.queued, s.spare = s.spare[:0], nil
+	s.mu.Unlock()
+
+	err := s.write(batch)
+
+	s.mu.Lock()
+	s.spare = batch[:0]
+	s.last = time.Now()
+	first := err != nil && s.err == nil
+	if first {
+		s.err = err
+	}
+	err = s.err
+	s.room.Broadcast()
+	s.mu.Unlock()
+	if first && s.cfg.onFail != nil {
+		s.cfg.onFail(err)
+	}
+	return err
 }
 
 // write writes and flushes one batch within the write timeout. A client
@@ -170,22 +187,25 @@ func (s *frameSink) write(batch []byte) error {
 	return err
 }
 
-// idleFor reports whether nothing has been queued or written within d.
-func (s *frameSink) idleFor(d time.Duration) bool {
+// queueIfIdle queues frame, without waiting for room, when nothing has
+// been queued or written within d.
+func (s *frameSink) queueIfIdle(d time.Duration, frame []byte) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return len(s.queued) == 0 && time.Since(s.last) >= d
+	if len(s.queued) == 0 && s.err == nil && !s.closed && time.Since(s.last) >= d {
+		s.queued = append(s.queued, frame...)
+		s.signal()
+	}
 }
 
+// Close implements eventWriter.
 func (s *frameSink) Close() error {
+	err := s.Flush()
 	s.mu.Lock()
 	s.closed = true
-	s.cond.Broadcast()
+	s.room.Broadcast()
 	s.mu.Unlock()
-	<-s.done
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.err
+	return err
 }
 
 // sseWriter writes Server-Sent Events: one "data: <json>" line and a blank
@@ -204,11 +224,6 @@ func (s *sseWriter) WriteEvent(ctx context.Context, ev agui.Event) error {
 	})
 }
 
-func (s *sseWriter) KeepAlive(idle time.Duration) error {
-	if !s.idleFor(idle) {
-		return nil
-	}
-	// Due only when nothing is queued, it waits for the writer at most
-	// rarely, and the write timeout bounds that.
-	return s.enqueue(context.Background(), func(b []byte) []byte { return append(b, ": keep-alive\n\n"...) })
-}
+func (s *sseWriter) KeepAlive(idle time.Duration) { s.queueIfIdle(idle, keepAliveComment) }
+
+var keepAliveComment = []byte(": keep-alive\n\n")

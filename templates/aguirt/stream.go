@@ -30,7 +30,7 @@ var ErrSubagentOver = errors.New("agui: the subagent is over; no more events can
 type Stream struct {
 	mu       *sync.Mutex // shared by every view of the run
 	ctx      context.Context
-	w        eventWriter
+	w        eventSink
 	verifier *Verifier
 	threadID string
 	runID    string
@@ -75,7 +75,7 @@ type runState struct {
 	down *downgrader
 }
 
-func newStream(ctx context.Context, w eventWriter, threadID, runID string) *Stream {
+func newStream(ctx context.Context, w eventSink, threadID, runID string) *Stream {
 	halted, halt := context.WithCancelCause(ctx)
 	return &Stream{mu: new(sync.Mutex), ctx: ctx, w: w, verifier: NewVerifier(), threadID: threadID, runID: runID,
 		run: &runState{lastAsst: map[string]string{}, parents: map[string]string{}, halted: halted, halt: halt}}
