@@ -174,3 +174,36 @@ func TestScaffoldNewModule(t *testing.T) {
 		t.Errorf("a second scaffold over the first: %v\n%s", err, out)
 	}
 }
+
+// TestScaffoldAGUIOnly: scaffold --only agui writes an AG-UI server on the
+// agui package and its META stores alone: its module takes in no gRPC and
+// no A2A, and its own vet and tests pass.
+func TestScaffoldAGUIOnly(t *testing.T) {
+	if testing.Short() {
+		t.Skip("skipping the scaffold in -short mode: it builds a new module")
+	}
+	dir := filepath.Join(t.TempDir(), "uionly")
+	if out, err := exec.Command("go", "run", "../cmd/agui-gen", "scaffold", "--out", dir, "--module", "example.com/uionly", "--only", "agui").CombinedOutput(); err != nil {
+		t.Fatalf("agui-gen scaffold --only agui: %v\n%s", err, out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "gen", "a2a")); err == nil {
+		t.Error("gen/a2a was generated for an AG-UI server")
+	}
+	env := append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
+	for _, args := range [][]string{{"mod", "tidy"}, {"vet", "./..."}, {"test", "./..."}} {
+		cmd := exec.Command("go", args...)
+		cmd.Dir, cmd.Env = dir, env
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("go %s in the scaffold: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+	mod, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, dep := range []string{"google.golang.org/grpc", "go-jose", "gowebpki/jcs"} {
+		if bytes.Contains(mod, []byte(dep)) {
+			t.Errorf("the AG-UI server's go.mod takes in %s:\n%s", dep, mod)
+		}
+	}
+}

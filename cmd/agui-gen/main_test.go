@@ -398,3 +398,20 @@ func TestProtoPath(t *testing.T) {
 		t.Errorf("the image lacks the imported file (%v)", err)
 	}
 }
+
+// scaffold --only takes agui, and says what else there is.
+func TestScaffoldOnly(t *testing.T) {
+	_, err := run(t, "scaffold", "--out", t.TempDir(), "--module", "example.com/x", "--only", "a2a")
+	var exit cli.ExitCoder
+	if !errors.As(err, &exit) || exit.ExitCode() != 2 || !strings.Contains(err.Error(), "--only agui") {
+		t.Errorf("scaffold --only a2a: %v", err)
+	}
+	dir := t.TempDir()
+	if _, err := run(t, "scaffold", "--out", dir, "--module", "example.com/x", "--only", "agui", "--gen", "example.com/x/gen"); err != nil {
+		t.Fatal(err)
+	}
+	main, err := os.ReadFile(filepath.Join(dir, "main.go"))
+	if err != nil || bytes.Contains(main, []byte("/a2a")) || bytes.Contains(main, []byte("grpc")) {
+		t.Errorf("the AG-UI server's main.go imports A2A or gRPC (%v)", err)
+	}
+}

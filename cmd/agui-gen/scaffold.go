@@ -31,6 +31,7 @@ func scaffoldCommand() *cli.Command {
 			&cli.StringFlag{Name: "out", Usage: "output `DIR`", Required: true},
 			&cli.StringFlag{Name: "module", Usage: "start a new module at DIR with this `PATH` (writes go.mod); default: DIR is inside a module"},
 			&cli.StringFlag{Name: "gen", Usage: "import `PATH` of packages agui-gen generate wrote already; default: generate them into DIR/gen"},
+			&cli.StringFlag{Name: "only", Usage: "agui: a server of AG-UI alone (and META), on the agui package and no A2A, task runtime or gRPC, so go.mod takes in less; default: AG-UI and A2A"},
 			&cli.BoolFlag{Name: "force", Usage: "overwrite files that exist"},
 			&cli.BoolFlag{Name: "check", Usage: "write nothing; exit 1 and name the files when DIR differs from the scaffold"},
 		},
@@ -51,7 +52,15 @@ func runScaffold(c *cli.Context) error {
 	if generateHere {
 		gen = importPath + "/gen"
 	}
-	files, err := scaffold.Files(scaffold.Options{Gen: gen, Generate: generateHere, Module: module, Version: pinnableVersion(buildVersion())})
+	var aguiOnly bool
+	switch only := c.String("only"); only {
+	case "":
+	case "agui":
+		aguiOnly = true
+	default:
+		return cli.Exit(fmt.Sprintf("scaffold --only %s: the scaffold is an AG-UI server (--only agui) or, without --only, an AG-UI and A2A one", only), 2)
+	}
+	files, err := scaffold.Files(scaffold.Options{Gen: gen, Generate: generateHere, Module: module, Version: pinnableVersion(buildVersion()), AGUIOnly: aguiOnly})
 	if err != nil {
 		return err
 	}
@@ -81,6 +90,11 @@ func runScaffold(c *cli.Context) error {
 		pkgs, err := generate.Generate(in, generate.Options{ImportPath: gen})
 		if err != nil {
 			return err
+		}
+		if aguiOnly {
+			if pkgs, err = generate.Select(pkgs, gen, scaffold.AGUIOnlyPackages); err != nil {
+				return err
+			}
 		}
 		dir := filepath.Join(out, "gen")
 		if _, err := generate.Write(dir, pkgs); err != nil {

@@ -33,11 +33,18 @@ type Options struct {
 	// (go run …@Version); empty, for a build that knows no version, leaves
 	// the line unpinned and says so.
 	Version string
+	// AGUIOnly writes a server of AG-UI alone, on the generated packages
+	// AGUIOnlyPackages: no A2A, no task runtime, no gRPC.
+	AGUIOnly bool
 	// Module, when set, adds a go.mod starting a module of this path, with
 	// the dependencies of the generated packages at the versions agui-gen
 	// is tested with.
 	Module string
 }
+
+// AGUIOnlyPackages are the generated packages an AG-UI server (AGUIOnly)
+// uses: the AG-UI package and its META stores.
+var AGUIOnlyPackages = []string{"agui", "agui/metasqlite", "agui/metapg"}
 
 // Files renders the scaffold: file paths, slash-separated and relative to
 // the output directory, to their contents. The result depends only on opts.
