@@ -20,9 +20,10 @@ type Memory struct {
 }
 
 type memTask struct {
-	rec    Record
-	events []Event
-	lease  time.Time
+	rec       Record
+	events    []Event
+	lease     time.Time
+	artifacts artifactIndex // of rec.Task; nil until an Append needs it
 }
 
 // NewMemory returns an empty in-memory store.
@@ -52,9 +53,33 @@ func (m *Memory) Update(ctx context.Context, task *a2a.Task, prev int64, event *
 	if t.rec.Generation != prev {
 		return 0, ErrConflict
 	}
-	t.rec.Task, t.rec.Generation = clone(task), prev+1
+	t.rec.Task, t.rec.Generation, t.artifacts = clone(task), prev+1, nil
 	t.events = append(t.events, Event{Generation: prev + 1, Payload: clone(event)})
 	m.signals.Notify(task.ID)
+	return prev + 1, nil
+}
+
+// Append implements Appender: the stored task changes as the event says,
+// in place, so a change costs what its event does.
+func (m *Memory) Append(ctx context.Context, id string, prev int64, event *a2a.StreamResponse) (int64, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	t, ok := m.tasks[id]
+	if !ok {
+		return 0, ErrNotFound
+	}
+	if t.rec.Generation != prev {
+		return 0, ErrConflict
+	}
+	ev := clone(event)
+	if t.artifacts == nil {
+		t.artifacts = indexArtifacts(t.rec.Task)
+	}
+	applyEvent(t.rec.Task, ev, t.artifacts)
+	t.rec.Generation = prev + 1
+	stampTask(t.rec.Task, t.rec.Generation)
+	t.events = append(t.events, Event{Generation: prev + 1, Payload: ev})
+	m.signals.Notify(id)
 	return prev + 1, nil
 }
 
@@ -113,11 +138,11 @@ func (m *Memory) Events(ctx context.Context, id string, after int64) ([]Event, e
 	if !ok {
 		return nil, ErrNotFound
 	}
+	// The log holds generations 1, 2, …, in order: the events after after
+	// start at its index after, and reading them costs what they do.
 	var out []Event
-	for _, e := range t.events {
-		if e.Generation > after {
-			out = append(out, Event{Generation: e.Generation, Payload: clone(e.Payload)})
-		}
+	for _, e := range t.events[min(max(after, 0), int64(len(t.events))):] {
+		out = append(out, Event{Generation: e.Generation, Payload: clone(e.Payload)})
 	}
 	return out, nil
 }

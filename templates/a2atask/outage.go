@@ -91,7 +91,8 @@ func (rt *Runtime) read(ctx context.Context, op func(context.Context) error) err
 }
 
 // update stores a run's change of its task, which the run read at
-// generation prev, with its event. A store that is unavailable is tried
+// generation prev, with its event: as the event alone when the store is an
+// Appender (a run's changes are their events, ApplyEvent). A store that is unavailable is tried
 // again until it is back or the runtime closes, so that an outage delays
 // the run's work rather than losing it. A write whose answer the outage
 // cut off may have been stored all the same: the conflict that the next
@@ -104,9 +105,14 @@ func (rt *Runtime) update(task *a2a.Task, prev int64, event *a2a.StreamResponse)
 	var gen int64
 	uncertain := false
 	stamp(task, event, prev+1)
+	appender, appends := rt.store.(Appender)
 	err := rt.outlast(rt.ctx, func() error {
 		var err error
-		gen, err = rt.store.Update(ctx, task, prev, event)
+		if appends {
+			gen, err = appender.Append(ctx, task.ID, prev, event)
+		} else {
+			gen, err = rt.store.Update(ctx, task, prev, event)
+		}
 		if errors.Is(err, ErrConflict) && uncertain {
 			var stored bool
 			if stored, err = rt.stored(ctx, task.ID, prev+1, event); err == nil {

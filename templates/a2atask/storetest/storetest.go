@@ -79,6 +79,53 @@ func Run(t *testing.T, open func(t *testing.T) a2atask.Store) {
 		}
 	})
 
+	t.Run("append", func(t *testing.T) {
+		s := open(t)
+		appender, ok := s.(a2atask.Appender)
+		if !ok {
+			t.Skip("the store takes changes as whole tasks only")
+		}
+		tk := task("t1", "c1", a2a.TaskStateWorking, base)
+		if err := s.Create(ctx, "alice", tk, &a2a.StreamResponse{Payload: &a2a.StreamResponseTask{Task: tk}}); err != nil {
+			t.Fatal(err)
+		}
+		chunk := func(text string, appendParts bool) *a2a.StreamResponse {
+			return &a2a.StreamResponse{Payload: &a2a.StreamResponseArtifactUpdate{ArtifactUpdate: &a2a.TaskArtifactUpdateEvent{
+				TaskID: "t1", ContextID: "c1", Append: appendParts,
+				Artifact: &a2a.Artifact{ArtifactID: "a", Parts: []*a2a.Part{{Content: &a2a.PartText{Text: text}}}}}}}
+		}
+		want := &a2a.Task{ID: "t1", ContextID: "c1", Status: tk.Status}
+		for i, ev := range []*a2a.StreamResponse{chunk("one", false), chunk("two", true)} {
+			gen, err := appender.Append(ctx, "t1", int64(i+1), ev)
+			if err != nil || gen != int64(i+2) {
+				t.Fatalf("append %d: %d %v", i, gen, err)
+			}
+			a2atask.ApplyEvent(want, ev)
+		}
+		done := task("t1", "c1", a2a.TaskStateCompleted, base.Add(time.Second))
+		done.Status.Message = &a2a.Message{MessageID: "m1", Role: a2a.RoleAgent, Parts: []*a2a.Part{{Content: &a2a.PartText{Text: "done"}}}}
+		if _, err := appender.Append(ctx, "t1", 3, statusEvent(done)); err != nil {
+			t.Fatal(err)
+		}
+		a2atask.ApplyEvent(want, statusEvent(done))
+		if _, err := appender.Append(ctx, "t1", 3, statusEvent(done)); !errors.Is(err, a2atask.ErrConflict) {
+			t.Fatalf("stale append: %v", err)
+		}
+		if _, err := appender.Append(ctx, "nope", 1, statusEvent(done)); !errors.Is(err, a2atask.ErrNotFound) {
+			t.Fatalf("append to a missing task: %v", err)
+		}
+		rec, err := s.Get(ctx, "t1")
+		if err != nil || rec.Generation != 4 {
+			t.Fatalf("get: %v %+v", err, rec)
+		}
+		if got, w := rec.Task.AppendJSON(nil), want.AppendJSON(nil); string(got) != string(w) {
+			t.Errorf("the appended task is\n%s\nwant\n%s", got, w)
+		}
+		if events, err := s.Events(ctx, "t1", 1); err != nil || len(events) != 3 || events[2].Generation != 4 {
+			t.Fatalf("events: %v %+v", err, events)
+		}
+	})
+
 	t.Run("watch", func(t *testing.T) {
 		s := open(t)
 		tk := task("w", "c", a2a.TaskStateSubmitted, base)

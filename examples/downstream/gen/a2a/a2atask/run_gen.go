@@ -50,6 +50,8 @@ type Run struct {
 	mu   sync.Mutex
 	task *a2a.Task
 	gen  int64
+	// artifacts indexes task's artifacts, so that one more costs no scan.
+	artifacts artifactIndex
 	// ended is set once the run has settled the task; broken, when a write
 	// failed and the task could not be read back.
 	ended  bool
@@ -109,24 +111,13 @@ func (r *Run) Artifact(art *a2a.Artifact, appendParts, lastChunk bool) error {
 		if Terminal(t.Status.State) {
 			return nil, r.endedError(t)
 		}
-		i := -1
-		for j, a := range t.Artifacts {
-			if a.ArtifactID == art.ArtifactID {
-				i = j
-			}
+		ev := &a2a.StreamResponse{Payload: &a2a.StreamResponseArtifactUpdate{ArtifactUpdate: &a2a.TaskArtifactUpdateEvent{
+			TaskID: t.ID, ContextID: t.ContextID, Artifact: clone(art), Append: appendParts, LastChunk: lastChunk}}}
+		if r.artifacts == nil {
+			r.artifacts = indexArtifacts(t)
 		}
-		switch {
-		case appendParts && i >= 0:
-			for _, p := range art.Parts {
-				t.Artifacts[i].Parts = append(t.Artifacts[i].Parts, clone(p))
-			}
-		case i >= 0:
-			t.Artifacts[i] = clone(art)
-		default:
-			t.Artifacts = append(t.Artifacts, clone(art))
-		}
-		return &a2a.StreamResponse{Payload: &a2a.StreamResponseArtifactUpdate{ArtifactUpdate: &a2a.TaskArtifactUpdateEvent{
-			TaskID: t.ID, ContextID: t.ContextID, Artifact: clone(art), Append: appendParts, LastChunk: lastChunk}}}, nil
+		applyEvent(t, ev, r.artifacts)
+		return ev, nil
 	})
 }
 
@@ -150,12 +141,10 @@ func (r *Run) setStatus(state a2a.TaskState, msg *a2a.Message) error {
 			return nil, fmt.Errorf("a2atask: a task cannot go from %s to %s", t.Status.State, state)
 		}
 		now := r.rt.now()
-		t.Status = &a2a.TaskStatus{State: state, Message: msg, Timestamp: &now}
-		if msg != nil {
-			t.History = append(t.History, msg)
-		}
-		return &a2a.StreamResponse{Payload: &a2a.StreamResponseStatusUpdate{StatusUpdate: &a2a.TaskStatusUpdateEvent{
-			TaskID: t.ID, ContextID: t.ContextID, Status: clone(t.Status)}}}, nil
+		ev := &a2a.StreamResponse{Payload: &a2a.StreamResponseStatusUpdate{StatusUpdate: &a2a.TaskStatusUpdateEvent{
+			TaskID: t.ID, ContextID: t.ContextID, Status: &a2a.TaskStatus{State: state, Message: msg, Timestamp: &now}}}}
+		ApplyEvent(t, ev)
+		return ev, nil
 	})
 	if err == nil && settled(state) {
 		r.mu.Lock()
@@ -204,7 +193,7 @@ func (r *Run) mutate(change func(*a2a.Task) (*a2a.StreamResponse, error)) error 
 				r.broken = fmt.Errorf("a2atask: a write failed (%v) and the task cannot be read back: %w", err, rerr)
 				return r.broken
 			}
-			r.task, r.gen = rec.Task, rec.Generation
+			r.task, r.gen, r.artifacts = rec.Task, rec.Generation, nil
 			if errors.Is(err, ErrConflict) {
 				continue
 			}

@@ -43,6 +43,87 @@ type Store interface {
 	Orphans(ctx context.Context, t time.Time, limit int) ([]string, error)
 }
 
+// An Appender is a Store that takes a change that is its event alone: the
+// stored task changes as ApplyEvent says, so the store need not take, copy
+// or write the whole task, and a change costs what its event does however
+// long the task has grown. The runtime appends the changes of a run's
+// executor (artifacts, status) this way when its store is an Appender.
+type Appender interface {
+	// Append applies event to the task whose stored generation is prev, at
+	// generation prev+1, and appends event. When the stored generation is
+	// not prev it changes nothing and returns ErrConflict.
+	Append(ctx context.Context, id string, prev int64, event *a2a.StreamResponse) (int64, error)
+}
+
+// ApplyEvent changes t as event says, the one way a task's events change
+// it: an artifact update adds the artifact, or replaces the one of its ID,
+// or with append adds its parts to that one; a status update sets the
+// status and adds its message, if any, to the history; a task replaces t.
+// The event's values are copied, so t shares no memory with it.
+func ApplyEvent(t *a2a.Task, event *a2a.StreamResponse) { applyEvent(t, event, nil) }
+
+// artifactIndex finds a task's artifacts by ID without a scan of them all:
+// the index of each ID's last artifact. Built on first use; nil when the
+// task it indexes was replaced.
+type artifactIndex map[string]int
+
+func indexArtifacts(t *a2a.Task) artifactIndex {
+	x := make(artifactIndex, len(t.Artifacts))
+	for i, a := range t.Artifacts {
+		x[a.ArtifactID] = i
+	}
+	return x
+}
+
+// applyEvent is ApplyEvent with the task's artifacts found through index,
+// when not nil, which it keeps up to date; without one they are scanned.
+func applyEvent(t *a2a.Task, event *a2a.StreamResponse, index artifactIndex) {
+	switch p := event.Payload.(type) {
+	case *a2a.StreamResponseArtifactUpdate:
+		art := p.ArtifactUpdate.Artifact
+		if art == nil {
+			return
+		}
+		i, found := -1, false
+		if index != nil {
+			i, found = index[art.ArtifactID]
+		} else {
+			for j, a := range t.Artifacts {
+				if a.ArtifactID == art.ArtifactID {
+					i, found = j, true
+				}
+			}
+		}
+		switch {
+		case p.ArtifactUpdate.Append && found:
+			for _, part := range art.Parts {
+				t.Artifacts[i].Parts = append(t.Artifacts[i].Parts, clone(part))
+			}
+		case found:
+			t.Artifacts[i] = clone(art)
+		default:
+			t.Artifacts = append(t.Artifacts, clone(art))
+			if index != nil {
+				index[art.ArtifactID] = len(t.Artifacts) - 1
+			}
+		}
+	case *a2a.StreamResponseStatusUpdate:
+		status := clone(p.StatusUpdate.Status)
+		t.Status = status
+		if status != nil && status.Message != nil {
+			t.History = append(t.History, status.Message)
+		}
+	case *a2a.StreamResponseTask:
+		*t = *clone(p.Task)
+		if index != nil {
+			clear(index)
+			for i, a := range t.Artifacts {
+				index[a.ArtifactID] = i
+			}
+		}
+	}
+}
+
 // Record is a stored task.
 type Record struct {
 	Task       *a2a.Task
