@@ -9,13 +9,13 @@ import (
 	"testing"
 )
 
-// TestReadmeGoBlocksCompile: every Go block of the README and of docs/ is a
+// TestDocsGoBlocksAreExampleCode: every Go block of the README and of docs/ is a
 // run of lines of code that compiles and runs in CI: an Example function
 // of a generated package (templates/examples, written into every output as
 // example_gen_test.go, run by go test there) or the downstream example's
 // go:generate line. Indentation aside, the lines must be the same, in
 // order, so the docs cannot drift from the code.
-func TestReadmeGoBlocksCompile(t *testing.T) {
+func TestDocsGoBlocksAreExampleCode(t *testing.T) {
 	docs, err := filepath.Glob("../docs/*.md")
 	if err != nil {
 		t.Fatal(err)
@@ -58,7 +58,7 @@ func TestReadmeGoBlocksCompile(t *testing.T) {
 	}
 }
 
-var goBlock = regexp.MustCompile("(?s)```go\n(.*?)```\n")
+var goBlock = regexp.MustCompile("(?s)```go\n(.*?)```(?:\n|$)")
 
 // lines are s's lines without their indentation.
 func lines(s string) []string {

@@ -44,7 +44,7 @@ func StreamFormat(opts ...agui.Option) a2a.StreamFormat {
 				// new task's stream shows all of it; a message that continues
 				// a task, only what the message brings.
 				send, isSend := req.(*a2a.SendMessageRequest)
-				t := newTranslator(s, nil, !isSend || send.Message.TaskID == "")
+				t := newTranslator(s, nil, !isSend || send.Message.TaskID == "", nil)
 				for msg, err, ok := first, error(nil), true; ok; msg, err, ok = next() {
 					if err != nil {
 						return streamError(err)

@@ -153,29 +153,36 @@ func residualsOf(p *a2a.Part) residuals {
 }
 
 // add returns ev with the members r holds for ev's type that ev does not
-// set itself; ev itself when r has none. Members that do not decode as
-// ev's type's are reported, and ev is returned without them.
-func (r residuals) add(ev agui.Event) (agui.Event, error) {
+// set itself; ev itself when r has none. It also returns the members it
+// left out: those this package's schema does not know (a newer schema's,
+// on an older side) or that do not decode as ev's type's.
+func (r residuals) add(ev agui.Event) (agui.Event, []string) {
 	members := r[ev.Type()]
 	if len(members) == 0 {
 		return ev, nil
 	}
 	var own map[string]json.RawMessage
-	if err := json.Unmarshal(ev.AppendJSON(nil), &own); err != nil {
-		return ev, err
+	if json.Unmarshal(ev.AppendJSON(nil), &own) != nil {
+		return ev, slices.Sorted(maps.Keys(members))
 	}
-	for k, v := range members {
-		if _, set := own[k]; !set && !slices.Contains(notResidual, k) {
-			own[k] = v
+	var leftOut []string
+	d := agui.Decoder{OnUnknown: func(path string) { leftOut = append(leftOut, path) }}
+	out := ev
+	for _, k := range slices.Sorted(maps.Keys(members)) {
+		if _, set := own[k]; set || slices.Contains(notResidual, k) {
+			continue
 		}
+		own[k] = members[k]
+		data, err := json.Marshal(own)
+		if err == nil {
+			var next agui.Event
+			if next, err = d.DecodeEvent(data); err == nil {
+				out = next
+				continue
+			}
+		}
+		delete(own, k) // one member that does not decode costs only itself
+		leftOut = append(leftOut, "/"+k)
 	}
-	data, err := json.Marshal(own)
-	if err != nil {
-		return ev, err
-	}
-	out, err := agui.UnmarshalEvent(data)
-	if err != nil {
-		return ev, err
-	}
-	return out, nil
+	return out, leftOut
 }

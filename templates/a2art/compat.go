@@ -35,10 +35,15 @@ func EarlierVersions(versions ...string) []*a2a.CompatVersion {
 	return out
 }
 
-// compatMethod finds the earlier version that has a JSON-RPC method named
-// name, and the method.
+// compatMethod finds the earlier version of another major that has a
+// JSON-RPC method named name, and the method: a client that names no
+// version speaks 0.3 (whose method names are its own), and one of this
+// major's versions names its version (namedEarlier).
 func (c *serverConfig) compatMethod(name string) (*a2a.CompatVersion, *a2a.CompatMethod) {
 	for _, v := range c.compat {
+		if ownBindings(v) {
+			continue
+		}
 		if m := v.Method(name); m != nil {
 			return v, m
 		}

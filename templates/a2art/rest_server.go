@@ -102,8 +102,14 @@ type route struct {
 
 // match finds the most specific of routes for the request's path and
 // method, or the methods allowed on the path when none takes this one.
-func match(routes []*route, r *http.Request, path []string) (best *route, vars map[string]string, allow []string) {
+//
+// accept, when not nil, keeps only the routes it accepts: an earlier
+// version's, for a request of that version.
+func match(routes []*route, r *http.Request, path []string, accept func(*route) bool) (best *route, vars map[string]string, allow []string) {
 	for _, rt := range routes {
+		if accept != nil && !accept(rt) {
+			continue
+		}
 		v, ok := rt.tmpl.match(path)
 		if !ok {
 			continue
@@ -124,7 +130,7 @@ func (h *restHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// An earlier version's client names its version, or none (0.3 clients
 	// send no A2A-Version); its paths are its own (/v1/…).
 	if len(h.earlier) > 0 {
-		if rt, vars, _ := match(h.earlier, r, path); rt != nil && mayBe(r, rt.earlier) {
+		if rt, vars, _ := match(h.earlier, r, path, func(rt *route) bool { return mayBe(r, rt.earlier) }); rt != nil {
 			h.serve(w, r, rt, vars, rt.earlier.Version)
 			return
 		}
@@ -138,7 +144,7 @@ func (h *restHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, rerr)
 		return
 	}
-	best, bestVars, allow := match(h.routes, r, path)
+	best, bestVars, allow := match(h.routes, r, path, nil)
 	if best == nil {
 		if len(allow) > 0 {
 			slices.Sort(allow)

@@ -18,16 +18,22 @@ type Rows interface {
 
 // ScanRecord reads a row of (owner, generation, task).
 func ScanRecord(row interface{ Scan(dest ...any) error }) (*Record, error) {
-	var rec Record
+	var owner string
+	var generation int64
 	var blob []byte
-	if err := row.Scan(&rec.Owner, &rec.Generation, &blob); err != nil {
+	if err := row.Scan(&owner, &generation, &blob); err != nil {
 		return nil, err
 	}
-	rec.Task = new(a2a.Task)
+	return DecodeRecord(owner, generation, blob)
+}
+
+// DecodeRecord is the record of a task stored as blob (protobuf binary).
+func DecodeRecord(owner string, generation int64, blob []byte) (*Record, error) {
+	rec := &Record{Owner: owner, Generation: generation, Task: new(a2a.Task)}
 	if err := rec.Task.UnmarshalProto(blob); err != nil {
 		return nil, fmt.Errorf("a2atask: a stored task does not decode: %w", err)
 	}
-	return &rec, nil
+	return rec, nil
 }
 
 // ScanRecords reads rows of (owner, generation, task).

@@ -536,14 +536,15 @@ func (rt *Runtime) follow(ctx context.Context, id string, after int64, awaiting 
 		}
 		if len(events) == 0 {
 			// Nothing after the cursor: done if the task has settled there.
-			var rec *Record
+			var gen int64
+			var state a2a.TaskState
 			if err := rt.read(ctx, func(ctx context.Context) (err error) {
-				rec, err = rt.store.Get(ctx, id)
+				gen, state, err = rt.peek(ctx, id)
 				return err
 			}); err != nil {
 				return err
 			}
-			if rec.Generation <= after && ends(rec.Task.Status.State) {
+			if gen <= after && ends(state) {
 				return nil
 			}
 		}
@@ -553,6 +554,19 @@ func (rt *Runtime) follow(ctx context.Context, id string, after int64, awaiting 
 		case <-signal:
 		}
 	}
+}
+
+// peek returns a task's generation and state: without reading the task
+// when the store is a Peeker.
+func (rt *Runtime) peek(ctx context.Context, id string) (int64, a2a.TaskState, error) {
+	if p, ok := rt.store.(Peeker); ok {
+		return p.Peek(ctx, id)
+	}
+	rec, err := rt.store.Get(ctx, id)
+	if err != nil {
+		return 0, 0, err
+	}
+	return rec.Generation, rec.Task.Status.State, nil
 }
 
 // GetTask returns a task its caller may see. A request that waits for the

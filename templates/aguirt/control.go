@@ -146,15 +146,24 @@ func (rs *runs) leaveThread(run *activeRun) {
 
 // attach gives a cancel the run's stream to stop; a cancel accepted
 // before the run streamed stops it now.
-func (rs *runs) attach(key runKey, stream *Stream) {
+//
+// It reports whether the run is still in progress: a handler that gave up
+// on its client before the run streamed (the first write failed) has ended
+// it, and its agent must not start.
+func (rs *runs) attach(key runKey, stream *Stream) bool {
 	rs.mu.Lock()
 	run := rs.active[key]
+	if run == nil || run.returned {
+		rs.mu.Unlock()
+		return false
+	}
 	run.stream = stream
 	cancelled := run.cancelled
 	rs.mu.Unlock()
 	if cancelled {
 		stream.stop(errCancelled)
 	}
+	return true
 }
 
 // end closes the run to cancels, once its agent has returned or been

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"iter"
+	"log/slog"
 	"net/url"
 	"strings"
 	"time"
@@ -61,6 +62,9 @@ type A2AAgent struct {
 	// CancelTimeout bounds the CancelTask of an abandoned run
 	// (DefaultCancelTimeout when zero).
 	CancelTimeout time.Duration
+	// Logger says what an event carried across A2A held that this package
+	// cannot read (default slog.Default()).
+	Logger *slog.Logger
 }
 
 // Run runs input on the A2A agent.
@@ -71,7 +75,7 @@ func (a *A2AAgent) Run(ctx context.Context, input *agui.RunAgentInput, s *agui.S
 	}
 	// A new task's first snapshot holds news (an agent may answer with a
 	// whole task); a continued task's holds what earlier runs showed.
-	t := newTranslator(s, input.State, msg != nil && msg.TaskID == "")
+	t := newTranslator(s, input.State, msg != nil && msg.TaskID == "", a.Logger)
 	if msg == nil { // every interrupt was abandoned, and its task canceled
 		if err := t.task(canceled, true); err != nil {
 			return err

@@ -60,6 +60,9 @@ type Executor struct {
 	// the A2A side did not authenticate has no owner, and is held to none:
 	// authenticate both sides alike.
 	Options []agui.Option
+	// Logger says, at debug level, what events held that A2A has no place
+	// for (default slog.Default()).
+	Logger *slog.Logger
 }
 
 // Execute runs the agent for run's message.
@@ -70,7 +73,7 @@ func (e *Executor) Execute(ctx context.Context, run *a2atask.Run) error {
 	if open := openInterrupts(task.History, run.Message); len(open) > 0 {
 		input.Resume = resumeEntries(open, run.Message)
 	}
-	out := &sink{run: run, conv: agui.NewConversation(slices.Clone(input.Messages), bytes.Clone(input.State)), state: input.State,
+	out := &sink{run: run, logger: cmp.Or(e.Logger, slog.Default()), conv: agui.NewConversation(slices.Clone(input.Messages), bytes.Clone(input.State)), state: input.State,
 		pending: map[string]*textArtifact{}, calls: map[string]*ToolCall{}, reasoning: map[string]*strings.Builder{},
 		callResiduals: map[string][]json.RawMessage{}, reasoningResiduals: map[string][]json.RawMessage{}}
 	if run.Principal != nil {
@@ -97,8 +100,9 @@ func (e *Executor) Execute(ctx context.Context, run *a2atask.Run) error {
 
 // sink turns the events of a run into changes of the task.
 type sink struct {
-	run  *a2atask.Run
-	conv *agui.Conversation
+	run    *a2atask.Run
+	logger *slog.Logger
+	conv   *agui.Conversation
 	// state is the shared state the run started from.
 	state json.RawMessage
 
@@ -353,10 +357,14 @@ func (o *sink) endCall(id string) error {
 // leftOut logs, at debug level, the members of an event whose meaning the
 // task carries (a run's start and end, reasoning's span, the state and the
 // conversation) that A2A has no place for, so that none is dropped
-// without a word.
+// without a word. Nothing is read unless the log takes debug records: a
+// snapshot can be large.
 func (o *sink) leftOut(ev agui.Event, carried ...string) {
+	if !o.logger.Enabled(context.Background(), slog.LevelDebug) {
+		return
+	}
 	if r := residual(ev, carried...); r != nil {
-		slog.Default().LogAttrs(context.Background(), slog.LevelDebug, "bridge: left out members A2A has no place for",
+		o.logger.LogAttrs(context.Background(), slog.LevelDebug, "bridge: left out members A2A has no place for",
 			slog.String("type", string(ev.Type())), slog.String("members", string(r)))
 	}
 }

@@ -55,3 +55,22 @@ func FuzzHasOtherMember(f *testing.F) {
 		}
 	})
 }
+
+// A member that does not decode, or that this package's schema does not
+// know, is left out and named; the others are added.
+func TestResidualsAddLeavesOutWhatItCannotRead(t *testing.T) {
+	r := residuals{agui.EventTypeTextMessageStart: {
+		"metadata": json.RawMessage(`{"k":1}`),
+		"name":     json.RawMessage(`42`),
+		"priority": json.RawMessage(`2`),
+	}}
+	ev, leftOut := r.add(&agui.TextMessageStartEvent{MessageID: "m1"})
+	start := ev.(*agui.TextMessageStartEvent)
+	if string(start.Metadata) != `{"k":1}` || start.Name != nil || start.MessageID != "m1" {
+		t.Errorf("added: %s", ev.AppendJSON(nil))
+	}
+	slices.Sort(leftOut)
+	if !slices.Equal(leftOut, []string{"/name", "/priority"}) {
+		t.Errorf("left out: %v", leftOut)
+	}
+}

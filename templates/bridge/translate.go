@@ -83,6 +83,7 @@ type translator struct {
 	// textSource ("" for a message); textEnd holds what its end carries.
 	textID, textSource string
 	textEnd            residuals
+	logger             *slog.Logger
 	// streamed counts the text messages each artifact has opened in this
 	// run, so a continuation gets an id of its own.
 	streamed map[string]int
@@ -91,8 +92,11 @@ type translator struct {
 	rendered map[string]bool
 }
 
-func newTranslator(s *agui.Stream, state json.RawMessage, replay bool) *translator {
-	t := &translator{s: s, replay: replay, inView: map[string]bool{}, streamed: map[string]int{}, rendered: map[string]bool{}}
+func newTranslator(s *agui.Stream, state json.RawMessage, replay bool, logger *slog.Logger) *translator {
+	if logger == nil {
+		logger = slog.Default()
+	}
+	t := &translator{s: s, replay: replay, inView: map[string]bool{}, streamed: map[string]int{}, rendered: map[string]bool{}, logger: logger}
 	if len(state) == 0 || string(state) == "null" {
 		t.base = map[string]json.RawMessage{}
 	} else if json.Unmarshal(state, &t.base) != nil {
@@ -394,15 +398,15 @@ func (t *translator) closeText() error {
 	return t.emit(&agui.TextMessageEndEvent{MessageID: id}, r)
 }
 
-// emit sends ev with the members r holds for its type added. Members that
-// do not decode as that type's (a newer schema's, on an older side) are
-// left out, and said so.
+// emit sends ev with the members r holds for its type added. Members this
+// package cannot read (a newer schema's, on an older side) are left out,
+// and said so.
 func (t *translator) emit(ev agui.Event, r residuals) error {
 	if r != nil {
-		full, err := r.add(ev)
-		if err != nil {
-			slog.Default().LogAttrs(context.Background(), slog.LevelWarn, "bridge: left out members an AG-UI event carried across A2A that this package cannot read",
-				slog.String("type", string(ev.Type())), slog.String("error", err.Error()))
+		full, leftOut := r.add(ev)
+		if len(leftOut) > 0 {
+			t.logger.LogAttrs(context.Background(), slog.LevelWarn, "bridge: left out members an AG-UI event carried across A2A that this package cannot read",
+				slog.String("type", string(ev.Type())), slog.Any("members", leftOut))
 		}
 		ev = full
 	}

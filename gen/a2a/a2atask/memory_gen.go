@@ -86,6 +86,17 @@ func (m *Memory) Append(ctx context.Context, id string, prev int64, event *a2a.S
 	return prev + 1, nil
 }
 
+// Peek implements Peeker.
+func (m *Memory) Peek(ctx context.Context, id string) (int64, a2a.TaskState, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	t, ok := m.tasks[id]
+	if !ok {
+		return 0, 0, ErrNotFound
+	}
+	return t.rec.Generation, t.rec.Task.Status.State, nil
+}
+
 func (m *Memory) Get(ctx context.Context, id string) (*Record, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()

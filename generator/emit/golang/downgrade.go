@@ -51,7 +51,9 @@ func (g *gen) emitDowngrades(f *jen.File) error {
 	f.Line()
 	f.Comment("DowngradeEvent returns ev as a client of version, one of EarlierVersions, reads it: nil")
 	f.Comment("for an event that version does not have, and otherwise ev, or a copy of it without the")
-	f.Comment("optional members that version does not have. Any other version gets ev.")
+	f.Comment("optional members that version does not have. Any other version gets ev. Events are")
+	f.Comment("compared member by member at their top level: what a newer version adds inside a member")
+	f.Comment("both have (an outcome, a message role, a content part) goes out as it is.")
 	body := []jen.Code{}
 	if len(versions) > 0 {
 		body = append(body, jen.Switch(jen.Id("version")).Block(cases...))

@@ -2,6 +2,7 @@ package golang
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"go/format"
 	"go/parser"
@@ -22,8 +23,11 @@ func ExampleFiles(dirs []string, importPath string) ([]File, error) {
 	var out []File
 	for _, dir := range dirs {
 		src, err := fs.ReadFile(templates.Examples, path.Join("examples", dir, "example_test.go"))
-		if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
 			continue // no examples for this package
+		}
+		if err != nil {
+			return nil, err
 		}
 		content, err := rewriteExample(src, dir, importPath)
 		if err != nil {

@@ -2,7 +2,9 @@ package sqlitestore
 
 import (
 	"context"
+	"database/sql"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -117,5 +119,51 @@ func TestRuntimeOnSQLite(t *testing.T) {
 	task, err := again.GetTask(ctx, &a2a.GetTaskRequest{ID: got[0][len("task:"):]})
 	if err != nil || task.Status.State != a2a.TaskStateCompleted || task.Artifacts[0].Parts[0].Content.(*a2a.PartText).Text != "persist me" {
 		t.Fatalf("after a restart: %v", err)
+	}
+}
+
+// TestMigrateToSnapshots: a database written before tasks were kept as a
+// snapshot and its events (schema 3) opens with each task whole at its
+// generation, and takes events appended after.
+func TestMigrateToSnapshots(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "old.db")
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	tk := &a2a.Task{ID: "t", ContextID: "c", Status: &a2a.TaskStatus{State: a2a.TaskStateWorking, Timestamp: &at},
+		Artifacts: []*a2a.Artifact{{ArtifactID: "a", Parts: []*a2a.Part{{Content: &a2a.PartText{Text: "kept"}}}}}}
+	ev := &a2a.StreamResponse{Payload: &a2a.StreamResponseTask{Task: tk}}
+	for _, q := range append(slices.Clone(migrations[:3]),
+		`CREATE TABLE a2a_schema (version INTEGER NOT NULL); INSERT INTO a2a_schema (version) VALUES (3)`) {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := db.Exec(`INSERT INTO a2a_tasks (id, owner, context_id, state, updated, generation, task) VALUES ('t', 'o', 'c', ?, ?, 2, ?)`,
+		int32(a2a.TaskStateWorking), at.UnixNano(), tk.AppendProto(nil)); err != nil {
+		t.Fatal(err)
+	}
+	for g := 1; g <= 2; g++ {
+		if _, err := db.Exec(`INSERT INTO a2a_task_events (task_id, generation, event) VALUES ('t', ?, ?)`, g, ev.AppendProto(nil)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db.Close()
+
+	s := open(t, path)
+	rec, err := s.Get(ctx, "t")
+	if err != nil || rec.Generation != 2 || len(rec.Task.Artifacts) != 1 {
+		t.Fatalf("the migrated task: %v %+v", err, rec)
+	}
+	more := &a2a.StreamResponse{Payload: &a2a.StreamResponseArtifactUpdate{ArtifactUpdate: &a2a.TaskArtifactUpdateEvent{
+		TaskID: "t", ContextID: "c", Append: true, Artifact: &a2a.Artifact{ArtifactID: "a", Parts: []*a2a.Part{{Content: &a2a.PartText{Text: " and more"}}}}}}}
+	if gen, err := s.Append(ctx, "t", 2, more); err != nil || gen != 3 {
+		t.Fatalf("append: %d %v", gen, err)
+	}
+	if rec, err := s.Get(ctx, "t"); err != nil || len(rec.Task.Artifacts[0].Parts) != 2 {
+		t.Fatalf("after the append: %v %+v", err, rec)
 	}
 }

@@ -124,6 +124,57 @@ func Run(t *testing.T, open func(t *testing.T) a2atask.Store) {
 		if events, err := s.Events(ctx, "t1", 1); err != nil || len(events) != 3 || events[2].Generation != 4 {
 			t.Fatalf("events: %v %+v", err, events)
 		}
+
+		// A long task, read between snapshots and after them, by Get and
+		// List alike.
+		long := task("t2", "c2", a2a.TaskStateWorking, base)
+		if err := s.Create(ctx, "alice", long, &a2a.StreamResponse{Payload: &a2a.StreamResponseTask{Task: long}}); err != nil {
+			t.Fatal(err)
+		}
+		want = &a2a.Task{ID: "t2", ContextID: "c2", Status: long.Status}
+		for i := range 3*a2atask.SnapshotEvery + 7 {
+			ev := chunk(strconv.Itoa(i), i > 0)
+			ev.Payload.(*a2a.StreamResponseArtifactUpdate).ArtifactUpdate.TaskID = "t2"
+			if _, err := appender.Append(ctx, "t2", int64(i+1), ev); err != nil {
+				t.Fatal(err)
+			}
+			a2atask.ApplyEvent(want, ev)
+			if i%50 == 0 || i == 3*a2atask.SnapshotEvery+6 {
+				rec, err := s.Get(ctx, "t2")
+				if err != nil || rec.Generation != int64(i+2) {
+					t.Fatalf("get after %d: %v %+v", i, err, rec)
+				}
+				if got, w := rec.Task.AppendJSON(nil), want.AppendJSON(nil); string(got) != string(w) {
+					t.Fatalf("after %d appends the task is\n%s\nwant\n%s", i+1, got, w)
+				}
+			}
+		}
+		page, _, err := s.List(ctx, a2atask.Query{Owner: "alice", ContextID: "c2", Limit: 10})
+		if err != nil || len(page) != 1 || string(page[0].Task.AppendJSON(nil)) != string(want.AppendJSON(nil)) {
+			t.Fatalf("list: %v %d", err, len(page))
+		}
+	})
+
+	t.Run("peek", func(t *testing.T) {
+		s := open(t)
+		peeker, ok := s.(a2atask.Peeker)
+		if !ok {
+			t.Skip("the store tells a task's generation and state only by reading it")
+		}
+		tk := task("t1", "c1", a2a.TaskStateSubmitted, base)
+		if err := s.Create(ctx, "alice", tk, &a2a.StreamResponse{Payload: &a2a.StreamResponseTask{Task: tk}}); err != nil {
+			t.Fatal(err)
+		}
+		working := task("t1", "c1", a2a.TaskStateWorking, base.Add(time.Second))
+		if _, err := s.Update(ctx, working, 1, statusEvent(working)); err != nil {
+			t.Fatal(err)
+		}
+		if gen, state, err := peeker.Peek(ctx, "t1"); err != nil || gen != 2 || state != a2a.TaskStateWorking {
+			t.Errorf("peek: %d %v %v", gen, state, err)
+		}
+		if _, _, err := peeker.Peek(ctx, "nope"); !errors.Is(err, a2atask.ErrNotFound) {
+			t.Errorf("peek of a missing task: %v", err)
+		}
 	})
 
 	t.Run("watch", func(t *testing.T) {

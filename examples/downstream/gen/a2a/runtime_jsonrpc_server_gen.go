@@ -413,8 +413,9 @@ func (h *jsonrpcHandler) serveBatch(w http.ResponseWriter, r *http.Request, info
 // as a plain response. Either way with status 200, since a JSON-RPC client
 // reads errors from the body of a 200 (a2a-go's reads no other).
 func (h *jsonrpcHandler) writeEarlyError(w http.ResponseWriter, r *http.Request, rerr *RPCError) {
-	// A client that names no version, or an earlier one the server serves,
-	// may read only that version's error object, without 1.0's details.
+	// A client that names no version, or an earlier major the server
+	// serves, may read only that version's error object, without 1.0's
+	// details.
 	req := &rpcRequest{earlier: h.cfg.mayBeEarlier(r)}
 	if acceptsSSE(r.Header.Values("Accept")) {
 		h.writeStreamError(w, nil, req, nullID, rerr)

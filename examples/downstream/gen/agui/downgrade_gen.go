@@ -12,7 +12,9 @@ func EarlierVersions() []string {
 
 // DowngradeEvent returns ev as a client of version, one of EarlierVersions, reads it: nil
 // for an event that version does not have, and otherwise ev, or a copy of it without the
-// optional members that version does not have. Any other version gets ev.
+// optional members that version does not have. Any other version gets ev. Events are
+// compared member by member at their top level: what a newer version adds inside a member
+// both have (an outcome, a message role, a content part) goes out as it is.
 func DowngradeEvent(version string, ev Event) Event {
 	return ev
 }

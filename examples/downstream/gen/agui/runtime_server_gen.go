@@ -354,8 +354,9 @@ func (h *handler) serveRun(w http.ResponseWriter, r *http.Request, agentCtx cont
 		if h.cfg.metaReplay && h.cfg.meta != nil {
 			h.replayMeta(ctx, stream, input.ThreadID)
 		}
-		if run != nil {
-			h.runs.attach(run.key, stream) // from here a cancel stops the stream
+		if run != nil && !h.runs.attach(run.key, stream) { // from here a cancel stops the stream
+			done <- &startError{errRunGone}
+			return
 		}
 		close(started)
 		done <- runAgent(agentCtx, h.cfg.logger, h.agent, input, stream)
@@ -394,9 +395,12 @@ serve:
 		h.cfg.logger.LogAttrs(ctx, slog.LevelWarn, "agui: could not start the run", slog.String("error", start.err.Error()))
 		return
 	}
-	// What the agent queued goes out before the run's end is queued, so
-	// that the end finds room.
-	ew.Flush()
+	// The run's end is queued by this goroutine, the only one that writes:
+	// from here nothing waits for room in the queue (the handler writes it
+	// all when it returns), and the agent's calls, and those of goroutines it
+	// left behind, return at once.
+	ew.Drain()
+	stream.stop(ErrRunOver)
 	if run != nil && h.runs.end(run.key) {
 		// Whatever the agent returned, the run was cancelled, and the
 		// client is still there to be told.
@@ -405,6 +409,10 @@ serve:
 	}
 	endRun(ctx, h.cfg.logger, stream, err)
 }
+
+// errRunGone is why a run whose handler ended it before it streamed does
+// not start its agent.
+var errRunGone = errors.New("agui: the run ended before it started")
 
 // startError is a run that could not send its first events.
 type startError struct{ err error }

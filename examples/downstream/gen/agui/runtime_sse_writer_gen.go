@@ -35,6 +35,10 @@ type eventWriter interface {
 	// Flush writes what is queued and flushes it; it returns the error of
 	// this write or an earlier one, after which nothing more is written.
 	Flush() error
+	// Drain turns the queue unbounded, for the writer's own last events:
+	// the writer goroutine must never wait for room it alone makes. Callers
+	// waiting for room go on at once.
+	Drain()
 	// Close writes what is queued and stops; the response must not be
 	// written after it returns.
 	Close() error
@@ -59,17 +63,18 @@ type sinkConfig struct {
 // handler's own, so that a stream holds no goroutine of its own for
 // writing.
 type frameSink struct {
-	mu     sync.Mutex
-	room   *sync.Cond // signalled when the writer has caught up, failed or closed
-	queued []byte     // frames waiting to be written
-	spare  []byte     // the buffer being written, reused
-	closed bool
-	err    error
-	last   time.Time     // when the sink last caught up with an event
-	wake   chan struct{} // holds a token while something waits in queued
-	w      io.Writer
-	rc     *http.ResponseController // nil when w is not a response
-	cfg    sinkConfig
+	mu       sync.Mutex
+	room     *sync.Cond // signalled when the writer has caught up, failed or closed
+	queued   []byte     // frames waiting to be written
+	spare    []byte     // the buffer being written, reused
+	closed   bool
+	draining bool // the queue is unbounded (Drain)
+	err      error
+	last     time.Time     // when the sink last caught up with an event
+	wake     chan struct{} // holds a token while something waits in queued
+	w        io.Writer
+	rc       *http.ResponseController // nil when w is not a response
+	cfg      sinkConfig
 }
 
 func newFrameSink(w io.Writer, cfg sinkConfig) *frameSink {
@@ -128,7 +133,17 @@ func (s *frameSink) signal() {
 
 // full reports whether a frame must wait for the writer. The caller holds
 // s.mu.
-func (s *frameSink) full() bool { return len(s.queued) > maxQueued && s.err == nil && !s.closed }
+func (s *frameSink) full() bool {
+	return len(s.queued) > maxQueued && s.err == nil && !s.closed && !s.draining
+}
+
+// Drain implements eventWriter.
+func (s *frameSink) Drain() {
+	s.mu.Lock()
+	s.draining = true
+	s.room.Broadcast()
+	s.mu.Unlock()
+}
 
 // Queued implements eventWriter.
 func (s *frameSink) Queued() <-chan struct{} { return s.wake }

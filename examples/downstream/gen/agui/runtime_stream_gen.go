@@ -600,9 +600,13 @@ func (a *Subagent) Fail(err error) error {
 	})
 }
 
-// start sends RUN_STARTED.
+// start sends RUN_STARTED. For a client that declared no version and gets
+// its events rewritten for an earlier one, it declares that one.
 func (s *Stream) start(input *RunAgentInput) error {
 	version := declaredVersion(input.ProtocolVersion)
+	if input.ProtocolVersion == nil && s.run.down != nil {
+		version = s.run.down.version
+	}
 	ev := &RunStartedEvent{ThreadID: s.threadID, RunID: s.runID, ProtocolVersion: &version, ParentRunID: input.ParentRunID}
 	return s.envelope(func() error { return s.send(ev) })
 }

@@ -55,6 +55,13 @@ type Appender interface {
 	Append(ctx context.Context, id string, prev int64, event *a2a.StreamResponse) (int64, error)
 }
 
+// A Peeker is a Store that tells a task's generation and state without
+// reading the task: what a stream that found no new event checks before it
+// waits again.
+type Peeker interface {
+	Peek(ctx context.Context, id string) (generation int64, state a2a.TaskState, err error)
+}
+
 // ApplyEvent changes t as event says, the one way a task's events change
 // it: an artifact update adds the artifact, or replaces the one of its ID,
 // or with append adds its parts to that one; a status update sets the

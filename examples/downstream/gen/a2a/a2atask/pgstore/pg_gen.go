@@ -64,6 +64,10 @@ var migrations = []string{
 	);`,
 	`ALTER TABLE a2a_tasks ADD COLUMN lease_until bigint NOT NULL DEFAULT 0; -- Unix nanoseconds
 	CREATE INDEX a2a_tasks_by_lease ON a2a_tasks (state, lease_until);`,
+	// task holds the task at generation snapshot; the events after it
+	// complete it (a2atask.Replay).
+	`ALTER TABLE a2a_tasks ADD COLUMN snapshot bigint NOT NULL DEFAULT 0;
+	UPDATE a2a_tasks SET snapshot = generation;`,
 }
 
 // migrationLock is the advisory lock replicas take to migrate one at a time.
@@ -166,7 +170,7 @@ func state(t *a2a.Task) int32 {
 
 func (s *Store) Create(ctx context.Context, owner string, task *a2a.Task, event *a2a.StreamResponse) error {
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `INSERT INTO a2a_tasks (id, owner, context_id, state, updated, generation, task) VALUES ($1, $2, $3, $4, $5, 1, $6)`,
+		if _, err := tx.Exec(ctx, `INSERT INTO a2a_tasks (id, owner, context_id, state, updated, generation, snapshot, task) VALUES ($1, $2, $3, $4, $5, 1, 1, $6)`,
 			task.ID, owner, task.ContextID, state(task), statusTime(task), task.AppendProto(nil)); err != nil {
 			return err
 		}
@@ -193,7 +197,7 @@ func appendEvent(ctx context.Context, tx pgx.Tx, id string, gen int64, event *a2
 
 func (s *Store) Update(ctx context.Context, task *a2a.Task, prev int64, event *a2a.StreamResponse) (int64, error) {
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		tag, err := tx.Exec(ctx, `UPDATE a2a_tasks SET context_id = $1, state = $2, updated = $3, generation = $4, task = $5 WHERE id = $6 AND generation = $7`,
+		tag, err := tx.Exec(ctx, `UPDATE a2a_tasks SET context_id = $1, state = $2, updated = $3, generation = $4, snapshot = $4, task = $5 WHERE id = $6 AND generation = $7`,
 			task.ContextID, state(task), statusTime(task), prev+1, task.AppendProto(nil), task.ID, prev)
 		if err != nil {
 			return err
@@ -214,12 +218,115 @@ func (s *Store) Update(ctx context.Context, task *a2a.Task, prev int64, event *a
 	return prev + 1, nil
 }
 
+// Append implements a2atask.Appender: one transaction writes the event and
+// the task's generation, state and time, and a new snapshot of the task
+// only when one is due (a2atask.SnapshotDue).
+func (s *Store) Append(ctx context.Context, id string, prev int64, event *a2a.StreamResponse) (int64, error) {
+	gen := prev + 1
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		var snapshot int64
+		err := tx.QueryRow(ctx, `UPDATE a2a_tasks SET generation = $1, state = COALESCE($2, state), updated = COALESCE($3, updated)
+			WHERE id = $4 AND generation = $5 RETURNING snapshot`, gen, statusState(event), statusUpdated(event), id, prev).Scan(&snapshot)
+		if errors.Is(err, pgx.ErrNoRows) {
+			var one int
+			if err := tx.QueryRow(ctx, `SELECT 1 FROM a2a_tasks WHERE id = $1`, id).Scan(&one); errors.Is(err, pgx.ErrNoRows) {
+				return a2atask.ErrNotFound
+			}
+			return a2atask.ErrConflict
+		}
+		if err != nil {
+			return err
+		}
+		if err := appendEvent(ctx, tx, id, gen, event); err != nil {
+			return err
+		}
+		if !a2atask.SnapshotDue(snapshot, gen, event) {
+			return nil
+		}
+		rec, err := get(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		_, err = tx.Exec(ctx, `UPDATE a2a_tasks SET snapshot = $1, task = $2 WHERE id = $3`, gen, rec.Task.AppendProto(nil), id)
+		return err
+	})
+	if err != nil {
+		return 0, unavailable(err)
+	}
+	s.signals.Notify(id)
+	return gen, nil
+}
+
+// statusState and statusUpdated are the state and time columns a status
+// update event sets; NULL, which leaves them, for other events.
+func statusState(event *a2a.StreamResponse) *int32 {
+	if st, _, ok := a2atask.EventStatus(event); ok {
+		v := int32(st)
+		return &v
+	}
+	return nil
+}
+
+func statusUpdated(event *a2a.StreamResponse) *int64 {
+	if _, at, ok := a2atask.EventStatus(event); ok && !at.IsZero() {
+		v := at.UnixNano()
+		return &v
+	}
+	return nil
+}
+
+// Peek implements a2atask.Peeker.
+func (s *Store) Peek(ctx context.Context, id string) (int64, a2a.TaskState, error) {
+	var gen int64
+	var st int32
+	err := s.pool.QueryRow(ctx, `SELECT generation, state FROM a2a_tasks WHERE id = $1`, id).Scan(&gen, &st)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return 0, 0, a2atask.ErrNotFound
+	}
+	return gen, a2a.TaskState(st), unavailable(err)
+}
+
 func (s *Store) Get(ctx context.Context, id string) (*a2atask.Record, error) {
-	rec, err := a2atask.ScanRecord(s.pool.QueryRow(ctx, `SELECT owner, generation, task FROM a2a_tasks WHERE id = $1`, id))
+	rec, err := get(ctx, s.pool, id)
+	return rec, unavailable(err)
+}
+
+// querier is what get reads through: the pool, or a transaction.
+type querier interface {
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+}
+
+// get reads a task: its snapshot, and the events after it applied.
+func get(ctx context.Context, q querier, id string) (*a2atask.Record, error) {
+	rec, gen, err := a2atask.ScanSnapshot(q.QueryRow(ctx, `SELECT owner, generation, snapshot, task FROM a2a_tasks WHERE id = $1`, id))
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, a2atask.ErrNotFound
 	}
-	return rec, unavailable(err)
+	if err != nil {
+		return nil, err
+	}
+	return rec, replay(ctx, q, id, rec, gen)
+}
+
+// replay brings rec, a snapshot, to generation gen with the events after
+// it.
+func replay(ctx context.Context, q querier, id string, rec *a2atask.Record, gen int64) error {
+	if rec.Generation >= gen {
+		return nil
+	}
+	rows, err := q.Query(ctx, `SELECT generation, event FROM a2a_task_events WHERE task_id = $1 AND generation > $2 AND generation <= $3 ORDER BY generation`,
+		id, rec.Generation, gen)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	events, err := a2atask.ScanEvents(rows)
+	if err != nil {
+		return err
+	}
+	a2atask.Replay(rec, events)
+	return nil
 }
 
 func (s *Store) List(ctx context.Context, q a2atask.Query) ([]*a2atask.Record, int, error) {
@@ -251,14 +358,44 @@ func (s *Store) List(ctx context.Context, q a2atask.Query) ([]*a2atask.Record, i
 		add("(updated < ? OR (updated = ? AND id < ?))", u, u, q.After.ID)
 	}
 	args = append(args, q.Limit)
-	rows, err := s.pool.Query(ctx, `SELECT owner, generation, task FROM a2a_tasks WHERE `+strings.Join(where, " AND ")+
+	rows, err := s.pool.Query(ctx, `SELECT owner, generation, snapshot, task, id FROM a2a_tasks WHERE `+strings.Join(where, " AND ")+
 		` ORDER BY updated DESC, id DESC LIMIT $`+strconv.Itoa(len(args)), args...)
 	if err != nil {
 		return nil, 0, unavailable(err)
 	}
-	defer rows.Close()
-	page, err := a2atask.ScanRecords(rows)
-	return page, total, unavailable(err)
+	type row struct {
+		rec *a2atask.Record
+		gen int64
+		id  string
+	}
+	var page []row
+	for rows.Next() {
+		var r row
+		var owner string
+		var snapshot int64
+		var blob []byte
+		if err := rows.Scan(&owner, &r.gen, &snapshot, &blob, &r.id); err != nil {
+			rows.Close()
+			return nil, 0, unavailable(err)
+		}
+		if r.rec, err = a2atask.DecodeRecord(owner, snapshot, blob); err != nil {
+			rows.Close()
+			return nil, 0, err
+		}
+		page = append(page, r)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, 0, unavailable(err)
+	}
+	out := make([]*a2atask.Record, len(page))
+	for i, r := range page {
+		if err := replay(ctx, s.pool, r.id, r.rec, r.gen); err != nil {
+			return nil, 0, unavailable(err)
+		}
+		out[i] = r.rec
+	}
+	return out, total, nil
 }
 
 func (s *Store) Events(ctx context.Context, id string, after int64) ([]a2atask.Event, error) {
@@ -272,7 +409,8 @@ func (s *Store) Events(ctx context.Context, id string, after int64) ([]a2atask.E
 		return nil, unavailable(err)
 	}
 	if len(out) == 0 {
-		if _, err := s.Get(ctx, id); err != nil {
+		// None: is there a task at all? Without reading it.
+		if _, _, err := s.Peek(ctx, id); err != nil {
 			return nil, err
 		}
 	}

@@ -55,6 +55,10 @@ var migrations = []string{
 	) WITHOUT ROWID;`,
 	`ALTER TABLE a2a_tasks ADD COLUMN lease_until INTEGER NOT NULL DEFAULT 0; -- Unix nanoseconds
 	CREATE INDEX a2a_tasks_by_lease ON a2a_tasks (state, lease_until);`,
+	// task holds the task at generation snapshot; the events after it
+	// complete it (a2atask.Replay).
+	`ALTER TABLE a2a_tasks ADD COLUMN snapshot INTEGER NOT NULL DEFAULT 0;
+	UPDATE a2a_tasks SET snapshot = generation;`,
 }
 
 // Store is an a2atask.Store in a SQLite file.
@@ -161,7 +165,7 @@ func (s *Store) Create(ctx context.Context, owner string, task *a2a.Task, event 
 		return err
 	}
 	defer tx.Rollback()
-	if _, err := tx.ExecContext(ctx, `INSERT INTO a2a_tasks (id, owner, context_id, state, updated, generation, task) VALUES (?, ?, ?, ?, ?, 1, ?)`,
+	if _, err := tx.ExecContext(ctx, `INSERT INTO a2a_tasks (id, owner, context_id, state, updated, generation, snapshot, task) VALUES (?, ?, ?, ?, ?, 1, 1, ?)`,
 		task.ID, owner, task.ContextID, int32(state(task)), statusTime(task), task.AppendProto(nil)); err != nil {
 		if strings.Contains(err.Error(), "UNIQUE") {
 			return a2atask.ErrConflict
@@ -184,8 +188,8 @@ func (s *Store) Update(ctx context.Context, task *a2a.Task, prev int64, event *a
 		return 0, err
 	}
 	defer tx.Rollback()
-	res, err := tx.ExecContext(ctx, `UPDATE a2a_tasks SET context_id = ?, state = ?, updated = ?, generation = ?, task = ? WHERE id = ? AND generation = ?`,
-		task.ContextID, int32(state(task)), statusTime(task), prev+1, task.AppendProto(nil), task.ID, prev)
+	res, err := tx.ExecContext(ctx, `UPDATE a2a_tasks SET context_id = ?, state = ?, updated = ?, generation = ?, snapshot = ?, task = ? WHERE id = ? AND generation = ?`,
+		task.ContextID, int32(state(task)), statusTime(task), prev+1, prev+1, task.AppendProto(nil), task.ID, prev)
 	if err != nil {
 		return 0, err
 	}
@@ -208,12 +212,104 @@ func (s *Store) Update(ctx context.Context, task *a2a.Task, prev int64, event *a
 	return prev + 1, nil
 }
 
+// Append implements a2atask.Appender: one transaction writes the event and
+// the task's generation, state and time, and a new snapshot of the task
+// only when one is due (a2atask.SnapshotDue).
+func (s *Store) Append(ctx context.Context, id string, prev int64, event *a2a.StreamResponse) (int64, error) {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, err
+	}
+	defer tx.Rollback()
+	gen := prev + 1
+	var snapshot int64
+	err = tx.QueryRowContext(ctx, `UPDATE a2a_tasks SET generation = ?, state = COALESCE(?, state), updated = COALESCE(?, updated)
+		WHERE id = ? AND generation = ? RETURNING snapshot`, gen, statusState(event), statusUpdated(event), id, prev).Scan(&snapshot)
+	if errors.Is(err, sql.ErrNoRows) {
+		var one int
+		if err := tx.QueryRowContext(ctx, `SELECT 1 FROM a2a_tasks WHERE id = ?`, id).Scan(&one); errors.Is(err, sql.ErrNoRows) {
+			return 0, a2atask.ErrNotFound
+		}
+		return 0, a2atask.ErrConflict
+	}
+	if err != nil {
+		return 0, err
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO a2a_task_events (task_id, generation, event) VALUES (?, ?, ?)`, id, gen, event.AppendProto(nil)); err != nil {
+		return 0, err
+	}
+	if a2atask.SnapshotDue(snapshot, gen, event) {
+		rec, err := get(ctx, tx, id)
+		if err != nil {
+			return 0, err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE a2a_tasks SET snapshot = ?, task = ? WHERE id = ?`, gen, rec.Task.AppendProto(nil), id); err != nil {
+			return 0, err
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return 0, err
+	}
+	s.signals.Notify(id)
+	return gen, nil
+}
+
+// statusState and statusUpdated are the state and time columns a status
+// update event sets; NULL, which leaves them, for other events.
+func statusState(event *a2a.StreamResponse) any {
+	if st, _, ok := a2atask.EventStatus(event); ok {
+		return int32(st)
+	}
+	return nil
+}
+
+func statusUpdated(event *a2a.StreamResponse) any {
+	if _, at, ok := a2atask.EventStatus(event); ok && !at.IsZero() {
+		return at.UnixNano()
+	}
+	return nil
+}
+
 func (s *Store) Get(ctx context.Context, id string) (*a2atask.Record, error) {
-	rec, err := a2atask.ScanRecord(s.db.QueryRowContext(ctx, `SELECT owner, generation, task FROM a2a_tasks WHERE id = ?`, id))
+	return get(ctx, s.db, id)
+}
+
+// querier is what Get reads through: the database, or a transaction.
+type querier interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+// get reads a task: its snapshot, and the events after it applied.
+func get(ctx context.Context, q querier, id string) (*a2atask.Record, error) {
+	rec, gen, err := a2atask.ScanSnapshot(q.QueryRowContext(ctx, `SELECT owner, generation, snapshot, task FROM a2a_tasks WHERE id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, a2atask.ErrNotFound
 	}
-	return rec, err
+	if err != nil {
+		return nil, err
+	}
+	return rec, replay(ctx, q, id, rec, gen)
+}
+
+// replay brings rec, a snapshot, to generation gen with the events after
+// it.
+func replay(ctx context.Context, q querier, id string, rec *a2atask.Record, gen int64) error {
+	if rec.Generation >= gen {
+		return nil
+	}
+	rows, err := q.QueryContext(ctx, `SELECT generation, event FROM a2a_task_events WHERE task_id = ? AND generation > ? AND generation <= ? ORDER BY generation`,
+		id, rec.Generation, gen)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	events, err := a2atask.ScanEvents(rows)
+	if err != nil {
+		return err
+	}
+	a2atask.Replay(rec, events)
+	return nil
 }
 
 func (s *Store) List(ctx context.Context, q a2atask.Query) ([]*a2atask.Record, int, error) {
@@ -235,14 +331,43 @@ func (s *Store) List(ctx context.Context, q a2atask.Query) ([]*a2atask.Record, i
 		u := q.After.Updated.UnixNano()
 		where, args = append(where, "(updated < ? OR (updated = ? AND id < ?))"), append(args, u, u, q.After.ID)
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT owner, generation, task FROM a2a_tasks WHERE `+strings.Join(where, " AND ")+
+	rows, err := s.db.QueryContext(ctx, `SELECT owner, generation, snapshot, task, id FROM a2a_tasks WHERE `+strings.Join(where, " AND ")+
 		` ORDER BY updated DESC, id DESC LIMIT ?`, append(args, q.Limit)...)
 	if err != nil {
 		return nil, 0, err
 	}
-	defer rows.Close()
-	page, err := a2atask.ScanRecords(rows)
-	return page, total, err
+	type row struct {
+		rec *a2atask.Record
+		gen int64
+		id  string
+	}
+	var page []row
+	for rows.Next() {
+		var r row
+		var snapshot int64
+		var blob []byte
+		rec := &a2atask.Record{}
+		if err := rows.Scan(&rec.Owner, &r.gen, &snapshot, &blob, &r.id); err != nil {
+			rows.Close()
+			return nil, 0, err
+		}
+		if r.rec, err = a2atask.DecodeRecord(rec.Owner, snapshot, blob); err != nil {
+			rows.Close()
+			return nil, 0, err
+		}
+		page = append(page, r)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, 0, err
+	}
+	out := make([]*a2atask.Record, len(page))
+	for i, r := range page {
+		if err := replay(ctx, s.db, r.id, r.rec, r.gen); err != nil {
+			return nil, 0, err
+		}
+		out[i] = r.rec
+	}
+	return out, total, nil
 }
 
 func (s *Store) Events(ctx context.Context, id string, after int64) ([]a2atask.Event, error) {
@@ -256,11 +381,23 @@ func (s *Store) Events(ctx context.Context, id string, after int64) ([]a2atask.E
 		return nil, err
 	}
 	if len(out) == 0 {
-		if _, err := s.Get(ctx, id); err != nil {
+		// None: is there a task at all? Without reading it.
+		if _, _, err := s.Peek(ctx, id); err != nil {
 			return nil, err
 		}
 	}
 	return out, nil
+}
+
+// Peek implements a2atask.Peeker.
+func (s *Store) Peek(ctx context.Context, id string) (int64, a2a.TaskState, error) {
+	var gen int64
+	var st int32
+	err := s.db.QueryRowContext(ctx, `SELECT generation, state FROM a2a_tasks WHERE id = ?`, id).Scan(&gen, &st)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, 0, a2atask.ErrNotFound
+	}
+	return gen, a2a.TaskState(st), err
 }
 
 func (s *Store) Watch(id string) (<-chan struct{}, func()) { return s.signals.Watch(id) }

@@ -1,0 +1,67 @@
+package a2atask
+
+import (
+	"time"
+
+	a2a "github.com/agui-gen/agui-gen/gen/a2a"
+)
+
+// The SQL stores keep a task as a snapshot, the task at some generation,
+// and its events after it: appending an event (Appender) writes the event
+// and the task's small columns (generation, state, time), and a reader
+// applies the events after the snapshot to it. A new snapshot is written
+// when the events since the last one are as many as the snapshot's own
+// generation, or SnapshotEvery when that is more, so that writing them
+// costs the same per event at any task length, and a read applies fewer
+// events than the task has; and when the task settles (ends or stops for
+// input), so that a settled task is read whole.
+const SnapshotEvery = 64
+
+// SnapshotDue reports whether appending the event that brings a task to
+// generation gen, its snapshot at generation snapshot, writes a new
+// snapshot.
+func SnapshotDue(snapshot, gen int64, event *a2a.StreamResponse) bool {
+	if state, _, ok := EventStatus(event); ok && settled(state) {
+		return true
+	}
+	return gen-snapshot >= max(SnapshotEvery, snapshot)
+}
+
+// EventStatus is the state and time a status update event gives its task;
+// ok is false for any other event, which leaves them as they are.
+func EventStatus(event *a2a.StreamResponse) (state a2a.TaskState, at time.Time, ok bool) {
+	u, isStatus := event.Payload.(*a2a.StreamResponseStatusUpdate)
+	if !isStatus || u.StatusUpdate.Status == nil {
+		return 0, time.Time{}, false
+	}
+	st := u.StatusUpdate.Status
+	if st.Timestamp != nil {
+		at = *st.Timestamp
+	}
+	return st.State, at, true
+}
+
+// Replay applies events, the ones after rec's snapshot, to rec's task, in
+// order, and sets the record's generation to the last one's.
+func Replay(rec *Record, events []Event) {
+	index := indexArtifacts(rec.Task)
+	for _, e := range events {
+		applyEvent(rec.Task, e.Payload, index)
+		rec.Generation = e.Generation
+	}
+	stampTask(rec.Task, rec.Generation)
+}
+
+// ScanSnapshot reads a row of (owner, generation, snapshot generation,
+// task): the record, at its snapshot's generation, and the generation the
+// task has, whose events after the snapshot Replay applies.
+func ScanSnapshot(row interface{ Scan(dest ...any) error }) (rec *Record, generation int64, err error) {
+	var snapshot int64
+	var owner string
+	var blob []byte
+	if err := row.Scan(&owner, &generation, &snapshot, &blob); err != nil {
+		return nil, 0, err
+	}
+	rec, err = DecodeRecord(owner, snapshot, blob)
+	return rec, generation, err
+}
