@@ -44,6 +44,23 @@ func EventStatus(event *a2a.StreamResponse) (state a2a.TaskState, at time.Time, 
 	return st.State, at, true
 }
 
+// StatusColumns are the values of a SQL store's state and time columns
+// that appending event sets: nil (NULL, which leaves them) for an event
+// that is not a status update.
+func StatusColumns(event *a2a.StreamResponse) (state *int32, updated *int64) {
+	st, at, ok := EventStatus(event)
+	if !ok {
+		return nil, nil
+	}
+	v := int32(st)
+	state = &v
+	if !at.IsZero() {
+		u := at.UnixNano()
+		updated = &u
+	}
+	return state, updated
+}
+
 // Replay applies events, the ones after rec's snapshot, to rec's task, in
 // order, and sets the record's generation to the last one's.
 func Replay(rec *Record, events []Event) {

@@ -223,8 +223,9 @@ func (s *Store) Append(ctx context.Context, id string, prev int64, event *a2a.St
 	defer tx.Rollback()
 	gen := prev + 1
 	var snapshot int64
+	st, updated := a2atask.StatusColumns(event)
 	err = tx.QueryRowContext(ctx, `UPDATE a2a_tasks SET generation = ?, state = COALESCE(?, state), updated = COALESCE(?, updated)
-		WHERE id = ? AND generation = ? RETURNING snapshot`, gen, statusState(event), statusUpdated(event), id, prev).Scan(&snapshot)
+		WHERE id = ? AND generation = ? RETURNING snapshot`, gen, st, updated, id, prev).Scan(&snapshot)
 	if errors.Is(err, sql.ErrNoRows) {
 		var one int
 		if err := tx.QueryRowContext(ctx, `SELECT 1 FROM a2a_tasks WHERE id = ?`, id).Scan(&one); errors.Is(err, sql.ErrNoRows) {
@@ -252,22 +253,6 @@ func (s *Store) Append(ctx context.Context, id string, prev int64, event *a2a.St
 	}
 	s.signals.Notify(id)
 	return gen, nil
-}
-
-// statusState and statusUpdated are the state and time columns a status
-// update event sets; NULL, which leaves them, for other events.
-func statusState(event *a2a.StreamResponse) any {
-	if st, _, ok := a2atask.EventStatus(event); ok {
-		return int32(st)
-	}
-	return nil
-}
-
-func statusUpdated(event *a2a.StreamResponse) any {
-	if _, at, ok := a2atask.EventStatus(event); ok && !at.IsZero() {
-		return at.UnixNano()
-	}
-	return nil
 }
 
 func (s *Store) Get(ctx context.Context, id string) (*a2atask.Record, error) {

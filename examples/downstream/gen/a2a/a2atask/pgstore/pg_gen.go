@@ -225,8 +225,9 @@ func (s *Store) Append(ctx context.Context, id string, prev int64, event *a2a.St
 	gen := prev + 1
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		var snapshot int64
+		st, updated := a2atask.StatusColumns(event)
 		err := tx.QueryRow(ctx, `UPDATE a2a_tasks SET generation = $1, state = COALESCE($2, state), updated = COALESCE($3, updated)
-			WHERE id = $4 AND generation = $5 RETURNING snapshot`, gen, statusState(event), statusUpdated(event), id, prev).Scan(&snapshot)
+			WHERE id = $4 AND generation = $5 RETURNING snapshot`, gen, st, updated, id, prev).Scan(&snapshot)
 		if errors.Is(err, pgx.ErrNoRows) {
 			var one int
 			if err := tx.QueryRow(ctx, `SELECT 1 FROM a2a_tasks WHERE id = $1`, id).Scan(&one); errors.Is(err, pgx.ErrNoRows) {
@@ -255,24 +256,6 @@ func (s *Store) Append(ctx context.Context, id string, prev int64, event *a2a.St
 	}
 	s.signals.Notify(id)
 	return gen, nil
-}
-
-// statusState and statusUpdated are the state and time columns a status
-// update event sets; NULL, which leaves them, for other events.
-func statusState(event *a2a.StreamResponse) *int32 {
-	if st, _, ok := a2atask.EventStatus(event); ok {
-		v := int32(st)
-		return &v
-	}
-	return nil
-}
-
-func statusUpdated(event *a2a.StreamResponse) *int64 {
-	if _, at, ok := a2atask.EventStatus(event); ok && !at.IsZero() {
-		v := at.UnixNano()
-		return &v
-	}
-	return nil
 }
 
 // Peek implements a2atask.Peeker.
