@@ -366,8 +366,8 @@ func (rt *Runtime) execute(run *Run) {
 	renew := time.NewTimer(lease())
 	defer renew.Stop()
 	go func() {
-		// Reading the new events, not the whole task, keeps each wake-up
-		// cheap however large the task grows. The first look is at once: a
+		// Reading the state, or the new events, not the whole task, keeps
+		// each wake-up cheap however large the task grows. The first look is at once: a
 		// cancel may have come before the watch began.
 		retry := time.NewTimer(0)
 		defer retry.Stop()
@@ -381,6 +381,23 @@ func (rt *Runtime) execute(run *Run) {
 			case <-signal:
 			case <-retry.C:
 			}
+			// A terminal status the run did not write (a cancel, the orphan
+			// sweep) ends the run's work. A store that tells the task's state
+			// without reading it (Peeker) is asked for that alone, so that the
+			// run's own writes, which wake this too, cost next to nothing.
+			if peeker, ok := rt.store.(Peeker); ok {
+				_, state, err := peeker.Peek(ctx, id)
+				if err != nil {
+					rt.unavailable(err)
+					retry.Reset(time.Second) // look again: the signal is spent
+					continue
+				}
+				if Terminal(state) {
+					cancel(errEndedElsewhere)
+					return
+				}
+				continue
+			}
 			events, err := rt.store.Events(ctx, id, seen)
 			if err != nil {
 				rt.unavailable(err)
@@ -389,8 +406,6 @@ func (rt *Runtime) execute(run *Run) {
 			}
 			for _, e := range events {
 				seen = e.Generation
-				// A terminal status the run did not write (a cancel, the orphan
-				// sweep) ends the run's work.
 				if u, ok := e.Payload.Payload.(*a2a.StreamResponseStatusUpdate); ok && Terminal(u.StatusUpdate.Status.State) {
 					cancel(errEndedElsewhere)
 					return
