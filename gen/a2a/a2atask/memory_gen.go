@@ -94,6 +94,9 @@ func (m *Memory) Peek(ctx context.Context, id string) (int64, a2a.TaskState, err
 	if !ok {
 		return 0, 0, ErrNotFound
 	}
+	if t.rec.Task.Status == nil {
+		return t.rec.Generation, a2a.TaskStateUnspecified, nil
+	}
 	return t.rec.Generation, t.rec.Task.Status.State, nil
 }
 
