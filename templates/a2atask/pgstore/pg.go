@@ -91,6 +91,15 @@ func WithPollInterval(d time.Duration) Option { return func(s *Store) { s.poll =
 // Open connects to the database at dsn (a postgres:// URL or key=value
 // string), brings its schema up to date, and listens for other replicas'
 // writes.
+//
+// The connection settings are the DSN's, sslmode among them. pgx's
+// default, prefer, negotiates TLS with every server that offers it, as
+// Debian's does on loopback, at a cost: on one machine (loopback, a Unix
+// socket) give sslmode=disable; across a network, sslmode=verify-full
+// with the server's CA (sslrootcert). The pool is pgx's (pool_max_conns,
+// default the larger of 4 and the CPUs), which the task runtime keeps
+// busy enough: more connections than cores contend on the database's
+// locks rather than add throughput.
 func Open(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
 	pool, err := pgxpool.New(ctx, dsn)
 	if err != nil {
