@@ -224,44 +224,61 @@ func (s *Store) Update(ctx context.Context, task *a2a.Task, prev int64, event *a
 	return prev + 1, nil
 }
 
-// Append implements a2atask.Appender: one transaction writes the event and
-// the task's generation, state and time, and a new snapshot of the task
-// only when one is due (a2atask.SnapshotDue).
+// Append implements a2atask.Appender. The event, the task's generation,
+// state and time, and the notification go in one statement, one round
+// trip, which is its own transaction; when a new snapshot is due
+// (a2atask.SnapshotDue) a second statement writes it, unless a later
+// writer's snapshot is there already. A snapshot is the task at its
+// generation, so one that a crash leaves unwritten costs only the events a
+// reader replays.
 func (s *Store) Append(ctx context.Context, id string, prev int64, event *a2a.StreamResponse) (int64, error) {
 	gen := prev + 1
-	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		var snapshot int64
-		st, updated := a2atask.StatusColumns(event)
-		err := tx.QueryRow(ctx, `UPDATE a2a_tasks SET generation = $1, state = COALESCE($2, state), updated = COALESCE($3, updated)
-			WHERE id = $4 AND generation = $5 RETURNING snapshot`, gen, st, updated, id, prev).Scan(&snapshot)
-		if errors.Is(err, pgx.ErrNoRows) {
-			var one int
-			if err := tx.QueryRow(ctx, `SELECT 1 FROM a2a_tasks WHERE id = $1`, id).Scan(&one); errors.Is(err, pgx.ErrNoRows) {
-				return a2atask.ErrNotFound
-			}
-			return a2atask.ErrConflict
+	st, updated := a2atask.StatusColumns(event)
+	var snapshot int64
+	err := s.pool.QueryRow(ctx, `WITH moved AS (
+			UPDATE a2a_tasks SET generation = $1, state = COALESCE($2, state), updated = COALESCE($3, updated)
+			WHERE id = $4 AND generation = $5 RETURNING snapshot
+		), added AS (
+			INSERT INTO a2a_task_events (task_id, generation, event) SELECT $4, $1, $6 FROM moved RETURNING 1
+		)
+		SELECT snapshot, (SELECT count(*) FROM added), (SELECT count(*) FROM (SELECT pg_notify($7, $4) FROM moved) AS n) FROM moved`,
+		gen, st, updated, id, prev, event.AppendProto(nil), channel).Scan(&snapshot, new(int64), new(int64))
+	if errors.Is(err, pgx.ErrNoRows) {
+		var one int
+		if err := s.pool.QueryRow(ctx, `SELECT 1 FROM a2a_tasks WHERE id = $1`, id).Scan(&one); errors.Is(err, pgx.ErrNoRows) {
+			return 0, a2atask.ErrNotFound
+		} else if err != nil {
+			return 0, unavailable(err)
 		}
-		if err != nil {
-			return err
-		}
-		if err := appendEvent(ctx, tx, id, gen, event); err != nil {
-			return err
-		}
-		if !a2atask.SnapshotDue(snapshot, gen, event) {
-			return nil
-		}
-		rec, err := get(ctx, tx, id)
-		if err != nil {
-			return err
-		}
-		_, err = tx.Exec(ctx, `UPDATE a2a_tasks SET snapshot = $1, task = $2 WHERE id = $3`, gen, rec.Task.AppendProto(nil), id)
-		return err
-	})
+		return 0, a2atask.ErrConflict
+	}
 	if err != nil {
 		return 0, unavailable(err)
 	}
 	s.signals.Notify(id)
+	if a2atask.SnapshotDue(snapshot, gen, event) {
+		if err := s.snapshot(ctx, id, gen); err != nil {
+			return 0, unavailable(err)
+		}
+	}
 	return gen, nil
+}
+
+// snapshot writes the task at generation gen as its snapshot, unless one
+// at gen or later is there.
+func (s *Store) snapshot(ctx context.Context, id string, gen int64) error {
+	rec, _, err := a2atask.ScanSnapshot(s.pool.QueryRow(ctx, `SELECT owner, generation, snapshot, task FROM a2a_tasks WHERE id = $1`, id))
+	if err != nil {
+		return err
+	}
+	if rec.Generation >= gen {
+		return nil // a later writer's snapshot
+	}
+	if err := replay(ctx, s.pool, id, rec, gen); err != nil {
+		return err
+	}
+	_, err = s.pool.Exec(ctx, `UPDATE a2a_tasks SET snapshot = $1, task = $2 WHERE id = $3 AND snapshot < $1`, gen, rec.Task.AppendProto(nil), id)
+	return err
 }
 
 // Peek implements a2atask.Peeker.

@@ -53,6 +53,17 @@ func TestNotifyAcrossReplicas(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("no notification reached the other replica")
 	}
+	// An appended event, one statement, notifies too.
+	art := &a2a.StreamResponse{Payload: &a2a.StreamResponseArtifactUpdate{ArtifactUpdate: &a2a.TaskArtifactUpdateEvent{
+		TaskID: "t", ContextID: "c", Artifact: &a2a.Artifact{ArtifactID: "a", Parts: []*a2a.Part{{Content: &a2a.PartText{Text: "x"}}}}}}}
+	if _, err := a.Append(ctx, "t", 2, art); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-signal:
+	case <-time.After(5 * time.Second):
+		t.Fatal("no notification of the append reached the other replica")
+	}
 }
 
 // TestCancelAcrossReplicas: a task runs on replica A; replica B follows it
