@@ -64,7 +64,7 @@ func (m *Memory) Update(ctx context.Context, task *a2a.Task, prev int64, event *
 
 // Append implements Appender: the stored task changes as the event says,
 // in place, so a change costs what its event does.
-func (m *Memory) Append(ctx context.Context, id string, prev int64, event *a2a.StreamResponse) (int64, error) {
+func (m *Memory) Append(ctx context.Context, id string, prev int64, event *a2a.StreamResponse, _ *a2a.Task) (int64, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	t, ok := m.tasks[id]

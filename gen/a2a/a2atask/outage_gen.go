@@ -112,7 +112,7 @@ func (rt *Runtime) update(task *a2a.Task, prev int64, event *a2a.StreamResponse)
 	err := rt.outlast(rt.ctx, func() error {
 		var err error
 		if appends {
-			gen, err = appender.Append(ctx, task.ID, prev, event)
+			gen, err = appender.Append(ctx, task.ID, prev, event, task)
 		} else {
 			gen, err = rt.store.Update(ctx, task, prev, event)
 		}

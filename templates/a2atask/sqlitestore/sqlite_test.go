@@ -160,7 +160,7 @@ func TestMigrateToSnapshots(t *testing.T) {
 	}
 	more := &a2a.StreamResponse{Payload: &a2a.StreamResponseArtifactUpdate{ArtifactUpdate: &a2a.TaskArtifactUpdateEvent{
 		TaskID: "t", ContextID: "c", Append: true, Artifact: &a2a.Artifact{ArtifactID: "a", Parts: []*a2a.Part{{Content: &a2a.PartText{Text: " and more"}}}}}}}
-	if gen, err := s.Append(ctx, "t", 2, more); err != nil || gen != 3 {
+	if gen, err := s.Append(ctx, "t", 2, more, nil); err != nil || gen != 3 {
 		t.Fatalf("append: %d %v", gen, err)
 	}
 	if rec, err := s.Get(ctx, "t"); err != nil || len(rec.Task.Artifacts[0].Parts) != 2 {

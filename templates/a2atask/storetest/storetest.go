@@ -96,22 +96,28 @@ func Run(t *testing.T, open func(t *testing.T) a2atask.Store) {
 		}
 		want := &a2a.Task{ID: "t1", ContextID: "c1", Status: tk.Status}
 		for i, ev := range []*a2a.StreamResponse{chunk("one", false), chunk("two", true)} {
-			gen, err := appender.Append(ctx, "t1", int64(i+1), ev)
+			// The first without the task, which the store then reads back
+			// for a snapshot; the rest with it.
+			a2atask.ApplyEvent(want, ev)
+			var with *a2a.Task
+			if i > 0 {
+				with = want
+			}
+			gen, err := appender.Append(ctx, "t1", int64(i+1), ev, with)
 			if err != nil || gen != int64(i+2) {
 				t.Fatalf("append %d: %d %v", i, gen, err)
 			}
-			a2atask.ApplyEvent(want, ev)
 		}
 		done := task("t1", "c1", a2a.TaskStateCompleted, base.Add(time.Second))
 		done.Status.Message = &a2a.Message{MessageID: "m1", Role: a2a.RoleAgent, Parts: []*a2a.Part{{Content: &a2a.PartText{Text: "done"}}}}
-		if _, err := appender.Append(ctx, "t1", 3, statusEvent(done)); err != nil {
+		if _, err := appender.Append(ctx, "t1", 3, statusEvent(done), nil); err != nil {
 			t.Fatal(err)
 		}
 		a2atask.ApplyEvent(want, statusEvent(done))
-		if _, err := appender.Append(ctx, "t1", 3, statusEvent(done)); !errors.Is(err, a2atask.ErrConflict) {
+		if _, err := appender.Append(ctx, "t1", 3, statusEvent(done), nil); !errors.Is(err, a2atask.ErrConflict) {
 			t.Fatalf("stale append: %v", err)
 		}
-		if _, err := appender.Append(ctx, "nope", 1, statusEvent(done)); !errors.Is(err, a2atask.ErrNotFound) {
+		if _, err := appender.Append(ctx, "nope", 1, statusEvent(done), nil); !errors.Is(err, a2atask.ErrNotFound) {
 			t.Fatalf("append to a missing task: %v", err)
 		}
 		rec, err := s.Get(ctx, "t1")
@@ -135,10 +141,14 @@ func Run(t *testing.T, open func(t *testing.T) a2atask.Store) {
 		for i := range 3*a2atask.SnapshotEvery + 7 {
 			ev := chunk(strconv.Itoa(i), i > 0)
 			ev.Payload.(*a2a.StreamResponseArtifactUpdate).ArtifactUpdate.TaskID = "t2"
-			if _, err := appender.Append(ctx, "t2", int64(i+1), ev); err != nil {
+			a2atask.ApplyEvent(want, ev)
+			var with *a2a.Task
+			if i%2 == 0 {
+				with = want // every other one with the task, the rest read back
+			}
+			if _, err := appender.Append(ctx, "t2", int64(i+1), ev, with); err != nil {
 				t.Fatal(err)
 			}
-			a2atask.ApplyEvent(want, ev)
 			if i%50 == 0 || i == 3*a2atask.SnapshotEvery+6 {
 				rec, err := s.Get(ctx, "t2")
 				if err != nil || rec.Generation != int64(i+2) {

@@ -215,7 +215,7 @@ func (s *Store) Update(ctx context.Context, task *a2a.Task, prev int64, event *a
 // Append implements a2atask.Appender: one transaction writes the event and
 // the task's generation, state and time, and a new snapshot of the task
 // only when one is due (a2atask.SnapshotDue).
-func (s *Store) Append(ctx context.Context, id string, prev int64, event *a2a.StreamResponse) (int64, error) {
+func (s *Store) Append(ctx context.Context, id string, prev int64, event *a2a.StreamResponse, task *a2a.Task) (int64, error) {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return 0, err
@@ -240,11 +240,14 @@ func (s *Store) Append(ctx context.Context, id string, prev int64, event *a2a.St
 		return 0, err
 	}
 	if a2atask.SnapshotDue(snapshot, gen, event) {
-		rec, err := get(ctx, tx, id)
-		if err != nil {
-			return 0, err
+		if task == nil {
+			rec, err := get(ctx, tx, id)
+			if err != nil {
+				return 0, err
+			}
+			task = rec.Task
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE a2a_tasks SET snapshot = ?, task = ? WHERE id = ?`, gen, rec.Task.AppendProto(nil), id); err != nil {
+		if _, err := tx.ExecContext(ctx, `UPDATE a2a_tasks SET snapshot = ?, task = ? WHERE id = ?`, gen, task.AppendProto(nil), id); err != nil {
 			return 0, err
 		}
 	}

@@ -51,8 +51,11 @@ type Store interface {
 type Appender interface {
 	// Append applies event to the task whose stored generation is prev, at
 	// generation prev+1, and appends event. When the stored generation is
-	// not prev it changes nothing and returns ErrConflict.
-	Append(ctx context.Context, id string, prev int64, event *a2a.StreamResponse) (int64, error)
+	// not prev it changes nothing and returns ErrConflict. task, when not
+	// nil, is the task as event leaves it, which a store that keeps
+	// snapshots may write as one instead of reading the task back; it is
+	// the caller's, not to be kept.
+	Append(ctx context.Context, id string, prev int64, event *a2a.StreamResponse, task *a2a.Task) (int64, error)
 }
 
 // A Peeker is a Store that tells a task's generation and state without

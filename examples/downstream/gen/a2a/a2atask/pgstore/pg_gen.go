@@ -177,14 +177,17 @@ func state(t *a2a.Task) int32 {
 	return int32(t.Status.State)
 }
 
+// Create implements a2atask.Store: the task, its first event and the
+// notification in one statement, one round trip.
 func (s *Store) Create(ctx context.Context, owner string, task *a2a.Task, event *a2a.StreamResponse) error {
-	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `INSERT INTO a2a_tasks (id, owner, context_id, state, updated, generation, snapshot, task) VALUES ($1, $2, $3, $4, $5, 1, 1, $6)`,
-			task.ID, owner, task.ContextID, state(task), statusTime(task), task.AppendProto(nil)); err != nil {
-			return err
-		}
-		return appendEvent(ctx, tx, task.ID, 1, event)
-	})
+	err := s.pool.QueryRow(ctx, `WITH created AS (
+			INSERT INTO a2a_tasks (id, owner, context_id, state, updated, generation, snapshot, task) VALUES ($1, $2, $3, $4, $5, 1, 1, $6)
+			RETURNING id
+		), added AS (
+			INSERT INTO a2a_task_events (task_id, generation, event) SELECT id, 1, $7 FROM created RETURNING 1
+		)
+		SELECT (SELECT count(*) FROM added), (SELECT count(*) FROM (SELECT pg_notify($8, id) FROM created) AS n)`,
+		task.ID, owner, task.ContextID, state(task), statusTime(task), task.AppendProto(nil), event.AppendProto(nil), channel).Scan(new(int64), new(int64))
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) && pe.Code == "23505" { // unique_violation
 		return a2atask.ErrConflict
@@ -234,18 +237,26 @@ func (s *Store) Update(ctx context.Context, task *a2a.Task, prev int64, event *a
 // writer's snapshot is there already. A snapshot is the task at its
 // generation, so one that a crash leaves unwritten costs only the events a
 // reader replays.
-func (s *Store) Append(ctx context.Context, id string, prev int64, event *a2a.StreamResponse) (int64, error) {
+func (s *Store) Append(ctx context.Context, id string, prev int64, event *a2a.StreamResponse, task *a2a.Task) (int64, error) {
 	gen := prev + 1
 	st, updated := a2atask.StatusColumns(event)
+	// An event that settles the task takes its snapshot along, in the same
+	// statement, when the caller has the task: what a settled task's
+	// readers read whole.
+	var settledTask []byte
+	if state, _, ok := a2atask.EventStatus(event); ok && task != nil && (a2atask.Terminal(state) || a2atask.Interrupted(state)) {
+		settledTask = task.AppendProto(nil)
+	}
 	var snapshot int64
 	err := s.pool.QueryRow(ctx, `WITH moved AS (
-			UPDATE a2a_tasks SET generation = $1, state = COALESCE($2, state), updated = COALESCE($3, updated)
+			UPDATE a2a_tasks SET generation = $1, state = COALESCE($2, state), updated = COALESCE($3, updated),
+				snapshot = CASE WHEN $8::bytea IS NULL THEN snapshot ELSE $1 END, task = COALESCE($8, task)
 			WHERE id = $4 AND generation = $5 RETURNING snapshot
 		), added AS (
 			INSERT INTO a2a_task_events (task_id, generation, event) SELECT $4, $1, $6 FROM moved RETURNING 1
 		)
 		SELECT snapshot, (SELECT count(*) FROM added), (SELECT count(*) FROM (SELECT pg_notify($7, $4) FROM moved) AS n) FROM moved`,
-		gen, st, updated, id, prev, event.AppendProto(nil), channel).Scan(&snapshot, new(int64), new(int64))
+		gen, st, updated, id, prev, event.AppendProto(nil), channel, settledTask).Scan(&snapshot, new(int64), new(int64))
 	if errors.Is(err, pgx.ErrNoRows) {
 		var one int
 		if err := s.pool.QueryRow(ctx, `SELECT 1 FROM a2a_tasks WHERE id = $1`, id).Scan(&one); errors.Is(err, pgx.ErrNoRows) {
@@ -259,28 +270,31 @@ func (s *Store) Append(ctx context.Context, id string, prev int64, event *a2a.St
 		return 0, unavailable(err)
 	}
 	s.signals.Notify(id)
-	if a2atask.SnapshotDue(snapshot, gen, event) {
-		if err := s.snapshot(ctx, id, gen); err != nil {
+	if snapshot < gen && a2atask.SnapshotDue(snapshot, gen, event) {
+		if err := s.snapshot(ctx, id, gen, task); err != nil {
 			return 0, unavailable(err)
 		}
 	}
 	return gen, nil
 }
 
-// snapshot writes the task at generation gen as its snapshot, unless one
-// at gen or later is there.
-func (s *Store) snapshot(ctx context.Context, id string, gen int64) error {
-	rec, _, err := a2atask.ScanSnapshot(s.pool.QueryRow(ctx, `SELECT owner, generation, snapshot, task FROM a2a_tasks WHERE id = $1`, id))
-	if err != nil {
-		return err
+// snapshot writes task, or when it is nil the task read back, as the
+// snapshot at generation gen, unless one at gen or later is there.
+func (s *Store) snapshot(ctx context.Context, id string, gen int64, task *a2a.Task) error {
+	if task == nil {
+		rec, _, err := a2atask.ScanSnapshot(s.pool.QueryRow(ctx, `SELECT owner, generation, snapshot, task FROM a2a_tasks WHERE id = $1`, id))
+		if err != nil {
+			return err
+		}
+		if rec.Generation >= gen {
+			return nil // a later writer's snapshot
+		}
+		if err := replay(ctx, s.pool, id, rec, gen); err != nil {
+			return err
+		}
+		task = rec.Task
 	}
-	if rec.Generation >= gen {
-		return nil // a later writer's snapshot
-	}
-	if err := replay(ctx, s.pool, id, rec, gen); err != nil {
-		return err
-	}
-	_, err = s.pool.Exec(ctx, `UPDATE a2a_tasks SET snapshot = $1, task = $2 WHERE id = $3 AND snapshot < $1`, gen, rec.Task.AppendProto(nil), id)
+	_, err := s.pool.Exec(ctx, `UPDATE a2a_tasks SET snapshot = $1, task = $2 WHERE id = $3 AND snapshot < $1`, gen, task.AppendProto(nil), id)
 	return err
 }
 
