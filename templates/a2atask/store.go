@@ -55,6 +55,14 @@ type Appender interface {
 	Append(ctx context.Context, id string, prev int64, event *a2a.StreamResponse, task *a2a.Task) (int64, error)
 }
 
+// A LeasedCreator is a Store that stores a new task with its first lease,
+// in the same write: a task's executor then starts without a write of its
+// own.
+type LeasedCreator interface {
+	// CreateLeased is Create with the task leased until the given time.
+	CreateLeased(ctx context.Context, owner string, task *a2a.Task, event *a2a.StreamResponse, until time.Time) error
+}
+
 // A Peeker is a Store that tells a task's generation and state without
 // reading the task: what a stream that found no new event checks before it
 // waits again.

@@ -52,6 +52,8 @@ type Run struct {
 	gen  int64
 	// artifacts indexes task's artifacts, so that one more costs no scan.
 	artifacts artifactIndex
+	// leased reports a task stored with the run's first lease.
+	leased bool
 	// ended is set once the run has settled the task; broken, when a write
 	// failed and the task could not be read back.
 	ended  bool

@@ -246,6 +246,7 @@ func (rt *Runtime) start(ctx context.Context, req *a2a.SendMessageRequest) (*Rec
 	if rt.closed {
 		return nil, a2a.NewError(a2a.ErrInternal, "the agent is shutting down: send the message again later")
 	}
+	leased := false // the task was stored with its run's first lease
 	principal, owner := rt.caller(ctx)
 	msg := clone(req.Message)
 	var rec *Record
@@ -267,7 +268,15 @@ func (rt *Runtime) start(ctx context.Context, req *a2a.SendMessageRequest) (*Rec
 		}
 		first := &a2a.StreamResponse{Payload: &a2a.StreamResponseTask{Task: clone(task)}}
 		stamp(task, first, 1)
-		if err := rt.store.Create(ctx, owner, task, first); err != nil {
+		var err error
+		if lc, ok := rt.store.(LeasedCreator); ok {
+			// The run's first lease goes with the task: one write fewer.
+			err = lc.CreateLeased(ctx, owner, task, first, time.Now().Add(rt.lease))
+			leased = true
+		} else {
+			err = rt.store.Create(ctx, owner, task, first)
+		}
+		if err != nil {
 			return nil, err
 		}
 		rt.written(task.ID, first)
@@ -288,7 +297,7 @@ func (rt *Runtime) start(ctx context.Context, req *a2a.SendMessageRequest) (*Rec
 			return nil, err
 		}
 	}
-	run := &Run{Message: clone(msg), Principal: principal, rt: rt, task: clone(rec.Task), gen: rec.Generation}
+	run := &Run{Message: clone(msg), Principal: principal, rt: rt, task: clone(rec.Task), gen: rec.Generation, leased: leased}
 	rt.running.Add(1)
 	rt.runs.add(run.task.ID)
 	go rt.execute(run)
@@ -363,12 +372,16 @@ func (rt *Runtime) execute(run *Run) {
 		}
 		return rt.lease / 3
 	}
-	renew := time.NewTimer(lease())
+	next := rt.lease / 3 // a task created leased needs no lease yet
+	if !run.leased {
+		next = lease()
+	}
+	renew := time.NewTimer(next)
 	defer renew.Stop()
 	go func() {
 		// Reading the state, or the new events, not the whole task, keeps
-		// each wake-up cheap however large the task grows. The first look is at once: a
-		// cancel may have come before the watch began.
+		// each wake-up cheap however large the task grows. The first look
+		// is at once: a cancel may have come before the watch began.
 		retry := time.NewTimer(0)
 		defer retry.Stop()
 		for {

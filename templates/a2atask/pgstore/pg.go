@@ -177,14 +177,23 @@ func state(t *a2a.Task) int32 {
 // Create implements a2atask.Store: the task, its first event and the
 // notification in one statement, one round trip.
 func (s *Store) Create(ctx context.Context, owner string, task *a2a.Task, event *a2a.StreamResponse) error {
+	return s.CreateLeased(ctx, owner, task, event, time.Time{})
+}
+
+// CreateLeased implements a2atask.LeasedCreator.
+func (s *Store) CreateLeased(ctx context.Context, owner string, task *a2a.Task, event *a2a.StreamResponse, until time.Time) error {
+	var lease int64
+	if !until.IsZero() {
+		lease = until.UnixNano()
+	}
 	err := s.pool.QueryRow(ctx, `WITH created AS (
-			INSERT INTO a2a_tasks (id, owner, context_id, state, updated, generation, snapshot, task) VALUES ($1, $2, $3, $4, $5, 1, 1, $6)
+			INSERT INTO a2a_tasks (id, owner, context_id, state, updated, generation, snapshot, task, lease_until) VALUES ($1, $2, $3, $4, $5, 1, 1, $6, $9)
 			RETURNING id
 		), added AS (
 			INSERT INTO a2a_task_events (task_id, generation, event) SELECT id, 1, $7 FROM created RETURNING 1
 		)
 		SELECT (SELECT count(*) FROM added), (SELECT count(*) FROM (SELECT pg_notify($8, id) FROM created) AS n)`,
-		task.ID, owner, task.ContextID, state(task), statusTime(task), task.AppendProto(nil), event.AppendProto(nil), channel).Scan(new(int64), new(int64))
+		task.ID, owner, task.ContextID, state(task), statusTime(task), task.AppendProto(nil), event.AppendProto(nil), channel, lease).Scan(new(int64), new(int64))
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) && pe.Code == "23505" { // unique_violation
 		return a2atask.ErrConflict

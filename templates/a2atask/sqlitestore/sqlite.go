@@ -157,13 +157,18 @@ func state(t *a2a.Task) a2a.TaskState {
 }
 
 func (s *Store) Create(ctx context.Context, owner string, task *a2a.Task, event *a2a.StreamResponse) error {
+	return s.CreateLeased(ctx, owner, task, event, time.Time{})
+}
+
+// CreateLeased implements a2atask.LeasedCreator.
+func (s *Store) CreateLeased(ctx context.Context, owner string, task *a2a.Task, event *a2a.StreamResponse, until time.Time) error {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
-	if _, err := tx.ExecContext(ctx, `INSERT INTO a2a_tasks (id, owner, context_id, state, updated, generation, snapshot, task) VALUES (?, ?, ?, ?, ?, 1, 1, ?)`,
-		task.ID, owner, task.ContextID, int32(state(task)), statusTime(task), task.AppendProto(nil)); err != nil {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO a2a_tasks (id, owner, context_id, state, updated, generation, snapshot, task, lease_until) VALUES (?, ?, ?, ?, ?, 1, 1, ?, ?)`,
+		task.ID, owner, task.ContextID, int32(state(task)), statusTime(task), task.AppendProto(nil), leaseNanos(until)); err != nil {
 		if strings.Contains(err.Error(), "UNIQUE") {
 			return a2atask.ErrConflict
 		}
@@ -207,6 +212,14 @@ func (s *Store) Update(ctx context.Context, task *a2a.Task, prev int64, event *a
 	}
 	s.signals.Notify(task.ID)
 	return prev + 1, nil
+}
+
+// leaseNanos is a lease's column value: Unix nanoseconds, 0 for none.
+func leaseNanos(until time.Time) int64 {
+	if until.IsZero() {
+		return 0
+	}
+	return until.UnixNano()
 }
 
 // Append implements a2atask.Appender: one transaction writes the event and

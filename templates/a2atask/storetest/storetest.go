@@ -233,6 +233,19 @@ func Run(t *testing.T, open func(t *testing.T) a2atask.Store) {
 		if ids, _ := s.Orphans(ctx, now.Add(2*time.Minute), 10); join(ids) != "leased running" {
 			t.Fatalf("orphans later: %v", ids)
 		}
+		// A task created with its lease is no orphan until the lease ends.
+		if lc, ok := s.(a2atask.LeasedCreator); ok {
+			tk := task("born-leased", "c", a2a.TaskStateSubmitted, base)
+			if err := lc.CreateLeased(ctx, "", tk, statusEvent(tk), now.Add(time.Minute)); err != nil {
+				t.Fatal(err)
+			}
+			if ids, _ := s.Orphans(ctx, now, 10); join(ids) != "running" {
+				t.Errorf("orphans now, with a task created leased: %v", ids)
+			}
+			if ids, _ := s.Orphans(ctx, now.Add(2*time.Minute), 10); join(ids) != "born-leased leased running" {
+				t.Errorf("orphans later, with a task created leased: %v", ids)
+			}
+		}
 	})
 
 	t.Run("push configs", func(t *testing.T) {
