@@ -3,10 +3,12 @@
 // JSON-RPC and HTTP+JSON on loopback over a shared store, prints its URL,
 // and serves until it is killed or its stdin closes.
 //
-//	a2areplica -store postgres://… | -store sqlite:/path/tasks.db  [-steps 40 -every 50ms]
+//	a2areplica -store postgres://… | -store sqlite:/path/tasks.db  [-steps 40 -every 50ms] [-push 5s]
 //
 // Its executor writes one artifact per step and completes, so a test can
-// watch a task run for a while, from any replica.
+// watch a task run for a while, from any replica. With -push it sends push
+// notifications (to any address: the tests' webhooks are on loopback),
+// one attempt each, timed out after the given time.
 package main
 
 import (
@@ -33,15 +35,16 @@ func main() {
 	steps := flag.Int("steps", 40, "artifacts each task writes")
 	every := flag.Duration("every", 50*time.Millisecond, "pause between artifacts")
 	lease := flag.Duration("lease", 30*time.Second, "task lease: orphaned tasks fail after it")
+	push := flag.Duration("push", 0, "send push notifications, each timed out after this (0: none)")
 	flag.Parse()
 	slog.SetDefault(slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if err := run(*storeURL, *steps, *every, *lease); err != nil {
+	if err := run(*storeURL, *steps, *every, *lease, *push); err != nil {
 		fmt.Fprintln(os.Stderr, "a2areplica:", err)
 		os.Exit(1)
 	}
 }
 
-func run(storeURL string, steps int, every, lease time.Duration) error {
+func run(storeURL string, steps int, every, lease, push time.Duration) error {
 	ctx := context.Background()
 	var store a2atask.Store
 	var err error
@@ -82,7 +85,13 @@ func run(storeURL string, steps int, every, lease time.Duration) error {
 		SupportedInterfaces: a2a.Interfaces(base), Capabilities: &a2a.AgentCapabilities{Streaming: new(true)},
 		DefaultInputModes: []string{"text/plain"}, DefaultOutputModes: []string{"text/plain"},
 		Skills: []*a2a.AgentSkill{{ID: "steps", Name: "steps", Description: "writes artifacts", Tags: []string{"test"}}}}
-	h, err := a2a.NewHandler(a2a.BindA2AService(a2atask.New(exec, store, a2atask.WithLease(lease))), card)
+	opts := []a2atask.Option{a2atask.WithLease(lease)}
+	if push > 0 {
+		opts = append(opts, a2atask.WithPushNotifications(store.(a2atask.PushOutbox),
+			a2atask.NewPushSender(a2atask.WithPrivateNetworks(), a2atask.WithAttempts(1, 0), a2atask.WithPushTimeout(push))))
+		card.Capabilities.PushNotifications = new(true)
+	}
+	h, err := a2a.NewHandler(a2a.BindA2AService(a2atask.New(exec, store, opts...)), card)
 	if err != nil {
 		return err
 	}

@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
-	"sync"
 	"syscall"
 	"time"
 
@@ -203,71 +202,19 @@ func redact(raw string) string {
 	return u.Scheme + "://" + u.Host + u.Path
 }
 
-// The bounds of push delivery: the events of one task waiting to be
-// posted (the oldest are dropped past it) and the configs one task may
-// have.
-const (
-	maxPendingPushes  = 1000
-	maxConfigsPerTask = 10
-)
+// maxConfigsPerTask bounds the push notification configs of one task.
+const maxConfigsPerTask = 10
 
-// pushQueue delivers each task's events in order, one task's at a time,
-// without holding up the writer.
-type pushQueue struct {
-	rt      *Runtime
-	mu      sync.Mutex
-	pending map[string][]*a2a.StreamResponse
-}
-
-// enqueue schedules the delivery of an event of a task to its webhooks.
-func (q *pushQueue) enqueue(taskID string, event *a2a.StreamResponse) {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	if q.pending == nil {
-		q.pending = map[string][]*a2a.StreamResponse{}
-	}
-	busy := len(q.pending[taskID]) > 0
-	if len(q.pending[taskID]) >= maxPendingPushes {
-		// The webhook is too slow for the task: drop the oldest event but
-		// the one being delivered.
-		q.pending[taskID] = append(q.pending[taskID][:1], q.pending[taskID][2:]...)
-		q.rt.logger.Warn("a2atask: push queue full, dropping an event", "task", taskID)
-	}
-	q.pending[taskID] = append(q.pending[taskID], event)
-	if !busy {
-		q.rt.running.Add(1)
-		go q.drain(taskID)
-	}
-}
-
-func (q *pushQueue) drain(taskID string) {
-	defer q.rt.running.Done()
-	for {
-		q.mu.Lock()
-		if len(q.pending[taskID]) == 0 {
-			delete(q.pending, taskID)
-			q.mu.Unlock()
-			return
-		}
-		event := q.pending[taskID][0]
-		q.mu.Unlock()
-		q.deliver(taskID, event)
-		q.mu.Lock()
-		q.pending[taskID] = q.pending[taskID][1:]
-		q.mu.Unlock()
-	}
-}
-
-func (q *pushQueue) deliver(taskID string, event *a2a.StreamResponse) {
-	ctx := q.rt.ctx
-	cfgs, err := q.rt.pushConfigs.PushConfigs(ctx, taskID)
-	if err != nil {
-		q.rt.logger.Error("a2atask: reading push configs", "task", taskID, "err", err)
-		return
-	}
-	for _, cfg := range cfgs {
-		if err := q.rt.pushSender.Send(ctx, cfg, event); err != nil {
-			q.rt.logger.Warn("a2atask: push notification failed", "task", taskID, "config", cfg.ID, "url", redact(cfg.URL), "err", err)
+// longest is how long one Send may take before it gives up: every attempt
+// timed out, with every pause between them.
+func (s *PushSender) longest() time.Duration {
+	total, pause := time.Duration(0), s.backoff
+	for attempt := 1; attempt <= max(s.attempts, 1); attempt++ {
+		total += s.client.Timeout
+		if attempt > 1 {
+			total += pause
+			pause *= 2
 		}
 	}
+	return total
 }

@@ -3,6 +3,7 @@ package a2atask
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -165,5 +166,68 @@ func TestPushNotSupported(t *testing.T) {
 	_, err := client("").ListTaskPushNotificationConfigs(context.Background(), &a2a.ListTaskPushNotificationConfigsRequest{TaskID: "x"})
 	if !errors.Is(err, a2a.ErrPushNotificationNotSupported) {
 		t.Fatal(err)
+	}
+}
+
+// TestPushOrderWithASlowWebhook: a task that writes faster than its webhook
+// takes events has every event posted once, in order; the runtime then
+// owes nothing and remembers no task, pushed to or not.
+func TestPushOrderWithASlowWebhook(t *testing.T) {
+	var mu sync.Mutex
+	var got []string
+	webhook := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var ev a2a.StreamResponse
+		body, _ := io.ReadAll(r.Body)
+		if err := ev.UnmarshalJSON(body); err != nil {
+			t.Error(err)
+		}
+		time.Sleep(time.Millisecond)
+		if u, ok := ev.Payload.(*a2a.StreamResponseArtifactUpdate); ok {
+			mu.Lock()
+			got = append(got, u.ArtifactUpdate.Artifact.ArtifactID)
+			mu.Unlock()
+		}
+	}))
+	defer webhook.Close()
+	const n = 100
+	store := NewMemory()
+	client, rt := serve(t, ExecutorFunc(func(ctx context.Context, run *Run) error {
+		for i := range n {
+			if err := run.Artifact(&a2a.Artifact{ArtifactID: fmt.Sprint(i), Parts: []*a2a.Part{{Content: &a2a.PartText{Text: "x"}}}}, false, true); err != nil {
+				return err
+			}
+		}
+		return nil
+	}), WithPushNotifications(store, NewPushSender(WithPrivateNetworks())))
+	c := client("")
+	sendTask(t, c, &a2a.SendMessageRequest{Message: userMessage("pushed"), Configuration: &a2a.SendMessageConfiguration{
+		TaskPushNotificationConfig: &a2a.TaskPushNotificationConfig{URL: webhook.URL}}})
+	sendTask(t, c, &a2a.SendMessageRequest{Message: userMessage("not pushed")})
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		mu.Lock()
+		done := len(got) >= n
+		mu.Unlock()
+		if done {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the webhook got %d of %d artifacts", len(got), n)
+		}
+	}
+	for i, id := range got {
+		if id != fmt.Sprint(i) {
+			t.Fatalf("artifact %d posted as the %dth", i, len(got))
+		}
+	}
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		rt.pushes.local.mu.Lock()
+		left := len(rt.pushes.local.tasks)
+		rt.pushes.local.mu.Unlock()
+		if left == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the runtime still remembers %d tasks", left)
+		}
 	}
 }

@@ -34,7 +34,7 @@ type Runtime struct {
 
 	pushConfigs PushConfigs
 	pushSender  *PushSender
-	pushes      pushQueue
+	pushes      *pusher // nil without push notifications
 	lease       time.Duration
 	patience    time.Duration
 
@@ -70,8 +70,10 @@ func WithOwner(owner func(principal any) string) Option {
 
 // WithPushNotifications keeps push notification configs in configs (the
 // stores implement PushConfigs) and posts every event of a task to its
-// webhooks with sender. Without it the push RPCs answer
-// PUSH_NOTIFICATION_NOT_SUPPORTED.
+// webhooks with sender, each task's in order. When configs is a
+// PushOutbox, as the SQL stores are, the notifications an event owes are
+// stored with it and survive the process: any replica delivers them.
+// Without it the push RPCs answer PUSH_NOTIFICATION_NOT_SUPPORTED.
 func WithPushNotifications(configs PushConfigs, sender *PushSender) Option {
 	return func(rt *Runtime) { rt.pushConfigs, rt.pushSender = configs, sender }
 }
@@ -107,7 +109,9 @@ func New(exec Executor, store Store, opts ...Option) *Runtime {
 	for _, o := range opts {
 		o(rt)
 	}
-	rt.pushes.rt = rt
+	if rt.pushConfigs != nil {
+		rt.pushes = newPusher(rt, rt.pushConfigs, rt.pushSender)
+	}
 	rt.running.Add(1)
 	go rt.sweep()
 	return rt
@@ -130,6 +134,9 @@ func (rt *Runtime) sweep() {
 		case <-t.C:
 		}
 		now := time.Now()
+		if rt.pushes != nil {
+			rt.pushes.sweep(now)
+		}
 		ids, err := rt.store.Orphans(rt.ctx, now, 100)
 		if err != nil {
 			rt.unavailable(err)
@@ -161,8 +168,8 @@ func (rt *Runtime) sweep() {
 			ev := &a2a.StreamResponse{Payload: &a2a.StreamResponseStatusUpdate{StatusUpdate: &a2a.TaskStatusUpdateEvent{
 				TaskID: t.ID, ContextID: t.ContextID, Status: clone(t.Status)}}}
 			stamp(t, ev, rec.Generation+1)
-			if _, err := rt.store.Update(rt.ctx, t, rec.Generation, ev); err == nil {
-				rt.written(t.ID, ev)
+			if gen, err := rt.store.Update(rt.ctx, t, rec.Generation, ev); err == nil {
+				rt.written(t.ID, gen)
 				rt.logger.Warn("a2atask: failed an orphaned task", "task", id)
 			}
 		}
@@ -176,11 +183,11 @@ func stamp(t *a2a.Task, ev *a2a.StreamResponse, gen int64) {
 	stampEvent(ev, gen)
 }
 
-// written follows every write of the runtime: it schedules the event's
-// push notifications.
-func (rt *Runtime) written(taskID string, event *a2a.StreamResponse) {
-	if rt.pushConfigs != nil {
-		rt.pushes.enqueue(taskID, event)
+// written follows every write of the runtime, which brought a task to
+// generation gen: it delivers the event's push notifications.
+func (rt *Runtime) written(taskID string, gen int64) {
+	if rt.pushes != nil {
+		rt.pushes.written(taskID, gen)
 	}
 }
 
@@ -279,7 +286,7 @@ func (rt *Runtime) start(ctx context.Context, req *a2a.SendMessageRequest) (*Rec
 		if err != nil {
 			return nil, err
 		}
-		rt.written(task.ID, first)
+		rt.written(task.ID, 1)
 		rec = &Record{Task: task, Owner: owner, Generation: 1}
 	} else {
 		if cfg := req.Configuration; cfg != nil && cfg.TaskPushNotificationConfig != nil {
@@ -340,7 +347,7 @@ func (rt *Runtime) resume(ctx context.Context, msg *a2a.Message, cfg *a2a.SendMe
 		if err != nil {
 			return nil, err
 		}
-		rt.written(t.ID, ev)
+		rt.written(t.ID, gen)
 		rec.Generation = gen
 		return rec, nil
 	}
@@ -702,14 +709,14 @@ func (rt *Runtime) CancelTask(ctx context.Context, req *a2a.CancelTaskRequest) (
 		ev := &a2a.StreamResponse{Payload: &a2a.StreamResponseStatusUpdate{
 			StatusUpdate: &a2a.TaskStatusUpdateEvent{TaskID: t.ID, ContextID: t.ContextID, Status: clone(t.Status)}}}
 		stamp(t, ev, rec.Generation+1)
-		_, err = rt.store.Update(ctx, t, rec.Generation, ev)
+		gen, err := rt.store.Update(ctx, t, rec.Generation, ev)
 		if errors.Is(err, ErrConflict) {
 			continue
 		}
 		if err != nil {
 			return nil, err
 		}
-		rt.written(t.ID, ev)
+		rt.written(t.ID, gen)
 		return t, nil
 	}
 }

@@ -131,7 +131,8 @@ func TestCancelAcrossReplicas(t *testing.T) {
 
 // TestMigrateToSnapshots: a database written before tasks were kept as a
 // snapshot and its events (schema 3) opens with each task whole at its
-// generation, and takes events appended after.
+// generation, and takes events appended after; a task's push config opens
+// its outbox, owing the events after the migration only.
 func TestMigrateToSnapshots(t *testing.T) {
 	ctx := context.Background()
 	dsn := freshDatabase(t)
@@ -153,6 +154,10 @@ func TestMigrateToSnapshots(t *testing.T) {
 		int32(a2a.TaskStateWorking), at.UnixNano(), tk.AppendProto(nil)); err != nil {
 		t.Fatal(err)
 	}
+	cfg := &a2a.TaskPushNotificationConfig{TaskID: "t", ID: "hook", URL: "https://example.com/hook"}
+	if _, err := conn.Exec(ctx, `INSERT INTO a2a_push_configs (task_id, id, config) VALUES ('t', 'hook', $1)`, cfg.AppendProto(nil)); err != nil {
+		t.Fatal(err)
+	}
 	for g := 1; g <= 2; g++ {
 		if _, err := conn.Exec(ctx, `INSERT INTO a2a_task_events (task_id, generation, event) VALUES ('t', $1, $2)`, g, ev.AppendProto(nil)); err != nil {
 			t.Fatal(err)
@@ -165,6 +170,9 @@ func TestMigrateToSnapshots(t *testing.T) {
 	if err != nil || rec.Generation != 2 || len(rec.Task.Artifacts) != 1 {
 		t.Fatalf("the migrated task: %v %+v", err, rec)
 	}
+	if owed, err := s.OwedPushes(ctx, time.Now(), 10); err != nil || len(owed) != 0 {
+		t.Fatalf("owed after the migration: %v %v", owed, err)
+	}
 	more := &a2a.StreamResponse{Payload: &a2a.StreamResponseArtifactUpdate{ArtifactUpdate: &a2a.TaskArtifactUpdateEvent{
 		TaskID: "t", ContextID: "c", Append: true, Artifact: &a2a.Artifact{ArtifactID: "a", Parts: []*a2a.Part{{Content: &a2a.PartText{Text: " and more"}}}}}}}
 	if gen, err := s.Append(ctx, "t", 2, more, nil); err != nil || gen != 3 {
@@ -173,4 +181,11 @@ func TestMigrateToSnapshots(t *testing.T) {
 	if rec, err := s.Get(ctx, "t"); err != nil || len(rec.Task.Artifacts[0].Parts) != 2 {
 		t.Fatalf("after the append: %v %+v", err, rec)
 	}
+	if delivered, ok, err := s.ClaimPushes(ctx, "t", "h", time.Now().Add(time.Minute)); err != nil || !ok || delivered != 2 {
+		t.Fatalf("the event after the migration is not owed: %v %v %d", err, ok, delivered)
+	}
+}
+
+func TestOutboxContract(t *testing.T) {
+	storetest.RunOutbox(t, func(t *testing.T) storetest.OutboxStore { return open(t, freshDatabase(t)) })
 }

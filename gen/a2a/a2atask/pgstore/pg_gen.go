@@ -68,6 +68,26 @@ var migrations = []string{
 	// complete it (a2atask.Replay).
 	`ALTER TABLE a2a_tasks ADD COLUMN snapshot bigint NOT NULL DEFAULT 0;
 	UPDATE a2a_tasks SET snapshot = generation;`,
+	// The push outbox (a2atask.PushOutbox): a row for each task with push
+	// configs, whose events up to owed are owed notifications, delivered up
+	// to delivered, by holder while its claim lasts. The trigger owes each
+	// event in the transaction that appends it, whichever statement does.
+	`CREATE TABLE a2a_push_outbox (
+		task_id    text PRIMARY KEY,
+		owed       bigint NOT NULL,
+		delivered  bigint NOT NULL,
+		holder     text NOT NULL DEFAULT '',
+		held_until bigint NOT NULL DEFAULT 0 -- Unix nanoseconds
+	);
+	CREATE INDEX a2a_push_outbox_owed ON a2a_push_outbox (held_until) WHERE delivered < owed;
+	INSERT INTO a2a_push_outbox (task_id, owed, delivered)
+		SELECT t.id, t.generation, t.generation FROM a2a_tasks t WHERE EXISTS (SELECT 1 FROM a2a_push_configs c WHERE c.task_id = t.id);
+	CREATE FUNCTION a2a_push_owed() RETURNS trigger LANGUAGE plpgsql AS $$
+	BEGIN
+		UPDATE a2a_push_outbox SET owed = NEW.generation WHERE task_id = NEW.task_id AND owed < NEW.generation;
+		RETURN NULL;
+	END $$;
+	CREATE TRIGGER a2a_push_owed AFTER INSERT ON a2a_task_events FOR EACH ROW EXECUTE FUNCTION a2a_push_owed();`,
 }
 
 // migrationLock is the advisory lock replicas take to migrate one at a time.
@@ -509,10 +529,16 @@ func (s *Store) pollLoop(ctx context.Context) {
 	}
 }
 
-// SavePushConfig implements a2atask.PushConfigs.
+// SavePushConfig implements a2atask.PushConfigs. A task's first config
+// opens its outbox: the events from then on owe notifications.
 func (s *Store) SavePushConfig(ctx context.Context, cfg *a2a.TaskPushNotificationConfig) error {
-	_, err := s.pool.Exec(ctx, `INSERT INTO a2a_push_configs (task_id, id, config) VALUES ($1, $2, $3)
-		ON CONFLICT (task_id, id) DO UPDATE SET config = excluded.config`, cfg.TaskID, cfg.ID, cfg.AppendProto(nil))
+	_, err := s.pool.Exec(ctx, `WITH saved AS (
+			INSERT INTO a2a_push_configs (task_id, id, config) VALUES ($1, $2, $3)
+			ON CONFLICT (task_id, id) DO UPDATE SET config = excluded.config
+		)
+		INSERT INTO a2a_push_outbox (task_id, owed, delivered)
+		SELECT $1, g, g FROM (SELECT COALESCE((SELECT generation FROM a2a_tasks WHERE id = $1), 0) AS g) AS now
+		ON CONFLICT (task_id) DO NOTHING`, cfg.TaskID, cfg.ID, cfg.AppendProto(nil))
 	return unavailable(err)
 }
 
@@ -531,6 +557,45 @@ func (s *Store) PushConfigs(ctx context.Context, taskID string) ([]*a2a.TaskPush
 func (s *Store) DeletePushConfig(ctx context.Context, taskID, id string) (bool, error) {
 	tag, err := s.pool.Exec(ctx, `DELETE FROM a2a_push_configs WHERE task_id = $1 AND id = $2`, taskID, id)
 	return tag.RowsAffected() > 0, unavailable(err)
+}
+
+// ClaimPushes implements a2atask.PushOutbox.
+func (s *Store) ClaimPushes(ctx context.Context, taskID, holder string, until time.Time) (int64, bool, error) {
+	var delivered int64
+	err := s.pool.QueryRow(ctx, `UPDATE a2a_push_outbox SET holder = $2, held_until = $3
+		WHERE task_id = $1 AND delivered < owed AND (holder = $2 OR held_until < $4) RETURNING delivered`,
+		taskID, holder, until.UnixNano(), time.Now().UnixNano()).Scan(&delivered)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return 0, false, nil
+	}
+	return delivered, err == nil, unavailable(err)
+}
+
+// PushesDelivered implements a2atask.PushOutbox.
+func (s *Store) PushesDelivered(ctx context.Context, taskID, holder string, gen int64, until time.Time) (bool, error) {
+	tag, err := s.pool.Exec(ctx, `UPDATE a2a_push_outbox SET delivered = GREATEST(delivered, $3), held_until = $4 WHERE task_id = $1 AND holder = $2`,
+		taskID, holder, gen, until.UnixNano())
+	return tag.RowsAffected() > 0, unavailable(err)
+}
+
+// ReleasePushes implements a2atask.PushOutbox. An event appended
+// meanwhile holds its row until it commits, and this reads its owed then.
+func (s *Store) ReleasePushes(ctx context.Context, taskID, holder string) (bool, error) {
+	tag, err := s.pool.Exec(ctx, `UPDATE a2a_push_outbox SET holder = '', held_until = 0 WHERE task_id = $1 AND holder = $2 AND delivered >= owed`,
+		taskID, holder)
+	return tag.RowsAffected() > 0, unavailable(err)
+}
+
+// OwedPushes implements a2atask.PushOutbox.
+func (s *Store) OwedPushes(ctx context.Context, t time.Time, limit int) ([]string, error) {
+	rows, err := s.pool.Query(ctx, `SELECT task_id FROM a2a_push_outbox WHERE delivered < owed AND held_until < $1 ORDER BY held_until LIMIT $2`,
+		t.UnixNano(), limit)
+	if err != nil {
+		return nil, unavailable(err)
+	}
+	defer rows.Close()
+	ids, err := a2atask.ScanStrings(rows)
+	return ids, unavailable(err)
 }
 
 // Lease implements a2atask.Store.

@@ -59,6 +59,23 @@ var migrations = []string{
 	// complete it (a2atask.Replay).
 	`ALTER TABLE a2a_tasks ADD COLUMN snapshot INTEGER NOT NULL DEFAULT 0;
 	UPDATE a2a_tasks SET snapshot = generation;`,
+	// The push outbox (a2atask.PushOutbox): a row for each task with push
+	// configs, whose events up to owed are owed notifications, delivered up
+	// to delivered, by holder while its claim lasts. The trigger owes each
+	// event in the transaction that appends it, whichever statement does.
+	`CREATE TABLE a2a_push_outbox (
+		task_id    TEXT PRIMARY KEY,
+		owed       INTEGER NOT NULL,
+		delivered  INTEGER NOT NULL,
+		holder     TEXT NOT NULL DEFAULT '',
+		held_until INTEGER NOT NULL DEFAULT 0 -- Unix nanoseconds
+	) WITHOUT ROWID;
+	CREATE INDEX a2a_push_outbox_owed ON a2a_push_outbox (held_until) WHERE delivered < owed;
+	INSERT INTO a2a_push_outbox (task_id, owed, delivered)
+		SELECT t.id, t.generation, t.generation FROM a2a_tasks t WHERE EXISTS (SELECT 1 FROM a2a_push_configs c WHERE c.task_id = t.id);
+	CREATE TRIGGER a2a_push_owed AFTER INSERT ON a2a_task_events BEGIN
+		UPDATE a2a_push_outbox SET owed = NEW.generation WHERE task_id = NEW.task_id AND owed < NEW.generation;
+	END;`,
 }
 
 // Store is an a2atask.Store in a SQLite file.
@@ -423,11 +440,24 @@ func (s *Store) pollLoop() {
 	}
 }
 
-// SavePushConfig implements a2atask.PushConfigs.
+// SavePushConfig implements a2atask.PushConfigs. A task's first config
+// opens its outbox: the events from then on owe notifications.
 func (s *Store) SavePushConfig(ctx context.Context, cfg *a2a.TaskPushNotificationConfig) error {
-	_, err := s.db.ExecContext(ctx, `INSERT INTO a2a_push_configs (task_id, id, config) VALUES (?, ?, ?)
-		ON CONFLICT (task_id, id) DO UPDATE SET config = excluded.config`, cfg.TaskID, cfg.ID, cfg.AppendProto(nil))
-	return err
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, `INSERT INTO a2a_push_configs (task_id, id, config) VALUES (?, ?, ?)
+		ON CONFLICT (task_id, id) DO UPDATE SET config = excluded.config`, cfg.TaskID, cfg.ID, cfg.AppendProto(nil)); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO a2a_push_outbox (task_id, owed, delivered)
+		SELECT ?1, g, g FROM (SELECT COALESCE((SELECT generation FROM a2a_tasks WHERE id = ?1), 0) AS g) WHERE true
+		ON CONFLICT (task_id) DO NOTHING`, cfg.TaskID); err != nil {
+		return err
+	}
+	return tx.Commit()
 }
 
 // PushConfigs implements a2atask.PushConfigs.
@@ -448,6 +478,50 @@ func (s *Store) DeletePushConfig(ctx context.Context, taskID, id string) (bool, 
 	}
 	n, err := res.RowsAffected()
 	return n > 0, err
+}
+
+// ClaimPushes implements a2atask.PushOutbox.
+func (s *Store) ClaimPushes(ctx context.Context, taskID, holder string, until time.Time) (int64, bool, error) {
+	var delivered int64
+	err := s.db.QueryRowContext(ctx, `UPDATE a2a_push_outbox SET holder = ?2, held_until = ?3
+		WHERE task_id = ?1 AND delivered < owed AND (holder = ?2 OR held_until < ?4) RETURNING delivered`,
+		taskID, holder, until.UnixNano(), time.Now().UnixNano()).Scan(&delivered)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, false, nil
+	}
+	return delivered, err == nil, err
+}
+
+// PushesDelivered implements a2atask.PushOutbox.
+func (s *Store) PushesDelivered(ctx context.Context, taskID, holder string, gen int64, until time.Time) (bool, error) {
+	return changed(s.db.ExecContext(ctx, `UPDATE a2a_push_outbox SET delivered = MAX(delivered, ?3), held_until = ?4 WHERE task_id = ?1 AND holder = ?2`,
+		taskID, holder, gen, until.UnixNano()))
+}
+
+// ReleasePushes implements a2atask.PushOutbox.
+func (s *Store) ReleasePushes(ctx context.Context, taskID, holder string) (bool, error) {
+	return changed(s.db.ExecContext(ctx, `UPDATE a2a_push_outbox SET holder = '', held_until = 0 WHERE task_id = ? AND holder = ? AND delivered >= owed`,
+		taskID, holder))
+}
+
+// changed reports whether a statement changed a row.
+func changed(res sql.Result, err error) (bool, error) {
+	if err != nil {
+		return false, err
+	}
+	n, err := res.RowsAffected()
+	return n > 0, err
+}
+
+// OwedPushes implements a2atask.PushOutbox.
+func (s *Store) OwedPushes(ctx context.Context, t time.Time, limit int) ([]string, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT task_id FROM a2a_push_outbox WHERE delivered < owed AND held_until < ? ORDER BY held_until LIMIT ?`,
+		t.UnixNano(), limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	return a2atask.ScanStrings(rows)
 }
 
 // Lease implements a2atask.Store.

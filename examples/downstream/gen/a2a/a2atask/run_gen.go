@@ -202,7 +202,7 @@ func (r *Run) mutate(change func(*a2a.Task) (*a2a.StreamResponse, error)) error 
 			return err
 		}
 		r.gen = gen
-		r.rt.written(r.task.ID, ev)
+		r.rt.written(r.task.ID, gen)
 		return nil
 	}
 }
