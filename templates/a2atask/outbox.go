@@ -46,7 +46,7 @@ type pusher struct {
 	rt     *Runtime
 	outbox PushOutbox
 	local  *localOutbox // outbox, when the runtime keeps it
-	holder string      // this runtime, in the outbox's claims
+	holder string       // this runtime, in the outbox's claims
 	hold   time.Duration
 
 	mu     sync.Mutex
@@ -182,7 +182,7 @@ func (p *pusher) sweep(now time.Time) {
 type localOutbox struct {
 	configs PushConfigs
 	mu      sync.Mutex
-	tasks map[string]*owed // the tasks owed notifications, or being delivered
+	tasks   map[string]*owed // the tasks owed notifications, or being delivered
 }
 
 type owed struct {
