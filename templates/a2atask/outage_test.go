@@ -115,7 +115,7 @@ func TestWritesOutlastAnOutage(t *testing.T) {
 	close(proceed)
 	// A stream that has nothing to read waits through an outage; one that
 	// is woken reads, and is told once the store's patience runs out.
-	store.Memory.signals.Notify(id)
+	store.Memory.signals.Notify(id, 0)
 	if _, err := rt.GetTask(ctx, &a2a.GetTaskRequest{ID: id}); !isUnavailable(err) {
 		t.Errorf("GetTask during the outage: %v", err)
 	}

@@ -301,7 +301,9 @@ func (rt *Runtime) start(ctx context.Context, req *a2a.SendMessageRequest) (*Rec
 			return nil, err
 		}
 	}
-	run := &Run{Message: clone(msg), Principal: principal, rt: rt, task: clone(rec.Task), gen: rec.Generation, leased: leased}
+	run := &Run{Message: clone(msg), Principal: principal, rt: rt, task: clone(rec.Task), gen: rec.Generation, leased: leased,
+		recheck: make(chan struct{}, 1)}
+	run.writing.Store(rec.Generation)
 	rt.running.Add(1)
 	rt.runs.add(run.task.ID)
 	go rt.execute(run)
@@ -384,8 +386,9 @@ func (rt *Runtime) execute(run *Run) {
 	defer renew.Stop()
 	go func() {
 		// Reading the state, or the new events, not the whole task, keeps
-		// each wake-up cheap however large the task grows. The first look
-		// is at once: a cancel may have come before the watch began.
+		// each wake-up cheap however large the task grows, and the run's
+		// own writes wake no read at all. The first look is at once: a
+		// cancel may have come before the watch began.
 		retry := time.NewTimer(0)
 		defer retry.Stop()
 		for {
@@ -395,7 +398,11 @@ func (rt *Runtime) execute(run *Run) {
 			case <-renew.C:
 				renew.Reset(lease())
 				continue
-			case <-signal:
+			case gen := <-signal:
+				if gen != 0 && gen <= run.writing.Load() {
+					continue // the run's own write
+				}
+			case <-run.recheck:
 			case <-retry.C:
 			}
 			// A terminal status the run did not write (a cancel, the orphan
@@ -583,10 +590,24 @@ func (rt *Runtime) follow(ctx context.Context, id string, after int64, awaiting 
 				return nil
 			}
 		}
+		if err := awaitAfter(ctx, signal, after); err != nil {
+			return err
+		}
+	}
+}
+
+// awaitAfter waits for a signal of a generation after the cursor, or of
+// one the store cannot tell: the signals of the events read already (the
+// ones that coalesced while they were read) need no read.
+func awaitAfter(ctx context.Context, signal <-chan int64, after int64) error {
+	for {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
-		case <-signal:
+		case gen := <-signal:
+			if gen == 0 || gen > after {
+				return nil
+			}
 		}
 	}
 }
@@ -637,7 +658,7 @@ func (rt *Runtime) awaitGeneration(ctx context.Context, req *a2a.GetTaskRequest,
 			return view(rec.Task, req.HistoryLength), nil
 		}
 		select {
-		case <-signal:
+		case <-signal: // a signal at or before the generation read is one read already
 		case <-timeout.C:
 			return view(rec.Task, req.HistoryLength), nil
 		case <-ctx.Done():

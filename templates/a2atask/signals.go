@@ -2,26 +2,27 @@ package a2atask
 
 import "sync"
 
-// Signals is the registry of watchers a Store needs for Watch: stores call
-// Notify when they write a task, and Seen when they learn a task's
-// generation some other way (polling, a database notification), which
-// wakes the watchers that had not seen it. The zero value is ready.
+// Signals is the registry of watchers a Store needs for Watch. Stores call
+// Notify when they write a task and when they learn of another process's
+// write (a database notification, polling): each watcher is signalled a
+// generation once, and wake-ups that find a watcher signalled already
+// coalesce into its pending one. The zero value is ready.
 type Signals struct {
 	mu       sync.Mutex
-	watchers map[string]map[chan struct{}]int64 // the generation each has seen; -1 for none
+	watchers map[string]map[chan int64]int64 // the generation each was last signalled
 }
 
 // Watch implements Store.Watch.
-func (s *Signals) Watch(id string) (<-chan struct{}, func()) {
-	ch := make(chan struct{}, 1)
+func (s *Signals) Watch(id string) (<-chan int64, func()) {
+	ch := make(chan int64, 1)
 	s.mu.Lock()
 	if s.watchers == nil {
-		s.watchers = map[string]map[chan struct{}]int64{}
+		s.watchers = map[string]map[chan int64]int64{}
 	}
 	if s.watchers[id] == nil {
-		s.watchers[id] = map[chan struct{}]int64{}
+		s.watchers[id] = map[chan int64]int64{}
 	}
-	s.watchers[id][ch] = -1
+	s.watchers[id][ch] = 0
 	s.mu.Unlock()
 	return ch, func() {
 		s.mu.Lock()
@@ -33,25 +34,20 @@ func (s *Signals) Watch(id string) (<-chan struct{}, func()) {
 	}
 }
 
-// Notify wakes every watcher of a task.
-func (s *Signals) Notify(id string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for ch := range s.watchers[id] {
-		wake(ch)
-	}
-}
-
-// Seen wakes the watchers of a task that have not seen generation gen. A
-// watcher's first look wakes it too: a write may have come between its own
-// read and now.
-func (s *Signals) Seen(id string, gen int64) {
+// Notify signals the watchers of a task that it has reached generation
+// gen, each that has not been signalled it or a later one. A gen of 0 or
+// less says that the task changed to a generation unknown: every watcher
+// is signalled 0, read and see.
+func (s *Signals) Notify(id string, gen int64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for ch, seen := range s.watchers[id] {
-		if seen != gen {
+		switch {
+		case gen <= 0:
+			signal(ch, 0)
+		case seen < gen:
 			s.watchers[id][ch] = gen
-			wake(ch)
+			signal(ch, gen)
 		}
 	}
 }
@@ -67,9 +63,24 @@ func (s *Signals) Watched() []string {
 	return ids
 }
 
-func wake(ch chan struct{}) {
-	select {
-	case ch <- struct{}{}:
-	default: // a wake-up is pending already
+// signal leaves gen on ch, or the later of it and the signal pending
+// there; an unknown generation (0) stays unknown. Only Notify sends, under
+// the lock, so the loop ends once the watcher has taken or left room.
+func signal(ch chan int64, gen int64) {
+	for {
+		select {
+		case ch <- gen:
+			return
+		default:
+		}
+		select {
+		case pending := <-ch:
+			if pending == 0 || gen == 0 {
+				gen = 0
+			} else {
+				gen = max(gen, pending)
+			}
+		default:
+		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	a2a "github.com/agui-gen/agui-gen/gen/a2a"
@@ -54,6 +55,12 @@ type Run struct {
 	artifacts artifactIndex
 	// leased reports a task stored with the run's first lease.
 	leased bool
+	// writing is the generation of the run's last write, made or under
+	// way: signals up to it are the run's own, which its watcher skips.
+	// recheck has the watcher look at the task once a write of the run
+	// lost to another writer's, whose signal it may have skipped.
+	writing atomic.Int64
+	recheck chan struct{}
 	// ended is set once the run has settled the task; broken, when a write
 	// failed and the task could not be read back.
 	ended  bool
@@ -182,8 +189,14 @@ func (r *Run) mutate(change func(*a2a.Task) (*a2a.StreamResponse, error)) error 
 		if err != nil {
 			return err
 		}
+		r.writing.Store(r.gen + 1)
 		gen, err := r.rt.update(r.task, r.gen, ev)
 		if err != nil {
+			r.writing.Store(r.gen)
+			select {
+			case r.recheck <- struct{}{}:
+			default:
+			}
 			// While a run holds a task, only a cancel or the orphan sweep write
 			// it, and both end it; reading it back lets the change see that.
 			var rec *Record

@@ -33,8 +33,10 @@ type Store interface {
 	Events(ctx context.Context, id string, after int64) ([]Event, error)
 	// Watch signals on the returned channel, without blocking the writer,
 	// after events are appended to the task; stop ends the watch. A signal
-	// is a hint to read Events, not a promise of one new event.
-	Watch(id string) (signal <-chan struct{}, stop func())
+	// is the generation the task was written at, the latest when signals
+	// coalesce, or 0 when the store cannot tell: a hint to read Events, not
+	// a promise of one new event. Signals (the type) keeps this contract.
+	Watch(id string) (signal <-chan int64, stop func())
 	// Lease records that an executor is running the task until the given
 	// time; the runtime renews it while the executor runs.
 	Lease(ctx context.Context, id string, until time.Time) error

@@ -30,7 +30,9 @@ func TestContract(t *testing.T) {
 }
 
 // TestNotifyAcrossReplicas: a write on one replica wakes a watcher on
-// another through NOTIFY, well before the poll would.
+// another through NOTIFY, well before the poll would, with the generation
+// written; a watcher on the writing replica wakes once, not again when the
+// NOTIFY comes back.
 func TestNotifyAcrossReplicas(t *testing.T) {
 	dsn := freshDatabase(t)
 	a := open(t, dsn, WithPollInterval(time.Hour))
@@ -43,13 +45,18 @@ func TestNotifyAcrossReplicas(t *testing.T) {
 	}
 	signal, stop := b.Watch("t")
 	defer stop()
+	own, stopOwn := a.Watch("t")
+	defer stopOwn()
 	time.Sleep(100 * time.Millisecond) // b's LISTEN is in place
 	tk.Status.State = a2a.TaskStateWorking
 	if _, err := a.Update(ctx, tk, 1, &a2a.StreamResponse{Payload: &a2a.StreamResponseStatusUpdate{StatusUpdate: &a2a.TaskStatusUpdateEvent{TaskID: "t", ContextID: "c", Status: tk.Status}}}); err != nil {
 		t.Fatal(err)
 	}
 	select {
-	case <-signal:
+	case gen := <-signal:
+		if gen != 2 {
+			t.Fatalf("the other replica was told generation %d, want 2", gen)
+		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("no notification reached the other replica")
 	}
@@ -60,9 +67,20 @@ func TestNotifyAcrossReplicas(t *testing.T) {
 		t.Fatal(err)
 	}
 	select {
-	case <-signal:
+	case gen := <-signal:
+		if gen != 3 {
+			t.Fatalf("the other replica was told generation %d, want 3", gen)
+		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("no notification of the append reached the other replica")
+	}
+	if gen := <-own; gen != 3 {
+		t.Fatalf("the writing replica's watcher: generation %d, want 3 (its two signals coalesced)", gen)
+	}
+	select {
+	case gen := <-own:
+		t.Fatalf("the writing replica's watcher woke again, for generation %d: its NOTIFY came back", gen)
+	case <-time.After(300 * time.Millisecond):
 	}
 }
 

@@ -197,7 +197,7 @@ func (s *Store) CreateLeased(ctx context.Context, owner string, task *a2a.Task, 
 	if err := tx.Commit(); err != nil {
 		return err
 	}
-	s.signals.Notify(task.ID)
+	s.signals.Notify(task.ID, 1)
 	return nil
 }
 
@@ -227,7 +227,7 @@ func (s *Store) Update(ctx context.Context, task *a2a.Task, prev int64, event *a
 	if err := tx.Commit(); err != nil {
 		return 0, err
 	}
-	s.signals.Notify(task.ID)
+	s.signals.Notify(task.ID, prev+1)
 	return prev + 1, nil
 }
 
@@ -281,7 +281,7 @@ func (s *Store) Append(ctx context.Context, id string, prev int64, event *a2a.St
 	if err := tx.Commit(); err != nil {
 		return 0, err
 	}
-	s.signals.Notify(id)
+	s.signals.Notify(id, gen)
 	return gen, nil
 }
 
@@ -415,7 +415,7 @@ func (s *Store) Peek(ctx context.Context, id string) (int64, a2a.TaskState, erro
 	return gen, a2a.TaskState(st), err
 }
 
-func (s *Store) Watch(id string) (<-chan struct{}, func()) { return s.signals.Watch(id) }
+func (s *Store) Watch(id string) (<-chan int64, func()) { return s.signals.Watch(id) }
 
 // pollLoop wakes watchers whose task another process has written.
 func (s *Store) pollLoop() {
@@ -431,7 +431,7 @@ func (s *Store) pollLoop() {
 		for _, id := range s.signals.Watched() {
 			var gen int64
 			if err := s.db.QueryRow(`SELECT generation FROM a2a_tasks WHERE id = ?`, id).Scan(&gen); err == nil {
-				s.signals.Seen(id, gen)
+				s.signals.Notify(id, gen)
 			}
 		}
 	}

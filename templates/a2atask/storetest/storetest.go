@@ -201,7 +201,10 @@ func Run(t *testing.T, open func(t *testing.T) a2atask.Store) {
 		deadline := time.After(5 * time.Second)
 		for {
 			select {
-			case <-signal:
+			case gen := <-signal:
+				if gen != 0 && gen != 2 {
+					t.Fatalf("signalled generation %d, want 2 (or 0, unknown)", gen)
+				}
 				if rec, _ := s.Get(ctx, "w"); rec.Generation == 2 {
 					return
 				}

@@ -34,7 +34,9 @@ import (
 	"github.com/agui-gen/agui-gen/gen/a2a/a2atask"
 )
 
-// channel is the NOTIFY channel writes announce a task's ID on.
+// channel is the NOTIFY channel writes announce a task on: its generation
+// and ID, "17 id", which a replica's watchers take as they are, reading only
+// the events after their cursor, and which wake none of them twice.
 const channel = "a2a_tasks"
 
 // migrations create and evolve the schema, in order; the database records
@@ -215,14 +217,14 @@ func (s *Store) CreateLeased(ctx context.Context, owner string, task *a2a.Task, 
 		), added AS (
 			INSERT INTO a2a_task_events (task_id, generation, event) SELECT id, 1, $7 FROM created RETURNING 1
 		)
-		SELECT (SELECT count(*) FROM added), (SELECT count(*) FROM (SELECT pg_notify($8, id) FROM created) AS n)`,
+		SELECT (SELECT count(*) FROM added), (SELECT count(*) FROM (SELECT pg_notify($8, '1 ' || id) FROM created) AS n)`,
 		task.ID, owner, task.ContextID, state(task), statusTime(task), task.AppendProto(nil), event.AppendProto(nil), channel, lease).Scan(new(int64), new(int64))
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) && pe.Code == "23505" { // unique_violation
 		return a2atask.ErrConflict
 	}
 	if err == nil {
-		s.signals.Notify(task.ID)
+		s.signals.Notify(task.ID, 1)
 	}
 	return unavailable(err)
 }
@@ -232,7 +234,7 @@ func appendEvent(ctx context.Context, tx pgx.Tx, id string, gen int64, event *a2
 	if _, err := tx.Exec(ctx, `INSERT INTO a2a_task_events (task_id, generation, event) VALUES ($1, $2, $3)`, id, gen, event.AppendProto(nil)); err != nil {
 		return err
 	}
-	_, err := tx.Exec(ctx, `SELECT pg_notify($1, $2)`, channel, id)
+	_, err := tx.Exec(ctx, `SELECT pg_notify($1, $2)`, channel, strconv.FormatInt(gen, 10)+" "+id)
 	return err
 }
 
@@ -255,7 +257,7 @@ func (s *Store) Update(ctx context.Context, task *a2a.Task, prev int64, event *a
 	if err != nil {
 		return 0, unavailable(err)
 	}
-	s.signals.Notify(task.ID)
+	s.signals.Notify(task.ID, prev+1)
 	return prev + 1, nil
 }
 
@@ -284,7 +286,7 @@ func (s *Store) Append(ctx context.Context, id string, prev int64, event *a2a.St
 		), added AS (
 			INSERT INTO a2a_task_events (task_id, generation, event) SELECT $4, $1, $6 FROM moved RETURNING 1
 		)
-		SELECT snapshot, (SELECT count(*) FROM added), (SELECT count(*) FROM (SELECT pg_notify($7, $4) FROM moved) AS n) FROM moved`,
+		SELECT snapshot, (SELECT count(*) FROM added), (SELECT count(*) FROM (SELECT pg_notify($7, $1::text || ' ' || $4) FROM moved) AS n) FROM moved`,
 		gen, st, updated, id, prev, event.AppendProto(nil), channel, settledTask).Scan(&snapshot, new(int64), new(int64))
 	if errors.Is(err, pgx.ErrNoRows) {
 		var one int
@@ -298,7 +300,7 @@ func (s *Store) Append(ctx context.Context, id string, prev int64, event *a2a.St
 	if err != nil {
 		return 0, unavailable(err)
 	}
-	s.signals.Notify(id)
+	s.signals.Notify(id, gen)
 	if snapshot < gen && a2atask.SnapshotDue(snapshot, gen, event) {
 		if err := s.snapshot(ctx, id, gen, task); err != nil {
 			return 0, unavailable(err)
@@ -469,7 +471,7 @@ func (s *Store) Events(ctx context.Context, id string, after int64) ([]a2atask.E
 	return out, nil
 }
 
-func (s *Store) Watch(id string) (<-chan struct{}, func()) { return s.signals.Watch(id) }
+func (s *Store) Watch(id string) (<-chan int64, func()) { return s.signals.Watch(id) }
 
 // listen turns the other replicas' notifications into wake-ups, holding
 // one connection, and reconnects when it drops.
@@ -484,7 +486,7 @@ func (s *Store) listen(ctx context.Context) {
 					if err != nil {
 						break
 					}
-					s.signals.Notify(n.Payload)
+					s.signals.Notify(announced(n.Payload))
 				}
 			}
 			// The connection's LISTEN must not go back to the pool.
@@ -496,6 +498,18 @@ func (s *Store) listen(ctx context.Context) {
 		case <-time.After(time.Second):
 		}
 	}
+}
+
+// announced reads a notification's payload: "generation id", or the ID
+// alone, as replicas before generations were announced send, whose
+// generation is unknown.
+func announced(payload string) (id string, gen int64) {
+	if g, id, ok := strings.Cut(payload, " "); ok {
+		if gen, err := strconv.ParseInt(g, 10, 64); err == nil && gen > 0 {
+			return id, gen
+		}
+	}
+	return payload, 0
 }
 
 // pollLoop wakes watchers whose task changed without a notification
@@ -522,7 +536,7 @@ func (s *Store) pollLoop(ctx context.Context) {
 			var id string
 			var gen int64
 			if rows.Scan(&id, &gen) == nil {
-				s.signals.Seen(id, gen)
+				s.signals.Notify(id, gen)
 			}
 		}
 		rows.Close()

@@ -42,7 +42,7 @@ func (m *Memory) Create(ctx context.Context, owner string, task *a2a.Task, event
 	}
 	m.tasks[task.ID] = &memTask{rec: Record{Task: clone(task), Owner: owner, Generation: 1},
 		events: []Event{{Generation: 1, Payload: clone(event)}}}
-	m.signals.Notify(task.ID)
+	m.signals.Notify(task.ID, 1)
 	return nil
 }
 
@@ -58,7 +58,7 @@ func (m *Memory) Update(ctx context.Context, task *a2a.Task, prev int64, event *
 	}
 	t.rec.Task, t.rec.Generation, t.artifacts = clone(task), prev+1, nil
 	t.events = append(t.events, Event{Generation: prev + 1, Payload: clone(event)})
-	m.signals.Notify(task.ID)
+	m.signals.Notify(task.ID, prev+1)
 	return prev + 1, nil
 }
 
@@ -82,7 +82,7 @@ func (m *Memory) Append(ctx context.Context, id string, prev int64, event *a2a.S
 	t.rec.Generation = prev + 1
 	stampTask(t.rec.Task, t.rec.Generation)
 	t.events = append(t.events, Event{Generation: prev + 1, Payload: ev})
-	m.signals.Notify(id)
+	m.signals.Notify(id, prev+1)
 	return prev + 1, nil
 }
 
@@ -164,7 +164,7 @@ func (m *Memory) Events(ctx context.Context, id string, after int64) ([]Event, e
 	return out, nil
 }
 
-func (m *Memory) Watch(id string) (<-chan struct{}, func()) { return m.signals.Watch(id) }
+func (m *Memory) Watch(id string) (<-chan int64, func()) { return m.signals.Watch(id) }
 
 // SavePushConfig implements PushConfigs.
 func (m *Memory) SavePushConfig(ctx context.Context, cfg *a2a.TaskPushNotificationConfig) error {
