@@ -111,6 +111,7 @@ func cpuTime(b *testing.B, pid int) time.Duration {
 type loadConn struct {
 	conn net.Conn
 	r    *bufio.Reader
+	req  []byte // the request it sends
 	body []byte
 }
 
@@ -213,22 +214,35 @@ func runJSONRPCLoad(b *testing.B, url string, pid int, benchWorkers int) {
 // runJSONRPCLoadOf sends body, with the extra header lines, from
 // benchWorkers connections.
 func runJSONRPCLoadOf(b *testing.B, url string, pid int, benchWorkers int, body, headers string) {
-	host := strings.TrimPrefix(url, "http://")
-	req := []byte("POST / HTTP/1.1\r\nHost: " + host + "\r\nContent-Type: application/json\r\n" + headers +
-		"Content-Length: " + strconv.Itoa(len(body)) + "\r\n\r\n" + body)
+	runJSONRPCLoadAcross(b, []string{url}, []int{pid}, benchWorkers, body, headers)
+}
+
+// runJSONRPCLoadAcross is runJSONRPCLoadOf on several servers (replicas):
+// the connections are spread over them in turn, and the server CPU is
+// theirs together.
+func runJSONRPCLoadAcross(b *testing.B, urls []string, pids []int, benchWorkers int, body, headers string) {
 	conns := make([]*loadConn, benchWorkers)
 	for i := range conns {
+		host := strings.TrimPrefix(urls[i%len(urls)], "http://")
 		conn, err := net.Dial("tcp", host)
 		if err != nil {
 			b.Fatal(err)
 		}
 		defer conn.Close()
-		conns[i] = &loadConn{conn: conn, r: bufio.NewReaderSize(conn, 16<<10)}
+		conns[i] = &loadConn{conn: conn, r: bufio.NewReaderSize(conn, 16<<10), req: []byte("POST / HTTP/1.1\r\nHost: " + host +
+			"\r\nContent-Type: application/json\r\n" + headers + "Content-Length: " + strconv.Itoa(len(body)) + "\r\n\r\n" + body)}
 	}
 	send := func(c *loadConn) (time.Duration, error) {
 		start := time.Now()
-		err := c.roundTrip(req)
+		err := c.roundTrip(c.req)
 		return time.Since(start), err
+	}
+	serverCPU := func() time.Duration {
+		var total time.Duration
+		for _, pid := range pids {
+			total += cpuTime(b, pid)
+		}
+		return total
 	}
 	for i := range 400 { // warm up the connections and the server
 		if _, err := send(conns[i%benchWorkers]); err != nil {
@@ -238,7 +252,7 @@ func runJSONRPCLoadOf(b *testing.B, url string, pid int, benchWorkers int, body,
 	latencies := make([][]time.Duration, benchWorkers)
 	var failed error
 	var mu sync.Mutex
-	cpu0 := cpuTime(b, pid)
+	cpu0 := serverCPU()
 	b.ResetTimer()
 	start := time.Now()
 	var wg sync.WaitGroup
@@ -267,7 +281,7 @@ func runJSONRPCLoadOf(b *testing.B, url string, pid int, benchWorkers int, body,
 	wg.Wait()
 	elapsed := time.Since(start)
 	b.StopTimer()
-	cpu := cpuTime(b, pid) - cpu0
+	cpu := serverCPU() - cpu0
 	if failed != nil {
 		b.Fatal(failed)
 	}
@@ -305,6 +319,20 @@ func BenchmarkA2ATaskRuntime(b *testing.B) {
 			url, pid, stop := startBenchServer(b, bin, st.impl, "task", args...)
 			defer stop()
 			runJSONRPCLoad(b, url, pid, 16)
+		})
+	}
+	if dsn := benchPostgres(b); dsn != "" {
+		// Three replicas on one database, the load spread over them: the
+		// server CPU per request is the three's, against one's above.
+		b.Run("store=postgres-3-replicas", func(b *testing.B) {
+			var urls []string
+			var pids []int
+			for range 3 {
+				url, pid, stop := startBenchServer(b, bin, "runtime", "task", "-store", dsn)
+				defer stop()
+				urls, pids = append(urls, url), append(pids, pid)
+			}
+			runJSONRPCLoadAcross(b, urls, pids, 16, sendMessageV1, "A2A-Version: 1.0\r\n")
 		})
 	}
 }

@@ -58,6 +58,8 @@ type Run struct {
 	// lost to another writer's, whose signal it may have skipped.
 	writing atomic.Int64
 	recheck chan struct{}
+	// done is closed once the run has returned and written its last.
+	done chan struct{}
 	// ended is set once the run has settled the task; broken, when a write
 	// failed and the task could not be read back.
 	ended  bool
@@ -69,6 +71,18 @@ func (r *Run) Task() *a2a.Task {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return clone(r.task)
+}
+
+// settled returns the task as the run settled it, when it did: after done,
+// when the run writes no more, a shallow copy is the caller's to reslice.
+func (r *Run) settled() (*a2a.Task, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.ended {
+		return nil, false
+	}
+	t := *r.task
+	return &t, true
 }
 
 // TaskID and ContextID identify the task.

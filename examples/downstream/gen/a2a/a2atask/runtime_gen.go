@@ -247,11 +247,11 @@ func (rt *Runtime) load(ctx context.Context, id string) (*Record, error) {
 // start stores the task a message creates or continues, and runs the
 // executor on it in the background. It returns the generation the task
 // had before the run's first event, for a stream to start after.
-func (rt *Runtime) start(ctx context.Context, req *a2a.SendMessageRequest) (*Record, error) {
+func (rt *Runtime) start(ctx context.Context, req *a2a.SendMessageRequest) (*Record, *Run, error) {
 	rt.closing.RLock()
 	defer rt.closing.RUnlock()
 	if rt.closed {
-		return nil, a2a.NewError(a2a.ErrInternal, "the agent is shutting down: send the message again later")
+		return nil, nil, a2a.NewError(a2a.ErrInternal, "the agent is shutting down: send the message again later")
 	}
 	leased := false // the task was stored with its run's first lease
 	principal, owner := rt.caller(ctx)
@@ -270,7 +270,7 @@ func (rt *Runtime) start(ctx context.Context, req *a2a.SendMessageRequest) (*Rec
 			push := clone(cfg.TaskPushNotificationConfig)
 			push.TaskID = task.ID
 			if err := rt.savePushConfig(ctx, push); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 		}
 		first := &a2a.StreamResponse{Payload: &a2a.StreamResponseTask{Task: clone(task)}}
@@ -284,33 +284,33 @@ func (rt *Runtime) start(ctx context.Context, req *a2a.SendMessageRequest) (*Rec
 			err = rt.store.Create(ctx, owner, task, first)
 		}
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		rt.written(task.ID, 1)
 		rec = &Record{Task: task, Owner: owner, Generation: 1}
 	} else {
 		if cfg := req.Configuration; cfg != nil && cfg.TaskPushNotificationConfig != nil {
 			if _, err := rt.load(ctx, msg.TaskID); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			push := clone(cfg.TaskPushNotificationConfig)
 			push.TaskID = msg.TaskID
 			if err := rt.savePushConfig(ctx, push); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 		}
 		var err error
 		if rec, err = rt.resume(ctx, msg, req.Configuration); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	run := &Run{Message: clone(msg), Principal: principal, rt: rt, task: clone(rec.Task), gen: rec.Generation, leased: leased,
-		recheck: make(chan struct{}, 1)}
+		recheck: make(chan struct{}, 1), done: make(chan struct{})}
 	run.writing.Store(rec.Generation)
 	rt.running.Add(1)
 	rt.runs.add(run.task.ID)
 	go rt.execute(run)
-	return rec, nil
+	return rec, run, nil
 }
 
 // resume adds a message to a task that waits for one, and sets it working;
@@ -363,6 +363,7 @@ var errEndedElsewhere = errors.New("a2atask: the task was ended by another write
 // task is canceled by any writer, and settles the task when it returns.
 func (rt *Runtime) execute(run *Run) {
 	defer rt.running.Done()
+	defer close(run.done)
 	id := run.task.ID
 	defer rt.runs.remove(id)
 	ctx, cancel := context.WithCancelCause(rt.ctx)
@@ -498,7 +499,7 @@ func view(t *a2a.Task, historyLength *int32) *a2a.Task {
 // the configuration says returnImmediately.
 func (rt *Runtime) SendMessage(ctx context.Context, req *a2a.SendMessageRequest) (_ *a2a.SendMessageResponse, err error) {
 	defer rt.explain(&err)
-	rec, err := rt.start(ctx, req)
+	rec, run, err := rt.start(ctx, req)
 	if err != nil {
 		return nil, err
 	}
@@ -507,6 +508,23 @@ func (rt *Runtime) SendMessage(ctx context.Context, req *a2a.SendMessageRequest)
 		cfg = &a2a.SendMessageConfiguration{}
 	}
 	if !cfg.ReturnImmediately {
+		// The run is this runtime's: the task it settles is the answer,
+		// with nothing to read. One ended by another writer (a cancel),
+		// or not done within the store's patience (which may be the
+		// store's doing: a follow tells the caller when it is), leaves the
+		// answer to the store.
+		patience := time.NewTimer(rt.patience)
+		select {
+		case <-run.done:
+		case <-patience.C:
+		case <-ctx.Done():
+			patience.Stop()
+			return nil, ctx.Err()
+		}
+		patience.Stop()
+		if task, ok := run.settled(); ok {
+			return &a2a.SendMessageResponse{Payload: &a2a.SendMessageResponseTask{Task: view(task, cfg.HistoryLength)}}, nil
+		}
 		err := rt.follow(ctx, rec.Task.ID, rec.Generation, false, func(Event) error { return nil })
 		if err != nil {
 			return nil, err
@@ -526,7 +544,7 @@ func (rt *Runtime) SendMessage(ctx context.Context, req *a2a.SendMessageRequest)
 // then its events until it settles.
 func (rt *Runtime) SendStreamingMessage(ctx context.Context, req *a2a.SendMessageRequest, send func(*a2a.StreamResponse) error) (err error) {
 	defer rt.explain(&err)
-	rec, err := rt.start(ctx, req)
+	rec, _, err := rt.start(ctx, req)
 	if err != nil {
 		return err
 	}
