@@ -72,7 +72,14 @@ func buildBenchServer(b *testing.B) string {
 	return benchBin
 }
 
+//
+// With A2A_BENCH_PROFILES set to a directory, each server writes its CPU
+// profile there, named after the benchmark.
 func startBenchServer(b *testing.B, bin, impl, reply string, args ...string) (url string, pid int, stop func()) {
+	if dir := os.Getenv("A2A_BENCH_PROFILES"); dir != "" {
+		name := strings.NewReplacer("/", "_", "=", "-").Replace(b.Name())
+		args = append(args, "-cpuprofile", filepath.Join(dir, fmt.Sprintf("%s-%d.pprof", name, time.Now().UnixNano())))
+	}
 	cmd := exec.Command(bin, append([]string{"-impl", impl, "-reply", reply}, args...)...)
 	stdin, _ := cmd.StdinPipe()
 	stdout, _ := cmd.StdoutPipe()
@@ -296,13 +303,18 @@ func runJSONRPCLoadAcross(b *testing.B, urls []string, pids []int, benchWorkers 
 // BenchmarkA2ATaskRuntime measures JSON-RPC SendMessage (a task that
 // writes one artifact and completes, blocking until it does) on the task
 // runtime with each store, against a2a-go v2.4.0's in-memory server doing
-// the same, each in its own process, 16 workers.
+// the same and a hand-written agent that answers with the task (no
+// runtime), each in its own process, 16 workers; and on three replicas
+// of one PostgreSQL database.
 //
 //	go test ./interop -run XXX -bench A2ATaskRuntime -benchtime 5000x -count 5 | tee rt.txt
 //	benchstat -col /store rt.txt
 func BenchmarkA2ATaskRuntime(b *testing.B) {
 	bin := buildBenchServer(b)
 	stores := []struct{ name, impl, url string }{
+		// The runtime's fixed cost: a hand-written agent that answers
+		// with the same task, no runtime, no store.
+		{"none-echo", "agui-gen", ""},
 		{"a2a-go-memory", "a2a-go", ""},
 		{"memory", "runtime", "memory"},
 		{"sqlite", "runtime", "sqlite:" + filepath.Join(b.TempDir(), "bench.db")},

@@ -20,6 +20,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"runtime/pprof"
 	"strings"
 
 	a2ago "github.com/a2aproject/a2a-go/v2/a2a"
@@ -36,7 +37,18 @@ func main() {
 	impl := flag.String("impl", "agui-gen", "agui-gen or a2a-go")
 	reply := flag.String("reply", "message", "message: answer with a Message; task: create a task and complete it")
 	storeURL := flag.String("store", "memory", "the task runtime's store: memory, sqlite:PATH or postgres://…")
+	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
 	flag.Parse()
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err == nil {
+			err = pprof.StartCPUProfile(f)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+	}
 	slog.SetDefault(slog.New(slog.NewTextHandler(io.Discard, nil)))
 	var h http.Handler
 	switch *impl {
@@ -67,6 +79,7 @@ func main() {
 	fmt.Printf("http://%s\n", l.Addr())
 	go func() {
 		io.Copy(io.Discard, os.Stdin)
+		pprof.StopCPUProfile()
 		os.Exit(0)
 	}()
 	http.Serve(l, h)

@@ -254,6 +254,8 @@ func (rt *Runtime) start(ctx context.Context, req *a2a.SendMessageRequest) (*Rec
 		return nil, nil, a2a.NewError(a2a.ErrInternal, "the agent is shutting down: send the message again later")
 	}
 	leased := false // the task was stored with its run's first lease
+	var signal <-chan int64
+	var stopWatch func()
 	principal, owner := rt.caller(ctx)
 	msg := clone(req.Message)
 	var rec *Record
@@ -265,15 +267,19 @@ func (rt *Runtime) start(ctx context.Context, req *a2a.SendMessageRequest) (*Rec
 		task := &a2a.Task{ID: newID(), ContextID: msg.ContextID,
 			Status: &a2a.TaskStatus{State: a2a.TaskStateSubmitted, Timestamp: &now}, History: []*a2a.Message{msg}}
 		msg.TaskID = task.ID
+		// The run watches its task from before the task exists, so that no
+		// other writer's change can come before the watch.
+		signal, stopWatch = rt.store.Watch(task.ID)
 		if cfg := req.Configuration; cfg != nil && cfg.TaskPushNotificationConfig != nil {
 			// Saved first, so that the task's first event is delivered too.
 			push := clone(cfg.TaskPushNotificationConfig)
 			push.TaskID = task.ID
 			if err := rt.savePushConfig(ctx, push); err != nil {
+				stopWatch()
 				return nil, nil, err
 			}
 		}
-		first := &a2a.StreamResponse{Payload: &a2a.StreamResponseTask{Task: clone(task)}}
+		first := &a2a.StreamResponse{Payload: &a2a.StreamResponseTask{Task: task}} // the store copies it
 		stamp(task, first, 1)
 		var err error
 		if lc, ok := rt.store.(LeasedCreator); ok {
@@ -284,6 +290,7 @@ func (rt *Runtime) start(ctx context.Context, req *a2a.SendMessageRequest) (*Rec
 			err = rt.store.Create(ctx, owner, task, first)
 		}
 		if err != nil {
+			stopWatch()
 			return nil, nil, err
 		}
 		rt.written(task.ID, 1)
@@ -300,12 +307,14 @@ func (rt *Runtime) start(ctx context.Context, req *a2a.SendMessageRequest) (*Rec
 			}
 		}
 		var err error
+		signal, stopWatch = rt.store.Watch(msg.TaskID) // from before the run's first write
 		if rec, err = rt.resume(ctx, msg, req.Configuration); err != nil {
+			stopWatch()
 			return nil, nil, err
 		}
 	}
 	run := &Run{Message: clone(msg), Principal: principal, rt: rt, task: clone(rec.Task), gen: rec.Generation, leased: leased,
-		recheck: make(chan struct{}, 1), done: make(chan struct{})}
+		signal: signal, stopWatch: stopWatch, recheck: make(chan struct{}, 1), done: make(chan struct{})}
 	run.writing.Store(rec.Generation)
 	rt.running.Add(1)
 	rt.runs.add(run.task.ID)
@@ -368,8 +377,7 @@ func (rt *Runtime) execute(run *Run) {
 	defer rt.runs.remove(id)
 	ctx, cancel := context.WithCancelCause(rt.ctx)
 	defer cancel(nil)
-	signal, stopWatch := rt.store.Watch(id)
-	defer stopWatch()
+	defer run.stopWatch()
 	seen := run.gen
 	// lease renews the task's lease and says when to renew it next: a third
 	// of a lease later, or soon when the store is unavailable, so that the
@@ -391,10 +399,9 @@ func (rt *Runtime) execute(run *Run) {
 	go func() {
 		// Reading the state, or the new events, not the whole task, keeps
 		// each wake-up cheap however large the task grows, and the run's
-		// own writes wake no read at all. The first look is at once: a
-		// cancel may have come before the watch began.
-		retry := time.NewTimer(0)
-		defer retry.Stop()
+		// own writes wake no read at all. The watch began before the run's
+		// first write, so that nothing needs reading before a signal.
+		var retry <-chan time.Time
 		for {
 			select {
 			case <-ctx.Done():
@@ -402,12 +409,12 @@ func (rt *Runtime) execute(run *Run) {
 			case <-renew.C:
 				renew.Reset(lease())
 				continue
-			case gen := <-signal:
+			case gen := <-run.signal:
 				if gen != 0 && gen <= run.writing.Load() {
 					continue // the run's own write
 				}
 			case <-run.recheck:
-			case <-retry.C:
+			case <-retry:
 			}
 			// A terminal status the run did not write (a cancel, the orphan
 			// sweep) ends the run's work. A store that tells the task's state
@@ -417,7 +424,7 @@ func (rt *Runtime) execute(run *Run) {
 				_, state, err := peeker.Peek(ctx, id)
 				if err != nil {
 					rt.unavailable(err)
-					retry.Reset(time.Second) // look again: the signal is spent
+					retry = time.After(time.Second) // look again: the signal is spent
 					continue
 				}
 				if Terminal(state) {
@@ -429,7 +436,7 @@ func (rt *Runtime) execute(run *Run) {
 			events, err := rt.store.Events(ctx, id, seen)
 			if err != nil {
 				rt.unavailable(err)
-				retry.Reset(time.Second) // look again: the signal is spent
+				retry = time.After(time.Second) // look again: the signal is spent
 				continue
 			}
 			for _, e := range events {

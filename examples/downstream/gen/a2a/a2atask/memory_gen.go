@@ -113,7 +113,10 @@ func (m *Memory) Get(ctx context.Context, id string) (*Record, error) {
 }
 
 func (m *Memory) List(ctx context.Context, q Query) ([]*Record, int, error) {
+	// Held throughout: the tasks change in place, so the page is copied
+	// under the lock.
 	m.mu.Lock()
+	defer m.mu.Unlock()
 	var match []*Record
 	for _, t := range m.tasks {
 		task := t.rec.Task
@@ -124,7 +127,6 @@ func (m *Memory) List(ctx context.Context, q Query) ([]*Record, int, error) {
 		rec := t.rec
 		match = append(match, &rec)
 	}
-	m.mu.Unlock()
 	slices.SortFunc(match, func(a, b *Record) int {
 		if before(Cursor{updated(a.Task), a.Task.ID}, Cursor{updated(b.Task), b.Task.ID}) {
 			return -1

@@ -61,6 +61,10 @@ type Run struct {
 	// lost to another writer's, whose signal it may have skipped.
 	writing atomic.Int64
 	recheck chan struct{}
+	// signal is the store's watch of the task, from before the run's
+	// first write, which stopWatch ends.
+	signal    <-chan int64
+	stopWatch func()
 	// done is closed once the run has returned and written its last.
 	done chan struct{}
 	// ended is set once the run has settled the task; broken, when a write
