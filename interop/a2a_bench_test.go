@@ -72,7 +72,6 @@ func buildBenchServer(b *testing.B) string {
 	return benchBin
 }
 
-//
 // With A2A_BENCH_PROFILES set to a directory, each server writes its CPU
 // profile there, named after the benchmark.
 func startBenchServer(b *testing.B, bin, impl, reply string, args ...string) (url string, pid int, stop func()) {
