@@ -245,8 +245,8 @@ func (rt *Runtime) load(ctx context.Context, id string) (*Record, error) {
 }
 
 // start stores the task a message creates or continues, and runs the
-// executor on it in the background. It returns the generation the task
-// had before the run's first event, for a stream to start after.
+// executor on it in the background. It returns the task as it was before
+// the run's first event, for a stream to start after, and the run.
 func (rt *Runtime) start(ctx context.Context, req *a2a.SendMessageRequest) (*Record, *Run, error) {
 	rt.closing.RLock()
 	defer rt.closing.RUnlock()
