@@ -37,6 +37,14 @@ import (
 // channel is the NOTIFY channel writes announce a task on: its generation
 // and ID, "17 id", which a replica's watchers take as they are, reading only
 // the events after their cursor, and which wake none of them twice.
+//
+// A replica announces its writes after they commit, in batches, one
+// statement for all the writes made while the previous batch went out
+// (announcer). A NOTIFY in the write itself would serialize the commits of
+// the whole database: PostgreSQL holds a database-wide lock from a
+// notifying transaction's commit until its WAL is flushed, so no two such
+// commits share a flush. A replica that dies between a commit and its
+// announcement leaves the other replicas' polls to find the write.
 const channel = "a2a_tasks"
 
 // migrations create and evolve the schema, in order; the database records
@@ -100,7 +108,14 @@ type Store struct {
 	pool *pgxpool.Pool
 	poll time.Duration
 
-	signals   a2atask.Signals
+	signals a2atask.Signals
+	// unannounced holds the writes this replica has not yet announced to
+	// the others: the latest generation of each task; announce wakes the
+	// announcer.
+	mu          sync.Mutex
+	unannounced map[string]int64
+	announce    chan struct{}
+
 	cancel    context.CancelFunc
 	done      sync.WaitGroup
 	closeOnce sync.Once
@@ -130,7 +145,7 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("pgstore: %w", err)
 	}
-	s := &Store{pool: pool, poll: time.Second}
+	s := &Store{pool: pool, poll: time.Second, announce: make(chan struct{}, 1)}
 	for _, o := range opts {
 		o(s)
 	}
@@ -140,9 +155,10 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
 	}
 	bg, cancel := context.WithCancel(context.Background())
 	s.cancel = cancel
-	s.done.Add(2)
+	s.done.Add(3)
 	go s.listen(bg)
 	go s.pollLoop(bg)
+	go s.announcer(bg)
 	return s, nil
 }
 
@@ -212,29 +228,26 @@ func (s *Store) CreateLeased(ctx context.Context, owner string, task *a2a.Task, 
 		lease = until.UnixNano()
 	}
 	err := s.pool.QueryRow(ctx, `WITH created AS (
-			INSERT INTO a2a_tasks (id, owner, context_id, state, updated, generation, snapshot, task, lease_until) VALUES ($1, $2, $3, $4, $5, 1, 1, $6, $9)
+			INSERT INTO a2a_tasks (id, owner, context_id, state, updated, generation, snapshot, task, lease_until) VALUES ($1, $2, $3, $4, $5, 1, 1, $6, $8)
 			RETURNING id
 		), added AS (
 			INSERT INTO a2a_task_events (task_id, generation, event) SELECT id, 1, $7 FROM created RETURNING 1
 		)
-		SELECT (SELECT count(*) FROM added), (SELECT count(*) FROM (SELECT pg_notify($8, '1 ' || id) FROM created) AS n)`,
-		task.ID, owner, task.ContextID, state(task), statusTime(task), task.AppendProto(nil), event.AppendProto(nil), channel, lease).Scan(new(int64), new(int64))
+		SELECT count(*) FROM added`,
+		task.ID, owner, task.ContextID, state(task), statusTime(task), task.AppendProto(nil), event.AppendProto(nil), lease).Scan(new(int64))
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) && pe.Code == "23505" { // unique_violation
 		return a2atask.ErrConflict
 	}
 	if err == nil {
-		s.signals.Notify(task.ID, 1)
+		s.wrote(task.ID, 1)
 	}
 	return unavailable(err)
 }
 
-// appendEvent adds an event and announces it, both at commit.
+// appendEvent adds an event.
 func appendEvent(ctx context.Context, tx pgx.Tx, id string, gen int64, event *a2a.StreamResponse) error {
-	if _, err := tx.Exec(ctx, `INSERT INTO a2a_task_events (task_id, generation, event) VALUES ($1, $2, $3)`, id, gen, event.AppendProto(nil)); err != nil {
-		return err
-	}
-	_, err := tx.Exec(ctx, `SELECT pg_notify($1, $2)`, channel, strconv.FormatInt(gen, 10)+" "+id)
+	_, err := tx.Exec(ctx, `INSERT INTO a2a_task_events (task_id, generation, event) VALUES ($1, $2, $3)`, id, gen, event.AppendProto(nil))
 	return err
 }
 
@@ -257,7 +270,7 @@ func (s *Store) Update(ctx context.Context, task *a2a.Task, prev int64, event *a
 	if err != nil {
 		return 0, unavailable(err)
 	}
-	s.signals.Notify(task.ID, prev+1)
+	s.wrote(task.ID, prev+1)
 	return prev + 1, nil
 }
 
@@ -281,13 +294,13 @@ func (s *Store) Append(ctx context.Context, id string, prev int64, event *a2a.St
 	var snapshot int64
 	err := s.pool.QueryRow(ctx, `WITH moved AS (
 			UPDATE a2a_tasks SET generation = $1, state = COALESCE($2, state), updated = COALESCE($3, updated),
-				snapshot = CASE WHEN $8::bytea IS NULL THEN snapshot ELSE $1 END, task = COALESCE($8, task)
+				snapshot = CASE WHEN $7::bytea IS NULL THEN snapshot ELSE $1 END, task = COALESCE($7, task)
 			WHERE id = $4 AND generation = $5 RETURNING snapshot
 		), added AS (
 			INSERT INTO a2a_task_events (task_id, generation, event) SELECT $4, $1, $6 FROM moved RETURNING 1
 		)
-		SELECT snapshot, (SELECT count(*) FROM added), (SELECT count(*) FROM (SELECT pg_notify($7, $1::text || ' ' || $4) FROM moved) AS n) FROM moved`,
-		gen, st, updated, id, prev, event.AppendProto(nil), channel, settledTask).Scan(&snapshot, new(int64), new(int64))
+		SELECT snapshot, (SELECT count(*) FROM added) FROM moved`,
+		gen, st, updated, id, prev, event.AppendProto(nil), settledTask).Scan(&snapshot, new(int64))
 	if errors.Is(err, pgx.ErrNoRows) {
 		var one int
 		if err := s.pool.QueryRow(ctx, `SELECT 1 FROM a2a_tasks WHERE id = $1`, id).Scan(&one); errors.Is(err, pgx.ErrNoRows) {
@@ -300,7 +313,7 @@ func (s *Store) Append(ctx context.Context, id string, prev int64, event *a2a.St
 	if err != nil {
 		return 0, unavailable(err)
 	}
-	s.signals.Notify(id, gen)
+	s.wrote(id, gen)
 	if snapshot < gen && a2atask.SnapshotDue(snapshot, gen, event) {
 		if err := s.snapshot(ctx, id, gen, task); err != nil {
 			return 0, unavailable(err)
@@ -497,6 +510,45 @@ func (s *Store) listen(ctx context.Context) {
 		case <-ctx.Done():
 		case <-time.After(time.Second):
 		}
+	}
+}
+
+// wrote wakes this replica's watchers of a task written at generation gen
+// and has the announcer tell the other replicas.
+func (s *Store) wrote(id string, gen int64) {
+	s.signals.Notify(id, gen)
+	s.mu.Lock()
+	if s.unannounced == nil {
+		s.unannounced = map[string]int64{}
+	}
+	s.unannounced[id] = max(s.unannounced[id], gen)
+	s.mu.Unlock()
+	select {
+	case s.announce <- struct{}{}:
+	default: // the announcer has been told already
+	}
+}
+
+// announcer sends the writes of this replica to the others' listeners: all
+// those made since the last batch, in one statement, a notification each.
+func (s *Store) announcer(ctx context.Context) {
+	defer s.done.Done()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-s.announce:
+		}
+		s.mu.Lock()
+		batch := make([]string, 0, len(s.unannounced))
+		for id, gen := range s.unannounced {
+			batch = append(batch, strconv.FormatInt(gen, 10)+" "+id)
+		}
+		clear(s.unannounced)
+		s.mu.Unlock()
+		// A batch that fails is not sent again: the replicas' polls find
+		// the writes it announced.
+		s.pool.Exec(ctx, `SELECT pg_notify($1, payload) FROM unnest($2::text[]) AS payload`, channel, batch)
 	}
 }
 
