@@ -38,8 +38,8 @@ func (r *fakeRows) Scan(dest ...any) error {
 
 func TestScanRows(t *testing.T) {
 	task := &a2a.Task{ID: "t1", ContextID: "c1", Status: &a2a.TaskStatus{State: a2a.TaskStateWorking}}
-	recs, err := ScanRecords(&fakeRows{rows: [][]any{{"alice", int64(3), task.AppendProto(nil)}}})
-	if err != nil || len(recs) != 1 || recs[0].Owner != "alice" || recs[0].Generation != 3 || recs[0].Task.ID != "t1" {
+	recs, err := ScanSnapshots(&fakeRows{rows: [][]any{{"alice", int64(5), int64(3), task.AppendProto(nil)}}})
+	if err != nil || len(recs) != 1 || recs[0].Record.Owner != "alice" || recs[0].Record.Generation != 3 || recs[0].Generation != 5 || recs[0].Record.Task.ID != "t1" {
 		t.Fatalf("records %v %v", recs, err)
 	}
 	ev := &a2a.StreamResponse{Payload: &a2a.StreamResponseTask{Task: task}}
@@ -54,7 +54,7 @@ func TestScanRows(t *testing.T) {
 
 	// A blob that is not the message, a failed scan and a failed query are errors.
 	corrupt := []byte{0xff, 0xff, 0xff}
-	if _, err := ScanRecords(&fakeRows{rows: [][]any{{"alice", int64(1), corrupt}}}); err == nil || !strings.Contains(err.Error(), "stored task does not decode") {
+	if _, err := ScanSnapshots(&fakeRows{rows: [][]any{{"alice", int64(1), int64(1), corrupt}}}); err == nil || !strings.Contains(err.Error(), "stored task does not decode") {
 		t.Errorf("corrupt task: %v", err)
 	}
 	if _, err := ScanEvents(&fakeRows{rows: [][]any{{int64(1), corrupt}}}); err == nil || !strings.Contains(err.Error(), "stored event does not decode") {

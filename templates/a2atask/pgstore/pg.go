@@ -422,42 +422,22 @@ func (s *Store) List(ctx context.Context, q a2atask.Query) ([]*a2atask.Record, i
 		add("(updated < ? OR (updated = ? AND id < ?))", u, u, q.After.ID)
 	}
 	args = append(args, q.Limit)
-	rows, err := s.pool.Query(ctx, `SELECT owner, generation, snapshot, task, id FROM a2a_tasks WHERE `+strings.Join(where, " AND ")+
+	rows, err := s.pool.Query(ctx, `SELECT owner, generation, snapshot, task FROM a2a_tasks WHERE `+strings.Join(where, " AND ")+
 		` ORDER BY updated DESC, id DESC LIMIT $`+strconv.Itoa(len(args)), args...)
 	if err != nil {
 		return nil, 0, unavailable(err)
 	}
-	type row struct {
-		rec *a2atask.Record
-		gen int64
-		id  string
-	}
-	var page []row
-	for rows.Next() {
-		var r row
-		var owner string
-		var snapshot int64
-		var blob []byte
-		if err := rows.Scan(&owner, &r.gen, &snapshot, &blob, &r.id); err != nil {
-			rows.Close()
-			return nil, 0, unavailable(err)
-		}
-		if r.rec, err = a2atask.DecodeRecord(owner, snapshot, blob); err != nil {
-			rows.Close()
-			return nil, 0, err
-		}
-		page = append(page, r)
-	}
+	page, err := a2atask.ScanSnapshots(rows)
 	rows.Close()
-	if err := rows.Err(); err != nil {
+	if err != nil {
 		return nil, 0, unavailable(err)
 	}
 	out := make([]*a2atask.Record, len(page))
-	for i, r := range page {
-		if err := replay(ctx, s.pool, r.id, r.rec, r.gen); err != nil {
+	for i, st := range page {
+		if err := replay(ctx, s.pool, st.Record.Task.ID, st.Record, st.Generation); err != nil {
 			return nil, 0, unavailable(err)
 		}
-		out[i] = r.rec
+		out[i] = st.Record
 	}
 	return out, total, nil
 }

@@ -19,29 +19,37 @@ type Rows interface {
 	Err() error
 }
 
-// ScanRecord reads a row of (owner, generation, task).
-func ScanRecord(row interface{ Scan(dest ...any) error }) (*Record, error) {
+// ScanSnapshot reads a row of (owner, generation, snapshot generation,
+// task): the record, at its snapshot's generation, and the generation the
+// task has, whose events after the snapshot Replay applies.
+func ScanSnapshot(row interface{ Scan(dest ...any) error }) (rec *Record, generation int64, err error) {
+	var snapshot int64
 	var owner string
-	var generation int64
 	var blob []byte
-	if err := row.Scan(&owner, &generation, &blob); err != nil {
-		return nil, err
+	if err := row.Scan(&owner, &generation, &snapshot, &blob); err != nil {
+		return nil, 0, err
 	}
-	return DecodeRecord(owner, generation, blob)
-}
-
-// DecodeRecord is the record of a task stored as blob (protobuf binary).
-func DecodeRecord(owner string, generation int64, blob []byte) (*Record, error) {
-	rec := &Record{Owner: owner, Generation: generation, Task: new(a2a.Task)}
+	rec = &Record{Owner: owner, Generation: snapshot, Task: new(a2a.Task)}
 	if err := rec.Task.UnmarshalProto(blob); err != nil {
-		return nil, fmt.Errorf("a2atask: a stored task does not decode: %w", err)
+		return nil, 0, fmt.Errorf("a2atask: a stored task does not decode: %w", err)
 	}
-	return rec, nil
+	return rec, generation, nil
 }
 
-// ScanRecords reads rows of (owner, generation, task).
-func ScanRecords(rows Rows) ([]*Record, error) {
-	return collect(rows, func() (*Record, error) { return ScanRecord(rows) })
+// Stored is a task as a SQL store reads it: the record at its snapshot's
+// generation, and the generation the task has.
+type Stored struct {
+	Record     *Record
+	Generation int64
+}
+
+// ScanSnapshots reads rows of (owner, generation, snapshot generation,
+// task), as ScanSnapshot does.
+func ScanSnapshots(rows Rows) ([]Stored, error) {
+	return collect(rows, func() (Stored, error) {
+		rec, gen, err := ScanSnapshot(rows)
+		return Stored{Record: rec, Generation: gen}, err
+	})
 }
 
 // ScanEvents reads rows of (generation, event).

@@ -71,17 +71,3 @@ func Replay(rec *Record, events []Event) {
 	}
 	stampTask(rec.Task, rec.Generation)
 }
-
-// ScanSnapshot reads a row of (owner, generation, snapshot generation,
-// task): the record, at its snapshot's generation, and the generation the
-// task has, whose events after the snapshot Replay applies.
-func ScanSnapshot(row interface{ Scan(dest ...any) error }) (rec *Record, generation int64, err error) {
-	var snapshot int64
-	var owner string
-	var blob []byte
-	if err := row.Scan(&owner, &generation, &snapshot, &blob); err != nil {
-		return nil, 0, err
-	}
-	rec, err = DecodeRecord(owner, snapshot, blob)
-	return rec, generation, err
-}

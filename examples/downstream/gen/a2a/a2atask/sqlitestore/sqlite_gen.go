@@ -349,41 +349,25 @@ func (s *Store) List(ctx context.Context, q a2atask.Query) ([]*a2atask.Record, i
 		u := q.After.Updated.UnixNano()
 		where, args = append(where, "(updated < ? OR (updated = ? AND id < ?))"), append(args, u, u, q.After.ID)
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT owner, generation, snapshot, task, id FROM a2a_tasks WHERE `+strings.Join(where, " AND ")+
+	rows, err := s.db.QueryContext(ctx, `SELECT owner, generation, snapshot, task FROM a2a_tasks WHERE `+strings.Join(where, " AND ")+
 		` ORDER BY updated DESC, id DESC LIMIT ?`, append(args, q.Limit)...)
 	if err != nil {
 		return nil, 0, err
 	}
-	type row struct {
-		rec *a2atask.Record
-		gen int64
-		id  string
+	// Read whole before the events are: the store has one connection.
+	page, err := a2atask.ScanSnapshots(rows)
+	if cerr := rows.Close(); err == nil {
+		err = cerr
 	}
-	var page []row
-	for rows.Next() {
-		var r row
-		var snapshot int64
-		var blob []byte
-		rec := &a2atask.Record{}
-		if err := rows.Scan(&rec.Owner, &r.gen, &snapshot, &blob, &r.id); err != nil {
-			rows.Close()
-			return nil, 0, err
-		}
-		if r.rec, err = a2atask.DecodeRecord(rec.Owner, snapshot, blob); err != nil {
-			rows.Close()
-			return nil, 0, err
-		}
-		page = append(page, r)
-	}
-	if err := rows.Close(); err != nil {
+	if err != nil {
 		return nil, 0, err
 	}
 	out := make([]*a2atask.Record, len(page))
-	for i, r := range page {
-		if err := replay(ctx, s.db, r.id, r.rec, r.gen); err != nil {
+	for i, st := range page {
+		if err := replay(ctx, s.db, st.Record.Task.ID, st.Record, st.Generation); err != nil {
 			return nil, 0, err
 		}
-		out[i] = r.rec
+		out[i] = st.Record
 	}
 	return out, total, nil
 }
