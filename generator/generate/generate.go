@@ -244,7 +244,7 @@ func Run(in Inputs, opts Options) (*Output, error) {
 		put("a2a", files)
 		compatVersions = append(compatVersions, v)
 	}
-	slices.SortStableFunc(compatVersions, func(a, b string) int { return compareVersions(b, a) }) // newest first
+	slices.SortStableFunc(compatVersions, func(a, b string) int { return ir.CompareVersions(b, a) }) // newest first
 	list, err := golang.CompatListFile(a2aImport, "a2a", compatVersions)
 	if err != nil {
 		return nil, err
@@ -323,7 +323,7 @@ func loadAGUIEarlier(in Inputs, cur *ir.Package) ([]*ir.Package, error) {
 		switch {
 		case v == "":
 			return nil, fmt.Errorf("%s: its $id (%q) names no protocol version, so the clients it is the version of are unknown", spec.File, pkg.Sources[0].ID)
-		case major(v) > major(curV) || (major(v) == major(curV) && minor(v) >= minor(curV)):
+		case ir.CompareVersions(v, curV) >= 0:
 			if bytes.Equal(spec.Data, embedded) {
 				continue // the default, for a schema older than the embedded one
 			}
@@ -380,24 +380,9 @@ func serveEarlierThroughAdapter(in Inputs, version string) (*ir.Package, []Spec,
 	return cur, compat, nil
 }
 
-// compareVersions orders Major.Minor versions.
-func compareVersions(a, b string) int {
-	if c := major(a) - major(b); c != 0 {
-		return c
-	}
-	return minor(a) - minor(b)
-}
-
 // major is the major number of a Major.Minor version.
 func major(version string) int {
 	m, _, _ := strings.Cut(version, ".")
-	n, _ := strconv.Atoi(m)
-	return n
-}
-
-// minor is the minor number of a Major.Minor version.
-func minor(version string) int {
-	_, m, _ := strings.Cut(version, ".")
 	n, _ := strconv.Atoi(m)
 	return n
 }

@@ -3,7 +3,11 @@
 // definition names); Go names are chosen later, by the naming package.
 package ir
 
-import "fmt"
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
 
 // Package is one loaded protocol: everything one generated Go package holds.
 type Package struct {
@@ -344,4 +348,19 @@ type HTTPRule struct {
 	Path         string // "/tasks/{id=*}:cancel"
 	Body         string // "*", a field name, or empty
 	ResponseBody string
+}
+
+// CompareVersions orders Major.Minor protocol versions numerically: less
+// than zero when a is the earlier.
+func CompareVersions(a, b string) int {
+	am, an, _ := strings.Cut(a, ".")
+	bm, bn, _ := strings.Cut(b, ".")
+	for _, p := range [][2]string{{am, bm}, {an, bn}} {
+		x, _ := strconv.Atoi(p[0])
+		y, _ := strconv.Atoi(p[1])
+		if x != y {
+			return x - y
+		}
+	}
+	return 0
 }

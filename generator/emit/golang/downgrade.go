@@ -3,7 +3,6 @@ package golang
 import (
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -25,7 +24,7 @@ func (g *gen) emitDowngrades(f *jen.File) error {
 		return fmt.Errorf("%s: no Event union to downgrade", g.pkg.Sources[0].File)
 	}
 	earlier := slices.Clone(g.opts.AGUIEarlier)
-	slices.SortFunc(earlier, func(a, b *ir.Package) int { return compareVersions(a.Sources[0].Version, b.Sources[0].Version) })
+	slices.SortFunc(earlier, func(a, b *ir.Package) int { return ir.CompareVersions(a.Sources[0].Version, b.Sources[0].Version) })
 	var versions []jen.Code
 	var cases []jen.Code
 	var funcs []jen.Code
@@ -128,18 +127,4 @@ func (g *gen) downgradeFunc(name, version, schemaID string, cur, old *ir.Union) 
 		sw.Block(body...),
 		jen.Return(jen.Id("ev")),
 	)
-}
-
-// compareVersions orders Major.Minor versions numerically.
-func compareVersions(a, b string) int {
-	am, an, _ := strings.Cut(a, ".")
-	bm, bn, _ := strings.Cut(b, ".")
-	for _, p := range [][2]string{{am, bm}, {an, bn}} {
-		x, _ := strconv.Atoi(p[0])
-		y, _ := strconv.Atoi(p[1])
-		if x != y {
-			return x - y
-		}
-	}
-	return 0
 }
