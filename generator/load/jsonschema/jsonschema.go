@@ -101,7 +101,7 @@ func Load(name string, base Document, extensions ...Document) (*ir.Package, erro
 // root is one opened document.
 type root struct {
 	doc        Document
-	orig       []byte // the document as given, which positions are found in
+	at         *positions // of the document as given
 	schema     *base.Schema
 	id         string
 	defs       string // the keyword holding the definitions: "$defs", or draft-07's "definitions"
@@ -176,7 +176,7 @@ func (l *loader) open(docs []Document) ([]*root, error) {
 			env.WriteString(",\n")
 			d.Data = retarget(d.Data, top, roots[0].id)
 		}
-		roots[i] = &root{doc: d, orig: orig, id: id, defs: defs, lineOffset: bytes.Count(env.Bytes(), []byte("\n")), raw: top}
+		roots[i] = &root{doc: d, at: newPositions(d.File, orig), id: id, defs: defs, lineOffset: bytes.Count(env.Bytes(), []byte("\n")), raw: top}
 		fmt.Fprintf(&env, "%q:", fmt.Sprintf("doc%d", i))
 		env.Write(d.Data)
 		l.pkg.Sources = append(l.pkg.Sources, ir.Source{
@@ -293,7 +293,7 @@ func versionOf(id string) string {
 func (l *loader) pos(proxy *base.SchemaProxy, ptr string) ir.Pos {
 	// The document's own bytes first: the library keeps no place for some
 	// schemas (an unresolved reference's is the wrapper's start).
-	if p := pointerPos(l.cur.doc.File, l.cur.orig, ptr); p.Line > 0 {
+	if p := l.cur.at.pos(ptr); p.Line > 0 {
 		return p
 	}
 	p := ir.Pos{File: l.cur.doc.File, Pointer: ptr}

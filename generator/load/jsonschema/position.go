@@ -40,65 +40,62 @@ func syntaxError(file string, data []byte, err error) *Error {
 	return &Error{Pos: pos, Msg: "not a JSON Schema document: " + err.Error()}
 }
 
-// pointerOffset is the byte offset in data of the value the JSON pointer
-// ptr ("#/$defs/A/allOf/0") names, and whether there is one.
-func pointerOffset(data []byte, ptr string) (int, bool) {
-	rest, ok := strings.CutPrefix(ptr, "#")
-	if !ok {
-		return 0, false
-	}
-	var segs []string
-	if rest != "" {
-		if !strings.HasPrefix(rest, "/") {
-			return 0, false
-		}
-		for _, s := range strings.Split(rest[1:], "/") {
-			segs = append(segs, strings.ReplaceAll(strings.ReplaceAll(s, "~1", "/"), "~0", "~"))
-		}
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	return descend(dec, data, segs)
+// positions is where each value of a document starts, by JSON pointer
+// ("#/$defs/A/allOf/0"), and where its lines start: found in one pass over
+// the document, so that locating a value is a lookup.
+type positions struct {
+	file  string
+	at    map[string]int // the offset of the value at each pointer
+	lines []int          // the offset of each line's first byte
 }
 
-// descend finds the value segs names in the value dec is about to read.
-func descend(dec *json.Decoder, data []byte, segs []string) (int, bool) {
-	start := valueStart(data, int(dec.InputOffset()))
-	if len(segs) == 0 {
-		return start, true
+// newPositions indexes data, the document of file. A document that does
+// not decode is indexed as far as it does: its error is reported where it
+// is decoded.
+func newPositions(file string, data []byte) *positions {
+	p := &positions{file: file, at: map[string]int{}, lines: []int{0}}
+	for i, b := range data {
+		if b == '\n' {
+			p.lines = append(p.lines, i+1)
+		}
+	}
+	p.index(json.NewDecoder(bytes.NewReader(data)), data, "#")
+	return p
+}
+
+// index records the value dec is about to read, at ptr, and the values in
+// it. Of two members of one name, the first is the one recorded.
+func (p *positions) index(dec *json.Decoder, data []byte, ptr string) error {
+	if _, seen := p.at[ptr]; !seen {
+		p.at[ptr] = valueStart(data, int(dec.InputOffset()))
 	}
 	tok, err := dec.Token()
 	if err != nil {
-		return 0, false
+		return err
 	}
 	switch tok {
 	case json.Delim('{'):
 		for dec.More() {
 			key, err := dec.Token()
 			if err != nil {
-				return 0, false
+				return err
 			}
-			if key == segs[0] {
-				return descend(dec, data, segs[1:])
-			}
-			if err := skip(dec); err != nil {
-				return 0, false
+			name, _ := key.(string)
+			if err := p.index(dec, data, ptr+"/"+strings.ReplaceAll(strings.ReplaceAll(name, "~", "~0"), "/", "~1")); err != nil {
+				return err
 			}
 		}
 	case json.Delim('['):
-		want, err := strconv.Atoi(segs[0])
-		if err != nil {
-			return 0, false
-		}
 		for i := 0; dec.More(); i++ {
-			if i == want {
-				return descend(dec, data, segs[1:])
-			}
-			if err := skip(dec); err != nil {
-				return 0, false
+			if err := p.index(dec, data, ptr+"/"+strconv.Itoa(i)); err != nil {
+				return err
 			}
 		}
+	default:
+		return nil
 	}
-	return 0, false
+	_, err = dec.Token() // the closing delimiter
+	return err
 }
 
 // valueStart is where the next value starts at or after offset: past white
@@ -110,16 +107,12 @@ func valueStart(data []byte, offset int) int {
 	return offset
 }
 
-func skip(dec *json.Decoder) error {
-	var v json.RawMessage
-	return dec.Decode(&v)
-}
-
-// pointerPos locates ptr in the document data of file.
-func pointerPos(file string, data []byte, ptr string) ir.Pos {
-	pos := ir.Pos{File: file, Pointer: ptr}
-	if off, ok := pointerOffset(data, ptr); ok {
-		pos.Line, pos.Col = lineCol(data, off)
+// pos locates ptr: no line when the document has no value there.
+func (p *positions) pos(ptr string) ir.Pos {
+	pos := ir.Pos{File: p.file, Pointer: ptr}
+	if off, ok := p.at[ptr]; ok {
+		line, _ := slices.BinarySearch(p.lines, off+1) // the lines starting at or before off
+		pos.Line, pos.Col = line, off-p.lines[line-1]+1
 	}
 	return pos
 }
@@ -130,13 +123,17 @@ func pointerPos(file string, data []byte, ptr string) ir.Pos {
 // was not given, which it would otherwise report without a place.
 func foreignRef(file string, data []byte, ids []string) error {
 	var first *Error
+	var at *positions // indexed once a $ref is to be placed
 	var walk func(v any, ptr string)
 	walk = func(v any, ptr string) {
 		switch v := v.(type) {
 		case map[string]any:
 			if ref, ok := v["$ref"].(string); ok && !strings.HasPrefix(ref, "#") &&
 				!slices.ContainsFunc(ids, func(id string) bool { return strings.HasPrefix(ref, id+"#") || ref == id }) {
-				e := &Error{Pos: pointerPos(file, data, ptr+"/$ref"), Msg: fmt.Sprintf(
+				if at == nil {
+					at = newPositions(file, data)
+				}
+				e := &Error{Pos: at.pos(ptr + "/$ref"), Msg: fmt.Sprintf(
 					"$ref %q names a document agui-gen was not given: refer within the file (#/$defs/Name), or to a document given beside it by its $id", ref)}
 				// The first in the file, whatever order the map walks in.
 				if first == nil || e.Pos.Line < first.Pos.Line || e.Pos.Line == first.Pos.Line && e.Pos.Col < first.Pos.Col {
