@@ -105,21 +105,18 @@ func runDiff(c *cli.Context) error {
 // runCompatDiff lists what the conversion between two A2A versions cannot
 // carry.
 func runCompatDiff(c *cli.Context) error {
-	specs, err := generate.EmbeddedCompat()
-	if f := c.String("from"); f != "embedded" {
-		// VERSION=FILE names the version of a proto whose package does
-		// not tell it, as --a2a-compat does.
-		version, file, named := strings.Cut(f, "=")
-		if !named {
-			version, file = "", f
-		}
-		var spec generate.Spec
-		spec, err = generate.ReadSpec(file)
-		spec.Version, spec.ImportPaths = version, c.StringSlice("proto-path")
-		specs = []generate.Spec{spec}
+	var specs []generate.Spec
+	var err error
+	if f := c.String("from"); f == "embedded" {
+		specs, err = generate.EmbeddedCompat()
+	} else if specs, err = earlierSpecs("from", []string{f}, true); err == nil && len(specs) == 0 {
+		err = fmt.Errorf("--from %s names no earlier version", f)
 	}
 	if err != nil {
 		return err
+	}
+	for i := range specs {
+		specs[i].ImportPaths = c.StringSlice("proto-path")
 	}
 	to, err := generate.LoadSide(c.Context, c.String("to"), c.StringSlice("proto-path")...)
 	if err != nil {
