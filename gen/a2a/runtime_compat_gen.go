@@ -99,18 +99,19 @@ func ownBindings(v *CompatVersion) bool {
 // mayBeEarlier reports whether r may come from a client of an earlier
 // major version the server serves, whose errors have shapes of their own.
 func (c *serverConfig) mayBeEarlier(r *http.Request) bool {
-	return slices.ContainsFunc(c.compat, func(v *CompatVersion) bool { return !ownBindings(v) && mayBe(r, v) })
+	clientOf := c.clientOf(r)
+	return slices.ContainsFunc(c.compat, func(v *CompatVersion) bool { return !ownBindings(v) && clientOf(v) })
 }
 
-// mayBe reports whether r may come from a client of v: it names v, or,
-// where v's bindings are its own (0.3 clients send no A2A-Version), none.
-func mayBe(r *http.Request, v *CompatVersion) bool {
-	requested := requestedVersion(r)
-	if requested == "" {
-		return !ownBindings(v)
+// clientOf reports, for r, whether it may come from a client of an earlier
+// version v: it names v, or, where v's bindings are its own (0.3 clients
+// send no A2A-Version), none. The request is read once, not per version.
+func (c *serverConfig) clientOf(r *http.Request) func(v *CompatVersion) bool {
+	if requestedVersion(r) == "" {
+		return func(v *CompatVersion) bool { return !ownBindings(v) }
 	}
-	mm, _ := ParseVersion(requested)
-	return mm == v.Version
+	named := c.namedEarlier(r)
+	return func(v *CompatVersion) bool { return v == named }
 }
 
 // appendCompatResponse appends a JSON-RPC response in an earlier version's

@@ -131,7 +131,8 @@ func (h *restHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// An earlier version's client names its version, or none (0.3 clients
 	// send no A2A-Version); its paths are its own (/v1/…).
 	if len(h.earlier) > 0 {
-		if rt, vars, _ := match(h.earlier, r, path, func(rt *route) bool { return mayBe(r, rt.earlier) }); rt != nil {
+		clientOf := h.cfg.clientOf(r)
+		if rt, vars, _ := match(h.earlier, r, path, func(rt *route) bool { return clientOf(rt.earlier) }); rt != nil {
 			h.serve(w, r, rt, vars, rt.earlier.Version)
 			return
 		}
@@ -195,12 +196,14 @@ func (h *restHandler) serve(w http.ResponseWriter, r *http.Request, rt *route, v
 			handler := rt.handler
 			if rt.earlier != nil {
 				// An earlier version's stream in the AG-UI format is this
-				// version's stream in it: the format reads this version.
-				if req, rerr = compatUp(rt.rpc, req); rerr != nil {
-					fail(0, rerr)
+				// version's stream in it: the format reads this version,
+				// and the call validates the converted request.
+				up, err := rt.rpc.Up(req)
+				if err != nil {
+					fail(0, InvalidParams(err))
 					return
 				}
-				handler = rt.serves
+				req, handler = up, rt.serves
 			}
 			if rerr := serveFormat(ctx, h.cfg, f, w, r, handler, req); rerr != nil {
 				fail(0, rerr)

@@ -22,14 +22,19 @@ import (
 // a tenant goes to /{tenant}/…; fields not in the path travel in the body,
 // or as query parameters for rules without one.
 func NewRESTTransport(baseURL string, opts ...ClientOption) a2a.Transport {
-	return &restTransport{base: strings.TrimSuffix(baseURL, "/"), cfg: newClientConfig(opts), tmpl: map[string]*pathTemplate{}}
+	t := &restTransport{base: strings.TrimSuffix(baseURL, "/"), cfg: newClientConfig(opts), tmpl: map[string]*pathTemplate{}, contentType: A2AContentType}
+	if slices.ContainsFunc(a2a.CompatVersions(), func(v *a2a.CompatVersion) bool { return v.Version == t.cfg.version }) {
+		t.contentType = "application/json" // an earlier version had no media type of its own, and its servers read only this one
+	}
+	return t
 }
 
 type restTransport struct {
-	base string
-	cfg  *clientConfig
-	mu   sync.Mutex
-	tmpl map[string]*pathTemplate
+	base        string
+	cfg         *clientConfig
+	contentType string // of request bodies, in the version the transport speaks
+	mu          sync.Mutex
+	tmpl        map[string]*pathTemplate
 }
 
 func (t *restTransport) template(path string) (*pathTemplate, error) {
@@ -166,12 +171,8 @@ func (t *restTransport) do(ctx context.Context, method *a2a.MethodDesc, req a2a.
 	if err != nil {
 		return nil, err
 	}
-	contentType := A2AContentType
-	if slices.ContainsFunc(a2a.CompatVersions(), func(v *a2a.CompatVersion) bool { return v.Version == t.cfg.version }) {
-		contentType = "application/json" // an earlier version had no media type of its own, and its servers read only this one
-	}
 	send := func(verb string) (*http.Response, error) {
-		hr, err := t.cfg.newRequest(ctx, verb, target, body, contentType, accept)
+		hr, err := t.cfg.newRequest(ctx, verb, target, body, t.contentType, accept)
 		if err != nil {
 			return nil, err
 		}
