@@ -170,18 +170,11 @@ func NewTransportFromCard(card *AgentCard, opts ...ClientOption) (Transport, *Ag
 		if v, ok := ParseVersion(iface.ProtocolVersion); !ok || v != cfg.version {
 			continue
 		}
-		var t Transport
-		switch f := cfg.factories[iface.ProtocolBinding]; {
-		case f != nil:
-			var err error
-			if t, err = f(iface, opts...); err != nil {
-				return nil, nil, err
-			}
-		case iface.ProtocolBinding == BindingJSONRPC:
-			t = NewJSONRPCTransport(iface.URL, opts...)
-		case iface.ProtocolBinding == BindingHTTPJSON:
-			t = NewRESTTransport(iface.URL, opts...)
-		default:
+		t, err := dial(cfg, iface, opts)
+		if err != nil {
+			return nil, nil, err
+		}
+		if t == nil {
 			continue
 		}
 		if iface.Tenant != "" {
@@ -202,23 +195,36 @@ func NewTransportFromCard(card *AgentCard, opts ...ClientOption) (Transport, *Ag
 			if c.Version != v {
 				continue
 			}
-			earlier := append(slices.Clone(opts), WithVersion(c.Version))
-			switch f := cfg.factories[iface.ProtocolBinding]; {
+			switch {
 			case iface.ProtocolBinding == BindingJSONRPC:
 				return NewCompatJSONRPCTransport(iface.URL, c, opts...), iface, nil
-			case c.Proto == nil:
-			case f != nil:
-				t, err := f(iface, earlier...)
+			case c.Proto != nil:
+				t, err := dial(cfg, iface, append(slices.Clone(opts), WithVersion(c.Version)))
 				if err != nil {
 					return nil, nil, err
 				}
-				return NewCompatTransport(t, c), iface, nil
-			case iface.ProtocolBinding == BindingHTTPJSON:
-				return NewCompatTransport(NewRESTTransport(iface.URL, earlier...), c), iface, nil
+				if t != nil {
+					return NewCompatTransport(t, c), iface, nil
+				}
 			}
 		}
 	}
 	return nil, nil, fmt.Errorf("a2a: the agent card offers no interface this client speaks (version %s; offered: %s)", cfg.version, strings.Join(seen, ", "))
+}
+
+// dial makes a transport to iface: its binding's factory when the options
+// give one, else the built-in JSON-RPC or HTTP+JSON one; nil for another
+// binding.
+func dial(cfg *clientConfig, iface *AgentInterface, opts []ClientOption) (Transport, error) {
+	switch f := cfg.factories[iface.ProtocolBinding]; {
+	case f != nil:
+		return f(iface, opts...)
+	case iface.ProtocolBinding == BindingJSONRPC:
+		return NewJSONRPCTransport(iface.URL, opts...), nil
+	case iface.ProtocolBinding == BindingHTTPJSON:
+		return NewRESTTransport(iface.URL, opts...), nil
+	}
+	return nil, nil
 }
 
 // tenantTransport sets the interface's tenant on every request.
