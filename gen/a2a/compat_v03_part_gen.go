@@ -70,11 +70,16 @@ func ToV03Part(x *Part) a2av03.Part {
 	case *PartURL:
 		return &a2av03.FilePart{Metadata: x.Metadata, File: &a2av03.FileWithURI{URI: c.URL, Name: name, MIMEType: mediaType}}
 	case *PartData:
-		data := c.Data
-		if trimmed := bytes.TrimLeft(data, " \t\r\n"); len(trimmed) == 0 || trimmed[0] != '{' {
-			data, _ = json.Marshal(map[string]json.RawMessage{"value": data})
-		}
-		return &a2av03.DataPart{Data: data, Metadata: x.Metadata}
+		return &a2av03.DataPart{Data: dataObject(c.Data), Metadata: x.Metadata}
 	}
 	return nil
+}
+
+// dataObject is a data part's value as 0.3 holds it, an object: one that is
+// not is wrapped as {"value": …}.
+func dataObject(data json.RawMessage) json.RawMessage {
+	if trimmed := bytes.TrimLeft(data, " \t\r\n"); len(trimmed) == 0 || trimmed[0] != '{' {
+		data, _ = json.Marshal(map[string]json.RawMessage{"value": data})
+	}
+	return data
 }

@@ -17,14 +17,21 @@ import (
 // stream after a terminal state or one that waits for the client (A2A
 // §3.1.2), so those are final.
 func fixToV03TaskStatusUpdateEvent(x *TaskStatusUpdateEvent, out *a2av03.TaskStatusUpdateEvent) {
-	if x.Status == nil {
-		return
+	out.Final = final(x.Status)
+}
+
+// final reports whether a status update ends a 0.3 client's stream: its
+// state is terminal or waits for the client.
+func final(status *TaskStatus) bool {
+	if status == nil {
+		return false
 	}
-	switch x.Status.State {
+	switch status.State {
 	case TaskStateCompleted, TaskStateFailed, TaskStateCanceled, TaskStateRejected,
 		TaskStateInputRequired, TaskStateAuthRequired:
-		out.Final = true
+		return true
 	}
+	return false
 }
 
 // fixFromV03SendMessageConfiguration carries what 1.0 renamed: 0.3's
@@ -52,10 +59,15 @@ func fixToV03AgentCard(x *AgentCard, out *a2av03.AgentCard) {
 		out.AdditionalInterfaces = append(out.AdditionalInterfaces, a2av03.AgentInterface{Transport: i.ProtocolBinding, URL: i.URL})
 	}
 	out.Security = securityToV03(x.SecurityRequirements)
-	if x.Capabilities != nil && x.Capabilities.ExtendedAgentCard != nil && *x.Capabilities.ExtendedAgentCard {
+	if extendedCard(x) {
 		supports := true
 		out.SupportsAuthenticatedExtendedCard = &supports
 	}
+}
+
+// extendedCard reports whether a card says the agent has an extended card.
+func extendedCard(x *AgentCard) bool {
+	return x.Capabilities != nil && x.Capabilities.ExtendedAgentCard != nil && *x.Capabilities.ExtendedAgentCard
 }
 
 // servedToV03 lists the interfaces of a card that serve 0.3: those it

@@ -4,7 +4,6 @@
 package a2a
 
 import (
-	"bytes"
 	"encoding/json"
 	"strconv"
 	"strings"
@@ -68,11 +67,7 @@ func ToV03ProtoPart(x *Part) *a2av03pb.Part {
 		return &a2av03pb.Part{Part: &a2av03pb.PartFile{File: &a2av03pb.FilePart{
 			File: &a2av03pb.FilePartFileWithURI{FileWithURI: c.URL}, MIMEType: x.MediaType}}}
 	case *PartData:
-		data := c.Data
-		if trimmed := bytes.TrimLeft(data, " \t\r\n"); len(trimmed) == 0 || trimmed[0] != '{' {
-			data, _ = json.Marshal(map[string]json.RawMessage{"value": data})
-		}
-		return &a2av03pb.Part{Part: &a2av03pb.PartData{Data: &a2av03pb.DataPart{Data: data}}}
+		return &a2av03pb.Part{Part: &a2av03pb.PartData{Data: &a2av03pb.DataPart{Data: dataObject(c.Data)}}}
 	}
 	return nil
 }
@@ -120,14 +115,7 @@ func fixFromV03ProtoSendMessageConfiguration(x *a2av03pb.SendMessageConfiguratio
 // update of a terminal state, or of one that waits for the client, ends a
 // 0.3 client's stream.
 func fixToV03ProtoTaskStatusUpdateEvent(x *TaskStatusUpdateEvent, out *a2av03pb.TaskStatusUpdateEvent) {
-	if x.Status == nil {
-		return
-	}
-	switch x.Status.State {
-	case TaskStateCompleted, TaskStateFailed, TaskStateCanceled, TaskStateRejected,
-		TaskStateInputRequired, TaskStateAuthRequired:
-		out.Final = true
-	}
+	out.Final = final(x.Status)
 }
 
 // Requests name tasks and push configs by resource name in 0.3's proto
@@ -259,7 +247,7 @@ func fixToV03ProtoAgentCard(x *AgentCard, out *a2av03pb.AgentCard) {
 		out.AdditionalInterfaces = append(out.AdditionalInterfaces, &a2av03pb.AgentInterface{URL: i.URL, Transport: i.ProtocolBinding})
 	}
 	out.Security = securityToV03Proto(x.SecurityRequirements)
-	out.SupportsAuthenticatedExtendedCard = x.Capabilities != nil && x.Capabilities.ExtendedAgentCard != nil && *x.Capabilities.ExtendedAgentCard
+	out.SupportsAuthenticatedExtendedCard = extendedCard(x)
 }
 
 // fixToV03ProtoAgentSkill moves a skill's security requirements to 0.3's
