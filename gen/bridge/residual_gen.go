@@ -111,10 +111,10 @@ func listed(name []byte, list []string) bool {
 // setResiduals adds residuals (nil ones skipped) to p's metadata, after
 // its hint.
 func setResiduals(p *a2a.Part, residuals ...json.RawMessage) {
-	residuals = slices.DeleteFunc(slices.Clone(residuals), func(r json.RawMessage) bool { return r == nil })
-	if len(residuals) == 0 {
-		return
+	if !slices.ContainsFunc(residuals, func(r json.RawMessage) bool { return r != nil }) {
+		return // the common case, without a copy
 	}
+	residuals = slices.DeleteFunc(slices.Clone(residuals), func(r json.RawMessage) bool { return r == nil })
 	meta := map[string]json.RawMessage{}
 	_ = json.Unmarshal(p.Metadata, &meta)
 	var list []json.RawMessage

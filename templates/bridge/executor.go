@@ -290,13 +290,14 @@ func (o *sink) endText(id string) error {
 
 func (o *sink) sendText(id string, a *textArtifact, last bool) error {
 	part := &a2a.Part{Content: &a2a.PartText{Text: a.delta}}
+	var start, end json.RawMessage
 	if !a.started {
-		setResiduals(part, a.start)
+		start = a.start
 	}
-	setResiduals(part, a.content)
 	if last {
-		setResiduals(part, a.end)
+		end = a.end
 	}
+	setResiduals(part, start, a.content, end)
 	art := &a2a.Artifact{ArtifactID: id, Parts: []*a2a.Part{part}}
 	if !a.started {
 		art.Name = "response"
