@@ -19,6 +19,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/agui-gen/agui-gen/generator/diff"
 	"github.com/agui-gen/agui-gen/generator/emit/golang"
@@ -413,7 +414,7 @@ func SetProtocolVersion(pkg *ir.Package, version string) error {
 // proto to the version it defines: a proto in one of those packages
 // defines that version unless told otherwise (0.3's a2a.v1 would read as
 // 1.0 by its suffix).
-func embeddedPackageVersions() map[string]string {
+var embeddedPackageVersions = sync.OnceValue(func() map[string]string {
 	versions := map[string]string{}
 	for file, version := range map[string]string{schemas.A2AProto: schemas.A2AVersion, schemas.A2AV03Proto: schemas.A2AV03Version} {
 		data, err := fs.ReadFile(schemas.FS, file)
@@ -425,7 +426,7 @@ func embeddedPackageVersions() map[string]string {
 		}
 	}
 	return versions
-}
+})
 
 var (
 	packageVersion = regexp.MustCompile(`\.v(\d+)$`)

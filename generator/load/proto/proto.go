@@ -54,10 +54,11 @@ func Load(ctx context.Context, name, file string, data []byte, opts ...Option) (
 		Sources: []ir.Source{{File: file, ID: string(fd.Package()), SHA256: hex.EncodeToString(sum[:])}},
 		Proto:   &ir.ProtoPackage{Package: string(fd.Package()), GoPackage: fd.Options().(*descriptorpb.FileOptions).GetGoPackage()},
 	}
-	for _, imp := range ownImports(fd) {
+	imports := ownImports(fd)
+	for _, imp := range imports {
 		pkg.Sources = append(pkg.Sources, ir.Source{File: imp.Path(), ID: string(imp.Package()), SHA256: importDigest(imp)})
 	}
-	l := &lowerer{pkg: pkg, fd: fd, file: file, decls: map[protoreflect.FullName]ir.Decl{}}
+	l := &lowerer{pkg: pkg, fd: fd, imports: imports, file: file, decls: map[protoreflect.FullName]ir.Decl{}}
 	if err := l.lower(); err != nil {
 		return nil, err
 	}
@@ -137,11 +138,12 @@ func importDigest(f protoreflect.FileDescriptor) string {
 }
 
 type lowerer struct {
-	pkg   *ir.Package
-	fd    protoreflect.FileDescriptor
-	file  string
-	decls map[protoreflect.FullName]ir.Decl
-	empty *ir.Struct
+	pkg     *ir.Package
+	fd      protoreflect.FileDescriptor
+	imports []protoreflect.FileDescriptor // ownImports(fd)
+	file    string
+	decls   map[protoreflect.FullName]ir.Decl
+	empty   *ir.Struct
 }
 
 func (l *lowerer) pos(d protoreflect.Descriptor) ir.Pos {
@@ -208,7 +210,7 @@ func (l *lowerer) lower() error {
 		}
 	}
 	declare(l.fd.Messages(), l.fd.Enums())
-	for _, imp := range ownImports(l.fd) {
+	for _, imp := range l.imports {
 		declare(imp.Messages(), imp.Enums())
 	}
 	for i, desc := range descs {
