@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -180,6 +181,34 @@ func protoOnlyCompat(old, cur *ir.Package, oldImport string) (golang.Compat, err
 	return c, nil
 }
 
+// compats pairs each earlier version loaded with its conversion to cur: a
+// JSON Schema's with its rules and its proto, when that is given; then a
+// proto given alone (protoOnlyCompat), by version. importOf names the Go
+// import path of the package generated from an earlier version's spec.
+func compats(schemas []compatSchema, protos map[string]*ir.Package, cur *ir.Package, importOf func(*ir.Package) string) ([]golang.Compat, error) {
+	protos = maps.Clone(protos)
+	var out []golang.Compat
+	for _, cs := range schemas {
+		c, err := compatRules(cs.spec, cs.pkg, cur, importOf(cs.pkg))
+		if err != nil {
+			return nil, err
+		}
+		if p := protos[cs.pkg.Sources[0].Version]; p != nil {
+			delete(protos, cs.pkg.Sources[0].Version)
+			c.Proto = &golang.CompatProto{Old: p, OldImport: importOf(p), RPCs: diff.RPCPairs(p, cur)}
+		}
+		out = append(out, c)
+	}
+	for _, v := range slices.Sorted(maps.Keys(protos)) {
+		c, err := protoOnlyCompat(protos[v], cur, importOf(protos[v]))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
 // CompatLosses lists what the generated conversions between an earlier A2A
 // version and the A2A package cur cannot carry: specs are that version's
 // JSON Schema and, optionally, its proto.
@@ -193,27 +222,14 @@ func CompatLosses(specs []Spec, cur *ir.Package) ([]golang.CompatLoss, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(schemas) == 0 && len(protos) == 1 {
-		for _, p := range protos {
-			c, err := protoOnlyCompat(p, cur, "compat/a2a/"+p.Name)
-			if err != nil {
-				return nil, err
-			}
-			return golang.CompatLosses(cur, c)
-		}
-	}
-	if len(schemas) != 1 {
+	if len(schemas) != 1 && (len(schemas) != 0 || len(protos) != 1) {
 		return nil, fmt.Errorf("want the JSON Schema of one earlier A2A version, or the proto of one of the same major version, found %d schemas", len(schemas))
 	}
-	old := schemas[0].pkg
-	c, err := compatRules(schemas[0].spec, old, cur, "compat/a2a/"+old.Name)
+	cs, err := compats(schemas, protos, cur, func(p *ir.Package) string { return "compat/a2a/" + p.Name })
 	if err != nil {
 		return nil, err
 	}
-	if p := protos[old.Sources[0].Version]; p != nil {
-		c.Proto = &golang.CompatProto{Old: p, OldImport: "compat/a2a/" + p.Name, RPCs: diff.RPCPairs(p, cur)}
-	}
-	return golang.CompatLosses(cur, c)
+	return golang.CompatLosses(cur, cs[0])
 }
 
 // EmbeddedCompat returns the specs of the embedded earlier A2A version:

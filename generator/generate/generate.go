@@ -21,7 +21,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/agui-gen/agui-gen/generator/diff"
 	"github.com/agui-gen/agui-gen/generator/emit/golang"
 	"github.com/agui-gen/agui-gen/generator/ir"
 	"github.com/agui-gen/agui-gen/generator/load/freeze"
@@ -204,46 +203,33 @@ func Run(in Inputs, opts Options) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
+	cs, err := compats(compatSchemas, compatProtos, a2a, func(p *ir.Package) string { return a2aImport + "/" + p.Name })
+	if err != nil {
+		return nil, err
+	}
 	var compatVersions []string
-	for _, cs := range compatSchemas {
-		spec, compat := cs.spec, cs.pkg
-		if files, err = golang.Package(compat, golang.Options{PackageName: compat.Name, ImportPath: a2aImport + "/" + compat.Name}); err != nil {
-			return nil, err
-		}
-		put("a2a/"+compat.Name, files)
-		c, err := compatRules(spec, compat, a2a, a2aImport+"/"+compat.Name)
-		if err != nil {
-			return nil, err
-		}
-		if old := compatProtos[compat.Sources[0].Version]; old != nil {
-			delete(compatProtos, compat.Sources[0].Version)
-			if files, err = golang.ProtoPackage(old, golang.Options{PackageName: old.Name, ImportPath: a2aImport + "/" + old.Name}); err != nil {
+	for _, c := range cs {
+		var version string // the earlier version's, from either spec
+		if old := c.Old; old != nil {
+			if files, err = golang.Package(old, golang.Options{PackageName: old.Name, ImportPath: c.OldImport}); err != nil {
 				return nil, err
 			}
 			put("a2a/"+old.Name, files)
-			c.Proto = &golang.CompatProto{Old: old, OldImport: a2aImport + "/" + old.Name, RPCs: diff.RPCPairs(old, a2a)}
+			version = old.Sources[0].Version
+		}
+		if c.Proto != nil {
+			old := c.Proto.Old
+			if files, err = golang.ProtoPackage(old, golang.Options{PackageName: old.Name, ImportPath: c.Proto.OldImport}); err != nil {
+				return nil, err
+			}
+			put("a2a/"+old.Name, files)
+			version = old.Sources[0].Version
 		}
 		if files, err = golang.CompatPackageFiles(a2a, c, a2aImport, "a2a"); err != nil {
 			return nil, err
 		}
 		put("a2a", files)
-		compatVersions = append(compatVersions, compat.Sources[0].Version)
-	}
-	for _, v := range slices.Sorted(maps.Keys(compatProtos)) {
-		old := compatProtos[v]
-		c, err := protoOnlyCompat(old, a2a, a2aImport+"/"+old.Name)
-		if err != nil {
-			return nil, err
-		}
-		if files, err = golang.ProtoPackage(old, golang.Options{PackageName: old.Name, ImportPath: a2aImport + "/" + old.Name}); err != nil {
-			return nil, err
-		}
-		put("a2a/"+old.Name, files)
-		if files, err = golang.CompatPackageFiles(a2a, c, a2aImport, "a2a"); err != nil {
-			return nil, err
-		}
-		put("a2a", files)
-		compatVersions = append(compatVersions, v)
+		compatVersions = append(compatVersions, version)
 	}
 	slices.SortStableFunc(compatVersions, func(a, b string) int { return ir.CompareVersions(b, a) }) // newest first
 	list, err := golang.CompatListFile(a2aImport, "a2a", compatVersions)
