@@ -184,25 +184,25 @@ func Run(in Inputs, opts Options) (*Output, error) {
 		return nil, err
 	}
 	var notes []string
+	var compatSchemas []compatSchema
+	var compatProtos map[string]*ir.Package
 	if earlier, runtime := a2a.Sources[0].Version, schemas.A2AVersion; major(earlier) < major(runtime) {
 		// The runtime (card, task store, bindings) is written against the
 		// embedded version's model: an earlier major has another one. Its
 		// clients are served through the adapter, as --a2a-compat would.
-		if a2a, in.A2ACompat, err = serveEarlierThroughAdapter(in, earlier); err != nil {
+		if a2a, compatSchemas, compatProtos, err = serveEarlierThroughAdapter(in, a2a); err != nil {
 			return nil, err
 		}
 		notes = append(notes, fmt.Sprintf("%s defines A2A %s, older than the A2A %s the runtime is written against: a2a/ is generated from the embedded A2A %s proto, "+
 			"and A2A %s clients are served through the generated adapter (a2a/%s, a2a/%spb)", in.A2AProto.File, earlier, runtime, runtime, earlier, CompatPackageName(earlier), CompatPackageName(earlier)))
+	} else if compatSchemas, compatProtos, err = loadCompat(in.A2ACompat, a2a, in.A2AProto.File); err != nil {
+		return nil, err
 	}
 	a2aImport := joinImport(opts.ImportPath, "a2a")
 	if files, err = golang.ProtoPackage(a2a, golang.Options{PackageName: "a2a", ImportPath: a2aImport, A2ARuntime: true}); err != nil {
 		return nil, err
 	}
 	put("a2a", files)
-	compatSchemas, compatProtos, err := loadCompat(in.A2ACompat, a2a, in.A2AProto.File)
-	if err != nil {
-		return nil, err
-	}
 	cs, err := compats(compatSchemas, compatProtos, a2a, func(p *ir.Package) string { return a2aImport + "/" + p.Name })
 	if err != nil {
 		return nil, err
@@ -324,47 +324,34 @@ func loadAGUIEarlier(in Inputs, cur *ir.Package) ([]*ir.Package, error) {
 	return out, nil
 }
 
-// serveEarlierThroughAdapter turns a run whose A2A proto defines an earlier
-// major version than the runtime's into one that generates the runtime
-// from the embedded proto and serves that earlier version beside it: the
-// given proto replaces the compat proto of its version. Its JSON-RPC wire
-// is its JSON Schema, which must be among the compat specs (the embedded
-// ones are, unless --a2a-compat replaced them).
-func serveEarlierThroughAdapter(in Inputs, version string) (*ir.Package, []Spec, error) {
+// serveEarlierThroughAdapter turns a run whose A2A proto, given, defines
+// an earlier major version than the runtime's into one that generates the
+// runtime from the embedded proto and serves that earlier version beside
+// it: given replaces the compat proto of its version among the compat
+// specs loaded. Its JSON-RPC wire is its JSON Schema, which must be among
+// the compat specs (the embedded ones are, unless --a2a-compat replaced
+// them).
+func serveEarlierThroughAdapter(in Inputs, given *ir.Package) (*ir.Package, []compatSchema, map[string]*ir.Package, error) {
 	embedded, err := Embedded()
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	cur, err := loadProto(Spec{File: embedded.A2AProto.File, Data: embedded.A2AProto.Data, Version: embedded.A2AVersion})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	given := in.A2AProto
-	given.Version = version
-	compat := []Spec{given}
-	haveSchema := false
-	for _, spec := range in.A2ACompat {
-		if !strings.HasSuffix(spec.File, ".proto") {
-			old, err := LoadA2ACompat(spec)
-			if err != nil {
-				return nil, nil, err
-			}
-			haveSchema = haveSchema || old.Sources[0].Version == version
-			compat = append(compat, spec)
-			continue
-		}
-		pkg, err := loadProto(spec)
-		if err != nil {
-			return nil, nil, err
-		}
-		if pkg.Sources[0].Version != version {
-			compat = append(compat, spec) // another earlier version's proto
-		}
+	compatSchemas, compatProtos, err := loadCompat(in.A2ACompat, cur, embedded.A2AProto.File)
+	if err != nil {
+		return nil, nil, nil, err
 	}
-	if !haveSchema {
-		return nil, nil, fmt.Errorf("%s defines A2A %s, which is served beside the runtime's A2A %s through the adapter; its JSON-RPC wire is its JSON Schema: give it with --a2a-compat FILE", given.File, version, embedded.A2AVersion)
+	version := given.Sources[0].Version
+	if !slices.ContainsFunc(compatSchemas, func(cs compatSchema) bool { return cs.pkg.Sources[0].Version == version }) {
+		return nil, nil, nil, fmt.Errorf("%s defines A2A %s, which is served beside the runtime's A2A %s through the adapter; its JSON-RPC wire is its JSON Schema: give it with --a2a-compat FILE",
+			given.Sources[0].File, version, embedded.A2AVersion)
 	}
-	return cur, compat, nil
+	given.Name = CompatPackageName(version) + "pb"
+	compatProtos[version] = given
+	return cur, compatSchemas, compatProtos, nil
 }
 
 // major is the major number of a Major.Minor version.
