@@ -81,14 +81,11 @@ type compatGen struct {
 	oldQual string
 	prefix  string // "V03"
 	version string // "0.3"
-	rules   map[string]bool
-	named   map[string]pair
-	names   map[pair]string
-	queue   []pair
-	f       *jen.File
-	err     error
-	losses  []CompatLoss
-	proto   *protoCompatGen // for the earlier version's proto, when it is given
+	converters
+	f      *jen.File
+	err    error
+	losses []CompatLoss
+	proto  *protoCompatGen // for the earlier version's proto, when it is given
 }
 
 // CompatLoss is what one generated conversion cannot carry: members of its
@@ -143,8 +140,9 @@ func compatFiles(cur *ir.Package, c Compat, importPath, pkgName string) ([]File,
 	}
 	version := source.Sources[0].Version
 	prefix := "V" + strings.ReplaceAll(version, ".", "")
-	cg := &compatGen{cur: g, oldPkg: c.Old, oldQual: c.OldImport, prefix: prefix, version: version,
-		rules: map[string]bool{}, named: map[string]pair{}, names: map[pair]string{}}
+	cg := &compatGen{cur: g, oldPkg: c.Old, oldQual: c.OldImport, prefix: prefix, version: version}
+	cg.converters = newConverters(prefix[1:], version, cur.Sources[0].Version, map[string]bool{}, &cg.losses)
+	cg.curDecl = g.decl
 	if c.Rules != nil {
 		ruleNames, err := templateNames(c.Rules, c.Dir)
 		if err != nil {
@@ -167,7 +165,7 @@ func compatFiles(cur *ir.Package, c Compat, importPath, pkgName string) ([]File,
 		if err != nil {
 			return nil, nil, err
 		}
-		cg.old = old
+		cg.old, cg.oldDecl = old, old.decl
 		f.ImportName(c.OldImport, c.Old.Name)
 		data, err := fs.ReadFile(c.Rules, path.Join(c.Dir, "routes.txt"))
 		if err != nil {
@@ -183,9 +181,7 @@ func compatFiles(cur *ir.Package, c Compat, importPath, pkgName string) ([]File,
 	} else if cg.err == nil {
 		cg.proto.emitProtoOnlyTable(protoTable)
 	}
-	for len(cg.queue) > 0 && cg.err == nil {
-		p := cg.queue[0]
-		cg.queue = cg.queue[1:]
+	for p, ok := cg.next(); ok && cg.err == nil; p, ok = cg.next() {
 		cg.emitConverter(p)
 	}
 	if cg.proto != nil {
@@ -250,45 +246,6 @@ func (cg *compatGen) fail(format string, args ...any) {
 }
 
 func (cg *compatGen) oldType(d ir.Decl) *jen.Statement { return jen.Qual(cg.oldQual, cg.old.decl[d]) }
-
-// name is the converter's Go name: FromV03<current type> up, ToV03<earlier
-// type> down; when one name would serve two conversions (0.3's TaskIdParams
-// is both CancelTaskRequest and SubscribeToTaskRequest), the later one is
-// named for both types (ToV03TaskIDParamsFromSubscribeToTaskRequest).
-func (cg *compatGen) name(p pair) string {
-	if n, ok := cg.names[p]; ok {
-		return n
-	}
-	short, long := "FromV"+cg.prefix[1:]+cg.cur.decl[p.cur], "FromV"+cg.prefix[1:]+cg.cur.decl[p.cur]+"Of"+cg.old.decl[p.old]
-	if !p.up {
-		short, long = "ToV"+cg.prefix[1:]+cg.old.decl[p.old], "ToV"+cg.prefix[1:]+cg.old.decl[p.old]+"From"+cg.cur.decl[p.cur]
-	}
-	n := short
-	if prev, taken := cg.named[short]; taken && prev != p {
-		n = long
-	}
-	cg.names[p] = n
-	return n
-}
-
-// need returns the name of p's converter and queues it, once.
-func (cg *compatGen) need(p pair) string {
-	n := cg.name(p)
-	if _, ok := cg.named[n]; ok {
-		return n
-	}
-	cg.named[n] = p
-	if !cg.rules[n] {
-		cg.queue = append(cg.queue, p)
-	} else {
-		from, to := cg.version+" "+p.old.DeclName(), cg.cur.pkg.Sources[0].Version+" "+p.cur.DeclName()
-		if !p.up {
-			from, to = to, from
-		}
-		cg.losses = append(cg.losses, CompatLoss{Converter: n, From: from, To: to, Rule: true})
-	}
-	return n
-}
 
 // emitTable writes the version's method table.
 func (cg *compatGen) emitTable(routes []CompatRoute, proto jen.Dict) error {

@@ -40,12 +40,9 @@ type CompatProto struct {
 // its converters apart from theirs.
 type protoCompatGen struct {
 	*compatGen
-	old     *protoGen
-	oldQual string
-	pname   string // "V03Proto", in converter names
-	named   map[string]pair
-	names   map[pair]string
-	queue   []pair
+	old        *protoGen
+	oldQual    string
+	converters // named "V03Proto"
 	// methods are the JSON-RPC methods of a version given by its proto
 	// alone: its RPCs, by their names, with ProtoJSON params and results.
 	methods []jen.Code
@@ -66,8 +63,9 @@ func (cg *compatGen) protoTable(c *CompatProto, rules fs.FS, dir string) (*proto
 		cg.fail("%v", err)
 		return nil, nil
 	}
-	pg := &protoCompatGen{compatGen: cg, old: old, oldQual: c.OldImport, pname: cg.prefix + "Proto",
-		named: map[string]pair{}, names: map[pair]string{}}
+	pg := &protoCompatGen{compatGen: cg, old: old, oldQual: c.OldImport,
+		converters: newConverters(cg.prefix[1:]+"Proto", cg.version, cg.cur.pkg.Sources[0].Version, cg.rules, &cg.losses)}
+	pg.oldDecl, pg.curDecl = old.decl, cg.cur.decl
 	cg.f.ImportName(c.OldImport, c.Old.Name)
 	var fixes map[string][]ir.HTTPRule
 	if rules != nil {
@@ -192,9 +190,7 @@ func (pg *protoCompatGen) emitProtoOnlyTable(proto jen.Dict) {
 
 // protoConverters writes the conversions the table needs.
 func (pg *protoCompatGen) protoConverters() {
-	for len(pg.queue) > 0 && pg.err == nil {
-		p := pg.queue[0]
-		pg.queue = pg.queue[1:]
+	for p, ok := pg.next(); ok && pg.err == nil; p, ok = pg.next() {
 		pg.emitConverter(p)
 	}
 }
@@ -263,54 +259,6 @@ func readHTTPRules(rules fs.FS, dir string) (map[string][]ir.HTTPRule, error) {
 
 func (pg *protoCompatGen) oldType(d ir.Decl) *jen.Statement {
 	return jen.Qual(pg.oldQual, pg.old.decl[d])
-}
-
-// name is the converter's Go name: FromV03Proto<current type> up,
-// ToV03Proto<earlier type> down, made longer where one name would serve two.
-func (pg *protoCompatGen) name(p pair) string {
-	if n, ok := pg.names[p]; ok {
-		return n
-	}
-	short, long := "FromV"+pg.pname[1:]+pg.cur.decl[p.cur], "FromV"+pg.pname[1:]+pg.cur.decl[p.cur]+"Of"+pg.old.decl[p.old]
-	if !p.up {
-		short, long = "ToV"+pg.pname[1:]+pg.old.decl[p.old], "ToV"+pg.pname[1:]+pg.old.decl[p.old]+"From"+pg.cur.decl[p.cur]
-	}
-	n := short
-	if prev, taken := pg.named[short]; taken && prev != p {
-		n = long
-	}
-	pg.names[p] = n
-	return n
-}
-
-// need returns the name of p's converter and queues it, once; a rule of
-// that name replaces it.
-func (pg *protoCompatGen) need(p pair) string {
-	n := pg.name(p)
-	if _, ok := pg.named[n]; ok {
-		return n
-	}
-	pg.named[n] = p
-	if !pg.rules[n] {
-		pg.queue = append(pg.queue, p)
-	} else {
-		pg.losses = append(pg.losses, CompatLoss{Converter: n, From: pg.from(p), To: pg.to(p), Rule: true})
-	}
-	return n
-}
-
-func (pg *protoCompatGen) from(p pair) string {
-	if p.up {
-		return pg.version + " " + p.old.DeclName()
-	}
-	return pg.cur.pkg.Sources[0].Version + " " + p.cur.DeclName()
-}
-
-func (pg *protoCompatGen) to(p pair) string {
-	if p.up {
-		return pg.cur.pkg.Sources[0].Version + " " + p.cur.DeclName()
-	}
-	return pg.version + " " + p.old.DeclName()
 }
 
 func (pg *protoCompatGen) emitConverter(p pair) {
@@ -402,7 +350,8 @@ func (pg *protoCompatGen) structConverter(p pair, old, cur *ir.Struct) {
 		}
 		pg.f.Comment("")
 		pg.f.Comment(carried(lost, unfilled, from, to))
-		loss := CompatLoss{Converter: name, From: pg.from(p), To: pg.to(p), Lost: lost, Unfilled: unfilled, Fix: ruleOf(pg.rules, fix)}
+		lossFrom, lossTo := pg.ends(p)
+		loss := CompatLoss{Converter: name, From: lossFrom, To: lossTo, Lost: lost, Unfilled: unfilled, Fix: ruleOf(pg.rules, fix)}
 		pg.losses = append(pg.losses, loss)
 	}
 	if pg.rules[fix] {
@@ -628,7 +577,8 @@ func (pg *protoCompatGen) enumConverter(p pair, old, cur *ir.Enum) {
 		pg.f.Commentf("The other version has no value for %s: they become the zero value.", strings.Join(lost, ", "))
 	}
 	if len(lost) > 0 {
-		pg.losses = append(pg.losses, CompatLoss{Converter: name, From: pg.from(p), To: pg.to(p), Lost: lost, Fix: ruleOf(pg.rules, fix)})
+		from, to := pg.ends(p)
+		pg.losses = append(pg.losses, CompatLoss{Converter: name, From: from, To: to, Lost: lost, Fix: ruleOf(pg.rules, fix)})
 	}
 	pg.f.Func().Id(name).Params(jen.Id("v").Add(srcType)).Add(dstType).Block(
 		jen.Switch(jen.Id("v")).Block(cases...),
