@@ -899,22 +899,27 @@ func (cg *compatGen) unionConverter(p pair, old *ir.Union, cur *ir.Struct) {
 	cg.f.Line()
 }
 
+// enumKey is what pairs a value of enum e with its counterpart in another
+// version: its name without the proto's type-name prefix, in upper case,
+// with "_" for the separators ("input-required" and
+// TASK_STATE_INPUT_REQUIRED are INPUT_REQUIRED).
+func enumKey(e *ir.Enum, value string) string {
+	prefix := strings.ToUpper(strings.Join(naming.Words(e.Name), "_")) + "_"
+	return strings.NewReplacer("-", "_", " ", "_").Replace(strings.ToUpper(strings.TrimPrefix(value, prefix)))
+}
+
 // enumConverter pairs the values of two enums by name, ignoring case, the
 // separators and the proto's type-name prefix: "input-required" is
 // TASK_STATE_INPUT_REQUIRED.
 func (cg *compatGen) enumConverter(p pair, old, cur *ir.Enum) {
 	name := cg.name(p)
-	prefix := strings.ToUpper(strings.Join(naming.Words(cur.Name), "_")) + "_"
-	key := func(s string) string {
-		return strings.NewReplacer("-", "_", " ", "_").Replace(strings.ToUpper(strings.TrimPrefix(s, prefix)))
-	}
 	type valuePair struct{ old, cur string } // Go constant names
 	var pairs []valuePair
 	var lost []string
 	for _, ov := range old.Values {
 		var match *ir.EnumValue
 		for _, cv := range cur.Values {
-			if key(cv.Value) == key(ov.Value) {
+			if enumKey(cur, cv.Value) == enumKey(old, ov.Value) {
 				match = cv
 			}
 		}

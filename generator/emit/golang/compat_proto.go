@@ -531,10 +531,6 @@ func (pg *protoCompatGen) goType(g *protoGen, t ir.Type) *jen.Statement {
 // counterpart becomes the zero value, unless a rule fix<Converter> decides.
 func (pg *protoCompatGen) enumConverter(p pair, old, cur *ir.Enum) {
 	name := pg.name(p)
-	key := func(e *ir.Enum, v string) string {
-		prefix := strings.ToUpper(strings.Join(naming.Words(e.Name), "_")) + "_"
-		return strings.NewReplacer("-", "_", " ", "_").Replace(strings.ToUpper(strings.TrimPrefix(v, prefix)))
-	}
 	src, dst := old, cur
 	if !p.up {
 		src, dst = cur, old
@@ -548,7 +544,7 @@ func (pg *protoCompatGen) enumConverter(p pair, old, cur *ir.Enum) {
 	var cases []jen.Code
 	var lost []string
 	for _, sv := range src.Values {
-		i := slices.IndexFunc(dst.Values, func(dv *ir.EnumValue) bool { return key(dst, dv.Value) == key(src, sv.Value) })
+		i := slices.IndexFunc(dst.Values, func(dv *ir.EnumValue) bool { return enumKey(dst, dv.Value) == enumKey(src, sv.Value) })
 		if i < 0 {
 			i = slices.IndexFunc(dst.Values, func(dv *ir.EnumValue) bool { return dv.Number == sv.Number })
 		}
