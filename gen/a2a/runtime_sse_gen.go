@@ -76,19 +76,13 @@ func (s *sseWriter) start() {
 	s.w.WriteHeader(http.StatusOK)
 }
 
-// open sends the response header if no event has, and flushes it.
+// open has the writer, running, send the response header if no event has,
+// and flush it.
 func (s *sseWriter) open() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.running {
-		s.opening = true
-		s.signal()
-		return
-	}
-	if !s.started {
-		s.start()
-		_ = s.write(nil)
-	}
+	s.opening = true
+	s.signal()
 }
 
 // event writes one event whose data is the JSON text data.
