@@ -3,7 +3,12 @@
 
 package a2a
 
-import "bytes"
+import (
+	"bytes"
+	"maps"
+	"slices"
+	"time"
+)
 
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
 func (x *SendMessageConfiguration) AppendProto(b []byte) []byte {
@@ -88,6 +93,20 @@ func readSendMessageConfigurationProto(w *wireReader, field string) *SendMessage
 		w.err = err.under(field)
 	}
 	return x
+}
+
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *SendMessageConfiguration) Clone() *SendMessageConfiguration {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	c.AcceptedOutputModes = slices.Clone(x.AcceptedOutputModes)
+	c.TaskPushNotificationConfig = x.TaskPushNotificationConfig.Clone()
+	if x.HistoryLength != nil {
+		c.HistoryLength = newOf(*x.HistoryLength)
+	}
+	return &c
 }
 
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
@@ -212,6 +231,29 @@ func readTaskProto(w *wireReader, field string) *Task {
 	return x
 }
 
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *Task) Clone() *Task {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	c.Status = x.Status.Clone()
+	if x.Artifacts != nil {
+		c.Artifacts = make([]*Artifact, len(x.Artifacts))
+		for i, e := range x.Artifacts {
+			c.Artifacts[i] = e.Clone()
+		}
+	}
+	if x.History != nil {
+		c.History = make([]*Message, len(x.History))
+		for i, e := range x.History {
+			c.History[i] = e.Clone()
+		}
+	}
+	c.Metadata = slices.Clone(x.Metadata)
+	return &c
+}
+
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
 func (x *TaskStatus) AppendProto(b []byte) []byte {
 	if x == nil {
@@ -288,6 +330,17 @@ func readTaskStatusProto(w *wireReader, field string) *TaskStatus {
 		w.err = err.under(field)
 	}
 	return x
+}
+
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *TaskStatus) Clone() *TaskStatus {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	c.Message = x.Message.Clone()
+	c.Timestamp = cloneTime(x.Timestamp)
+	return &c
 }
 
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
@@ -406,6 +459,26 @@ func readPartProto(w *wireReader, field string) *Part {
 		w.err = err.under(field)
 	}
 	return x
+}
+
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *Part) Clone() *Part {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	switch v := x.Content.(type) {
+	case *PartText:
+		c.Content = &PartText{Text: v.Text}
+	case *PartRaw:
+		c.Content = &PartRaw{Raw: slices.Clone(v.Raw)}
+	case *PartURL:
+		c.Content = &PartURL{URL: v.URL}
+	case *PartData:
+		c.Content = &PartData{Data: slices.Clone(v.Data)}
+	}
+	c.Metadata = slices.Clone(x.Metadata)
+	return &c
 }
 
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
@@ -542,6 +615,24 @@ func readMessageProto(w *wireReader, field string) *Message {
 	return x
 }
 
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *Message) Clone() *Message {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	if x.Parts != nil {
+		c.Parts = make([]*Part, len(x.Parts))
+		for i, e := range x.Parts {
+			c.Parts[i] = e.Clone()
+		}
+	}
+	c.Metadata = slices.Clone(x.Metadata)
+	c.Extensions = slices.Clone(x.Extensions)
+	c.ReferenceTaskIDs = slices.Clone(x.ReferenceTaskIDs)
+	return &c
+}
+
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
 func (x *Artifact) AppendProto(b []byte) []byte {
 	if x == nil {
@@ -654,6 +745,23 @@ func readArtifactProto(w *wireReader, field string) *Artifact {
 	return x
 }
 
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *Artifact) Clone() *Artifact {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	if x.Parts != nil {
+		c.Parts = make([]*Part, len(x.Parts))
+		for i, e := range x.Parts {
+			c.Parts[i] = e.Clone()
+		}
+	}
+	c.Metadata = slices.Clone(x.Metadata)
+	c.Extensions = slices.Clone(x.Extensions)
+	return &c
+}
+
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
 func (x *TaskStatusUpdateEvent) AppendProto(b []byte) []byte {
 	if x == nil {
@@ -740,6 +848,17 @@ func readTaskStatusUpdateEventProto(w *wireReader, field string) *TaskStatusUpda
 		w.err = err.under(field)
 	}
 	return x
+}
+
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *TaskStatusUpdateEvent) Clone() *TaskStatusUpdateEvent {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	c.Status = x.Status.Clone()
+	c.Metadata = slices.Clone(x.Metadata)
+	return &c
 }
 
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
@@ -850,6 +969,17 @@ func readTaskArtifactUpdateEventProto(w *wireReader, field string) *TaskArtifact
 	return x
 }
 
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *TaskArtifactUpdateEvent) Clone() *TaskArtifactUpdateEvent {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	c.Artifact = x.Artifact.Clone()
+	c.Metadata = slices.Clone(x.Metadata)
+	return &c
+}
+
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
 func (x *AuthenticationInfo) AppendProto(b []byte) []byte {
 	if x == nil {
@@ -906,6 +1036,15 @@ func readAuthenticationInfoProto(w *wireReader, field string) *AuthenticationInf
 		w.err = err.under(field)
 	}
 	return x
+}
+
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *AuthenticationInfo) Clone() *AuthenticationInfo {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	return &c
 }
 
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
@@ -984,6 +1123,15 @@ func readAgentInterfaceProto(w *wireReader, field string) *AgentInterface {
 		w.err = err.under(field)
 	}
 	return x
+}
+
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *AgentInterface) Clone() *AgentInterface {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	return &c
 }
 
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
@@ -1244,6 +1392,55 @@ func readAgentCardProto(w *wireReader, field string) *AgentCard {
 	return x
 }
 
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *AgentCard) Clone() *AgentCard {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	if x.SupportedInterfaces != nil {
+		c.SupportedInterfaces = make([]*AgentInterface, len(x.SupportedInterfaces))
+		for i, e := range x.SupportedInterfaces {
+			c.SupportedInterfaces[i] = e.Clone()
+		}
+	}
+	c.Provider = x.Provider.Clone()
+	if x.DocumentationURL != nil {
+		c.DocumentationURL = newOf(*x.DocumentationURL)
+	}
+	c.Capabilities = x.Capabilities.Clone()
+	if x.SecuritySchemes != nil {
+		c.SecuritySchemes = make(map[string]*SecurityScheme, len(x.SecuritySchemes))
+		for k, e := range x.SecuritySchemes {
+			c.SecuritySchemes[k] = e.Clone()
+		}
+	}
+	if x.SecurityRequirements != nil {
+		c.SecurityRequirements = make([]*SecurityRequirement, len(x.SecurityRequirements))
+		for i, e := range x.SecurityRequirements {
+			c.SecurityRequirements[i] = e.Clone()
+		}
+	}
+	c.DefaultInputModes = slices.Clone(x.DefaultInputModes)
+	c.DefaultOutputModes = slices.Clone(x.DefaultOutputModes)
+	if x.Skills != nil {
+		c.Skills = make([]*AgentSkill, len(x.Skills))
+		for i, e := range x.Skills {
+			c.Skills[i] = e.Clone()
+		}
+	}
+	if x.Signatures != nil {
+		c.Signatures = make([]*AgentCardSignature, len(x.Signatures))
+		for i, e := range x.Signatures {
+			c.Signatures[i] = e.Clone()
+		}
+	}
+	if x.IconURL != nil {
+		c.IconURL = newOf(*x.IconURL)
+	}
+	return &c
+}
+
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
 func (x *AgentProvider) AppendProto(b []byte) []byte {
 	if x == nil {
@@ -1300,6 +1497,15 @@ func readAgentProviderProto(w *wireReader, field string) *AgentProvider {
 		w.err = err.under(field)
 	}
 	return x
+}
+
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *AgentProvider) Clone() *AgentProvider {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	return &c
 }
 
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
@@ -1387,6 +1593,30 @@ func readAgentCapabilitiesProto(w *wireReader, field string) *AgentCapabilities 
 	return x
 }
 
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *AgentCapabilities) Clone() *AgentCapabilities {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	if x.Streaming != nil {
+		c.Streaming = newOf(*x.Streaming)
+	}
+	if x.PushNotifications != nil {
+		c.PushNotifications = newOf(*x.PushNotifications)
+	}
+	if x.Extensions != nil {
+		c.Extensions = make([]*AgentExtension, len(x.Extensions))
+		for i, e := range x.Extensions {
+			c.Extensions[i] = e.Clone()
+		}
+	}
+	if x.ExtendedAgentCard != nil {
+		c.ExtendedAgentCard = newOf(*x.ExtendedAgentCard)
+	}
+	return &c
+}
+
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
 func (x *AgentExtension) AppendProto(b []byte) []byte {
 	if x == nil {
@@ -1468,6 +1698,16 @@ func readAgentExtensionProto(w *wireReader, field string) *AgentExtension {
 		w.err = err.under(field)
 	}
 	return x
+}
+
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *AgentExtension) Clone() *AgentExtension {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	c.Params = slices.Clone(x.Params)
+	return &c
 }
 
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
@@ -1603,6 +1843,25 @@ func readAgentSkillProto(w *wireReader, field string) *AgentSkill {
 	return x
 }
 
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *AgentSkill) Clone() *AgentSkill {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	c.Tags = slices.Clone(x.Tags)
+	c.Examples = slices.Clone(x.Examples)
+	c.InputModes = slices.Clone(x.InputModes)
+	c.OutputModes = slices.Clone(x.OutputModes)
+	if x.SecurityRequirements != nil {
+		c.SecurityRequirements = make([]*SecurityRequirement, len(x.SecurityRequirements))
+		for i, e := range x.SecurityRequirements {
+			c.SecurityRequirements[i] = e.Clone()
+		}
+	}
+	return &c
+}
+
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
 func (x *AgentCardSignature) AppendProto(b []byte) []byte {
 	if x == nil {
@@ -1674,6 +1933,16 @@ func readAgentCardSignatureProto(w *wireReader, field string) *AgentCardSignatur
 		w.err = err.under(field)
 	}
 	return x
+}
+
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *AgentCardSignature) Clone() *AgentCardSignature {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	c.Header = slices.Clone(x.Header)
+	return &c
 }
 
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
@@ -1779,6 +2048,16 @@ func readTaskPushNotificationConfigProto(w *wireReader, field string) *TaskPushN
 	return x
 }
 
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *TaskPushNotificationConfig) Clone() *TaskPushNotificationConfig {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	c.Authentication = x.Authentication.Clone()
+	return &c
+}
+
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
 func (x *StringList) AppendProto(b []byte) []byte {
 	if x == nil {
@@ -1827,6 +2106,16 @@ func readStringListProto(w *wireReader, field string) *StringList {
 		w.err = err.under(field)
 	}
 	return x
+}
+
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *StringList) Clone() *StringList {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	c.List = slices.Clone(x.List)
+	return &c
 }
 
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
@@ -1913,6 +2202,21 @@ func readSecurityRequirementProto(w *wireReader, field string) *SecurityRequirem
 		w.err = err.under(field)
 	}
 	return x
+}
+
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *SecurityRequirement) Clone() *SecurityRequirement {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	if x.Schemes != nil {
+		c.Schemes = make(map[string]*StringList, len(x.Schemes))
+		for k, e := range x.Schemes {
+			c.Schemes[k] = e.Clone()
+		}
+	}
+	return &c
 }
 
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
@@ -2028,6 +2332,27 @@ func readSecuritySchemeProto(w *wireReader, field string) *SecurityScheme {
 	return x
 }
 
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *SecurityScheme) Clone() *SecurityScheme {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	switch v := x.Scheme.(type) {
+	case *SecuritySchemeAPIKeySecurityScheme:
+		c.Scheme = &SecuritySchemeAPIKeySecurityScheme{APIKeySecurityScheme: v.APIKeySecurityScheme.Clone()}
+	case *SecuritySchemeHTTPAuthSecurityScheme:
+		c.Scheme = &SecuritySchemeHTTPAuthSecurityScheme{HTTPAuthSecurityScheme: v.HTTPAuthSecurityScheme.Clone()}
+	case *SecuritySchemeOAuth2SecurityScheme:
+		c.Scheme = &SecuritySchemeOAuth2SecurityScheme{OAuth2SecurityScheme: v.OAuth2SecurityScheme.Clone()}
+	case *SecuritySchemeOpenIDConnectSecurityScheme:
+		c.Scheme = &SecuritySchemeOpenIDConnectSecurityScheme{OpenIDConnectSecurityScheme: v.OpenIDConnectSecurityScheme.Clone()}
+	case *SecuritySchemeMTLSSecurityScheme:
+		c.Scheme = &SecuritySchemeMTLSSecurityScheme{MTLSSecurityScheme: v.MTLSSecurityScheme.Clone()}
+	}
+	return &c
+}
+
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
 func (x *APIKeySecurityScheme) AppendProto(b []byte) []byte {
 	if x == nil {
@@ -2096,6 +2421,15 @@ func readAPIKeySecuritySchemeProto(w *wireReader, field string) *APIKeySecurityS
 	return x
 }
 
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *APIKeySecurityScheme) Clone() *APIKeySecurityScheme {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	return &c
+}
+
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
 func (x *HTTPAuthSecurityScheme) AppendProto(b []byte) []byte {
 	if x == nil {
@@ -2162,6 +2496,15 @@ func readHTTPAuthSecuritySchemeProto(w *wireReader, field string) *HTTPAuthSecur
 		w.err = err.under(field)
 	}
 	return x
+}
+
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *HTTPAuthSecurityScheme) Clone() *HTTPAuthSecurityScheme {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	return &c
 }
 
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
@@ -2237,6 +2580,16 @@ func readOAuth2SecuritySchemeProto(w *wireReader, field string) *OAuth2SecurityS
 	return x
 }
 
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *OAuth2SecurityScheme) Clone() *OAuth2SecurityScheme {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	c.Flows = x.Flows.Clone()
+	return &c
+}
+
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
 func (x *OpenIDConnectSecurityScheme) AppendProto(b []byte) []byte {
 	if x == nil {
@@ -2295,6 +2648,15 @@ func readOpenIDConnectSecuritySchemeProto(w *wireReader, field string) *OpenIDCo
 	return x
 }
 
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *OpenIDConnectSecurityScheme) Clone() *OpenIDConnectSecurityScheme {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	return &c
+}
+
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
 func (x *MutualTLSSecurityScheme) AppendProto(b []byte) []byte {
 	if x == nil {
@@ -2341,6 +2703,15 @@ func readMutualTLSSecuritySchemeProto(w *wireReader, field string) *MutualTLSSec
 		w.err = err.under(field)
 	}
 	return x
+}
+
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *MutualTLSSecurityScheme) Clone() *MutualTLSSecurityScheme {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	return &c
 }
 
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
@@ -2454,6 +2825,27 @@ func readOAuthFlowsProto(w *wireReader, field string) *OAuthFlows {
 		w.err = err.under(field)
 	}
 	return x
+}
+
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *OAuthFlows) Clone() *OAuthFlows {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	switch v := x.Flow.(type) {
+	case *OAuthFlowsAuthorizationCode:
+		c.Flow = &OAuthFlowsAuthorizationCode{AuthorizationCode: v.AuthorizationCode.Clone()}
+	case *OAuthFlowsClientCredentials:
+		c.Flow = &OAuthFlowsClientCredentials{ClientCredentials: v.ClientCredentials.Clone()}
+	case *OAuthFlowsImplicit:
+		c.Flow = &OAuthFlowsImplicit{Implicit: v.Implicit.Clone()}
+	case *OAuthFlowsPassword:
+		c.Flow = &OAuthFlowsPassword{Password: v.Password.Clone()}
+	case *OAuthFlowsDeviceCode:
+		c.Flow = &OAuthFlowsDeviceCode{DeviceCode: v.DeviceCode.Clone()}
+	}
+	return &c
 }
 
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
@@ -2577,6 +2969,16 @@ func readAuthorizationCodeOAuthFlowProto(w *wireReader, field string) *Authoriza
 	return x
 }
 
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *AuthorizationCodeOAuthFlow) Clone() *AuthorizationCodeOAuthFlow {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	c.Scopes = maps.Clone(x.Scopes)
+	return &c
+}
+
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
 func (x *ClientCredentialsOAuthFlow) AppendProto(b []byte) []byte {
 	if x == nil {
@@ -2676,6 +3078,16 @@ func readClientCredentialsOAuthFlowProto(w *wireReader, field string) *ClientCre
 		w.err = err.under(field)
 	}
 	return x
+}
+
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *ClientCredentialsOAuthFlow) Clone() *ClientCredentialsOAuthFlow {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	c.Scopes = maps.Clone(x.Scopes)
+	return &c
 }
 
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
@@ -2779,6 +3191,16 @@ func readImplicitOAuthFlowProto(w *wireReader, field string) *ImplicitOAuthFlow 
 	return x
 }
 
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *ImplicitOAuthFlow) Clone() *ImplicitOAuthFlow {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	c.Scopes = maps.Clone(x.Scopes)
+	return &c
+}
+
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
 func (x *PasswordOAuthFlow) AppendProto(b []byte) []byte {
 	if x == nil {
@@ -2878,6 +3300,16 @@ func readPasswordOAuthFlowProto(w *wireReader, field string) *PasswordOAuthFlow 
 		w.err = err.under(field)
 	}
 	return x
+}
+
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *PasswordOAuthFlow) Clone() *PasswordOAuthFlow {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	c.Scopes = maps.Clone(x.Scopes)
+	return &c
 }
 
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
@@ -2991,6 +3423,16 @@ func readDeviceCodeOAuthFlowProto(w *wireReader, field string) *DeviceCodeOAuthF
 	return x
 }
 
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *DeviceCodeOAuthFlow) Clone() *DeviceCodeOAuthFlow {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	c.Scopes = maps.Clone(x.Scopes)
+	return &c
+}
+
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
 func (x *SendMessageRequest) AppendProto(b []byte) []byte {
 	if x == nil {
@@ -3084,6 +3526,18 @@ func readSendMessageRequestProto(w *wireReader, field string) *SendMessageReques
 	return x
 }
 
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *SendMessageRequest) Clone() *SendMessageRequest {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	c.Message = x.Message.Clone()
+	c.Configuration = x.Configuration.Clone()
+	c.Metadata = slices.Clone(x.Metadata)
+	return &c
+}
+
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
 func (x *GetTaskRequest) AppendProto(b []byte) []byte {
 	if x == nil {
@@ -3150,6 +3604,18 @@ func readGetTaskRequestProto(w *wireReader, field string) *GetTaskRequest {
 		w.err = err.under(field)
 	}
 	return x
+}
+
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *GetTaskRequest) Clone() *GetTaskRequest {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	if x.HistoryLength != nil {
+		c.HistoryLength = newOf(*x.HistoryLength)
+	}
+	return &c
 }
 
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
@@ -3275,6 +3741,25 @@ func readListTasksRequestProto(w *wireReader, field string) *ListTasksRequest {
 	return x
 }
 
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *ListTasksRequest) Clone() *ListTasksRequest {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	if x.PageSize != nil {
+		c.PageSize = newOf(*x.PageSize)
+	}
+	if x.HistoryLength != nil {
+		c.HistoryLength = newOf(*x.HistoryLength)
+	}
+	c.StatusTimestampAfter = cloneTime(x.StatusTimestampAfter)
+	if x.IncludeArtifacts != nil {
+		c.IncludeArtifacts = newOf(*x.IncludeArtifacts)
+	}
+	return &c
+}
+
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
 func (x *ListTasksResponse) AppendProto(b []byte) []byte {
 	if x == nil {
@@ -3360,6 +3845,21 @@ func readListTasksResponseProto(w *wireReader, field string) *ListTasksResponse 
 	return x
 }
 
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *ListTasksResponse) Clone() *ListTasksResponse {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	if x.Tasks != nil {
+		c.Tasks = make([]*Task, len(x.Tasks))
+		for i, e := range x.Tasks {
+			c.Tasks[i] = e.Clone()
+		}
+	}
+	return &c
+}
+
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
 func (x *CancelTaskRequest) AppendProto(b []byte) []byte {
 	if x == nil {
@@ -3433,6 +3933,16 @@ func readCancelTaskRequestProto(w *wireReader, field string) *CancelTaskRequest 
 	return x
 }
 
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *CancelTaskRequest) Clone() *CancelTaskRequest {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	c.Metadata = slices.Clone(x.Metadata)
+	return &c
+}
+
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
 func (x *GetTaskPushNotificationConfigRequest) AppendProto(b []byte) []byte {
 	if x == nil {
@@ -3499,6 +4009,15 @@ func readGetTaskPushNotificationConfigRequestProto(w *wireReader, field string) 
 		w.err = err.under(field)
 	}
 	return x
+}
+
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *GetTaskPushNotificationConfigRequest) Clone() *GetTaskPushNotificationConfigRequest {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	return &c
 }
 
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
@@ -3569,6 +4088,15 @@ func readDeleteTaskPushNotificationConfigRequestProto(w *wireReader, field strin
 	return x
 }
 
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *DeleteTaskPushNotificationConfigRequest) Clone() *DeleteTaskPushNotificationConfigRequest {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	return &c
+}
+
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
 func (x *SubscribeToTaskRequest) AppendProto(b []byte) []byte {
 	if x == nil {
@@ -3625,6 +4153,15 @@ func readSubscribeToTaskRequestProto(w *wireReader, field string) *SubscribeToTa
 		w.err = err.under(field)
 	}
 	return x
+}
+
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *SubscribeToTaskRequest) Clone() *SubscribeToTaskRequest {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	return &c
 }
 
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
@@ -3705,6 +4242,15 @@ func readListTaskPushNotificationConfigsRequestProto(w *wireReader, field string
 	return x
 }
 
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *ListTaskPushNotificationConfigsRequest) Clone() *ListTaskPushNotificationConfigsRequest {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	return &c
+}
+
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
 func (x *GetExtendedAgentCardRequest) AppendProto(b []byte) []byte {
 	if x == nil {
@@ -3751,6 +4297,15 @@ func readGetExtendedAgentCardRequestProto(w *wireReader, field string) *GetExten
 		w.err = err.under(field)
 	}
 	return x
+}
+
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *GetExtendedAgentCardRequest) Clone() *GetExtendedAgentCardRequest {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	return &c
 }
 
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
@@ -3819,6 +4374,21 @@ func readSendMessageResponseProto(w *wireReader, field string) *SendMessageRespo
 		w.err = err.under(field)
 	}
 	return x
+}
+
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *SendMessageResponse) Clone() *SendMessageResponse {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	switch v := x.Payload.(type) {
+	case *SendMessageResponseTask:
+		c.Payload = &SendMessageResponseTask{Task: v.Task.Clone()}
+	case *SendMessageResponseMessage:
+		c.Payload = &SendMessageResponseMessage{Message: v.Message.Clone()}
+	}
+	return &c
 }
 
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
@@ -3919,6 +4489,25 @@ func readStreamResponseProto(w *wireReader, field string) *StreamResponse {
 	return x
 }
 
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *StreamResponse) Clone() *StreamResponse {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	switch v := x.Payload.(type) {
+	case *StreamResponseTask:
+		c.Payload = &StreamResponseTask{Task: v.Task.Clone()}
+	case *StreamResponseMessage:
+		c.Payload = &StreamResponseMessage{Message: v.Message.Clone()}
+	case *StreamResponseStatusUpdate:
+		c.Payload = &StreamResponseStatusUpdate{StatusUpdate: v.StatusUpdate.Clone()}
+	case *StreamResponseArtifactUpdate:
+		c.Payload = &StreamResponseArtifactUpdate{ArtifactUpdate: v.ArtifactUpdate.Clone()}
+	}
+	return &c
+}
+
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
 func (x *ListTaskPushNotificationConfigsResponse) AppendProto(b []byte) []byte {
 	if x == nil {
@@ -3984,6 +4573,21 @@ func readListTaskPushNotificationConfigsResponseProto(w *wireReader, field strin
 	return x
 }
 
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *ListTaskPushNotificationConfigsResponse) Clone() *ListTaskPushNotificationConfigsResponse {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	if x.Configs != nil {
+		c.Configs = make([]*TaskPushNotificationConfig, len(x.Configs))
+		for i, e := range x.Configs {
+			c.Configs[i] = e.Clone()
+		}
+	}
+	return &c
+}
+
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
 func (x *Empty) AppendProto(b []byte) []byte {
 	if x == nil {
@@ -4018,4 +4622,22 @@ func readEmptyProto(w *wireReader, field string) *Empty {
 		w.err = err.under(field)
 	}
 	return x
+}
+
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *Empty) Clone() *Empty {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	return &c
+}
+
+// cloneTime copies a timestamp, for Clone.
+func cloneTime(t *time.Time) *time.Time {
+	if t == nil {
+		return nil
+	}
+	c := *t
+	return &c
 }

@@ -37,8 +37,8 @@ func (m *Memory) Create(ctx context.Context, owner string, task *a2a.Task, event
 	if _, ok := m.tasks[task.ID]; ok {
 		return ErrConflict
 	}
-	m.tasks[task.ID] = &memTask{rec: Record{Task: clone(task), Owner: owner, Generation: 1},
-		events: []Event{{Generation: 1, Payload: clone(event)}}}
+	m.tasks[task.ID] = &memTask{rec: Record{Task: task.Clone(), Owner: owner, Generation: 1},
+		events: []Event{{Generation: 1, Payload: event.Clone()}}}
 	m.signals.Notify(task.ID, 1)
 	return nil
 }
@@ -53,8 +53,8 @@ func (m *Memory) Update(ctx context.Context, task *a2a.Task, prev int64, event *
 	if t.rec.Generation != prev {
 		return 0, ErrConflict
 	}
-	t.rec.Task, t.rec.Generation, t.artifacts = clone(task), prev+1, nil
-	t.events = append(t.events, Event{Generation: prev + 1, Payload: clone(event)})
+	t.rec.Task, t.rec.Generation, t.artifacts = task.Clone(), prev+1, nil
+	t.events = append(t.events, Event{Generation: prev + 1, Payload: event.Clone()})
 	m.signals.Notify(task.ID, prev+1)
 	return prev + 1, nil
 }
@@ -71,7 +71,7 @@ func (m *Memory) Append(ctx context.Context, id string, prev int64, event *a2a.S
 	if t.rec.Generation != prev {
 		return 0, ErrConflict
 	}
-	ev := clone(event)
+	ev := event.Clone()
 	if t.artifacts == nil {
 		t.artifacts = indexArtifacts(t.rec.Task)
 	}
@@ -105,7 +105,7 @@ func (m *Memory) Get(ctx context.Context, id string) (*Record, error) {
 		return nil, ErrNotFound
 	}
 	rec := t.rec
-	rec.Task = clone(rec.Task)
+	rec.Task = rec.Task.Clone()
 	return &rec, nil
 }
 
@@ -142,7 +142,7 @@ func (m *Memory) List(ctx context.Context, q Query) ([]*Record, int, error) {
 		match = match[:q.Limit]
 	}
 	for _, r := range match {
-		r.Task = clone(r.Task)
+		r.Task = r.Task.Clone()
 	}
 	return match, total, nil
 }
@@ -158,7 +158,7 @@ func (m *Memory) Events(ctx context.Context, id string, after int64) ([]Event, e
 	// start at its index after, and reading them costs what they do.
 	var out []Event
 	for _, e := range t.events[min(max(after, 0), int64(len(t.events))):] {
-		out = append(out, Event{Generation: e.Generation, Payload: clone(e.Payload)})
+		out = append(out, Event{Generation: e.Generation, Payload: e.Payload.Clone()})
 	}
 	return out, nil
 }
@@ -175,7 +175,7 @@ func (m *Memory) SavePushConfig(ctx context.Context, cfg *a2a.TaskPushNotificati
 	if m.push[cfg.TaskID] == nil {
 		m.push[cfg.TaskID] = map[string]*a2a.TaskPushNotificationConfig{}
 	}
-	m.push[cfg.TaskID][cfg.ID] = clone(cfg)
+	m.push[cfg.TaskID][cfg.ID] = cfg.Clone()
 	return nil
 }
 
@@ -185,7 +185,7 @@ func (m *Memory) PushConfigs(ctx context.Context, taskID string) ([]*a2a.TaskPus
 	defer m.mu.Unlock()
 	var out []*a2a.TaskPushNotificationConfig
 	for _, c := range m.push[taskID] {
-		out = append(out, clone(c))
+		out = append(out, c.Clone())
 	}
 	slices.SortFunc(out, func(a, b *a2a.TaskPushNotificationConfig) int { return strings.Compare(a.ID, b.ID) })
 	return out, nil

@@ -163,7 +163,7 @@ func (rt *Runtime) sweep() {
 			t.Status = &a2a.TaskStatus{State: a2a.TaskStateFailed, Message: msg, Timestamp: &now}
 			t.History = append(t.History, msg)
 			ev := &a2a.StreamResponse{Payload: &a2a.StreamResponseStatusUpdate{StatusUpdate: &a2a.TaskStatusUpdateEvent{
-				TaskID: t.ID, ContextID: t.ContextID, Status: clone(t.Status)}}}
+				TaskID: t.ID, ContextID: t.ContextID, Status: t.Status.Clone()}}}
 			stamp(t, ev, rec.Generation+1)
 			if gen, err := rt.store.Update(rt.ctx, t, rec.Generation, ev); err == nil {
 				rt.written(t.ID, gen)
@@ -254,7 +254,7 @@ func (rt *Runtime) start(ctx context.Context, req *a2a.SendMessageRequest) (*Rec
 	var signal <-chan int64
 	var stopWatch func()
 	principal, owner := rt.caller(ctx)
-	msg := clone(req.Message)
+	msg := req.Message.Clone()
 	var rec *Record
 	if msg.TaskID == "" {
 		if msg.ContextID == "" {
@@ -269,7 +269,7 @@ func (rt *Runtime) start(ctx context.Context, req *a2a.SendMessageRequest) (*Rec
 		signal, stopWatch = rt.store.Watch(task.ID)
 		if cfg := req.Configuration; cfg != nil && cfg.TaskPushNotificationConfig != nil {
 			// Saved first, so that the task's first event is delivered too.
-			push := clone(cfg.TaskPushNotificationConfig)
+			push := cfg.TaskPushNotificationConfig.Clone()
 			push.TaskID = task.ID
 			if err := rt.savePushConfig(ctx, push); err != nil {
 				stopWatch()
@@ -297,7 +297,7 @@ func (rt *Runtime) start(ctx context.Context, req *a2a.SendMessageRequest) (*Rec
 			if _, err := rt.load(ctx, msg.TaskID); err != nil {
 				return nil, nil, err
 			}
-			push := clone(cfg.TaskPushNotificationConfig)
+			push := cfg.TaskPushNotificationConfig.Clone()
 			push.TaskID = msg.TaskID
 			if err := rt.savePushConfig(ctx, push); err != nil {
 				return nil, nil, err
@@ -310,7 +310,7 @@ func (rt *Runtime) start(ctx context.Context, req *a2a.SendMessageRequest) (*Rec
 			return nil, nil, err
 		}
 	}
-	run := &Run{Message: clone(msg), Principal: principal, rt: rt, task: clone(rec.Task), gen: rec.Generation, leased: leased,
+	run := &Run{Message: msg.Clone(), Principal: principal, rt: rt, task: rec.Task.Clone(), gen: rec.Generation, leased: leased,
 		signal: signal, stopWatch: stopWatch, recheck: make(chan struct{}, 1), done: make(chan struct{})}
 	run.writing.Store(rec.Generation)
 	rt.running.Add(1)
@@ -346,7 +346,7 @@ func (rt *Runtime) resume(ctx context.Context, msg *a2a.Message, cfg *a2a.SendMe
 		t.History = append(t.History, msg)
 		t.Status = &a2a.TaskStatus{State: a2a.TaskStateWorking, Timestamp: &now}
 		ev := &a2a.StreamResponse{Payload: &a2a.StreamResponseStatusUpdate{
-			StatusUpdate: &a2a.TaskStatusUpdateEvent{TaskID: t.ID, ContextID: t.ContextID, Status: clone(t.Status)}}}
+			StatusUpdate: &a2a.TaskStatusUpdateEvent{TaskID: t.ID, ContextID: t.ContextID, Status: t.Status.Clone()}}}
 		stamp(t, ev, rec.Generation+1)
 		gen, err := rt.store.Update(ctx, t, rec.Generation, ev)
 		if errors.Is(err, ErrConflict) {
@@ -446,7 +446,7 @@ func (rt *Runtime) execute(run *Run) {
 		}
 	}()
 	err := rt.call(ctx, run)
-	switch state := run.Task().Status.State; {
+	switch state := run.state(); {
 	case errors.Is(err, ErrCanceled) || Terminal(state) || Interrupted(state):
 	case errors.Is(context.Cause(ctx), errEndedElsewhere):
 		// Another writer (a cancel, the orphan sweep) ended the task and
@@ -750,7 +750,7 @@ func (rt *Runtime) CancelTask(ctx context.Context, req *a2a.CancelTaskRequest) (
 		now := rt.now()
 		t.Status = &a2a.TaskStatus{State: a2a.TaskStateCanceled, Timestamp: &now}
 		ev := &a2a.StreamResponse{Payload: &a2a.StreamResponseStatusUpdate{
-			StatusUpdate: &a2a.TaskStatusUpdateEvent{TaskID: t.ID, ContextID: t.ContextID, Status: clone(t.Status)}}}
+			StatusUpdate: &a2a.TaskStatusUpdateEvent{TaskID: t.ID, ContextID: t.ContextID, Status: t.Status.Clone()}}}
 		stamp(t, ev, rec.Generation+1)
 		gen, err := rt.store.Update(ctx, t, rec.Generation, ev)
 		if errors.Is(err, ErrConflict) {

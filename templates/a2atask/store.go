@@ -114,24 +114,24 @@ func applyEvent(t *a2a.Task, event *a2a.StreamResponse, index artifactIndex) {
 		switch {
 		case p.ArtifactUpdate.Append && found:
 			for _, part := range art.Parts {
-				t.Artifacts[i].Parts = append(t.Artifacts[i].Parts, clone(part))
+				t.Artifacts[i].Parts = append(t.Artifacts[i].Parts, part.Clone())
 			}
 		case found:
-			t.Artifacts[i] = clone(art)
+			t.Artifacts[i] = art.Clone()
 		default:
-			t.Artifacts = append(t.Artifacts, clone(art))
+			t.Artifacts = append(t.Artifacts, art.Clone())
 			if index != nil {
 				index[art.ArtifactID] = len(t.Artifacts) - 1
 			}
 		}
 	case *a2a.StreamResponseStatusUpdate:
-		status := clone(p.StatusUpdate.Status)
+		status := p.StatusUpdate.Status.Clone()
 		t.Status = status
 		if status != nil && status.Message != nil {
 			t.History = append(t.History, status.Message)
 		}
 	case *a2a.StreamResponseTask:
-		*t = *clone(p.Task)
+		*t = *p.Task.Clone()
 		if index != nil {
 			clear(index)
 			for i, a := range t.Artifacts {
@@ -203,20 +203,4 @@ func before(a, b Cursor) bool {
 		return a.Updated.After(b.Updated)
 	}
 	return a.ID > b.ID
-}
-
-// clone copies a message through its protobuf form, so that the store and
-// its callers never share memory.
-func clone[T any, P interface {
-	*T
-	a2a.ProtoValue
-}](m P) P {
-	if m == nil {
-		return nil
-	}
-	c := P(new(T))
-	if err := c.UnmarshalProto(m.AppendProto(nil)); err != nil {
-		panic("a2atask: a message does not survive its own encoding: " + err.Error())
-	}
-	return c
 }

@@ -158,7 +158,9 @@ func (g *protoGen) emitProto(f *jen.File) {
 	for _, st := range g.messages() {
 		g.emitAppendProto(f, st)
 		g.emitReadProto(f, st)
+		g.emitClone(f, st)
 	}
+	g.emitCloneTime(f)
 }
 
 func (g *protoGen) emitAppendProto(f *jen.File, st *ir.Struct) {

@@ -53,7 +53,7 @@ func (rt *Runtime) CreateTaskPushNotificationConfig(ctx context.Context, req *a2
 	if _, err := rt.load(ctx, req.TaskID); err != nil {
 		return nil, err
 	}
-	cfg := clone(req)
+	cfg := req.Clone()
 	if err := rt.savePushConfig(ctx, cfg); err != nil {
 		return nil, err
 	}

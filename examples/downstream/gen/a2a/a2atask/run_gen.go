@@ -77,7 +77,14 @@ type Run struct {
 func (r *Run) Task() *a2a.Task {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return clone(r.task)
+	return r.task.Clone()
+}
+
+// state is the task's state as this run last saw it.
+func (r *Run) state() a2a.TaskState {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.task.Status.State
 }
 
 // settled returns the task as the run settled it, when it did: after done,
@@ -139,7 +146,7 @@ func (r *Run) Artifact(art *a2a.Artifact, appendParts, lastChunk bool) error {
 			return nil, r.endedError(t)
 		}
 		ev := &a2a.StreamResponse{Payload: &a2a.StreamResponseArtifactUpdate{ArtifactUpdate: &a2a.TaskArtifactUpdateEvent{
-			TaskID: t.ID, ContextID: t.ContextID, Artifact: clone(art), Append: appendParts, LastChunk: lastChunk}}}
+			TaskID: t.ID, ContextID: t.ContextID, Artifact: art.Clone(), Append: appendParts, LastChunk: lastChunk}}}
 		if r.artifacts == nil {
 			r.artifacts = indexArtifacts(t)
 		}
@@ -151,7 +158,7 @@ func (r *Run) Artifact(art *a2a.Artifact, appendParts, lastChunk bool) error {
 // setStatus moves the task to state, as one event.
 func (r *Run) setStatus(state a2a.TaskState, msg *a2a.Message) error {
 	if msg != nil {
-		msg = clone(msg)
+		msg = msg.Clone()
 		msg.TaskID, msg.ContextID = r.task.ID, r.task.ContextID
 		if msg.MessageID == "" {
 			msg.MessageID = newID()

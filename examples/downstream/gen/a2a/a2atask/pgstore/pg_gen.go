@@ -105,8 +105,10 @@ const migrationLock = 0x6132615f73746f72 // "a2a_stor"
 
 // Store is an a2atask.Store in PostgreSQL.
 type Store struct {
-	pool *pgxpool.Pool
-	poll time.Duration
+	pool   *pgxpool.Pool
+	poll   time.Duration
+	writes *pipeline
+	lanes  int
 
 	signals a2atask.Signals
 	// unannounced holds the writes this replica has not yet announced to
@@ -124,6 +126,14 @@ type Store struct {
 // Option configures a Store.
 type Option func(*Store)
 
+// WithWriteLanes sets how many batches of writes may be at the database
+// at once (default a quarter of the pool, at least one). The writes that
+// queue while the lanes are busy go out together, one round trip and one
+// commit for the lot; more lanes make smaller batches. On two cores one
+// lane did 2,900 blocking SendMessage requests a second, two 2,500 and
+// four 2,300 (BenchmarkA2ATaskRuntime).
+func WithWriteLanes(n int) Option { return func(s *Store) { s.lanes = n } }
+
 // WithPollInterval sets how often the store reads the generation of the
 // watched tasks, in case a notification was lost (default 1 s).
 func WithPollInterval(d time.Duration) Option { return func(s *Store) { s.poll = d } }
@@ -139,16 +149,18 @@ func WithPollInterval(d time.Duration) Option { return func(s *Store) { s.poll =
 // with the server's CA (sslrootcert). The pool is pgx's (pool_max_conns,
 // default the larger of 4 and the CPUs), which the task runtime keeps
 // busy enough: more connections than cores contend on the database's
-// locks rather than add throughput.
+// locks rather than add throughput. The writes of requests made at once
+// share round trips and commits (WithWriteLanes).
 func Open(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
 	pool, err := pgxpool.New(ctx, dsn)
 	if err != nil {
 		return nil, fmt.Errorf("pgstore: %w", err)
 	}
-	s := &Store{pool: pool, poll: time.Second, announce: make(chan struct{}, 1)}
+	s := &Store{pool: pool, poll: time.Second, announce: make(chan struct{}, 1), lanes: max(1, int(pool.Config().MaxConns)/4)}
 	for _, o := range opts {
 		o(s)
 	}
+	s.writes = newPipeline(pool, s.lanes)
 	if err := s.migrate(ctx); err != nil {
 		pool.Close()
 		return nil, fmt.Errorf("pgstore: %w", err)
@@ -215,8 +227,8 @@ func state(t *a2a.Task) int32 {
 	return int32(t.Status.State)
 }
 
-// Create implements a2atask.Store: the task, its first event and the
-// notification in one statement, one round trip.
+// Create implements a2atask.Store: the task and its first event in one
+// statement, in the next batch of writes (pipeline).
 func (s *Store) Create(ctx context.Context, owner string, task *a2a.Task, event *a2a.StreamResponse) error {
 	return s.CreateLeased(ctx, owner, task, event, time.Time{})
 }
@@ -227,22 +239,26 @@ func (s *Store) CreateLeased(ctx context.Context, owner string, task *a2a.Task, 
 	if !until.IsZero() {
 		lease = until.UnixNano()
 	}
-	err := s.pool.QueryRow(ctx, `WITH created AS (
+	// A task of that ID already there is a row not inserted, not an error,
+	// so that the statement can share a batch (pipeline).
+	var added int64
+	err := s.writes.queryRow(ctx, func(row pgx.Row) error { return row.Scan(&added) }, `WITH created AS (
 			INSERT INTO a2a_tasks (id, owner, context_id, state, updated, generation, snapshot, task, lease_until) VALUES ($1, $2, $3, $4, $5, 1, 1, $6, $8)
+			ON CONFLICT (id) DO NOTHING
 			RETURNING id
 		), added AS (
 			INSERT INTO a2a_task_events (task_id, generation, event) SELECT id, 1, $7 FROM created RETURNING 1
 		)
 		SELECT count(*) FROM added`,
-		task.ID, owner, task.ContextID, state(task), statusTime(task), task.AppendProto(nil), event.AppendProto(nil), lease).Scan(new(int64))
-	var pe *pgconn.PgError
-	if errors.As(err, &pe) && pe.Code == "23505" { // unique_violation
+		task.ID, owner, task.ContextID, state(task), statusTime(task), task.AppendProto(nil), event.AppendProto(nil), lease)
+	if err != nil {
+		return unavailable(err)
+	}
+	if added == 0 {
 		return a2atask.ErrConflict
 	}
-	if err == nil {
-		s.wrote(task.ID, 1)
-	}
-	return unavailable(err)
+	s.wrote(task.ID, 1)
+	return nil
 }
 
 // appendEvent adds an event.
@@ -274,9 +290,9 @@ func (s *Store) Update(ctx context.Context, task *a2a.Task, prev int64, event *a
 	return prev + 1, nil
 }
 
-// Append implements a2atask.Appender. The event, the task's generation,
-// state and time, and the notification go in one statement, one round
-// trip, which is its own transaction; when a new snapshot is due
+// Append implements a2atask.Appender. The event and the task's
+// generation, state and time go in one statement, in the next batch of
+// writes (pipeline); when a new snapshot is due
 // (a2atask.SnapshotDue) a second statement writes it, unless a later
 // writer's snapshot is there already. A snapshot is the task at its
 // generation, so one that a crash leaves unwritten costs only the events a
@@ -292,7 +308,7 @@ func (s *Store) Append(ctx context.Context, id string, prev int64, event *a2a.St
 		settledTask = task.AppendProto(nil)
 	}
 	var snapshot int64
-	err := s.pool.QueryRow(ctx, `WITH moved AS (
+	err := s.writes.queryRow(ctx, func(row pgx.Row) error { return row.Scan(&snapshot, new(int64)) }, `WITH moved AS (
 			UPDATE a2a_tasks SET generation = $1, state = COALESCE($2, state), updated = COALESCE($3, updated),
 				snapshot = CASE WHEN $7::bytea IS NULL THEN snapshot ELSE $1 END, task = COALESCE($7, task)
 			WHERE id = $4 AND generation = $5 RETURNING snapshot
@@ -300,7 +316,7 @@ func (s *Store) Append(ctx context.Context, id string, prev int64, event *a2a.St
 			INSERT INTO a2a_task_events (task_id, generation, event) SELECT $4, $1, $6 FROM moved RETURNING 1
 		)
 		SELECT snapshot, (SELECT count(*) FROM added) FROM moved`,
-		gen, st, updated, id, prev, event.AppendProto(nil), settledTask).Scan(&snapshot, new(int64))
+		gen, st, updated, id, prev, event.AppendProto(nil), settledTask)
 	if errors.Is(err, pgx.ErrNoRows) {
 		var one int
 		if err := s.pool.QueryRow(ctx, `SELECT 1 FROM a2a_tasks WHERE id = $1`, id).Scan(&one); errors.Is(err, pgx.ErrNoRows) {

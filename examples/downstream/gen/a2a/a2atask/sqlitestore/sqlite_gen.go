@@ -80,8 +80,9 @@ var migrations = []string{
 
 // Store is an a2atask.Store in a SQLite file.
 type Store struct {
-	db   *sql.DB
-	poll time.Duration
+	db     *sql.DB
+	poll   time.Duration
+	writes *batcher
 
 	signals   a2atask.Signals
 	closed    chan struct{}
@@ -111,7 +112,7 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	// One connection: SQLite has one writer at a time, and a pool of them
 	// would spin on the lock where one connection queues in Go.
 	db.SetMaxOpenConns(1)
-	s := &Store{db: db, poll: 200 * time.Millisecond, closed: make(chan struct{}), done: make(chan struct{})}
+	s := &Store{db: db, poll: 200 * time.Millisecond, writes: &batcher{db: db}, closed: make(chan struct{}), done: make(chan struct{})}
 	for _, o := range opts {
 		o(s)
 	}
@@ -182,22 +183,18 @@ func (s *Store) Create(ctx context.Context, owner string, task *a2a.Task, event 
 
 // CreateLeased implements a2atask.LeasedCreator.
 func (s *Store) CreateLeased(ctx context.Context, owner string, task *a2a.Task, event *a2a.StreamResponse, until time.Time) error {
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	if _, err := tx.ExecContext(ctx, `INSERT INTO a2a_tasks (id, owner, context_id, state, updated, generation, snapshot, task, lease_until) VALUES (?, ?, ?, ?, ?, 1, 1, ?, ?)`,
-		task.ID, owner, task.ContextID, int32(state(task)), statusTime(task), task.AppendProto(nil), leaseNanos(until)); err != nil {
-		if strings.Contains(err.Error(), "UNIQUE") {
-			return a2atask.ErrConflict
+	err := s.writes.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO a2a_tasks (id, owner, context_id, state, updated, generation, snapshot, task, lease_until) VALUES (?, ?, ?, ?, ?, 1, 1, ?, ?)`,
+			task.ID, owner, task.ContextID, int32(state(task)), statusTime(task), task.AppendProto(nil), leaseNanos(until)); err != nil {
+			if strings.Contains(err.Error(), "UNIQUE") {
+				return a2atask.ErrConflict
+			}
+			return err
 		}
+		_, err := tx.ExecContext(ctx, `INSERT INTO a2a_task_events (task_id, generation, event) VALUES (?, 1, ?)`, task.ID, event.AppendProto(nil))
 		return err
-	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO a2a_task_events (task_id, generation, event) VALUES (?, 1, ?)`, task.ID, event.AppendProto(nil)); err != nil {
-		return err
-	}
-	if err := tx.Commit(); err != nil {
+	})
+	if err != nil {
 		return err
 	}
 	s.signals.Notify(task.ID, 1)
@@ -205,33 +202,37 @@ func (s *Store) CreateLeased(ctx context.Context, owner string, task *a2a.Task, 
 }
 
 func (s *Store) Update(ctx context.Context, task *a2a.Task, prev int64, event *a2a.StreamResponse) (int64, error) {
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return 0, err
-	}
-	defer tx.Rollback()
-	res, err := tx.ExecContext(ctx, `UPDATE a2a_tasks SET context_id = ?, state = ?, updated = ?, generation = ?, snapshot = ?, task = ? WHERE id = ? AND generation = ?`,
-		task.ContextID, int32(state(task)), statusTime(task), prev+1, prev+1, task.AppendProto(nil), task.ID, prev)
-	if err != nil {
-		return 0, err
-	}
-	if n, err := res.RowsAffected(); err != nil {
-		return 0, err
-	} else if n == 0 {
-		var one int
-		if err := tx.QueryRowContext(ctx, `SELECT 1 FROM a2a_tasks WHERE id = ?`, task.ID).Scan(&one); errors.Is(err, sql.ErrNoRows) {
-			return 0, a2atask.ErrNotFound
+	err := s.writes.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE a2a_tasks SET context_id = ?, state = ?, updated = ?, generation = ?, snapshot = ?, task = ? WHERE id = ? AND generation = ?`,
+			task.ContextID, int32(state(task)), statusTime(task), prev+1, prev+1, task.AppendProto(nil), task.ID, prev)
+		if err != nil {
+			return err
 		}
-		return 0, a2atask.ErrConflict
-	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO a2a_task_events (task_id, generation, event) VALUES (?, ?, ?)`, task.ID, prev+1, event.AppendProto(nil)); err != nil {
-		return 0, err
-	}
-	if err := tx.Commit(); err != nil {
+		if n, err := res.RowsAffected(); err != nil {
+			return err
+		} else if n == 0 {
+			return missingOrMoved(ctx, tx, task.ID)
+		}
+		_, err = tx.ExecContext(ctx, `INSERT INTO a2a_task_events (task_id, generation, event) VALUES (?, ?, ?)`, task.ID, prev+1, event.AppendProto(nil))
+		return err
+	})
+	if err != nil {
 		return 0, err
 	}
 	s.signals.Notify(task.ID, prev+1)
 	return prev + 1, nil
+}
+
+// missingOrMoved is the error of a write to task id that found it at
+// another generation, or not at all.
+func missingOrMoved(ctx context.Context, tx *sql.Tx, id string) error {
+	var one int
+	if err := tx.QueryRowContext(ctx, `SELECT 1 FROM a2a_tasks WHERE id = ?`, id).Scan(&one); errors.Is(err, sql.ErrNoRows) {
+		return a2atask.ErrNotFound
+	} else if err != nil {
+		return err
+	}
+	return a2atask.ErrConflict
 }
 
 // leaseNanos is a lease's column value: Unix nanoseconds, 0 for none.
@@ -242,46 +243,40 @@ func leaseNanos(until time.Time) int64 {
 	return until.UnixNano()
 }
 
-// Append implements a2atask.Appender: one transaction writes the event and
-// the task's generation, state and time, and a new snapshot of the task
-// only when one is due (a2atask.SnapshotDue).
+// Append implements a2atask.Appender: the event and the task's generation,
+// state and time, and a new snapshot of the task only when one is due
+// (a2atask.SnapshotDue), in the next transaction of writes (batcher).
 func (s *Store) Append(ctx context.Context, id string, prev int64, event *a2a.StreamResponse, task *a2a.Task) (int64, error) {
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return 0, err
-	}
-	defer tx.Rollback()
 	gen := prev + 1
-	var snapshot int64
 	st, updated := a2atask.StatusColumns(event)
-	err = tx.QueryRowContext(ctx, `UPDATE a2a_tasks SET generation = ?, state = COALESCE(?, state), updated = COALESCE(?, updated)
-		WHERE id = ? AND generation = ? RETURNING snapshot`, gen, st, updated, id, prev).Scan(&snapshot)
-	if errors.Is(err, sql.ErrNoRows) {
-		var one int
-		if err := tx.QueryRowContext(ctx, `SELECT 1 FROM a2a_tasks WHERE id = ?`, id).Scan(&one); errors.Is(err, sql.ErrNoRows) {
-			return 0, a2atask.ErrNotFound
+	err := s.writes.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		var snapshot int64
+		err := tx.QueryRowContext(ctx, `UPDATE a2a_tasks SET generation = ?, state = COALESCE(?, state), updated = COALESCE(?, updated)
+			WHERE id = ? AND generation = ? RETURNING snapshot`, gen, st, updated, id, prev).Scan(&snapshot)
+		if errors.Is(err, sql.ErrNoRows) {
+			return missingOrMoved(ctx, tx, id)
 		}
-		return 0, a2atask.ErrConflict
-	}
-	if err != nil {
-		return 0, err
-	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO a2a_task_events (task_id, generation, event) VALUES (?, ?, ?)`, id, gen, event.AppendProto(nil)); err != nil {
-		return 0, err
-	}
-	if a2atask.SnapshotDue(snapshot, gen, event) {
-		if task == nil {
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO a2a_task_events (task_id, generation, event) VALUES (?, ?, ?)`, id, gen, event.AppendProto(nil)); err != nil {
+			return err
+		}
+		if !a2atask.SnapshotDue(snapshot, gen, event) {
+			return nil
+		}
+		snap := task
+		if snap == nil {
 			rec, err := get(ctx, tx, id)
 			if err != nil {
-				return 0, err
+				return err
 			}
-			task = rec.Task
+			snap = rec.Task
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE a2a_tasks SET snapshot = ?, task = ? WHERE id = ?`, gen, task.AppendProto(nil), id); err != nil {
-			return 0, err
-		}
-	}
-	if err := tx.Commit(); err != nil {
+		_, err = tx.ExecContext(ctx, `UPDATE a2a_tasks SET snapshot = ?, task = ? WHERE id = ?`, gen, snap.AppendProto(nil), id)
+		return err
+	})
+	if err != nil {
 		return 0, err
 	}
 	s.signals.Notify(id, gen)

@@ -3,7 +3,12 @@
 
 package a2av030
 
-import "bytes"
+import (
+	"bytes"
+	"maps"
+	"slices"
+	"time"
+)
 
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
 func (x *SendMessageConfiguration) AppendProto(b []byte) []byte {
@@ -88,6 +93,17 @@ func readSendMessageConfigurationProto(w *wireReader, field string) *SendMessage
 		w.err = err.under(field)
 	}
 	return x
+}
+
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *SendMessageConfiguration) Clone() *SendMessageConfiguration {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	c.AcceptedOutputModes = slices.Clone(x.AcceptedOutputModes)
+	c.PushNotification = x.PushNotification.Clone()
+	return &c
 }
 
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
@@ -212,6 +228,29 @@ func readTaskProto(w *wireReader, field string) *Task {
 	return x
 }
 
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *Task) Clone() *Task {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	c.Status = x.Status.Clone()
+	if x.Artifacts != nil {
+		c.Artifacts = make([]*Artifact, len(x.Artifacts))
+		for i, e := range x.Artifacts {
+			c.Artifacts[i] = e.Clone()
+		}
+	}
+	if x.History != nil {
+		c.History = make([]*Message, len(x.History))
+		for i, e := range x.History {
+			c.History[i] = e.Clone()
+		}
+	}
+	c.Metadata = slices.Clone(x.Metadata)
+	return &c
+}
+
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
 func (x *TaskStatus) AppendProto(b []byte) []byte {
 	if x == nil {
@@ -288,6 +327,17 @@ func readTaskStatusProto(w *wireReader, field string) *TaskStatus {
 		w.err = err.under(field)
 	}
 	return x
+}
+
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *TaskStatus) Clone() *TaskStatus {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	c.Update = x.Update.Clone()
+	c.Timestamp = cloneTime(x.Timestamp)
+	return &c
 }
 
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
@@ -368,6 +418,23 @@ func readPartProto(w *wireReader, field string) *Part {
 	return x
 }
 
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *Part) Clone() *Part {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	switch v := x.Part.(type) {
+	case *PartText:
+		c.Part = &PartText{Text: v.Text}
+	case *PartFile:
+		c.Part = &PartFile{File: v.File.Clone()}
+	case *PartData:
+		c.Part = &PartData{Data: v.Data.Clone()}
+	}
+	return &c
+}
+
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
 func (x *FilePart) AppendProto(b []byte) []byte {
 	if x == nil {
@@ -436,6 +503,21 @@ func readFilePartProto(w *wireReader, field string) *FilePart {
 	return x
 }
 
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *FilePart) Clone() *FilePart {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	switch v := x.File.(type) {
+	case *FilePartFileWithURI:
+		c.File = &FilePartFileWithURI{FileWithURI: v.FileWithURI}
+	case *FilePartFileWithBytes:
+		c.File = &FilePartFileWithBytes{FileWithBytes: slices.Clone(v.FileWithBytes)}
+	}
+	return &c
+}
+
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
 func (x *DataPart) AppendProto(b []byte) []byte {
 	if x == nil {
@@ -487,6 +569,16 @@ func readDataPartProto(w *wireReader, field string) *DataPart {
 		w.err = err.under(field)
 	}
 	return x
+}
+
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *DataPart) Clone() *DataPart {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	c.Data = slices.Clone(x.Data)
+	return &c
 }
 
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
@@ -611,6 +703,23 @@ func readMessageProto(w *wireReader, field string) *Message {
 	return x
 }
 
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *Message) Clone() *Message {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	if x.Content != nil {
+		c.Content = make([]*Part, len(x.Content))
+		for i, e := range x.Content {
+			c.Content[i] = e.Clone()
+		}
+	}
+	c.Metadata = slices.Clone(x.Metadata)
+	c.Extensions = slices.Clone(x.Extensions)
+	return &c
+}
+
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
 func (x *Artifact) AppendProto(b []byte) []byte {
 	if x == nil {
@@ -723,6 +832,23 @@ func readArtifactProto(w *wireReader, field string) *Artifact {
 	return x
 }
 
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *Artifact) Clone() *Artifact {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	if x.Parts != nil {
+		c.Parts = make([]*Part, len(x.Parts))
+		for i, e := range x.Parts {
+			c.Parts[i] = e.Clone()
+		}
+	}
+	c.Metadata = slices.Clone(x.Metadata)
+	c.Extensions = slices.Clone(x.Extensions)
+	return &c
+}
+
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
 func (x *TaskStatusUpdateEvent) AppendProto(b []byte) []byte {
 	if x == nil {
@@ -819,6 +945,17 @@ func readTaskStatusUpdateEventProto(w *wireReader, field string) *TaskStatusUpda
 		w.err = err.under(field)
 	}
 	return x
+}
+
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *TaskStatusUpdateEvent) Clone() *TaskStatusUpdateEvent {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	c.Status = x.Status.Clone()
+	c.Metadata = slices.Clone(x.Metadata)
+	return &c
 }
 
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
@@ -929,6 +1066,17 @@ func readTaskArtifactUpdateEventProto(w *wireReader, field string) *TaskArtifact
 	return x
 }
 
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *TaskArtifactUpdateEvent) Clone() *TaskArtifactUpdateEvent {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	c.Artifact = x.Artifact.Clone()
+	c.Metadata = slices.Clone(x.Metadata)
+	return &c
+}
+
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
 func (x *PushNotificationConfig) AppendProto(b []byte) []byte {
 	if x == nil {
@@ -1012,6 +1160,16 @@ func readPushNotificationConfigProto(w *wireReader, field string) *PushNotificat
 	return x
 }
 
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *PushNotificationConfig) Clone() *PushNotificationConfig {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	c.Authentication = x.Authentication.Clone()
+	return &c
+}
+
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
 func (x *AuthenticationInfo) AppendProto(b []byte) []byte {
 	if x == nil {
@@ -1072,6 +1230,16 @@ func readAuthenticationInfoProto(w *wireReader, field string) *AuthenticationInf
 	return x
 }
 
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *AuthenticationInfo) Clone() *AuthenticationInfo {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	c.Schemes = slices.Clone(x.Schemes)
+	return &c
+}
+
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
 func (x *AgentInterface) AppendProto(b []byte) []byte {
 	if x == nil {
@@ -1128,6 +1296,15 @@ func readAgentInterfaceProto(w *wireReader, field string) *AgentInterface {
 		w.err = err.under(field)
 	}
 	return x
+}
+
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *AgentInterface) Clone() *AgentInterface {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	return &c
 }
 
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
@@ -1418,6 +1595,49 @@ func readAgentCardProto(w *wireReader, field string) *AgentCard {
 	return x
 }
 
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *AgentCard) Clone() *AgentCard {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	if x.AdditionalInterfaces != nil {
+		c.AdditionalInterfaces = make([]*AgentInterface, len(x.AdditionalInterfaces))
+		for i, e := range x.AdditionalInterfaces {
+			c.AdditionalInterfaces[i] = e.Clone()
+		}
+	}
+	c.Provider = x.Provider.Clone()
+	c.Capabilities = x.Capabilities.Clone()
+	if x.SecuritySchemes != nil {
+		c.SecuritySchemes = make(map[string]*SecurityScheme, len(x.SecuritySchemes))
+		for k, e := range x.SecuritySchemes {
+			c.SecuritySchemes[k] = e.Clone()
+		}
+	}
+	if x.Security != nil {
+		c.Security = make([]*Security, len(x.Security))
+		for i, e := range x.Security {
+			c.Security[i] = e.Clone()
+		}
+	}
+	c.DefaultInputModes = slices.Clone(x.DefaultInputModes)
+	c.DefaultOutputModes = slices.Clone(x.DefaultOutputModes)
+	if x.Skills != nil {
+		c.Skills = make([]*AgentSkill, len(x.Skills))
+		for i, e := range x.Skills {
+			c.Skills[i] = e.Clone()
+		}
+	}
+	if x.Signatures != nil {
+		c.Signatures = make([]*AgentCardSignature, len(x.Signatures))
+		for i, e := range x.Signatures {
+			c.Signatures[i] = e.Clone()
+		}
+	}
+	return &c
+}
+
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
 func (x *AgentProvider) AppendProto(b []byte) []byte {
 	if x == nil {
@@ -1474,6 +1694,15 @@ func readAgentProviderProto(w *wireReader, field string) *AgentProvider {
 		w.err = err.under(field)
 	}
 	return x
+}
+
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *AgentProvider) Clone() *AgentProvider {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	return &c
 }
 
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
@@ -1549,6 +1778,21 @@ func readAgentCapabilitiesProto(w *wireReader, field string) *AgentCapabilities 
 		w.err = err.under(field)
 	}
 	return x
+}
+
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *AgentCapabilities) Clone() *AgentCapabilities {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	if x.Extensions != nil {
+		c.Extensions = make([]*AgentExtension, len(x.Extensions))
+		for i, e := range x.Extensions {
+			c.Extensions[i] = e.Clone()
+		}
+	}
+	return &c
 }
 
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
@@ -1632,6 +1876,16 @@ func readAgentExtensionProto(w *wireReader, field string) *AgentExtension {
 		w.err = err.under(field)
 	}
 	return x
+}
+
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *AgentExtension) Clone() *AgentExtension {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	c.Params = slices.Clone(x.Params)
+	return &c
 }
 
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
@@ -1767,6 +2021,25 @@ func readAgentSkillProto(w *wireReader, field string) *AgentSkill {
 	return x
 }
 
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *AgentSkill) Clone() *AgentSkill {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	c.Tags = slices.Clone(x.Tags)
+	c.Examples = slices.Clone(x.Examples)
+	c.InputModes = slices.Clone(x.InputModes)
+	c.OutputModes = slices.Clone(x.OutputModes)
+	if x.Security != nil {
+		c.Security = make([]*Security, len(x.Security))
+		for i, e := range x.Security {
+			c.Security[i] = e.Clone()
+		}
+	}
+	return &c
+}
+
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
 func (x *AgentCardSignature) AppendProto(b []byte) []byte {
 	if x == nil {
@@ -1840,6 +2113,16 @@ func readAgentCardSignatureProto(w *wireReader, field string) *AgentCardSignatur
 	return x
 }
 
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *AgentCardSignature) Clone() *AgentCardSignature {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	c.Header = slices.Clone(x.Header)
+	return &c
+}
+
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
 func (x *TaskPushNotificationConfig) AppendProto(b []byte) []byte {
 	if x == nil {
@@ -1903,6 +2186,16 @@ func readTaskPushNotificationConfigProto(w *wireReader, field string) *TaskPushN
 	return x
 }
 
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *TaskPushNotificationConfig) Clone() *TaskPushNotificationConfig {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	c.PushNotificationConfig = x.PushNotificationConfig.Clone()
+	return &c
+}
+
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
 func (x *StringList) AppendProto(b []byte) []byte {
 	if x == nil {
@@ -1951,6 +2244,16 @@ func readStringListProto(w *wireReader, field string) *StringList {
 		w.err = err.under(field)
 	}
 	return x
+}
+
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *StringList) Clone() *StringList {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	c.List = slices.Clone(x.List)
+	return &c
 }
 
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
@@ -2037,6 +2340,21 @@ func readSecurityProto(w *wireReader, field string) *Security {
 		w.err = err.under(field)
 	}
 	return x
+}
+
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *Security) Clone() *Security {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	if x.Schemes != nil {
+		c.Schemes = make(map[string]*StringList, len(x.Schemes))
+		for k, e := range x.Schemes {
+			c.Schemes[k] = e.Clone()
+		}
+	}
+	return &c
 }
 
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
@@ -2152,6 +2470,27 @@ func readSecuritySchemeProto(w *wireReader, field string) *SecurityScheme {
 	return x
 }
 
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *SecurityScheme) Clone() *SecurityScheme {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	switch v := x.Scheme.(type) {
+	case *SecuritySchemeAPIKeySecurityScheme:
+		c.Scheme = &SecuritySchemeAPIKeySecurityScheme{APIKeySecurityScheme: v.APIKeySecurityScheme.Clone()}
+	case *SecuritySchemeHTTPAuthSecurityScheme:
+		c.Scheme = &SecuritySchemeHTTPAuthSecurityScheme{HTTPAuthSecurityScheme: v.HTTPAuthSecurityScheme.Clone()}
+	case *SecuritySchemeOAuth2SecurityScheme:
+		c.Scheme = &SecuritySchemeOAuth2SecurityScheme{OAuth2SecurityScheme: v.OAuth2SecurityScheme.Clone()}
+	case *SecuritySchemeOpenIDConnectSecurityScheme:
+		c.Scheme = &SecuritySchemeOpenIDConnectSecurityScheme{OpenIDConnectSecurityScheme: v.OpenIDConnectSecurityScheme.Clone()}
+	case *SecuritySchemeMTLSSecurityScheme:
+		c.Scheme = &SecuritySchemeMTLSSecurityScheme{MTLSSecurityScheme: v.MTLSSecurityScheme.Clone()}
+	}
+	return &c
+}
+
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
 func (x *APIKeySecurityScheme) AppendProto(b []byte) []byte {
 	if x == nil {
@@ -2220,6 +2559,15 @@ func readAPIKeySecuritySchemeProto(w *wireReader, field string) *APIKeySecurityS
 	return x
 }
 
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *APIKeySecurityScheme) Clone() *APIKeySecurityScheme {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	return &c
+}
+
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
 func (x *HTTPAuthSecurityScheme) AppendProto(b []byte) []byte {
 	if x == nil {
@@ -2286,6 +2634,15 @@ func readHTTPAuthSecuritySchemeProto(w *wireReader, field string) *HTTPAuthSecur
 		w.err = err.under(field)
 	}
 	return x
+}
+
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *HTTPAuthSecurityScheme) Clone() *HTTPAuthSecurityScheme {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	return &c
 }
 
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
@@ -2361,6 +2718,16 @@ func readOAuth2SecuritySchemeProto(w *wireReader, field string) *OAuth2SecurityS
 	return x
 }
 
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *OAuth2SecurityScheme) Clone() *OAuth2SecurityScheme {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	c.Flows = x.Flows.Clone()
+	return &c
+}
+
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
 func (x *OpenIDConnectSecurityScheme) AppendProto(b []byte) []byte {
 	if x == nil {
@@ -2419,6 +2786,15 @@ func readOpenIDConnectSecuritySchemeProto(w *wireReader, field string) *OpenIDCo
 	return x
 }
 
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *OpenIDConnectSecurityScheme) Clone() *OpenIDConnectSecurityScheme {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	return &c
+}
+
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
 func (x *MutualTLSSecurityScheme) AppendProto(b []byte) []byte {
 	if x == nil {
@@ -2465,6 +2841,15 @@ func readMutualTLSSecuritySchemeProto(w *wireReader, field string) *MutualTLSSec
 		w.err = err.under(field)
 	}
 	return x
+}
+
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *MutualTLSSecurityScheme) Clone() *MutualTLSSecurityScheme {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	return &c
 }
 
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
@@ -2563,6 +2948,25 @@ func readOAuthFlowsProto(w *wireReader, field string) *OAuthFlows {
 		w.err = err.under(field)
 	}
 	return x
+}
+
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *OAuthFlows) Clone() *OAuthFlows {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	switch v := x.Flow.(type) {
+	case *OAuthFlowsAuthorizationCode:
+		c.Flow = &OAuthFlowsAuthorizationCode{AuthorizationCode: v.AuthorizationCode.Clone()}
+	case *OAuthFlowsClientCredentials:
+		c.Flow = &OAuthFlowsClientCredentials{ClientCredentials: v.ClientCredentials.Clone()}
+	case *OAuthFlowsImplicit:
+		c.Flow = &OAuthFlowsImplicit{Implicit: v.Implicit.Clone()}
+	case *OAuthFlowsPassword:
+		c.Flow = &OAuthFlowsPassword{Password: v.Password.Clone()}
+	}
+	return &c
 }
 
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
@@ -2676,6 +3080,16 @@ func readAuthorizationCodeOAuthFlowProto(w *wireReader, field string) *Authoriza
 	return x
 }
 
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *AuthorizationCodeOAuthFlow) Clone() *AuthorizationCodeOAuthFlow {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	c.Scopes = maps.Clone(x.Scopes)
+	return &c
+}
+
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
 func (x *ClientCredentialsOAuthFlow) AppendProto(b []byte) []byte {
 	if x == nil {
@@ -2775,6 +3189,16 @@ func readClientCredentialsOAuthFlowProto(w *wireReader, field string) *ClientCre
 		w.err = err.under(field)
 	}
 	return x
+}
+
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *ClientCredentialsOAuthFlow) Clone() *ClientCredentialsOAuthFlow {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	c.Scopes = maps.Clone(x.Scopes)
+	return &c
 }
 
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
@@ -2878,6 +3302,16 @@ func readImplicitOAuthFlowProto(w *wireReader, field string) *ImplicitOAuthFlow 
 	return x
 }
 
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *ImplicitOAuthFlow) Clone() *ImplicitOAuthFlow {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	c.Scopes = maps.Clone(x.Scopes)
+	return &c
+}
+
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
 func (x *PasswordOAuthFlow) AppendProto(b []byte) []byte {
 	if x == nil {
@@ -2979,6 +3413,16 @@ func readPasswordOAuthFlowProto(w *wireReader, field string) *PasswordOAuthFlow 
 	return x
 }
 
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *PasswordOAuthFlow) Clone() *PasswordOAuthFlow {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	c.Scopes = maps.Clone(x.Scopes)
+	return &c
+}
+
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
 func (x *SendMessageRequest) AppendProto(b []byte) []byte {
 	if x == nil {
@@ -3062,6 +3506,18 @@ func readSendMessageRequestProto(w *wireReader, field string) *SendMessageReques
 	return x
 }
 
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *SendMessageRequest) Clone() *SendMessageRequest {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	c.Request = x.Request.Clone()
+	c.Configuration = x.Configuration.Clone()
+	c.Metadata = slices.Clone(x.Metadata)
+	return &c
+}
+
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
 func (x *GetTaskRequest) AppendProto(b []byte) []byte {
 	if x == nil {
@@ -3120,6 +3576,15 @@ func readGetTaskRequestProto(w *wireReader, field string) *GetTaskRequest {
 	return x
 }
 
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *GetTaskRequest) Clone() *GetTaskRequest {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	return &c
+}
+
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
 func (x *CancelTaskRequest) AppendProto(b []byte) []byte {
 	if x == nil {
@@ -3166,6 +3631,15 @@ func readCancelTaskRequestProto(w *wireReader, field string) *CancelTaskRequest 
 		w.err = err.under(field)
 	}
 	return x
+}
+
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *CancelTaskRequest) Clone() *CancelTaskRequest {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	return &c
 }
 
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
@@ -3216,6 +3690,15 @@ func readGetTaskPushNotificationConfigRequestProto(w *wireReader, field string) 
 	return x
 }
 
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *GetTaskPushNotificationConfigRequest) Clone() *GetTaskPushNotificationConfigRequest {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	return &c
+}
+
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
 func (x *DeleteTaskPushNotificationConfigRequest) AppendProto(b []byte) []byte {
 	if x == nil {
@@ -3262,6 +3745,15 @@ func readDeleteTaskPushNotificationConfigRequestProto(w *wireReader, field strin
 		w.err = err.under(field)
 	}
 	return x
+}
+
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *DeleteTaskPushNotificationConfigRequest) Clone() *DeleteTaskPushNotificationConfigRequest {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	return &c
 }
 
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
@@ -3337,6 +3829,16 @@ func readCreateTaskPushNotificationConfigRequestProto(w *wireReader, field strin
 	return x
 }
 
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *CreateTaskPushNotificationConfigRequest) Clone() *CreateTaskPushNotificationConfigRequest {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	c.Config = x.Config.Clone()
+	return &c
+}
+
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
 func (x *TaskSubscriptionRequest) AppendProto(b []byte) []byte {
 	if x == nil {
@@ -3383,6 +3885,15 @@ func readTaskSubscriptionRequestProto(w *wireReader, field string) *TaskSubscrip
 		w.err = err.under(field)
 	}
 	return x
+}
+
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *TaskSubscriptionRequest) Clone() *TaskSubscriptionRequest {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	return &c
 }
 
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
@@ -3453,6 +3964,15 @@ func readListTaskPushNotificationConfigRequestProto(w *wireReader, field string)
 	return x
 }
 
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *ListTaskPushNotificationConfigRequest) Clone() *ListTaskPushNotificationConfigRequest {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	return &c
+}
+
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
 func (x *GetAgentCardRequest) AppendProto(b []byte) []byte {
 	if x == nil {
@@ -3487,6 +4007,15 @@ func readGetAgentCardRequestProto(w *wireReader, field string) *GetAgentCardRequ
 		w.err = err.under(field)
 	}
 	return x
+}
+
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *GetAgentCardRequest) Clone() *GetAgentCardRequest {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	return &c
 }
 
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
@@ -3555,6 +4084,21 @@ func readSendMessageResponseProto(w *wireReader, field string) *SendMessageRespo
 		w.err = err.under(field)
 	}
 	return x
+}
+
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *SendMessageResponse) Clone() *SendMessageResponse {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	switch v := x.Payload.(type) {
+	case *SendMessageResponseTask:
+		c.Payload = &SendMessageResponseTask{Task: v.Task.Clone()}
+	case *SendMessageResponseMsg:
+		c.Payload = &SendMessageResponseMsg{Msg: v.Msg.Clone()}
+	}
+	return &c
 }
 
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
@@ -3655,6 +4199,25 @@ func readStreamResponseProto(w *wireReader, field string) *StreamResponse {
 	return x
 }
 
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *StreamResponse) Clone() *StreamResponse {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	switch v := x.Payload.(type) {
+	case *StreamResponseTask:
+		c.Payload = &StreamResponseTask{Task: v.Task.Clone()}
+	case *StreamResponseMsg:
+		c.Payload = &StreamResponseMsg{Msg: v.Msg.Clone()}
+	case *StreamResponseStatusUpdate:
+		c.Payload = &StreamResponseStatusUpdate{StatusUpdate: v.StatusUpdate.Clone()}
+	case *StreamResponseArtifactUpdate:
+		c.Payload = &StreamResponseArtifactUpdate{ArtifactUpdate: v.ArtifactUpdate.Clone()}
+	}
+	return &c
+}
+
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
 func (x *ListTaskPushNotificationConfigResponse) AppendProto(b []byte) []byte {
 	if x == nil {
@@ -3720,6 +4283,21 @@ func readListTaskPushNotificationConfigResponseProto(w *wireReader, field string
 	return x
 }
 
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *ListTaskPushNotificationConfigResponse) Clone() *ListTaskPushNotificationConfigResponse {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	if x.Configs != nil {
+		c.Configs = make([]*TaskPushNotificationConfig, len(x.Configs))
+		for i, e := range x.Configs {
+			c.Configs[i] = e.Clone()
+		}
+	}
+	return &c
+}
+
 // AppendProto appends the protobuf binary encoding of x to b, fields in number order.
 func (x *Empty) AppendProto(b []byte) []byte {
 	if x == nil {
@@ -3754,4 +4332,22 @@ func readEmptyProto(w *wireReader, field string) *Empty {
 		w.err = err.under(field)
 	}
 	return x
+}
+
+// Clone returns a deep copy of x, which shares no memory with it; nil for nil.
+func (x *Empty) Clone() *Empty {
+	if x == nil {
+		return nil
+	}
+	c := *x
+	return &c
+}
+
+// cloneTime copies a timestamp, for Clone.
+func cloneTime(t *time.Time) *time.Time {
+	if t == nil {
+		return nil
+	}
+	c := *t
+	return &c
 }
