@@ -111,8 +111,8 @@ func TestExecutor(t *testing.T) {
 	if stateArtifact != `{"lookups":1}` {
 		t.Errorf("state artifact %q", stateArtifact)
 	}
-	for _, want := range []string{`{"content":"weather","id":`, `"role":"reasoning"`,
-		`"toolCalls":[{"function":{"arguments":"{\"city\":\"Paris\"}","name":"lookup"}`, `"role":"tool"`, `"content":"Sunny today."`} {
+	for _, want := range []string{`"content":"weather"`, `"role":"reasoning"`,
+		`"name":"lookup"`, `"arguments":"{\"city\":\"Paris\"}"`, `"role":"tool"`, `"content":"Sunny today."`} {
 		if !strings.Contains(conversation, want) {
 			t.Errorf("the kept conversation lacks %s: %s", want, conversation)
 		}
