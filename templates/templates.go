@@ -12,6 +12,12 @@ import "embed"
 //go:embed jsonwire/*.go
 var JSONWire embed.FS
 
+// Telemetry is the OpenTelemetry support the A2A and AG-UI runtimes share
+// (the Telemetry options, log correlation), copied into both packages.
+//
+//go:embed telemetry/*.go
+var Telemetry embed.FS
+
 // A2ACore is the service plumbing every package generated from a proto
 // holds: the service and method descriptors, the bound Service the
 // transports serve, the client Transport, and the A2A error table.

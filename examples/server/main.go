@@ -69,7 +69,10 @@ var web embed.FS
 // config is what the flags set.
 type config struct {
 	addr, grpcAddr, baseURL, grpcURL, db, token, tokens string
-	pace, grace                                         time.Duration
+	// a2aAgent, when set, is the A2A agent the AG-UI endpoint answers with,
+	// through the bridge, and a2aAgentToken its bearer token.
+	a2aAgent, a2aAgentToken string
+	pace, grace             time.Duration
 }
 
 func main() {
@@ -81,12 +84,17 @@ func main() {
 	flag.StringVar(&cfg.db, "db", "server.db", "SQLite `file`, or a postgres:// URL, for tasks and feedback")
 	flag.StringVar(&cfg.token, "token", "", "bearer `token` callers must present (default $AGENT_TOKEN; empty: no authentication)")
 	flag.StringVar(&cfg.tokens, "tokens", "", "`file` of callers and their bearer tokens, a \"name token\" pair a line: each caller sees only its own threads and tasks")
+	flag.StringVar(&cfg.a2aAgent, "a2a-agent", "", "answer AG-UI runs with the A2A agent at this `URL` (its card's), through the bridge, rather than the scripted agent")
+	flag.StringVar(&cfg.a2aAgentToken, "a2a-agent-token", "", "bearer `token` for --a2a-agent (default $A2A_AGENT_TOKEN)")
 	flag.DurationVar(&cfg.pace, "pace", 40*time.Millisecond, "pause between the words the scripted agent streams")
 	flag.DurationVar(&cfg.grace, "shutdown-grace", 10*time.Second, "on SIGINT or SIGTERM, how long requests in flight have to finish before their runs are stopped")
 	flag.Parse()
 	if cfg.token == "" {
 		// Read here rather than as the flag's default, which -help would print.
 		cfg.token = os.Getenv("AGENT_TOKEN")
+	}
+	if cfg.a2aAgentToken == "" {
+		cfg.a2aAgentToken = os.Getenv("A2A_AGENT_TOKEN")
 	}
 
 	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
@@ -108,6 +116,21 @@ func run(ctx context.Context, cfg config, logger *slog.Logger, ready func(addr s
 	if err != nil {
 		return err
 	}
+	// Records logged inside a span carry its trace_id and span_id.
+	logger = slog.New(agui.LogHandler(logger.Handler()))
+	stopTelemetry, err := setupTelemetry(ctx, logger)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		// Flush what is buffered, within a bound: a collector that is down
+		// must not hold the exit.
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := stopTelemetry(ctx); err != nil {
+			logger.Warn("flushing telemetry", "err", err)
+		}
+	}()
 	if cfg.grpcURL != "" && cfg.grpcAddr == "" {
 		return errors.New("--grpc-url names the gRPC server, but there is none without --grpc-addr")
 	}
@@ -137,10 +160,24 @@ func run(ctx context.Context, cfg config, logger *slog.Logger, ready func(addr s
 
 	agent := &scriptedAgent{pace: cfg.pace}
 	card := agentCard(base)
+	// The AG-UI endpoint's agent: the scripted one, or an A2A agent through
+	// the bridge.
+	var aguiAgent agui.Agent = agent
+	agentName, caps := card.Name, capabilities()
+	if cfg.a2aAgent != "" {
+		remote, err := a2aAgent(ctx, cfg)
+		if err != nil {
+			return err
+		}
+		aguiAgent, agentName, caps = remote, remote.Card.Name, bridge.CapabilitiesFromCard(remote.Card)
+		logger.Info("answering AG-UI runs with an A2A agent", "agent", agentName, "url", cfg.a2aAgent)
+	}
 	aguiOpts := []agui.Option{
 		agui.WithLogger(logger),
+		// Spans and metrics go to the global providers setupTelemetry set.
+		agui.WithTelemetry(&agui.Telemetry{AgentName: agentName}),
 		agui.WithKeepAlive(15 * time.Second),
-		agui.WithCapabilities(capabilities()),
+		agui.WithCapabilities(caps),
 		// Interrupts and, once callers are told apart, each thread's owner,
 		// in the database: replicas share them.
 		agui.WithCheckpoints(st.threads),
@@ -211,7 +248,7 @@ func run(ctx context.Context, cfg config, logger *slog.Logger, ready func(addr s
 	if err != nil {
 		return err
 	}
-	aguiHandler := agui.NewHandler(haltingAgent{Agent: agent, halt: halt}, aguiOpts...)
+	aguiHandler := agui.NewHandler(haltingAgent{Agent: aguiAgent, halt: halt}, aguiOpts...)
 	mux := http.NewServeMux()
 	mux.Handle("GET /{$}", http.FileServerFS(page))
 	mux.Handle("GET /web/", http.StripPrefix("/web/", http.FileServerFS(page)))
@@ -374,6 +411,24 @@ func (s *statusWriter) status() int {
 }
 
 // agentCard describes the agent to A2A clients.
+// a2aAgent is the A2A agent at cfg.a2aAgent, as an AG-UI agent: its card
+// read, and a client of the binding it prefers.
+func a2aAgent(ctx context.Context, cfg config) (*bridge.A2AAgent, error) {
+	var opts []a2a.ClientOption
+	if cfg.a2aAgentToken != "" {
+		opts = append(opts, a2a.WithHeader("Authorization", "Bearer "+cfg.a2aAgentToken))
+	}
+	card, err := a2a.ResolveCard(ctx, cfg.a2aAgent, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("--a2a-agent %s: %w", cfg.a2aAgent, err)
+	}
+	tr, _, err := a2a.NewTransportFromCard(card, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("--a2a-agent %s: %w", cfg.a2aAgent, err)
+	}
+	return &bridge.A2AAgent{Client: a2a.NewA2AServiceClient(tr), Card: card}, nil
+}
+
 func agentCard(base string) *a2a.AgentCard {
 	streaming := true
 	return &a2a.AgentCard{

@@ -56,6 +56,9 @@ type CallInfo struct {
 	// Events), names the next message the handler sends on its stream: call
 	// it just before send. Nil where streams have no ids.
 	EventID func(id string)
+	// Telemetry is where the call's traces and metrics go (WithTelemetry);
+	// nil for OpenTelemetry's global providers.
+	Telemetry *Telemetry
 }
 
 type callInfoKey struct{}

@@ -17,7 +17,8 @@ import (
 // NewJSONRPCTransport calls over JSON-RPC 2.0, POSTing to url (an
 // AgentInterface's url).
 func NewJSONRPCTransport(url string, opts ...ClientOption) Transport {
-	return &jsonrpcTransport{url: url, cfg: newClientConfig(opts)}
+	cfg := newClientConfig(opts)
+	return observeTransport(&jsonrpcTransport{url: url, cfg: cfg}, BindingJSONRPC, cfg)
 }
 
 // NewCompatJSONRPCTransport calls a server that speaks only the earlier
@@ -27,7 +28,7 @@ func NewJSONRPCTransport(url string, opts ...ClientOption) Transport {
 func NewCompatJSONRPCTransport(url string, v *CompatVersion, opts ...ClientOption) Transport {
 	cfg := newClientConfig(opts)
 	cfg.version = v.Version
-	return &jsonrpcTransport{url: url, cfg: cfg, compat: v}
+	return observeTransport(&jsonrpcTransport{url: url, cfg: cfg, compat: v}, BindingJSONRPC, cfg)
 }
 
 type jsonrpcTransport struct {

@@ -27,7 +27,7 @@ func NewRESTTransport(baseURL string, opts ...ClientOption) Transport {
 	if slices.ContainsFunc(CompatVersions(), func(v *CompatVersion) bool { return v.Version == t.cfg.version }) {
 		t.contentType = "application/json" // an earlier version had no media type of its own, and its servers read only this one
 	}
-	return t
+	return observeTransport(t, BindingHTTPJSON, t.cfg)
 }
 
 type restTransport struct {

@@ -36,6 +36,7 @@ type serverConfig struct {
 	writeTimeout time.Duration
 	streams      *streamSlots
 	compat       []*CompatVersion // the earlier versions served
+	telemetry    *Telemetry
 }
 
 func newServerConfig(opts []ServerOption) *serverConfig {
@@ -95,7 +96,7 @@ func WithKeepAlive(interval time.Duration) ServerOption {
 // the version is negotiated later, by version.
 func (c *serverConfig) callInfo(r *http.Request, binding string) (*CallInfo, *RPCError) {
 	info := &CallInfo{Binding: binding, Header: r.Header, Extensions: splitList(r.Header.Values(ExtensionsHeader)),
-		LastEventID: r.Header.Get("Last-Event-ID"), Card: c.card}
+		LastEventID: r.Header.Get("Last-Event-ID"), Card: c.card, Telemetry: c.telemetry}
 	if c.authenticate != nil {
 		p, err := c.authenticate(r)
 		if err != nil {
@@ -242,7 +243,9 @@ func fieldPath(pointer string) string {
 // an error outside the A2A table logged and answered as ErrInternal without
 // its text, which may hold details the caller should not see.
 func InvokeUnary(ctx context.Context, logger *slog.Logger, h *MethodHandler, req ProtoValue) (resp ProtoValue, rerr *RPCError) {
-	rerr = invoke(ctx, logger, h, req, func() (err error) {
+	call := startCall(ctx, h, req)
+	defer func() { call.end(resp, rerr) }()
+	rerr = invoke(call.ctx, logger, h, req, func(ctx context.Context) (err error) {
 		resp, err = h.Unary(ctx, req)
 		return err
 	})
@@ -257,14 +260,28 @@ func InvokeUnary(ctx context.Context, logger *slog.Logger, h *MethodHandler, req
 
 // InvokeStream runs a streaming handler as InvokeUnary runs a unary one;
 // send writes one message to the caller.
-func InvokeStream(ctx context.Context, logger *slog.Logger, h *MethodHandler, req ProtoValue, send func(ProtoValue) error) *RPCError {
-	return invoke(ctx, logger, h, req, func() error { return h.Stream(ctx, req, send) })
+func InvokeStream(ctx context.Context, logger *slog.Logger, h *MethodHandler, req ProtoValue, send func(ProtoValue) error) (rerr *RPCError) {
+	call := startCall(ctx, h, req)
+	defer func() { call.end(nil, rerr) }()
+	send = call.observeSend(send)
+	defer call.endStream()
+	return invoke(call.ctx, logger, h, req, func(ctx context.Context) error { return h.Stream(ctx, req, send) })
+}
+
+// startCall starts the telemetry of a call (WithTelemetry): its span, in
+// the context the handler gets.
+func startCall(ctx context.Context, h *MethodHandler, req ProtoValue) *serverCall {
+	info := CallInfoFrom(ctx)
+	if info == nil {
+		info = &CallInfo{}
+	}
+	return observerOf(info.Telemetry).startServer(ctx, info, h.Desc, req)
 }
 
 // invoke holds the call to the card it is served under, validates req and
 // runs call, the handler's work on it, catching a panic and turning its
 // error into the A2A error the caller gets.
-func invoke(ctx context.Context, logger *slog.Logger, h *MethodHandler, req ProtoValue, call func() error) (rerr *RPCError) {
+func invoke(ctx context.Context, logger *slog.Logger, h *MethodHandler, req ProtoValue, call func(context.Context) error) (rerr *RPCError) {
 	if rerr := checkCard(CallInfoFrom(ctx)); rerr != nil {
 		return rerr
 	}
@@ -279,7 +296,7 @@ func invoke(ctx context.Context, logger *slog.Logger, h *MethodHandler, req Prot
 			rerr = NewError(ErrInternal, "internal error")
 		}
 	}()
-	if err := call(); err != nil {
+	if err := call(ctx); err != nil {
 		return handlerError(ctx, logger, h, err)
 	}
 	return nil

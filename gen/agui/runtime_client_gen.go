@@ -15,6 +15,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"go.opentelemetry.io/otel/propagation"
+	"go.opentelemetry.io/otel/trace"
 )
 
 // Client runs an AG-UI agent over HTTP: it POSTs a RunAgentInput and reads
@@ -46,6 +49,11 @@ type Client struct {
 	// server without it answers with; the response's Content-Type decides
 	// which is read.
 	Protobuf bool
+	// Telemetry is where the client's traces go; nil for OpenTelemetry's
+	// global providers. A run is a span agui.run of kind CLIENT, from the
+	// request to the stream's end, whose trace context the request carries
+	// (traceparent).
+	Telemetry *Telemetry
 }
 
 // HTTPError is a run the server refused before streaming: a response
@@ -91,10 +99,13 @@ func (c *Client) Run(ctx context.Context, input *RunAgentInput) (*RunStream, err
 	if err := in.Validate(); err != nil {
 		return nil, fmt.Errorf("agui: invalid RunAgentInput: %w", err)
 	}
+	ctx, span := startClientRun(ctx, c.Telemetry, &in)
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.URL, bytes.NewReader(in.AppendJSON(nil)))
 	if err != nil {
+		endSpan(span, err)
 		return nil, err
 	}
+	c.Telemetry.TextMapPropagator().Inject(ctx, propagation.HeaderCarrier(req.Header))
 	for k, vs := range c.Header {
 		req.Header[k] = slices.Clone(vs)
 	}
@@ -110,14 +121,17 @@ func (c *Client) Run(ctx context.Context, input *RunAgentInput) (*RunStream, err
 	}
 	resp, err := hc.Do(req)
 	if err != nil {
+		endSpan(span, err)
 		return nil, err
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		body, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
 		resp.Body.Close()
-		return nil, &HTTPError{StatusCode: resp.StatusCode, Body: body, Header: resp.Header}
+		err := &HTTPError{StatusCode: resp.StatusCode, Body: body, Header: resp.Header}
+		endSpan(span, err)
+		return nil, err
 	}
-	s := &RunStream{body: resp.Body, header: resp.Header, verifier: NewVerifier(), onWarning: c.OnWarning}
+	s := &RunStream{body: resp.Body, header: resp.Header, verifier: NewVerifier(), onWarning: c.OnWarning, span: span}
 	msgs := make([]Message, len(input.Messages))
 	for i, m := range input.Messages {
 		msgs[i] = cloneMessage(m)
@@ -128,6 +142,7 @@ func (c *Client) Run(ctx context.Context, input *RunAgentInput) (*RunStream, err
 	src, err := newEventSource(resp.Header.Get("Content-Type"), resp.Body, s.warn)
 	if err != nil {
 		resp.Body.Close()
+		endSpan(span, err)
 		return nil, err
 	}
 	s.src = src
@@ -187,6 +202,7 @@ type RunStream struct {
 	warnings  []string
 	runErr    *RunErrorEvent
 	err       error // io.EOF after a clean end
+	span      trace.Span
 }
 
 func (s *RunStream) warn(msg string) {
@@ -258,6 +274,7 @@ func (s *RunStream) finish(err error) {
 	}
 	s.err = err
 	s.body.Close()
+	endSpan(s.span, err)
 }
 
 // checkVersion judges the producer's declared protocol version: the same
@@ -332,6 +349,7 @@ func (s *RunStream) Wait() error {
 func (s *RunStream) Close() error {
 	if s.err == nil {
 		s.err = errors.New("agui: the run stream was closed")
+		endSpan(s.span, nil)
 	}
 	return s.body.Close()
 }

@@ -62,6 +62,7 @@ type handlerConfig struct {
 	threadAccess ThreadAccess
 	writeTimeout time.Duration
 	maxStreams   int
+	telemetry    *Telemetry
 }
 
 // Option configures NewHandler.
@@ -150,7 +151,7 @@ func NewHandler(agent Agent, opts ...Option) http.Handler {
 			cfg.logger.LogAttrs(context.Background(), slog.LevelError, "agui: WithCapabilities: the declaration is invalid", slog.String("error", err.Error()))
 		}
 	}
-	h := &handler{agent: agent, cfg: cfg}
+	h := &handler{agent: agent, cfg: cfg, obs: newRunObserver(cfg.telemetry)}
 	if cfg.namesCallers {
 		if h.owners = cfg.storedOwners(); h.owners == nil {
 			h.owners = newMemoryOwners()
@@ -167,6 +168,7 @@ type handler struct {
 	owners ThreadOwners
 	// streams counts the runs in progress, against WithMaxStreams.
 	streams streamSlots
+	obs     *runObserver
 }
 
 // requestError is the JSON body of a rejected request.
@@ -302,6 +304,8 @@ func (h *handler) rejectInvalid(w http.ResponseWriter, r *http.Request, err erro
 // producer must fall back to SSE. run is the run's
 // registration, for cancels and checkpoints; nil for ServeRun.
 func (h *handler) serveRun(w http.ResponseWriter, r *http.Request, agentCtx context.Context, input *RunAgentInput, run *activeRun) {
+	tel := h.obs.startRun(r.Context(), r.Header, input)
+	defer tel.end() // last: the run's span covers its stream to the end
 	// A client that stops reading is cut off once a write has waited for
 	// it for the write timeout, and the agent's context is cancelled.
 	agentCtx, cut := context.WithCancelCause(agentCtx)
@@ -325,8 +329,9 @@ func (h *handler) serveRun(w http.ResponseWriter, r *http.Request, agentCtx cont
 	if f, ok := w.(http.Flusher); ok {
 		f.Flush()
 	}
-	ctx := r.Context()
+	ctx := tel.ctx
 	stream := newStream(ctx, ew, input.ThreadID, input.RunID)
+	stream.run.tel = tel
 	stream.metaAsCustom = !h.cfg.nativeMeta
 	if v := streamVersion(input.ProtocolVersion, EarlierVersions(), protocolVersion); v != "" {
 		stream.run.down = newDowngrader(ctx, h.cfg.logger, v)
@@ -359,7 +364,9 @@ func (h *handler) serveRun(w http.ResponseWriter, r *http.Request, agentCtx cont
 			return
 		}
 		close(started)
-		done <- runAgent(agentCtx, h.cfg.logger, h.agent, input, stream)
+		err := runAgent(tel.startAgent(agentCtx, input), h.cfg.logger, h.agent, input, stream)
+		tel.endAgent(err)
+		done <- err
 	}()
 	var keepAlive <-chan time.Time
 	if h.cfg.keepAlive > 0 {
@@ -408,6 +415,7 @@ serve:
 		err = nil
 	}
 	endRun(ctx, h.cfg.logger, stream, err)
+	stream.detachTelemetry()
 }
 
 // errRunGone is why a run whose handler ended it before it streamed does
@@ -479,14 +487,19 @@ func Invoke(ctx context.Context, agent Agent, input *RunAgentInput, emit func(Ev
 		return err
 	}
 	cfg := h.cfg
-	ctx, cancel := context.WithCancelCause(ctx)
+	tel := h.obs.startRun(ctx, nil, input)
+	defer tel.end()
+	ctx, cancel := context.WithCancelCause(tel.ctx)
 	defer cancel(nil)
 	w := &funcWriter{emit: emit, cancel: cancel}
 	stream := newStream(ctx, w, input.ThreadID, input.RunID)
+	stream.run.tel = tel
+	defer stream.detachTelemetry()
 	if err := stream.start(input); err != nil {
 		return err
 	}
-	err := runAgent(ctx, cfg.logger, agent, input, stream)
+	err := runAgent(tel.startAgent(ctx, input), cfg.logger, agent, input, stream)
+	tel.endAgent(err)
 	endRun(ctx, cfg.logger, stream, err)
 	if cause := context.Cause(ctx); cause != nil && w.failed {
 		return cause

@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"strings"
 
+	"go.opentelemetry.io/otel/propagation"
+
 	a2a "github.com/agui-gen/agui-gen/gen/a2a"
 )
 
@@ -22,6 +24,7 @@ type clientConfig struct {
 	maxResponse int64
 	factories   map[string]TransportFactory
 	bindings    []string
+	telemetry   *a2a.Telemetry
 }
 
 // TransportFactory makes the transport of one agent interface; the a2agrpc
@@ -55,6 +58,10 @@ func WithVersion(v string) ClientOption { return func(c *clientConfig) { c.versi
 func ClientHeaders(opts ...ClientOption) http.Header {
 	return newClientConfig(opts).header
 }
+
+// ClientTelemetry is the Telemetry that opts set (WithClientTelemetry), for
+// a transport made elsewhere (a2agrpc.WithGRPC); nil when none does.
+func ClientTelemetry(opts ...ClientOption) *a2a.Telemetry { return newClientConfig(opts).telemetry }
 
 // WithMaxResponseBytes limits a unary response body, and each event of a
 // stream (default 64 MiB).
@@ -93,6 +100,7 @@ func (c *clientConfig) newRequest(ctx context.Context, method, url string, body 
 	}
 	req.Header.Set("Accept", accept)
 	req.Header.Set(VersionHeader, c.version)
+	c.telemetry.TextMapPropagator().Inject(ctx, propagation.HeaderCarrier(req.Header))
 	return req, nil
 }
 

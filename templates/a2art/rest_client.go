@@ -26,7 +26,7 @@ func NewRESTTransport(baseURL string, opts ...ClientOption) a2a.Transport {
 	if slices.ContainsFunc(a2a.CompatVersions(), func(v *a2a.CompatVersion) bool { return v.Version == t.cfg.version }) {
 		t.contentType = "application/json" // an earlier version had no media type of its own, and its servers read only this one
 	}
-	return t
+	return observeTransport(t, BindingHTTPJSON, t.cfg)
 }
 
 type restTransport struct {

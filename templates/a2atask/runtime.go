@@ -45,6 +45,12 @@ type Runtime struct {
 	// sets closed under it, sees each run a start begins.
 	closing sync.RWMutex
 	closed  bool
+
+	tel *a2a.Telemetry
+	obs *taskObserver
+	// traces holds the span context of each run in progress, by task ID,
+	// for the push notifications of its events.
+	traces sync.Map
 }
 
 // Option configures a Runtime.
@@ -106,6 +112,7 @@ func New(exec Executor, store Store, opts ...Option) *Runtime {
 	for _, o := range opts {
 		o(rt)
 	}
+	rt.obs = newTaskObserver(rt.tel)
 	if rt.pushConfigs != nil {
 		rt.pushes = newPusher(rt, rt.pushConfigs, rt.pushSender)
 	}
@@ -166,7 +173,7 @@ func (rt *Runtime) sweep() {
 				TaskID: t.ID, ContextID: t.ContextID, Status: t.Status.Clone()}}}
 			stamp(t, ev, rec.Generation+1)
 			if gen, err := rt.store.Update(rt.ctx, t, rec.Generation, ev); err == nil {
-				rt.written(t.ID, gen)
+				rt.written(t.ID, gen, ev)
 				rt.logger.Warn("a2atask: failed an orphaned task", "task", id)
 			}
 		}
@@ -181,11 +188,13 @@ func stamp(t *a2a.Task, ev *a2a.StreamResponse, gen int64) {
 }
 
 // written follows every write of the runtime, which brought a task to
-// generation gen: it delivers the event's push notifications.
-func (rt *Runtime) written(taskID string, gen int64) {
+// generation gen with ev: it delivers the event's push notifications and
+// counts the state the task entered.
+func (rt *Runtime) written(taskID string, gen int64, ev *a2a.StreamResponse) {
 	if rt.pushes != nil {
 		rt.pushes.written(taskID, gen)
 	}
+	rt.obs.transition(ev)
 }
 
 // Close refuses new messages, cancels the runs in progress, and waits for
@@ -290,7 +299,7 @@ func (rt *Runtime) start(ctx context.Context, req *a2a.SendMessageRequest) (*Rec
 			stopWatch()
 			return nil, nil, err
 		}
-		rt.written(task.ID, 1)
+		rt.written(task.ID, 1, first)
 		rec = &Record{Task: task, Owner: owner, Generation: 1}
 	} else {
 		if cfg := req.Configuration; cfg != nil && cfg.TaskPushNotificationConfig != nil {
@@ -310,7 +319,7 @@ func (rt *Runtime) start(ctx context.Context, req *a2a.SendMessageRequest) (*Rec
 			return nil, nil, err
 		}
 	}
-	run := &Run{Message: msg.Clone(), Principal: principal, rt: rt, task: rec.Task.Clone(), gen: rec.Generation, leased: leased,
+	run := &Run{Message: msg.Clone(), Principal: principal, rt: rt, task: rec.Task.Clone(), gen: rec.Generation, leased: leased, parent: traceParentOf(ctx),
 		signal: signal, stopWatch: stopWatch, recheck: make(chan struct{}, 1), done: make(chan struct{})}
 	run.writing.Store(rec.Generation)
 	rt.running.Add(1)
@@ -355,7 +364,7 @@ func (rt *Runtime) resume(ctx context.Context, msg *a2a.Message, cfg *a2a.SendMe
 		if err != nil {
 			return nil, err
 		}
-		rt.written(t.ID, gen)
+		rt.written(t.ID, gen, ev)
 		rec.Generation = gen
 		return rec, nil
 	}
@@ -374,6 +383,12 @@ func (rt *Runtime) execute(run *Run) {
 	defer rt.runs.remove(id)
 	ctx, cancel := context.WithCancelCause(rt.ctx)
 	defer cancel(nil)
+	ctx, span := rt.obs.startAgent(ctx, run)
+	run.span = span
+	rt.traces.Store(id, span.SpanContext())
+	defer rt.traces.Delete(id)
+	var err error
+	defer func() { endAgent(span, err) }() // after the settling below, which the span shows
 	defer run.stopWatch()
 	seen := run.gen
 	// lease renews the task's lease and says when to renew it next: a third
@@ -445,7 +460,7 @@ func (rt *Runtime) execute(run *Run) {
 			}
 		}
 	}()
-	err := rt.call(ctx, run)
+	err = rt.call(ctx, run)
 	switch state := run.state(); {
 	case errors.Is(err, ErrCanceled) || Terminal(state) || Interrupted(state):
 	case errors.Is(context.Cause(ctx), errEndedElsewhere):
@@ -759,7 +774,7 @@ func (rt *Runtime) CancelTask(ctx context.Context, req *a2a.CancelTaskRequest) (
 		if err != nil {
 			return nil, err
 		}
-		rt.written(t.ID, gen)
+		rt.written(t.ID, gen, ev)
 		return t, nil
 	}
 }

@@ -17,6 +17,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"go.opentelemetry.io/otel/metric"
+
 	agui "github.com/agui-gen/agui-gen/gen/agui"
 )
 
@@ -206,6 +208,9 @@ func (h *handler) serveMeta(w http.ResponseWriter, r *http.Request) {
 		h.cfg.logger.LogAttrs(r.Context(), slog.LevelError, "agui: storing META events", slog.String("error", err.Error()))
 		h.reject(w, r, http.StatusInternalServerError, "the events could not be stored", nil)
 		return
+	}
+	for _, ev := range events {
+		h.obs.metaEvents.Add(r.Context(), 1, metric.WithAttributes(attrMetaType.String(ev.Payload.MetaType())))
 	}
 	writeJSON(w, http.StatusOK, MetaIntake{Events: stored})
 }

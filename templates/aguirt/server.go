@@ -61,6 +61,7 @@ type handlerConfig struct {
 	threadAccess ThreadAccess
 	writeTimeout time.Duration
 	maxStreams   int
+	telemetry    *agui.Telemetry
 }
 
 // Option configures NewHandler.
@@ -149,7 +150,7 @@ func NewHandler(agent Agent, opts ...Option) http.Handler {
 			cfg.logger.LogAttrs(context.Background(), slog.LevelError, "agui: WithCapabilities: the declaration is invalid", slog.String("error", err.Error()))
 		}
 	}
-	h := &handler{agent: agent, cfg: cfg}
+	h := &handler{agent: agent, cfg: cfg, obs: newRunObserver(cfg.telemetry)}
 	if cfg.namesCallers {
 		if h.owners = cfg.storedOwners(); h.owners == nil {
 			h.owners = newMemoryOwners()
@@ -166,6 +167,7 @@ type handler struct {
 	owners ThreadOwners
 	// streams counts the runs in progress, against WithMaxStreams.
 	streams streamSlots
+	obs     *runObserver
 }
 
 // requestError is the JSON body of a rejected request.
@@ -301,6 +303,8 @@ func (h *handler) rejectInvalid(w http.ResponseWriter, r *http.Request, err erro
 // producer must fall back to SSE. run is the run's
 // registration, for cancels and checkpoints; nil for ServeRun.
 func (h *handler) serveRun(w http.ResponseWriter, r *http.Request, agentCtx context.Context, input *agui.RunAgentInput, run *activeRun) {
+	tel := h.obs.startRun(r.Context(), r.Header, input)
+	defer tel.end() // last: the run's span covers its stream to the end
 	// A client that stops reading is cut off once a write has waited for
 	// it for the write timeout, and the agent's context is cancelled.
 	agentCtx, cut := context.WithCancelCause(agentCtx)
@@ -324,8 +328,9 @@ func (h *handler) serveRun(w http.ResponseWriter, r *http.Request, agentCtx cont
 	if f, ok := w.(http.Flusher); ok {
 		f.Flush()
 	}
-	ctx := r.Context()
+	ctx := tel.ctx
 	stream := newStream(ctx, ew, input.ThreadID, input.RunID)
+	stream.run.tel = tel
 	stream.metaAsCustom = !h.cfg.nativeMeta
 	if v := streamVersion(input.ProtocolVersion, agui.EarlierVersions(), protocolVersion); v != "" {
 		stream.run.down = newDowngrader(ctx, h.cfg.logger, v)
@@ -358,7 +363,9 @@ func (h *handler) serveRun(w http.ResponseWriter, r *http.Request, agentCtx cont
 			return
 		}
 		close(started)
-		done <- runAgent(agentCtx, h.cfg.logger, h.agent, input, stream)
+		err := runAgent(tel.startAgent(agentCtx, input), h.cfg.logger, h.agent, input, stream)
+		tel.endAgent(err)
+		done <- err
 	}()
 	var keepAlive <-chan time.Time
 	if h.cfg.keepAlive > 0 {
@@ -407,6 +414,7 @@ serve:
 		err = nil
 	}
 	endRun(ctx, h.cfg.logger, stream, err)
+	stream.detachTelemetry()
 }
 
 // errRunGone is why a run whose handler ended it before it streamed does
@@ -478,14 +486,19 @@ func Invoke(ctx context.Context, agent Agent, input *agui.RunAgentInput, emit fu
 		return err
 	}
 	cfg := h.cfg
-	ctx, cancel := context.WithCancelCause(ctx)
+	tel := h.obs.startRun(ctx, nil, input)
+	defer tel.end()
+	ctx, cancel := context.WithCancelCause(tel.ctx)
 	defer cancel(nil)
 	w := &funcWriter{emit: emit, cancel: cancel}
 	stream := newStream(ctx, w, input.ThreadID, input.RunID)
+	stream.run.tel = tel
+	defer stream.detachTelemetry()
 	if err := stream.start(input); err != nil {
 		return err
 	}
-	err := runAgent(ctx, cfg.logger, agent, input, stream)
+	err := runAgent(tel.startAgent(ctx, input), cfg.logger, agent, input, stream)
+	tel.endAgent(err)
 	endRun(ctx, cfg.logger, stream, err)
 	if cause := context.Cause(ctx); cause != nil && w.failed {
 		return cause

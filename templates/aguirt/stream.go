@@ -73,6 +73,8 @@ type runState struct {
 	// down, when set, rewrites each event for a client of an earlier
 	// version, after the run's own checks.
 	down *downgrader
+	// tel, when set, takes each event sent, for the run's telemetry.
+	tel *runTelemetry
 }
 
 func newStream(ctx context.Context, w eventSink, threadID, runID string) *Stream {
@@ -117,6 +119,7 @@ func (s *Stream) send(ev agui.Event) error {
 		return err
 	}
 	s.track(ev)
+	sent := ev
 	if m, ok := ev.(*agui.MetaEvent); ok && s.metaAsCustom {
 		ev = MetaAsCustom(m)
 	}
@@ -125,7 +128,21 @@ func (s *Stream) send(ev agui.Event) error {
 			return nil
 		}
 	}
-	return s.w.WriteEvent(waitCtx, ev)
+	if err := s.w.WriteEvent(waitCtx, ev); err != nil {
+		return err
+	}
+	if s.run.tel != nil {
+		s.run.tel.event(sent)
+	}
+	return nil
+}
+
+// detachTelemetry stops the run's events reaching its telemetry, which
+// then ends, whatever goroutines the agent left behind still call.
+func (s *Stream) detachTelemetry() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.run.tel = nil
 }
 
 // attributable is the owner tag for this view's events.

@@ -39,7 +39,17 @@ func (c *codec) Marshal(v any) (mem.BufferSlice, error) {
 	return mem.BufferSlice{mem.SliceBuffer(m.AppendProto(nil))}, nil
 }
 
+// rawRequest is a request's bytes, which the handlers decode themselves, so
+// that a message that does not decode is the caller's error
+// (InvalidArgument, naming the field), whatever gRPC makes of a codec's
+// error.
+type rawRequest struct{ data []byte }
+
 func (c *codec) Unmarshal(data mem.BufferSlice, v any) error {
+	if raw, ok := v.(*rawRequest); ok {
+		raw.data = data.Materialize()
+		return nil
+	}
 	m, ok := v.(wireMessage)
 	if !ok {
 		if c.fallback == nil {

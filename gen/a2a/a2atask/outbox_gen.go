@@ -143,7 +143,10 @@ func (p *pusher) drain(taskID string) error {
 					}
 					renewed = time.Now()
 				}
-				if err := p.rt.pushSender.Send(ctx, cfg, e.Payload); err != nil {
+				pctx, span := p.rt.obs.startPush(ctx, p.rt.runTrace(taskID), taskID, cfg)
+				err := p.rt.pushSender.Send(pctx, cfg, e.Payload)
+				p.rt.obs.endPush(span, err)
+				if err != nil {
 					if ctx.Err() != nil {
 						return nil // closing: the event stays owed
 					}

@@ -17,6 +17,8 @@ import (
 	"syscall"
 	"time"
 
+	"go.opentelemetry.io/otel/propagation"
+
 	a2a "github.com/agui-gen/agui-gen/gen/a2a"
 )
 
@@ -55,10 +57,16 @@ type PushSender struct {
 	backoff  time.Duration
 	private  bool
 	logger   *slog.Logger
+	tel      *a2a.Telemetry
 }
 
 // PushOption configures a PushSender.
 type PushOption func(*PushSender)
+
+// WithPushTelemetry writes the trace context of each notification's
+// span (the task's run, when this process runs it) on its request
+// (traceparent) with t's propagator (default: the global one).
+func WithPushTelemetry(t *a2a.Telemetry) PushOption { return func(s *PushSender) { s.tel = t } }
 
 // WithAttempts sets how many times a notification is tried (default 5)
 // and the pause before the second try, doubled for each after (default
@@ -175,6 +183,7 @@ func (s *PushSender) post(ctx context.Context, cfg *a2a.TaskPushNotificationConf
 		return false, err
 	}
 	req.Header.Set("Content-Type", "application/json")
+	s.tel.TextMapPropagator().Inject(ctx, propagation.HeaderCarrier(req.Header))
 	if cfg.Token != "" {
 		req.Header.Set(NotificationTokenHeader, cfg.Token)
 		req.Header.Set(LegacyNotificationTokenHeader, cfg.Token)

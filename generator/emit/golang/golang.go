@@ -321,7 +321,30 @@ func templateNames(fsys fs.FS, dir string) ([]string, error) {
 // qualifier. qualifier, found as tokens so strings and comments are
 // untouched.
 func renderRuntime(fsys fs.FS, dir, pkgName, genImport, qualifier string) ([]File, error) {
-	return renderRuntimeAs(fsys, dir, pkgName, genImport, qualifier, "runtime_", nil, func(string) bool { return true })
+	rt, err := renderRuntimeAs(fsys, dir, pkgName, genImport, qualifier, "runtime_", nil, func(string) bool { return true })
+	if err != nil {
+		return nil, err
+	}
+	tel, err := renderTelemetry(pkgName)
+	return append(rt, tel...), err
+}
+
+// renderTelemetry is the OpenTelemetry support of a runtime package: the
+// files of templates/telemetry, under pkgName, without the template's
+// package comment.
+func renderTelemetry(pkgName string) ([]File, error) {
+	return copyTemplates(templates.Telemetry, "telemetry", pkgName, "", func(string) bool { return true }, &templateRewrite{
+		tree: dropPackageDoc,
+	})
+}
+
+// dropPackageDoc deletes a template's package comment, which belongs to the
+// template package, not the output.
+func dropPackageDoc(file *ast.File) {
+	if file.Doc != nil {
+		file.Doc = nil
+		file.Comments = file.Comments[1:]
+	}
 }
 
 // renderRuntimeAs is renderRuntime with the output files' name prefix, and
@@ -337,11 +360,7 @@ func renderRuntimeAs(fsys fs.FS, dir, pkgName, genImport, qualifier, prefix stri
 					imp.Path.Value = strconv.Quote(to)
 				}
 			}
-			if file.Doc != nil {
-				// The package comment belongs to the template package, not the output.
-				file.Doc = nil
-				file.Comments = file.Comments[1:]
-			}
+			dropPackageDoc(file)
 			file.Imports = slices.DeleteFunc(file.Imports, func(imp *ast.ImportSpec) bool { return isGen(imp) })
 			file.Decls = slices.DeleteFunc(file.Decls, func(d ast.Decl) bool {
 				gd, ok := d.(*ast.GenDecl)

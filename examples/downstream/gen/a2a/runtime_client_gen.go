@@ -11,6 +11,8 @@ import (
 	"io"
 	"net/http"
 	"strings"
+
+	"go.opentelemetry.io/otel/propagation"
 )
 
 // ClientOption configures the client transports and the card resolver.
@@ -23,6 +25,7 @@ type clientConfig struct {
 	maxResponse int64
 	factories   map[string]TransportFactory
 	bindings    []string
+	telemetry   *Telemetry
 }
 
 // TransportFactory makes the transport of one agent interface; the a2agrpc
@@ -56,6 +59,10 @@ func WithVersion(v string) ClientOption { return func(c *clientConfig) { c.versi
 func ClientHeaders(opts ...ClientOption) http.Header {
 	return newClientConfig(opts).header
 }
+
+// ClientTelemetry is the Telemetry that opts set (WithClientTelemetry), for
+// a transport made elsewhere (a2agrpc.WithGRPC); nil when none does.
+func ClientTelemetry(opts ...ClientOption) *Telemetry { return newClientConfig(opts).telemetry }
 
 // WithMaxResponseBytes limits a unary response body, and each event of a
 // stream (default 64 MiB).
@@ -94,6 +101,7 @@ func (c *clientConfig) newRequest(ctx context.Context, method, url string, body 
 	}
 	req.Header.Set("Accept", accept)
 	req.Header.Set(VersionHeader, c.version)
+	c.telemetry.TextMapPropagator().Inject(ctx, propagation.HeaderCarrier(req.Header))
 	return req, nil
 }
 

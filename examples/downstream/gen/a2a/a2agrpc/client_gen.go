@@ -31,6 +31,13 @@ func WithMetadata(key, value string) ClientOption {
 	return func(t *transport) { t.md = append(t.md, strings.ToLower(key), value) }
 }
 
+// WithClientTelemetry sends the calls' traces and metrics where tel says
+// (default: OpenTelemetry's global providers); a call is a span of kind
+// CLIENT, whose trace context its metadata carries (traceparent).
+func WithClientTelemetry(tel *a2a.Telemetry) ClientOption {
+	return func(t *transport) { t.telemetry = tel }
+}
+
 // NewTransport calls over conn, for a2a.NewA2AServiceClient or any other
 // typed client of the generated package.
 func NewTransport(conn grpc.ClientConnInterface, opts ...ClientOption) a2a.Transport {
@@ -38,14 +45,15 @@ func NewTransport(conn grpc.ClientConnInterface, opts ...ClientOption) a2a.Trans
 	for _, o := range opts {
 		o(t)
 	}
-	return t
+	return a2a.ObserveTransport(t, a2a.BindingGRPC, t.telemetry)
 }
 
 type transport struct {
-	conn    grpc.ClientConnInterface
-	version string
-	md      []string
-	owned   *grpc.ClientConn // the connection WithGRPC dialled, closed by Close
+	conn      grpc.ClientConnInterface
+	version   string
+	md        []string
+	owned     *grpc.ClientConn // the connection WithGRPC dialled, closed by Close
+	telemetry *a2a.Telemetry
 }
 
 // Close closes the connection the transport dialled itself (WithGRPC); a
@@ -58,7 +66,9 @@ func (t *transport) Close() error {
 }
 
 func (t *transport) outgoing(ctx context.Context) context.Context {
-	return metadata.AppendToOutgoingContext(ctx, append([]string{"a2a-version", t.version}, t.md...)...)
+	md := append([]string{"a2a-version", t.version}, t.md...)
+	a2a.InjectTraceContext(ctx, t.telemetry, func(key, value string) { md = append(md, key, value) })
+	return metadata.AppendToOutgoingContext(ctx, md...)
 }
 
 func (t *transport) Call(ctx context.Context, m *a2a.MethodDesc, req, resp a2a.ProtoValue) error {
@@ -112,7 +122,7 @@ func WithGRPC(dialOpts ...grpc.DialOption) a2a.ClientOption {
 		if err != nil {
 			return nil, err
 		}
-		var copts []ClientOption
+		copts := []ClientOption{WithClientTelemetry(a2a.ClientTelemetry(clientOpts...))}
 		if v, ok := a2a.ParseVersion(iface.ProtocolVersion); ok {
 			copts = append(copts, WithVersion(v))
 		}
@@ -122,9 +132,11 @@ func WithGRPC(dialOpts ...grpc.DialOption) a2a.ClientOption {
 				copts = append(copts, WithMetadata(k, v))
 			}
 		}
-		t := NewTransport(conn, copts...).(*transport)
-		t.owned = conn
-		return t, nil
+		t := &transport{conn: conn, version: a2a.ProtocolVersion, owned: conn}
+		for _, o := range copts {
+			o(t)
+		}
+		return a2a.ObserveTransport(t, a2a.BindingGRPC, t.telemetry), nil
 	})
 }
 

@@ -44,6 +44,11 @@ func WithAuthenticator(authenticate func(ctx context.Context, md metadata.MD) (p
 // named in a2a-extensions. Give it the card the agent publishes.
 func WithAgentCard(card *a2a.AgentCard) ServerOption { return func(b *binding) { b.card = card } }
 
+// WithTelemetry sends the calls' traces and metrics where t says (default:
+// OpenTelemetry's global providers); a call is a span of kind SERVER, child
+// of the trace context in its metadata (traceparent).
+func WithTelemetry(t *a2a.Telemetry) ServerOption { return func(b *binding) { b.telemetry = t } }
+
 // WithEarlierVersions names the earlier protocol versions (Major.Minor)
 // served beside this one, of those the package was generated to serve with
 // their proto (a2a.CompatVersions: 0.3's a2a.v1.A2AService): by default all
@@ -63,6 +68,7 @@ type binding struct {
 	card         *a2a.AgentCard
 	streams      *streamSlots
 	compat       []*a2a.CompatVersion // the earlier versions served
+	telemetry    *a2a.Telemetry
 	// earlier is the earlier version this binding serves, or nil for the
 	// package's own.
 	earlier *a2a.CompatVersion
@@ -153,7 +159,7 @@ func (b *binding) call(ctx context.Context, h *a2a.MethodHandler) (context.Conte
 	for k, v := range md {
 		header[textproto.CanonicalMIMEHeaderKey(k)] = v
 	}
-	info := &a2a.CallInfo{Binding: a2a.BindingGRPC, Method: h.Desc, Header: header, Card: b.card}
+	info := &a2a.CallInfo{Binding: a2a.BindingGRPC, Method: h.Desc, Header: header, Card: b.card, Telemetry: b.telemetry}
 	if v := md.Get("last-event-id"); len(v) > 0 {
 		info.LastEventID = v[0]
 	}
@@ -187,8 +193,8 @@ func unaryHandler(i int) grpc.MethodHandler {
 		if err != nil {
 			return nil, err
 		}
-		req := h.Desc.NewRequest()
-		if err := dec(req); err != nil {
+		req, err := decodeRequest(h, dec)
+		if err != nil {
 			return nil, b.status(a2a.InvalidParams(err))
 		}
 		run := func(ctx context.Context, req any) (any, error) {
@@ -205,6 +211,16 @@ func unaryHandler(i int) grpc.MethodHandler {
 	}
 }
 
+// decodeRequest reads the request of a call to h with recv, and decodes it.
+func decodeRequest(h *a2a.MethodHandler, recv func(any) error) (a2a.ProtoValue, error) {
+	var raw rawRequest
+	if err := recv(&raw); err != nil {
+		return nil, err
+	}
+	req := h.Desc.NewRequest()
+	return req, req.UnmarshalProto(raw.data)
+}
+
 // streamHandler serves the i-th method, a server-streaming one.
 func streamHandler(i int) grpc.StreamHandler {
 	return func(srv any, stream grpc.ServerStream) error {
@@ -218,8 +234,8 @@ func streamHandler(i int) grpc.StreamHandler {
 			return err
 		}
 		defer release()
-		req := h.Desc.NewRequest()
-		if err := stream.RecvMsg(req); err != nil {
+		req, err := decodeRequest(h, stream.RecvMsg)
+		if err != nil {
 			return b.status(a2a.InvalidParams(err))
 		}
 		if rerr := a2a.InvokeStream(ctx, b.logger, h, req, func(m a2a.ProtoValue) error { return stream.SendMsg(m) }); rerr != nil {

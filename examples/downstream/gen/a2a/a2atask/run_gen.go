@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"go.opentelemetry.io/otel/trace"
+
 	a2a "example.com/downstream/gen/a2a"
 )
 
@@ -67,6 +69,10 @@ type Run struct {
 	stopWatch func()
 	// done is closed once the run has returned and written its last.
 	done chan struct{}
+	// parent is the call that started the run, whose span the executor's
+	// span (span, set before the executor starts) is the child of.
+	parent traceParent
+	span   trace.Span
 	// ended is set once the run has settled the task; broken, when a write
 	// failed and the task could not be read back.
 	ended  bool
@@ -180,6 +186,9 @@ func (r *Run) setStatus(state a2a.TaskState, msg *a2a.Message) error {
 		ApplyEvent(t, ev)
 		return ev, nil
 	})
+	if err == nil {
+		r.stateEvent(state)
+	}
 	if err == nil && settled(state) {
 		r.mu.Lock()
 		r.ended = true
@@ -240,7 +249,7 @@ func (r *Run) mutate(change func(*a2a.Task) (*a2a.StreamResponse, error)) error 
 			return err
 		}
 		r.gen = gen
-		r.rt.written(r.task.ID, gen)
+		r.rt.written(r.task.ID, gen, ev)
 		return nil
 	}
 }

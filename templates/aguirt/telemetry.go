@@ -1,0 +1,244 @@
+package aguirt
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"time"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/metric"
+	"go.opentelemetry.io/otel/propagation"
+	"go.opentelemetry.io/otel/trace"
+
+	agui "github.com/agui-gen/agui-gen/gen/agui"
+)
+
+// instrumentationScope names the tracer and meter of the AG-UI runtime.
+const instrumentationScope = "agui-gen/agui"
+
+// The attributes of the AG-UI spans (those of the AG-UI .NET SDK; AG-UI
+// has no semantic conventions) and of the GenAI agent and tool spans.
+const (
+	attrThreadID       = attribute.Key("agui.thread_id")
+	attrRunID          = attribute.Key("agui.run_id")
+	attrParentRunID    = attribute.Key("agui.parent_run_id")
+	attrOutcome        = attribute.Key("agui.run.outcome")
+	attrEventsCount    = attribute.Key("agui.events.count")
+	attrEventType      = attribute.Key("agui.event.type")
+	attrMetaType       = attribute.Key("agui.meta.type")
+	attrErrorType      = attribute.Key("error.type")
+	attrOperation      = attribute.Key("gen_ai.operation.name")
+	attrAgentName      = attribute.Key("gen_ai.agent.name")
+	attrConversationID = attribute.Key("gen_ai.conversation.id")
+	attrToolName       = attribute.Key("gen_ai.tool.name")
+	attrToolCallID     = attribute.Key("gen_ai.tool.call.id")
+)
+
+// WithTelemetry sends the handler's traces and metrics where t says
+// (default: OpenTelemetry's global providers). Each run is a span
+// agui.run, child of the trace context of its request (traceparent), with
+// the agent's work in a span invoke_agent inside it and each tool call the
+// agent makes in a span execute_tool inside that.
+func WithTelemetry(t *agui.Telemetry) Option { return func(c *handlerConfig) { c.telemetry = t } }
+
+// runObserver holds the instruments of a handler.
+type runObserver struct {
+	tel        *agui.Telemetry
+	tracer     trace.Tracer
+	duration   metric.Float64Histogram
+	active     metric.Int64UpDownCounter
+	events     metric.Int64Counter
+	metaEvents metric.Int64Counter
+}
+
+func newRunObserver(t *agui.Telemetry) *runObserver {
+	m := t.Meter(instrumentationScope)
+	o := &runObserver{tel: t, tracer: t.Tracer(instrumentationScope)}
+	// An instrument the SDK refuses is a no-op one: telemetry must not stop
+	// a server.
+	o.duration, _ = m.Float64Histogram("agui.server.run.duration", metric.WithUnit("s"),
+		metric.WithDescription("The duration of AG-UI runs, from the request to the run's last event."))
+	o.active, _ = m.Int64UpDownCounter("agui.server.active_runs", metric.WithUnit("{run}"),
+		metric.WithDescription("AG-UI runs in progress."))
+	o.events, _ = m.Int64Counter("agui.server.events", metric.WithUnit("{event}"),
+		metric.WithDescription("AG-UI events sent to clients."))
+	o.metaEvents, _ = m.Int64Counter("agui.server.meta_events", metric.WithUnit("{event}"),
+		metric.WithDescription("META events taken in."))
+	return o
+}
+
+// runTelemetry is the telemetry of one run: its span, its agent's, the
+// tool calls open, and what its events come to.
+type runTelemetry struct {
+	obs       *runObserver
+	ctx       context.Context // holds the agui.run span
+	span      trace.Span
+	agent     trace.Span
+	agentCtx  context.Context
+	recording bool
+	start     time.Time
+	events    int64
+	byType    map[agui.EventType]int64
+	tools     map[string]trace.Span
+	outcome   string
+	errorType string
+}
+
+// startRun starts the span of a run, child of the trace context header
+// carries unless ctx holds a span already.
+func (o *runObserver) startRun(ctx context.Context, header http.Header, input *agui.RunAgentInput) *runTelemetry {
+	if len(header) > 0 && !trace.SpanContextFromContext(ctx).IsValid() {
+		ctx = o.tel.TextMapPropagator().Extract(ctx, propagation.HeaderCarrier(header))
+	}
+	rt := &runTelemetry{obs: o, start: time.Now(), byType: map[agui.EventType]int64{}, outcome: "incomplete"}
+	rt.ctx, rt.span = o.tracer.Start(ctx, "agui.run", trace.WithSpanKind(trace.SpanKindInternal))
+	rt.recording = rt.span.IsRecording()
+	if rt.recording {
+		rt.span.SetAttributes(attrThreadID.String(input.ThreadID), attrRunID.String(input.RunID))
+		if input.ParentRunID != nil {
+			rt.span.SetAttributes(attrParentRunID.String(*input.ParentRunID))
+		}
+	}
+	o.active.Add(rt.ctx, 1)
+	return rt
+}
+
+// startAgent starts the invoke_agent span, in ctx, the agent's context,
+// under the run's span.
+func (rt *runTelemetry) startAgent(ctx context.Context, input *agui.RunAgentInput) context.Context {
+	name := rt.obs.tel.Agent("")
+	spanName := "invoke_agent"
+	if name != "" {
+		spanName += " " + name
+	}
+	rt.agentCtx, rt.agent = rt.obs.tracer.Start(trace.ContextWithSpan(ctx, rt.span), spanName, trace.WithSpanKind(trace.SpanKindInternal))
+	if rt.recording {
+		rt.agent.SetAttributes(attrOperation.String("invoke_agent"), rt.obs.tel.Provider(), attrConversationID.String(input.ThreadID))
+		if name != "" {
+			rt.agent.SetAttributes(attrAgentName.String(name))
+		}
+	}
+	return rt.agentCtx
+}
+
+// endAgent ends the invoke_agent span with the agent's error.
+func (rt *runTelemetry) endAgent(err error) {
+	if rt.agent == nil {
+		return
+	}
+	if err != nil {
+		rt.agent.SetStatus(codes.Error, err.Error())
+		if rt.recording {
+			rt.agent.SetAttributes(attrErrorType.String(errorCode(err)))
+		}
+	}
+	rt.agent.End()
+}
+
+// event takes one event the run sends: counted, and its tool calls made
+// spans and its end the run's outcome. The stream's lock is held.
+func (rt *runTelemetry) event(ev agui.Event) {
+	rt.events++
+	rt.byType[ev.Type()]++
+	switch e := ev.(type) {
+	case *agui.RunFinishedEvent:
+		rt.outcome = "success"
+		if e.Outcome != nil {
+			rt.outcome = e.Outcome.Type()
+		}
+	case *agui.RunErrorEvent:
+		rt.outcome, rt.errorType = "error", "run_error"
+		if e.Code != nil {
+			rt.errorType = *e.Code
+		}
+	case *agui.ToolCallStartEvent:
+		rt.startTool(e.ToolCallID, e.ToolCallName)
+	case *agui.ToolCallChunkEvent:
+		if e.ToolCallID != nil && e.ToolCallName != nil {
+			rt.startTool(*e.ToolCallID, *e.ToolCallName)
+		}
+	case *agui.ToolCallResultEvent:
+		if span, ok := rt.tools[e.ToolCallID]; ok {
+			span.End()
+			delete(rt.tools, e.ToolCallID)
+		}
+	}
+}
+
+// startTool starts the execute_tool span of a tool call, which its result
+// ends, or the run's end when none comes in it (a tool the client runs).
+func (rt *runTelemetry) startTool(id, name string) {
+	if !rt.recording {
+		return
+	}
+	parent := rt.agentCtx
+	if parent == nil {
+		parent = rt.ctx
+	}
+	_, span := rt.obs.tracer.Start(parent, "execute_tool "+name, trace.WithSpanKind(trace.SpanKindInternal),
+		trace.WithAttributes(attrOperation.String("execute_tool"), attrToolName.String(name), attrToolCallID.String(id)))
+	if rt.tools == nil {
+		rt.tools = map[string]trace.Span{}
+	}
+	rt.tools[id] = span
+}
+
+// end ends the run's span and records what the run came to.
+func (rt *runTelemetry) end() {
+	for _, span := range rt.tools {
+		span.End()
+	}
+	attrs := []attribute.KeyValue{attrOutcome.String(rt.outcome)}
+	if rt.errorType != "" {
+		attrs = append(attrs, attrErrorType.String(rt.errorType))
+		rt.span.SetStatus(codes.Error, rt.errorType)
+	}
+	if rt.recording {
+		rt.span.SetAttributes(append(attrs, attrEventsCount.Int64(rt.events))...)
+	}
+	rt.span.End()
+	rt.obs.active.Add(rt.ctx, -1)
+	rt.obs.duration.Record(rt.ctx, time.Since(rt.start).Seconds(), metric.WithAttributes(attrs...))
+	for typ, n := range rt.byType {
+		rt.obs.events.Add(rt.ctx, n, metric.WithAttributes(attrEventType.String(string(typ))))
+	}
+}
+
+// startClientRun starts the span of a run a Client sends.
+func startClientRun(ctx context.Context, tel *agui.Telemetry, input *agui.RunAgentInput) (context.Context, trace.Span) {
+	ctx, span := tel.Tracer(instrumentationScope).Start(ctx, "agui.run", trace.WithSpanKind(trace.SpanKindClient))
+	if span.IsRecording() {
+		span.SetAttributes(attrThreadID.String(input.ThreadID), attrRunID.String(input.RunID))
+	}
+	return ctx, span
+}
+
+// endSpan ends a client's run span, with err, unless it is the stream's
+// clean end (io.EOF).
+func endSpan(span trace.Span, err error) {
+	if err != nil && !errors.Is(err, io.EOF) {
+		span.SetStatus(codes.Error, err.Error())
+		if span.IsRecording() {
+			span.SetAttributes(attrErrorType.String(clientErrorType(err)))
+		}
+	}
+	span.End()
+}
+
+// clientErrorType is error.type for a run a client could not complete: the
+// HTTP status of a refusal, or the error's Go type.
+func clientErrorType(err error) string {
+	var he *HTTPError
+	if errors.As(err, &he) {
+		return strconv.Itoa(he.StatusCode)
+	}
+	if errors.Is(err, ErrTruncated) {
+		return "truncated"
+	}
+	return fmt.Sprintf("%T", err)
+}

@@ -1,0 +1,150 @@
+package aguirt
+
+import (
+	"context"
+	"net/http/httptest"
+	"testing"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/propagation"
+	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
+	"go.opentelemetry.io/otel/sdk/metric/metricdata"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+	"go.opentelemetry.io/otel/trace"
+
+	agui "github.com/agui-gen/agui-gen/gen/agui"
+)
+
+func testTelemetry() (*agui.Telemetry, *tracetest.InMemoryExporter, *sdkmetric.ManualReader) {
+	spans := tracetest.NewInMemoryExporter()
+	reader := sdkmetric.NewManualReader()
+	return &agui.Telemetry{
+		TracerProvider: sdktrace.NewTracerProvider(sdktrace.WithSyncer(spans)),
+		MeterProvider:  sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader)),
+		Propagator:     propagation.TraceContext{},
+		AgentName:      "helper",
+	}, spans, reader
+}
+
+func spanNamed(t *testing.T, spans []tracetest.SpanStub, name string, kind trace.SpanKind) tracetest.SpanStub {
+	t.Helper()
+	for _, s := range spans {
+		if s.Name == name && s.SpanKind == kind {
+			return s
+		}
+	}
+	t.Fatalf("no %s span %q among %d", kind, name, len(spans))
+	return tracetest.SpanStub{}
+}
+
+func spanAttr(s tracetest.SpanStub, key attribute.Key) string {
+	for _, a := range s.Attributes {
+		if a.Key == key {
+			return a.Value.Emit()
+		}
+	}
+	return ""
+}
+
+// TestRunTelemetry: a run from our client to our handler is one trace: the
+// client's agui.run (CLIENT), the handler's agui.run inside it, the
+// agent's invoke_agent inside that, and a tool call's execute_tool inside
+// the agent's; the run span counts the events and says the outcome, and
+// the metrics count them by type.
+func TestRunTelemetry(t *testing.T) {
+	tel, spans, reader := testTelemetry()
+	agent := AgentFunc(func(ctx context.Context, in *agui.RunAgentInput, s *Stream) error {
+		if err := s.Text("looking it up"); err != nil {
+			return err
+		}
+		id, err := s.ToolCall("search", `{"q":"weather"}`)
+		if err != nil {
+			return err
+		}
+		return s.ToolResult(id, "sunny")
+	})
+	srv := httptest.NewServer(NewHandler(agent, WithTelemetry(tel), WithLogger(quietLogger())))
+	defer srv.Close()
+	c := &Client{URL: srv.URL, Telemetry: tel}
+	rs, err := c.Run(context.Background(), &agui.RunAgentInput{ThreadID: "t1", RunID: "r1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, err := range rs.Events() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		n++
+	}
+	got := spans.GetSpans()
+	client := spanNamed(t, got, "agui.run", trace.SpanKindClient)
+	run := spanNamed(t, got, "agui.run", trace.SpanKindInternal)
+	agentSpan := spanNamed(t, got, "invoke_agent helper", trace.SpanKindInternal)
+	tool := spanNamed(t, got, "execute_tool search", trace.SpanKindInternal)
+	for _, link := range []struct {
+		child, parent tracetest.SpanStub
+	}{{run, client}, {agentSpan, run}, {tool, agentSpan}} {
+		if link.child.Parent.SpanID() != link.parent.SpanContext.SpanID() || link.child.SpanContext.TraceID() != client.SpanContext.TraceID() {
+			t.Errorf("%s is not a child of %s in one trace", link.child.Name, link.parent.Name)
+		}
+	}
+	for key, want := range map[attribute.Key]string{attrThreadID: "t1", attrRunID: "r1", attrOutcome: "success", attrEventsCount: itoa(n)} {
+		if got := spanAttr(run, key); got != want {
+			t.Errorf("agui.run %s = %q, want %q", key, got, want)
+		}
+	}
+	for key, want := range map[attribute.Key]string{attrOperation: "invoke_agent", attrAgentName: "helper", attrConversationID: "t1", "gen_ai.system": "_OTHER"} {
+		if got := spanAttr(agentSpan, key); got != want {
+			t.Errorf("invoke_agent %s = %q, want %q", key, got, want)
+		}
+	}
+	if spanAttr(tool, attrToolName) != "search" || spanAttr(tool, attrToolCallID) == "" {
+		t.Errorf("execute_tool attributes: %v", tool.Attributes)
+	}
+
+	var rm metricdata.ResourceMetrics
+	if err := reader.Collect(context.Background(), &rm); err != nil {
+		t.Fatal(err)
+	}
+	counted := int64(0)
+	for _, sm := range rm.ScopeMetrics {
+		for _, m := range sm.Metrics {
+			if m.Name == "agui.server.events" {
+				for _, p := range m.Data.(metricdata.Sum[int64]).DataPoints {
+					counted += p.Value
+				}
+			}
+		}
+	}
+	if counted != int64(n) {
+		t.Errorf("agui.server.events counted %d, the client read %d", counted, n)
+	}
+}
+
+// TestRunTelemetryError: a run whose agent fails says so on its span.
+func TestRunTelemetryError(t *testing.T) {
+	tel, spans, _ := testTelemetry()
+	agent := AgentFunc(func(context.Context, *agui.RunAgentInput, *Stream) error {
+		return &RunError{Message: "no model", Code: "model_unavailable"}
+	})
+	srv := httptest.NewServer(NewHandler(agent, WithTelemetry(tel), WithLogger(quietLogger())))
+	defer srv.Close()
+	rs, err := (&Client{URL: srv.URL, Telemetry: tel}).Run(context.Background(), &agui.RunAgentInput{ThreadID: "t1", RunID: "r2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rs.Wait(); err != nil || rs.RunError() == nil {
+		t.Fatalf("Wait: %v, RUN_ERROR %v", err, rs.RunError())
+	}
+	run := spanNamed(t, spans.GetSpans(), "agui.run", trace.SpanKindInternal)
+	if spanAttr(run, attrOutcome) != "error" || spanAttr(run, attrErrorType) != "model_unavailable" {
+		t.Errorf("agui.run of a failed run: %v", run.Attributes)
+	}
+	if agentSpan := spanNamed(t, spans.GetSpans(), "invoke_agent helper", trace.SpanKindInternal); spanAttr(agentSpan, attrErrorType) != "model_unavailable" {
+		t.Errorf("invoke_agent of a failed run: %v", agentSpan.Attributes)
+	}
+}
+
+func itoa(n int) string { return attribute.IntValue(n).Emit() }

@@ -1,0 +1,125 @@
+// Package telemetry is what the A2A and AG-UI runtimes share of their
+// OpenTelemetry instrumentation: where traces and metrics go, the name the
+// conventions give an agent's provider, and log correlation. The generator
+// copies it into both packages.
+package telemetry
+
+import (
+	"context"
+	"log/slog"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+
+	"go.opentelemetry.io/otel"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/metric"
+	"go.opentelemetry.io/otel/propagation"
+	"go.opentelemetry.io/otel/trace"
+)
+
+// Telemetry says where a server's or a client's traces and metrics go, and
+// how trace context crosses the wire. A nil *Telemetry, and any field left
+// nil, take OpenTelemetry's global tracer provider, meter provider and
+// propagator, which record nothing and cost next to nothing until a program
+// installs an SDK (otel.SetTracerProvider and the like).
+//
+// The names follow the OpenTelemetry semantic conventions for GenAI agent
+// spans and the A2A draft beside them (status Development, as of
+// semantic-conventions-genai in November 2026); AG-UI has no conventions,
+// and its names are those of the AG-UI .NET SDK.
+type Telemetry struct {
+	TracerProvider trace.TracerProvider
+	MeterProvider  metric.MeterProvider
+	Propagator     propagation.TextMapPropagator
+	// AgentName names the agent on the invoke_agent spans
+	// (gen_ai.agent.name) where nothing else does: an A2A server names its
+	// agent after its card.
+	AgentName string
+	// ProviderName is the agent's provider on its spans (gen_ai.provider.name,
+	// or gen_ai.system unless OTEL_SEMCONV_STABILITY_OPT_IN holds
+	// gen_ai_latest_experimental); default "_OTHER", the conventions' value
+	// for a provider they do not list.
+	ProviderName string
+}
+
+// Tracer is the tracer of scope from t's provider.
+func (t *Telemetry) Tracer(scope string) trace.Tracer {
+	if t == nil || t.TracerProvider == nil {
+		return otel.GetTracerProvider().Tracer(scope)
+	}
+	return t.TracerProvider.Tracer(scope)
+}
+
+// Meter is the meter of scope from t's provider.
+func (t *Telemetry) Meter(scope string) metric.Meter {
+	if t == nil || t.MeterProvider == nil {
+		return otel.GetMeterProvider().Meter(scope)
+	}
+	return t.MeterProvider.Meter(scope)
+}
+
+// TextMapPropagator is the propagator that reads and writes trace context
+// on the wire.
+func (t *Telemetry) TextMapPropagator() propagation.TextMapPropagator {
+	if t == nil || t.Propagator == nil {
+		return otel.GetTextMapPropagator()
+	}
+	return t.Propagator
+}
+
+// Agent is the name of the agent, or def when t names none.
+func (t *Telemetry) Agent(def string) string {
+	if t == nil || t.AgentName == "" {
+		return def
+	}
+	return t.AgentName
+}
+
+// Provider is the agent's provider under the name the conventions the
+// process opted into give it: gen_ai.provider.name in the latest ones,
+// gen_ai.system in semantic conventions 1.36 and earlier, the default.
+func (t *Telemetry) Provider() attribute.KeyValue {
+	name := "_OTHER"
+	if t != nil && t.ProviderName != "" {
+		name = t.ProviderName
+	}
+	if LatestGenAIConventions() {
+		return attribute.String("gen_ai.provider.name", name)
+	}
+	return attribute.String("gen_ai.system", name)
+}
+
+// LatestGenAIConventions reports whether OTEL_SEMCONV_STABILITY_OPT_IN asks
+// for the latest experimental GenAI conventions (gen_ai_latest_experimental),
+// read once, as the OpenTelemetry instrumentations read it: a
+// comma-separated list.
+var LatestGenAIConventions = sync.OnceValue(func() bool {
+	return slices.ContainsFunc(strings.Split(os.Getenv("OTEL_SEMCONV_STABILITY_OPT_IN"), ","), func(s string) bool {
+		return strings.TrimSpace(s) == "gen_ai_latest_experimental"
+	})
+})
+
+// LogHandler wraps h so that a record logged with a context that holds a
+// span carries the span's trace_id and span_id, for logs and traces to be
+// read together.
+func LogHandler(h slog.Handler) slog.Handler { return traceLogHandler{h} }
+
+type traceLogHandler struct{ slog.Handler }
+
+func (h traceLogHandler) Handle(ctx context.Context, r slog.Record) error {
+	if sc := trace.SpanContextFromContext(ctx); sc.IsValid() {
+		r = r.Clone()
+		r.AddAttrs(slog.String("trace_id", sc.TraceID().String()), slog.String("span_id", sc.SpanID().String()))
+	}
+	return h.Handler.Handle(ctx, r)
+}
+
+func (h traceLogHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return traceLogHandler{h.Handler.WithAttrs(attrs)}
+}
+
+func (h traceLogHandler) WithGroup(name string) slog.Handler {
+	return traceLogHandler{h.Handler.WithGroup(name)}
+}
