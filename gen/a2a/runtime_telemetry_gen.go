@@ -65,6 +65,9 @@ type callObserver struct {
 	clientDuration metric.Float64Histogram
 	activeStreams  metric.Int64UpDownCounter
 	streamEvents   metric.Int64Counter
+	// series holds the attributes of each metric series met so far, by
+	// seriesKey, made once: a measurement then allocates nothing.
+	series sync.Map
 }
 
 // observers are the callObservers made so far, by Telemetry; nil's uses the
@@ -95,84 +98,142 @@ func newCallObserver(t *Telemetry) *callObserver {
 	return o
 }
 
-// serverCall is the telemetry of one call a server serves.
-type serverCall struct {
-	obs    *callObserver
-	ctx    context.Context
-	span   trace.Span
-	start  time.Time
-	attrs  []attribute.KeyValue // the metrics' attributes
-	method attribute.KeyValue
-	info   *CallInfo
+// seriesKey names a metric series: a method on a binding, with the status
+// of its answer or the type of a streamed event when the series has one.
+type seriesKey struct{ method, binding, status, event string }
+
+// attributes are the attributes of series k, as a measurement option.
+func (o *callObserver) attributes(k seriesKey) metric.MeasurementOption {
+	if opt, ok := o.series.Load(k); ok {
+		return opt.(metric.MeasurementOption)
+	}
+	attrs := []attribute.KeyValue{attrRPCSystem.String("a2a"), attrRPCMethod.String(k.method)}
+	if k.binding != "" {
+		attrs = append(attrs, attrA2ABinding.String(k.binding))
+	}
+	if k.status != "" {
+		attrs = append(attrs, attrRPCStatus.String(k.status))
+		if k.status != "OK" {
+			attrs = append(attrs, attrErrorType.String(k.status))
+		}
+	}
+	if k.event != "" {
+		attrs = append(attrs, attrA2AEventType.String(k.event))
+	}
+	opt, _ := o.series.LoadOrStore(k, metric.WithAttributeSet(attribute.NewSet(attrs...)))
+	return opt.(metric.MeasurementOption)
 }
 
-// startServer starts the span of a call, from the trace context of its
-// request.
-func (o *callObserver) startServer(ctx context.Context, info *CallInfo, m *MethodDesc, req ProtoValue) *serverCall {
-	ctx = extractHeader(ctx, o.tel, info.Header)
-	c := &serverCall{obs: o, start: time.Now(), info: info, method: attrRPCMethod.String(m.Name)}
-	c.attrs = []attribute.KeyValue{attrRPCSystem.String("a2a"), c.method, attrA2ABinding.String(info.Binding)}
-	c.ctx, c.span = o.tracer.Start(ctx, m.Name, trace.WithSpanKind(trace.SpanKindServer), trace.WithAttributes(c.attrs...))
-	if c.span.IsRecording() {
-		c.span.SetAttributes(attrA2AVersion.String(info.Version))
-		c.span.SetAttributes(cardAttrs(info.Card)...)
-		c.span.SetAttributes(requestAttrs(req)...)
+// The span kinds, made once.
+var (
+	serverKind = trace.WithSpanKind(trace.SpanKindServer)
+	clientKind = trace.WithSpanKind(trace.SpanKindClient)
+)
+
+// call is the telemetry of one call, served or made: its span, when spans
+// are recorded, and its start, when metrics are.
+type call struct {
+	obs     *callObserver
+	ctx     context.Context
+	span    trace.Span
+	start   time.Time
+	method  string
+	binding string
+	server  bool
+}
+
+// startCall starts the telemetry of a call of m on binding, in ctx, as kind.
+func (o *callObserver) startCall(ctx context.Context, kind trace.SpanStartOption, m *MethodDesc, binding string, req ProtoValue) call {
+	c := call{obs: o, ctx: ctx, method: m.Name, binding: binding}
+	if o.tel.Metering() {
+		c.start = time.Now()
+	}
+	if o.tel.Tracing() {
+		c.ctx, c.span = o.tracer.Start(ctx, m.Name, kind)
+		if c.span.IsRecording() {
+			c.span.SetAttributes(attrRPCSystem.String("a2a"), attrRPCMethod.String(m.Name), attrA2ABinding.String(binding))
+			c.span.SetAttributes(requestAttrs(req)...)
+		} else {
+			c.span = nil
+		}
 	}
 	return c
 }
 
-// end ends the call's span and records its duration, with rerr its
-// outcome.
-func (c *serverCall) end(resp ProtoValue, rerr *RPCError) {
-	status := "OK"
-	if rerr != nil {
-		status = errorStatus(c.info.Binding, rerr)
-		c.attrs = append(c.attrs, attrErrorType.String(status))
-		c.span.SetStatus(codes.Error, rerr.Message)
+// startServer starts the telemetry of a call a server serves, child of the
+// trace context of its request.
+func (o *callObserver) startServer(ctx context.Context, info *CallInfo, m *MethodDesc, req ProtoValue) call {
+	c := o.startCall(extractHeader(ctx, o.tel, info.Header), serverKind, m, info.Binding, req)
+	c.server = true
+	if c.span != nil {
+		c.span.SetAttributes(attrA2AVersion.String(info.Version))
+		c.span.SetAttributes(cardAttrs(info.Card)...)
 	}
-	c.attrs = append(c.attrs, attrRPCStatus.String(status))
-	if c.span.IsRecording() {
-		c.span.SetAttributes(c.attrs[len(c.attrs)-1])
-		if rerr != nil {
+	return c
+}
+
+// end ends the call's span and records its duration, with err its outcome
+// and resp, when there is one, its answer.
+func (c *call) end(resp ProtoValue, err error) {
+	if c.span == nil && c.start.IsZero() {
+		return
+	}
+	status := "OK"
+	if err != nil {
+		status = errorStatus(c.binding, AsRPCError(err))
+	}
+	if c.span != nil {
+		c.span.SetAttributes(attrRPCStatus.String(status))
+		if err != nil {
 			c.span.SetAttributes(attrErrorType.String(status))
+			c.span.SetStatus(codes.Error, err.Error())
 		}
 		if resp != nil {
 			c.span.SetAttributes(responseAttrs(resp)...)
 		}
+		c.span.End()
 	}
-	c.span.End()
-	c.obs.serverDuration.Record(c.ctx, time.Since(c.start).Seconds(), metric.WithAttributes(c.attrs...))
+	if !c.start.IsZero() {
+		duration := c.obs.clientDuration
+		if c.server {
+			duration = c.obs.serverDuration
+		}
+		duration.Record(c.ctx, time.Since(c.start).Seconds(), c.obs.attributes(seriesKey{method: c.method, binding: c.binding, status: status}))
+	}
 }
 
-// observeSend wraps the send of a streaming call: each message counted,
-// and its task's id and state, and each state change, on the span.
-func (c *serverCall) observeSend(send func(ProtoValue) error) func(ProtoValue) error {
-	set := metric.WithAttributeSet(attribute.NewSet(c.attrs...))
-	c.obs.activeStreams.Add(c.ctx, 1, set)
-	recording := c.span.IsRecording()
+// observeSend wraps the send of a streaming call a server serves: each
+// message counted, and its task's id and state, and each change of the
+// state, on the span.
+func (c *call) observeSend(send func(ProtoValue) error) func(ProtoValue) error {
+	if c.span == nil && c.start.IsZero() {
+		return send
+	}
+	if !c.start.IsZero() {
+		c.obs.activeStreams.Add(c.ctx, 1, c.obs.attributes(seriesKey{method: c.method, binding: c.binding}))
+	}
 	return func(m ProtoValue) error {
 		err := send(m)
-		if err == nil {
-			c.streamEvent(m, recording)
+		if ev, ok := m.(*StreamResponse); ok && err == nil {
+			if !c.start.IsZero() {
+				c.obs.streamEvents.Add(c.ctx, 1, c.obs.attributes(seriesKey{method: c.method, event: eventType(ev)}))
+			}
+			c.taskEvent(ev)
 		}
 		return err
 	}
 }
 
 // endStream ends what observeSend began.
-func (c *serverCall) endStream() {
-	c.obs.activeStreams.Add(c.ctx, -1, metric.WithAttributes(c.attrs...))
+func (c *call) endStream() {
+	if !c.start.IsZero() {
+		c.obs.activeStreams.Add(c.ctx, -1, c.obs.attributes(seriesKey{method: c.method, binding: c.binding}))
+	}
 }
 
-// streamEvent counts one streamed message and, when the span records,
-// puts what it says of its task on the span.
-func (c *serverCall) streamEvent(m ProtoValue, recording bool) {
-	ev, ok := m.(*StreamResponse)
-	if !ok {
-		return
-	}
-	c.obs.streamEvents.Add(c.ctx, 1, metric.WithAttributes(c.method, attrA2AEventType.String(eventType(ev))))
-	if !recording {
+// taskEvent puts what a streamed message says of its task on the span.
+func (c *call) taskEvent(ev *StreamResponse) {
+	if c.span == nil {
 		return
 	}
 	switch p := ev.Payload.(type) {
@@ -323,58 +384,26 @@ func (t *observedTransport) Close() error {
 	return nil
 }
 
-func (t *observedTransport) start(ctx context.Context, m *MethodDesc, req ProtoValue) (context.Context, trace.Span, []attribute.KeyValue, time.Time) {
-	attrs := []attribute.KeyValue{attrRPCSystem.String("a2a"), attrRPCMethod.String(m.Name), attrA2ABinding.String(t.binding)}
-	ctx, span := t.obs.tracer.Start(ctx, m.Name, trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(attrs...))
-	if span.IsRecording() {
-		span.SetAttributes(requestAttrs(req)...)
-	}
-	return ctx, span, attrs, time.Now()
-}
-
-func (t *observedTransport) end(ctx context.Context, span trace.Span, attrs []attribute.KeyValue, start time.Time, resp ProtoValue, err error) {
-	status := "OK"
-	if err != nil {
-		status = errorStatus(t.binding, AsRPCError(err))
-		attrs = append(attrs, attrErrorType.String(status))
-		span.SetStatus(codes.Error, err.Error())
-	}
-	attrs = append(attrs, attrRPCStatus.String(status))
-	if span.IsRecording() {
-		span.SetAttributes(attrs[3:]...)
-		if resp != nil {
-			span.SetAttributes(responseAttrs(resp)...)
-		}
-	}
-	span.End()
-	t.obs.clientDuration.Record(ctx, time.Since(start).Seconds(), metric.WithAttributes(attrs...))
-}
-
 func (t *observedTransport) Call(ctx context.Context, m *MethodDesc, req, resp ProtoValue) error {
-	ctx, span, attrs, start := t.start(ctx, m, req)
-	err := t.Transport.Call(ctx, m, req, resp)
+	c := t.obs.startCall(ctx, clientKind, m, t.binding, req)
+	err := t.Transport.Call(c.ctx, m, req, resp)
 	if err != nil {
 		resp = nil
 	}
-	t.end(ctx, span, attrs, start, resp, err)
+	c.end(resp, err)
 	return err
 }
 
 func (t *observedTransport) Stream(ctx context.Context, m *MethodDesc, req ProtoValue) iter.Seq2[ProtoValue, error] {
 	return func(yield func(ProtoValue, error) bool) {
-		ctx, span, attrs, start := t.start(ctx, m, req)
+		c := t.obs.startCall(ctx, clientKind, m, t.binding, req)
 		var failed error
-		defer func() { t.end(ctx, span, attrs, start, nil, failed) }()
-		recording := span.IsRecording()
-		for msg, err := range t.Transport.Stream(ctx, m, req) {
+		defer func() { c.end(nil, failed) }()
+		for msg, err := range t.Transport.Stream(c.ctx, m, req) {
 			if err != nil {
 				failed = err
-			} else if ev, ok := msg.(*StreamResponse); ok && recording {
-				if p, ok := ev.Payload.(*StreamResponseStatusUpdate); ok && p.StatusUpdate.Status != nil {
-					state := attrA2ATaskState.String(p.StatusUpdate.Status.State.String())
-					span.SetAttributes(attrA2ATaskID.String(p.StatusUpdate.TaskID), state)
-					span.AddEvent("a2a.task.status_update", trace.WithAttributes(state))
-				}
+			} else if ev, ok := msg.(*StreamResponse); ok {
+				c.taskEvent(ev)
 			}
 			if !yield(msg, err) {
 				return

@@ -210,8 +210,10 @@ func (h *handler) serveMeta(w http.ResponseWriter, r *http.Request) {
 		h.reject(w, r, http.StatusInternalServerError, "the events could not be stored", nil)
 		return
 	}
-	for _, ev := range events {
-		h.obs.metaEvents.Add(r.Context(), 1, metric.WithAttributes(attrMetaType.String(ev.Payload.MetaType())))
+	if h.cfg.telemetry.Metering() {
+		for _, ev := range events {
+			h.obs.metaEvents.Add(r.Context(), 1, metric.WithAttributes(attrMetaType.String(ev.Payload.MetaType())))
+		}
 	}
 	writeJSON(w, http.StatusOK, MetaIntake{Events: stored})
 }

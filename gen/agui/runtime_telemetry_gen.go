@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/baggage"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/metric"
 	"go.opentelemetry.io/otel/propagation"
@@ -74,14 +75,15 @@ func newRunObserver(t *Telemetry) *runObserver {
 }
 
 // runTelemetry is the telemetry of one run: its span, its agent's, the
-// tool calls open, and what its events come to.
+// tool calls open, and what its events come to. A run has none (nil) when
+// neither spans nor metrics are recorded: every method does nothing then.
 type runTelemetry struct {
 	obs       *runObserver
 	ctx       context.Context // holds the agui.run span
-	span      trace.Span
+	span      trace.Span      // nil when spans are not recorded
 	agent     trace.Span
 	agentCtx  context.Context
-	recording bool
+	metering  bool
 	start     time.Time
 	events    int64
 	byType    map[EventType]int64
@@ -90,53 +92,77 @@ type runTelemetry struct {
 	errorType string
 }
 
-// startRun starts the span of a run, child of the trace context header
-// carries unless ctx holds a span already.
-func (o *runObserver) startRun(ctx context.Context, header http.Header, input *RunAgentInput) *runTelemetry {
+// internalKind is the kind of the runtime's spans, made once.
+var internalKind = trace.WithSpanKind(trace.SpanKindInternal)
+
+// startRun starts the telemetry of a run: ctx with the trace context header
+// carries (unless ctx holds a span already), and the run's span in it.
+func (o *runObserver) startRun(ctx context.Context, header http.Header, input *RunAgentInput) (context.Context, *runTelemetry) {
 	if len(header) > 0 && !trace.SpanContextFromContext(ctx).IsValid() {
 		ctx = o.tel.TextMapPropagator().Extract(ctx, propagation.HeaderCarrier(header))
 	}
-	rt := &runTelemetry{obs: o, start: time.Now(), byType: map[EventType]int64{}, outcome: "incomplete"}
-	rt.ctx, rt.span = o.tracer.Start(ctx, "agui.run", trace.WithSpanKind(trace.SpanKindInternal))
-	rt.recording = rt.span.IsRecording()
-	if rt.recording {
-		rt.span.SetAttributes(attrThreadID.String(input.ThreadID), attrRunID.String(input.RunID))
-		if input.ParentRunID != nil {
-			rt.span.SetAttributes(attrParentRunID.String(*input.ParentRunID))
+	tracing, metering := o.tel.Tracing(), o.tel.Metering()
+	if !tracing && !metering {
+		return ctx, nil
+	}
+	rt := &runTelemetry{obs: o, ctx: ctx, metering: metering, start: time.Now(), byType: map[EventType]int64{}, outcome: "incomplete"}
+	if tracing {
+		rt.ctx, rt.span = o.tracer.Start(ctx, "agui.run", internalKind)
+		if rt.span.IsRecording() {
+			rt.span.SetAttributes(attrThreadID.String(input.ThreadID), attrRunID.String(input.RunID))
+			if input.ParentRunID != nil {
+				rt.span.SetAttributes(attrParentRunID.String(*input.ParentRunID))
+			}
+		} else {
+			rt.span = nil
 		}
 	}
-	o.active.Add(rt.ctx, 1)
-	return rt
+	if metering {
+		o.active.Add(rt.ctx, 1)
+	}
+	return rt.ctx, rt
 }
 
-// startAgent starts the invoke_agent span, in ctx, the agent's context,
-// under the run's span.
+// carryTrace is to with the trace context of from (its span, or the
+// remote one it was given, and its baggage): what a run's agent passes on
+// in the calls it makes.
+func carryTrace(to, from context.Context) context.Context {
+	if span := trace.SpanFromContext(from); span.SpanContext().IsValid() {
+		to = trace.ContextWithSpan(to, span)
+	}
+	if b := baggage.FromContext(from); b.Len() > 0 {
+		to = baggage.ContextWithBaggage(to, b)
+	}
+	return to
+}
+
+// startAgent starts the invoke_agent span in ctx, the agent's context,
+// under the run's span, and returns ctx with it.
 func (rt *runTelemetry) startAgent(ctx context.Context, input *RunAgentInput) context.Context {
+	if rt == nil || rt.span == nil {
+		return ctx
+	}
 	name := rt.obs.tel.Agent("")
 	spanName := "invoke_agent"
 	if name != "" {
 		spanName += " " + name
 	}
-	rt.agentCtx, rt.agent = rt.obs.tracer.Start(trace.ContextWithSpan(ctx, rt.span), spanName, trace.WithSpanKind(trace.SpanKindInternal))
-	if rt.recording {
-		rt.agent.SetAttributes(attrOperation.String("invoke_agent"), rt.obs.tel.Provider(), attrConversationID.String(input.ThreadID))
-		if name != "" {
-			rt.agent.SetAttributes(attrAgentName.String(name))
-		}
+	rt.agentCtx, rt.agent = rt.obs.tracer.Start(trace.ContextWithSpan(ctx, rt.span), spanName, internalKind)
+	rt.agent.SetAttributes(attrOperation.String("invoke_agent"), rt.obs.tel.Provider(), attrConversationID.String(input.ThreadID))
+	if name != "" {
+		rt.agent.SetAttributes(attrAgentName.String(name))
 	}
 	return rt.agentCtx
 }
 
 // endAgent ends the invoke_agent span with the agent's error.
 func (rt *runTelemetry) endAgent(err error) {
-	if rt.agent == nil {
+	if rt == nil || rt.agent == nil {
 		return
 	}
 	if err != nil {
 		rt.agent.SetStatus(codes.Error, err.Error())
-		if rt.recording {
-			rt.agent.SetAttributes(attrErrorType.String(errorCode(err)))
-		}
+		rt.agent.SetAttributes(attrErrorType.String(errorCode(err)))
 	}
 	rt.agent.End()
 }
@@ -145,7 +171,9 @@ func (rt *runTelemetry) endAgent(err error) {
 // spans and its end the run's outcome. The stream's lock is held.
 func (rt *runTelemetry) event(ev Event) {
 	rt.events++
-	rt.byType[ev.Type()]++
+	if rt.metering {
+		rt.byType[ev.Type()]++
+	}
 	switch e := ev.(type) {
 	case *RunFinishedEvent:
 		rt.outcome = "success"
@@ -174,14 +202,14 @@ func (rt *runTelemetry) event(ev Event) {
 // startTool starts the execute_tool span of a tool call, which its result
 // ends, or the run's end when none comes in it (a tool the client runs).
 func (rt *runTelemetry) startTool(id, name string) {
-	if !rt.recording {
+	if rt.span == nil {
 		return
 	}
 	parent := rt.agentCtx
 	if parent == nil {
 		parent = rt.ctx
 	}
-	_, span := rt.obs.tracer.Start(parent, "execute_tool "+name, trace.WithSpanKind(trace.SpanKindInternal),
+	_, span := rt.obs.tracer.Start(parent, "execute_tool "+name, internalKind,
 		trace.WithAttributes(attrOperation.String("execute_tool"), attrToolName.String(name), attrToolCallID.String(id)))
 	if rt.tools == nil {
 		rt.tools = map[string]trace.Span{}
@@ -191,37 +219,52 @@ func (rt *runTelemetry) startTool(id, name string) {
 
 // end ends the run's span and records what the run came to.
 func (rt *runTelemetry) end() {
-	for _, span := range rt.tools {
-		span.End()
+	if rt == nil {
+		return
 	}
-	attrs := []attribute.KeyValue{attrOutcome.String(rt.outcome)}
+	outcome := []attribute.KeyValue{attrOutcome.String(rt.outcome)}
 	if rt.errorType != "" {
-		attrs = append(attrs, attrErrorType.String(rt.errorType))
-		rt.span.SetStatus(codes.Error, rt.errorType)
+		outcome = append(outcome, attrErrorType.String(rt.errorType))
 	}
-	if rt.recording {
-		rt.span.SetAttributes(append(attrs, attrEventsCount.Int64(rt.events))...)
+	if rt.span != nil {
+		for _, span := range rt.tools {
+			span.End()
+		}
+		if rt.errorType != "" {
+			rt.span.SetStatus(codes.Error, rt.errorType)
+		}
+		rt.span.SetAttributes(append(outcome, attrEventsCount.Int64(rt.events))...)
+		rt.span.End()
 	}
-	rt.span.End()
-	rt.obs.active.Add(rt.ctx, -1)
-	rt.obs.duration.Record(rt.ctx, time.Since(rt.start).Seconds(), metric.WithAttributes(attrs...))
-	for typ, n := range rt.byType {
-		rt.obs.events.Add(rt.ctx, n, metric.WithAttributes(attrEventType.String(string(typ))))
+	if rt.metering {
+		rt.obs.active.Add(rt.ctx, -1)
+		rt.obs.duration.Record(rt.ctx, time.Since(rt.start).Seconds(), metric.WithAttributes(outcome...))
+		for typ, n := range rt.byType {
+			rt.obs.events.Add(rt.ctx, n, metric.WithAttributes(attrEventType.String(string(typ))))
+		}
 	}
 }
 
 // startClientRun starts the span of a run a Client sends.
 func startClientRun(ctx context.Context, tel *Telemetry, input *RunAgentInput) (context.Context, trace.Span) {
-	ctx, span := tel.Tracer(instrumentationScope).Start(ctx, "agui.run", trace.WithSpanKind(trace.SpanKindClient))
+	if !tel.Tracing() {
+		return ctx, nil
+	}
+	ctx, span := tel.Tracer(instrumentationScope).Start(ctx, "agui.run", clientKind)
 	if span.IsRecording() {
 		span.SetAttributes(attrThreadID.String(input.ThreadID), attrRunID.String(input.RunID))
 	}
 	return ctx, span
 }
 
-// endSpan ends a client's run span, with err, unless it is the stream's
-// clean end (io.EOF).
+var clientKind = trace.WithSpanKind(trace.SpanKindClient)
+
+// endSpan ends a client's run span, if it has one, with err, unless it is
+// the stream's clean end (io.EOF).
 func endSpan(span trace.Span, err error) {
+	if span == nil {
+		return
+	}
 	if err != nil && !errors.Is(err, io.EOF) {
 		span.SetStatus(codes.Error, err.Error())
 		if span.IsRecording() {

@@ -14,8 +14,10 @@ import (
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/metric"
+	metricnoop "go.opentelemetry.io/otel/metric/noop"
 	"go.opentelemetry.io/otel/propagation"
 	"go.opentelemetry.io/otel/trace"
+	tracenoop "go.opentelemetry.io/otel/trace/noop"
 )
 
 // Telemetry says where a server's or a client's traces and metrics go, and
@@ -67,6 +69,38 @@ func (t *Telemetry) TextMapPropagator() propagation.TextMapPropagator {
 	}
 	return t.Propagator
 }
+
+// Tracing reports whether t's spans are recorded anywhere: its
+// TracerProvider is not a no-op, or, with none, the program installed a
+// tracer provider globally (otel.SetTracerProvider). The runtimes start no
+// span when it is false, so that telemetry left off costs next to nothing;
+// the trace context a request carries still reaches the calls it makes.
+func (t *Telemetry) Tracing() bool {
+	tp := otel.GetTracerProvider()
+	if t != nil && t.TracerProvider != nil {
+		tp = t.TracerProvider
+	}
+	_, noop := tp.(tracenoop.TracerProvider)
+	return tp != unsetTracerProvider && !noop
+}
+
+// Metering reports whether t's metrics are recorded anywhere, as Tracing
+// does for spans.
+func (t *Telemetry) Metering() bool {
+	mp := otel.GetMeterProvider()
+	if t != nil && t.MeterProvider != nil {
+		mp = t.MeterProvider
+	}
+	_, noop := mp.(metricnoop.MeterProvider)
+	return mp != unsetMeterProvider && !noop
+}
+
+// The global providers before a program sets its own: OpenTelemetry's
+// stand-ins, which record nothing until then.
+var (
+	unsetTracerProvider = otel.GetTracerProvider()
+	unsetMeterProvider  = otel.GetMeterProvider()
+)
 
 // Agent is the name of the agent, or def when t names none.
 func (t *Telemetry) Agent(def string) string {

@@ -303,8 +303,9 @@ func (h *handler) rejectInvalid(w http.ResponseWriter, r *http.Request, err erro
 // producer must fall back to SSE. run is the run's
 // registration, for cancels and checkpoints; nil for ServeRun.
 func (h *handler) serveRun(w http.ResponseWriter, r *http.Request, agentCtx context.Context, input *agui.RunAgentInput, run *activeRun) {
-	tel := h.obs.startRun(r.Context(), r.Header, input)
+	ctx, tel := h.obs.startRun(r.Context(), r.Header, input)
 	defer tel.end() // last: the run's span covers its stream to the end
+	agentCtx = carryTrace(agentCtx, ctx)
 	// A client that stops reading is cut off once a write has waited for
 	// it for the write timeout, and the agent's context is cancelled.
 	agentCtx, cut := context.WithCancelCause(agentCtx)
@@ -328,7 +329,6 @@ func (h *handler) serveRun(w http.ResponseWriter, r *http.Request, agentCtx cont
 	if f, ok := w.(http.Flusher); ok {
 		f.Flush()
 	}
-	ctx := tel.ctx
 	stream := newStream(ctx, ew, input.ThreadID, input.RunID)
 	stream.run.tel = tel
 	stream.metaAsCustom = !h.cfg.nativeMeta
@@ -486,9 +486,9 @@ func Invoke(ctx context.Context, agent Agent, input *agui.RunAgentInput, emit fu
 		return err
 	}
 	cfg := h.cfg
-	tel := h.obs.startRun(ctx, nil, input)
+	ctx, tel := h.obs.startRun(ctx, nil, input)
 	defer tel.end()
-	ctx, cancel := context.WithCancelCause(tel.ctx)
+	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	w := &funcWriter{emit: emit, cancel: cancel}
 	stream := newStream(ctx, w, input.ThreadID, input.RunID)

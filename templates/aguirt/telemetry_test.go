@@ -6,12 +6,14 @@ import (
 	"testing"
 
 	"go.opentelemetry.io/otel/attribute"
+	metricnoop "go.opentelemetry.io/otel/metric/noop"
 	"go.opentelemetry.io/otel/propagation"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	"go.opentelemetry.io/otel/sdk/metric/metricdata"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	"go.opentelemetry.io/otel/trace"
+	tracenoop "go.opentelemetry.io/otel/trace/noop"
 
 	agui "github.com/agui-gen/agui-gen/gen/agui"
 )
@@ -148,3 +150,60 @@ func TestRunTelemetryError(t *testing.T) {
 }
 
 func itoa(n int) string { return attribute.IntValue(n).Emit() }
+
+// TestMetaTelemetry: META events taken in are counted by their type.
+func TestMetaTelemetry(t *testing.T) {
+	tel, _, reader := testTelemetry()
+	srv := httptest.NewServer(NewHandler(AgentFunc(func(context.Context, *agui.RunAgentInput, *Stream) error { return nil }),
+		WithTelemetry(tel), WithMetaStore(NewMemoryMeta()), WithLogger(quietLogger())))
+	defer srv.Close()
+	if _, err := (&Client{URL: srv.URL}).SendMeta(context.Background(), "t1", "r1",
+		agui.NewThumbsUpMeta("m1"), agui.NewNoteMeta("good"), agui.NewThumbsUpMeta("m2")); err != nil {
+		t.Fatal(err)
+	}
+	var rm metricdata.ResourceMetrics
+	if err := reader.Collect(context.Background(), &rm); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]int64{}
+	for _, sm := range rm.ScopeMetrics {
+		for _, m := range sm.Metrics {
+			if m.Name == "agui.server.meta_events" {
+				for _, p := range m.Data.(metricdata.Sum[int64]).DataPoints {
+					typ, _ := p.Attributes.Value(attrMetaType)
+					got[typ.AsString()] += p.Value
+				}
+			}
+		}
+	}
+	if got["thumbs_up"] != 2 || got["note"] != 1 {
+		t.Errorf("agui.server.meta_events: %v", got)
+	}
+}
+
+// TestTelemetryOff: with no SDK (the global providers, or no-op ones) a
+// run starts no span, yet the trace context its request carries reaches
+// its agent, for the calls the agent makes to carry on.
+func TestTelemetryOff(t *testing.T) {
+	for name, tel := range map[string]*agui.Telemetry{
+		"global": {Propagator: propagation.TraceContext{}},
+		"noop":   {Propagator: propagation.TraceContext{}, TracerProvider: tracenoop.NewTracerProvider(), MeterProvider: metricnoop.NewMeterProvider()},
+	} {
+		t.Run(name, func(t *testing.T) {
+			if tel.Tracing() || tel.Metering() {
+				t.Fatalf("Tracing %v, Metering %v with no SDK", tel.Tracing(), tel.Metering())
+			}
+			seen := make(chan trace.SpanContext, 1)
+			h := NewHandler(AgentFunc(func(ctx context.Context, _ *agui.RunAgentInput, s *Stream) error {
+				seen <- trace.SpanContextFromContext(ctx)
+				return nil
+			}), WithTelemetry(tel), WithLogger(quietLogger()))
+			const parent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"
+			post(t, h, runInput, map[string]string{"traceparent": parent})
+			sc := <-seen
+			if sc.TraceID().String() != "0af7651916cd43dd8448eb211c80319c" || sc.SpanID().String() != "b7ad6b7169203331" {
+				t.Errorf("the agent's trace context: %v", sc)
+			}
+		})
+	}
+}

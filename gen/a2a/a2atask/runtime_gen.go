@@ -387,9 +387,11 @@ func (rt *Runtime) execute(run *Run) {
 	ctx, cancel := context.WithCancelCause(rt.ctx)
 	defer cancel(nil)
 	ctx, span := rt.obs.startAgent(ctx, run)
-	run.span = span
-	rt.traces.Store(id, span.SpanContext())
-	defer rt.traces.Delete(id)
+	if span != nil {
+		run.span = span
+		rt.traces.Store(id, span.SpanContext())
+		defer rt.traces.Delete(id)
+	}
 	var err error
 	defer func() { endAgent(span, err) }() // after the settling below, which the span shows
 	defer run.stopWatch()

@@ -244,7 +244,7 @@ func fieldPath(pointer string) string {
 // its text, which may hold details the caller should not see.
 func InvokeUnary(ctx context.Context, logger *slog.Logger, h *MethodHandler, req ProtoValue) (resp ProtoValue, rerr *RPCError) {
 	call := startCall(ctx, h, req)
-	defer func() { call.end(resp, rerr) }()
+	defer func() { call.end(resp, rpcError(rerr)) }()
 	rerr = invoke(call.ctx, logger, h, req, func(ctx context.Context) (err error) {
 		resp, err = h.Unary(ctx, req)
 		return err
@@ -262,7 +262,7 @@ func InvokeUnary(ctx context.Context, logger *slog.Logger, h *MethodHandler, req
 // send writes one message to the caller.
 func InvokeStream(ctx context.Context, logger *slog.Logger, h *MethodHandler, req ProtoValue, send func(ProtoValue) error) (rerr *RPCError) {
 	call := startCall(ctx, h, req)
-	defer func() { call.end(nil, rerr) }()
+	defer func() { call.end(nil, rpcError(rerr)) }()
 	send = call.observeSend(send)
 	defer call.endStream()
 	return invoke(call.ctx, logger, h, req, func(ctx context.Context) error { return h.Stream(ctx, req, send) })
@@ -270,12 +270,20 @@ func InvokeStream(ctx context.Context, logger *slog.Logger, h *MethodHandler, re
 
 // startCall starts the telemetry of a call (WithTelemetry): its span, in
 // the context the handler gets.
-func startCall(ctx context.Context, h *MethodHandler, req ProtoValue) *serverCall {
+func startCall(ctx context.Context, h *MethodHandler, req ProtoValue) call {
 	info := CallInfoFrom(ctx)
 	if info == nil {
 		info = &CallInfo{}
 	}
 	return observerOf(info.Telemetry).startServer(ctx, info, h.Desc, req)
+}
+
+// rpcError is rerr as an error: nil when it is nil.
+func rpcError(rerr *RPCError) error {
+	if rerr == nil {
+		return nil
+	}
+	return rerr
 }
 
 // invoke holds the call to the card it is served under, validates req and

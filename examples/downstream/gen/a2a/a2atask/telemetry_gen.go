@@ -63,6 +63,9 @@ func newTaskObserver(t *a2a.Telemetry) *taskObserver {
 // transition counts the state a task entered with ev, when it entered one:
 // its first state with the task itself, any other with a status update.
 func (o *taskObserver) transition(ev *a2a.StreamResponse) {
+	if !o.tel.Metering() {
+		return
+	}
 	state, _, ok := EventStatus(ev)
 	if p, isTask := ev.Payload.(*a2a.StreamResponseTask); isTask && p.Task.Status != nil {
 		state, ok = p.Task.Status.State, true
@@ -76,6 +79,9 @@ func (o *taskObserver) transition(ev *a2a.StreamResponse) {
 // child of parent (the span of the task's run, when this process runs it).
 func (o *taskObserver) startPush(ctx context.Context, parent trace.SpanContext, taskID string, cfg *a2a.TaskPushNotificationConfig) (context.Context, trace.Span) {
 	ctx = trace.ContextWithSpanContext(ctx, parent)
+	if !o.tel.Tracing() {
+		return ctx, nil
+	}
 	ctx, span := o.tracer.Start(ctx, "a2a.push", trace.WithSpanKind(trace.SpanKindClient))
 	if span.IsRecording() {
 		span.SetAttributes(attrTaskID.String(taskID), attribute.String("a2a.push.config_id", cfg.ID))
@@ -91,11 +97,17 @@ func (o *taskObserver) endPush(span trace.Span, err error) {
 	outcome := "delivered"
 	if err != nil {
 		outcome = "failed"
-		span.SetStatus(codes.Error, err.Error())
 	}
-	span.SetAttributes(attrPushOutcome.String(outcome))
-	span.End()
-	o.pushAttempts.Add(context.Background(), 1, metric.WithAttributes(attrPushOutcome.String(outcome)))
+	if span != nil {
+		if err != nil {
+			span.SetStatus(codes.Error, err.Error())
+		}
+		span.SetAttributes(attrPushOutcome.String(outcome))
+		span.End()
+	}
+	if o.tel.Metering() {
+		o.pushAttempts.Add(context.Background(), 1, metric.WithAttributes(attrPushOutcome.String(outcome)))
+	}
 }
 
 // runTrace is the span context of the run of task id in this process, or
@@ -131,6 +143,9 @@ func (o *taskObserver) startAgent(ctx context.Context, run *Run) (context.Contex
 		ctx = baggage.ContextWithBaggage(ctx, run.parent.baggage)
 	}
 	ctx = trace.ContextWithSpanContext(ctx, run.parent.span)
+	if !o.tel.Tracing() {
+		return ctx, nil // the call's trace context still reaches the executor's calls
+	}
 	agent := o.tel.Agent(run.parent.agent)
 	name := "invoke_agent"
 	if agent != "" {
@@ -147,8 +162,11 @@ func (o *taskObserver) startAgent(ctx context.Context, run *Run) (context.Contex
 	return ctx, span
 }
 
-// endAgent ends the executor's span with its error.
+// endAgent ends the executor's span, if it has one, with its error.
 func endAgent(span trace.Span, err error) {
+	if span == nil {
+		return
+	}
 	if err != nil {
 		span.SetStatus(codes.Error, err.Error())
 		span.SetAttributes(attrErrorType.String("executor_error"))
@@ -158,7 +176,7 @@ func endAgent(span trace.Span, err error) {
 
 // stateEvent marks on the run's span the state its task entered.
 func (r *Run) stateEvent(state a2a.TaskState) {
-	if r.span != nil && r.span.IsRecording() {
+	if r.span != nil {
 		r.span.AddEvent("a2a.task.status_update", trace.WithAttributes(attrTaskState.String(state.String())))
 	}
 }
