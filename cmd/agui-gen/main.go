@@ -259,6 +259,12 @@ func runGenerate(c *cli.Context) error {
 	}
 	fmt.Fprintf(c.App.Writer, "generated %d files in %s: %d written, %d already up to date, %d removed\n",
 		len(files), out, w.Changed, w.Unchanged, w.Removed)
+	if missing, err := generate.Unrequired(out, files); err != nil {
+		fmt.Fprintf(c.App.ErrWriter, "agui-gen: could not check go.mod: %v\n", err)
+	} else if len(missing) > 0 {
+		fmt.Fprintf(c.App.ErrWriter, "agui-gen: the generated packages import what go.mod does not require yet; run go mod tidy:\n  %s\n",
+			strings.Join(missing, "\n  "))
+	}
 	return nil
 }
 

@@ -415,3 +415,29 @@ func TestScaffoldOnly(t *testing.T) {
 		t.Errorf("the AG-UI server's main.go imports A2A or gRPC (%v)", err)
 	}
 }
+
+// TestGenerateNamesWhatGoModLacks: in a module whose go.mod does not yet
+// require what the generated packages import (a first generate, or an
+// agui-gen whose output imports a new module), generate says to run go mod
+// tidy and names the imports; once go.mod requires them, it says nothing.
+func TestGenerateNamesWhatGoModLacks(t *testing.T) {
+	root := t.TempDir()
+	gomod := filepath.Join(root, "go.mod")
+	if err := os.WriteFile(gomod, []byte("module example.com/app\n\ngo 1.26\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := run(t, "generate", "--out", filepath.Join(root, "gen"), "--only", "agui")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "run go mod tidy") || !strings.Contains(out, "go.opentelemetry.io/otel/trace") || strings.Contains(out, "example.com/app") {
+		t.Fatalf("generate in a module that requires nothing:\n%s", out)
+	}
+	requires := "module example.com/app\n\ngo 1.26\n\nrequire (\n\tgithub.com/evanphx/json-patch/v5 v5.9.11\n\tgo.opentelemetry.io/otel v1.47.0\n\tgo.opentelemetry.io/otel/metric v1.47.0\n\tgo.opentelemetry.io/otel/trace v1.47.0\n)\n"
+	if err := os.WriteFile(gomod, []byte(requires), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := run(t, "generate", "--out", filepath.Join(root, "gen"), "--only", "agui"); err != nil || strings.Contains(out, "go mod tidy") {
+		t.Fatalf("generate once go.mod requires it all: %v\n%s", err, out)
+	}
+}

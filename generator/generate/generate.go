@@ -21,6 +21,8 @@ import (
 	"strings"
 	"sync"
 
+	"golang.org/x/mod/modfile"
+
 	"github.com/agui-gen/agui-gen/generator/emit/golang"
 	"github.com/agui-gen/agui-gen/generator/ir"
 	"github.com/agui-gen/agui-gen/generator/load/freeze"
@@ -666,4 +668,49 @@ func Select(files []File, importPath string, only []string) ([]File, error) {
 		}
 	}
 	return out, nil
+}
+
+// Unrequired lists the imports of files (test files included) that the
+// go.mod of the module enclosing dir neither provides nor requires: what
+// the project's go.mod has yet to take in, by go mod tidy, for the
+// generated packages to build, as when a new agui-gen's output imports a
+// module the earlier one did not. None when dir is in no module.
+func Unrequired(dir string, files []File) ([]string, error) {
+	root := ModuleRoot(dir)
+	if root == "" {
+		return nil, nil
+	}
+	data, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	if err != nil {
+		return nil, err
+	}
+	mod, err := modfile.ParseLax("go.mod", data, nil)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", filepath.Join(root, "go.mod"), err)
+	}
+	known := []string{mod.Module.Mod.Path}
+	for _, r := range mod.Require {
+		known = append(known, r.Mod.Path)
+	}
+	within := func(p, module string) bool { return p == module || strings.HasPrefix(p, module+"/") }
+	missing := map[string]bool{}
+	for _, f := range files {
+		if !strings.HasSuffix(f.Path, ".go") {
+			continue
+		}
+		parsed, err := parser.ParseFile(token.NewFileSet(), f.Path, f.Content, parser.ImportsOnly)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", f.Path, err)
+		}
+		for _, imp := range parsed.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			if first, _, _ := strings.Cut(p, "/"); !strings.Contains(first, ".") {
+				continue // the standard library
+			}
+			if !slices.ContainsFunc(known, func(m string) bool { return within(p, m) }) {
+				missing[p] = true
+			}
+		}
+	}
+	return slices.Sorted(maps.Keys(missing)), nil
 }
