@@ -296,6 +296,10 @@ func requestAttrs(req a2a.ProtoValue) []attribute.KeyValue {
 			attrs = append(attrs, k.String(v))
 		}
 	}
+	task := func(tenant, id string) {
+		add(attrA2ATenant, tenant)
+		add(attrA2ATaskID, id)
+	}
 	switch r := req.(type) {
 	case *a2a.SendMessageRequest:
 		add(attrA2ATenant, r.Tenant)
@@ -308,17 +312,24 @@ func requestAttrs(req a2a.ProtoValue) []attribute.KeyValue {
 			}
 		}
 	case *a2a.GetTaskRequest:
-		add(attrA2ATenant, r.Tenant)
-		add(attrA2ATaskID, r.ID)
+		task(r.Tenant, r.ID)
 	case *a2a.CancelTaskRequest:
-		add(attrA2ATenant, r.Tenant)
-		add(attrA2ATaskID, r.ID)
+		task(r.Tenant, r.ID)
 	case *a2a.SubscribeToTaskRequest:
-		add(attrA2ATenant, r.Tenant)
-		add(attrA2ATaskID, r.ID)
+		task(r.Tenant, r.ID)
+	case *a2a.TaskPushNotificationConfig:
+		task(r.Tenant, r.TaskID)
+	case *a2a.GetTaskPushNotificationConfigRequest:
+		task(r.Tenant, r.TaskID)
+	case *a2a.ListTaskPushNotificationConfigsRequest:
+		task(r.Tenant, r.TaskID)
+	case *a2a.DeleteTaskPushNotificationConfigRequest:
+		task(r.Tenant, r.TaskID)
 	case *a2a.ListTasksRequest:
 		add(attrA2ATenant, r.Tenant)
 		add(attrConversationID, r.ContextID)
+	case *a2a.GetExtendedAgentCardRequest:
+		add(attrA2ATenant, r.Tenant)
 	}
 	return attrs
 }
