@@ -297,6 +297,10 @@ func requestAttrs(req ProtoValue) []attribute.KeyValue {
 			attrs = append(attrs, k.String(v))
 		}
 	}
+	task := func(tenant, id string) {
+		add(attrA2ATenant, tenant)
+		add(attrA2ATaskID, id)
+	}
 	switch r := req.(type) {
 	case *SendMessageRequest:
 		add(attrA2ATenant, r.Tenant)
@@ -309,17 +313,24 @@ func requestAttrs(req ProtoValue) []attribute.KeyValue {
 			}
 		}
 	case *GetTaskRequest:
-		add(attrA2ATenant, r.Tenant)
-		add(attrA2ATaskID, r.ID)
+		task(r.Tenant, r.ID)
 	case *CancelTaskRequest:
-		add(attrA2ATenant, r.Tenant)
-		add(attrA2ATaskID, r.ID)
+		task(r.Tenant, r.ID)
 	case *SubscribeToTaskRequest:
-		add(attrA2ATenant, r.Tenant)
-		add(attrA2ATaskID, r.ID)
+		task(r.Tenant, r.ID)
+	case *TaskPushNotificationConfig:
+		task(r.Tenant, r.TaskID)
+	case *GetTaskPushNotificationConfigRequest:
+		task(r.Tenant, r.TaskID)
+	case *ListTaskPushNotificationConfigsRequest:
+		task(r.Tenant, r.TaskID)
+	case *DeleteTaskPushNotificationConfigRequest:
+		task(r.Tenant, r.TaskID)
 	case *ListTasksRequest:
 		add(attrA2ATenant, r.Tenant)
 		add(attrConversationID, r.ContextID)
+	case *GetExtendedAgentCardRequest:
+		add(attrA2ATenant, r.Tenant)
 	}
 	return attrs
 }

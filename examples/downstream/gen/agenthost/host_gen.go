@@ -121,7 +121,7 @@ func (h *Host) Add(a Agent) error {
 		m.a2a = handler
 	}
 	if a.AGUI != nil {
-		m.agui = agui.NewHandler(a.AGUI, h.AGUIOptions...)
+		m.agui = agui.NewHandler(a.AGUI, append(slices.Clip(h.AGUIOptions), agui.WithAgentName(a.Name))...)
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()

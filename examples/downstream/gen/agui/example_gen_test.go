@@ -9,8 +9,12 @@ import (
 	"errors"
 	"fmt"
 	"log"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
+
+	"go.opentelemetry.io/otel/propagation"
 
 	agui "example.com/downstream/gen/agui"
 )
@@ -209,4 +213,39 @@ func ExampleClient_SendMeta() {
 	// Output:
 	// 1
 	// thumbs_up msg-1
+}
+
+// LogHandler puts on a record the trace_id and span_id of the span it is
+// logged in. The handler gives its agent the run's context, inside the
+// run's span or, with no SDK installed, in the trace its request carries
+// (traceparent), so the agent's logs read with the caller's trace.
+func ExampleLogHandler() {
+	handler := slog.NewTextHandler(os.Stdout, &slog.HandlerOptions{ReplaceAttr: dropTime})
+	logger := slog.New(agui.LogHandler(handler))
+	agent := agui.AgentFunc(func(ctx context.Context, in *agui.RunAgentInput, s *agui.Stream) error {
+		logger.InfoContext(ctx, "looking up the weather")
+		return s.Text("Sunny.")
+	})
+	tel := &agui.Telemetry{Propagator: propagation.TraceContext{}, AgentName: "weather"}
+	srv := httptest.NewServer(agui.NewHandler(agent, agui.WithLogger(logger), agui.WithTelemetry(tel)))
+	defer srv.Close()
+
+	client := &agui.Client{URL: srv.URL, Header: http.Header{"Traceparent": {"00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"}}}
+	run, err := client.Run(context.Background(), &agui.RunAgentInput{ThreadID: "t1", RunID: "r1"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := run.Wait(); err != nil {
+		log.Fatal(err)
+	}
+	// Output:
+	// level=INFO msg="looking up the weather" trace_id=0af7651916cd43dd8448eb211c80319c span_id=b7ad6b7169203331
+}
+
+// dropTime leaves the time out of a log record, for a stable output.
+func dropTime(_ []string, a slog.Attr) slog.Attr {
+	if a.Key == slog.TimeKey {
+		return slog.Attr{}
+	}
+	return a
 }

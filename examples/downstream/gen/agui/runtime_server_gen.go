@@ -63,6 +63,7 @@ type handlerConfig struct {
 	writeTimeout time.Duration
 	maxStreams   int
 	telemetry    *Telemetry
+	agentName    string
 }
 
 // Option configures NewHandler.
@@ -151,7 +152,7 @@ func NewHandler(agent Agent, opts ...Option) http.Handler {
 			cfg.logger.LogAttrs(context.Background(), slog.LevelError, "agui: WithCapabilities: the declaration is invalid", slog.String("error", err.Error()))
 		}
 	}
-	h := &handler{agent: agent, cfg: cfg, obs: newRunObserver(cfg.telemetry)}
+	h := &handler{agent: agent, cfg: cfg, obs: newRunObserver(cfg.telemetry, cfg.agentName)}
 	if cfg.namesCallers {
 		if h.owners = cfg.storedOwners(); h.owners == nil {
 			h.owners = newMemoryOwners()

@@ -48,9 +48,15 @@ const (
 // agent makes in a span execute_tool inside that.
 func WithTelemetry(t *Telemetry) Option { return func(c *handlerConfig) { c.telemetry = t } }
 
+// WithAgentName names the agent on its invoke_agent spans
+// (gen_ai.agent.name) when the Telemetry names none: the multi-agent host
+// names each agent so.
+func WithAgentName(name string) Option { return func(c *handlerConfig) { c.agentName = name } }
+
 // runObserver holds the instruments of a handler.
 type runObserver struct {
 	tel        *Telemetry
+	agent      string // the agent's name on its spans
 	tracer     trace.Tracer
 	duration   metric.Float64Histogram
 	active     metric.Int64UpDownCounter
@@ -58,9 +64,9 @@ type runObserver struct {
 	metaEvents metric.Int64Counter
 }
 
-func newRunObserver(t *Telemetry) *runObserver {
+func newRunObserver(t *Telemetry, agentName string) *runObserver {
 	m := t.Meter(instrumentationScope)
-	o := &runObserver{tel: t, tracer: t.Tracer(instrumentationScope)}
+	o := &runObserver{tel: t, agent: t.Agent(agentName), tracer: t.Tracer(instrumentationScope)}
 	// An instrument the SDK refuses is a no-op one: telemetry must not stop
 	// a server.
 	o.duration, _ = m.Float64Histogram("agui.server.run.duration", metric.WithUnit("s"),
@@ -142,7 +148,7 @@ func (rt *runTelemetry) startAgent(ctx context.Context, input *RunAgentInput) co
 	if rt == nil || rt.span == nil {
 		return ctx
 	}
-	name := rt.obs.tel.Agent("")
+	name := rt.obs.agent
 	spanName := "invoke_agent"
 	if name != "" {
 		spanName += " " + name
