@@ -76,6 +76,16 @@ var migrations = []string{
 	CREATE TRIGGER a2a_push_owed AFTER INSERT ON a2a_task_events BEGIN
 		UPDATE a2a_push_outbox SET owed = NEW.generation WHERE task_id = NEW.task_id AND owed < NEW.generation;
 	END;`,
+	// The snapshot moves to a table of its own: SQLite writes a whole row
+	// again when any column of it changes, and a task's row changes with
+	// every event, while its snapshot, which grows with the task, changes
+	// only every so often.
+	`CREATE TABLE a2a_task_snapshots (
+		task_id TEXT PRIMARY KEY REFERENCES a2a_tasks (id),
+		task    BLOB NOT NULL -- the a2a.Task at a2a_tasks.snapshot, in protobuf binary
+	);
+	INSERT INTO a2a_task_snapshots (task_id, task) SELECT id, task FROM a2a_tasks;
+	ALTER TABLE a2a_tasks DROP COLUMN task;`,
 }
 
 // Store is an a2atask.Store in a SQLite file.
@@ -184,11 +194,14 @@ func (s *Store) Create(ctx context.Context, owner string, task *a2a.Task, event 
 // CreateLeased implements a2atask.LeasedCreator.
 func (s *Store) CreateLeased(ctx context.Context, owner string, task *a2a.Task, event *a2a.StreamResponse, until time.Time) error {
 	err := s.writes.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO a2a_tasks (id, owner, context_id, state, updated, generation, snapshot, task, lease_until) VALUES (?, ?, ?, ?, ?, 1, 1, ?, ?)`,
-			task.ID, owner, task.ContextID, int32(state(task)), statusTime(task), task.AppendProto(nil), leaseNanos(until)); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO a2a_tasks (id, owner, context_id, state, updated, generation, snapshot, lease_until) VALUES (?, ?, ?, ?, ?, 1, 1, ?)`,
+			task.ID, owner, task.ContextID, int32(state(task)), statusTime(task), leaseNanos(until)); err != nil {
 			if strings.Contains(err.Error(), "UNIQUE") {
 				return a2atask.ErrConflict
 			}
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO a2a_task_snapshots (task_id, task) VALUES (?, ?)`, task.ID, task.AppendProto(nil)); err != nil {
 			return err
 		}
 		_, err := tx.ExecContext(ctx, `INSERT INTO a2a_task_events (task_id, generation, event) VALUES (?, 1, ?)`, task.ID, event.AppendProto(nil))
@@ -203,8 +216,8 @@ func (s *Store) CreateLeased(ctx context.Context, owner string, task *a2a.Task, 
 
 func (s *Store) Update(ctx context.Context, task *a2a.Task, prev int64, event *a2a.StreamResponse) (int64, error) {
 	err := s.writes.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `UPDATE a2a_tasks SET context_id = ?, state = ?, updated = ?, generation = ?, snapshot = ?, task = ? WHERE id = ? AND generation = ?`,
-			task.ContextID, int32(state(task)), statusTime(task), prev+1, prev+1, task.AppendProto(nil), task.ID, prev)
+		res, err := tx.ExecContext(ctx, `UPDATE a2a_tasks SET context_id = ?, state = ?, updated = ?, generation = ?, snapshot = ? WHERE id = ? AND generation = ?`,
+			task.ContextID, int32(state(task)), statusTime(task), prev+1, prev+1, task.ID, prev)
 		if err != nil {
 			return err
 		}
@@ -212,6 +225,9 @@ func (s *Store) Update(ctx context.Context, task *a2a.Task, prev int64, event *a
 			return err
 		} else if n == 0 {
 			return missingOrMoved(ctx, tx, task.ID)
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE a2a_task_snapshots SET task = ? WHERE task_id = ?`, task.AppendProto(nil), task.ID); err != nil {
+			return err
 		}
 		_, err = tx.ExecContext(ctx, `INSERT INTO a2a_task_events (task_id, generation, event) VALUES (?, ?, ?)`, task.ID, prev+1, event.AppendProto(nil))
 		return err
@@ -273,7 +289,10 @@ func (s *Store) Append(ctx context.Context, id string, prev int64, event *a2a.St
 			}
 			snap = rec.Task
 		}
-		_, err = tx.ExecContext(ctx, `UPDATE a2a_tasks SET snapshot = ?, task = ? WHERE id = ?`, gen, snap.AppendProto(nil), id)
+		if _, err := tx.ExecContext(ctx, `UPDATE a2a_tasks SET snapshot = ? WHERE id = ?`, gen, id); err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE a2a_task_snapshots SET task = ? WHERE task_id = ?`, snap.AppendProto(nil), id)
 		return err
 	})
 	if err != nil {
@@ -295,7 +314,7 @@ type querier interface {
 
 // get reads a task: its snapshot, and the events after it applied.
 func get(ctx context.Context, q querier, id string) (*a2atask.Record, error) {
-	rec, gen, err := a2atask.ScanSnapshot(q.QueryRowContext(ctx, `SELECT owner, generation, snapshot, task FROM a2a_tasks WHERE id = ?`, id))
+	rec, gen, err := a2atask.ScanSnapshot(q.QueryRowContext(ctx, `SELECT t.owner, t.generation, t.snapshot, s.task FROM a2a_tasks t JOIN a2a_task_snapshots s ON s.task_id = t.id WHERE t.id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, a2atask.ErrNotFound
 	}
@@ -344,8 +363,8 @@ func (s *Store) List(ctx context.Context, q a2atask.Query) ([]*a2atask.Record, i
 		u := q.After.Updated.UnixNano()
 		where, args = append(where, "(updated < ? OR (updated = ? AND id < ?))"), append(args, u, u, q.After.ID)
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT owner, generation, snapshot, task FROM a2a_tasks WHERE `+strings.Join(where, " AND ")+
-		` ORDER BY updated DESC, id DESC LIMIT ?`, append(args, q.Limit)...)
+	rows, err := s.db.QueryContext(ctx, `SELECT t.owner, t.generation, t.snapshot, s.task FROM a2a_tasks t JOIN a2a_task_snapshots s ON s.task_id = t.id WHERE `+
+		strings.Join(where, " AND ")+` ORDER BY updated DESC, id DESC LIMIT ?`, append(args, q.Limit)...)
 	if err != nil {
 		return nil, 0, err
 	}
