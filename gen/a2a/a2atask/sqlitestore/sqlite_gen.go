@@ -265,10 +265,15 @@ func leaseNanos(until time.Time) int64 {
 func (s *Store) Append(ctx context.Context, id string, prev int64, event *a2a.StreamResponse, task *a2a.Task) (int64, error) {
 	gen := prev + 1
 	st, updated := a2atask.StatusColumns(event)
+	// An event that settles the task always brings a snapshot (SnapshotDue):
+	// when the caller has the task, its generation goes in the same
+	// statement as the event's.
+	settles := task != nil && a2atask.SnapshotDue(gen, gen, event)
 	err := s.writes.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		var snapshot int64
-		err := tx.QueryRowContext(ctx, `UPDATE a2a_tasks SET generation = ?, state = COALESCE(?, state), updated = COALESCE(?, updated)
-			WHERE id = ? AND generation = ? RETURNING snapshot`, gen, st, updated, id, prev).Scan(&snapshot)
+		err := tx.QueryRowContext(ctx, `UPDATE a2a_tasks SET generation = ?, state = COALESCE(?, state), updated = COALESCE(?, updated),
+			snapshot = CASE WHEN ? THEN ? ELSE snapshot END
+			WHERE id = ? AND generation = ? RETURNING snapshot`, gen, st, updated, settles, gen, id, prev).Scan(&snapshot)
 		if errors.Is(err, sql.ErrNoRows) {
 			return missingOrMoved(ctx, tx, id)
 		}
@@ -278,7 +283,7 @@ func (s *Store) Append(ctx context.Context, id string, prev int64, event *a2a.St
 		if _, err := tx.ExecContext(ctx, `INSERT INTO a2a_task_events (task_id, generation, event) VALUES (?, ?, ?)`, id, gen, event.AppendProto(nil)); err != nil {
 			return err
 		}
-		if !a2atask.SnapshotDue(snapshot, gen, event) {
+		if !settles && !a2atask.SnapshotDue(snapshot, gen, event) {
 			return nil
 		}
 		snap := task
@@ -289,8 +294,10 @@ func (s *Store) Append(ctx context.Context, id string, prev int64, event *a2a.St
 			}
 			snap = rec.Task
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE a2a_tasks SET snapshot = ? WHERE id = ?`, gen, id); err != nil {
-			return err
+		if !settles {
+			if _, err := tx.ExecContext(ctx, `UPDATE a2a_tasks SET snapshot = ? WHERE id = ?`, gen, id); err != nil {
+				return err
+			}
 		}
 		_, err = tx.ExecContext(ctx, `UPDATE a2a_task_snapshots SET task = ? WHERE task_id = ?`, snap.AppendProto(nil), id)
 		return err
