@@ -333,6 +333,7 @@ func (h *handler) serveRun(w http.ResponseWriter, r *http.Request, agentCtx cont
 	}
 	stream := newStream(ctx, ew, input.ThreadID, input.RunID)
 	stream.run.tel = tel
+	defer stream.detachTelemetry() // before tel.end, whatever the agent left running
 	stream.metaAsCustom = !h.cfg.nativeMeta
 	if v := streamVersion(input.ProtocolVersion, EarlierVersions(), protocolVersion); v != "" {
 		stream.run.down = newDowngrader(ctx, h.cfg.logger, v)
@@ -416,7 +417,6 @@ serve:
 		err = nil
 	}
 	endRun(ctx, h.cfg.logger, stream, err)
-	stream.detachTelemetry()
 }
 
 // errRunGone is why a run whose handler ended it before it streamed does
