@@ -25,7 +25,9 @@ import (
 // how trace context crosses the wire. A nil *Telemetry, and any field left
 // nil, take OpenTelemetry's global tracer provider, meter provider and
 // propagator, which record nothing and cost next to nothing until a program
-// installs an SDK (otel.SetTracerProvider and the like).
+// installs an SDK (otel.SetTracerProvider and the like). Make one for a
+// program, or a server, and keep it: the runtimes keep the instruments
+// they make for each Telemetry they are given.
 //
 // The names follow the OpenTelemetry semantic conventions for GenAI agent
 // spans and the A2A draft beside them (status Development, as of
