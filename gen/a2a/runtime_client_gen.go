@@ -11,8 +11,6 @@ import (
 	"io"
 	"net/http"
 	"strings"
-
-	"go.opentelemetry.io/otel/propagation"
 )
 
 // ClientOption configures the client transports and the card resolver.
@@ -101,7 +99,7 @@ func (c *clientConfig) newRequest(ctx context.Context, method, url string, body 
 	}
 	req.Header.Set("Accept", accept)
 	req.Header.Set(VersionHeader, c.version)
-	c.telemetry.TextMapPropagator().Inject(ctx, propagation.HeaderCarrier(req.Header))
+	c.telemetry.Inject(ctx, req.Header)
 	return req, nil
 }
 

@@ -7,7 +7,6 @@ import (
 	"context"
 	"io"
 	"iter"
-	"net/http"
 	"strconv"
 	"sync"
 	"time"
@@ -15,7 +14,6 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/metric"
-	"go.opentelemetry.io/otel/propagation"
 	"go.opentelemetry.io/otel/trace"
 )
 
@@ -163,7 +161,7 @@ func (o *callObserver) startCall(ctx context.Context, kind trace.SpanStartOption
 // startServer starts the telemetry of a call a server serves, child of the
 // trace context of its request.
 func (o *callObserver) startServer(ctx context.Context, info *CallInfo, m *MethodDesc, req ProtoValue) call {
-	c := o.startCall(extractHeader(ctx, o.tel, info.Header), serverKind, m, info.Binding, req)
+	c := o.startCall(o.tel.Extract(ctx, info.Header), serverKind, m, info.Binding, req)
 	c.server = true
 	if c.span != nil {
 		c.span.SetAttributes(attrA2AVersion.String(info.Version))
@@ -429,16 +427,6 @@ func (t *observedTransport) Stream(ctx context.Context, m *MethodDesc, req Proto
 // set adds a header or a gRPC metadata entry.
 func InjectTraceContext(ctx context.Context, tel *Telemetry, set func(key, value string)) {
 	tel.TextMapPropagator().Inject(ctx, setterCarrier(set))
-}
-
-// extractHeader is ctx with the trace context that header carries, unless
-// ctx is inside a span already (an HTTP server's own, say), which is then
-// the parent.
-func extractHeader(ctx context.Context, tel *Telemetry, header http.Header) context.Context {
-	if len(header) == 0 || trace.SpanContextFromContext(ctx).IsValid() {
-		return ctx
-	}
-	return tel.TextMapPropagator().Extract(ctx, propagation.HeaderCarrier(header))
 }
 
 type setterCarrier func(key, value string)

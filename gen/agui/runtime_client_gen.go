@@ -16,7 +16,6 @@ import (
 	"strconv"
 	"strings"
 
-	"go.opentelemetry.io/otel/propagation"
 	"go.opentelemetry.io/otel/trace"
 )
 
@@ -105,7 +104,7 @@ func (c *Client) Run(ctx context.Context, input *RunAgentInput) (*RunStream, err
 		endSpan(span, err)
 		return nil, err
 	}
-	c.Telemetry.TextMapPropagator().Inject(ctx, propagation.HeaderCarrier(req.Header))
+	c.Telemetry.Inject(ctx, req.Header)
 	for k, vs := range c.Header {
 		req.Header[k] = slices.Clone(vs)
 	}

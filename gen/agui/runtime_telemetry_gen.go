@@ -16,7 +16,6 @@ import (
 	"go.opentelemetry.io/otel/baggage"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/metric"
-	"go.opentelemetry.io/otel/propagation"
 	"go.opentelemetry.io/otel/trace"
 )
 
@@ -26,19 +25,17 @@ const instrumentationScope = "agui-gen/agui"
 // The attributes of the AG-UI spans (those of the AG-UI .NET SDK; AG-UI
 // has no semantic conventions) and of the GenAI agent and tool spans.
 const (
-	attrThreadID       = attribute.Key("agui.thread_id")
-	attrRunID          = attribute.Key("agui.run_id")
-	attrParentRunID    = attribute.Key("agui.parent_run_id")
-	attrOutcome        = attribute.Key("agui.run.outcome")
-	attrEventsCount    = attribute.Key("agui.events.count")
-	attrEventType      = attribute.Key("agui.event.type")
-	attrMetaType       = attribute.Key("agui.meta.type")
-	attrErrorType      = attribute.Key("error.type")
-	attrOperation      = attribute.Key("gen_ai.operation.name")
-	attrAgentName      = attribute.Key("gen_ai.agent.name")
-	attrConversationID = attribute.Key("gen_ai.conversation.id")
-	attrToolName       = attribute.Key("gen_ai.tool.name")
-	attrToolCallID     = attribute.Key("gen_ai.tool.call.id")
+	attrThreadID    = attribute.Key("agui.thread_id")
+	attrRunID       = attribute.Key("agui.run_id")
+	attrParentRunID = attribute.Key("agui.parent_run_id")
+	attrOutcome     = attribute.Key("agui.run.outcome")
+	attrEventsCount = attribute.Key("agui.events.count")
+	attrEventType   = attribute.Key("agui.event.type")
+	attrMetaType    = attribute.Key("agui.meta.type")
+	attrErrorType   = attribute.Key("error.type")
+	attrOperation   = attribute.Key("gen_ai.operation.name")
+	attrToolName    = attribute.Key("gen_ai.tool.name")
+	attrToolCallID  = attribute.Key("gen_ai.tool.call.id")
 )
 
 // WithTelemetry sends the handler's traces and metrics where t says
@@ -104,9 +101,7 @@ var internalKind = trace.WithSpanKind(trace.SpanKindInternal)
 // startRun starts the telemetry of a run: ctx with the trace context header
 // carries (unless ctx holds a span already), and the run's span in it.
 func (o *runObserver) startRun(ctx context.Context, header http.Header, input *RunAgentInput) (context.Context, *runTelemetry) {
-	if len(header) > 0 && !trace.SpanContextFromContext(ctx).IsValid() {
-		ctx = o.tel.TextMapPropagator().Extract(ctx, propagation.HeaderCarrier(header))
-	}
+	ctx = o.tel.Extract(ctx, header)
 	tracing, metering := o.tel.Tracing(), o.tel.Metering()
 	if !tracing && !metering {
 		return ctx, nil
@@ -148,16 +143,7 @@ func (rt *runTelemetry) startAgent(ctx context.Context, input *RunAgentInput) co
 	if rt == nil || rt.span == nil {
 		return ctx
 	}
-	name := rt.obs.agent
-	spanName := "invoke_agent"
-	if name != "" {
-		spanName += " " + name
-	}
-	rt.agentCtx, rt.agent = rt.obs.tracer.Start(trace.ContextWithSpan(ctx, rt.span), spanName, internalKind)
-	rt.agent.SetAttributes(attrOperation.String("invoke_agent"), rt.obs.tel.Provider(), attrConversationID.String(input.ThreadID))
-	if name != "" {
-		rt.agent.SetAttributes(attrAgentName.String(name))
-	}
+	rt.agentCtx, rt.agent = rt.obs.tel.StartAgent(trace.ContextWithSpan(ctx, rt.span), rt.obs.tracer, rt.obs.agent, input.ThreadID)
 	return rt.agentCtx
 }
 

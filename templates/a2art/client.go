@@ -9,8 +9,6 @@ import (
 	"net/http"
 	"strings"
 
-	"go.opentelemetry.io/otel/propagation"
-
 	a2a "github.com/agui-gen/agui-gen/gen/a2a"
 )
 
@@ -100,7 +98,7 @@ func (c *clientConfig) newRequest(ctx context.Context, method, url string, body 
 	}
 	req.Header.Set("Accept", accept)
 	req.Header.Set(VersionHeader, c.version)
-	c.telemetry.TextMapPropagator().Inject(ctx, propagation.HeaderCarrier(req.Header))
+	c.telemetry.Inject(ctx, req.Header)
 	return req, nil
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"io"
 	"iter"
-	"net/http"
 	"strconv"
 	"sync"
 	"time"
@@ -12,7 +11,6 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/metric"
-	"go.opentelemetry.io/otel/propagation"
 	"go.opentelemetry.io/otel/trace"
 
 	a2a "github.com/agui-gen/agui-gen/gen/a2a"
@@ -162,7 +160,7 @@ func (o *callObserver) startCall(ctx context.Context, kind trace.SpanStartOption
 // startServer starts the telemetry of a call a server serves, child of the
 // trace context of its request.
 func (o *callObserver) startServer(ctx context.Context, info *CallInfo, m *a2a.MethodDesc, req a2a.ProtoValue) call {
-	c := o.startCall(extractHeader(ctx, o.tel, info.Header), serverKind, m, info.Binding, req)
+	c := o.startCall(o.tel.Extract(ctx, info.Header), serverKind, m, info.Binding, req)
 	c.server = true
 	if c.span != nil {
 		c.span.SetAttributes(attrA2AVersion.String(info.Version))
@@ -430,15 +428,6 @@ func InjectTraceContext(ctx context.Context, tel *a2a.Telemetry, set func(key, v
 	tel.TextMapPropagator().Inject(ctx, setterCarrier(set))
 }
 
-// extractHeader is ctx with the trace context that header carries, unless
-// ctx is inside a span already (an HTTP server's own, say), which is then
-// the parent.
-func extractHeader(ctx context.Context, tel *a2a.Telemetry, header http.Header) context.Context {
-	if len(header) == 0 || trace.SpanContextFromContext(ctx).IsValid() {
-		return ctx
-	}
-	return tel.TextMapPropagator().Extract(ctx, propagation.HeaderCarrier(header))
-}
 
 type setterCarrier func(key, value string)
 

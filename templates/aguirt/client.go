@@ -13,7 +13,6 @@ import (
 	"strconv"
 	"strings"
 
-	"go.opentelemetry.io/otel/propagation"
 	"go.opentelemetry.io/otel/trace"
 
 	agui "github.com/agui-gen/agui-gen/gen/agui"
@@ -104,7 +103,7 @@ func (c *Client) Run(ctx context.Context, input *agui.RunAgentInput) (*RunStream
 		endSpan(span, err)
 		return nil, err
 	}
-	c.Telemetry.TextMapPropagator().Inject(ctx, propagation.HeaderCarrier(req.Header))
+	c.Telemetry.Inject(ctx, req.Header)
 	for k, vs := range c.Header {
 		req.Header[k] = slices.Clone(vs)
 	}

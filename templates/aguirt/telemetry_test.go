@@ -97,7 +97,7 @@ func TestRunTelemetry(t *testing.T) {
 			t.Errorf("agui.run %s = %q, want %q", key, got, want)
 		}
 	}
-	for key, want := range map[attribute.Key]string{attrOperation: "invoke_agent", attrAgentName: "helper", attrConversationID: "t1", "gen_ai.system": "_OTHER"} {
+	for key, want := range map[attribute.Key]string{attrOperation: "invoke_agent", "gen_ai.agent.name": "helper", "gen_ai.conversation.id": "t1", "gen_ai.system": "_OTHER"} {
 		if got := spanAttr(agentSpan, key); got != want {
 			t.Errorf("invoke_agent %s = %q, want %q", key, got, want)
 		}

@@ -23,13 +23,10 @@ import (
 const instrumentationScope = "agui-gen/a2a/a2atask"
 
 const (
-	attrOperation      = attribute.Key("gen_ai.operation.name")
-	attrAgentName      = attribute.Key("gen_ai.agent.name")
-	attrConversationID = attribute.Key("gen_ai.conversation.id")
-	attrErrorType      = attribute.Key("error.type")
-	attrTaskID         = attribute.Key("a2a.task.id")
-	attrTaskState      = attribute.Key("a2a.task.state")
-	attrPushOutcome    = attribute.Key("a2a.push.outcome")
+	attrErrorType   = attribute.Key("error.type")
+	attrTaskID      = attribute.Key("a2a.task.id")
+	attrTaskState   = attribute.Key("a2a.task.state")
+	attrPushOutcome = attribute.Key("a2a.push.outcome")
 )
 
 // WithTelemetry sends the runtime's traces and metrics where t says
@@ -146,18 +143,9 @@ func (o *taskObserver) startAgent(ctx context.Context, run *Run) (context.Contex
 	if !o.tel.Tracing() {
 		return ctx, nil // the call's trace context still reaches the executor's calls
 	}
-	agent := o.tel.Agent(run.parent.agent)
-	name := "invoke_agent"
-	if agent != "" {
-		name += " " + agent
-	}
-	ctx, span := o.tracer.Start(ctx, name, trace.WithSpanKind(trace.SpanKindInternal))
+	ctx, span := o.tel.StartAgent(ctx, o.tracer, run.parent.agent, run.task.ContextID)
 	if span.IsRecording() {
-		span.SetAttributes(attrOperation.String("invoke_agent"), o.tel.Provider(),
-			attrConversationID.String(run.task.ContextID), attrTaskID.String(run.task.ID))
-		if agent != "" {
-			span.SetAttributes(attrAgentName.String(agent))
-		}
+		span.SetAttributes(attrTaskID.String(run.task.ID))
 	}
 	return ctx, span
 }

@@ -6,6 +6,7 @@ package a2a
 import (
 	"context"
 	"log/slog"
+	"net/http"
 	"os"
 	"slices"
 	"strings"
@@ -103,6 +104,43 @@ var (
 	unsetTracerProvider = otel.GetTracerProvider()
 	unsetMeterProvider  = otel.GetMeterProvider()
 )
+
+// Inject writes the trace context of ctx (traceparent, tracestate,
+// baggage) into header, as t's propagator writes it.
+func (t *Telemetry) Inject(ctx context.Context, header http.Header) {
+	t.TextMapPropagator().Inject(ctx, propagation.HeaderCarrier(header))
+}
+
+// Extract returns ctx with the trace context header carries, unless ctx is
+// inside a span already (an HTTP server's own, say), which then stays the
+// parent.
+func (t *Telemetry) Extract(ctx context.Context, header http.Header) context.Context {
+	if len(header) == 0 || trace.SpanContextFromContext(ctx).IsValid() {
+		return ctx
+	}
+	return t.TextMapPropagator().Extract(ctx, propagation.HeaderCarrier(header))
+}
+
+// StartAgent starts, with tracer, the span of an agent's work in ctx:
+// invoke_agent, followed by the agent's name (def, unless t names the
+// agent), with the GenAI conventions' attributes and the conversation it
+// belongs to.
+func (t *Telemetry) StartAgent(ctx context.Context, tracer trace.Tracer, def, conversationID string) (context.Context, trace.Span) {
+	agent := t.Agent(def)
+	name := "invoke_agent"
+	if agent != "" {
+		name += " " + agent
+	}
+	ctx, span := tracer.Start(ctx, name, trace.WithSpanKind(trace.SpanKindInternal))
+	if span.IsRecording() {
+		span.SetAttributes(attribute.String("gen_ai.operation.name", "invoke_agent"), t.Provider(),
+			attribute.String("gen_ai.conversation.id", conversationID))
+		if agent != "" {
+			span.SetAttributes(attribute.String("gen_ai.agent.name", agent))
+		}
+	}
+	return ctx, span
+}
 
 // Agent is the name of the agent, or def when t names none.
 func (t *Telemetry) Agent(def string) string {

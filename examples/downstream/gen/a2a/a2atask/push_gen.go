@@ -17,8 +17,6 @@ import (
 	"syscall"
 	"time"
 
-	"go.opentelemetry.io/otel/propagation"
-
 	a2a "example.com/downstream/gen/a2a"
 )
 
@@ -183,7 +181,7 @@ func (s *PushSender) post(ctx context.Context, cfg *a2a.TaskPushNotificationConf
 		return false, err
 	}
 	req.Header.Set("Content-Type", "application/json")
-	s.tel.TextMapPropagator().Inject(ctx, propagation.HeaderCarrier(req.Header))
+	s.tel.Inject(ctx, req.Header)
 	if cfg.Token != "" {
 		req.Header.Set(NotificationTokenHeader, cfg.Token)
 		req.Header.Set(LegacyNotificationTokenHeader, cfg.Token)
