@@ -428,7 +428,6 @@ func InjectTraceContext(ctx context.Context, tel *a2a.Telemetry, set func(key, v
 	tel.TextMapPropagator().Inject(ctx, setterCarrier(set))
 }
 
-
 type setterCarrier func(key, value string)
 
 func (s setterCarrier) Get(string) string     { return "" }
