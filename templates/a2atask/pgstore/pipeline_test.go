@@ -11,17 +11,19 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/agui-gen/agui-gen/gen/a2a/a2atask"
 )
 
 // queuedBehindSlowWrite starts a write that holds the pipeline's one lane
 // for a while, then the given writes, and waits until all of them are
 // queued behind it, so that they go out as one batch.
-func queuedBehindSlowWrite(t *testing.T, p *pipeline, writes []func() error) []error {
+func queuedBehindSlowWrite(t *testing.T, p *a2atask.Batcher[*write], writes []func() error) []error {
 	t.Helper()
 	ctx := context.Background()
 	slow := make(chan error, 1)
 	go func() {
-		slow <- p.queryRow(ctx, func(row pgx.Row) error { return row.Scan(new(string)) }, `SELECT pg_sleep(0.3)::text`)
+		slow <- p.Do(ctx, &write{sql: `SELECT pg_sleep(0.3)::text`, scan: func(row pgx.Row) error { return row.Scan(new(string)) }})
 	}()
 	waitQueued(t, p, 0, 1) // the slow write has the lane
 	errs := make([]error, len(writes))
@@ -37,12 +39,10 @@ func queuedBehindSlowWrite(t *testing.T, p *pipeline, writes []func() error) []e
 	return errs
 }
 
-func waitQueued(t *testing.T, p *pipeline, queued, sending int) {
+func waitQueued(t *testing.T, p *a2atask.Batcher[*write], queued, sending int) {
 	t.Helper()
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
-		p.mu.Lock()
-		q, s := len(p.queue), p.sending
-		p.mu.Unlock()
+		q, s := p.Pending()
 		if q == queued && s == sending {
 			return
 		}
@@ -65,12 +65,12 @@ func pool(t *testing.T) *pgxpool.Pool {
 // TestPipelineSharesOneTransaction: the writes queued while a batch is at
 // the server go out in the next one, all in one transaction.
 func TestPipelineSharesOneTransaction(t *testing.T) {
-	p := newPipeline(pool(t), 1)
+	p := newWrites(pool(t), 1)
 	xids := make([]int64, 10)
 	var writes []func() error
 	for i := range xids {
 		writes = append(writes, func() error {
-			return p.queryRow(context.Background(), func(row pgx.Row) error { return row.Scan(&xids[i]) }, `SELECT txid_current()`)
+			return p.Do(context.Background(), &write{sql: `SELECT txid_current()`, scan: func(row pgx.Row) error { return row.Scan(&xids[i]) }})
 		})
 	}
 	for _, err := range queuedBehindSlowWrite(t, p, writes) {
@@ -95,7 +95,7 @@ func TestPipelineIsolatesAFailingWrite(t *testing.T) {
 	if _, err := db.Exec(ctx, `CREATE TABLE written (n integer PRIMARY KEY)`); err != nil {
 		t.Fatal(err)
 	}
-	p := newPipeline(db, 1)
+	p := newWrites(db, 1)
 	const bad = 3
 	var writes []func() error
 	for i := range 6 {
@@ -104,7 +104,7 @@ func TestPipelineIsolatesAFailingWrite(t *testing.T) {
 			sql = `SELECT $1::integer / 0`
 		}
 		writes = append(writes, func() error {
-			return p.queryRow(ctx, func(row pgx.Row) error { return row.Scan(new(int)) }, sql, i)
+			return p.Do(ctx, &write{sql: sql, args: []any{i}, scan: func(row pgx.Row) error { return row.Scan(new(int)) }})
 		})
 	}
 	errs := queuedBehindSlowWrite(t, p, writes)
@@ -129,13 +129,13 @@ func TestPipelineIsolatesAFailingWrite(t *testing.T) {
 // TestPipelineUnderLoad: many writers on few lanes all get their own
 // results, and the lanes are given back.
 func TestPipelineUnderLoad(t *testing.T) {
-	p := newPipeline(pool(t), 2)
+	p := newWrites(pool(t), 2)
 	var wg sync.WaitGroup
 	errs := make(chan error, 400)
 	for i := range 400 {
 		wg.Go(func() {
 			var got int
-			err := p.queryRow(context.Background(), func(row pgx.Row) error { return row.Scan(&got) }, `SELECT $1::integer`, i)
+			err := p.Do(context.Background(), &write{sql: `SELECT $1::integer`, args: []any{i}, scan: func(row pgx.Row) error { return row.Scan(&got) }})
 			if err == nil && got != i {
 				err = fmt.Errorf("write %d read %d", i, got)
 			}

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/agui-gen/agui-gen/gen/a2a/a2atask"
 )
 
 // TestBatcherSharesATransaction: the writes queued while a transaction is
@@ -22,7 +24,7 @@ func TestBatcherSharesATransaction(t *testing.T) {
 	release := make(chan struct{})
 	first := make(chan error, 1)
 	go func() {
-		first <- s.writes.write(ctx, func(context.Context, *sql.Tx) error { <-release; return nil })
+		first <- s.writes.Do(ctx, func(context.Context, *sql.Tx) error { <-release; return nil })
 	}()
 	waitWriting(t, s.writes, 0)
 
@@ -33,7 +35,7 @@ func TestBatcherSharesATransaction(t *testing.T) {
 	var wg sync.WaitGroup
 	for i := range n {
 		wg.Go(func() {
-			errs[i] = s.writes.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+			errs[i] = s.writes.Do(ctx, func(ctx context.Context, tx *sql.Tx) error {
 				txs[i] = tx
 				if _, err := tx.ExecContext(ctx, `INSERT INTO written (n) VALUES (?)`, i); err != nil {
 					return err
@@ -73,17 +75,15 @@ func TestBatcherSharesATransaction(t *testing.T) {
 
 // waitWriting waits until a transaction is being written and queued
 // writes wait behind it.
-func waitWriting(t *testing.T, b *batcher, queued int) {
+func waitWriting(t *testing.T, b *a2atask.Batcher[change], queued int) {
 	t.Helper()
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
-		b.mu.Lock()
-		q, w := len(b.queue), b.writing
-		b.mu.Unlock()
-		if w && q == queued {
+		q, w := b.Pending()
+		if w == 1 && q == queued {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("batcher: writing %v with %d queued, want %d queued", w, q, queued)
+			t.Fatalf("batcher: %d writing with %d queued, want 1 with %d queued", w, q, queued)
 		}
 	}
 }

@@ -110,7 +110,7 @@ const migrationLock = 0x6132615f73746f72 // "a2a_stor"
 type Store struct {
 	pool   *pgxpool.Pool
 	poll   time.Duration
-	writes *pipeline
+	writes *a2atask.Batcher[*write]
 	lanes  int
 	gather time.Duration
 
@@ -177,7 +177,7 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
 	for _, o := range opts {
 		o(s)
 	}
-	s.writes = newPipeline(pool, s.lanes)
+	s.writes = newWrites(pool, s.lanes)
 	if err := s.migrate(ctx); err != nil {
 		pool.Close()
 		return nil, fmt.Errorf("pgstore: %w", err)
@@ -245,7 +245,7 @@ func state(t *a2a.Task) int32 {
 }
 
 // Create implements a2atask.Store: the task and its first event in one
-// statement, in the next batch of writes (pipeline).
+// statement, in the next batch of writes (newWrites).
 func (s *Store) Create(ctx context.Context, owner string, task *a2a.Task, event *a2a.StreamResponse) error {
 	return s.CreateLeased(ctx, owner, task, event, time.Time{})
 }
@@ -257,9 +257,9 @@ func (s *Store) CreateLeased(ctx context.Context, owner string, task *a2a.Task, 
 		lease = until.UnixNano()
 	}
 	// A task of that ID already there is a row not inserted, not an error,
-	// so that the statement can share a batch (pipeline).
+	// so that the statement can share a batch (write).
 	var added int64
-	err := s.writes.queryRow(ctx, func(row pgx.Row) error { return row.Scan(&added) }, `WITH created AS (
+	err := s.queryRow(ctx, func(row pgx.Row) error { return row.Scan(&added) }, `WITH created AS (
 			INSERT INTO a2a_tasks (id, owner, context_id, state, updated, generation, snapshot, task, lease_until) VALUES ($1, $2, $3, $4, $5, 1, 1, $6, $8)
 			ON CONFLICT (id) DO NOTHING
 			RETURNING id
@@ -309,7 +309,7 @@ func (s *Store) Update(ctx context.Context, task *a2a.Task, prev int64, event *a
 
 // Append implements a2atask.Appender. The event and the task's
 // generation, state and time go in one statement, in the next batch of
-// writes (pipeline); when a new snapshot is due
+// writes (newWrites); when a new snapshot is due
 // (a2atask.SnapshotDue) a second statement writes it, unless a later
 // writer's snapshot is there already. A snapshot is the task at its
 // generation, so one that a crash leaves unwritten costs only the events a
@@ -325,7 +325,7 @@ func (s *Store) Append(ctx context.Context, id string, prev int64, event *a2a.St
 		settledTask = task.AppendProto(nil)
 	}
 	var snapshot int64
-	err := s.writes.queryRow(ctx, func(row pgx.Row) error { return row.Scan(&snapshot, new(int64)) }, `WITH moved AS (
+	err := s.queryRow(ctx, func(row pgx.Row) error { return row.Scan(&snapshot, new(int64)) }, `WITH moved AS (
 			UPDATE a2a_tasks SET generation = $1, state = COALESCE($2, state), updated = COALESCE($3, updated),
 				snapshot = CASE WHEN $7::bytea IS NULL THEN snapshot ELSE $1 END, task = COALESCE($7, task)
 			WHERE id = $4 AND generation = $5 RETURNING snapshot

@@ -92,7 +92,7 @@ var migrations = []string{
 type Store struct {
 	db     *sql.DB
 	poll   time.Duration
-	writes *batcher
+	writes *a2atask.Batcher[change]
 
 	signals   a2atask.Signals
 	closed    chan struct{}
@@ -122,7 +122,7 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	// One connection: SQLite has one writer at a time, and a pool of them
 	// would spin on the lock where one connection queues in Go.
 	db.SetMaxOpenConns(1)
-	s := &Store{db: db, poll: 200 * time.Millisecond, writes: &batcher{db: db}, closed: make(chan struct{}), done: make(chan struct{})}
+	s := &Store{db: db, poll: 200 * time.Millisecond, writes: newChanges(db), closed: make(chan struct{}), done: make(chan struct{})}
 	for _, o := range opts {
 		o(s)
 	}
@@ -193,7 +193,7 @@ func (s *Store) Create(ctx context.Context, owner string, task *a2a.Task, event 
 
 // CreateLeased implements a2atask.LeasedCreator.
 func (s *Store) CreateLeased(ctx context.Context, owner string, task *a2a.Task, event *a2a.StreamResponse, until time.Time) error {
-	err := s.writes.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+	err := s.writes.Do(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, `INSERT INTO a2a_tasks (id, owner, context_id, state, updated, generation, snapshot, lease_until) VALUES (?, ?, ?, ?, ?, 1, 1, ?)`,
 			task.ID, owner, task.ContextID, int32(state(task)), statusTime(task), leaseNanos(until)); err != nil {
 			if strings.Contains(err.Error(), "UNIQUE") {
@@ -215,7 +215,7 @@ func (s *Store) CreateLeased(ctx context.Context, owner string, task *a2a.Task, 
 }
 
 func (s *Store) Update(ctx context.Context, task *a2a.Task, prev int64, event *a2a.StreamResponse) (int64, error) {
-	err := s.writes.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+	err := s.writes.Do(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE a2a_tasks SET context_id = ?, state = ?, updated = ?, generation = ?, snapshot = ? WHERE id = ? AND generation = ?`,
 			task.ContextID, int32(state(task)), statusTime(task), prev+1, prev+1, task.ID, prev)
 		if err != nil {
@@ -261,7 +261,7 @@ func leaseNanos(until time.Time) int64 {
 
 // Append implements a2atask.Appender: the event and the task's generation,
 // state and time, and a new snapshot of the task only when one is due
-// (a2atask.SnapshotDue), in the next transaction of writes (batcher).
+// (a2atask.SnapshotDue), in the next transaction of writes (newChanges).
 func (s *Store) Append(ctx context.Context, id string, prev int64, event *a2a.StreamResponse, task *a2a.Task) (int64, error) {
 	gen := prev + 1
 	st, updated := a2atask.StatusColumns(event)
@@ -269,7 +269,7 @@ func (s *Store) Append(ctx context.Context, id string, prev int64, event *a2a.St
 	// when the caller has the task, its generation goes in the same
 	// statement as the event's.
 	settles := task != nil && a2atask.SnapshotDue(gen, gen, event)
-	err := s.writes.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+	err := s.writes.Do(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		var snapshot int64
 		err := tx.QueryRowContext(ctx, `UPDATE a2a_tasks SET generation = ?, state = COALESCE(?, state), updated = COALESCE(?, updated),
 			snapshot = CASE WHEN ? THEN ? ELSE snapshot END
