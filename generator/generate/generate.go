@@ -637,12 +637,11 @@ func Select(files []File, importPath string, only []string) ([]File, error) {
 		}
 		keep[pkg] = true
 		for _, f := range byPkg[pkg] {
-			parsed, err := parser.ParseFile(token.NewFileSet(), f.Path, f.Content, parser.ImportsOnly)
+			paths, err := imports(f)
 			if err != nil {
-				return fmt.Errorf("%s: %w", f.Path, err)
+				return err
 			}
-			for _, imp := range parsed.Imports {
-				p, _ := strconv.Unquote(imp.Path.Value)
+			for _, p := range paths {
 				if dep, ok := strings.CutPrefix(p, importPath+"/"); ok {
 					if err := visit(dep); err != nil {
 						return err
@@ -698,12 +697,11 @@ func Unrequired(dir string, files []File) ([]string, error) {
 		if !strings.HasSuffix(f.Path, ".go") {
 			continue
 		}
-		parsed, err := parser.ParseFile(token.NewFileSet(), f.Path, f.Content, parser.ImportsOnly)
+		paths, err := imports(f)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", f.Path, err)
+			return nil, err
 		}
-		for _, imp := range parsed.Imports {
-			p, _ := strconv.Unquote(imp.Path.Value)
+		for _, p := range paths {
 			if first, _, _ := strings.Cut(p, "/"); !strings.Contains(first, ".") {
 				continue // the standard library
 			}
@@ -713,4 +711,17 @@ func Unrequired(dir string, files []File) ([]string, error) {
 		}
 	}
 	return slices.Sorted(maps.Keys(missing)), nil
+}
+
+// imports lists the import paths of f, a Go file.
+func imports(f File) ([]string, error) {
+	parsed, err := parser.ParseFile(token.NewFileSet(), f.Path, f.Content, parser.ImportsOnly)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", f.Path, err)
+	}
+	paths := make([]string, len(parsed.Imports))
+	for i, imp := range parsed.Imports {
+		paths[i], _ = strconv.Unquote(imp.Path.Value)
+	}
+	return paths, nil
 }
