@@ -52,7 +52,7 @@ func WithAgentName(name string) Option { return func(c *handlerConfig) { c.agent
 // runObserver holds the instruments of a handler.
 type runObserver struct {
 	tel        *agui.Telemetry
-	agent      string // the agent's name on its spans
+	agent      string // the agent's name on its spans, unless tel names one (WithAgentName)
 	tracer     trace.Tracer
 	duration   metric.Float64Histogram
 	active     metric.Int64UpDownCounter
@@ -62,7 +62,7 @@ type runObserver struct {
 
 func newRunObserver(t *agui.Telemetry, agentName string) *runObserver {
 	m := t.Meter(instrumentationScope)
-	o := &runObserver{tel: t, agent: t.Agent(agentName), tracer: t.Tracer(instrumentationScope)}
+	o := &runObserver{tel: t, agent: agentName, tracer: t.Tracer(instrumentationScope)}
 	// An instrument the SDK refuses is a no-op one: telemetry must not stop
 	// a server.
 	o.duration, _ = m.Float64Histogram("agui.server.run.duration", metric.WithUnit("s"),
