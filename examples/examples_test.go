@@ -150,7 +150,8 @@ func firstLine(b []byte) []byte {
 // TestScaffoldNewModule runs agui-gen scaffold the way a new user would,
 // into an empty directory as a new module, then go mod tidy, go vet and
 // go test there: the scaffold's own tests serve AG-UI and A2A on packages
-// generated into its gen directory. A second scaffold refuses to overwrite.
+// generated into its gen directory, and its go:generate line regenerates
+// them. A second scaffold refuses to overwrite.
 func TestScaffoldNewModule(t *testing.T) {
 	if testing.Short() {
 		t.Skip("skipping the scaffold in -short mode: it builds a new module")
@@ -169,6 +170,17 @@ func TestScaffoldNewModule(t *testing.T) {
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("go %s in the scaffold: %v\n%s", strings.Join(args, " "), err, out)
 		}
+	}
+	// The scaffold's own go:generate line regenerates what scaffold wrote,
+	// byte for byte, through the agui-gen its go.mod requires.
+	before := readGenerated(t, filepath.Join(dir, "gen"))
+	cmd := exec.Command("go", "generate", "./...")
+	cmd.Dir, cmd.Env = dir, env
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go generate in the scaffold: %v\n%s", err, out)
+	}
+	if after := readGenerated(t, filepath.Join(dir, "gen")); !maps.EqualFunc(before, after, bytes.Equal) {
+		t.Error("go generate in the scaffold wrote other packages than agui-gen scaffold did")
 	}
 	if out, err := scaffold(); err == nil || !bytes.Contains(out, []byte("main.go")) {
 		t.Errorf("a second scaffold over the first: %v\n%s", err, out)

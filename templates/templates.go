@@ -6,12 +6,6 @@ package templates
 
 import "embed"
 
-// JSONWire is the JSON reader, writer and error types behind every generated
-// encoder, decoder and validator.
-//
-//go:embed jsonwire/*.go
-var JSONWire embed.FS
-
 // Telemetry is the OpenTelemetry support the A2A and AG-UI runtimes share
 // (the Telemetry options, log correlation), copied into both packages.
 //

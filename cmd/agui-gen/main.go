@@ -9,11 +9,13 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	goruntime "runtime"
 	"runtime/debug"
 	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
+	"golang.org/x/mod/modfile"
 
 	"github.com/agui-gen/agui-gen/generator/generate"
 )
@@ -262,8 +264,12 @@ func runGenerate(c *cli.Context) error {
 	if missing, err := generate.Unrequired(out, files); err != nil {
 		fmt.Fprintf(c.App.ErrWriter, "agui-gen: could not check go.mod: %v\n", err)
 	} else if len(missing) > 0 {
-		fmt.Fprintf(c.App.ErrWriter, "agui-gen: the generated packages import what go.mod does not require yet; run go mod tidy:\n  %s\n",
-			strings.Join(missing, "\n  "))
+		next := "run go mod tidy"
+		if slices.ContainsFunc(missing, func(p string) bool { return strings.HasPrefix(p, aguiGenModule+"/") }) {
+			next = "run " + requireRuntime() + " && go mod tidy"
+		}
+		fmt.Fprintf(c.App.ErrWriter, "agui-gen: the generated packages import what go.mod does not require yet; %s:\n  %s\n",
+			next, strings.Join(missing, "\n  "))
 	}
 	return nil
 }
@@ -350,6 +356,44 @@ func buildVersion() string {
 		return bi.Main.Version
 	}
 	return "(devel)"
+}
+
+// checkout is the root of the agui-gen checkout this binary was built
+// from, for a development build, whose module a project can reach only by
+// a replace directive; "" for a released build, or when the build recorded
+// no source directory (-trimpath) or the checkout is gone.
+func checkout() string {
+	if pinnableVersion(buildVersion()) != "" {
+		return ""
+	}
+	_, file, _, ok := goruntime.Caller(0)
+	if !ok || !filepath.IsAbs(file) {
+		return ""
+	}
+	root := filepath.Dir(filepath.Dir(filepath.Dir(file))) // <root>/cmd/agui-gen/main.go
+	data, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	if err != nil || modfile.ModulePath(data) != aguiGenModule {
+		return ""
+	}
+	return root
+}
+
+// aguiGenModule is agui-gen's module path: the generator's and the
+// runtime's the generated packages import.
+const aguiGenModule = "github.com/agui-gen/agui-gen"
+
+// requireRuntime is the command that makes a project's go.mod require the
+// agui-gen whose runtime the generated packages import: this build's
+// version, or, for a development build, its checkout.
+func requireRuntime() string {
+	if v := pinnableVersion(buildVersion()); v != "" {
+		return "go get " + aguiGenModule + "@" + v
+	}
+	dir := checkout()
+	if dir == "" {
+		dir = "/path/to/agui-gen"
+	}
+	return "go mod edit -require=" + aguiGenModule + "@v0.0.0 -replace=" + aguiGenModule + "=" + shellQuote(dir)
 }
 
 // revision is the VCS revision the binary was built from, when the build

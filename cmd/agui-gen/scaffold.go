@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
+	"golang.org/x/mod/modfile"
 
 	"github.com/agui-gen/agui-gen/generator/generate"
 	"github.com/agui-gen/agui-gen/generator/scaffold"
@@ -60,7 +62,7 @@ func runScaffold(c *cli.Context) error {
 	default:
 		return cli.Exit(fmt.Sprintf("scaffold --only %s: the scaffold is an AG-UI server (--only agui) or, without --only, an AG-UI and A2A one", only), 2)
 	}
-	files, err := scaffold.Files(scaffold.Options{Gen: gen, Generate: generateHere, Module: module, Version: pinnableVersion(buildVersion()), AGUIOnly: aguiOnly})
+	files, err := scaffold.Files(scaffold.Options{Gen: gen, Generate: generateHere, Module: module, Version: pinnableVersion(buildVersion()), Checkout: checkout(), AGUIOnly: aguiOnly})
 	if err != nil {
 		return err
 	}
@@ -102,29 +104,48 @@ func runScaffold(c *cli.Context) error {
 		}
 		summary += fmt.Sprintf(", and %d generated files to %s", len(pkgs), dir)
 	}
-	root := out
+	root, first := out, ""
 	if module == "" {
 		root = generate.ModuleRoot(out)
+		if generateHere && !requires(root, aguiGenModule) {
+			// The generated packages import agui-gen's runtime, which the
+			// enclosing module must require; tidy cannot find an
+			// unpublished agui-gen by itself.
+			first = requireRuntime() + " && "
+		}
 	}
-	fmt.Fprintf(c.App.Writer, "%s\nnext: %s\n", summary, nextSteps(root, out))
+	fmt.Fprintf(c.App.Writer, "%s\nnext: %s\n", summary, nextSteps(root, out, first))
 	return nil
 }
 
+// requires reports whether the go.mod in root requires module.
+func requires(root, module string) bool {
+	data, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	if err != nil {
+		return false
+	}
+	mod, err := modfile.ParseLax("go.mod", data, nil)
+	if err != nil {
+		return false
+	}
+	return slices.ContainsFunc(mod.Require, func(r *modfile.Require) bool { return r.Mod.Path == module })
+}
+
 // nextSteps is the shell command that runs the scaffold in out, in the
-// module rooted at root: go mod tidy there, and go run the package by its
-// path from there.
-func nextSteps(root, out string) string {
+// module rooted at root: first (a command ending in " && ", or ""), go mod
+// tidy there, and go run the package by its path from there.
+func nextSteps(root, out, first string) string {
 	root, errRoot := filepath.Abs(root)
 	out, errOut := filepath.Abs(out)
 	rel, err := filepath.Rel(root, out)
 	if errRoot != nil || errOut != nil || err != nil {
-		return "go mod tidy && go run ." // cannot happen for a directory just written
+		return first + "go mod tidy && go run ." // cannot happen for a directory just written
 	}
 	pkg := "."
 	if rel != "." {
 		pkg = "./" + filepath.ToSlash(rel)
 	}
-	steps := "go mod tidy && go run " + shellQuote(pkg)
+	steps := first + "go mod tidy && go run " + shellQuote(pkg)
 	cwd, err := os.Getwd()
 	if err == nil && cwd == root {
 		return steps

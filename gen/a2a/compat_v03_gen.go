@@ -6,6 +6,7 @@ package a2a
 import (
 	"github.com/agui-gen/agui-gen/gen/a2a/a2av03"
 	"github.com/agui-gen/agui-gen/gen/a2a/a2av03pb"
+	"github.com/agui-gen/agui-gen/runtime/wire"
 	"strconv"
 	"time"
 )
@@ -192,7 +193,7 @@ var compatV03 = &CompatVersion{
 			return FromV03SendMessageResponse(v)
 		},
 		Result: func(b []byte, resp ProtoValue) []byte {
-			return appendValue(b, ToV03SendMessageSuccessResponseResult(resp.(*SendMessageResponse)))
+			return wire.AppendValue(b, ToV03SendMessageSuccessResponseResult(resp.(*SendMessageResponse)))
 		},
 		Serves: "SendMessage",
 	}, {
@@ -218,7 +219,7 @@ var compatV03 = &CompatVersion{
 			return FromV03StreamResponse(v)
 		},
 		Result: func(b []byte, resp ProtoValue) []byte {
-			return appendValue(b, ToV03SendStreamingMessageSuccessResponseResult(resp.(*StreamResponse)))
+			return wire.AppendValue(b, ToV03SendStreamingMessageSuccessResponseResult(resp.(*StreamResponse)))
 		},
 		Serves: "SendStreamingMessage",
 	}, {
@@ -296,7 +297,7 @@ var compatV03 = &CompatVersion{
 			return FromV03StreamResponse(v)
 		},
 		Result: func(b []byte, resp ProtoValue) []byte {
-			return appendValue(b, ToV03SendStreamingMessageSuccessResponseResult(resp.(*StreamResponse)))
+			return wire.AppendValue(b, ToV03SendStreamingMessageSuccessResponseResult(resp.(*StreamResponse)))
 		},
 		Serves: "SubscribeToTask",
 	}, {
@@ -723,7 +724,7 @@ func FromV03GetTaskRequest(x *a2av03.TaskQueryParams) (*GetTaskRequest, error) {
 		if err != nil {
 			return nil, compatAt(err, "historyLength")
 		}
-		out.HistoryLength = newOf(v)
+		out.HistoryLength = wire.Ptr(v)
 	}
 	return out, nil
 }
@@ -737,7 +738,7 @@ func ToV03TaskQueryParams(x *GetTaskRequest) *a2av03.TaskQueryParams {
 	}
 	out := &a2av03.TaskQueryParams{}
 	if x.HistoryLength != nil {
-		out.HistoryLength = newOf(int64(*x.HistoryLength))
+		out.HistoryLength = wire.Ptr(int64(*x.HistoryLength))
 	}
 	out.ID = x.ID
 	return out
@@ -874,7 +875,7 @@ func FromV03AgentCard(x *a2av03.AgentCard) (*AgentCard, error) {
 	}
 	out.Version = x.Version
 	if x.DocumentationURL != nil {
-		out.DocumentationURL = newOf(*x.DocumentationURL)
+		out.DocumentationURL = wire.Ptr(*x.DocumentationURL)
 	}
 	{
 		v, err := FromV03AgentCapabilities(&x.Capabilities)
@@ -913,7 +914,7 @@ func FromV03AgentCard(x *a2av03.AgentCard) (*AgentCard, error) {
 		out.Signatures = v
 	}
 	if x.IconURL != nil {
-		out.IconURL = newOf(*x.IconURL)
+		out.IconURL = wire.Ptr(*x.IconURL)
 	}
 	if err := fixFromV03AgentCard(x, out); err != nil {
 		return nil, err
@@ -940,10 +941,10 @@ func ToV03AgentCard(x *AgentCard) *a2av03.AgentCard {
 	out.DefaultOutputModes = x.DefaultOutputModes
 	out.Description = x.Description
 	if x.DocumentationURL != nil {
-		out.DocumentationURL = newOf(*x.DocumentationURL)
+		out.DocumentationURL = wire.Ptr(*x.DocumentationURL)
 	}
 	if x.IconURL != nil {
-		out.IconURL = newOf(*x.IconURL)
+		out.IconURL = wire.Ptr(*x.IconURL)
 	}
 	out.Name = x.Name
 	if x.Provider != nil {
@@ -1014,7 +1015,7 @@ func FromV03SendMessageConfiguration(x *a2av03.MessageSendConfiguration) (*SendM
 		if err != nil {
 			return nil, compatAt(err, "historyLength")
 		}
-		out.HistoryLength = newOf(v)
+		out.HistoryLength = wire.Ptr(v)
 	}
 	if err := fixFromV03SendMessageConfiguration(x, out); err != nil {
 		return nil, err
@@ -1034,7 +1035,7 @@ func ToV03MessageSendConfiguration(x *SendMessageConfiguration) *a2av03.MessageS
 	out := &a2av03.MessageSendConfiguration{}
 	out.AcceptedOutputModes = x.AcceptedOutputModes
 	if x.HistoryLength != nil {
-		out.HistoryLength = newOf(int64(*x.HistoryLength))
+		out.HistoryLength = wire.Ptr(int64(*x.HistoryLength))
 	}
 	fixToV03MessageSendConfiguration(x, out)
 	return out
@@ -1047,7 +1048,7 @@ func ToV03Message(x *Message) *a2av03.Message {
 	}
 	out := &a2av03.Message{}
 	if x.ContextID != "" {
-		out.ContextID = newOf(x.ContextID)
+		out.ContextID = wire.Ptr(x.ContextID)
 	}
 	out.Extensions = x.Extensions
 	out.MessageID = x.MessageID
@@ -1058,7 +1059,7 @@ func ToV03Message(x *Message) *a2av03.Message {
 	out.ReferenceTaskIDs = x.ReferenceTaskIDs
 	out.Role = ToV03MessageRole(x.Role)
 	if x.TaskID != "" {
-		out.TaskID = newOf(x.TaskID)
+		out.TaskID = wire.Ptr(x.TaskID)
 	}
 	return out
 }
@@ -1138,7 +1139,7 @@ func ToV03TaskArtifactUpdateEvent(x *TaskArtifactUpdateEvent) *a2av03.TaskArtifa
 	}
 	out := &a2av03.TaskArtifactUpdateEvent{}
 	if x.Append {
-		out.Append = newOf(x.Append)
+		out.Append = wire.Ptr(x.Append)
 	}
 	if x.Artifact != nil {
 		if v := ToV03Artifact(x.Artifact); v != nil {
@@ -1147,7 +1148,7 @@ func ToV03TaskArtifactUpdateEvent(x *TaskArtifactUpdateEvent) *a2av03.TaskArtifa
 	}
 	out.ContextID = x.ContextID
 	if x.LastChunk {
-		out.LastChunk = newOf(x.LastChunk)
+		out.LastChunk = wire.Ptr(x.LastChunk)
 	}
 	out.Metadata = x.Metadata
 	out.TaskID = x.TaskID
@@ -1219,12 +1220,12 @@ func ToV03Artifact(x *Artifact) *a2av03.Artifact {
 	out := &a2av03.Artifact{}
 	out.ArtifactID = x.ArtifactID
 	if x.Description != "" {
-		out.Description = newOf(x.Description)
+		out.Description = wire.Ptr(x.Description)
 	}
 	out.Extensions = x.Extensions
 	out.Metadata = x.Metadata
 	if x.Name != "" {
-		out.Name = newOf(x.Name)
+		out.Name = wire.Ptr(x.Name)
 	}
 	out.Parts = mapSlice(x.Parts, func(e *Part) a2av03.Part {
 		return ToV03Part(e)
@@ -1243,7 +1244,7 @@ func ToV03TaskStatus(x *TaskStatus) *a2av03.TaskStatus {
 	}
 	out.State = ToV03TaskState(x.State)
 	if x.Timestamp != nil {
-		out.Timestamp = newOf(x.Timestamp.UTC().Format(time.RFC3339Nano))
+		out.Timestamp = wire.Ptr(x.Timestamp.UTC().Format(time.RFC3339Nano))
 	}
 	return out
 }
@@ -1268,10 +1269,10 @@ func FromV03AgentCapabilities(x *a2av03.AgentCapabilities) (*AgentCapabilities, 
 	}
 	out := &AgentCapabilities{}
 	if x.Streaming != nil {
-		out.Streaming = newOf(*x.Streaming)
+		out.Streaming = wire.Ptr(*x.Streaming)
 	}
 	if x.PushNotifications != nil {
-		out.PushNotifications = newOf(*x.PushNotifications)
+		out.PushNotifications = wire.Ptr(*x.PushNotifications)
 	}
 	if x.Extensions != nil {
 		v, err := convertSlice(x.Extensions, func(e a2av03.AgentExtension) (*AgentExtension, error) {
@@ -1369,10 +1370,10 @@ func ToV03AgentCapabilities(x *AgentCapabilities) *a2av03.AgentCapabilities {
 		return derefOr(ToV03AgentExtension(e))
 	})
 	if x.PushNotifications != nil {
-		out.PushNotifications = newOf(*x.PushNotifications)
+		out.PushNotifications = wire.Ptr(*x.PushNotifications)
 	}
 	if x.Streaming != nil {
-		out.Streaming = newOf(*x.Streaming)
+		out.Streaming = wire.Ptr(*x.Streaming)
 	}
 	return out
 }
@@ -1628,11 +1629,11 @@ func ToV03AgentExtension(x *AgentExtension) *a2av03.AgentExtension {
 	}
 	out := &a2av03.AgentExtension{}
 	if x.Description != "" {
-		out.Description = newOf(x.Description)
+		out.Description = wire.Ptr(x.Description)
 	}
 	out.Params = x.Params
 	if x.Required {
-		out.Required = newOf(x.Required)
+		out.Required = wire.Ptr(x.Required)
 	}
 	out.URI = x.URI
 	return out
@@ -1649,7 +1650,7 @@ func ToV03APIKeySecurityScheme(x *APIKeySecurityScheme) *a2av03.APIKeySecuritySc
 	}
 	out := &a2av03.APIKeySecurityScheme{}
 	if x.Description != "" {
-		out.Description = newOf(x.Description)
+		out.Description = wire.Ptr(x.Description)
 	}
 	out.Name = x.Name
 	fixToV03APIKeySecurityScheme(x, out)
@@ -1663,10 +1664,10 @@ func ToV03HTTPAuthSecurityScheme(x *HTTPAuthSecurityScheme) *a2av03.HTTPAuthSecu
 	}
 	out := &a2av03.HTTPAuthSecurityScheme{}
 	if x.BearerFormat != "" {
-		out.BearerFormat = newOf(x.BearerFormat)
+		out.BearerFormat = wire.Ptr(x.BearerFormat)
 	}
 	if x.Description != "" {
-		out.Description = newOf(x.Description)
+		out.Description = wire.Ptr(x.Description)
 	}
 	out.Scheme = x.Scheme
 	return out
@@ -1679,7 +1680,7 @@ func ToV03OAuth2SecurityScheme(x *OAuth2SecurityScheme) *a2av03.OAuth2SecuritySc
 	}
 	out := &a2av03.OAuth2SecurityScheme{}
 	if x.Description != "" {
-		out.Description = newOf(x.Description)
+		out.Description = wire.Ptr(x.Description)
 	}
 	if x.Flows != nil {
 		if v := ToV03OAuthFlows(x.Flows); v != nil {
@@ -1687,7 +1688,7 @@ func ToV03OAuth2SecurityScheme(x *OAuth2SecurityScheme) *a2av03.OAuth2SecuritySc
 		}
 	}
 	if x.OAuth2MetadataURL != "" {
-		out.OAuth2MetadataURL = newOf(x.OAuth2MetadataURL)
+		out.OAuth2MetadataURL = wire.Ptr(x.OAuth2MetadataURL)
 	}
 	return out
 }
@@ -1699,7 +1700,7 @@ func ToV03OpenIDConnectSecurityScheme(x *OpenIDConnectSecurityScheme) *a2av03.Op
 	}
 	out := &a2av03.OpenIDConnectSecurityScheme{}
 	if x.Description != "" {
-		out.Description = newOf(x.Description)
+		out.Description = wire.Ptr(x.Description)
 	}
 	out.OpenIDConnectURL = x.OpenIDConnectURL
 	return out
@@ -1712,7 +1713,7 @@ func ToV03MutualTLSSecurityScheme(x *MutualTLSSecurityScheme) *a2av03.MutualTLSS
 	}
 	out := &a2av03.MutualTLSSecurityScheme{}
 	if x.Description != "" {
-		out.Description = newOf(x.Description)
+		out.Description = wire.Ptr(x.Description)
 	}
 	return out
 }
@@ -1850,7 +1851,7 @@ func ToV03AuthorizationCodeOAuthFlow(x *AuthorizationCodeOAuthFlow) *a2av03.Auth
 	out := &a2av03.AuthorizationCodeOAuthFlow{}
 	out.AuthorizationURL = x.AuthorizationURL
 	if x.RefreshURL != "" {
-		out.RefreshURL = newOf(x.RefreshURL)
+		out.RefreshURL = wire.Ptr(x.RefreshURL)
 	}
 	out.Scopes = x.Scopes
 	out.TokenURL = x.TokenURL
@@ -1864,7 +1865,7 @@ func ToV03ClientCredentialsOAuthFlow(x *ClientCredentialsOAuthFlow) *a2av03.Clie
 	}
 	out := &a2av03.ClientCredentialsOAuthFlow{}
 	if x.RefreshURL != "" {
-		out.RefreshURL = newOf(x.RefreshURL)
+		out.RefreshURL = wire.Ptr(x.RefreshURL)
 	}
 	out.Scopes = x.Scopes
 	out.TokenURL = x.TokenURL
@@ -1879,7 +1880,7 @@ func ToV03ImplicitOAuthFlow(x *ImplicitOAuthFlow) *a2av03.ImplicitOAuthFlow {
 	out := &a2av03.ImplicitOAuthFlow{}
 	out.AuthorizationURL = x.AuthorizationURL
 	if x.RefreshURL != "" {
-		out.RefreshURL = newOf(x.RefreshURL)
+		out.RefreshURL = wire.Ptr(x.RefreshURL)
 	}
 	out.Scopes = x.Scopes
 	return out
@@ -1892,7 +1893,7 @@ func ToV03PasswordOAuthFlow(x *PasswordOAuthFlow) *a2av03.PasswordOAuthFlow {
 	}
 	out := &a2av03.PasswordOAuthFlow{}
 	if x.RefreshURL != "" {
-		out.RefreshURL = newOf(x.RefreshURL)
+		out.RefreshURL = wire.Ptr(x.RefreshURL)
 	}
 	out.Scopes = x.Scopes
 	out.TokenURL = x.TokenURL
@@ -2102,7 +2103,7 @@ func FromV03ProtoGetTaskRequest(x *a2av03pb.GetTaskRequest) (*GetTaskRequest, er
 	}
 	out := &GetTaskRequest{}
 	if x.HistoryLength != 0 {
-		out.HistoryLength = newOf(x.HistoryLength)
+		out.HistoryLength = wire.Ptr(x.HistoryLength)
 	}
 	if err := fixFromV03ProtoGetTaskRequest(x, out); err != nil {
 		return nil, err
@@ -2337,7 +2338,7 @@ func FromV03ProtoAgentCard(x *a2av03pb.AgentCard) (*AgentCard, error) {
 	}
 	out.Version = x.Version
 	if x.DocumentationURL != "" {
-		out.DocumentationURL = newOf(x.DocumentationURL)
+		out.DocumentationURL = wire.Ptr(x.DocumentationURL)
 	}
 	{
 		c, err := FromV03ProtoAgentCapabilities(x.Capabilities)
@@ -2505,7 +2506,7 @@ func FromV03ProtoSendMessageConfiguration(x *a2av03pb.SendMessageConfiguration) 
 	out := &SendMessageConfiguration{}
 	out.AcceptedOutputModes = x.AcceptedOutputModes
 	if x.HistoryLength != 0 {
-		out.HistoryLength = newOf(x.HistoryLength)
+		out.HistoryLength = wire.Ptr(x.HistoryLength)
 	}
 	if err := fixFromV03ProtoSendMessageConfiguration(x, out); err != nil {
 		return nil, err
@@ -2784,10 +2785,10 @@ func FromV03ProtoAgentCapabilities(x *a2av03pb.AgentCapabilities) (*AgentCapabil
 	}
 	out := &AgentCapabilities{}
 	if x.Streaming {
-		out.Streaming = newOf(x.Streaming)
+		out.Streaming = wire.Ptr(x.Streaming)
 	}
 	if x.PushNotifications {
-		out.PushNotifications = newOf(x.PushNotifications)
+		out.PushNotifications = wire.Ptr(x.PushNotifications)
 	}
 	{
 		c, err := convertSlice(x.Extensions, func(e *a2av03pb.AgentExtension) (*AgentExtension, error) {

@@ -3,28 +3,31 @@
 
 package a2a
 
-import "strconv"
+import (
+	"github.com/agui-gen/agui-gen/runtime/wire"
+	"strconv"
+)
 
-func readTaskState(r *reader) TaskState {
-	s, n, isNumber := r.readEnum()
+func readTaskState(r *wire.Reader) TaskState {
+	s, n, isNumber := r.ReadEnum()
 	if isNumber {
 		return TaskState(n)
 	}
 	v, ok := parseTaskState(s)
-	if !ok && !r.failed() {
-		r.fail("enum", strconv.Quote(string(s))+" is not a TaskState value")
+	if !ok && !r.Failed() {
+		r.Fail("enum", strconv.Quote(string(s))+" is not a TaskState value")
 	}
 	return v
 }
 
-func readRole(r *reader) Role {
-	s, n, isNumber := r.readEnum()
+func readRole(r *wire.Reader) Role {
+	s, n, isNumber := r.ReadEnum()
 	if isNumber {
 		return Role(n)
 	}
 	v, ok := parseRole(s)
-	if !ok && !r.failed() {
-		r.fail("enum", strconv.Quote(string(s))+" is not a Role value")
+	if !ok && !r.Failed() {
+		r.Fail("enum", strconv.Quote(string(s))+" is not a Role value")
 	}
 	return v
 }
@@ -46,7 +49,7 @@ func (x *SendMessageConfiguration) AppendJSON(b []byte) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, x.AcceptedOutputModes[i])
+			b = wire.AppendString(b, x.AcceptedOutputModes[i])
 		}
 		b = append(b, ']')
 	}
@@ -62,14 +65,14 @@ func (x *SendMessageConfiguration) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"historyLength":`...)
-		b = appendInt(b, int64(*x.HistoryLength))
+		b = wire.AppendInt(b, int64(*x.HistoryLength))
 	}
 	if x.ReturnImmediately {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"returnImmediately":`...)
-		b = appendBool(b, x.ReturnImmediately)
+		b = wire.AppendBool(b, x.ReturnImmediately)
 	}
 	return append(b, '}')
 }
@@ -79,49 +82,50 @@ func (x *SendMessageConfiguration) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *SendMessageConfiguration) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *SendMessageConfiguration) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "acceptedOutputModes", "accepted_output_modes":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.AcceptedOutputModes = readSlice(r, func(v *string, r *reader) {
-					*v = r.readString()
+				x.AcceptedOutputModes = wire.ReadSlice(r, func(v *string, r *wire.Reader) {
+					*v = r.ReadString()
 				})
 			}
 		case "taskPushNotificationConfig", "task_push_notification_config":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
 				x.TaskPushNotificationConfig = readTaskPushNotificationConfigJSON(r)
 			}
 		case "historyLength", "history_length":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
-			x.HistoryLength = newOf(r.readInt32())
+			x.HistoryLength = wire.Ptr(r.ReadInt32())
 		case "returnImmediately", "return_immediately":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.ReturnImmediately = r.readBool()
+				x.ReturnImmediately = r.ReadBool()
 			}
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readSendMessageConfigurationJSON(r *reader) *SendMessageConfiguration {
+func readSendMessageConfigurationJSON(r *wire.Reader) *SendMessageConfiguration {
 	x := new(SendMessageConfiguration)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -143,13 +147,13 @@ func (x *Task) AppendJSON(b []byte) []byte {
 		b = append(b, ',')
 	}
 	b = append(b, `"id":`...)
-	b = appendString(b, x.ID)
+	b = wire.AppendString(b, x.ID)
 	if x.ContextID != "" {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"contextId":`...)
-		b = appendString(b, x.ContextID)
+		b = wire.AppendString(b, x.ContextID)
 	}
 	if x.Status != nil {
 		if len(b) > start {
@@ -191,7 +195,7 @@ func (x *Task) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"metadata":`...)
-		b = appendRaw(b, x.Metadata)
+		b = wire.AppendRaw(b, x.Metadata)
 	}
 	return append(b, '}')
 }
@@ -201,67 +205,68 @@ func (x *Task) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *Task) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *Task) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "id":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.ID = r.readString()
+				x.ID = r.ReadString()
 			}
 		case "contextId", "context_id":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.ContextID = r.readString()
+				x.ContextID = r.ReadString()
 			}
 		case "status":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
 				x.Status = readTaskStatusJSON(r)
 			}
 		case "artifacts":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Artifacts = readSlice(r, func(v **Artifact, r *reader) {
+				x.Artifacts = wire.ReadSlice(r, func(v **Artifact, r *wire.Reader) {
 					*v = readArtifactJSON(r)
 				})
 			}
 		case "history":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.History = readSlice(r, func(v **Message, r *reader) {
+				x.History = wire.ReadSlice(r, func(v **Message, r *wire.Reader) {
 					*v = readMessageJSON(r)
 				})
 			}
 		case "metadata":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Metadata = r.readRaw(false, true)
+				x.Metadata = r.ReadRaw(false, true)
 			}
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readTaskJSON(r *reader) *Task {
+func readTaskJSON(r *wire.Reader) *Task {
 	x := new(Task)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -283,7 +288,7 @@ func (x *TaskStatus) AppendJSON(b []byte) []byte {
 		b = append(b, ',')
 	}
 	b = append(b, `"state":`...)
-	b = appendEnum(b, x.State.String(), int32(x.State))
+	b = wire.AppendEnum(b, x.State.String(), int32(x.State))
 	if x.Message != nil {
 		if len(b) > start {
 			b = append(b, ',')
@@ -296,7 +301,7 @@ func (x *TaskStatus) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"timestamp":`...)
-		b = appendTimestamp(b, *x.Timestamp)
+		b = wire.AppendTimestamp(b, *x.Timestamp)
 	}
 	return append(b, '}')
 }
@@ -306,42 +311,43 @@ func (x *TaskStatus) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *TaskStatus) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *TaskStatus) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "state":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
 				x.State = readTaskState(r)
 			}
 		case "message":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
 				x.Message = readMessageJSON(r)
 			}
 		case "timestamp":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Timestamp = newOf(r.readTimestamp())
+				x.Timestamp = wire.Ptr(r.ReadTimestamp())
 			}
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readTaskStatusJSON(r *reader) *TaskStatus {
+func readTaskStatusJSON(r *wire.Reader) *TaskStatus {
 	x := new(TaskStatus)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -365,46 +371,46 @@ func (x *Part) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"text":`...)
-		b = appendString(b, v.Text)
+		b = wire.AppendString(b, v.Text)
 	case *PartRaw:
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"raw":`...)
-		b = appendBytes(b, v.Raw)
+		b = wire.AppendBytes(b, v.Raw)
 	case *PartURL:
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"url":`...)
-		b = appendString(b, v.URL)
+		b = wire.AppendString(b, v.URL)
 	case *PartData:
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"data":`...)
-		b = appendRaw(b, v.Data)
+		b = wire.AppendRaw(b, v.Data)
 	}
 	if x.Metadata != nil {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"metadata":`...)
-		b = appendRaw(b, x.Metadata)
+		b = wire.AppendRaw(b, x.Metadata)
 	}
 	if x.Filename != "" {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"filename":`...)
-		b = appendString(b, x.Filename)
+		b = wire.AppendString(b, x.Filename)
 	}
 	if x.MediaType != "" {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"mediaType":`...)
-		b = appendString(b, x.MediaType)
+		b = wire.AppendString(b, x.MediaType)
 	}
 	return append(b, '}')
 }
@@ -414,91 +420,92 @@ func (x *Part) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *Part) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *Part) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "text":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			if x.Content != nil {
-				r.fail("oneOf", "a second member of the content oneof")
+				r.Fail("oneOf", "a second member of the content oneof")
 				return
 			}
 			w := new(PartText)
 			{
-				w.Text = r.readString()
+				w.Text = r.ReadString()
 			}
 			x.Content = w
 		case "raw":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			if x.Content != nil {
-				r.fail("oneOf", "a second member of the content oneof")
+				r.Fail("oneOf", "a second member of the content oneof")
 				return
 			}
 			w := new(PartRaw)
 			{
-				w.Raw = r.readBytes()
+				w.Raw = r.ReadBytes()
 			}
 			x.Content = w
 		case "url":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			if x.Content != nil {
-				r.fail("oneOf", "a second member of the content oneof")
+				r.Fail("oneOf", "a second member of the content oneof")
 				return
 			}
 			w := new(PartURL)
 			{
-				w.URL = r.readString()
+				w.URL = r.ReadString()
 			}
 			x.Content = w
 		case "data":
 			if x.Content != nil {
-				r.fail("oneOf", "a second member of the content oneof")
+				r.Fail("oneOf", "a second member of the content oneof")
 				return
 			}
 			w := new(PartData)
 			{
-				w.Data = r.readRaw(false, false)
+				w.Data = r.ReadRaw(false, false)
 			}
 			x.Content = w
 		case "metadata":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Metadata = r.readRaw(false, true)
+				x.Metadata = r.ReadRaw(false, true)
 			}
 		case "filename":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Filename = r.readString()
+				x.Filename = r.ReadString()
 			}
 		case "mediaType", "media_type":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.MediaType = r.readString()
+				x.MediaType = r.ReadString()
 			}
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readPartJSON(r *reader) *Part {
+func readPartJSON(r *wire.Reader) *Part {
 	x := new(Part)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -520,26 +527,26 @@ func (x *Message) AppendJSON(b []byte) []byte {
 		b = append(b, ',')
 	}
 	b = append(b, `"messageId":`...)
-	b = appendString(b, x.MessageID)
+	b = wire.AppendString(b, x.MessageID)
 	if x.ContextID != "" {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"contextId":`...)
-		b = appendString(b, x.ContextID)
+		b = wire.AppendString(b, x.ContextID)
 	}
 	if x.TaskID != "" {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"taskId":`...)
-		b = appendString(b, x.TaskID)
+		b = wire.AppendString(b, x.TaskID)
 	}
 	if len(b) > start {
 		b = append(b, ',')
 	}
 	b = append(b, `"role":`...)
-	b = appendEnum(b, x.Role.String(), int32(x.Role))
+	b = wire.AppendEnum(b, x.Role.String(), int32(x.Role))
 	if len(b) > start {
 		b = append(b, ',')
 	}
@@ -557,7 +564,7 @@ func (x *Message) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"metadata":`...)
-		b = appendRaw(b, x.Metadata)
+		b = wire.AppendRaw(b, x.Metadata)
 	}
 	if len(x.Extensions) > 0 {
 		if len(b) > start {
@@ -569,7 +576,7 @@ func (x *Message) AppendJSON(b []byte) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, x.Extensions[i])
+			b = wire.AppendString(b, x.Extensions[i])
 		}
 		b = append(b, ']')
 	}
@@ -583,7 +590,7 @@ func (x *Message) AppendJSON(b []byte) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, x.ReferenceTaskIDs[i])
+			b = wire.AppendString(b, x.ReferenceTaskIDs[i])
 		}
 		b = append(b, ']')
 	}
@@ -595,83 +602,84 @@ func (x *Message) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *Message) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *Message) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "messageId", "message_id":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.MessageID = r.readString()
+				x.MessageID = r.ReadString()
 			}
 		case "contextId", "context_id":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.ContextID = r.readString()
+				x.ContextID = r.ReadString()
 			}
 		case "taskId", "task_id":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.TaskID = r.readString()
+				x.TaskID = r.ReadString()
 			}
 		case "role":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
 				x.Role = readRole(r)
 			}
 		case "parts":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Parts = readSlice(r, func(v **Part, r *reader) {
+				x.Parts = wire.ReadSlice(r, func(v **Part, r *wire.Reader) {
 					*v = readPartJSON(r)
 				})
 			}
 		case "metadata":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Metadata = r.readRaw(false, true)
+				x.Metadata = r.ReadRaw(false, true)
 			}
 		case "extensions":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Extensions = readSlice(r, func(v *string, r *reader) {
-					*v = r.readString()
+				x.Extensions = wire.ReadSlice(r, func(v *string, r *wire.Reader) {
+					*v = r.ReadString()
 				})
 			}
 		case "referenceTaskIds", "reference_task_ids":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.ReferenceTaskIDs = readSlice(r, func(v *string, r *reader) {
-					*v = r.readString()
+				x.ReferenceTaskIDs = wire.ReadSlice(r, func(v *string, r *wire.Reader) {
+					*v = r.ReadString()
 				})
 			}
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readMessageJSON(r *reader) *Message {
+func readMessageJSON(r *wire.Reader) *Message {
 	x := new(Message)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -693,20 +701,20 @@ func (x *Artifact) AppendJSON(b []byte) []byte {
 		b = append(b, ',')
 	}
 	b = append(b, `"artifactId":`...)
-	b = appendString(b, x.ArtifactID)
+	b = wire.AppendString(b, x.ArtifactID)
 	if x.Name != "" {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"name":`...)
-		b = appendString(b, x.Name)
+		b = wire.AppendString(b, x.Name)
 	}
 	if x.Description != "" {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"description":`...)
-		b = appendString(b, x.Description)
+		b = wire.AppendString(b, x.Description)
 	}
 	if len(b) > start {
 		b = append(b, ',')
@@ -725,7 +733,7 @@ func (x *Artifact) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"metadata":`...)
-		b = appendRaw(b, x.Metadata)
+		b = wire.AppendRaw(b, x.Metadata)
 	}
 	if len(x.Extensions) > 0 {
 		if len(b) > start {
@@ -737,7 +745,7 @@ func (x *Artifact) AppendJSON(b []byte) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, x.Extensions[i])
+			b = wire.AppendString(b, x.Extensions[i])
 		}
 		b = append(b, ']')
 	}
@@ -749,67 +757,68 @@ func (x *Artifact) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *Artifact) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *Artifact) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "artifactId", "artifact_id":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.ArtifactID = r.readString()
+				x.ArtifactID = r.ReadString()
 			}
 		case "name":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Name = r.readString()
+				x.Name = r.ReadString()
 			}
 		case "description":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Description = r.readString()
+				x.Description = r.ReadString()
 			}
 		case "parts":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Parts = readSlice(r, func(v **Part, r *reader) {
+				x.Parts = wire.ReadSlice(r, func(v **Part, r *wire.Reader) {
 					*v = readPartJSON(r)
 				})
 			}
 		case "metadata":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Metadata = r.readRaw(false, true)
+				x.Metadata = r.ReadRaw(false, true)
 			}
 		case "extensions":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Extensions = readSlice(r, func(v *string, r *reader) {
-					*v = r.readString()
+				x.Extensions = wire.ReadSlice(r, func(v *string, r *wire.Reader) {
+					*v = r.ReadString()
 				})
 			}
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readArtifactJSON(r *reader) *Artifact {
+func readArtifactJSON(r *wire.Reader) *Artifact {
 	x := new(Artifact)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -831,12 +840,12 @@ func (x *TaskStatusUpdateEvent) AppendJSON(b []byte) []byte {
 		b = append(b, ',')
 	}
 	b = append(b, `"taskId":`...)
-	b = appendString(b, x.TaskID)
+	b = wire.AppendString(b, x.TaskID)
 	if len(b) > start {
 		b = append(b, ',')
 	}
 	b = append(b, `"contextId":`...)
-	b = appendString(b, x.ContextID)
+	b = wire.AppendString(b, x.ContextID)
 	if x.Status != nil {
 		if len(b) > start {
 			b = append(b, ',')
@@ -849,7 +858,7 @@ func (x *TaskStatusUpdateEvent) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"metadata":`...)
-		b = appendRaw(b, x.Metadata)
+		b = wire.AppendRaw(b, x.Metadata)
 	}
 	return append(b, '}')
 }
@@ -859,49 +868,50 @@ func (x *TaskStatusUpdateEvent) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *TaskStatusUpdateEvent) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *TaskStatusUpdateEvent) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "taskId", "task_id":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.TaskID = r.readString()
+				x.TaskID = r.ReadString()
 			}
 		case "contextId", "context_id":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.ContextID = r.readString()
+				x.ContextID = r.ReadString()
 			}
 		case "status":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
 				x.Status = readTaskStatusJSON(r)
 			}
 		case "metadata":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Metadata = r.readRaw(false, true)
+				x.Metadata = r.ReadRaw(false, true)
 			}
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readTaskStatusUpdateEventJSON(r *reader) *TaskStatusUpdateEvent {
+func readTaskStatusUpdateEventJSON(r *wire.Reader) *TaskStatusUpdateEvent {
 	x := new(TaskStatusUpdateEvent)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -923,12 +933,12 @@ func (x *TaskArtifactUpdateEvent) AppendJSON(b []byte) []byte {
 		b = append(b, ',')
 	}
 	b = append(b, `"taskId":`...)
-	b = appendString(b, x.TaskID)
+	b = wire.AppendString(b, x.TaskID)
 	if len(b) > start {
 		b = append(b, ',')
 	}
 	b = append(b, `"contextId":`...)
-	b = appendString(b, x.ContextID)
+	b = wire.AppendString(b, x.ContextID)
 	if x.Artifact != nil {
 		if len(b) > start {
 			b = append(b, ',')
@@ -941,21 +951,21 @@ func (x *TaskArtifactUpdateEvent) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"append":`...)
-		b = appendBool(b, x.Append)
+		b = wire.AppendBool(b, x.Append)
 	}
 	if x.LastChunk {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"lastChunk":`...)
-		b = appendBool(b, x.LastChunk)
+		b = wire.AppendBool(b, x.LastChunk)
 	}
 	if x.Metadata != nil {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"metadata":`...)
-		b = appendRaw(b, x.Metadata)
+		b = wire.AppendRaw(b, x.Metadata)
 	}
 	return append(b, '}')
 }
@@ -965,63 +975,64 @@ func (x *TaskArtifactUpdateEvent) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *TaskArtifactUpdateEvent) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *TaskArtifactUpdateEvent) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "taskId", "task_id":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.TaskID = r.readString()
+				x.TaskID = r.ReadString()
 			}
 		case "contextId", "context_id":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.ContextID = r.readString()
+				x.ContextID = r.ReadString()
 			}
 		case "artifact":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
 				x.Artifact = readArtifactJSON(r)
 			}
 		case "append":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Append = r.readBool()
+				x.Append = r.ReadBool()
 			}
 		case "lastChunk", "last_chunk":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.LastChunk = r.readBool()
+				x.LastChunk = r.ReadBool()
 			}
 		case "metadata":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Metadata = r.readRaw(false, true)
+				x.Metadata = r.ReadRaw(false, true)
 			}
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readTaskArtifactUpdateEventJSON(r *reader) *TaskArtifactUpdateEvent {
+func readTaskArtifactUpdateEventJSON(r *wire.Reader) *TaskArtifactUpdateEvent {
 	x := new(TaskArtifactUpdateEvent)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -1043,13 +1054,13 @@ func (x *AuthenticationInfo) AppendJSON(b []byte) []byte {
 		b = append(b, ',')
 	}
 	b = append(b, `"scheme":`...)
-	b = appendString(b, x.Scheme)
+	b = wire.AppendString(b, x.Scheme)
 	if x.Credentials != "" {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"credentials":`...)
-		b = appendString(b, x.Credentials)
+		b = wire.AppendString(b, x.Credentials)
 	}
 	return append(b, '}')
 }
@@ -1059,35 +1070,36 @@ func (x *AuthenticationInfo) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *AuthenticationInfo) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *AuthenticationInfo) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "scheme":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Scheme = r.readString()
+				x.Scheme = r.ReadString()
 			}
 		case "credentials":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Credentials = r.readString()
+				x.Credentials = r.ReadString()
 			}
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readAuthenticationInfoJSON(r *reader) *AuthenticationInfo {
+func readAuthenticationInfoJSON(r *wire.Reader) *AuthenticationInfo {
 	x := new(AuthenticationInfo)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -1109,24 +1121,24 @@ func (x *AgentInterface) AppendJSON(b []byte) []byte {
 		b = append(b, ',')
 	}
 	b = append(b, `"url":`...)
-	b = appendString(b, x.URL)
+	b = wire.AppendString(b, x.URL)
 	if len(b) > start {
 		b = append(b, ',')
 	}
 	b = append(b, `"protocolBinding":`...)
-	b = appendString(b, x.ProtocolBinding)
+	b = wire.AppendString(b, x.ProtocolBinding)
 	if x.Tenant != "" {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"tenant":`...)
-		b = appendString(b, x.Tenant)
+		b = wire.AppendString(b, x.Tenant)
 	}
 	if len(b) > start {
 		b = append(b, ',')
 	}
 	b = append(b, `"protocolVersion":`...)
-	b = appendString(b, x.ProtocolVersion)
+	b = wire.AppendString(b, x.ProtocolVersion)
 	return append(b, '}')
 }
 
@@ -1135,49 +1147,50 @@ func (x *AgentInterface) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *AgentInterface) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *AgentInterface) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "url":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.URL = r.readString()
+				x.URL = r.ReadString()
 			}
 		case "protocolBinding", "protocol_binding":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.ProtocolBinding = r.readString()
+				x.ProtocolBinding = r.ReadString()
 			}
 		case "tenant":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Tenant = r.readString()
+				x.Tenant = r.ReadString()
 			}
 		case "protocolVersion", "protocol_version":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.ProtocolVersion = r.readString()
+				x.ProtocolVersion = r.ReadString()
 			}
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readAgentInterfaceJSON(r *reader) *AgentInterface {
+func readAgentInterfaceJSON(r *wire.Reader) *AgentInterface {
 	x := new(AgentInterface)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -1199,12 +1212,12 @@ func (x *AgentCard) AppendJSON(b []byte) []byte {
 		b = append(b, ',')
 	}
 	b = append(b, `"name":`...)
-	b = appendString(b, x.Name)
+	b = wire.AppendString(b, x.Name)
 	if len(b) > start {
 		b = append(b, ',')
 	}
 	b = append(b, `"description":`...)
-	b = appendString(b, x.Description)
+	b = wire.AppendString(b, x.Description)
 	if len(b) > start {
 		b = append(b, ',')
 	}
@@ -1228,13 +1241,13 @@ func (x *AgentCard) AppendJSON(b []byte) []byte {
 		b = append(b, ',')
 	}
 	b = append(b, `"version":`...)
-	b = appendString(b, x.Version)
+	b = wire.AppendString(b, x.Version)
 	if x.DocumentationURL != nil {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"documentationUrl":`...)
-		b = appendString(b, *x.DocumentationURL)
+		b = wire.AppendString(b, *x.DocumentationURL)
 	}
 	if x.Capabilities != nil {
 		if len(b) > start {
@@ -1249,11 +1262,11 @@ func (x *AgentCard) AppendJSON(b []byte) []byte {
 		}
 		b = append(b, `"securitySchemes":`...)
 		b = append(b, '{')
-		for i, k := range sortedKeys(x.SecuritySchemes) {
+		for i, k := range wire.SortedKeys(x.SecuritySchemes) {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, k)
+			b = wire.AppendString(b, k)
 			b = append(b, ':')
 			b = x.SecuritySchemes[k].AppendJSON(b)
 		}
@@ -1282,7 +1295,7 @@ func (x *AgentCard) AppendJSON(b []byte) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendString(b, x.DefaultInputModes[i])
+		b = wire.AppendString(b, x.DefaultInputModes[i])
 	}
 	b = append(b, ']')
 	if len(b) > start {
@@ -1294,7 +1307,7 @@ func (x *AgentCard) AppendJSON(b []byte) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendString(b, x.DefaultOutputModes[i])
+		b = wire.AppendString(b, x.DefaultOutputModes[i])
 	}
 	b = append(b, ']')
 	if len(b) > start {
@@ -1328,7 +1341,7 @@ func (x *AgentCard) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"iconUrl":`...)
-		b = appendString(b, *x.IconURL)
+		b = wire.AppendString(b, *x.IconURL)
 	}
 	return append(b, '}')
 }
@@ -1338,134 +1351,135 @@ func (x *AgentCard) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *AgentCard) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *AgentCard) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "name":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Name = r.readString()
+				x.Name = r.ReadString()
 			}
 		case "description":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Description = r.readString()
+				x.Description = r.ReadString()
 			}
 		case "supportedInterfaces", "supported_interfaces":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.SupportedInterfaces = readSlice(r, func(v **AgentInterface, r *reader) {
+				x.SupportedInterfaces = wire.ReadSlice(r, func(v **AgentInterface, r *wire.Reader) {
 					*v = readAgentInterfaceJSON(r)
 				})
 			}
 		case "provider":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
 				x.Provider = readAgentProviderJSON(r)
 			}
 		case "version":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Version = r.readString()
+				x.Version = r.ReadString()
 			}
 		case "documentationUrl", "documentation_url":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
-			x.DocumentationURL = newOf(r.readString())
+			x.DocumentationURL = wire.Ptr(r.ReadString())
 		case "capabilities":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
 				x.Capabilities = readAgentCapabilitiesJSON(r)
 			}
 		case "securitySchemes", "security_schemes":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				if !r.beginObject() {
+				if !r.BeginObject() {
 					return
 				}
 				x.SecuritySchemes = make(map[string]*SecurityScheme)
-				for r.nextField() {
-					k := string(r.key())
+				for r.NextField() {
+					k := string(r.Key())
 					x.SecuritySchemes[k] = readSecuritySchemeJSON(r)
 				}
 			}
 		case "securityRequirements", "security_requirements":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.SecurityRequirements = readSlice(r, func(v **SecurityRequirement, r *reader) {
+				x.SecurityRequirements = wire.ReadSlice(r, func(v **SecurityRequirement, r *wire.Reader) {
 					*v = readSecurityRequirementJSON(r)
 				})
 			}
 		case "defaultInputModes", "default_input_modes":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.DefaultInputModes = readSlice(r, func(v *string, r *reader) {
-					*v = r.readString()
+				x.DefaultInputModes = wire.ReadSlice(r, func(v *string, r *wire.Reader) {
+					*v = r.ReadString()
 				})
 			}
 		case "defaultOutputModes", "default_output_modes":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.DefaultOutputModes = readSlice(r, func(v *string, r *reader) {
-					*v = r.readString()
+				x.DefaultOutputModes = wire.ReadSlice(r, func(v *string, r *wire.Reader) {
+					*v = r.ReadString()
 				})
 			}
 		case "skills":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Skills = readSlice(r, func(v **AgentSkill, r *reader) {
+				x.Skills = wire.ReadSlice(r, func(v **AgentSkill, r *wire.Reader) {
 					*v = readAgentSkillJSON(r)
 				})
 			}
 		case "signatures":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Signatures = readSlice(r, func(v **AgentCardSignature, r *reader) {
+				x.Signatures = wire.ReadSlice(r, func(v **AgentCardSignature, r *wire.Reader) {
 					*v = readAgentCardSignatureJSON(r)
 				})
 			}
 		case "iconUrl", "icon_url":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
-			x.IconURL = newOf(r.readString())
+			x.IconURL = wire.Ptr(r.ReadString())
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readAgentCardJSON(r *reader) *AgentCard {
+func readAgentCardJSON(r *wire.Reader) *AgentCard {
 	x := new(AgentCard)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -1487,12 +1501,12 @@ func (x *AgentProvider) AppendJSON(b []byte) []byte {
 		b = append(b, ',')
 	}
 	b = append(b, `"url":`...)
-	b = appendString(b, x.URL)
+	b = wire.AppendString(b, x.URL)
 	if len(b) > start {
 		b = append(b, ',')
 	}
 	b = append(b, `"organization":`...)
-	b = appendString(b, x.Organization)
+	b = wire.AppendString(b, x.Organization)
 	return append(b, '}')
 }
 
@@ -1501,35 +1515,36 @@ func (x *AgentProvider) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *AgentProvider) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *AgentProvider) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "url":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.URL = r.readString()
+				x.URL = r.ReadString()
 			}
 		case "organization":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Organization = r.readString()
+				x.Organization = r.ReadString()
 			}
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readAgentProviderJSON(r *reader) *AgentProvider {
+func readAgentProviderJSON(r *wire.Reader) *AgentProvider {
 	x := new(AgentProvider)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -1552,14 +1567,14 @@ func (x *AgentCapabilities) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"streaming":`...)
-		b = appendBool(b, *x.Streaming)
+		b = wire.AppendBool(b, *x.Streaming)
 	}
 	if x.PushNotifications != nil {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"pushNotifications":`...)
-		b = appendBool(b, *x.PushNotifications)
+		b = wire.AppendBool(b, *x.PushNotifications)
 	}
 	if len(x.Extensions) > 0 {
 		if len(b) > start {
@@ -1580,7 +1595,7 @@ func (x *AgentCapabilities) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"extendedAgentCard":`...)
-		b = appendBool(b, *x.ExtendedAgentCard)
+		b = wire.AppendBool(b, *x.ExtendedAgentCard)
 	}
 	return append(b, '}')
 }
@@ -1590,45 +1605,46 @@ func (x *AgentCapabilities) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *AgentCapabilities) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *AgentCapabilities) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "streaming":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
-			x.Streaming = newOf(r.readBool())
+			x.Streaming = wire.Ptr(r.ReadBool())
 		case "pushNotifications", "push_notifications":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
-			x.PushNotifications = newOf(r.readBool())
+			x.PushNotifications = wire.Ptr(r.ReadBool())
 		case "extensions":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Extensions = readSlice(r, func(v **AgentExtension, r *reader) {
+				x.Extensions = wire.ReadSlice(r, func(v **AgentExtension, r *wire.Reader) {
 					*v = readAgentExtensionJSON(r)
 				})
 			}
 		case "extendedAgentCard", "extended_agent_card":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
-			x.ExtendedAgentCard = newOf(r.readBool())
+			x.ExtendedAgentCard = wire.Ptr(r.ReadBool())
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readAgentCapabilitiesJSON(r *reader) *AgentCapabilities {
+func readAgentCapabilitiesJSON(r *wire.Reader) *AgentCapabilities {
 	x := new(AgentCapabilities)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -1651,28 +1667,28 @@ func (x *AgentExtension) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"uri":`...)
-		b = appendString(b, x.URI)
+		b = wire.AppendString(b, x.URI)
 	}
 	if x.Description != "" {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"description":`...)
-		b = appendString(b, x.Description)
+		b = wire.AppendString(b, x.Description)
 	}
 	if x.Required {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"required":`...)
-		b = appendBool(b, x.Required)
+		b = wire.AppendBool(b, x.Required)
 	}
 	if x.Params != nil {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"params":`...)
-		b = appendRaw(b, x.Params)
+		b = wire.AppendRaw(b, x.Params)
 	}
 	return append(b, '}')
 }
@@ -1682,49 +1698,50 @@ func (x *AgentExtension) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *AgentExtension) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *AgentExtension) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "uri":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.URI = r.readString()
+				x.URI = r.ReadString()
 			}
 		case "description":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Description = r.readString()
+				x.Description = r.ReadString()
 			}
 		case "required":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Required = r.readBool()
+				x.Required = r.ReadBool()
 			}
 		case "params":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Params = r.readRaw(false, true)
+				x.Params = r.ReadRaw(false, true)
 			}
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readAgentExtensionJSON(r *reader) *AgentExtension {
+func readAgentExtensionJSON(r *wire.Reader) *AgentExtension {
 	x := new(AgentExtension)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -1746,17 +1763,17 @@ func (x *AgentSkill) AppendJSON(b []byte) []byte {
 		b = append(b, ',')
 	}
 	b = append(b, `"id":`...)
-	b = appendString(b, x.ID)
+	b = wire.AppendString(b, x.ID)
 	if len(b) > start {
 		b = append(b, ',')
 	}
 	b = append(b, `"name":`...)
-	b = appendString(b, x.Name)
+	b = wire.AppendString(b, x.Name)
 	if len(b) > start {
 		b = append(b, ',')
 	}
 	b = append(b, `"description":`...)
-	b = appendString(b, x.Description)
+	b = wire.AppendString(b, x.Description)
 	if len(b) > start {
 		b = append(b, ',')
 	}
@@ -1766,7 +1783,7 @@ func (x *AgentSkill) AppendJSON(b []byte) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendString(b, x.Tags[i])
+		b = wire.AppendString(b, x.Tags[i])
 	}
 	b = append(b, ']')
 	if len(x.Examples) > 0 {
@@ -1779,7 +1796,7 @@ func (x *AgentSkill) AppendJSON(b []byte) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, x.Examples[i])
+			b = wire.AppendString(b, x.Examples[i])
 		}
 		b = append(b, ']')
 	}
@@ -1793,7 +1810,7 @@ func (x *AgentSkill) AppendJSON(b []byte) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, x.InputModes[i])
+			b = wire.AppendString(b, x.InputModes[i])
 		}
 		b = append(b, ']')
 	}
@@ -1807,7 +1824,7 @@ func (x *AgentSkill) AppendJSON(b []byte) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, x.OutputModes[i])
+			b = wire.AppendString(b, x.OutputModes[i])
 		}
 		b = append(b, ']')
 	}
@@ -1833,87 +1850,88 @@ func (x *AgentSkill) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *AgentSkill) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *AgentSkill) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "id":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.ID = r.readString()
+				x.ID = r.ReadString()
 			}
 		case "name":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Name = r.readString()
+				x.Name = r.ReadString()
 			}
 		case "description":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Description = r.readString()
+				x.Description = r.ReadString()
 			}
 		case "tags":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Tags = readSlice(r, func(v *string, r *reader) {
-					*v = r.readString()
+				x.Tags = wire.ReadSlice(r, func(v *string, r *wire.Reader) {
+					*v = r.ReadString()
 				})
 			}
 		case "examples":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Examples = readSlice(r, func(v *string, r *reader) {
-					*v = r.readString()
+				x.Examples = wire.ReadSlice(r, func(v *string, r *wire.Reader) {
+					*v = r.ReadString()
 				})
 			}
 		case "inputModes", "input_modes":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.InputModes = readSlice(r, func(v *string, r *reader) {
-					*v = r.readString()
+				x.InputModes = wire.ReadSlice(r, func(v *string, r *wire.Reader) {
+					*v = r.ReadString()
 				})
 			}
 		case "outputModes", "output_modes":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.OutputModes = readSlice(r, func(v *string, r *reader) {
-					*v = r.readString()
+				x.OutputModes = wire.ReadSlice(r, func(v *string, r *wire.Reader) {
+					*v = r.ReadString()
 				})
 			}
 		case "securityRequirements", "security_requirements":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.SecurityRequirements = readSlice(r, func(v **SecurityRequirement, r *reader) {
+				x.SecurityRequirements = wire.ReadSlice(r, func(v **SecurityRequirement, r *wire.Reader) {
 					*v = readSecurityRequirementJSON(r)
 				})
 			}
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readAgentSkillJSON(r *reader) *AgentSkill {
+func readAgentSkillJSON(r *wire.Reader) *AgentSkill {
 	x := new(AgentSkill)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -1935,18 +1953,18 @@ func (x *AgentCardSignature) AppendJSON(b []byte) []byte {
 		b = append(b, ',')
 	}
 	b = append(b, `"protected":`...)
-	b = appendString(b, x.Protected)
+	b = wire.AppendString(b, x.Protected)
 	if len(b) > start {
 		b = append(b, ',')
 	}
 	b = append(b, `"signature":`...)
-	b = appendString(b, x.Signature)
+	b = wire.AppendString(b, x.Signature)
 	if x.Header != nil {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"header":`...)
-		b = appendRaw(b, x.Header)
+		b = wire.AppendRaw(b, x.Header)
 	}
 	return append(b, '}')
 }
@@ -1956,42 +1974,43 @@ func (x *AgentCardSignature) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *AgentCardSignature) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *AgentCardSignature) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "protected":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Protected = r.readString()
+				x.Protected = r.ReadString()
 			}
 		case "signature":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Signature = r.readString()
+				x.Signature = r.ReadString()
 			}
 		case "header":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Header = r.readRaw(false, true)
+				x.Header = r.ReadRaw(false, true)
 			}
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readAgentCardSignatureJSON(r *reader) *AgentCardSignature {
+func readAgentCardSignatureJSON(r *wire.Reader) *AgentCardSignature {
 	x := new(AgentCardSignature)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -2014,33 +2033,33 @@ func (x *TaskPushNotificationConfig) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"tenant":`...)
-		b = appendString(b, x.Tenant)
+		b = wire.AppendString(b, x.Tenant)
 	}
 	if x.ID != "" {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"id":`...)
-		b = appendString(b, x.ID)
+		b = wire.AppendString(b, x.ID)
 	}
 	if x.TaskID != "" {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"taskId":`...)
-		b = appendString(b, x.TaskID)
+		b = wire.AppendString(b, x.TaskID)
 	}
 	if len(b) > start {
 		b = append(b, ',')
 	}
 	b = append(b, `"url":`...)
-	b = appendString(b, x.URL)
+	b = wire.AppendString(b, x.URL)
 	if x.Token != "" {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"token":`...)
-		b = appendString(b, x.Token)
+		b = wire.AppendString(b, x.Token)
 	}
 	if x.Authentication != nil {
 		if len(b) > start {
@@ -2057,63 +2076,64 @@ func (x *TaskPushNotificationConfig) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *TaskPushNotificationConfig) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *TaskPushNotificationConfig) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "tenant":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Tenant = r.readString()
+				x.Tenant = r.ReadString()
 			}
 		case "id":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.ID = r.readString()
+				x.ID = r.ReadString()
 			}
 		case "taskId", "task_id":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.TaskID = r.readString()
+				x.TaskID = r.ReadString()
 			}
 		case "url":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.URL = r.readString()
+				x.URL = r.ReadString()
 			}
 		case "token":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Token = r.readString()
+				x.Token = r.ReadString()
 			}
 		case "authentication":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
 				x.Authentication = readAuthenticationInfoJSON(r)
 			}
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readTaskPushNotificationConfigJSON(r *reader) *TaskPushNotificationConfig {
+func readTaskPushNotificationConfigJSON(r *wire.Reader) *TaskPushNotificationConfig {
 	x := new(TaskPushNotificationConfig)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -2141,7 +2161,7 @@ func (x *StringList) AppendJSON(b []byte) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, x.List[i])
+			b = wire.AppendString(b, x.List[i])
 		}
 		b = append(b, ']')
 	}
@@ -2153,30 +2173,31 @@ func (x *StringList) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *StringList) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *StringList) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "list":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.List = readSlice(r, func(v *string, r *reader) {
-					*v = r.readString()
+				x.List = wire.ReadSlice(r, func(v *string, r *wire.Reader) {
+					*v = r.ReadString()
 				})
 			}
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readStringListJSON(r *reader) *StringList {
+func readStringListJSON(r *wire.Reader) *StringList {
 	x := new(StringList)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -2200,11 +2221,11 @@ func (x *SecurityRequirement) AppendJSON(b []byte) []byte {
 		}
 		b = append(b, `"schemes":`...)
 		b = append(b, '{')
-		for i, k := range sortedKeys(x.Schemes) {
+		for i, k := range wire.SortedKeys(x.Schemes) {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, k)
+			b = wire.AppendString(b, k)
 			b = append(b, ':')
 			b = x.Schemes[k].AppendJSON(b)
 		}
@@ -2218,35 +2239,36 @@ func (x *SecurityRequirement) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *SecurityRequirement) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *SecurityRequirement) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "schemes":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				if !r.beginObject() {
+				if !r.BeginObject() {
 					return
 				}
 				x.Schemes = make(map[string]*StringList)
-				for r.nextField() {
-					k := string(r.key())
+				for r.NextField() {
+					k := string(r.Key())
 					x.Schemes[k] = readStringListJSON(r)
 				}
 			}
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readSecurityRequirementJSON(r *reader) *SecurityRequirement {
+func readSecurityRequirementJSON(r *wire.Reader) *SecurityRequirement {
 	x := new(SecurityRequirement)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -2304,18 +2326,19 @@ func (x *SecurityScheme) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *SecurityScheme) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *SecurityScheme) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "apiKeySecurityScheme", "api_key_security_scheme":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			if x.Scheme != nil {
-				r.fail("oneOf", "a second member of the scheme oneof")
+				r.Fail("oneOf", "a second member of the scheme oneof")
 				return
 			}
 			w := new(SecuritySchemeAPIKeySecurityScheme)
@@ -2324,11 +2347,11 @@ func (x *SecurityScheme) readJSON(r *reader) {
 			}
 			x.Scheme = w
 		case "httpAuthSecurityScheme", "http_auth_security_scheme":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			if x.Scheme != nil {
-				r.fail("oneOf", "a second member of the scheme oneof")
+				r.Fail("oneOf", "a second member of the scheme oneof")
 				return
 			}
 			w := new(SecuritySchemeHTTPAuthSecurityScheme)
@@ -2337,11 +2360,11 @@ func (x *SecurityScheme) readJSON(r *reader) {
 			}
 			x.Scheme = w
 		case "oauth2SecurityScheme", "oauth2_security_scheme":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			if x.Scheme != nil {
-				r.fail("oneOf", "a second member of the scheme oneof")
+				r.Fail("oneOf", "a second member of the scheme oneof")
 				return
 			}
 			w := new(SecuritySchemeOAuth2SecurityScheme)
@@ -2350,11 +2373,11 @@ func (x *SecurityScheme) readJSON(r *reader) {
 			}
 			x.Scheme = w
 		case "openIdConnectSecurityScheme", "open_id_connect_security_scheme":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			if x.Scheme != nil {
-				r.fail("oneOf", "a second member of the scheme oneof")
+				r.Fail("oneOf", "a second member of the scheme oneof")
 				return
 			}
 			w := new(SecuritySchemeOpenIDConnectSecurityScheme)
@@ -2363,11 +2386,11 @@ func (x *SecurityScheme) readJSON(r *reader) {
 			}
 			x.Scheme = w
 		case "mtlsSecurityScheme", "mtls_security_scheme":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			if x.Scheme != nil {
-				r.fail("oneOf", "a second member of the scheme oneof")
+				r.Fail("oneOf", "a second member of the scheme oneof")
 				return
 			}
 			w := new(SecuritySchemeMTLSSecurityScheme)
@@ -2376,14 +2399,14 @@ func (x *SecurityScheme) readJSON(r *reader) {
 			}
 			x.Scheme = w
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readSecuritySchemeJSON(r *reader) *SecurityScheme {
+func readSecuritySchemeJSON(r *wire.Reader) *SecurityScheme {
 	x := new(SecurityScheme)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -2406,18 +2429,18 @@ func (x *APIKeySecurityScheme) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"description":`...)
-		b = appendString(b, x.Description)
+		b = wire.AppendString(b, x.Description)
 	}
 	if len(b) > start {
 		b = append(b, ',')
 	}
 	b = append(b, `"location":`...)
-	b = appendString(b, x.Location)
+	b = wire.AppendString(b, x.Location)
 	if len(b) > start {
 		b = append(b, ',')
 	}
 	b = append(b, `"name":`...)
-	b = appendString(b, x.Name)
+	b = wire.AppendString(b, x.Name)
 	return append(b, '}')
 }
 
@@ -2426,42 +2449,43 @@ func (x *APIKeySecurityScheme) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *APIKeySecurityScheme) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *APIKeySecurityScheme) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "description":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Description = r.readString()
+				x.Description = r.ReadString()
 			}
 		case "location":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Location = r.readString()
+				x.Location = r.ReadString()
 			}
 		case "name":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Name = r.readString()
+				x.Name = r.ReadString()
 			}
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readAPIKeySecuritySchemeJSON(r *reader) *APIKeySecurityScheme {
+func readAPIKeySecuritySchemeJSON(r *wire.Reader) *APIKeySecurityScheme {
 	x := new(APIKeySecurityScheme)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -2484,19 +2508,19 @@ func (x *HTTPAuthSecurityScheme) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"description":`...)
-		b = appendString(b, x.Description)
+		b = wire.AppendString(b, x.Description)
 	}
 	if len(b) > start {
 		b = append(b, ',')
 	}
 	b = append(b, `"scheme":`...)
-	b = appendString(b, x.Scheme)
+	b = wire.AppendString(b, x.Scheme)
 	if x.BearerFormat != "" {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"bearerFormat":`...)
-		b = appendString(b, x.BearerFormat)
+		b = wire.AppendString(b, x.BearerFormat)
 	}
 	return append(b, '}')
 }
@@ -2506,42 +2530,43 @@ func (x *HTTPAuthSecurityScheme) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *HTTPAuthSecurityScheme) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *HTTPAuthSecurityScheme) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "description":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Description = r.readString()
+				x.Description = r.ReadString()
 			}
 		case "scheme":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Scheme = r.readString()
+				x.Scheme = r.ReadString()
 			}
 		case "bearerFormat", "bearer_format":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.BearerFormat = r.readString()
+				x.BearerFormat = r.ReadString()
 			}
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readHTTPAuthSecuritySchemeJSON(r *reader) *HTTPAuthSecurityScheme {
+func readHTTPAuthSecuritySchemeJSON(r *wire.Reader) *HTTPAuthSecurityScheme {
 	x := new(HTTPAuthSecurityScheme)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -2564,7 +2589,7 @@ func (x *OAuth2SecurityScheme) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"description":`...)
-		b = appendString(b, x.Description)
+		b = wire.AppendString(b, x.Description)
 	}
 	if x.Flows != nil {
 		if len(b) > start {
@@ -2578,7 +2603,7 @@ func (x *OAuth2SecurityScheme) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"oauth2MetadataUrl":`...)
-		b = appendString(b, x.OAuth2MetadataURL)
+		b = wire.AppendString(b, x.OAuth2MetadataURL)
 	}
 	return append(b, '}')
 }
@@ -2588,42 +2613,43 @@ func (x *OAuth2SecurityScheme) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *OAuth2SecurityScheme) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *OAuth2SecurityScheme) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "description":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Description = r.readString()
+				x.Description = r.ReadString()
 			}
 		case "flows":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
 				x.Flows = readOAuthFlowsJSON(r)
 			}
 		case "oauth2MetadataUrl", "oauth2_metadata_url":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.OAuth2MetadataURL = r.readString()
+				x.OAuth2MetadataURL = r.ReadString()
 			}
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readOAuth2SecuritySchemeJSON(r *reader) *OAuth2SecurityScheme {
+func readOAuth2SecuritySchemeJSON(r *wire.Reader) *OAuth2SecurityScheme {
 	x := new(OAuth2SecurityScheme)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -2646,13 +2672,13 @@ func (x *OpenIDConnectSecurityScheme) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"description":`...)
-		b = appendString(b, x.Description)
+		b = wire.AppendString(b, x.Description)
 	}
 	if len(b) > start {
 		b = append(b, ',')
 	}
 	b = append(b, `"openIdConnectUrl":`...)
-	b = appendString(b, x.OpenIDConnectURL)
+	b = wire.AppendString(b, x.OpenIDConnectURL)
 	return append(b, '}')
 }
 
@@ -2661,35 +2687,36 @@ func (x *OpenIDConnectSecurityScheme) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *OpenIDConnectSecurityScheme) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *OpenIDConnectSecurityScheme) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "description":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Description = r.readString()
+				x.Description = r.ReadString()
 			}
 		case "openIdConnectUrl", "open_id_connect_url":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.OpenIDConnectURL = r.readString()
+				x.OpenIDConnectURL = r.ReadString()
 			}
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readOpenIDConnectSecuritySchemeJSON(r *reader) *OpenIDConnectSecurityScheme {
+func readOpenIDConnectSecuritySchemeJSON(r *wire.Reader) *OpenIDConnectSecurityScheme {
 	x := new(OpenIDConnectSecurityScheme)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -2712,7 +2739,7 @@ func (x *MutualTLSSecurityScheme) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"description":`...)
-		b = appendString(b, x.Description)
+		b = wire.AppendString(b, x.Description)
 	}
 	return append(b, '}')
 }
@@ -2722,28 +2749,29 @@ func (x *MutualTLSSecurityScheme) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *MutualTLSSecurityScheme) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *MutualTLSSecurityScheme) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "description":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Description = r.readString()
+				x.Description = r.ReadString()
 			}
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readMutualTLSSecuritySchemeJSON(r *reader) *MutualTLSSecurityScheme {
+func readMutualTLSSecuritySchemeJSON(r *wire.Reader) *MutualTLSSecurityScheme {
 	x := new(MutualTLSSecurityScheme)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -2801,18 +2829,19 @@ func (x *OAuthFlows) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *OAuthFlows) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *OAuthFlows) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "authorizationCode", "authorization_code":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			if x.Flow != nil {
-				r.fail("oneOf", "a second member of the flow oneof")
+				r.Fail("oneOf", "a second member of the flow oneof")
 				return
 			}
 			w := new(OAuthFlowsAuthorizationCode)
@@ -2821,11 +2850,11 @@ func (x *OAuthFlows) readJSON(r *reader) {
 			}
 			x.Flow = w
 		case "clientCredentials", "client_credentials":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			if x.Flow != nil {
-				r.fail("oneOf", "a second member of the flow oneof")
+				r.Fail("oneOf", "a second member of the flow oneof")
 				return
 			}
 			w := new(OAuthFlowsClientCredentials)
@@ -2834,11 +2863,11 @@ func (x *OAuthFlows) readJSON(r *reader) {
 			}
 			x.Flow = w
 		case "implicit":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			if x.Flow != nil {
-				r.fail("oneOf", "a second member of the flow oneof")
+				r.Fail("oneOf", "a second member of the flow oneof")
 				return
 			}
 			w := new(OAuthFlowsImplicit)
@@ -2847,11 +2876,11 @@ func (x *OAuthFlows) readJSON(r *reader) {
 			}
 			x.Flow = w
 		case "password":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			if x.Flow != nil {
-				r.fail("oneOf", "a second member of the flow oneof")
+				r.Fail("oneOf", "a second member of the flow oneof")
 				return
 			}
 			w := new(OAuthFlowsPassword)
@@ -2860,11 +2889,11 @@ func (x *OAuthFlows) readJSON(r *reader) {
 			}
 			x.Flow = w
 		case "deviceCode", "device_code":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			if x.Flow != nil {
-				r.fail("oneOf", "a second member of the flow oneof")
+				r.Fail("oneOf", "a second member of the flow oneof")
 				return
 			}
 			w := new(OAuthFlowsDeviceCode)
@@ -2873,14 +2902,14 @@ func (x *OAuthFlows) readJSON(r *reader) {
 			}
 			x.Flow = w
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readOAuthFlowsJSON(r *reader) *OAuthFlows {
+func readOAuthFlowsJSON(r *wire.Reader) *OAuthFlows {
 	x := new(OAuthFlows)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -2902,31 +2931,31 @@ func (x *AuthorizationCodeOAuthFlow) AppendJSON(b []byte) []byte {
 		b = append(b, ',')
 	}
 	b = append(b, `"authorizationUrl":`...)
-	b = appendString(b, x.AuthorizationURL)
+	b = wire.AppendString(b, x.AuthorizationURL)
 	if len(b) > start {
 		b = append(b, ',')
 	}
 	b = append(b, `"tokenUrl":`...)
-	b = appendString(b, x.TokenURL)
+	b = wire.AppendString(b, x.TokenURL)
 	if x.RefreshURL != "" {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"refreshUrl":`...)
-		b = appendString(b, x.RefreshURL)
+		b = wire.AppendString(b, x.RefreshURL)
 	}
 	if len(b) > start {
 		b = append(b, ',')
 	}
 	b = append(b, `"scopes":`...)
 	b = append(b, '{')
-	for i, k := range sortedKeys(x.Scopes) {
+	for i, k := range wire.SortedKeys(x.Scopes) {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendString(b, k)
+		b = wire.AppendString(b, k)
 		b = append(b, ':')
-		b = appendString(b, x.Scopes[k])
+		b = wire.AppendString(b, x.Scopes[k])
 	}
 	b = append(b, '}')
 	if x.PkceRequired {
@@ -2934,7 +2963,7 @@ func (x *AuthorizationCodeOAuthFlow) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"pkceRequired":`...)
-		b = appendBool(b, x.PkceRequired)
+		b = wire.AppendBool(b, x.PkceRequired)
 	}
 	return append(b, '}')
 }
@@ -2944,63 +2973,64 @@ func (x *AuthorizationCodeOAuthFlow) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *AuthorizationCodeOAuthFlow) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *AuthorizationCodeOAuthFlow) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "authorizationUrl", "authorization_url":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.AuthorizationURL = r.readString()
+				x.AuthorizationURL = r.ReadString()
 			}
 		case "tokenUrl", "token_url":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.TokenURL = r.readString()
+				x.TokenURL = r.ReadString()
 			}
 		case "refreshUrl", "refresh_url":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.RefreshURL = r.readString()
+				x.RefreshURL = r.ReadString()
 			}
 		case "scopes":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				if !r.beginObject() {
+				if !r.BeginObject() {
 					return
 				}
 				x.Scopes = make(map[string]string)
-				for r.nextField() {
-					k := string(r.key())
-					x.Scopes[k] = r.readString()
+				for r.NextField() {
+					k := string(r.Key())
+					x.Scopes[k] = r.ReadString()
 				}
 			}
 		case "pkceRequired", "pkce_required":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.PkceRequired = r.readBool()
+				x.PkceRequired = r.ReadBool()
 			}
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readAuthorizationCodeOAuthFlowJSON(r *reader) *AuthorizationCodeOAuthFlow {
+func readAuthorizationCodeOAuthFlowJSON(r *wire.Reader) *AuthorizationCodeOAuthFlow {
 	x := new(AuthorizationCodeOAuthFlow)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -3022,26 +3052,26 @@ func (x *ClientCredentialsOAuthFlow) AppendJSON(b []byte) []byte {
 		b = append(b, ',')
 	}
 	b = append(b, `"tokenUrl":`...)
-	b = appendString(b, x.TokenURL)
+	b = wire.AppendString(b, x.TokenURL)
 	if x.RefreshURL != "" {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"refreshUrl":`...)
-		b = appendString(b, x.RefreshURL)
+		b = wire.AppendString(b, x.RefreshURL)
 	}
 	if len(b) > start {
 		b = append(b, ',')
 	}
 	b = append(b, `"scopes":`...)
 	b = append(b, '{')
-	for i, k := range sortedKeys(x.Scopes) {
+	for i, k := range wire.SortedKeys(x.Scopes) {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendString(b, k)
+		b = wire.AppendString(b, k)
 		b = append(b, ':')
-		b = appendString(b, x.Scopes[k])
+		b = wire.AppendString(b, x.Scopes[k])
 	}
 	b = append(b, '}')
 	return append(b, '}')
@@ -3052,49 +3082,50 @@ func (x *ClientCredentialsOAuthFlow) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *ClientCredentialsOAuthFlow) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *ClientCredentialsOAuthFlow) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "tokenUrl", "token_url":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.TokenURL = r.readString()
+				x.TokenURL = r.ReadString()
 			}
 		case "refreshUrl", "refresh_url":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.RefreshURL = r.readString()
+				x.RefreshURL = r.ReadString()
 			}
 		case "scopes":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				if !r.beginObject() {
+				if !r.BeginObject() {
 					return
 				}
 				x.Scopes = make(map[string]string)
-				for r.nextField() {
-					k := string(r.key())
-					x.Scopes[k] = r.readString()
+				for r.NextField() {
+					k := string(r.Key())
+					x.Scopes[k] = r.ReadString()
 				}
 			}
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readClientCredentialsOAuthFlowJSON(r *reader) *ClientCredentialsOAuthFlow {
+func readClientCredentialsOAuthFlowJSON(r *wire.Reader) *ClientCredentialsOAuthFlow {
 	x := new(ClientCredentialsOAuthFlow)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -3117,14 +3148,14 @@ func (x *ImplicitOAuthFlow) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"authorizationUrl":`...)
-		b = appendString(b, x.AuthorizationURL)
+		b = wire.AppendString(b, x.AuthorizationURL)
 	}
 	if x.RefreshURL != "" {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"refreshUrl":`...)
-		b = appendString(b, x.RefreshURL)
+		b = wire.AppendString(b, x.RefreshURL)
 	}
 	if len(x.Scopes) > 0 {
 		if len(b) > start {
@@ -3132,13 +3163,13 @@ func (x *ImplicitOAuthFlow) AppendJSON(b []byte) []byte {
 		}
 		b = append(b, `"scopes":`...)
 		b = append(b, '{')
-		for i, k := range sortedKeys(x.Scopes) {
+		for i, k := range wire.SortedKeys(x.Scopes) {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, k)
+			b = wire.AppendString(b, k)
 			b = append(b, ':')
-			b = appendString(b, x.Scopes[k])
+			b = wire.AppendString(b, x.Scopes[k])
 		}
 		b = append(b, '}')
 	}
@@ -3150,49 +3181,50 @@ func (x *ImplicitOAuthFlow) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *ImplicitOAuthFlow) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *ImplicitOAuthFlow) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "authorizationUrl", "authorization_url":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.AuthorizationURL = r.readString()
+				x.AuthorizationURL = r.ReadString()
 			}
 		case "refreshUrl", "refresh_url":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.RefreshURL = r.readString()
+				x.RefreshURL = r.ReadString()
 			}
 		case "scopes":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				if !r.beginObject() {
+				if !r.BeginObject() {
 					return
 				}
 				x.Scopes = make(map[string]string)
-				for r.nextField() {
-					k := string(r.key())
-					x.Scopes[k] = r.readString()
+				for r.NextField() {
+					k := string(r.Key())
+					x.Scopes[k] = r.ReadString()
 				}
 			}
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readImplicitOAuthFlowJSON(r *reader) *ImplicitOAuthFlow {
+func readImplicitOAuthFlowJSON(r *wire.Reader) *ImplicitOAuthFlow {
 	x := new(ImplicitOAuthFlow)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -3215,14 +3247,14 @@ func (x *PasswordOAuthFlow) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"tokenUrl":`...)
-		b = appendString(b, x.TokenURL)
+		b = wire.AppendString(b, x.TokenURL)
 	}
 	if x.RefreshURL != "" {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"refreshUrl":`...)
-		b = appendString(b, x.RefreshURL)
+		b = wire.AppendString(b, x.RefreshURL)
 	}
 	if len(x.Scopes) > 0 {
 		if len(b) > start {
@@ -3230,13 +3262,13 @@ func (x *PasswordOAuthFlow) AppendJSON(b []byte) []byte {
 		}
 		b = append(b, `"scopes":`...)
 		b = append(b, '{')
-		for i, k := range sortedKeys(x.Scopes) {
+		for i, k := range wire.SortedKeys(x.Scopes) {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, k)
+			b = wire.AppendString(b, k)
 			b = append(b, ':')
-			b = appendString(b, x.Scopes[k])
+			b = wire.AppendString(b, x.Scopes[k])
 		}
 		b = append(b, '}')
 	}
@@ -3248,49 +3280,50 @@ func (x *PasswordOAuthFlow) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *PasswordOAuthFlow) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *PasswordOAuthFlow) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "tokenUrl", "token_url":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.TokenURL = r.readString()
+				x.TokenURL = r.ReadString()
 			}
 		case "refreshUrl", "refresh_url":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.RefreshURL = r.readString()
+				x.RefreshURL = r.ReadString()
 			}
 		case "scopes":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				if !r.beginObject() {
+				if !r.BeginObject() {
 					return
 				}
 				x.Scopes = make(map[string]string)
-				for r.nextField() {
-					k := string(r.key())
-					x.Scopes[k] = r.readString()
+				for r.NextField() {
+					k := string(r.Key())
+					x.Scopes[k] = r.ReadString()
 				}
 			}
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readPasswordOAuthFlowJSON(r *reader) *PasswordOAuthFlow {
+func readPasswordOAuthFlowJSON(r *wire.Reader) *PasswordOAuthFlow {
 	x := new(PasswordOAuthFlow)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -3312,31 +3345,31 @@ func (x *DeviceCodeOAuthFlow) AppendJSON(b []byte) []byte {
 		b = append(b, ',')
 	}
 	b = append(b, `"deviceAuthorizationUrl":`...)
-	b = appendString(b, x.DeviceAuthorizationURL)
+	b = wire.AppendString(b, x.DeviceAuthorizationURL)
 	if len(b) > start {
 		b = append(b, ',')
 	}
 	b = append(b, `"tokenUrl":`...)
-	b = appendString(b, x.TokenURL)
+	b = wire.AppendString(b, x.TokenURL)
 	if x.RefreshURL != "" {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"refreshUrl":`...)
-		b = appendString(b, x.RefreshURL)
+		b = wire.AppendString(b, x.RefreshURL)
 	}
 	if len(b) > start {
 		b = append(b, ',')
 	}
 	b = append(b, `"scopes":`...)
 	b = append(b, '{')
-	for i, k := range sortedKeys(x.Scopes) {
+	for i, k := range wire.SortedKeys(x.Scopes) {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendString(b, k)
+		b = wire.AppendString(b, k)
 		b = append(b, ':')
-		b = appendString(b, x.Scopes[k])
+		b = wire.AppendString(b, x.Scopes[k])
 	}
 	b = append(b, '}')
 	return append(b, '}')
@@ -3347,56 +3380,57 @@ func (x *DeviceCodeOAuthFlow) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *DeviceCodeOAuthFlow) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *DeviceCodeOAuthFlow) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "deviceAuthorizationUrl", "device_authorization_url":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.DeviceAuthorizationURL = r.readString()
+				x.DeviceAuthorizationURL = r.ReadString()
 			}
 		case "tokenUrl", "token_url":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.TokenURL = r.readString()
+				x.TokenURL = r.ReadString()
 			}
 		case "refreshUrl", "refresh_url":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.RefreshURL = r.readString()
+				x.RefreshURL = r.ReadString()
 			}
 		case "scopes":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				if !r.beginObject() {
+				if !r.BeginObject() {
 					return
 				}
 				x.Scopes = make(map[string]string)
-				for r.nextField() {
-					k := string(r.key())
-					x.Scopes[k] = r.readString()
+				for r.NextField() {
+					k := string(r.Key())
+					x.Scopes[k] = r.ReadString()
 				}
 			}
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readDeviceCodeOAuthFlowJSON(r *reader) *DeviceCodeOAuthFlow {
+func readDeviceCodeOAuthFlowJSON(r *wire.Reader) *DeviceCodeOAuthFlow {
 	x := new(DeviceCodeOAuthFlow)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -3419,7 +3453,7 @@ func (x *SendMessageRequest) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"tenant":`...)
-		b = appendString(b, x.Tenant)
+		b = wire.AppendString(b, x.Tenant)
 	}
 	if x.Message != nil {
 		if len(b) > start {
@@ -3440,7 +3474,7 @@ func (x *SendMessageRequest) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"metadata":`...)
-		b = appendRaw(b, x.Metadata)
+		b = wire.AppendRaw(b, x.Metadata)
 	}
 	return append(b, '}')
 }
@@ -3450,49 +3484,50 @@ func (x *SendMessageRequest) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *SendMessageRequest) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *SendMessageRequest) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "tenant":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Tenant = r.readString()
+				x.Tenant = r.ReadString()
 			}
 		case "message":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
 				x.Message = readMessageJSON(r)
 			}
 		case "configuration":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
 				x.Configuration = readSendMessageConfigurationJSON(r)
 			}
 		case "metadata":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Metadata = r.readRaw(false, true)
+				x.Metadata = r.ReadRaw(false, true)
 			}
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readSendMessageRequestJSON(r *reader) *SendMessageRequest {
+func readSendMessageRequestJSON(r *wire.Reader) *SendMessageRequest {
 	x := new(SendMessageRequest)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -3515,19 +3550,19 @@ func (x *GetTaskRequest) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"tenant":`...)
-		b = appendString(b, x.Tenant)
+		b = wire.AppendString(b, x.Tenant)
 	}
 	if len(b) > start {
 		b = append(b, ',')
 	}
 	b = append(b, `"id":`...)
-	b = appendString(b, x.ID)
+	b = wire.AppendString(b, x.ID)
 	if x.HistoryLength != nil {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"historyLength":`...)
-		b = appendInt(b, int64(*x.HistoryLength))
+		b = wire.AppendInt(b, int64(*x.HistoryLength))
 	}
 	return append(b, '}')
 }
@@ -3537,40 +3572,41 @@ func (x *GetTaskRequest) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *GetTaskRequest) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *GetTaskRequest) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "tenant":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Tenant = r.readString()
+				x.Tenant = r.ReadString()
 			}
 		case "id":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.ID = r.readString()
+				x.ID = r.ReadString()
 			}
 		case "historyLength", "history_length":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
-			x.HistoryLength = newOf(r.readInt32())
+			x.HistoryLength = wire.Ptr(r.ReadInt32())
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readGetTaskRequestJSON(r *reader) *GetTaskRequest {
+func readGetTaskRequestJSON(r *wire.Reader) *GetTaskRequest {
 	x := new(GetTaskRequest)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -3593,56 +3629,56 @@ func (x *ListTasksRequest) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"tenant":`...)
-		b = appendString(b, x.Tenant)
+		b = wire.AppendString(b, x.Tenant)
 	}
 	if x.ContextID != "" {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"contextId":`...)
-		b = appendString(b, x.ContextID)
+		b = wire.AppendString(b, x.ContextID)
 	}
 	if x.Status != 0 {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"status":`...)
-		b = appendEnum(b, x.Status.String(), int32(x.Status))
+		b = wire.AppendEnum(b, x.Status.String(), int32(x.Status))
 	}
 	if x.PageSize != nil {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"pageSize":`...)
-		b = appendInt(b, int64(*x.PageSize))
+		b = wire.AppendInt(b, int64(*x.PageSize))
 	}
 	if x.PageToken != "" {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"pageToken":`...)
-		b = appendString(b, x.PageToken)
+		b = wire.AppendString(b, x.PageToken)
 	}
 	if x.HistoryLength != nil {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"historyLength":`...)
-		b = appendInt(b, int64(*x.HistoryLength))
+		b = wire.AppendInt(b, int64(*x.HistoryLength))
 	}
 	if x.StatusTimestampAfter != nil {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"statusTimestampAfter":`...)
-		b = appendTimestamp(b, *x.StatusTimestampAfter)
+		b = wire.AppendTimestamp(b, *x.StatusTimestampAfter)
 	}
 	if x.IncludeArtifacts != nil {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"includeArtifacts":`...)
-		b = appendBool(b, *x.IncludeArtifacts)
+		b = wire.AppendBool(b, *x.IncludeArtifacts)
 	}
 	return append(b, '}')
 }
@@ -3652,71 +3688,72 @@ func (x *ListTasksRequest) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *ListTasksRequest) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *ListTasksRequest) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "tenant":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Tenant = r.readString()
+				x.Tenant = r.ReadString()
 			}
 		case "contextId", "context_id":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.ContextID = r.readString()
+				x.ContextID = r.ReadString()
 			}
 		case "status":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
 				x.Status = readTaskState(r)
 			}
 		case "pageSize", "page_size":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
-			x.PageSize = newOf(r.readInt32())
+			x.PageSize = wire.Ptr(r.ReadInt32())
 		case "pageToken", "page_token":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.PageToken = r.readString()
+				x.PageToken = r.ReadString()
 			}
 		case "historyLength", "history_length":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
-			x.HistoryLength = newOf(r.readInt32())
+			x.HistoryLength = wire.Ptr(r.ReadInt32())
 		case "statusTimestampAfter", "status_timestamp_after":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.StatusTimestampAfter = newOf(r.readTimestamp())
+				x.StatusTimestampAfter = wire.Ptr(r.ReadTimestamp())
 			}
 		case "includeArtifacts", "include_artifacts":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
-			x.IncludeArtifacts = newOf(r.readBool())
+			x.IncludeArtifacts = wire.Ptr(r.ReadBool())
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readListTasksRequestJSON(r *reader) *ListTasksRequest {
+func readListTasksRequestJSON(r *wire.Reader) *ListTasksRequest {
 	x := new(ListTasksRequest)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -3750,17 +3787,17 @@ func (x *ListTasksResponse) AppendJSON(b []byte) []byte {
 		b = append(b, ',')
 	}
 	b = append(b, `"nextPageToken":`...)
-	b = appendString(b, x.NextPageToken)
+	b = wire.AppendString(b, x.NextPageToken)
 	if len(b) > start {
 		b = append(b, ',')
 	}
 	b = append(b, `"pageSize":`...)
-	b = appendInt(b, int64(x.PageSize))
+	b = wire.AppendInt(b, int64(x.PageSize))
 	if len(b) > start {
 		b = append(b, ',')
 	}
 	b = append(b, `"totalSize":`...)
-	b = appendInt(b, int64(x.TotalSize))
+	b = wire.AppendInt(b, int64(x.TotalSize))
 	return append(b, '}')
 }
 
@@ -3769,51 +3806,52 @@ func (x *ListTasksResponse) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *ListTasksResponse) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *ListTasksResponse) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "tasks":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Tasks = readSlice(r, func(v **Task, r *reader) {
+				x.Tasks = wire.ReadSlice(r, func(v **Task, r *wire.Reader) {
 					*v = readTaskJSON(r)
 				})
 			}
 		case "nextPageToken", "next_page_token":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.NextPageToken = r.readString()
+				x.NextPageToken = r.ReadString()
 			}
 		case "pageSize", "page_size":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.PageSize = r.readInt32()
+				x.PageSize = r.ReadInt32()
 			}
 		case "totalSize", "total_size":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.TotalSize = r.readInt32()
+				x.TotalSize = r.ReadInt32()
 			}
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readListTasksResponseJSON(r *reader) *ListTasksResponse {
+func readListTasksResponseJSON(r *wire.Reader) *ListTasksResponse {
 	x := new(ListTasksResponse)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -3836,19 +3874,19 @@ func (x *CancelTaskRequest) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"tenant":`...)
-		b = appendString(b, x.Tenant)
+		b = wire.AppendString(b, x.Tenant)
 	}
 	if len(b) > start {
 		b = append(b, ',')
 	}
 	b = append(b, `"id":`...)
-	b = appendString(b, x.ID)
+	b = wire.AppendString(b, x.ID)
 	if x.Metadata != nil {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"metadata":`...)
-		b = appendRaw(b, x.Metadata)
+		b = wire.AppendRaw(b, x.Metadata)
 	}
 	return append(b, '}')
 }
@@ -3858,42 +3896,43 @@ func (x *CancelTaskRequest) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *CancelTaskRequest) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *CancelTaskRequest) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "tenant":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Tenant = r.readString()
+				x.Tenant = r.ReadString()
 			}
 		case "id":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.ID = r.readString()
+				x.ID = r.ReadString()
 			}
 		case "metadata":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Metadata = r.readRaw(false, true)
+				x.Metadata = r.ReadRaw(false, true)
 			}
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readCancelTaskRequestJSON(r *reader) *CancelTaskRequest {
+func readCancelTaskRequestJSON(r *wire.Reader) *CancelTaskRequest {
 	x := new(CancelTaskRequest)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -3916,18 +3955,18 @@ func (x *GetTaskPushNotificationConfigRequest) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"tenant":`...)
-		b = appendString(b, x.Tenant)
+		b = wire.AppendString(b, x.Tenant)
 	}
 	if len(b) > start {
 		b = append(b, ',')
 	}
 	b = append(b, `"taskId":`...)
-	b = appendString(b, x.TaskID)
+	b = wire.AppendString(b, x.TaskID)
 	if len(b) > start {
 		b = append(b, ',')
 	}
 	b = append(b, `"id":`...)
-	b = appendString(b, x.ID)
+	b = wire.AppendString(b, x.ID)
 	return append(b, '}')
 }
 
@@ -3936,42 +3975,43 @@ func (x *GetTaskPushNotificationConfigRequest) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *GetTaskPushNotificationConfigRequest) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *GetTaskPushNotificationConfigRequest) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "tenant":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Tenant = r.readString()
+				x.Tenant = r.ReadString()
 			}
 		case "taskId", "task_id":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.TaskID = r.readString()
+				x.TaskID = r.ReadString()
 			}
 		case "id":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.ID = r.readString()
+				x.ID = r.ReadString()
 			}
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readGetTaskPushNotificationConfigRequestJSON(r *reader) *GetTaskPushNotificationConfigRequest {
+func readGetTaskPushNotificationConfigRequestJSON(r *wire.Reader) *GetTaskPushNotificationConfigRequest {
 	x := new(GetTaskPushNotificationConfigRequest)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -3994,18 +4034,18 @@ func (x *DeleteTaskPushNotificationConfigRequest) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"tenant":`...)
-		b = appendString(b, x.Tenant)
+		b = wire.AppendString(b, x.Tenant)
 	}
 	if len(b) > start {
 		b = append(b, ',')
 	}
 	b = append(b, `"taskId":`...)
-	b = appendString(b, x.TaskID)
+	b = wire.AppendString(b, x.TaskID)
 	if len(b) > start {
 		b = append(b, ',')
 	}
 	b = append(b, `"id":`...)
-	b = appendString(b, x.ID)
+	b = wire.AppendString(b, x.ID)
 	return append(b, '}')
 }
 
@@ -4014,42 +4054,43 @@ func (x *DeleteTaskPushNotificationConfigRequest) MarshalJSON() ([]byte, error) 
 	return x.AppendJSON(nil), nil
 }
 
-func (x *DeleteTaskPushNotificationConfigRequest) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *DeleteTaskPushNotificationConfigRequest) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "tenant":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Tenant = r.readString()
+				x.Tenant = r.ReadString()
 			}
 		case "taskId", "task_id":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.TaskID = r.readString()
+				x.TaskID = r.ReadString()
 			}
 		case "id":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.ID = r.readString()
+				x.ID = r.ReadString()
 			}
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readDeleteTaskPushNotificationConfigRequestJSON(r *reader) *DeleteTaskPushNotificationConfigRequest {
+func readDeleteTaskPushNotificationConfigRequestJSON(r *wire.Reader) *DeleteTaskPushNotificationConfigRequest {
 	x := new(DeleteTaskPushNotificationConfigRequest)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -4072,13 +4113,13 @@ func (x *SubscribeToTaskRequest) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"tenant":`...)
-		b = appendString(b, x.Tenant)
+		b = wire.AppendString(b, x.Tenant)
 	}
 	if len(b) > start {
 		b = append(b, ',')
 	}
 	b = append(b, `"id":`...)
-	b = appendString(b, x.ID)
+	b = wire.AppendString(b, x.ID)
 	return append(b, '}')
 }
 
@@ -4087,35 +4128,36 @@ func (x *SubscribeToTaskRequest) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *SubscribeToTaskRequest) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *SubscribeToTaskRequest) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "tenant":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Tenant = r.readString()
+				x.Tenant = r.ReadString()
 			}
 		case "id":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.ID = r.readString()
+				x.ID = r.ReadString()
 			}
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readSubscribeToTaskRequestJSON(r *reader) *SubscribeToTaskRequest {
+func readSubscribeToTaskRequestJSON(r *wire.Reader) *SubscribeToTaskRequest {
 	x := new(SubscribeToTaskRequest)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -4138,26 +4180,26 @@ func (x *ListTaskPushNotificationConfigsRequest) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"tenant":`...)
-		b = appendString(b, x.Tenant)
+		b = wire.AppendString(b, x.Tenant)
 	}
 	if len(b) > start {
 		b = append(b, ',')
 	}
 	b = append(b, `"taskId":`...)
-	b = appendString(b, x.TaskID)
+	b = wire.AppendString(b, x.TaskID)
 	if x.PageSize != 0 {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"pageSize":`...)
-		b = appendInt(b, int64(x.PageSize))
+		b = wire.AppendInt(b, int64(x.PageSize))
 	}
 	if x.PageToken != "" {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"pageToken":`...)
-		b = appendString(b, x.PageToken)
+		b = wire.AppendString(b, x.PageToken)
 	}
 	return append(b, '}')
 }
@@ -4167,49 +4209,50 @@ func (x *ListTaskPushNotificationConfigsRequest) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *ListTaskPushNotificationConfigsRequest) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *ListTaskPushNotificationConfigsRequest) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "tenant":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Tenant = r.readString()
+				x.Tenant = r.ReadString()
 			}
 		case "taskId", "task_id":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.TaskID = r.readString()
+				x.TaskID = r.ReadString()
 			}
 		case "pageSize", "page_size":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.PageSize = r.readInt32()
+				x.PageSize = r.ReadInt32()
 			}
 		case "pageToken", "page_token":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.PageToken = r.readString()
+				x.PageToken = r.ReadString()
 			}
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readListTaskPushNotificationConfigsRequestJSON(r *reader) *ListTaskPushNotificationConfigsRequest {
+func readListTaskPushNotificationConfigsRequestJSON(r *wire.Reader) *ListTaskPushNotificationConfigsRequest {
 	x := new(ListTaskPushNotificationConfigsRequest)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -4232,7 +4275,7 @@ func (x *GetExtendedAgentCardRequest) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"tenant":`...)
-		b = appendString(b, x.Tenant)
+		b = wire.AppendString(b, x.Tenant)
 	}
 	return append(b, '}')
 }
@@ -4242,28 +4285,29 @@ func (x *GetExtendedAgentCardRequest) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *GetExtendedAgentCardRequest) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *GetExtendedAgentCardRequest) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "tenant":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Tenant = r.readString()
+				x.Tenant = r.ReadString()
 			}
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readGetExtendedAgentCardRequestJSON(r *reader) *GetExtendedAgentCardRequest {
+func readGetExtendedAgentCardRequestJSON(r *wire.Reader) *GetExtendedAgentCardRequest {
 	x := new(GetExtendedAgentCardRequest)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -4303,18 +4347,19 @@ func (x *SendMessageResponse) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *SendMessageResponse) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *SendMessageResponse) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "task":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			if x.Payload != nil {
-				r.fail("oneOf", "a second member of the payload oneof")
+				r.Fail("oneOf", "a second member of the payload oneof")
 				return
 			}
 			w := new(SendMessageResponseTask)
@@ -4323,11 +4368,11 @@ func (x *SendMessageResponse) readJSON(r *reader) {
 			}
 			x.Payload = w
 		case "message":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			if x.Payload != nil {
-				r.fail("oneOf", "a second member of the payload oneof")
+				r.Fail("oneOf", "a second member of the payload oneof")
 				return
 			}
 			w := new(SendMessageResponseMessage)
@@ -4336,14 +4381,14 @@ func (x *SendMessageResponse) readJSON(r *reader) {
 			}
 			x.Payload = w
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readSendMessageResponseJSON(r *reader) *SendMessageResponse {
+func readSendMessageResponseJSON(r *wire.Reader) *SendMessageResponse {
 	x := new(SendMessageResponse)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -4395,18 +4440,19 @@ func (x *StreamResponse) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *StreamResponse) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *StreamResponse) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "task":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			if x.Payload != nil {
-				r.fail("oneOf", "a second member of the payload oneof")
+				r.Fail("oneOf", "a second member of the payload oneof")
 				return
 			}
 			w := new(StreamResponseTask)
@@ -4415,11 +4461,11 @@ func (x *StreamResponse) readJSON(r *reader) {
 			}
 			x.Payload = w
 		case "message":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			if x.Payload != nil {
-				r.fail("oneOf", "a second member of the payload oneof")
+				r.Fail("oneOf", "a second member of the payload oneof")
 				return
 			}
 			w := new(StreamResponseMessage)
@@ -4428,11 +4474,11 @@ func (x *StreamResponse) readJSON(r *reader) {
 			}
 			x.Payload = w
 		case "statusUpdate", "status_update":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			if x.Payload != nil {
-				r.fail("oneOf", "a second member of the payload oneof")
+				r.Fail("oneOf", "a second member of the payload oneof")
 				return
 			}
 			w := new(StreamResponseStatusUpdate)
@@ -4441,11 +4487,11 @@ func (x *StreamResponse) readJSON(r *reader) {
 			}
 			x.Payload = w
 		case "artifactUpdate", "artifact_update":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			if x.Payload != nil {
-				r.fail("oneOf", "a second member of the payload oneof")
+				r.Fail("oneOf", "a second member of the payload oneof")
 				return
 			}
 			w := new(StreamResponseArtifactUpdate)
@@ -4454,14 +4500,14 @@ func (x *StreamResponse) readJSON(r *reader) {
 			}
 			x.Payload = w
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readStreamResponseJSON(r *reader) *StreamResponse {
+func readStreamResponseJSON(r *wire.Reader) *StreamResponse {
 	x := new(StreamResponse)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -4498,7 +4544,7 @@ func (x *ListTaskPushNotificationConfigsResponse) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"nextPageToken":`...)
-		b = appendString(b, x.NextPageToken)
+		b = wire.AppendString(b, x.NextPageToken)
 	}
 	return append(b, '}')
 }
@@ -4508,37 +4554,38 @@ func (x *ListTaskPushNotificationConfigsResponse) MarshalJSON() ([]byte, error) 
 	return x.AppendJSON(nil), nil
 }
 
-func (x *ListTaskPushNotificationConfigsResponse) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *ListTaskPushNotificationConfigsResponse) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "configs":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Configs = readSlice(r, func(v **TaskPushNotificationConfig, r *reader) {
+				x.Configs = wire.ReadSlice(r, func(v **TaskPushNotificationConfig, r *wire.Reader) {
 					*v = readTaskPushNotificationConfigJSON(r)
 				})
 			}
 		case "nextPageToken", "next_page_token":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.NextPageToken = r.readString()
+				x.NextPageToken = r.ReadString()
 			}
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readListTaskPushNotificationConfigsResponseJSON(r *reader) *ListTaskPushNotificationConfigsResponse {
+func readListTaskPushNotificationConfigsResponseJSON(r *wire.Reader) *ListTaskPushNotificationConfigsResponse {
 	x := new(ListTaskPushNotificationConfigsResponse)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -4563,21 +4610,22 @@ func (x *Empty) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *Empty) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *Empty) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readEmptyJSON(r *reader) *Empty {
+func readEmptyJSON(r *wire.Reader) *Empty {
 	x := new(Empty)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 

@@ -5,6 +5,7 @@ package a2a
 
 import (
 	"bytes"
+	"github.com/agui-gen/agui-gen/runtime/wire"
 	"maps"
 	"slices"
 	"time"
@@ -18,25 +19,25 @@ func (x *SendMessageConfiguration) AppendProto(b []byte) []byte {
 	if len(x.AcceptedOutputModes) > 0 {
 		for _, e := range x.AcceptedOutputModes {
 			b = append(b, 0x0a)
-			b = appendLenString(b, e)
+			b = wire.AppendLenString(b, e)
 		}
 	}
 	if x.TaskPushNotificationConfig != nil {
 		b = append(b, 0x12)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = x.TaskPushNotificationConfig.AppendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	}
 	if x.HistoryLength != nil {
 		b = append(b, 0x18)
-		b = appendVarint(b, uint64(int64(*x.HistoryLength)))
+		b = wire.AppendVarint(b, uint64(int64(*x.HistoryLength)))
 	}
 	if x.ReturnImmediately {
 		b = append(b, 0x20)
-		b = appendBoolVarint(b, x.ReturnImmediately)
+		b = wire.AppendBoolVarint(b, x.ReturnImmediately)
 	}
 	return b
 }
@@ -45,52 +46,52 @@ func (x *SendMessageConfiguration) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *SendMessageConfiguration) UnmarshalProto(data []byte) error {
 	*x = SendMessageConfiguration{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *SendMessageConfiguration) readProto(w *wireReader) *Error {
+func (x *SendMessageConfiguration) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.AcceptedOutputModes = append(x.AcceptedOutputModes, wireString(w))
+			x.AcceptedOutputModes = append(x.AcceptedOutputModes, wire.WireString(w))
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.TaskPushNotificationConfig = readTaskPushNotificationConfigProto(w, "taskPushNotificationConfig")
 		case 3:
 			if wt != 0 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.HistoryLength = newOf(int32(w.varint()))
+			x.HistoryLength = wire.Ptr(int32(w.Varint()))
 		case 4:
 			if wt != 0 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.ReturnImmediately = w.varint() != 0
+			x.ReturnImmediately = w.Varint() != 0
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readSendMessageConfigurationProto reads a length-delimited SendMessageConfiguration from w; an error is located at field.
-func readSendMessageConfigurationProto(w *wireReader, field string) *SendMessageConfiguration {
+func readSendMessageConfigurationProto(w *wire.ProtoReader, field string) *SendMessageConfiguration {
 	x := new(SendMessageConfiguration)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -104,7 +105,7 @@ func (x *SendMessageConfiguration) Clone() *SendMessageConfiguration {
 	c.AcceptedOutputModes = slices.Clone(x.AcceptedOutputModes)
 	c.TaskPushNotificationConfig = x.TaskPushNotificationConfig.Clone()
 	if x.HistoryLength != nil {
-		c.HistoryLength = newOf(*x.HistoryLength)
+		c.HistoryLength = wire.Ptr(*x.HistoryLength)
 	}
 	return &c
 }
@@ -116,19 +117,19 @@ func (x *Task) AppendProto(b []byte) []byte {
 	}
 	if x.ID != "" {
 		b = append(b, 0x0a)
-		b = appendLenString(b, x.ID)
+		b = wire.AppendLenString(b, x.ID)
 	}
 	if x.ContextID != "" {
 		b = append(b, 0x12)
-		b = appendLenString(b, x.ContextID)
+		b = wire.AppendLenString(b, x.ContextID)
 	}
 	if x.Status != nil {
 		b = append(b, 0x1a)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = x.Status.AppendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	}
 	if len(x.Artifacts) > 0 {
@@ -136,9 +137,9 @@ func (x *Task) AppendProto(b []byte) []byte {
 			b = append(b, 0x22)
 			{
 				var at int
-				b, at = beginLen(b)
+				b, at = wire.BeginLen(b)
 				b = e.AppendProto(b)
-				b = endLen(b, at)
+				b = wire.EndLen(b, at)
 			}
 		}
 	}
@@ -147,9 +148,9 @@ func (x *Task) AppendProto(b []byte) []byte {
 			b = append(b, 0x2a)
 			{
 				var at int
-				b, at = beginLen(b)
+				b, at = wire.BeginLen(b)
 				b = e.AppendProto(b)
-				b = endLen(b, at)
+				b = wire.EndLen(b, at)
 			}
 		}
 	}
@@ -157,9 +158,9 @@ func (x *Task) AppendProto(b []byte) []byte {
 		b = append(b, 0x32)
 		{
 			var at int
-			b, at = beginLen(b)
-			b = appendStructWire(b, x.Metadata)
-			b = endLen(b, at)
+			b, at = wire.BeginLen(b)
+			b = wire.AppendStructWire(b, x.Metadata)
+			b = wire.EndLen(b, at)
 		}
 	}
 	return b
@@ -169,64 +170,64 @@ func (x *Task) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *Task) UnmarshalProto(data []byte) error {
 	*x = Task{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *Task) readProto(w *wireReader) *Error {
+func (x *Task) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.ID = wireString(w)
+			x.ID = wire.WireString(w)
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.ContextID = wireString(w)
+			x.ContextID = wire.WireString(w)
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.Status = readTaskStatusProto(w, "status")
 		case 4:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.Artifacts = append(x.Artifacts, readArtifactProto(w, "artifacts"))
 		case 5:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.History = append(x.History, readMessageProto(w, "history"))
 		case 6:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Metadata = wireStruct(w, "metadata")
+			x.Metadata = wire.WireStruct(w, "metadata")
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readTaskProto reads a length-delimited Task from w; an error is located at field.
-func readTaskProto(w *wireReader, field string) *Task {
+func readTaskProto(w *wire.ProtoReader, field string) *Task {
 	x := new(Task)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -261,24 +262,24 @@ func (x *TaskStatus) AppendProto(b []byte) []byte {
 	}
 	if x.State != 0 {
 		b = append(b, 0x08)
-		b = appendVarint(b, uint64(int64(x.State)))
+		b = wire.AppendVarint(b, uint64(int64(x.State)))
 	}
 	if x.Message != nil {
 		b = append(b, 0x12)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = x.Message.AppendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	}
 	if x.Timestamp != nil {
 		b = append(b, 0x1a)
 		{
 			var at int
-			b, at = beginLen(b)
-			b = appendTimestampWire(b, *x.Timestamp)
-			b = endLen(b, at)
+			b, at = wire.BeginLen(b)
+			b = wire.AppendTimestampWire(b, *x.Timestamp)
+			b = wire.EndLen(b, at)
 		}
 	}
 	return b
@@ -288,46 +289,46 @@ func (x *TaskStatus) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *TaskStatus) UnmarshalProto(data []byte) error {
 	*x = TaskStatus{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *TaskStatus) readProto(w *wireReader) *Error {
+func (x *TaskStatus) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 0 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.State = TaskState(int32(w.varint()))
+			x.State = TaskState(int32(w.Varint()))
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.Message = readMessageProto(w, "message")
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Timestamp = wireTimestamp(w, "timestamp")
+			x.Timestamp = wire.WireTimestamp(w, "timestamp")
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readTaskStatusProto reads a length-delimited TaskStatus from w; an error is located at field.
-func readTaskStatusProto(w *wireReader, field string) *TaskStatus {
+func readTaskStatusProto(w *wire.ProtoReader, field string) *TaskStatus {
 	x := new(TaskStatus)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -350,41 +351,41 @@ func (x *Part) AppendProto(b []byte) []byte {
 	}
 	if v, ok := x.Content.(*PartText); ok {
 		b = append(b, 0x0a)
-		b = appendLenString(b, v.Text)
+		b = wire.AppendLenString(b, v.Text)
 	}
 	if v, ok := x.Content.(*PartRaw); ok {
 		b = append(b, 0x12)
-		b = appendLenBytes(b, v.Raw)
+		b = wire.AppendLenBytes(b, v.Raw)
 	}
 	if v, ok := x.Content.(*PartURL); ok {
 		b = append(b, 0x1a)
-		b = appendLenString(b, v.URL)
+		b = wire.AppendLenString(b, v.URL)
 	}
 	if v, ok := x.Content.(*PartData); ok {
 		b = append(b, 0x22)
 		{
 			var at int
-			b, at = beginLen(b)
-			b = appendValueWire(b, v.Data)
-			b = endLen(b, at)
+			b, at = wire.BeginLen(b)
+			b = wire.AppendValueWire(b, v.Data)
+			b = wire.EndLen(b, at)
 		}
 	}
 	if x.Metadata != nil {
 		b = append(b, 0x2a)
 		{
 			var at int
-			b, at = beginLen(b)
-			b = appendStructWire(b, x.Metadata)
-			b = endLen(b, at)
+			b, at = wire.BeginLen(b)
+			b = wire.AppendStructWire(b, x.Metadata)
+			b = wire.EndLen(b, at)
 		}
 	}
 	if x.Filename != "" {
 		b = append(b, 0x32)
-		b = appendLenString(b, x.Filename)
+		b = wire.AppendLenString(b, x.Filename)
 	}
 	if x.MediaType != "" {
 		b = append(b, 0x3a)
-		b = appendLenString(b, x.MediaType)
+		b = wire.AppendLenString(b, x.MediaType)
 	}
 	return b
 }
@@ -393,70 +394,70 @@ func (x *Part) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *Part) UnmarshalProto(data []byte) error {
 	*x = Part{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *Part) readProto(w *wireReader) *Error {
+func (x *Part) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Content = &PartText{Text: wireString(w)}
+			x.Content = &PartText{Text: wire.WireString(w)}
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Content = &PartRaw{Raw: bytes.Clone(w.lenBytes())}
+			x.Content = &PartRaw{Raw: bytes.Clone(w.LenBytes())}
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Content = &PartURL{URL: wireString(w)}
+			x.Content = &PartURL{URL: wire.WireString(w)}
 		case 4:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Content = &PartData{Data: wireValue(w, "data")}
+			x.Content = &PartData{Data: wire.WireValue(w, "data")}
 		case 5:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Metadata = wireStruct(w, "metadata")
+			x.Metadata = wire.WireStruct(w, "metadata")
 		case 6:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Filename = wireString(w)
+			x.Filename = wire.WireString(w)
 		case 7:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.MediaType = wireString(w)
+			x.MediaType = wire.WireString(w)
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readPartProto reads a length-delimited Part from w; an error is located at field.
-func readPartProto(w *wireReader, field string) *Part {
+func readPartProto(w *wire.ProtoReader, field string) *Part {
 	x := new(Part)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -488,28 +489,28 @@ func (x *Message) AppendProto(b []byte) []byte {
 	}
 	if x.MessageID != "" {
 		b = append(b, 0x0a)
-		b = appendLenString(b, x.MessageID)
+		b = wire.AppendLenString(b, x.MessageID)
 	}
 	if x.ContextID != "" {
 		b = append(b, 0x12)
-		b = appendLenString(b, x.ContextID)
+		b = wire.AppendLenString(b, x.ContextID)
 	}
 	if x.TaskID != "" {
 		b = append(b, 0x1a)
-		b = appendLenString(b, x.TaskID)
+		b = wire.AppendLenString(b, x.TaskID)
 	}
 	if x.Role != 0 {
 		b = append(b, 0x20)
-		b = appendVarint(b, uint64(int64(x.Role)))
+		b = wire.AppendVarint(b, uint64(int64(x.Role)))
 	}
 	if len(x.Parts) > 0 {
 		for _, e := range x.Parts {
 			b = append(b, 0x2a)
 			{
 				var at int
-				b, at = beginLen(b)
+				b, at = wire.BeginLen(b)
 				b = e.AppendProto(b)
-				b = endLen(b, at)
+				b = wire.EndLen(b, at)
 			}
 		}
 	}
@@ -517,21 +518,21 @@ func (x *Message) AppendProto(b []byte) []byte {
 		b = append(b, 0x32)
 		{
 			var at int
-			b, at = beginLen(b)
-			b = appendStructWire(b, x.Metadata)
-			b = endLen(b, at)
+			b, at = wire.BeginLen(b)
+			b = wire.AppendStructWire(b, x.Metadata)
+			b = wire.EndLen(b, at)
 		}
 	}
 	if len(x.Extensions) > 0 {
 		for _, e := range x.Extensions {
 			b = append(b, 0x3a)
-			b = appendLenString(b, e)
+			b = wire.AppendLenString(b, e)
 		}
 	}
 	if len(x.ReferenceTaskIDs) > 0 {
 		for _, e := range x.ReferenceTaskIDs {
 			b = append(b, 0x42)
-			b = appendLenString(b, e)
+			b = wire.AppendLenString(b, e)
 		}
 	}
 	return b
@@ -541,76 +542,76 @@ func (x *Message) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *Message) UnmarshalProto(data []byte) error {
 	*x = Message{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *Message) readProto(w *wireReader) *Error {
+func (x *Message) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.MessageID = wireString(w)
+			x.MessageID = wire.WireString(w)
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.ContextID = wireString(w)
+			x.ContextID = wire.WireString(w)
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.TaskID = wireString(w)
+			x.TaskID = wire.WireString(w)
 		case 4:
 			if wt != 0 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Role = Role(int32(w.varint()))
+			x.Role = Role(int32(w.Varint()))
 		case 5:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.Parts = append(x.Parts, readPartProto(w, "parts"))
 		case 6:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Metadata = wireStruct(w, "metadata")
+			x.Metadata = wire.WireStruct(w, "metadata")
 		case 7:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Extensions = append(x.Extensions, wireString(w))
+			x.Extensions = append(x.Extensions, wire.WireString(w))
 		case 8:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.ReferenceTaskIDs = append(x.ReferenceTaskIDs, wireString(w))
+			x.ReferenceTaskIDs = append(x.ReferenceTaskIDs, wire.WireString(w))
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readMessageProto reads a length-delimited Message from w; an error is located at field.
-func readMessageProto(w *wireReader, field string) *Message {
+func readMessageProto(w *wire.ProtoReader, field string) *Message {
 	x := new(Message)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -640,24 +641,24 @@ func (x *Artifact) AppendProto(b []byte) []byte {
 	}
 	if x.ArtifactID != "" {
 		b = append(b, 0x0a)
-		b = appendLenString(b, x.ArtifactID)
+		b = wire.AppendLenString(b, x.ArtifactID)
 	}
 	if x.Name != "" {
 		b = append(b, 0x12)
-		b = appendLenString(b, x.Name)
+		b = wire.AppendLenString(b, x.Name)
 	}
 	if x.Description != "" {
 		b = append(b, 0x1a)
-		b = appendLenString(b, x.Description)
+		b = wire.AppendLenString(b, x.Description)
 	}
 	if len(x.Parts) > 0 {
 		for _, e := range x.Parts {
 			b = append(b, 0x22)
 			{
 				var at int
-				b, at = beginLen(b)
+				b, at = wire.BeginLen(b)
 				b = e.AppendProto(b)
-				b = endLen(b, at)
+				b = wire.EndLen(b, at)
 			}
 		}
 	}
@@ -665,15 +666,15 @@ func (x *Artifact) AppendProto(b []byte) []byte {
 		b = append(b, 0x2a)
 		{
 			var at int
-			b, at = beginLen(b)
-			b = appendStructWire(b, x.Metadata)
-			b = endLen(b, at)
+			b, at = wire.BeginLen(b)
+			b = wire.AppendStructWire(b, x.Metadata)
+			b = wire.EndLen(b, at)
 		}
 	}
 	if len(x.Extensions) > 0 {
 		for _, e := range x.Extensions {
 			b = append(b, 0x32)
-			b = appendLenString(b, e)
+			b = wire.AppendLenString(b, e)
 		}
 	}
 	return b
@@ -683,64 +684,64 @@ func (x *Artifact) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *Artifact) UnmarshalProto(data []byte) error {
 	*x = Artifact{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *Artifact) readProto(w *wireReader) *Error {
+func (x *Artifact) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.ArtifactID = wireString(w)
+			x.ArtifactID = wire.WireString(w)
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Name = wireString(w)
+			x.Name = wire.WireString(w)
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Description = wireString(w)
+			x.Description = wire.WireString(w)
 		case 4:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.Parts = append(x.Parts, readPartProto(w, "parts"))
 		case 5:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Metadata = wireStruct(w, "metadata")
+			x.Metadata = wire.WireStruct(w, "metadata")
 		case 6:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Extensions = append(x.Extensions, wireString(w))
+			x.Extensions = append(x.Extensions, wire.WireString(w))
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readArtifactProto reads a length-delimited Artifact from w; an error is located at field.
-func readArtifactProto(w *wireReader, field string) *Artifact {
+func readArtifactProto(w *wire.ProtoReader, field string) *Artifact {
 	x := new(Artifact)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -769,28 +770,28 @@ func (x *TaskStatusUpdateEvent) AppendProto(b []byte) []byte {
 	}
 	if x.TaskID != "" {
 		b = append(b, 0x0a)
-		b = appendLenString(b, x.TaskID)
+		b = wire.AppendLenString(b, x.TaskID)
 	}
 	if x.ContextID != "" {
 		b = append(b, 0x12)
-		b = appendLenString(b, x.ContextID)
+		b = wire.AppendLenString(b, x.ContextID)
 	}
 	if x.Status != nil {
 		b = append(b, 0x1a)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = x.Status.AppendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	}
 	if x.Metadata != nil {
 		b = append(b, 0x22)
 		{
 			var at int
-			b, at = beginLen(b)
-			b = appendStructWire(b, x.Metadata)
-			b = endLen(b, at)
+			b, at = wire.BeginLen(b)
+			b = wire.AppendStructWire(b, x.Metadata)
+			b = wire.EndLen(b, at)
 		}
 	}
 	return b
@@ -800,52 +801,52 @@ func (x *TaskStatusUpdateEvent) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *TaskStatusUpdateEvent) UnmarshalProto(data []byte) error {
 	*x = TaskStatusUpdateEvent{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *TaskStatusUpdateEvent) readProto(w *wireReader) *Error {
+func (x *TaskStatusUpdateEvent) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.TaskID = wireString(w)
+			x.TaskID = wire.WireString(w)
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.ContextID = wireString(w)
+			x.ContextID = wire.WireString(w)
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.Status = readTaskStatusProto(w, "status")
 		case 4:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Metadata = wireStruct(w, "metadata")
+			x.Metadata = wire.WireStruct(w, "metadata")
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readTaskStatusUpdateEventProto reads a length-delimited TaskStatusUpdateEvent from w; an error is located at field.
-func readTaskStatusUpdateEventProto(w *wireReader, field string) *TaskStatusUpdateEvent {
+func readTaskStatusUpdateEventProto(w *wire.ProtoReader, field string) *TaskStatusUpdateEvent {
 	x := new(TaskStatusUpdateEvent)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -868,36 +869,36 @@ func (x *TaskArtifactUpdateEvent) AppendProto(b []byte) []byte {
 	}
 	if x.TaskID != "" {
 		b = append(b, 0x0a)
-		b = appendLenString(b, x.TaskID)
+		b = wire.AppendLenString(b, x.TaskID)
 	}
 	if x.ContextID != "" {
 		b = append(b, 0x12)
-		b = appendLenString(b, x.ContextID)
+		b = wire.AppendLenString(b, x.ContextID)
 	}
 	if x.Artifact != nil {
 		b = append(b, 0x1a)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = x.Artifact.AppendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	}
 	if x.Append {
 		b = append(b, 0x20)
-		b = appendBoolVarint(b, x.Append)
+		b = wire.AppendBoolVarint(b, x.Append)
 	}
 	if x.LastChunk {
 		b = append(b, 0x28)
-		b = appendBoolVarint(b, x.LastChunk)
+		b = wire.AppendBoolVarint(b, x.LastChunk)
 	}
 	if x.Metadata != nil {
 		b = append(b, 0x32)
 		{
 			var at int
-			b, at = beginLen(b)
-			b = appendStructWire(b, x.Metadata)
-			b = endLen(b, at)
+			b, at = wire.BeginLen(b)
+			b = wire.AppendStructWire(b, x.Metadata)
+			b = wire.EndLen(b, at)
 		}
 	}
 	return b
@@ -907,64 +908,64 @@ func (x *TaskArtifactUpdateEvent) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *TaskArtifactUpdateEvent) UnmarshalProto(data []byte) error {
 	*x = TaskArtifactUpdateEvent{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *TaskArtifactUpdateEvent) readProto(w *wireReader) *Error {
+func (x *TaskArtifactUpdateEvent) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.TaskID = wireString(w)
+			x.TaskID = wire.WireString(w)
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.ContextID = wireString(w)
+			x.ContextID = wire.WireString(w)
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.Artifact = readArtifactProto(w, "artifact")
 		case 4:
 			if wt != 0 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Append = w.varint() != 0
+			x.Append = w.Varint() != 0
 		case 5:
 			if wt != 0 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.LastChunk = w.varint() != 0
+			x.LastChunk = w.Varint() != 0
 		case 6:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Metadata = wireStruct(w, "metadata")
+			x.Metadata = wire.WireStruct(w, "metadata")
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readTaskArtifactUpdateEventProto reads a length-delimited TaskArtifactUpdateEvent from w; an error is located at field.
-func readTaskArtifactUpdateEventProto(w *wireReader, field string) *TaskArtifactUpdateEvent {
+func readTaskArtifactUpdateEventProto(w *wire.ProtoReader, field string) *TaskArtifactUpdateEvent {
 	x := new(TaskArtifactUpdateEvent)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -987,11 +988,11 @@ func (x *AuthenticationInfo) AppendProto(b []byte) []byte {
 	}
 	if x.Scheme != "" {
 		b = append(b, 0x0a)
-		b = appendLenString(b, x.Scheme)
+		b = wire.AppendLenString(b, x.Scheme)
 	}
 	if x.Credentials != "" {
 		b = append(b, 0x12)
-		b = appendLenString(b, x.Credentials)
+		b = wire.AppendLenString(b, x.Credentials)
 	}
 	return b
 }
@@ -1000,40 +1001,40 @@ func (x *AuthenticationInfo) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *AuthenticationInfo) UnmarshalProto(data []byte) error {
 	*x = AuthenticationInfo{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *AuthenticationInfo) readProto(w *wireReader) *Error {
+func (x *AuthenticationInfo) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Scheme = wireString(w)
+			x.Scheme = wire.WireString(w)
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Credentials = wireString(w)
+			x.Credentials = wire.WireString(w)
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readAuthenticationInfoProto reads a length-delimited AuthenticationInfo from w; an error is located at field.
-func readAuthenticationInfoProto(w *wireReader, field string) *AuthenticationInfo {
+func readAuthenticationInfoProto(w *wire.ProtoReader, field string) *AuthenticationInfo {
 	x := new(AuthenticationInfo)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -1054,19 +1055,19 @@ func (x *AgentInterface) AppendProto(b []byte) []byte {
 	}
 	if x.URL != "" {
 		b = append(b, 0x0a)
-		b = appendLenString(b, x.URL)
+		b = wire.AppendLenString(b, x.URL)
 	}
 	if x.ProtocolBinding != "" {
 		b = append(b, 0x12)
-		b = appendLenString(b, x.ProtocolBinding)
+		b = wire.AppendLenString(b, x.ProtocolBinding)
 	}
 	if x.Tenant != "" {
 		b = append(b, 0x1a)
-		b = appendLenString(b, x.Tenant)
+		b = wire.AppendLenString(b, x.Tenant)
 	}
 	if x.ProtocolVersion != "" {
 		b = append(b, 0x22)
-		b = appendLenString(b, x.ProtocolVersion)
+		b = wire.AppendLenString(b, x.ProtocolVersion)
 	}
 	return b
 }
@@ -1075,52 +1076,52 @@ func (x *AgentInterface) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *AgentInterface) UnmarshalProto(data []byte) error {
 	*x = AgentInterface{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *AgentInterface) readProto(w *wireReader) *Error {
+func (x *AgentInterface) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.URL = wireString(w)
+			x.URL = wire.WireString(w)
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.ProtocolBinding = wireString(w)
+			x.ProtocolBinding = wire.WireString(w)
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Tenant = wireString(w)
+			x.Tenant = wire.WireString(w)
 		case 4:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.ProtocolVersion = wireString(w)
+			x.ProtocolVersion = wire.WireString(w)
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readAgentInterfaceProto reads a length-delimited AgentInterface from w; an error is located at field.
-func readAgentInterfaceProto(w *wireReader, field string) *AgentInterface {
+func readAgentInterfaceProto(w *wire.ProtoReader, field string) *AgentInterface {
 	x := new(AgentInterface)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -1141,20 +1142,20 @@ func (x *AgentCard) AppendProto(b []byte) []byte {
 	}
 	if x.Name != "" {
 		b = append(b, 0x0a)
-		b = appendLenString(b, x.Name)
+		b = wire.AppendLenString(b, x.Name)
 	}
 	if x.Description != "" {
 		b = append(b, 0x12)
-		b = appendLenString(b, x.Description)
+		b = wire.AppendLenString(b, x.Description)
 	}
 	if len(x.SupportedInterfaces) > 0 {
 		for _, e := range x.SupportedInterfaces {
 			b = append(b, 0x1a)
 			{
 				var at int
-				b, at = beginLen(b)
+				b, at = wire.BeginLen(b)
 				b = e.AppendProto(b)
-				b = endLen(b, at)
+				b = wire.EndLen(b, at)
 			}
 		}
 	}
@@ -1162,44 +1163,44 @@ func (x *AgentCard) AppendProto(b []byte) []byte {
 		b = append(b, 0x22)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = x.Provider.AppendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	}
 	if x.Version != "" {
 		b = append(b, 0x2a)
-		b = appendLenString(b, x.Version)
+		b = wire.AppendLenString(b, x.Version)
 	}
 	if x.DocumentationURL != nil {
 		b = append(b, 0x32)
-		b = appendLenString(b, *x.DocumentationURL)
+		b = wire.AppendLenString(b, *x.DocumentationURL)
 	}
 	if x.Capabilities != nil {
 		b = append(b, 0x3a)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = x.Capabilities.AppendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	}
 	if len(x.SecuritySchemes) > 0 {
-		for _, k := range sortedKeys(x.SecuritySchemes) {
+		for _, k := range wire.SortedKeys(x.SecuritySchemes) {
 			b = append(b, 0x42)
 			{
 				var at int
-				b, at = beginLen(b)
+				b, at = wire.BeginLen(b)
 				b = append(b, 0x0a)
-				b = appendLenString(b, k)
+				b = wire.AppendLenString(b, k)
 				b = append(b, 0x12)
 				{
 					var at int
-					b, at = beginLen(b)
+					b, at = wire.BeginLen(b)
 					b = x.SecuritySchemes[k].AppendProto(b)
-					b = endLen(b, at)
+					b = wire.EndLen(b, at)
 				}
-				b = endLen(b, at)
+				b = wire.EndLen(b, at)
 			}
 		}
 	}
@@ -1208,22 +1209,22 @@ func (x *AgentCard) AppendProto(b []byte) []byte {
 			b = append(b, 0x4a)
 			{
 				var at int
-				b, at = beginLen(b)
+				b, at = wire.BeginLen(b)
 				b = e.AppendProto(b)
-				b = endLen(b, at)
+				b = wire.EndLen(b, at)
 			}
 		}
 	}
 	if len(x.DefaultInputModes) > 0 {
 		for _, e := range x.DefaultInputModes {
 			b = append(b, 0x52)
-			b = appendLenString(b, e)
+			b = wire.AppendLenString(b, e)
 		}
 	}
 	if len(x.DefaultOutputModes) > 0 {
 		for _, e := range x.DefaultOutputModes {
 			b = append(b, 0x5a)
-			b = appendLenString(b, e)
+			b = wire.AppendLenString(b, e)
 		}
 	}
 	if len(x.Skills) > 0 {
@@ -1231,9 +1232,9 @@ func (x *AgentCard) AppendProto(b []byte) []byte {
 			b = append(b, 0x62)
 			{
 				var at int
-				b, at = beginLen(b)
+				b, at = wire.BeginLen(b)
 				b = e.AppendProto(b)
-				b = endLen(b, at)
+				b = wire.EndLen(b, at)
 			}
 		}
 	}
@@ -1242,15 +1243,15 @@ func (x *AgentCard) AppendProto(b []byte) []byte {
 			b = append(b, 0x6a)
 			{
 				var at int
-				b, at = beginLen(b)
+				b, at = wire.BeginLen(b)
 				b = e.AppendProto(b)
-				b = endLen(b, at)
+				b = wire.EndLen(b, at)
 			}
 		}
 	}
 	if x.IconURL != nil {
 		b = append(b, 0x72)
-		b = appendLenString(b, *x.IconURL)
+		b = wire.AppendLenString(b, *x.IconURL)
 	}
 	return b
 }
@@ -1259,135 +1260,135 @@ func (x *AgentCard) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *AgentCard) UnmarshalProto(data []byte) error {
 	*x = AgentCard{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *AgentCard) readProto(w *wireReader) *Error {
+func (x *AgentCard) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Name = wireString(w)
+			x.Name = wire.WireString(w)
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Description = wireString(w)
+			x.Description = wire.WireString(w)
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.SupportedInterfaces = append(x.SupportedInterfaces, readAgentInterfaceProto(w, "supportedInterfaces"))
 		case 4:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.Provider = readAgentProviderProto(w, "provider")
 		case 5:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Version = wireString(w)
+			x.Version = wire.WireString(w)
 		case 6:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.DocumentationURL = newOf(wireString(w))
+			x.DocumentationURL = wire.Ptr(wire.WireString(w))
 		case 7:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.Capabilities = readAgentCapabilitiesProto(w, "capabilities")
 		case 8:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			if x.SecuritySchemes == nil {
 				x.SecuritySchemes = make(map[string]*SecurityScheme)
 			}
-			e := newWireReader(w.lenBytes())
+			e := wire.NewProtoReader(w.LenBytes())
 			var k string
 			var v *SecurityScheme
 			for {
-				n, ewt, ok := e.next()
+				n, ewt, ok := e.Next()
 				if !ok {
 					break
 				}
 				switch {
 				case n == 1 && ewt == 2:
-					k = wireString(e)
+					k = wire.WireString(e)
 				case n == 2 && ewt == 2:
 					v = readSecuritySchemeProto(e, "")
 				default:
-					e.skip(ewt)
+					e.Skip(ewt)
 				}
 			}
-			if e.err != nil {
-				return e.err.under("securitySchemes")
+			if e.Err() != nil {
+				return e.Err().Under("securitySchemes")
 			}
 			x.SecuritySchemes[k] = v
 		case 9:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.SecurityRequirements = append(x.SecurityRequirements, readSecurityRequirementProto(w, "securityRequirements"))
 		case 10:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.DefaultInputModes = append(x.DefaultInputModes, wireString(w))
+			x.DefaultInputModes = append(x.DefaultInputModes, wire.WireString(w))
 		case 11:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.DefaultOutputModes = append(x.DefaultOutputModes, wireString(w))
+			x.DefaultOutputModes = append(x.DefaultOutputModes, wire.WireString(w))
 		case 12:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.Skills = append(x.Skills, readAgentSkillProto(w, "skills"))
 		case 13:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.Signatures = append(x.Signatures, readAgentCardSignatureProto(w, "signatures"))
 		case 14:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.IconURL = newOf(wireString(w))
+			x.IconURL = wire.Ptr(wire.WireString(w))
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readAgentCardProto reads a length-delimited AgentCard from w; an error is located at field.
-func readAgentCardProto(w *wireReader, field string) *AgentCard {
+func readAgentCardProto(w *wire.ProtoReader, field string) *AgentCard {
 	x := new(AgentCard)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -1406,7 +1407,7 @@ func (x *AgentCard) Clone() *AgentCard {
 	}
 	c.Provider = x.Provider.Clone()
 	if x.DocumentationURL != nil {
-		c.DocumentationURL = newOf(*x.DocumentationURL)
+		c.DocumentationURL = wire.Ptr(*x.DocumentationURL)
 	}
 	c.Capabilities = x.Capabilities.Clone()
 	if x.SecuritySchemes != nil {
@@ -1436,7 +1437,7 @@ func (x *AgentCard) Clone() *AgentCard {
 		}
 	}
 	if x.IconURL != nil {
-		c.IconURL = newOf(*x.IconURL)
+		c.IconURL = wire.Ptr(*x.IconURL)
 	}
 	return &c
 }
@@ -1448,11 +1449,11 @@ func (x *AgentProvider) AppendProto(b []byte) []byte {
 	}
 	if x.URL != "" {
 		b = append(b, 0x0a)
-		b = appendLenString(b, x.URL)
+		b = wire.AppendLenString(b, x.URL)
 	}
 	if x.Organization != "" {
 		b = append(b, 0x12)
-		b = appendLenString(b, x.Organization)
+		b = wire.AppendLenString(b, x.Organization)
 	}
 	return b
 }
@@ -1461,40 +1462,40 @@ func (x *AgentProvider) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *AgentProvider) UnmarshalProto(data []byte) error {
 	*x = AgentProvider{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *AgentProvider) readProto(w *wireReader) *Error {
+func (x *AgentProvider) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.URL = wireString(w)
+			x.URL = wire.WireString(w)
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Organization = wireString(w)
+			x.Organization = wire.WireString(w)
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readAgentProviderProto reads a length-delimited AgentProvider from w; an error is located at field.
-func readAgentProviderProto(w *wireReader, field string) *AgentProvider {
+func readAgentProviderProto(w *wire.ProtoReader, field string) *AgentProvider {
 	x := new(AgentProvider)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -1515,26 +1516,26 @@ func (x *AgentCapabilities) AppendProto(b []byte) []byte {
 	}
 	if x.Streaming != nil {
 		b = append(b, 0x08)
-		b = appendBoolVarint(b, *x.Streaming)
+		b = wire.AppendBoolVarint(b, *x.Streaming)
 	}
 	if x.PushNotifications != nil {
 		b = append(b, 0x10)
-		b = appendBoolVarint(b, *x.PushNotifications)
+		b = wire.AppendBoolVarint(b, *x.PushNotifications)
 	}
 	if len(x.Extensions) > 0 {
 		for _, e := range x.Extensions {
 			b = append(b, 0x1a)
 			{
 				var at int
-				b, at = beginLen(b)
+				b, at = wire.BeginLen(b)
 				b = e.AppendProto(b)
-				b = endLen(b, at)
+				b = wire.EndLen(b, at)
 			}
 		}
 	}
 	if x.ExtendedAgentCard != nil {
 		b = append(b, 0x20)
-		b = appendBoolVarint(b, *x.ExtendedAgentCard)
+		b = wire.AppendBoolVarint(b, *x.ExtendedAgentCard)
 	}
 	return b
 }
@@ -1543,52 +1544,52 @@ func (x *AgentCapabilities) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *AgentCapabilities) UnmarshalProto(data []byte) error {
 	*x = AgentCapabilities{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *AgentCapabilities) readProto(w *wireReader) *Error {
+func (x *AgentCapabilities) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 0 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Streaming = newOf(w.varint() != 0)
+			x.Streaming = wire.Ptr(w.Varint() != 0)
 		case 2:
 			if wt != 0 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.PushNotifications = newOf(w.varint() != 0)
+			x.PushNotifications = wire.Ptr(w.Varint() != 0)
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.Extensions = append(x.Extensions, readAgentExtensionProto(w, "extensions"))
 		case 4:
 			if wt != 0 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.ExtendedAgentCard = newOf(w.varint() != 0)
+			x.ExtendedAgentCard = wire.Ptr(w.Varint() != 0)
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readAgentCapabilitiesProto reads a length-delimited AgentCapabilities from w; an error is located at field.
-func readAgentCapabilitiesProto(w *wireReader, field string) *AgentCapabilities {
+func readAgentCapabilitiesProto(w *wire.ProtoReader, field string) *AgentCapabilities {
 	x := new(AgentCapabilities)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -1600,10 +1601,10 @@ func (x *AgentCapabilities) Clone() *AgentCapabilities {
 	}
 	c := *x
 	if x.Streaming != nil {
-		c.Streaming = newOf(*x.Streaming)
+		c.Streaming = wire.Ptr(*x.Streaming)
 	}
 	if x.PushNotifications != nil {
-		c.PushNotifications = newOf(*x.PushNotifications)
+		c.PushNotifications = wire.Ptr(*x.PushNotifications)
 	}
 	if x.Extensions != nil {
 		c.Extensions = make([]*AgentExtension, len(x.Extensions))
@@ -1612,7 +1613,7 @@ func (x *AgentCapabilities) Clone() *AgentCapabilities {
 		}
 	}
 	if x.ExtendedAgentCard != nil {
-		c.ExtendedAgentCard = newOf(*x.ExtendedAgentCard)
+		c.ExtendedAgentCard = wire.Ptr(*x.ExtendedAgentCard)
 	}
 	return &c
 }
@@ -1624,23 +1625,23 @@ func (x *AgentExtension) AppendProto(b []byte) []byte {
 	}
 	if x.URI != "" {
 		b = append(b, 0x0a)
-		b = appendLenString(b, x.URI)
+		b = wire.AppendLenString(b, x.URI)
 	}
 	if x.Description != "" {
 		b = append(b, 0x12)
-		b = appendLenString(b, x.Description)
+		b = wire.AppendLenString(b, x.Description)
 	}
 	if x.Required {
 		b = append(b, 0x18)
-		b = appendBoolVarint(b, x.Required)
+		b = wire.AppendBoolVarint(b, x.Required)
 	}
 	if x.Params != nil {
 		b = append(b, 0x22)
 		{
 			var at int
-			b, at = beginLen(b)
-			b = appendStructWire(b, x.Params)
-			b = endLen(b, at)
+			b, at = wire.BeginLen(b)
+			b = wire.AppendStructWire(b, x.Params)
+			b = wire.EndLen(b, at)
 		}
 	}
 	return b
@@ -1650,52 +1651,52 @@ func (x *AgentExtension) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *AgentExtension) UnmarshalProto(data []byte) error {
 	*x = AgentExtension{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *AgentExtension) readProto(w *wireReader) *Error {
+func (x *AgentExtension) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.URI = wireString(w)
+			x.URI = wire.WireString(w)
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Description = wireString(w)
+			x.Description = wire.WireString(w)
 		case 3:
 			if wt != 0 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Required = w.varint() != 0
+			x.Required = w.Varint() != 0
 		case 4:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Params = wireStruct(w, "params")
+			x.Params = wire.WireStruct(w, "params")
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readAgentExtensionProto reads a length-delimited AgentExtension from w; an error is located at field.
-func readAgentExtensionProto(w *wireReader, field string) *AgentExtension {
+func readAgentExtensionProto(w *wire.ProtoReader, field string) *AgentExtension {
 	x := new(AgentExtension)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -1717,38 +1718,38 @@ func (x *AgentSkill) AppendProto(b []byte) []byte {
 	}
 	if x.ID != "" {
 		b = append(b, 0x0a)
-		b = appendLenString(b, x.ID)
+		b = wire.AppendLenString(b, x.ID)
 	}
 	if x.Name != "" {
 		b = append(b, 0x12)
-		b = appendLenString(b, x.Name)
+		b = wire.AppendLenString(b, x.Name)
 	}
 	if x.Description != "" {
 		b = append(b, 0x1a)
-		b = appendLenString(b, x.Description)
+		b = wire.AppendLenString(b, x.Description)
 	}
 	if len(x.Tags) > 0 {
 		for _, e := range x.Tags {
 			b = append(b, 0x22)
-			b = appendLenString(b, e)
+			b = wire.AppendLenString(b, e)
 		}
 	}
 	if len(x.Examples) > 0 {
 		for _, e := range x.Examples {
 			b = append(b, 0x2a)
-			b = appendLenString(b, e)
+			b = wire.AppendLenString(b, e)
 		}
 	}
 	if len(x.InputModes) > 0 {
 		for _, e := range x.InputModes {
 			b = append(b, 0x32)
-			b = appendLenString(b, e)
+			b = wire.AppendLenString(b, e)
 		}
 	}
 	if len(x.OutputModes) > 0 {
 		for _, e := range x.OutputModes {
 			b = append(b, 0x3a)
-			b = appendLenString(b, e)
+			b = wire.AppendLenString(b, e)
 		}
 	}
 	if len(x.SecurityRequirements) > 0 {
@@ -1756,9 +1757,9 @@ func (x *AgentSkill) AppendProto(b []byte) []byte {
 			b = append(b, 0x42)
 			{
 				var at int
-				b, at = beginLen(b)
+				b, at = wire.BeginLen(b)
 				b = e.AppendProto(b)
-				b = endLen(b, at)
+				b = wire.EndLen(b, at)
 			}
 		}
 	}
@@ -1769,76 +1770,76 @@ func (x *AgentSkill) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *AgentSkill) UnmarshalProto(data []byte) error {
 	*x = AgentSkill{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *AgentSkill) readProto(w *wireReader) *Error {
+func (x *AgentSkill) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.ID = wireString(w)
+			x.ID = wire.WireString(w)
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Name = wireString(w)
+			x.Name = wire.WireString(w)
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Description = wireString(w)
+			x.Description = wire.WireString(w)
 		case 4:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Tags = append(x.Tags, wireString(w))
+			x.Tags = append(x.Tags, wire.WireString(w))
 		case 5:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Examples = append(x.Examples, wireString(w))
+			x.Examples = append(x.Examples, wire.WireString(w))
 		case 6:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.InputModes = append(x.InputModes, wireString(w))
+			x.InputModes = append(x.InputModes, wire.WireString(w))
 		case 7:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.OutputModes = append(x.OutputModes, wireString(w))
+			x.OutputModes = append(x.OutputModes, wire.WireString(w))
 		case 8:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.SecurityRequirements = append(x.SecurityRequirements, readSecurityRequirementProto(w, "securityRequirements"))
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readAgentSkillProto reads a length-delimited AgentSkill from w; an error is located at field.
-func readAgentSkillProto(w *wireReader, field string) *AgentSkill {
+func readAgentSkillProto(w *wire.ProtoReader, field string) *AgentSkill {
 	x := new(AgentSkill)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -1869,19 +1870,19 @@ func (x *AgentCardSignature) AppendProto(b []byte) []byte {
 	}
 	if x.Protected != "" {
 		b = append(b, 0x0a)
-		b = appendLenString(b, x.Protected)
+		b = wire.AppendLenString(b, x.Protected)
 	}
 	if x.Signature != "" {
 		b = append(b, 0x12)
-		b = appendLenString(b, x.Signature)
+		b = wire.AppendLenString(b, x.Signature)
 	}
 	if x.Header != nil {
 		b = append(b, 0x1a)
 		{
 			var at int
-			b, at = beginLen(b)
-			b = appendStructWire(b, x.Header)
-			b = endLen(b, at)
+			b, at = wire.BeginLen(b)
+			b = wire.AppendStructWire(b, x.Header)
+			b = wire.EndLen(b, at)
 		}
 	}
 	return b
@@ -1891,46 +1892,46 @@ func (x *AgentCardSignature) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *AgentCardSignature) UnmarshalProto(data []byte) error {
 	*x = AgentCardSignature{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *AgentCardSignature) readProto(w *wireReader) *Error {
+func (x *AgentCardSignature) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Protected = wireString(w)
+			x.Protected = wire.WireString(w)
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Signature = wireString(w)
+			x.Signature = wire.WireString(w)
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Header = wireStruct(w, "header")
+			x.Header = wire.WireStruct(w, "header")
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readAgentCardSignatureProto reads a length-delimited AgentCardSignature from w; an error is located at field.
-func readAgentCardSignatureProto(w *wireReader, field string) *AgentCardSignature {
+func readAgentCardSignatureProto(w *wire.ProtoReader, field string) *AgentCardSignature {
 	x := new(AgentCardSignature)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -1952,31 +1953,31 @@ func (x *TaskPushNotificationConfig) AppendProto(b []byte) []byte {
 	}
 	if x.Tenant != "" {
 		b = append(b, 0x0a)
-		b = appendLenString(b, x.Tenant)
+		b = wire.AppendLenString(b, x.Tenant)
 	}
 	if x.ID != "" {
 		b = append(b, 0x12)
-		b = appendLenString(b, x.ID)
+		b = wire.AppendLenString(b, x.ID)
 	}
 	if x.TaskID != "" {
 		b = append(b, 0x1a)
-		b = appendLenString(b, x.TaskID)
+		b = wire.AppendLenString(b, x.TaskID)
 	}
 	if x.URL != "" {
 		b = append(b, 0x22)
-		b = appendLenString(b, x.URL)
+		b = wire.AppendLenString(b, x.URL)
 	}
 	if x.Token != "" {
 		b = append(b, 0x2a)
-		b = appendLenString(b, x.Token)
+		b = wire.AppendLenString(b, x.Token)
 	}
 	if x.Authentication != nil {
 		b = append(b, 0x32)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = x.Authentication.AppendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	}
 	return b
@@ -1986,64 +1987,64 @@ func (x *TaskPushNotificationConfig) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *TaskPushNotificationConfig) UnmarshalProto(data []byte) error {
 	*x = TaskPushNotificationConfig{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *TaskPushNotificationConfig) readProto(w *wireReader) *Error {
+func (x *TaskPushNotificationConfig) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Tenant = wireString(w)
+			x.Tenant = wire.WireString(w)
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.ID = wireString(w)
+			x.ID = wire.WireString(w)
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.TaskID = wireString(w)
+			x.TaskID = wire.WireString(w)
 		case 4:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.URL = wireString(w)
+			x.URL = wire.WireString(w)
 		case 5:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Token = wireString(w)
+			x.Token = wire.WireString(w)
 		case 6:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.Authentication = readAuthenticationInfoProto(w, "authentication")
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readTaskPushNotificationConfigProto reads a length-delimited TaskPushNotificationConfig from w; an error is located at field.
-func readTaskPushNotificationConfigProto(w *wireReader, field string) *TaskPushNotificationConfig {
+func readTaskPushNotificationConfigProto(w *wire.ProtoReader, field string) *TaskPushNotificationConfig {
 	x := new(TaskPushNotificationConfig)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -2066,7 +2067,7 @@ func (x *StringList) AppendProto(b []byte) []byte {
 	if len(x.List) > 0 {
 		for _, e := range x.List {
 			b = append(b, 0x0a)
-			b = appendLenString(b, e)
+			b = wire.AppendLenString(b, e)
 		}
 	}
 	return b
@@ -2076,34 +2077,34 @@ func (x *StringList) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *StringList) UnmarshalProto(data []byte) error {
 	*x = StringList{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *StringList) readProto(w *wireReader) *Error {
+func (x *StringList) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.List = append(x.List, wireString(w))
+			x.List = append(x.List, wire.WireString(w))
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readStringListProto reads a length-delimited StringList from w; an error is located at field.
-func readStringListProto(w *wireReader, field string) *StringList {
+func readStringListProto(w *wire.ProtoReader, field string) *StringList {
 	x := new(StringList)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -2124,21 +2125,21 @@ func (x *SecurityRequirement) AppendProto(b []byte) []byte {
 		return b
 	}
 	if len(x.Schemes) > 0 {
-		for _, k := range sortedKeys(x.Schemes) {
+		for _, k := range wire.SortedKeys(x.Schemes) {
 			b = append(b, 0x0a)
 			{
 				var at int
-				b, at = beginLen(b)
+				b, at = wire.BeginLen(b)
 				b = append(b, 0x0a)
-				b = appendLenString(b, k)
+				b = wire.AppendLenString(b, k)
 				b = append(b, 0x12)
 				{
 					var at int
-					b, at = beginLen(b)
+					b, at = wire.BeginLen(b)
 					b = x.Schemes[k].AppendProto(b)
-					b = endLen(b, at)
+					b = wire.EndLen(b, at)
 				}
-				b = endLen(b, at)
+				b = wire.EndLen(b, at)
 			}
 		}
 	}
@@ -2149,57 +2150,57 @@ func (x *SecurityRequirement) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *SecurityRequirement) UnmarshalProto(data []byte) error {
 	*x = SecurityRequirement{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *SecurityRequirement) readProto(w *wireReader) *Error {
+func (x *SecurityRequirement) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			if x.Schemes == nil {
 				x.Schemes = make(map[string]*StringList)
 			}
-			e := newWireReader(w.lenBytes())
+			e := wire.NewProtoReader(w.LenBytes())
 			var k string
 			var v *StringList
 			for {
-				n, ewt, ok := e.next()
+				n, ewt, ok := e.Next()
 				if !ok {
 					break
 				}
 				switch {
 				case n == 1 && ewt == 2:
-					k = wireString(e)
+					k = wire.WireString(e)
 				case n == 2 && ewt == 2:
 					v = readStringListProto(e, "")
 				default:
-					e.skip(ewt)
+					e.Skip(ewt)
 				}
 			}
-			if e.err != nil {
-				return e.err.under("schemes")
+			if e.Err() != nil {
+				return e.Err().Under("schemes")
 			}
 			x.Schemes[k] = v
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readSecurityRequirementProto reads a length-delimited SecurityRequirement from w; an error is located at field.
-func readSecurityRequirementProto(w *wireReader, field string) *SecurityRequirement {
+func readSecurityRequirementProto(w *wire.ProtoReader, field string) *SecurityRequirement {
 	x := new(SecurityRequirement)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -2228,45 +2229,45 @@ func (x *SecurityScheme) AppendProto(b []byte) []byte {
 		b = append(b, 0x0a)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = v.APIKeySecurityScheme.AppendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	}
 	if v, ok := x.Scheme.(*SecuritySchemeHTTPAuthSecurityScheme); ok {
 		b = append(b, 0x12)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = v.HTTPAuthSecurityScheme.AppendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	}
 	if v, ok := x.Scheme.(*SecuritySchemeOAuth2SecurityScheme); ok {
 		b = append(b, 0x1a)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = v.OAuth2SecurityScheme.AppendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	}
 	if v, ok := x.Scheme.(*SecuritySchemeOpenIDConnectSecurityScheme); ok {
 		b = append(b, 0x22)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = v.OpenIDConnectSecurityScheme.AppendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	}
 	if v, ok := x.Scheme.(*SecuritySchemeMTLSSecurityScheme); ok {
 		b = append(b, 0x2a)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = v.MTLSSecurityScheme.AppendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	}
 	return b
@@ -2276,58 +2277,58 @@ func (x *SecurityScheme) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *SecurityScheme) UnmarshalProto(data []byte) error {
 	*x = SecurityScheme{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *SecurityScheme) readProto(w *wireReader) *Error {
+func (x *SecurityScheme) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.Scheme = &SecuritySchemeAPIKeySecurityScheme{APIKeySecurityScheme: readAPIKeySecuritySchemeProto(w, "apiKeySecurityScheme")}
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.Scheme = &SecuritySchemeHTTPAuthSecurityScheme{HTTPAuthSecurityScheme: readHTTPAuthSecuritySchemeProto(w, "httpAuthSecurityScheme")}
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.Scheme = &SecuritySchemeOAuth2SecurityScheme{OAuth2SecurityScheme: readOAuth2SecuritySchemeProto(w, "oauth2SecurityScheme")}
 		case 4:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.Scheme = &SecuritySchemeOpenIDConnectSecurityScheme{OpenIDConnectSecurityScheme: readOpenIDConnectSecuritySchemeProto(w, "openIdConnectSecurityScheme")}
 		case 5:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.Scheme = &SecuritySchemeMTLSSecurityScheme{MTLSSecurityScheme: readMutualTLSSecuritySchemeProto(w, "mtlsSecurityScheme")}
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readSecuritySchemeProto reads a length-delimited SecurityScheme from w; an error is located at field.
-func readSecuritySchemeProto(w *wireReader, field string) *SecurityScheme {
+func readSecuritySchemeProto(w *wire.ProtoReader, field string) *SecurityScheme {
 	x := new(SecurityScheme)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -2360,15 +2361,15 @@ func (x *APIKeySecurityScheme) AppendProto(b []byte) []byte {
 	}
 	if x.Description != "" {
 		b = append(b, 0x0a)
-		b = appendLenString(b, x.Description)
+		b = wire.AppendLenString(b, x.Description)
 	}
 	if x.Location != "" {
 		b = append(b, 0x12)
-		b = appendLenString(b, x.Location)
+		b = wire.AppendLenString(b, x.Location)
 	}
 	if x.Name != "" {
 		b = append(b, 0x1a)
-		b = appendLenString(b, x.Name)
+		b = wire.AppendLenString(b, x.Name)
 	}
 	return b
 }
@@ -2377,46 +2378,46 @@ func (x *APIKeySecurityScheme) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *APIKeySecurityScheme) UnmarshalProto(data []byte) error {
 	*x = APIKeySecurityScheme{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *APIKeySecurityScheme) readProto(w *wireReader) *Error {
+func (x *APIKeySecurityScheme) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Description = wireString(w)
+			x.Description = wire.WireString(w)
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Location = wireString(w)
+			x.Location = wire.WireString(w)
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Name = wireString(w)
+			x.Name = wire.WireString(w)
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readAPIKeySecuritySchemeProto reads a length-delimited APIKeySecurityScheme from w; an error is located at field.
-func readAPIKeySecuritySchemeProto(w *wireReader, field string) *APIKeySecurityScheme {
+func readAPIKeySecuritySchemeProto(w *wire.ProtoReader, field string) *APIKeySecurityScheme {
 	x := new(APIKeySecurityScheme)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -2437,15 +2438,15 @@ func (x *HTTPAuthSecurityScheme) AppendProto(b []byte) []byte {
 	}
 	if x.Description != "" {
 		b = append(b, 0x0a)
-		b = appendLenString(b, x.Description)
+		b = wire.AppendLenString(b, x.Description)
 	}
 	if x.Scheme != "" {
 		b = append(b, 0x12)
-		b = appendLenString(b, x.Scheme)
+		b = wire.AppendLenString(b, x.Scheme)
 	}
 	if x.BearerFormat != "" {
 		b = append(b, 0x1a)
-		b = appendLenString(b, x.BearerFormat)
+		b = wire.AppendLenString(b, x.BearerFormat)
 	}
 	return b
 }
@@ -2454,46 +2455,46 @@ func (x *HTTPAuthSecurityScheme) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *HTTPAuthSecurityScheme) UnmarshalProto(data []byte) error {
 	*x = HTTPAuthSecurityScheme{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *HTTPAuthSecurityScheme) readProto(w *wireReader) *Error {
+func (x *HTTPAuthSecurityScheme) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Description = wireString(w)
+			x.Description = wire.WireString(w)
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Scheme = wireString(w)
+			x.Scheme = wire.WireString(w)
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.BearerFormat = wireString(w)
+			x.BearerFormat = wire.WireString(w)
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readHTTPAuthSecuritySchemeProto reads a length-delimited HTTPAuthSecurityScheme from w; an error is located at field.
-func readHTTPAuthSecuritySchemeProto(w *wireReader, field string) *HTTPAuthSecurityScheme {
+func readHTTPAuthSecuritySchemeProto(w *wire.ProtoReader, field string) *HTTPAuthSecurityScheme {
 	x := new(HTTPAuthSecurityScheme)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -2514,20 +2515,20 @@ func (x *OAuth2SecurityScheme) AppendProto(b []byte) []byte {
 	}
 	if x.Description != "" {
 		b = append(b, 0x0a)
-		b = appendLenString(b, x.Description)
+		b = wire.AppendLenString(b, x.Description)
 	}
 	if x.Flows != nil {
 		b = append(b, 0x12)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = x.Flows.AppendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	}
 	if x.OAuth2MetadataURL != "" {
 		b = append(b, 0x1a)
-		b = appendLenString(b, x.OAuth2MetadataURL)
+		b = wire.AppendLenString(b, x.OAuth2MetadataURL)
 	}
 	return b
 }
@@ -2536,46 +2537,46 @@ func (x *OAuth2SecurityScheme) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *OAuth2SecurityScheme) UnmarshalProto(data []byte) error {
 	*x = OAuth2SecurityScheme{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *OAuth2SecurityScheme) readProto(w *wireReader) *Error {
+func (x *OAuth2SecurityScheme) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Description = wireString(w)
+			x.Description = wire.WireString(w)
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.Flows = readOAuthFlowsProto(w, "flows")
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.OAuth2MetadataURL = wireString(w)
+			x.OAuth2MetadataURL = wire.WireString(w)
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readOAuth2SecuritySchemeProto reads a length-delimited OAuth2SecurityScheme from w; an error is located at field.
-func readOAuth2SecuritySchemeProto(w *wireReader, field string) *OAuth2SecurityScheme {
+func readOAuth2SecuritySchemeProto(w *wire.ProtoReader, field string) *OAuth2SecurityScheme {
 	x := new(OAuth2SecurityScheme)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -2597,11 +2598,11 @@ func (x *OpenIDConnectSecurityScheme) AppendProto(b []byte) []byte {
 	}
 	if x.Description != "" {
 		b = append(b, 0x0a)
-		b = appendLenString(b, x.Description)
+		b = wire.AppendLenString(b, x.Description)
 	}
 	if x.OpenIDConnectURL != "" {
 		b = append(b, 0x12)
-		b = appendLenString(b, x.OpenIDConnectURL)
+		b = wire.AppendLenString(b, x.OpenIDConnectURL)
 	}
 	return b
 }
@@ -2610,40 +2611,40 @@ func (x *OpenIDConnectSecurityScheme) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *OpenIDConnectSecurityScheme) UnmarshalProto(data []byte) error {
 	*x = OpenIDConnectSecurityScheme{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *OpenIDConnectSecurityScheme) readProto(w *wireReader) *Error {
+func (x *OpenIDConnectSecurityScheme) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Description = wireString(w)
+			x.Description = wire.WireString(w)
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.OpenIDConnectURL = wireString(w)
+			x.OpenIDConnectURL = wire.WireString(w)
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readOpenIDConnectSecuritySchemeProto reads a length-delimited OpenIDConnectSecurityScheme from w; an error is located at field.
-func readOpenIDConnectSecuritySchemeProto(w *wireReader, field string) *OpenIDConnectSecurityScheme {
+func readOpenIDConnectSecuritySchemeProto(w *wire.ProtoReader, field string) *OpenIDConnectSecurityScheme {
 	x := new(OpenIDConnectSecurityScheme)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -2664,7 +2665,7 @@ func (x *MutualTLSSecurityScheme) AppendProto(b []byte) []byte {
 	}
 	if x.Description != "" {
 		b = append(b, 0x0a)
-		b = appendLenString(b, x.Description)
+		b = wire.AppendLenString(b, x.Description)
 	}
 	return b
 }
@@ -2673,34 +2674,34 @@ func (x *MutualTLSSecurityScheme) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *MutualTLSSecurityScheme) UnmarshalProto(data []byte) error {
 	*x = MutualTLSSecurityScheme{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *MutualTLSSecurityScheme) readProto(w *wireReader) *Error {
+func (x *MutualTLSSecurityScheme) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Description = wireString(w)
+			x.Description = wire.WireString(w)
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readMutualTLSSecuritySchemeProto reads a length-delimited MutualTLSSecurityScheme from w; an error is located at field.
-func readMutualTLSSecuritySchemeProto(w *wireReader, field string) *MutualTLSSecurityScheme {
+func readMutualTLSSecuritySchemeProto(w *wire.ProtoReader, field string) *MutualTLSSecurityScheme {
 	x := new(MutualTLSSecurityScheme)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -2723,45 +2724,45 @@ func (x *OAuthFlows) AppendProto(b []byte) []byte {
 		b = append(b, 0x0a)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = v.AuthorizationCode.AppendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	}
 	if v, ok := x.Flow.(*OAuthFlowsClientCredentials); ok {
 		b = append(b, 0x12)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = v.ClientCredentials.AppendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	}
 	if v, ok := x.Flow.(*OAuthFlowsImplicit); ok {
 		b = append(b, 0x1a)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = v.Implicit.AppendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	}
 	if v, ok := x.Flow.(*OAuthFlowsPassword); ok {
 		b = append(b, 0x22)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = v.Password.AppendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	}
 	if v, ok := x.Flow.(*OAuthFlowsDeviceCode); ok {
 		b = append(b, 0x2a)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = v.DeviceCode.AppendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	}
 	return b
@@ -2771,58 +2772,58 @@ func (x *OAuthFlows) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *OAuthFlows) UnmarshalProto(data []byte) error {
 	*x = OAuthFlows{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *OAuthFlows) readProto(w *wireReader) *Error {
+func (x *OAuthFlows) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.Flow = &OAuthFlowsAuthorizationCode{AuthorizationCode: readAuthorizationCodeOAuthFlowProto(w, "authorizationCode")}
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.Flow = &OAuthFlowsClientCredentials{ClientCredentials: readClientCredentialsOAuthFlowProto(w, "clientCredentials")}
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.Flow = &OAuthFlowsImplicit{Implicit: readImplicitOAuthFlowProto(w, "implicit")}
 		case 4:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.Flow = &OAuthFlowsPassword{Password: readPasswordOAuthFlowProto(w, "password")}
 		case 5:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.Flow = &OAuthFlowsDeviceCode{DeviceCode: readDeviceCodeOAuthFlowProto(w, "deviceCode")}
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readOAuthFlowsProto reads a length-delimited OAuthFlows from w; an error is located at field.
-func readOAuthFlowsProto(w *wireReader, field string) *OAuthFlows {
+func readOAuthFlowsProto(w *wire.ProtoReader, field string) *OAuthFlows {
 	x := new(OAuthFlows)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -2855,33 +2856,33 @@ func (x *AuthorizationCodeOAuthFlow) AppendProto(b []byte) []byte {
 	}
 	if x.AuthorizationURL != "" {
 		b = append(b, 0x0a)
-		b = appendLenString(b, x.AuthorizationURL)
+		b = wire.AppendLenString(b, x.AuthorizationURL)
 	}
 	if x.TokenURL != "" {
 		b = append(b, 0x12)
-		b = appendLenString(b, x.TokenURL)
+		b = wire.AppendLenString(b, x.TokenURL)
 	}
 	if x.RefreshURL != "" {
 		b = append(b, 0x1a)
-		b = appendLenString(b, x.RefreshURL)
+		b = wire.AppendLenString(b, x.RefreshURL)
 	}
 	if len(x.Scopes) > 0 {
-		for _, k := range sortedKeys(x.Scopes) {
+		for _, k := range wire.SortedKeys(x.Scopes) {
 			b = append(b, 0x22)
 			{
 				var at int
-				b, at = beginLen(b)
+				b, at = wire.BeginLen(b)
 				b = append(b, 0x0a)
-				b = appendLenString(b, k)
+				b = wire.AppendLenString(b, k)
 				b = append(b, 0x12)
-				b = appendLenString(b, x.Scopes[k])
-				b = endLen(b, at)
+				b = wire.AppendLenString(b, x.Scopes[k])
+				b = wire.EndLen(b, at)
 			}
 		}
 	}
 	if x.PkceRequired {
 		b = append(b, 0x28)
-		b = appendBoolVarint(b, x.PkceRequired)
+		b = wire.AppendBoolVarint(b, x.PkceRequired)
 	}
 	return b
 }
@@ -2890,81 +2891,81 @@ func (x *AuthorizationCodeOAuthFlow) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *AuthorizationCodeOAuthFlow) UnmarshalProto(data []byte) error {
 	*x = AuthorizationCodeOAuthFlow{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *AuthorizationCodeOAuthFlow) readProto(w *wireReader) *Error {
+func (x *AuthorizationCodeOAuthFlow) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.AuthorizationURL = wireString(w)
+			x.AuthorizationURL = wire.WireString(w)
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.TokenURL = wireString(w)
+			x.TokenURL = wire.WireString(w)
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.RefreshURL = wireString(w)
+			x.RefreshURL = wire.WireString(w)
 		case 4:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			if x.Scopes == nil {
 				x.Scopes = make(map[string]string)
 			}
-			e := newWireReader(w.lenBytes())
+			e := wire.NewProtoReader(w.LenBytes())
 			var k string
 			var v string
 			for {
-				n, ewt, ok := e.next()
+				n, ewt, ok := e.Next()
 				if !ok {
 					break
 				}
 				switch {
 				case n == 1 && ewt == 2:
-					k = wireString(e)
+					k = wire.WireString(e)
 				case n == 2 && ewt == 2:
-					v = wireString(e)
+					v = wire.WireString(e)
 				default:
-					e.skip(ewt)
+					e.Skip(ewt)
 				}
 			}
-			if e.err != nil {
-				return e.err.under("scopes")
+			if e.Err() != nil {
+				return e.Err().Under("scopes")
 			}
 			x.Scopes[k] = v
 		case 5:
 			if wt != 0 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.PkceRequired = w.varint() != 0
+			x.PkceRequired = w.Varint() != 0
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readAuthorizationCodeOAuthFlowProto reads a length-delimited AuthorizationCodeOAuthFlow from w; an error is located at field.
-func readAuthorizationCodeOAuthFlowProto(w *wireReader, field string) *AuthorizationCodeOAuthFlow {
+func readAuthorizationCodeOAuthFlowProto(w *wire.ProtoReader, field string) *AuthorizationCodeOAuthFlow {
 	x := new(AuthorizationCodeOAuthFlow)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -2986,23 +2987,23 @@ func (x *ClientCredentialsOAuthFlow) AppendProto(b []byte) []byte {
 	}
 	if x.TokenURL != "" {
 		b = append(b, 0x0a)
-		b = appendLenString(b, x.TokenURL)
+		b = wire.AppendLenString(b, x.TokenURL)
 	}
 	if x.RefreshURL != "" {
 		b = append(b, 0x12)
-		b = appendLenString(b, x.RefreshURL)
+		b = wire.AppendLenString(b, x.RefreshURL)
 	}
 	if len(x.Scopes) > 0 {
-		for _, k := range sortedKeys(x.Scopes) {
+		for _, k := range wire.SortedKeys(x.Scopes) {
 			b = append(b, 0x1a)
 			{
 				var at int
-				b, at = beginLen(b)
+				b, at = wire.BeginLen(b)
 				b = append(b, 0x0a)
-				b = appendLenString(b, k)
+				b = wire.AppendLenString(b, k)
 				b = append(b, 0x12)
-				b = appendLenString(b, x.Scopes[k])
-				b = endLen(b, at)
+				b = wire.AppendLenString(b, x.Scopes[k])
+				b = wire.EndLen(b, at)
 			}
 		}
 	}
@@ -3013,69 +3014,69 @@ func (x *ClientCredentialsOAuthFlow) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *ClientCredentialsOAuthFlow) UnmarshalProto(data []byte) error {
 	*x = ClientCredentialsOAuthFlow{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *ClientCredentialsOAuthFlow) readProto(w *wireReader) *Error {
+func (x *ClientCredentialsOAuthFlow) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.TokenURL = wireString(w)
+			x.TokenURL = wire.WireString(w)
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.RefreshURL = wireString(w)
+			x.RefreshURL = wire.WireString(w)
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			if x.Scopes == nil {
 				x.Scopes = make(map[string]string)
 			}
-			e := newWireReader(w.lenBytes())
+			e := wire.NewProtoReader(w.LenBytes())
 			var k string
 			var v string
 			for {
-				n, ewt, ok := e.next()
+				n, ewt, ok := e.Next()
 				if !ok {
 					break
 				}
 				switch {
 				case n == 1 && ewt == 2:
-					k = wireString(e)
+					k = wire.WireString(e)
 				case n == 2 && ewt == 2:
-					v = wireString(e)
+					v = wire.WireString(e)
 				default:
-					e.skip(ewt)
+					e.Skip(ewt)
 				}
 			}
-			if e.err != nil {
-				return e.err.under("scopes")
+			if e.Err() != nil {
+				return e.Err().Under("scopes")
 			}
 			x.Scopes[k] = v
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readClientCredentialsOAuthFlowProto reads a length-delimited ClientCredentialsOAuthFlow from w; an error is located at field.
-func readClientCredentialsOAuthFlowProto(w *wireReader, field string) *ClientCredentialsOAuthFlow {
+func readClientCredentialsOAuthFlowProto(w *wire.ProtoReader, field string) *ClientCredentialsOAuthFlow {
 	x := new(ClientCredentialsOAuthFlow)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -3097,23 +3098,23 @@ func (x *ImplicitOAuthFlow) AppendProto(b []byte) []byte {
 	}
 	if x.AuthorizationURL != "" {
 		b = append(b, 0x0a)
-		b = appendLenString(b, x.AuthorizationURL)
+		b = wire.AppendLenString(b, x.AuthorizationURL)
 	}
 	if x.RefreshURL != "" {
 		b = append(b, 0x12)
-		b = appendLenString(b, x.RefreshURL)
+		b = wire.AppendLenString(b, x.RefreshURL)
 	}
 	if len(x.Scopes) > 0 {
-		for _, k := range sortedKeys(x.Scopes) {
+		for _, k := range wire.SortedKeys(x.Scopes) {
 			b = append(b, 0x1a)
 			{
 				var at int
-				b, at = beginLen(b)
+				b, at = wire.BeginLen(b)
 				b = append(b, 0x0a)
-				b = appendLenString(b, k)
+				b = wire.AppendLenString(b, k)
 				b = append(b, 0x12)
-				b = appendLenString(b, x.Scopes[k])
-				b = endLen(b, at)
+				b = wire.AppendLenString(b, x.Scopes[k])
+				b = wire.EndLen(b, at)
 			}
 		}
 	}
@@ -3124,69 +3125,69 @@ func (x *ImplicitOAuthFlow) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *ImplicitOAuthFlow) UnmarshalProto(data []byte) error {
 	*x = ImplicitOAuthFlow{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *ImplicitOAuthFlow) readProto(w *wireReader) *Error {
+func (x *ImplicitOAuthFlow) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.AuthorizationURL = wireString(w)
+			x.AuthorizationURL = wire.WireString(w)
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.RefreshURL = wireString(w)
+			x.RefreshURL = wire.WireString(w)
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			if x.Scopes == nil {
 				x.Scopes = make(map[string]string)
 			}
-			e := newWireReader(w.lenBytes())
+			e := wire.NewProtoReader(w.LenBytes())
 			var k string
 			var v string
 			for {
-				n, ewt, ok := e.next()
+				n, ewt, ok := e.Next()
 				if !ok {
 					break
 				}
 				switch {
 				case n == 1 && ewt == 2:
-					k = wireString(e)
+					k = wire.WireString(e)
 				case n == 2 && ewt == 2:
-					v = wireString(e)
+					v = wire.WireString(e)
 				default:
-					e.skip(ewt)
+					e.Skip(ewt)
 				}
 			}
-			if e.err != nil {
-				return e.err.under("scopes")
+			if e.Err() != nil {
+				return e.Err().Under("scopes")
 			}
 			x.Scopes[k] = v
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readImplicitOAuthFlowProto reads a length-delimited ImplicitOAuthFlow from w; an error is located at field.
-func readImplicitOAuthFlowProto(w *wireReader, field string) *ImplicitOAuthFlow {
+func readImplicitOAuthFlowProto(w *wire.ProtoReader, field string) *ImplicitOAuthFlow {
 	x := new(ImplicitOAuthFlow)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -3208,23 +3209,23 @@ func (x *PasswordOAuthFlow) AppendProto(b []byte) []byte {
 	}
 	if x.TokenURL != "" {
 		b = append(b, 0x0a)
-		b = appendLenString(b, x.TokenURL)
+		b = wire.AppendLenString(b, x.TokenURL)
 	}
 	if x.RefreshURL != "" {
 		b = append(b, 0x12)
-		b = appendLenString(b, x.RefreshURL)
+		b = wire.AppendLenString(b, x.RefreshURL)
 	}
 	if len(x.Scopes) > 0 {
-		for _, k := range sortedKeys(x.Scopes) {
+		for _, k := range wire.SortedKeys(x.Scopes) {
 			b = append(b, 0x1a)
 			{
 				var at int
-				b, at = beginLen(b)
+				b, at = wire.BeginLen(b)
 				b = append(b, 0x0a)
-				b = appendLenString(b, k)
+				b = wire.AppendLenString(b, k)
 				b = append(b, 0x12)
-				b = appendLenString(b, x.Scopes[k])
-				b = endLen(b, at)
+				b = wire.AppendLenString(b, x.Scopes[k])
+				b = wire.EndLen(b, at)
 			}
 		}
 	}
@@ -3235,69 +3236,69 @@ func (x *PasswordOAuthFlow) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *PasswordOAuthFlow) UnmarshalProto(data []byte) error {
 	*x = PasswordOAuthFlow{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *PasswordOAuthFlow) readProto(w *wireReader) *Error {
+func (x *PasswordOAuthFlow) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.TokenURL = wireString(w)
+			x.TokenURL = wire.WireString(w)
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.RefreshURL = wireString(w)
+			x.RefreshURL = wire.WireString(w)
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			if x.Scopes == nil {
 				x.Scopes = make(map[string]string)
 			}
-			e := newWireReader(w.lenBytes())
+			e := wire.NewProtoReader(w.LenBytes())
 			var k string
 			var v string
 			for {
-				n, ewt, ok := e.next()
+				n, ewt, ok := e.Next()
 				if !ok {
 					break
 				}
 				switch {
 				case n == 1 && ewt == 2:
-					k = wireString(e)
+					k = wire.WireString(e)
 				case n == 2 && ewt == 2:
-					v = wireString(e)
+					v = wire.WireString(e)
 				default:
-					e.skip(ewt)
+					e.Skip(ewt)
 				}
 			}
-			if e.err != nil {
-				return e.err.under("scopes")
+			if e.Err() != nil {
+				return e.Err().Under("scopes")
 			}
 			x.Scopes[k] = v
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readPasswordOAuthFlowProto reads a length-delimited PasswordOAuthFlow from w; an error is located at field.
-func readPasswordOAuthFlowProto(w *wireReader, field string) *PasswordOAuthFlow {
+func readPasswordOAuthFlowProto(w *wire.ProtoReader, field string) *PasswordOAuthFlow {
 	x := new(PasswordOAuthFlow)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -3319,27 +3320,27 @@ func (x *DeviceCodeOAuthFlow) AppendProto(b []byte) []byte {
 	}
 	if x.DeviceAuthorizationURL != "" {
 		b = append(b, 0x0a)
-		b = appendLenString(b, x.DeviceAuthorizationURL)
+		b = wire.AppendLenString(b, x.DeviceAuthorizationURL)
 	}
 	if x.TokenURL != "" {
 		b = append(b, 0x12)
-		b = appendLenString(b, x.TokenURL)
+		b = wire.AppendLenString(b, x.TokenURL)
 	}
 	if x.RefreshURL != "" {
 		b = append(b, 0x1a)
-		b = appendLenString(b, x.RefreshURL)
+		b = wire.AppendLenString(b, x.RefreshURL)
 	}
 	if len(x.Scopes) > 0 {
-		for _, k := range sortedKeys(x.Scopes) {
+		for _, k := range wire.SortedKeys(x.Scopes) {
 			b = append(b, 0x22)
 			{
 				var at int
-				b, at = beginLen(b)
+				b, at = wire.BeginLen(b)
 				b = append(b, 0x0a)
-				b = appendLenString(b, k)
+				b = wire.AppendLenString(b, k)
 				b = append(b, 0x12)
-				b = appendLenString(b, x.Scopes[k])
-				b = endLen(b, at)
+				b = wire.AppendLenString(b, x.Scopes[k])
+				b = wire.EndLen(b, at)
 			}
 		}
 	}
@@ -3350,75 +3351,75 @@ func (x *DeviceCodeOAuthFlow) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *DeviceCodeOAuthFlow) UnmarshalProto(data []byte) error {
 	*x = DeviceCodeOAuthFlow{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *DeviceCodeOAuthFlow) readProto(w *wireReader) *Error {
+func (x *DeviceCodeOAuthFlow) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.DeviceAuthorizationURL = wireString(w)
+			x.DeviceAuthorizationURL = wire.WireString(w)
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.TokenURL = wireString(w)
+			x.TokenURL = wire.WireString(w)
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.RefreshURL = wireString(w)
+			x.RefreshURL = wire.WireString(w)
 		case 4:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			if x.Scopes == nil {
 				x.Scopes = make(map[string]string)
 			}
-			e := newWireReader(w.lenBytes())
+			e := wire.NewProtoReader(w.LenBytes())
 			var k string
 			var v string
 			for {
-				n, ewt, ok := e.next()
+				n, ewt, ok := e.Next()
 				if !ok {
 					break
 				}
 				switch {
 				case n == 1 && ewt == 2:
-					k = wireString(e)
+					k = wire.WireString(e)
 				case n == 2 && ewt == 2:
-					v = wireString(e)
+					v = wire.WireString(e)
 				default:
-					e.skip(ewt)
+					e.Skip(ewt)
 				}
 			}
-			if e.err != nil {
-				return e.err.under("scopes")
+			if e.Err() != nil {
+				return e.Err().Under("scopes")
 			}
 			x.Scopes[k] = v
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readDeviceCodeOAuthFlowProto reads a length-delimited DeviceCodeOAuthFlow from w; an error is located at field.
-func readDeviceCodeOAuthFlowProto(w *wireReader, field string) *DeviceCodeOAuthFlow {
+func readDeviceCodeOAuthFlowProto(w *wire.ProtoReader, field string) *DeviceCodeOAuthFlow {
 	x := new(DeviceCodeOAuthFlow)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -3440,33 +3441,33 @@ func (x *SendMessageRequest) AppendProto(b []byte) []byte {
 	}
 	if x.Tenant != "" {
 		b = append(b, 0x0a)
-		b = appendLenString(b, x.Tenant)
+		b = wire.AppendLenString(b, x.Tenant)
 	}
 	if x.Message != nil {
 		b = append(b, 0x12)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = x.Message.AppendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	}
 	if x.Configuration != nil {
 		b = append(b, 0x1a)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = x.Configuration.AppendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	}
 	if x.Metadata != nil {
 		b = append(b, 0x22)
 		{
 			var at int
-			b, at = beginLen(b)
-			b = appendStructWire(b, x.Metadata)
-			b = endLen(b, at)
+			b, at = wire.BeginLen(b)
+			b = wire.AppendStructWire(b, x.Metadata)
+			b = wire.EndLen(b, at)
 		}
 	}
 	return b
@@ -3476,52 +3477,52 @@ func (x *SendMessageRequest) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *SendMessageRequest) UnmarshalProto(data []byte) error {
 	*x = SendMessageRequest{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *SendMessageRequest) readProto(w *wireReader) *Error {
+func (x *SendMessageRequest) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Tenant = wireString(w)
+			x.Tenant = wire.WireString(w)
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.Message = readMessageProto(w, "message")
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.Configuration = readSendMessageConfigurationProto(w, "configuration")
 		case 4:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Metadata = wireStruct(w, "metadata")
+			x.Metadata = wire.WireStruct(w, "metadata")
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readSendMessageRequestProto reads a length-delimited SendMessageRequest from w; an error is located at field.
-func readSendMessageRequestProto(w *wireReader, field string) *SendMessageRequest {
+func readSendMessageRequestProto(w *wire.ProtoReader, field string) *SendMessageRequest {
 	x := new(SendMessageRequest)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -3545,15 +3546,15 @@ func (x *GetTaskRequest) AppendProto(b []byte) []byte {
 	}
 	if x.Tenant != "" {
 		b = append(b, 0x0a)
-		b = appendLenString(b, x.Tenant)
+		b = wire.AppendLenString(b, x.Tenant)
 	}
 	if x.ID != "" {
 		b = append(b, 0x12)
-		b = appendLenString(b, x.ID)
+		b = wire.AppendLenString(b, x.ID)
 	}
 	if x.HistoryLength != nil {
 		b = append(b, 0x18)
-		b = appendVarint(b, uint64(int64(*x.HistoryLength)))
+		b = wire.AppendVarint(b, uint64(int64(*x.HistoryLength)))
 	}
 	return b
 }
@@ -3562,46 +3563,46 @@ func (x *GetTaskRequest) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *GetTaskRequest) UnmarshalProto(data []byte) error {
 	*x = GetTaskRequest{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *GetTaskRequest) readProto(w *wireReader) *Error {
+func (x *GetTaskRequest) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Tenant = wireString(w)
+			x.Tenant = wire.WireString(w)
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.ID = wireString(w)
+			x.ID = wire.WireString(w)
 		case 3:
 			if wt != 0 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.HistoryLength = newOf(int32(w.varint()))
+			x.HistoryLength = wire.Ptr(int32(w.Varint()))
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readGetTaskRequestProto reads a length-delimited GetTaskRequest from w; an error is located at field.
-func readGetTaskRequestProto(w *wireReader, field string) *GetTaskRequest {
+func readGetTaskRequestProto(w *wire.ProtoReader, field string) *GetTaskRequest {
 	x := new(GetTaskRequest)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -3613,7 +3614,7 @@ func (x *GetTaskRequest) Clone() *GetTaskRequest {
 	}
 	c := *x
 	if x.HistoryLength != nil {
-		c.HistoryLength = newOf(*x.HistoryLength)
+		c.HistoryLength = wire.Ptr(*x.HistoryLength)
 	}
 	return &c
 }
@@ -3625,40 +3626,40 @@ func (x *ListTasksRequest) AppendProto(b []byte) []byte {
 	}
 	if x.Tenant != "" {
 		b = append(b, 0x0a)
-		b = appendLenString(b, x.Tenant)
+		b = wire.AppendLenString(b, x.Tenant)
 	}
 	if x.ContextID != "" {
 		b = append(b, 0x12)
-		b = appendLenString(b, x.ContextID)
+		b = wire.AppendLenString(b, x.ContextID)
 	}
 	if x.Status != 0 {
 		b = append(b, 0x18)
-		b = appendVarint(b, uint64(int64(x.Status)))
+		b = wire.AppendVarint(b, uint64(int64(x.Status)))
 	}
 	if x.PageSize != nil {
 		b = append(b, 0x20)
-		b = appendVarint(b, uint64(int64(*x.PageSize)))
+		b = wire.AppendVarint(b, uint64(int64(*x.PageSize)))
 	}
 	if x.PageToken != "" {
 		b = append(b, 0x2a)
-		b = appendLenString(b, x.PageToken)
+		b = wire.AppendLenString(b, x.PageToken)
 	}
 	if x.HistoryLength != nil {
 		b = append(b, 0x30)
-		b = appendVarint(b, uint64(int64(*x.HistoryLength)))
+		b = wire.AppendVarint(b, uint64(int64(*x.HistoryLength)))
 	}
 	if x.StatusTimestampAfter != nil {
 		b = append(b, 0x3a)
 		{
 			var at int
-			b, at = beginLen(b)
-			b = appendTimestampWire(b, *x.StatusTimestampAfter)
-			b = endLen(b, at)
+			b, at = wire.BeginLen(b)
+			b = wire.AppendTimestampWire(b, *x.StatusTimestampAfter)
+			b = wire.EndLen(b, at)
 		}
 	}
 	if x.IncludeArtifacts != nil {
 		b = append(b, 0x40)
-		b = appendBoolVarint(b, *x.IncludeArtifacts)
+		b = wire.AppendBoolVarint(b, *x.IncludeArtifacts)
 	}
 	return b
 }
@@ -3667,76 +3668,76 @@ func (x *ListTasksRequest) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *ListTasksRequest) UnmarshalProto(data []byte) error {
 	*x = ListTasksRequest{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *ListTasksRequest) readProto(w *wireReader) *Error {
+func (x *ListTasksRequest) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Tenant = wireString(w)
+			x.Tenant = wire.WireString(w)
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.ContextID = wireString(w)
+			x.ContextID = wire.WireString(w)
 		case 3:
 			if wt != 0 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Status = TaskState(int32(w.varint()))
+			x.Status = TaskState(int32(w.Varint()))
 		case 4:
 			if wt != 0 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.PageSize = newOf(int32(w.varint()))
+			x.PageSize = wire.Ptr(int32(w.Varint()))
 		case 5:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.PageToken = wireString(w)
+			x.PageToken = wire.WireString(w)
 		case 6:
 			if wt != 0 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.HistoryLength = newOf(int32(w.varint()))
+			x.HistoryLength = wire.Ptr(int32(w.Varint()))
 		case 7:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.StatusTimestampAfter = wireTimestamp(w, "statusTimestampAfter")
+			x.StatusTimestampAfter = wire.WireTimestamp(w, "statusTimestampAfter")
 		case 8:
 			if wt != 0 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.IncludeArtifacts = newOf(w.varint() != 0)
+			x.IncludeArtifacts = wire.Ptr(w.Varint() != 0)
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readListTasksRequestProto reads a length-delimited ListTasksRequest from w; an error is located at field.
-func readListTasksRequestProto(w *wireReader, field string) *ListTasksRequest {
+func readListTasksRequestProto(w *wire.ProtoReader, field string) *ListTasksRequest {
 	x := new(ListTasksRequest)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -3748,14 +3749,14 @@ func (x *ListTasksRequest) Clone() *ListTasksRequest {
 	}
 	c := *x
 	if x.PageSize != nil {
-		c.PageSize = newOf(*x.PageSize)
+		c.PageSize = wire.Ptr(*x.PageSize)
 	}
 	if x.HistoryLength != nil {
-		c.HistoryLength = newOf(*x.HistoryLength)
+		c.HistoryLength = wire.Ptr(*x.HistoryLength)
 	}
 	c.StatusTimestampAfter = cloneTime(x.StatusTimestampAfter)
 	if x.IncludeArtifacts != nil {
-		c.IncludeArtifacts = newOf(*x.IncludeArtifacts)
+		c.IncludeArtifacts = wire.Ptr(*x.IncludeArtifacts)
 	}
 	return &c
 }
@@ -3770,23 +3771,23 @@ func (x *ListTasksResponse) AppendProto(b []byte) []byte {
 			b = append(b, 0x0a)
 			{
 				var at int
-				b, at = beginLen(b)
+				b, at = wire.BeginLen(b)
 				b = e.AppendProto(b)
-				b = endLen(b, at)
+				b = wire.EndLen(b, at)
 			}
 		}
 	}
 	if x.NextPageToken != "" {
 		b = append(b, 0x12)
-		b = appendLenString(b, x.NextPageToken)
+		b = wire.AppendLenString(b, x.NextPageToken)
 	}
 	if x.PageSize != 0 {
 		b = append(b, 0x18)
-		b = appendVarint(b, uint64(int64(x.PageSize)))
+		b = wire.AppendVarint(b, uint64(int64(x.PageSize)))
 	}
 	if x.TotalSize != 0 {
 		b = append(b, 0x20)
-		b = appendVarint(b, uint64(int64(x.TotalSize)))
+		b = wire.AppendVarint(b, uint64(int64(x.TotalSize)))
 	}
 	return b
 }
@@ -3795,52 +3796,52 @@ func (x *ListTasksResponse) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *ListTasksResponse) UnmarshalProto(data []byte) error {
 	*x = ListTasksResponse{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *ListTasksResponse) readProto(w *wireReader) *Error {
+func (x *ListTasksResponse) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.Tasks = append(x.Tasks, readTaskProto(w, "tasks"))
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.NextPageToken = wireString(w)
+			x.NextPageToken = wire.WireString(w)
 		case 3:
 			if wt != 0 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.PageSize = int32(w.varint())
+			x.PageSize = int32(w.Varint())
 		case 4:
 			if wt != 0 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.TotalSize = int32(w.varint())
+			x.TotalSize = int32(w.Varint())
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readListTasksResponseProto reads a length-delimited ListTasksResponse from w; an error is located at field.
-func readListTasksResponseProto(w *wireReader, field string) *ListTasksResponse {
+func readListTasksResponseProto(w *wire.ProtoReader, field string) *ListTasksResponse {
 	x := new(ListTasksResponse)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -3867,19 +3868,19 @@ func (x *CancelTaskRequest) AppendProto(b []byte) []byte {
 	}
 	if x.Tenant != "" {
 		b = append(b, 0x0a)
-		b = appendLenString(b, x.Tenant)
+		b = wire.AppendLenString(b, x.Tenant)
 	}
 	if x.ID != "" {
 		b = append(b, 0x12)
-		b = appendLenString(b, x.ID)
+		b = wire.AppendLenString(b, x.ID)
 	}
 	if x.Metadata != nil {
 		b = append(b, 0x1a)
 		{
 			var at int
-			b, at = beginLen(b)
-			b = appendStructWire(b, x.Metadata)
-			b = endLen(b, at)
+			b, at = wire.BeginLen(b)
+			b = wire.AppendStructWire(b, x.Metadata)
+			b = wire.EndLen(b, at)
 		}
 	}
 	return b
@@ -3889,46 +3890,46 @@ func (x *CancelTaskRequest) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *CancelTaskRequest) UnmarshalProto(data []byte) error {
 	*x = CancelTaskRequest{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *CancelTaskRequest) readProto(w *wireReader) *Error {
+func (x *CancelTaskRequest) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Tenant = wireString(w)
+			x.Tenant = wire.WireString(w)
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.ID = wireString(w)
+			x.ID = wire.WireString(w)
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Metadata = wireStruct(w, "metadata")
+			x.Metadata = wire.WireStruct(w, "metadata")
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readCancelTaskRequestProto reads a length-delimited CancelTaskRequest from w; an error is located at field.
-func readCancelTaskRequestProto(w *wireReader, field string) *CancelTaskRequest {
+func readCancelTaskRequestProto(w *wire.ProtoReader, field string) *CancelTaskRequest {
 	x := new(CancelTaskRequest)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -3950,15 +3951,15 @@ func (x *GetTaskPushNotificationConfigRequest) AppendProto(b []byte) []byte {
 	}
 	if x.Tenant != "" {
 		b = append(b, 0x0a)
-		b = appendLenString(b, x.Tenant)
+		b = wire.AppendLenString(b, x.Tenant)
 	}
 	if x.TaskID != "" {
 		b = append(b, 0x12)
-		b = appendLenString(b, x.TaskID)
+		b = wire.AppendLenString(b, x.TaskID)
 	}
 	if x.ID != "" {
 		b = append(b, 0x1a)
-		b = appendLenString(b, x.ID)
+		b = wire.AppendLenString(b, x.ID)
 	}
 	return b
 }
@@ -3967,46 +3968,46 @@ func (x *GetTaskPushNotificationConfigRequest) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *GetTaskPushNotificationConfigRequest) UnmarshalProto(data []byte) error {
 	*x = GetTaskPushNotificationConfigRequest{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *GetTaskPushNotificationConfigRequest) readProto(w *wireReader) *Error {
+func (x *GetTaskPushNotificationConfigRequest) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Tenant = wireString(w)
+			x.Tenant = wire.WireString(w)
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.TaskID = wireString(w)
+			x.TaskID = wire.WireString(w)
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.ID = wireString(w)
+			x.ID = wire.WireString(w)
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readGetTaskPushNotificationConfigRequestProto reads a length-delimited GetTaskPushNotificationConfigRequest from w; an error is located at field.
-func readGetTaskPushNotificationConfigRequestProto(w *wireReader, field string) *GetTaskPushNotificationConfigRequest {
+func readGetTaskPushNotificationConfigRequestProto(w *wire.ProtoReader, field string) *GetTaskPushNotificationConfigRequest {
 	x := new(GetTaskPushNotificationConfigRequest)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -4027,15 +4028,15 @@ func (x *DeleteTaskPushNotificationConfigRequest) AppendProto(b []byte) []byte {
 	}
 	if x.Tenant != "" {
 		b = append(b, 0x0a)
-		b = appendLenString(b, x.Tenant)
+		b = wire.AppendLenString(b, x.Tenant)
 	}
 	if x.TaskID != "" {
 		b = append(b, 0x12)
-		b = appendLenString(b, x.TaskID)
+		b = wire.AppendLenString(b, x.TaskID)
 	}
 	if x.ID != "" {
 		b = append(b, 0x1a)
-		b = appendLenString(b, x.ID)
+		b = wire.AppendLenString(b, x.ID)
 	}
 	return b
 }
@@ -4044,46 +4045,46 @@ func (x *DeleteTaskPushNotificationConfigRequest) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *DeleteTaskPushNotificationConfigRequest) UnmarshalProto(data []byte) error {
 	*x = DeleteTaskPushNotificationConfigRequest{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *DeleteTaskPushNotificationConfigRequest) readProto(w *wireReader) *Error {
+func (x *DeleteTaskPushNotificationConfigRequest) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Tenant = wireString(w)
+			x.Tenant = wire.WireString(w)
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.TaskID = wireString(w)
+			x.TaskID = wire.WireString(w)
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.ID = wireString(w)
+			x.ID = wire.WireString(w)
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readDeleteTaskPushNotificationConfigRequestProto reads a length-delimited DeleteTaskPushNotificationConfigRequest from w; an error is located at field.
-func readDeleteTaskPushNotificationConfigRequestProto(w *wireReader, field string) *DeleteTaskPushNotificationConfigRequest {
+func readDeleteTaskPushNotificationConfigRequestProto(w *wire.ProtoReader, field string) *DeleteTaskPushNotificationConfigRequest {
 	x := new(DeleteTaskPushNotificationConfigRequest)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -4104,11 +4105,11 @@ func (x *SubscribeToTaskRequest) AppendProto(b []byte) []byte {
 	}
 	if x.Tenant != "" {
 		b = append(b, 0x0a)
-		b = appendLenString(b, x.Tenant)
+		b = wire.AppendLenString(b, x.Tenant)
 	}
 	if x.ID != "" {
 		b = append(b, 0x12)
-		b = appendLenString(b, x.ID)
+		b = wire.AppendLenString(b, x.ID)
 	}
 	return b
 }
@@ -4117,40 +4118,40 @@ func (x *SubscribeToTaskRequest) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *SubscribeToTaskRequest) UnmarshalProto(data []byte) error {
 	*x = SubscribeToTaskRequest{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *SubscribeToTaskRequest) readProto(w *wireReader) *Error {
+func (x *SubscribeToTaskRequest) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Tenant = wireString(w)
+			x.Tenant = wire.WireString(w)
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.ID = wireString(w)
+			x.ID = wire.WireString(w)
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readSubscribeToTaskRequestProto reads a length-delimited SubscribeToTaskRequest from w; an error is located at field.
-func readSubscribeToTaskRequestProto(w *wireReader, field string) *SubscribeToTaskRequest {
+func readSubscribeToTaskRequestProto(w *wire.ProtoReader, field string) *SubscribeToTaskRequest {
 	x := new(SubscribeToTaskRequest)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -4171,19 +4172,19 @@ func (x *ListTaskPushNotificationConfigsRequest) AppendProto(b []byte) []byte {
 	}
 	if x.TaskID != "" {
 		b = append(b, 0x0a)
-		b = appendLenString(b, x.TaskID)
+		b = wire.AppendLenString(b, x.TaskID)
 	}
 	if x.PageSize != 0 {
 		b = append(b, 0x10)
-		b = appendVarint(b, uint64(int64(x.PageSize)))
+		b = wire.AppendVarint(b, uint64(int64(x.PageSize)))
 	}
 	if x.PageToken != "" {
 		b = append(b, 0x1a)
-		b = appendLenString(b, x.PageToken)
+		b = wire.AppendLenString(b, x.PageToken)
 	}
 	if x.Tenant != "" {
 		b = append(b, 0x22)
-		b = appendLenString(b, x.Tenant)
+		b = wire.AppendLenString(b, x.Tenant)
 	}
 	return b
 }
@@ -4192,52 +4193,52 @@ func (x *ListTaskPushNotificationConfigsRequest) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *ListTaskPushNotificationConfigsRequest) UnmarshalProto(data []byte) error {
 	*x = ListTaskPushNotificationConfigsRequest{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *ListTaskPushNotificationConfigsRequest) readProto(w *wireReader) *Error {
+func (x *ListTaskPushNotificationConfigsRequest) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.TaskID = wireString(w)
+			x.TaskID = wire.WireString(w)
 		case 2:
 			if wt != 0 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.PageSize = int32(w.varint())
+			x.PageSize = int32(w.Varint())
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.PageToken = wireString(w)
+			x.PageToken = wire.WireString(w)
 		case 4:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Tenant = wireString(w)
+			x.Tenant = wire.WireString(w)
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readListTaskPushNotificationConfigsRequestProto reads a length-delimited ListTaskPushNotificationConfigsRequest from w; an error is located at field.
-func readListTaskPushNotificationConfigsRequestProto(w *wireReader, field string) *ListTaskPushNotificationConfigsRequest {
+func readListTaskPushNotificationConfigsRequestProto(w *wire.ProtoReader, field string) *ListTaskPushNotificationConfigsRequest {
 	x := new(ListTaskPushNotificationConfigsRequest)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -4258,7 +4259,7 @@ func (x *GetExtendedAgentCardRequest) AppendProto(b []byte) []byte {
 	}
 	if x.Tenant != "" {
 		b = append(b, 0x0a)
-		b = appendLenString(b, x.Tenant)
+		b = wire.AppendLenString(b, x.Tenant)
 	}
 	return b
 }
@@ -4267,34 +4268,34 @@ func (x *GetExtendedAgentCardRequest) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *GetExtendedAgentCardRequest) UnmarshalProto(data []byte) error {
 	*x = GetExtendedAgentCardRequest{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *GetExtendedAgentCardRequest) readProto(w *wireReader) *Error {
+func (x *GetExtendedAgentCardRequest) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Tenant = wireString(w)
+			x.Tenant = wire.WireString(w)
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readGetExtendedAgentCardRequestProto reads a length-delimited GetExtendedAgentCardRequest from w; an error is located at field.
-func readGetExtendedAgentCardRequestProto(w *wireReader, field string) *GetExtendedAgentCardRequest {
+func readGetExtendedAgentCardRequestProto(w *wire.ProtoReader, field string) *GetExtendedAgentCardRequest {
 	x := new(GetExtendedAgentCardRequest)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -4317,18 +4318,18 @@ func (x *SendMessageResponse) AppendProto(b []byte) []byte {
 		b = append(b, 0x0a)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = v.Task.AppendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	}
 	if v, ok := x.Payload.(*SendMessageResponseMessage); ok {
 		b = append(b, 0x12)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = v.Message.AppendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	}
 	return b
@@ -4338,40 +4339,40 @@ func (x *SendMessageResponse) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *SendMessageResponse) UnmarshalProto(data []byte) error {
 	*x = SendMessageResponse{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *SendMessageResponse) readProto(w *wireReader) *Error {
+func (x *SendMessageResponse) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.Payload = &SendMessageResponseTask{Task: readTaskProto(w, "task")}
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.Payload = &SendMessageResponseMessage{Message: readMessageProto(w, "message")}
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readSendMessageResponseProto reads a length-delimited SendMessageResponse from w; an error is located at field.
-func readSendMessageResponseProto(w *wireReader, field string) *SendMessageResponse {
+func readSendMessageResponseProto(w *wire.ProtoReader, field string) *SendMessageResponse {
 	x := new(SendMessageResponse)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -4400,36 +4401,36 @@ func (x *StreamResponse) AppendProto(b []byte) []byte {
 		b = append(b, 0x0a)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = v.Task.AppendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	}
 	if v, ok := x.Payload.(*StreamResponseMessage); ok {
 		b = append(b, 0x12)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = v.Message.AppendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	}
 	if v, ok := x.Payload.(*StreamResponseStatusUpdate); ok {
 		b = append(b, 0x1a)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = v.StatusUpdate.AppendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	}
 	if v, ok := x.Payload.(*StreamResponseArtifactUpdate); ok {
 		b = append(b, 0x22)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = v.ArtifactUpdate.AppendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	}
 	return b
@@ -4439,52 +4440,52 @@ func (x *StreamResponse) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *StreamResponse) UnmarshalProto(data []byte) error {
 	*x = StreamResponse{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *StreamResponse) readProto(w *wireReader) *Error {
+func (x *StreamResponse) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.Payload = &StreamResponseTask{Task: readTaskProto(w, "task")}
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.Payload = &StreamResponseMessage{Message: readMessageProto(w, "message")}
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.Payload = &StreamResponseStatusUpdate{StatusUpdate: readTaskStatusUpdateEventProto(w, "statusUpdate")}
 		case 4:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.Payload = &StreamResponseArtifactUpdate{ArtifactUpdate: readTaskArtifactUpdateEventProto(w, "artifactUpdate")}
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readStreamResponseProto reads a length-delimited StreamResponse from w; an error is located at field.
-func readStreamResponseProto(w *wireReader, field string) *StreamResponse {
+func readStreamResponseProto(w *wire.ProtoReader, field string) *StreamResponse {
 	x := new(StreamResponse)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -4518,15 +4519,15 @@ func (x *ListTaskPushNotificationConfigsResponse) AppendProto(b []byte) []byte {
 			b = append(b, 0x0a)
 			{
 				var at int
-				b, at = beginLen(b)
+				b, at = wire.BeginLen(b)
 				b = e.AppendProto(b)
-				b = endLen(b, at)
+				b = wire.EndLen(b, at)
 			}
 		}
 	}
 	if x.NextPageToken != "" {
 		b = append(b, 0x12)
-		b = appendLenString(b, x.NextPageToken)
+		b = wire.AppendLenString(b, x.NextPageToken)
 	}
 	return b
 }
@@ -4535,40 +4536,40 @@ func (x *ListTaskPushNotificationConfigsResponse) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *ListTaskPushNotificationConfigsResponse) UnmarshalProto(data []byte) error {
 	*x = ListTaskPushNotificationConfigsResponse{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *ListTaskPushNotificationConfigsResponse) readProto(w *wireReader) *Error {
+func (x *ListTaskPushNotificationConfigsResponse) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.Configs = append(x.Configs, readTaskPushNotificationConfigProto(w, "configs"))
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.NextPageToken = wireString(w)
+			x.NextPageToken = wire.WireString(w)
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readListTaskPushNotificationConfigsResponseProto reads a length-delimited ListTaskPushNotificationConfigsResponse from w; an error is located at field.
-func readListTaskPushNotificationConfigsResponseProto(w *wireReader, field string) *ListTaskPushNotificationConfigsResponse {
+func readListTaskPushNotificationConfigsResponseProto(w *wire.ProtoReader, field string) *ListTaskPushNotificationConfigsResponse {
 	x := new(ListTaskPushNotificationConfigsResponse)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -4600,26 +4601,26 @@ func (x *Empty) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *Empty) UnmarshalProto(data []byte) error {
 	*x = Empty{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *Empty) readProto(w *wireReader) *Error {
+func (x *Empty) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		_ = num
-		w.skip(wt)
+		w.Skip(wt)
 	}
-	return w.err
+	return w.Err()
 }
 
 // readEmptyProto reads a length-delimited Empty from w; an error is located at field.
-func readEmptyProto(w *wireReader, field string) *Empty {
+func readEmptyProto(w *wire.ProtoReader, field string) *Empty {
 	x := new(Empty)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }

@@ -3,10 +3,12 @@
 
 package a2a
 
+import "github.com/agui-gen/agui-gen/runtime/wire"
+
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *SendMessageConfiguration) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *SendMessageConfiguration) validate() *Error {
@@ -14,7 +16,7 @@ func (x *SendMessageConfiguration) validate() *Error {
 		return nil
 	}
 	if err := x.TaskPushNotificationConfig.validate(); err != nil {
-		return err.under("taskPushNotificationConfig")
+		return err.Under("taskPushNotificationConfig")
 	}
 	return nil
 }
@@ -22,7 +24,7 @@ func (x *SendMessageConfiguration) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *Task) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *Task) validate() *Error {
@@ -30,32 +32,32 @@ func (x *Task) validate() *Error {
 		return nil
 	}
 	if len(x.ID) == 0 {
-		return requiredError("id")
+		return wire.RequiredError("id")
 	}
 	if x.Status == nil {
-		return requiredError("status")
+		return wire.RequiredError("status")
 	}
 	if err := x.Status.validate(); err != nil {
-		return err.under("status")
+		return err.Under("status")
 	}
 	for i, e := range x.Artifacts {
 		if e == nil {
-			return requiredError("").at(i).under("artifacts")
+			return wire.RequiredError("").At(i).Under("artifacts")
 		}
 		if err := e.validate(); err != nil {
-			return err.at(i).under("artifacts")
+			return err.At(i).Under("artifacts")
 		}
 	}
 	for i, e := range x.History {
 		if e == nil {
-			return requiredError("").at(i).under("history")
+			return wire.RequiredError("").At(i).Under("history")
 		}
 		if err := e.validate(); err != nil {
-			return err.at(i).under("history")
+			return err.At(i).Under("history")
 		}
 	}
 	if x.Metadata != nil {
-		if err := checkProtoJSON("metadata", x.Metadata, true); err != nil {
+		if err := wire.CheckProtoJSON("metadata", x.Metadata, true); err != nil {
 			return err
 		}
 	}
@@ -65,7 +67,7 @@ func (x *Task) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *TaskStatus) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *TaskStatus) validate() *Error {
@@ -73,13 +75,13 @@ func (x *TaskStatus) validate() *Error {
 		return nil
 	}
 	if x.State == 0 {
-		return requiredError("state")
+		return wire.RequiredError("state")
 	}
 	if err := x.Message.validate(); err != nil {
-		return err.under("message")
+		return err.Under("message")
 	}
 	if x.Timestamp != nil {
-		if err := checkTimestamp("timestamp", *x.Timestamp); err != nil {
+		if err := wire.CheckTimestamp("timestamp", *x.Timestamp); err != nil {
 			return err
 		}
 	}
@@ -89,7 +91,7 @@ func (x *TaskStatus) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *Part) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *Part) validate() *Error {
@@ -99,13 +101,13 @@ func (x *Part) validate() *Error {
 	switch v := x.Content.(type) {
 	case *PartData:
 		if v.Data != nil {
-			if err := checkProtoJSON("data", v.Data, false); err != nil {
+			if err := wire.CheckProtoJSON("data", v.Data, false); err != nil {
 				return err
 			}
 		}
 	}
 	if x.Metadata != nil {
-		if err := checkProtoJSON("metadata", x.Metadata, true); err != nil {
+		if err := wire.CheckProtoJSON("metadata", x.Metadata, true); err != nil {
 			return err
 		}
 	}
@@ -115,7 +117,7 @@ func (x *Part) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *Message) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *Message) validate() *Error {
@@ -123,24 +125,24 @@ func (x *Message) validate() *Error {
 		return nil
 	}
 	if len(x.MessageID) == 0 {
-		return requiredError("messageId")
+		return wire.RequiredError("messageId")
 	}
 	if x.Role == 0 {
-		return requiredError("role")
+		return wire.RequiredError("role")
 	}
 	if len(x.Parts) == 0 {
-		return requiredError("parts")
+		return wire.RequiredError("parts")
 	}
 	for i, e := range x.Parts {
 		if e == nil {
-			return requiredError("").at(i).under("parts")
+			return wire.RequiredError("").At(i).Under("parts")
 		}
 		if err := e.validate(); err != nil {
-			return err.at(i).under("parts")
+			return err.At(i).Under("parts")
 		}
 	}
 	if x.Metadata != nil {
-		if err := checkProtoJSON("metadata", x.Metadata, true); err != nil {
+		if err := wire.CheckProtoJSON("metadata", x.Metadata, true); err != nil {
 			return err
 		}
 	}
@@ -150,7 +152,7 @@ func (x *Message) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *Artifact) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *Artifact) validate() *Error {
@@ -158,21 +160,21 @@ func (x *Artifact) validate() *Error {
 		return nil
 	}
 	if len(x.ArtifactID) == 0 {
-		return requiredError("artifactId")
+		return wire.RequiredError("artifactId")
 	}
 	if len(x.Parts) == 0 {
-		return requiredError("parts")
+		return wire.RequiredError("parts")
 	}
 	for i, e := range x.Parts {
 		if e == nil {
-			return requiredError("").at(i).under("parts")
+			return wire.RequiredError("").At(i).Under("parts")
 		}
 		if err := e.validate(); err != nil {
-			return err.at(i).under("parts")
+			return err.At(i).Under("parts")
 		}
 	}
 	if x.Metadata != nil {
-		if err := checkProtoJSON("metadata", x.Metadata, true); err != nil {
+		if err := wire.CheckProtoJSON("metadata", x.Metadata, true); err != nil {
 			return err
 		}
 	}
@@ -182,7 +184,7 @@ func (x *Artifact) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *TaskStatusUpdateEvent) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *TaskStatusUpdateEvent) validate() *Error {
@@ -190,19 +192,19 @@ func (x *TaskStatusUpdateEvent) validate() *Error {
 		return nil
 	}
 	if len(x.TaskID) == 0 {
-		return requiredError("taskId")
+		return wire.RequiredError("taskId")
 	}
 	if len(x.ContextID) == 0 {
-		return requiredError("contextId")
+		return wire.RequiredError("contextId")
 	}
 	if x.Status == nil {
-		return requiredError("status")
+		return wire.RequiredError("status")
 	}
 	if err := x.Status.validate(); err != nil {
-		return err.under("status")
+		return err.Under("status")
 	}
 	if x.Metadata != nil {
-		if err := checkProtoJSON("metadata", x.Metadata, true); err != nil {
+		if err := wire.CheckProtoJSON("metadata", x.Metadata, true); err != nil {
 			return err
 		}
 	}
@@ -212,7 +214,7 @@ func (x *TaskStatusUpdateEvent) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *TaskArtifactUpdateEvent) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *TaskArtifactUpdateEvent) validate() *Error {
@@ -220,19 +222,19 @@ func (x *TaskArtifactUpdateEvent) validate() *Error {
 		return nil
 	}
 	if len(x.TaskID) == 0 {
-		return requiredError("taskId")
+		return wire.RequiredError("taskId")
 	}
 	if len(x.ContextID) == 0 {
-		return requiredError("contextId")
+		return wire.RequiredError("contextId")
 	}
 	if x.Artifact == nil {
-		return requiredError("artifact")
+		return wire.RequiredError("artifact")
 	}
 	if err := x.Artifact.validate(); err != nil {
-		return err.under("artifact")
+		return err.Under("artifact")
 	}
 	if x.Metadata != nil {
-		if err := checkProtoJSON("metadata", x.Metadata, true); err != nil {
+		if err := wire.CheckProtoJSON("metadata", x.Metadata, true); err != nil {
 			return err
 		}
 	}
@@ -242,7 +244,7 @@ func (x *TaskArtifactUpdateEvent) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *AuthenticationInfo) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *AuthenticationInfo) validate() *Error {
@@ -250,7 +252,7 @@ func (x *AuthenticationInfo) validate() *Error {
 		return nil
 	}
 	if len(x.Scheme) == 0 {
-		return requiredError("scheme")
+		return wire.RequiredError("scheme")
 	}
 	return nil
 }
@@ -258,7 +260,7 @@ func (x *AuthenticationInfo) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *AgentInterface) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *AgentInterface) validate() *Error {
@@ -266,13 +268,13 @@ func (x *AgentInterface) validate() *Error {
 		return nil
 	}
 	if len(x.URL) == 0 {
-		return requiredError("url")
+		return wire.RequiredError("url")
 	}
 	if len(x.ProtocolBinding) == 0 {
-		return requiredError("protocolBinding")
+		return wire.RequiredError("protocolBinding")
 	}
 	if len(x.ProtocolVersion) == 0 {
-		return requiredError("protocolVersion")
+		return wire.RequiredError("protocolVersion")
 	}
 	return nil
 }
@@ -280,7 +282,7 @@ func (x *AgentInterface) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *AgentCard) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *AgentCard) validate() *Error {
@@ -288,70 +290,70 @@ func (x *AgentCard) validate() *Error {
 		return nil
 	}
 	if len(x.Name) == 0 {
-		return requiredError("name")
+		return wire.RequiredError("name")
 	}
 	if len(x.Description) == 0 {
-		return requiredError("description")
+		return wire.RequiredError("description")
 	}
 	if len(x.SupportedInterfaces) == 0 {
-		return requiredError("supportedInterfaces")
+		return wire.RequiredError("supportedInterfaces")
 	}
 	for i, e := range x.SupportedInterfaces {
 		if e == nil {
-			return requiredError("").at(i).under("supportedInterfaces")
+			return wire.RequiredError("").At(i).Under("supportedInterfaces")
 		}
 		if err := e.validate(); err != nil {
-			return err.at(i).under("supportedInterfaces")
+			return err.At(i).Under("supportedInterfaces")
 		}
 	}
 	if err := x.Provider.validate(); err != nil {
-		return err.under("provider")
+		return err.Under("provider")
 	}
 	if len(x.Version) == 0 {
-		return requiredError("version")
+		return wire.RequiredError("version")
 	}
 	if x.Capabilities == nil {
-		return requiredError("capabilities")
+		return wire.RequiredError("capabilities")
 	}
 	if err := x.Capabilities.validate(); err != nil {
-		return err.under("capabilities")
+		return err.Under("capabilities")
 	}
 	for k, e := range x.SecuritySchemes {
 		if err := e.validate(); err != nil {
-			return err.under(k).under("securitySchemes")
+			return err.Under(k).Under("securitySchemes")
 		}
 	}
 	for i, e := range x.SecurityRequirements {
 		if e == nil {
-			return requiredError("").at(i).under("securityRequirements")
+			return wire.RequiredError("").At(i).Under("securityRequirements")
 		}
 		if err := e.validate(); err != nil {
-			return err.at(i).under("securityRequirements")
+			return err.At(i).Under("securityRequirements")
 		}
 	}
 	if len(x.DefaultInputModes) == 0 {
-		return requiredError("defaultInputModes")
+		return wire.RequiredError("defaultInputModes")
 	}
 	if len(x.DefaultOutputModes) == 0 {
-		return requiredError("defaultOutputModes")
+		return wire.RequiredError("defaultOutputModes")
 	}
 	if len(x.Skills) == 0 {
-		return requiredError("skills")
+		return wire.RequiredError("skills")
 	}
 	for i, e := range x.Skills {
 		if e == nil {
-			return requiredError("").at(i).under("skills")
+			return wire.RequiredError("").At(i).Under("skills")
 		}
 		if err := e.validate(); err != nil {
-			return err.at(i).under("skills")
+			return err.At(i).Under("skills")
 		}
 	}
 	for i, e := range x.Signatures {
 		if e == nil {
-			return requiredError("").at(i).under("signatures")
+			return wire.RequiredError("").At(i).Under("signatures")
 		}
 		if err := e.validate(); err != nil {
-			return err.at(i).under("signatures")
+			return err.At(i).Under("signatures")
 		}
 	}
 	return nil
@@ -360,7 +362,7 @@ func (x *AgentCard) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *AgentProvider) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *AgentProvider) validate() *Error {
@@ -368,10 +370,10 @@ func (x *AgentProvider) validate() *Error {
 		return nil
 	}
 	if len(x.URL) == 0 {
-		return requiredError("url")
+		return wire.RequiredError("url")
 	}
 	if len(x.Organization) == 0 {
-		return requiredError("organization")
+		return wire.RequiredError("organization")
 	}
 	return nil
 }
@@ -379,7 +381,7 @@ func (x *AgentProvider) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *AgentCapabilities) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *AgentCapabilities) validate() *Error {
@@ -388,10 +390,10 @@ func (x *AgentCapabilities) validate() *Error {
 	}
 	for i, e := range x.Extensions {
 		if e == nil {
-			return requiredError("").at(i).under("extensions")
+			return wire.RequiredError("").At(i).Under("extensions")
 		}
 		if err := e.validate(); err != nil {
-			return err.at(i).under("extensions")
+			return err.At(i).Under("extensions")
 		}
 	}
 	return nil
@@ -400,7 +402,7 @@ func (x *AgentCapabilities) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *AgentExtension) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *AgentExtension) validate() *Error {
@@ -408,7 +410,7 @@ func (x *AgentExtension) validate() *Error {
 		return nil
 	}
 	if x.Params != nil {
-		if err := checkProtoJSON("params", x.Params, true); err != nil {
+		if err := wire.CheckProtoJSON("params", x.Params, true); err != nil {
 			return err
 		}
 	}
@@ -418,7 +420,7 @@ func (x *AgentExtension) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *AgentSkill) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *AgentSkill) validate() *Error {
@@ -426,23 +428,23 @@ func (x *AgentSkill) validate() *Error {
 		return nil
 	}
 	if len(x.ID) == 0 {
-		return requiredError("id")
+		return wire.RequiredError("id")
 	}
 	if len(x.Name) == 0 {
-		return requiredError("name")
+		return wire.RequiredError("name")
 	}
 	if len(x.Description) == 0 {
-		return requiredError("description")
+		return wire.RequiredError("description")
 	}
 	if len(x.Tags) == 0 {
-		return requiredError("tags")
+		return wire.RequiredError("tags")
 	}
 	for i, e := range x.SecurityRequirements {
 		if e == nil {
-			return requiredError("").at(i).under("securityRequirements")
+			return wire.RequiredError("").At(i).Under("securityRequirements")
 		}
 		if err := e.validate(); err != nil {
-			return err.at(i).under("securityRequirements")
+			return err.At(i).Under("securityRequirements")
 		}
 	}
 	return nil
@@ -451,7 +453,7 @@ func (x *AgentSkill) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *AgentCardSignature) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *AgentCardSignature) validate() *Error {
@@ -459,13 +461,13 @@ func (x *AgentCardSignature) validate() *Error {
 		return nil
 	}
 	if len(x.Protected) == 0 {
-		return requiredError("protected")
+		return wire.RequiredError("protected")
 	}
 	if len(x.Signature) == 0 {
-		return requiredError("signature")
+		return wire.RequiredError("signature")
 	}
 	if x.Header != nil {
-		if err := checkProtoJSON("header", x.Header, true); err != nil {
+		if err := wire.CheckProtoJSON("header", x.Header, true); err != nil {
 			return err
 		}
 	}
@@ -475,7 +477,7 @@ func (x *AgentCardSignature) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *TaskPushNotificationConfig) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *TaskPushNotificationConfig) validate() *Error {
@@ -483,10 +485,10 @@ func (x *TaskPushNotificationConfig) validate() *Error {
 		return nil
 	}
 	if len(x.URL) == 0 {
-		return requiredError("url")
+		return wire.RequiredError("url")
 	}
 	if err := x.Authentication.validate(); err != nil {
-		return err.under("authentication")
+		return err.Under("authentication")
 	}
 	return nil
 }
@@ -494,7 +496,7 @@ func (x *TaskPushNotificationConfig) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *StringList) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *StringList) validate() *Error {
@@ -507,7 +509,7 @@ func (x *StringList) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *SecurityRequirement) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *SecurityRequirement) validate() *Error {
@@ -516,7 +518,7 @@ func (x *SecurityRequirement) validate() *Error {
 	}
 	for k, e := range x.Schemes {
 		if err := e.validate(); err != nil {
-			return err.under(k).under("schemes")
+			return err.Under(k).Under("schemes")
 		}
 	}
 	return nil
@@ -525,7 +527,7 @@ func (x *SecurityRequirement) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *SecurityScheme) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *SecurityScheme) validate() *Error {
@@ -535,23 +537,23 @@ func (x *SecurityScheme) validate() *Error {
 	switch v := x.Scheme.(type) {
 	case *SecuritySchemeAPIKeySecurityScheme:
 		if err := v.APIKeySecurityScheme.validate(); err != nil {
-			return err.under("apiKeySecurityScheme")
+			return err.Under("apiKeySecurityScheme")
 		}
 	case *SecuritySchemeHTTPAuthSecurityScheme:
 		if err := v.HTTPAuthSecurityScheme.validate(); err != nil {
-			return err.under("httpAuthSecurityScheme")
+			return err.Under("httpAuthSecurityScheme")
 		}
 	case *SecuritySchemeOAuth2SecurityScheme:
 		if err := v.OAuth2SecurityScheme.validate(); err != nil {
-			return err.under("oauth2SecurityScheme")
+			return err.Under("oauth2SecurityScheme")
 		}
 	case *SecuritySchemeOpenIDConnectSecurityScheme:
 		if err := v.OpenIDConnectSecurityScheme.validate(); err != nil {
-			return err.under("openIdConnectSecurityScheme")
+			return err.Under("openIdConnectSecurityScheme")
 		}
 	case *SecuritySchemeMTLSSecurityScheme:
 		if err := v.MTLSSecurityScheme.validate(); err != nil {
-			return err.under("mtlsSecurityScheme")
+			return err.Under("mtlsSecurityScheme")
 		}
 	}
 	return nil
@@ -560,7 +562,7 @@ func (x *SecurityScheme) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *APIKeySecurityScheme) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *APIKeySecurityScheme) validate() *Error {
@@ -568,10 +570,10 @@ func (x *APIKeySecurityScheme) validate() *Error {
 		return nil
 	}
 	if len(x.Location) == 0 {
-		return requiredError("location")
+		return wire.RequiredError("location")
 	}
 	if len(x.Name) == 0 {
-		return requiredError("name")
+		return wire.RequiredError("name")
 	}
 	return nil
 }
@@ -579,7 +581,7 @@ func (x *APIKeySecurityScheme) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *HTTPAuthSecurityScheme) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *HTTPAuthSecurityScheme) validate() *Error {
@@ -587,7 +589,7 @@ func (x *HTTPAuthSecurityScheme) validate() *Error {
 		return nil
 	}
 	if len(x.Scheme) == 0 {
-		return requiredError("scheme")
+		return wire.RequiredError("scheme")
 	}
 	return nil
 }
@@ -595,7 +597,7 @@ func (x *HTTPAuthSecurityScheme) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *OAuth2SecurityScheme) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *OAuth2SecurityScheme) validate() *Error {
@@ -603,10 +605,10 @@ func (x *OAuth2SecurityScheme) validate() *Error {
 		return nil
 	}
 	if x.Flows == nil {
-		return requiredError("flows")
+		return wire.RequiredError("flows")
 	}
 	if err := x.Flows.validate(); err != nil {
-		return err.under("flows")
+		return err.Under("flows")
 	}
 	return nil
 }
@@ -614,7 +616,7 @@ func (x *OAuth2SecurityScheme) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *OpenIDConnectSecurityScheme) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *OpenIDConnectSecurityScheme) validate() *Error {
@@ -622,7 +624,7 @@ func (x *OpenIDConnectSecurityScheme) validate() *Error {
 		return nil
 	}
 	if len(x.OpenIDConnectURL) == 0 {
-		return requiredError("openIdConnectUrl")
+		return wire.RequiredError("openIdConnectUrl")
 	}
 	return nil
 }
@@ -630,7 +632,7 @@ func (x *OpenIDConnectSecurityScheme) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *MutualTLSSecurityScheme) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *MutualTLSSecurityScheme) validate() *Error {
@@ -643,7 +645,7 @@ func (x *MutualTLSSecurityScheme) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *OAuthFlows) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *OAuthFlows) validate() *Error {
@@ -653,23 +655,23 @@ func (x *OAuthFlows) validate() *Error {
 	switch v := x.Flow.(type) {
 	case *OAuthFlowsAuthorizationCode:
 		if err := v.AuthorizationCode.validate(); err != nil {
-			return err.under("authorizationCode")
+			return err.Under("authorizationCode")
 		}
 	case *OAuthFlowsClientCredentials:
 		if err := v.ClientCredentials.validate(); err != nil {
-			return err.under("clientCredentials")
+			return err.Under("clientCredentials")
 		}
 	case *OAuthFlowsImplicit:
 		if err := v.Implicit.validate(); err != nil {
-			return err.under("implicit")
+			return err.Under("implicit")
 		}
 	case *OAuthFlowsPassword:
 		if err := v.Password.validate(); err != nil {
-			return err.under("password")
+			return err.Under("password")
 		}
 	case *OAuthFlowsDeviceCode:
 		if err := v.DeviceCode.validate(); err != nil {
-			return err.under("deviceCode")
+			return err.Under("deviceCode")
 		}
 	}
 	return nil
@@ -678,7 +680,7 @@ func (x *OAuthFlows) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *AuthorizationCodeOAuthFlow) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *AuthorizationCodeOAuthFlow) validate() *Error {
@@ -686,13 +688,13 @@ func (x *AuthorizationCodeOAuthFlow) validate() *Error {
 		return nil
 	}
 	if len(x.AuthorizationURL) == 0 {
-		return requiredError("authorizationUrl")
+		return wire.RequiredError("authorizationUrl")
 	}
 	if len(x.TokenURL) == 0 {
-		return requiredError("tokenUrl")
+		return wire.RequiredError("tokenUrl")
 	}
 	if len(x.Scopes) == 0 {
-		return requiredError("scopes")
+		return wire.RequiredError("scopes")
 	}
 	return nil
 }
@@ -700,7 +702,7 @@ func (x *AuthorizationCodeOAuthFlow) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *ClientCredentialsOAuthFlow) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *ClientCredentialsOAuthFlow) validate() *Error {
@@ -708,10 +710,10 @@ func (x *ClientCredentialsOAuthFlow) validate() *Error {
 		return nil
 	}
 	if len(x.TokenURL) == 0 {
-		return requiredError("tokenUrl")
+		return wire.RequiredError("tokenUrl")
 	}
 	if len(x.Scopes) == 0 {
-		return requiredError("scopes")
+		return wire.RequiredError("scopes")
 	}
 	return nil
 }
@@ -719,7 +721,7 @@ func (x *ClientCredentialsOAuthFlow) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *ImplicitOAuthFlow) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *ImplicitOAuthFlow) validate() *Error {
@@ -732,7 +734,7 @@ func (x *ImplicitOAuthFlow) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *PasswordOAuthFlow) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *PasswordOAuthFlow) validate() *Error {
@@ -745,7 +747,7 @@ func (x *PasswordOAuthFlow) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *DeviceCodeOAuthFlow) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *DeviceCodeOAuthFlow) validate() *Error {
@@ -753,13 +755,13 @@ func (x *DeviceCodeOAuthFlow) validate() *Error {
 		return nil
 	}
 	if len(x.DeviceAuthorizationURL) == 0 {
-		return requiredError("deviceAuthorizationUrl")
+		return wire.RequiredError("deviceAuthorizationUrl")
 	}
 	if len(x.TokenURL) == 0 {
-		return requiredError("tokenUrl")
+		return wire.RequiredError("tokenUrl")
 	}
 	if len(x.Scopes) == 0 {
-		return requiredError("scopes")
+		return wire.RequiredError("scopes")
 	}
 	return nil
 }
@@ -767,7 +769,7 @@ func (x *DeviceCodeOAuthFlow) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *SendMessageRequest) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *SendMessageRequest) validate() *Error {
@@ -775,16 +777,16 @@ func (x *SendMessageRequest) validate() *Error {
 		return nil
 	}
 	if x.Message == nil {
-		return requiredError("message")
+		return wire.RequiredError("message")
 	}
 	if err := x.Message.validate(); err != nil {
-		return err.under("message")
+		return err.Under("message")
 	}
 	if err := x.Configuration.validate(); err != nil {
-		return err.under("configuration")
+		return err.Under("configuration")
 	}
 	if x.Metadata != nil {
-		if err := checkProtoJSON("metadata", x.Metadata, true); err != nil {
+		if err := wire.CheckProtoJSON("metadata", x.Metadata, true); err != nil {
 			return err
 		}
 	}
@@ -794,7 +796,7 @@ func (x *SendMessageRequest) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *GetTaskRequest) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *GetTaskRequest) validate() *Error {
@@ -802,7 +804,7 @@ func (x *GetTaskRequest) validate() *Error {
 		return nil
 	}
 	if len(x.ID) == 0 {
-		return requiredError("id")
+		return wire.RequiredError("id")
 	}
 	return nil
 }
@@ -810,7 +812,7 @@ func (x *GetTaskRequest) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *ListTasksRequest) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *ListTasksRequest) validate() *Error {
@@ -818,7 +820,7 @@ func (x *ListTasksRequest) validate() *Error {
 		return nil
 	}
 	if x.StatusTimestampAfter != nil {
-		if err := checkTimestamp("statusTimestampAfter", *x.StatusTimestampAfter); err != nil {
+		if err := wire.CheckTimestamp("statusTimestampAfter", *x.StatusTimestampAfter); err != nil {
 			return err
 		}
 	}
@@ -828,7 +830,7 @@ func (x *ListTasksRequest) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *ListTasksResponse) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *ListTasksResponse) validate() *Error {
@@ -836,18 +838,18 @@ func (x *ListTasksResponse) validate() *Error {
 		return nil
 	}
 	if len(x.Tasks) == 0 {
-		return requiredError("tasks")
+		return wire.RequiredError("tasks")
 	}
 	for i, e := range x.Tasks {
 		if e == nil {
-			return requiredError("").at(i).under("tasks")
+			return wire.RequiredError("").At(i).Under("tasks")
 		}
 		if err := e.validate(); err != nil {
-			return err.at(i).under("tasks")
+			return err.At(i).Under("tasks")
 		}
 	}
 	if len(x.NextPageToken) == 0 {
-		return requiredError("nextPageToken")
+		return wire.RequiredError("nextPageToken")
 	}
 	return nil
 }
@@ -855,7 +857,7 @@ func (x *ListTasksResponse) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *CancelTaskRequest) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *CancelTaskRequest) validate() *Error {
@@ -863,10 +865,10 @@ func (x *CancelTaskRequest) validate() *Error {
 		return nil
 	}
 	if len(x.ID) == 0 {
-		return requiredError("id")
+		return wire.RequiredError("id")
 	}
 	if x.Metadata != nil {
-		if err := checkProtoJSON("metadata", x.Metadata, true); err != nil {
+		if err := wire.CheckProtoJSON("metadata", x.Metadata, true); err != nil {
 			return err
 		}
 	}
@@ -876,7 +878,7 @@ func (x *CancelTaskRequest) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *GetTaskPushNotificationConfigRequest) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *GetTaskPushNotificationConfigRequest) validate() *Error {
@@ -884,10 +886,10 @@ func (x *GetTaskPushNotificationConfigRequest) validate() *Error {
 		return nil
 	}
 	if len(x.TaskID) == 0 {
-		return requiredError("taskId")
+		return wire.RequiredError("taskId")
 	}
 	if len(x.ID) == 0 {
-		return requiredError("id")
+		return wire.RequiredError("id")
 	}
 	return nil
 }
@@ -895,7 +897,7 @@ func (x *GetTaskPushNotificationConfigRequest) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *DeleteTaskPushNotificationConfigRequest) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *DeleteTaskPushNotificationConfigRequest) validate() *Error {
@@ -903,10 +905,10 @@ func (x *DeleteTaskPushNotificationConfigRequest) validate() *Error {
 		return nil
 	}
 	if len(x.TaskID) == 0 {
-		return requiredError("taskId")
+		return wire.RequiredError("taskId")
 	}
 	if len(x.ID) == 0 {
-		return requiredError("id")
+		return wire.RequiredError("id")
 	}
 	return nil
 }
@@ -914,7 +916,7 @@ func (x *DeleteTaskPushNotificationConfigRequest) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *SubscribeToTaskRequest) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *SubscribeToTaskRequest) validate() *Error {
@@ -922,7 +924,7 @@ func (x *SubscribeToTaskRequest) validate() *Error {
 		return nil
 	}
 	if len(x.ID) == 0 {
-		return requiredError("id")
+		return wire.RequiredError("id")
 	}
 	return nil
 }
@@ -930,7 +932,7 @@ func (x *SubscribeToTaskRequest) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *ListTaskPushNotificationConfigsRequest) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *ListTaskPushNotificationConfigsRequest) validate() *Error {
@@ -938,7 +940,7 @@ func (x *ListTaskPushNotificationConfigsRequest) validate() *Error {
 		return nil
 	}
 	if len(x.TaskID) == 0 {
-		return requiredError("taskId")
+		return wire.RequiredError("taskId")
 	}
 	return nil
 }
@@ -946,7 +948,7 @@ func (x *ListTaskPushNotificationConfigsRequest) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *GetExtendedAgentCardRequest) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *GetExtendedAgentCardRequest) validate() *Error {
@@ -959,7 +961,7 @@ func (x *GetExtendedAgentCardRequest) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *SendMessageResponse) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *SendMessageResponse) validate() *Error {
@@ -969,11 +971,11 @@ func (x *SendMessageResponse) validate() *Error {
 	switch v := x.Payload.(type) {
 	case *SendMessageResponseTask:
 		if err := v.Task.validate(); err != nil {
-			return err.under("task")
+			return err.Under("task")
 		}
 	case *SendMessageResponseMessage:
 		if err := v.Message.validate(); err != nil {
-			return err.under("message")
+			return err.Under("message")
 		}
 	}
 	return nil
@@ -982,7 +984,7 @@ func (x *SendMessageResponse) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *StreamResponse) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *StreamResponse) validate() *Error {
@@ -992,19 +994,19 @@ func (x *StreamResponse) validate() *Error {
 	switch v := x.Payload.(type) {
 	case *StreamResponseTask:
 		if err := v.Task.validate(); err != nil {
-			return err.under("task")
+			return err.Under("task")
 		}
 	case *StreamResponseMessage:
 		if err := v.Message.validate(); err != nil {
-			return err.under("message")
+			return err.Under("message")
 		}
 	case *StreamResponseStatusUpdate:
 		if err := v.StatusUpdate.validate(); err != nil {
-			return err.under("statusUpdate")
+			return err.Under("statusUpdate")
 		}
 	case *StreamResponseArtifactUpdate:
 		if err := v.ArtifactUpdate.validate(); err != nil {
-			return err.under("artifactUpdate")
+			return err.Under("artifactUpdate")
 		}
 	}
 	return nil
@@ -1013,7 +1015,7 @@ func (x *StreamResponse) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *ListTaskPushNotificationConfigsResponse) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *ListTaskPushNotificationConfigsResponse) validate() *Error {
@@ -1022,10 +1024,10 @@ func (x *ListTaskPushNotificationConfigsResponse) validate() *Error {
 	}
 	for i, e := range x.Configs {
 		if e == nil {
-			return requiredError("").at(i).under("configs")
+			return wire.RequiredError("").At(i).Under("configs")
 		}
 		if err := e.validate(); err != nil {
-			return err.at(i).under("configs")
+			return err.At(i).Under("configs")
 		}
 	}
 	return nil
@@ -1034,7 +1036,7 @@ func (x *ListTaskPushNotificationConfigsResponse) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *Empty) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *Empty) validate() *Error {

@@ -3,152 +3,155 @@
 
 package agui
 
-import "errors"
+import (
+	"errors"
+	"github.com/agui-gen/agui-gen/runtime/wire"
+)
 
 // ErrUnknownEvent is behind the error for a Event whose type this package does not know.
 var ErrUnknownEvent = errors.New("agui: unknown Event type")
 
 // readEvent reads a Event, choosing its type by the "type" member.
-func readEvent(r *reader) Event {
-	tag, ok := r.tag("type")
+func readEvent(r *wire.Reader) Event {
+	tag, ok := r.Tag("type")
 	if !ok {
 		return nil
 	}
 	switch string(tag) {
 	case "TEXT_MESSAGE_START":
 		v := new(TextMessageStartEvent)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	case "TEXT_MESSAGE_CONTENT":
 		v := new(TextMessageContentEvent)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	case "TEXT_MESSAGE_END":
 		v := new(TextMessageEndEvent)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	case "TEXT_MESSAGE_CHUNK":
 		v := new(TextMessageChunkEvent)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	case "TOOL_CALL_START":
 		v := new(ToolCallStartEvent)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	case "TOOL_CALL_ARGS":
 		v := new(ToolCallArgsEvent)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	case "TOOL_CALL_END":
 		v := new(ToolCallEndEvent)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	case "TOOL_CALL_CHUNK":
 		v := new(ToolCallChunkEvent)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	case "TOOL_CALL_RESULT":
 		v := new(ToolCallResultEvent)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	case "STATE_SNAPSHOT":
 		v := new(StateSnapshotEvent)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	case "STATE_DELTA":
 		v := new(StateDeltaEvent)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	case "MESSAGES_SNAPSHOT":
 		v := new(MessagesSnapshotEvent)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	case "ACTIVITY_SNAPSHOT":
 		v := new(ActivitySnapshotEvent)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	case "ACTIVITY_DELTA":
 		v := new(ActivityDeltaEvent)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	case "RAW":
 		v := new(RawEvent)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	case "CUSTOM":
 		v := new(CustomEvent)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	case "RUN_STARTED":
 		v := new(RunStartedEvent)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	case "RUN_FINISHED":
 		v := new(RunFinishedEvent)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	case "RUN_ERROR":
 		v := new(RunErrorEvent)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	case "STEP_STARTED":
 		v := new(StepStartedEvent)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	case "STEP_FINISHED":
 		v := new(StepFinishedEvent)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	case "REASONING_START":
 		v := new(ReasoningStartEvent)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	case "REASONING_MESSAGE_START":
 		v := new(ReasoningMessageStartEvent)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	case "REASONING_MESSAGE_CONTENT":
 		v := new(ReasoningMessageContentEvent)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	case "REASONING_MESSAGE_END":
 		v := new(ReasoningMessageEndEvent)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	case "REASONING_MESSAGE_CHUNK":
 		v := new(ReasoningMessageChunkEvent)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	case "REASONING_END":
 		v := new(ReasoningEndEvent)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	case "REASONING_ENCRYPTED_VALUE":
 		v := new(ReasoningEncryptedValueEvent)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	case "SUBAGENT_STARTED":
 		v := new(SubagentStartedEvent)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	case "SUBAGENT_FINISHED":
 		v := new(SubagentFinishedEvent)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	case "SUBAGENT_ERROR":
 		v := new(SubagentErrorEvent)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	case "META":
 		v := new(MetaEvent)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	}
-	r.unknownTag("type", tag, ErrUnknownEvent)
+	r.UnknownTag("type", tag, ErrUnknownEvent)
 	return nil
 }
 
-func readEventTo(v *Event, r *reader) {
+func readEventTo(v *Event, r *wire.Reader) {
 	*v = readEvent(r)
 }
 
@@ -161,53 +164,51 @@ func UnmarshalEvent(data []byte) (Event, error) {
 
 // DecodeEvent decodes one Event with d's options.
 func (d Decoder) DecodeEvent(data []byte) (Event, error) {
-	r := newReader(data, d)
+	r := wire.NewReader(data, wire.Decoder(d))
 	v := readEvent(r)
-	r.end()
-	err := r.err
-	r.release()
-	if err != nil {
+	if err := r.Finish(); err != nil {
 		return nil, err
 	}
 	return v, nil
 }
 
-func (x *TextMessageStartEvent) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *TextMessageStartEvent) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "type":
-			r.expectConst("TEXT_MESSAGE_START")
+			r.ExpectConst("TEXT_MESSAGE_START")
 			seen |= uint64(0x1)
 		case "timestamp":
-			x.BaseEvent.Timestamp = newOf(r.readInt())
+			x.BaseEvent.Timestamp = wire.Ptr(r.ReadInt())
 		case "rawEvent":
-			x.BaseEvent.RawEvent = r.readRaw(true, false)
+			x.BaseEvent.RawEvent = r.ReadRaw(true, false)
 		case "metadata":
-			x.BaseEvent.Metadata = r.readRaw(false, true)
+			x.BaseEvent.Metadata = r.ReadRaw(false, true)
 		case "subagentRunId":
-			x.Attributable.SubagentRunID = newOf(r.readString())
+			x.Attributable.SubagentRunID = wire.Ptr(r.ReadString())
 		case "messageId":
-			x.MessageID = r.readString()
+			x.MessageID = r.ReadString()
 			seen |= uint64(0x2)
 		case "role":
-			x.Role = newOf(TextMessageRole(r.readString()))
+			x.Role = wire.Ptr(TextMessageRole(r.ReadString()))
 		case "name":
-			x.Name = newOf(r.readString())
+			x.Name = wire.Ptr(r.ReadString())
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
-	if seen != uint64(0x3) && !r.failed() {
+	if seen != uint64(0x3) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("type")
+			r.Missing("type")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("messageId")
+			r.Missing("messageId")
 			return
 		}
 	}
@@ -220,45 +221,46 @@ func (x *TextMessageStartEvent) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *TextMessageContentEvent) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *TextMessageContentEvent) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "type":
-			r.expectConst("TEXT_MESSAGE_CONTENT")
+			r.ExpectConst("TEXT_MESSAGE_CONTENT")
 			seen |= uint64(0x1)
 		case "timestamp":
-			x.BaseEvent.Timestamp = newOf(r.readInt())
+			x.BaseEvent.Timestamp = wire.Ptr(r.ReadInt())
 		case "rawEvent":
-			x.BaseEvent.RawEvent = r.readRaw(true, false)
+			x.BaseEvent.RawEvent = r.ReadRaw(true, false)
 		case "metadata":
-			x.BaseEvent.Metadata = r.readRaw(false, true)
+			x.BaseEvent.Metadata = r.ReadRaw(false, true)
 		case "subagentRunId":
-			x.Attributable.SubagentRunID = newOf(r.readString())
+			x.Attributable.SubagentRunID = wire.Ptr(r.ReadString())
 		case "messageId":
-			x.MessageID = r.readString()
+			x.MessageID = r.ReadString()
 			seen |= uint64(0x2)
 		case "delta":
-			x.Delta = r.readString()
+			x.Delta = r.ReadString()
 			seen |= uint64(0x4)
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
-	if seen != uint64(0x7) && !r.failed() {
+	if seen != uint64(0x7) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("type")
+			r.Missing("type")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("messageId")
+			r.Missing("messageId")
 			return
 		}
 		if seen&uint64(0x4) == 0 {
-			r.missing("delta")
+			r.Missing("delta")
 			return
 		}
 	}
@@ -271,38 +273,39 @@ func (x *TextMessageContentEvent) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *TextMessageEndEvent) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *TextMessageEndEvent) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "type":
-			r.expectConst("TEXT_MESSAGE_END")
+			r.ExpectConst("TEXT_MESSAGE_END")
 			seen |= uint64(0x1)
 		case "timestamp":
-			x.BaseEvent.Timestamp = newOf(r.readInt())
+			x.BaseEvent.Timestamp = wire.Ptr(r.ReadInt())
 		case "rawEvent":
-			x.BaseEvent.RawEvent = r.readRaw(true, false)
+			x.BaseEvent.RawEvent = r.ReadRaw(true, false)
 		case "metadata":
-			x.BaseEvent.Metadata = r.readRaw(false, true)
+			x.BaseEvent.Metadata = r.ReadRaw(false, true)
 		case "subagentRunId":
-			x.Attributable.SubagentRunID = newOf(r.readString())
+			x.Attributable.SubagentRunID = wire.Ptr(r.ReadString())
 		case "messageId":
-			x.MessageID = r.readString()
+			x.MessageID = r.ReadString()
 			seen |= uint64(0x2)
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
-	if seen != uint64(0x3) && !r.failed() {
+	if seen != uint64(0x3) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("type")
+			r.Missing("type")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("messageId")
+			r.Missing("messageId")
 			return
 		}
 	}
@@ -315,39 +318,40 @@ func (x *TextMessageEndEvent) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *TextMessageChunkEvent) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *TextMessageChunkEvent) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "type":
-			r.expectConst("TEXT_MESSAGE_CHUNK")
+			r.ExpectConst("TEXT_MESSAGE_CHUNK")
 			seen |= uint64(0x1)
 		case "timestamp":
-			x.BaseEvent.Timestamp = newOf(r.readInt())
+			x.BaseEvent.Timestamp = wire.Ptr(r.ReadInt())
 		case "rawEvent":
-			x.BaseEvent.RawEvent = r.readRaw(true, false)
+			x.BaseEvent.RawEvent = r.ReadRaw(true, false)
 		case "metadata":
-			x.BaseEvent.Metadata = r.readRaw(false, true)
+			x.BaseEvent.Metadata = r.ReadRaw(false, true)
 		case "subagentRunId":
-			x.Attributable.SubagentRunID = newOf(r.readString())
+			x.Attributable.SubagentRunID = wire.Ptr(r.ReadString())
 		case "messageId":
-			x.MessageID = newOf(r.readString())
+			x.MessageID = wire.Ptr(r.ReadString())
 		case "role":
-			x.Role = newOf(TextMessageRole(r.readString()))
+			x.Role = wire.Ptr(TextMessageRole(r.ReadString()))
 		case "delta":
-			x.Delta = newOf(r.readString())
+			x.Delta = wire.Ptr(r.ReadString())
 		case "name":
-			x.Name = newOf(r.readString())
+			x.Name = wire.Ptr(r.ReadString())
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
-	if seen != uint64(0x1) && !r.failed() {
+	if seen != uint64(0x1) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("type")
+			r.Missing("type")
 			return
 		}
 	}
@@ -360,47 +364,48 @@ func (x *TextMessageChunkEvent) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *ToolCallStartEvent) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *ToolCallStartEvent) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "type":
-			r.expectConst("TOOL_CALL_START")
+			r.ExpectConst("TOOL_CALL_START")
 			seen |= uint64(0x1)
 		case "timestamp":
-			x.BaseEvent.Timestamp = newOf(r.readInt())
+			x.BaseEvent.Timestamp = wire.Ptr(r.ReadInt())
 		case "rawEvent":
-			x.BaseEvent.RawEvent = r.readRaw(true, false)
+			x.BaseEvent.RawEvent = r.ReadRaw(true, false)
 		case "metadata":
-			x.BaseEvent.Metadata = r.readRaw(false, true)
+			x.BaseEvent.Metadata = r.ReadRaw(false, true)
 		case "subagentRunId":
-			x.Attributable.SubagentRunID = newOf(r.readString())
+			x.Attributable.SubagentRunID = wire.Ptr(r.ReadString())
 		case "toolCallId":
-			x.ToolCallID = r.readString()
+			x.ToolCallID = r.ReadString()
 			seen |= uint64(0x2)
 		case "toolCallName":
-			x.ToolCallName = r.readString()
+			x.ToolCallName = r.ReadString()
 			seen |= uint64(0x4)
 		case "parentMessageId":
-			x.ParentMessageID = newOf(r.readString())
+			x.ParentMessageID = wire.Ptr(r.ReadString())
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
-	if seen != uint64(0x7) && !r.failed() {
+	if seen != uint64(0x7) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("type")
+			r.Missing("type")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("toolCallId")
+			r.Missing("toolCallId")
 			return
 		}
 		if seen&uint64(0x4) == 0 {
-			r.missing("toolCallName")
+			r.Missing("toolCallName")
 			return
 		}
 	}
@@ -413,45 +418,46 @@ func (x *ToolCallStartEvent) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *ToolCallArgsEvent) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *ToolCallArgsEvent) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "type":
-			r.expectConst("TOOL_CALL_ARGS")
+			r.ExpectConst("TOOL_CALL_ARGS")
 			seen |= uint64(0x1)
 		case "timestamp":
-			x.BaseEvent.Timestamp = newOf(r.readInt())
+			x.BaseEvent.Timestamp = wire.Ptr(r.ReadInt())
 		case "rawEvent":
-			x.BaseEvent.RawEvent = r.readRaw(true, false)
+			x.BaseEvent.RawEvent = r.ReadRaw(true, false)
 		case "metadata":
-			x.BaseEvent.Metadata = r.readRaw(false, true)
+			x.BaseEvent.Metadata = r.ReadRaw(false, true)
 		case "subagentRunId":
-			x.Attributable.SubagentRunID = newOf(r.readString())
+			x.Attributable.SubagentRunID = wire.Ptr(r.ReadString())
 		case "toolCallId":
-			x.ToolCallID = r.readString()
+			x.ToolCallID = r.ReadString()
 			seen |= uint64(0x2)
 		case "delta":
-			x.Delta = r.readString()
+			x.Delta = r.ReadString()
 			seen |= uint64(0x4)
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
-	if seen != uint64(0x7) && !r.failed() {
+	if seen != uint64(0x7) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("type")
+			r.Missing("type")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("toolCallId")
+			r.Missing("toolCallId")
 			return
 		}
 		if seen&uint64(0x4) == 0 {
-			r.missing("delta")
+			r.Missing("delta")
 			return
 		}
 	}
@@ -464,38 +470,39 @@ func (x *ToolCallArgsEvent) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *ToolCallEndEvent) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *ToolCallEndEvent) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "type":
-			r.expectConst("TOOL_CALL_END")
+			r.ExpectConst("TOOL_CALL_END")
 			seen |= uint64(0x1)
 		case "timestamp":
-			x.BaseEvent.Timestamp = newOf(r.readInt())
+			x.BaseEvent.Timestamp = wire.Ptr(r.ReadInt())
 		case "rawEvent":
-			x.BaseEvent.RawEvent = r.readRaw(true, false)
+			x.BaseEvent.RawEvent = r.ReadRaw(true, false)
 		case "metadata":
-			x.BaseEvent.Metadata = r.readRaw(false, true)
+			x.BaseEvent.Metadata = r.ReadRaw(false, true)
 		case "subagentRunId":
-			x.Attributable.SubagentRunID = newOf(r.readString())
+			x.Attributable.SubagentRunID = wire.Ptr(r.ReadString())
 		case "toolCallId":
-			x.ToolCallID = r.readString()
+			x.ToolCallID = r.ReadString()
 			seen |= uint64(0x2)
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
-	if seen != uint64(0x3) && !r.failed() {
+	if seen != uint64(0x3) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("type")
+			r.Missing("type")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("toolCallId")
+			r.Missing("toolCallId")
 			return
 		}
 	}
@@ -508,39 +515,40 @@ func (x *ToolCallEndEvent) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *ToolCallChunkEvent) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *ToolCallChunkEvent) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "type":
-			r.expectConst("TOOL_CALL_CHUNK")
+			r.ExpectConst("TOOL_CALL_CHUNK")
 			seen |= uint64(0x1)
 		case "timestamp":
-			x.BaseEvent.Timestamp = newOf(r.readInt())
+			x.BaseEvent.Timestamp = wire.Ptr(r.ReadInt())
 		case "rawEvent":
-			x.BaseEvent.RawEvent = r.readRaw(true, false)
+			x.BaseEvent.RawEvent = r.ReadRaw(true, false)
 		case "metadata":
-			x.BaseEvent.Metadata = r.readRaw(false, true)
+			x.BaseEvent.Metadata = r.ReadRaw(false, true)
 		case "subagentRunId":
-			x.Attributable.SubagentRunID = newOf(r.readString())
+			x.Attributable.SubagentRunID = wire.Ptr(r.ReadString())
 		case "toolCallId":
-			x.ToolCallID = newOf(r.readString())
+			x.ToolCallID = wire.Ptr(r.ReadString())
 		case "toolCallName":
-			x.ToolCallName = newOf(r.readString())
+			x.ToolCallName = wire.Ptr(r.ReadString())
 		case "parentMessageId":
-			x.ParentMessageID = newOf(r.readString())
+			x.ParentMessageID = wire.Ptr(r.ReadString())
 		case "delta":
-			x.Delta = newOf(r.readString())
+			x.Delta = wire.Ptr(r.ReadString())
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
-	if seen != uint64(0x1) && !r.failed() {
+	if seen != uint64(0x1) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("type")
+			r.Missing("type")
 			return
 		}
 	}
@@ -553,54 +561,55 @@ func (x *ToolCallChunkEvent) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *ToolCallResultEvent) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *ToolCallResultEvent) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "type":
-			r.expectConst("TOOL_CALL_RESULT")
+			r.ExpectConst("TOOL_CALL_RESULT")
 			seen |= uint64(0x1)
 		case "timestamp":
-			x.BaseEvent.Timestamp = newOf(r.readInt())
+			x.BaseEvent.Timestamp = wire.Ptr(r.ReadInt())
 		case "rawEvent":
-			x.BaseEvent.RawEvent = r.readRaw(true, false)
+			x.BaseEvent.RawEvent = r.ReadRaw(true, false)
 		case "metadata":
-			x.BaseEvent.Metadata = r.readRaw(false, true)
+			x.BaseEvent.Metadata = r.ReadRaw(false, true)
 		case "subagentRunId":
-			x.Attributable.SubagentRunID = newOf(r.readString())
+			x.Attributable.SubagentRunID = wire.Ptr(r.ReadString())
 		case "messageId":
-			x.MessageID = r.readString()
+			x.MessageID = r.ReadString()
 			seen |= uint64(0x2)
 		case "toolCallId":
-			x.ToolCallID = r.readString()
+			x.ToolCallID = r.ReadString()
 			seen |= uint64(0x4)
 		case "content":
-			x.Content.readJSON(r)
+			x.Content.ReadJSON(r)
 			seen |= uint64(0x8)
 		case "role":
-			x.Role = newOf(r.readString())
+			x.Role = wire.Ptr(r.ReadString())
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
-	if seen != uint64(0xf) && !r.failed() {
+	if seen != uint64(0xf) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("type")
+			r.Missing("type")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("messageId")
+			r.Missing("messageId")
 			return
 		}
 		if seen&uint64(0x4) == 0 {
-			r.missing("toolCallId")
+			r.Missing("toolCallId")
 			return
 		}
 		if seen&uint64(0x8) == 0 {
-			r.missing("content")
+			r.Missing("content")
 			return
 		}
 	}
@@ -613,38 +622,39 @@ func (x *ToolCallResultEvent) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *StateSnapshotEvent) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *StateSnapshotEvent) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "type":
-			r.expectConst("STATE_SNAPSHOT")
+			r.ExpectConst("STATE_SNAPSHOT")
 			seen |= uint64(0x1)
 		case "timestamp":
-			x.BaseEvent.Timestamp = newOf(r.readInt())
+			x.BaseEvent.Timestamp = wire.Ptr(r.ReadInt())
 		case "rawEvent":
-			x.BaseEvent.RawEvent = r.readRaw(true, false)
+			x.BaseEvent.RawEvent = r.ReadRaw(true, false)
 		case "metadata":
-			x.BaseEvent.Metadata = r.readRaw(false, true)
+			x.BaseEvent.Metadata = r.ReadRaw(false, true)
 		case "subagentRunId":
-			x.Attributable.SubagentRunID = newOf(r.readString())
+			x.Attributable.SubagentRunID = wire.Ptr(r.ReadString())
 		case "snapshot":
-			x.Snapshot = r.readRaw(false, false)
+			x.Snapshot = r.ReadRaw(false, false)
 			seen |= uint64(0x2)
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
-	if seen != uint64(0x3) && !r.failed() {
+	if seen != uint64(0x3) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("type")
+			r.Missing("type")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("snapshot")
+			r.Missing("snapshot")
 			return
 		}
 	}
@@ -657,38 +667,39 @@ func (x *StateSnapshotEvent) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *StateDeltaEvent) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *StateDeltaEvent) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "type":
-			r.expectConst("STATE_DELTA")
+			r.ExpectConst("STATE_DELTA")
 			seen |= uint64(0x1)
 		case "timestamp":
-			x.BaseEvent.Timestamp = newOf(r.readInt())
+			x.BaseEvent.Timestamp = wire.Ptr(r.ReadInt())
 		case "rawEvent":
-			x.BaseEvent.RawEvent = r.readRaw(true, false)
+			x.BaseEvent.RawEvent = r.ReadRaw(true, false)
 		case "metadata":
-			x.BaseEvent.Metadata = r.readRaw(false, true)
+			x.BaseEvent.Metadata = r.ReadRaw(false, true)
 		case "subagentRunId":
-			x.Attributable.SubagentRunID = newOf(r.readString())
+			x.Attributable.SubagentRunID = wire.Ptr(r.ReadString())
 		case "delta":
-			x.Delta = readSlice(r, readJSONPatchOperationTo)
+			x.Delta = wire.ReadSlice(r, readJSONPatchOperationTo)
 			seen |= uint64(0x2)
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
-	if seen != uint64(0x3) && !r.failed() {
+	if seen != uint64(0x3) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("type")
+			r.Missing("type")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("delta")
+			r.Missing("delta")
 			return
 		}
 	}
@@ -701,36 +712,37 @@ func (x *StateDeltaEvent) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *MessagesSnapshotEvent) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *MessagesSnapshotEvent) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "type":
-			r.expectConst("MESSAGES_SNAPSHOT")
+			r.ExpectConst("MESSAGES_SNAPSHOT")
 			seen |= uint64(0x1)
 		case "timestamp":
-			x.BaseEvent.Timestamp = newOf(r.readInt())
+			x.BaseEvent.Timestamp = wire.Ptr(r.ReadInt())
 		case "rawEvent":
-			x.BaseEvent.RawEvent = r.readRaw(true, false)
+			x.BaseEvent.RawEvent = r.ReadRaw(true, false)
 		case "metadata":
-			x.BaseEvent.Metadata = r.readRaw(false, true)
+			x.BaseEvent.Metadata = r.ReadRaw(false, true)
 		case "messages":
-			x.Messages = readSlice(r, readMessageTo)
+			x.Messages = wire.ReadSlice(r, readMessageTo)
 			seen |= uint64(0x2)
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
-	if seen != uint64(0x3) && !r.failed() {
+	if seen != uint64(0x3) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("type")
+			r.Missing("type")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("messages")
+			r.Missing("messages")
 			return
 		}
 	}
@@ -743,54 +755,55 @@ func (x *MessagesSnapshotEvent) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *ActivitySnapshotEvent) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *ActivitySnapshotEvent) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "type":
-			r.expectConst("ACTIVITY_SNAPSHOT")
+			r.ExpectConst("ACTIVITY_SNAPSHOT")
 			seen |= uint64(0x1)
 		case "timestamp":
-			x.BaseEvent.Timestamp = newOf(r.readInt())
+			x.BaseEvent.Timestamp = wire.Ptr(r.ReadInt())
 		case "rawEvent":
-			x.BaseEvent.RawEvent = r.readRaw(true, false)
+			x.BaseEvent.RawEvent = r.ReadRaw(true, false)
 		case "metadata":
-			x.BaseEvent.Metadata = r.readRaw(false, true)
+			x.BaseEvent.Metadata = r.ReadRaw(false, true)
 		case "subagentRunId":
-			x.Attributable.SubagentRunID = newOf(r.readString())
+			x.Attributable.SubagentRunID = wire.Ptr(r.ReadString())
 		case "messageId":
-			x.MessageID = r.readString()
+			x.MessageID = r.ReadString()
 			seen |= uint64(0x2)
 		case "activityType":
-			x.ActivityType = r.readString()
+			x.ActivityType = r.ReadString()
 			seen |= uint64(0x4)
 		case "content":
-			x.Content = r.readRaw(false, true)
+			x.Content = r.ReadRaw(false, true)
 			seen |= uint64(0x8)
 		case "replace":
-			x.Replace = newOf(r.readBool())
+			x.Replace = wire.Ptr(r.ReadBool())
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
-	if seen != uint64(0xf) && !r.failed() {
+	if seen != uint64(0xf) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("type")
+			r.Missing("type")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("messageId")
+			r.Missing("messageId")
 			return
 		}
 		if seen&uint64(0x4) == 0 {
-			r.missing("activityType")
+			r.Missing("activityType")
 			return
 		}
 		if seen&uint64(0x8) == 0 {
-			r.missing("content")
+			r.Missing("content")
 			return
 		}
 	}
@@ -803,52 +816,53 @@ func (x *ActivitySnapshotEvent) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *ActivityDeltaEvent) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *ActivityDeltaEvent) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "type":
-			r.expectConst("ACTIVITY_DELTA")
+			r.ExpectConst("ACTIVITY_DELTA")
 			seen |= uint64(0x1)
 		case "timestamp":
-			x.BaseEvent.Timestamp = newOf(r.readInt())
+			x.BaseEvent.Timestamp = wire.Ptr(r.ReadInt())
 		case "rawEvent":
-			x.BaseEvent.RawEvent = r.readRaw(true, false)
+			x.BaseEvent.RawEvent = r.ReadRaw(true, false)
 		case "metadata":
-			x.BaseEvent.Metadata = r.readRaw(false, true)
+			x.BaseEvent.Metadata = r.ReadRaw(false, true)
 		case "subagentRunId":
-			x.Attributable.SubagentRunID = newOf(r.readString())
+			x.Attributable.SubagentRunID = wire.Ptr(r.ReadString())
 		case "messageId":
-			x.MessageID = r.readString()
+			x.MessageID = r.ReadString()
 			seen |= uint64(0x2)
 		case "activityType":
-			x.ActivityType = r.readString()
+			x.ActivityType = r.ReadString()
 			seen |= uint64(0x4)
 		case "patch":
-			x.Patch = readSlice(r, readJSONPatchOperationTo)
+			x.Patch = wire.ReadSlice(r, readJSONPatchOperationTo)
 			seen |= uint64(0x8)
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
-	if seen != uint64(0xf) && !r.failed() {
+	if seen != uint64(0xf) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("type")
+			r.Missing("type")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("messageId")
+			r.Missing("messageId")
 			return
 		}
 		if seen&uint64(0x4) == 0 {
-			r.missing("activityType")
+			r.Missing("activityType")
 			return
 		}
 		if seen&uint64(0x8) == 0 {
-			r.missing("patch")
+			r.Missing("patch")
 			return
 		}
 	}
@@ -861,40 +875,41 @@ func (x *ActivityDeltaEvent) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *RawEvent) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *RawEvent) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "type":
-			r.expectConst("RAW")
+			r.ExpectConst("RAW")
 			seen |= uint64(0x1)
 		case "timestamp":
-			x.BaseEvent.Timestamp = newOf(r.readInt())
+			x.BaseEvent.Timestamp = wire.Ptr(r.ReadInt())
 		case "rawEvent":
-			x.BaseEvent.RawEvent = r.readRaw(true, false)
+			x.BaseEvent.RawEvent = r.ReadRaw(true, false)
 		case "metadata":
-			x.BaseEvent.Metadata = r.readRaw(false, true)
+			x.BaseEvent.Metadata = r.ReadRaw(false, true)
 		case "subagentRunId":
-			x.Attributable.SubagentRunID = newOf(r.readString())
+			x.Attributable.SubagentRunID = wire.Ptr(r.ReadString())
 		case "event":
-			x.Event = r.readRaw(false, false)
+			x.Event = r.ReadRaw(false, false)
 			seen |= uint64(0x2)
 		case "source":
-			x.Source = newOf(r.readString())
+			x.Source = wire.Ptr(r.ReadString())
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
-	if seen != uint64(0x3) && !r.failed() {
+	if seen != uint64(0x3) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("type")
+			r.Missing("type")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("event")
+			r.Missing("event")
 			return
 		}
 	}
@@ -907,45 +922,46 @@ func (x *RawEvent) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *CustomEvent) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *CustomEvent) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "type":
-			r.expectConst("CUSTOM")
+			r.ExpectConst("CUSTOM")
 			seen |= uint64(0x1)
 		case "timestamp":
-			x.BaseEvent.Timestamp = newOf(r.readInt())
+			x.BaseEvent.Timestamp = wire.Ptr(r.ReadInt())
 		case "rawEvent":
-			x.BaseEvent.RawEvent = r.readRaw(true, false)
+			x.BaseEvent.RawEvent = r.ReadRaw(true, false)
 		case "metadata":
-			x.BaseEvent.Metadata = r.readRaw(false, true)
+			x.BaseEvent.Metadata = r.ReadRaw(false, true)
 		case "subagentRunId":
-			x.Attributable.SubagentRunID = newOf(r.readString())
+			x.Attributable.SubagentRunID = wire.Ptr(r.ReadString())
 		case "name":
-			x.Name = r.readString()
+			x.Name = r.ReadString()
 			seen |= uint64(0x2)
 		case "value":
-			x.Value = r.readRaw(false, false)
+			x.Value = r.ReadRaw(false, false)
 			seen |= uint64(0x4)
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
-	if seen != uint64(0x7) && !r.failed() {
+	if seen != uint64(0x7) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("type")
+			r.Missing("type")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("name")
+			r.Missing("name")
 			return
 		}
 		if seen&uint64(0x4) == 0 {
-			r.missing("value")
+			r.Missing("value")
 			return
 		}
 	}
@@ -958,50 +974,51 @@ func (x *CustomEvent) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *RunStartedEvent) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *RunStartedEvent) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "type":
-			r.expectConst("RUN_STARTED")
+			r.ExpectConst("RUN_STARTED")
 			seen |= uint64(0x1)
 		case "timestamp":
-			x.BaseEvent.Timestamp = newOf(r.readInt())
+			x.BaseEvent.Timestamp = wire.Ptr(r.ReadInt())
 		case "rawEvent":
-			x.BaseEvent.RawEvent = r.readRaw(true, false)
+			x.BaseEvent.RawEvent = r.ReadRaw(true, false)
 		case "metadata":
-			x.BaseEvent.Metadata = r.readRaw(false, true)
+			x.BaseEvent.Metadata = r.ReadRaw(false, true)
 		case "threadId":
-			x.ThreadID = r.readString()
+			x.ThreadID = r.ReadString()
 			seen |= uint64(0x2)
 		case "runId":
-			x.RunID = r.readString()
+			x.RunID = r.ReadString()
 			seen |= uint64(0x4)
 		case "protocolVersion":
-			x.ProtocolVersion = newOf(r.readString())
+			x.ProtocolVersion = wire.Ptr(r.ReadString())
 		case "parentRunId":
-			x.ParentRunID = newOf(r.readString())
+			x.ParentRunID = wire.Ptr(r.ReadString())
 		case "input":
 			x.Input = new(RunAgentInput)
-			x.Input.readJSON(r)
+			x.Input.ReadJSON(r)
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
-	if seen != uint64(0x7) && !r.failed() {
+	if seen != uint64(0x7) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("type")
+			r.Missing("type")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("threadId")
+			r.Missing("threadId")
 			return
 		}
 		if seen&uint64(0x4) == 0 {
-			r.missing("runId")
+			r.Missing("runId")
 			return
 		}
 	}
@@ -1014,49 +1031,50 @@ func (x *RunStartedEvent) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *RunFinishedEvent) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *RunFinishedEvent) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "type":
-			r.expectConst("RUN_FINISHED")
+			r.ExpectConst("RUN_FINISHED")
 			seen |= uint64(0x1)
 		case "timestamp":
-			x.BaseEvent.Timestamp = newOf(r.readInt())
+			x.BaseEvent.Timestamp = wire.Ptr(r.ReadInt())
 		case "rawEvent":
-			x.BaseEvent.RawEvent = r.readRaw(true, false)
+			x.BaseEvent.RawEvent = r.ReadRaw(true, false)
 		case "metadata":
-			x.BaseEvent.Metadata = r.readRaw(false, true)
+			x.BaseEvent.Metadata = r.ReadRaw(false, true)
 		case "threadId":
-			x.ThreadID = r.readString()
+			x.ThreadID = r.ReadString()
 			seen |= uint64(0x2)
 		case "runId":
-			x.RunID = r.readString()
+			x.RunID = r.ReadString()
 			seen |= uint64(0x4)
 		case "result":
-			x.Result = r.readRaw(true, false)
+			x.Result = r.ReadRaw(true, false)
 		case "outcome":
 			x.Outcome = readRunFinishedOutcome(r)
 		case "usage":
-			x.Usage = readSlice(r, (*TokenUsage).readJSON)
+			x.Usage = wire.ReadSlice(r, (*TokenUsage).ReadJSON)
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
-	if seen != uint64(0x7) && !r.failed() {
+	if seen != uint64(0x7) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("type")
+			r.Missing("type")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("threadId")
+			r.Missing("threadId")
 			return
 		}
 		if seen&uint64(0x4) == 0 {
-			r.missing("runId")
+			r.Missing("runId")
 			return
 		}
 	}
@@ -1069,40 +1087,41 @@ func (x *RunFinishedEvent) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *RunErrorEvent) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *RunErrorEvent) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "type":
-			r.expectConst("RUN_ERROR")
+			r.ExpectConst("RUN_ERROR")
 			seen |= uint64(0x1)
 		case "timestamp":
-			x.BaseEvent.Timestamp = newOf(r.readInt())
+			x.BaseEvent.Timestamp = wire.Ptr(r.ReadInt())
 		case "rawEvent":
-			x.BaseEvent.RawEvent = r.readRaw(true, false)
+			x.BaseEvent.RawEvent = r.ReadRaw(true, false)
 		case "metadata":
-			x.BaseEvent.Metadata = r.readRaw(false, true)
+			x.BaseEvent.Metadata = r.ReadRaw(false, true)
 		case "message":
-			x.Message = r.readString()
+			x.Message = r.ReadString()
 			seen |= uint64(0x2)
 		case "code":
-			x.Code = newOf(r.readString())
+			x.Code = wire.Ptr(r.ReadString())
 		case "usage":
-			x.Usage = readSlice(r, (*TokenUsage).readJSON)
+			x.Usage = wire.ReadSlice(r, (*TokenUsage).ReadJSON)
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
-	if seen != uint64(0x3) && !r.failed() {
+	if seen != uint64(0x3) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("type")
+			r.Missing("type")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("message")
+			r.Missing("message")
 			return
 		}
 	}
@@ -1115,38 +1134,39 @@ func (x *RunErrorEvent) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *StepStartedEvent) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *StepStartedEvent) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "type":
-			r.expectConst("STEP_STARTED")
+			r.ExpectConst("STEP_STARTED")
 			seen |= uint64(0x1)
 		case "timestamp":
-			x.BaseEvent.Timestamp = newOf(r.readInt())
+			x.BaseEvent.Timestamp = wire.Ptr(r.ReadInt())
 		case "rawEvent":
-			x.BaseEvent.RawEvent = r.readRaw(true, false)
+			x.BaseEvent.RawEvent = r.ReadRaw(true, false)
 		case "metadata":
-			x.BaseEvent.Metadata = r.readRaw(false, true)
+			x.BaseEvent.Metadata = r.ReadRaw(false, true)
 		case "subagentRunId":
-			x.Attributable.SubagentRunID = newOf(r.readString())
+			x.Attributable.SubagentRunID = wire.Ptr(r.ReadString())
 		case "stepName":
-			x.StepName = r.readString()
+			x.StepName = r.ReadString()
 			seen |= uint64(0x2)
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
-	if seen != uint64(0x3) && !r.failed() {
+	if seen != uint64(0x3) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("type")
+			r.Missing("type")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("stepName")
+			r.Missing("stepName")
 			return
 		}
 	}
@@ -1159,38 +1179,39 @@ func (x *StepStartedEvent) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *StepFinishedEvent) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *StepFinishedEvent) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "type":
-			r.expectConst("STEP_FINISHED")
+			r.ExpectConst("STEP_FINISHED")
 			seen |= uint64(0x1)
 		case "timestamp":
-			x.BaseEvent.Timestamp = newOf(r.readInt())
+			x.BaseEvent.Timestamp = wire.Ptr(r.ReadInt())
 		case "rawEvent":
-			x.BaseEvent.RawEvent = r.readRaw(true, false)
+			x.BaseEvent.RawEvent = r.ReadRaw(true, false)
 		case "metadata":
-			x.BaseEvent.Metadata = r.readRaw(false, true)
+			x.BaseEvent.Metadata = r.ReadRaw(false, true)
 		case "subagentRunId":
-			x.Attributable.SubagentRunID = newOf(r.readString())
+			x.Attributable.SubagentRunID = wire.Ptr(r.ReadString())
 		case "stepName":
-			x.StepName = r.readString()
+			x.StepName = r.ReadString()
 			seen |= uint64(0x2)
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
-	if seen != uint64(0x3) && !r.failed() {
+	if seen != uint64(0x3) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("type")
+			r.Missing("type")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("stepName")
+			r.Missing("stepName")
 			return
 		}
 	}
@@ -1203,38 +1224,39 @@ func (x *StepFinishedEvent) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *ReasoningStartEvent) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *ReasoningStartEvent) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "type":
-			r.expectConst("REASONING_START")
+			r.ExpectConst("REASONING_START")
 			seen |= uint64(0x1)
 		case "timestamp":
-			x.BaseEvent.Timestamp = newOf(r.readInt())
+			x.BaseEvent.Timestamp = wire.Ptr(r.ReadInt())
 		case "rawEvent":
-			x.BaseEvent.RawEvent = r.readRaw(true, false)
+			x.BaseEvent.RawEvent = r.ReadRaw(true, false)
 		case "metadata":
-			x.BaseEvent.Metadata = r.readRaw(false, true)
+			x.BaseEvent.Metadata = r.ReadRaw(false, true)
 		case "subagentRunId":
-			x.Attributable.SubagentRunID = newOf(r.readString())
+			x.Attributable.SubagentRunID = wire.Ptr(r.ReadString())
 		case "messageId":
-			x.MessageID = r.readString()
+			x.MessageID = r.ReadString()
 			seen |= uint64(0x2)
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
-	if seen != uint64(0x3) && !r.failed() {
+	if seen != uint64(0x3) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("type")
+			r.Missing("type")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("messageId")
+			r.Missing("messageId")
 			return
 		}
 	}
@@ -1247,45 +1269,46 @@ func (x *ReasoningStartEvent) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *ReasoningMessageStartEvent) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *ReasoningMessageStartEvent) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "type":
-			r.expectConst("REASONING_MESSAGE_START")
+			r.ExpectConst("REASONING_MESSAGE_START")
 			seen |= uint64(0x1)
 		case "timestamp":
-			x.BaseEvent.Timestamp = newOf(r.readInt())
+			x.BaseEvent.Timestamp = wire.Ptr(r.ReadInt())
 		case "rawEvent":
-			x.BaseEvent.RawEvent = r.readRaw(true, false)
+			x.BaseEvent.RawEvent = r.ReadRaw(true, false)
 		case "metadata":
-			x.BaseEvent.Metadata = r.readRaw(false, true)
+			x.BaseEvent.Metadata = r.ReadRaw(false, true)
 		case "subagentRunId":
-			x.Attributable.SubagentRunID = newOf(r.readString())
+			x.Attributable.SubagentRunID = wire.Ptr(r.ReadString())
 		case "messageId":
-			x.MessageID = r.readString()
+			x.MessageID = r.ReadString()
 			seen |= uint64(0x2)
 		case "role":
-			r.expectConst("reasoning")
+			r.ExpectConst("reasoning")
 			seen |= uint64(0x4)
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
-	if seen != uint64(0x7) && !r.failed() {
+	if seen != uint64(0x7) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("type")
+			r.Missing("type")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("messageId")
+			r.Missing("messageId")
 			return
 		}
 		if seen&uint64(0x4) == 0 {
-			r.missing("role")
+			r.Missing("role")
 			return
 		}
 	}
@@ -1298,45 +1321,46 @@ func (x *ReasoningMessageStartEvent) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *ReasoningMessageContentEvent) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *ReasoningMessageContentEvent) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "type":
-			r.expectConst("REASONING_MESSAGE_CONTENT")
+			r.ExpectConst("REASONING_MESSAGE_CONTENT")
 			seen |= uint64(0x1)
 		case "timestamp":
-			x.BaseEvent.Timestamp = newOf(r.readInt())
+			x.BaseEvent.Timestamp = wire.Ptr(r.ReadInt())
 		case "rawEvent":
-			x.BaseEvent.RawEvent = r.readRaw(true, false)
+			x.BaseEvent.RawEvent = r.ReadRaw(true, false)
 		case "metadata":
-			x.BaseEvent.Metadata = r.readRaw(false, true)
+			x.BaseEvent.Metadata = r.ReadRaw(false, true)
 		case "subagentRunId":
-			x.Attributable.SubagentRunID = newOf(r.readString())
+			x.Attributable.SubagentRunID = wire.Ptr(r.ReadString())
 		case "messageId":
-			x.MessageID = r.readString()
+			x.MessageID = r.ReadString()
 			seen |= uint64(0x2)
 		case "delta":
-			x.Delta = r.readString()
+			x.Delta = r.ReadString()
 			seen |= uint64(0x4)
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
-	if seen != uint64(0x7) && !r.failed() {
+	if seen != uint64(0x7) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("type")
+			r.Missing("type")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("messageId")
+			r.Missing("messageId")
 			return
 		}
 		if seen&uint64(0x4) == 0 {
-			r.missing("delta")
+			r.Missing("delta")
 			return
 		}
 	}
@@ -1349,38 +1373,39 @@ func (x *ReasoningMessageContentEvent) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *ReasoningMessageEndEvent) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *ReasoningMessageEndEvent) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "type":
-			r.expectConst("REASONING_MESSAGE_END")
+			r.ExpectConst("REASONING_MESSAGE_END")
 			seen |= uint64(0x1)
 		case "timestamp":
-			x.BaseEvent.Timestamp = newOf(r.readInt())
+			x.BaseEvent.Timestamp = wire.Ptr(r.ReadInt())
 		case "rawEvent":
-			x.BaseEvent.RawEvent = r.readRaw(true, false)
+			x.BaseEvent.RawEvent = r.ReadRaw(true, false)
 		case "metadata":
-			x.BaseEvent.Metadata = r.readRaw(false, true)
+			x.BaseEvent.Metadata = r.ReadRaw(false, true)
 		case "subagentRunId":
-			x.Attributable.SubagentRunID = newOf(r.readString())
+			x.Attributable.SubagentRunID = wire.Ptr(r.ReadString())
 		case "messageId":
-			x.MessageID = r.readString()
+			x.MessageID = r.ReadString()
 			seen |= uint64(0x2)
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
-	if seen != uint64(0x3) && !r.failed() {
+	if seen != uint64(0x3) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("type")
+			r.Missing("type")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("messageId")
+			r.Missing("messageId")
 			return
 		}
 	}
@@ -1393,35 +1418,36 @@ func (x *ReasoningMessageEndEvent) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *ReasoningMessageChunkEvent) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *ReasoningMessageChunkEvent) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "type":
-			r.expectConst("REASONING_MESSAGE_CHUNK")
+			r.ExpectConst("REASONING_MESSAGE_CHUNK")
 			seen |= uint64(0x1)
 		case "timestamp":
-			x.BaseEvent.Timestamp = newOf(r.readInt())
+			x.BaseEvent.Timestamp = wire.Ptr(r.ReadInt())
 		case "rawEvent":
-			x.BaseEvent.RawEvent = r.readRaw(true, false)
+			x.BaseEvent.RawEvent = r.ReadRaw(true, false)
 		case "metadata":
-			x.BaseEvent.Metadata = r.readRaw(false, true)
+			x.BaseEvent.Metadata = r.ReadRaw(false, true)
 		case "subagentRunId":
-			x.Attributable.SubagentRunID = newOf(r.readString())
+			x.Attributable.SubagentRunID = wire.Ptr(r.ReadString())
 		case "messageId":
-			x.MessageID = newOf(r.readString())
+			x.MessageID = wire.Ptr(r.ReadString())
 		case "delta":
-			x.Delta = newOf(r.readString())
+			x.Delta = wire.Ptr(r.ReadString())
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
-	if seen != uint64(0x1) && !r.failed() {
+	if seen != uint64(0x1) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("type")
+			r.Missing("type")
 			return
 		}
 	}
@@ -1434,38 +1460,39 @@ func (x *ReasoningMessageChunkEvent) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *ReasoningEndEvent) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *ReasoningEndEvent) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "type":
-			r.expectConst("REASONING_END")
+			r.ExpectConst("REASONING_END")
 			seen |= uint64(0x1)
 		case "timestamp":
-			x.BaseEvent.Timestamp = newOf(r.readInt())
+			x.BaseEvent.Timestamp = wire.Ptr(r.ReadInt())
 		case "rawEvent":
-			x.BaseEvent.RawEvent = r.readRaw(true, false)
+			x.BaseEvent.RawEvent = r.ReadRaw(true, false)
 		case "metadata":
-			x.BaseEvent.Metadata = r.readRaw(false, true)
+			x.BaseEvent.Metadata = r.ReadRaw(false, true)
 		case "subagentRunId":
-			x.Attributable.SubagentRunID = newOf(r.readString())
+			x.Attributable.SubagentRunID = wire.Ptr(r.ReadString())
 		case "messageId":
-			x.MessageID = r.readString()
+			x.MessageID = r.ReadString()
 			seen |= uint64(0x2)
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
-	if seen != uint64(0x3) && !r.failed() {
+	if seen != uint64(0x3) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("type")
+			r.Missing("type")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("messageId")
+			r.Missing("messageId")
 			return
 		}
 	}
@@ -1478,54 +1505,55 @@ func (x *ReasoningEndEvent) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *ReasoningEncryptedValueEvent) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *ReasoningEncryptedValueEvent) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "type":
-			r.expectConst("REASONING_ENCRYPTED_VALUE")
+			r.ExpectConst("REASONING_ENCRYPTED_VALUE")
 			seen |= uint64(0x1)
 		case "timestamp":
-			x.BaseEvent.Timestamp = newOf(r.readInt())
+			x.BaseEvent.Timestamp = wire.Ptr(r.ReadInt())
 		case "rawEvent":
-			x.BaseEvent.RawEvent = r.readRaw(true, false)
+			x.BaseEvent.RawEvent = r.ReadRaw(true, false)
 		case "metadata":
-			x.BaseEvent.Metadata = r.readRaw(false, true)
+			x.BaseEvent.Metadata = r.ReadRaw(false, true)
 		case "subagentRunId":
-			x.Attributable.SubagentRunID = newOf(r.readString())
+			x.Attributable.SubagentRunID = wire.Ptr(r.ReadString())
 		case "subtype":
-			x.Subtype = ReasoningEncryptedValueSubtype(r.readString())
+			x.Subtype = ReasoningEncryptedValueSubtype(r.ReadString())
 			seen |= uint64(0x2)
 		case "entityId":
-			x.EntityID = r.readString()
+			x.EntityID = r.ReadString()
 			seen |= uint64(0x4)
 		case "encryptedValue":
-			x.EncryptedValue = r.readString()
+			x.EncryptedValue = r.ReadString()
 			seen |= uint64(0x8)
 		case "encryptedValueType":
-			x.EncryptedValueType = newOf(r.readString())
+			x.EncryptedValueType = wire.Ptr(r.ReadString())
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
-	if seen != uint64(0xf) && !r.failed() {
+	if seen != uint64(0xf) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("type")
+			r.Missing("type")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("subtype")
+			r.Missing("subtype")
 			return
 		}
 		if seen&uint64(0x4) == 0 {
-			r.missing("entityId")
+			r.Missing("entityId")
 			return
 		}
 		if seen&uint64(0x8) == 0 {
-			r.missing("encryptedValue")
+			r.Missing("encryptedValue")
 			return
 		}
 	}
@@ -1538,51 +1566,52 @@ func (x *ReasoningEncryptedValueEvent) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *SubagentStartedEvent) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *SubagentStartedEvent) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "type":
-			r.expectConst("SUBAGENT_STARTED")
+			r.ExpectConst("SUBAGENT_STARTED")
 			seen |= uint64(0x1)
 		case "timestamp":
-			x.BaseEvent.Timestamp = newOf(r.readInt())
+			x.BaseEvent.Timestamp = wire.Ptr(r.ReadInt())
 		case "rawEvent":
-			x.BaseEvent.RawEvent = r.readRaw(true, false)
+			x.BaseEvent.RawEvent = r.ReadRaw(true, false)
 		case "metadata":
-			x.BaseEvent.Metadata = r.readRaw(false, true)
+			x.BaseEvent.Metadata = r.ReadRaw(false, true)
 		case "subagentRunId":
-			x.SubagentRunID = r.readString()
+			x.SubagentRunID = r.ReadString()
 			seen |= uint64(0x2)
 		case "name":
-			x.Name = r.readString()
+			x.Name = r.ReadString()
 			seen |= uint64(0x4)
 		case "description":
-			x.Description = newOf(r.readString())
+			x.Description = wire.Ptr(r.ReadString())
 		case "parentSubagentRunId":
-			x.ParentSubagentRunID = newOf(r.readString())
+			x.ParentSubagentRunID = wire.Ptr(r.ReadString())
 		case "parentToolCallId":
-			x.ParentToolCallID = newOf(r.readString())
+			x.ParentToolCallID = wire.Ptr(r.ReadString())
 		case "parentMessageId":
-			x.ParentMessageID = newOf(r.readString())
+			x.ParentMessageID = wire.Ptr(r.ReadString())
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
-	if seen != uint64(0x7) && !r.failed() {
+	if seen != uint64(0x7) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("type")
+			r.Missing("type")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("subagentRunId")
+			r.Missing("subagentRunId")
 			return
 		}
 		if seen&uint64(0x4) == 0 {
-			r.missing("name")
+			r.Missing("name")
 			return
 		}
 	}
@@ -1595,40 +1624,41 @@ func (x *SubagentStartedEvent) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *SubagentFinishedEvent) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *SubagentFinishedEvent) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "type":
-			r.expectConst("SUBAGENT_FINISHED")
+			r.ExpectConst("SUBAGENT_FINISHED")
 			seen |= uint64(0x1)
 		case "timestamp":
-			x.BaseEvent.Timestamp = newOf(r.readInt())
+			x.BaseEvent.Timestamp = wire.Ptr(r.ReadInt())
 		case "rawEvent":
-			x.BaseEvent.RawEvent = r.readRaw(true, false)
+			x.BaseEvent.RawEvent = r.ReadRaw(true, false)
 		case "metadata":
-			x.BaseEvent.Metadata = r.readRaw(false, true)
+			x.BaseEvent.Metadata = r.ReadRaw(false, true)
 		case "subagentRunId":
-			x.SubagentRunID = r.readString()
+			x.SubagentRunID = r.ReadString()
 			seen |= uint64(0x2)
 		case "result":
-			x.Result = r.readRaw(true, false)
+			x.Result = r.ReadRaw(true, false)
 		case "outcome":
 			x.Outcome = readSubagentFinishedOutcome(r)
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
-	if seen != uint64(0x3) && !r.failed() {
+	if seen != uint64(0x3) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("type")
+			r.Missing("type")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("subagentRunId")
+			r.Missing("subagentRunId")
 			return
 		}
 	}
@@ -1641,45 +1671,46 @@ func (x *SubagentFinishedEvent) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *SubagentErrorEvent) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *SubagentErrorEvent) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "type":
-			r.expectConst("SUBAGENT_ERROR")
+			r.ExpectConst("SUBAGENT_ERROR")
 			seen |= uint64(0x1)
 		case "timestamp":
-			x.BaseEvent.Timestamp = newOf(r.readInt())
+			x.BaseEvent.Timestamp = wire.Ptr(r.ReadInt())
 		case "rawEvent":
-			x.BaseEvent.RawEvent = r.readRaw(true, false)
+			x.BaseEvent.RawEvent = r.ReadRaw(true, false)
 		case "metadata":
-			x.BaseEvent.Metadata = r.readRaw(false, true)
+			x.BaseEvent.Metadata = r.ReadRaw(false, true)
 		case "subagentRunId":
-			x.SubagentRunID = r.readString()
+			x.SubagentRunID = r.ReadString()
 			seen |= uint64(0x2)
 		case "message":
-			x.Message = r.readString()
+			x.Message = r.ReadString()
 			seen |= uint64(0x4)
 		case "code":
-			x.Code = newOf(r.readString())
+			x.Code = wire.Ptr(r.ReadString())
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
-	if seen != uint64(0x7) && !r.failed() {
+	if seen != uint64(0x7) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("type")
+			r.Missing("type")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("subagentRunId")
+			r.Missing("subagentRunId")
 			return
 		}
 		if seen&uint64(0x4) == 0 {
-			r.missing("message")
+			r.Missing("message")
 			return
 		}
 	}
@@ -1696,30 +1727,30 @@ func (x *SubagentErrorEvent) UnmarshalJSON(data []byte) error {
 var ErrUnknownRunFinishedOutcome = errors.New("agui: unknown RunFinishedOutcome type")
 
 // readRunFinishedOutcome reads a RunFinishedOutcome, choosing its type by the "type" member.
-func readRunFinishedOutcome(r *reader) RunFinishedOutcome {
-	tag, ok := r.tag("type")
+func readRunFinishedOutcome(r *wire.Reader) RunFinishedOutcome {
+	tag, ok := r.Tag("type")
 	if !ok {
 		return nil
 	}
 	switch string(tag) {
 	case "success":
 		v := new(RunFinishedSuccessOutcome)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	case "interrupt":
 		v := new(RunFinishedInterruptOutcome)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	case "cancelled":
 		v := new(RunFinishedCancelledOutcome)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	}
-	r.unknownTag("type", tag, ErrUnknownRunFinishedOutcome)
+	r.UnknownTag("type", tag, ErrUnknownRunFinishedOutcome)
 	return nil
 }
 
-func readRunFinishedOutcomeTo(v *RunFinishedOutcome, r *reader) {
+func readRunFinishedOutcomeTo(v *RunFinishedOutcome, r *wire.Reader) {
 	*v = readRunFinishedOutcome(r)
 }
 
@@ -1732,36 +1763,34 @@ func UnmarshalRunFinishedOutcome(data []byte) (RunFinishedOutcome, error) {
 
 // DecodeRunFinishedOutcome decodes one RunFinishedOutcome with d's options.
 func (d Decoder) DecodeRunFinishedOutcome(data []byte) (RunFinishedOutcome, error) {
-	r := newReader(data, d)
+	r := wire.NewReader(data, wire.Decoder(d))
 	v := readRunFinishedOutcome(r)
-	r.end()
-	err := r.err
-	r.release()
-	if err != nil {
+	if err := r.Finish(); err != nil {
 		return nil, err
 	}
 	return v, nil
 }
 
-func (x *RunFinishedSuccessOutcome) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *RunFinishedSuccessOutcome) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "type":
-			r.expectConst("success")
+			r.ExpectConst("success")
 			seen |= uint64(0x1)
 		case "pendingToolCallIds":
-			x.PendingToolCallIDs = readSlice(r, readStringTo)
+			x.PendingToolCallIDs = wire.ReadSlice(r, wire.ReadStringTo)
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
-	if seen != uint64(0x1) && !r.failed() {
+	if seen != uint64(0x1) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("type")
+			r.Missing("type")
 			return
 		}
 	}
@@ -1774,30 +1803,31 @@ func (x *RunFinishedSuccessOutcome) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *RunFinishedInterruptOutcome) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *RunFinishedInterruptOutcome) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "type":
-			r.expectConst("interrupt")
+			r.ExpectConst("interrupt")
 			seen |= uint64(0x1)
 		case "interrupts":
-			x.Interrupts = readSlice(r, (*Interrupt).readJSON)
+			x.Interrupts = wire.ReadSlice(r, (*Interrupt).ReadJSON)
 			seen |= uint64(0x2)
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
-	if seen != uint64(0x3) && !r.failed() {
+	if seen != uint64(0x3) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("type")
+			r.Missing("type")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("interrupts")
+			r.Missing("interrupts")
 			return
 		}
 	}
@@ -1810,23 +1840,24 @@ func (x *RunFinishedInterruptOutcome) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *RunFinishedCancelledOutcome) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *RunFinishedCancelledOutcome) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "type":
-			r.expectConst("cancelled")
+			r.ExpectConst("cancelled")
 			seen |= uint64(0x1)
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
-	if seen != uint64(0x1) && !r.failed() {
+	if seen != uint64(0x1) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("type")
+			r.Missing("type")
 			return
 		}
 	}
@@ -1843,26 +1874,26 @@ func (x *RunFinishedCancelledOutcome) UnmarshalJSON(data []byte) error {
 var ErrUnknownSubagentFinishedOutcome = errors.New("agui: unknown SubagentFinishedOutcome type")
 
 // readSubagentFinishedOutcome reads a SubagentFinishedOutcome, choosing its type by the "type" member.
-func readSubagentFinishedOutcome(r *reader) SubagentFinishedOutcome {
-	tag, ok := r.tag("type")
+func readSubagentFinishedOutcome(r *wire.Reader) SubagentFinishedOutcome {
+	tag, ok := r.Tag("type")
 	if !ok {
 		return nil
 	}
 	switch string(tag) {
 	case "success":
 		v := new(SubagentFinishedSuccessOutcome)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	case "suspended":
 		v := new(SubagentFinishedSuspendedOutcome)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	}
-	r.unknownTag("type", tag, ErrUnknownSubagentFinishedOutcome)
+	r.UnknownTag("type", tag, ErrUnknownSubagentFinishedOutcome)
 	return nil
 }
 
-func readSubagentFinishedOutcomeTo(v *SubagentFinishedOutcome, r *reader) {
+func readSubagentFinishedOutcomeTo(v *SubagentFinishedOutcome, r *wire.Reader) {
 	*v = readSubagentFinishedOutcome(r)
 }
 
@@ -1875,34 +1906,32 @@ func UnmarshalSubagentFinishedOutcome(data []byte) (SubagentFinishedOutcome, err
 
 // DecodeSubagentFinishedOutcome decodes one SubagentFinishedOutcome with d's options.
 func (d Decoder) DecodeSubagentFinishedOutcome(data []byte) (SubagentFinishedOutcome, error) {
-	r := newReader(data, d)
+	r := wire.NewReader(data, wire.Decoder(d))
 	v := readSubagentFinishedOutcome(r)
-	r.end()
-	err := r.err
-	r.release()
-	if err != nil {
+	if err := r.Finish(); err != nil {
 		return nil, err
 	}
 	return v, nil
 }
 
-func (x *SubagentFinishedSuccessOutcome) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *SubagentFinishedSuccessOutcome) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "type":
-			r.expectConst("success")
+			r.ExpectConst("success")
 			seen |= uint64(0x1)
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
-	if seen != uint64(0x1) && !r.failed() {
+	if seen != uint64(0x1) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("type")
+			r.Missing("type")
 			return
 		}
 	}
@@ -1915,25 +1944,26 @@ func (x *SubagentFinishedSuccessOutcome) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *SubagentFinishedSuspendedOutcome) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *SubagentFinishedSuspendedOutcome) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "type":
-			r.expectConst("suspended")
+			r.ExpectConst("suspended")
 			seen |= uint64(0x1)
 		case "interruptIds":
-			x.InterruptIDs = readSlice(r, readStringTo)
+			x.InterruptIDs = wire.ReadSlice(r, wire.ReadStringTo)
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
-	if seen != uint64(0x1) && !r.failed() {
+	if seen != uint64(0x1) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("type")
+			r.Missing("type")
 			return
 		}
 	}
@@ -1946,42 +1976,43 @@ func (x *SubagentFinishedSuspendedOutcome) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *Interrupt) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *Interrupt) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "subagentRunId":
-			x.Attributable.SubagentRunID = newOf(r.readString())
+			x.Attributable.SubagentRunID = wire.Ptr(r.ReadString())
 		case "id":
-			x.ID = r.readString()
+			x.ID = r.ReadString()
 			seen |= uint64(0x1)
 		case "reason":
-			x.Reason = r.readString()
+			x.Reason = r.ReadString()
 			seen |= uint64(0x2)
 		case "message":
-			x.Message = newOf(r.readString())
+			x.Message = wire.Ptr(r.ReadString())
 		case "toolCallId":
-			x.ToolCallID = newOf(r.readString())
+			x.ToolCallID = wire.Ptr(r.ReadString())
 		case "responseSchema":
-			x.ResponseSchema = r.readRaw(false, true)
+			x.ResponseSchema = r.ReadRaw(false, true)
 		case "expiresAt":
-			x.ExpiresAt = newOf(r.readString())
+			x.ExpiresAt = wire.Ptr(r.ReadString())
 		case "metadata":
-			x.Metadata = r.readRaw(false, true)
+			x.Metadata = r.ReadRaw(false, true)
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
-	if seen != uint64(0x3) && !r.failed() {
+	if seen != uint64(0x3) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("id")
+			r.Missing("id")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("reason")
+			r.Missing("reason")
 			return
 		}
 	}
@@ -1994,34 +2025,35 @@ func (x *Interrupt) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *ResumeEntry) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *ResumeEntry) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "interruptId":
-			x.InterruptID = r.readString()
+			x.InterruptID = r.ReadString()
 			seen |= uint64(0x1)
 		case "status":
-			x.Status = ResumeEntryStatus(r.readString())
+			x.Status = ResumeEntryStatus(r.ReadString())
 			seen |= uint64(0x2)
 		case "payload":
-			x.Payload = r.readRaw(true, false)
+			x.Payload = r.ReadRaw(true, false)
 		case "metadata":
-			x.Metadata = r.readRaw(false, true)
+			x.Metadata = r.ReadRaw(false, true)
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
-	if seen != uint64(0x3) && !r.failed() {
+	if seen != uint64(0x3) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("interruptId")
+			r.Missing("interruptId")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("status")
+			r.Missing("status")
 			return
 		}
 	}
@@ -2034,30 +2066,31 @@ func (x *ResumeEntry) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *TokenUsage) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *TokenUsage) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "provider":
-			x.Provider = newOf(r.readString())
+			x.Provider = wire.Ptr(r.ReadString())
 		case "model":
-			x.Model = newOf(r.readString())
+			x.Model = wire.Ptr(r.ReadString())
 		case "inputTokens":
-			x.InputTokens = newOf(r.readInt())
+			x.InputTokens = wire.Ptr(r.ReadInt())
 		case "outputTokens":
-			x.OutputTokens = newOf(r.readInt())
+			x.OutputTokens = wire.Ptr(r.ReadInt())
 		case "totalTokens":
-			x.TotalTokens = newOf(r.readInt())
+			x.TotalTokens = wire.Ptr(r.ReadInt())
 		case "reasoningTokens":
-			x.ReasoningTokens = newOf(r.readInt())
+			x.ReasoningTokens = wire.Ptr(r.ReadInt())
 		case "cachedInputTokens":
-			x.CachedInputTokens = newOf(r.readInt())
+			x.CachedInputTokens = wire.Ptr(r.ReadInt())
 		case "cacheWriteInputTokens":
-			x.CacheWriteInputTokens = newOf(r.readInt())
+			x.CacheWriteInputTokens = wire.Ptr(r.ReadInt())
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
@@ -2073,46 +2106,46 @@ func (x *TokenUsage) UnmarshalJSON(data []byte) error {
 var ErrUnknownMessage = errors.New("agui: unknown Message role")
 
 // readMessage reads a Message, choosing its type by the "role" member.
-func readMessage(r *reader) Message {
-	tag, ok := r.tag("role")
+func readMessage(r *wire.Reader) Message {
+	tag, ok := r.Tag("role")
 	if !ok {
 		return nil
 	}
 	switch string(tag) {
 	case "developer":
 		v := new(DeveloperMessage)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	case "system":
 		v := new(SystemMessage)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	case "assistant":
 		v := new(AssistantMessage)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	case "user":
 		v := new(UserMessage)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	case "tool":
 		v := new(ToolMessage)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	case "activity":
 		v := new(ActivityMessage)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	case "reasoning":
 		v := new(ReasoningMessage)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	}
-	r.unknownTag("role", tag, ErrUnknownMessage)
+	r.UnknownTag("role", tag, ErrUnknownMessage)
 	return nil
 }
 
-func readMessageTo(v *Message, r *reader) {
+func readMessageTo(v *Message, r *wire.Reader) {
 	*v = readMessage(r)
 }
 
@@ -2125,58 +2158,56 @@ func UnmarshalMessage(data []byte) (Message, error) {
 
 // DecodeMessage decodes one Message with d's options.
 func (d Decoder) DecodeMessage(data []byte) (Message, error) {
-	r := newReader(data, d)
+	r := wire.NewReader(data, wire.Decoder(d))
 	v := readMessage(r)
-	r.end()
-	err := r.err
-	r.release()
-	if err != nil {
+	if err := r.Finish(); err != nil {
 		return nil, err
 	}
 	return v, nil
 }
 
-func (x *DeveloperMessage) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *DeveloperMessage) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "subagentRunId":
-			x.BaseMessage.Attributable.SubagentRunID = newOf(r.readString())
+			x.BaseMessage.Attributable.SubagentRunID = wire.Ptr(r.ReadString())
 		case "id":
-			x.BaseMessage.ID = r.readString()
+			x.BaseMessage.ID = r.ReadString()
 			seen |= uint64(0x1)
 		case "role":
-			r.expectConst("developer")
+			r.ExpectConst("developer")
 			seen |= uint64(0x2)
 		case "name":
-			x.BaseMessage.Name = newOf(r.readString())
+			x.BaseMessage.Name = wire.Ptr(r.ReadString())
 		case "encryptedValue":
-			x.BaseMessage.EncryptedValue = newOf(r.readString())
+			x.BaseMessage.EncryptedValue = wire.Ptr(r.ReadString())
 		case "encryptedValueType":
-			x.BaseMessage.EncryptedValueType = newOf(r.readString())
+			x.BaseMessage.EncryptedValueType = wire.Ptr(r.ReadString())
 		case "metadata":
-			x.BaseMessage.Metadata = r.readRaw(false, true)
+			x.BaseMessage.Metadata = r.ReadRaw(false, true)
 		case "content":
-			x.Content = r.readString()
+			x.Content = r.ReadString()
 			seen |= uint64(0x4)
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
-	if seen != uint64(0x7) && !r.failed() {
+	if seen != uint64(0x7) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("id")
+			r.Missing("id")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("role")
+			r.Missing("role")
 			return
 		}
 		if seen&uint64(0x4) == 0 {
-			r.missing("content")
+			r.Missing("content")
 			return
 		}
 	}
@@ -2189,47 +2220,48 @@ func (x *DeveloperMessage) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *SystemMessage) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *SystemMessage) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "subagentRunId":
-			x.BaseMessage.Attributable.SubagentRunID = newOf(r.readString())
+			x.BaseMessage.Attributable.SubagentRunID = wire.Ptr(r.ReadString())
 		case "id":
-			x.BaseMessage.ID = r.readString()
+			x.BaseMessage.ID = r.ReadString()
 			seen |= uint64(0x1)
 		case "role":
-			r.expectConst("system")
+			r.ExpectConst("system")
 			seen |= uint64(0x2)
 		case "name":
-			x.BaseMessage.Name = newOf(r.readString())
+			x.BaseMessage.Name = wire.Ptr(r.ReadString())
 		case "encryptedValue":
-			x.BaseMessage.EncryptedValue = newOf(r.readString())
+			x.BaseMessage.EncryptedValue = wire.Ptr(r.ReadString())
 		case "encryptedValueType":
-			x.BaseMessage.EncryptedValueType = newOf(r.readString())
+			x.BaseMessage.EncryptedValueType = wire.Ptr(r.ReadString())
 		case "metadata":
-			x.BaseMessage.Metadata = r.readRaw(false, true)
+			x.BaseMessage.Metadata = r.ReadRaw(false, true)
 		case "content":
-			x.Content = r.readString()
+			x.Content = r.ReadString()
 			seen |= uint64(0x4)
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
-	if seen != uint64(0x7) && !r.failed() {
+	if seen != uint64(0x7) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("id")
+			r.Missing("id")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("role")
+			r.Missing("role")
 			return
 		}
 		if seen&uint64(0x4) == 0 {
-			r.missing("content")
+			r.Missing("content")
 			return
 		}
 	}
@@ -2242,44 +2274,45 @@ func (x *SystemMessage) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *AssistantMessage) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *AssistantMessage) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "subagentRunId":
-			x.BaseMessage.Attributable.SubagentRunID = newOf(r.readString())
+			x.BaseMessage.Attributable.SubagentRunID = wire.Ptr(r.ReadString())
 		case "id":
-			x.BaseMessage.ID = r.readString()
+			x.BaseMessage.ID = r.ReadString()
 			seen |= uint64(0x1)
 		case "role":
-			r.expectConst("assistant")
+			r.ExpectConst("assistant")
 			seen |= uint64(0x2)
 		case "name":
-			x.BaseMessage.Name = newOf(r.readString())
+			x.BaseMessage.Name = wire.Ptr(r.ReadString())
 		case "encryptedValue":
-			x.BaseMessage.EncryptedValue = newOf(r.readString())
+			x.BaseMessage.EncryptedValue = wire.Ptr(r.ReadString())
 		case "encryptedValueType":
-			x.BaseMessage.EncryptedValueType = newOf(r.readString())
+			x.BaseMessage.EncryptedValueType = wire.Ptr(r.ReadString())
 		case "metadata":
-			x.BaseMessage.Metadata = r.readRaw(false, true)
+			x.BaseMessage.Metadata = r.ReadRaw(false, true)
 		case "content":
-			x.Content = newOf(r.readString())
+			x.Content = wire.Ptr(r.ReadString())
 		case "toolCalls":
-			x.ToolCalls = readSlice(r, (*ToolCall).readJSON)
+			x.ToolCalls = wire.ReadSlice(r, (*ToolCall).ReadJSON)
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
-	if seen != uint64(0x3) && !r.failed() {
+	if seen != uint64(0x3) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("id")
+			r.Missing("id")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("role")
+			r.Missing("role")
 			return
 		}
 	}
@@ -2292,47 +2325,48 @@ func (x *AssistantMessage) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *UserMessage) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *UserMessage) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "subagentRunId":
-			x.BaseMessage.Attributable.SubagentRunID = newOf(r.readString())
+			x.BaseMessage.Attributable.SubagentRunID = wire.Ptr(r.ReadString())
 		case "id":
-			x.BaseMessage.ID = r.readString()
+			x.BaseMessage.ID = r.ReadString()
 			seen |= uint64(0x1)
 		case "role":
-			r.expectConst("user")
+			r.ExpectConst("user")
 			seen |= uint64(0x2)
 		case "name":
-			x.BaseMessage.Name = newOf(r.readString())
+			x.BaseMessage.Name = wire.Ptr(r.ReadString())
 		case "encryptedValue":
-			x.BaseMessage.EncryptedValue = newOf(r.readString())
+			x.BaseMessage.EncryptedValue = wire.Ptr(r.ReadString())
 		case "encryptedValueType":
-			x.BaseMessage.EncryptedValueType = newOf(r.readString())
+			x.BaseMessage.EncryptedValueType = wire.Ptr(r.ReadString())
 		case "metadata":
-			x.BaseMessage.Metadata = r.readRaw(false, true)
+			x.BaseMessage.Metadata = r.ReadRaw(false, true)
 		case "content":
-			x.Content.readJSON(r)
+			x.Content.ReadJSON(r)
 			seen |= uint64(0x4)
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
-	if seen != uint64(0x7) && !r.failed() {
+	if seen != uint64(0x7) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("id")
+			r.Missing("id")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("role")
+			r.Missing("role")
 			return
 		}
 		if seen&uint64(0x4) == 0 {
-			r.missing("content")
+			r.Missing("content")
 			return
 		}
 	}
@@ -2345,54 +2379,55 @@ func (x *UserMessage) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *ToolMessage) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *ToolMessage) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "subagentRunId":
-			x.Attributable.SubagentRunID = newOf(r.readString())
+			x.Attributable.SubagentRunID = wire.Ptr(r.ReadString())
 		case "id":
-			x.ID = r.readString()
+			x.ID = r.ReadString()
 			seen |= uint64(0x1)
 		case "role":
-			r.expectConst("tool")
+			r.ExpectConst("tool")
 			seen |= uint64(0x2)
 		case "content":
-			x.Content.readJSON(r)
+			x.Content.ReadJSON(r)
 			seen |= uint64(0x4)
 		case "toolCallId":
-			x.ToolCallID = r.readString()
+			x.ToolCallID = r.ReadString()
 			seen |= uint64(0x8)
 		case "error":
-			x.Error = newOf(r.readString())
+			x.Error = wire.Ptr(r.ReadString())
 		case "encryptedValue":
-			x.EncryptedValue = newOf(r.readString())
+			x.EncryptedValue = wire.Ptr(r.ReadString())
 		case "encryptedValueType":
-			x.EncryptedValueType = newOf(r.readString())
+			x.EncryptedValueType = wire.Ptr(r.ReadString())
 		case "metadata":
-			x.Metadata = r.readRaw(false, true)
+			x.Metadata = r.ReadRaw(false, true)
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
-	if seen != uint64(0xf) && !r.failed() {
+	if seen != uint64(0xf) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("id")
+			r.Missing("id")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("role")
+			r.Missing("role")
 			return
 		}
 		if seen&uint64(0x4) == 0 {
-			r.missing("content")
+			r.Missing("content")
 			return
 		}
 		if seen&uint64(0x8) == 0 {
-			r.missing("toolCallId")
+			r.Missing("toolCallId")
 			return
 		}
 	}
@@ -2405,48 +2440,49 @@ func (x *ToolMessage) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *ActivityMessage) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *ActivityMessage) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "subagentRunId":
-			x.Attributable.SubagentRunID = newOf(r.readString())
+			x.Attributable.SubagentRunID = wire.Ptr(r.ReadString())
 		case "id":
-			x.ID = r.readString()
+			x.ID = r.ReadString()
 			seen |= uint64(0x1)
 		case "role":
-			r.expectConst("activity")
+			r.ExpectConst("activity")
 			seen |= uint64(0x2)
 		case "activityType":
-			x.ActivityType = r.readString()
+			x.ActivityType = r.ReadString()
 			seen |= uint64(0x4)
 		case "content":
-			x.Content = r.readRaw(false, true)
+			x.Content = r.ReadRaw(false, true)
 			seen |= uint64(0x8)
 		case "metadata":
-			x.Metadata = r.readRaw(false, true)
+			x.Metadata = r.ReadRaw(false, true)
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
-	if seen != uint64(0xf) && !r.failed() {
+	if seen != uint64(0xf) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("id")
+			r.Missing("id")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("role")
+			r.Missing("role")
 			return
 		}
 		if seen&uint64(0x4) == 0 {
-			r.missing("activityType")
+			r.Missing("activityType")
 			return
 		}
 		if seen&uint64(0x8) == 0 {
-			r.missing("content")
+			r.Missing("content")
 			return
 		}
 	}
@@ -2459,45 +2495,46 @@ func (x *ActivityMessage) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *ReasoningMessage) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *ReasoningMessage) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "subagentRunId":
-			x.Attributable.SubagentRunID = newOf(r.readString())
+			x.Attributable.SubagentRunID = wire.Ptr(r.ReadString())
 		case "id":
-			x.ID = r.readString()
+			x.ID = r.ReadString()
 			seen |= uint64(0x1)
 		case "role":
-			r.expectConst("reasoning")
+			r.ExpectConst("reasoning")
 			seen |= uint64(0x2)
 		case "content":
-			x.Content = r.readString()
+			x.Content = r.ReadString()
 			seen |= uint64(0x4)
 		case "encryptedValue":
-			x.EncryptedValue = newOf(r.readString())
+			x.EncryptedValue = wire.Ptr(r.ReadString())
 		case "encryptedValueType":
-			x.EncryptedValueType = newOf(r.readString())
+			x.EncryptedValueType = wire.Ptr(r.ReadString())
 		case "metadata":
-			x.Metadata = r.readRaw(false, true)
+			x.Metadata = r.ReadRaw(false, true)
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
-	if seen != uint64(0x7) && !r.failed() {
+	if seen != uint64(0x7) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("id")
+			r.Missing("id")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("role")
+			r.Missing("role")
 			return
 		}
 		if seen&uint64(0x4) == 0 {
-			r.missing("content")
+			r.Missing("content")
 			return
 		}
 	}
@@ -2510,43 +2547,44 @@ func (x *ReasoningMessage) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *ToolCall) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *ToolCall) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "id":
-			x.ID = r.readString()
+			x.ID = r.ReadString()
 			seen |= uint64(0x1)
 		case "type":
-			r.expectConst("function")
+			r.ExpectConst("function")
 			seen |= uint64(0x2)
 		case "function":
-			x.Function.readJSON(r)
+			x.Function.ReadJSON(r)
 			seen |= uint64(0x4)
 		case "encryptedValue":
-			x.EncryptedValue = newOf(r.readString())
+			x.EncryptedValue = wire.Ptr(r.ReadString())
 		case "encryptedValueType":
-			x.EncryptedValueType = newOf(r.readString())
+			x.EncryptedValueType = wire.Ptr(r.ReadString())
 		case "metadata":
-			x.Metadata = r.readRaw(false, true)
+			x.Metadata = r.ReadRaw(false, true)
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
-	if seen != uint64(0x7) && !r.failed() {
+	if seen != uint64(0x7) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("id")
+			r.Missing("id")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("type")
+			r.Missing("type")
 			return
 		}
 		if seen&uint64(0x4) == 0 {
-			r.missing("function")
+			r.Missing("function")
 			return
 		}
 	}
@@ -2559,30 +2597,31 @@ func (x *ToolCall) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *FunctionCall) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *FunctionCall) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "name":
-			x.Name = r.readString()
+			x.Name = r.ReadString()
 			seen |= uint64(0x1)
 		case "arguments":
-			x.Arguments = r.readString()
+			x.Arguments = r.ReadString()
 			seen |= uint64(0x2)
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
-	if seen != uint64(0x3) && !r.failed() {
+	if seen != uint64(0x3) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("name")
+			r.Missing("name")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("arguments")
+			r.Missing("arguments")
 			return
 		}
 	}
@@ -2599,38 +2638,38 @@ func (x *FunctionCall) UnmarshalJSON(data []byte) error {
 var ErrUnknownContentPart = errors.New("agui: unknown ContentPart type")
 
 // readContentPart reads a ContentPart, choosing its type by the "type" member.
-func readContentPart(r *reader) ContentPart {
-	tag, ok := r.tag("type")
+func readContentPart(r *wire.Reader) ContentPart {
+	tag, ok := r.Tag("type")
 	if !ok {
 		return nil
 	}
 	switch string(tag) {
 	case "text":
 		v := new(TextPart)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	case "image":
 		v := new(ImagePart)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	case "audio":
 		v := new(AudioPart)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	case "video":
 		v := new(VideoPart)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	case "document":
 		v := new(DocumentPart)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	}
-	r.unknownTag("type", tag, ErrUnknownContentPart)
+	r.UnknownTag("type", tag, ErrUnknownContentPart)
 	return nil
 }
 
-func readContentPartTo(v *ContentPart, r *reader) {
+func readContentPartTo(v *ContentPart, r *wire.Reader) {
 	*v = readContentPart(r)
 }
 
@@ -2643,45 +2682,43 @@ func UnmarshalContentPart(data []byte) (ContentPart, error) {
 
 // DecodeContentPart decodes one ContentPart with d's options.
 func (d Decoder) DecodeContentPart(data []byte) (ContentPart, error) {
-	r := newReader(data, d)
+	r := wire.NewReader(data, wire.Decoder(d))
 	v := readContentPart(r)
-	r.end()
-	err := r.err
-	r.release()
-	if err != nil {
+	if err := r.Finish(); err != nil {
 		return nil, err
 	}
 	return v, nil
 }
 
-func (x *TextPart) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *TextPart) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "type":
-			r.expectConst("text")
+			r.ExpectConst("text")
 			seen |= uint64(0x1)
 		case "id":
-			x.ID = newOf(r.readString())
+			x.ID = wire.Ptr(r.ReadString())
 		case "text":
-			x.Text = r.readString()
+			x.Text = r.ReadString()
 			seen |= uint64(0x2)
 		case "metadata":
-			x.Metadata = r.readRaw(true, false)
+			x.Metadata = r.ReadRaw(true, false)
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
-	if seen != uint64(0x3) && !r.failed() {
+	if seen != uint64(0x3) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("type")
+			r.Missing("type")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("text")
+			r.Missing("text")
 			return
 		}
 	}
@@ -2694,34 +2731,35 @@ func (x *TextPart) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *ImagePart) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *ImagePart) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "type":
-			r.expectConst("image")
+			r.ExpectConst("image")
 			seen |= uint64(0x1)
 		case "id":
-			x.ID = newOf(r.readString())
+			x.ID = wire.Ptr(r.ReadString())
 		case "source":
 			x.Source = readPartSource(r)
 			seen |= uint64(0x2)
 		case "metadata":
-			x.Metadata = r.readRaw(true, false)
+			x.Metadata = r.ReadRaw(true, false)
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
-	if seen != uint64(0x3) && !r.failed() {
+	if seen != uint64(0x3) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("type")
+			r.Missing("type")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("source")
+			r.Missing("source")
 			return
 		}
 	}
@@ -2734,34 +2772,35 @@ func (x *ImagePart) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *AudioPart) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *AudioPart) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "type":
-			r.expectConst("audio")
+			r.ExpectConst("audio")
 			seen |= uint64(0x1)
 		case "id":
-			x.ID = newOf(r.readString())
+			x.ID = wire.Ptr(r.ReadString())
 		case "source":
 			x.Source = readPartSource(r)
 			seen |= uint64(0x2)
 		case "metadata":
-			x.Metadata = r.readRaw(true, false)
+			x.Metadata = r.ReadRaw(true, false)
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
-	if seen != uint64(0x3) && !r.failed() {
+	if seen != uint64(0x3) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("type")
+			r.Missing("type")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("source")
+			r.Missing("source")
 			return
 		}
 	}
@@ -2774,34 +2813,35 @@ func (x *AudioPart) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *VideoPart) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *VideoPart) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "type":
-			r.expectConst("video")
+			r.ExpectConst("video")
 			seen |= uint64(0x1)
 		case "id":
-			x.ID = newOf(r.readString())
+			x.ID = wire.Ptr(r.ReadString())
 		case "source":
 			x.Source = readPartSource(r)
 			seen |= uint64(0x2)
 		case "metadata":
-			x.Metadata = r.readRaw(true, false)
+			x.Metadata = r.ReadRaw(true, false)
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
-	if seen != uint64(0x3) && !r.failed() {
+	if seen != uint64(0x3) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("type")
+			r.Missing("type")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("source")
+			r.Missing("source")
 			return
 		}
 	}
@@ -2814,34 +2854,35 @@ func (x *VideoPart) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *DocumentPart) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *DocumentPart) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "type":
-			r.expectConst("document")
+			r.ExpectConst("document")
 			seen |= uint64(0x1)
 		case "id":
-			x.ID = newOf(r.readString())
+			x.ID = wire.Ptr(r.ReadString())
 		case "source":
 			x.Source = readPartSource(r)
 			seen |= uint64(0x2)
 		case "metadata":
-			x.Metadata = r.readRaw(true, false)
+			x.Metadata = r.ReadRaw(true, false)
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
-	if seen != uint64(0x3) && !r.failed() {
+	if seen != uint64(0x3) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("type")
+			r.Missing("type")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("source")
+			r.Missing("source")
 			return
 		}
 	}
@@ -2858,30 +2899,30 @@ func (x *DocumentPart) UnmarshalJSON(data []byte) error {
 var ErrUnknownPartSource = errors.New("agui: unknown PartSource type")
 
 // readPartSource reads a PartSource, choosing its type by the "type" member.
-func readPartSource(r *reader) PartSource {
-	tag, ok := r.tag("type")
+func readPartSource(r *wire.Reader) PartSource {
+	tag, ok := r.Tag("type")
 	if !ok {
 		return nil
 	}
 	switch string(tag) {
 	case "data":
 		v := new(DataSource)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	case "url":
 		v := new(URLSource)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	case "file":
 		v := new(FileSource)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	}
-	r.unknownTag("type", tag, ErrUnknownPartSource)
+	r.UnknownTag("type", tag, ErrUnknownPartSource)
 	return nil
 }
 
-func readPartSourceTo(v *PartSource, r *reader) {
+func readPartSourceTo(v *PartSource, r *wire.Reader) {
 	*v = readPartSource(r)
 }
 
@@ -2894,48 +2935,46 @@ func UnmarshalPartSource(data []byte) (PartSource, error) {
 
 // DecodePartSource decodes one PartSource with d's options.
 func (d Decoder) DecodePartSource(data []byte) (PartSource, error) {
-	r := newReader(data, d)
+	r := wire.NewReader(data, wire.Decoder(d))
 	v := readPartSource(r)
-	r.end()
-	err := r.err
-	r.release()
-	if err != nil {
+	if err := r.Finish(); err != nil {
 		return nil, err
 	}
 	return v, nil
 }
 
-func (x *DataSource) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *DataSource) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "type":
-			r.expectConst("data")
+			r.ExpectConst("data")
 			seen |= uint64(0x1)
 		case "value":
-			x.Value = r.readString()
+			x.Value = r.ReadString()
 			seen |= uint64(0x2)
 		case "mimeType":
-			x.MIMEType = r.readString()
+			x.MIMEType = r.ReadString()
 			seen |= uint64(0x4)
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
-	if seen != uint64(0x7) && !r.failed() {
+	if seen != uint64(0x7) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("type")
+			r.Missing("type")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("value")
+			r.Missing("value")
 			return
 		}
 		if seen&uint64(0x4) == 0 {
-			r.missing("mimeType")
+			r.Missing("mimeType")
 			return
 		}
 	}
@@ -2948,32 +2987,33 @@ func (x *DataSource) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *URLSource) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *URLSource) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "type":
-			r.expectConst("url")
+			r.ExpectConst("url")
 			seen |= uint64(0x1)
 		case "value":
-			x.Value = r.readString()
+			x.Value = r.ReadString()
 			seen |= uint64(0x2)
 		case "mimeType":
-			x.MIMEType = newOf(r.readString())
+			x.MIMEType = wire.Ptr(r.ReadString())
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
-	if seen != uint64(0x3) && !r.failed() {
+	if seen != uint64(0x3) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("type")
+			r.Missing("type")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("value")
+			r.Missing("value")
 			return
 		}
 	}
@@ -2986,34 +3026,35 @@ func (x *URLSource) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *FileSource) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *FileSource) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "type":
-			r.expectConst("file")
+			r.ExpectConst("file")
 			seen |= uint64(0x1)
 		case "value":
-			x.Value = r.readString()
+			x.Value = r.ReadString()
 			seen |= uint64(0x2)
 		case "provider":
-			x.Provider = newOf(r.readString())
+			x.Provider = wire.Ptr(r.ReadString())
 		case "mimeType":
-			x.MIMEType = newOf(r.readString())
+			x.MIMEType = wire.Ptr(r.ReadString())
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
-	if seen != uint64(0x3) && !r.failed() {
+	if seen != uint64(0x3) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("type")
+			r.Missing("type")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("value")
+			r.Missing("value")
 			return
 		}
 	}
@@ -3026,30 +3067,31 @@ func (x *FileSource) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *Context) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *Context) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "description":
-			x.Description = r.readString()
+			x.Description = r.ReadString()
 			seen |= uint64(0x1)
 		case "value":
-			x.Value = r.readString()
+			x.Value = r.ReadString()
 			seen |= uint64(0x2)
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
-	if seen != uint64(0x3) && !r.failed() {
+	if seen != uint64(0x3) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("description")
+			r.Missing("description")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("value")
+			r.Missing("value")
 			return
 		}
 	}
@@ -3062,34 +3104,35 @@ func (x *Context) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *Tool) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *Tool) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "name":
-			x.Name = r.readString()
+			x.Name = r.ReadString()
 			seen |= uint64(0x1)
 		case "description":
-			x.Description = r.readString()
+			x.Description = r.ReadString()
 			seen |= uint64(0x2)
 		case "parameters":
-			x.Parameters = r.readRaw(true, false)
+			x.Parameters = r.ReadRaw(true, false)
 		case "metadata":
-			x.Metadata = r.readRaw(false, true)
+			x.Metadata = r.ReadRaw(false, true)
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
-	if seen != uint64(0x3) && !r.failed() {
+	if seen != uint64(0x3) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("name")
+			r.Missing("name")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("description")
+			r.Missing("description")
 			return
 		}
 	}
@@ -3102,51 +3145,52 @@ func (x *Tool) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *RunAgentInput) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *RunAgentInput) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "threadId":
-			x.ThreadID = r.readString()
+			x.ThreadID = r.ReadString()
 			seen |= uint64(0x1)
 		case "runId":
-			x.RunID = r.readString()
+			x.RunID = r.ReadString()
 			seen |= uint64(0x2)
 		case "protocolVersion":
-			x.ProtocolVersion = newOf(r.readString())
+			x.ProtocolVersion = wire.Ptr(r.ReadString())
 		case "parentRunId":
-			x.ParentRunID = newOf(r.readString())
+			x.ParentRunID = wire.Ptr(r.ReadString())
 		case "state":
-			x.State = r.readRaw(true, false)
+			x.State = r.ReadRaw(true, false)
 		case "messages":
-			x.Messages = readSlice(r, readMessageTo)
+			x.Messages = wire.ReadSlice(r, readMessageTo)
 			seen |= uint64(0x4)
 		case "tools":
-			x.Tools = readSlice(r, (*Tool).readJSON)
+			x.Tools = wire.ReadSlice(r, (*Tool).ReadJSON)
 		case "context":
-			x.Context = readSlice(r, (*Context).readJSON)
+			x.Context = wire.ReadSlice(r, (*Context).ReadJSON)
 		case "forwardedProps":
-			x.ForwardedProps = r.readRaw(true, false)
+			x.ForwardedProps = r.ReadRaw(true, false)
 		case "resume":
-			x.Resume = readSlice(r, (*ResumeEntry).readJSON)
+			x.Resume = wire.ReadSlice(r, (*ResumeEntry).ReadJSON)
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
-	if seen != uint64(0x7) && !r.failed() {
+	if seen != uint64(0x7) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("threadId")
+			r.Missing("threadId")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("runId")
+			r.Missing("runId")
 			return
 		}
 		if seen&uint64(0x4) == 0 {
-			r.missing("messages")
+			r.Missing("messages")
 			return
 		}
 	}
@@ -3159,25 +3203,26 @@ func (x *RunAgentInput) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *SubagentInfo) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *SubagentInfo) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "name":
-			x.Name = r.readString()
+			x.Name = r.ReadString()
 			seen |= uint64(0x1)
 		case "description":
-			x.Description = newOf(r.readString())
+			x.Description = wire.Ptr(r.ReadString())
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
-	if seen != uint64(0x1) && !r.failed() {
+	if seen != uint64(0x1) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("name")
+			r.Missing("name")
 			return
 		}
 	}
@@ -3190,28 +3235,29 @@ func (x *SubagentInfo) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *IdentityCapabilities) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *IdentityCapabilities) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "name":
-			x.Name = newOf(r.readString())
+			x.Name = wire.Ptr(r.ReadString())
 		case "type":
-			x.Type = newOf(r.readString())
+			x.Type = wire.Ptr(r.ReadString())
 		case "description":
-			x.Description = newOf(r.readString())
+			x.Description = wire.Ptr(r.ReadString())
 		case "version":
-			x.Version = newOf(r.readString())
+			x.Version = wire.Ptr(r.ReadString())
 		case "provider":
-			x.Provider = newOf(r.readString())
+			x.Provider = wire.Ptr(r.ReadString())
 		case "documentationUrl":
-			x.DocumentationURL = newOf(r.readString())
+			x.DocumentationURL = wire.Ptr(r.ReadString())
 		case "metadata":
-			x.Metadata = r.readRaw(false, true)
+			x.Metadata = r.ReadRaw(false, true)
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
@@ -3223,24 +3269,25 @@ func (x *IdentityCapabilities) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *TransportCapabilities) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *TransportCapabilities) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "streaming":
-			x.Streaming = newOf(r.readBool())
+			x.Streaming = wire.Ptr(r.ReadBool())
 		case "websocket":
-			x.Websocket = newOf(r.readBool())
+			x.Websocket = wire.Ptr(r.ReadBool())
 		case "httpBinary":
-			x.HTTPBinary = newOf(r.readBool())
+			x.HTTPBinary = wire.Ptr(r.ReadBool())
 		case "pushNotifications":
-			x.PushNotifications = newOf(r.readBool())
+			x.PushNotifications = wire.Ptr(r.ReadBool())
 		case "resumable":
-			x.Resumable = newOf(r.readBool())
+			x.Resumable = wire.Ptr(r.ReadBool())
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
@@ -3252,22 +3299,23 @@ func (x *TransportCapabilities) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *ToolsCapabilities) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *ToolsCapabilities) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "supported":
-			x.Supported = newOf(r.readBool())
+			x.Supported = wire.Ptr(r.ReadBool())
 		case "items":
-			x.Items = readSlice(r, (*Tool).readJSON)
+			x.Items = wire.ReadSlice(r, (*Tool).ReadJSON)
 		case "parallelCalls":
-			x.ParallelCalls = newOf(r.readBool())
+			x.ParallelCalls = wire.Ptr(r.ReadBool())
 		case "clientProvided":
-			x.ClientProvided = newOf(r.readBool())
+			x.ClientProvided = wire.Ptr(r.ReadBool())
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
@@ -3279,18 +3327,19 @@ func (x *ToolsCapabilities) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *OutputCapabilities) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *OutputCapabilities) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "structuredOutput":
-			x.StructuredOutput = newOf(r.readBool())
+			x.StructuredOutput = wire.Ptr(r.ReadBool())
 		case "supportedMimeTypes":
-			x.SupportedMIMETypes = readSlice(r, readStringTo)
+			x.SupportedMIMETypes = wire.ReadSlice(r, wire.ReadStringTo)
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
@@ -3302,22 +3351,23 @@ func (x *OutputCapabilities) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *StateCapabilities) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *StateCapabilities) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "snapshots":
-			x.Snapshots = newOf(r.readBool())
+			x.Snapshots = wire.Ptr(r.ReadBool())
 		case "deltas":
-			x.Deltas = newOf(r.readBool())
+			x.Deltas = wire.Ptr(r.ReadBool())
 		case "memory":
-			x.Memory = newOf(r.readBool())
+			x.Memory = wire.Ptr(r.ReadBool())
 		case "persistentState":
-			x.PersistentState = newOf(r.readBool())
+			x.PersistentState = wire.Ptr(r.ReadBool())
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
@@ -3329,22 +3379,23 @@ func (x *StateCapabilities) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *MultiAgentCapabilities) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *MultiAgentCapabilities) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "supported":
-			x.Supported = newOf(r.readBool())
+			x.Supported = wire.Ptr(r.ReadBool())
 		case "delegation":
-			x.Delegation = newOf(r.readBool())
+			x.Delegation = wire.Ptr(r.ReadBool())
 		case "handoffs":
-			x.Handoffs = newOf(r.readBool())
+			x.Handoffs = wire.Ptr(r.ReadBool())
 		case "subagents":
-			x.Subagents = readSlice(r, (*SubagentInfo).readJSON)
+			x.Subagents = wire.ReadSlice(r, (*SubagentInfo).ReadJSON)
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
@@ -3356,20 +3407,21 @@ func (x *MultiAgentCapabilities) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *ReasoningCapabilities) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *ReasoningCapabilities) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "supported":
-			x.Supported = newOf(r.readBool())
+			x.Supported = wire.Ptr(r.ReadBool())
 		case "streaming":
-			x.Streaming = newOf(r.readBool())
+			x.Streaming = wire.Ptr(r.ReadBool())
 		case "encrypted":
-			x.Encrypted = newOf(r.readBool())
+			x.Encrypted = wire.Ptr(r.ReadBool())
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
@@ -3381,24 +3433,25 @@ func (x *ReasoningCapabilities) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *MultimodalInputCapabilities) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *MultimodalInputCapabilities) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "image":
-			x.Image = newOf(r.readBool())
+			x.Image = wire.Ptr(r.ReadBool())
 		case "audio":
-			x.Audio = newOf(r.readBool())
+			x.Audio = wire.Ptr(r.ReadBool())
 		case "video":
-			x.Video = newOf(r.readBool())
+			x.Video = wire.Ptr(r.ReadBool())
 		case "pdf":
-			x.Pdf = newOf(r.readBool())
+			x.Pdf = wire.Ptr(r.ReadBool())
 		case "file":
-			x.File = newOf(r.readBool())
+			x.File = wire.Ptr(r.ReadBool())
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
@@ -3410,18 +3463,19 @@ func (x *MultimodalInputCapabilities) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *MultimodalOutputCapabilities) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *MultimodalOutputCapabilities) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "image":
-			x.Image = newOf(r.readBool())
+			x.Image = wire.Ptr(r.ReadBool())
 		case "audio":
-			x.Audio = newOf(r.readBool())
+			x.Audio = wire.Ptr(r.ReadBool())
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
@@ -3433,20 +3487,21 @@ func (x *MultimodalOutputCapabilities) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *MultimodalCapabilities) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *MultimodalCapabilities) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "input":
 			x.Input = new(MultimodalInputCapabilities)
-			x.Input.readJSON(r)
+			x.Input.ReadJSON(r)
 		case "output":
 			x.Output = new(MultimodalOutputCapabilities)
-			x.Output.readJSON(r)
+			x.Output.ReadJSON(r)
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
@@ -3458,22 +3513,23 @@ func (x *MultimodalCapabilities) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *ExecutionCapabilities) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *ExecutionCapabilities) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "codeExecution":
-			x.CodeExecution = newOf(r.readBool())
+			x.CodeExecution = wire.Ptr(r.ReadBool())
 		case "sandboxed":
-			x.Sandboxed = newOf(r.readBool())
+			x.Sandboxed = wire.Ptr(r.ReadBool())
 		case "maxIterations":
-			x.MaxIterations = newOf(r.readInt())
+			x.MaxIterations = wire.Ptr(r.ReadInt())
 		case "maxExecutionTime":
-			x.MaxExecutionTime = newOf(r.readInt())
+			x.MaxExecutionTime = wire.Ptr(r.ReadInt())
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
@@ -3485,26 +3541,27 @@ func (x *ExecutionCapabilities) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *HumanInTheLoopCapabilities) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *HumanInTheLoopCapabilities) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "supported":
-			x.Supported = newOf(r.readBool())
+			x.Supported = wire.Ptr(r.ReadBool())
 		case "approvals":
-			x.Approvals = newOf(r.readBool())
+			x.Approvals = wire.Ptr(r.ReadBool())
 		case "interventions":
-			x.Interventions = newOf(r.readBool())
+			x.Interventions = wire.Ptr(r.ReadBool())
 		case "feedback":
-			x.Feedback = newOf(r.readBool())
+			x.Feedback = wire.Ptr(r.ReadBool())
 		case "interrupts":
-			x.Interrupts = newOf(r.readBool())
+			x.Interrupts = wire.Ptr(r.ReadBool())
 		case "approveWithEdits":
-			x.ApproveWithEdits = newOf(r.readBool())
+			x.ApproveWithEdits = wire.Ptr(r.ReadBool())
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
@@ -3516,46 +3573,47 @@ func (x *HumanInTheLoopCapabilities) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *AgentCapabilities) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *AgentCapabilities) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "identity":
 			x.Identity = new(IdentityCapabilities)
-			x.Identity.readJSON(r)
+			x.Identity.ReadJSON(r)
 		case "transport":
 			x.Transport = new(TransportCapabilities)
-			x.Transport.readJSON(r)
+			x.Transport.ReadJSON(r)
 		case "tools":
 			x.Tools = new(ToolsCapabilities)
-			x.Tools.readJSON(r)
+			x.Tools.ReadJSON(r)
 		case "output":
 			x.Output = new(OutputCapabilities)
-			x.Output.readJSON(r)
+			x.Output.ReadJSON(r)
 		case "state":
 			x.State = new(StateCapabilities)
-			x.State.readJSON(r)
+			x.State.ReadJSON(r)
 		case "multiAgent":
 			x.MultiAgent = new(MultiAgentCapabilities)
-			x.MultiAgent.readJSON(r)
+			x.MultiAgent.ReadJSON(r)
 		case "reasoning":
 			x.Reasoning = new(ReasoningCapabilities)
-			x.Reasoning.readJSON(r)
+			x.Reasoning.ReadJSON(r)
 		case "multimodal":
 			x.Multimodal = new(MultimodalCapabilities)
-			x.Multimodal.readJSON(r)
+			x.Multimodal.ReadJSON(r)
 		case "execution":
 			x.Execution = new(ExecutionCapabilities)
-			x.Execution.readJSON(r)
+			x.Execution.ReadJSON(r)
 		case "humanInTheLoop":
 			x.HumanInTheLoop = new(HumanInTheLoopCapabilities)
-			x.HumanInTheLoop.readJSON(r)
+			x.HumanInTheLoop.ReadJSON(r)
 		case "custom":
-			x.Custom = r.readRaw(false, true)
+			x.Custom = r.ReadRaw(false, true)
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
@@ -3571,42 +3629,42 @@ func (x *AgentCapabilities) UnmarshalJSON(data []byte) error {
 var ErrUnknownJSONPatchOperation = errors.New("agui: unknown JSONPatchOperation op")
 
 // readJSONPatchOperation reads a JSONPatchOperation, choosing its type by the "op" member.
-func readJSONPatchOperation(r *reader) JSONPatchOperation {
-	tag, ok := r.tag("op")
+func readJSONPatchOperation(r *wire.Reader) JSONPatchOperation {
+	tag, ok := r.Tag("op")
 	if !ok {
 		return nil
 	}
 	switch string(tag) {
 	case "add":
 		v := new(AddOperation)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	case "remove":
 		v := new(RemoveOperation)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	case "replace":
 		v := new(ReplaceOperation)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	case "move":
 		v := new(MoveOperation)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	case "copy":
 		v := new(CopyOperation)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	case "test":
 		v := new(TestOperation)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	}
-	r.unknownTag("op", tag, ErrUnknownJSONPatchOperation)
+	r.UnknownTag("op", tag, ErrUnknownJSONPatchOperation)
 	return nil
 }
 
-func readJSONPatchOperationTo(v *JSONPatchOperation, r *reader) {
+func readJSONPatchOperationTo(v *JSONPatchOperation, r *wire.Reader) {
 	*v = readJSONPatchOperation(r)
 }
 
@@ -3619,48 +3677,46 @@ func UnmarshalJSONPatchOperation(data []byte) (JSONPatchOperation, error) {
 
 // DecodeJSONPatchOperation decodes one JSONPatchOperation with d's options.
 func (d Decoder) DecodeJSONPatchOperation(data []byte) (JSONPatchOperation, error) {
-	r := newReader(data, d)
+	r := wire.NewReader(data, wire.Decoder(d))
 	v := readJSONPatchOperation(r)
-	r.end()
-	err := r.err
-	r.release()
-	if err != nil {
+	if err := r.Finish(); err != nil {
 		return nil, err
 	}
 	return v, nil
 }
 
-func (x *AddOperation) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *AddOperation) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "op":
-			r.expectConst("add")
+			r.ExpectConst("add")
 			seen |= uint64(0x1)
 		case "path":
-			x.Path = r.readString()
+			x.Path = r.ReadString()
 			seen |= uint64(0x2)
 		case "value":
-			x.Value = r.readRaw(false, false)
+			x.Value = r.ReadRaw(false, false)
 			seen |= uint64(0x4)
 		default:
-			x.Extra = append(x.Extra, r.readMember())
+			x.Extra = append(x.Extra, r.ReadMember())
 		}
 	}
-	if seen != uint64(0x7) && !r.failed() {
+	if seen != uint64(0x7) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("op")
+			r.Missing("op")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("path")
+			r.Missing("path")
 			return
 		}
 		if seen&uint64(0x4) == 0 {
-			r.missing("value")
+			r.Missing("value")
 			return
 		}
 	}
@@ -3673,30 +3729,31 @@ func (x *AddOperation) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *RemoveOperation) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *RemoveOperation) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "op":
-			r.expectConst("remove")
+			r.ExpectConst("remove")
 			seen |= uint64(0x1)
 		case "path":
-			x.Path = r.readString()
+			x.Path = r.ReadString()
 			seen |= uint64(0x2)
 		default:
-			x.Extra = append(x.Extra, r.readMember())
+			x.Extra = append(x.Extra, r.ReadMember())
 		}
 	}
-	if seen != uint64(0x3) && !r.failed() {
+	if seen != uint64(0x3) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("op")
+			r.Missing("op")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("path")
+			r.Missing("path")
 			return
 		}
 	}
@@ -3709,37 +3766,38 @@ func (x *RemoveOperation) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *ReplaceOperation) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *ReplaceOperation) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "op":
-			r.expectConst("replace")
+			r.ExpectConst("replace")
 			seen |= uint64(0x1)
 		case "path":
-			x.Path = r.readString()
+			x.Path = r.ReadString()
 			seen |= uint64(0x2)
 		case "value":
-			x.Value = r.readRaw(false, false)
+			x.Value = r.ReadRaw(false, false)
 			seen |= uint64(0x4)
 		default:
-			x.Extra = append(x.Extra, r.readMember())
+			x.Extra = append(x.Extra, r.ReadMember())
 		}
 	}
-	if seen != uint64(0x7) && !r.failed() {
+	if seen != uint64(0x7) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("op")
+			r.Missing("op")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("path")
+			r.Missing("path")
 			return
 		}
 		if seen&uint64(0x4) == 0 {
-			r.missing("value")
+			r.Missing("value")
 			return
 		}
 	}
@@ -3752,37 +3810,38 @@ func (x *ReplaceOperation) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *MoveOperation) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *MoveOperation) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "op":
-			r.expectConst("move")
+			r.ExpectConst("move")
 			seen |= uint64(0x1)
 		case "from":
-			x.From = r.readString()
+			x.From = r.ReadString()
 			seen |= uint64(0x2)
 		case "path":
-			x.Path = r.readString()
+			x.Path = r.ReadString()
 			seen |= uint64(0x4)
 		default:
-			x.Extra = append(x.Extra, r.readMember())
+			x.Extra = append(x.Extra, r.ReadMember())
 		}
 	}
-	if seen != uint64(0x7) && !r.failed() {
+	if seen != uint64(0x7) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("op")
+			r.Missing("op")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("from")
+			r.Missing("from")
 			return
 		}
 		if seen&uint64(0x4) == 0 {
-			r.missing("path")
+			r.Missing("path")
 			return
 		}
 	}
@@ -3795,37 +3854,38 @@ func (x *MoveOperation) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *CopyOperation) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *CopyOperation) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "op":
-			r.expectConst("copy")
+			r.ExpectConst("copy")
 			seen |= uint64(0x1)
 		case "from":
-			x.From = r.readString()
+			x.From = r.ReadString()
 			seen |= uint64(0x2)
 		case "path":
-			x.Path = r.readString()
+			x.Path = r.ReadString()
 			seen |= uint64(0x4)
 		default:
-			x.Extra = append(x.Extra, r.readMember())
+			x.Extra = append(x.Extra, r.ReadMember())
 		}
 	}
-	if seen != uint64(0x7) && !r.failed() {
+	if seen != uint64(0x7) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("op")
+			r.Missing("op")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("from")
+			r.Missing("from")
 			return
 		}
 		if seen&uint64(0x4) == 0 {
-			r.missing("path")
+			r.Missing("path")
 			return
 		}
 	}
@@ -3838,37 +3898,38 @@ func (x *CopyOperation) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *TestOperation) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *TestOperation) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "op":
-			r.expectConst("test")
+			r.ExpectConst("test")
 			seen |= uint64(0x1)
 		case "path":
-			x.Path = r.readString()
+			x.Path = r.ReadString()
 			seen |= uint64(0x2)
 		case "value":
-			x.Value = r.readRaw(false, false)
+			x.Value = r.ReadRaw(false, false)
 			seen |= uint64(0x4)
 		default:
-			x.Extra = append(x.Extra, r.readMember())
+			x.Extra = append(x.Extra, r.ReadMember())
 		}
 	}
-	if seen != uint64(0x7) && !r.failed() {
+	if seen != uint64(0x7) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("op")
+			r.Missing("op")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("path")
+			r.Missing("path")
 			return
 		}
 		if seen&uint64(0x4) == 0 {
-			r.missing("value")
+			r.Missing("value")
 			return
 		}
 	}
@@ -3881,51 +3942,52 @@ func (x *TestOperation) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *MetaEvent) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *MetaEvent) ReadJSON(r *wire.Reader) {
 	var seen uint64
 	var metaType string
-	var payloadAt deferred
-	if !r.beginObject() {
+	var payloadAt wire.Deferred
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "type":
-			r.expectConst("META")
+			r.ExpectConst("META")
 			seen |= uint64(0x1)
 		case "id":
-			x.ID = newOf(r.readString())
+			x.ID = wire.Ptr(r.ReadString())
 		case "timestamp":
-			x.Timestamp = newOf(r.readInt())
+			x.Timestamp = wire.Ptr(r.ReadInt())
 		case "rawEvent":
-			x.RawEvent = r.readRaw(true, false)
+			x.RawEvent = r.ReadRaw(true, false)
 		case "metadata":
-			x.Metadata = r.readRaw(false, true)
+			x.Metadata = r.ReadRaw(false, true)
 		case "metaType":
-			metaType = r.readString()
+			metaType = r.ReadString()
 			seen |= uint64(0x2)
 		case "payload":
-			payloadAt = r.deferValue()
+			payloadAt = r.Defer()
 			seen |= uint64(0x4)
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
-	if seen != uint64(0x7) && !r.failed() {
+	if seen != uint64(0x7) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("type")
+			r.Missing("type")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("metaType")
+			r.Missing("metaType")
 			return
 		}
 		if seen&uint64(0x4) == 0 {
-			r.missing("payload")
+			r.Missing("payload")
 			return
 		}
 	}
-	r.revisit(payloadAt, func(r *reader) {
+	r.Revisit(payloadAt, func(r *wire.Reader) {
 		x.Payload = readMetaPayload(r, metaType)
 	})
 }
@@ -3938,74 +4000,75 @@ func (x *MetaEvent) UnmarshalJSON(data []byte) error {
 }
 
 // readMetaPayload reads the value selected by the metaType tag.
-func readMetaPayload(r *reader, tag string) MetaPayload {
+func readMetaPayload(r *wire.Reader, tag string) MetaPayload {
 	switch tag {
 	case "thumbs_up":
 		v := new(ThumbsUpPayload)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	case "thumbs_down":
 		v := new(ThumbsDownPayload)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	case "note":
 		v := new(NotePayload)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	case "tag":
 		v := new(TagPayload)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	case "bookmark":
 		v := new(BookmarkPayload)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	case "copy":
 		v := new(CopyPayload)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	case "share":
 		v := new(SharePayload)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	case "rating":
 		v := new(RatingPayload)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	case "analytics":
 		v := new(AnalyticsPayload)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	case "moderation":
 		v := new(ModerationPayload)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	}
 	return &OtherMetaPayload{
-		Raw: r.readRaw(true, true),
+		Raw: r.ReadRaw(true, true),
 		Tag: tag,
 	}
 }
 
-func (x *ThumbsUpPayload) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *ThumbsUpPayload) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "messageId":
-			x.MessageID = r.readString()
+			x.MessageID = r.ReadString()
 			seen |= uint64(0x1)
 		case "userId":
-			x.UserID = newOf(r.readString())
+			x.UserID = wire.Ptr(r.ReadString())
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
-	if seen != uint64(0x1) && !r.failed() {
+	if seen != uint64(0x1) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("messageId")
+			r.Missing("messageId")
 			return
 		}
 	}
@@ -4018,29 +4081,30 @@ func (x *ThumbsUpPayload) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *ThumbsDownPayload) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *ThumbsDownPayload) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "messageId":
-			x.MessageID = r.readString()
+			x.MessageID = r.ReadString()
 			seen |= uint64(0x1)
 		case "userId":
-			x.UserID = newOf(r.readString())
+			x.UserID = wire.Ptr(r.ReadString())
 		case "reason":
-			x.Reason = newOf(r.readString())
+			x.Reason = wire.Ptr(r.ReadString())
 		case "comment":
-			x.Comment = newOf(r.readString())
+			x.Comment = wire.Ptr(r.ReadString())
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
-	if seen != uint64(0x1) && !r.failed() {
+	if seen != uint64(0x1) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("messageId")
+			r.Missing("messageId")
 			return
 		}
 	}
@@ -4053,27 +4117,28 @@ func (x *ThumbsDownPayload) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *NotePayload) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *NotePayload) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "text":
-			x.Text = r.readString()
+			x.Text = r.ReadString()
 			seen |= uint64(0x1)
 		case "relatedId":
-			x.RelatedID = newOf(r.readString())
+			x.RelatedID = wire.Ptr(r.ReadString())
 		case "author":
-			x.Author = newOf(r.readString())
+			x.Author = wire.Ptr(r.ReadString())
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
-	if seen != uint64(0x1) && !r.failed() {
+	if seen != uint64(0x1) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("text")
+			r.Missing("text")
 			return
 		}
 	}
@@ -4086,30 +4151,31 @@ func (x *NotePayload) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *TagPayload) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *TagPayload) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "tags":
-			x.Tags = readSlice(r, readStringTo)
+			x.Tags = wire.ReadSlice(r, wire.ReadStringTo)
 			seen |= uint64(0x1)
 		case "targetId":
-			x.TargetID = r.readString()
+			x.TargetID = r.ReadString()
 			seen |= uint64(0x2)
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
-	if seen != uint64(0x3) && !r.failed() {
+	if seen != uint64(0x3) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("tags")
+			r.Missing("tags")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("targetId")
+			r.Missing("targetId")
 			return
 		}
 	}
@@ -4122,27 +4188,28 @@ func (x *TagPayload) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *BookmarkPayload) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *BookmarkPayload) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "messageId":
-			x.MessageID = r.readString()
+			x.MessageID = r.ReadString()
 			seen |= uint64(0x1)
 		case "userId":
-			x.UserID = newOf(r.readString())
+			x.UserID = wire.Ptr(r.ReadString())
 		case "label":
-			x.Label = newOf(r.readString())
+			x.Label = wire.Ptr(r.ReadString())
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
-	if seen != uint64(0x1) && !r.failed() {
+	if seen != uint64(0x1) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("messageId")
+			r.Missing("messageId")
 			return
 		}
 	}
@@ -4155,27 +4222,28 @@ func (x *BookmarkPayload) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *CopyPayload) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *CopyPayload) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "messageId":
-			x.MessageID = r.readString()
+			x.MessageID = r.ReadString()
 			seen |= uint64(0x1)
 		case "userId":
-			x.UserID = newOf(r.readString())
+			x.UserID = wire.Ptr(r.ReadString())
 		case "length":
-			x.Length = newOf(r.readInt())
+			x.Length = wire.Ptr(r.ReadInt())
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
-	if seen != uint64(0x1) && !r.failed() {
+	if seen != uint64(0x1) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("messageId")
+			r.Missing("messageId")
 			return
 		}
 	}
@@ -4188,20 +4256,21 @@ func (x *CopyPayload) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *SharePayload) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *SharePayload) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "messageId":
-			x.MessageID = newOf(r.readString())
+			x.MessageID = wire.Ptr(r.ReadString())
 		case "userId":
-			x.UserID = newOf(r.readString())
+			x.UserID = wire.Ptr(r.ReadString())
 		case "channel":
-			x.Channel = newOf(r.readString())
+			x.Channel = wire.Ptr(r.ReadString())
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
@@ -4213,34 +4282,35 @@ func (x *SharePayload) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *RatingPayload) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *RatingPayload) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "messageId":
-			x.MessageID = r.readString()
+			x.MessageID = r.ReadString()
 			seen |= uint64(0x1)
 		case "userId":
-			x.UserID = newOf(r.readString())
+			x.UserID = wire.Ptr(r.ReadString())
 		case "rating":
-			x.Rating = r.readFloat()
+			x.Rating = r.ReadFloat()
 			seen |= uint64(0x2)
 		case "maxRating":
-			x.MaxRating = newOf(r.readFloat())
+			x.MaxRating = wire.Ptr(r.ReadFloat())
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
-	if seen != uint64(0x3) && !r.failed() {
+	if seen != uint64(0x3) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("messageId")
+			r.Missing("messageId")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("rating")
+			r.Missing("rating")
 			return
 		}
 	}
@@ -4253,27 +4323,28 @@ func (x *RatingPayload) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *AnalyticsPayload) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *AnalyticsPayload) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "event":
-			x.Event = r.readString()
+			x.Event = r.ReadString()
 			seen |= uint64(0x1)
 		case "messageId":
-			x.MessageID = newOf(r.readString())
+			x.MessageID = wire.Ptr(r.ReadString())
 		case "properties":
-			x.Properties = r.readRaw(false, true)
+			x.Properties = r.ReadRaw(false, true)
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
-	if seen != uint64(0x1) && !r.failed() {
+	if seen != uint64(0x1) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("event")
+			r.Missing("event")
 			return
 		}
 	}
@@ -4286,36 +4357,37 @@ func (x *AnalyticsPayload) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *ModerationPayload) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *ModerationPayload) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "action":
-			x.Action = ModerationPayloadAction(r.readString())
+			x.Action = ModerationPayloadAction(r.ReadString())
 			seen |= uint64(0x1)
 		case "category":
-			x.Category = r.readString()
+			x.Category = r.ReadString()
 			seen |= uint64(0x2)
 		case "confidence":
-			x.Confidence = newOf(r.readFloat())
+			x.Confidence = wire.Ptr(r.ReadFloat())
 		case "targetId":
-			x.TargetID = newOf(r.readString())
+			x.TargetID = wire.Ptr(r.ReadString())
 		case "moderator":
-			x.Moderator = newOf(r.readString())
+			x.Moderator = wire.Ptr(r.ReadString())
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
-	if seen != uint64(0x3) && !r.failed() {
+	if seen != uint64(0x3) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("action")
+			r.Missing("action")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("category")
+			r.Missing("category")
 			return
 		}
 	}
@@ -4328,24 +4400,22 @@ func (x *ModerationPayload) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *Content) readJSON(r *reader) {
-	switch r.peek() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *Content) ReadJSON(r *wire.Reader) {
+	switch r.Peek() {
 	case '"':
-		x.Text = r.readString()
+		x.Text = r.ReadString()
 	case '[':
-		x.Parts = readSlice(r, readContentPartTo)
+		x.Parts = wire.ReadSlice(r, readContentPartTo)
 	default:
-		r.wrongChoice("a string or an array")
+		r.WrongChoice("a string or an array")
 	}
 }
 
 // UnmarshalJSON implements json.Unmarshaler.
 func (x *Content) UnmarshalJSON(data []byte) error {
 	*x = Content{}
-	r := newReader(data, Decoder{})
-	x.readJSON(r)
-	r.end()
-	err := r.err
-	r.release()
-	return asError(err)
+	r := wire.NewReader(data, wire.Decoder{})
+	x.ReadJSON(r)
+	return r.Finish()
 }

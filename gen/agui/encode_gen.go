@@ -3,6 +3,8 @@
 
 package agui
 
+import "github.com/agui-gen/agui-gen/runtime/wire"
+
 // AppendJSON appends the JSON encoding of x to b: members in schema order, absent
 // optional members left out, required ones always written.
 func (x *TextMessageStartEvent) AppendJSON(b []byte) []byte {
@@ -12,29 +14,29 @@ func (x *TextMessageStartEvent) AppendJSON(b []byte) []byte {
 	b = append(b, `{"type":"TEXT_MESSAGE_START"`...)
 	if x.BaseEvent.Timestamp != nil {
 		b = append(b, `,"timestamp":`...)
-		b = appendInt(b, *x.BaseEvent.Timestamp)
+		b = wire.AppendInt(b, *x.BaseEvent.Timestamp)
 	}
 	if x.BaseEvent.RawEvent != nil {
 		b = append(b, `,"rawEvent":`...)
-		b = appendRaw(b, x.BaseEvent.RawEvent)
+		b = wire.AppendRaw(b, x.BaseEvent.RawEvent)
 	}
 	if x.BaseEvent.Metadata != nil {
 		b = append(b, `,"metadata":`...)
-		b = appendRaw(b, x.BaseEvent.Metadata)
+		b = wire.AppendRaw(b, x.BaseEvent.Metadata)
 	}
 	if x.Attributable.SubagentRunID != nil {
 		b = append(b, `,"subagentRunId":`...)
-		b = appendString(b, *x.Attributable.SubagentRunID)
+		b = wire.AppendString(b, *x.Attributable.SubagentRunID)
 	}
 	b = append(b, `,"messageId":`...)
-	b = appendString(b, x.MessageID)
+	b = wire.AppendString(b, x.MessageID)
 	if x.Role != nil {
 		b = append(b, `,"role":`...)
-		b = appendString(b, string(*x.Role))
+		b = wire.AppendString(b, string(*x.Role))
 	}
 	if x.Name != nil {
 		b = append(b, `,"name":`...)
-		b = appendString(b, *x.Name)
+		b = wire.AppendString(b, *x.Name)
 	}
 	b = append(b, '}')
 	return b
@@ -54,24 +56,24 @@ func (x *TextMessageContentEvent) AppendJSON(b []byte) []byte {
 	b = append(b, `{"type":"TEXT_MESSAGE_CONTENT"`...)
 	if x.BaseEvent.Timestamp != nil {
 		b = append(b, `,"timestamp":`...)
-		b = appendInt(b, *x.BaseEvent.Timestamp)
+		b = wire.AppendInt(b, *x.BaseEvent.Timestamp)
 	}
 	if x.BaseEvent.RawEvent != nil {
 		b = append(b, `,"rawEvent":`...)
-		b = appendRaw(b, x.BaseEvent.RawEvent)
+		b = wire.AppendRaw(b, x.BaseEvent.RawEvent)
 	}
 	if x.BaseEvent.Metadata != nil {
 		b = append(b, `,"metadata":`...)
-		b = appendRaw(b, x.BaseEvent.Metadata)
+		b = wire.AppendRaw(b, x.BaseEvent.Metadata)
 	}
 	if x.Attributable.SubagentRunID != nil {
 		b = append(b, `,"subagentRunId":`...)
-		b = appendString(b, *x.Attributable.SubagentRunID)
+		b = wire.AppendString(b, *x.Attributable.SubagentRunID)
 	}
 	b = append(b, `,"messageId":`...)
-	b = appendString(b, x.MessageID)
+	b = wire.AppendString(b, x.MessageID)
 	b = append(b, `,"delta":`...)
-	b = appendString(b, x.Delta)
+	b = wire.AppendString(b, x.Delta)
 	b = append(b, '}')
 	return b
 }
@@ -90,22 +92,22 @@ func (x *TextMessageEndEvent) AppendJSON(b []byte) []byte {
 	b = append(b, `{"type":"TEXT_MESSAGE_END"`...)
 	if x.BaseEvent.Timestamp != nil {
 		b = append(b, `,"timestamp":`...)
-		b = appendInt(b, *x.BaseEvent.Timestamp)
+		b = wire.AppendInt(b, *x.BaseEvent.Timestamp)
 	}
 	if x.BaseEvent.RawEvent != nil {
 		b = append(b, `,"rawEvent":`...)
-		b = appendRaw(b, x.BaseEvent.RawEvent)
+		b = wire.AppendRaw(b, x.BaseEvent.RawEvent)
 	}
 	if x.BaseEvent.Metadata != nil {
 		b = append(b, `,"metadata":`...)
-		b = appendRaw(b, x.BaseEvent.Metadata)
+		b = wire.AppendRaw(b, x.BaseEvent.Metadata)
 	}
 	if x.Attributable.SubagentRunID != nil {
 		b = append(b, `,"subagentRunId":`...)
-		b = appendString(b, *x.Attributable.SubagentRunID)
+		b = wire.AppendString(b, *x.Attributable.SubagentRunID)
 	}
 	b = append(b, `,"messageId":`...)
-	b = appendString(b, x.MessageID)
+	b = wire.AppendString(b, x.MessageID)
 	b = append(b, '}')
 	return b
 }
@@ -124,35 +126,35 @@ func (x *TextMessageChunkEvent) AppendJSON(b []byte) []byte {
 	b = append(b, `{"type":"TEXT_MESSAGE_CHUNK"`...)
 	if x.BaseEvent.Timestamp != nil {
 		b = append(b, `,"timestamp":`...)
-		b = appendInt(b, *x.BaseEvent.Timestamp)
+		b = wire.AppendInt(b, *x.BaseEvent.Timestamp)
 	}
 	if x.BaseEvent.RawEvent != nil {
 		b = append(b, `,"rawEvent":`...)
-		b = appendRaw(b, x.BaseEvent.RawEvent)
+		b = wire.AppendRaw(b, x.BaseEvent.RawEvent)
 	}
 	if x.BaseEvent.Metadata != nil {
 		b = append(b, `,"metadata":`...)
-		b = appendRaw(b, x.BaseEvent.Metadata)
+		b = wire.AppendRaw(b, x.BaseEvent.Metadata)
 	}
 	if x.Attributable.SubagentRunID != nil {
 		b = append(b, `,"subagentRunId":`...)
-		b = appendString(b, *x.Attributable.SubagentRunID)
+		b = wire.AppendString(b, *x.Attributable.SubagentRunID)
 	}
 	if x.MessageID != nil {
 		b = append(b, `,"messageId":`...)
-		b = appendString(b, *x.MessageID)
+		b = wire.AppendString(b, *x.MessageID)
 	}
 	if x.Role != nil {
 		b = append(b, `,"role":`...)
-		b = appendString(b, string(*x.Role))
+		b = wire.AppendString(b, string(*x.Role))
 	}
 	if x.Delta != nil {
 		b = append(b, `,"delta":`...)
-		b = appendString(b, *x.Delta)
+		b = wire.AppendString(b, *x.Delta)
 	}
 	if x.Name != nil {
 		b = append(b, `,"name":`...)
-		b = appendString(b, *x.Name)
+		b = wire.AppendString(b, *x.Name)
 	}
 	b = append(b, '}')
 	return b
@@ -172,27 +174,27 @@ func (x *ToolCallStartEvent) AppendJSON(b []byte) []byte {
 	b = append(b, `{"type":"TOOL_CALL_START"`...)
 	if x.BaseEvent.Timestamp != nil {
 		b = append(b, `,"timestamp":`...)
-		b = appendInt(b, *x.BaseEvent.Timestamp)
+		b = wire.AppendInt(b, *x.BaseEvent.Timestamp)
 	}
 	if x.BaseEvent.RawEvent != nil {
 		b = append(b, `,"rawEvent":`...)
-		b = appendRaw(b, x.BaseEvent.RawEvent)
+		b = wire.AppendRaw(b, x.BaseEvent.RawEvent)
 	}
 	if x.BaseEvent.Metadata != nil {
 		b = append(b, `,"metadata":`...)
-		b = appendRaw(b, x.BaseEvent.Metadata)
+		b = wire.AppendRaw(b, x.BaseEvent.Metadata)
 	}
 	if x.Attributable.SubagentRunID != nil {
 		b = append(b, `,"subagentRunId":`...)
-		b = appendString(b, *x.Attributable.SubagentRunID)
+		b = wire.AppendString(b, *x.Attributable.SubagentRunID)
 	}
 	b = append(b, `,"toolCallId":`...)
-	b = appendString(b, x.ToolCallID)
+	b = wire.AppendString(b, x.ToolCallID)
 	b = append(b, `,"toolCallName":`...)
-	b = appendString(b, x.ToolCallName)
+	b = wire.AppendString(b, x.ToolCallName)
 	if x.ParentMessageID != nil {
 		b = append(b, `,"parentMessageId":`...)
-		b = appendString(b, *x.ParentMessageID)
+		b = wire.AppendString(b, *x.ParentMessageID)
 	}
 	b = append(b, '}')
 	return b
@@ -212,24 +214,24 @@ func (x *ToolCallArgsEvent) AppendJSON(b []byte) []byte {
 	b = append(b, `{"type":"TOOL_CALL_ARGS"`...)
 	if x.BaseEvent.Timestamp != nil {
 		b = append(b, `,"timestamp":`...)
-		b = appendInt(b, *x.BaseEvent.Timestamp)
+		b = wire.AppendInt(b, *x.BaseEvent.Timestamp)
 	}
 	if x.BaseEvent.RawEvent != nil {
 		b = append(b, `,"rawEvent":`...)
-		b = appendRaw(b, x.BaseEvent.RawEvent)
+		b = wire.AppendRaw(b, x.BaseEvent.RawEvent)
 	}
 	if x.BaseEvent.Metadata != nil {
 		b = append(b, `,"metadata":`...)
-		b = appendRaw(b, x.BaseEvent.Metadata)
+		b = wire.AppendRaw(b, x.BaseEvent.Metadata)
 	}
 	if x.Attributable.SubagentRunID != nil {
 		b = append(b, `,"subagentRunId":`...)
-		b = appendString(b, *x.Attributable.SubagentRunID)
+		b = wire.AppendString(b, *x.Attributable.SubagentRunID)
 	}
 	b = append(b, `,"toolCallId":`...)
-	b = appendString(b, x.ToolCallID)
+	b = wire.AppendString(b, x.ToolCallID)
 	b = append(b, `,"delta":`...)
-	b = appendString(b, x.Delta)
+	b = wire.AppendString(b, x.Delta)
 	b = append(b, '}')
 	return b
 }
@@ -248,22 +250,22 @@ func (x *ToolCallEndEvent) AppendJSON(b []byte) []byte {
 	b = append(b, `{"type":"TOOL_CALL_END"`...)
 	if x.BaseEvent.Timestamp != nil {
 		b = append(b, `,"timestamp":`...)
-		b = appendInt(b, *x.BaseEvent.Timestamp)
+		b = wire.AppendInt(b, *x.BaseEvent.Timestamp)
 	}
 	if x.BaseEvent.RawEvent != nil {
 		b = append(b, `,"rawEvent":`...)
-		b = appendRaw(b, x.BaseEvent.RawEvent)
+		b = wire.AppendRaw(b, x.BaseEvent.RawEvent)
 	}
 	if x.BaseEvent.Metadata != nil {
 		b = append(b, `,"metadata":`...)
-		b = appendRaw(b, x.BaseEvent.Metadata)
+		b = wire.AppendRaw(b, x.BaseEvent.Metadata)
 	}
 	if x.Attributable.SubagentRunID != nil {
 		b = append(b, `,"subagentRunId":`...)
-		b = appendString(b, *x.Attributable.SubagentRunID)
+		b = wire.AppendString(b, *x.Attributable.SubagentRunID)
 	}
 	b = append(b, `,"toolCallId":`...)
-	b = appendString(b, x.ToolCallID)
+	b = wire.AppendString(b, x.ToolCallID)
 	b = append(b, '}')
 	return b
 }
@@ -282,35 +284,35 @@ func (x *ToolCallChunkEvent) AppendJSON(b []byte) []byte {
 	b = append(b, `{"type":"TOOL_CALL_CHUNK"`...)
 	if x.BaseEvent.Timestamp != nil {
 		b = append(b, `,"timestamp":`...)
-		b = appendInt(b, *x.BaseEvent.Timestamp)
+		b = wire.AppendInt(b, *x.BaseEvent.Timestamp)
 	}
 	if x.BaseEvent.RawEvent != nil {
 		b = append(b, `,"rawEvent":`...)
-		b = appendRaw(b, x.BaseEvent.RawEvent)
+		b = wire.AppendRaw(b, x.BaseEvent.RawEvent)
 	}
 	if x.BaseEvent.Metadata != nil {
 		b = append(b, `,"metadata":`...)
-		b = appendRaw(b, x.BaseEvent.Metadata)
+		b = wire.AppendRaw(b, x.BaseEvent.Metadata)
 	}
 	if x.Attributable.SubagentRunID != nil {
 		b = append(b, `,"subagentRunId":`...)
-		b = appendString(b, *x.Attributable.SubagentRunID)
+		b = wire.AppendString(b, *x.Attributable.SubagentRunID)
 	}
 	if x.ToolCallID != nil {
 		b = append(b, `,"toolCallId":`...)
-		b = appendString(b, *x.ToolCallID)
+		b = wire.AppendString(b, *x.ToolCallID)
 	}
 	if x.ToolCallName != nil {
 		b = append(b, `,"toolCallName":`...)
-		b = appendString(b, *x.ToolCallName)
+		b = wire.AppendString(b, *x.ToolCallName)
 	}
 	if x.ParentMessageID != nil {
 		b = append(b, `,"parentMessageId":`...)
-		b = appendString(b, *x.ParentMessageID)
+		b = wire.AppendString(b, *x.ParentMessageID)
 	}
 	if x.Delta != nil {
 		b = append(b, `,"delta":`...)
-		b = appendString(b, *x.Delta)
+		b = wire.AppendString(b, *x.Delta)
 	}
 	b = append(b, '}')
 	return b
@@ -330,29 +332,29 @@ func (x *ToolCallResultEvent) AppendJSON(b []byte) []byte {
 	b = append(b, `{"type":"TOOL_CALL_RESULT"`...)
 	if x.BaseEvent.Timestamp != nil {
 		b = append(b, `,"timestamp":`...)
-		b = appendInt(b, *x.BaseEvent.Timestamp)
+		b = wire.AppendInt(b, *x.BaseEvent.Timestamp)
 	}
 	if x.BaseEvent.RawEvent != nil {
 		b = append(b, `,"rawEvent":`...)
-		b = appendRaw(b, x.BaseEvent.RawEvent)
+		b = wire.AppendRaw(b, x.BaseEvent.RawEvent)
 	}
 	if x.BaseEvent.Metadata != nil {
 		b = append(b, `,"metadata":`...)
-		b = appendRaw(b, x.BaseEvent.Metadata)
+		b = wire.AppendRaw(b, x.BaseEvent.Metadata)
 	}
 	if x.Attributable.SubagentRunID != nil {
 		b = append(b, `,"subagentRunId":`...)
-		b = appendString(b, *x.Attributable.SubagentRunID)
+		b = wire.AppendString(b, *x.Attributable.SubagentRunID)
 	}
 	b = append(b, `,"messageId":`...)
-	b = appendString(b, x.MessageID)
+	b = wire.AppendString(b, x.MessageID)
 	b = append(b, `,"toolCallId":`...)
-	b = appendString(b, x.ToolCallID)
+	b = wire.AppendString(b, x.ToolCallID)
 	b = append(b, `,"content":`...)
 	b = x.Content.appendJSON(b)
 	if x.Role != nil {
 		b = append(b, `,"role":`...)
-		b = appendString(b, *x.Role)
+		b = wire.AppendString(b, *x.Role)
 	}
 	b = append(b, '}')
 	return b
@@ -372,22 +374,22 @@ func (x *StateSnapshotEvent) AppendJSON(b []byte) []byte {
 	b = append(b, `{"type":"STATE_SNAPSHOT"`...)
 	if x.BaseEvent.Timestamp != nil {
 		b = append(b, `,"timestamp":`...)
-		b = appendInt(b, *x.BaseEvent.Timestamp)
+		b = wire.AppendInt(b, *x.BaseEvent.Timestamp)
 	}
 	if x.BaseEvent.RawEvent != nil {
 		b = append(b, `,"rawEvent":`...)
-		b = appendRaw(b, x.BaseEvent.RawEvent)
+		b = wire.AppendRaw(b, x.BaseEvent.RawEvent)
 	}
 	if x.BaseEvent.Metadata != nil {
 		b = append(b, `,"metadata":`...)
-		b = appendRaw(b, x.BaseEvent.Metadata)
+		b = wire.AppendRaw(b, x.BaseEvent.Metadata)
 	}
 	if x.Attributable.SubagentRunID != nil {
 		b = append(b, `,"subagentRunId":`...)
-		b = appendString(b, *x.Attributable.SubagentRunID)
+		b = wire.AppendString(b, *x.Attributable.SubagentRunID)
 	}
 	b = append(b, `,"snapshot":`...)
-	b = appendRaw(b, x.Snapshot)
+	b = wire.AppendRaw(b, x.Snapshot)
 	b = append(b, '}')
 	return b
 }
@@ -406,19 +408,19 @@ func (x *StateDeltaEvent) AppendJSON(b []byte) []byte {
 	b = append(b, `{"type":"STATE_DELTA"`...)
 	if x.BaseEvent.Timestamp != nil {
 		b = append(b, `,"timestamp":`...)
-		b = appendInt(b, *x.BaseEvent.Timestamp)
+		b = wire.AppendInt(b, *x.BaseEvent.Timestamp)
 	}
 	if x.BaseEvent.RawEvent != nil {
 		b = append(b, `,"rawEvent":`...)
-		b = appendRaw(b, x.BaseEvent.RawEvent)
+		b = wire.AppendRaw(b, x.BaseEvent.RawEvent)
 	}
 	if x.BaseEvent.Metadata != nil {
 		b = append(b, `,"metadata":`...)
-		b = appendRaw(b, x.BaseEvent.Metadata)
+		b = wire.AppendRaw(b, x.BaseEvent.Metadata)
 	}
 	if x.Attributable.SubagentRunID != nil {
 		b = append(b, `,"subagentRunId":`...)
-		b = appendString(b, *x.Attributable.SubagentRunID)
+		b = wire.AppendString(b, *x.Attributable.SubagentRunID)
 	}
 	b = append(b, `,"delta":`...)
 	b = append(b, '[')
@@ -426,7 +428,7 @@ func (x *StateDeltaEvent) AppendJSON(b []byte) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendValue(b, x.Delta[i])
+		b = wire.AppendValue(b, x.Delta[i])
 	}
 	b = append(b, ']')
 	b = append(b, '}')
@@ -447,15 +449,15 @@ func (x *MessagesSnapshotEvent) AppendJSON(b []byte) []byte {
 	b = append(b, `{"type":"MESSAGES_SNAPSHOT"`...)
 	if x.BaseEvent.Timestamp != nil {
 		b = append(b, `,"timestamp":`...)
-		b = appendInt(b, *x.BaseEvent.Timestamp)
+		b = wire.AppendInt(b, *x.BaseEvent.Timestamp)
 	}
 	if x.BaseEvent.RawEvent != nil {
 		b = append(b, `,"rawEvent":`...)
-		b = appendRaw(b, x.BaseEvent.RawEvent)
+		b = wire.AppendRaw(b, x.BaseEvent.RawEvent)
 	}
 	if x.BaseEvent.Metadata != nil {
 		b = append(b, `,"metadata":`...)
-		b = appendRaw(b, x.BaseEvent.Metadata)
+		b = wire.AppendRaw(b, x.BaseEvent.Metadata)
 	}
 	b = append(b, `,"messages":`...)
 	b = append(b, '[')
@@ -463,7 +465,7 @@ func (x *MessagesSnapshotEvent) AppendJSON(b []byte) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendValue(b, x.Messages[i])
+		b = wire.AppendValue(b, x.Messages[i])
 	}
 	b = append(b, ']')
 	b = append(b, '}')
@@ -484,29 +486,29 @@ func (x *ActivitySnapshotEvent) AppendJSON(b []byte) []byte {
 	b = append(b, `{"type":"ACTIVITY_SNAPSHOT"`...)
 	if x.BaseEvent.Timestamp != nil {
 		b = append(b, `,"timestamp":`...)
-		b = appendInt(b, *x.BaseEvent.Timestamp)
+		b = wire.AppendInt(b, *x.BaseEvent.Timestamp)
 	}
 	if x.BaseEvent.RawEvent != nil {
 		b = append(b, `,"rawEvent":`...)
-		b = appendRaw(b, x.BaseEvent.RawEvent)
+		b = wire.AppendRaw(b, x.BaseEvent.RawEvent)
 	}
 	if x.BaseEvent.Metadata != nil {
 		b = append(b, `,"metadata":`...)
-		b = appendRaw(b, x.BaseEvent.Metadata)
+		b = wire.AppendRaw(b, x.BaseEvent.Metadata)
 	}
 	if x.Attributable.SubagentRunID != nil {
 		b = append(b, `,"subagentRunId":`...)
-		b = appendString(b, *x.Attributable.SubagentRunID)
+		b = wire.AppendString(b, *x.Attributable.SubagentRunID)
 	}
 	b = append(b, `,"messageId":`...)
-	b = appendString(b, x.MessageID)
+	b = wire.AppendString(b, x.MessageID)
 	b = append(b, `,"activityType":`...)
-	b = appendString(b, x.ActivityType)
+	b = wire.AppendString(b, x.ActivityType)
 	b = append(b, `,"content":`...)
-	b = appendRaw(b, x.Content)
+	b = wire.AppendRaw(b, x.Content)
 	if x.Replace != nil {
 		b = append(b, `,"replace":`...)
-		b = appendBool(b, *x.Replace)
+		b = wire.AppendBool(b, *x.Replace)
 	}
 	b = append(b, '}')
 	return b
@@ -526,31 +528,31 @@ func (x *ActivityDeltaEvent) AppendJSON(b []byte) []byte {
 	b = append(b, `{"type":"ACTIVITY_DELTA"`...)
 	if x.BaseEvent.Timestamp != nil {
 		b = append(b, `,"timestamp":`...)
-		b = appendInt(b, *x.BaseEvent.Timestamp)
+		b = wire.AppendInt(b, *x.BaseEvent.Timestamp)
 	}
 	if x.BaseEvent.RawEvent != nil {
 		b = append(b, `,"rawEvent":`...)
-		b = appendRaw(b, x.BaseEvent.RawEvent)
+		b = wire.AppendRaw(b, x.BaseEvent.RawEvent)
 	}
 	if x.BaseEvent.Metadata != nil {
 		b = append(b, `,"metadata":`...)
-		b = appendRaw(b, x.BaseEvent.Metadata)
+		b = wire.AppendRaw(b, x.BaseEvent.Metadata)
 	}
 	if x.Attributable.SubagentRunID != nil {
 		b = append(b, `,"subagentRunId":`...)
-		b = appendString(b, *x.Attributable.SubagentRunID)
+		b = wire.AppendString(b, *x.Attributable.SubagentRunID)
 	}
 	b = append(b, `,"messageId":`...)
-	b = appendString(b, x.MessageID)
+	b = wire.AppendString(b, x.MessageID)
 	b = append(b, `,"activityType":`...)
-	b = appendString(b, x.ActivityType)
+	b = wire.AppendString(b, x.ActivityType)
 	b = append(b, `,"patch":`...)
 	b = append(b, '[')
 	for i := range x.Patch {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendValue(b, x.Patch[i])
+		b = wire.AppendValue(b, x.Patch[i])
 	}
 	b = append(b, ']')
 	b = append(b, '}')
@@ -571,25 +573,25 @@ func (x *RawEvent) AppendJSON(b []byte) []byte {
 	b = append(b, `{"type":"RAW"`...)
 	if x.BaseEvent.Timestamp != nil {
 		b = append(b, `,"timestamp":`...)
-		b = appendInt(b, *x.BaseEvent.Timestamp)
+		b = wire.AppendInt(b, *x.BaseEvent.Timestamp)
 	}
 	if x.BaseEvent.RawEvent != nil {
 		b = append(b, `,"rawEvent":`...)
-		b = appendRaw(b, x.BaseEvent.RawEvent)
+		b = wire.AppendRaw(b, x.BaseEvent.RawEvent)
 	}
 	if x.BaseEvent.Metadata != nil {
 		b = append(b, `,"metadata":`...)
-		b = appendRaw(b, x.BaseEvent.Metadata)
+		b = wire.AppendRaw(b, x.BaseEvent.Metadata)
 	}
 	if x.Attributable.SubagentRunID != nil {
 		b = append(b, `,"subagentRunId":`...)
-		b = appendString(b, *x.Attributable.SubagentRunID)
+		b = wire.AppendString(b, *x.Attributable.SubagentRunID)
 	}
 	b = append(b, `,"event":`...)
-	b = appendRaw(b, x.Event)
+	b = wire.AppendRaw(b, x.Event)
 	if x.Source != nil {
 		b = append(b, `,"source":`...)
-		b = appendString(b, *x.Source)
+		b = wire.AppendString(b, *x.Source)
 	}
 	b = append(b, '}')
 	return b
@@ -609,24 +611,24 @@ func (x *CustomEvent) AppendJSON(b []byte) []byte {
 	b = append(b, `{"type":"CUSTOM"`...)
 	if x.BaseEvent.Timestamp != nil {
 		b = append(b, `,"timestamp":`...)
-		b = appendInt(b, *x.BaseEvent.Timestamp)
+		b = wire.AppendInt(b, *x.BaseEvent.Timestamp)
 	}
 	if x.BaseEvent.RawEvent != nil {
 		b = append(b, `,"rawEvent":`...)
-		b = appendRaw(b, x.BaseEvent.RawEvent)
+		b = wire.AppendRaw(b, x.BaseEvent.RawEvent)
 	}
 	if x.BaseEvent.Metadata != nil {
 		b = append(b, `,"metadata":`...)
-		b = appendRaw(b, x.BaseEvent.Metadata)
+		b = wire.AppendRaw(b, x.BaseEvent.Metadata)
 	}
 	if x.Attributable.SubagentRunID != nil {
 		b = append(b, `,"subagentRunId":`...)
-		b = appendString(b, *x.Attributable.SubagentRunID)
+		b = wire.AppendString(b, *x.Attributable.SubagentRunID)
 	}
 	b = append(b, `,"name":`...)
-	b = appendString(b, x.Name)
+	b = wire.AppendString(b, x.Name)
 	b = append(b, `,"value":`...)
-	b = appendRaw(b, x.Value)
+	b = wire.AppendRaw(b, x.Value)
 	b = append(b, '}')
 	return b
 }
@@ -645,27 +647,27 @@ func (x *RunStartedEvent) AppendJSON(b []byte) []byte {
 	b = append(b, `{"type":"RUN_STARTED"`...)
 	if x.BaseEvent.Timestamp != nil {
 		b = append(b, `,"timestamp":`...)
-		b = appendInt(b, *x.BaseEvent.Timestamp)
+		b = wire.AppendInt(b, *x.BaseEvent.Timestamp)
 	}
 	if x.BaseEvent.RawEvent != nil {
 		b = append(b, `,"rawEvent":`...)
-		b = appendRaw(b, x.BaseEvent.RawEvent)
+		b = wire.AppendRaw(b, x.BaseEvent.RawEvent)
 	}
 	if x.BaseEvent.Metadata != nil {
 		b = append(b, `,"metadata":`...)
-		b = appendRaw(b, x.BaseEvent.Metadata)
+		b = wire.AppendRaw(b, x.BaseEvent.Metadata)
 	}
 	b = append(b, `,"threadId":`...)
-	b = appendString(b, x.ThreadID)
+	b = wire.AppendString(b, x.ThreadID)
 	b = append(b, `,"runId":`...)
-	b = appendString(b, x.RunID)
+	b = wire.AppendString(b, x.RunID)
 	if x.ProtocolVersion != nil {
 		b = append(b, `,"protocolVersion":`...)
-		b = appendString(b, *x.ProtocolVersion)
+		b = wire.AppendString(b, *x.ProtocolVersion)
 	}
 	if x.ParentRunID != nil {
 		b = append(b, `,"parentRunId":`...)
-		b = appendString(b, *x.ParentRunID)
+		b = wire.AppendString(b, *x.ParentRunID)
 	}
 	if x.Input != nil {
 		b = append(b, `,"input":`...)
@@ -689,27 +691,27 @@ func (x *RunFinishedEvent) AppendJSON(b []byte) []byte {
 	b = append(b, `{"type":"RUN_FINISHED"`...)
 	if x.BaseEvent.Timestamp != nil {
 		b = append(b, `,"timestamp":`...)
-		b = appendInt(b, *x.BaseEvent.Timestamp)
+		b = wire.AppendInt(b, *x.BaseEvent.Timestamp)
 	}
 	if x.BaseEvent.RawEvent != nil {
 		b = append(b, `,"rawEvent":`...)
-		b = appendRaw(b, x.BaseEvent.RawEvent)
+		b = wire.AppendRaw(b, x.BaseEvent.RawEvent)
 	}
 	if x.BaseEvent.Metadata != nil {
 		b = append(b, `,"metadata":`...)
-		b = appendRaw(b, x.BaseEvent.Metadata)
+		b = wire.AppendRaw(b, x.BaseEvent.Metadata)
 	}
 	b = append(b, `,"threadId":`...)
-	b = appendString(b, x.ThreadID)
+	b = wire.AppendString(b, x.ThreadID)
 	b = append(b, `,"runId":`...)
-	b = appendString(b, x.RunID)
+	b = wire.AppendString(b, x.RunID)
 	if x.Result != nil {
 		b = append(b, `,"result":`...)
-		b = appendRaw(b, x.Result)
+		b = wire.AppendRaw(b, x.Result)
 	}
 	if x.Outcome != nil {
 		b = append(b, `,"outcome":`...)
-		b = appendValue(b, x.Outcome)
+		b = wire.AppendValue(b, x.Outcome)
 	}
 	if x.Usage != nil {
 		b = append(b, `,"usage":`...)
@@ -740,21 +742,21 @@ func (x *RunErrorEvent) AppendJSON(b []byte) []byte {
 	b = append(b, `{"type":"RUN_ERROR"`...)
 	if x.BaseEvent.Timestamp != nil {
 		b = append(b, `,"timestamp":`...)
-		b = appendInt(b, *x.BaseEvent.Timestamp)
+		b = wire.AppendInt(b, *x.BaseEvent.Timestamp)
 	}
 	if x.BaseEvent.RawEvent != nil {
 		b = append(b, `,"rawEvent":`...)
-		b = appendRaw(b, x.BaseEvent.RawEvent)
+		b = wire.AppendRaw(b, x.BaseEvent.RawEvent)
 	}
 	if x.BaseEvent.Metadata != nil {
 		b = append(b, `,"metadata":`...)
-		b = appendRaw(b, x.BaseEvent.Metadata)
+		b = wire.AppendRaw(b, x.BaseEvent.Metadata)
 	}
 	b = append(b, `,"message":`...)
-	b = appendString(b, x.Message)
+	b = wire.AppendString(b, x.Message)
 	if x.Code != nil {
 		b = append(b, `,"code":`...)
-		b = appendString(b, *x.Code)
+		b = wire.AppendString(b, *x.Code)
 	}
 	if x.Usage != nil {
 		b = append(b, `,"usage":`...)
@@ -785,22 +787,22 @@ func (x *StepStartedEvent) AppendJSON(b []byte) []byte {
 	b = append(b, `{"type":"STEP_STARTED"`...)
 	if x.BaseEvent.Timestamp != nil {
 		b = append(b, `,"timestamp":`...)
-		b = appendInt(b, *x.BaseEvent.Timestamp)
+		b = wire.AppendInt(b, *x.BaseEvent.Timestamp)
 	}
 	if x.BaseEvent.RawEvent != nil {
 		b = append(b, `,"rawEvent":`...)
-		b = appendRaw(b, x.BaseEvent.RawEvent)
+		b = wire.AppendRaw(b, x.BaseEvent.RawEvent)
 	}
 	if x.BaseEvent.Metadata != nil {
 		b = append(b, `,"metadata":`...)
-		b = appendRaw(b, x.BaseEvent.Metadata)
+		b = wire.AppendRaw(b, x.BaseEvent.Metadata)
 	}
 	if x.Attributable.SubagentRunID != nil {
 		b = append(b, `,"subagentRunId":`...)
-		b = appendString(b, *x.Attributable.SubagentRunID)
+		b = wire.AppendString(b, *x.Attributable.SubagentRunID)
 	}
 	b = append(b, `,"stepName":`...)
-	b = appendString(b, x.StepName)
+	b = wire.AppendString(b, x.StepName)
 	b = append(b, '}')
 	return b
 }
@@ -819,22 +821,22 @@ func (x *StepFinishedEvent) AppendJSON(b []byte) []byte {
 	b = append(b, `{"type":"STEP_FINISHED"`...)
 	if x.BaseEvent.Timestamp != nil {
 		b = append(b, `,"timestamp":`...)
-		b = appendInt(b, *x.BaseEvent.Timestamp)
+		b = wire.AppendInt(b, *x.BaseEvent.Timestamp)
 	}
 	if x.BaseEvent.RawEvent != nil {
 		b = append(b, `,"rawEvent":`...)
-		b = appendRaw(b, x.BaseEvent.RawEvent)
+		b = wire.AppendRaw(b, x.BaseEvent.RawEvent)
 	}
 	if x.BaseEvent.Metadata != nil {
 		b = append(b, `,"metadata":`...)
-		b = appendRaw(b, x.BaseEvent.Metadata)
+		b = wire.AppendRaw(b, x.BaseEvent.Metadata)
 	}
 	if x.Attributable.SubagentRunID != nil {
 		b = append(b, `,"subagentRunId":`...)
-		b = appendString(b, *x.Attributable.SubagentRunID)
+		b = wire.AppendString(b, *x.Attributable.SubagentRunID)
 	}
 	b = append(b, `,"stepName":`...)
-	b = appendString(b, x.StepName)
+	b = wire.AppendString(b, x.StepName)
 	b = append(b, '}')
 	return b
 }
@@ -853,22 +855,22 @@ func (x *ReasoningStartEvent) AppendJSON(b []byte) []byte {
 	b = append(b, `{"type":"REASONING_START"`...)
 	if x.BaseEvent.Timestamp != nil {
 		b = append(b, `,"timestamp":`...)
-		b = appendInt(b, *x.BaseEvent.Timestamp)
+		b = wire.AppendInt(b, *x.BaseEvent.Timestamp)
 	}
 	if x.BaseEvent.RawEvent != nil {
 		b = append(b, `,"rawEvent":`...)
-		b = appendRaw(b, x.BaseEvent.RawEvent)
+		b = wire.AppendRaw(b, x.BaseEvent.RawEvent)
 	}
 	if x.BaseEvent.Metadata != nil {
 		b = append(b, `,"metadata":`...)
-		b = appendRaw(b, x.BaseEvent.Metadata)
+		b = wire.AppendRaw(b, x.BaseEvent.Metadata)
 	}
 	if x.Attributable.SubagentRunID != nil {
 		b = append(b, `,"subagentRunId":`...)
-		b = appendString(b, *x.Attributable.SubagentRunID)
+		b = wire.AppendString(b, *x.Attributable.SubagentRunID)
 	}
 	b = append(b, `,"messageId":`...)
-	b = appendString(b, x.MessageID)
+	b = wire.AppendString(b, x.MessageID)
 	b = append(b, '}')
 	return b
 }
@@ -887,22 +889,22 @@ func (x *ReasoningMessageStartEvent) AppendJSON(b []byte) []byte {
 	b = append(b, `{"type":"REASONING_MESSAGE_START"`...)
 	if x.BaseEvent.Timestamp != nil {
 		b = append(b, `,"timestamp":`...)
-		b = appendInt(b, *x.BaseEvent.Timestamp)
+		b = wire.AppendInt(b, *x.BaseEvent.Timestamp)
 	}
 	if x.BaseEvent.RawEvent != nil {
 		b = append(b, `,"rawEvent":`...)
-		b = appendRaw(b, x.BaseEvent.RawEvent)
+		b = wire.AppendRaw(b, x.BaseEvent.RawEvent)
 	}
 	if x.BaseEvent.Metadata != nil {
 		b = append(b, `,"metadata":`...)
-		b = appendRaw(b, x.BaseEvent.Metadata)
+		b = wire.AppendRaw(b, x.BaseEvent.Metadata)
 	}
 	if x.Attributable.SubagentRunID != nil {
 		b = append(b, `,"subagentRunId":`...)
-		b = appendString(b, *x.Attributable.SubagentRunID)
+		b = wire.AppendString(b, *x.Attributable.SubagentRunID)
 	}
 	b = append(b, `,"messageId":`...)
-	b = appendString(b, x.MessageID)
+	b = wire.AppendString(b, x.MessageID)
 	b = append(b, `,"role":"reasoning"}`...)
 	return b
 }
@@ -921,24 +923,24 @@ func (x *ReasoningMessageContentEvent) AppendJSON(b []byte) []byte {
 	b = append(b, `{"type":"REASONING_MESSAGE_CONTENT"`...)
 	if x.BaseEvent.Timestamp != nil {
 		b = append(b, `,"timestamp":`...)
-		b = appendInt(b, *x.BaseEvent.Timestamp)
+		b = wire.AppendInt(b, *x.BaseEvent.Timestamp)
 	}
 	if x.BaseEvent.RawEvent != nil {
 		b = append(b, `,"rawEvent":`...)
-		b = appendRaw(b, x.BaseEvent.RawEvent)
+		b = wire.AppendRaw(b, x.BaseEvent.RawEvent)
 	}
 	if x.BaseEvent.Metadata != nil {
 		b = append(b, `,"metadata":`...)
-		b = appendRaw(b, x.BaseEvent.Metadata)
+		b = wire.AppendRaw(b, x.BaseEvent.Metadata)
 	}
 	if x.Attributable.SubagentRunID != nil {
 		b = append(b, `,"subagentRunId":`...)
-		b = appendString(b, *x.Attributable.SubagentRunID)
+		b = wire.AppendString(b, *x.Attributable.SubagentRunID)
 	}
 	b = append(b, `,"messageId":`...)
-	b = appendString(b, x.MessageID)
+	b = wire.AppendString(b, x.MessageID)
 	b = append(b, `,"delta":`...)
-	b = appendString(b, x.Delta)
+	b = wire.AppendString(b, x.Delta)
 	b = append(b, '}')
 	return b
 }
@@ -957,22 +959,22 @@ func (x *ReasoningMessageEndEvent) AppendJSON(b []byte) []byte {
 	b = append(b, `{"type":"REASONING_MESSAGE_END"`...)
 	if x.BaseEvent.Timestamp != nil {
 		b = append(b, `,"timestamp":`...)
-		b = appendInt(b, *x.BaseEvent.Timestamp)
+		b = wire.AppendInt(b, *x.BaseEvent.Timestamp)
 	}
 	if x.BaseEvent.RawEvent != nil {
 		b = append(b, `,"rawEvent":`...)
-		b = appendRaw(b, x.BaseEvent.RawEvent)
+		b = wire.AppendRaw(b, x.BaseEvent.RawEvent)
 	}
 	if x.BaseEvent.Metadata != nil {
 		b = append(b, `,"metadata":`...)
-		b = appendRaw(b, x.BaseEvent.Metadata)
+		b = wire.AppendRaw(b, x.BaseEvent.Metadata)
 	}
 	if x.Attributable.SubagentRunID != nil {
 		b = append(b, `,"subagentRunId":`...)
-		b = appendString(b, *x.Attributable.SubagentRunID)
+		b = wire.AppendString(b, *x.Attributable.SubagentRunID)
 	}
 	b = append(b, `,"messageId":`...)
-	b = appendString(b, x.MessageID)
+	b = wire.AppendString(b, x.MessageID)
 	b = append(b, '}')
 	return b
 }
@@ -991,27 +993,27 @@ func (x *ReasoningMessageChunkEvent) AppendJSON(b []byte) []byte {
 	b = append(b, `{"type":"REASONING_MESSAGE_CHUNK"`...)
 	if x.BaseEvent.Timestamp != nil {
 		b = append(b, `,"timestamp":`...)
-		b = appendInt(b, *x.BaseEvent.Timestamp)
+		b = wire.AppendInt(b, *x.BaseEvent.Timestamp)
 	}
 	if x.BaseEvent.RawEvent != nil {
 		b = append(b, `,"rawEvent":`...)
-		b = appendRaw(b, x.BaseEvent.RawEvent)
+		b = wire.AppendRaw(b, x.BaseEvent.RawEvent)
 	}
 	if x.BaseEvent.Metadata != nil {
 		b = append(b, `,"metadata":`...)
-		b = appendRaw(b, x.BaseEvent.Metadata)
+		b = wire.AppendRaw(b, x.BaseEvent.Metadata)
 	}
 	if x.Attributable.SubagentRunID != nil {
 		b = append(b, `,"subagentRunId":`...)
-		b = appendString(b, *x.Attributable.SubagentRunID)
+		b = wire.AppendString(b, *x.Attributable.SubagentRunID)
 	}
 	if x.MessageID != nil {
 		b = append(b, `,"messageId":`...)
-		b = appendString(b, *x.MessageID)
+		b = wire.AppendString(b, *x.MessageID)
 	}
 	if x.Delta != nil {
 		b = append(b, `,"delta":`...)
-		b = appendString(b, *x.Delta)
+		b = wire.AppendString(b, *x.Delta)
 	}
 	b = append(b, '}')
 	return b
@@ -1031,22 +1033,22 @@ func (x *ReasoningEndEvent) AppendJSON(b []byte) []byte {
 	b = append(b, `{"type":"REASONING_END"`...)
 	if x.BaseEvent.Timestamp != nil {
 		b = append(b, `,"timestamp":`...)
-		b = appendInt(b, *x.BaseEvent.Timestamp)
+		b = wire.AppendInt(b, *x.BaseEvent.Timestamp)
 	}
 	if x.BaseEvent.RawEvent != nil {
 		b = append(b, `,"rawEvent":`...)
-		b = appendRaw(b, x.BaseEvent.RawEvent)
+		b = wire.AppendRaw(b, x.BaseEvent.RawEvent)
 	}
 	if x.BaseEvent.Metadata != nil {
 		b = append(b, `,"metadata":`...)
-		b = appendRaw(b, x.BaseEvent.Metadata)
+		b = wire.AppendRaw(b, x.BaseEvent.Metadata)
 	}
 	if x.Attributable.SubagentRunID != nil {
 		b = append(b, `,"subagentRunId":`...)
-		b = appendString(b, *x.Attributable.SubagentRunID)
+		b = wire.AppendString(b, *x.Attributable.SubagentRunID)
 	}
 	b = append(b, `,"messageId":`...)
-	b = appendString(b, x.MessageID)
+	b = wire.AppendString(b, x.MessageID)
 	b = append(b, '}')
 	return b
 }
@@ -1065,29 +1067,29 @@ func (x *ReasoningEncryptedValueEvent) AppendJSON(b []byte) []byte {
 	b = append(b, `{"type":"REASONING_ENCRYPTED_VALUE"`...)
 	if x.BaseEvent.Timestamp != nil {
 		b = append(b, `,"timestamp":`...)
-		b = appendInt(b, *x.BaseEvent.Timestamp)
+		b = wire.AppendInt(b, *x.BaseEvent.Timestamp)
 	}
 	if x.BaseEvent.RawEvent != nil {
 		b = append(b, `,"rawEvent":`...)
-		b = appendRaw(b, x.BaseEvent.RawEvent)
+		b = wire.AppendRaw(b, x.BaseEvent.RawEvent)
 	}
 	if x.BaseEvent.Metadata != nil {
 		b = append(b, `,"metadata":`...)
-		b = appendRaw(b, x.BaseEvent.Metadata)
+		b = wire.AppendRaw(b, x.BaseEvent.Metadata)
 	}
 	if x.Attributable.SubagentRunID != nil {
 		b = append(b, `,"subagentRunId":`...)
-		b = appendString(b, *x.Attributable.SubagentRunID)
+		b = wire.AppendString(b, *x.Attributable.SubagentRunID)
 	}
 	b = append(b, `,"subtype":`...)
-	b = appendString(b, string(x.Subtype))
+	b = wire.AppendString(b, string(x.Subtype))
 	b = append(b, `,"entityId":`...)
-	b = appendString(b, x.EntityID)
+	b = wire.AppendString(b, x.EntityID)
 	b = append(b, `,"encryptedValue":`...)
-	b = appendString(b, x.EncryptedValue)
+	b = wire.AppendString(b, x.EncryptedValue)
 	if x.EncryptedValueType != nil {
 		b = append(b, `,"encryptedValueType":`...)
-		b = appendString(b, *x.EncryptedValueType)
+		b = wire.AppendString(b, *x.EncryptedValueType)
 	}
 	b = append(b, '}')
 	return b
@@ -1107,35 +1109,35 @@ func (x *SubagentStartedEvent) AppendJSON(b []byte) []byte {
 	b = append(b, `{"type":"SUBAGENT_STARTED"`...)
 	if x.BaseEvent.Timestamp != nil {
 		b = append(b, `,"timestamp":`...)
-		b = appendInt(b, *x.BaseEvent.Timestamp)
+		b = wire.AppendInt(b, *x.BaseEvent.Timestamp)
 	}
 	if x.BaseEvent.RawEvent != nil {
 		b = append(b, `,"rawEvent":`...)
-		b = appendRaw(b, x.BaseEvent.RawEvent)
+		b = wire.AppendRaw(b, x.BaseEvent.RawEvent)
 	}
 	if x.BaseEvent.Metadata != nil {
 		b = append(b, `,"metadata":`...)
-		b = appendRaw(b, x.BaseEvent.Metadata)
+		b = wire.AppendRaw(b, x.BaseEvent.Metadata)
 	}
 	b = append(b, `,"subagentRunId":`...)
-	b = appendString(b, x.SubagentRunID)
+	b = wire.AppendString(b, x.SubagentRunID)
 	b = append(b, `,"name":`...)
-	b = appendString(b, x.Name)
+	b = wire.AppendString(b, x.Name)
 	if x.Description != nil {
 		b = append(b, `,"description":`...)
-		b = appendString(b, *x.Description)
+		b = wire.AppendString(b, *x.Description)
 	}
 	if x.ParentSubagentRunID != nil {
 		b = append(b, `,"parentSubagentRunId":`...)
-		b = appendString(b, *x.ParentSubagentRunID)
+		b = wire.AppendString(b, *x.ParentSubagentRunID)
 	}
 	if x.ParentToolCallID != nil {
 		b = append(b, `,"parentToolCallId":`...)
-		b = appendString(b, *x.ParentToolCallID)
+		b = wire.AppendString(b, *x.ParentToolCallID)
 	}
 	if x.ParentMessageID != nil {
 		b = append(b, `,"parentMessageId":`...)
-		b = appendString(b, *x.ParentMessageID)
+		b = wire.AppendString(b, *x.ParentMessageID)
 	}
 	b = append(b, '}')
 	return b
@@ -1155,25 +1157,25 @@ func (x *SubagentFinishedEvent) AppendJSON(b []byte) []byte {
 	b = append(b, `{"type":"SUBAGENT_FINISHED"`...)
 	if x.BaseEvent.Timestamp != nil {
 		b = append(b, `,"timestamp":`...)
-		b = appendInt(b, *x.BaseEvent.Timestamp)
+		b = wire.AppendInt(b, *x.BaseEvent.Timestamp)
 	}
 	if x.BaseEvent.RawEvent != nil {
 		b = append(b, `,"rawEvent":`...)
-		b = appendRaw(b, x.BaseEvent.RawEvent)
+		b = wire.AppendRaw(b, x.BaseEvent.RawEvent)
 	}
 	if x.BaseEvent.Metadata != nil {
 		b = append(b, `,"metadata":`...)
-		b = appendRaw(b, x.BaseEvent.Metadata)
+		b = wire.AppendRaw(b, x.BaseEvent.Metadata)
 	}
 	b = append(b, `,"subagentRunId":`...)
-	b = appendString(b, x.SubagentRunID)
+	b = wire.AppendString(b, x.SubagentRunID)
 	if x.Result != nil {
 		b = append(b, `,"result":`...)
-		b = appendRaw(b, x.Result)
+		b = wire.AppendRaw(b, x.Result)
 	}
 	if x.Outcome != nil {
 		b = append(b, `,"outcome":`...)
-		b = appendValue(b, x.Outcome)
+		b = wire.AppendValue(b, x.Outcome)
 	}
 	b = append(b, '}')
 	return b
@@ -1193,23 +1195,23 @@ func (x *SubagentErrorEvent) AppendJSON(b []byte) []byte {
 	b = append(b, `{"type":"SUBAGENT_ERROR"`...)
 	if x.BaseEvent.Timestamp != nil {
 		b = append(b, `,"timestamp":`...)
-		b = appendInt(b, *x.BaseEvent.Timestamp)
+		b = wire.AppendInt(b, *x.BaseEvent.Timestamp)
 	}
 	if x.BaseEvent.RawEvent != nil {
 		b = append(b, `,"rawEvent":`...)
-		b = appendRaw(b, x.BaseEvent.RawEvent)
+		b = wire.AppendRaw(b, x.BaseEvent.RawEvent)
 	}
 	if x.BaseEvent.Metadata != nil {
 		b = append(b, `,"metadata":`...)
-		b = appendRaw(b, x.BaseEvent.Metadata)
+		b = wire.AppendRaw(b, x.BaseEvent.Metadata)
 	}
 	b = append(b, `,"subagentRunId":`...)
-	b = appendString(b, x.SubagentRunID)
+	b = wire.AppendString(b, x.SubagentRunID)
 	b = append(b, `,"message":`...)
-	b = appendString(b, x.Message)
+	b = wire.AppendString(b, x.Message)
 	if x.Code != nil {
 		b = append(b, `,"code":`...)
-		b = appendString(b, *x.Code)
+		b = wire.AppendString(b, *x.Code)
 	}
 	b = append(b, '}')
 	return b
@@ -1234,7 +1236,7 @@ func (x *RunFinishedSuccessOutcome) AppendJSON(b []byte) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, x.PendingToolCallIDs[i])
+			b = wire.AppendString(b, x.PendingToolCallIDs[i])
 		}
 		b = append(b, ']')
 	}
@@ -1315,7 +1317,7 @@ func (x *SubagentFinishedSuspendedOutcome) AppendJSON(b []byte) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, x.InterruptIDs[i])
+			b = wire.AppendString(b, x.InterruptIDs[i])
 		}
 		b = append(b, ']')
 	}
@@ -1338,34 +1340,34 @@ func (x *Interrupt) AppendJSON(b []byte) []byte {
 	start := len(b)
 	if x.Attributable.SubagentRunID != nil {
 		b = append(b, `"subagentRunId":`...)
-		b = appendString(b, *x.Attributable.SubagentRunID)
+		b = wire.AppendString(b, *x.Attributable.SubagentRunID)
 	}
 	if len(b) > start {
 		b = append(b, ',')
 	}
 	b = append(b, `"id":`...)
-	b = appendString(b, x.ID)
+	b = wire.AppendString(b, x.ID)
 	b = append(b, `,"reason":`...)
-	b = appendString(b, x.Reason)
+	b = wire.AppendString(b, x.Reason)
 	if x.Message != nil {
 		b = append(b, `,"message":`...)
-		b = appendString(b, *x.Message)
+		b = wire.AppendString(b, *x.Message)
 	}
 	if x.ToolCallID != nil {
 		b = append(b, `,"toolCallId":`...)
-		b = appendString(b, *x.ToolCallID)
+		b = wire.AppendString(b, *x.ToolCallID)
 	}
 	if x.ResponseSchema != nil {
 		b = append(b, `,"responseSchema":`...)
-		b = appendRaw(b, x.ResponseSchema)
+		b = wire.AppendRaw(b, x.ResponseSchema)
 	}
 	if x.ExpiresAt != nil {
 		b = append(b, `,"expiresAt":`...)
-		b = appendString(b, *x.ExpiresAt)
+		b = wire.AppendString(b, *x.ExpiresAt)
 	}
 	if x.Metadata != nil {
 		b = append(b, `,"metadata":`...)
-		b = appendRaw(b, x.Metadata)
+		b = wire.AppendRaw(b, x.Metadata)
 	}
 	b = append(b, '}')
 	return b
@@ -1383,16 +1385,16 @@ func (x *ResumeEntry) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, `{"interruptId":`...)
-	b = appendString(b, x.InterruptID)
+	b = wire.AppendString(b, x.InterruptID)
 	b = append(b, `,"status":`...)
-	b = appendString(b, string(x.Status))
+	b = wire.AppendString(b, string(x.Status))
 	if x.Payload != nil {
 		b = append(b, `,"payload":`...)
-		b = appendRaw(b, x.Payload)
+		b = wire.AppendRaw(b, x.Payload)
 	}
 	if x.Metadata != nil {
 		b = append(b, `,"metadata":`...)
-		b = appendRaw(b, x.Metadata)
+		b = wire.AppendRaw(b, x.Metadata)
 	}
 	b = append(b, '}')
 	return b
@@ -1413,56 +1415,56 @@ func (x *TokenUsage) AppendJSON(b []byte) []byte {
 	start := len(b)
 	if x.Provider != nil {
 		b = append(b, `"provider":`...)
-		b = appendString(b, *x.Provider)
+		b = wire.AppendString(b, *x.Provider)
 	}
 	if x.Model != nil {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"model":`...)
-		b = appendString(b, *x.Model)
+		b = wire.AppendString(b, *x.Model)
 	}
 	if x.InputTokens != nil {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"inputTokens":`...)
-		b = appendInt(b, *x.InputTokens)
+		b = wire.AppendInt(b, *x.InputTokens)
 	}
 	if x.OutputTokens != nil {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"outputTokens":`...)
-		b = appendInt(b, *x.OutputTokens)
+		b = wire.AppendInt(b, *x.OutputTokens)
 	}
 	if x.TotalTokens != nil {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"totalTokens":`...)
-		b = appendInt(b, *x.TotalTokens)
+		b = wire.AppendInt(b, *x.TotalTokens)
 	}
 	if x.ReasoningTokens != nil {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"reasoningTokens":`...)
-		b = appendInt(b, *x.ReasoningTokens)
+		b = wire.AppendInt(b, *x.ReasoningTokens)
 	}
 	if x.CachedInputTokens != nil {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"cachedInputTokens":`...)
-		b = appendInt(b, *x.CachedInputTokens)
+		b = wire.AppendInt(b, *x.CachedInputTokens)
 	}
 	if x.CacheWriteInputTokens != nil {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"cacheWriteInputTokens":`...)
-		b = appendInt(b, *x.CacheWriteInputTokens)
+		b = wire.AppendInt(b, *x.CacheWriteInputTokens)
 	}
 	b = append(b, '}')
 	return b
@@ -1483,32 +1485,32 @@ func (x *DeveloperMessage) AppendJSON(b []byte) []byte {
 	start := len(b)
 	if x.BaseMessage.Attributable.SubagentRunID != nil {
 		b = append(b, `"subagentRunId":`...)
-		b = appendString(b, *x.BaseMessage.Attributable.SubagentRunID)
+		b = wire.AppendString(b, *x.BaseMessage.Attributable.SubagentRunID)
 	}
 	if len(b) > start {
 		b = append(b, ',')
 	}
 	b = append(b, `"id":`...)
-	b = appendString(b, x.BaseMessage.ID)
+	b = wire.AppendString(b, x.BaseMessage.ID)
 	b = append(b, `,"role":"developer"`...)
 	if x.BaseMessage.Name != nil {
 		b = append(b, `,"name":`...)
-		b = appendString(b, *x.BaseMessage.Name)
+		b = wire.AppendString(b, *x.BaseMessage.Name)
 	}
 	if x.BaseMessage.EncryptedValue != nil {
 		b = append(b, `,"encryptedValue":`...)
-		b = appendString(b, *x.BaseMessage.EncryptedValue)
+		b = wire.AppendString(b, *x.BaseMessage.EncryptedValue)
 	}
 	if x.BaseMessage.EncryptedValueType != nil {
 		b = append(b, `,"encryptedValueType":`...)
-		b = appendString(b, *x.BaseMessage.EncryptedValueType)
+		b = wire.AppendString(b, *x.BaseMessage.EncryptedValueType)
 	}
 	if x.BaseMessage.Metadata != nil {
 		b = append(b, `,"metadata":`...)
-		b = appendRaw(b, x.BaseMessage.Metadata)
+		b = wire.AppendRaw(b, x.BaseMessage.Metadata)
 	}
 	b = append(b, `,"content":`...)
-	b = appendString(b, x.Content)
+	b = wire.AppendString(b, x.Content)
 	b = append(b, '}')
 	return b
 }
@@ -1528,32 +1530,32 @@ func (x *SystemMessage) AppendJSON(b []byte) []byte {
 	start := len(b)
 	if x.BaseMessage.Attributable.SubagentRunID != nil {
 		b = append(b, `"subagentRunId":`...)
-		b = appendString(b, *x.BaseMessage.Attributable.SubagentRunID)
+		b = wire.AppendString(b, *x.BaseMessage.Attributable.SubagentRunID)
 	}
 	if len(b) > start {
 		b = append(b, ',')
 	}
 	b = append(b, `"id":`...)
-	b = appendString(b, x.BaseMessage.ID)
+	b = wire.AppendString(b, x.BaseMessage.ID)
 	b = append(b, `,"role":"system"`...)
 	if x.BaseMessage.Name != nil {
 		b = append(b, `,"name":`...)
-		b = appendString(b, *x.BaseMessage.Name)
+		b = wire.AppendString(b, *x.BaseMessage.Name)
 	}
 	if x.BaseMessage.EncryptedValue != nil {
 		b = append(b, `,"encryptedValue":`...)
-		b = appendString(b, *x.BaseMessage.EncryptedValue)
+		b = wire.AppendString(b, *x.BaseMessage.EncryptedValue)
 	}
 	if x.BaseMessage.EncryptedValueType != nil {
 		b = append(b, `,"encryptedValueType":`...)
-		b = appendString(b, *x.BaseMessage.EncryptedValueType)
+		b = wire.AppendString(b, *x.BaseMessage.EncryptedValueType)
 	}
 	if x.BaseMessage.Metadata != nil {
 		b = append(b, `,"metadata":`...)
-		b = appendRaw(b, x.BaseMessage.Metadata)
+		b = wire.AppendRaw(b, x.BaseMessage.Metadata)
 	}
 	b = append(b, `,"content":`...)
-	b = appendString(b, x.Content)
+	b = wire.AppendString(b, x.Content)
 	b = append(b, '}')
 	return b
 }
@@ -1573,33 +1575,33 @@ func (x *AssistantMessage) AppendJSON(b []byte) []byte {
 	start := len(b)
 	if x.BaseMessage.Attributable.SubagentRunID != nil {
 		b = append(b, `"subagentRunId":`...)
-		b = appendString(b, *x.BaseMessage.Attributable.SubagentRunID)
+		b = wire.AppendString(b, *x.BaseMessage.Attributable.SubagentRunID)
 	}
 	if len(b) > start {
 		b = append(b, ',')
 	}
 	b = append(b, `"id":`...)
-	b = appendString(b, x.BaseMessage.ID)
+	b = wire.AppendString(b, x.BaseMessage.ID)
 	b = append(b, `,"role":"assistant"`...)
 	if x.BaseMessage.Name != nil {
 		b = append(b, `,"name":`...)
-		b = appendString(b, *x.BaseMessage.Name)
+		b = wire.AppendString(b, *x.BaseMessage.Name)
 	}
 	if x.BaseMessage.EncryptedValue != nil {
 		b = append(b, `,"encryptedValue":`...)
-		b = appendString(b, *x.BaseMessage.EncryptedValue)
+		b = wire.AppendString(b, *x.BaseMessage.EncryptedValue)
 	}
 	if x.BaseMessage.EncryptedValueType != nil {
 		b = append(b, `,"encryptedValueType":`...)
-		b = appendString(b, *x.BaseMessage.EncryptedValueType)
+		b = wire.AppendString(b, *x.BaseMessage.EncryptedValueType)
 	}
 	if x.BaseMessage.Metadata != nil {
 		b = append(b, `,"metadata":`...)
-		b = appendRaw(b, x.BaseMessage.Metadata)
+		b = wire.AppendRaw(b, x.BaseMessage.Metadata)
 	}
 	if x.Content != nil {
 		b = append(b, `,"content":`...)
-		b = appendString(b, *x.Content)
+		b = wire.AppendString(b, *x.Content)
 	}
 	if x.ToolCalls != nil {
 		b = append(b, `,"toolCalls":`...)
@@ -1631,29 +1633,29 @@ func (x *UserMessage) AppendJSON(b []byte) []byte {
 	start := len(b)
 	if x.BaseMessage.Attributable.SubagentRunID != nil {
 		b = append(b, `"subagentRunId":`...)
-		b = appendString(b, *x.BaseMessage.Attributable.SubagentRunID)
+		b = wire.AppendString(b, *x.BaseMessage.Attributable.SubagentRunID)
 	}
 	if len(b) > start {
 		b = append(b, ',')
 	}
 	b = append(b, `"id":`...)
-	b = appendString(b, x.BaseMessage.ID)
+	b = wire.AppendString(b, x.BaseMessage.ID)
 	b = append(b, `,"role":"user"`...)
 	if x.BaseMessage.Name != nil {
 		b = append(b, `,"name":`...)
-		b = appendString(b, *x.BaseMessage.Name)
+		b = wire.AppendString(b, *x.BaseMessage.Name)
 	}
 	if x.BaseMessage.EncryptedValue != nil {
 		b = append(b, `,"encryptedValue":`...)
-		b = appendString(b, *x.BaseMessage.EncryptedValue)
+		b = wire.AppendString(b, *x.BaseMessage.EncryptedValue)
 	}
 	if x.BaseMessage.EncryptedValueType != nil {
 		b = append(b, `,"encryptedValueType":`...)
-		b = appendString(b, *x.BaseMessage.EncryptedValueType)
+		b = wire.AppendString(b, *x.BaseMessage.EncryptedValueType)
 	}
 	if x.BaseMessage.Metadata != nil {
 		b = append(b, `,"metadata":`...)
-		b = appendRaw(b, x.BaseMessage.Metadata)
+		b = wire.AppendRaw(b, x.BaseMessage.Metadata)
 	}
 	b = append(b, `,"content":`...)
 	b = x.Content.appendJSON(b)
@@ -1676,32 +1678,32 @@ func (x *ToolMessage) AppendJSON(b []byte) []byte {
 	start := len(b)
 	if x.Attributable.SubagentRunID != nil {
 		b = append(b, `"subagentRunId":`...)
-		b = appendString(b, *x.Attributable.SubagentRunID)
+		b = wire.AppendString(b, *x.Attributable.SubagentRunID)
 	}
 	if len(b) > start {
 		b = append(b, ',')
 	}
 	b = append(b, `"id":`...)
-	b = appendString(b, x.ID)
+	b = wire.AppendString(b, x.ID)
 	b = append(b, `,"role":"tool","content":`...)
 	b = x.Content.appendJSON(b)
 	b = append(b, `,"toolCallId":`...)
-	b = appendString(b, x.ToolCallID)
+	b = wire.AppendString(b, x.ToolCallID)
 	if x.Error != nil {
 		b = append(b, `,"error":`...)
-		b = appendString(b, *x.Error)
+		b = wire.AppendString(b, *x.Error)
 	}
 	if x.EncryptedValue != nil {
 		b = append(b, `,"encryptedValue":`...)
-		b = appendString(b, *x.EncryptedValue)
+		b = wire.AppendString(b, *x.EncryptedValue)
 	}
 	if x.EncryptedValueType != nil {
 		b = append(b, `,"encryptedValueType":`...)
-		b = appendString(b, *x.EncryptedValueType)
+		b = wire.AppendString(b, *x.EncryptedValueType)
 	}
 	if x.Metadata != nil {
 		b = append(b, `,"metadata":`...)
-		b = appendRaw(b, x.Metadata)
+		b = wire.AppendRaw(b, x.Metadata)
 	}
 	b = append(b, '}')
 	return b
@@ -1722,20 +1724,20 @@ func (x *ActivityMessage) AppendJSON(b []byte) []byte {
 	start := len(b)
 	if x.Attributable.SubagentRunID != nil {
 		b = append(b, `"subagentRunId":`...)
-		b = appendString(b, *x.Attributable.SubagentRunID)
+		b = wire.AppendString(b, *x.Attributable.SubagentRunID)
 	}
 	if len(b) > start {
 		b = append(b, ',')
 	}
 	b = append(b, `"id":`...)
-	b = appendString(b, x.ID)
+	b = wire.AppendString(b, x.ID)
 	b = append(b, `,"role":"activity","activityType":`...)
-	b = appendString(b, x.ActivityType)
+	b = wire.AppendString(b, x.ActivityType)
 	b = append(b, `,"content":`...)
-	b = appendRaw(b, x.Content)
+	b = wire.AppendRaw(b, x.Content)
 	if x.Metadata != nil {
 		b = append(b, `,"metadata":`...)
-		b = appendRaw(b, x.Metadata)
+		b = wire.AppendRaw(b, x.Metadata)
 	}
 	b = append(b, '}')
 	return b
@@ -1756,26 +1758,26 @@ func (x *ReasoningMessage) AppendJSON(b []byte) []byte {
 	start := len(b)
 	if x.Attributable.SubagentRunID != nil {
 		b = append(b, `"subagentRunId":`...)
-		b = appendString(b, *x.Attributable.SubagentRunID)
+		b = wire.AppendString(b, *x.Attributable.SubagentRunID)
 	}
 	if len(b) > start {
 		b = append(b, ',')
 	}
 	b = append(b, `"id":`...)
-	b = appendString(b, x.ID)
+	b = wire.AppendString(b, x.ID)
 	b = append(b, `,"role":"reasoning","content":`...)
-	b = appendString(b, x.Content)
+	b = wire.AppendString(b, x.Content)
 	if x.EncryptedValue != nil {
 		b = append(b, `,"encryptedValue":`...)
-		b = appendString(b, *x.EncryptedValue)
+		b = wire.AppendString(b, *x.EncryptedValue)
 	}
 	if x.EncryptedValueType != nil {
 		b = append(b, `,"encryptedValueType":`...)
-		b = appendString(b, *x.EncryptedValueType)
+		b = wire.AppendString(b, *x.EncryptedValueType)
 	}
 	if x.Metadata != nil {
 		b = append(b, `,"metadata":`...)
-		b = appendRaw(b, x.Metadata)
+		b = wire.AppendRaw(b, x.Metadata)
 	}
 	b = append(b, '}')
 	return b
@@ -1793,20 +1795,20 @@ func (x *ToolCall) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, `{"id":`...)
-	b = appendString(b, x.ID)
+	b = wire.AppendString(b, x.ID)
 	b = append(b, `,"type":"function","function":`...)
 	b = x.Function.AppendJSON(b)
 	if x.EncryptedValue != nil {
 		b = append(b, `,"encryptedValue":`...)
-		b = appendString(b, *x.EncryptedValue)
+		b = wire.AppendString(b, *x.EncryptedValue)
 	}
 	if x.EncryptedValueType != nil {
 		b = append(b, `,"encryptedValueType":`...)
-		b = appendString(b, *x.EncryptedValueType)
+		b = wire.AppendString(b, *x.EncryptedValueType)
 	}
 	if x.Metadata != nil {
 		b = append(b, `,"metadata":`...)
-		b = appendRaw(b, x.Metadata)
+		b = wire.AppendRaw(b, x.Metadata)
 	}
 	b = append(b, '}')
 	return b
@@ -1824,9 +1826,9 @@ func (x *FunctionCall) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, `{"name":`...)
-	b = appendString(b, x.Name)
+	b = wire.AppendString(b, x.Name)
 	b = append(b, `,"arguments":`...)
-	b = appendString(b, x.Arguments)
+	b = wire.AppendString(b, x.Arguments)
 	b = append(b, '}')
 	return b
 }
@@ -1845,13 +1847,13 @@ func (x *TextPart) AppendJSON(b []byte) []byte {
 	b = append(b, `{"type":"text"`...)
 	if x.ID != nil {
 		b = append(b, `,"id":`...)
-		b = appendString(b, *x.ID)
+		b = wire.AppendString(b, *x.ID)
 	}
 	b = append(b, `,"text":`...)
-	b = appendString(b, x.Text)
+	b = wire.AppendString(b, x.Text)
 	if x.Metadata != nil {
 		b = append(b, `,"metadata":`...)
-		b = appendRaw(b, x.Metadata)
+		b = wire.AppendRaw(b, x.Metadata)
 	}
 	b = append(b, '}')
 	return b
@@ -1871,13 +1873,13 @@ func (x *ImagePart) AppendJSON(b []byte) []byte {
 	b = append(b, `{"type":"image"`...)
 	if x.ID != nil {
 		b = append(b, `,"id":`...)
-		b = appendString(b, *x.ID)
+		b = wire.AppendString(b, *x.ID)
 	}
 	b = append(b, `,"source":`...)
-	b = appendValue(b, x.Source)
+	b = wire.AppendValue(b, x.Source)
 	if x.Metadata != nil {
 		b = append(b, `,"metadata":`...)
-		b = appendRaw(b, x.Metadata)
+		b = wire.AppendRaw(b, x.Metadata)
 	}
 	b = append(b, '}')
 	return b
@@ -1897,13 +1899,13 @@ func (x *AudioPart) AppendJSON(b []byte) []byte {
 	b = append(b, `{"type":"audio"`...)
 	if x.ID != nil {
 		b = append(b, `,"id":`...)
-		b = appendString(b, *x.ID)
+		b = wire.AppendString(b, *x.ID)
 	}
 	b = append(b, `,"source":`...)
-	b = appendValue(b, x.Source)
+	b = wire.AppendValue(b, x.Source)
 	if x.Metadata != nil {
 		b = append(b, `,"metadata":`...)
-		b = appendRaw(b, x.Metadata)
+		b = wire.AppendRaw(b, x.Metadata)
 	}
 	b = append(b, '}')
 	return b
@@ -1923,13 +1925,13 @@ func (x *VideoPart) AppendJSON(b []byte) []byte {
 	b = append(b, `{"type":"video"`...)
 	if x.ID != nil {
 		b = append(b, `,"id":`...)
-		b = appendString(b, *x.ID)
+		b = wire.AppendString(b, *x.ID)
 	}
 	b = append(b, `,"source":`...)
-	b = appendValue(b, x.Source)
+	b = wire.AppendValue(b, x.Source)
 	if x.Metadata != nil {
 		b = append(b, `,"metadata":`...)
-		b = appendRaw(b, x.Metadata)
+		b = wire.AppendRaw(b, x.Metadata)
 	}
 	b = append(b, '}')
 	return b
@@ -1949,13 +1951,13 @@ func (x *DocumentPart) AppendJSON(b []byte) []byte {
 	b = append(b, `{"type":"document"`...)
 	if x.ID != nil {
 		b = append(b, `,"id":`...)
-		b = appendString(b, *x.ID)
+		b = wire.AppendString(b, *x.ID)
 	}
 	b = append(b, `,"source":`...)
-	b = appendValue(b, x.Source)
+	b = wire.AppendValue(b, x.Source)
 	if x.Metadata != nil {
 		b = append(b, `,"metadata":`...)
-		b = appendRaw(b, x.Metadata)
+		b = wire.AppendRaw(b, x.Metadata)
 	}
 	b = append(b, '}')
 	return b
@@ -1973,9 +1975,9 @@ func (x *DataSource) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, `{"type":"data","value":`...)
-	b = appendString(b, x.Value)
+	b = wire.AppendString(b, x.Value)
 	b = append(b, `,"mimeType":`...)
-	b = appendString(b, x.MIMEType)
+	b = wire.AppendString(b, x.MIMEType)
 	b = append(b, '}')
 	return b
 }
@@ -1992,10 +1994,10 @@ func (x *URLSource) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, `{"type":"url","value":`...)
-	b = appendString(b, x.Value)
+	b = wire.AppendString(b, x.Value)
 	if x.MIMEType != nil {
 		b = append(b, `,"mimeType":`...)
-		b = appendString(b, *x.MIMEType)
+		b = wire.AppendString(b, *x.MIMEType)
 	}
 	b = append(b, '}')
 	return b
@@ -2013,14 +2015,14 @@ func (x *FileSource) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, `{"type":"file","value":`...)
-	b = appendString(b, x.Value)
+	b = wire.AppendString(b, x.Value)
 	if x.Provider != nil {
 		b = append(b, `,"provider":`...)
-		b = appendString(b, *x.Provider)
+		b = wire.AppendString(b, *x.Provider)
 	}
 	if x.MIMEType != nil {
 		b = append(b, `,"mimeType":`...)
-		b = appendString(b, *x.MIMEType)
+		b = wire.AppendString(b, *x.MIMEType)
 	}
 	b = append(b, '}')
 	return b
@@ -2038,9 +2040,9 @@ func (x *Context) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, `{"description":`...)
-	b = appendString(b, x.Description)
+	b = wire.AppendString(b, x.Description)
 	b = append(b, `,"value":`...)
-	b = appendString(b, x.Value)
+	b = wire.AppendString(b, x.Value)
 	b = append(b, '}')
 	return b
 }
@@ -2057,16 +2059,16 @@ func (x *Tool) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, `{"name":`...)
-	b = appendString(b, x.Name)
+	b = wire.AppendString(b, x.Name)
 	b = append(b, `,"description":`...)
-	b = appendString(b, x.Description)
+	b = wire.AppendString(b, x.Description)
 	if x.Parameters != nil {
 		b = append(b, `,"parameters":`...)
-		b = appendRaw(b, x.Parameters)
+		b = wire.AppendRaw(b, x.Parameters)
 	}
 	if x.Metadata != nil {
 		b = append(b, `,"metadata":`...)
-		b = appendRaw(b, x.Metadata)
+		b = wire.AppendRaw(b, x.Metadata)
 	}
 	b = append(b, '}')
 	return b
@@ -2084,20 +2086,20 @@ func (x *RunAgentInput) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, `{"threadId":`...)
-	b = appendString(b, x.ThreadID)
+	b = wire.AppendString(b, x.ThreadID)
 	b = append(b, `,"runId":`...)
-	b = appendString(b, x.RunID)
+	b = wire.AppendString(b, x.RunID)
 	if x.ProtocolVersion != nil {
 		b = append(b, `,"protocolVersion":`...)
-		b = appendString(b, *x.ProtocolVersion)
+		b = wire.AppendString(b, *x.ProtocolVersion)
 	}
 	if x.ParentRunID != nil {
 		b = append(b, `,"parentRunId":`...)
-		b = appendString(b, *x.ParentRunID)
+		b = wire.AppendString(b, *x.ParentRunID)
 	}
 	if x.State != nil {
 		b = append(b, `,"state":`...)
-		b = appendRaw(b, x.State)
+		b = wire.AppendRaw(b, x.State)
 	}
 	b = append(b, `,"messages":`...)
 	b = append(b, '[')
@@ -2105,7 +2107,7 @@ func (x *RunAgentInput) AppendJSON(b []byte) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendValue(b, x.Messages[i])
+		b = wire.AppendValue(b, x.Messages[i])
 	}
 	b = append(b, ']')
 	if x.Tools != nil {
@@ -2132,7 +2134,7 @@ func (x *RunAgentInput) AppendJSON(b []byte) []byte {
 	}
 	if x.ForwardedProps != nil {
 		b = append(b, `,"forwardedProps":`...)
-		b = appendRaw(b, x.ForwardedProps)
+		b = wire.AppendRaw(b, x.ForwardedProps)
 	}
 	if x.Resume != nil {
 		b = append(b, `,"resume":`...)
@@ -2161,10 +2163,10 @@ func (x *SubagentInfo) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, `{"name":`...)
-	b = appendString(b, x.Name)
+	b = wire.AppendString(b, x.Name)
 	if x.Description != nil {
 		b = append(b, `,"description":`...)
-		b = appendString(b, *x.Description)
+		b = wire.AppendString(b, *x.Description)
 	}
 	b = append(b, '}')
 	return b
@@ -2185,49 +2187,49 @@ func (x *IdentityCapabilities) AppendJSON(b []byte) []byte {
 	start := len(b)
 	if x.Name != nil {
 		b = append(b, `"name":`...)
-		b = appendString(b, *x.Name)
+		b = wire.AppendString(b, *x.Name)
 	}
 	if x.Type != nil {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"type":`...)
-		b = appendString(b, *x.Type)
+		b = wire.AppendString(b, *x.Type)
 	}
 	if x.Description != nil {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"description":`...)
-		b = appendString(b, *x.Description)
+		b = wire.AppendString(b, *x.Description)
 	}
 	if x.Version != nil {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"version":`...)
-		b = appendString(b, *x.Version)
+		b = wire.AppendString(b, *x.Version)
 	}
 	if x.Provider != nil {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"provider":`...)
-		b = appendString(b, *x.Provider)
+		b = wire.AppendString(b, *x.Provider)
 	}
 	if x.DocumentationURL != nil {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"documentationUrl":`...)
-		b = appendString(b, *x.DocumentationURL)
+		b = wire.AppendString(b, *x.DocumentationURL)
 	}
 	if x.Metadata != nil {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"metadata":`...)
-		b = appendRaw(b, x.Metadata)
+		b = wire.AppendRaw(b, x.Metadata)
 	}
 	b = append(b, '}')
 	return b
@@ -2248,35 +2250,35 @@ func (x *TransportCapabilities) AppendJSON(b []byte) []byte {
 	start := len(b)
 	if x.Streaming != nil {
 		b = append(b, `"streaming":`...)
-		b = appendBool(b, *x.Streaming)
+		b = wire.AppendBool(b, *x.Streaming)
 	}
 	if x.Websocket != nil {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"websocket":`...)
-		b = appendBool(b, *x.Websocket)
+		b = wire.AppendBool(b, *x.Websocket)
 	}
 	if x.HTTPBinary != nil {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"httpBinary":`...)
-		b = appendBool(b, *x.HTTPBinary)
+		b = wire.AppendBool(b, *x.HTTPBinary)
 	}
 	if x.PushNotifications != nil {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"pushNotifications":`...)
-		b = appendBool(b, *x.PushNotifications)
+		b = wire.AppendBool(b, *x.PushNotifications)
 	}
 	if x.Resumable != nil {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"resumable":`...)
-		b = appendBool(b, *x.Resumable)
+		b = wire.AppendBool(b, *x.Resumable)
 	}
 	b = append(b, '}')
 	return b
@@ -2297,7 +2299,7 @@ func (x *ToolsCapabilities) AppendJSON(b []byte) []byte {
 	start := len(b)
 	if x.Supported != nil {
 		b = append(b, `"supported":`...)
-		b = appendBool(b, *x.Supported)
+		b = wire.AppendBool(b, *x.Supported)
 	}
 	if x.Items != nil {
 		if len(b) > start {
@@ -2318,14 +2320,14 @@ func (x *ToolsCapabilities) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"parallelCalls":`...)
-		b = appendBool(b, *x.ParallelCalls)
+		b = wire.AppendBool(b, *x.ParallelCalls)
 	}
 	if x.ClientProvided != nil {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"clientProvided":`...)
-		b = appendBool(b, *x.ClientProvided)
+		b = wire.AppendBool(b, *x.ClientProvided)
 	}
 	b = append(b, '}')
 	return b
@@ -2346,7 +2348,7 @@ func (x *OutputCapabilities) AppendJSON(b []byte) []byte {
 	start := len(b)
 	if x.StructuredOutput != nil {
 		b = append(b, `"structuredOutput":`...)
-		b = appendBool(b, *x.StructuredOutput)
+		b = wire.AppendBool(b, *x.StructuredOutput)
 	}
 	if x.SupportedMIMETypes != nil {
 		if len(b) > start {
@@ -2358,7 +2360,7 @@ func (x *OutputCapabilities) AppendJSON(b []byte) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, x.SupportedMIMETypes[i])
+			b = wire.AppendString(b, x.SupportedMIMETypes[i])
 		}
 		b = append(b, ']')
 	}
@@ -2381,28 +2383,28 @@ func (x *StateCapabilities) AppendJSON(b []byte) []byte {
 	start := len(b)
 	if x.Snapshots != nil {
 		b = append(b, `"snapshots":`...)
-		b = appendBool(b, *x.Snapshots)
+		b = wire.AppendBool(b, *x.Snapshots)
 	}
 	if x.Deltas != nil {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"deltas":`...)
-		b = appendBool(b, *x.Deltas)
+		b = wire.AppendBool(b, *x.Deltas)
 	}
 	if x.Memory != nil {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"memory":`...)
-		b = appendBool(b, *x.Memory)
+		b = wire.AppendBool(b, *x.Memory)
 	}
 	if x.PersistentState != nil {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"persistentState":`...)
-		b = appendBool(b, *x.PersistentState)
+		b = wire.AppendBool(b, *x.PersistentState)
 	}
 	b = append(b, '}')
 	return b
@@ -2423,21 +2425,21 @@ func (x *MultiAgentCapabilities) AppendJSON(b []byte) []byte {
 	start := len(b)
 	if x.Supported != nil {
 		b = append(b, `"supported":`...)
-		b = appendBool(b, *x.Supported)
+		b = wire.AppendBool(b, *x.Supported)
 	}
 	if x.Delegation != nil {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"delegation":`...)
-		b = appendBool(b, *x.Delegation)
+		b = wire.AppendBool(b, *x.Delegation)
 	}
 	if x.Handoffs != nil {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"handoffs":`...)
-		b = appendBool(b, *x.Handoffs)
+		b = wire.AppendBool(b, *x.Handoffs)
 	}
 	if x.Subagents != nil {
 		if len(b) > start {
@@ -2472,21 +2474,21 @@ func (x *ReasoningCapabilities) AppendJSON(b []byte) []byte {
 	start := len(b)
 	if x.Supported != nil {
 		b = append(b, `"supported":`...)
-		b = appendBool(b, *x.Supported)
+		b = wire.AppendBool(b, *x.Supported)
 	}
 	if x.Streaming != nil {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"streaming":`...)
-		b = appendBool(b, *x.Streaming)
+		b = wire.AppendBool(b, *x.Streaming)
 	}
 	if x.Encrypted != nil {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"encrypted":`...)
-		b = appendBool(b, *x.Encrypted)
+		b = wire.AppendBool(b, *x.Encrypted)
 	}
 	b = append(b, '}')
 	return b
@@ -2507,35 +2509,35 @@ func (x *MultimodalInputCapabilities) AppendJSON(b []byte) []byte {
 	start := len(b)
 	if x.Image != nil {
 		b = append(b, `"image":`...)
-		b = appendBool(b, *x.Image)
+		b = wire.AppendBool(b, *x.Image)
 	}
 	if x.Audio != nil {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"audio":`...)
-		b = appendBool(b, *x.Audio)
+		b = wire.AppendBool(b, *x.Audio)
 	}
 	if x.Video != nil {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"video":`...)
-		b = appendBool(b, *x.Video)
+		b = wire.AppendBool(b, *x.Video)
 	}
 	if x.Pdf != nil {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"pdf":`...)
-		b = appendBool(b, *x.Pdf)
+		b = wire.AppendBool(b, *x.Pdf)
 	}
 	if x.File != nil {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"file":`...)
-		b = appendBool(b, *x.File)
+		b = wire.AppendBool(b, *x.File)
 	}
 	b = append(b, '}')
 	return b
@@ -2556,14 +2558,14 @@ func (x *MultimodalOutputCapabilities) AppendJSON(b []byte) []byte {
 	start := len(b)
 	if x.Image != nil {
 		b = append(b, `"image":`...)
-		b = appendBool(b, *x.Image)
+		b = wire.AppendBool(b, *x.Image)
 	}
 	if x.Audio != nil {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"audio":`...)
-		b = appendBool(b, *x.Audio)
+		b = wire.AppendBool(b, *x.Audio)
 	}
 	b = append(b, '}')
 	return b
@@ -2612,28 +2614,28 @@ func (x *ExecutionCapabilities) AppendJSON(b []byte) []byte {
 	start := len(b)
 	if x.CodeExecution != nil {
 		b = append(b, `"codeExecution":`...)
-		b = appendBool(b, *x.CodeExecution)
+		b = wire.AppendBool(b, *x.CodeExecution)
 	}
 	if x.Sandboxed != nil {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"sandboxed":`...)
-		b = appendBool(b, *x.Sandboxed)
+		b = wire.AppendBool(b, *x.Sandboxed)
 	}
 	if x.MaxIterations != nil {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"maxIterations":`...)
-		b = appendInt(b, *x.MaxIterations)
+		b = wire.AppendInt(b, *x.MaxIterations)
 	}
 	if x.MaxExecutionTime != nil {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"maxExecutionTime":`...)
-		b = appendInt(b, *x.MaxExecutionTime)
+		b = wire.AppendInt(b, *x.MaxExecutionTime)
 	}
 	b = append(b, '}')
 	return b
@@ -2654,42 +2656,42 @@ func (x *HumanInTheLoopCapabilities) AppendJSON(b []byte) []byte {
 	start := len(b)
 	if x.Supported != nil {
 		b = append(b, `"supported":`...)
-		b = appendBool(b, *x.Supported)
+		b = wire.AppendBool(b, *x.Supported)
 	}
 	if x.Approvals != nil {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"approvals":`...)
-		b = appendBool(b, *x.Approvals)
+		b = wire.AppendBool(b, *x.Approvals)
 	}
 	if x.Interventions != nil {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"interventions":`...)
-		b = appendBool(b, *x.Interventions)
+		b = wire.AppendBool(b, *x.Interventions)
 	}
 	if x.Feedback != nil {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"feedback":`...)
-		b = appendBool(b, *x.Feedback)
+		b = wire.AppendBool(b, *x.Feedback)
 	}
 	if x.Interrupts != nil {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"interrupts":`...)
-		b = appendBool(b, *x.Interrupts)
+		b = wire.AppendBool(b, *x.Interrupts)
 	}
 	if x.ApproveWithEdits != nil {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"approveWithEdits":`...)
-		b = appendBool(b, *x.ApproveWithEdits)
+		b = wire.AppendBool(b, *x.ApproveWithEdits)
 	}
 	b = append(b, '}')
 	return b
@@ -2780,7 +2782,7 @@ func (x *AgentCapabilities) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"custom":`...)
-		b = appendRaw(b, x.Custom)
+		b = wire.AppendRaw(b, x.Custom)
 	}
 	b = append(b, '}')
 	return b
@@ -2798,10 +2800,10 @@ func (x *AddOperation) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, `{"op":"add","path":`...)
-	b = appendString(b, x.Path)
+	b = wire.AppendString(b, x.Path)
 	b = append(b, `,"value":`...)
-	b = appendRaw(b, x.Value)
-	b = appendMembers(b, x.Extra)
+	b = wire.AppendRaw(b, x.Value)
+	b = wire.AppendMembers(b, x.Extra)
 	b = append(b, '}')
 	return b
 }
@@ -2818,8 +2820,8 @@ func (x *RemoveOperation) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, `{"op":"remove","path":`...)
-	b = appendString(b, x.Path)
-	b = appendMembers(b, x.Extra)
+	b = wire.AppendString(b, x.Path)
+	b = wire.AppendMembers(b, x.Extra)
 	b = append(b, '}')
 	return b
 }
@@ -2836,10 +2838,10 @@ func (x *ReplaceOperation) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, `{"op":"replace","path":`...)
-	b = appendString(b, x.Path)
+	b = wire.AppendString(b, x.Path)
 	b = append(b, `,"value":`...)
-	b = appendRaw(b, x.Value)
-	b = appendMembers(b, x.Extra)
+	b = wire.AppendRaw(b, x.Value)
+	b = wire.AppendMembers(b, x.Extra)
 	b = append(b, '}')
 	return b
 }
@@ -2856,10 +2858,10 @@ func (x *MoveOperation) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, `{"op":"move","from":`...)
-	b = appendString(b, x.From)
+	b = wire.AppendString(b, x.From)
 	b = append(b, `,"path":`...)
-	b = appendString(b, x.Path)
-	b = appendMembers(b, x.Extra)
+	b = wire.AppendString(b, x.Path)
+	b = wire.AppendMembers(b, x.Extra)
 	b = append(b, '}')
 	return b
 }
@@ -2876,10 +2878,10 @@ func (x *CopyOperation) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, `{"op":"copy","from":`...)
-	b = appendString(b, x.From)
+	b = wire.AppendString(b, x.From)
 	b = append(b, `,"path":`...)
-	b = appendString(b, x.Path)
-	b = appendMembers(b, x.Extra)
+	b = wire.AppendString(b, x.Path)
+	b = wire.AppendMembers(b, x.Extra)
 	b = append(b, '}')
 	return b
 }
@@ -2896,10 +2898,10 @@ func (x *TestOperation) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, `{"op":"test","path":`...)
-	b = appendString(b, x.Path)
+	b = wire.AppendString(b, x.Path)
 	b = append(b, `,"value":`...)
-	b = appendRaw(b, x.Value)
-	b = appendMembers(b, x.Extra)
+	b = wire.AppendRaw(b, x.Value)
+	b = wire.AppendMembers(b, x.Extra)
 	b = append(b, '}')
 	return b
 }
@@ -2918,28 +2920,28 @@ func (x *MetaEvent) AppendJSON(b []byte) []byte {
 	b = append(b, `{"type":"META"`...)
 	if x.ID != nil {
 		b = append(b, `,"id":`...)
-		b = appendString(b, *x.ID)
+		b = wire.AppendString(b, *x.ID)
 	}
 	if x.Timestamp != nil {
 		b = append(b, `,"timestamp":`...)
-		b = appendInt(b, *x.Timestamp)
+		b = wire.AppendInt(b, *x.Timestamp)
 	}
 	if x.RawEvent != nil {
 		b = append(b, `,"rawEvent":`...)
-		b = appendRaw(b, x.RawEvent)
+		b = wire.AppendRaw(b, x.RawEvent)
 	}
 	if x.Metadata != nil {
 		b = append(b, `,"metadata":`...)
-		b = appendRaw(b, x.Metadata)
+		b = wire.AppendRaw(b, x.Metadata)
 	}
 	var tag string
 	if x.Payload != nil {
 		tag = x.Payload.MetaType()
 	}
 	b = append(b, `,"metaType":`...)
-	b = appendString(b, tag)
+	b = wire.AppendString(b, tag)
 	b = append(b, `,"payload":`...)
-	b = appendValue(b, x.Payload)
+	b = wire.AppendValue(b, x.Payload)
 	b = append(b, '}')
 	return b
 }
@@ -2956,10 +2958,10 @@ func (x *ThumbsUpPayload) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, `{"messageId":`...)
-	b = appendString(b, x.MessageID)
+	b = wire.AppendString(b, x.MessageID)
 	if x.UserID != nil {
 		b = append(b, `,"userId":`...)
-		b = appendString(b, *x.UserID)
+		b = wire.AppendString(b, *x.UserID)
 	}
 	b = append(b, '}')
 	return b
@@ -2977,18 +2979,18 @@ func (x *ThumbsDownPayload) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, `{"messageId":`...)
-	b = appendString(b, x.MessageID)
+	b = wire.AppendString(b, x.MessageID)
 	if x.UserID != nil {
 		b = append(b, `,"userId":`...)
-		b = appendString(b, *x.UserID)
+		b = wire.AppendString(b, *x.UserID)
 	}
 	if x.Reason != nil {
 		b = append(b, `,"reason":`...)
-		b = appendString(b, *x.Reason)
+		b = wire.AppendString(b, *x.Reason)
 	}
 	if x.Comment != nil {
 		b = append(b, `,"comment":`...)
-		b = appendString(b, *x.Comment)
+		b = wire.AppendString(b, *x.Comment)
 	}
 	b = append(b, '}')
 	return b
@@ -3006,14 +3008,14 @@ func (x *NotePayload) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, `{"text":`...)
-	b = appendString(b, x.Text)
+	b = wire.AppendString(b, x.Text)
 	if x.RelatedID != nil {
 		b = append(b, `,"relatedId":`...)
-		b = appendString(b, *x.RelatedID)
+		b = wire.AppendString(b, *x.RelatedID)
 	}
 	if x.Author != nil {
 		b = append(b, `,"author":`...)
-		b = appendString(b, *x.Author)
+		b = wire.AppendString(b, *x.Author)
 	}
 	b = append(b, '}')
 	return b
@@ -3036,11 +3038,11 @@ func (x *TagPayload) AppendJSON(b []byte) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendString(b, x.Tags[i])
+		b = wire.AppendString(b, x.Tags[i])
 	}
 	b = append(b, ']')
 	b = append(b, `,"targetId":`...)
-	b = appendString(b, x.TargetID)
+	b = wire.AppendString(b, x.TargetID)
 	b = append(b, '}')
 	return b
 }
@@ -3057,14 +3059,14 @@ func (x *BookmarkPayload) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, `{"messageId":`...)
-	b = appendString(b, x.MessageID)
+	b = wire.AppendString(b, x.MessageID)
 	if x.UserID != nil {
 		b = append(b, `,"userId":`...)
-		b = appendString(b, *x.UserID)
+		b = wire.AppendString(b, *x.UserID)
 	}
 	if x.Label != nil {
 		b = append(b, `,"label":`...)
-		b = appendString(b, *x.Label)
+		b = wire.AppendString(b, *x.Label)
 	}
 	b = append(b, '}')
 	return b
@@ -3082,14 +3084,14 @@ func (x *CopyPayload) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, `{"messageId":`...)
-	b = appendString(b, x.MessageID)
+	b = wire.AppendString(b, x.MessageID)
 	if x.UserID != nil {
 		b = append(b, `,"userId":`...)
-		b = appendString(b, *x.UserID)
+		b = wire.AppendString(b, *x.UserID)
 	}
 	if x.Length != nil {
 		b = append(b, `,"length":`...)
-		b = appendInt(b, *x.Length)
+		b = wire.AppendInt(b, *x.Length)
 	}
 	b = append(b, '}')
 	return b
@@ -3110,21 +3112,21 @@ func (x *SharePayload) AppendJSON(b []byte) []byte {
 	start := len(b)
 	if x.MessageID != nil {
 		b = append(b, `"messageId":`...)
-		b = appendString(b, *x.MessageID)
+		b = wire.AppendString(b, *x.MessageID)
 	}
 	if x.UserID != nil {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"userId":`...)
-		b = appendString(b, *x.UserID)
+		b = wire.AppendString(b, *x.UserID)
 	}
 	if x.Channel != nil {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"channel":`...)
-		b = appendString(b, *x.Channel)
+		b = wire.AppendString(b, *x.Channel)
 	}
 	b = append(b, '}')
 	return b
@@ -3142,16 +3144,16 @@ func (x *RatingPayload) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, `{"messageId":`...)
-	b = appendString(b, x.MessageID)
+	b = wire.AppendString(b, x.MessageID)
 	if x.UserID != nil {
 		b = append(b, `,"userId":`...)
-		b = appendString(b, *x.UserID)
+		b = wire.AppendString(b, *x.UserID)
 	}
 	b = append(b, `,"rating":`...)
-	b = appendFloat(b, x.Rating)
+	b = wire.AppendFloat(b, x.Rating)
 	if x.MaxRating != nil {
 		b = append(b, `,"maxRating":`...)
-		b = appendFloat(b, *x.MaxRating)
+		b = wire.AppendFloat(b, *x.MaxRating)
 	}
 	b = append(b, '}')
 	return b
@@ -3169,14 +3171,14 @@ func (x *AnalyticsPayload) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, `{"event":`...)
-	b = appendString(b, x.Event)
+	b = wire.AppendString(b, x.Event)
 	if x.MessageID != nil {
 		b = append(b, `,"messageId":`...)
-		b = appendString(b, *x.MessageID)
+		b = wire.AppendString(b, *x.MessageID)
 	}
 	if x.Properties != nil {
 		b = append(b, `,"properties":`...)
-		b = appendRaw(b, x.Properties)
+		b = wire.AppendRaw(b, x.Properties)
 	}
 	b = append(b, '}')
 	return b
@@ -3194,20 +3196,20 @@ func (x *ModerationPayload) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, `{"action":`...)
-	b = appendString(b, string(x.Action))
+	b = wire.AppendString(b, string(x.Action))
 	b = append(b, `,"category":`...)
-	b = appendString(b, x.Category)
+	b = wire.AppendString(b, x.Category)
 	if x.Confidence != nil {
 		b = append(b, `,"confidence":`...)
-		b = appendFloat(b, *x.Confidence)
+		b = wire.AppendFloat(b, *x.Confidence)
 	}
 	if x.TargetID != nil {
 		b = append(b, `,"targetId":`...)
-		b = appendString(b, *x.TargetID)
+		b = wire.AppendString(b, *x.TargetID)
 	}
 	if x.Moderator != nil {
 		b = append(b, `,"moderator":`...)
-		b = appendString(b, *x.Moderator)
+		b = wire.AppendString(b, *x.Moderator)
 	}
 	b = append(b, '}')
 	return b
@@ -3221,7 +3223,7 @@ func (x *ModerationPayload) MarshalJSON() ([]byte, error) {
 // appendJSON appends the string, or the list when Parts is set.
 func (x *Content) appendJSON(b []byte) []byte {
 	if x.Parts == nil {
-		return appendString(b, x.Text)
+		return wire.AppendString(b, x.Text)
 	}
 	{
 		b = append(b, '[')
@@ -3229,7 +3231,7 @@ func (x *Content) appendJSON(b []byte) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendValue(b, x.Parts[i])
+			b = wire.AppendValue(b, x.Parts[i])
 		}
 		b = append(b, ']')
 	}

@@ -5,6 +5,7 @@ package agui
 
 import (
 	"encoding/json"
+	"github.com/agui-gen/agui-gen/runtime/wire"
 	"strconv"
 )
 
@@ -17,249 +18,249 @@ func AppendEventProto(b []byte, ev Event) ([]byte, bool) {
 		b = append(b, 0x0a)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = x.appendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	case *TextMessageContentEvent:
 		b = append(b, 0x12)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = x.appendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	case *TextMessageEndEvent:
 		b = append(b, 0x1a)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = x.appendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	case *TextMessageChunkEvent:
 		b = append(b, 0x8a, 0x01)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = x.appendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	case *ToolCallStartEvent:
 		b = append(b, 0x22)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = x.appendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	case *ToolCallArgsEvent:
 		b = append(b, 0x2a)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = x.appendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	case *ToolCallEndEvent:
 		b = append(b, 0x32)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = x.appendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	case *ToolCallChunkEvent:
 		b = append(b, 0x92, 0x01)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = x.appendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	case *ToolCallResultEvent:
 		b = append(b, 0xb2, 0x01)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = x.appendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	case *StateSnapshotEvent:
 		b = append(b, 0x3a)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = x.appendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	case *StateDeltaEvent:
 		b = append(b, 0x42)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = x.appendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	case *MessagesSnapshotEvent:
 		b = append(b, 0x4a)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = x.appendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	case *ActivitySnapshotEvent:
 		b = append(b, 0xba, 0x01)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = x.appendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	case *ActivityDeltaEvent:
 		b = append(b, 0xc2, 0x01)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = x.appendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	case *RawEvent:
 		b = append(b, 0x52)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = x.appendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	case *CustomEvent:
 		b = append(b, 0x5a)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = x.appendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	case *RunStartedEvent:
 		b = append(b, 0x62)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = x.appendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	case *RunFinishedEvent:
 		b = append(b, 0x6a)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = x.appendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	case *RunErrorEvent:
 		b = append(b, 0x72)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = x.appendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	case *StepStartedEvent:
 		b = append(b, 0x7a)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = x.appendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	case *StepFinishedEvent:
 		b = append(b, 0x82, 0x01)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = x.appendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	case *ReasoningStartEvent:
 		b = append(b, 0xca, 0x01)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = x.appendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	case *ReasoningMessageStartEvent:
 		b = append(b, 0xd2, 0x01)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = x.appendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	case *ReasoningMessageContentEvent:
 		b = append(b, 0xda, 0x01)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = x.appendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	case *ReasoningMessageEndEvent:
 		b = append(b, 0xe2, 0x01)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = x.appendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	case *ReasoningMessageChunkEvent:
 		b = append(b, 0xea, 0x01)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = x.appendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	case *ReasoningEndEvent:
 		b = append(b, 0xf2, 0x01)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = x.appendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	case *ReasoningEncryptedValueEvent:
 		b = append(b, 0xfa, 0x01)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = x.appendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	case *SubagentStartedEvent:
 		b = append(b, 0x9a, 0x01)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = x.appendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	case *SubagentFinishedEvent:
 		b = append(b, 0xa2, 0x01)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = x.appendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	case *SubagentErrorEvent:
 		b = append(b, 0xaa, 0x01)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = x.appendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	default:
 		return b, false
@@ -272,46 +273,46 @@ func (x *TextMessageStartEvent) appendProto(b []byte) []byte {
 	b = append(b, 0x0a)
 	{
 		var at int
-		b, at = beginLen(b)
+		b, at = wire.BeginLen(b)
 		if x.BaseEvent.Timestamp != nil {
 			b = append(b, 0x10)
-			b = appendVarint(b, uint64(*x.BaseEvent.Timestamp))
+			b = wire.AppendVarint(b, uint64(*x.BaseEvent.Timestamp))
 		}
 		if x.BaseEvent.RawEvent != nil {
 			b = append(b, 0x1a)
 			{
 				var at int
-				b, at = beginLen(b)
-				b = appendValueWire(b, x.BaseEvent.RawEvent)
-				b = endLen(b, at)
+				b, at = wire.BeginLen(b)
+				b = wire.AppendValueWire(b, x.BaseEvent.RawEvent)
+				b = wire.EndLen(b, at)
 			}
 		}
 		if x.BaseEvent.Metadata != nil {
 			b = append(b, 0x22)
 			{
 				var at int
-				b, at = beginLen(b)
-				b = appendStructWire(b, x.BaseEvent.Metadata)
-				b = endLen(b, at)
+				b, at = wire.BeginLen(b)
+				b = wire.AppendStructWire(b, x.BaseEvent.Metadata)
+				b = wire.EndLen(b, at)
 			}
 		}
-		b = endLen(b, at)
+		b = wire.EndLen(b, at)
 	}
 	if x.MessageID != "" {
 		b = append(b, 0x12)
-		b = appendLenString(b, x.MessageID)
+		b = wire.AppendLenString(b, x.MessageID)
 	}
 	if x.Role != nil {
 		b = append(b, 0x1a)
-		b = appendLenString(b, string(*x.Role))
+		b = wire.AppendLenString(b, string(*x.Role))
 	}
 	if x.Name != nil {
 		b = append(b, 0x22)
-		b = appendLenString(b, *x.Name)
+		b = wire.AppendLenString(b, *x.Name)
 	}
 	if x.Attributable.SubagentRunID != nil {
 		b = append(b, 0x2a)
-		b = appendLenString(b, *x.Attributable.SubagentRunID)
+		b = wire.AppendLenString(b, *x.Attributable.SubagentRunID)
 	}
 	return b
 }
@@ -321,44 +322,44 @@ func (x *TextMessageContentEvent) appendProto(b []byte) []byte {
 	b = append(b, 0x0a)
 	{
 		var at int
-		b, at = beginLen(b)
+		b, at = wire.BeginLen(b)
 		b = append(b, 0x08)
-		b = appendVarint(b, 1)
+		b = wire.AppendVarint(b, 1)
 		if x.BaseEvent.Timestamp != nil {
 			b = append(b, 0x10)
-			b = appendVarint(b, uint64(*x.BaseEvent.Timestamp))
+			b = wire.AppendVarint(b, uint64(*x.BaseEvent.Timestamp))
 		}
 		if x.BaseEvent.RawEvent != nil {
 			b = append(b, 0x1a)
 			{
 				var at int
-				b, at = beginLen(b)
-				b = appendValueWire(b, x.BaseEvent.RawEvent)
-				b = endLen(b, at)
+				b, at = wire.BeginLen(b)
+				b = wire.AppendValueWire(b, x.BaseEvent.RawEvent)
+				b = wire.EndLen(b, at)
 			}
 		}
 		if x.BaseEvent.Metadata != nil {
 			b = append(b, 0x22)
 			{
 				var at int
-				b, at = beginLen(b)
-				b = appendStructWire(b, x.BaseEvent.Metadata)
-				b = endLen(b, at)
+				b, at = wire.BeginLen(b)
+				b = wire.AppendStructWire(b, x.BaseEvent.Metadata)
+				b = wire.EndLen(b, at)
 			}
 		}
-		b = endLen(b, at)
+		b = wire.EndLen(b, at)
 	}
 	if x.MessageID != "" {
 		b = append(b, 0x12)
-		b = appendLenString(b, x.MessageID)
+		b = wire.AppendLenString(b, x.MessageID)
 	}
 	if x.Delta != "" {
 		b = append(b, 0x1a)
-		b = appendLenString(b, x.Delta)
+		b = wire.AppendLenString(b, x.Delta)
 	}
 	if x.Attributable.SubagentRunID != nil {
 		b = append(b, 0x22)
-		b = appendLenString(b, *x.Attributable.SubagentRunID)
+		b = wire.AppendLenString(b, *x.Attributable.SubagentRunID)
 	}
 	return b
 }
@@ -368,40 +369,40 @@ func (x *TextMessageEndEvent) appendProto(b []byte) []byte {
 	b = append(b, 0x0a)
 	{
 		var at int
-		b, at = beginLen(b)
+		b, at = wire.BeginLen(b)
 		b = append(b, 0x08)
-		b = appendVarint(b, 2)
+		b = wire.AppendVarint(b, 2)
 		if x.BaseEvent.Timestamp != nil {
 			b = append(b, 0x10)
-			b = appendVarint(b, uint64(*x.BaseEvent.Timestamp))
+			b = wire.AppendVarint(b, uint64(*x.BaseEvent.Timestamp))
 		}
 		if x.BaseEvent.RawEvent != nil {
 			b = append(b, 0x1a)
 			{
 				var at int
-				b, at = beginLen(b)
-				b = appendValueWire(b, x.BaseEvent.RawEvent)
-				b = endLen(b, at)
+				b, at = wire.BeginLen(b)
+				b = wire.AppendValueWire(b, x.BaseEvent.RawEvent)
+				b = wire.EndLen(b, at)
 			}
 		}
 		if x.BaseEvent.Metadata != nil {
 			b = append(b, 0x22)
 			{
 				var at int
-				b, at = beginLen(b)
-				b = appendStructWire(b, x.BaseEvent.Metadata)
-				b = endLen(b, at)
+				b, at = wire.BeginLen(b)
+				b = wire.AppendStructWire(b, x.BaseEvent.Metadata)
+				b = wire.EndLen(b, at)
 			}
 		}
-		b = endLen(b, at)
+		b = wire.EndLen(b, at)
 	}
 	if x.MessageID != "" {
 		b = append(b, 0x12)
-		b = appendLenString(b, x.MessageID)
+		b = wire.AppendLenString(b, x.MessageID)
 	}
 	if x.Attributable.SubagentRunID != nil {
 		b = append(b, 0x1a)
-		b = appendLenString(b, *x.Attributable.SubagentRunID)
+		b = wire.AppendLenString(b, *x.Attributable.SubagentRunID)
 	}
 	return b
 }
@@ -411,52 +412,52 @@ func (x *TextMessageChunkEvent) appendProto(b []byte) []byte {
 	b = append(b, 0x0a)
 	{
 		var at int
-		b, at = beginLen(b)
+		b, at = wire.BeginLen(b)
 		b = append(b, 0x08)
-		b = appendVarint(b, 19)
+		b = wire.AppendVarint(b, 19)
 		if x.BaseEvent.Timestamp != nil {
 			b = append(b, 0x10)
-			b = appendVarint(b, uint64(*x.BaseEvent.Timestamp))
+			b = wire.AppendVarint(b, uint64(*x.BaseEvent.Timestamp))
 		}
 		if x.BaseEvent.RawEvent != nil {
 			b = append(b, 0x1a)
 			{
 				var at int
-				b, at = beginLen(b)
-				b = appendValueWire(b, x.BaseEvent.RawEvent)
-				b = endLen(b, at)
+				b, at = wire.BeginLen(b)
+				b = wire.AppendValueWire(b, x.BaseEvent.RawEvent)
+				b = wire.EndLen(b, at)
 			}
 		}
 		if x.BaseEvent.Metadata != nil {
 			b = append(b, 0x22)
 			{
 				var at int
-				b, at = beginLen(b)
-				b = appendStructWire(b, x.BaseEvent.Metadata)
-				b = endLen(b, at)
+				b, at = wire.BeginLen(b)
+				b = wire.AppendStructWire(b, x.BaseEvent.Metadata)
+				b = wire.EndLen(b, at)
 			}
 		}
-		b = endLen(b, at)
+		b = wire.EndLen(b, at)
 	}
 	if x.MessageID != nil {
 		b = append(b, 0x12)
-		b = appendLenString(b, *x.MessageID)
+		b = wire.AppendLenString(b, *x.MessageID)
 	}
 	if x.Role != nil {
 		b = append(b, 0x1a)
-		b = appendLenString(b, string(*x.Role))
+		b = wire.AppendLenString(b, string(*x.Role))
 	}
 	if x.Delta != nil {
 		b = append(b, 0x22)
-		b = appendLenString(b, *x.Delta)
+		b = wire.AppendLenString(b, *x.Delta)
 	}
 	if x.Name != nil {
 		b = append(b, 0x2a)
-		b = appendLenString(b, *x.Name)
+		b = wire.AppendLenString(b, *x.Name)
 	}
 	if x.Attributable.SubagentRunID != nil {
 		b = append(b, 0x32)
-		b = appendLenString(b, *x.Attributable.SubagentRunID)
+		b = wire.AppendLenString(b, *x.Attributable.SubagentRunID)
 	}
 	return b
 }
@@ -466,48 +467,48 @@ func (x *ToolCallStartEvent) appendProto(b []byte) []byte {
 	b = append(b, 0x0a)
 	{
 		var at int
-		b, at = beginLen(b)
+		b, at = wire.BeginLen(b)
 		b = append(b, 0x08)
-		b = appendVarint(b, 3)
+		b = wire.AppendVarint(b, 3)
 		if x.BaseEvent.Timestamp != nil {
 			b = append(b, 0x10)
-			b = appendVarint(b, uint64(*x.BaseEvent.Timestamp))
+			b = wire.AppendVarint(b, uint64(*x.BaseEvent.Timestamp))
 		}
 		if x.BaseEvent.RawEvent != nil {
 			b = append(b, 0x1a)
 			{
 				var at int
-				b, at = beginLen(b)
-				b = appendValueWire(b, x.BaseEvent.RawEvent)
-				b = endLen(b, at)
+				b, at = wire.BeginLen(b)
+				b = wire.AppendValueWire(b, x.BaseEvent.RawEvent)
+				b = wire.EndLen(b, at)
 			}
 		}
 		if x.BaseEvent.Metadata != nil {
 			b = append(b, 0x22)
 			{
 				var at int
-				b, at = beginLen(b)
-				b = appendStructWire(b, x.BaseEvent.Metadata)
-				b = endLen(b, at)
+				b, at = wire.BeginLen(b)
+				b = wire.AppendStructWire(b, x.BaseEvent.Metadata)
+				b = wire.EndLen(b, at)
 			}
 		}
-		b = endLen(b, at)
+		b = wire.EndLen(b, at)
 	}
 	if x.ToolCallID != "" {
 		b = append(b, 0x12)
-		b = appendLenString(b, x.ToolCallID)
+		b = wire.AppendLenString(b, x.ToolCallID)
 	}
 	if x.ToolCallName != "" {
 		b = append(b, 0x1a)
-		b = appendLenString(b, x.ToolCallName)
+		b = wire.AppendLenString(b, x.ToolCallName)
 	}
 	if x.ParentMessageID != nil {
 		b = append(b, 0x22)
-		b = appendLenString(b, *x.ParentMessageID)
+		b = wire.AppendLenString(b, *x.ParentMessageID)
 	}
 	if x.Attributable.SubagentRunID != nil {
 		b = append(b, 0x2a)
-		b = appendLenString(b, *x.Attributable.SubagentRunID)
+		b = wire.AppendLenString(b, *x.Attributable.SubagentRunID)
 	}
 	return b
 }
@@ -517,44 +518,44 @@ func (x *ToolCallArgsEvent) appendProto(b []byte) []byte {
 	b = append(b, 0x0a)
 	{
 		var at int
-		b, at = beginLen(b)
+		b, at = wire.BeginLen(b)
 		b = append(b, 0x08)
-		b = appendVarint(b, 4)
+		b = wire.AppendVarint(b, 4)
 		if x.BaseEvent.Timestamp != nil {
 			b = append(b, 0x10)
-			b = appendVarint(b, uint64(*x.BaseEvent.Timestamp))
+			b = wire.AppendVarint(b, uint64(*x.BaseEvent.Timestamp))
 		}
 		if x.BaseEvent.RawEvent != nil {
 			b = append(b, 0x1a)
 			{
 				var at int
-				b, at = beginLen(b)
-				b = appendValueWire(b, x.BaseEvent.RawEvent)
-				b = endLen(b, at)
+				b, at = wire.BeginLen(b)
+				b = wire.AppendValueWire(b, x.BaseEvent.RawEvent)
+				b = wire.EndLen(b, at)
 			}
 		}
 		if x.BaseEvent.Metadata != nil {
 			b = append(b, 0x22)
 			{
 				var at int
-				b, at = beginLen(b)
-				b = appendStructWire(b, x.BaseEvent.Metadata)
-				b = endLen(b, at)
+				b, at = wire.BeginLen(b)
+				b = wire.AppendStructWire(b, x.BaseEvent.Metadata)
+				b = wire.EndLen(b, at)
 			}
 		}
-		b = endLen(b, at)
+		b = wire.EndLen(b, at)
 	}
 	if x.ToolCallID != "" {
 		b = append(b, 0x12)
-		b = appendLenString(b, x.ToolCallID)
+		b = wire.AppendLenString(b, x.ToolCallID)
 	}
 	if x.Delta != "" {
 		b = append(b, 0x1a)
-		b = appendLenString(b, x.Delta)
+		b = wire.AppendLenString(b, x.Delta)
 	}
 	if x.Attributable.SubagentRunID != nil {
 		b = append(b, 0x22)
-		b = appendLenString(b, *x.Attributable.SubagentRunID)
+		b = wire.AppendLenString(b, *x.Attributable.SubagentRunID)
 	}
 	return b
 }
@@ -564,40 +565,40 @@ func (x *ToolCallEndEvent) appendProto(b []byte) []byte {
 	b = append(b, 0x0a)
 	{
 		var at int
-		b, at = beginLen(b)
+		b, at = wire.BeginLen(b)
 		b = append(b, 0x08)
-		b = appendVarint(b, 5)
+		b = wire.AppendVarint(b, 5)
 		if x.BaseEvent.Timestamp != nil {
 			b = append(b, 0x10)
-			b = appendVarint(b, uint64(*x.BaseEvent.Timestamp))
+			b = wire.AppendVarint(b, uint64(*x.BaseEvent.Timestamp))
 		}
 		if x.BaseEvent.RawEvent != nil {
 			b = append(b, 0x1a)
 			{
 				var at int
-				b, at = beginLen(b)
-				b = appendValueWire(b, x.BaseEvent.RawEvent)
-				b = endLen(b, at)
+				b, at = wire.BeginLen(b)
+				b = wire.AppendValueWire(b, x.BaseEvent.RawEvent)
+				b = wire.EndLen(b, at)
 			}
 		}
 		if x.BaseEvent.Metadata != nil {
 			b = append(b, 0x22)
 			{
 				var at int
-				b, at = beginLen(b)
-				b = appendStructWire(b, x.BaseEvent.Metadata)
-				b = endLen(b, at)
+				b, at = wire.BeginLen(b)
+				b = wire.AppendStructWire(b, x.BaseEvent.Metadata)
+				b = wire.EndLen(b, at)
 			}
 		}
-		b = endLen(b, at)
+		b = wire.EndLen(b, at)
 	}
 	if x.ToolCallID != "" {
 		b = append(b, 0x12)
-		b = appendLenString(b, x.ToolCallID)
+		b = wire.AppendLenString(b, x.ToolCallID)
 	}
 	if x.Attributable.SubagentRunID != nil {
 		b = append(b, 0x1a)
-		b = appendLenString(b, *x.Attributable.SubagentRunID)
+		b = wire.AppendLenString(b, *x.Attributable.SubagentRunID)
 	}
 	return b
 }
@@ -607,52 +608,52 @@ func (x *ToolCallChunkEvent) appendProto(b []byte) []byte {
 	b = append(b, 0x0a)
 	{
 		var at int
-		b, at = beginLen(b)
+		b, at = wire.BeginLen(b)
 		b = append(b, 0x08)
-		b = appendVarint(b, 20)
+		b = wire.AppendVarint(b, 20)
 		if x.BaseEvent.Timestamp != nil {
 			b = append(b, 0x10)
-			b = appendVarint(b, uint64(*x.BaseEvent.Timestamp))
+			b = wire.AppendVarint(b, uint64(*x.BaseEvent.Timestamp))
 		}
 		if x.BaseEvent.RawEvent != nil {
 			b = append(b, 0x1a)
 			{
 				var at int
-				b, at = beginLen(b)
-				b = appendValueWire(b, x.BaseEvent.RawEvent)
-				b = endLen(b, at)
+				b, at = wire.BeginLen(b)
+				b = wire.AppendValueWire(b, x.BaseEvent.RawEvent)
+				b = wire.EndLen(b, at)
 			}
 		}
 		if x.BaseEvent.Metadata != nil {
 			b = append(b, 0x22)
 			{
 				var at int
-				b, at = beginLen(b)
-				b = appendStructWire(b, x.BaseEvent.Metadata)
-				b = endLen(b, at)
+				b, at = wire.BeginLen(b)
+				b = wire.AppendStructWire(b, x.BaseEvent.Metadata)
+				b = wire.EndLen(b, at)
 			}
 		}
-		b = endLen(b, at)
+		b = wire.EndLen(b, at)
 	}
 	if x.ToolCallID != nil {
 		b = append(b, 0x12)
-		b = appendLenString(b, *x.ToolCallID)
+		b = wire.AppendLenString(b, *x.ToolCallID)
 	}
 	if x.ToolCallName != nil {
 		b = append(b, 0x1a)
-		b = appendLenString(b, *x.ToolCallName)
+		b = wire.AppendLenString(b, *x.ToolCallName)
 	}
 	if x.ParentMessageID != nil {
 		b = append(b, 0x22)
-		b = appendLenString(b, *x.ParentMessageID)
+		b = wire.AppendLenString(b, *x.ParentMessageID)
 	}
 	if x.Delta != nil {
 		b = append(b, 0x2a)
-		b = appendLenString(b, *x.Delta)
+		b = wire.AppendLenString(b, *x.Delta)
 	}
 	if x.Attributable.SubagentRunID != nil {
 		b = append(b, 0x32)
-		b = appendLenString(b, *x.Attributable.SubagentRunID)
+		b = wire.AppendLenString(b, *x.Attributable.SubagentRunID)
 	}
 	return b
 }
@@ -662,101 +663,101 @@ func (x *ToolCallResultEvent) appendProto(b []byte) []byte {
 	b = append(b, 0x0a)
 	{
 		var at int
-		b, at = beginLen(b)
+		b, at = wire.BeginLen(b)
 		b = append(b, 0x08)
-		b = appendVarint(b, 21)
+		b = wire.AppendVarint(b, 21)
 		if x.BaseEvent.Timestamp != nil {
 			b = append(b, 0x10)
-			b = appendVarint(b, uint64(*x.BaseEvent.Timestamp))
+			b = wire.AppendVarint(b, uint64(*x.BaseEvent.Timestamp))
 		}
 		if x.BaseEvent.RawEvent != nil {
 			b = append(b, 0x1a)
 			{
 				var at int
-				b, at = beginLen(b)
-				b = appendValueWire(b, x.BaseEvent.RawEvent)
-				b = endLen(b, at)
+				b, at = wire.BeginLen(b)
+				b = wire.AppendValueWire(b, x.BaseEvent.RawEvent)
+				b = wire.EndLen(b, at)
 			}
 		}
 		if x.BaseEvent.Metadata != nil {
 			b = append(b, 0x22)
 			{
 				var at int
-				b, at = beginLen(b)
-				b = appendStructWire(b, x.BaseEvent.Metadata)
-				b = endLen(b, at)
+				b, at = wire.BeginLen(b)
+				b = wire.AppendStructWire(b, x.BaseEvent.Metadata)
+				b = wire.EndLen(b, at)
 			}
 		}
-		b = endLen(b, at)
+		b = wire.EndLen(b, at)
 	}
 	if x.Attributable.SubagentRunID != nil {
 		b = append(b, 0x12)
-		b = appendLenString(b, *x.Attributable.SubagentRunID)
+		b = wire.AppendLenString(b, *x.Attributable.SubagentRunID)
 	}
 	if x.MessageID != "" {
 		b = append(b, 0x1a)
-		b = appendLenString(b, x.MessageID)
+		b = wire.AppendLenString(b, x.MessageID)
 	}
 	if x.ToolCallID != "" {
 		b = append(b, 0x22)
-		b = appendLenString(b, x.ToolCallID)
+		b = wire.AppendLenString(b, x.ToolCallID)
 	}
 	if x.Content.Parts == nil {
 		b = append(b, 0x2a)
-		b = appendLenString(b, x.Content.Text)
+		b = wire.AppendLenString(b, x.Content.Text)
 	}
 	if x.Role != nil {
 		b = append(b, 0x32)
-		b = appendLenString(b, *x.Role)
+		b = wire.AppendLenString(b, *x.Role)
 	}
 	for _, e := range x.Content.Parts {
 		b = append(b, 0x3a)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			switch m := e.(type) {
 			case *TextPart:
 				b = append(b, 0x0a)
 				{
 					var at int
-					b, at = beginLen(b)
+					b, at = wire.BeginLen(b)
 					b = m.appendProto(b)
-					b = endLen(b, at)
+					b = wire.EndLen(b, at)
 				}
 			case *ImagePart:
 				b = append(b, 0x12)
 				{
 					var at int
-					b, at = beginLen(b)
+					b, at = wire.BeginLen(b)
 					b = m.appendProto(b)
-					b = endLen(b, at)
+					b = wire.EndLen(b, at)
 				}
 			case *AudioPart:
 				b = append(b, 0x1a)
 				{
 					var at int
-					b, at = beginLen(b)
+					b, at = wire.BeginLen(b)
 					b = m.appendProto(b)
-					b = endLen(b, at)
+					b = wire.EndLen(b, at)
 				}
 			case *VideoPart:
 				b = append(b, 0x22)
 				{
 					var at int
-					b, at = beginLen(b)
+					b, at = wire.BeginLen(b)
 					b = m.appendProto(b)
-					b = endLen(b, at)
+					b = wire.EndLen(b, at)
 				}
 			case *DocumentPart:
 				b = append(b, 0x2a)
 				{
 					var at int
-					b, at = beginLen(b)
+					b, at = wire.BeginLen(b)
 					b = m.appendProto(b)
-					b = endLen(b, at)
+					b = wire.EndLen(b, at)
 				}
 			}
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	}
 	return b
@@ -767,43 +768,43 @@ func (x *StateSnapshotEvent) appendProto(b []byte) []byte {
 	b = append(b, 0x0a)
 	{
 		var at int
-		b, at = beginLen(b)
+		b, at = wire.BeginLen(b)
 		b = append(b, 0x08)
-		b = appendVarint(b, 6)
+		b = wire.AppendVarint(b, 6)
 		if x.BaseEvent.Timestamp != nil {
 			b = append(b, 0x10)
-			b = appendVarint(b, uint64(*x.BaseEvent.Timestamp))
+			b = wire.AppendVarint(b, uint64(*x.BaseEvent.Timestamp))
 		}
 		if x.BaseEvent.RawEvent != nil {
 			b = append(b, 0x1a)
 			{
 				var at int
-				b, at = beginLen(b)
-				b = appendValueWire(b, x.BaseEvent.RawEvent)
-				b = endLen(b, at)
+				b, at = wire.BeginLen(b)
+				b = wire.AppendValueWire(b, x.BaseEvent.RawEvent)
+				b = wire.EndLen(b, at)
 			}
 		}
 		if x.BaseEvent.Metadata != nil {
 			b = append(b, 0x22)
 			{
 				var at int
-				b, at = beginLen(b)
-				b = appendStructWire(b, x.BaseEvent.Metadata)
-				b = endLen(b, at)
+				b, at = wire.BeginLen(b)
+				b = wire.AppendStructWire(b, x.BaseEvent.Metadata)
+				b = wire.EndLen(b, at)
 			}
 		}
-		b = endLen(b, at)
+		b = wire.EndLen(b, at)
 	}
 	b = append(b, 0x12)
 	{
 		var at int
-		b, at = beginLen(b)
-		b = appendValueWire(b, rawOrNull(x.Snapshot))
-		b = endLen(b, at)
+		b, at = wire.BeginLen(b)
+		b = wire.AppendValueWire(b, wire.RawOrNull(x.Snapshot))
+		b = wire.EndLen(b, at)
 	}
 	if x.Attributable.SubagentRunID != nil {
 		b = append(b, 0x1a)
-		b = appendLenString(b, *x.Attributable.SubagentRunID)
+		b = wire.AppendLenString(b, *x.Attributable.SubagentRunID)
 	}
 	return b
 }
@@ -813,45 +814,45 @@ func (x *StateDeltaEvent) appendProto(b []byte) []byte {
 	b = append(b, 0x0a)
 	{
 		var at int
-		b, at = beginLen(b)
+		b, at = wire.BeginLen(b)
 		b = append(b, 0x08)
-		b = appendVarint(b, 7)
+		b = wire.AppendVarint(b, 7)
 		if x.BaseEvent.Timestamp != nil {
 			b = append(b, 0x10)
-			b = appendVarint(b, uint64(*x.BaseEvent.Timestamp))
+			b = wire.AppendVarint(b, uint64(*x.BaseEvent.Timestamp))
 		}
 		if x.BaseEvent.RawEvent != nil {
 			b = append(b, 0x1a)
 			{
 				var at int
-				b, at = beginLen(b)
-				b = appendValueWire(b, x.BaseEvent.RawEvent)
-				b = endLen(b, at)
+				b, at = wire.BeginLen(b)
+				b = wire.AppendValueWire(b, x.BaseEvent.RawEvent)
+				b = wire.EndLen(b, at)
 			}
 		}
 		if x.BaseEvent.Metadata != nil {
 			b = append(b, 0x22)
 			{
 				var at int
-				b, at = beginLen(b)
-				b = appendStructWire(b, x.BaseEvent.Metadata)
-				b = endLen(b, at)
+				b, at = wire.BeginLen(b)
+				b = wire.AppendStructWire(b, x.BaseEvent.Metadata)
+				b = wire.EndLen(b, at)
 			}
 		}
-		b = endLen(b, at)
+		b = wire.EndLen(b, at)
 	}
 	for _, e := range x.Delta {
 		b = append(b, 0x12)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = appendJSONPatchOperationProto(b, e)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	}
 	if x.Attributable.SubagentRunID != nil {
 		b = append(b, 0x1a)
-		b = appendLenString(b, *x.Attributable.SubagentRunID)
+		b = wire.AppendLenString(b, *x.Attributable.SubagentRunID)
 	}
 	return b
 }
@@ -861,40 +862,40 @@ func (x *MessagesSnapshotEvent) appendProto(b []byte) []byte {
 	b = append(b, 0x0a)
 	{
 		var at int
-		b, at = beginLen(b)
+		b, at = wire.BeginLen(b)
 		b = append(b, 0x08)
-		b = appendVarint(b, 8)
+		b = wire.AppendVarint(b, 8)
 		if x.BaseEvent.Timestamp != nil {
 			b = append(b, 0x10)
-			b = appendVarint(b, uint64(*x.BaseEvent.Timestamp))
+			b = wire.AppendVarint(b, uint64(*x.BaseEvent.Timestamp))
 		}
 		if x.BaseEvent.RawEvent != nil {
 			b = append(b, 0x1a)
 			{
 				var at int
-				b, at = beginLen(b)
-				b = appendValueWire(b, x.BaseEvent.RawEvent)
-				b = endLen(b, at)
+				b, at = wire.BeginLen(b)
+				b = wire.AppendValueWire(b, x.BaseEvent.RawEvent)
+				b = wire.EndLen(b, at)
 			}
 		}
 		if x.BaseEvent.Metadata != nil {
 			b = append(b, 0x22)
 			{
 				var at int
-				b, at = beginLen(b)
-				b = appendStructWire(b, x.BaseEvent.Metadata)
-				b = endLen(b, at)
+				b, at = wire.BeginLen(b)
+				b = wire.AppendStructWire(b, x.BaseEvent.Metadata)
+				b = wire.EndLen(b, at)
 			}
 		}
-		b = endLen(b, at)
+		b = wire.EndLen(b, at)
 	}
 	for _, e := range x.Messages {
 		b = append(b, 0x12)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = appendMessageProto(b, e)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	}
 	return b
@@ -905,55 +906,55 @@ func (x *ActivitySnapshotEvent) appendProto(b []byte) []byte {
 	b = append(b, 0x0a)
 	{
 		var at int
-		b, at = beginLen(b)
+		b, at = wire.BeginLen(b)
 		b = append(b, 0x08)
-		b = appendVarint(b, 22)
+		b = wire.AppendVarint(b, 22)
 		if x.BaseEvent.Timestamp != nil {
 			b = append(b, 0x10)
-			b = appendVarint(b, uint64(*x.BaseEvent.Timestamp))
+			b = wire.AppendVarint(b, uint64(*x.BaseEvent.Timestamp))
 		}
 		if x.BaseEvent.RawEvent != nil {
 			b = append(b, 0x1a)
 			{
 				var at int
-				b, at = beginLen(b)
-				b = appendValueWire(b, x.BaseEvent.RawEvent)
-				b = endLen(b, at)
+				b, at = wire.BeginLen(b)
+				b = wire.AppendValueWire(b, x.BaseEvent.RawEvent)
+				b = wire.EndLen(b, at)
 			}
 		}
 		if x.BaseEvent.Metadata != nil {
 			b = append(b, 0x22)
 			{
 				var at int
-				b, at = beginLen(b)
-				b = appendStructWire(b, x.BaseEvent.Metadata)
-				b = endLen(b, at)
+				b, at = wire.BeginLen(b)
+				b = wire.AppendStructWire(b, x.BaseEvent.Metadata)
+				b = wire.EndLen(b, at)
 			}
 		}
-		b = endLen(b, at)
+		b = wire.EndLen(b, at)
 	}
 	if x.Attributable.SubagentRunID != nil {
 		b = append(b, 0x12)
-		b = appendLenString(b, *x.Attributable.SubagentRunID)
+		b = wire.AppendLenString(b, *x.Attributable.SubagentRunID)
 	}
 	if x.MessageID != "" {
 		b = append(b, 0x1a)
-		b = appendLenString(b, x.MessageID)
+		b = wire.AppendLenString(b, x.MessageID)
 	}
 	if x.ActivityType != "" {
 		b = append(b, 0x22)
-		b = appendLenString(b, x.ActivityType)
+		b = wire.AppendLenString(b, x.ActivityType)
 	}
 	b = append(b, 0x2a)
 	{
 		var at int
-		b, at = beginLen(b)
-		b = appendStructWire(b, rawOrNull(x.Content))
-		b = endLen(b, at)
+		b, at = wire.BeginLen(b)
+		b = wire.AppendStructWire(b, wire.RawOrNull(x.Content))
+		b = wire.EndLen(b, at)
 	}
 	if x.Replace != nil {
 		b = append(b, 0x30)
-		b = appendBoolVarint(b, *x.Replace)
+		b = wire.AppendBoolVarint(b, *x.Replace)
 	}
 	return b
 }
@@ -963,52 +964,52 @@ func (x *ActivityDeltaEvent) appendProto(b []byte) []byte {
 	b = append(b, 0x0a)
 	{
 		var at int
-		b, at = beginLen(b)
+		b, at = wire.BeginLen(b)
 		b = append(b, 0x08)
-		b = appendVarint(b, 23)
+		b = wire.AppendVarint(b, 23)
 		if x.BaseEvent.Timestamp != nil {
 			b = append(b, 0x10)
-			b = appendVarint(b, uint64(*x.BaseEvent.Timestamp))
+			b = wire.AppendVarint(b, uint64(*x.BaseEvent.Timestamp))
 		}
 		if x.BaseEvent.RawEvent != nil {
 			b = append(b, 0x1a)
 			{
 				var at int
-				b, at = beginLen(b)
-				b = appendValueWire(b, x.BaseEvent.RawEvent)
-				b = endLen(b, at)
+				b, at = wire.BeginLen(b)
+				b = wire.AppendValueWire(b, x.BaseEvent.RawEvent)
+				b = wire.EndLen(b, at)
 			}
 		}
 		if x.BaseEvent.Metadata != nil {
 			b = append(b, 0x22)
 			{
 				var at int
-				b, at = beginLen(b)
-				b = appendStructWire(b, x.BaseEvent.Metadata)
-				b = endLen(b, at)
+				b, at = wire.BeginLen(b)
+				b = wire.AppendStructWire(b, x.BaseEvent.Metadata)
+				b = wire.EndLen(b, at)
 			}
 		}
-		b = endLen(b, at)
+		b = wire.EndLen(b, at)
 	}
 	if x.Attributable.SubagentRunID != nil {
 		b = append(b, 0x12)
-		b = appendLenString(b, *x.Attributable.SubagentRunID)
+		b = wire.AppendLenString(b, *x.Attributable.SubagentRunID)
 	}
 	if x.MessageID != "" {
 		b = append(b, 0x1a)
-		b = appendLenString(b, x.MessageID)
+		b = wire.AppendLenString(b, x.MessageID)
 	}
 	if x.ActivityType != "" {
 		b = append(b, 0x22)
-		b = appendLenString(b, x.ActivityType)
+		b = wire.AppendLenString(b, x.ActivityType)
 	}
 	for _, e := range x.Patch {
 		b = append(b, 0x2a)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = appendJSONPatchOperationProto(b, e)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	}
 	return b
@@ -1019,47 +1020,47 @@ func (x *RawEvent) appendProto(b []byte) []byte {
 	b = append(b, 0x0a)
 	{
 		var at int
-		b, at = beginLen(b)
+		b, at = wire.BeginLen(b)
 		b = append(b, 0x08)
-		b = appendVarint(b, 9)
+		b = wire.AppendVarint(b, 9)
 		if x.BaseEvent.Timestamp != nil {
 			b = append(b, 0x10)
-			b = appendVarint(b, uint64(*x.BaseEvent.Timestamp))
+			b = wire.AppendVarint(b, uint64(*x.BaseEvent.Timestamp))
 		}
 		if x.BaseEvent.RawEvent != nil {
 			b = append(b, 0x1a)
 			{
 				var at int
-				b, at = beginLen(b)
-				b = appendValueWire(b, x.BaseEvent.RawEvent)
-				b = endLen(b, at)
+				b, at = wire.BeginLen(b)
+				b = wire.AppendValueWire(b, x.BaseEvent.RawEvent)
+				b = wire.EndLen(b, at)
 			}
 		}
 		if x.BaseEvent.Metadata != nil {
 			b = append(b, 0x22)
 			{
 				var at int
-				b, at = beginLen(b)
-				b = appendStructWire(b, x.BaseEvent.Metadata)
-				b = endLen(b, at)
+				b, at = wire.BeginLen(b)
+				b = wire.AppendStructWire(b, x.BaseEvent.Metadata)
+				b = wire.EndLen(b, at)
 			}
 		}
-		b = endLen(b, at)
+		b = wire.EndLen(b, at)
 	}
 	b = append(b, 0x12)
 	{
 		var at int
-		b, at = beginLen(b)
-		b = appendValueWire(b, rawOrNull(x.Event))
-		b = endLen(b, at)
+		b, at = wire.BeginLen(b)
+		b = wire.AppendValueWire(b, wire.RawOrNull(x.Event))
+		b = wire.EndLen(b, at)
 	}
 	if x.Source != nil {
 		b = append(b, 0x1a)
-		b = appendLenString(b, *x.Source)
+		b = wire.AppendLenString(b, *x.Source)
 	}
 	if x.Attributable.SubagentRunID != nil {
 		b = append(b, 0x22)
-		b = appendLenString(b, *x.Attributable.SubagentRunID)
+		b = wire.AppendLenString(b, *x.Attributable.SubagentRunID)
 	}
 	return b
 }
@@ -1069,47 +1070,47 @@ func (x *CustomEvent) appendProto(b []byte) []byte {
 	b = append(b, 0x0a)
 	{
 		var at int
-		b, at = beginLen(b)
+		b, at = wire.BeginLen(b)
 		b = append(b, 0x08)
-		b = appendVarint(b, 10)
+		b = wire.AppendVarint(b, 10)
 		if x.BaseEvent.Timestamp != nil {
 			b = append(b, 0x10)
-			b = appendVarint(b, uint64(*x.BaseEvent.Timestamp))
+			b = wire.AppendVarint(b, uint64(*x.BaseEvent.Timestamp))
 		}
 		if x.BaseEvent.RawEvent != nil {
 			b = append(b, 0x1a)
 			{
 				var at int
-				b, at = beginLen(b)
-				b = appendValueWire(b, x.BaseEvent.RawEvent)
-				b = endLen(b, at)
+				b, at = wire.BeginLen(b)
+				b = wire.AppendValueWire(b, x.BaseEvent.RawEvent)
+				b = wire.EndLen(b, at)
 			}
 		}
 		if x.BaseEvent.Metadata != nil {
 			b = append(b, 0x22)
 			{
 				var at int
-				b, at = beginLen(b)
-				b = appendStructWire(b, x.BaseEvent.Metadata)
-				b = endLen(b, at)
+				b, at = wire.BeginLen(b)
+				b = wire.AppendStructWire(b, x.BaseEvent.Metadata)
+				b = wire.EndLen(b, at)
 			}
 		}
-		b = endLen(b, at)
+		b = wire.EndLen(b, at)
 	}
 	if x.Name != "" {
 		b = append(b, 0x12)
-		b = appendLenString(b, x.Name)
+		b = wire.AppendLenString(b, x.Name)
 	}
 	b = append(b, 0x1a)
 	{
 		var at int
-		b, at = beginLen(b)
-		b = appendValueWire(b, rawOrNull(x.Value))
-		b = endLen(b, at)
+		b, at = wire.BeginLen(b)
+		b = wire.AppendValueWire(b, wire.RawOrNull(x.Value))
+		b = wire.EndLen(b, at)
 	}
 	if x.Attributable.SubagentRunID != nil {
 		b = append(b, 0x22)
-		b = appendLenString(b, *x.Attributable.SubagentRunID)
+		b = wire.AppendLenString(b, *x.Attributable.SubagentRunID)
 	}
 	return b
 }
@@ -1119,57 +1120,57 @@ func (x *RunStartedEvent) appendProto(b []byte) []byte {
 	b = append(b, 0x0a)
 	{
 		var at int
-		b, at = beginLen(b)
+		b, at = wire.BeginLen(b)
 		b = append(b, 0x08)
-		b = appendVarint(b, 11)
+		b = wire.AppendVarint(b, 11)
 		if x.BaseEvent.Timestamp != nil {
 			b = append(b, 0x10)
-			b = appendVarint(b, uint64(*x.BaseEvent.Timestamp))
+			b = wire.AppendVarint(b, uint64(*x.BaseEvent.Timestamp))
 		}
 		if x.BaseEvent.RawEvent != nil {
 			b = append(b, 0x1a)
 			{
 				var at int
-				b, at = beginLen(b)
-				b = appendValueWire(b, x.BaseEvent.RawEvent)
-				b = endLen(b, at)
+				b, at = wire.BeginLen(b)
+				b = wire.AppendValueWire(b, x.BaseEvent.RawEvent)
+				b = wire.EndLen(b, at)
 			}
 		}
 		if x.BaseEvent.Metadata != nil {
 			b = append(b, 0x22)
 			{
 				var at int
-				b, at = beginLen(b)
-				b = appendStructWire(b, x.BaseEvent.Metadata)
-				b = endLen(b, at)
+				b, at = wire.BeginLen(b)
+				b = wire.AppendStructWire(b, x.BaseEvent.Metadata)
+				b = wire.EndLen(b, at)
 			}
 		}
-		b = endLen(b, at)
+		b = wire.EndLen(b, at)
 	}
 	if x.ThreadID != "" {
 		b = append(b, 0x12)
-		b = appendLenString(b, x.ThreadID)
+		b = wire.AppendLenString(b, x.ThreadID)
 	}
 	if x.RunID != "" {
 		b = append(b, 0x1a)
-		b = appendLenString(b, x.RunID)
+		b = wire.AppendLenString(b, x.RunID)
 	}
 	if x.ParentRunID != nil {
 		b = append(b, 0x22)
-		b = appendLenString(b, *x.ParentRunID)
+		b = wire.AppendLenString(b, *x.ParentRunID)
 	}
 	if x.Input != nil {
 		b = append(b, 0x2a)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = x.Input.appendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	}
 	if x.ProtocolVersion != nil {
 		b = append(b, 0x32)
-		b = appendLenString(b, *x.ProtocolVersion)
+		b = wire.AppendLenString(b, *x.ProtocolVersion)
 	}
 	return b
 }
@@ -1179,62 +1180,62 @@ func (x *RunFinishedEvent) appendProto(b []byte) []byte {
 	b = append(b, 0x0a)
 	{
 		var at int
-		b, at = beginLen(b)
+		b, at = wire.BeginLen(b)
 		b = append(b, 0x08)
-		b = appendVarint(b, 12)
+		b = wire.AppendVarint(b, 12)
 		if x.BaseEvent.Timestamp != nil {
 			b = append(b, 0x10)
-			b = appendVarint(b, uint64(*x.BaseEvent.Timestamp))
+			b = wire.AppendVarint(b, uint64(*x.BaseEvent.Timestamp))
 		}
 		if x.BaseEvent.RawEvent != nil {
 			b = append(b, 0x1a)
 			{
 				var at int
-				b, at = beginLen(b)
-				b = appendValueWire(b, x.BaseEvent.RawEvent)
-				b = endLen(b, at)
+				b, at = wire.BeginLen(b)
+				b = wire.AppendValueWire(b, x.BaseEvent.RawEvent)
+				b = wire.EndLen(b, at)
 			}
 		}
 		if x.BaseEvent.Metadata != nil {
 			b = append(b, 0x22)
 			{
 				var at int
-				b, at = beginLen(b)
-				b = appendStructWire(b, x.BaseEvent.Metadata)
-				b = endLen(b, at)
+				b, at = wire.BeginLen(b)
+				b = wire.AppendStructWire(b, x.BaseEvent.Metadata)
+				b = wire.EndLen(b, at)
 			}
 		}
-		b = endLen(b, at)
+		b = wire.EndLen(b, at)
 	}
 	if x.ThreadID != "" {
 		b = append(b, 0x12)
-		b = appendLenString(b, x.ThreadID)
+		b = wire.AppendLenString(b, x.ThreadID)
 	}
 	if x.RunID != "" {
 		b = append(b, 0x1a)
-		b = appendLenString(b, x.RunID)
+		b = wire.AppendLenString(b, x.RunID)
 	}
 	if x.Result != nil {
 		b = append(b, 0x22)
 		{
 			var at int
-			b, at = beginLen(b)
-			b = appendValueWire(b, x.Result)
-			b = endLen(b, at)
+			b, at = wire.BeginLen(b)
+			b = wire.AppendValueWire(b, x.Result)
+			b = wire.EndLen(b, at)
 		}
 	}
 	if x.Outcome != nil {
 		b = append(b, 0x2a)
-		b = appendLenString(b, string(x.Outcome.Type()))
+		b = wire.AppendLenString(b, string(x.Outcome.Type()))
 	}
 	if x, ok := x.Outcome.(*RunFinishedInterruptOutcome); ok {
 		for i := range x.Interrupts {
 			b = append(b, 0x32)
 			{
 				var at int
-				b, at = beginLen(b)
+				b, at = wire.BeginLen(b)
 				b = x.Interrupts[i].appendProto(b)
-				b = endLen(b, at)
+				b = wire.EndLen(b, at)
 			}
 		}
 	}
@@ -1243,9 +1244,9 @@ func (x *RunFinishedEvent) appendProto(b []byte) []byte {
 			b = append(b, 0x3a)
 			{
 				var at int
-				b, at = beginLen(b)
+				b, at = wire.BeginLen(b)
 				b = x.Usage[i].appendProto(b)
-				b = endLen(b, at)
+				b = wire.EndLen(b, at)
 			}
 		}
 	}
@@ -1253,7 +1254,7 @@ func (x *RunFinishedEvent) appendProto(b []byte) []byte {
 		if x.PendingToolCallIDs != nil {
 			for _, e := range x.PendingToolCallIDs {
 				b = append(b, 0x42)
-				b = appendLenString(b, e)
+				b = wire.AppendLenString(b, e)
 			}
 		}
 	}
@@ -1265,49 +1266,49 @@ func (x *RunErrorEvent) appendProto(b []byte) []byte {
 	b = append(b, 0x0a)
 	{
 		var at int
-		b, at = beginLen(b)
+		b, at = wire.BeginLen(b)
 		b = append(b, 0x08)
-		b = appendVarint(b, 13)
+		b = wire.AppendVarint(b, 13)
 		if x.BaseEvent.Timestamp != nil {
 			b = append(b, 0x10)
-			b = appendVarint(b, uint64(*x.BaseEvent.Timestamp))
+			b = wire.AppendVarint(b, uint64(*x.BaseEvent.Timestamp))
 		}
 		if x.BaseEvent.RawEvent != nil {
 			b = append(b, 0x1a)
 			{
 				var at int
-				b, at = beginLen(b)
-				b = appendValueWire(b, x.BaseEvent.RawEvent)
-				b = endLen(b, at)
+				b, at = wire.BeginLen(b)
+				b = wire.AppendValueWire(b, x.BaseEvent.RawEvent)
+				b = wire.EndLen(b, at)
 			}
 		}
 		if x.BaseEvent.Metadata != nil {
 			b = append(b, 0x22)
 			{
 				var at int
-				b, at = beginLen(b)
-				b = appendStructWire(b, x.BaseEvent.Metadata)
-				b = endLen(b, at)
+				b, at = wire.BeginLen(b)
+				b = wire.AppendStructWire(b, x.BaseEvent.Metadata)
+				b = wire.EndLen(b, at)
 			}
 		}
-		b = endLen(b, at)
+		b = wire.EndLen(b, at)
 	}
 	if x.Code != nil {
 		b = append(b, 0x12)
-		b = appendLenString(b, *x.Code)
+		b = wire.AppendLenString(b, *x.Code)
 	}
 	if x.Message != "" {
 		b = append(b, 0x1a)
-		b = appendLenString(b, x.Message)
+		b = wire.AppendLenString(b, x.Message)
 	}
 	if x.Usage != nil {
 		for i := range x.Usage {
 			b = append(b, 0x22)
 			{
 				var at int
-				b, at = beginLen(b)
+				b, at = wire.BeginLen(b)
 				b = x.Usage[i].appendProto(b)
-				b = endLen(b, at)
+				b = wire.EndLen(b, at)
 			}
 		}
 	}
@@ -1319,40 +1320,40 @@ func (x *StepStartedEvent) appendProto(b []byte) []byte {
 	b = append(b, 0x0a)
 	{
 		var at int
-		b, at = beginLen(b)
+		b, at = wire.BeginLen(b)
 		b = append(b, 0x08)
-		b = appendVarint(b, 14)
+		b = wire.AppendVarint(b, 14)
 		if x.BaseEvent.Timestamp != nil {
 			b = append(b, 0x10)
-			b = appendVarint(b, uint64(*x.BaseEvent.Timestamp))
+			b = wire.AppendVarint(b, uint64(*x.BaseEvent.Timestamp))
 		}
 		if x.BaseEvent.RawEvent != nil {
 			b = append(b, 0x1a)
 			{
 				var at int
-				b, at = beginLen(b)
-				b = appendValueWire(b, x.BaseEvent.RawEvent)
-				b = endLen(b, at)
+				b, at = wire.BeginLen(b)
+				b = wire.AppendValueWire(b, x.BaseEvent.RawEvent)
+				b = wire.EndLen(b, at)
 			}
 		}
 		if x.BaseEvent.Metadata != nil {
 			b = append(b, 0x22)
 			{
 				var at int
-				b, at = beginLen(b)
-				b = appendStructWire(b, x.BaseEvent.Metadata)
-				b = endLen(b, at)
+				b, at = wire.BeginLen(b)
+				b = wire.AppendStructWire(b, x.BaseEvent.Metadata)
+				b = wire.EndLen(b, at)
 			}
 		}
-		b = endLen(b, at)
+		b = wire.EndLen(b, at)
 	}
 	if x.StepName != "" {
 		b = append(b, 0x12)
-		b = appendLenString(b, x.StepName)
+		b = wire.AppendLenString(b, x.StepName)
 	}
 	if x.Attributable.SubagentRunID != nil {
 		b = append(b, 0x1a)
-		b = appendLenString(b, *x.Attributable.SubagentRunID)
+		b = wire.AppendLenString(b, *x.Attributable.SubagentRunID)
 	}
 	return b
 }
@@ -1362,40 +1363,40 @@ func (x *StepFinishedEvent) appendProto(b []byte) []byte {
 	b = append(b, 0x0a)
 	{
 		var at int
-		b, at = beginLen(b)
+		b, at = wire.BeginLen(b)
 		b = append(b, 0x08)
-		b = appendVarint(b, 15)
+		b = wire.AppendVarint(b, 15)
 		if x.BaseEvent.Timestamp != nil {
 			b = append(b, 0x10)
-			b = appendVarint(b, uint64(*x.BaseEvent.Timestamp))
+			b = wire.AppendVarint(b, uint64(*x.BaseEvent.Timestamp))
 		}
 		if x.BaseEvent.RawEvent != nil {
 			b = append(b, 0x1a)
 			{
 				var at int
-				b, at = beginLen(b)
-				b = appendValueWire(b, x.BaseEvent.RawEvent)
-				b = endLen(b, at)
+				b, at = wire.BeginLen(b)
+				b = wire.AppendValueWire(b, x.BaseEvent.RawEvent)
+				b = wire.EndLen(b, at)
 			}
 		}
 		if x.BaseEvent.Metadata != nil {
 			b = append(b, 0x22)
 			{
 				var at int
-				b, at = beginLen(b)
-				b = appendStructWire(b, x.BaseEvent.Metadata)
-				b = endLen(b, at)
+				b, at = wire.BeginLen(b)
+				b = wire.AppendStructWire(b, x.BaseEvent.Metadata)
+				b = wire.EndLen(b, at)
 			}
 		}
-		b = endLen(b, at)
+		b = wire.EndLen(b, at)
 	}
 	if x.StepName != "" {
 		b = append(b, 0x12)
-		b = appendLenString(b, x.StepName)
+		b = wire.AppendLenString(b, x.StepName)
 	}
 	if x.Attributable.SubagentRunID != nil {
 		b = append(b, 0x1a)
-		b = appendLenString(b, *x.Attributable.SubagentRunID)
+		b = wire.AppendLenString(b, *x.Attributable.SubagentRunID)
 	}
 	return b
 }
@@ -1405,40 +1406,40 @@ func (x *ReasoningStartEvent) appendProto(b []byte) []byte {
 	b = append(b, 0x0a)
 	{
 		var at int
-		b, at = beginLen(b)
+		b, at = wire.BeginLen(b)
 		b = append(b, 0x08)
-		b = appendVarint(b, 24)
+		b = wire.AppendVarint(b, 24)
 		if x.BaseEvent.Timestamp != nil {
 			b = append(b, 0x10)
-			b = appendVarint(b, uint64(*x.BaseEvent.Timestamp))
+			b = wire.AppendVarint(b, uint64(*x.BaseEvent.Timestamp))
 		}
 		if x.BaseEvent.RawEvent != nil {
 			b = append(b, 0x1a)
 			{
 				var at int
-				b, at = beginLen(b)
-				b = appendValueWire(b, x.BaseEvent.RawEvent)
-				b = endLen(b, at)
+				b, at = wire.BeginLen(b)
+				b = wire.AppendValueWire(b, x.BaseEvent.RawEvent)
+				b = wire.EndLen(b, at)
 			}
 		}
 		if x.BaseEvent.Metadata != nil {
 			b = append(b, 0x22)
 			{
 				var at int
-				b, at = beginLen(b)
-				b = appendStructWire(b, x.BaseEvent.Metadata)
-				b = endLen(b, at)
+				b, at = wire.BeginLen(b)
+				b = wire.AppendStructWire(b, x.BaseEvent.Metadata)
+				b = wire.EndLen(b, at)
 			}
 		}
-		b = endLen(b, at)
+		b = wire.EndLen(b, at)
 	}
 	if x.Attributable.SubagentRunID != nil {
 		b = append(b, 0x12)
-		b = appendLenString(b, *x.Attributable.SubagentRunID)
+		b = wire.AppendLenString(b, *x.Attributable.SubagentRunID)
 	}
 	if x.MessageID != "" {
 		b = append(b, 0x1a)
-		b = appendLenString(b, x.MessageID)
+		b = wire.AppendLenString(b, x.MessageID)
 	}
 	return b
 }
@@ -1448,43 +1449,43 @@ func (x *ReasoningMessageStartEvent) appendProto(b []byte) []byte {
 	b = append(b, 0x0a)
 	{
 		var at int
-		b, at = beginLen(b)
+		b, at = wire.BeginLen(b)
 		b = append(b, 0x08)
-		b = appendVarint(b, 25)
+		b = wire.AppendVarint(b, 25)
 		if x.BaseEvent.Timestamp != nil {
 			b = append(b, 0x10)
-			b = appendVarint(b, uint64(*x.BaseEvent.Timestamp))
+			b = wire.AppendVarint(b, uint64(*x.BaseEvent.Timestamp))
 		}
 		if x.BaseEvent.RawEvent != nil {
 			b = append(b, 0x1a)
 			{
 				var at int
-				b, at = beginLen(b)
-				b = appendValueWire(b, x.BaseEvent.RawEvent)
-				b = endLen(b, at)
+				b, at = wire.BeginLen(b)
+				b = wire.AppendValueWire(b, x.BaseEvent.RawEvent)
+				b = wire.EndLen(b, at)
 			}
 		}
 		if x.BaseEvent.Metadata != nil {
 			b = append(b, 0x22)
 			{
 				var at int
-				b, at = beginLen(b)
-				b = appendStructWire(b, x.BaseEvent.Metadata)
-				b = endLen(b, at)
+				b, at = wire.BeginLen(b)
+				b = wire.AppendStructWire(b, x.BaseEvent.Metadata)
+				b = wire.EndLen(b, at)
 			}
 		}
-		b = endLen(b, at)
+		b = wire.EndLen(b, at)
 	}
 	if x.Attributable.SubagentRunID != nil {
 		b = append(b, 0x12)
-		b = appendLenString(b, *x.Attributable.SubagentRunID)
+		b = wire.AppendLenString(b, *x.Attributable.SubagentRunID)
 	}
 	if x.MessageID != "" {
 		b = append(b, 0x1a)
-		b = appendLenString(b, x.MessageID)
+		b = wire.AppendLenString(b, x.MessageID)
 	}
 	b = append(b, 0x22)
-	b = appendLenString(b, "reasoning")
+	b = wire.AppendLenString(b, "reasoning")
 	return b
 }
 
@@ -1493,44 +1494,44 @@ func (x *ReasoningMessageContentEvent) appendProto(b []byte) []byte {
 	b = append(b, 0x0a)
 	{
 		var at int
-		b, at = beginLen(b)
+		b, at = wire.BeginLen(b)
 		b = append(b, 0x08)
-		b = appendVarint(b, 26)
+		b = wire.AppendVarint(b, 26)
 		if x.BaseEvent.Timestamp != nil {
 			b = append(b, 0x10)
-			b = appendVarint(b, uint64(*x.BaseEvent.Timestamp))
+			b = wire.AppendVarint(b, uint64(*x.BaseEvent.Timestamp))
 		}
 		if x.BaseEvent.RawEvent != nil {
 			b = append(b, 0x1a)
 			{
 				var at int
-				b, at = beginLen(b)
-				b = appendValueWire(b, x.BaseEvent.RawEvent)
-				b = endLen(b, at)
+				b, at = wire.BeginLen(b)
+				b = wire.AppendValueWire(b, x.BaseEvent.RawEvent)
+				b = wire.EndLen(b, at)
 			}
 		}
 		if x.BaseEvent.Metadata != nil {
 			b = append(b, 0x22)
 			{
 				var at int
-				b, at = beginLen(b)
-				b = appendStructWire(b, x.BaseEvent.Metadata)
-				b = endLen(b, at)
+				b, at = wire.BeginLen(b)
+				b = wire.AppendStructWire(b, x.BaseEvent.Metadata)
+				b = wire.EndLen(b, at)
 			}
 		}
-		b = endLen(b, at)
+		b = wire.EndLen(b, at)
 	}
 	if x.Attributable.SubagentRunID != nil {
 		b = append(b, 0x12)
-		b = appendLenString(b, *x.Attributable.SubagentRunID)
+		b = wire.AppendLenString(b, *x.Attributable.SubagentRunID)
 	}
 	if x.MessageID != "" {
 		b = append(b, 0x1a)
-		b = appendLenString(b, x.MessageID)
+		b = wire.AppendLenString(b, x.MessageID)
 	}
 	if x.Delta != "" {
 		b = append(b, 0x22)
-		b = appendLenString(b, x.Delta)
+		b = wire.AppendLenString(b, x.Delta)
 	}
 	return b
 }
@@ -1540,40 +1541,40 @@ func (x *ReasoningMessageEndEvent) appendProto(b []byte) []byte {
 	b = append(b, 0x0a)
 	{
 		var at int
-		b, at = beginLen(b)
+		b, at = wire.BeginLen(b)
 		b = append(b, 0x08)
-		b = appendVarint(b, 27)
+		b = wire.AppendVarint(b, 27)
 		if x.BaseEvent.Timestamp != nil {
 			b = append(b, 0x10)
-			b = appendVarint(b, uint64(*x.BaseEvent.Timestamp))
+			b = wire.AppendVarint(b, uint64(*x.BaseEvent.Timestamp))
 		}
 		if x.BaseEvent.RawEvent != nil {
 			b = append(b, 0x1a)
 			{
 				var at int
-				b, at = beginLen(b)
-				b = appendValueWire(b, x.BaseEvent.RawEvent)
-				b = endLen(b, at)
+				b, at = wire.BeginLen(b)
+				b = wire.AppendValueWire(b, x.BaseEvent.RawEvent)
+				b = wire.EndLen(b, at)
 			}
 		}
 		if x.BaseEvent.Metadata != nil {
 			b = append(b, 0x22)
 			{
 				var at int
-				b, at = beginLen(b)
-				b = appendStructWire(b, x.BaseEvent.Metadata)
-				b = endLen(b, at)
+				b, at = wire.BeginLen(b)
+				b = wire.AppendStructWire(b, x.BaseEvent.Metadata)
+				b = wire.EndLen(b, at)
 			}
 		}
-		b = endLen(b, at)
+		b = wire.EndLen(b, at)
 	}
 	if x.Attributable.SubagentRunID != nil {
 		b = append(b, 0x12)
-		b = appendLenString(b, *x.Attributable.SubagentRunID)
+		b = wire.AppendLenString(b, *x.Attributable.SubagentRunID)
 	}
 	if x.MessageID != "" {
 		b = append(b, 0x1a)
-		b = appendLenString(b, x.MessageID)
+		b = wire.AppendLenString(b, x.MessageID)
 	}
 	return b
 }
@@ -1583,44 +1584,44 @@ func (x *ReasoningMessageChunkEvent) appendProto(b []byte) []byte {
 	b = append(b, 0x0a)
 	{
 		var at int
-		b, at = beginLen(b)
+		b, at = wire.BeginLen(b)
 		b = append(b, 0x08)
-		b = appendVarint(b, 28)
+		b = wire.AppendVarint(b, 28)
 		if x.BaseEvent.Timestamp != nil {
 			b = append(b, 0x10)
-			b = appendVarint(b, uint64(*x.BaseEvent.Timestamp))
+			b = wire.AppendVarint(b, uint64(*x.BaseEvent.Timestamp))
 		}
 		if x.BaseEvent.RawEvent != nil {
 			b = append(b, 0x1a)
 			{
 				var at int
-				b, at = beginLen(b)
-				b = appendValueWire(b, x.BaseEvent.RawEvent)
-				b = endLen(b, at)
+				b, at = wire.BeginLen(b)
+				b = wire.AppendValueWire(b, x.BaseEvent.RawEvent)
+				b = wire.EndLen(b, at)
 			}
 		}
 		if x.BaseEvent.Metadata != nil {
 			b = append(b, 0x22)
 			{
 				var at int
-				b, at = beginLen(b)
-				b = appendStructWire(b, x.BaseEvent.Metadata)
-				b = endLen(b, at)
+				b, at = wire.BeginLen(b)
+				b = wire.AppendStructWire(b, x.BaseEvent.Metadata)
+				b = wire.EndLen(b, at)
 			}
 		}
-		b = endLen(b, at)
+		b = wire.EndLen(b, at)
 	}
 	if x.Attributable.SubagentRunID != nil {
 		b = append(b, 0x12)
-		b = appendLenString(b, *x.Attributable.SubagentRunID)
+		b = wire.AppendLenString(b, *x.Attributable.SubagentRunID)
 	}
 	if x.MessageID != nil {
 		b = append(b, 0x1a)
-		b = appendLenString(b, *x.MessageID)
+		b = wire.AppendLenString(b, *x.MessageID)
 	}
 	if x.Delta != nil {
 		b = append(b, 0x22)
-		b = appendLenString(b, *x.Delta)
+		b = wire.AppendLenString(b, *x.Delta)
 	}
 	return b
 }
@@ -1630,40 +1631,40 @@ func (x *ReasoningEndEvent) appendProto(b []byte) []byte {
 	b = append(b, 0x0a)
 	{
 		var at int
-		b, at = beginLen(b)
+		b, at = wire.BeginLen(b)
 		b = append(b, 0x08)
-		b = appendVarint(b, 29)
+		b = wire.AppendVarint(b, 29)
 		if x.BaseEvent.Timestamp != nil {
 			b = append(b, 0x10)
-			b = appendVarint(b, uint64(*x.BaseEvent.Timestamp))
+			b = wire.AppendVarint(b, uint64(*x.BaseEvent.Timestamp))
 		}
 		if x.BaseEvent.RawEvent != nil {
 			b = append(b, 0x1a)
 			{
 				var at int
-				b, at = beginLen(b)
-				b = appendValueWire(b, x.BaseEvent.RawEvent)
-				b = endLen(b, at)
+				b, at = wire.BeginLen(b)
+				b = wire.AppendValueWire(b, x.BaseEvent.RawEvent)
+				b = wire.EndLen(b, at)
 			}
 		}
 		if x.BaseEvent.Metadata != nil {
 			b = append(b, 0x22)
 			{
 				var at int
-				b, at = beginLen(b)
-				b = appendStructWire(b, x.BaseEvent.Metadata)
-				b = endLen(b, at)
+				b, at = wire.BeginLen(b)
+				b = wire.AppendStructWire(b, x.BaseEvent.Metadata)
+				b = wire.EndLen(b, at)
 			}
 		}
-		b = endLen(b, at)
+		b = wire.EndLen(b, at)
 	}
 	if x.Attributable.SubagentRunID != nil {
 		b = append(b, 0x12)
-		b = appendLenString(b, *x.Attributable.SubagentRunID)
+		b = wire.AppendLenString(b, *x.Attributable.SubagentRunID)
 	}
 	if x.MessageID != "" {
 		b = append(b, 0x1a)
-		b = appendLenString(b, x.MessageID)
+		b = wire.AppendLenString(b, x.MessageID)
 	}
 	return b
 }
@@ -1673,52 +1674,52 @@ func (x *ReasoningEncryptedValueEvent) appendProto(b []byte) []byte {
 	b = append(b, 0x0a)
 	{
 		var at int
-		b, at = beginLen(b)
+		b, at = wire.BeginLen(b)
 		b = append(b, 0x08)
-		b = appendVarint(b, 30)
+		b = wire.AppendVarint(b, 30)
 		if x.BaseEvent.Timestamp != nil {
 			b = append(b, 0x10)
-			b = appendVarint(b, uint64(*x.BaseEvent.Timestamp))
+			b = wire.AppendVarint(b, uint64(*x.BaseEvent.Timestamp))
 		}
 		if x.BaseEvent.RawEvent != nil {
 			b = append(b, 0x1a)
 			{
 				var at int
-				b, at = beginLen(b)
-				b = appendValueWire(b, x.BaseEvent.RawEvent)
-				b = endLen(b, at)
+				b, at = wire.BeginLen(b)
+				b = wire.AppendValueWire(b, x.BaseEvent.RawEvent)
+				b = wire.EndLen(b, at)
 			}
 		}
 		if x.BaseEvent.Metadata != nil {
 			b = append(b, 0x22)
 			{
 				var at int
-				b, at = beginLen(b)
-				b = appendStructWire(b, x.BaseEvent.Metadata)
-				b = endLen(b, at)
+				b, at = wire.BeginLen(b)
+				b = wire.AppendStructWire(b, x.BaseEvent.Metadata)
+				b = wire.EndLen(b, at)
 			}
 		}
-		b = endLen(b, at)
+		b = wire.EndLen(b, at)
 	}
 	if x.Attributable.SubagentRunID != nil {
 		b = append(b, 0x12)
-		b = appendLenString(b, *x.Attributable.SubagentRunID)
+		b = wire.AppendLenString(b, *x.Attributable.SubagentRunID)
 	}
 	if x.Subtype != "" {
 		b = append(b, 0x1a)
-		b = appendLenString(b, string(x.Subtype))
+		b = wire.AppendLenString(b, string(x.Subtype))
 	}
 	if x.EntityID != "" {
 		b = append(b, 0x22)
-		b = appendLenString(b, x.EntityID)
+		b = wire.AppendLenString(b, x.EntityID)
 	}
 	if x.EncryptedValue != "" {
 		b = append(b, 0x2a)
-		b = appendLenString(b, x.EncryptedValue)
+		b = wire.AppendLenString(b, x.EncryptedValue)
 	}
 	if x.EncryptedValueType != nil {
 		b = append(b, 0x32)
-		b = appendLenString(b, *x.EncryptedValueType)
+		b = wire.AppendLenString(b, *x.EncryptedValueType)
 	}
 	return b
 }
@@ -1728,56 +1729,56 @@ func (x *SubagentStartedEvent) appendProto(b []byte) []byte {
 	b = append(b, 0x0a)
 	{
 		var at int
-		b, at = beginLen(b)
+		b, at = wire.BeginLen(b)
 		b = append(b, 0x08)
-		b = appendVarint(b, 16)
+		b = wire.AppendVarint(b, 16)
 		if x.BaseEvent.Timestamp != nil {
 			b = append(b, 0x10)
-			b = appendVarint(b, uint64(*x.BaseEvent.Timestamp))
+			b = wire.AppendVarint(b, uint64(*x.BaseEvent.Timestamp))
 		}
 		if x.BaseEvent.RawEvent != nil {
 			b = append(b, 0x1a)
 			{
 				var at int
-				b, at = beginLen(b)
-				b = appendValueWire(b, x.BaseEvent.RawEvent)
-				b = endLen(b, at)
+				b, at = wire.BeginLen(b)
+				b = wire.AppendValueWire(b, x.BaseEvent.RawEvent)
+				b = wire.EndLen(b, at)
 			}
 		}
 		if x.BaseEvent.Metadata != nil {
 			b = append(b, 0x22)
 			{
 				var at int
-				b, at = beginLen(b)
-				b = appendStructWire(b, x.BaseEvent.Metadata)
-				b = endLen(b, at)
+				b, at = wire.BeginLen(b)
+				b = wire.AppendStructWire(b, x.BaseEvent.Metadata)
+				b = wire.EndLen(b, at)
 			}
 		}
-		b = endLen(b, at)
+		b = wire.EndLen(b, at)
 	}
 	if x.SubagentRunID != "" {
 		b = append(b, 0x12)
-		b = appendLenString(b, x.SubagentRunID)
+		b = wire.AppendLenString(b, x.SubagentRunID)
 	}
 	if x.Name != "" {
 		b = append(b, 0x1a)
-		b = appendLenString(b, x.Name)
+		b = wire.AppendLenString(b, x.Name)
 	}
 	if x.Description != nil {
 		b = append(b, 0x22)
-		b = appendLenString(b, *x.Description)
+		b = wire.AppendLenString(b, *x.Description)
 	}
 	if x.ParentSubagentRunID != nil {
 		b = append(b, 0x2a)
-		b = appendLenString(b, *x.ParentSubagentRunID)
+		b = wire.AppendLenString(b, *x.ParentSubagentRunID)
 	}
 	if x.ParentToolCallID != nil {
 		b = append(b, 0x32)
-		b = appendLenString(b, *x.ParentToolCallID)
+		b = wire.AppendLenString(b, *x.ParentToolCallID)
 	}
 	if x.ParentMessageID != nil {
 		b = append(b, 0x3a)
-		b = appendLenString(b, *x.ParentMessageID)
+		b = wire.AppendLenString(b, *x.ParentMessageID)
 	}
 	return b
 }
@@ -1787,55 +1788,55 @@ func (x *SubagentFinishedEvent) appendProto(b []byte) []byte {
 	b = append(b, 0x0a)
 	{
 		var at int
-		b, at = beginLen(b)
+		b, at = wire.BeginLen(b)
 		b = append(b, 0x08)
-		b = appendVarint(b, 17)
+		b = wire.AppendVarint(b, 17)
 		if x.BaseEvent.Timestamp != nil {
 			b = append(b, 0x10)
-			b = appendVarint(b, uint64(*x.BaseEvent.Timestamp))
+			b = wire.AppendVarint(b, uint64(*x.BaseEvent.Timestamp))
 		}
 		if x.BaseEvent.RawEvent != nil {
 			b = append(b, 0x1a)
 			{
 				var at int
-				b, at = beginLen(b)
-				b = appendValueWire(b, x.BaseEvent.RawEvent)
-				b = endLen(b, at)
+				b, at = wire.BeginLen(b)
+				b = wire.AppendValueWire(b, x.BaseEvent.RawEvent)
+				b = wire.EndLen(b, at)
 			}
 		}
 		if x.BaseEvent.Metadata != nil {
 			b = append(b, 0x22)
 			{
 				var at int
-				b, at = beginLen(b)
-				b = appendStructWire(b, x.BaseEvent.Metadata)
-				b = endLen(b, at)
+				b, at = wire.BeginLen(b)
+				b = wire.AppendStructWire(b, x.BaseEvent.Metadata)
+				b = wire.EndLen(b, at)
 			}
 		}
-		b = endLen(b, at)
+		b = wire.EndLen(b, at)
 	}
 	if x.SubagentRunID != "" {
 		b = append(b, 0x12)
-		b = appendLenString(b, x.SubagentRunID)
+		b = wire.AppendLenString(b, x.SubagentRunID)
 	}
 	if x.Result != nil {
 		b = append(b, 0x1a)
 		{
 			var at int
-			b, at = beginLen(b)
-			b = appendValueWire(b, x.Result)
-			b = endLen(b, at)
+			b, at = wire.BeginLen(b)
+			b = wire.AppendValueWire(b, x.Result)
+			b = wire.EndLen(b, at)
 		}
 	}
 	if x.Outcome != nil {
 		b = append(b, 0x22)
-		b = appendLenString(b, string(x.Outcome.Type()))
+		b = wire.AppendLenString(b, string(x.Outcome.Type()))
 	}
 	if x, ok := x.Outcome.(*SubagentFinishedSuspendedOutcome); ok {
 		if x.InterruptIDs != nil {
 			for _, e := range x.InterruptIDs {
 				b = append(b, 0x2a)
-				b = appendLenString(b, e)
+				b = wire.AppendLenString(b, e)
 			}
 		}
 	}
@@ -1847,44 +1848,44 @@ func (x *SubagentErrorEvent) appendProto(b []byte) []byte {
 	b = append(b, 0x0a)
 	{
 		var at int
-		b, at = beginLen(b)
+		b, at = wire.BeginLen(b)
 		b = append(b, 0x08)
-		b = appendVarint(b, 18)
+		b = wire.AppendVarint(b, 18)
 		if x.BaseEvent.Timestamp != nil {
 			b = append(b, 0x10)
-			b = appendVarint(b, uint64(*x.BaseEvent.Timestamp))
+			b = wire.AppendVarint(b, uint64(*x.BaseEvent.Timestamp))
 		}
 		if x.BaseEvent.RawEvent != nil {
 			b = append(b, 0x1a)
 			{
 				var at int
-				b, at = beginLen(b)
-				b = appendValueWire(b, x.BaseEvent.RawEvent)
-				b = endLen(b, at)
+				b, at = wire.BeginLen(b)
+				b = wire.AppendValueWire(b, x.BaseEvent.RawEvent)
+				b = wire.EndLen(b, at)
 			}
 		}
 		if x.BaseEvent.Metadata != nil {
 			b = append(b, 0x22)
 			{
 				var at int
-				b, at = beginLen(b)
-				b = appendStructWire(b, x.BaseEvent.Metadata)
-				b = endLen(b, at)
+				b, at = wire.BeginLen(b)
+				b = wire.AppendStructWire(b, x.BaseEvent.Metadata)
+				b = wire.EndLen(b, at)
 			}
 		}
-		b = endLen(b, at)
+		b = wire.EndLen(b, at)
 	}
 	if x.SubagentRunID != "" {
 		b = append(b, 0x12)
-		b = appendLenString(b, x.SubagentRunID)
+		b = wire.AppendLenString(b, x.SubagentRunID)
 	}
 	if x.Message != "" {
 		b = append(b, 0x1a)
-		b = appendLenString(b, x.Message)
+		b = wire.AppendLenString(b, x.Message)
 	}
 	if x.Code != nil {
 		b = append(b, 0x22)
-		b = appendLenString(b, *x.Code)
+		b = wire.AppendLenString(b, *x.Code)
 	}
 	return b
 }
@@ -1893,19 +1894,19 @@ func (x *SubagentErrorEvent) appendProto(b []byte) []byte {
 func (x *TextPart) appendProto(b []byte) []byte {
 	if x.Text != "" {
 		b = append(b, 0x0a)
-		b = appendLenString(b, x.Text)
+		b = wire.AppendLenString(b, x.Text)
 	}
 	if x.ID != nil {
 		b = append(b, 0x12)
-		b = appendLenString(b, *x.ID)
+		b = wire.AppendLenString(b, *x.ID)
 	}
 	if x.Metadata != nil {
 		b = append(b, 0x1a)
 		{
 			var at int
-			b, at = beginLen(b)
-			b = appendValueWire(b, x.Metadata)
-			b = endLen(b, at)
+			b, at = wire.BeginLen(b)
+			b = wire.AppendValueWire(b, x.Metadata)
+			b = wire.EndLen(b, at)
 		}
 	}
 	return b
@@ -1916,47 +1917,47 @@ func (x *ImagePart) appendProto(b []byte) []byte {
 	b = append(b, 0x0a)
 	{
 		var at int
-		b, at = beginLen(b)
+		b, at = wire.BeginLen(b)
 		switch m := x.Source.(type) {
 		case *DataSource:
 			b = append(b, 0x0a)
 			{
 				var at int
-				b, at = beginLen(b)
+				b, at = wire.BeginLen(b)
 				b = m.appendProto(b)
-				b = endLen(b, at)
+				b = wire.EndLen(b, at)
 			}
 		case *URLSource:
 			b = append(b, 0x12)
 			{
 				var at int
-				b, at = beginLen(b)
+				b, at = wire.BeginLen(b)
 				b = m.appendProto(b)
-				b = endLen(b, at)
+				b = wire.EndLen(b, at)
 			}
 		case *FileSource:
 			b = append(b, 0x1a)
 			{
 				var at int
-				b, at = beginLen(b)
+				b, at = wire.BeginLen(b)
 				b = m.appendProto(b)
-				b = endLen(b, at)
+				b = wire.EndLen(b, at)
 			}
 		}
-		b = endLen(b, at)
+		b = wire.EndLen(b, at)
 	}
 	if x.Metadata != nil {
 		b = append(b, 0x12)
 		{
 			var at int
-			b, at = beginLen(b)
-			b = appendValueWire(b, x.Metadata)
-			b = endLen(b, at)
+			b, at = wire.BeginLen(b)
+			b = wire.AppendValueWire(b, x.Metadata)
+			b = wire.EndLen(b, at)
 		}
 	}
 	if x.ID != nil {
 		b = append(b, 0x1a)
-		b = appendLenString(b, *x.ID)
+		b = wire.AppendLenString(b, *x.ID)
 	}
 	return b
 }
@@ -1966,47 +1967,47 @@ func (x *AudioPart) appendProto(b []byte) []byte {
 	b = append(b, 0x0a)
 	{
 		var at int
-		b, at = beginLen(b)
+		b, at = wire.BeginLen(b)
 		switch m := x.Source.(type) {
 		case *DataSource:
 			b = append(b, 0x0a)
 			{
 				var at int
-				b, at = beginLen(b)
+				b, at = wire.BeginLen(b)
 				b = m.appendProto(b)
-				b = endLen(b, at)
+				b = wire.EndLen(b, at)
 			}
 		case *URLSource:
 			b = append(b, 0x12)
 			{
 				var at int
-				b, at = beginLen(b)
+				b, at = wire.BeginLen(b)
 				b = m.appendProto(b)
-				b = endLen(b, at)
+				b = wire.EndLen(b, at)
 			}
 		case *FileSource:
 			b = append(b, 0x1a)
 			{
 				var at int
-				b, at = beginLen(b)
+				b, at = wire.BeginLen(b)
 				b = m.appendProto(b)
-				b = endLen(b, at)
+				b = wire.EndLen(b, at)
 			}
 		}
-		b = endLen(b, at)
+		b = wire.EndLen(b, at)
 	}
 	if x.Metadata != nil {
 		b = append(b, 0x12)
 		{
 			var at int
-			b, at = beginLen(b)
-			b = appendValueWire(b, x.Metadata)
-			b = endLen(b, at)
+			b, at = wire.BeginLen(b)
+			b = wire.AppendValueWire(b, x.Metadata)
+			b = wire.EndLen(b, at)
 		}
 	}
 	if x.ID != nil {
 		b = append(b, 0x1a)
-		b = appendLenString(b, *x.ID)
+		b = wire.AppendLenString(b, *x.ID)
 	}
 	return b
 }
@@ -2016,47 +2017,47 @@ func (x *VideoPart) appendProto(b []byte) []byte {
 	b = append(b, 0x0a)
 	{
 		var at int
-		b, at = beginLen(b)
+		b, at = wire.BeginLen(b)
 		switch m := x.Source.(type) {
 		case *DataSource:
 			b = append(b, 0x0a)
 			{
 				var at int
-				b, at = beginLen(b)
+				b, at = wire.BeginLen(b)
 				b = m.appendProto(b)
-				b = endLen(b, at)
+				b = wire.EndLen(b, at)
 			}
 		case *URLSource:
 			b = append(b, 0x12)
 			{
 				var at int
-				b, at = beginLen(b)
+				b, at = wire.BeginLen(b)
 				b = m.appendProto(b)
-				b = endLen(b, at)
+				b = wire.EndLen(b, at)
 			}
 		case *FileSource:
 			b = append(b, 0x1a)
 			{
 				var at int
-				b, at = beginLen(b)
+				b, at = wire.BeginLen(b)
 				b = m.appendProto(b)
-				b = endLen(b, at)
+				b = wire.EndLen(b, at)
 			}
 		}
-		b = endLen(b, at)
+		b = wire.EndLen(b, at)
 	}
 	if x.Metadata != nil {
 		b = append(b, 0x12)
 		{
 			var at int
-			b, at = beginLen(b)
-			b = appendValueWire(b, x.Metadata)
-			b = endLen(b, at)
+			b, at = wire.BeginLen(b)
+			b = wire.AppendValueWire(b, x.Metadata)
+			b = wire.EndLen(b, at)
 		}
 	}
 	if x.ID != nil {
 		b = append(b, 0x1a)
-		b = appendLenString(b, *x.ID)
+		b = wire.AppendLenString(b, *x.ID)
 	}
 	return b
 }
@@ -2066,47 +2067,47 @@ func (x *DocumentPart) appendProto(b []byte) []byte {
 	b = append(b, 0x0a)
 	{
 		var at int
-		b, at = beginLen(b)
+		b, at = wire.BeginLen(b)
 		switch m := x.Source.(type) {
 		case *DataSource:
 			b = append(b, 0x0a)
 			{
 				var at int
-				b, at = beginLen(b)
+				b, at = wire.BeginLen(b)
 				b = m.appendProto(b)
-				b = endLen(b, at)
+				b = wire.EndLen(b, at)
 			}
 		case *URLSource:
 			b = append(b, 0x12)
 			{
 				var at int
-				b, at = beginLen(b)
+				b, at = wire.BeginLen(b)
 				b = m.appendProto(b)
-				b = endLen(b, at)
+				b = wire.EndLen(b, at)
 			}
 		case *FileSource:
 			b = append(b, 0x1a)
 			{
 				var at int
-				b, at = beginLen(b)
+				b, at = wire.BeginLen(b)
 				b = m.appendProto(b)
-				b = endLen(b, at)
+				b = wire.EndLen(b, at)
 			}
 		}
-		b = endLen(b, at)
+		b = wire.EndLen(b, at)
 	}
 	if x.Metadata != nil {
 		b = append(b, 0x12)
 		{
 			var at int
-			b, at = beginLen(b)
-			b = appendValueWire(b, x.Metadata)
-			b = endLen(b, at)
+			b, at = wire.BeginLen(b)
+			b = wire.AppendValueWire(b, x.Metadata)
+			b = wire.EndLen(b, at)
 		}
 	}
 	if x.ID != nil {
 		b = append(b, 0x1a)
-		b = appendLenString(b, *x.ID)
+		b = wire.AppendLenString(b, *x.ID)
 	}
 	return b
 }
@@ -2115,14 +2116,14 @@ func (x *DocumentPart) appendProto(b []byte) []byte {
 func (x *AddOperation) appendProto(b []byte) []byte {
 	if x.Path != "" {
 		b = append(b, 0x12)
-		b = appendLenString(b, x.Path)
+		b = wire.AppendLenString(b, x.Path)
 	}
 	b = append(b, 0x22)
 	{
 		var at int
-		b, at = beginLen(b)
-		b = appendValueWire(b, rawOrNull(x.Value))
-		b = endLen(b, at)
+		b, at = wire.BeginLen(b)
+		b = wire.AppendValueWire(b, wire.RawOrNull(x.Value))
+		b = wire.EndLen(b, at)
 	}
 	return b
 }
@@ -2130,10 +2131,10 @@ func (x *AddOperation) appendProto(b []byte) []byte {
 // appendProto appends x as the body of the protobuf message JsonPatchOperation.
 func (x *RemoveOperation) appendProto(b []byte) []byte {
 	b = append(b, 0x08)
-	b = appendVarint(b, 1)
+	b = wire.AppendVarint(b, 1)
 	if x.Path != "" {
 		b = append(b, 0x12)
-		b = appendLenString(b, x.Path)
+		b = wire.AppendLenString(b, x.Path)
 	}
 	return b
 }
@@ -2141,17 +2142,17 @@ func (x *RemoveOperation) appendProto(b []byte) []byte {
 // appendProto appends x as the body of the protobuf message JsonPatchOperation.
 func (x *ReplaceOperation) appendProto(b []byte) []byte {
 	b = append(b, 0x08)
-	b = appendVarint(b, 2)
+	b = wire.AppendVarint(b, 2)
 	if x.Path != "" {
 		b = append(b, 0x12)
-		b = appendLenString(b, x.Path)
+		b = wire.AppendLenString(b, x.Path)
 	}
 	b = append(b, 0x22)
 	{
 		var at int
-		b, at = beginLen(b)
-		b = appendValueWire(b, rawOrNull(x.Value))
-		b = endLen(b, at)
+		b, at = wire.BeginLen(b)
+		b = wire.AppendValueWire(b, wire.RawOrNull(x.Value))
+		b = wire.EndLen(b, at)
 	}
 	return b
 }
@@ -2159,43 +2160,43 @@ func (x *ReplaceOperation) appendProto(b []byte) []byte {
 // appendProto appends x as the body of the protobuf message JsonPatchOperation.
 func (x *MoveOperation) appendProto(b []byte) []byte {
 	b = append(b, 0x08)
-	b = appendVarint(b, 3)
+	b = wire.AppendVarint(b, 3)
 	if x.Path != "" {
 		b = append(b, 0x12)
-		b = appendLenString(b, x.Path)
+		b = wire.AppendLenString(b, x.Path)
 	}
 	b = append(b, 0x1a)
-	b = appendLenString(b, x.From)
+	b = wire.AppendLenString(b, x.From)
 	return b
 }
 
 // appendProto appends x as the body of the protobuf message JsonPatchOperation.
 func (x *CopyOperation) appendProto(b []byte) []byte {
 	b = append(b, 0x08)
-	b = appendVarint(b, 4)
+	b = wire.AppendVarint(b, 4)
 	if x.Path != "" {
 		b = append(b, 0x12)
-		b = appendLenString(b, x.Path)
+		b = wire.AppendLenString(b, x.Path)
 	}
 	b = append(b, 0x1a)
-	b = appendLenString(b, x.From)
+	b = wire.AppendLenString(b, x.From)
 	return b
 }
 
 // appendProto appends x as the body of the protobuf message JsonPatchOperation.
 func (x *TestOperation) appendProto(b []byte) []byte {
 	b = append(b, 0x08)
-	b = appendVarint(b, 5)
+	b = wire.AppendVarint(b, 5)
 	if x.Path != "" {
 		b = append(b, 0x12)
-		b = appendLenString(b, x.Path)
+		b = wire.AppendLenString(b, x.Path)
 	}
 	b = append(b, 0x22)
 	{
 		var at int
-		b, at = beginLen(b)
-		b = appendValueWire(b, rawOrNull(x.Value))
-		b = endLen(b, at)
+		b, at = wire.BeginLen(b)
+		b = wire.AppendValueWire(b, wire.RawOrNull(x.Value))
+		b = wire.EndLen(b, at)
 	}
 	return b
 }
@@ -2204,36 +2205,36 @@ func (x *TestOperation) appendProto(b []byte) []byte {
 func (x *DeveloperMessage) appendProto(b []byte) []byte {
 	if x.BaseMessage.ID != "" {
 		b = append(b, 0x0a)
-		b = appendLenString(b, x.BaseMessage.ID)
+		b = wire.AppendLenString(b, x.BaseMessage.ID)
 	}
 	b = append(b, 0x12)
-	b = appendLenString(b, "developer")
+	b = wire.AppendLenString(b, "developer")
 	b = append(b, 0x1a)
-	b = appendLenString(b, x.Content)
+	b = wire.AppendLenString(b, x.Content)
 	if x.BaseMessage.Name != nil {
 		b = append(b, 0x22)
-		b = appendLenString(b, *x.BaseMessage.Name)
+		b = wire.AppendLenString(b, *x.BaseMessage.Name)
 	}
 	if x.BaseMessage.Metadata != nil {
 		b = append(b, 0x4a)
 		{
 			var at int
-			b, at = beginLen(b)
-			b = appendStructWire(b, x.BaseMessage.Metadata)
-			b = endLen(b, at)
+			b, at = wire.BeginLen(b)
+			b = wire.AppendStructWire(b, x.BaseMessage.Metadata)
+			b = wire.EndLen(b, at)
 		}
 	}
 	if x.BaseMessage.Attributable.SubagentRunID != nil {
 		b = append(b, 0x52)
-		b = appendLenString(b, *x.BaseMessage.Attributable.SubagentRunID)
+		b = wire.AppendLenString(b, *x.BaseMessage.Attributable.SubagentRunID)
 	}
 	if x.BaseMessage.EncryptedValue != nil {
 		b = append(b, 0x5a)
-		b = appendLenString(b, *x.BaseMessage.EncryptedValue)
+		b = wire.AppendLenString(b, *x.BaseMessage.EncryptedValue)
 	}
 	if x.BaseMessage.EncryptedValueType != nil {
 		b = append(b, 0x72)
-		b = appendLenString(b, *x.BaseMessage.EncryptedValueType)
+		b = wire.AppendLenString(b, *x.BaseMessage.EncryptedValueType)
 	}
 	return b
 }
@@ -2242,36 +2243,36 @@ func (x *DeveloperMessage) appendProto(b []byte) []byte {
 func (x *SystemMessage) appendProto(b []byte) []byte {
 	if x.BaseMessage.ID != "" {
 		b = append(b, 0x0a)
-		b = appendLenString(b, x.BaseMessage.ID)
+		b = wire.AppendLenString(b, x.BaseMessage.ID)
 	}
 	b = append(b, 0x12)
-	b = appendLenString(b, "system")
+	b = wire.AppendLenString(b, "system")
 	b = append(b, 0x1a)
-	b = appendLenString(b, x.Content)
+	b = wire.AppendLenString(b, x.Content)
 	if x.BaseMessage.Name != nil {
 		b = append(b, 0x22)
-		b = appendLenString(b, *x.BaseMessage.Name)
+		b = wire.AppendLenString(b, *x.BaseMessage.Name)
 	}
 	if x.BaseMessage.Metadata != nil {
 		b = append(b, 0x4a)
 		{
 			var at int
-			b, at = beginLen(b)
-			b = appendStructWire(b, x.BaseMessage.Metadata)
-			b = endLen(b, at)
+			b, at = wire.BeginLen(b)
+			b = wire.AppendStructWire(b, x.BaseMessage.Metadata)
+			b = wire.EndLen(b, at)
 		}
 	}
 	if x.BaseMessage.Attributable.SubagentRunID != nil {
 		b = append(b, 0x52)
-		b = appendLenString(b, *x.BaseMessage.Attributable.SubagentRunID)
+		b = wire.AppendLenString(b, *x.BaseMessage.Attributable.SubagentRunID)
 	}
 	if x.BaseMessage.EncryptedValue != nil {
 		b = append(b, 0x5a)
-		b = appendLenString(b, *x.BaseMessage.EncryptedValue)
+		b = wire.AppendLenString(b, *x.BaseMessage.EncryptedValue)
 	}
 	if x.BaseMessage.EncryptedValueType != nil {
 		b = append(b, 0x72)
-		b = appendLenString(b, *x.BaseMessage.EncryptedValueType)
+		b = wire.AppendLenString(b, *x.BaseMessage.EncryptedValueType)
 	}
 	return b
 }
@@ -2280,26 +2281,26 @@ func (x *SystemMessage) appendProto(b []byte) []byte {
 func (x *AssistantMessage) appendProto(b []byte) []byte {
 	if x.BaseMessage.ID != "" {
 		b = append(b, 0x0a)
-		b = appendLenString(b, x.BaseMessage.ID)
+		b = wire.AppendLenString(b, x.BaseMessage.ID)
 	}
 	b = append(b, 0x12)
-	b = appendLenString(b, "assistant")
+	b = wire.AppendLenString(b, "assistant")
 	if x.Content != nil {
 		b = append(b, 0x1a)
-		b = appendLenString(b, *x.Content)
+		b = wire.AppendLenString(b, *x.Content)
 	}
 	if x.BaseMessage.Name != nil {
 		b = append(b, 0x22)
-		b = appendLenString(b, *x.BaseMessage.Name)
+		b = wire.AppendLenString(b, *x.BaseMessage.Name)
 	}
 	if x.ToolCalls != nil {
 		for i := range x.ToolCalls {
 			b = append(b, 0x2a)
 			{
 				var at int
-				b, at = beginLen(b)
+				b, at = wire.BeginLen(b)
 				b = x.ToolCalls[i].appendProto(b)
-				b = endLen(b, at)
+				b = wire.EndLen(b, at)
 			}
 		}
 	}
@@ -2307,22 +2308,22 @@ func (x *AssistantMessage) appendProto(b []byte) []byte {
 		b = append(b, 0x4a)
 		{
 			var at int
-			b, at = beginLen(b)
-			b = appendStructWire(b, x.BaseMessage.Metadata)
-			b = endLen(b, at)
+			b, at = wire.BeginLen(b)
+			b = wire.AppendStructWire(b, x.BaseMessage.Metadata)
+			b = wire.EndLen(b, at)
 		}
 	}
 	if x.BaseMessage.Attributable.SubagentRunID != nil {
 		b = append(b, 0x52)
-		b = appendLenString(b, *x.BaseMessage.Attributable.SubagentRunID)
+		b = wire.AppendLenString(b, *x.BaseMessage.Attributable.SubagentRunID)
 	}
 	if x.BaseMessage.EncryptedValue != nil {
 		b = append(b, 0x5a)
-		b = appendLenString(b, *x.BaseMessage.EncryptedValue)
+		b = wire.AppendLenString(b, *x.BaseMessage.EncryptedValue)
 	}
 	if x.BaseMessage.EncryptedValueType != nil {
 		b = append(b, 0x72)
-		b = appendLenString(b, *x.BaseMessage.EncryptedValueType)
+		b = wire.AppendLenString(b, *x.BaseMessage.EncryptedValueType)
 	}
 	return b
 }
@@ -2331,88 +2332,88 @@ func (x *AssistantMessage) appendProto(b []byte) []byte {
 func (x *UserMessage) appendProto(b []byte) []byte {
 	if x.BaseMessage.ID != "" {
 		b = append(b, 0x0a)
-		b = appendLenString(b, x.BaseMessage.ID)
+		b = wire.AppendLenString(b, x.BaseMessage.ID)
 	}
 	b = append(b, 0x12)
-	b = appendLenString(b, "user")
+	b = wire.AppendLenString(b, "user")
 	if x.Content.Parts == nil {
 		b = append(b, 0x1a)
-		b = appendLenString(b, x.Content.Text)
+		b = wire.AppendLenString(b, x.Content.Text)
 	}
 	if x.BaseMessage.Name != nil {
 		b = append(b, 0x22)
-		b = appendLenString(b, *x.BaseMessage.Name)
+		b = wire.AppendLenString(b, *x.BaseMessage.Name)
 	}
 	for _, e := range x.Content.Parts {
 		b = append(b, 0x42)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			switch m := e.(type) {
 			case *TextPart:
 				b = append(b, 0x0a)
 				{
 					var at int
-					b, at = beginLen(b)
+					b, at = wire.BeginLen(b)
 					b = m.appendProto(b)
-					b = endLen(b, at)
+					b = wire.EndLen(b, at)
 				}
 			case *ImagePart:
 				b = append(b, 0x12)
 				{
 					var at int
-					b, at = beginLen(b)
+					b, at = wire.BeginLen(b)
 					b = m.appendProto(b)
-					b = endLen(b, at)
+					b = wire.EndLen(b, at)
 				}
 			case *AudioPart:
 				b = append(b, 0x1a)
 				{
 					var at int
-					b, at = beginLen(b)
+					b, at = wire.BeginLen(b)
 					b = m.appendProto(b)
-					b = endLen(b, at)
+					b = wire.EndLen(b, at)
 				}
 			case *VideoPart:
 				b = append(b, 0x22)
 				{
 					var at int
-					b, at = beginLen(b)
+					b, at = wire.BeginLen(b)
 					b = m.appendProto(b)
-					b = endLen(b, at)
+					b = wire.EndLen(b, at)
 				}
 			case *DocumentPart:
 				b = append(b, 0x2a)
 				{
 					var at int
-					b, at = beginLen(b)
+					b, at = wire.BeginLen(b)
 					b = m.appendProto(b)
-					b = endLen(b, at)
+					b = wire.EndLen(b, at)
 				}
 			}
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	}
 	if x.BaseMessage.Metadata != nil {
 		b = append(b, 0x4a)
 		{
 			var at int
-			b, at = beginLen(b)
-			b = appendStructWire(b, x.BaseMessage.Metadata)
-			b = endLen(b, at)
+			b, at = wire.BeginLen(b)
+			b = wire.AppendStructWire(b, x.BaseMessage.Metadata)
+			b = wire.EndLen(b, at)
 		}
 	}
 	if x.BaseMessage.Attributable.SubagentRunID != nil {
 		b = append(b, 0x52)
-		b = appendLenString(b, *x.BaseMessage.Attributable.SubagentRunID)
+		b = wire.AppendLenString(b, *x.BaseMessage.Attributable.SubagentRunID)
 	}
 	if x.BaseMessage.EncryptedValue != nil {
 		b = append(b, 0x5a)
-		b = appendLenString(b, *x.BaseMessage.EncryptedValue)
+		b = wire.AppendLenString(b, *x.BaseMessage.EncryptedValue)
 	}
 	if x.BaseMessage.EncryptedValueType != nil {
 		b = append(b, 0x72)
-		b = appendLenString(b, *x.BaseMessage.EncryptedValueType)
+		b = wire.AppendLenString(b, *x.BaseMessage.EncryptedValueType)
 	}
 	return b
 }
@@ -2421,90 +2422,90 @@ func (x *UserMessage) appendProto(b []byte) []byte {
 func (x *ToolMessage) appendProto(b []byte) []byte {
 	if x.ID != "" {
 		b = append(b, 0x0a)
-		b = appendLenString(b, x.ID)
+		b = wire.AppendLenString(b, x.ID)
 	}
 	b = append(b, 0x12)
-	b = appendLenString(b, "tool")
+	b = wire.AppendLenString(b, "tool")
 	if x.Content.Parts == nil {
 		b = append(b, 0x1a)
-		b = appendLenString(b, x.Content.Text)
+		b = wire.AppendLenString(b, x.Content.Text)
 	}
 	b = append(b, 0x32)
-	b = appendLenString(b, x.ToolCallID)
+	b = wire.AppendLenString(b, x.ToolCallID)
 	if x.Error != nil {
 		b = append(b, 0x3a)
-		b = appendLenString(b, *x.Error)
+		b = wire.AppendLenString(b, *x.Error)
 	}
 	for _, e := range x.Content.Parts {
 		b = append(b, 0x42)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			switch m := e.(type) {
 			case *TextPart:
 				b = append(b, 0x0a)
 				{
 					var at int
-					b, at = beginLen(b)
+					b, at = wire.BeginLen(b)
 					b = m.appendProto(b)
-					b = endLen(b, at)
+					b = wire.EndLen(b, at)
 				}
 			case *ImagePart:
 				b = append(b, 0x12)
 				{
 					var at int
-					b, at = beginLen(b)
+					b, at = wire.BeginLen(b)
 					b = m.appendProto(b)
-					b = endLen(b, at)
+					b = wire.EndLen(b, at)
 				}
 			case *AudioPart:
 				b = append(b, 0x1a)
 				{
 					var at int
-					b, at = beginLen(b)
+					b, at = wire.BeginLen(b)
 					b = m.appendProto(b)
-					b = endLen(b, at)
+					b = wire.EndLen(b, at)
 				}
 			case *VideoPart:
 				b = append(b, 0x22)
 				{
 					var at int
-					b, at = beginLen(b)
+					b, at = wire.BeginLen(b)
 					b = m.appendProto(b)
-					b = endLen(b, at)
+					b = wire.EndLen(b, at)
 				}
 			case *DocumentPart:
 				b = append(b, 0x2a)
 				{
 					var at int
-					b, at = beginLen(b)
+					b, at = wire.BeginLen(b)
 					b = m.appendProto(b)
-					b = endLen(b, at)
+					b = wire.EndLen(b, at)
 				}
 			}
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	}
 	if x.Metadata != nil {
 		b = append(b, 0x4a)
 		{
 			var at int
-			b, at = beginLen(b)
-			b = appendStructWire(b, x.Metadata)
-			b = endLen(b, at)
+			b, at = wire.BeginLen(b)
+			b = wire.AppendStructWire(b, x.Metadata)
+			b = wire.EndLen(b, at)
 		}
 	}
 	if x.Attributable.SubagentRunID != nil {
 		b = append(b, 0x52)
-		b = appendLenString(b, *x.Attributable.SubagentRunID)
+		b = wire.AppendLenString(b, *x.Attributable.SubagentRunID)
 	}
 	if x.EncryptedValue != nil {
 		b = append(b, 0x5a)
-		b = appendLenString(b, *x.EncryptedValue)
+		b = wire.AppendLenString(b, *x.EncryptedValue)
 	}
 	if x.EncryptedValueType != nil {
 		b = append(b, 0x72)
-		b = appendLenString(b, *x.EncryptedValueType)
+		b = wire.AppendLenString(b, *x.EncryptedValueType)
 	}
 	return b
 }
@@ -2513,31 +2514,31 @@ func (x *ToolMessage) appendProto(b []byte) []byte {
 func (x *ActivityMessage) appendProto(b []byte) []byte {
 	if x.ID != "" {
 		b = append(b, 0x0a)
-		b = appendLenString(b, x.ID)
+		b = wire.AppendLenString(b, x.ID)
 	}
 	b = append(b, 0x12)
-	b = appendLenString(b, "activity")
+	b = wire.AppendLenString(b, "activity")
 	if x.Metadata != nil {
 		b = append(b, 0x4a)
 		{
 			var at int
-			b, at = beginLen(b)
-			b = appendStructWire(b, x.Metadata)
-			b = endLen(b, at)
+			b, at = wire.BeginLen(b)
+			b = wire.AppendStructWire(b, x.Metadata)
+			b = wire.EndLen(b, at)
 		}
 	}
 	if x.Attributable.SubagentRunID != nil {
 		b = append(b, 0x52)
-		b = appendLenString(b, *x.Attributable.SubagentRunID)
+		b = wire.AppendLenString(b, *x.Attributable.SubagentRunID)
 	}
 	b = append(b, 0x62)
-	b = appendLenString(b, x.ActivityType)
+	b = wire.AppendLenString(b, x.ActivityType)
 	b = append(b, 0x6a)
 	{
 		var at int
-		b, at = beginLen(b)
-		b = appendStructWire(b, rawOrNull(x.Content))
-		b = endLen(b, at)
+		b, at = wire.BeginLen(b)
+		b = wire.AppendStructWire(b, wire.RawOrNull(x.Content))
+		b = wire.EndLen(b, at)
 	}
 	return b
 }
@@ -2546,32 +2547,32 @@ func (x *ActivityMessage) appendProto(b []byte) []byte {
 func (x *ReasoningMessage) appendProto(b []byte) []byte {
 	if x.ID != "" {
 		b = append(b, 0x0a)
-		b = appendLenString(b, x.ID)
+		b = wire.AppendLenString(b, x.ID)
 	}
 	b = append(b, 0x12)
-	b = appendLenString(b, "reasoning")
+	b = wire.AppendLenString(b, "reasoning")
 	b = append(b, 0x1a)
-	b = appendLenString(b, x.Content)
+	b = wire.AppendLenString(b, x.Content)
 	if x.Metadata != nil {
 		b = append(b, 0x4a)
 		{
 			var at int
-			b, at = beginLen(b)
-			b = appendStructWire(b, x.Metadata)
-			b = endLen(b, at)
+			b, at = wire.BeginLen(b)
+			b = wire.AppendStructWire(b, x.Metadata)
+			b = wire.EndLen(b, at)
 		}
 	}
 	if x.Attributable.SubagentRunID != nil {
 		b = append(b, 0x52)
-		b = appendLenString(b, *x.Attributable.SubagentRunID)
+		b = wire.AppendLenString(b, *x.Attributable.SubagentRunID)
 	}
 	if x.EncryptedValue != nil {
 		b = append(b, 0x5a)
-		b = appendLenString(b, *x.EncryptedValue)
+		b = wire.AppendLenString(b, *x.EncryptedValue)
 	}
 	if x.EncryptedValueType != nil {
 		b = append(b, 0x72)
-		b = appendLenString(b, *x.EncryptedValueType)
+		b = wire.AppendLenString(b, *x.EncryptedValueType)
 	}
 	return b
 }
@@ -2580,32 +2581,32 @@ func (x *ReasoningMessage) appendProto(b []byte) []byte {
 func (x *RunAgentInput) appendProto(b []byte) []byte {
 	if x.ThreadID != "" {
 		b = append(b, 0x0a)
-		b = appendLenString(b, x.ThreadID)
+		b = wire.AppendLenString(b, x.ThreadID)
 	}
 	if x.RunID != "" {
 		b = append(b, 0x12)
-		b = appendLenString(b, x.RunID)
+		b = wire.AppendLenString(b, x.RunID)
 	}
 	if x.ParentRunID != nil {
 		b = append(b, 0x1a)
-		b = appendLenString(b, *x.ParentRunID)
+		b = wire.AppendLenString(b, *x.ParentRunID)
 	}
 	if x.State != nil {
 		b = append(b, 0x22)
 		{
 			var at int
-			b, at = beginLen(b)
-			b = appendValueWire(b, x.State)
-			b = endLen(b, at)
+			b, at = wire.BeginLen(b)
+			b = wire.AppendValueWire(b, x.State)
+			b = wire.EndLen(b, at)
 		}
 	}
 	for _, e := range x.Messages {
 		b = append(b, 0x2a)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = appendMessageProto(b, e)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	}
 	if x.Tools != nil {
@@ -2613,9 +2614,9 @@ func (x *RunAgentInput) appendProto(b []byte) []byte {
 			b = append(b, 0x32)
 			{
 				var at int
-				b, at = beginLen(b)
+				b, at = wire.BeginLen(b)
 				b = x.Tools[i].appendProto(b)
-				b = endLen(b, at)
+				b = wire.EndLen(b, at)
 			}
 		}
 	}
@@ -2624,9 +2625,9 @@ func (x *RunAgentInput) appendProto(b []byte) []byte {
 			b = append(b, 0x3a)
 			{
 				var at int
-				b, at = beginLen(b)
+				b, at = wire.BeginLen(b)
 				b = x.Context[i].appendProto(b)
-				b = endLen(b, at)
+				b = wire.EndLen(b, at)
 			}
 		}
 	}
@@ -2634,9 +2635,9 @@ func (x *RunAgentInput) appendProto(b []byte) []byte {
 		b = append(b, 0x42)
 		{
 			var at int
-			b, at = beginLen(b)
-			b = appendValueWire(b, x.ForwardedProps)
-			b = endLen(b, at)
+			b, at = wire.BeginLen(b)
+			b = wire.AppendValueWire(b, x.ForwardedProps)
+			b = wire.EndLen(b, at)
 		}
 	}
 	if x.Resume != nil {
@@ -2644,15 +2645,15 @@ func (x *RunAgentInput) appendProto(b []byte) []byte {
 			b = append(b, 0x4a)
 			{
 				var at int
-				b, at = beginLen(b)
+				b, at = wire.BeginLen(b)
 				b = x.Resume[i].appendProto(b)
-				b = endLen(b, at)
+				b = wire.EndLen(b, at)
 			}
 		}
 	}
 	if x.ProtocolVersion != nil {
 		b = append(b, 0x52)
-		b = appendLenString(b, *x.ProtocolVersion)
+		b = wire.AppendLenString(b, *x.ProtocolVersion)
 	}
 	return b
 }
@@ -2661,45 +2662,45 @@ func (x *RunAgentInput) appendProto(b []byte) []byte {
 func (x *Interrupt) appendProto(b []byte) []byte {
 	if x.ID != "" {
 		b = append(b, 0x0a)
-		b = appendLenString(b, x.ID)
+		b = wire.AppendLenString(b, x.ID)
 	}
 	if x.Reason != "" {
 		b = append(b, 0x12)
-		b = appendLenString(b, x.Reason)
+		b = wire.AppendLenString(b, x.Reason)
 	}
 	if x.Message != nil {
 		b = append(b, 0x1a)
-		b = appendLenString(b, *x.Message)
+		b = wire.AppendLenString(b, *x.Message)
 	}
 	if x.ToolCallID != nil {
 		b = append(b, 0x22)
-		b = appendLenString(b, *x.ToolCallID)
+		b = wire.AppendLenString(b, *x.ToolCallID)
 	}
 	if x.ResponseSchema != nil {
 		b = append(b, 0x2a)
 		{
 			var at int
-			b, at = beginLen(b)
-			b = appendValueWire(b, x.ResponseSchema)
-			b = endLen(b, at)
+			b, at = wire.BeginLen(b)
+			b = wire.AppendValueWire(b, x.ResponseSchema)
+			b = wire.EndLen(b, at)
 		}
 	}
 	if x.ExpiresAt != nil {
 		b = append(b, 0x32)
-		b = appendLenString(b, *x.ExpiresAt)
+		b = wire.AppendLenString(b, *x.ExpiresAt)
 	}
 	if x.Metadata != nil {
 		b = append(b, 0x3a)
 		{
 			var at int
-			b, at = beginLen(b)
-			b = appendValueWire(b, x.Metadata)
-			b = endLen(b, at)
+			b, at = wire.BeginLen(b)
+			b = wire.AppendValueWire(b, x.Metadata)
+			b = wire.EndLen(b, at)
 		}
 	}
 	if x.Attributable.SubagentRunID != nil {
 		b = append(b, 0x42)
-		b = appendLenString(b, *x.Attributable.SubagentRunID)
+		b = wire.AppendLenString(b, *x.Attributable.SubagentRunID)
 	}
 	return b
 }
@@ -2708,35 +2709,35 @@ func (x *Interrupt) appendProto(b []byte) []byte {
 func (x *TokenUsage) appendProto(b []byte) []byte {
 	if x.Provider != nil {
 		b = append(b, 0x0a)
-		b = appendLenString(b, *x.Provider)
+		b = wire.AppendLenString(b, *x.Provider)
 	}
 	if x.Model != nil {
 		b = append(b, 0x12)
-		b = appendLenString(b, *x.Model)
+		b = wire.AppendLenString(b, *x.Model)
 	}
 	if x.InputTokens != nil {
 		b = append(b, 0x18)
-		b = appendVarint(b, uint64(*x.InputTokens))
+		b = wire.AppendVarint(b, uint64(*x.InputTokens))
 	}
 	if x.OutputTokens != nil {
 		b = append(b, 0x20)
-		b = appendVarint(b, uint64(*x.OutputTokens))
+		b = wire.AppendVarint(b, uint64(*x.OutputTokens))
 	}
 	if x.TotalTokens != nil {
 		b = append(b, 0x28)
-		b = appendVarint(b, uint64(*x.TotalTokens))
+		b = wire.AppendVarint(b, uint64(*x.TotalTokens))
 	}
 	if x.ReasoningTokens != nil {
 		b = append(b, 0x30)
-		b = appendVarint(b, uint64(*x.ReasoningTokens))
+		b = wire.AppendVarint(b, uint64(*x.ReasoningTokens))
 	}
 	if x.CachedInputTokens != nil {
 		b = append(b, 0x38)
-		b = appendVarint(b, uint64(*x.CachedInputTokens))
+		b = wire.AppendVarint(b, uint64(*x.CachedInputTokens))
 	}
 	if x.CacheWriteInputTokens != nil {
 		b = append(b, 0x40)
-		b = appendVarint(b, uint64(*x.CacheWriteInputTokens))
+		b = wire.AppendVarint(b, uint64(*x.CacheWriteInputTokens))
 	}
 	return b
 }
@@ -2745,11 +2746,11 @@ func (x *TokenUsage) appendProto(b []byte) []byte {
 func (x *DataSource) appendProto(b []byte) []byte {
 	if x.Value != "" {
 		b = append(b, 0x0a)
-		b = appendLenString(b, x.Value)
+		b = wire.AppendLenString(b, x.Value)
 	}
 	if x.MIMEType != "" {
 		b = append(b, 0x12)
-		b = appendLenString(b, x.MIMEType)
+		b = wire.AppendLenString(b, x.MIMEType)
 	}
 	return b
 }
@@ -2758,11 +2759,11 @@ func (x *DataSource) appendProto(b []byte) []byte {
 func (x *URLSource) appendProto(b []byte) []byte {
 	if x.Value != "" {
 		b = append(b, 0x0a)
-		b = appendLenString(b, x.Value)
+		b = wire.AppendLenString(b, x.Value)
 	}
 	if x.MIMEType != nil {
 		b = append(b, 0x12)
-		b = appendLenString(b, *x.MIMEType)
+		b = wire.AppendLenString(b, *x.MIMEType)
 	}
 	return b
 }
@@ -2771,15 +2772,15 @@ func (x *URLSource) appendProto(b []byte) []byte {
 func (x *FileSource) appendProto(b []byte) []byte {
 	if x.Value != "" {
 		b = append(b, 0x0a)
-		b = appendLenString(b, x.Value)
+		b = wire.AppendLenString(b, x.Value)
 	}
 	if x.Provider != nil {
 		b = append(b, 0x12)
-		b = appendLenString(b, *x.Provider)
+		b = wire.AppendLenString(b, *x.Provider)
 	}
 	if x.MIMEType != nil {
 		b = append(b, 0x1a)
-		b = appendLenString(b, *x.MIMEType)
+		b = wire.AppendLenString(b, *x.MIMEType)
 	}
 	return b
 }
@@ -2788,33 +2789,33 @@ func (x *FileSource) appendProto(b []byte) []byte {
 func (x *ToolCall) appendProto(b []byte) []byte {
 	if x.ID != "" {
 		b = append(b, 0x0a)
-		b = appendLenString(b, x.ID)
+		b = wire.AppendLenString(b, x.ID)
 	}
 	b = append(b, 0x12)
-	b = appendLenString(b, "function")
+	b = wire.AppendLenString(b, "function")
 	b = append(b, 0x1a)
 	{
 		var at int
-		b, at = beginLen(b)
+		b, at = wire.BeginLen(b)
 		b = x.Function.appendProto(b)
-		b = endLen(b, at)
+		b = wire.EndLen(b, at)
 	}
 	if x.Metadata != nil {
 		b = append(b, 0x22)
 		{
 			var at int
-			b, at = beginLen(b)
-			b = appendStructWire(b, x.Metadata)
-			b = endLen(b, at)
+			b, at = wire.BeginLen(b)
+			b = wire.AppendStructWire(b, x.Metadata)
+			b = wire.EndLen(b, at)
 		}
 	}
 	if x.EncryptedValue != nil {
 		b = append(b, 0x2a)
-		b = appendLenString(b, *x.EncryptedValue)
+		b = wire.AppendLenString(b, *x.EncryptedValue)
 	}
 	if x.EncryptedValueType != nil {
 		b = append(b, 0x32)
-		b = appendLenString(b, *x.EncryptedValueType)
+		b = wire.AppendLenString(b, *x.EncryptedValueType)
 	}
 	return b
 }
@@ -2823,28 +2824,28 @@ func (x *ToolCall) appendProto(b []byte) []byte {
 func (x *Tool) appendProto(b []byte) []byte {
 	if x.Name != "" {
 		b = append(b, 0x0a)
-		b = appendLenString(b, x.Name)
+		b = wire.AppendLenString(b, x.Name)
 	}
 	if x.Description != "" {
 		b = append(b, 0x12)
-		b = appendLenString(b, x.Description)
+		b = wire.AppendLenString(b, x.Description)
 	}
 	if x.Parameters != nil {
 		b = append(b, 0x1a)
 		{
 			var at int
-			b, at = beginLen(b)
-			b = appendValueWire(b, x.Parameters)
-			b = endLen(b, at)
+			b, at = wire.BeginLen(b)
+			b = wire.AppendValueWire(b, x.Parameters)
+			b = wire.EndLen(b, at)
 		}
 	}
 	if x.Metadata != nil {
 		b = append(b, 0x22)
 		{
 			var at int
-			b, at = beginLen(b)
-			b = appendStructWire(b, x.Metadata)
-			b = endLen(b, at)
+			b, at = wire.BeginLen(b)
+			b = wire.AppendStructWire(b, x.Metadata)
+			b = wire.EndLen(b, at)
 		}
 	}
 	return b
@@ -2854,11 +2855,11 @@ func (x *Tool) appendProto(b []byte) []byte {
 func (x *Context) appendProto(b []byte) []byte {
 	if x.Description != "" {
 		b = append(b, 0x0a)
-		b = appendLenString(b, x.Description)
+		b = wire.AppendLenString(b, x.Description)
 	}
 	if x.Value != "" {
 		b = append(b, 0x12)
-		b = appendLenString(b, x.Value)
+		b = wire.AppendLenString(b, x.Value)
 	}
 	return b
 }
@@ -2867,28 +2868,28 @@ func (x *Context) appendProto(b []byte) []byte {
 func (x *ResumeEntry) appendProto(b []byte) []byte {
 	if x.InterruptID != "" {
 		b = append(b, 0x0a)
-		b = appendLenString(b, x.InterruptID)
+		b = wire.AppendLenString(b, x.InterruptID)
 	}
 	if x.Status != "" {
 		b = append(b, 0x12)
-		b = appendLenString(b, string(x.Status))
+		b = wire.AppendLenString(b, string(x.Status))
 	}
 	if x.Payload != nil {
 		b = append(b, 0x1a)
 		{
 			var at int
-			b, at = beginLen(b)
-			b = appendValueWire(b, x.Payload)
-			b = endLen(b, at)
+			b, at = wire.BeginLen(b)
+			b = wire.AppendValueWire(b, x.Payload)
+			b = wire.EndLen(b, at)
 		}
 	}
 	if x.Metadata != nil {
 		b = append(b, 0x22)
 		{
 			var at int
-			b, at = beginLen(b)
-			b = appendStructWire(b, x.Metadata)
-			b = endLen(b, at)
+			b, at = wire.BeginLen(b)
+			b = wire.AppendStructWire(b, x.Metadata)
+			b = wire.EndLen(b, at)
 		}
 	}
 	return b
@@ -2898,11 +2899,11 @@ func (x *ResumeEntry) appendProto(b []byte) []byte {
 func (x *FunctionCall) appendProto(b []byte) []byte {
 	if x.Name != "" {
 		b = append(b, 0x0a)
-		b = appendLenString(b, x.Name)
+		b = wire.AppendLenString(b, x.Name)
 	}
 	if x.Arguments != "" {
 		b = append(b, 0x12)
-		b = appendLenString(b, x.Arguments)
+		b = wire.AppendLenString(b, x.Arguments)
 	}
 	return b
 }
@@ -2951,147 +2952,147 @@ func appendMessageProto(b []byte, v Message) []byte {
 // writes it. An arm this package does not know is reported as an error wrapping
 // ErrUnknownEvent, so a receiver can drop the frame.
 func UnmarshalEventProto(data []byte) (Event, error) {
-	w := newWireReader(data)
+	w := wire.NewProtoReader(data)
 	var ev Event
 	var err *Error
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		if wt != 2 {
-			w.skip(wt)
+			w.Skip(wt)
 			continue
 		}
 		if ev != nil {
-			w.fail("an Event envelope holds more than one event")
+			w.Fail("an Event envelope holds more than one event")
 			break
 		}
-		body := w.lenBytes()
+		body := w.LenBytes()
 		switch num {
 		case 1:
 			x := new(TextMessageStartEvent)
-			err = x.readProto(newWireReader(body))
+			err = x.readProto(wire.NewProtoReader(body))
 			ev = x
 		case 2:
 			x := new(TextMessageContentEvent)
-			err = x.readProto(newWireReader(body))
+			err = x.readProto(wire.NewProtoReader(body))
 			ev = x
 		case 3:
 			x := new(TextMessageEndEvent)
-			err = x.readProto(newWireReader(body))
+			err = x.readProto(wire.NewProtoReader(body))
 			ev = x
 		case 17:
 			x := new(TextMessageChunkEvent)
-			err = x.readProto(newWireReader(body))
+			err = x.readProto(wire.NewProtoReader(body))
 			ev = x
 		case 4:
 			x := new(ToolCallStartEvent)
-			err = x.readProto(newWireReader(body))
+			err = x.readProto(wire.NewProtoReader(body))
 			ev = x
 		case 5:
 			x := new(ToolCallArgsEvent)
-			err = x.readProto(newWireReader(body))
+			err = x.readProto(wire.NewProtoReader(body))
 			ev = x
 		case 6:
 			x := new(ToolCallEndEvent)
-			err = x.readProto(newWireReader(body))
+			err = x.readProto(wire.NewProtoReader(body))
 			ev = x
 		case 18:
 			x := new(ToolCallChunkEvent)
-			err = x.readProto(newWireReader(body))
+			err = x.readProto(wire.NewProtoReader(body))
 			ev = x
 		case 22:
 			x := new(ToolCallResultEvent)
-			err = x.readProto(newWireReader(body))
+			err = x.readProto(wire.NewProtoReader(body))
 			ev = x
 		case 7:
 			x := new(StateSnapshotEvent)
-			err = x.readProto(newWireReader(body))
+			err = x.readProto(wire.NewProtoReader(body))
 			ev = x
 		case 8:
 			x := new(StateDeltaEvent)
-			err = x.readProto(newWireReader(body))
+			err = x.readProto(wire.NewProtoReader(body))
 			ev = x
 		case 9:
 			x := new(MessagesSnapshotEvent)
-			err = x.readProto(newWireReader(body))
+			err = x.readProto(wire.NewProtoReader(body))
 			ev = x
 		case 23:
 			x := new(ActivitySnapshotEvent)
-			err = x.readProto(newWireReader(body))
+			err = x.readProto(wire.NewProtoReader(body))
 			ev = x
 		case 24:
 			x := new(ActivityDeltaEvent)
-			err = x.readProto(newWireReader(body))
+			err = x.readProto(wire.NewProtoReader(body))
 			ev = x
 		case 10:
 			x := new(RawEvent)
-			err = x.readProto(newWireReader(body))
+			err = x.readProto(wire.NewProtoReader(body))
 			ev = x
 		case 11:
 			x := new(CustomEvent)
-			err = x.readProto(newWireReader(body))
+			err = x.readProto(wire.NewProtoReader(body))
 			ev = x
 		case 12:
 			x := new(RunStartedEvent)
-			err = x.readProto(newWireReader(body))
+			err = x.readProto(wire.NewProtoReader(body))
 			ev = x
 		case 13:
 			x := new(RunFinishedEvent)
-			err = x.readProto(newWireReader(body))
+			err = x.readProto(wire.NewProtoReader(body))
 			ev = x
 		case 14:
 			x := new(RunErrorEvent)
-			err = x.readProto(newWireReader(body))
+			err = x.readProto(wire.NewProtoReader(body))
 			ev = x
 		case 15:
 			x := new(StepStartedEvent)
-			err = x.readProto(newWireReader(body))
+			err = x.readProto(wire.NewProtoReader(body))
 			ev = x
 		case 16:
 			x := new(StepFinishedEvent)
-			err = x.readProto(newWireReader(body))
+			err = x.readProto(wire.NewProtoReader(body))
 			ev = x
 		case 25:
 			x := new(ReasoningStartEvent)
-			err = x.readProto(newWireReader(body))
+			err = x.readProto(wire.NewProtoReader(body))
 			ev = x
 		case 26:
 			x := new(ReasoningMessageStartEvent)
-			err = x.readProto(newWireReader(body))
+			err = x.readProto(wire.NewProtoReader(body))
 			ev = x
 		case 27:
 			x := new(ReasoningMessageContentEvent)
-			err = x.readProto(newWireReader(body))
+			err = x.readProto(wire.NewProtoReader(body))
 			ev = x
 		case 28:
 			x := new(ReasoningMessageEndEvent)
-			err = x.readProto(newWireReader(body))
+			err = x.readProto(wire.NewProtoReader(body))
 			ev = x
 		case 29:
 			x := new(ReasoningMessageChunkEvent)
-			err = x.readProto(newWireReader(body))
+			err = x.readProto(wire.NewProtoReader(body))
 			ev = x
 		case 30:
 			x := new(ReasoningEndEvent)
-			err = x.readProto(newWireReader(body))
+			err = x.readProto(wire.NewProtoReader(body))
 			ev = x
 		case 31:
 			x := new(ReasoningEncryptedValueEvent)
-			err = x.readProto(newWireReader(body))
+			err = x.readProto(wire.NewProtoReader(body))
 			ev = x
 		case 19:
 			x := new(SubagentStartedEvent)
-			err = x.readProto(newWireReader(body))
+			err = x.readProto(wire.NewProtoReader(body))
 			ev = x
 		case 20:
 			x := new(SubagentFinishedEvent)
-			err = x.readProto(newWireReader(body))
+			err = x.readProto(wire.NewProtoReader(body))
 			ev = x
 		case 21:
 			x := new(SubagentErrorEvent)
-			err = x.readProto(newWireReader(body))
+			err = x.readProto(wire.NewProtoReader(body))
 			ev = x
 		default:
 			return nil, &Error{
@@ -3105,725 +3106,725 @@ func UnmarshalEventProto(data []byte) (Event, error) {
 			return nil, err
 		}
 	}
-	if w.err != nil {
-		return nil, w.err
+	if w.Err() != nil {
+		return nil, w.Err()
 	}
 	if ev == nil {
-		return nil, validationError("", "oneOf", "the Event envelope holds no event")
+		return nil, wire.ValidationError("", "oneOf", "the Event envelope holds no event")
 	}
 	return ev, nil
 }
 
 // readProto reads the body of the protobuf message TextMessageStartEvent into x.
-func (x *TextMessageStartEvent) readProto(w *wireReader) *Error {
+func (x *TextMessageStartEvent) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			if err := func(w *wireReader) *Error {
+			if err := func(w *wire.ProtoReader) *Error {
 				for {
-					num, wt, ok := w.next()
+					num, wt, ok := w.Next()
 					if !ok {
 						break
 					}
 					switch num {
 					case 2:
 						if wt != 0 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.Timestamp = newOf(int64(w.varint()))
+						x.BaseEvent.Timestamp = wire.Ptr(int64(w.Varint()))
 					case 3:
 						if wt != 2 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.RawEvent = wireValue(w, "rawEvent")
+						x.BaseEvent.RawEvent = wire.WireValue(w, "rawEvent")
 					case 4:
 						if wt != 2 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.Metadata = wireStruct(w, "metadata")
+						x.BaseEvent.Metadata = wire.WireStruct(w, "metadata")
 					default:
-						w.skip(wt)
+						w.Skip(wt)
 					}
 				}
-				return w.err
-			}(newWireReader(w.lenBytes())); err != nil {
-				return err.under("base_event")
+				return w.Err()
+			}(wire.NewProtoReader(w.LenBytes())); err != nil {
+				return err.Under("base_event")
 			}
 		case 5:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Attributable.SubagentRunID = newOf(wireString(w))
+			x.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.MessageID = wireString(w)
+			x.MessageID = wire.WireString(w)
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Role = newOf(TextMessageRole(wireString(w)))
+			x.Role = wire.Ptr(TextMessageRole(wire.WireString(w)))
 		case 4:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Name = newOf(wireString(w))
+			x.Name = wire.Ptr(wire.WireString(w))
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	if w.err != nil {
-		return w.err
+	if w.Err() != nil {
+		return w.Err()
 	}
 	return nil
 }
 
 // readProto reads the body of the protobuf message TextMessageContentEvent into x.
-func (x *TextMessageContentEvent) readProto(w *wireReader) *Error {
+func (x *TextMessageContentEvent) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			if err := func(w *wireReader) *Error {
+			if err := func(w *wire.ProtoReader) *Error {
 				for {
-					num, wt, ok := w.next()
+					num, wt, ok := w.Next()
 					if !ok {
 						break
 					}
 					switch num {
 					case 2:
 						if wt != 0 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.Timestamp = newOf(int64(w.varint()))
+						x.BaseEvent.Timestamp = wire.Ptr(int64(w.Varint()))
 					case 3:
 						if wt != 2 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.RawEvent = wireValue(w, "rawEvent")
+						x.BaseEvent.RawEvent = wire.WireValue(w, "rawEvent")
 					case 4:
 						if wt != 2 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.Metadata = wireStruct(w, "metadata")
+						x.BaseEvent.Metadata = wire.WireStruct(w, "metadata")
 					default:
-						w.skip(wt)
+						w.Skip(wt)
 					}
 				}
-				return w.err
-			}(newWireReader(w.lenBytes())); err != nil {
-				return err.under("base_event")
+				return w.Err()
+			}(wire.NewProtoReader(w.LenBytes())); err != nil {
+				return err.Under("base_event")
 			}
 		case 4:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Attributable.SubagentRunID = newOf(wireString(w))
+			x.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.MessageID = wireString(w)
+			x.MessageID = wire.WireString(w)
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Delta = wireString(w)
+			x.Delta = wire.WireString(w)
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	if w.err != nil {
-		return w.err
+	if w.Err() != nil {
+		return w.Err()
 	}
 	return nil
 }
 
 // readProto reads the body of the protobuf message TextMessageEndEvent into x.
-func (x *TextMessageEndEvent) readProto(w *wireReader) *Error {
+func (x *TextMessageEndEvent) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			if err := func(w *wireReader) *Error {
+			if err := func(w *wire.ProtoReader) *Error {
 				for {
-					num, wt, ok := w.next()
+					num, wt, ok := w.Next()
 					if !ok {
 						break
 					}
 					switch num {
 					case 2:
 						if wt != 0 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.Timestamp = newOf(int64(w.varint()))
+						x.BaseEvent.Timestamp = wire.Ptr(int64(w.Varint()))
 					case 3:
 						if wt != 2 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.RawEvent = wireValue(w, "rawEvent")
+						x.BaseEvent.RawEvent = wire.WireValue(w, "rawEvent")
 					case 4:
 						if wt != 2 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.Metadata = wireStruct(w, "metadata")
+						x.BaseEvent.Metadata = wire.WireStruct(w, "metadata")
 					default:
-						w.skip(wt)
+						w.Skip(wt)
 					}
 				}
-				return w.err
-			}(newWireReader(w.lenBytes())); err != nil {
-				return err.under("base_event")
+				return w.Err()
+			}(wire.NewProtoReader(w.LenBytes())); err != nil {
+				return err.Under("base_event")
 			}
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Attributable.SubagentRunID = newOf(wireString(w))
+			x.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.MessageID = wireString(w)
+			x.MessageID = wire.WireString(w)
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	if w.err != nil {
-		return w.err
+	if w.Err() != nil {
+		return w.Err()
 	}
 	return nil
 }
 
 // readProto reads the body of the protobuf message TextMessageChunkEvent into x.
-func (x *TextMessageChunkEvent) readProto(w *wireReader) *Error {
+func (x *TextMessageChunkEvent) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			if err := func(w *wireReader) *Error {
+			if err := func(w *wire.ProtoReader) *Error {
 				for {
-					num, wt, ok := w.next()
+					num, wt, ok := w.Next()
 					if !ok {
 						break
 					}
 					switch num {
 					case 2:
 						if wt != 0 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.Timestamp = newOf(int64(w.varint()))
+						x.BaseEvent.Timestamp = wire.Ptr(int64(w.Varint()))
 					case 3:
 						if wt != 2 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.RawEvent = wireValue(w, "rawEvent")
+						x.BaseEvent.RawEvent = wire.WireValue(w, "rawEvent")
 					case 4:
 						if wt != 2 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.Metadata = wireStruct(w, "metadata")
+						x.BaseEvent.Metadata = wire.WireStruct(w, "metadata")
 					default:
-						w.skip(wt)
+						w.Skip(wt)
 					}
 				}
-				return w.err
-			}(newWireReader(w.lenBytes())); err != nil {
-				return err.under("base_event")
+				return w.Err()
+			}(wire.NewProtoReader(w.LenBytes())); err != nil {
+				return err.Under("base_event")
 			}
 		case 6:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Attributable.SubagentRunID = newOf(wireString(w))
+			x.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.MessageID = newOf(wireString(w))
+			x.MessageID = wire.Ptr(wire.WireString(w))
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Role = newOf(TextMessageRole(wireString(w)))
+			x.Role = wire.Ptr(TextMessageRole(wire.WireString(w)))
 		case 4:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Delta = newOf(wireString(w))
+			x.Delta = wire.Ptr(wire.WireString(w))
 		case 5:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Name = newOf(wireString(w))
+			x.Name = wire.Ptr(wire.WireString(w))
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	if w.err != nil {
-		return w.err
+	if w.Err() != nil {
+		return w.Err()
 	}
 	return nil
 }
 
 // readProto reads the body of the protobuf message ToolCallStartEvent into x.
-func (x *ToolCallStartEvent) readProto(w *wireReader) *Error {
+func (x *ToolCallStartEvent) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			if err := func(w *wireReader) *Error {
+			if err := func(w *wire.ProtoReader) *Error {
 				for {
-					num, wt, ok := w.next()
+					num, wt, ok := w.Next()
 					if !ok {
 						break
 					}
 					switch num {
 					case 2:
 						if wt != 0 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.Timestamp = newOf(int64(w.varint()))
+						x.BaseEvent.Timestamp = wire.Ptr(int64(w.Varint()))
 					case 3:
 						if wt != 2 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.RawEvent = wireValue(w, "rawEvent")
+						x.BaseEvent.RawEvent = wire.WireValue(w, "rawEvent")
 					case 4:
 						if wt != 2 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.Metadata = wireStruct(w, "metadata")
+						x.BaseEvent.Metadata = wire.WireStruct(w, "metadata")
 					default:
-						w.skip(wt)
+						w.Skip(wt)
 					}
 				}
-				return w.err
-			}(newWireReader(w.lenBytes())); err != nil {
-				return err.under("base_event")
+				return w.Err()
+			}(wire.NewProtoReader(w.LenBytes())); err != nil {
+				return err.Under("base_event")
 			}
 		case 5:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Attributable.SubagentRunID = newOf(wireString(w))
+			x.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.ToolCallID = wireString(w)
+			x.ToolCallID = wire.WireString(w)
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.ToolCallName = wireString(w)
+			x.ToolCallName = wire.WireString(w)
 		case 4:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.ParentMessageID = newOf(wireString(w))
+			x.ParentMessageID = wire.Ptr(wire.WireString(w))
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	if w.err != nil {
-		return w.err
+	if w.Err() != nil {
+		return w.Err()
 	}
 	return nil
 }
 
 // readProto reads the body of the protobuf message ToolCallArgsEvent into x.
-func (x *ToolCallArgsEvent) readProto(w *wireReader) *Error {
+func (x *ToolCallArgsEvent) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			if err := func(w *wireReader) *Error {
+			if err := func(w *wire.ProtoReader) *Error {
 				for {
-					num, wt, ok := w.next()
+					num, wt, ok := w.Next()
 					if !ok {
 						break
 					}
 					switch num {
 					case 2:
 						if wt != 0 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.Timestamp = newOf(int64(w.varint()))
+						x.BaseEvent.Timestamp = wire.Ptr(int64(w.Varint()))
 					case 3:
 						if wt != 2 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.RawEvent = wireValue(w, "rawEvent")
+						x.BaseEvent.RawEvent = wire.WireValue(w, "rawEvent")
 					case 4:
 						if wt != 2 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.Metadata = wireStruct(w, "metadata")
+						x.BaseEvent.Metadata = wire.WireStruct(w, "metadata")
 					default:
-						w.skip(wt)
+						w.Skip(wt)
 					}
 				}
-				return w.err
-			}(newWireReader(w.lenBytes())); err != nil {
-				return err.under("base_event")
+				return w.Err()
+			}(wire.NewProtoReader(w.LenBytes())); err != nil {
+				return err.Under("base_event")
 			}
 		case 4:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Attributable.SubagentRunID = newOf(wireString(w))
+			x.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.ToolCallID = wireString(w)
+			x.ToolCallID = wire.WireString(w)
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Delta = wireString(w)
+			x.Delta = wire.WireString(w)
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	if w.err != nil {
-		return w.err
+	if w.Err() != nil {
+		return w.Err()
 	}
 	return nil
 }
 
 // readProto reads the body of the protobuf message ToolCallEndEvent into x.
-func (x *ToolCallEndEvent) readProto(w *wireReader) *Error {
+func (x *ToolCallEndEvent) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			if err := func(w *wireReader) *Error {
+			if err := func(w *wire.ProtoReader) *Error {
 				for {
-					num, wt, ok := w.next()
+					num, wt, ok := w.Next()
 					if !ok {
 						break
 					}
 					switch num {
 					case 2:
 						if wt != 0 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.Timestamp = newOf(int64(w.varint()))
+						x.BaseEvent.Timestamp = wire.Ptr(int64(w.Varint()))
 					case 3:
 						if wt != 2 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.RawEvent = wireValue(w, "rawEvent")
+						x.BaseEvent.RawEvent = wire.WireValue(w, "rawEvent")
 					case 4:
 						if wt != 2 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.Metadata = wireStruct(w, "metadata")
+						x.BaseEvent.Metadata = wire.WireStruct(w, "metadata")
 					default:
-						w.skip(wt)
+						w.Skip(wt)
 					}
 				}
-				return w.err
-			}(newWireReader(w.lenBytes())); err != nil {
-				return err.under("base_event")
+				return w.Err()
+			}(wire.NewProtoReader(w.LenBytes())); err != nil {
+				return err.Under("base_event")
 			}
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Attributable.SubagentRunID = newOf(wireString(w))
+			x.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.ToolCallID = wireString(w)
+			x.ToolCallID = wire.WireString(w)
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	if w.err != nil {
-		return w.err
+	if w.Err() != nil {
+		return w.Err()
 	}
 	return nil
 }
 
 // readProto reads the body of the protobuf message ToolCallChunkEvent into x.
-func (x *ToolCallChunkEvent) readProto(w *wireReader) *Error {
+func (x *ToolCallChunkEvent) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			if err := func(w *wireReader) *Error {
+			if err := func(w *wire.ProtoReader) *Error {
 				for {
-					num, wt, ok := w.next()
+					num, wt, ok := w.Next()
 					if !ok {
 						break
 					}
 					switch num {
 					case 2:
 						if wt != 0 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.Timestamp = newOf(int64(w.varint()))
+						x.BaseEvent.Timestamp = wire.Ptr(int64(w.Varint()))
 					case 3:
 						if wt != 2 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.RawEvent = wireValue(w, "rawEvent")
+						x.BaseEvent.RawEvent = wire.WireValue(w, "rawEvent")
 					case 4:
 						if wt != 2 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.Metadata = wireStruct(w, "metadata")
+						x.BaseEvent.Metadata = wire.WireStruct(w, "metadata")
 					default:
-						w.skip(wt)
+						w.Skip(wt)
 					}
 				}
-				return w.err
-			}(newWireReader(w.lenBytes())); err != nil {
-				return err.under("base_event")
+				return w.Err()
+			}(wire.NewProtoReader(w.LenBytes())); err != nil {
+				return err.Under("base_event")
 			}
 		case 6:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Attributable.SubagentRunID = newOf(wireString(w))
+			x.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.ToolCallID = newOf(wireString(w))
+			x.ToolCallID = wire.Ptr(wire.WireString(w))
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.ToolCallName = newOf(wireString(w))
+			x.ToolCallName = wire.Ptr(wire.WireString(w))
 		case 4:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.ParentMessageID = newOf(wireString(w))
+			x.ParentMessageID = wire.Ptr(wire.WireString(w))
 		case 5:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Delta = newOf(wireString(w))
+			x.Delta = wire.Ptr(wire.WireString(w))
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	if w.err != nil {
-		return w.err
+	if w.Err() != nil {
+		return w.Err()
 	}
 	return nil
 }
 
 // readProto reads the body of the protobuf message ToolCallResultEvent into x.
-func (x *ToolCallResultEvent) readProto(w *wireReader) *Error {
+func (x *ToolCallResultEvent) readProto(w *wire.ProtoReader) *Error {
 	var seenContent bool
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			if err := func(w *wireReader) *Error {
+			if err := func(w *wire.ProtoReader) *Error {
 				for {
-					num, wt, ok := w.next()
+					num, wt, ok := w.Next()
 					if !ok {
 						break
 					}
 					switch num {
 					case 2:
 						if wt != 0 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.Timestamp = newOf(int64(w.varint()))
+						x.BaseEvent.Timestamp = wire.Ptr(int64(w.Varint()))
 					case 3:
 						if wt != 2 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.RawEvent = wireValue(w, "rawEvent")
+						x.BaseEvent.RawEvent = wire.WireValue(w, "rawEvent")
 					case 4:
 						if wt != 2 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.Metadata = wireStruct(w, "metadata")
+						x.BaseEvent.Metadata = wire.WireStruct(w, "metadata")
 					default:
-						w.skip(wt)
+						w.Skip(wt)
 					}
 				}
-				return w.err
-			}(newWireReader(w.lenBytes())); err != nil {
-				return err.under("base_event")
+				return w.Err()
+			}(wire.NewProtoReader(w.LenBytes())); err != nil {
+				return err.Under("base_event")
 			}
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Attributable.SubagentRunID = newOf(wireString(w))
+			x.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.MessageID = wireString(w)
+			x.MessageID = wire.WireString(w)
 		case 4:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.ToolCallID = wireString(w)
+			x.ToolCallID = wire.WireString(w)
 		case 5:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Content.Text = wireString(w)
+			x.Content.Text = wire.WireString(w)
 			seenContent = true
 		case 7:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			v, err := readContentPartProto(w.lenBytes())
+			v, err := readContentPartProto(w.LenBytes())
 			if err != nil {
-				return err.under("content")
+				return err.Under("content")
 			}
 			x.Content.Parts = append(x.Content.Parts, v)
 		case 6:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Role = newOf(wireString(w))
+			x.Role = wire.Ptr(wire.WireString(w))
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	if w.err != nil {
-		return w.err
+	if w.Err() != nil {
+		return w.Err()
 	}
 	if !seenContent && x.Content.Parts == nil {
 		x.Content.Parts = []ContentPart{}
@@ -3832,293 +3833,293 @@ func (x *ToolCallResultEvent) readProto(w *wireReader) *Error {
 }
 
 // readProto reads the body of the protobuf message StateSnapshotEvent into x.
-func (x *StateSnapshotEvent) readProto(w *wireReader) *Error {
+func (x *StateSnapshotEvent) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			if err := func(w *wireReader) *Error {
+			if err := func(w *wire.ProtoReader) *Error {
 				for {
-					num, wt, ok := w.next()
+					num, wt, ok := w.Next()
 					if !ok {
 						break
 					}
 					switch num {
 					case 2:
 						if wt != 0 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.Timestamp = newOf(int64(w.varint()))
+						x.BaseEvent.Timestamp = wire.Ptr(int64(w.Varint()))
 					case 3:
 						if wt != 2 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.RawEvent = wireValue(w, "rawEvent")
+						x.BaseEvent.RawEvent = wire.WireValue(w, "rawEvent")
 					case 4:
 						if wt != 2 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.Metadata = wireStruct(w, "metadata")
+						x.BaseEvent.Metadata = wire.WireStruct(w, "metadata")
 					default:
-						w.skip(wt)
+						w.Skip(wt)
 					}
 				}
-				return w.err
-			}(newWireReader(w.lenBytes())); err != nil {
-				return err.under("base_event")
+				return w.Err()
+			}(wire.NewProtoReader(w.LenBytes())); err != nil {
+				return err.Under("base_event")
 			}
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Attributable.SubagentRunID = newOf(wireString(w))
+			x.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Snapshot = wireValue(w, "snapshot")
+			x.Snapshot = wire.WireValue(w, "snapshot")
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	if w.err != nil {
-		return w.err
+	if w.Err() != nil {
+		return w.Err()
 	}
 	return nil
 }
 
 // readProto reads the body of the protobuf message StateDeltaEvent into x.
-func (x *StateDeltaEvent) readProto(w *wireReader) *Error {
+func (x *StateDeltaEvent) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			if err := func(w *wireReader) *Error {
+			if err := func(w *wire.ProtoReader) *Error {
 				for {
-					num, wt, ok := w.next()
+					num, wt, ok := w.Next()
 					if !ok {
 						break
 					}
 					switch num {
 					case 2:
 						if wt != 0 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.Timestamp = newOf(int64(w.varint()))
+						x.BaseEvent.Timestamp = wire.Ptr(int64(w.Varint()))
 					case 3:
 						if wt != 2 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.RawEvent = wireValue(w, "rawEvent")
+						x.BaseEvent.RawEvent = wire.WireValue(w, "rawEvent")
 					case 4:
 						if wt != 2 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.Metadata = wireStruct(w, "metadata")
+						x.BaseEvent.Metadata = wire.WireStruct(w, "metadata")
 					default:
-						w.skip(wt)
+						w.Skip(wt)
 					}
 				}
-				return w.err
-			}(newWireReader(w.lenBytes())); err != nil {
-				return err.under("base_event")
+				return w.Err()
+			}(wire.NewProtoReader(w.LenBytes())); err != nil {
+				return err.Under("base_event")
 			}
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Attributable.SubagentRunID = newOf(wireString(w))
+			x.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			v, err := readJSONPatchOperationProto(w.lenBytes())
+			v, err := readJSONPatchOperationProto(w.LenBytes())
 			if err != nil {
-				return err.at(len(x.Delta)).under("delta")
+				return err.At(len(x.Delta)).Under("delta")
 			}
 			x.Delta = append(x.Delta, v)
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	if w.err != nil {
-		return w.err
+	if w.Err() != nil {
+		return w.Err()
 	}
 	return nil
 }
 
 // readProto reads the body of the protobuf message MessagesSnapshotEvent into x.
-func (x *MessagesSnapshotEvent) readProto(w *wireReader) *Error {
+func (x *MessagesSnapshotEvent) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			if err := func(w *wireReader) *Error {
+			if err := func(w *wire.ProtoReader) *Error {
 				for {
-					num, wt, ok := w.next()
+					num, wt, ok := w.Next()
 					if !ok {
 						break
 					}
 					switch num {
 					case 2:
 						if wt != 0 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.Timestamp = newOf(int64(w.varint()))
+						x.BaseEvent.Timestamp = wire.Ptr(int64(w.Varint()))
 					case 3:
 						if wt != 2 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.RawEvent = wireValue(w, "rawEvent")
+						x.BaseEvent.RawEvent = wire.WireValue(w, "rawEvent")
 					case 4:
 						if wt != 2 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.Metadata = wireStruct(w, "metadata")
+						x.BaseEvent.Metadata = wire.WireStruct(w, "metadata")
 					default:
-						w.skip(wt)
+						w.Skip(wt)
 					}
 				}
-				return w.err
-			}(newWireReader(w.lenBytes())); err != nil {
-				return err.under("base_event")
+				return w.Err()
+			}(wire.NewProtoReader(w.LenBytes())); err != nil {
+				return err.Under("base_event")
 			}
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			v, err := readMessageProto(w.lenBytes())
+			v, err := readMessageProto(w.LenBytes())
 			if err != nil {
-				return err.at(len(x.Messages)).under("messages")
+				return err.At(len(x.Messages)).Under("messages")
 			}
 			x.Messages = append(x.Messages, v)
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	if w.err != nil {
-		return w.err
+	if w.Err() != nil {
+		return w.Err()
 	}
 	return nil
 }
 
 // readProto reads the body of the protobuf message ActivitySnapshotEvent into x.
-func (x *ActivitySnapshotEvent) readProto(w *wireReader) *Error {
+func (x *ActivitySnapshotEvent) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			if err := func(w *wireReader) *Error {
+			if err := func(w *wire.ProtoReader) *Error {
 				for {
-					num, wt, ok := w.next()
+					num, wt, ok := w.Next()
 					if !ok {
 						break
 					}
 					switch num {
 					case 2:
 						if wt != 0 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.Timestamp = newOf(int64(w.varint()))
+						x.BaseEvent.Timestamp = wire.Ptr(int64(w.Varint()))
 					case 3:
 						if wt != 2 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.RawEvent = wireValue(w, "rawEvent")
+						x.BaseEvent.RawEvent = wire.WireValue(w, "rawEvent")
 					case 4:
 						if wt != 2 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.Metadata = wireStruct(w, "metadata")
+						x.BaseEvent.Metadata = wire.WireStruct(w, "metadata")
 					default:
-						w.skip(wt)
+						w.Skip(wt)
 					}
 				}
-				return w.err
-			}(newWireReader(w.lenBytes())); err != nil {
-				return err.under("base_event")
+				return w.Err()
+			}(wire.NewProtoReader(w.LenBytes())); err != nil {
+				return err.Under("base_event")
 			}
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Attributable.SubagentRunID = newOf(wireString(w))
+			x.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.MessageID = wireString(w)
+			x.MessageID = wire.WireString(w)
 		case 4:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.ActivityType = wireString(w)
+			x.ActivityType = wire.WireString(w)
 		case 5:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Content = wireStruct(w, "content")
+			x.Content = wire.WireStruct(w, "content")
 		case 6:
 			if wt != 0 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Replace = newOf(w.varint() != 0)
+			x.Replace = wire.Ptr(w.Varint() != 0)
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	if w.err != nil {
-		return w.err
+	if w.Err() != nil {
+		return w.Err()
 	}
 	if x.Content == nil {
 		x.Content = json.RawMessage("{}")
@@ -4127,422 +4128,422 @@ func (x *ActivitySnapshotEvent) readProto(w *wireReader) *Error {
 }
 
 // readProto reads the body of the protobuf message ActivityDeltaEvent into x.
-func (x *ActivityDeltaEvent) readProto(w *wireReader) *Error {
+func (x *ActivityDeltaEvent) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			if err := func(w *wireReader) *Error {
+			if err := func(w *wire.ProtoReader) *Error {
 				for {
-					num, wt, ok := w.next()
+					num, wt, ok := w.Next()
 					if !ok {
 						break
 					}
 					switch num {
 					case 2:
 						if wt != 0 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.Timestamp = newOf(int64(w.varint()))
+						x.BaseEvent.Timestamp = wire.Ptr(int64(w.Varint()))
 					case 3:
 						if wt != 2 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.RawEvent = wireValue(w, "rawEvent")
+						x.BaseEvent.RawEvent = wire.WireValue(w, "rawEvent")
 					case 4:
 						if wt != 2 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.Metadata = wireStruct(w, "metadata")
+						x.BaseEvent.Metadata = wire.WireStruct(w, "metadata")
 					default:
-						w.skip(wt)
+						w.Skip(wt)
 					}
 				}
-				return w.err
-			}(newWireReader(w.lenBytes())); err != nil {
-				return err.under("base_event")
+				return w.Err()
+			}(wire.NewProtoReader(w.LenBytes())); err != nil {
+				return err.Under("base_event")
 			}
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Attributable.SubagentRunID = newOf(wireString(w))
+			x.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.MessageID = wireString(w)
+			x.MessageID = wire.WireString(w)
 		case 4:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.ActivityType = wireString(w)
+			x.ActivityType = wire.WireString(w)
 		case 5:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			v, err := readJSONPatchOperationProto(w.lenBytes())
+			v, err := readJSONPatchOperationProto(w.LenBytes())
 			if err != nil {
-				return err.at(len(x.Patch)).under("patch")
+				return err.At(len(x.Patch)).Under("patch")
 			}
 			x.Patch = append(x.Patch, v)
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	if w.err != nil {
-		return w.err
+	if w.Err() != nil {
+		return w.Err()
 	}
 	return nil
 }
 
 // readProto reads the body of the protobuf message RawEvent into x.
-func (x *RawEvent) readProto(w *wireReader) *Error {
+func (x *RawEvent) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			if err := func(w *wireReader) *Error {
+			if err := func(w *wire.ProtoReader) *Error {
 				for {
-					num, wt, ok := w.next()
+					num, wt, ok := w.Next()
 					if !ok {
 						break
 					}
 					switch num {
 					case 2:
 						if wt != 0 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.Timestamp = newOf(int64(w.varint()))
+						x.BaseEvent.Timestamp = wire.Ptr(int64(w.Varint()))
 					case 3:
 						if wt != 2 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.RawEvent = wireValue(w, "rawEvent")
+						x.BaseEvent.RawEvent = wire.WireValue(w, "rawEvent")
 					case 4:
 						if wt != 2 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.Metadata = wireStruct(w, "metadata")
+						x.BaseEvent.Metadata = wire.WireStruct(w, "metadata")
 					default:
-						w.skip(wt)
+						w.Skip(wt)
 					}
 				}
-				return w.err
-			}(newWireReader(w.lenBytes())); err != nil {
-				return err.under("base_event")
+				return w.Err()
+			}(wire.NewProtoReader(w.LenBytes())); err != nil {
+				return err.Under("base_event")
 			}
 		case 4:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Attributable.SubagentRunID = newOf(wireString(w))
+			x.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Event = wireValue(w, "event")
+			x.Event = wire.WireValue(w, "event")
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Source = newOf(wireString(w))
+			x.Source = wire.Ptr(wire.WireString(w))
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	if w.err != nil {
-		return w.err
+	if w.Err() != nil {
+		return w.Err()
 	}
 	return nil
 }
 
 // readProto reads the body of the protobuf message CustomEvent into x.
-func (x *CustomEvent) readProto(w *wireReader) *Error {
+func (x *CustomEvent) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			if err := func(w *wireReader) *Error {
+			if err := func(w *wire.ProtoReader) *Error {
 				for {
-					num, wt, ok := w.next()
+					num, wt, ok := w.Next()
 					if !ok {
 						break
 					}
 					switch num {
 					case 2:
 						if wt != 0 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.Timestamp = newOf(int64(w.varint()))
+						x.BaseEvent.Timestamp = wire.Ptr(int64(w.Varint()))
 					case 3:
 						if wt != 2 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.RawEvent = wireValue(w, "rawEvent")
+						x.BaseEvent.RawEvent = wire.WireValue(w, "rawEvent")
 					case 4:
 						if wt != 2 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.Metadata = wireStruct(w, "metadata")
+						x.BaseEvent.Metadata = wire.WireStruct(w, "metadata")
 					default:
-						w.skip(wt)
+						w.Skip(wt)
 					}
 				}
-				return w.err
-			}(newWireReader(w.lenBytes())); err != nil {
-				return err.under("base_event")
+				return w.Err()
+			}(wire.NewProtoReader(w.LenBytes())); err != nil {
+				return err.Under("base_event")
 			}
 		case 4:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Attributable.SubagentRunID = newOf(wireString(w))
+			x.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Name = wireString(w)
+			x.Name = wire.WireString(w)
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Value = wireValue(w, "value")
+			x.Value = wire.WireValue(w, "value")
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	if w.err != nil {
-		return w.err
+	if w.Err() != nil {
+		return w.Err()
 	}
 	return nil
 }
 
 // readProto reads the body of the protobuf message RunStartedEvent into x.
-func (x *RunStartedEvent) readProto(w *wireReader) *Error {
+func (x *RunStartedEvent) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			if err := func(w *wireReader) *Error {
+			if err := func(w *wire.ProtoReader) *Error {
 				for {
-					num, wt, ok := w.next()
+					num, wt, ok := w.Next()
 					if !ok {
 						break
 					}
 					switch num {
 					case 2:
 						if wt != 0 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.Timestamp = newOf(int64(w.varint()))
+						x.BaseEvent.Timestamp = wire.Ptr(int64(w.Varint()))
 					case 3:
 						if wt != 2 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.RawEvent = wireValue(w, "rawEvent")
+						x.BaseEvent.RawEvent = wire.WireValue(w, "rawEvent")
 					case 4:
 						if wt != 2 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.Metadata = wireStruct(w, "metadata")
+						x.BaseEvent.Metadata = wire.WireStruct(w, "metadata")
 					default:
-						w.skip(wt)
+						w.Skip(wt)
 					}
 				}
-				return w.err
-			}(newWireReader(w.lenBytes())); err != nil {
-				return err.under("base_event")
+				return w.Err()
+			}(wire.NewProtoReader(w.LenBytes())); err != nil {
+				return err.Under("base_event")
 			}
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.ThreadID = wireString(w)
+			x.ThreadID = wire.WireString(w)
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.RunID = wireString(w)
+			x.RunID = wire.WireString(w)
 		case 6:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.ProtocolVersion = newOf(wireString(w))
+			x.ProtocolVersion = wire.Ptr(wire.WireString(w))
 		case 4:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.ParentRunID = newOf(wireString(w))
+			x.ParentRunID = wire.Ptr(wire.WireString(w))
 		case 5:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.Input = new(RunAgentInput)
-			if err := x.Input.readProto(newWireReader(w.lenBytes())); err != nil {
-				return err.under("input")
+			if err := x.Input.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+				return err.Under("input")
 			}
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	if w.err != nil {
-		return w.err
+	if w.Err() != nil {
+		return w.Err()
 	}
 	return nil
 }
 
 // readProto reads the body of the protobuf message RunFinishedEvent into x.
-func (x *RunFinishedEvent) readProto(w *wireReader) *Error {
+func (x *RunFinishedEvent) readProto(w *wire.ProtoReader) *Error {
 	var tagRunFinishedOutcome string
 	var m0 RunFinishedSuccessOutcome
 	var m1 RunFinishedInterruptOutcome
 	var m2 RunFinishedCancelledOutcome
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			if err := func(w *wireReader) *Error {
+			if err := func(w *wire.ProtoReader) *Error {
 				for {
-					num, wt, ok := w.next()
+					num, wt, ok := w.Next()
 					if !ok {
 						break
 					}
 					switch num {
 					case 2:
 						if wt != 0 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.Timestamp = newOf(int64(w.varint()))
+						x.BaseEvent.Timestamp = wire.Ptr(int64(w.Varint()))
 					case 3:
 						if wt != 2 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.RawEvent = wireValue(w, "rawEvent")
+						x.BaseEvent.RawEvent = wire.WireValue(w, "rawEvent")
 					case 4:
 						if wt != 2 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.Metadata = wireStruct(w, "metadata")
+						x.BaseEvent.Metadata = wire.WireStruct(w, "metadata")
 					default:
-						w.skip(wt)
+						w.Skip(wt)
 					}
 				}
-				return w.err
-			}(newWireReader(w.lenBytes())); err != nil {
-				return err.under("base_event")
+				return w.Err()
+			}(wire.NewProtoReader(w.LenBytes())); err != nil {
+				return err.Under("base_event")
 			}
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.ThreadID = wireString(w)
+			x.ThreadID = wire.WireString(w)
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.RunID = wireString(w)
+			x.RunID = wire.WireString(w)
 		case 4:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Result = wireValue(w, "result")
+			x.Result = wire.WireValue(w, "result")
 		case 5:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			tagRunFinishedOutcome = wireString(w)
+			tagRunFinishedOutcome = wire.WireString(w)
 		case 8:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			if err := func() *Error {
 				x := &m0
-				x.PendingToolCallIDs = append(x.PendingToolCallIDs, wireString(w))
+				x.PendingToolCallIDs = append(x.PendingToolCallIDs, wire.WireString(w))
 				return nil
 			}(); err != nil {
 				return err
 			}
 		case 6:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			if err := func() *Error {
 				x := &m1
 				var v Interrupt
-				if err := v.readProto(newWireReader(w.lenBytes())); err != nil {
-					return err.at(len(x.Interrupts)).under("interrupts")
+				if err := v.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+					return err.At(len(x.Interrupts)).Under("interrupts")
 				}
 				x.Interrupts = append(x.Interrupts, v)
 				return nil
@@ -4551,20 +4552,20 @@ func (x *RunFinishedEvent) readProto(w *wireReader) *Error {
 			}
 		case 7:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			var v TokenUsage
-			if err := v.readProto(newWireReader(w.lenBytes())); err != nil {
-				return err.at(len(x.Usage)).under("usage")
+			if err := v.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+				return err.At(len(x.Usage)).Under("usage")
 			}
 			x.Usage = append(x.Usage, v)
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	if w.err != nil {
-		return w.err
+	if w.Err() != nil {
+		return w.Err()
 	}
 	switch tagRunFinishedOutcome {
 	case "success":
@@ -4586,902 +4587,902 @@ func (x *RunFinishedEvent) readProto(w *wireReader) *Error {
 }
 
 // readProto reads the body of the protobuf message RunErrorEvent into x.
-func (x *RunErrorEvent) readProto(w *wireReader) *Error {
+func (x *RunErrorEvent) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			if err := func(w *wireReader) *Error {
+			if err := func(w *wire.ProtoReader) *Error {
 				for {
-					num, wt, ok := w.next()
+					num, wt, ok := w.Next()
 					if !ok {
 						break
 					}
 					switch num {
 					case 2:
 						if wt != 0 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.Timestamp = newOf(int64(w.varint()))
+						x.BaseEvent.Timestamp = wire.Ptr(int64(w.Varint()))
 					case 3:
 						if wt != 2 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.RawEvent = wireValue(w, "rawEvent")
+						x.BaseEvent.RawEvent = wire.WireValue(w, "rawEvent")
 					case 4:
 						if wt != 2 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.Metadata = wireStruct(w, "metadata")
+						x.BaseEvent.Metadata = wire.WireStruct(w, "metadata")
 					default:
-						w.skip(wt)
+						w.Skip(wt)
 					}
 				}
-				return w.err
-			}(newWireReader(w.lenBytes())); err != nil {
-				return err.under("base_event")
+				return w.Err()
+			}(wire.NewProtoReader(w.LenBytes())); err != nil {
+				return err.Under("base_event")
 			}
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Message = wireString(w)
+			x.Message = wire.WireString(w)
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Code = newOf(wireString(w))
+			x.Code = wire.Ptr(wire.WireString(w))
 		case 4:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			var v TokenUsage
-			if err := v.readProto(newWireReader(w.lenBytes())); err != nil {
-				return err.at(len(x.Usage)).under("usage")
+			if err := v.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+				return err.At(len(x.Usage)).Under("usage")
 			}
 			x.Usage = append(x.Usage, v)
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	if w.err != nil {
-		return w.err
+	if w.Err() != nil {
+		return w.Err()
 	}
 	return nil
 }
 
 // readProto reads the body of the protobuf message StepStartedEvent into x.
-func (x *StepStartedEvent) readProto(w *wireReader) *Error {
+func (x *StepStartedEvent) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			if err := func(w *wireReader) *Error {
+			if err := func(w *wire.ProtoReader) *Error {
 				for {
-					num, wt, ok := w.next()
+					num, wt, ok := w.Next()
 					if !ok {
 						break
 					}
 					switch num {
 					case 2:
 						if wt != 0 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.Timestamp = newOf(int64(w.varint()))
+						x.BaseEvent.Timestamp = wire.Ptr(int64(w.Varint()))
 					case 3:
 						if wt != 2 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.RawEvent = wireValue(w, "rawEvent")
+						x.BaseEvent.RawEvent = wire.WireValue(w, "rawEvent")
 					case 4:
 						if wt != 2 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.Metadata = wireStruct(w, "metadata")
+						x.BaseEvent.Metadata = wire.WireStruct(w, "metadata")
 					default:
-						w.skip(wt)
+						w.Skip(wt)
 					}
 				}
-				return w.err
-			}(newWireReader(w.lenBytes())); err != nil {
-				return err.under("base_event")
+				return w.Err()
+			}(wire.NewProtoReader(w.LenBytes())); err != nil {
+				return err.Under("base_event")
 			}
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Attributable.SubagentRunID = newOf(wireString(w))
+			x.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.StepName = wireString(w)
+			x.StepName = wire.WireString(w)
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	if w.err != nil {
-		return w.err
+	if w.Err() != nil {
+		return w.Err()
 	}
 	return nil
 }
 
 // readProto reads the body of the protobuf message StepFinishedEvent into x.
-func (x *StepFinishedEvent) readProto(w *wireReader) *Error {
+func (x *StepFinishedEvent) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			if err := func(w *wireReader) *Error {
+			if err := func(w *wire.ProtoReader) *Error {
 				for {
-					num, wt, ok := w.next()
+					num, wt, ok := w.Next()
 					if !ok {
 						break
 					}
 					switch num {
 					case 2:
 						if wt != 0 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.Timestamp = newOf(int64(w.varint()))
+						x.BaseEvent.Timestamp = wire.Ptr(int64(w.Varint()))
 					case 3:
 						if wt != 2 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.RawEvent = wireValue(w, "rawEvent")
+						x.BaseEvent.RawEvent = wire.WireValue(w, "rawEvent")
 					case 4:
 						if wt != 2 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.Metadata = wireStruct(w, "metadata")
+						x.BaseEvent.Metadata = wire.WireStruct(w, "metadata")
 					default:
-						w.skip(wt)
+						w.Skip(wt)
 					}
 				}
-				return w.err
-			}(newWireReader(w.lenBytes())); err != nil {
-				return err.under("base_event")
+				return w.Err()
+			}(wire.NewProtoReader(w.LenBytes())); err != nil {
+				return err.Under("base_event")
 			}
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Attributable.SubagentRunID = newOf(wireString(w))
+			x.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.StepName = wireString(w)
+			x.StepName = wire.WireString(w)
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	if w.err != nil {
-		return w.err
+	if w.Err() != nil {
+		return w.Err()
 	}
 	return nil
 }
 
 // readProto reads the body of the protobuf message ReasoningStartEvent into x.
-func (x *ReasoningStartEvent) readProto(w *wireReader) *Error {
+func (x *ReasoningStartEvent) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			if err := func(w *wireReader) *Error {
+			if err := func(w *wire.ProtoReader) *Error {
 				for {
-					num, wt, ok := w.next()
+					num, wt, ok := w.Next()
 					if !ok {
 						break
 					}
 					switch num {
 					case 2:
 						if wt != 0 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.Timestamp = newOf(int64(w.varint()))
+						x.BaseEvent.Timestamp = wire.Ptr(int64(w.Varint()))
 					case 3:
 						if wt != 2 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.RawEvent = wireValue(w, "rawEvent")
+						x.BaseEvent.RawEvent = wire.WireValue(w, "rawEvent")
 					case 4:
 						if wt != 2 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.Metadata = wireStruct(w, "metadata")
+						x.BaseEvent.Metadata = wire.WireStruct(w, "metadata")
 					default:
-						w.skip(wt)
+						w.Skip(wt)
 					}
 				}
-				return w.err
-			}(newWireReader(w.lenBytes())); err != nil {
-				return err.under("base_event")
+				return w.Err()
+			}(wire.NewProtoReader(w.LenBytes())); err != nil {
+				return err.Under("base_event")
 			}
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Attributable.SubagentRunID = newOf(wireString(w))
+			x.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.MessageID = wireString(w)
+			x.MessageID = wire.WireString(w)
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	if w.err != nil {
-		return w.err
+	if w.Err() != nil {
+		return w.Err()
 	}
 	return nil
 }
 
 // readProto reads the body of the protobuf message ReasoningMessageStartEvent into x.
-func (x *ReasoningMessageStartEvent) readProto(w *wireReader) *Error {
+func (x *ReasoningMessageStartEvent) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			if err := func(w *wireReader) *Error {
+			if err := func(w *wire.ProtoReader) *Error {
 				for {
-					num, wt, ok := w.next()
+					num, wt, ok := w.Next()
 					if !ok {
 						break
 					}
 					switch num {
 					case 2:
 						if wt != 0 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.Timestamp = newOf(int64(w.varint()))
+						x.BaseEvent.Timestamp = wire.Ptr(int64(w.Varint()))
 					case 3:
 						if wt != 2 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.RawEvent = wireValue(w, "rawEvent")
+						x.BaseEvent.RawEvent = wire.WireValue(w, "rawEvent")
 					case 4:
 						if wt != 2 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.Metadata = wireStruct(w, "metadata")
+						x.BaseEvent.Metadata = wire.WireStruct(w, "metadata")
 					default:
-						w.skip(wt)
+						w.Skip(wt)
 					}
 				}
-				return w.err
-			}(newWireReader(w.lenBytes())); err != nil {
-				return err.under("base_event")
+				return w.Err()
+			}(wire.NewProtoReader(w.LenBytes())); err != nil {
+				return err.Under("base_event")
 			}
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Attributable.SubagentRunID = newOf(wireString(w))
+			x.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.MessageID = wireString(w)
+			x.MessageID = wire.WireString(w)
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	if w.err != nil {
-		return w.err
+	if w.Err() != nil {
+		return w.Err()
 	}
 	return nil
 }
 
 // readProto reads the body of the protobuf message ReasoningMessageContentEvent into x.
-func (x *ReasoningMessageContentEvent) readProto(w *wireReader) *Error {
+func (x *ReasoningMessageContentEvent) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			if err := func(w *wireReader) *Error {
+			if err := func(w *wire.ProtoReader) *Error {
 				for {
-					num, wt, ok := w.next()
+					num, wt, ok := w.Next()
 					if !ok {
 						break
 					}
 					switch num {
 					case 2:
 						if wt != 0 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.Timestamp = newOf(int64(w.varint()))
+						x.BaseEvent.Timestamp = wire.Ptr(int64(w.Varint()))
 					case 3:
 						if wt != 2 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.RawEvent = wireValue(w, "rawEvent")
+						x.BaseEvent.RawEvent = wire.WireValue(w, "rawEvent")
 					case 4:
 						if wt != 2 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.Metadata = wireStruct(w, "metadata")
+						x.BaseEvent.Metadata = wire.WireStruct(w, "metadata")
 					default:
-						w.skip(wt)
+						w.Skip(wt)
 					}
 				}
-				return w.err
-			}(newWireReader(w.lenBytes())); err != nil {
-				return err.under("base_event")
+				return w.Err()
+			}(wire.NewProtoReader(w.LenBytes())); err != nil {
+				return err.Under("base_event")
 			}
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Attributable.SubagentRunID = newOf(wireString(w))
+			x.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.MessageID = wireString(w)
+			x.MessageID = wire.WireString(w)
 		case 4:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Delta = wireString(w)
+			x.Delta = wire.WireString(w)
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	if w.err != nil {
-		return w.err
+	if w.Err() != nil {
+		return w.Err()
 	}
 	return nil
 }
 
 // readProto reads the body of the protobuf message ReasoningMessageEndEvent into x.
-func (x *ReasoningMessageEndEvent) readProto(w *wireReader) *Error {
+func (x *ReasoningMessageEndEvent) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			if err := func(w *wireReader) *Error {
+			if err := func(w *wire.ProtoReader) *Error {
 				for {
-					num, wt, ok := w.next()
+					num, wt, ok := w.Next()
 					if !ok {
 						break
 					}
 					switch num {
 					case 2:
 						if wt != 0 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.Timestamp = newOf(int64(w.varint()))
+						x.BaseEvent.Timestamp = wire.Ptr(int64(w.Varint()))
 					case 3:
 						if wt != 2 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.RawEvent = wireValue(w, "rawEvent")
+						x.BaseEvent.RawEvent = wire.WireValue(w, "rawEvent")
 					case 4:
 						if wt != 2 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.Metadata = wireStruct(w, "metadata")
+						x.BaseEvent.Metadata = wire.WireStruct(w, "metadata")
 					default:
-						w.skip(wt)
+						w.Skip(wt)
 					}
 				}
-				return w.err
-			}(newWireReader(w.lenBytes())); err != nil {
-				return err.under("base_event")
+				return w.Err()
+			}(wire.NewProtoReader(w.LenBytes())); err != nil {
+				return err.Under("base_event")
 			}
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Attributable.SubagentRunID = newOf(wireString(w))
+			x.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.MessageID = wireString(w)
+			x.MessageID = wire.WireString(w)
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	if w.err != nil {
-		return w.err
+	if w.Err() != nil {
+		return w.Err()
 	}
 	return nil
 }
 
 // readProto reads the body of the protobuf message ReasoningMessageChunkEvent into x.
-func (x *ReasoningMessageChunkEvent) readProto(w *wireReader) *Error {
+func (x *ReasoningMessageChunkEvent) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			if err := func(w *wireReader) *Error {
+			if err := func(w *wire.ProtoReader) *Error {
 				for {
-					num, wt, ok := w.next()
+					num, wt, ok := w.Next()
 					if !ok {
 						break
 					}
 					switch num {
 					case 2:
 						if wt != 0 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.Timestamp = newOf(int64(w.varint()))
+						x.BaseEvent.Timestamp = wire.Ptr(int64(w.Varint()))
 					case 3:
 						if wt != 2 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.RawEvent = wireValue(w, "rawEvent")
+						x.BaseEvent.RawEvent = wire.WireValue(w, "rawEvent")
 					case 4:
 						if wt != 2 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.Metadata = wireStruct(w, "metadata")
+						x.BaseEvent.Metadata = wire.WireStruct(w, "metadata")
 					default:
-						w.skip(wt)
+						w.Skip(wt)
 					}
 				}
-				return w.err
-			}(newWireReader(w.lenBytes())); err != nil {
-				return err.under("base_event")
+				return w.Err()
+			}(wire.NewProtoReader(w.LenBytes())); err != nil {
+				return err.Under("base_event")
 			}
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Attributable.SubagentRunID = newOf(wireString(w))
+			x.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.MessageID = newOf(wireString(w))
+			x.MessageID = wire.Ptr(wire.WireString(w))
 		case 4:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Delta = newOf(wireString(w))
+			x.Delta = wire.Ptr(wire.WireString(w))
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	if w.err != nil {
-		return w.err
+	if w.Err() != nil {
+		return w.Err()
 	}
 	return nil
 }
 
 // readProto reads the body of the protobuf message ReasoningEndEvent into x.
-func (x *ReasoningEndEvent) readProto(w *wireReader) *Error {
+func (x *ReasoningEndEvent) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			if err := func(w *wireReader) *Error {
+			if err := func(w *wire.ProtoReader) *Error {
 				for {
-					num, wt, ok := w.next()
+					num, wt, ok := w.Next()
 					if !ok {
 						break
 					}
 					switch num {
 					case 2:
 						if wt != 0 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.Timestamp = newOf(int64(w.varint()))
+						x.BaseEvent.Timestamp = wire.Ptr(int64(w.Varint()))
 					case 3:
 						if wt != 2 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.RawEvent = wireValue(w, "rawEvent")
+						x.BaseEvent.RawEvent = wire.WireValue(w, "rawEvent")
 					case 4:
 						if wt != 2 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.Metadata = wireStruct(w, "metadata")
+						x.BaseEvent.Metadata = wire.WireStruct(w, "metadata")
 					default:
-						w.skip(wt)
+						w.Skip(wt)
 					}
 				}
-				return w.err
-			}(newWireReader(w.lenBytes())); err != nil {
-				return err.under("base_event")
+				return w.Err()
+			}(wire.NewProtoReader(w.LenBytes())); err != nil {
+				return err.Under("base_event")
 			}
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Attributable.SubagentRunID = newOf(wireString(w))
+			x.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.MessageID = wireString(w)
+			x.MessageID = wire.WireString(w)
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	if w.err != nil {
-		return w.err
+	if w.Err() != nil {
+		return w.Err()
 	}
 	return nil
 }
 
 // readProto reads the body of the protobuf message ReasoningEncryptedValueEvent into x.
-func (x *ReasoningEncryptedValueEvent) readProto(w *wireReader) *Error {
+func (x *ReasoningEncryptedValueEvent) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			if err := func(w *wireReader) *Error {
+			if err := func(w *wire.ProtoReader) *Error {
 				for {
-					num, wt, ok := w.next()
+					num, wt, ok := w.Next()
 					if !ok {
 						break
 					}
 					switch num {
 					case 2:
 						if wt != 0 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.Timestamp = newOf(int64(w.varint()))
+						x.BaseEvent.Timestamp = wire.Ptr(int64(w.Varint()))
 					case 3:
 						if wt != 2 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.RawEvent = wireValue(w, "rawEvent")
+						x.BaseEvent.RawEvent = wire.WireValue(w, "rawEvent")
 					case 4:
 						if wt != 2 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.Metadata = wireStruct(w, "metadata")
+						x.BaseEvent.Metadata = wire.WireStruct(w, "metadata")
 					default:
-						w.skip(wt)
+						w.Skip(wt)
 					}
 				}
-				return w.err
-			}(newWireReader(w.lenBytes())); err != nil {
-				return err.under("base_event")
+				return w.Err()
+			}(wire.NewProtoReader(w.LenBytes())); err != nil {
+				return err.Under("base_event")
 			}
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Attributable.SubagentRunID = newOf(wireString(w))
+			x.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Subtype = ReasoningEncryptedValueSubtype(wireString(w))
+			x.Subtype = ReasoningEncryptedValueSubtype(wire.WireString(w))
 		case 4:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.EntityID = wireString(w)
+			x.EntityID = wire.WireString(w)
 		case 5:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.EncryptedValue = wireString(w)
+			x.EncryptedValue = wire.WireString(w)
 		case 6:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.EncryptedValueType = newOf(wireString(w))
+			x.EncryptedValueType = wire.Ptr(wire.WireString(w))
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	if w.err != nil {
-		return w.err
+	if w.Err() != nil {
+		return w.Err()
 	}
 	return nil
 }
 
 // readProto reads the body of the protobuf message SubagentStartedEvent into x.
-func (x *SubagentStartedEvent) readProto(w *wireReader) *Error {
+func (x *SubagentStartedEvent) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			if err := func(w *wireReader) *Error {
+			if err := func(w *wire.ProtoReader) *Error {
 				for {
-					num, wt, ok := w.next()
+					num, wt, ok := w.Next()
 					if !ok {
 						break
 					}
 					switch num {
 					case 2:
 						if wt != 0 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.Timestamp = newOf(int64(w.varint()))
+						x.BaseEvent.Timestamp = wire.Ptr(int64(w.Varint()))
 					case 3:
 						if wt != 2 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.RawEvent = wireValue(w, "rawEvent")
+						x.BaseEvent.RawEvent = wire.WireValue(w, "rawEvent")
 					case 4:
 						if wt != 2 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.Metadata = wireStruct(w, "metadata")
+						x.BaseEvent.Metadata = wire.WireStruct(w, "metadata")
 					default:
-						w.skip(wt)
+						w.Skip(wt)
 					}
 				}
-				return w.err
-			}(newWireReader(w.lenBytes())); err != nil {
-				return err.under("base_event")
+				return w.Err()
+			}(wire.NewProtoReader(w.LenBytes())); err != nil {
+				return err.Under("base_event")
 			}
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.SubagentRunID = wireString(w)
+			x.SubagentRunID = wire.WireString(w)
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Name = wireString(w)
+			x.Name = wire.WireString(w)
 		case 4:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Description = newOf(wireString(w))
+			x.Description = wire.Ptr(wire.WireString(w))
 		case 5:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.ParentSubagentRunID = newOf(wireString(w))
+			x.ParentSubagentRunID = wire.Ptr(wire.WireString(w))
 		case 6:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.ParentToolCallID = newOf(wireString(w))
+			x.ParentToolCallID = wire.Ptr(wire.WireString(w))
 		case 7:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.ParentMessageID = newOf(wireString(w))
+			x.ParentMessageID = wire.Ptr(wire.WireString(w))
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	if w.err != nil {
-		return w.err
+	if w.Err() != nil {
+		return w.Err()
 	}
 	return nil
 }
 
 // readProto reads the body of the protobuf message SubagentFinishedEvent into x.
-func (x *SubagentFinishedEvent) readProto(w *wireReader) *Error {
+func (x *SubagentFinishedEvent) readProto(w *wire.ProtoReader) *Error {
 	var tagSubagentFinishedOutcome string
 	var m0 SubagentFinishedSuccessOutcome
 	var m1 SubagentFinishedSuspendedOutcome
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			if err := func(w *wireReader) *Error {
+			if err := func(w *wire.ProtoReader) *Error {
 				for {
-					num, wt, ok := w.next()
+					num, wt, ok := w.Next()
 					if !ok {
 						break
 					}
 					switch num {
 					case 2:
 						if wt != 0 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.Timestamp = newOf(int64(w.varint()))
+						x.BaseEvent.Timestamp = wire.Ptr(int64(w.Varint()))
 					case 3:
 						if wt != 2 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.RawEvent = wireValue(w, "rawEvent")
+						x.BaseEvent.RawEvent = wire.WireValue(w, "rawEvent")
 					case 4:
 						if wt != 2 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.Metadata = wireStruct(w, "metadata")
+						x.BaseEvent.Metadata = wire.WireStruct(w, "metadata")
 					default:
-						w.skip(wt)
+						w.Skip(wt)
 					}
 				}
-				return w.err
-			}(newWireReader(w.lenBytes())); err != nil {
-				return err.under("base_event")
+				return w.Err()
+			}(wire.NewProtoReader(w.LenBytes())); err != nil {
+				return err.Under("base_event")
 			}
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.SubagentRunID = wireString(w)
+			x.SubagentRunID = wire.WireString(w)
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Result = wireValue(w, "result")
+			x.Result = wire.WireValue(w, "result")
 		case 4:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			tagSubagentFinishedOutcome = wireString(w)
+			tagSubagentFinishedOutcome = wire.WireString(w)
 		case 5:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			if err := func() *Error {
 				x := &m1
-				x.InterruptIDs = append(x.InterruptIDs, wireString(w))
+				x.InterruptIDs = append(x.InterruptIDs, wire.WireString(w))
 				return nil
 			}(); err != nil {
 				return err
 			}
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	if w.err != nil {
-		return w.err
+	if w.Err() != nil {
+		return w.Err()
 	}
 	switch tagSubagentFinishedOutcome {
 	case "success":
@@ -5501,707 +5502,707 @@ func (x *SubagentFinishedEvent) readProto(w *wireReader) *Error {
 }
 
 // readProto reads the body of the protobuf message SubagentErrorEvent into x.
-func (x *SubagentErrorEvent) readProto(w *wireReader) *Error {
+func (x *SubagentErrorEvent) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			if err := func(w *wireReader) *Error {
+			if err := func(w *wire.ProtoReader) *Error {
 				for {
-					num, wt, ok := w.next()
+					num, wt, ok := w.Next()
 					if !ok {
 						break
 					}
 					switch num {
 					case 2:
 						if wt != 0 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.Timestamp = newOf(int64(w.varint()))
+						x.BaseEvent.Timestamp = wire.Ptr(int64(w.Varint()))
 					case 3:
 						if wt != 2 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.RawEvent = wireValue(w, "rawEvent")
+						x.BaseEvent.RawEvent = wire.WireValue(w, "rawEvent")
 					case 4:
 						if wt != 2 {
-							w.skip(wt)
+							w.Skip(wt)
 							continue
 						}
-						x.BaseEvent.Metadata = wireStruct(w, "metadata")
+						x.BaseEvent.Metadata = wire.WireStruct(w, "metadata")
 					default:
-						w.skip(wt)
+						w.Skip(wt)
 					}
 				}
-				return w.err
-			}(newWireReader(w.lenBytes())); err != nil {
-				return err.under("base_event")
+				return w.Err()
+			}(wire.NewProtoReader(w.LenBytes())); err != nil {
+				return err.Under("base_event")
 			}
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.SubagentRunID = wireString(w)
+			x.SubagentRunID = wire.WireString(w)
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Message = wireString(w)
+			x.Message = wire.WireString(w)
 		case 4:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Code = newOf(wireString(w))
+			x.Code = wire.Ptr(wire.WireString(w))
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	if w.err != nil {
-		return w.err
+	if w.Err() != nil {
+		return w.Err()
 	}
 	return nil
 }
 
 // readProto reads the body of the protobuf message TextInputPart into x.
-func (x *TextPart) readProto(w *wireReader) *Error {
+func (x *TextPart) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.ID = newOf(wireString(w))
+			x.ID = wire.Ptr(wire.WireString(w))
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Text = wireString(w)
+			x.Text = wire.WireString(w)
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Metadata = wireValue(w, "metadata")
+			x.Metadata = wire.WireValue(w, "metadata")
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	if w.err != nil {
-		return w.err
+	if w.Err() != nil {
+		return w.Err()
 	}
 	return nil
 }
 
 // readProto reads the body of the protobuf message ImageInputPart into x.
-func (x *ImagePart) readProto(w *wireReader) *Error {
+func (x *ImagePart) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.ID = newOf(wireString(w))
+			x.ID = wire.Ptr(wire.WireString(w))
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			v, err := readPartSourceProto(w.lenBytes())
+			v, err := readPartSourceProto(w.LenBytes())
 			if err != nil {
-				return err.under("source")
+				return err.Under("source")
 			}
 			x.Source = v
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Metadata = wireValue(w, "metadata")
+			x.Metadata = wire.WireValue(w, "metadata")
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	if w.err != nil {
-		return w.err
+	if w.Err() != nil {
+		return w.Err()
 	}
 	return nil
 }
 
 // readProto reads the body of the protobuf message AudioInputPart into x.
-func (x *AudioPart) readProto(w *wireReader) *Error {
+func (x *AudioPart) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.ID = newOf(wireString(w))
+			x.ID = wire.Ptr(wire.WireString(w))
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			v, err := readPartSourceProto(w.lenBytes())
+			v, err := readPartSourceProto(w.LenBytes())
 			if err != nil {
-				return err.under("source")
+				return err.Under("source")
 			}
 			x.Source = v
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Metadata = wireValue(w, "metadata")
+			x.Metadata = wire.WireValue(w, "metadata")
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	if w.err != nil {
-		return w.err
+	if w.Err() != nil {
+		return w.Err()
 	}
 	return nil
 }
 
 // readProto reads the body of the protobuf message VideoInputPart into x.
-func (x *VideoPart) readProto(w *wireReader) *Error {
+func (x *VideoPart) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.ID = newOf(wireString(w))
+			x.ID = wire.Ptr(wire.WireString(w))
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			v, err := readPartSourceProto(w.lenBytes())
+			v, err := readPartSourceProto(w.LenBytes())
 			if err != nil {
-				return err.under("source")
+				return err.Under("source")
 			}
 			x.Source = v
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Metadata = wireValue(w, "metadata")
+			x.Metadata = wire.WireValue(w, "metadata")
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	if w.err != nil {
-		return w.err
+	if w.Err() != nil {
+		return w.Err()
 	}
 	return nil
 }
 
 // readProto reads the body of the protobuf message DocumentInputPart into x.
-func (x *DocumentPart) readProto(w *wireReader) *Error {
+func (x *DocumentPart) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.ID = newOf(wireString(w))
+			x.ID = wire.Ptr(wire.WireString(w))
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			v, err := readPartSourceProto(w.lenBytes())
+			v, err := readPartSourceProto(w.LenBytes())
 			if err != nil {
-				return err.under("source")
+				return err.Under("source")
 			}
 			x.Source = v
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Metadata = wireValue(w, "metadata")
+			x.Metadata = wire.WireValue(w, "metadata")
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	if w.err != nil {
-		return w.err
+	if w.Err() != nil {
+		return w.Err()
 	}
 	return nil
 }
 
 // readProto reads the body of the protobuf message JsonPatchOperation into x.
-func (x *AddOperation) readProto(w *wireReader) *Error {
+func (x *AddOperation) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Path = wireString(w)
+			x.Path = wire.WireString(w)
 		case 4:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Value = wireValue(w, "value")
+			x.Value = wire.WireValue(w, "value")
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	if w.err != nil {
-		return w.err
+	if w.Err() != nil {
+		return w.Err()
 	}
 	return nil
 }
 
 // readProto reads the body of the protobuf message JsonPatchOperation into x.
-func (x *RemoveOperation) readProto(w *wireReader) *Error {
+func (x *RemoveOperation) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Path = wireString(w)
+			x.Path = wire.WireString(w)
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	if w.err != nil {
-		return w.err
+	if w.Err() != nil {
+		return w.Err()
 	}
 	return nil
 }
 
 // readProto reads the body of the protobuf message JsonPatchOperation into x.
-func (x *ReplaceOperation) readProto(w *wireReader) *Error {
+func (x *ReplaceOperation) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Path = wireString(w)
+			x.Path = wire.WireString(w)
 		case 4:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Value = wireValue(w, "value")
+			x.Value = wire.WireValue(w, "value")
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	if w.err != nil {
-		return w.err
+	if w.Err() != nil {
+		return w.Err()
 	}
 	return nil
 }
 
 // readProto reads the body of the protobuf message JsonPatchOperation into x.
-func (x *MoveOperation) readProto(w *wireReader) *Error {
+func (x *MoveOperation) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.From = wireString(w)
+			x.From = wire.WireString(w)
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Path = wireString(w)
+			x.Path = wire.WireString(w)
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	if w.err != nil {
-		return w.err
+	if w.Err() != nil {
+		return w.Err()
 	}
 	return nil
 }
 
 // readProto reads the body of the protobuf message JsonPatchOperation into x.
-func (x *CopyOperation) readProto(w *wireReader) *Error {
+func (x *CopyOperation) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.From = wireString(w)
+			x.From = wire.WireString(w)
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Path = wireString(w)
+			x.Path = wire.WireString(w)
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	if w.err != nil {
-		return w.err
+	if w.Err() != nil {
+		return w.Err()
 	}
 	return nil
 }
 
 // readProto reads the body of the protobuf message JsonPatchOperation into x.
-func (x *TestOperation) readProto(w *wireReader) *Error {
+func (x *TestOperation) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Path = wireString(w)
+			x.Path = wire.WireString(w)
 		case 4:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Value = wireValue(w, "value")
+			x.Value = wire.WireValue(w, "value")
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	if w.err != nil {
-		return w.err
+	if w.Err() != nil {
+		return w.Err()
 	}
 	return nil
 }
 
 // readProto reads the body of the protobuf message Message into x.
-func (x *DeveloperMessage) readProto(w *wireReader) *Error {
+func (x *DeveloperMessage) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 10:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.BaseMessage.Attributable.SubagentRunID = newOf(wireString(w))
+			x.BaseMessage.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.BaseMessage.ID = wireString(w)
+			x.BaseMessage.ID = wire.WireString(w)
 		case 4:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.BaseMessage.Name = newOf(wireString(w))
+			x.BaseMessage.Name = wire.Ptr(wire.WireString(w))
 		case 11:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.BaseMessage.EncryptedValue = newOf(wireString(w))
+			x.BaseMessage.EncryptedValue = wire.Ptr(wire.WireString(w))
 		case 14:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.BaseMessage.EncryptedValueType = newOf(wireString(w))
+			x.BaseMessage.EncryptedValueType = wire.Ptr(wire.WireString(w))
 		case 9:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.BaseMessage.Metadata = wireStruct(w, "metadata")
+			x.BaseMessage.Metadata = wire.WireStruct(w, "metadata")
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Content = wireString(w)
+			x.Content = wire.WireString(w)
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	if w.err != nil {
-		return w.err
+	if w.Err() != nil {
+		return w.Err()
 	}
 	return nil
 }
 
 // readProto reads the body of the protobuf message Message into x.
-func (x *SystemMessage) readProto(w *wireReader) *Error {
+func (x *SystemMessage) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 10:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.BaseMessage.Attributable.SubagentRunID = newOf(wireString(w))
+			x.BaseMessage.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.BaseMessage.ID = wireString(w)
+			x.BaseMessage.ID = wire.WireString(w)
 		case 4:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.BaseMessage.Name = newOf(wireString(w))
+			x.BaseMessage.Name = wire.Ptr(wire.WireString(w))
 		case 11:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.BaseMessage.EncryptedValue = newOf(wireString(w))
+			x.BaseMessage.EncryptedValue = wire.Ptr(wire.WireString(w))
 		case 14:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.BaseMessage.EncryptedValueType = newOf(wireString(w))
+			x.BaseMessage.EncryptedValueType = wire.Ptr(wire.WireString(w))
 		case 9:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.BaseMessage.Metadata = wireStruct(w, "metadata")
+			x.BaseMessage.Metadata = wire.WireStruct(w, "metadata")
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Content = wireString(w)
+			x.Content = wire.WireString(w)
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	if w.err != nil {
-		return w.err
+	if w.Err() != nil {
+		return w.Err()
 	}
 	return nil
 }
 
 // readProto reads the body of the protobuf message Message into x.
-func (x *AssistantMessage) readProto(w *wireReader) *Error {
+func (x *AssistantMessage) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 10:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.BaseMessage.Attributable.SubagentRunID = newOf(wireString(w))
+			x.BaseMessage.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.BaseMessage.ID = wireString(w)
+			x.BaseMessage.ID = wire.WireString(w)
 		case 4:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.BaseMessage.Name = newOf(wireString(w))
+			x.BaseMessage.Name = wire.Ptr(wire.WireString(w))
 		case 11:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.BaseMessage.EncryptedValue = newOf(wireString(w))
+			x.BaseMessage.EncryptedValue = wire.Ptr(wire.WireString(w))
 		case 14:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.BaseMessage.EncryptedValueType = newOf(wireString(w))
+			x.BaseMessage.EncryptedValueType = wire.Ptr(wire.WireString(w))
 		case 9:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.BaseMessage.Metadata = wireStruct(w, "metadata")
+			x.BaseMessage.Metadata = wire.WireStruct(w, "metadata")
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Content = newOf(wireString(w))
+			x.Content = wire.Ptr(wire.WireString(w))
 		case 5:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			var v ToolCall
-			if err := v.readProto(newWireReader(w.lenBytes())); err != nil {
-				return err.at(len(x.ToolCalls)).under("toolCalls")
+			if err := v.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+				return err.At(len(x.ToolCalls)).Under("toolCalls")
 			}
 			x.ToolCalls = append(x.ToolCalls, v)
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	if w.err != nil {
-		return w.err
+	if w.Err() != nil {
+		return w.Err()
 	}
 	return nil
 }
 
 // readProto reads the body of the protobuf message Message into x.
-func (x *UserMessage) readProto(w *wireReader) *Error {
+func (x *UserMessage) readProto(w *wire.ProtoReader) *Error {
 	var seenContent bool
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 10:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.BaseMessage.Attributable.SubagentRunID = newOf(wireString(w))
+			x.BaseMessage.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.BaseMessage.ID = wireString(w)
+			x.BaseMessage.ID = wire.WireString(w)
 		case 4:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.BaseMessage.Name = newOf(wireString(w))
+			x.BaseMessage.Name = wire.Ptr(wire.WireString(w))
 		case 11:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.BaseMessage.EncryptedValue = newOf(wireString(w))
+			x.BaseMessage.EncryptedValue = wire.Ptr(wire.WireString(w))
 		case 14:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.BaseMessage.EncryptedValueType = newOf(wireString(w))
+			x.BaseMessage.EncryptedValueType = wire.Ptr(wire.WireString(w))
 		case 9:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.BaseMessage.Metadata = wireStruct(w, "metadata")
+			x.BaseMessage.Metadata = wire.WireStruct(w, "metadata")
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Content.Text = wireString(w)
+			x.Content.Text = wire.WireString(w)
 			seenContent = true
 		case 8:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			v, err := readContentPartProto(w.lenBytes())
+			v, err := readContentPartProto(w.LenBytes())
 			if err != nil {
-				return err.under("content")
+				return err.Under("content")
 			}
 			x.Content.Parts = append(x.Content.Parts, v)
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	if w.err != nil {
-		return w.err
+	if w.Err() != nil {
+		return w.Err()
 	}
 	if !seenContent && x.Content.Parts == nil {
 		x.Content.Parts = []ContentPart{}
@@ -6210,79 +6211,79 @@ func (x *UserMessage) readProto(w *wireReader) *Error {
 }
 
 // readProto reads the body of the protobuf message Message into x.
-func (x *ToolMessage) readProto(w *wireReader) *Error {
+func (x *ToolMessage) readProto(w *wire.ProtoReader) *Error {
 	var seenContent bool
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 10:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Attributable.SubagentRunID = newOf(wireString(w))
+			x.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.ID = wireString(w)
+			x.ID = wire.WireString(w)
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Content.Text = wireString(w)
+			x.Content.Text = wire.WireString(w)
 			seenContent = true
 		case 8:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			v, err := readContentPartProto(w.lenBytes())
+			v, err := readContentPartProto(w.LenBytes())
 			if err != nil {
-				return err.under("content")
+				return err.Under("content")
 			}
 			x.Content.Parts = append(x.Content.Parts, v)
 		case 6:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.ToolCallID = wireString(w)
+			x.ToolCallID = wire.WireString(w)
 		case 7:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Error = newOf(wireString(w))
+			x.Error = wire.Ptr(wire.WireString(w))
 		case 11:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.EncryptedValue = newOf(wireString(w))
+			x.EncryptedValue = wire.Ptr(wire.WireString(w))
 		case 14:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.EncryptedValueType = newOf(wireString(w))
+			x.EncryptedValueType = wire.Ptr(wire.WireString(w))
 		case 9:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Metadata = wireStruct(w, "metadata")
+			x.Metadata = wire.WireStruct(w, "metadata")
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	if w.err != nil {
-		return w.err
+	if w.Err() != nil {
+		return w.Err()
 	}
 	if !seenContent && x.Content.Parts == nil {
 		x.Content.Parts = []ContentPart{}
@@ -6291,49 +6292,49 @@ func (x *ToolMessage) readProto(w *wireReader) *Error {
 }
 
 // readProto reads the body of the protobuf message Message into x.
-func (x *ActivityMessage) readProto(w *wireReader) *Error {
+func (x *ActivityMessage) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 10:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Attributable.SubagentRunID = newOf(wireString(w))
+			x.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.ID = wireString(w)
+			x.ID = wire.WireString(w)
 		case 12:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.ActivityType = wireString(w)
+			x.ActivityType = wire.WireString(w)
 		case 13:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Content = wireStruct(w, "content")
+			x.Content = wire.WireStruct(w, "content")
 		case 9:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Metadata = wireStruct(w, "metadata")
+			x.Metadata = wire.WireStruct(w, "metadata")
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	if w.err != nil {
-		return w.err
+	if w.Err() != nil {
+		return w.Err()
 	}
 	if x.Content == nil {
 		x.Content = json.RawMessage("{}")
@@ -6342,660 +6343,660 @@ func (x *ActivityMessage) readProto(w *wireReader) *Error {
 }
 
 // readProto reads the body of the protobuf message Message into x.
-func (x *ReasoningMessage) readProto(w *wireReader) *Error {
+func (x *ReasoningMessage) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 10:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Attributable.SubagentRunID = newOf(wireString(w))
+			x.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.ID = wireString(w)
+			x.ID = wire.WireString(w)
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Content = wireString(w)
+			x.Content = wire.WireString(w)
 		case 11:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.EncryptedValue = newOf(wireString(w))
+			x.EncryptedValue = wire.Ptr(wire.WireString(w))
 		case 14:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.EncryptedValueType = newOf(wireString(w))
+			x.EncryptedValueType = wire.Ptr(wire.WireString(w))
 		case 9:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Metadata = wireStruct(w, "metadata")
+			x.Metadata = wire.WireStruct(w, "metadata")
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	if w.err != nil {
-		return w.err
+	if w.Err() != nil {
+		return w.Err()
 	}
 	return nil
 }
 
 // readProto reads the body of the protobuf message RunAgentInput into x.
-func (x *RunAgentInput) readProto(w *wireReader) *Error {
+func (x *RunAgentInput) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.ThreadID = wireString(w)
+			x.ThreadID = wire.WireString(w)
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.RunID = wireString(w)
+			x.RunID = wire.WireString(w)
 		case 10:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.ProtocolVersion = newOf(wireString(w))
+			x.ProtocolVersion = wire.Ptr(wire.WireString(w))
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.ParentRunID = newOf(wireString(w))
+			x.ParentRunID = wire.Ptr(wire.WireString(w))
 		case 4:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.State = wireValue(w, "state")
+			x.State = wire.WireValue(w, "state")
 		case 5:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			v, err := readMessageProto(w.lenBytes())
+			v, err := readMessageProto(w.LenBytes())
 			if err != nil {
-				return err.at(len(x.Messages)).under("messages")
+				return err.At(len(x.Messages)).Under("messages")
 			}
 			x.Messages = append(x.Messages, v)
 		case 6:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			var v Tool
-			if err := v.readProto(newWireReader(w.lenBytes())); err != nil {
-				return err.at(len(x.Tools)).under("tools")
+			if err := v.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+				return err.At(len(x.Tools)).Under("tools")
 			}
 			x.Tools = append(x.Tools, v)
 		case 7:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			var v Context
-			if err := v.readProto(newWireReader(w.lenBytes())); err != nil {
-				return err.at(len(x.Context)).under("context")
+			if err := v.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+				return err.At(len(x.Context)).Under("context")
 			}
 			x.Context = append(x.Context, v)
 		case 8:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.ForwardedProps = wireValue(w, "forwardedProps")
+			x.ForwardedProps = wire.WireValue(w, "forwardedProps")
 		case 9:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			var v ResumeEntry
-			if err := v.readProto(newWireReader(w.lenBytes())); err != nil {
-				return err.at(len(x.Resume)).under("resume")
+			if err := v.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+				return err.At(len(x.Resume)).Under("resume")
 			}
 			x.Resume = append(x.Resume, v)
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	if w.err != nil {
-		return w.err
+	if w.Err() != nil {
+		return w.Err()
 	}
 	return nil
 }
 
 // readProto reads the body of the protobuf message Interrupt into x.
-func (x *Interrupt) readProto(w *wireReader) *Error {
+func (x *Interrupt) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 8:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Attributable.SubagentRunID = newOf(wireString(w))
+			x.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.ID = wireString(w)
+			x.ID = wire.WireString(w)
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Reason = wireString(w)
+			x.Reason = wire.WireString(w)
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Message = newOf(wireString(w))
+			x.Message = wire.Ptr(wire.WireString(w))
 		case 4:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.ToolCallID = newOf(wireString(w))
+			x.ToolCallID = wire.Ptr(wire.WireString(w))
 		case 5:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.ResponseSchema = wireValue(w, "responseSchema")
+			x.ResponseSchema = wire.WireValue(w, "responseSchema")
 		case 6:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.ExpiresAt = newOf(wireString(w))
+			x.ExpiresAt = wire.Ptr(wire.WireString(w))
 		case 7:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Metadata = wireValue(w, "metadata")
+			x.Metadata = wire.WireValue(w, "metadata")
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	if w.err != nil {
-		return w.err
+	if w.Err() != nil {
+		return w.Err()
 	}
 	return nil
 }
 
 // readProto reads the body of the protobuf message Usage into x.
-func (x *TokenUsage) readProto(w *wireReader) *Error {
+func (x *TokenUsage) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Provider = newOf(wireString(w))
+			x.Provider = wire.Ptr(wire.WireString(w))
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Model = newOf(wireString(w))
+			x.Model = wire.Ptr(wire.WireString(w))
 		case 3:
 			if wt != 0 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.InputTokens = newOf(int64(w.varint()))
+			x.InputTokens = wire.Ptr(int64(w.Varint()))
 		case 4:
 			if wt != 0 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.OutputTokens = newOf(int64(w.varint()))
+			x.OutputTokens = wire.Ptr(int64(w.Varint()))
 		case 5:
 			if wt != 0 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.TotalTokens = newOf(int64(w.varint()))
+			x.TotalTokens = wire.Ptr(int64(w.Varint()))
 		case 6:
 			if wt != 0 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.ReasoningTokens = newOf(int64(w.varint()))
+			x.ReasoningTokens = wire.Ptr(int64(w.Varint()))
 		case 7:
 			if wt != 0 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.CachedInputTokens = newOf(int64(w.varint()))
+			x.CachedInputTokens = wire.Ptr(int64(w.Varint()))
 		case 8:
 			if wt != 0 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.CacheWriteInputTokens = newOf(int64(w.varint()))
+			x.CacheWriteInputTokens = wire.Ptr(int64(w.Varint()))
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	if w.err != nil {
-		return w.err
+	if w.Err() != nil {
+		return w.Err()
 	}
 	return nil
 }
 
 // readProto reads the body of the protobuf message InputContentDataSource into x.
-func (x *DataSource) readProto(w *wireReader) *Error {
+func (x *DataSource) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Value = wireString(w)
+			x.Value = wire.WireString(w)
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.MIMEType = wireString(w)
+			x.MIMEType = wire.WireString(w)
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	if w.err != nil {
-		return w.err
+	if w.Err() != nil {
+		return w.Err()
 	}
 	return nil
 }
 
 // readProto reads the body of the protobuf message InputContentUrlSource into x.
-func (x *URLSource) readProto(w *wireReader) *Error {
+func (x *URLSource) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Value = wireString(w)
+			x.Value = wire.WireString(w)
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.MIMEType = newOf(wireString(w))
+			x.MIMEType = wire.Ptr(wire.WireString(w))
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	if w.err != nil {
-		return w.err
+	if w.Err() != nil {
+		return w.Err()
 	}
 	return nil
 }
 
 // readProto reads the body of the protobuf message InputContentFileSource into x.
-func (x *FileSource) readProto(w *wireReader) *Error {
+func (x *FileSource) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Value = wireString(w)
+			x.Value = wire.WireString(w)
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Provider = newOf(wireString(w))
+			x.Provider = wire.Ptr(wire.WireString(w))
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.MIMEType = newOf(wireString(w))
+			x.MIMEType = wire.Ptr(wire.WireString(w))
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	if w.err != nil {
-		return w.err
+	if w.Err() != nil {
+		return w.Err()
 	}
 	return nil
 }
 
 // readProto reads the body of the protobuf message ToolCall into x.
-func (x *ToolCall) readProto(w *wireReader) *Error {
+func (x *ToolCall) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.ID = wireString(w)
+			x.ID = wire.WireString(w)
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			if err := x.Function.readProto(newWireReader(w.lenBytes())); err != nil {
-				return err.under("function")
+			if err := x.Function.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+				return err.Under("function")
 			}
 		case 5:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.EncryptedValue = newOf(wireString(w))
+			x.EncryptedValue = wire.Ptr(wire.WireString(w))
 		case 6:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.EncryptedValueType = newOf(wireString(w))
+			x.EncryptedValueType = wire.Ptr(wire.WireString(w))
 		case 4:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Metadata = wireStruct(w, "metadata")
+			x.Metadata = wire.WireStruct(w, "metadata")
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	if w.err != nil {
-		return w.err
+	if w.Err() != nil {
+		return w.Err()
 	}
 	return nil
 }
 
 // readProto reads the body of the protobuf message Tool into x.
-func (x *Tool) readProto(w *wireReader) *Error {
+func (x *Tool) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Name = wireString(w)
+			x.Name = wire.WireString(w)
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Description = wireString(w)
+			x.Description = wire.WireString(w)
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Parameters = wireValue(w, "parameters")
+			x.Parameters = wire.WireValue(w, "parameters")
 		case 4:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Metadata = wireStruct(w, "metadata")
+			x.Metadata = wire.WireStruct(w, "metadata")
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	if w.err != nil {
-		return w.err
+	if w.Err() != nil {
+		return w.Err()
 	}
 	return nil
 }
 
 // readProto reads the body of the protobuf message Context into x.
-func (x *Context) readProto(w *wireReader) *Error {
+func (x *Context) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Description = wireString(w)
+			x.Description = wire.WireString(w)
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Value = wireString(w)
+			x.Value = wire.WireString(w)
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	if w.err != nil {
-		return w.err
+	if w.Err() != nil {
+		return w.Err()
 	}
 	return nil
 }
 
 // readProto reads the body of the protobuf message ResumeEntry into x.
-func (x *ResumeEntry) readProto(w *wireReader) *Error {
+func (x *ResumeEntry) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.InterruptID = wireString(w)
+			x.InterruptID = wire.WireString(w)
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Status = ResumeEntryStatus(wireString(w))
+			x.Status = ResumeEntryStatus(wire.WireString(w))
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Payload = wireValue(w, "payload")
+			x.Payload = wire.WireValue(w, "payload")
 		case 4:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Metadata = wireStruct(w, "metadata")
+			x.Metadata = wire.WireStruct(w, "metadata")
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	if w.err != nil {
-		return w.err
+	if w.Err() != nil {
+		return w.Err()
 	}
 	return nil
 }
 
 // readProto reads the body of the protobuf message ToolCall.Function into x.
-func (x *FunctionCall) readProto(w *wireReader) *Error {
+func (x *FunctionCall) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Name = wireString(w)
+			x.Name = wire.WireString(w)
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Arguments = wireString(w)
+			x.Arguments = wire.WireString(w)
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	if w.err != nil {
-		return w.err
+	if w.Err() != nil {
+		return w.Err()
 	}
 	return nil
 }
 
 // readContentPartProto reads the body of the protobuf message InputContent as a ContentPart.
 func readContentPartProto(data []byte) (ContentPart, *Error) {
-	w := newWireReader(data)
+	w := wire.NewProtoReader(data)
 	var v ContentPart
 	var err *Error
 	for err == nil {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		if wt != 2 {
-			w.skip(wt)
+			w.Skip(wt)
 			continue
 		}
 		switch num {
 		case 1:
 			m := new(TextPart)
-			err = m.readProto(newWireReader(w.lenBytes()))
+			err = m.readProto(wire.NewProtoReader(w.LenBytes()))
 			v = m
 		case 2:
 			m := new(ImagePart)
-			err = m.readProto(newWireReader(w.lenBytes()))
+			err = m.readProto(wire.NewProtoReader(w.LenBytes()))
 			v = m
 		case 3:
 			m := new(AudioPart)
-			err = m.readProto(newWireReader(w.lenBytes()))
+			err = m.readProto(wire.NewProtoReader(w.LenBytes()))
 			v = m
 		case 4:
 			m := new(VideoPart)
-			err = m.readProto(newWireReader(w.lenBytes()))
+			err = m.readProto(wire.NewProtoReader(w.LenBytes()))
 			v = m
 		case 5:
 			m := new(DocumentPart)
-			err = m.readProto(newWireReader(w.lenBytes()))
+			err = m.readProto(wire.NewProtoReader(w.LenBytes()))
 			v = m
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
 	if err == nil {
-		err = w.err
+		err = w.Err()
 	}
 	if err == nil && v == nil {
-		err = validationError("", "oneOf", "no InputContent member is set")
+		err = wire.ValidationError("", "oneOf", "no InputContent member is set")
 	}
 	return v, err
 }
 
 // readJSONPatchOperationProto reads the body of the protobuf message JsonPatchOperation as a JSONPatchOperation.
 func readJSONPatchOperationProto(data []byte) (JSONPatchOperation, *Error) {
-	w := newWireReader(data)
+	w := wire.NewProtoReader(data)
 	var tag uint64
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		if num == 1 && wt == 0 {
-			tag = w.varint()
+			tag = w.Varint()
 		} else {
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	if w.err != nil {
-		return nil, w.err
+	if w.Err() != nil {
+		return nil, w.Err()
 	}
 	switch tag {
 	case 0:
 		m := new(AddOperation)
-		return m, m.readProto(newWireReader(data))
+		return m, m.readProto(wire.NewProtoReader(data))
 	case 1:
 		m := new(RemoveOperation)
-		return m, m.readProto(newWireReader(data))
+		return m, m.readProto(wire.NewProtoReader(data))
 	case 2:
 		m := new(ReplaceOperation)
-		return m, m.readProto(newWireReader(data))
+		return m, m.readProto(wire.NewProtoReader(data))
 	case 3:
 		m := new(MoveOperation)
-		return m, m.readProto(newWireReader(data))
+		return m, m.readProto(wire.NewProtoReader(data))
 	case 4:
 		m := new(CopyOperation)
-		return m, m.readProto(newWireReader(data))
+		return m, m.readProto(wire.NewProtoReader(data))
 	case 5:
 		m := new(TestOperation)
-		return m, m.readProto(newWireReader(data))
+		return m, m.readProto(wire.NewProtoReader(data))
 	}
 	return nil, &Error{
 		Err:    ErrUnknownJSONPatchOperation,
@@ -7008,44 +7009,44 @@ func readJSONPatchOperationProto(data []byte) (JSONPatchOperation, *Error) {
 
 // readMessageProto reads the body of the protobuf message Message as a Message.
 func readMessageProto(data []byte) (Message, *Error) {
-	w := newWireReader(data)
+	w := wire.NewProtoReader(data)
 	var tag string
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		if num == 2 && wt == 2 {
-			tag = wireString(w)
+			tag = wire.WireString(w)
 		} else {
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	if w.err != nil {
-		return nil, w.err
+	if w.Err() != nil {
+		return nil, w.Err()
 	}
 	switch tag {
 	case "developer":
 		m := new(DeveloperMessage)
-		return m, m.readProto(newWireReader(data))
+		return m, m.readProto(wire.NewProtoReader(data))
 	case "system":
 		m := new(SystemMessage)
-		return m, m.readProto(newWireReader(data))
+		return m, m.readProto(wire.NewProtoReader(data))
 	case "assistant":
 		m := new(AssistantMessage)
-		return m, m.readProto(newWireReader(data))
+		return m, m.readProto(wire.NewProtoReader(data))
 	case "user":
 		m := new(UserMessage)
-		return m, m.readProto(newWireReader(data))
+		return m, m.readProto(wire.NewProtoReader(data))
 	case "tool":
 		m := new(ToolMessage)
-		return m, m.readProto(newWireReader(data))
+		return m, m.readProto(wire.NewProtoReader(data))
 	case "activity":
 		m := new(ActivityMessage)
-		return m, m.readProto(newWireReader(data))
+		return m, m.readProto(wire.NewProtoReader(data))
 	case "reasoning":
 		m := new(ReasoningMessage)
-		return m, m.readProto(newWireReader(data))
+		return m, m.readProto(wire.NewProtoReader(data))
 	}
 	return nil, &Error{
 		Err:    ErrUnknownMessage,
@@ -7058,40 +7059,40 @@ func readMessageProto(data []byte) (Message, *Error) {
 
 // readPartSourceProto reads the body of the protobuf message InputContentSource as a PartSource.
 func readPartSourceProto(data []byte) (PartSource, *Error) {
-	w := newWireReader(data)
+	w := wire.NewProtoReader(data)
 	var v PartSource
 	var err *Error
 	for err == nil {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		if wt != 2 {
-			w.skip(wt)
+			w.Skip(wt)
 			continue
 		}
 		switch num {
 		case 1:
 			m := new(DataSource)
-			err = m.readProto(newWireReader(w.lenBytes()))
+			err = m.readProto(wire.NewProtoReader(w.LenBytes()))
 			v = m
 		case 2:
 			m := new(URLSource)
-			err = m.readProto(newWireReader(w.lenBytes()))
+			err = m.readProto(wire.NewProtoReader(w.LenBytes()))
 			v = m
 		case 3:
 			m := new(FileSource)
-			err = m.readProto(newWireReader(w.lenBytes()))
+			err = m.readProto(wire.NewProtoReader(w.LenBytes()))
 			v = m
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
 	if err == nil {
-		err = w.err
+		err = w.Err()
 	}
 	if err == nil && v == nil {
-		err = validationError("", "oneOf", "no InputContentSource member is set")
+		err = wire.ValidationError("", "oneOf", "no InputContentSource member is set")
 	}
 	return v, err
 }

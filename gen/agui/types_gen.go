@@ -5,6 +5,7 @@ package agui
 
 import (
 	"encoding/json"
+	"github.com/agui-gen/agui-gen/runtime/wire"
 	"strconv"
 )
 
@@ -2160,19 +2161,19 @@ func (*OtherMetaPayload) isMetaPayload() {}
 
 // AppendJSON appends the raw value.
 func (x *OtherMetaPayload) AppendJSON(b []byte) []byte {
-	return appendRaw(b, x.Raw)
+	return wire.AppendRaw(b, x.Raw)
 }
 
 // Validate checks that the value is an object and that its metaType is not one this package defines.
 func (x *OtherMetaPayload) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 func (x *OtherMetaPayload) validate() *Error {
 	switch x.Tag {
 	case "thumbs_up", "thumbs_down", "note", "tag", "bookmark", "copy", "share", "rating", "analytics", "moderation":
-		return validationError("", "oneOf", "metaType "+strconv.Quote(x.Tag)+" has a typed payload; use its type")
+		return wire.ValidationError("", "oneOf", "metaType "+strconv.Quote(x.Tag)+" has a typed payload; use its type")
 	}
-	return checkRaw("", x.Raw, true, true)
+	return wire.CheckRaw("", x.Raw, true, true)
 }
 
 // NewThumbsUpMeta returns a MetaEvent carrying a ThumbsUpPayload (metaType "thumbs_up"), with its

@@ -18,6 +18,8 @@ import (
 	"strings"
 	"text/template"
 
+	"golang.org/x/mod/modfile"
+
 	"github.com/agui-gen/agui-gen/templates"
 )
 
@@ -29,10 +31,14 @@ type Options struct {
 	// Generate adds gen.go, whose go:generate line regenerates the
 	// packages in the gen directory beside it.
 	Generate bool
-	// Version is the agui-gen version that go:generate line runs
-	// (go run …@Version); empty, for a build that knows no version, leaves
-	// the line unpinned and says so.
+	// Version is the agui-gen version a new module (Module) requires, for
+	// its tool and for the runtime the generated packages import; empty, for
+	// a development build, requires v0.0.0 replaced by Checkout.
 	Version string
+	// Checkout is the directory of the agui-gen checkout a development build
+	// was built from, which a new module's go.mod points its requirement of
+	// agui-gen at (a replace directive); empty for a released build.
+	Checkout string
 	// AGUIOnly writes a server of AG-UI alone, on the generated packages
 	// AGUIOnlyPackages: no A2A, no task runtime, no gRPC.
 	AGUIOnly bool
@@ -55,6 +61,9 @@ func Files(opts Options) (map[string][]byte, error) {
 	root, err := fs.Sub(templates.Scaffold, "scaffold")
 	if err != nil {
 		return nil, err
+	}
+	if opts.Checkout != "" {
+		opts.Checkout = modfile.AutoQuote(opts.Checkout) // a path with spaces, in go.mod
 	}
 	files := map[string][]byte{}
 	err = fs.WalkDir(root, ".", func(p string, d fs.DirEntry, err error) error {

@@ -34,33 +34,39 @@ func TestExampleIsFresh(t *testing.T) {
 }
 
 func TestOptionalFiles(t *testing.T) {
-	files, err := Files(Options{Gen: "example.com/app/gen", Generate: true, Module: "example.com/app"})
+	files, err := Files(Options{Gen: "example.com/app/gen", Generate: true, Module: "example.com/app", Checkout: "/src/agui gen"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Contains(files["gen.go"], []byte("//go:generate go run github.com/agui-gen/agui-gen/cmd/agui-gen generate --out gen --package-path example.com/app/gen\n")) ||
-		!bytes.Contains(files["gen.go"], []byte("development build")) {
-		t.Errorf("gen.go of a development build:\n%s", files["gen.go"])
+	if !bytes.Contains(files["gen.go"], []byte("//go:generate go tool agui-gen generate --out gen --package-path example.com/app/gen\n")) {
+		t.Errorf("gen.go:\n%s", files["gen.go"])
 	}
-	if !bytes.HasPrefix(files["go.mod"], []byte("module example.com/app\n")) {
-		t.Errorf("go.mod:\n%s", files["go.mod"])
+	mod := string(files["go.mod"])
+	for _, want := range []string{
+		"module example.com/app\n",
+		"\ntool github.com/agui-gen/agui-gen/cmd/agui-gen\n",
+		"\tgithub.com/agui-gen/agui-gen v0.0.0\n",
+		"\nreplace github.com/agui-gen/agui-gen => \"/src/agui gen\"\n",
+	} {
+		if !strings.Contains(mod, want) {
+			t.Errorf("go.mod of a development build lacks %q:\n%s", want, mod)
+		}
 	}
 	if !bytes.Contains(files["main.go"], []byte(`"example.com/app/gen/agui"`)) {
 		t.Error("main.go does not import the generated packages from example.com/app/gen")
 	}
 }
 
-// TestGenerateLinePinsVersion: a released agui-gen writes a go:generate
-// line that runs itself, so that it works in a module that does not
-// require agui-gen.
-func TestGenerateLinePinsVersion(t *testing.T) {
-	files, err := Files(Options{Gen: "example.com/app/gen", Generate: true, Version: "v1.4.0"})
+// TestReleaseRequiresItself: a released agui-gen starts a module that
+// requires it, the tool and the runtime at one version, with no replace.
+func TestReleaseRequiresItself(t *testing.T) {
+	files, err := Files(Options{Gen: "example.com/app/gen", Generate: true, Module: "example.com/app", Version: "v1.4.0"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "//go:generate go run github.com/agui-gen/agui-gen/cmd/agui-gen@v1.4.0 generate --out gen --package-path example.com/app/gen\n"
-	if !bytes.Contains(files["gen.go"], []byte(want)) || bytes.Contains(files["gen.go"], []byte("development build")) {
-		t.Errorf("gen.go:\n%s", files["gen.go"])
+	mod := string(files["go.mod"])
+	if !strings.Contains(mod, "\tgithub.com/agui-gen/agui-gen v1.4.0\n") || strings.Contains(mod, "replace") {
+		t.Errorf("go.mod of a release:\n%s", mod)
 	}
 }
 
@@ -78,7 +84,7 @@ func TestGoModPinsTestedVersions(t *testing.T) {
 	pinned := 0
 	for _, line := range strings.Split(string(files["go.mod"]), "\n") {
 		f := strings.Fields(line)
-		if len(f) != 2 || !strings.Contains(f[0], ".") || !strings.HasPrefix(f[1], "v") {
+		if len(f) != 2 || !strings.Contains(f[0], ".") || !strings.HasPrefix(f[1], "v") || f[0] == "github.com/agui-gen/agui-gen" {
 			continue
 		}
 		pinned++

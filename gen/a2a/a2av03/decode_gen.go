@@ -3,41 +3,45 @@
 
 package a2av03
 
-import "errors"
+import (
+	"errors"
+	"github.com/agui-gen/agui-gen/runtime/wire"
+)
 
-func (x *APIKeySecurityScheme) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *APIKeySecurityScheme) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "description":
-			x.Description = newOf(r.readString())
+			x.Description = wire.Ptr(r.ReadString())
 		case "in":
-			x.In = APIKeySecuritySchemeIn(r.readString())
+			x.In = APIKeySecuritySchemeIn(r.ReadString())
 			seen |= uint64(0x1)
 		case "name":
-			x.Name = r.readString()
+			x.Name = r.ReadString()
 			seen |= uint64(0x2)
 		case "type":
-			r.expectConst("apiKey")
+			r.ExpectConst("apiKey")
 			seen |= uint64(0x4)
 		default:
-			x.Extra = append(x.Extra, r.readMember())
+			x.Extra = append(x.Extra, r.ReadMember())
 		}
 	}
-	if seen != uint64(0x7) && !r.failed() {
+	if seen != uint64(0x7) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("in")
+			r.Missing("in")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("name")
+			r.Missing("name")
 			return
 		}
 		if seen&uint64(0x4) == 0 {
-			r.missing("type")
+			r.Missing("type")
 			return
 		}
 	}
@@ -50,22 +54,23 @@ func (x *APIKeySecurityScheme) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *AgentCapabilities) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *AgentCapabilities) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "extensions":
-			x.Extensions = readSlice(r, (*AgentExtension).readJSON)
+			x.Extensions = wire.ReadSlice(r, (*AgentExtension).ReadJSON)
 		case "pushNotifications":
-			x.PushNotifications = newOf(r.readBool())
+			x.PushNotifications = wire.Ptr(r.ReadBool())
 		case "stateTransitionHistory":
-			x.StateTransitionHistory = newOf(r.readBool())
+			x.StateTransitionHistory = wire.Ptr(r.ReadBool())
 		case "streaming":
-			x.Streaming = newOf(r.readBool())
+			x.Streaming = wire.Ptr(r.ReadBool())
 		default:
-			x.Extra = append(x.Extra, r.readMember())
+			x.Extra = append(x.Extra, r.ReadMember())
 		}
 	}
 }
@@ -77,102 +82,103 @@ func (x *AgentCapabilities) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *AgentCard) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *AgentCard) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "additionalInterfaces":
-			x.AdditionalInterfaces = readSlice(r, (*AgentInterface).readJSON)
+			x.AdditionalInterfaces = wire.ReadSlice(r, (*AgentInterface).ReadJSON)
 		case "capabilities":
-			x.Capabilities.readJSON(r)
+			x.Capabilities.ReadJSON(r)
 			seen |= uint64(0x1)
 		case "defaultInputModes":
-			x.DefaultInputModes = readSlice(r, readStringTo)
+			x.DefaultInputModes = wire.ReadSlice(r, wire.ReadStringTo)
 			seen |= uint64(0x2)
 		case "defaultOutputModes":
-			x.DefaultOutputModes = readSlice(r, readStringTo)
+			x.DefaultOutputModes = wire.ReadSlice(r, wire.ReadStringTo)
 			seen |= uint64(0x4)
 		case "description":
-			x.Description = r.readString()
+			x.Description = r.ReadString()
 			seen |= uint64(0x8)
 		case "documentationUrl":
-			x.DocumentationURL = newOf(r.readString())
+			x.DocumentationURL = wire.Ptr(r.ReadString())
 		case "iconUrl":
-			x.IconURL = newOf(r.readString())
+			x.IconURL = wire.Ptr(r.ReadString())
 		case "name":
-			x.Name = r.readString()
+			x.Name = r.ReadString()
 			seen |= uint64(0x10)
 		case "preferredTransport":
-			x.PreferredTransport = newOf(r.readString())
+			x.PreferredTransport = wire.Ptr(r.ReadString())
 		case "protocolVersion":
-			x.ProtocolVersion = r.readString()
+			x.ProtocolVersion = r.ReadString()
 			seen |= uint64(0x20)
 		case "provider":
 			x.Provider = new(AgentProvider)
-			x.Provider.readJSON(r)
+			x.Provider.ReadJSON(r)
 		case "security":
-			x.Security = readSlice(r, func(v *map[string][]string, r *reader) {
-				*v = readMap(r, func(v *[]string, r *reader) {
-					*v = readSlice(r, readStringTo)
+			x.Security = wire.ReadSlice(r, func(v *map[string][]string, r *wire.Reader) {
+				*v = wire.ReadMap(r, func(v *[]string, r *wire.Reader) {
+					*v = wire.ReadSlice(r, wire.ReadStringTo)
 				})
 			})
 		case "securitySchemes":
-			x.SecuritySchemes = readMap(r, readSecuritySchemeTo)
+			x.SecuritySchemes = wire.ReadMap(r, readSecuritySchemeTo)
 		case "signatures":
-			x.Signatures = readSlice(r, (*AgentCardSignature).readJSON)
+			x.Signatures = wire.ReadSlice(r, (*AgentCardSignature).ReadJSON)
 		case "skills":
-			x.Skills = readSlice(r, (*AgentSkill).readJSON)
+			x.Skills = wire.ReadSlice(r, (*AgentSkill).ReadJSON)
 			seen |= uint64(0x40)
 		case "supportsAuthenticatedExtendedCard":
-			x.SupportsAuthenticatedExtendedCard = newOf(r.readBool())
+			x.SupportsAuthenticatedExtendedCard = wire.Ptr(r.ReadBool())
 		case "url":
-			x.URL = r.readString()
+			x.URL = r.ReadString()
 			seen |= uint64(0x80)
 		case "version":
-			x.Version = r.readString()
+			x.Version = r.ReadString()
 			seen |= uint64(0x100)
 		default:
-			x.Extra = append(x.Extra, r.readMember())
+			x.Extra = append(x.Extra, r.ReadMember())
 		}
 	}
-	if seen != uint64(0x1ff) && !r.failed() {
+	if seen != uint64(0x1ff) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("capabilities")
+			r.Missing("capabilities")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("defaultInputModes")
+			r.Missing("defaultInputModes")
 			return
 		}
 		if seen&uint64(0x4) == 0 {
-			r.missing("defaultOutputModes")
+			r.Missing("defaultOutputModes")
 			return
 		}
 		if seen&uint64(0x8) == 0 {
-			r.missing("description")
+			r.Missing("description")
 			return
 		}
 		if seen&uint64(0x10) == 0 {
-			r.missing("name")
+			r.Missing("name")
 			return
 		}
 		if seen&uint64(0x20) == 0 {
-			r.missing("protocolVersion")
+			r.Missing("protocolVersion")
 			return
 		}
 		if seen&uint64(0x40) == 0 {
-			r.missing("skills")
+			r.Missing("skills")
 			return
 		}
 		if seen&uint64(0x80) == 0 {
-			r.missing("url")
+			r.Missing("url")
 			return
 		}
 		if seen&uint64(0x100) == 0 {
-			r.missing("version")
+			r.Missing("version")
 			return
 		}
 	}
@@ -185,32 +191,33 @@ func (x *AgentCard) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *AgentCardSignature) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *AgentCardSignature) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "header":
-			x.Header = r.readRaw(false, true)
+			x.Header = r.ReadRaw(false, true)
 		case "protected":
-			x.Protected = r.readString()
+			x.Protected = r.ReadString()
 			seen |= uint64(0x1)
 		case "signature":
-			x.Signature = r.readString()
+			x.Signature = r.ReadString()
 			seen |= uint64(0x2)
 		default:
-			x.Extra = append(x.Extra, r.readMember())
+			x.Extra = append(x.Extra, r.ReadMember())
 		}
 	}
-	if seen != uint64(0x3) && !r.failed() {
+	if seen != uint64(0x3) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("protected")
+			r.Missing("protected")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("signature")
+			r.Missing("signature")
 			return
 		}
 	}
@@ -223,29 +230,30 @@ func (x *AgentCardSignature) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *AgentExtension) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *AgentExtension) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "description":
-			x.Description = newOf(r.readString())
+			x.Description = wire.Ptr(r.ReadString())
 		case "params":
-			x.Params = r.readRaw(false, true)
+			x.Params = r.ReadRaw(false, true)
 		case "required":
-			x.Required = newOf(r.readBool())
+			x.Required = wire.Ptr(r.ReadBool())
 		case "uri":
-			x.URI = r.readString()
+			x.URI = r.ReadString()
 			seen |= uint64(0x1)
 		default:
-			x.Extra = append(x.Extra, r.readMember())
+			x.Extra = append(x.Extra, r.ReadMember())
 		}
 	}
-	if seen != uint64(0x1) && !r.failed() {
+	if seen != uint64(0x1) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("uri")
+			r.Missing("uri")
 			return
 		}
 	}
@@ -258,30 +266,31 @@ func (x *AgentExtension) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *AgentInterface) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *AgentInterface) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "transport":
-			x.Transport = r.readString()
+			x.Transport = r.ReadString()
 			seen |= uint64(0x1)
 		case "url":
-			x.URL = r.readString()
+			x.URL = r.ReadString()
 			seen |= uint64(0x2)
 		default:
-			x.Extra = append(x.Extra, r.readMember())
+			x.Extra = append(x.Extra, r.ReadMember())
 		}
 	}
-	if seen != uint64(0x3) && !r.failed() {
+	if seen != uint64(0x3) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("transport")
+			r.Missing("transport")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("url")
+			r.Missing("url")
 			return
 		}
 	}
@@ -294,30 +303,31 @@ func (x *AgentInterface) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *AgentProvider) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *AgentProvider) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "organization":
-			x.Organization = r.readString()
+			x.Organization = r.ReadString()
 			seen |= uint64(0x1)
 		case "url":
-			x.URL = r.readString()
+			x.URL = r.ReadString()
 			seen |= uint64(0x2)
 		default:
-			x.Extra = append(x.Extra, r.readMember())
+			x.Extra = append(x.Extra, r.ReadMember())
 		}
 	}
-	if seen != uint64(0x3) && !r.failed() {
+	if seen != uint64(0x3) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("organization")
+			r.Missing("organization")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("url")
+			r.Missing("url")
 			return
 		}
 	}
@@ -330,56 +340,57 @@ func (x *AgentProvider) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *AgentSkill) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *AgentSkill) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "description":
-			x.Description = r.readString()
+			x.Description = r.ReadString()
 			seen |= uint64(0x1)
 		case "examples":
-			x.Examples = readSlice(r, readStringTo)
+			x.Examples = wire.ReadSlice(r, wire.ReadStringTo)
 		case "id":
-			x.ID = r.readString()
+			x.ID = r.ReadString()
 			seen |= uint64(0x2)
 		case "inputModes":
-			x.InputModes = readSlice(r, readStringTo)
+			x.InputModes = wire.ReadSlice(r, wire.ReadStringTo)
 		case "name":
-			x.Name = r.readString()
+			x.Name = r.ReadString()
 			seen |= uint64(0x4)
 		case "outputModes":
-			x.OutputModes = readSlice(r, readStringTo)
+			x.OutputModes = wire.ReadSlice(r, wire.ReadStringTo)
 		case "security":
-			x.Security = readSlice(r, func(v *map[string][]string, r *reader) {
-				*v = readMap(r, func(v *[]string, r *reader) {
-					*v = readSlice(r, readStringTo)
+			x.Security = wire.ReadSlice(r, func(v *map[string][]string, r *wire.Reader) {
+				*v = wire.ReadMap(r, func(v *[]string, r *wire.Reader) {
+					*v = wire.ReadSlice(r, wire.ReadStringTo)
 				})
 			})
 		case "tags":
-			x.Tags = readSlice(r, readStringTo)
+			x.Tags = wire.ReadSlice(r, wire.ReadStringTo)
 			seen |= uint64(0x8)
 		default:
-			x.Extra = append(x.Extra, r.readMember())
+			x.Extra = append(x.Extra, r.ReadMember())
 		}
 	}
-	if seen != uint64(0xf) && !r.failed() {
+	if seen != uint64(0xf) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("description")
+			r.Missing("description")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("id")
+			r.Missing("id")
 			return
 		}
 		if seen&uint64(0x4) == 0 {
-			r.missing("name")
+			r.Missing("name")
 			return
 		}
 		if seen&uint64(0x8) == 0 {
-			r.missing("tags")
+			r.Missing("tags")
 			return
 		}
 	}
@@ -392,38 +403,39 @@ func (x *AgentSkill) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *Artifact) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *Artifact) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "artifactId":
-			x.ArtifactID = r.readString()
+			x.ArtifactID = r.ReadString()
 			seen |= uint64(0x1)
 		case "description":
-			x.Description = newOf(r.readString())
+			x.Description = wire.Ptr(r.ReadString())
 		case "extensions":
-			x.Extensions = readSlice(r, readStringTo)
+			x.Extensions = wire.ReadSlice(r, wire.ReadStringTo)
 		case "metadata":
-			x.Metadata = r.readRaw(false, true)
+			x.Metadata = r.ReadRaw(false, true)
 		case "name":
-			x.Name = newOf(r.readString())
+			x.Name = wire.Ptr(r.ReadString())
 		case "parts":
-			x.Parts = readSlice(r, readPartTo)
+			x.Parts = wire.ReadSlice(r, readPartTo)
 			seen |= uint64(0x2)
 		default:
-			x.Extra = append(x.Extra, r.readMember())
+			x.Extra = append(x.Extra, r.ReadMember())
 		}
 	}
-	if seen != uint64(0x3) && !r.failed() {
+	if seen != uint64(0x3) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("artifactId")
+			r.Missing("artifactId")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("parts")
+			r.Missing("parts")
 			return
 		}
 	}
@@ -436,39 +448,40 @@ func (x *Artifact) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *AuthorizationCodeOAuthFlow) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *AuthorizationCodeOAuthFlow) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "authorizationUrl":
-			x.AuthorizationURL = r.readString()
+			x.AuthorizationURL = r.ReadString()
 			seen |= uint64(0x1)
 		case "refreshUrl":
-			x.RefreshURL = newOf(r.readString())
+			x.RefreshURL = wire.Ptr(r.ReadString())
 		case "scopes":
-			x.Scopes = readMap(r, readStringTo)
+			x.Scopes = wire.ReadMap(r, wire.ReadStringTo)
 			seen |= uint64(0x2)
 		case "tokenUrl":
-			x.TokenURL = r.readString()
+			x.TokenURL = r.ReadString()
 			seen |= uint64(0x4)
 		default:
-			x.Extra = append(x.Extra, r.readMember())
+			x.Extra = append(x.Extra, r.ReadMember())
 		}
 	}
-	if seen != uint64(0x7) && !r.failed() {
+	if seen != uint64(0x7) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("authorizationUrl")
+			r.Missing("authorizationUrl")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("scopes")
+			r.Missing("scopes")
 			return
 		}
 		if seen&uint64(0x4) == 0 {
-			r.missing("tokenUrl")
+			r.Missing("tokenUrl")
 			return
 		}
 	}
@@ -481,44 +494,45 @@ func (x *AuthorizationCodeOAuthFlow) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *CancelTaskRequest) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *CancelTaskRequest) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "id":
-			x.ID = r.readRaw(true, false)
+			x.ID = r.ReadRaw(true, false)
 			seen |= uint64(0x1)
 		case "jsonrpc":
-			r.expectConst("2.0")
+			r.ExpectConst("2.0")
 			seen |= uint64(0x2)
 		case "method":
-			r.expectConst("tasks/cancel")
+			r.ExpectConst("tasks/cancel")
 			seen |= uint64(0x4)
 		case "params":
-			x.Params.readJSON(r)
+			x.Params.ReadJSON(r)
 			seen |= uint64(0x8)
 		default:
-			x.Extra = append(x.Extra, r.readMember())
+			x.Extra = append(x.Extra, r.ReadMember())
 		}
 	}
-	if seen != uint64(0xf) && !r.failed() {
+	if seen != uint64(0xf) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("id")
+			r.Missing("id")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("jsonrpc")
+			r.Missing("jsonrpc")
 			return
 		}
 		if seen&uint64(0x4) == 0 {
-			r.missing("method")
+			r.Missing("method")
 			return
 		}
 		if seen&uint64(0x8) == 0 {
-			r.missing("params")
+			r.Missing("params")
 			return
 		}
 	}
@@ -531,37 +545,38 @@ func (x *CancelTaskRequest) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *CancelTaskSuccessResponse) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *CancelTaskSuccessResponse) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "id":
-			x.ID = r.readRaw(false, false)
+			x.ID = r.ReadRaw(false, false)
 			seen |= uint64(0x1)
 		case "jsonrpc":
-			r.expectConst("2.0")
+			r.ExpectConst("2.0")
 			seen |= uint64(0x2)
 		case "result":
-			x.Result.readJSON(r)
+			x.Result.ReadJSON(r)
 			seen |= uint64(0x4)
 		default:
-			x.Extra = append(x.Extra, r.readMember())
+			x.Extra = append(x.Extra, r.ReadMember())
 		}
 	}
-	if seen != uint64(0x7) && !r.failed() {
+	if seen != uint64(0x7) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("id")
+			r.Missing("id")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("jsonrpc")
+			r.Missing("jsonrpc")
 			return
 		}
 		if seen&uint64(0x4) == 0 {
-			r.missing("result")
+			r.Missing("result")
 			return
 		}
 	}
@@ -574,32 +589,33 @@ func (x *CancelTaskSuccessResponse) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *ClientCredentialsOAuthFlow) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *ClientCredentialsOAuthFlow) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "refreshUrl":
-			x.RefreshURL = newOf(r.readString())
+			x.RefreshURL = wire.Ptr(r.ReadString())
 		case "scopes":
-			x.Scopes = readMap(r, readStringTo)
+			x.Scopes = wire.ReadMap(r, wire.ReadStringTo)
 			seen |= uint64(0x1)
 		case "tokenUrl":
-			x.TokenURL = r.readString()
+			x.TokenURL = r.ReadString()
 			seen |= uint64(0x2)
 		default:
-			x.Extra = append(x.Extra, r.readMember())
+			x.Extra = append(x.Extra, r.ReadMember())
 		}
 	}
-	if seen != uint64(0x3) && !r.failed() {
+	if seen != uint64(0x3) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("scopes")
+			r.Missing("scopes")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("tokenUrl")
+			r.Missing("tokenUrl")
 			return
 		}
 	}
@@ -612,32 +628,33 @@ func (x *ClientCredentialsOAuthFlow) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *DataPart) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *DataPart) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "data":
-			x.Data = r.readRaw(false, true)
+			x.Data = r.ReadRaw(false, true)
 			seen |= uint64(0x1)
 		case "kind":
-			r.expectConst("data")
+			r.ExpectConst("data")
 			seen |= uint64(0x2)
 		case "metadata":
-			x.Metadata = r.readRaw(false, true)
+			x.Metadata = r.ReadRaw(false, true)
 		default:
-			x.Extra = append(x.Extra, r.readMember())
+			x.Extra = append(x.Extra, r.ReadMember())
 		}
 	}
-	if seen != uint64(0x3) && !r.failed() {
+	if seen != uint64(0x3) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("data")
+			r.Missing("data")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("kind")
+			r.Missing("kind")
 			return
 		}
 	}
@@ -650,32 +667,33 @@ func (x *DataPart) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *DeleteTaskPushNotificationConfigParams) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *DeleteTaskPushNotificationConfigParams) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "id":
-			x.ID = r.readString()
+			x.ID = r.ReadString()
 			seen |= uint64(0x1)
 		case "metadata":
-			x.Metadata = r.readRaw(false, true)
+			x.Metadata = r.ReadRaw(false, true)
 		case "pushNotificationConfigId":
-			x.PushNotificationConfigID = r.readString()
+			x.PushNotificationConfigID = r.ReadString()
 			seen |= uint64(0x2)
 		default:
-			x.Extra = append(x.Extra, r.readMember())
+			x.Extra = append(x.Extra, r.ReadMember())
 		}
 	}
-	if seen != uint64(0x3) && !r.failed() {
+	if seen != uint64(0x3) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("id")
+			r.Missing("id")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("pushNotificationConfigId")
+			r.Missing("pushNotificationConfigId")
 			return
 		}
 	}
@@ -688,44 +706,45 @@ func (x *DeleteTaskPushNotificationConfigParams) UnmarshalJSON(data []byte) erro
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *DeleteTaskPushNotificationConfigRequest) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *DeleteTaskPushNotificationConfigRequest) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "id":
-			x.ID = r.readRaw(true, false)
+			x.ID = r.ReadRaw(true, false)
 			seen |= uint64(0x1)
 		case "jsonrpc":
-			r.expectConst("2.0")
+			r.ExpectConst("2.0")
 			seen |= uint64(0x2)
 		case "method":
-			r.expectConst("tasks/pushNotificationConfig/delete")
+			r.ExpectConst("tasks/pushNotificationConfig/delete")
 			seen |= uint64(0x4)
 		case "params":
-			x.Params.readJSON(r)
+			x.Params.ReadJSON(r)
 			seen |= uint64(0x8)
 		default:
-			x.Extra = append(x.Extra, r.readMember())
+			x.Extra = append(x.Extra, r.ReadMember())
 		}
 	}
-	if seen != uint64(0xf) && !r.failed() {
+	if seen != uint64(0xf) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("id")
+			r.Missing("id")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("jsonrpc")
+			r.Missing("jsonrpc")
 			return
 		}
 		if seen&uint64(0x4) == 0 {
-			r.missing("method")
+			r.Missing("method")
 			return
 		}
 		if seen&uint64(0x8) == 0 {
-			r.missing("params")
+			r.Missing("params")
 			return
 		}
 	}
@@ -738,37 +757,38 @@ func (x *DeleteTaskPushNotificationConfigRequest) UnmarshalJSON(data []byte) err
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *DeleteTaskPushNotificationConfigSuccessResponse) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *DeleteTaskPushNotificationConfigSuccessResponse) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "id":
-			x.ID = r.readRaw(false, false)
+			x.ID = r.ReadRaw(false, false)
 			seen |= uint64(0x1)
 		case "jsonrpc":
-			r.expectConst("2.0")
+			r.ExpectConst("2.0")
 			seen |= uint64(0x2)
 		case "result":
-			x.Result = r.readRaw(false, false)
+			x.Result = r.ReadRaw(false, false)
 			seen |= uint64(0x4)
 		default:
-			x.Extra = append(x.Extra, r.readMember())
+			x.Extra = append(x.Extra, r.ReadMember())
 		}
 	}
-	if seen != uint64(0x7) && !r.failed() {
+	if seen != uint64(0x7) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("id")
+			r.Missing("id")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("jsonrpc")
+			r.Missing("jsonrpc")
 			return
 		}
 		if seen&uint64(0x4) == 0 {
-			r.missing("result")
+			r.Missing("result")
 			return
 		}
 	}
@@ -781,32 +801,33 @@ func (x *DeleteTaskPushNotificationConfigSuccessResponse) UnmarshalJSON(data []b
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *FilePart) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *FilePart) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "file":
 			x.File = readFilePartFile(r)
 			seen |= uint64(0x1)
 		case "kind":
-			r.expectConst("file")
+			r.ExpectConst("file")
 			seen |= uint64(0x2)
 		case "metadata":
-			x.Metadata = r.readRaw(false, true)
+			x.Metadata = r.ReadRaw(false, true)
 		default:
-			x.Extra = append(x.Extra, r.readMember())
+			x.Extra = append(x.Extra, r.ReadMember())
 		}
 	}
-	if seen != uint64(0x3) && !r.failed() {
+	if seen != uint64(0x3) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("file")
+			r.Missing("file")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("kind")
+			r.Missing("kind")
 			return
 		}
 	}
@@ -820,21 +841,21 @@ func (x *FilePart) UnmarshalJSON(data []byte) error {
 }
 
 // readFilePartFile reads a FilePartFile, choosing its type by the member it has.
-func readFilePartFile(r *reader) FilePartFile {
-	switch r.presentOf("bytes", "uri") {
+func readFilePartFile(r *wire.Reader) FilePartFile {
+	switch r.PresentOf("bytes", "uri") {
 	case "bytes":
 		v := new(FileWithBytes)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	case "uri":
 		v := new(FileWithURI)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	}
 	return nil
 }
 
-func readFilePartFileTo(v *FilePartFile, r *reader) {
+func readFilePartFileTo(v *FilePartFile, r *wire.Reader) {
 	*v = readFilePartFile(r)
 }
 
@@ -845,38 +866,36 @@ func UnmarshalFilePartFile(data []byte) (FilePartFile, error) {
 
 // DecodeFilePartFile decodes one FilePartFile with d's options.
 func (d Decoder) DecodeFilePartFile(data []byte) (FilePartFile, error) {
-	r := newReader(data, d)
+	r := wire.NewReader(data, wire.Decoder(d))
 	v := readFilePartFile(r)
-	r.end()
-	err := r.err
-	r.release()
-	if err != nil {
+	if err := r.Finish(); err != nil {
 		return nil, err
 	}
 	return v, nil
 }
 
-func (x *FileWithBytes) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *FileWithBytes) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "bytes":
-			x.Bytes = r.readString()
+			x.Bytes = r.ReadString()
 			seen |= uint64(0x1)
 		case "mimeType":
-			x.MIMEType = newOf(r.readString())
+			x.MIMEType = wire.Ptr(r.ReadString())
 		case "name":
-			x.Name = newOf(r.readString())
+			x.Name = wire.Ptr(r.ReadString())
 		default:
-			x.Extra = append(x.Extra, r.readMember())
+			x.Extra = append(x.Extra, r.ReadMember())
 		}
 	}
-	if seen != uint64(0x1) && !r.failed() {
+	if seen != uint64(0x1) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("bytes")
+			r.Missing("bytes")
 			return
 		}
 	}
@@ -889,27 +908,28 @@ func (x *FileWithBytes) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *FileWithURI) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *FileWithURI) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "mimeType":
-			x.MIMEType = newOf(r.readString())
+			x.MIMEType = wire.Ptr(r.ReadString())
 		case "name":
-			x.Name = newOf(r.readString())
+			x.Name = wire.Ptr(r.ReadString())
 		case "uri":
-			x.URI = r.readString()
+			x.URI = r.ReadString()
 			seen |= uint64(0x1)
 		default:
-			x.Extra = append(x.Extra, r.readMember())
+			x.Extra = append(x.Extra, r.ReadMember())
 		}
 	}
-	if seen != uint64(0x1) && !r.failed() {
+	if seen != uint64(0x1) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("uri")
+			r.Missing("uri")
 			return
 		}
 	}
@@ -922,37 +942,38 @@ func (x *FileWithURI) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *GetAuthenticatedExtendedCardRequest) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *GetAuthenticatedExtendedCardRequest) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "id":
-			x.ID = r.readRaw(true, false)
+			x.ID = r.ReadRaw(true, false)
 			seen |= uint64(0x1)
 		case "jsonrpc":
-			r.expectConst("2.0")
+			r.ExpectConst("2.0")
 			seen |= uint64(0x2)
 		case "method":
-			r.expectConst("agent/getAuthenticatedExtendedCard")
+			r.ExpectConst("agent/getAuthenticatedExtendedCard")
 			seen |= uint64(0x4)
 		default:
-			x.Extra = append(x.Extra, r.readMember())
+			x.Extra = append(x.Extra, r.ReadMember())
 		}
 	}
-	if seen != uint64(0x7) && !r.failed() {
+	if seen != uint64(0x7) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("id")
+			r.Missing("id")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("jsonrpc")
+			r.Missing("jsonrpc")
 			return
 		}
 		if seen&uint64(0x4) == 0 {
-			r.missing("method")
+			r.Missing("method")
 			return
 		}
 	}
@@ -965,37 +986,38 @@ func (x *GetAuthenticatedExtendedCardRequest) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *GetAuthenticatedExtendedCardSuccessResponse) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *GetAuthenticatedExtendedCardSuccessResponse) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "id":
-			x.ID = r.readRaw(false, false)
+			x.ID = r.ReadRaw(false, false)
 			seen |= uint64(0x1)
 		case "jsonrpc":
-			r.expectConst("2.0")
+			r.ExpectConst("2.0")
 			seen |= uint64(0x2)
 		case "result":
-			x.Result.readJSON(r)
+			x.Result.ReadJSON(r)
 			seen |= uint64(0x4)
 		default:
-			x.Extra = append(x.Extra, r.readMember())
+			x.Extra = append(x.Extra, r.ReadMember())
 		}
 	}
-	if seen != uint64(0x7) && !r.failed() {
+	if seen != uint64(0x7) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("id")
+			r.Missing("id")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("jsonrpc")
+			r.Missing("jsonrpc")
 			return
 		}
 		if seen&uint64(0x4) == 0 {
-			r.missing("result")
+			r.Missing("result")
 			return
 		}
 	}
@@ -1008,27 +1030,28 @@ func (x *GetAuthenticatedExtendedCardSuccessResponse) UnmarshalJSON(data []byte)
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *GetTaskPushNotificationConfigParams) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *GetTaskPushNotificationConfigParams) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "id":
-			x.ID = r.readString()
+			x.ID = r.ReadString()
 			seen |= uint64(0x1)
 		case "metadata":
-			x.Metadata = r.readRaw(false, true)
+			x.Metadata = r.ReadRaw(false, true)
 		case "pushNotificationConfigId":
-			x.PushNotificationConfigID = newOf(r.readString())
+			x.PushNotificationConfigID = wire.Ptr(r.ReadString())
 		default:
-			x.Extra = append(x.Extra, r.readMember())
+			x.Extra = append(x.Extra, r.ReadMember())
 		}
 	}
-	if seen != uint64(0x1) && !r.failed() {
+	if seen != uint64(0x1) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("id")
+			r.Missing("id")
 			return
 		}
 	}
@@ -1041,44 +1064,45 @@ func (x *GetTaskPushNotificationConfigParams) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *GetTaskPushNotificationConfigRequest) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *GetTaskPushNotificationConfigRequest) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "id":
-			x.ID = r.readRaw(true, false)
+			x.ID = r.ReadRaw(true, false)
 			seen |= uint64(0x1)
 		case "jsonrpc":
-			r.expectConst("2.0")
+			r.ExpectConst("2.0")
 			seen |= uint64(0x2)
 		case "method":
-			r.expectConst("tasks/pushNotificationConfig/get")
+			r.ExpectConst("tasks/pushNotificationConfig/get")
 			seen |= uint64(0x4)
 		case "params":
-			x.Params.readJSON(r)
+			x.Params.ReadJSON(r)
 			seen |= uint64(0x8)
 		default:
-			x.Extra = append(x.Extra, r.readMember())
+			x.Extra = append(x.Extra, r.ReadMember())
 		}
 	}
-	if seen != uint64(0xf) && !r.failed() {
+	if seen != uint64(0xf) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("id")
+			r.Missing("id")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("jsonrpc")
+			r.Missing("jsonrpc")
 			return
 		}
 		if seen&uint64(0x4) == 0 {
-			r.missing("method")
+			r.Missing("method")
 			return
 		}
 		if seen&uint64(0x8) == 0 {
-			r.missing("params")
+			r.Missing("params")
 			return
 		}
 	}
@@ -1091,37 +1115,38 @@ func (x *GetTaskPushNotificationConfigRequest) UnmarshalJSON(data []byte) error 
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *GetTaskPushNotificationConfigSuccessResponse) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *GetTaskPushNotificationConfigSuccessResponse) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "id":
-			x.ID = r.readRaw(false, false)
+			x.ID = r.ReadRaw(false, false)
 			seen |= uint64(0x1)
 		case "jsonrpc":
-			r.expectConst("2.0")
+			r.ExpectConst("2.0")
 			seen |= uint64(0x2)
 		case "result":
-			x.Result.readJSON(r)
+			x.Result.ReadJSON(r)
 			seen |= uint64(0x4)
 		default:
-			x.Extra = append(x.Extra, r.readMember())
+			x.Extra = append(x.Extra, r.ReadMember())
 		}
 	}
-	if seen != uint64(0x7) && !r.failed() {
+	if seen != uint64(0x7) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("id")
+			r.Missing("id")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("jsonrpc")
+			r.Missing("jsonrpc")
 			return
 		}
 		if seen&uint64(0x4) == 0 {
-			r.missing("result")
+			r.Missing("result")
 			return
 		}
 	}
@@ -1134,44 +1159,45 @@ func (x *GetTaskPushNotificationConfigSuccessResponse) UnmarshalJSON(data []byte
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *GetTaskRequest) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *GetTaskRequest) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "id":
-			x.ID = r.readRaw(true, false)
+			x.ID = r.ReadRaw(true, false)
 			seen |= uint64(0x1)
 		case "jsonrpc":
-			r.expectConst("2.0")
+			r.ExpectConst("2.0")
 			seen |= uint64(0x2)
 		case "method":
-			r.expectConst("tasks/get")
+			r.ExpectConst("tasks/get")
 			seen |= uint64(0x4)
 		case "params":
-			x.Params.readJSON(r)
+			x.Params.ReadJSON(r)
 			seen |= uint64(0x8)
 		default:
-			x.Extra = append(x.Extra, r.readMember())
+			x.Extra = append(x.Extra, r.ReadMember())
 		}
 	}
-	if seen != uint64(0xf) && !r.failed() {
+	if seen != uint64(0xf) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("id")
+			r.Missing("id")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("jsonrpc")
+			r.Missing("jsonrpc")
 			return
 		}
 		if seen&uint64(0x4) == 0 {
-			r.missing("method")
+			r.Missing("method")
 			return
 		}
 		if seen&uint64(0x8) == 0 {
-			r.missing("params")
+			r.Missing("params")
 			return
 		}
 	}
@@ -1184,37 +1210,38 @@ func (x *GetTaskRequest) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *GetTaskSuccessResponse) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *GetTaskSuccessResponse) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "id":
-			x.ID = r.readRaw(false, false)
+			x.ID = r.ReadRaw(false, false)
 			seen |= uint64(0x1)
 		case "jsonrpc":
-			r.expectConst("2.0")
+			r.ExpectConst("2.0")
 			seen |= uint64(0x2)
 		case "result":
-			x.Result.readJSON(r)
+			x.Result.ReadJSON(r)
 			seen |= uint64(0x4)
 		default:
-			x.Extra = append(x.Extra, r.readMember())
+			x.Extra = append(x.Extra, r.ReadMember())
 		}
 	}
-	if seen != uint64(0x7) && !r.failed() {
+	if seen != uint64(0x7) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("id")
+			r.Missing("id")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("jsonrpc")
+			r.Missing("jsonrpc")
 			return
 		}
 		if seen&uint64(0x4) == 0 {
-			r.missing("result")
+			r.Missing("result")
 			return
 		}
 	}
@@ -1227,34 +1254,35 @@ func (x *GetTaskSuccessResponse) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *HTTPAuthSecurityScheme) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *HTTPAuthSecurityScheme) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "bearerFormat":
-			x.BearerFormat = newOf(r.readString())
+			x.BearerFormat = wire.Ptr(r.ReadString())
 		case "description":
-			x.Description = newOf(r.readString())
+			x.Description = wire.Ptr(r.ReadString())
 		case "scheme":
-			x.Scheme = r.readString()
+			x.Scheme = r.ReadString()
 			seen |= uint64(0x1)
 		case "type":
-			r.expectConst("http")
+			r.ExpectConst("http")
 			seen |= uint64(0x2)
 		default:
-			x.Extra = append(x.Extra, r.readMember())
+			x.Extra = append(x.Extra, r.ReadMember())
 		}
 	}
-	if seen != uint64(0x3) && !r.failed() {
+	if seen != uint64(0x3) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("scheme")
+			r.Missing("scheme")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("type")
+			r.Missing("type")
 			return
 		}
 	}
@@ -1267,32 +1295,33 @@ func (x *HTTPAuthSecurityScheme) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *ImplicitOAuthFlow) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *ImplicitOAuthFlow) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "authorizationUrl":
-			x.AuthorizationURL = r.readString()
+			x.AuthorizationURL = r.ReadString()
 			seen |= uint64(0x1)
 		case "refreshUrl":
-			x.RefreshURL = newOf(r.readString())
+			x.RefreshURL = wire.Ptr(r.ReadString())
 		case "scopes":
-			x.Scopes = readMap(r, readStringTo)
+			x.Scopes = wire.ReadMap(r, wire.ReadStringTo)
 			seen |= uint64(0x2)
 		default:
-			x.Extra = append(x.Extra, r.readMember())
+			x.Extra = append(x.Extra, r.ReadMember())
 		}
 	}
-	if seen != uint64(0x3) && !r.failed() {
+	if seen != uint64(0x3) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("authorizationUrl")
+			r.Missing("authorizationUrl")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("scopes")
+			r.Missing("scopes")
 			return
 		}
 	}
@@ -1305,37 +1334,38 @@ func (x *ImplicitOAuthFlow) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *JsonrpcSuccessResponse) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *JsonrpcSuccessResponse) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "id":
-			x.ID = r.readRaw(false, false)
+			x.ID = r.ReadRaw(false, false)
 			seen |= uint64(0x1)
 		case "jsonrpc":
-			r.expectConst("2.0")
+			r.ExpectConst("2.0")
 			seen |= uint64(0x2)
 		case "result":
-			x.Result = r.readRaw(false, false)
+			x.Result = r.ReadRaw(false, false)
 			seen |= uint64(0x4)
 		default:
-			x.Extra = append(x.Extra, r.readMember())
+			x.Extra = append(x.Extra, r.ReadMember())
 		}
 	}
-	if seen != uint64(0x7) && !r.failed() {
+	if seen != uint64(0x7) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("id")
+			r.Missing("id")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("jsonrpc")
+			r.Missing("jsonrpc")
 			return
 		}
 		if seen&uint64(0x4) == 0 {
-			r.missing("result")
+			r.Missing("result")
 			return
 		}
 	}
@@ -1348,25 +1378,26 @@ func (x *JsonrpcSuccessResponse) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *ListTaskPushNotificationConfigParams) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *ListTaskPushNotificationConfigParams) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "id":
-			x.ID = r.readString()
+			x.ID = r.ReadString()
 			seen |= uint64(0x1)
 		case "metadata":
-			x.Metadata = r.readRaw(false, true)
+			x.Metadata = r.ReadRaw(false, true)
 		default:
-			x.Extra = append(x.Extra, r.readMember())
+			x.Extra = append(x.Extra, r.ReadMember())
 		}
 	}
-	if seen != uint64(0x1) && !r.failed() {
+	if seen != uint64(0x1) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("id")
+			r.Missing("id")
 			return
 		}
 	}
@@ -1379,44 +1410,45 @@ func (x *ListTaskPushNotificationConfigParams) UnmarshalJSON(data []byte) error 
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *ListTaskPushNotificationConfigRequest) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *ListTaskPushNotificationConfigRequest) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "id":
-			x.ID = r.readRaw(true, false)
+			x.ID = r.ReadRaw(true, false)
 			seen |= uint64(0x1)
 		case "jsonrpc":
-			r.expectConst("2.0")
+			r.ExpectConst("2.0")
 			seen |= uint64(0x2)
 		case "method":
-			r.expectConst("tasks/pushNotificationConfig/list")
+			r.ExpectConst("tasks/pushNotificationConfig/list")
 			seen |= uint64(0x4)
 		case "params":
-			x.Params.readJSON(r)
+			x.Params.ReadJSON(r)
 			seen |= uint64(0x8)
 		default:
-			x.Extra = append(x.Extra, r.readMember())
+			x.Extra = append(x.Extra, r.ReadMember())
 		}
 	}
-	if seen != uint64(0xf) && !r.failed() {
+	if seen != uint64(0xf) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("id")
+			r.Missing("id")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("jsonrpc")
+			r.Missing("jsonrpc")
 			return
 		}
 		if seen&uint64(0x4) == 0 {
-			r.missing("method")
+			r.Missing("method")
 			return
 		}
 		if seen&uint64(0x8) == 0 {
-			r.missing("params")
+			r.Missing("params")
 			return
 		}
 	}
@@ -1429,37 +1461,38 @@ func (x *ListTaskPushNotificationConfigRequest) UnmarshalJSON(data []byte) error
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *ListTaskPushNotificationConfigSuccessResponse) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *ListTaskPushNotificationConfigSuccessResponse) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "id":
-			x.ID = r.readRaw(false, false)
+			x.ID = r.ReadRaw(false, false)
 			seen |= uint64(0x1)
 		case "jsonrpc":
-			r.expectConst("2.0")
+			r.ExpectConst("2.0")
 			seen |= uint64(0x2)
 		case "result":
-			x.Result = readSlice(r, (*TaskPushNotificationConfig).readJSON)
+			x.Result = wire.ReadSlice(r, (*TaskPushNotificationConfig).ReadJSON)
 			seen |= uint64(0x4)
 		default:
-			x.Extra = append(x.Extra, r.readMember())
+			x.Extra = append(x.Extra, r.ReadMember())
 		}
 	}
-	if seen != uint64(0x7) && !r.failed() {
+	if seen != uint64(0x7) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("id")
+			r.Missing("id")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("jsonrpc")
+			r.Missing("jsonrpc")
 			return
 		}
 		if seen&uint64(0x4) == 0 {
-			r.missing("result")
+			r.Missing("result")
 			return
 		}
 	}
@@ -1472,54 +1505,55 @@ func (x *ListTaskPushNotificationConfigSuccessResponse) UnmarshalJSON(data []byt
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *Message) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *Message) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "contextId":
-			x.ContextID = newOf(r.readString())
+			x.ContextID = wire.Ptr(r.ReadString())
 		case "extensions":
-			x.Extensions = readSlice(r, readStringTo)
+			x.Extensions = wire.ReadSlice(r, wire.ReadStringTo)
 		case "kind":
-			r.expectConst("message")
+			r.ExpectConst("message")
 			seen |= uint64(0x1)
 		case "messageId":
-			x.MessageID = r.readString()
+			x.MessageID = r.ReadString()
 			seen |= uint64(0x2)
 		case "metadata":
-			x.Metadata = r.readRaw(false, true)
+			x.Metadata = r.ReadRaw(false, true)
 		case "parts":
-			x.Parts = readSlice(r, readPartTo)
+			x.Parts = wire.ReadSlice(r, readPartTo)
 			seen |= uint64(0x4)
 		case "referenceTaskIds":
-			x.ReferenceTaskIDs = readSlice(r, readStringTo)
+			x.ReferenceTaskIDs = wire.ReadSlice(r, wire.ReadStringTo)
 		case "role":
-			x.Role = MessageRole(r.readString())
+			x.Role = MessageRole(r.ReadString())
 			seen |= uint64(0x8)
 		case "taskId":
-			x.TaskID = newOf(r.readString())
+			x.TaskID = wire.Ptr(r.ReadString())
 		default:
-			x.Extra = append(x.Extra, r.readMember())
+			x.Extra = append(x.Extra, r.ReadMember())
 		}
 	}
-	if seen != uint64(0xf) && !r.failed() {
+	if seen != uint64(0xf) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("kind")
+			r.Missing("kind")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("messageId")
+			r.Missing("messageId")
 			return
 		}
 		if seen&uint64(0x4) == 0 {
-			r.missing("parts")
+			r.Missing("parts")
 			return
 		}
 		if seen&uint64(0x8) == 0 {
-			r.missing("role")
+			r.Missing("role")
 			return
 		}
 	}
@@ -1532,23 +1566,24 @@ func (x *Message) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *MessageSendConfiguration) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *MessageSendConfiguration) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "acceptedOutputModes":
-			x.AcceptedOutputModes = readSlice(r, readStringTo)
+			x.AcceptedOutputModes = wire.ReadSlice(r, wire.ReadStringTo)
 		case "blocking":
-			x.Blocking = newOf(r.readBool())
+			x.Blocking = wire.Ptr(r.ReadBool())
 		case "historyLength":
-			x.HistoryLength = newOf(r.readInt())
+			x.HistoryLength = wire.Ptr(r.ReadInt())
 		case "pushNotificationConfig":
 			x.PushNotificationConfig = new(PushNotificationConfig)
-			x.PushNotificationConfig.readJSON(r)
+			x.PushNotificationConfig.ReadJSON(r)
 		default:
-			x.Extra = append(x.Extra, r.readMember())
+			x.Extra = append(x.Extra, r.ReadMember())
 		}
 	}
 }
@@ -1560,28 +1595,29 @@ func (x *MessageSendConfiguration) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *MessageSendParams) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *MessageSendParams) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "configuration":
 			x.Configuration = new(MessageSendConfiguration)
-			x.Configuration.readJSON(r)
+			x.Configuration.ReadJSON(r)
 		case "message":
-			x.Message.readJSON(r)
+			x.Message.ReadJSON(r)
 			seen |= uint64(0x1)
 		case "metadata":
-			x.Metadata = r.readRaw(false, true)
+			x.Metadata = r.ReadRaw(false, true)
 		default:
-			x.Extra = append(x.Extra, r.readMember())
+			x.Extra = append(x.Extra, r.ReadMember())
 		}
 	}
-	if seen != uint64(0x1) && !r.failed() {
+	if seen != uint64(0x1) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("message")
+			r.Missing("message")
 			return
 		}
 	}
@@ -1594,25 +1630,26 @@ func (x *MessageSendParams) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *MutualTLSSecurityScheme) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *MutualTLSSecurityScheme) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "description":
-			x.Description = newOf(r.readString())
+			x.Description = wire.Ptr(r.ReadString())
 		case "type":
-			r.expectConst("mutualTLS")
+			r.ExpectConst("mutualTLS")
 			seen |= uint64(0x1)
 		default:
-			x.Extra = append(x.Extra, r.readMember())
+			x.Extra = append(x.Extra, r.ReadMember())
 		}
 	}
-	if seen != uint64(0x1) && !r.failed() {
+	if seen != uint64(0x1) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("type")
+			r.Missing("type")
 			return
 		}
 	}
@@ -1625,34 +1662,35 @@ func (x *MutualTLSSecurityScheme) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *OAuth2SecurityScheme) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *OAuth2SecurityScheme) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "description":
-			x.Description = newOf(r.readString())
+			x.Description = wire.Ptr(r.ReadString())
 		case "flows":
-			x.Flows.readJSON(r)
+			x.Flows.ReadJSON(r)
 			seen |= uint64(0x1)
 		case "oauth2MetadataUrl":
-			x.OAuth2MetadataURL = newOf(r.readString())
+			x.OAuth2MetadataURL = wire.Ptr(r.ReadString())
 		case "type":
-			r.expectConst("oauth2")
+			r.ExpectConst("oauth2")
 			seen |= uint64(0x2)
 		default:
-			x.Extra = append(x.Extra, r.readMember())
+			x.Extra = append(x.Extra, r.ReadMember())
 		}
 	}
-	if seen != uint64(0x3) && !r.failed() {
+	if seen != uint64(0x3) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("flows")
+			r.Missing("flows")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("type")
+			r.Missing("type")
 			return
 		}
 	}
@@ -1665,26 +1703,27 @@ func (x *OAuth2SecurityScheme) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *OAuthFlows) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *OAuthFlows) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "authorizationCode":
 			x.AuthorizationCode = new(AuthorizationCodeOAuthFlow)
-			x.AuthorizationCode.readJSON(r)
+			x.AuthorizationCode.ReadJSON(r)
 		case "clientCredentials":
 			x.ClientCredentials = new(ClientCredentialsOAuthFlow)
-			x.ClientCredentials.readJSON(r)
+			x.ClientCredentials.ReadJSON(r)
 		case "implicit":
 			x.Implicit = new(ImplicitOAuthFlow)
-			x.Implicit.readJSON(r)
+			x.Implicit.ReadJSON(r)
 		case "password":
 			x.Password = new(PasswordOAuthFlow)
-			x.Password.readJSON(r)
+			x.Password.ReadJSON(r)
 		default:
-			x.Extra = append(x.Extra, r.readMember())
+			x.Extra = append(x.Extra, r.ReadMember())
 		}
 	}
 }
@@ -1696,32 +1735,33 @@ func (x *OAuthFlows) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *OpenIDConnectSecurityScheme) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *OpenIDConnectSecurityScheme) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "description":
-			x.Description = newOf(r.readString())
+			x.Description = wire.Ptr(r.ReadString())
 		case "openIdConnectUrl":
-			x.OpenIDConnectURL = r.readString()
+			x.OpenIDConnectURL = r.ReadString()
 			seen |= uint64(0x1)
 		case "type":
-			r.expectConst("openIdConnect")
+			r.ExpectConst("openIdConnect")
 			seen |= uint64(0x2)
 		default:
-			x.Extra = append(x.Extra, r.readMember())
+			x.Extra = append(x.Extra, r.ReadMember())
 		}
 	}
-	if seen != uint64(0x3) && !r.failed() {
+	if seen != uint64(0x3) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("openIdConnectUrl")
+			r.Missing("openIdConnectUrl")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("type")
+			r.Missing("type")
 			return
 		}
 	}
@@ -1738,30 +1778,30 @@ func (x *OpenIDConnectSecurityScheme) UnmarshalJSON(data []byte) error {
 var ErrUnknownPart = errors.New("a2av03: unknown Part kind")
 
 // readPart reads a Part, choosing its type by the "kind" member.
-func readPart(r *reader) Part {
-	tag, ok := r.tag("kind")
+func readPart(r *wire.Reader) Part {
+	tag, ok := r.Tag("kind")
 	if !ok {
 		return nil
 	}
 	switch string(tag) {
 	case "text":
 		v := new(TextPart)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	case "file":
 		v := new(FilePart)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	case "data":
 		v := new(DataPart)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	}
-	r.unknownTag("kind", tag, ErrUnknownPart)
+	r.UnknownTag("kind", tag, ErrUnknownPart)
 	return nil
 }
 
-func readPartTo(v *Part, r *reader) {
+func readPartTo(v *Part, r *wire.Reader) {
 	*v = readPart(r)
 }
 
@@ -1774,43 +1814,41 @@ func UnmarshalPart(data []byte) (Part, error) {
 
 // DecodePart decodes one Part with d's options.
 func (d Decoder) DecodePart(data []byte) (Part, error) {
-	r := newReader(data, d)
+	r := wire.NewReader(data, wire.Decoder(d))
 	v := readPart(r)
-	r.end()
-	err := r.err
-	r.release()
-	if err != nil {
+	if err := r.Finish(); err != nil {
 		return nil, err
 	}
 	return v, nil
 }
 
-func (x *PasswordOAuthFlow) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *PasswordOAuthFlow) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "refreshUrl":
-			x.RefreshURL = newOf(r.readString())
+			x.RefreshURL = wire.Ptr(r.ReadString())
 		case "scopes":
-			x.Scopes = readMap(r, readStringTo)
+			x.Scopes = wire.ReadMap(r, wire.ReadStringTo)
 			seen |= uint64(0x1)
 		case "tokenUrl":
-			x.TokenURL = r.readString()
+			x.TokenURL = r.ReadString()
 			seen |= uint64(0x2)
 		default:
-			x.Extra = append(x.Extra, r.readMember())
+			x.Extra = append(x.Extra, r.ReadMember())
 		}
 	}
-	if seen != uint64(0x3) && !r.failed() {
+	if seen != uint64(0x3) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("scopes")
+			r.Missing("scopes")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("tokenUrl")
+			r.Missing("tokenUrl")
 			return
 		}
 	}
@@ -1823,25 +1861,26 @@ func (x *PasswordOAuthFlow) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *PushNotificationAuthenticationInfo) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *PushNotificationAuthenticationInfo) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "credentials":
-			x.Credentials = newOf(r.readString())
+			x.Credentials = wire.Ptr(r.ReadString())
 		case "schemes":
-			x.Schemes = readSlice(r, readStringTo)
+			x.Schemes = wire.ReadSlice(r, wire.ReadStringTo)
 			seen |= uint64(0x1)
 		default:
-			x.Extra = append(x.Extra, r.readMember())
+			x.Extra = append(x.Extra, r.ReadMember())
 		}
 	}
-	if seen != uint64(0x1) && !r.failed() {
+	if seen != uint64(0x1) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("schemes")
+			r.Missing("schemes")
 			return
 		}
 	}
@@ -1854,30 +1893,31 @@ func (x *PushNotificationAuthenticationInfo) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *PushNotificationConfig) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *PushNotificationConfig) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "authentication":
 			x.Authentication = new(PushNotificationAuthenticationInfo)
-			x.Authentication.readJSON(r)
+			x.Authentication.ReadJSON(r)
 		case "id":
-			x.ID = newOf(r.readString())
+			x.ID = wire.Ptr(r.ReadString())
 		case "token":
-			x.Token = newOf(r.readString())
+			x.Token = wire.Ptr(r.ReadString())
 		case "url":
-			x.URL = r.readString()
+			x.URL = r.ReadString()
 			seen |= uint64(0x1)
 		default:
-			x.Extra = append(x.Extra, r.readMember())
+			x.Extra = append(x.Extra, r.ReadMember())
 		}
 	}
-	if seen != uint64(0x1) && !r.failed() {
+	if seen != uint64(0x1) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("url")
+			r.Missing("url")
 			return
 		}
 	}
@@ -1894,38 +1934,38 @@ func (x *PushNotificationConfig) UnmarshalJSON(data []byte) error {
 var ErrUnknownSecurityScheme = errors.New("a2av03: unknown SecurityScheme type")
 
 // readSecurityScheme reads a SecurityScheme, choosing its type by the "type" member.
-func readSecurityScheme(r *reader) SecurityScheme {
-	tag, ok := r.tag("type")
+func readSecurityScheme(r *wire.Reader) SecurityScheme {
+	tag, ok := r.Tag("type")
 	if !ok {
 		return nil
 	}
 	switch string(tag) {
 	case "apiKey":
 		v := new(APIKeySecurityScheme)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	case "http":
 		v := new(HTTPAuthSecurityScheme)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	case "oauth2":
 		v := new(OAuth2SecurityScheme)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	case "openIdConnect":
 		v := new(OpenIDConnectSecurityScheme)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	case "mutualTLS":
 		v := new(MutualTLSSecurityScheme)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	}
-	r.unknownTag("type", tag, ErrUnknownSecurityScheme)
+	r.UnknownTag("type", tag, ErrUnknownSecurityScheme)
 	return nil
 }
 
-func readSecuritySchemeTo(v *SecurityScheme, r *reader) {
+func readSecuritySchemeTo(v *SecurityScheme, r *wire.Reader) {
 	*v = readSecurityScheme(r)
 }
 
@@ -1938,55 +1978,53 @@ func UnmarshalSecurityScheme(data []byte) (SecurityScheme, error) {
 
 // DecodeSecurityScheme decodes one SecurityScheme with d's options.
 func (d Decoder) DecodeSecurityScheme(data []byte) (SecurityScheme, error) {
-	r := newReader(data, d)
+	r := wire.NewReader(data, wire.Decoder(d))
 	v := readSecurityScheme(r)
-	r.end()
-	err := r.err
-	r.release()
-	if err != nil {
+	if err := r.Finish(); err != nil {
 		return nil, err
 	}
 	return v, nil
 }
 
-func (x *SendMessageRequest) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *SendMessageRequest) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "id":
-			x.ID = r.readRaw(true, false)
+			x.ID = r.ReadRaw(true, false)
 			seen |= uint64(0x1)
 		case "jsonrpc":
-			r.expectConst("2.0")
+			r.ExpectConst("2.0")
 			seen |= uint64(0x2)
 		case "method":
-			r.expectConst("message/send")
+			r.ExpectConst("message/send")
 			seen |= uint64(0x4)
 		case "params":
-			x.Params.readJSON(r)
+			x.Params.ReadJSON(r)
 			seen |= uint64(0x8)
 		default:
-			x.Extra = append(x.Extra, r.readMember())
+			x.Extra = append(x.Extra, r.ReadMember())
 		}
 	}
-	if seen != uint64(0xf) && !r.failed() {
+	if seen != uint64(0xf) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("id")
+			r.Missing("id")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("jsonrpc")
+			r.Missing("jsonrpc")
 			return
 		}
 		if seen&uint64(0x4) == 0 {
-			r.missing("method")
+			r.Missing("method")
 			return
 		}
 		if seen&uint64(0x8) == 0 {
-			r.missing("params")
+			r.Missing("params")
 			return
 		}
 	}
@@ -1999,37 +2037,38 @@ func (x *SendMessageRequest) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *SendMessageSuccessResponse) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *SendMessageSuccessResponse) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "id":
-			x.ID = r.readRaw(false, false)
+			x.ID = r.ReadRaw(false, false)
 			seen |= uint64(0x1)
 		case "jsonrpc":
-			r.expectConst("2.0")
+			r.ExpectConst("2.0")
 			seen |= uint64(0x2)
 		case "result":
 			x.Result = readSendMessageSuccessResponseResult(r)
 			seen |= uint64(0x4)
 		default:
-			x.Extra = append(x.Extra, r.readMember())
+			x.Extra = append(x.Extra, r.ReadMember())
 		}
 	}
-	if seen != uint64(0x7) && !r.failed() {
+	if seen != uint64(0x7) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("id")
+			r.Missing("id")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("jsonrpc")
+			r.Missing("jsonrpc")
 			return
 		}
 		if seen&uint64(0x4) == 0 {
-			r.missing("result")
+			r.Missing("result")
 			return
 		}
 	}
@@ -2046,26 +2085,26 @@ func (x *SendMessageSuccessResponse) UnmarshalJSON(data []byte) error {
 var ErrUnknownSendMessageSuccessResponseResult = errors.New("a2av03: unknown SendMessageSuccessResponseResult kind")
 
 // readSendMessageSuccessResponseResult reads a SendMessageSuccessResponseResult, choosing its type by the "kind" member.
-func readSendMessageSuccessResponseResult(r *reader) SendMessageSuccessResponseResult {
-	tag, ok := r.tag("kind")
+func readSendMessageSuccessResponseResult(r *wire.Reader) SendMessageSuccessResponseResult {
+	tag, ok := r.Tag("kind")
 	if !ok {
 		return nil
 	}
 	switch string(tag) {
 	case "task":
 		v := new(Task)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	case "message":
 		v := new(Message)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	}
-	r.unknownTag("kind", tag, ErrUnknownSendMessageSuccessResponseResult)
+	r.UnknownTag("kind", tag, ErrUnknownSendMessageSuccessResponseResult)
 	return nil
 }
 
-func readSendMessageSuccessResponseResultTo(v *SendMessageSuccessResponseResult, r *reader) {
+func readSendMessageSuccessResponseResultTo(v *SendMessageSuccessResponseResult, r *wire.Reader) {
 	*v = readSendMessageSuccessResponseResult(r)
 }
 
@@ -2078,55 +2117,53 @@ func UnmarshalSendMessageSuccessResponseResult(data []byte) (SendMessageSuccessR
 
 // DecodeSendMessageSuccessResponseResult decodes one SendMessageSuccessResponseResult with d's options.
 func (d Decoder) DecodeSendMessageSuccessResponseResult(data []byte) (SendMessageSuccessResponseResult, error) {
-	r := newReader(data, d)
+	r := wire.NewReader(data, wire.Decoder(d))
 	v := readSendMessageSuccessResponseResult(r)
-	r.end()
-	err := r.err
-	r.release()
-	if err != nil {
+	if err := r.Finish(); err != nil {
 		return nil, err
 	}
 	return v, nil
 }
 
-func (x *SendStreamingMessageRequest) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *SendStreamingMessageRequest) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "id":
-			x.ID = r.readRaw(true, false)
+			x.ID = r.ReadRaw(true, false)
 			seen |= uint64(0x1)
 		case "jsonrpc":
-			r.expectConst("2.0")
+			r.ExpectConst("2.0")
 			seen |= uint64(0x2)
 		case "method":
-			r.expectConst("message/stream")
+			r.ExpectConst("message/stream")
 			seen |= uint64(0x4)
 		case "params":
-			x.Params.readJSON(r)
+			x.Params.ReadJSON(r)
 			seen |= uint64(0x8)
 		default:
-			x.Extra = append(x.Extra, r.readMember())
+			x.Extra = append(x.Extra, r.ReadMember())
 		}
 	}
-	if seen != uint64(0xf) && !r.failed() {
+	if seen != uint64(0xf) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("id")
+			r.Missing("id")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("jsonrpc")
+			r.Missing("jsonrpc")
 			return
 		}
 		if seen&uint64(0x4) == 0 {
-			r.missing("method")
+			r.Missing("method")
 			return
 		}
 		if seen&uint64(0x8) == 0 {
-			r.missing("params")
+			r.Missing("params")
 			return
 		}
 	}
@@ -2139,37 +2176,38 @@ func (x *SendStreamingMessageRequest) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *SendStreamingMessageSuccessResponse) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *SendStreamingMessageSuccessResponse) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "id":
-			x.ID = r.readRaw(false, false)
+			x.ID = r.ReadRaw(false, false)
 			seen |= uint64(0x1)
 		case "jsonrpc":
-			r.expectConst("2.0")
+			r.ExpectConst("2.0")
 			seen |= uint64(0x2)
 		case "result":
 			x.Result = readSendStreamingMessageSuccessResponseResult(r)
 			seen |= uint64(0x4)
 		default:
-			x.Extra = append(x.Extra, r.readMember())
+			x.Extra = append(x.Extra, r.ReadMember())
 		}
 	}
-	if seen != uint64(0x7) && !r.failed() {
+	if seen != uint64(0x7) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("id")
+			r.Missing("id")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("jsonrpc")
+			r.Missing("jsonrpc")
 			return
 		}
 		if seen&uint64(0x4) == 0 {
-			r.missing("result")
+			r.Missing("result")
 			return
 		}
 	}
@@ -2186,34 +2224,34 @@ func (x *SendStreamingMessageSuccessResponse) UnmarshalJSON(data []byte) error {
 var ErrUnknownSendStreamingMessageSuccessResponseResult = errors.New("a2av03: unknown SendStreamingMessageSuccessResponseResult kind")
 
 // readSendStreamingMessageSuccessResponseResult reads a SendStreamingMessageSuccessResponseResult, choosing its type by the "kind" member.
-func readSendStreamingMessageSuccessResponseResult(r *reader) SendStreamingMessageSuccessResponseResult {
-	tag, ok := r.tag("kind")
+func readSendStreamingMessageSuccessResponseResult(r *wire.Reader) SendStreamingMessageSuccessResponseResult {
+	tag, ok := r.Tag("kind")
 	if !ok {
 		return nil
 	}
 	switch string(tag) {
 	case "task":
 		v := new(Task)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	case "message":
 		v := new(Message)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	case "status-update":
 		v := new(TaskStatusUpdateEvent)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	case "artifact-update":
 		v := new(TaskArtifactUpdateEvent)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	}
-	r.unknownTag("kind", tag, ErrUnknownSendStreamingMessageSuccessResponseResult)
+	r.UnknownTag("kind", tag, ErrUnknownSendStreamingMessageSuccessResponseResult)
 	return nil
 }
 
-func readSendStreamingMessageSuccessResponseResultTo(v *SendStreamingMessageSuccessResponseResult, r *reader) {
+func readSendStreamingMessageSuccessResponseResultTo(v *SendStreamingMessageSuccessResponseResult, r *wire.Reader) {
 	*v = readSendStreamingMessageSuccessResponseResult(r)
 }
 
@@ -2226,55 +2264,53 @@ func UnmarshalSendStreamingMessageSuccessResponseResult(data []byte) (SendStream
 
 // DecodeSendStreamingMessageSuccessResponseResult decodes one SendStreamingMessageSuccessResponseResult with d's options.
 func (d Decoder) DecodeSendStreamingMessageSuccessResponseResult(data []byte) (SendStreamingMessageSuccessResponseResult, error) {
-	r := newReader(data, d)
+	r := wire.NewReader(data, wire.Decoder(d))
 	v := readSendStreamingMessageSuccessResponseResult(r)
-	r.end()
-	err := r.err
-	r.release()
-	if err != nil {
+	if err := r.Finish(); err != nil {
 		return nil, err
 	}
 	return v, nil
 }
 
-func (x *SetTaskPushNotificationConfigRequest) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *SetTaskPushNotificationConfigRequest) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "id":
-			x.ID = r.readRaw(true, false)
+			x.ID = r.ReadRaw(true, false)
 			seen |= uint64(0x1)
 		case "jsonrpc":
-			r.expectConst("2.0")
+			r.ExpectConst("2.0")
 			seen |= uint64(0x2)
 		case "method":
-			r.expectConst("tasks/pushNotificationConfig/set")
+			r.ExpectConst("tasks/pushNotificationConfig/set")
 			seen |= uint64(0x4)
 		case "params":
-			x.Params.readJSON(r)
+			x.Params.ReadJSON(r)
 			seen |= uint64(0x8)
 		default:
-			x.Extra = append(x.Extra, r.readMember())
+			x.Extra = append(x.Extra, r.ReadMember())
 		}
 	}
-	if seen != uint64(0xf) && !r.failed() {
+	if seen != uint64(0xf) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("id")
+			r.Missing("id")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("jsonrpc")
+			r.Missing("jsonrpc")
 			return
 		}
 		if seen&uint64(0x4) == 0 {
-			r.missing("method")
+			r.Missing("method")
 			return
 		}
 		if seen&uint64(0x8) == 0 {
-			r.missing("params")
+			r.Missing("params")
 			return
 		}
 	}
@@ -2287,37 +2323,38 @@ func (x *SetTaskPushNotificationConfigRequest) UnmarshalJSON(data []byte) error 
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *SetTaskPushNotificationConfigSuccessResponse) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *SetTaskPushNotificationConfigSuccessResponse) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "id":
-			x.ID = r.readRaw(false, false)
+			x.ID = r.ReadRaw(false, false)
 			seen |= uint64(0x1)
 		case "jsonrpc":
-			r.expectConst("2.0")
+			r.ExpectConst("2.0")
 			seen |= uint64(0x2)
 		case "result":
-			x.Result.readJSON(r)
+			x.Result.ReadJSON(r)
 			seen |= uint64(0x4)
 		default:
-			x.Extra = append(x.Extra, r.readMember())
+			x.Extra = append(x.Extra, r.ReadMember())
 		}
 	}
-	if seen != uint64(0x7) && !r.failed() {
+	if seen != uint64(0x7) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("id")
+			r.Missing("id")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("jsonrpc")
+			r.Missing("jsonrpc")
 			return
 		}
 		if seen&uint64(0x4) == 0 {
-			r.missing("result")
+			r.Missing("result")
 			return
 		}
 	}
@@ -2330,50 +2367,51 @@ func (x *SetTaskPushNotificationConfigSuccessResponse) UnmarshalJSON(data []byte
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *Task) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *Task) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "artifacts":
-			x.Artifacts = readSlice(r, (*Artifact).readJSON)
+			x.Artifacts = wire.ReadSlice(r, (*Artifact).ReadJSON)
 		case "contextId":
-			x.ContextID = r.readString()
+			x.ContextID = r.ReadString()
 			seen |= uint64(0x1)
 		case "history":
-			x.History = readSlice(r, (*Message).readJSON)
+			x.History = wire.ReadSlice(r, (*Message).ReadJSON)
 		case "id":
-			x.ID = r.readString()
+			x.ID = r.ReadString()
 			seen |= uint64(0x2)
 		case "kind":
-			r.expectConst("task")
+			r.ExpectConst("task")
 			seen |= uint64(0x4)
 		case "metadata":
-			x.Metadata = r.readRaw(false, true)
+			x.Metadata = r.ReadRaw(false, true)
 		case "status":
-			x.Status.readJSON(r)
+			x.Status.ReadJSON(r)
 			seen |= uint64(0x8)
 		default:
-			x.Extra = append(x.Extra, r.readMember())
+			x.Extra = append(x.Extra, r.ReadMember())
 		}
 	}
-	if seen != uint64(0xf) && !r.failed() {
+	if seen != uint64(0xf) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("contextId")
+			r.Missing("contextId")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("id")
+			r.Missing("id")
 			return
 		}
 		if seen&uint64(0x4) == 0 {
-			r.missing("kind")
+			r.Missing("kind")
 			return
 		}
 		if seen&uint64(0x8) == 0 {
-			r.missing("status")
+			r.Missing("status")
 			return
 		}
 	}
@@ -2386,50 +2424,51 @@ func (x *Task) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *TaskArtifactUpdateEvent) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *TaskArtifactUpdateEvent) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "append":
-			x.Append = newOf(r.readBool())
+			x.Append = wire.Ptr(r.ReadBool())
 		case "artifact":
-			x.Artifact.readJSON(r)
+			x.Artifact.ReadJSON(r)
 			seen |= uint64(0x1)
 		case "contextId":
-			x.ContextID = r.readString()
+			x.ContextID = r.ReadString()
 			seen |= uint64(0x2)
 		case "kind":
-			r.expectConst("artifact-update")
+			r.ExpectConst("artifact-update")
 			seen |= uint64(0x4)
 		case "lastChunk":
-			x.LastChunk = newOf(r.readBool())
+			x.LastChunk = wire.Ptr(r.ReadBool())
 		case "metadata":
-			x.Metadata = r.readRaw(false, true)
+			x.Metadata = r.ReadRaw(false, true)
 		case "taskId":
-			x.TaskID = r.readString()
+			x.TaskID = r.ReadString()
 			seen |= uint64(0x8)
 		default:
-			x.Extra = append(x.Extra, r.readMember())
+			x.Extra = append(x.Extra, r.ReadMember())
 		}
 	}
-	if seen != uint64(0xf) && !r.failed() {
+	if seen != uint64(0xf) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("artifact")
+			r.Missing("artifact")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("contextId")
+			r.Missing("contextId")
 			return
 		}
 		if seen&uint64(0x4) == 0 {
-			r.missing("kind")
+			r.Missing("kind")
 			return
 		}
 		if seen&uint64(0x8) == 0 {
-			r.missing("taskId")
+			r.Missing("taskId")
 			return
 		}
 	}
@@ -2442,25 +2481,26 @@ func (x *TaskArtifactUpdateEvent) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *TaskIDParams) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *TaskIDParams) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "id":
-			x.ID = r.readString()
+			x.ID = r.ReadString()
 			seen |= uint64(0x1)
 		case "metadata":
-			x.Metadata = r.readRaw(false, true)
+			x.Metadata = r.ReadRaw(false, true)
 		default:
-			x.Extra = append(x.Extra, r.readMember())
+			x.Extra = append(x.Extra, r.ReadMember())
 		}
 	}
-	if seen != uint64(0x1) && !r.failed() {
+	if seen != uint64(0x1) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("id")
+			r.Missing("id")
 			return
 		}
 	}
@@ -2473,30 +2513,31 @@ func (x *TaskIDParams) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *TaskPushNotificationConfig) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *TaskPushNotificationConfig) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "pushNotificationConfig":
-			x.PushNotificationConfig.readJSON(r)
+			x.PushNotificationConfig.ReadJSON(r)
 			seen |= uint64(0x1)
 		case "taskId":
-			x.TaskID = r.readString()
+			x.TaskID = r.ReadString()
 			seen |= uint64(0x2)
 		default:
-			x.Extra = append(x.Extra, r.readMember())
+			x.Extra = append(x.Extra, r.ReadMember())
 		}
 	}
-	if seen != uint64(0x3) && !r.failed() {
+	if seen != uint64(0x3) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("pushNotificationConfig")
+			r.Missing("pushNotificationConfig")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("taskId")
+			r.Missing("taskId")
 			return
 		}
 	}
@@ -2509,27 +2550,28 @@ func (x *TaskPushNotificationConfig) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *TaskQueryParams) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *TaskQueryParams) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "historyLength":
-			x.HistoryLength = newOf(r.readInt())
+			x.HistoryLength = wire.Ptr(r.ReadInt())
 		case "id":
-			x.ID = r.readString()
+			x.ID = r.ReadString()
 			seen |= uint64(0x1)
 		case "metadata":
-			x.Metadata = r.readRaw(false, true)
+			x.Metadata = r.ReadRaw(false, true)
 		default:
-			x.Extra = append(x.Extra, r.readMember())
+			x.Extra = append(x.Extra, r.ReadMember())
 		}
 	}
-	if seen != uint64(0x1) && !r.failed() {
+	if seen != uint64(0x1) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("id")
+			r.Missing("id")
 			return
 		}
 	}
@@ -2542,44 +2584,45 @@ func (x *TaskQueryParams) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *TaskResubscriptionRequest) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *TaskResubscriptionRequest) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "id":
-			x.ID = r.readRaw(true, false)
+			x.ID = r.ReadRaw(true, false)
 			seen |= uint64(0x1)
 		case "jsonrpc":
-			r.expectConst("2.0")
+			r.ExpectConst("2.0")
 			seen |= uint64(0x2)
 		case "method":
-			r.expectConst("tasks/resubscribe")
+			r.ExpectConst("tasks/resubscribe")
 			seen |= uint64(0x4)
 		case "params":
-			x.Params.readJSON(r)
+			x.Params.ReadJSON(r)
 			seen |= uint64(0x8)
 		default:
-			x.Extra = append(x.Extra, r.readMember())
+			x.Extra = append(x.Extra, r.ReadMember())
 		}
 	}
-	if seen != uint64(0xf) && !r.failed() {
+	if seen != uint64(0xf) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("id")
+			r.Missing("id")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("jsonrpc")
+			r.Missing("jsonrpc")
 			return
 		}
 		if seen&uint64(0x4) == 0 {
-			r.missing("method")
+			r.Missing("method")
 			return
 		}
 		if seen&uint64(0x8) == 0 {
-			r.missing("params")
+			r.Missing("params")
 			return
 		}
 	}
@@ -2592,28 +2635,29 @@ func (x *TaskResubscriptionRequest) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *TaskStatus) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *TaskStatus) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "message":
 			x.Message = new(Message)
-			x.Message.readJSON(r)
+			x.Message.ReadJSON(r)
 		case "state":
-			x.State = TaskState(r.readString())
+			x.State = TaskState(r.ReadString())
 			seen |= uint64(0x1)
 		case "timestamp":
-			x.Timestamp = newOf(r.readString())
+			x.Timestamp = wire.Ptr(r.ReadString())
 		default:
-			x.Extra = append(x.Extra, r.readMember())
+			x.Extra = append(x.Extra, r.ReadMember())
 		}
 	}
-	if seen != uint64(0x1) && !r.failed() {
+	if seen != uint64(0x1) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("state")
+			r.Missing("state")
 			return
 		}
 	}
@@ -2626,53 +2670,54 @@ func (x *TaskStatus) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *TaskStatusUpdateEvent) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *TaskStatusUpdateEvent) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "contextId":
-			x.ContextID = r.readString()
+			x.ContextID = r.ReadString()
 			seen |= uint64(0x1)
 		case "final":
-			x.Final = r.readBool()
+			x.Final = r.ReadBool()
 			seen |= uint64(0x2)
 		case "kind":
-			r.expectConst("status-update")
+			r.ExpectConst("status-update")
 			seen |= uint64(0x4)
 		case "metadata":
-			x.Metadata = r.readRaw(false, true)
+			x.Metadata = r.ReadRaw(false, true)
 		case "status":
-			x.Status.readJSON(r)
+			x.Status.ReadJSON(r)
 			seen |= uint64(0x8)
 		case "taskId":
-			x.TaskID = r.readString()
+			x.TaskID = r.ReadString()
 			seen |= uint64(0x10)
 		default:
-			x.Extra = append(x.Extra, r.readMember())
+			x.Extra = append(x.Extra, r.ReadMember())
 		}
 	}
-	if seen != uint64(0x1f) && !r.failed() {
+	if seen != uint64(0x1f) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("contextId")
+			r.Missing("contextId")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("final")
+			r.Missing("final")
 			return
 		}
 		if seen&uint64(0x4) == 0 {
-			r.missing("kind")
+			r.Missing("kind")
 			return
 		}
 		if seen&uint64(0x8) == 0 {
-			r.missing("status")
+			r.Missing("status")
 			return
 		}
 		if seen&uint64(0x10) == 0 {
-			r.missing("taskId")
+			r.Missing("taskId")
 			return
 		}
 	}
@@ -2685,32 +2730,33 @@ func (x *TaskStatusUpdateEvent) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *TextPart) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *TextPart) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "kind":
-			r.expectConst("text")
+			r.ExpectConst("text")
 			seen |= uint64(0x1)
 		case "metadata":
-			x.Metadata = r.readRaw(false, true)
+			x.Metadata = r.ReadRaw(false, true)
 		case "text":
-			x.Text = r.readString()
+			x.Text = r.ReadString()
 			seen |= uint64(0x2)
 		default:
-			x.Extra = append(x.Extra, r.readMember())
+			x.Extra = append(x.Extra, r.ReadMember())
 		}
 	}
-	if seen != uint64(0x3) && !r.failed() {
+	if seen != uint64(0x3) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("kind")
+			r.Missing("kind")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("text")
+			r.Missing("text")
 			return
 		}
 	}

@@ -3,6 +3,8 @@
 
 package a2av03
 
+import "github.com/agui-gen/agui-gen/runtime/wire"
+
 // AppendJSON appends the JSON encoding of x to b: members in schema order, absent
 // optional members left out, required ones always written.
 func (x *APIKeySecurityScheme) AppendJSON(b []byte) []byte {
@@ -13,17 +15,17 @@ func (x *APIKeySecurityScheme) AppendJSON(b []byte) []byte {
 	start := len(b)
 	if x.Description != nil {
 		b = append(b, `"description":`...)
-		b = appendString(b, *x.Description)
+		b = wire.AppendString(b, *x.Description)
 	}
 	if len(b) > start {
 		b = append(b, ',')
 	}
 	b = append(b, `"in":`...)
-	b = appendString(b, string(x.In))
+	b = wire.AppendString(b, string(x.In))
 	b = append(b, `,"name":`...)
-	b = appendString(b, x.Name)
+	b = wire.AppendString(b, x.Name)
 	b = append(b, `,"type":"apiKey"`...)
-	b = appendMembers(b, x.Extra)
+	b = wire.AppendMembers(b, x.Extra)
 	b = append(b, '}')
 	return b
 }
@@ -57,29 +59,29 @@ func (x *AgentCapabilities) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"pushNotifications":`...)
-		b = appendBool(b, *x.PushNotifications)
+		b = wire.AppendBool(b, *x.PushNotifications)
 	}
 	if x.StateTransitionHistory != nil {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"stateTransitionHistory":`...)
-		b = appendBool(b, *x.StateTransitionHistory)
+		b = wire.AppendBool(b, *x.StateTransitionHistory)
 	}
 	if x.Streaming != nil {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"streaming":`...)
-		b = appendBool(b, *x.Streaming)
+		b = wire.AppendBool(b, *x.Streaming)
 	}
 	for _, m := range x.Extra {
 		if len(b) > start {
 			b = append(b, ',')
 		}
-		b = appendString(b, m.Name)
+		b = wire.AppendString(b, m.Name)
 		b = append(b, ':')
-		b = appendRaw(b, m.Value)
+		b = wire.AppendRaw(b, m.Value)
 	}
 	b = append(b, '}')
 	return b
@@ -120,7 +122,7 @@ func (x *AgentCard) AppendJSON(b []byte) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendString(b, x.DefaultInputModes[i])
+		b = wire.AppendString(b, x.DefaultInputModes[i])
 	}
 	b = append(b, ']')
 	b = append(b, `,"defaultOutputModes":`...)
@@ -129,27 +131,27 @@ func (x *AgentCard) AppendJSON(b []byte) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendString(b, x.DefaultOutputModes[i])
+		b = wire.AppendString(b, x.DefaultOutputModes[i])
 	}
 	b = append(b, ']')
 	b = append(b, `,"description":`...)
-	b = appendString(b, x.Description)
+	b = wire.AppendString(b, x.Description)
 	if x.DocumentationURL != nil {
 		b = append(b, `,"documentationUrl":`...)
-		b = appendString(b, *x.DocumentationURL)
+		b = wire.AppendString(b, *x.DocumentationURL)
 	}
 	if x.IconURL != nil {
 		b = append(b, `,"iconUrl":`...)
-		b = appendString(b, *x.IconURL)
+		b = wire.AppendString(b, *x.IconURL)
 	}
 	b = append(b, `,"name":`...)
-	b = appendString(b, x.Name)
+	b = wire.AppendString(b, x.Name)
 	if x.PreferredTransport != nil {
 		b = append(b, `,"preferredTransport":`...)
-		b = appendString(b, *x.PreferredTransport)
+		b = wire.AppendString(b, *x.PreferredTransport)
 	}
 	b = append(b, `,"protocolVersion":`...)
-	b = appendString(b, x.ProtocolVersion)
+	b = wire.AppendString(b, x.ProtocolVersion)
 	if x.Provider != nil {
 		b = append(b, `,"provider":`...)
 		b = x.Provider.AppendJSON(b)
@@ -162,18 +164,18 @@ func (x *AgentCard) AppendJSON(b []byte) []byte {
 				b = append(b, ',')
 			}
 			b = append(b, '{')
-			for i1, k1 := range sortedKeys(x.Security[i]) {
+			for i1, k1 := range wire.SortedKeys(x.Security[i]) {
 				if i1 > 0 {
 					b = append(b, ',')
 				}
-				b = appendString(b, k1)
+				b = wire.AppendString(b, k1)
 				b = append(b, ':')
 				b = append(b, '[')
 				for i2 := range x.Security[i][k1] {
 					if i2 > 0 {
 						b = append(b, ',')
 					}
-					b = appendString(b, x.Security[i][k1][i2])
+					b = wire.AppendString(b, x.Security[i][k1][i2])
 				}
 				b = append(b, ']')
 			}
@@ -184,13 +186,13 @@ func (x *AgentCard) AppendJSON(b []byte) []byte {
 	if x.SecuritySchemes != nil {
 		b = append(b, `,"securitySchemes":`...)
 		b = append(b, '{')
-		for i, k := range sortedKeys(x.SecuritySchemes) {
+		for i, k := range wire.SortedKeys(x.SecuritySchemes) {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, k)
+			b = wire.AppendString(b, k)
 			b = append(b, ':')
-			b = appendValue(b, x.SecuritySchemes[k])
+			b = wire.AppendValue(b, x.SecuritySchemes[k])
 		}
 		b = append(b, '}')
 	}
@@ -216,13 +218,13 @@ func (x *AgentCard) AppendJSON(b []byte) []byte {
 	b = append(b, ']')
 	if x.SupportsAuthenticatedExtendedCard != nil {
 		b = append(b, `,"supportsAuthenticatedExtendedCard":`...)
-		b = appendBool(b, *x.SupportsAuthenticatedExtendedCard)
+		b = wire.AppendBool(b, *x.SupportsAuthenticatedExtendedCard)
 	}
 	b = append(b, `,"url":`...)
-	b = appendString(b, x.URL)
+	b = wire.AppendString(b, x.URL)
 	b = append(b, `,"version":`...)
-	b = appendString(b, x.Version)
-	b = appendMembers(b, x.Extra)
+	b = wire.AppendString(b, x.Version)
+	b = wire.AppendMembers(b, x.Extra)
 	b = append(b, '}')
 	return b
 }
@@ -242,16 +244,16 @@ func (x *AgentCardSignature) AppendJSON(b []byte) []byte {
 	start := len(b)
 	if x.Header != nil {
 		b = append(b, `"header":`...)
-		b = appendRaw(b, x.Header)
+		b = wire.AppendRaw(b, x.Header)
 	}
 	if len(b) > start {
 		b = append(b, ',')
 	}
 	b = append(b, `"protected":`...)
-	b = appendString(b, x.Protected)
+	b = wire.AppendString(b, x.Protected)
 	b = append(b, `,"signature":`...)
-	b = appendString(b, x.Signature)
-	b = appendMembers(b, x.Extra)
+	b = wire.AppendString(b, x.Signature)
+	b = wire.AppendMembers(b, x.Extra)
 	b = append(b, '}')
 	return b
 }
@@ -271,28 +273,28 @@ func (x *AgentExtension) AppendJSON(b []byte) []byte {
 	start := len(b)
 	if x.Description != nil {
 		b = append(b, `"description":`...)
-		b = appendString(b, *x.Description)
+		b = wire.AppendString(b, *x.Description)
 	}
 	if x.Params != nil {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"params":`...)
-		b = appendRaw(b, x.Params)
+		b = wire.AppendRaw(b, x.Params)
 	}
 	if x.Required != nil {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"required":`...)
-		b = appendBool(b, *x.Required)
+		b = wire.AppendBool(b, *x.Required)
 	}
 	if len(b) > start {
 		b = append(b, ',')
 	}
 	b = append(b, `"uri":`...)
-	b = appendString(b, x.URI)
-	b = appendMembers(b, x.Extra)
+	b = wire.AppendString(b, x.URI)
+	b = wire.AppendMembers(b, x.Extra)
 	b = append(b, '}')
 	return b
 }
@@ -309,10 +311,10 @@ func (x *AgentInterface) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, `{"transport":`...)
-	b = appendString(b, x.Transport)
+	b = wire.AppendString(b, x.Transport)
 	b = append(b, `,"url":`...)
-	b = appendString(b, x.URL)
-	b = appendMembers(b, x.Extra)
+	b = wire.AppendString(b, x.URL)
+	b = wire.AppendMembers(b, x.Extra)
 	b = append(b, '}')
 	return b
 }
@@ -329,10 +331,10 @@ func (x *AgentProvider) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, `{"organization":`...)
-	b = appendString(b, x.Organization)
+	b = wire.AppendString(b, x.Organization)
 	b = append(b, `,"url":`...)
-	b = appendString(b, x.URL)
-	b = appendMembers(b, x.Extra)
+	b = wire.AppendString(b, x.URL)
+	b = wire.AppendMembers(b, x.Extra)
 	b = append(b, '}')
 	return b
 }
@@ -349,7 +351,7 @@ func (x *AgentSkill) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, `{"description":`...)
-	b = appendString(b, x.Description)
+	b = wire.AppendString(b, x.Description)
 	if x.Examples != nil {
 		b = append(b, `,"examples":`...)
 		b = append(b, '[')
@@ -357,12 +359,12 @@ func (x *AgentSkill) AppendJSON(b []byte) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, x.Examples[i])
+			b = wire.AppendString(b, x.Examples[i])
 		}
 		b = append(b, ']')
 	}
 	b = append(b, `,"id":`...)
-	b = appendString(b, x.ID)
+	b = wire.AppendString(b, x.ID)
 	if x.InputModes != nil {
 		b = append(b, `,"inputModes":`...)
 		b = append(b, '[')
@@ -370,12 +372,12 @@ func (x *AgentSkill) AppendJSON(b []byte) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, x.InputModes[i])
+			b = wire.AppendString(b, x.InputModes[i])
 		}
 		b = append(b, ']')
 	}
 	b = append(b, `,"name":`...)
-	b = appendString(b, x.Name)
+	b = wire.AppendString(b, x.Name)
 	if x.OutputModes != nil {
 		b = append(b, `,"outputModes":`...)
 		b = append(b, '[')
@@ -383,7 +385,7 @@ func (x *AgentSkill) AppendJSON(b []byte) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, x.OutputModes[i])
+			b = wire.AppendString(b, x.OutputModes[i])
 		}
 		b = append(b, ']')
 	}
@@ -395,18 +397,18 @@ func (x *AgentSkill) AppendJSON(b []byte) []byte {
 				b = append(b, ',')
 			}
 			b = append(b, '{')
-			for i1, k1 := range sortedKeys(x.Security[i]) {
+			for i1, k1 := range wire.SortedKeys(x.Security[i]) {
 				if i1 > 0 {
 					b = append(b, ',')
 				}
-				b = appendString(b, k1)
+				b = wire.AppendString(b, k1)
 				b = append(b, ':')
 				b = append(b, '[')
 				for i2 := range x.Security[i][k1] {
 					if i2 > 0 {
 						b = append(b, ',')
 					}
-					b = appendString(b, x.Security[i][k1][i2])
+					b = wire.AppendString(b, x.Security[i][k1][i2])
 				}
 				b = append(b, ']')
 			}
@@ -420,10 +422,10 @@ func (x *AgentSkill) AppendJSON(b []byte) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendString(b, x.Tags[i])
+		b = wire.AppendString(b, x.Tags[i])
 	}
 	b = append(b, ']')
-	b = appendMembers(b, x.Extra)
+	b = wire.AppendMembers(b, x.Extra)
 	b = append(b, '}')
 	return b
 }
@@ -440,10 +442,10 @@ func (x *Artifact) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, `{"artifactId":`...)
-	b = appendString(b, x.ArtifactID)
+	b = wire.AppendString(b, x.ArtifactID)
 	if x.Description != nil {
 		b = append(b, `,"description":`...)
-		b = appendString(b, *x.Description)
+		b = wire.AppendString(b, *x.Description)
 	}
 	if x.Extensions != nil {
 		b = append(b, `,"extensions":`...)
@@ -452,17 +454,17 @@ func (x *Artifact) AppendJSON(b []byte) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, x.Extensions[i])
+			b = wire.AppendString(b, x.Extensions[i])
 		}
 		b = append(b, ']')
 	}
 	if x.Metadata != nil {
 		b = append(b, `,"metadata":`...)
-		b = appendRaw(b, x.Metadata)
+		b = wire.AppendRaw(b, x.Metadata)
 	}
 	if x.Name != nil {
 		b = append(b, `,"name":`...)
-		b = appendString(b, *x.Name)
+		b = wire.AppendString(b, *x.Name)
 	}
 	b = append(b, `,"parts":`...)
 	b = append(b, '[')
@@ -470,10 +472,10 @@ func (x *Artifact) AppendJSON(b []byte) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendValue(b, x.Parts[i])
+		b = wire.AppendValue(b, x.Parts[i])
 	}
 	b = append(b, ']')
-	b = appendMembers(b, x.Extra)
+	b = wire.AppendMembers(b, x.Extra)
 	b = append(b, '}')
 	return b
 }
@@ -490,25 +492,25 @@ func (x *AuthorizationCodeOAuthFlow) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, `{"authorizationUrl":`...)
-	b = appendString(b, x.AuthorizationURL)
+	b = wire.AppendString(b, x.AuthorizationURL)
 	if x.RefreshURL != nil {
 		b = append(b, `,"refreshUrl":`...)
-		b = appendString(b, *x.RefreshURL)
+		b = wire.AppendString(b, *x.RefreshURL)
 	}
 	b = append(b, `,"scopes":`...)
 	b = append(b, '{')
-	for i, k := range sortedKeys(x.Scopes) {
+	for i, k := range wire.SortedKeys(x.Scopes) {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendString(b, k)
+		b = wire.AppendString(b, k)
 		b = append(b, ':')
-		b = appendString(b, x.Scopes[k])
+		b = wire.AppendString(b, x.Scopes[k])
 	}
 	b = append(b, '}')
 	b = append(b, `,"tokenUrl":`...)
-	b = appendString(b, x.TokenURL)
-	b = appendMembers(b, x.Extra)
+	b = wire.AppendString(b, x.TokenURL)
+	b = wire.AppendMembers(b, x.Extra)
 	b = append(b, '}')
 	return b
 }
@@ -525,10 +527,10 @@ func (x *CancelTaskRequest) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, `{"id":`...)
-	b = appendRaw(b, x.ID)
+	b = wire.AppendRaw(b, x.ID)
 	b = append(b, `,"jsonrpc":"2.0","method":"tasks/cancel","params":`...)
 	b = x.Params.AppendJSON(b)
-	b = appendMembers(b, x.Extra)
+	b = wire.AppendMembers(b, x.Extra)
 	b = append(b, '}')
 	return b
 }
@@ -545,10 +547,10 @@ func (x *CancelTaskSuccessResponse) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, `{"id":`...)
-	b = appendRaw(b, x.ID)
+	b = wire.AppendRaw(b, x.ID)
 	b = append(b, `,"jsonrpc":"2.0","result":`...)
 	b = x.Result.AppendJSON(b)
-	b = appendMembers(b, x.Extra)
+	b = wire.AppendMembers(b, x.Extra)
 	b = append(b, '}')
 	return b
 }
@@ -568,25 +570,25 @@ func (x *ClientCredentialsOAuthFlow) AppendJSON(b []byte) []byte {
 	start := len(b)
 	if x.RefreshURL != nil {
 		b = append(b, `"refreshUrl":`...)
-		b = appendString(b, *x.RefreshURL)
+		b = wire.AppendString(b, *x.RefreshURL)
 	}
 	if len(b) > start {
 		b = append(b, ',')
 	}
 	b = append(b, `"scopes":`...)
 	b = append(b, '{')
-	for i, k := range sortedKeys(x.Scopes) {
+	for i, k := range wire.SortedKeys(x.Scopes) {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendString(b, k)
+		b = wire.AppendString(b, k)
 		b = append(b, ':')
-		b = appendString(b, x.Scopes[k])
+		b = wire.AppendString(b, x.Scopes[k])
 	}
 	b = append(b, '}')
 	b = append(b, `,"tokenUrl":`...)
-	b = appendString(b, x.TokenURL)
-	b = appendMembers(b, x.Extra)
+	b = wire.AppendString(b, x.TokenURL)
+	b = wire.AppendMembers(b, x.Extra)
 	b = append(b, '}')
 	return b
 }
@@ -603,13 +605,13 @@ func (x *DataPart) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, `{"data":`...)
-	b = appendRaw(b, x.Data)
+	b = wire.AppendRaw(b, x.Data)
 	b = append(b, `,"kind":"data"`...)
 	if x.Metadata != nil {
 		b = append(b, `,"metadata":`...)
-		b = appendRaw(b, x.Metadata)
+		b = wire.AppendRaw(b, x.Metadata)
 	}
-	b = appendMembers(b, x.Extra)
+	b = wire.AppendMembers(b, x.Extra)
 	b = append(b, '}')
 	return b
 }
@@ -626,14 +628,14 @@ func (x *DeleteTaskPushNotificationConfigParams) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, `{"id":`...)
-	b = appendString(b, x.ID)
+	b = wire.AppendString(b, x.ID)
 	if x.Metadata != nil {
 		b = append(b, `,"metadata":`...)
-		b = appendRaw(b, x.Metadata)
+		b = wire.AppendRaw(b, x.Metadata)
 	}
 	b = append(b, `,"pushNotificationConfigId":`...)
-	b = appendString(b, x.PushNotificationConfigID)
-	b = appendMembers(b, x.Extra)
+	b = wire.AppendString(b, x.PushNotificationConfigID)
+	b = wire.AppendMembers(b, x.Extra)
 	b = append(b, '}')
 	return b
 }
@@ -650,10 +652,10 @@ func (x *DeleteTaskPushNotificationConfigRequest) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, `{"id":`...)
-	b = appendRaw(b, x.ID)
+	b = wire.AppendRaw(b, x.ID)
 	b = append(b, `,"jsonrpc":"2.0","method":"tasks/pushNotificationConfig/delete","params":`...)
 	b = x.Params.AppendJSON(b)
-	b = appendMembers(b, x.Extra)
+	b = wire.AppendMembers(b, x.Extra)
 	b = append(b, '}')
 	return b
 }
@@ -670,10 +672,10 @@ func (x *DeleteTaskPushNotificationConfigSuccessResponse) AppendJSON(b []byte) [
 		return append(b, "null"...)
 	}
 	b = append(b, `{"id":`...)
-	b = appendRaw(b, x.ID)
+	b = wire.AppendRaw(b, x.ID)
 	b = append(b, `,"jsonrpc":"2.0","result":`...)
-	b = appendRaw(b, x.Result)
-	b = appendMembers(b, x.Extra)
+	b = wire.AppendRaw(b, x.Result)
+	b = wire.AppendMembers(b, x.Extra)
 	b = append(b, '}')
 	return b
 }
@@ -690,13 +692,13 @@ func (x *FilePart) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, `{"file":`...)
-	b = appendValue(b, x.File)
+	b = wire.AppendValue(b, x.File)
 	b = append(b, `,"kind":"file"`...)
 	if x.Metadata != nil {
 		b = append(b, `,"metadata":`...)
-		b = appendRaw(b, x.Metadata)
+		b = wire.AppendRaw(b, x.Metadata)
 	}
-	b = appendMembers(b, x.Extra)
+	b = wire.AppendMembers(b, x.Extra)
 	b = append(b, '}')
 	return b
 }
@@ -713,16 +715,16 @@ func (x *FileWithBytes) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, `{"bytes":`...)
-	b = appendString(b, x.Bytes)
+	b = wire.AppendString(b, x.Bytes)
 	if x.MIMEType != nil {
 		b = append(b, `,"mimeType":`...)
-		b = appendString(b, *x.MIMEType)
+		b = wire.AppendString(b, *x.MIMEType)
 	}
 	if x.Name != nil {
 		b = append(b, `,"name":`...)
-		b = appendString(b, *x.Name)
+		b = wire.AppendString(b, *x.Name)
 	}
-	b = appendMembers(b, x.Extra)
+	b = wire.AppendMembers(b, x.Extra)
 	b = append(b, '}')
 	return b
 }
@@ -742,21 +744,21 @@ func (x *FileWithURI) AppendJSON(b []byte) []byte {
 	start := len(b)
 	if x.MIMEType != nil {
 		b = append(b, `"mimeType":`...)
-		b = appendString(b, *x.MIMEType)
+		b = wire.AppendString(b, *x.MIMEType)
 	}
 	if x.Name != nil {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"name":`...)
-		b = appendString(b, *x.Name)
+		b = wire.AppendString(b, *x.Name)
 	}
 	if len(b) > start {
 		b = append(b, ',')
 	}
 	b = append(b, `"uri":`...)
-	b = appendString(b, x.URI)
-	b = appendMembers(b, x.Extra)
+	b = wire.AppendString(b, x.URI)
+	b = wire.AppendMembers(b, x.Extra)
 	b = append(b, '}')
 	return b
 }
@@ -773,9 +775,9 @@ func (x *GetAuthenticatedExtendedCardRequest) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, `{"id":`...)
-	b = appendRaw(b, x.ID)
+	b = wire.AppendRaw(b, x.ID)
 	b = append(b, `,"jsonrpc":"2.0","method":"agent/getAuthenticatedExtendedCard"`...)
-	b = appendMembers(b, x.Extra)
+	b = wire.AppendMembers(b, x.Extra)
 	b = append(b, '}')
 	return b
 }
@@ -792,10 +794,10 @@ func (x *GetAuthenticatedExtendedCardSuccessResponse) AppendJSON(b []byte) []byt
 		return append(b, "null"...)
 	}
 	b = append(b, `{"id":`...)
-	b = appendRaw(b, x.ID)
+	b = wire.AppendRaw(b, x.ID)
 	b = append(b, `,"jsonrpc":"2.0","result":`...)
 	b = x.Result.AppendJSON(b)
-	b = appendMembers(b, x.Extra)
+	b = wire.AppendMembers(b, x.Extra)
 	b = append(b, '}')
 	return b
 }
@@ -812,16 +814,16 @@ func (x *GetTaskPushNotificationConfigParams) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, `{"id":`...)
-	b = appendString(b, x.ID)
+	b = wire.AppendString(b, x.ID)
 	if x.Metadata != nil {
 		b = append(b, `,"metadata":`...)
-		b = appendRaw(b, x.Metadata)
+		b = wire.AppendRaw(b, x.Metadata)
 	}
 	if x.PushNotificationConfigID != nil {
 		b = append(b, `,"pushNotificationConfigId":`...)
-		b = appendString(b, *x.PushNotificationConfigID)
+		b = wire.AppendString(b, *x.PushNotificationConfigID)
 	}
-	b = appendMembers(b, x.Extra)
+	b = wire.AppendMembers(b, x.Extra)
 	b = append(b, '}')
 	return b
 }
@@ -838,10 +840,10 @@ func (x *GetTaskPushNotificationConfigRequest) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, `{"id":`...)
-	b = appendRaw(b, x.ID)
+	b = wire.AppendRaw(b, x.ID)
 	b = append(b, `,"jsonrpc":"2.0","method":"tasks/pushNotificationConfig/get","params":`...)
 	b = x.Params.AppendJSON(b)
-	b = appendMembers(b, x.Extra)
+	b = wire.AppendMembers(b, x.Extra)
 	b = append(b, '}')
 	return b
 }
@@ -858,10 +860,10 @@ func (x *GetTaskPushNotificationConfigSuccessResponse) AppendJSON(b []byte) []by
 		return append(b, "null"...)
 	}
 	b = append(b, `{"id":`...)
-	b = appendRaw(b, x.ID)
+	b = wire.AppendRaw(b, x.ID)
 	b = append(b, `,"jsonrpc":"2.0","result":`...)
 	b = x.Result.AppendJSON(b)
-	b = appendMembers(b, x.Extra)
+	b = wire.AppendMembers(b, x.Extra)
 	b = append(b, '}')
 	return b
 }
@@ -878,10 +880,10 @@ func (x *GetTaskRequest) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, `{"id":`...)
-	b = appendRaw(b, x.ID)
+	b = wire.AppendRaw(b, x.ID)
 	b = append(b, `,"jsonrpc":"2.0","method":"tasks/get","params":`...)
 	b = x.Params.AppendJSON(b)
-	b = appendMembers(b, x.Extra)
+	b = wire.AppendMembers(b, x.Extra)
 	b = append(b, '}')
 	return b
 }
@@ -898,10 +900,10 @@ func (x *GetTaskSuccessResponse) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, `{"id":`...)
-	b = appendRaw(b, x.ID)
+	b = wire.AppendRaw(b, x.ID)
 	b = append(b, `,"jsonrpc":"2.0","result":`...)
 	b = x.Result.AppendJSON(b)
-	b = appendMembers(b, x.Extra)
+	b = wire.AppendMembers(b, x.Extra)
 	b = append(b, '}')
 	return b
 }
@@ -921,22 +923,22 @@ func (x *HTTPAuthSecurityScheme) AppendJSON(b []byte) []byte {
 	start := len(b)
 	if x.BearerFormat != nil {
 		b = append(b, `"bearerFormat":`...)
-		b = appendString(b, *x.BearerFormat)
+		b = wire.AppendString(b, *x.BearerFormat)
 	}
 	if x.Description != nil {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"description":`...)
-		b = appendString(b, *x.Description)
+		b = wire.AppendString(b, *x.Description)
 	}
 	if len(b) > start {
 		b = append(b, ',')
 	}
 	b = append(b, `"scheme":`...)
-	b = appendString(b, x.Scheme)
+	b = wire.AppendString(b, x.Scheme)
 	b = append(b, `,"type":"http"`...)
-	b = appendMembers(b, x.Extra)
+	b = wire.AppendMembers(b, x.Extra)
 	b = append(b, '}')
 	return b
 }
@@ -953,23 +955,23 @@ func (x *ImplicitOAuthFlow) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, `{"authorizationUrl":`...)
-	b = appendString(b, x.AuthorizationURL)
+	b = wire.AppendString(b, x.AuthorizationURL)
 	if x.RefreshURL != nil {
 		b = append(b, `,"refreshUrl":`...)
-		b = appendString(b, *x.RefreshURL)
+		b = wire.AppendString(b, *x.RefreshURL)
 	}
 	b = append(b, `,"scopes":`...)
 	b = append(b, '{')
-	for i, k := range sortedKeys(x.Scopes) {
+	for i, k := range wire.SortedKeys(x.Scopes) {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendString(b, k)
+		b = wire.AppendString(b, k)
 		b = append(b, ':')
-		b = appendString(b, x.Scopes[k])
+		b = wire.AppendString(b, x.Scopes[k])
 	}
 	b = append(b, '}')
-	b = appendMembers(b, x.Extra)
+	b = wire.AppendMembers(b, x.Extra)
 	b = append(b, '}')
 	return b
 }
@@ -986,10 +988,10 @@ func (x *JsonrpcSuccessResponse) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, `{"id":`...)
-	b = appendRaw(b, x.ID)
+	b = wire.AppendRaw(b, x.ID)
 	b = append(b, `,"jsonrpc":"2.0","result":`...)
-	b = appendRaw(b, x.Result)
-	b = appendMembers(b, x.Extra)
+	b = wire.AppendRaw(b, x.Result)
+	b = wire.AppendMembers(b, x.Extra)
 	b = append(b, '}')
 	return b
 }
@@ -1006,12 +1008,12 @@ func (x *ListTaskPushNotificationConfigParams) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, `{"id":`...)
-	b = appendString(b, x.ID)
+	b = wire.AppendString(b, x.ID)
 	if x.Metadata != nil {
 		b = append(b, `,"metadata":`...)
-		b = appendRaw(b, x.Metadata)
+		b = wire.AppendRaw(b, x.Metadata)
 	}
-	b = appendMembers(b, x.Extra)
+	b = wire.AppendMembers(b, x.Extra)
 	b = append(b, '}')
 	return b
 }
@@ -1028,10 +1030,10 @@ func (x *ListTaskPushNotificationConfigRequest) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, `{"id":`...)
-	b = appendRaw(b, x.ID)
+	b = wire.AppendRaw(b, x.ID)
 	b = append(b, `,"jsonrpc":"2.0","method":"tasks/pushNotificationConfig/list","params":`...)
 	b = x.Params.AppendJSON(b)
-	b = appendMembers(b, x.Extra)
+	b = wire.AppendMembers(b, x.Extra)
 	b = append(b, '}')
 	return b
 }
@@ -1048,7 +1050,7 @@ func (x *ListTaskPushNotificationConfigSuccessResponse) AppendJSON(b []byte) []b
 		return append(b, "null"...)
 	}
 	b = append(b, `{"id":`...)
-	b = appendRaw(b, x.ID)
+	b = wire.AppendRaw(b, x.ID)
 	b = append(b, `,"jsonrpc":"2.0","result":`...)
 	b = append(b, '[')
 	for i := range x.Result {
@@ -1058,7 +1060,7 @@ func (x *ListTaskPushNotificationConfigSuccessResponse) AppendJSON(b []byte) []b
 		b = x.Result[i].AppendJSON(b)
 	}
 	b = append(b, ']')
-	b = appendMembers(b, x.Extra)
+	b = wire.AppendMembers(b, x.Extra)
 	b = append(b, '}')
 	return b
 }
@@ -1078,7 +1080,7 @@ func (x *Message) AppendJSON(b []byte) []byte {
 	start := len(b)
 	if x.ContextID != nil {
 		b = append(b, `"contextId":`...)
-		b = appendString(b, *x.ContextID)
+		b = wire.AppendString(b, *x.ContextID)
 	}
 	if x.Extensions != nil {
 		if len(b) > start {
@@ -1090,7 +1092,7 @@ func (x *Message) AppendJSON(b []byte) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, x.Extensions[i])
+			b = wire.AppendString(b, x.Extensions[i])
 		}
 		b = append(b, ']')
 	}
@@ -1099,10 +1101,10 @@ func (x *Message) AppendJSON(b []byte) []byte {
 	}
 	b = append(b, `"kind":`...)
 	b = append(b, `"message","messageId":`...)
-	b = appendString(b, x.MessageID)
+	b = wire.AppendString(b, x.MessageID)
 	if x.Metadata != nil {
 		b = append(b, `,"metadata":`...)
-		b = appendRaw(b, x.Metadata)
+		b = wire.AppendRaw(b, x.Metadata)
 	}
 	b = append(b, `,"parts":`...)
 	b = append(b, '[')
@@ -1110,7 +1112,7 @@ func (x *Message) AppendJSON(b []byte) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendValue(b, x.Parts[i])
+		b = wire.AppendValue(b, x.Parts[i])
 	}
 	b = append(b, ']')
 	if x.ReferenceTaskIDs != nil {
@@ -1120,17 +1122,17 @@ func (x *Message) AppendJSON(b []byte) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, x.ReferenceTaskIDs[i])
+			b = wire.AppendString(b, x.ReferenceTaskIDs[i])
 		}
 		b = append(b, ']')
 	}
 	b = append(b, `,"role":`...)
-	b = appendString(b, string(x.Role))
+	b = wire.AppendString(b, string(x.Role))
 	if x.TaskID != nil {
 		b = append(b, `,"taskId":`...)
-		b = appendString(b, *x.TaskID)
+		b = wire.AppendString(b, *x.TaskID)
 	}
-	b = appendMembers(b, x.Extra)
+	b = wire.AppendMembers(b, x.Extra)
 	b = append(b, '}')
 	return b
 }
@@ -1155,7 +1157,7 @@ func (x *MessageSendConfiguration) AppendJSON(b []byte) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, x.AcceptedOutputModes[i])
+			b = wire.AppendString(b, x.AcceptedOutputModes[i])
 		}
 		b = append(b, ']')
 	}
@@ -1164,14 +1166,14 @@ func (x *MessageSendConfiguration) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"blocking":`...)
-		b = appendBool(b, *x.Blocking)
+		b = wire.AppendBool(b, *x.Blocking)
 	}
 	if x.HistoryLength != nil {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"historyLength":`...)
-		b = appendInt(b, *x.HistoryLength)
+		b = wire.AppendInt(b, *x.HistoryLength)
 	}
 	if x.PushNotificationConfig != nil {
 		if len(b) > start {
@@ -1184,9 +1186,9 @@ func (x *MessageSendConfiguration) AppendJSON(b []byte) []byte {
 		if len(b) > start {
 			b = append(b, ',')
 		}
-		b = appendString(b, m.Name)
+		b = wire.AppendString(b, m.Name)
 		b = append(b, ':')
-		b = appendRaw(b, m.Value)
+		b = wire.AppendRaw(b, m.Value)
 	}
 	b = append(b, '}')
 	return b
@@ -1216,9 +1218,9 @@ func (x *MessageSendParams) AppendJSON(b []byte) []byte {
 	b = x.Message.AppendJSON(b)
 	if x.Metadata != nil {
 		b = append(b, `,"metadata":`...)
-		b = appendRaw(b, x.Metadata)
+		b = wire.AppendRaw(b, x.Metadata)
 	}
-	b = appendMembers(b, x.Extra)
+	b = wire.AppendMembers(b, x.Extra)
 	b = append(b, '}')
 	return b
 }
@@ -1238,14 +1240,14 @@ func (x *MutualTLSSecurityScheme) AppendJSON(b []byte) []byte {
 	start := len(b)
 	if x.Description != nil {
 		b = append(b, `"description":`...)
-		b = appendString(b, *x.Description)
+		b = wire.AppendString(b, *x.Description)
 	}
 	if len(b) > start {
 		b = append(b, ',')
 	}
 	b = append(b, `"type":`...)
 	b = append(b, `"mutualTLS"`...)
-	b = appendMembers(b, x.Extra)
+	b = wire.AppendMembers(b, x.Extra)
 	b = append(b, '}')
 	return b
 }
@@ -1265,7 +1267,7 @@ func (x *OAuth2SecurityScheme) AppendJSON(b []byte) []byte {
 	start := len(b)
 	if x.Description != nil {
 		b = append(b, `"description":`...)
-		b = appendString(b, *x.Description)
+		b = wire.AppendString(b, *x.Description)
 	}
 	if len(b) > start {
 		b = append(b, ',')
@@ -1274,10 +1276,10 @@ func (x *OAuth2SecurityScheme) AppendJSON(b []byte) []byte {
 	b = x.Flows.AppendJSON(b)
 	if x.OAuth2MetadataURL != nil {
 		b = append(b, `,"oauth2MetadataUrl":`...)
-		b = appendString(b, *x.OAuth2MetadataURL)
+		b = wire.AppendString(b, *x.OAuth2MetadataURL)
 	}
 	b = append(b, `,"type":"oauth2"`...)
-	b = appendMembers(b, x.Extra)
+	b = wire.AppendMembers(b, x.Extra)
 	b = append(b, '}')
 	return b
 }
@@ -1324,9 +1326,9 @@ func (x *OAuthFlows) AppendJSON(b []byte) []byte {
 		if len(b) > start {
 			b = append(b, ',')
 		}
-		b = appendString(b, m.Name)
+		b = wire.AppendString(b, m.Name)
 		b = append(b, ':')
-		b = appendRaw(b, m.Value)
+		b = wire.AppendRaw(b, m.Value)
 	}
 	b = append(b, '}')
 	return b
@@ -1347,15 +1349,15 @@ func (x *OpenIDConnectSecurityScheme) AppendJSON(b []byte) []byte {
 	start := len(b)
 	if x.Description != nil {
 		b = append(b, `"description":`...)
-		b = appendString(b, *x.Description)
+		b = wire.AppendString(b, *x.Description)
 	}
 	if len(b) > start {
 		b = append(b, ',')
 	}
 	b = append(b, `"openIdConnectUrl":`...)
-	b = appendString(b, x.OpenIDConnectURL)
+	b = wire.AppendString(b, x.OpenIDConnectURL)
 	b = append(b, `,"type":"openIdConnect"`...)
-	b = appendMembers(b, x.Extra)
+	b = wire.AppendMembers(b, x.Extra)
 	b = append(b, '}')
 	return b
 }
@@ -1375,25 +1377,25 @@ func (x *PasswordOAuthFlow) AppendJSON(b []byte) []byte {
 	start := len(b)
 	if x.RefreshURL != nil {
 		b = append(b, `"refreshUrl":`...)
-		b = appendString(b, *x.RefreshURL)
+		b = wire.AppendString(b, *x.RefreshURL)
 	}
 	if len(b) > start {
 		b = append(b, ',')
 	}
 	b = append(b, `"scopes":`...)
 	b = append(b, '{')
-	for i, k := range sortedKeys(x.Scopes) {
+	for i, k := range wire.SortedKeys(x.Scopes) {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendString(b, k)
+		b = wire.AppendString(b, k)
 		b = append(b, ':')
-		b = appendString(b, x.Scopes[k])
+		b = wire.AppendString(b, x.Scopes[k])
 	}
 	b = append(b, '}')
 	b = append(b, `,"tokenUrl":`...)
-	b = appendString(b, x.TokenURL)
-	b = appendMembers(b, x.Extra)
+	b = wire.AppendString(b, x.TokenURL)
+	b = wire.AppendMembers(b, x.Extra)
 	b = append(b, '}')
 	return b
 }
@@ -1413,7 +1415,7 @@ func (x *PushNotificationAuthenticationInfo) AppendJSON(b []byte) []byte {
 	start := len(b)
 	if x.Credentials != nil {
 		b = append(b, `"credentials":`...)
-		b = appendString(b, *x.Credentials)
+		b = wire.AppendString(b, *x.Credentials)
 	}
 	if len(b) > start {
 		b = append(b, ',')
@@ -1424,10 +1426,10 @@ func (x *PushNotificationAuthenticationInfo) AppendJSON(b []byte) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendString(b, x.Schemes[i])
+		b = wire.AppendString(b, x.Schemes[i])
 	}
 	b = append(b, ']')
-	b = appendMembers(b, x.Extra)
+	b = wire.AppendMembers(b, x.Extra)
 	b = append(b, '}')
 	return b
 }
@@ -1454,21 +1456,21 @@ func (x *PushNotificationConfig) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"id":`...)
-		b = appendString(b, *x.ID)
+		b = wire.AppendString(b, *x.ID)
 	}
 	if x.Token != nil {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"token":`...)
-		b = appendString(b, *x.Token)
+		b = wire.AppendString(b, *x.Token)
 	}
 	if len(b) > start {
 		b = append(b, ',')
 	}
 	b = append(b, `"url":`...)
-	b = appendString(b, x.URL)
-	b = appendMembers(b, x.Extra)
+	b = wire.AppendString(b, x.URL)
+	b = wire.AppendMembers(b, x.Extra)
 	b = append(b, '}')
 	return b
 }
@@ -1485,10 +1487,10 @@ func (x *SendMessageRequest) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, `{"id":`...)
-	b = appendRaw(b, x.ID)
+	b = wire.AppendRaw(b, x.ID)
 	b = append(b, `,"jsonrpc":"2.0","method":"message/send","params":`...)
 	b = x.Params.AppendJSON(b)
-	b = appendMembers(b, x.Extra)
+	b = wire.AppendMembers(b, x.Extra)
 	b = append(b, '}')
 	return b
 }
@@ -1505,10 +1507,10 @@ func (x *SendMessageSuccessResponse) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, `{"id":`...)
-	b = appendRaw(b, x.ID)
+	b = wire.AppendRaw(b, x.ID)
 	b = append(b, `,"jsonrpc":"2.0","result":`...)
-	b = appendValue(b, x.Result)
-	b = appendMembers(b, x.Extra)
+	b = wire.AppendValue(b, x.Result)
+	b = wire.AppendMembers(b, x.Extra)
 	b = append(b, '}')
 	return b
 }
@@ -1525,10 +1527,10 @@ func (x *SendStreamingMessageRequest) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, `{"id":`...)
-	b = appendRaw(b, x.ID)
+	b = wire.AppendRaw(b, x.ID)
 	b = append(b, `,"jsonrpc":"2.0","method":"message/stream","params":`...)
 	b = x.Params.AppendJSON(b)
-	b = appendMembers(b, x.Extra)
+	b = wire.AppendMembers(b, x.Extra)
 	b = append(b, '}')
 	return b
 }
@@ -1545,10 +1547,10 @@ func (x *SendStreamingMessageSuccessResponse) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, `{"id":`...)
-	b = appendRaw(b, x.ID)
+	b = wire.AppendRaw(b, x.ID)
 	b = append(b, `,"jsonrpc":"2.0","result":`...)
-	b = appendValue(b, x.Result)
-	b = appendMembers(b, x.Extra)
+	b = wire.AppendValue(b, x.Result)
+	b = wire.AppendMembers(b, x.Extra)
 	b = append(b, '}')
 	return b
 }
@@ -1565,10 +1567,10 @@ func (x *SetTaskPushNotificationConfigRequest) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, `{"id":`...)
-	b = appendRaw(b, x.ID)
+	b = wire.AppendRaw(b, x.ID)
 	b = append(b, `,"jsonrpc":"2.0","method":"tasks/pushNotificationConfig/set","params":`...)
 	b = x.Params.AppendJSON(b)
-	b = appendMembers(b, x.Extra)
+	b = wire.AppendMembers(b, x.Extra)
 	b = append(b, '}')
 	return b
 }
@@ -1585,10 +1587,10 @@ func (x *SetTaskPushNotificationConfigSuccessResponse) AppendJSON(b []byte) []by
 		return append(b, "null"...)
 	}
 	b = append(b, `{"id":`...)
-	b = appendRaw(b, x.ID)
+	b = wire.AppendRaw(b, x.ID)
 	b = append(b, `,"jsonrpc":"2.0","result":`...)
 	b = x.Result.AppendJSON(b)
-	b = appendMembers(b, x.Extra)
+	b = wire.AppendMembers(b, x.Extra)
 	b = append(b, '}')
 	return b
 }
@@ -1621,7 +1623,7 @@ func (x *Task) AppendJSON(b []byte) []byte {
 		b = append(b, ',')
 	}
 	b = append(b, `"contextId":`...)
-	b = appendString(b, x.ContextID)
+	b = wire.AppendString(b, x.ContextID)
 	if x.History != nil {
 		b = append(b, `,"history":`...)
 		b = append(b, '[')
@@ -1634,15 +1636,15 @@ func (x *Task) AppendJSON(b []byte) []byte {
 		b = append(b, ']')
 	}
 	b = append(b, `,"id":`...)
-	b = appendString(b, x.ID)
+	b = wire.AppendString(b, x.ID)
 	b = append(b, `,"kind":"task"`...)
 	if x.Metadata != nil {
 		b = append(b, `,"metadata":`...)
-		b = appendRaw(b, x.Metadata)
+		b = wire.AppendRaw(b, x.Metadata)
 	}
 	b = append(b, `,"status":`...)
 	b = x.Status.AppendJSON(b)
-	b = appendMembers(b, x.Extra)
+	b = wire.AppendMembers(b, x.Extra)
 	b = append(b, '}')
 	return b
 }
@@ -1662,7 +1664,7 @@ func (x *TaskArtifactUpdateEvent) AppendJSON(b []byte) []byte {
 	start := len(b)
 	if x.Append != nil {
 		b = append(b, `"append":`...)
-		b = appendBool(b, *x.Append)
+		b = wire.AppendBool(b, *x.Append)
 	}
 	if len(b) > start {
 		b = append(b, ',')
@@ -1670,19 +1672,19 @@ func (x *TaskArtifactUpdateEvent) AppendJSON(b []byte) []byte {
 	b = append(b, `"artifact":`...)
 	b = x.Artifact.AppendJSON(b)
 	b = append(b, `,"contextId":`...)
-	b = appendString(b, x.ContextID)
+	b = wire.AppendString(b, x.ContextID)
 	b = append(b, `,"kind":"artifact-update"`...)
 	if x.LastChunk != nil {
 		b = append(b, `,"lastChunk":`...)
-		b = appendBool(b, *x.LastChunk)
+		b = wire.AppendBool(b, *x.LastChunk)
 	}
 	if x.Metadata != nil {
 		b = append(b, `,"metadata":`...)
-		b = appendRaw(b, x.Metadata)
+		b = wire.AppendRaw(b, x.Metadata)
 	}
 	b = append(b, `,"taskId":`...)
-	b = appendString(b, x.TaskID)
-	b = appendMembers(b, x.Extra)
+	b = wire.AppendString(b, x.TaskID)
+	b = wire.AppendMembers(b, x.Extra)
 	b = append(b, '}')
 	return b
 }
@@ -1699,12 +1701,12 @@ func (x *TaskIDParams) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, `{"id":`...)
-	b = appendString(b, x.ID)
+	b = wire.AppendString(b, x.ID)
 	if x.Metadata != nil {
 		b = append(b, `,"metadata":`...)
-		b = appendRaw(b, x.Metadata)
+		b = wire.AppendRaw(b, x.Metadata)
 	}
-	b = appendMembers(b, x.Extra)
+	b = wire.AppendMembers(b, x.Extra)
 	b = append(b, '}')
 	return b
 }
@@ -1723,8 +1725,8 @@ func (x *TaskPushNotificationConfig) AppendJSON(b []byte) []byte {
 	b = append(b, `{"pushNotificationConfig":`...)
 	b = x.PushNotificationConfig.AppendJSON(b)
 	b = append(b, `,"taskId":`...)
-	b = appendString(b, x.TaskID)
-	b = appendMembers(b, x.Extra)
+	b = wire.AppendString(b, x.TaskID)
+	b = wire.AppendMembers(b, x.Extra)
 	b = append(b, '}')
 	return b
 }
@@ -1744,18 +1746,18 @@ func (x *TaskQueryParams) AppendJSON(b []byte) []byte {
 	start := len(b)
 	if x.HistoryLength != nil {
 		b = append(b, `"historyLength":`...)
-		b = appendInt(b, *x.HistoryLength)
+		b = wire.AppendInt(b, *x.HistoryLength)
 	}
 	if len(b) > start {
 		b = append(b, ',')
 	}
 	b = append(b, `"id":`...)
-	b = appendString(b, x.ID)
+	b = wire.AppendString(b, x.ID)
 	if x.Metadata != nil {
 		b = append(b, `,"metadata":`...)
-		b = appendRaw(b, x.Metadata)
+		b = wire.AppendRaw(b, x.Metadata)
 	}
-	b = appendMembers(b, x.Extra)
+	b = wire.AppendMembers(b, x.Extra)
 	b = append(b, '}')
 	return b
 }
@@ -1772,10 +1774,10 @@ func (x *TaskResubscriptionRequest) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, `{"id":`...)
-	b = appendRaw(b, x.ID)
+	b = wire.AppendRaw(b, x.ID)
 	b = append(b, `,"jsonrpc":"2.0","method":"tasks/resubscribe","params":`...)
 	b = x.Params.AppendJSON(b)
-	b = appendMembers(b, x.Extra)
+	b = wire.AppendMembers(b, x.Extra)
 	b = append(b, '}')
 	return b
 }
@@ -1801,12 +1803,12 @@ func (x *TaskStatus) AppendJSON(b []byte) []byte {
 		b = append(b, ',')
 	}
 	b = append(b, `"state":`...)
-	b = appendString(b, string(x.State))
+	b = wire.AppendString(b, string(x.State))
 	if x.Timestamp != nil {
 		b = append(b, `,"timestamp":`...)
-		b = appendString(b, *x.Timestamp)
+		b = wire.AppendString(b, *x.Timestamp)
 	}
-	b = appendMembers(b, x.Extra)
+	b = wire.AppendMembers(b, x.Extra)
 	b = append(b, '}')
 	return b
 }
@@ -1823,19 +1825,19 @@ func (x *TaskStatusUpdateEvent) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, `{"contextId":`...)
-	b = appendString(b, x.ContextID)
+	b = wire.AppendString(b, x.ContextID)
 	b = append(b, `,"final":`...)
-	b = appendBool(b, x.Final)
+	b = wire.AppendBool(b, x.Final)
 	b = append(b, `,"kind":"status-update"`...)
 	if x.Metadata != nil {
 		b = append(b, `,"metadata":`...)
-		b = appendRaw(b, x.Metadata)
+		b = wire.AppendRaw(b, x.Metadata)
 	}
 	b = append(b, `,"status":`...)
 	b = x.Status.AppendJSON(b)
 	b = append(b, `,"taskId":`...)
-	b = appendString(b, x.TaskID)
-	b = appendMembers(b, x.Extra)
+	b = wire.AppendString(b, x.TaskID)
+	b = wire.AppendMembers(b, x.Extra)
 	b = append(b, '}')
 	return b
 }
@@ -1854,11 +1856,11 @@ func (x *TextPart) AppendJSON(b []byte) []byte {
 	b = append(b, `{"kind":"text"`...)
 	if x.Metadata != nil {
 		b = append(b, `,"metadata":`...)
-		b = appendRaw(b, x.Metadata)
+		b = wire.AppendRaw(b, x.Metadata)
 	}
 	b = append(b, `,"text":`...)
-	b = appendString(b, x.Text)
-	b = appendMembers(b, x.Extra)
+	b = wire.AppendString(b, x.Text)
+	b = wire.AppendMembers(b, x.Extra)
 	b = append(b, '}')
 	return b
 }

@@ -3,20 +3,22 @@
 
 package a2av03
 
+import "github.com/agui-gen/agui-gen/runtime/wire"
+
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *APIKeySecurityScheme) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *APIKeySecurityScheme) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if !x.In.Valid() {
-		return enumError("in", string(x.In))
+		return wire.EnumError("in", string(x.In))
 	}
-	if err := checkMembers(x.Extra, func(name string) bool {
+	if err := wire.CheckMembers(x.Extra, func(name string) bool {
 		switch name {
 		case "description", "in", "name", "type":
 			return true
@@ -31,19 +33,19 @@ func (x *APIKeySecurityScheme) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *AgentCapabilities) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *AgentCapabilities) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	for i := range x.Extensions {
 		if err := x.Extensions[i].validate(); err != nil {
-			return err.at(i).under("extensions")
+			return err.At(i).Under("extensions")
 		}
 	}
-	if err := checkMembers(x.Extra, func(name string) bool {
+	if err := wire.CheckMembers(x.Extra, func(name string) bool {
 		switch name {
 		case "extensions", "pushNotifications", "stateTransitionHistory", "streaming":
 			return true
@@ -58,47 +60,47 @@ func (x *AgentCapabilities) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *AgentCard) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *AgentCard) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	for i := range x.AdditionalInterfaces {
 		if err := x.AdditionalInterfaces[i].validate(); err != nil {
-			return err.at(i).under("additionalInterfaces")
+			return err.At(i).Under("additionalInterfaces")
 		}
 	}
 	if err := x.Capabilities.validate(); err != nil {
-		return err.under("capabilities")
+		return err.Under("capabilities")
 	}
 	if x.Provider != nil {
 		if err := x.Provider.validate(); err != nil {
-			return err.under("provider")
+			return err.Under("provider")
 		}
 	}
 	if x.SecuritySchemes != nil {
-		for _, k := range sortedKeys(x.SecuritySchemes) {
+		for _, k := range wire.SortedKeys(x.SecuritySchemes) {
 			if x.SecuritySchemes[k] == nil {
-				return requiredError("").under(k).under("securitySchemes")
+				return wire.RequiredError("").Under(k).Under("securitySchemes")
 			}
 			if err := x.SecuritySchemes[k].validate(); err != nil {
-				return err.under(k).under("securitySchemes")
+				return err.Under(k).Under("securitySchemes")
 			}
 		}
 	}
 	for i := range x.Signatures {
 		if err := x.Signatures[i].validate(); err != nil {
-			return err.at(i).under("signatures")
+			return err.At(i).Under("signatures")
 		}
 	}
 	for i := range x.Skills {
 		if err := x.Skills[i].validate(); err != nil {
-			return err.at(i).under("skills")
+			return err.At(i).Under("skills")
 		}
 	}
-	if err := checkMembers(x.Extra, func(name string) bool {
+	if err := wire.CheckMembers(x.Extra, func(name string) bool {
 		switch name {
 		case "additionalInterfaces", "capabilities", "defaultInputModes", "defaultOutputModes", "description", "documentationUrl", "iconUrl", "name", "preferredTransport", "protocolVersion", "provider", "security", "securitySchemes", "signatures", "skills", "supportsAuthenticatedExtendedCard", "url", "version":
 			return true
@@ -113,19 +115,19 @@ func (x *AgentCard) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *AgentCardSignature) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *AgentCardSignature) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if x.Header != nil {
-		if err := checkRaw("header", x.Header, false, true); err != nil {
+		if err := wire.CheckRaw("header", x.Header, false, true); err != nil {
 			return err
 		}
 	}
-	if err := checkMembers(x.Extra, func(name string) bool {
+	if err := wire.CheckMembers(x.Extra, func(name string) bool {
 		switch name {
 		case "header", "protected", "signature":
 			return true
@@ -140,19 +142,19 @@ func (x *AgentCardSignature) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *AgentExtension) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *AgentExtension) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if x.Params != nil {
-		if err := checkRaw("params", x.Params, false, true); err != nil {
+		if err := wire.CheckRaw("params", x.Params, false, true); err != nil {
 			return err
 		}
 	}
-	if err := checkMembers(x.Extra, func(name string) bool {
+	if err := wire.CheckMembers(x.Extra, func(name string) bool {
 		switch name {
 		case "description", "params", "required", "uri":
 			return true
@@ -167,14 +169,14 @@ func (x *AgentExtension) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *AgentInterface) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *AgentInterface) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
-	if err := checkMembers(x.Extra, func(name string) bool {
+	if err := wire.CheckMembers(x.Extra, func(name string) bool {
 		switch name {
 		case "transport", "url":
 			return true
@@ -189,14 +191,14 @@ func (x *AgentInterface) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *AgentProvider) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *AgentProvider) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
-	if err := checkMembers(x.Extra, func(name string) bool {
+	if err := wire.CheckMembers(x.Extra, func(name string) bool {
 		switch name {
 		case "organization", "url":
 			return true
@@ -211,14 +213,14 @@ func (x *AgentProvider) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *AgentSkill) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *AgentSkill) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
-	if err := checkMembers(x.Extra, func(name string) bool {
+	if err := wire.CheckMembers(x.Extra, func(name string) bool {
 		switch name {
 		case "description", "examples", "id", "inputModes", "name", "outputModes", "security", "tags":
 			return true
@@ -233,27 +235,27 @@ func (x *AgentSkill) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *Artifact) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *Artifact) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if x.Metadata != nil {
-		if err := checkRaw("metadata", x.Metadata, false, true); err != nil {
+		if err := wire.CheckRaw("metadata", x.Metadata, false, true); err != nil {
 			return err
 		}
 	}
 	for i := range x.Parts {
 		if x.Parts[i] == nil {
-			return requiredError("").at(i).under("parts")
+			return wire.RequiredError("").At(i).Under("parts")
 		}
 		if err := x.Parts[i].validate(); err != nil {
-			return err.at(i).under("parts")
+			return err.At(i).Under("parts")
 		}
 	}
-	if err := checkMembers(x.Extra, func(name string) bool {
+	if err := wire.CheckMembers(x.Extra, func(name string) bool {
 		switch name {
 		case "artifactId", "description", "extensions", "metadata", "name", "parts":
 			return true
@@ -268,14 +270,14 @@ func (x *Artifact) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *AuthorizationCodeOAuthFlow) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *AuthorizationCodeOAuthFlow) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
-	if err := checkMembers(x.Extra, func(name string) bool {
+	if err := wire.CheckMembers(x.Extra, func(name string) bool {
 		switch name {
 		case "authorizationUrl", "refreshUrl", "scopes", "tokenUrl":
 			return true
@@ -290,20 +292,20 @@ func (x *AuthorizationCodeOAuthFlow) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *CancelTaskRequest) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *CancelTaskRequest) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
-	if err := checkRaw("id", x.ID, true, false); err != nil {
+	if err := wire.CheckRaw("id", x.ID, true, false); err != nil {
 		return err
 	}
 	if err := x.Params.validate(); err != nil {
-		return err.under("params")
+		return err.Under("params")
 	}
-	if err := checkMembers(x.Extra, func(name string) bool {
+	if err := wire.CheckMembers(x.Extra, func(name string) bool {
 		switch name {
 		case "id", "jsonrpc", "method", "params":
 			return true
@@ -318,20 +320,20 @@ func (x *CancelTaskRequest) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *CancelTaskSuccessResponse) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *CancelTaskSuccessResponse) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
-	if err := checkRaw("id", x.ID, false, false); err != nil {
+	if err := wire.CheckRaw("id", x.ID, false, false); err != nil {
 		return err
 	}
 	if err := x.Result.validate(); err != nil {
-		return err.under("result")
+		return err.Under("result")
 	}
-	if err := checkMembers(x.Extra, func(name string) bool {
+	if err := wire.CheckMembers(x.Extra, func(name string) bool {
 		switch name {
 		case "id", "jsonrpc", "result":
 			return true
@@ -346,14 +348,14 @@ func (x *CancelTaskSuccessResponse) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *ClientCredentialsOAuthFlow) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *ClientCredentialsOAuthFlow) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
-	if err := checkMembers(x.Extra, func(name string) bool {
+	if err := wire.CheckMembers(x.Extra, func(name string) bool {
 		switch name {
 		case "refreshUrl", "scopes", "tokenUrl":
 			return true
@@ -368,22 +370,22 @@ func (x *ClientCredentialsOAuthFlow) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *DataPart) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *DataPart) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
-	if err := checkRaw("data", x.Data, false, true); err != nil {
+	if err := wire.CheckRaw("data", x.Data, false, true); err != nil {
 		return err
 	}
 	if x.Metadata != nil {
-		if err := checkRaw("metadata", x.Metadata, false, true); err != nil {
+		if err := wire.CheckRaw("metadata", x.Metadata, false, true); err != nil {
 			return err
 		}
 	}
-	if err := checkMembers(x.Extra, func(name string) bool {
+	if err := wire.CheckMembers(x.Extra, func(name string) bool {
 		switch name {
 		case "data", "kind", "metadata":
 			return true
@@ -398,19 +400,19 @@ func (x *DataPart) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *DeleteTaskPushNotificationConfigParams) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *DeleteTaskPushNotificationConfigParams) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if x.Metadata != nil {
-		if err := checkRaw("metadata", x.Metadata, false, true); err != nil {
+		if err := wire.CheckRaw("metadata", x.Metadata, false, true); err != nil {
 			return err
 		}
 	}
-	if err := checkMembers(x.Extra, func(name string) bool {
+	if err := wire.CheckMembers(x.Extra, func(name string) bool {
 		switch name {
 		case "id", "metadata", "pushNotificationConfigId":
 			return true
@@ -425,20 +427,20 @@ func (x *DeleteTaskPushNotificationConfigParams) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *DeleteTaskPushNotificationConfigRequest) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *DeleteTaskPushNotificationConfigRequest) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
-	if err := checkRaw("id", x.ID, true, false); err != nil {
+	if err := wire.CheckRaw("id", x.ID, true, false); err != nil {
 		return err
 	}
 	if err := x.Params.validate(); err != nil {
-		return err.under("params")
+		return err.Under("params")
 	}
-	if err := checkMembers(x.Extra, func(name string) bool {
+	if err := wire.CheckMembers(x.Extra, func(name string) bool {
 		switch name {
 		case "id", "jsonrpc", "method", "params":
 			return true
@@ -453,20 +455,20 @@ func (x *DeleteTaskPushNotificationConfigRequest) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *DeleteTaskPushNotificationConfigSuccessResponse) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *DeleteTaskPushNotificationConfigSuccessResponse) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
-	if err := checkRaw("id", x.ID, false, false); err != nil {
+	if err := wire.CheckRaw("id", x.ID, false, false); err != nil {
 		return err
 	}
-	if err := checkRaw("result", x.Result, false, false); err != nil {
+	if err := wire.CheckRaw("result", x.Result, false, false); err != nil {
 		return err
 	}
-	if err := checkMembers(x.Extra, func(name string) bool {
+	if err := wire.CheckMembers(x.Extra, func(name string) bool {
 		switch name {
 		case "id", "jsonrpc", "result":
 			return true
@@ -481,26 +483,26 @@ func (x *DeleteTaskPushNotificationConfigSuccessResponse) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *FilePart) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *FilePart) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if x.File == nil {
-		return requiredError("file")
+		return wire.RequiredError("file")
 	} else {
 		if err := x.File.validate(); err != nil {
-			return err.under("file")
+			return err.Under("file")
 		}
 	}
 	if x.Metadata != nil {
-		if err := checkRaw("metadata", x.Metadata, false, true); err != nil {
+		if err := wire.CheckRaw("metadata", x.Metadata, false, true); err != nil {
 			return err
 		}
 	}
-	if err := checkMembers(x.Extra, func(name string) bool {
+	if err := wire.CheckMembers(x.Extra, func(name string) bool {
 		switch name {
 		case "file", "kind", "metadata":
 			return true
@@ -515,14 +517,14 @@ func (x *FilePart) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *FileWithBytes) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *FileWithBytes) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
-	if err := checkMembers(x.Extra, func(name string) bool {
+	if err := wire.CheckMembers(x.Extra, func(name string) bool {
 		switch name {
 		case "bytes", "mimeType", "name":
 			return true
@@ -537,14 +539,14 @@ func (x *FileWithBytes) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *FileWithURI) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *FileWithURI) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
-	if err := checkMembers(x.Extra, func(name string) bool {
+	if err := wire.CheckMembers(x.Extra, func(name string) bool {
 		switch name {
 		case "mimeType", "name", "uri":
 			return true
@@ -559,17 +561,17 @@ func (x *FileWithURI) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *GetAuthenticatedExtendedCardRequest) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *GetAuthenticatedExtendedCardRequest) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
-	if err := checkRaw("id", x.ID, true, false); err != nil {
+	if err := wire.CheckRaw("id", x.ID, true, false); err != nil {
 		return err
 	}
-	if err := checkMembers(x.Extra, func(name string) bool {
+	if err := wire.CheckMembers(x.Extra, func(name string) bool {
 		switch name {
 		case "id", "jsonrpc", "method":
 			return true
@@ -584,20 +586,20 @@ func (x *GetAuthenticatedExtendedCardRequest) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *GetAuthenticatedExtendedCardSuccessResponse) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *GetAuthenticatedExtendedCardSuccessResponse) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
-	if err := checkRaw("id", x.ID, false, false); err != nil {
+	if err := wire.CheckRaw("id", x.ID, false, false); err != nil {
 		return err
 	}
 	if err := x.Result.validate(); err != nil {
-		return err.under("result")
+		return err.Under("result")
 	}
-	if err := checkMembers(x.Extra, func(name string) bool {
+	if err := wire.CheckMembers(x.Extra, func(name string) bool {
 		switch name {
 		case "id", "jsonrpc", "result":
 			return true
@@ -612,19 +614,19 @@ func (x *GetAuthenticatedExtendedCardSuccessResponse) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *GetTaskPushNotificationConfigParams) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *GetTaskPushNotificationConfigParams) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if x.Metadata != nil {
-		if err := checkRaw("metadata", x.Metadata, false, true); err != nil {
+		if err := wire.CheckRaw("metadata", x.Metadata, false, true); err != nil {
 			return err
 		}
 	}
-	if err := checkMembers(x.Extra, func(name string) bool {
+	if err := wire.CheckMembers(x.Extra, func(name string) bool {
 		switch name {
 		case "id", "metadata", "pushNotificationConfigId":
 			return true
@@ -639,20 +641,20 @@ func (x *GetTaskPushNotificationConfigParams) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *GetTaskPushNotificationConfigRequest) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *GetTaskPushNotificationConfigRequest) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
-	if err := checkRaw("id", x.ID, true, false); err != nil {
+	if err := wire.CheckRaw("id", x.ID, true, false); err != nil {
 		return err
 	}
 	if err := x.Params.validate(); err != nil {
-		return err.under("params")
+		return err.Under("params")
 	}
-	if err := checkMembers(x.Extra, func(name string) bool {
+	if err := wire.CheckMembers(x.Extra, func(name string) bool {
 		switch name {
 		case "id", "jsonrpc", "method", "params":
 			return true
@@ -667,20 +669,20 @@ func (x *GetTaskPushNotificationConfigRequest) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *GetTaskPushNotificationConfigSuccessResponse) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *GetTaskPushNotificationConfigSuccessResponse) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
-	if err := checkRaw("id", x.ID, false, false); err != nil {
+	if err := wire.CheckRaw("id", x.ID, false, false); err != nil {
 		return err
 	}
 	if err := x.Result.validate(); err != nil {
-		return err.under("result")
+		return err.Under("result")
 	}
-	if err := checkMembers(x.Extra, func(name string) bool {
+	if err := wire.CheckMembers(x.Extra, func(name string) bool {
 		switch name {
 		case "id", "jsonrpc", "result":
 			return true
@@ -695,20 +697,20 @@ func (x *GetTaskPushNotificationConfigSuccessResponse) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *GetTaskRequest) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *GetTaskRequest) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
-	if err := checkRaw("id", x.ID, true, false); err != nil {
+	if err := wire.CheckRaw("id", x.ID, true, false); err != nil {
 		return err
 	}
 	if err := x.Params.validate(); err != nil {
-		return err.under("params")
+		return err.Under("params")
 	}
-	if err := checkMembers(x.Extra, func(name string) bool {
+	if err := wire.CheckMembers(x.Extra, func(name string) bool {
 		switch name {
 		case "id", "jsonrpc", "method", "params":
 			return true
@@ -723,20 +725,20 @@ func (x *GetTaskRequest) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *GetTaskSuccessResponse) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *GetTaskSuccessResponse) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
-	if err := checkRaw("id", x.ID, false, false); err != nil {
+	if err := wire.CheckRaw("id", x.ID, false, false); err != nil {
 		return err
 	}
 	if err := x.Result.validate(); err != nil {
-		return err.under("result")
+		return err.Under("result")
 	}
-	if err := checkMembers(x.Extra, func(name string) bool {
+	if err := wire.CheckMembers(x.Extra, func(name string) bool {
 		switch name {
 		case "id", "jsonrpc", "result":
 			return true
@@ -751,14 +753,14 @@ func (x *GetTaskSuccessResponse) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *HTTPAuthSecurityScheme) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *HTTPAuthSecurityScheme) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
-	if err := checkMembers(x.Extra, func(name string) bool {
+	if err := wire.CheckMembers(x.Extra, func(name string) bool {
 		switch name {
 		case "bearerFormat", "description", "scheme", "type":
 			return true
@@ -773,14 +775,14 @@ func (x *HTTPAuthSecurityScheme) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *ImplicitOAuthFlow) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *ImplicitOAuthFlow) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
-	if err := checkMembers(x.Extra, func(name string) bool {
+	if err := wire.CheckMembers(x.Extra, func(name string) bool {
 		switch name {
 		case "authorizationUrl", "refreshUrl", "scopes":
 			return true
@@ -795,20 +797,20 @@ func (x *ImplicitOAuthFlow) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *JsonrpcSuccessResponse) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *JsonrpcSuccessResponse) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
-	if err := checkRaw("id", x.ID, false, false); err != nil {
+	if err := wire.CheckRaw("id", x.ID, false, false); err != nil {
 		return err
 	}
-	if err := checkRaw("result", x.Result, false, false); err != nil {
+	if err := wire.CheckRaw("result", x.Result, false, false); err != nil {
 		return err
 	}
-	if err := checkMembers(x.Extra, func(name string) bool {
+	if err := wire.CheckMembers(x.Extra, func(name string) bool {
 		switch name {
 		case "id", "jsonrpc", "result":
 			return true
@@ -823,19 +825,19 @@ func (x *JsonrpcSuccessResponse) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *ListTaskPushNotificationConfigParams) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *ListTaskPushNotificationConfigParams) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if x.Metadata != nil {
-		if err := checkRaw("metadata", x.Metadata, false, true); err != nil {
+		if err := wire.CheckRaw("metadata", x.Metadata, false, true); err != nil {
 			return err
 		}
 	}
-	if err := checkMembers(x.Extra, func(name string) bool {
+	if err := wire.CheckMembers(x.Extra, func(name string) bool {
 		switch name {
 		case "id", "metadata":
 			return true
@@ -850,20 +852,20 @@ func (x *ListTaskPushNotificationConfigParams) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *ListTaskPushNotificationConfigRequest) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *ListTaskPushNotificationConfigRequest) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
-	if err := checkRaw("id", x.ID, true, false); err != nil {
+	if err := wire.CheckRaw("id", x.ID, true, false); err != nil {
 		return err
 	}
 	if err := x.Params.validate(); err != nil {
-		return err.under("params")
+		return err.Under("params")
 	}
-	if err := checkMembers(x.Extra, func(name string) bool {
+	if err := wire.CheckMembers(x.Extra, func(name string) bool {
 		switch name {
 		case "id", "jsonrpc", "method", "params":
 			return true
@@ -878,22 +880,22 @@ func (x *ListTaskPushNotificationConfigRequest) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *ListTaskPushNotificationConfigSuccessResponse) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *ListTaskPushNotificationConfigSuccessResponse) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
-	if err := checkRaw("id", x.ID, false, false); err != nil {
+	if err := wire.CheckRaw("id", x.ID, false, false); err != nil {
 		return err
 	}
 	for i := range x.Result {
 		if err := x.Result[i].validate(); err != nil {
-			return err.at(i).under("result")
+			return err.At(i).Under("result")
 		}
 	}
-	if err := checkMembers(x.Extra, func(name string) bool {
+	if err := wire.CheckMembers(x.Extra, func(name string) bool {
 		switch name {
 		case "id", "jsonrpc", "result":
 			return true
@@ -908,30 +910,30 @@ func (x *ListTaskPushNotificationConfigSuccessResponse) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *Message) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *Message) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if x.Metadata != nil {
-		if err := checkRaw("metadata", x.Metadata, false, true); err != nil {
+		if err := wire.CheckRaw("metadata", x.Metadata, false, true); err != nil {
 			return err
 		}
 	}
 	for i := range x.Parts {
 		if x.Parts[i] == nil {
-			return requiredError("").at(i).under("parts")
+			return wire.RequiredError("").At(i).Under("parts")
 		}
 		if err := x.Parts[i].validate(); err != nil {
-			return err.at(i).under("parts")
+			return err.At(i).Under("parts")
 		}
 	}
 	if !x.Role.Valid() {
-		return enumError("role", string(x.Role))
+		return wire.EnumError("role", string(x.Role))
 	}
-	if err := checkMembers(x.Extra, func(name string) bool {
+	if err := wire.CheckMembers(x.Extra, func(name string) bool {
 		switch name {
 		case "contextId", "extensions", "kind", "messageId", "metadata", "parts", "referenceTaskIds", "role", "taskId":
 			return true
@@ -946,19 +948,19 @@ func (x *Message) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *MessageSendConfiguration) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *MessageSendConfiguration) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if x.PushNotificationConfig != nil {
 		if err := x.PushNotificationConfig.validate(); err != nil {
-			return err.under("pushNotificationConfig")
+			return err.Under("pushNotificationConfig")
 		}
 	}
-	if err := checkMembers(x.Extra, func(name string) bool {
+	if err := wire.CheckMembers(x.Extra, func(name string) bool {
 		switch name {
 		case "acceptedOutputModes", "blocking", "historyLength", "pushNotificationConfig":
 			return true
@@ -973,27 +975,27 @@ func (x *MessageSendConfiguration) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *MessageSendParams) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *MessageSendParams) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if x.Configuration != nil {
 		if err := x.Configuration.validate(); err != nil {
-			return err.under("configuration")
+			return err.Under("configuration")
 		}
 	}
 	if err := x.Message.validate(); err != nil {
-		return err.under("message")
+		return err.Under("message")
 	}
 	if x.Metadata != nil {
-		if err := checkRaw("metadata", x.Metadata, false, true); err != nil {
+		if err := wire.CheckRaw("metadata", x.Metadata, false, true); err != nil {
 			return err
 		}
 	}
-	if err := checkMembers(x.Extra, func(name string) bool {
+	if err := wire.CheckMembers(x.Extra, func(name string) bool {
 		switch name {
 		case "configuration", "message", "metadata":
 			return true
@@ -1008,14 +1010,14 @@ func (x *MessageSendParams) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *MutualTLSSecurityScheme) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *MutualTLSSecurityScheme) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
-	if err := checkMembers(x.Extra, func(name string) bool {
+	if err := wire.CheckMembers(x.Extra, func(name string) bool {
 		switch name {
 		case "description", "type":
 			return true
@@ -1030,17 +1032,17 @@ func (x *MutualTLSSecurityScheme) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *OAuth2SecurityScheme) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *OAuth2SecurityScheme) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if err := x.Flows.validate(); err != nil {
-		return err.under("flows")
+		return err.Under("flows")
 	}
-	if err := checkMembers(x.Extra, func(name string) bool {
+	if err := wire.CheckMembers(x.Extra, func(name string) bool {
 		switch name {
 		case "description", "flows", "oauth2MetadataUrl", "type":
 			return true
@@ -1055,34 +1057,34 @@ func (x *OAuth2SecurityScheme) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *OAuthFlows) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *OAuthFlows) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if x.AuthorizationCode != nil {
 		if err := x.AuthorizationCode.validate(); err != nil {
-			return err.under("authorizationCode")
+			return err.Under("authorizationCode")
 		}
 	}
 	if x.ClientCredentials != nil {
 		if err := x.ClientCredentials.validate(); err != nil {
-			return err.under("clientCredentials")
+			return err.Under("clientCredentials")
 		}
 	}
 	if x.Implicit != nil {
 		if err := x.Implicit.validate(); err != nil {
-			return err.under("implicit")
+			return err.Under("implicit")
 		}
 	}
 	if x.Password != nil {
 		if err := x.Password.validate(); err != nil {
-			return err.under("password")
+			return err.Under("password")
 		}
 	}
-	if err := checkMembers(x.Extra, func(name string) bool {
+	if err := wire.CheckMembers(x.Extra, func(name string) bool {
 		switch name {
 		case "authorizationCode", "clientCredentials", "implicit", "password":
 			return true
@@ -1097,14 +1099,14 @@ func (x *OAuthFlows) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *OpenIDConnectSecurityScheme) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *OpenIDConnectSecurityScheme) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
-	if err := checkMembers(x.Extra, func(name string) bool {
+	if err := wire.CheckMembers(x.Extra, func(name string) bool {
 		switch name {
 		case "description", "openIdConnectUrl", "type":
 			return true
@@ -1119,14 +1121,14 @@ func (x *OpenIDConnectSecurityScheme) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *PasswordOAuthFlow) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *PasswordOAuthFlow) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
-	if err := checkMembers(x.Extra, func(name string) bool {
+	if err := wire.CheckMembers(x.Extra, func(name string) bool {
 		switch name {
 		case "refreshUrl", "scopes", "tokenUrl":
 			return true
@@ -1141,14 +1143,14 @@ func (x *PasswordOAuthFlow) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *PushNotificationAuthenticationInfo) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *PushNotificationAuthenticationInfo) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
-	if err := checkMembers(x.Extra, func(name string) bool {
+	if err := wire.CheckMembers(x.Extra, func(name string) bool {
 		switch name {
 		case "credentials", "schemes":
 			return true
@@ -1163,19 +1165,19 @@ func (x *PushNotificationAuthenticationInfo) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *PushNotificationConfig) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *PushNotificationConfig) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if x.Authentication != nil {
 		if err := x.Authentication.validate(); err != nil {
-			return err.under("authentication")
+			return err.Under("authentication")
 		}
 	}
-	if err := checkMembers(x.Extra, func(name string) bool {
+	if err := wire.CheckMembers(x.Extra, func(name string) bool {
 		switch name {
 		case "authentication", "id", "token", "url":
 			return true
@@ -1190,20 +1192,20 @@ func (x *PushNotificationConfig) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *SendMessageRequest) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *SendMessageRequest) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
-	if err := checkRaw("id", x.ID, true, false); err != nil {
+	if err := wire.CheckRaw("id", x.ID, true, false); err != nil {
 		return err
 	}
 	if err := x.Params.validate(); err != nil {
-		return err.under("params")
+		return err.Under("params")
 	}
-	if err := checkMembers(x.Extra, func(name string) bool {
+	if err := wire.CheckMembers(x.Extra, func(name string) bool {
 		switch name {
 		case "id", "jsonrpc", "method", "params":
 			return true
@@ -1218,24 +1220,24 @@ func (x *SendMessageRequest) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *SendMessageSuccessResponse) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *SendMessageSuccessResponse) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
-	if err := checkRaw("id", x.ID, false, false); err != nil {
+	if err := wire.CheckRaw("id", x.ID, false, false); err != nil {
 		return err
 	}
 	if x.Result == nil {
-		return requiredError("result")
+		return wire.RequiredError("result")
 	} else {
 		if err := x.Result.validate(); err != nil {
-			return err.under("result")
+			return err.Under("result")
 		}
 	}
-	if err := checkMembers(x.Extra, func(name string) bool {
+	if err := wire.CheckMembers(x.Extra, func(name string) bool {
 		switch name {
 		case "id", "jsonrpc", "result":
 			return true
@@ -1250,20 +1252,20 @@ func (x *SendMessageSuccessResponse) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *SendStreamingMessageRequest) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *SendStreamingMessageRequest) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
-	if err := checkRaw("id", x.ID, true, false); err != nil {
+	if err := wire.CheckRaw("id", x.ID, true, false); err != nil {
 		return err
 	}
 	if err := x.Params.validate(); err != nil {
-		return err.under("params")
+		return err.Under("params")
 	}
-	if err := checkMembers(x.Extra, func(name string) bool {
+	if err := wire.CheckMembers(x.Extra, func(name string) bool {
 		switch name {
 		case "id", "jsonrpc", "method", "params":
 			return true
@@ -1278,24 +1280,24 @@ func (x *SendStreamingMessageRequest) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *SendStreamingMessageSuccessResponse) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *SendStreamingMessageSuccessResponse) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
-	if err := checkRaw("id", x.ID, false, false); err != nil {
+	if err := wire.CheckRaw("id", x.ID, false, false); err != nil {
 		return err
 	}
 	if x.Result == nil {
-		return requiredError("result")
+		return wire.RequiredError("result")
 	} else {
 		if err := x.Result.validate(); err != nil {
-			return err.under("result")
+			return err.Under("result")
 		}
 	}
-	if err := checkMembers(x.Extra, func(name string) bool {
+	if err := wire.CheckMembers(x.Extra, func(name string) bool {
 		switch name {
 		case "id", "jsonrpc", "result":
 			return true
@@ -1310,20 +1312,20 @@ func (x *SendStreamingMessageSuccessResponse) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *SetTaskPushNotificationConfigRequest) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *SetTaskPushNotificationConfigRequest) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
-	if err := checkRaw("id", x.ID, true, false); err != nil {
+	if err := wire.CheckRaw("id", x.ID, true, false); err != nil {
 		return err
 	}
 	if err := x.Params.validate(); err != nil {
-		return err.under("params")
+		return err.Under("params")
 	}
-	if err := checkMembers(x.Extra, func(name string) bool {
+	if err := wire.CheckMembers(x.Extra, func(name string) bool {
 		switch name {
 		case "id", "jsonrpc", "method", "params":
 			return true
@@ -1338,20 +1340,20 @@ func (x *SetTaskPushNotificationConfigRequest) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *SetTaskPushNotificationConfigSuccessResponse) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *SetTaskPushNotificationConfigSuccessResponse) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
-	if err := checkRaw("id", x.ID, false, false); err != nil {
+	if err := wire.CheckRaw("id", x.ID, false, false); err != nil {
 		return err
 	}
 	if err := x.Result.validate(); err != nil {
-		return err.under("result")
+		return err.Under("result")
 	}
-	if err := checkMembers(x.Extra, func(name string) bool {
+	if err := wire.CheckMembers(x.Extra, func(name string) bool {
 		switch name {
 		case "id", "jsonrpc", "result":
 			return true
@@ -1366,32 +1368,32 @@ func (x *SetTaskPushNotificationConfigSuccessResponse) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *Task) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *Task) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	for i := range x.Artifacts {
 		if err := x.Artifacts[i].validate(); err != nil {
-			return err.at(i).under("artifacts")
+			return err.At(i).Under("artifacts")
 		}
 	}
 	for i := range x.History {
 		if err := x.History[i].validate(); err != nil {
-			return err.at(i).under("history")
+			return err.At(i).Under("history")
 		}
 	}
 	if x.Metadata != nil {
-		if err := checkRaw("metadata", x.Metadata, false, true); err != nil {
+		if err := wire.CheckRaw("metadata", x.Metadata, false, true); err != nil {
 			return err
 		}
 	}
 	if err := x.Status.validate(); err != nil {
-		return err.under("status")
+		return err.Under("status")
 	}
-	if err := checkMembers(x.Extra, func(name string) bool {
+	if err := wire.CheckMembers(x.Extra, func(name string) bool {
 		switch name {
 		case "artifacts", "contextId", "history", "id", "kind", "metadata", "status":
 			return true
@@ -1406,22 +1408,22 @@ func (x *Task) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *TaskArtifactUpdateEvent) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *TaskArtifactUpdateEvent) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if err := x.Artifact.validate(); err != nil {
-		return err.under("artifact")
+		return err.Under("artifact")
 	}
 	if x.Metadata != nil {
-		if err := checkRaw("metadata", x.Metadata, false, true); err != nil {
+		if err := wire.CheckRaw("metadata", x.Metadata, false, true); err != nil {
 			return err
 		}
 	}
-	if err := checkMembers(x.Extra, func(name string) bool {
+	if err := wire.CheckMembers(x.Extra, func(name string) bool {
 		switch name {
 		case "append", "artifact", "contextId", "kind", "lastChunk", "metadata", "taskId":
 			return true
@@ -1436,19 +1438,19 @@ func (x *TaskArtifactUpdateEvent) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *TaskIDParams) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *TaskIDParams) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if x.Metadata != nil {
-		if err := checkRaw("metadata", x.Metadata, false, true); err != nil {
+		if err := wire.CheckRaw("metadata", x.Metadata, false, true); err != nil {
 			return err
 		}
 	}
-	if err := checkMembers(x.Extra, func(name string) bool {
+	if err := wire.CheckMembers(x.Extra, func(name string) bool {
 		switch name {
 		case "id", "metadata":
 			return true
@@ -1463,17 +1465,17 @@ func (x *TaskIDParams) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *TaskPushNotificationConfig) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *TaskPushNotificationConfig) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if err := x.PushNotificationConfig.validate(); err != nil {
-		return err.under("pushNotificationConfig")
+		return err.Under("pushNotificationConfig")
 	}
-	if err := checkMembers(x.Extra, func(name string) bool {
+	if err := wire.CheckMembers(x.Extra, func(name string) bool {
 		switch name {
 		case "pushNotificationConfig", "taskId":
 			return true
@@ -1488,19 +1490,19 @@ func (x *TaskPushNotificationConfig) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *TaskQueryParams) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *TaskQueryParams) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if x.Metadata != nil {
-		if err := checkRaw("metadata", x.Metadata, false, true); err != nil {
+		if err := wire.CheckRaw("metadata", x.Metadata, false, true); err != nil {
 			return err
 		}
 	}
-	if err := checkMembers(x.Extra, func(name string) bool {
+	if err := wire.CheckMembers(x.Extra, func(name string) bool {
 		switch name {
 		case "historyLength", "id", "metadata":
 			return true
@@ -1515,20 +1517,20 @@ func (x *TaskQueryParams) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *TaskResubscriptionRequest) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *TaskResubscriptionRequest) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
-	if err := checkRaw("id", x.ID, true, false); err != nil {
+	if err := wire.CheckRaw("id", x.ID, true, false); err != nil {
 		return err
 	}
 	if err := x.Params.validate(); err != nil {
-		return err.under("params")
+		return err.Under("params")
 	}
-	if err := checkMembers(x.Extra, func(name string) bool {
+	if err := wire.CheckMembers(x.Extra, func(name string) bool {
 		switch name {
 		case "id", "jsonrpc", "method", "params":
 			return true
@@ -1543,22 +1545,22 @@ func (x *TaskResubscriptionRequest) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *TaskStatus) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *TaskStatus) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if x.Message != nil {
 		if err := x.Message.validate(); err != nil {
-			return err.under("message")
+			return err.Under("message")
 		}
 	}
 	if !x.State.Valid() {
-		return enumError("state", string(x.State))
+		return wire.EnumError("state", string(x.State))
 	}
-	if err := checkMembers(x.Extra, func(name string) bool {
+	if err := wire.CheckMembers(x.Extra, func(name string) bool {
 		switch name {
 		case "message", "state", "timestamp":
 			return true
@@ -1573,22 +1575,22 @@ func (x *TaskStatus) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *TaskStatusUpdateEvent) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *TaskStatusUpdateEvent) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if x.Metadata != nil {
-		if err := checkRaw("metadata", x.Metadata, false, true); err != nil {
+		if err := wire.CheckRaw("metadata", x.Metadata, false, true); err != nil {
 			return err
 		}
 	}
 	if err := x.Status.validate(); err != nil {
-		return err.under("status")
+		return err.Under("status")
 	}
-	if err := checkMembers(x.Extra, func(name string) bool {
+	if err := wire.CheckMembers(x.Extra, func(name string) bool {
 		switch name {
 		case "contextId", "final", "kind", "metadata", "status", "taskId":
 			return true
@@ -1603,19 +1605,19 @@ func (x *TaskStatusUpdateEvent) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *TextPart) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *TextPart) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if x.Metadata != nil {
-		if err := checkRaw("metadata", x.Metadata, false, true); err != nil {
+		if err := wire.CheckRaw("metadata", x.Metadata, false, true); err != nil {
 			return err
 		}
 	}
-	if err := checkMembers(x.Extra, func(name string) bool {
+	if err := wire.CheckMembers(x.Extra, func(name string) bool {
 		switch name {
 		case "kind", "metadata", "text":
 			return true

@@ -5,6 +5,7 @@ package a2av03pb
 
 import (
 	"bytes"
+	"github.com/agui-gen/agui-gen/runtime/wire"
 	"maps"
 	"slices"
 	"time"
@@ -18,25 +19,25 @@ func (x *SendMessageConfiguration) AppendProto(b []byte) []byte {
 	if len(x.AcceptedOutputModes) > 0 {
 		for _, e := range x.AcceptedOutputModes {
 			b = append(b, 0x0a)
-			b = appendLenString(b, e)
+			b = wire.AppendLenString(b, e)
 		}
 	}
 	if x.PushNotification != nil {
 		b = append(b, 0x12)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = x.PushNotification.AppendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	}
 	if x.HistoryLength != 0 {
 		b = append(b, 0x18)
-		b = appendVarint(b, uint64(int64(x.HistoryLength)))
+		b = wire.AppendVarint(b, uint64(int64(x.HistoryLength)))
 	}
 	if x.Blocking {
 		b = append(b, 0x20)
-		b = appendBoolVarint(b, x.Blocking)
+		b = wire.AppendBoolVarint(b, x.Blocking)
 	}
 	return b
 }
@@ -45,52 +46,52 @@ func (x *SendMessageConfiguration) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *SendMessageConfiguration) UnmarshalProto(data []byte) error {
 	*x = SendMessageConfiguration{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *SendMessageConfiguration) readProto(w *wireReader) *Error {
+func (x *SendMessageConfiguration) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.AcceptedOutputModes = append(x.AcceptedOutputModes, wireString(w))
+			x.AcceptedOutputModes = append(x.AcceptedOutputModes, wire.WireString(w))
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.PushNotification = readPushNotificationConfigProto(w, "pushNotification")
 		case 3:
 			if wt != 0 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.HistoryLength = int32(w.varint())
+			x.HistoryLength = int32(w.Varint())
 		case 4:
 			if wt != 0 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Blocking = w.varint() != 0
+			x.Blocking = w.Varint() != 0
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readSendMessageConfigurationProto reads a length-delimited SendMessageConfiguration from w; an error is located at field.
-func readSendMessageConfigurationProto(w *wireReader, field string) *SendMessageConfiguration {
+func readSendMessageConfigurationProto(w *wire.ProtoReader, field string) *SendMessageConfiguration {
 	x := new(SendMessageConfiguration)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -113,19 +114,19 @@ func (x *Task) AppendProto(b []byte) []byte {
 	}
 	if x.ID != "" {
 		b = append(b, 0x0a)
-		b = appendLenString(b, x.ID)
+		b = wire.AppendLenString(b, x.ID)
 	}
 	if x.ContextID != "" {
 		b = append(b, 0x12)
-		b = appendLenString(b, x.ContextID)
+		b = wire.AppendLenString(b, x.ContextID)
 	}
 	if x.Status != nil {
 		b = append(b, 0x1a)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = x.Status.AppendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	}
 	if len(x.Artifacts) > 0 {
@@ -133,9 +134,9 @@ func (x *Task) AppendProto(b []byte) []byte {
 			b = append(b, 0x22)
 			{
 				var at int
-				b, at = beginLen(b)
+				b, at = wire.BeginLen(b)
 				b = e.AppendProto(b)
-				b = endLen(b, at)
+				b = wire.EndLen(b, at)
 			}
 		}
 	}
@@ -144,9 +145,9 @@ func (x *Task) AppendProto(b []byte) []byte {
 			b = append(b, 0x2a)
 			{
 				var at int
-				b, at = beginLen(b)
+				b, at = wire.BeginLen(b)
 				b = e.AppendProto(b)
-				b = endLen(b, at)
+				b = wire.EndLen(b, at)
 			}
 		}
 	}
@@ -154,9 +155,9 @@ func (x *Task) AppendProto(b []byte) []byte {
 		b = append(b, 0x32)
 		{
 			var at int
-			b, at = beginLen(b)
-			b = appendStructWire(b, x.Metadata)
-			b = endLen(b, at)
+			b, at = wire.BeginLen(b)
+			b = wire.AppendStructWire(b, x.Metadata)
+			b = wire.EndLen(b, at)
 		}
 	}
 	return b
@@ -166,64 +167,64 @@ func (x *Task) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *Task) UnmarshalProto(data []byte) error {
 	*x = Task{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *Task) readProto(w *wireReader) *Error {
+func (x *Task) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.ID = wireString(w)
+			x.ID = wire.WireString(w)
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.ContextID = wireString(w)
+			x.ContextID = wire.WireString(w)
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.Status = readTaskStatusProto(w, "status")
 		case 4:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.Artifacts = append(x.Artifacts, readArtifactProto(w, "artifacts"))
 		case 5:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.History = append(x.History, readMessageProto(w, "history"))
 		case 6:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Metadata = wireStruct(w, "metadata")
+			x.Metadata = wire.WireStruct(w, "metadata")
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readTaskProto reads a length-delimited Task from w; an error is located at field.
-func readTaskProto(w *wireReader, field string) *Task {
+func readTaskProto(w *wire.ProtoReader, field string) *Task {
 	x := new(Task)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -258,24 +259,24 @@ func (x *TaskStatus) AppendProto(b []byte) []byte {
 	}
 	if x.State != 0 {
 		b = append(b, 0x08)
-		b = appendVarint(b, uint64(int64(x.State)))
+		b = wire.AppendVarint(b, uint64(int64(x.State)))
 	}
 	if x.Update != nil {
 		b = append(b, 0x12)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = x.Update.AppendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	}
 	if x.Timestamp != nil {
 		b = append(b, 0x1a)
 		{
 			var at int
-			b, at = beginLen(b)
-			b = appendTimestampWire(b, *x.Timestamp)
-			b = endLen(b, at)
+			b, at = wire.BeginLen(b)
+			b = wire.AppendTimestampWire(b, *x.Timestamp)
+			b = wire.EndLen(b, at)
 		}
 	}
 	return b
@@ -285,46 +286,46 @@ func (x *TaskStatus) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *TaskStatus) UnmarshalProto(data []byte) error {
 	*x = TaskStatus{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *TaskStatus) readProto(w *wireReader) *Error {
+func (x *TaskStatus) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 0 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.State = TaskState(int32(w.varint()))
+			x.State = TaskState(int32(w.Varint()))
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.Update = readMessageProto(w, "message")
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Timestamp = wireTimestamp(w, "timestamp")
+			x.Timestamp = wire.WireTimestamp(w, "timestamp")
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readTaskStatusProto reads a length-delimited TaskStatus from w; an error is located at field.
-func readTaskStatusProto(w *wireReader, field string) *TaskStatus {
+func readTaskStatusProto(w *wire.ProtoReader, field string) *TaskStatus {
 	x := new(TaskStatus)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -347,24 +348,24 @@ func (x *Part) AppendProto(b []byte) []byte {
 	}
 	if v, ok := x.Part.(*PartText); ok {
 		b = append(b, 0x0a)
-		b = appendLenString(b, v.Text)
+		b = wire.AppendLenString(b, v.Text)
 	}
 	if v, ok := x.Part.(*PartFile); ok {
 		b = append(b, 0x12)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = v.File.AppendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	}
 	if v, ok := x.Part.(*PartData); ok {
 		b = append(b, 0x1a)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = v.Data.AppendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	}
 	return b
@@ -374,46 +375,46 @@ func (x *Part) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *Part) UnmarshalProto(data []byte) error {
 	*x = Part{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *Part) readProto(w *wireReader) *Error {
+func (x *Part) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Part = &PartText{Text: wireString(w)}
+			x.Part = &PartText{Text: wire.WireString(w)}
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.Part = &PartFile{File: readFilePartProto(w, "file")}
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.Part = &PartData{Data: readDataPartProto(w, "data")}
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readPartProto reads a length-delimited Part from w; an error is located at field.
-func readPartProto(w *wireReader, field string) *Part {
+func readPartProto(w *wire.ProtoReader, field string) *Part {
 	x := new(Part)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -442,15 +443,15 @@ func (x *FilePart) AppendProto(b []byte) []byte {
 	}
 	if v, ok := x.File.(*FilePartFileWithURI); ok {
 		b = append(b, 0x0a)
-		b = appendLenString(b, v.FileWithURI)
+		b = wire.AppendLenString(b, v.FileWithURI)
 	}
 	if v, ok := x.File.(*FilePartFileWithBytes); ok {
 		b = append(b, 0x12)
-		b = appendLenBytes(b, v.FileWithBytes)
+		b = wire.AppendLenBytes(b, v.FileWithBytes)
 	}
 	if x.MIMEType != "" {
 		b = append(b, 0x1a)
-		b = appendLenString(b, x.MIMEType)
+		b = wire.AppendLenString(b, x.MIMEType)
 	}
 	return b
 }
@@ -459,46 +460,46 @@ func (x *FilePart) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *FilePart) UnmarshalProto(data []byte) error {
 	*x = FilePart{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *FilePart) readProto(w *wireReader) *Error {
+func (x *FilePart) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.File = &FilePartFileWithURI{FileWithURI: wireString(w)}
+			x.File = &FilePartFileWithURI{FileWithURI: wire.WireString(w)}
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.File = &FilePartFileWithBytes{FileWithBytes: bytes.Clone(w.lenBytes())}
+			x.File = &FilePartFileWithBytes{FileWithBytes: bytes.Clone(w.LenBytes())}
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.MIMEType = wireString(w)
+			x.MIMEType = wire.WireString(w)
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readFilePartProto reads a length-delimited FilePart from w; an error is located at field.
-func readFilePartProto(w *wireReader, field string) *FilePart {
+func readFilePartProto(w *wire.ProtoReader, field string) *FilePart {
 	x := new(FilePart)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -527,9 +528,9 @@ func (x *DataPart) AppendProto(b []byte) []byte {
 		b = append(b, 0x0a)
 		{
 			var at int
-			b, at = beginLen(b)
-			b = appendStructWire(b, x.Data)
-			b = endLen(b, at)
+			b, at = wire.BeginLen(b)
+			b = wire.AppendStructWire(b, x.Data)
+			b = wire.EndLen(b, at)
 		}
 	}
 	return b
@@ -539,34 +540,34 @@ func (x *DataPart) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *DataPart) UnmarshalProto(data []byte) error {
 	*x = DataPart{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *DataPart) readProto(w *wireReader) *Error {
+func (x *DataPart) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Data = wireStruct(w, "data")
+			x.Data = wire.WireStruct(w, "data")
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readDataPartProto reads a length-delimited DataPart from w; an error is located at field.
-func readDataPartProto(w *wireReader, field string) *DataPart {
+func readDataPartProto(w *wire.ProtoReader, field string) *DataPart {
 	x := new(DataPart)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -588,28 +589,28 @@ func (x *Message) AppendProto(b []byte) []byte {
 	}
 	if x.MessageID != "" {
 		b = append(b, 0x0a)
-		b = appendLenString(b, x.MessageID)
+		b = wire.AppendLenString(b, x.MessageID)
 	}
 	if x.ContextID != "" {
 		b = append(b, 0x12)
-		b = appendLenString(b, x.ContextID)
+		b = wire.AppendLenString(b, x.ContextID)
 	}
 	if x.TaskID != "" {
 		b = append(b, 0x1a)
-		b = appendLenString(b, x.TaskID)
+		b = wire.AppendLenString(b, x.TaskID)
 	}
 	if x.Role != 0 {
 		b = append(b, 0x20)
-		b = appendVarint(b, uint64(int64(x.Role)))
+		b = wire.AppendVarint(b, uint64(int64(x.Role)))
 	}
 	if len(x.Content) > 0 {
 		for _, e := range x.Content {
 			b = append(b, 0x2a)
 			{
 				var at int
-				b, at = beginLen(b)
+				b, at = wire.BeginLen(b)
 				b = e.AppendProto(b)
-				b = endLen(b, at)
+				b = wire.EndLen(b, at)
 			}
 		}
 	}
@@ -617,15 +618,15 @@ func (x *Message) AppendProto(b []byte) []byte {
 		b = append(b, 0x32)
 		{
 			var at int
-			b, at = beginLen(b)
-			b = appendStructWire(b, x.Metadata)
-			b = endLen(b, at)
+			b, at = wire.BeginLen(b)
+			b = wire.AppendStructWire(b, x.Metadata)
+			b = wire.EndLen(b, at)
 		}
 	}
 	if len(x.Extensions) > 0 {
 		for _, e := range x.Extensions {
 			b = append(b, 0x3a)
-			b = appendLenString(b, e)
+			b = wire.AppendLenString(b, e)
 		}
 	}
 	return b
@@ -635,70 +636,70 @@ func (x *Message) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *Message) UnmarshalProto(data []byte) error {
 	*x = Message{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *Message) readProto(w *wireReader) *Error {
+func (x *Message) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.MessageID = wireString(w)
+			x.MessageID = wire.WireString(w)
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.ContextID = wireString(w)
+			x.ContextID = wire.WireString(w)
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.TaskID = wireString(w)
+			x.TaskID = wire.WireString(w)
 		case 4:
 			if wt != 0 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Role = Role(int32(w.varint()))
+			x.Role = Role(int32(w.Varint()))
 		case 5:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.Content = append(x.Content, readPartProto(w, "content"))
 		case 6:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Metadata = wireStruct(w, "metadata")
+			x.Metadata = wire.WireStruct(w, "metadata")
 		case 7:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Extensions = append(x.Extensions, wireString(w))
+			x.Extensions = append(x.Extensions, wire.WireString(w))
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readMessageProto reads a length-delimited Message from w; an error is located at field.
-func readMessageProto(w *wireReader, field string) *Message {
+func readMessageProto(w *wire.ProtoReader, field string) *Message {
 	x := new(Message)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -727,24 +728,24 @@ func (x *Artifact) AppendProto(b []byte) []byte {
 	}
 	if x.ArtifactID != "" {
 		b = append(b, 0x0a)
-		b = appendLenString(b, x.ArtifactID)
+		b = wire.AppendLenString(b, x.ArtifactID)
 	}
 	if x.Name != "" {
 		b = append(b, 0x1a)
-		b = appendLenString(b, x.Name)
+		b = wire.AppendLenString(b, x.Name)
 	}
 	if x.Description != "" {
 		b = append(b, 0x22)
-		b = appendLenString(b, x.Description)
+		b = wire.AppendLenString(b, x.Description)
 	}
 	if len(x.Parts) > 0 {
 		for _, e := range x.Parts {
 			b = append(b, 0x2a)
 			{
 				var at int
-				b, at = beginLen(b)
+				b, at = wire.BeginLen(b)
 				b = e.AppendProto(b)
-				b = endLen(b, at)
+				b = wire.EndLen(b, at)
 			}
 		}
 	}
@@ -752,15 +753,15 @@ func (x *Artifact) AppendProto(b []byte) []byte {
 		b = append(b, 0x32)
 		{
 			var at int
-			b, at = beginLen(b)
-			b = appendStructWire(b, x.Metadata)
-			b = endLen(b, at)
+			b, at = wire.BeginLen(b)
+			b = wire.AppendStructWire(b, x.Metadata)
+			b = wire.EndLen(b, at)
 		}
 	}
 	if len(x.Extensions) > 0 {
 		for _, e := range x.Extensions {
 			b = append(b, 0x3a)
-			b = appendLenString(b, e)
+			b = wire.AppendLenString(b, e)
 		}
 	}
 	return b
@@ -770,64 +771,64 @@ func (x *Artifact) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *Artifact) UnmarshalProto(data []byte) error {
 	*x = Artifact{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *Artifact) readProto(w *wireReader) *Error {
+func (x *Artifact) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.ArtifactID = wireString(w)
+			x.ArtifactID = wire.WireString(w)
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Name = wireString(w)
+			x.Name = wire.WireString(w)
 		case 4:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Description = wireString(w)
+			x.Description = wire.WireString(w)
 		case 5:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.Parts = append(x.Parts, readPartProto(w, "parts"))
 		case 6:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Metadata = wireStruct(w, "metadata")
+			x.Metadata = wire.WireStruct(w, "metadata")
 		case 7:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Extensions = append(x.Extensions, wireString(w))
+			x.Extensions = append(x.Extensions, wire.WireString(w))
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readArtifactProto reads a length-delimited Artifact from w; an error is located at field.
-func readArtifactProto(w *wireReader, field string) *Artifact {
+func readArtifactProto(w *wire.ProtoReader, field string) *Artifact {
 	x := new(Artifact)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -856,32 +857,32 @@ func (x *TaskStatusUpdateEvent) AppendProto(b []byte) []byte {
 	}
 	if x.TaskID != "" {
 		b = append(b, 0x0a)
-		b = appendLenString(b, x.TaskID)
+		b = wire.AppendLenString(b, x.TaskID)
 	}
 	if x.ContextID != "" {
 		b = append(b, 0x12)
-		b = appendLenString(b, x.ContextID)
+		b = wire.AppendLenString(b, x.ContextID)
 	}
 	if x.Status != nil {
 		b = append(b, 0x1a)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = x.Status.AppendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	}
 	if x.Final {
 		b = append(b, 0x20)
-		b = appendBoolVarint(b, x.Final)
+		b = wire.AppendBoolVarint(b, x.Final)
 	}
 	if x.Metadata != nil {
 		b = append(b, 0x2a)
 		{
 			var at int
-			b, at = beginLen(b)
-			b = appendStructWire(b, x.Metadata)
-			b = endLen(b, at)
+			b, at = wire.BeginLen(b)
+			b = wire.AppendStructWire(b, x.Metadata)
+			b = wire.EndLen(b, at)
 		}
 	}
 	return b
@@ -891,58 +892,58 @@ func (x *TaskStatusUpdateEvent) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *TaskStatusUpdateEvent) UnmarshalProto(data []byte) error {
 	*x = TaskStatusUpdateEvent{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *TaskStatusUpdateEvent) readProto(w *wireReader) *Error {
+func (x *TaskStatusUpdateEvent) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.TaskID = wireString(w)
+			x.TaskID = wire.WireString(w)
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.ContextID = wireString(w)
+			x.ContextID = wire.WireString(w)
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.Status = readTaskStatusProto(w, "status")
 		case 4:
 			if wt != 0 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Final = w.varint() != 0
+			x.Final = w.Varint() != 0
 		case 5:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Metadata = wireStruct(w, "metadata")
+			x.Metadata = wire.WireStruct(w, "metadata")
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readTaskStatusUpdateEventProto reads a length-delimited TaskStatusUpdateEvent from w; an error is located at field.
-func readTaskStatusUpdateEventProto(w *wireReader, field string) *TaskStatusUpdateEvent {
+func readTaskStatusUpdateEventProto(w *wire.ProtoReader, field string) *TaskStatusUpdateEvent {
 	x := new(TaskStatusUpdateEvent)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -965,36 +966,36 @@ func (x *TaskArtifactUpdateEvent) AppendProto(b []byte) []byte {
 	}
 	if x.TaskID != "" {
 		b = append(b, 0x0a)
-		b = appendLenString(b, x.TaskID)
+		b = wire.AppendLenString(b, x.TaskID)
 	}
 	if x.ContextID != "" {
 		b = append(b, 0x12)
-		b = appendLenString(b, x.ContextID)
+		b = wire.AppendLenString(b, x.ContextID)
 	}
 	if x.Artifact != nil {
 		b = append(b, 0x1a)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = x.Artifact.AppendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	}
 	if x.Append {
 		b = append(b, 0x20)
-		b = appendBoolVarint(b, x.Append)
+		b = wire.AppendBoolVarint(b, x.Append)
 	}
 	if x.LastChunk {
 		b = append(b, 0x28)
-		b = appendBoolVarint(b, x.LastChunk)
+		b = wire.AppendBoolVarint(b, x.LastChunk)
 	}
 	if x.Metadata != nil {
 		b = append(b, 0x32)
 		{
 			var at int
-			b, at = beginLen(b)
-			b = appendStructWire(b, x.Metadata)
-			b = endLen(b, at)
+			b, at = wire.BeginLen(b)
+			b = wire.AppendStructWire(b, x.Metadata)
+			b = wire.EndLen(b, at)
 		}
 	}
 	return b
@@ -1004,64 +1005,64 @@ func (x *TaskArtifactUpdateEvent) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *TaskArtifactUpdateEvent) UnmarshalProto(data []byte) error {
 	*x = TaskArtifactUpdateEvent{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *TaskArtifactUpdateEvent) readProto(w *wireReader) *Error {
+func (x *TaskArtifactUpdateEvent) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.TaskID = wireString(w)
+			x.TaskID = wire.WireString(w)
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.ContextID = wireString(w)
+			x.ContextID = wire.WireString(w)
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.Artifact = readArtifactProto(w, "artifact")
 		case 4:
 			if wt != 0 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Append = w.varint() != 0
+			x.Append = w.Varint() != 0
 		case 5:
 			if wt != 0 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.LastChunk = w.varint() != 0
+			x.LastChunk = w.Varint() != 0
 		case 6:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Metadata = wireStruct(w, "metadata")
+			x.Metadata = wire.WireStruct(w, "metadata")
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readTaskArtifactUpdateEventProto reads a length-delimited TaskArtifactUpdateEvent from w; an error is located at field.
-func readTaskArtifactUpdateEventProto(w *wireReader, field string) *TaskArtifactUpdateEvent {
+func readTaskArtifactUpdateEventProto(w *wire.ProtoReader, field string) *TaskArtifactUpdateEvent {
 	x := new(TaskArtifactUpdateEvent)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -1084,23 +1085,23 @@ func (x *PushNotificationConfig) AppendProto(b []byte) []byte {
 	}
 	if x.ID != "" {
 		b = append(b, 0x0a)
-		b = appendLenString(b, x.ID)
+		b = wire.AppendLenString(b, x.ID)
 	}
 	if x.URL != "" {
 		b = append(b, 0x12)
-		b = appendLenString(b, x.URL)
+		b = wire.AppendLenString(b, x.URL)
 	}
 	if x.Token != "" {
 		b = append(b, 0x1a)
-		b = appendLenString(b, x.Token)
+		b = wire.AppendLenString(b, x.Token)
 	}
 	if x.Authentication != nil {
 		b = append(b, 0x22)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = x.Authentication.AppendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	}
 	return b
@@ -1110,52 +1111,52 @@ func (x *PushNotificationConfig) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *PushNotificationConfig) UnmarshalProto(data []byte) error {
 	*x = PushNotificationConfig{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *PushNotificationConfig) readProto(w *wireReader) *Error {
+func (x *PushNotificationConfig) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.ID = wireString(w)
+			x.ID = wire.WireString(w)
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.URL = wireString(w)
+			x.URL = wire.WireString(w)
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Token = wireString(w)
+			x.Token = wire.WireString(w)
 		case 4:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.Authentication = readAuthenticationInfoProto(w, "authentication")
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readPushNotificationConfigProto reads a length-delimited PushNotificationConfig from w; an error is located at field.
-func readPushNotificationConfigProto(w *wireReader, field string) *PushNotificationConfig {
+func readPushNotificationConfigProto(w *wire.ProtoReader, field string) *PushNotificationConfig {
 	x := new(PushNotificationConfig)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -1178,12 +1179,12 @@ func (x *AuthenticationInfo) AppendProto(b []byte) []byte {
 	if len(x.Schemes) > 0 {
 		for _, e := range x.Schemes {
 			b = append(b, 0x0a)
-			b = appendLenString(b, e)
+			b = wire.AppendLenString(b, e)
 		}
 	}
 	if x.Credentials != "" {
 		b = append(b, 0x12)
-		b = appendLenString(b, x.Credentials)
+		b = wire.AppendLenString(b, x.Credentials)
 	}
 	return b
 }
@@ -1192,40 +1193,40 @@ func (x *AuthenticationInfo) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *AuthenticationInfo) UnmarshalProto(data []byte) error {
 	*x = AuthenticationInfo{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *AuthenticationInfo) readProto(w *wireReader) *Error {
+func (x *AuthenticationInfo) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Schemes = append(x.Schemes, wireString(w))
+			x.Schemes = append(x.Schemes, wire.WireString(w))
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Credentials = wireString(w)
+			x.Credentials = wire.WireString(w)
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readAuthenticationInfoProto reads a length-delimited AuthenticationInfo from w; an error is located at field.
-func readAuthenticationInfoProto(w *wireReader, field string) *AuthenticationInfo {
+func readAuthenticationInfoProto(w *wire.ProtoReader, field string) *AuthenticationInfo {
 	x := new(AuthenticationInfo)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -1247,11 +1248,11 @@ func (x *AgentInterface) AppendProto(b []byte) []byte {
 	}
 	if x.URL != "" {
 		b = append(b, 0x0a)
-		b = appendLenString(b, x.URL)
+		b = wire.AppendLenString(b, x.URL)
 	}
 	if x.Transport != "" {
 		b = append(b, 0x12)
-		b = appendLenString(b, x.Transport)
+		b = wire.AppendLenString(b, x.Transport)
 	}
 	return b
 }
@@ -1260,40 +1261,40 @@ func (x *AgentInterface) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *AgentInterface) UnmarshalProto(data []byte) error {
 	*x = AgentInterface{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *AgentInterface) readProto(w *wireReader) *Error {
+func (x *AgentInterface) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.URL = wireString(w)
+			x.URL = wire.WireString(w)
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Transport = wireString(w)
+			x.Transport = wire.WireString(w)
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readAgentInterfaceProto reads a length-delimited AgentInterface from w; an error is located at field.
-func readAgentInterfaceProto(w *wireReader, field string) *AgentInterface {
+func readAgentInterfaceProto(w *wire.ProtoReader, field string) *AgentInterface {
 	x := new(AgentInterface)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -1314,58 +1315,58 @@ func (x *AgentCard) AppendProto(b []byte) []byte {
 	}
 	if x.Name != "" {
 		b = append(b, 0x0a)
-		b = appendLenString(b, x.Name)
+		b = wire.AppendLenString(b, x.Name)
 	}
 	if x.Description != "" {
 		b = append(b, 0x12)
-		b = appendLenString(b, x.Description)
+		b = wire.AppendLenString(b, x.Description)
 	}
 	if x.URL != "" {
 		b = append(b, 0x1a)
-		b = appendLenString(b, x.URL)
+		b = wire.AppendLenString(b, x.URL)
 	}
 	if x.Provider != nil {
 		b = append(b, 0x22)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = x.Provider.AppendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	}
 	if x.Version != "" {
 		b = append(b, 0x2a)
-		b = appendLenString(b, x.Version)
+		b = wire.AppendLenString(b, x.Version)
 	}
 	if x.DocumentationURL != "" {
 		b = append(b, 0x32)
-		b = appendLenString(b, x.DocumentationURL)
+		b = wire.AppendLenString(b, x.DocumentationURL)
 	}
 	if x.Capabilities != nil {
 		b = append(b, 0x3a)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = x.Capabilities.AppendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	}
 	if len(x.SecuritySchemes) > 0 {
-		for _, k := range sortedKeys(x.SecuritySchemes) {
+		for _, k := range wire.SortedKeys(x.SecuritySchemes) {
 			b = append(b, 0x42)
 			{
 				var at int
-				b, at = beginLen(b)
+				b, at = wire.BeginLen(b)
 				b = append(b, 0x0a)
-				b = appendLenString(b, k)
+				b = wire.AppendLenString(b, k)
 				b = append(b, 0x12)
 				{
 					var at int
-					b, at = beginLen(b)
+					b, at = wire.BeginLen(b)
 					b = x.SecuritySchemes[k].AppendProto(b)
-					b = endLen(b, at)
+					b = wire.EndLen(b, at)
 				}
-				b = endLen(b, at)
+				b = wire.EndLen(b, at)
 			}
 		}
 	}
@@ -1374,22 +1375,22 @@ func (x *AgentCard) AppendProto(b []byte) []byte {
 			b = append(b, 0x4a)
 			{
 				var at int
-				b, at = beginLen(b)
+				b, at = wire.BeginLen(b)
 				b = e.AppendProto(b)
-				b = endLen(b, at)
+				b = wire.EndLen(b, at)
 			}
 		}
 	}
 	if len(x.DefaultInputModes) > 0 {
 		for _, e := range x.DefaultInputModes {
 			b = append(b, 0x52)
-			b = appendLenString(b, e)
+			b = wire.AppendLenString(b, e)
 		}
 	}
 	if len(x.DefaultOutputModes) > 0 {
 		for _, e := range x.DefaultOutputModes {
 			b = append(b, 0x5a)
-			b = appendLenString(b, e)
+			b = wire.AppendLenString(b, e)
 		}
 	}
 	if len(x.Skills) > 0 {
@@ -1397,43 +1398,43 @@ func (x *AgentCard) AppendProto(b []byte) []byte {
 			b = append(b, 0x62)
 			{
 				var at int
-				b, at = beginLen(b)
+				b, at = wire.BeginLen(b)
 				b = e.AppendProto(b)
-				b = endLen(b, at)
+				b = wire.EndLen(b, at)
 			}
 		}
 	}
 	if x.SupportsAuthenticatedExtendedCard {
 		b = append(b, 0x68)
-		b = appendBoolVarint(b, x.SupportsAuthenticatedExtendedCard)
+		b = wire.AppendBoolVarint(b, x.SupportsAuthenticatedExtendedCard)
 	}
 	if x.PreferredTransport != "" {
 		b = append(b, 0x72)
-		b = appendLenString(b, x.PreferredTransport)
+		b = wire.AppendLenString(b, x.PreferredTransport)
 	}
 	if len(x.AdditionalInterfaces) > 0 {
 		for _, e := range x.AdditionalInterfaces {
 			b = append(b, 0x7a)
 			{
 				var at int
-				b, at = beginLen(b)
+				b, at = wire.BeginLen(b)
 				b = e.AppendProto(b)
-				b = endLen(b, at)
+				b = wire.EndLen(b, at)
 			}
 		}
 	}
 	if x.ProtocolVersion != "" {
 		b = append(b, 0x82, 0x01)
-		b = appendLenString(b, x.ProtocolVersion)
+		b = wire.AppendLenString(b, x.ProtocolVersion)
 	}
 	if len(x.Signatures) > 0 {
 		for _, e := range x.Signatures {
 			b = append(b, 0x8a, 0x01)
 			{
 				var at int
-				b, at = beginLen(b)
+				b, at = wire.BeginLen(b)
 				b = e.AppendProto(b)
-				b = endLen(b, at)
+				b = wire.EndLen(b, at)
 			}
 		}
 	}
@@ -1444,153 +1445,153 @@ func (x *AgentCard) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *AgentCard) UnmarshalProto(data []byte) error {
 	*x = AgentCard{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *AgentCard) readProto(w *wireReader) *Error {
+func (x *AgentCard) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Name = wireString(w)
+			x.Name = wire.WireString(w)
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Description = wireString(w)
+			x.Description = wire.WireString(w)
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.URL = wireString(w)
+			x.URL = wire.WireString(w)
 		case 4:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.Provider = readAgentProviderProto(w, "provider")
 		case 5:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Version = wireString(w)
+			x.Version = wire.WireString(w)
 		case 6:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.DocumentationURL = wireString(w)
+			x.DocumentationURL = wire.WireString(w)
 		case 7:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.Capabilities = readAgentCapabilitiesProto(w, "capabilities")
 		case 8:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			if x.SecuritySchemes == nil {
 				x.SecuritySchemes = make(map[string]*SecurityScheme)
 			}
-			e := newWireReader(w.lenBytes())
+			e := wire.NewProtoReader(w.LenBytes())
 			var k string
 			var v *SecurityScheme
 			for {
-				n, ewt, ok := e.next()
+				n, ewt, ok := e.Next()
 				if !ok {
 					break
 				}
 				switch {
 				case n == 1 && ewt == 2:
-					k = wireString(e)
+					k = wire.WireString(e)
 				case n == 2 && ewt == 2:
 					v = readSecuritySchemeProto(e, "")
 				default:
-					e.skip(ewt)
+					e.Skip(ewt)
 				}
 			}
-			if e.err != nil {
-				return e.err.under("securitySchemes")
+			if e.Err() != nil {
+				return e.Err().Under("securitySchemes")
 			}
 			x.SecuritySchemes[k] = v
 		case 9:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.Security = append(x.Security, readSecurityProto(w, "security"))
 		case 10:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.DefaultInputModes = append(x.DefaultInputModes, wireString(w))
+			x.DefaultInputModes = append(x.DefaultInputModes, wire.WireString(w))
 		case 11:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.DefaultOutputModes = append(x.DefaultOutputModes, wireString(w))
+			x.DefaultOutputModes = append(x.DefaultOutputModes, wire.WireString(w))
 		case 12:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.Skills = append(x.Skills, readAgentSkillProto(w, "skills"))
 		case 13:
 			if wt != 0 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.SupportsAuthenticatedExtendedCard = w.varint() != 0
+			x.SupportsAuthenticatedExtendedCard = w.Varint() != 0
 		case 14:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.PreferredTransport = wireString(w)
+			x.PreferredTransport = wire.WireString(w)
 		case 15:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.AdditionalInterfaces = append(x.AdditionalInterfaces, readAgentInterfaceProto(w, "additionalInterfaces"))
 		case 16:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.ProtocolVersion = wireString(w)
+			x.ProtocolVersion = wire.WireString(w)
 		case 17:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.Signatures = append(x.Signatures, readAgentCardSignatureProto(w, "signatures"))
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readAgentCardProto reads a length-delimited AgentCard from w; an error is located at field.
-func readAgentCardProto(w *wireReader, field string) *AgentCard {
+func readAgentCardProto(w *wire.ProtoReader, field string) *AgentCard {
 	x := new(AgentCard)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -1645,11 +1646,11 @@ func (x *AgentProvider) AppendProto(b []byte) []byte {
 	}
 	if x.URL != "" {
 		b = append(b, 0x0a)
-		b = appendLenString(b, x.URL)
+		b = wire.AppendLenString(b, x.URL)
 	}
 	if x.Organization != "" {
 		b = append(b, 0x12)
-		b = appendLenString(b, x.Organization)
+		b = wire.AppendLenString(b, x.Organization)
 	}
 	return b
 }
@@ -1658,40 +1659,40 @@ func (x *AgentProvider) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *AgentProvider) UnmarshalProto(data []byte) error {
 	*x = AgentProvider{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *AgentProvider) readProto(w *wireReader) *Error {
+func (x *AgentProvider) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.URL = wireString(w)
+			x.URL = wire.WireString(w)
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Organization = wireString(w)
+			x.Organization = wire.WireString(w)
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readAgentProviderProto reads a length-delimited AgentProvider from w; an error is located at field.
-func readAgentProviderProto(w *wireReader, field string) *AgentProvider {
+func readAgentProviderProto(w *wire.ProtoReader, field string) *AgentProvider {
 	x := new(AgentProvider)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -1712,20 +1713,20 @@ func (x *AgentCapabilities) AppendProto(b []byte) []byte {
 	}
 	if x.Streaming {
 		b = append(b, 0x08)
-		b = appendBoolVarint(b, x.Streaming)
+		b = wire.AppendBoolVarint(b, x.Streaming)
 	}
 	if x.PushNotifications {
 		b = append(b, 0x10)
-		b = appendBoolVarint(b, x.PushNotifications)
+		b = wire.AppendBoolVarint(b, x.PushNotifications)
 	}
 	if len(x.Extensions) > 0 {
 		for _, e := range x.Extensions {
 			b = append(b, 0x1a)
 			{
 				var at int
-				b, at = beginLen(b)
+				b, at = wire.BeginLen(b)
 				b = e.AppendProto(b)
-				b = endLen(b, at)
+				b = wire.EndLen(b, at)
 			}
 		}
 	}
@@ -1736,46 +1737,46 @@ func (x *AgentCapabilities) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *AgentCapabilities) UnmarshalProto(data []byte) error {
 	*x = AgentCapabilities{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *AgentCapabilities) readProto(w *wireReader) *Error {
+func (x *AgentCapabilities) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 0 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Streaming = w.varint() != 0
+			x.Streaming = w.Varint() != 0
 		case 2:
 			if wt != 0 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.PushNotifications = w.varint() != 0
+			x.PushNotifications = w.Varint() != 0
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.Extensions = append(x.Extensions, readAgentExtensionProto(w, "extensions"))
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readAgentCapabilitiesProto reads a length-delimited AgentCapabilities from w; an error is located at field.
-func readAgentCapabilitiesProto(w *wireReader, field string) *AgentCapabilities {
+func readAgentCapabilitiesProto(w *wire.ProtoReader, field string) *AgentCapabilities {
 	x := new(AgentCapabilities)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -1802,23 +1803,23 @@ func (x *AgentExtension) AppendProto(b []byte) []byte {
 	}
 	if x.URI != "" {
 		b = append(b, 0x0a)
-		b = appendLenString(b, x.URI)
+		b = wire.AppendLenString(b, x.URI)
 	}
 	if x.Description != "" {
 		b = append(b, 0x12)
-		b = appendLenString(b, x.Description)
+		b = wire.AppendLenString(b, x.Description)
 	}
 	if x.Required {
 		b = append(b, 0x18)
-		b = appendBoolVarint(b, x.Required)
+		b = wire.AppendBoolVarint(b, x.Required)
 	}
 	if x.Params != nil {
 		b = append(b, 0x22)
 		{
 			var at int
-			b, at = beginLen(b)
-			b = appendStructWire(b, x.Params)
-			b = endLen(b, at)
+			b, at = wire.BeginLen(b)
+			b = wire.AppendStructWire(b, x.Params)
+			b = wire.EndLen(b, at)
 		}
 	}
 	return b
@@ -1828,52 +1829,52 @@ func (x *AgentExtension) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *AgentExtension) UnmarshalProto(data []byte) error {
 	*x = AgentExtension{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *AgentExtension) readProto(w *wireReader) *Error {
+func (x *AgentExtension) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.URI = wireString(w)
+			x.URI = wire.WireString(w)
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Description = wireString(w)
+			x.Description = wire.WireString(w)
 		case 3:
 			if wt != 0 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Required = w.varint() != 0
+			x.Required = w.Varint() != 0
 		case 4:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Params = wireStruct(w, "params")
+			x.Params = wire.WireStruct(w, "params")
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readAgentExtensionProto reads a length-delimited AgentExtension from w; an error is located at field.
-func readAgentExtensionProto(w *wireReader, field string) *AgentExtension {
+func readAgentExtensionProto(w *wire.ProtoReader, field string) *AgentExtension {
 	x := new(AgentExtension)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -1895,38 +1896,38 @@ func (x *AgentSkill) AppendProto(b []byte) []byte {
 	}
 	if x.ID != "" {
 		b = append(b, 0x0a)
-		b = appendLenString(b, x.ID)
+		b = wire.AppendLenString(b, x.ID)
 	}
 	if x.Name != "" {
 		b = append(b, 0x12)
-		b = appendLenString(b, x.Name)
+		b = wire.AppendLenString(b, x.Name)
 	}
 	if x.Description != "" {
 		b = append(b, 0x1a)
-		b = appendLenString(b, x.Description)
+		b = wire.AppendLenString(b, x.Description)
 	}
 	if len(x.Tags) > 0 {
 		for _, e := range x.Tags {
 			b = append(b, 0x22)
-			b = appendLenString(b, e)
+			b = wire.AppendLenString(b, e)
 		}
 	}
 	if len(x.Examples) > 0 {
 		for _, e := range x.Examples {
 			b = append(b, 0x2a)
-			b = appendLenString(b, e)
+			b = wire.AppendLenString(b, e)
 		}
 	}
 	if len(x.InputModes) > 0 {
 		for _, e := range x.InputModes {
 			b = append(b, 0x32)
-			b = appendLenString(b, e)
+			b = wire.AppendLenString(b, e)
 		}
 	}
 	if len(x.OutputModes) > 0 {
 		for _, e := range x.OutputModes {
 			b = append(b, 0x3a)
-			b = appendLenString(b, e)
+			b = wire.AppendLenString(b, e)
 		}
 	}
 	if len(x.Security) > 0 {
@@ -1934,9 +1935,9 @@ func (x *AgentSkill) AppendProto(b []byte) []byte {
 			b = append(b, 0x42)
 			{
 				var at int
-				b, at = beginLen(b)
+				b, at = wire.BeginLen(b)
 				b = e.AppendProto(b)
-				b = endLen(b, at)
+				b = wire.EndLen(b, at)
 			}
 		}
 	}
@@ -1947,76 +1948,76 @@ func (x *AgentSkill) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *AgentSkill) UnmarshalProto(data []byte) error {
 	*x = AgentSkill{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *AgentSkill) readProto(w *wireReader) *Error {
+func (x *AgentSkill) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.ID = wireString(w)
+			x.ID = wire.WireString(w)
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Name = wireString(w)
+			x.Name = wire.WireString(w)
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Description = wireString(w)
+			x.Description = wire.WireString(w)
 		case 4:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Tags = append(x.Tags, wireString(w))
+			x.Tags = append(x.Tags, wire.WireString(w))
 		case 5:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Examples = append(x.Examples, wireString(w))
+			x.Examples = append(x.Examples, wire.WireString(w))
 		case 6:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.InputModes = append(x.InputModes, wireString(w))
+			x.InputModes = append(x.InputModes, wire.WireString(w))
 		case 7:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.OutputModes = append(x.OutputModes, wireString(w))
+			x.OutputModes = append(x.OutputModes, wire.WireString(w))
 		case 8:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.Security = append(x.Security, readSecurityProto(w, "security"))
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readAgentSkillProto reads a length-delimited AgentSkill from w; an error is located at field.
-func readAgentSkillProto(w *wireReader, field string) *AgentSkill {
+func readAgentSkillProto(w *wire.ProtoReader, field string) *AgentSkill {
 	x := new(AgentSkill)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -2047,19 +2048,19 @@ func (x *AgentCardSignature) AppendProto(b []byte) []byte {
 	}
 	if x.Protected != "" {
 		b = append(b, 0x0a)
-		b = appendLenString(b, x.Protected)
+		b = wire.AppendLenString(b, x.Protected)
 	}
 	if x.Signature != "" {
 		b = append(b, 0x12)
-		b = appendLenString(b, x.Signature)
+		b = wire.AppendLenString(b, x.Signature)
 	}
 	if x.Header != nil {
 		b = append(b, 0x1a)
 		{
 			var at int
-			b, at = beginLen(b)
-			b = appendStructWire(b, x.Header)
-			b = endLen(b, at)
+			b, at = wire.BeginLen(b)
+			b = wire.AppendStructWire(b, x.Header)
+			b = wire.EndLen(b, at)
 		}
 	}
 	return b
@@ -2069,46 +2070,46 @@ func (x *AgentCardSignature) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *AgentCardSignature) UnmarshalProto(data []byte) error {
 	*x = AgentCardSignature{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *AgentCardSignature) readProto(w *wireReader) *Error {
+func (x *AgentCardSignature) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Protected = wireString(w)
+			x.Protected = wire.WireString(w)
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Signature = wireString(w)
+			x.Signature = wire.WireString(w)
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Header = wireStruct(w, "header")
+			x.Header = wire.WireStruct(w, "header")
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readAgentCardSignatureProto reads a length-delimited AgentCardSignature from w; an error is located at field.
-func readAgentCardSignatureProto(w *wireReader, field string) *AgentCardSignature {
+func readAgentCardSignatureProto(w *wire.ProtoReader, field string) *AgentCardSignature {
 	x := new(AgentCardSignature)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -2130,15 +2131,15 @@ func (x *TaskPushNotificationConfig) AppendProto(b []byte) []byte {
 	}
 	if x.Name != "" {
 		b = append(b, 0x0a)
-		b = appendLenString(b, x.Name)
+		b = wire.AppendLenString(b, x.Name)
 	}
 	if x.PushNotificationConfig != nil {
 		b = append(b, 0x12)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = x.PushNotificationConfig.AppendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	}
 	return b
@@ -2148,40 +2149,40 @@ func (x *TaskPushNotificationConfig) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *TaskPushNotificationConfig) UnmarshalProto(data []byte) error {
 	*x = TaskPushNotificationConfig{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *TaskPushNotificationConfig) readProto(w *wireReader) *Error {
+func (x *TaskPushNotificationConfig) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Name = wireString(w)
+			x.Name = wire.WireString(w)
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.PushNotificationConfig = readPushNotificationConfigProto(w, "pushNotificationConfig")
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readTaskPushNotificationConfigProto reads a length-delimited TaskPushNotificationConfig from w; an error is located at field.
-func readTaskPushNotificationConfigProto(w *wireReader, field string) *TaskPushNotificationConfig {
+func readTaskPushNotificationConfigProto(w *wire.ProtoReader, field string) *TaskPushNotificationConfig {
 	x := new(TaskPushNotificationConfig)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -2204,7 +2205,7 @@ func (x *StringList) AppendProto(b []byte) []byte {
 	if len(x.List) > 0 {
 		for _, e := range x.List {
 			b = append(b, 0x0a)
-			b = appendLenString(b, e)
+			b = wire.AppendLenString(b, e)
 		}
 	}
 	return b
@@ -2214,34 +2215,34 @@ func (x *StringList) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *StringList) UnmarshalProto(data []byte) error {
 	*x = StringList{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *StringList) readProto(w *wireReader) *Error {
+func (x *StringList) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.List = append(x.List, wireString(w))
+			x.List = append(x.List, wire.WireString(w))
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readStringListProto reads a length-delimited StringList from w; an error is located at field.
-func readStringListProto(w *wireReader, field string) *StringList {
+func readStringListProto(w *wire.ProtoReader, field string) *StringList {
 	x := new(StringList)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -2262,21 +2263,21 @@ func (x *Security) AppendProto(b []byte) []byte {
 		return b
 	}
 	if len(x.Schemes) > 0 {
-		for _, k := range sortedKeys(x.Schemes) {
+		for _, k := range wire.SortedKeys(x.Schemes) {
 			b = append(b, 0x0a)
 			{
 				var at int
-				b, at = beginLen(b)
+				b, at = wire.BeginLen(b)
 				b = append(b, 0x0a)
-				b = appendLenString(b, k)
+				b = wire.AppendLenString(b, k)
 				b = append(b, 0x12)
 				{
 					var at int
-					b, at = beginLen(b)
+					b, at = wire.BeginLen(b)
 					b = x.Schemes[k].AppendProto(b)
-					b = endLen(b, at)
+					b = wire.EndLen(b, at)
 				}
-				b = endLen(b, at)
+				b = wire.EndLen(b, at)
 			}
 		}
 	}
@@ -2287,57 +2288,57 @@ func (x *Security) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *Security) UnmarshalProto(data []byte) error {
 	*x = Security{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *Security) readProto(w *wireReader) *Error {
+func (x *Security) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			if x.Schemes == nil {
 				x.Schemes = make(map[string]*StringList)
 			}
-			e := newWireReader(w.lenBytes())
+			e := wire.NewProtoReader(w.LenBytes())
 			var k string
 			var v *StringList
 			for {
-				n, ewt, ok := e.next()
+				n, ewt, ok := e.Next()
 				if !ok {
 					break
 				}
 				switch {
 				case n == 1 && ewt == 2:
-					k = wireString(e)
+					k = wire.WireString(e)
 				case n == 2 && ewt == 2:
 					v = readStringListProto(e, "")
 				default:
-					e.skip(ewt)
+					e.Skip(ewt)
 				}
 			}
-			if e.err != nil {
-				return e.err.under("schemes")
+			if e.Err() != nil {
+				return e.Err().Under("schemes")
 			}
 			x.Schemes[k] = v
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readSecurityProto reads a length-delimited Security from w; an error is located at field.
-func readSecurityProto(w *wireReader, field string) *Security {
+func readSecurityProto(w *wire.ProtoReader, field string) *Security {
 	x := new(Security)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -2366,45 +2367,45 @@ func (x *SecurityScheme) AppendProto(b []byte) []byte {
 		b = append(b, 0x0a)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = v.APIKeySecurityScheme.AppendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	}
 	if v, ok := x.Scheme.(*SecuritySchemeHTTPAuthSecurityScheme); ok {
 		b = append(b, 0x12)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = v.HTTPAuthSecurityScheme.AppendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	}
 	if v, ok := x.Scheme.(*SecuritySchemeOAuth2SecurityScheme); ok {
 		b = append(b, 0x1a)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = v.OAuth2SecurityScheme.AppendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	}
 	if v, ok := x.Scheme.(*SecuritySchemeOpenIDConnectSecurityScheme); ok {
 		b = append(b, 0x22)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = v.OpenIDConnectSecurityScheme.AppendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	}
 	if v, ok := x.Scheme.(*SecuritySchemeMTLSSecurityScheme); ok {
 		b = append(b, 0x2a)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = v.MTLSSecurityScheme.AppendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	}
 	return b
@@ -2414,58 +2415,58 @@ func (x *SecurityScheme) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *SecurityScheme) UnmarshalProto(data []byte) error {
 	*x = SecurityScheme{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *SecurityScheme) readProto(w *wireReader) *Error {
+func (x *SecurityScheme) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.Scheme = &SecuritySchemeAPIKeySecurityScheme{APIKeySecurityScheme: readAPIKeySecuritySchemeProto(w, "apiKeySecurityScheme")}
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.Scheme = &SecuritySchemeHTTPAuthSecurityScheme{HTTPAuthSecurityScheme: readHTTPAuthSecuritySchemeProto(w, "httpAuthSecurityScheme")}
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.Scheme = &SecuritySchemeOAuth2SecurityScheme{OAuth2SecurityScheme: readOAuth2SecuritySchemeProto(w, "oauth2SecurityScheme")}
 		case 4:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.Scheme = &SecuritySchemeOpenIDConnectSecurityScheme{OpenIDConnectSecurityScheme: readOpenIDConnectSecuritySchemeProto(w, "openIdConnectSecurityScheme")}
 		case 5:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.Scheme = &SecuritySchemeMTLSSecurityScheme{MTLSSecurityScheme: readMutualTLSSecuritySchemeProto(w, "mtlsSecurityScheme")}
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readSecuritySchemeProto reads a length-delimited SecurityScheme from w; an error is located at field.
-func readSecuritySchemeProto(w *wireReader, field string) *SecurityScheme {
+func readSecuritySchemeProto(w *wire.ProtoReader, field string) *SecurityScheme {
 	x := new(SecurityScheme)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -2498,15 +2499,15 @@ func (x *APIKeySecurityScheme) AppendProto(b []byte) []byte {
 	}
 	if x.Description != "" {
 		b = append(b, 0x0a)
-		b = appendLenString(b, x.Description)
+		b = wire.AppendLenString(b, x.Description)
 	}
 	if x.Location != "" {
 		b = append(b, 0x12)
-		b = appendLenString(b, x.Location)
+		b = wire.AppendLenString(b, x.Location)
 	}
 	if x.Name != "" {
 		b = append(b, 0x1a)
-		b = appendLenString(b, x.Name)
+		b = wire.AppendLenString(b, x.Name)
 	}
 	return b
 }
@@ -2515,46 +2516,46 @@ func (x *APIKeySecurityScheme) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *APIKeySecurityScheme) UnmarshalProto(data []byte) error {
 	*x = APIKeySecurityScheme{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *APIKeySecurityScheme) readProto(w *wireReader) *Error {
+func (x *APIKeySecurityScheme) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Description = wireString(w)
+			x.Description = wire.WireString(w)
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Location = wireString(w)
+			x.Location = wire.WireString(w)
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Name = wireString(w)
+			x.Name = wire.WireString(w)
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readAPIKeySecuritySchemeProto reads a length-delimited APIKeySecurityScheme from w; an error is located at field.
-func readAPIKeySecuritySchemeProto(w *wireReader, field string) *APIKeySecurityScheme {
+func readAPIKeySecuritySchemeProto(w *wire.ProtoReader, field string) *APIKeySecurityScheme {
 	x := new(APIKeySecurityScheme)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -2575,15 +2576,15 @@ func (x *HTTPAuthSecurityScheme) AppendProto(b []byte) []byte {
 	}
 	if x.Description != "" {
 		b = append(b, 0x0a)
-		b = appendLenString(b, x.Description)
+		b = wire.AppendLenString(b, x.Description)
 	}
 	if x.Scheme != "" {
 		b = append(b, 0x12)
-		b = appendLenString(b, x.Scheme)
+		b = wire.AppendLenString(b, x.Scheme)
 	}
 	if x.BearerFormat != "" {
 		b = append(b, 0x1a)
-		b = appendLenString(b, x.BearerFormat)
+		b = wire.AppendLenString(b, x.BearerFormat)
 	}
 	return b
 }
@@ -2592,46 +2593,46 @@ func (x *HTTPAuthSecurityScheme) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *HTTPAuthSecurityScheme) UnmarshalProto(data []byte) error {
 	*x = HTTPAuthSecurityScheme{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *HTTPAuthSecurityScheme) readProto(w *wireReader) *Error {
+func (x *HTTPAuthSecurityScheme) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Description = wireString(w)
+			x.Description = wire.WireString(w)
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Scheme = wireString(w)
+			x.Scheme = wire.WireString(w)
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.BearerFormat = wireString(w)
+			x.BearerFormat = wire.WireString(w)
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readHTTPAuthSecuritySchemeProto reads a length-delimited HTTPAuthSecurityScheme from w; an error is located at field.
-func readHTTPAuthSecuritySchemeProto(w *wireReader, field string) *HTTPAuthSecurityScheme {
+func readHTTPAuthSecuritySchemeProto(w *wire.ProtoReader, field string) *HTTPAuthSecurityScheme {
 	x := new(HTTPAuthSecurityScheme)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -2652,20 +2653,20 @@ func (x *OAuth2SecurityScheme) AppendProto(b []byte) []byte {
 	}
 	if x.Description != "" {
 		b = append(b, 0x0a)
-		b = appendLenString(b, x.Description)
+		b = wire.AppendLenString(b, x.Description)
 	}
 	if x.Flows != nil {
 		b = append(b, 0x12)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = x.Flows.AppendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	}
 	if x.OAuth2MetadataURL != "" {
 		b = append(b, 0x1a)
-		b = appendLenString(b, x.OAuth2MetadataURL)
+		b = wire.AppendLenString(b, x.OAuth2MetadataURL)
 	}
 	return b
 }
@@ -2674,46 +2675,46 @@ func (x *OAuth2SecurityScheme) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *OAuth2SecurityScheme) UnmarshalProto(data []byte) error {
 	*x = OAuth2SecurityScheme{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *OAuth2SecurityScheme) readProto(w *wireReader) *Error {
+func (x *OAuth2SecurityScheme) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Description = wireString(w)
+			x.Description = wire.WireString(w)
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.Flows = readOAuthFlowsProto(w, "flows")
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.OAuth2MetadataURL = wireString(w)
+			x.OAuth2MetadataURL = wire.WireString(w)
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readOAuth2SecuritySchemeProto reads a length-delimited OAuth2SecurityScheme from w; an error is located at field.
-func readOAuth2SecuritySchemeProto(w *wireReader, field string) *OAuth2SecurityScheme {
+func readOAuth2SecuritySchemeProto(w *wire.ProtoReader, field string) *OAuth2SecurityScheme {
 	x := new(OAuth2SecurityScheme)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -2735,11 +2736,11 @@ func (x *OpenIDConnectSecurityScheme) AppendProto(b []byte) []byte {
 	}
 	if x.Description != "" {
 		b = append(b, 0x0a)
-		b = appendLenString(b, x.Description)
+		b = wire.AppendLenString(b, x.Description)
 	}
 	if x.OpenIDConnectURL != "" {
 		b = append(b, 0x12)
-		b = appendLenString(b, x.OpenIDConnectURL)
+		b = wire.AppendLenString(b, x.OpenIDConnectURL)
 	}
 	return b
 }
@@ -2748,40 +2749,40 @@ func (x *OpenIDConnectSecurityScheme) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *OpenIDConnectSecurityScheme) UnmarshalProto(data []byte) error {
 	*x = OpenIDConnectSecurityScheme{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *OpenIDConnectSecurityScheme) readProto(w *wireReader) *Error {
+func (x *OpenIDConnectSecurityScheme) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Description = wireString(w)
+			x.Description = wire.WireString(w)
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.OpenIDConnectURL = wireString(w)
+			x.OpenIDConnectURL = wire.WireString(w)
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readOpenIDConnectSecuritySchemeProto reads a length-delimited OpenIDConnectSecurityScheme from w; an error is located at field.
-func readOpenIDConnectSecuritySchemeProto(w *wireReader, field string) *OpenIDConnectSecurityScheme {
+func readOpenIDConnectSecuritySchemeProto(w *wire.ProtoReader, field string) *OpenIDConnectSecurityScheme {
 	x := new(OpenIDConnectSecurityScheme)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -2802,7 +2803,7 @@ func (x *MutualTLSSecurityScheme) AppendProto(b []byte) []byte {
 	}
 	if x.Description != "" {
 		b = append(b, 0x0a)
-		b = appendLenString(b, x.Description)
+		b = wire.AppendLenString(b, x.Description)
 	}
 	return b
 }
@@ -2811,34 +2812,34 @@ func (x *MutualTLSSecurityScheme) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *MutualTLSSecurityScheme) UnmarshalProto(data []byte) error {
 	*x = MutualTLSSecurityScheme{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *MutualTLSSecurityScheme) readProto(w *wireReader) *Error {
+func (x *MutualTLSSecurityScheme) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Description = wireString(w)
+			x.Description = wire.WireString(w)
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readMutualTLSSecuritySchemeProto reads a length-delimited MutualTLSSecurityScheme from w; an error is located at field.
-func readMutualTLSSecuritySchemeProto(w *wireReader, field string) *MutualTLSSecurityScheme {
+func readMutualTLSSecuritySchemeProto(w *wire.ProtoReader, field string) *MutualTLSSecurityScheme {
 	x := new(MutualTLSSecurityScheme)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -2861,36 +2862,36 @@ func (x *OAuthFlows) AppendProto(b []byte) []byte {
 		b = append(b, 0x0a)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = v.AuthorizationCode.AppendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	}
 	if v, ok := x.Flow.(*OAuthFlowsClientCredentials); ok {
 		b = append(b, 0x12)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = v.ClientCredentials.AppendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	}
 	if v, ok := x.Flow.(*OAuthFlowsImplicit); ok {
 		b = append(b, 0x1a)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = v.Implicit.AppendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	}
 	if v, ok := x.Flow.(*OAuthFlowsPassword); ok {
 		b = append(b, 0x22)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = v.Password.AppendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	}
 	return b
@@ -2900,52 +2901,52 @@ func (x *OAuthFlows) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *OAuthFlows) UnmarshalProto(data []byte) error {
 	*x = OAuthFlows{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *OAuthFlows) readProto(w *wireReader) *Error {
+func (x *OAuthFlows) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.Flow = &OAuthFlowsAuthorizationCode{AuthorizationCode: readAuthorizationCodeOAuthFlowProto(w, "authorizationCode")}
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.Flow = &OAuthFlowsClientCredentials{ClientCredentials: readClientCredentialsOAuthFlowProto(w, "clientCredentials")}
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.Flow = &OAuthFlowsImplicit{Implicit: readImplicitOAuthFlowProto(w, "implicit")}
 		case 4:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.Flow = &OAuthFlowsPassword{Password: readPasswordOAuthFlowProto(w, "password")}
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readOAuthFlowsProto reads a length-delimited OAuthFlows from w; an error is located at field.
-func readOAuthFlowsProto(w *wireReader, field string) *OAuthFlows {
+func readOAuthFlowsProto(w *wire.ProtoReader, field string) *OAuthFlows {
 	x := new(OAuthFlows)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -2976,27 +2977,27 @@ func (x *AuthorizationCodeOAuthFlow) AppendProto(b []byte) []byte {
 	}
 	if x.AuthorizationURL != "" {
 		b = append(b, 0x0a)
-		b = appendLenString(b, x.AuthorizationURL)
+		b = wire.AppendLenString(b, x.AuthorizationURL)
 	}
 	if x.TokenURL != "" {
 		b = append(b, 0x12)
-		b = appendLenString(b, x.TokenURL)
+		b = wire.AppendLenString(b, x.TokenURL)
 	}
 	if x.RefreshURL != "" {
 		b = append(b, 0x1a)
-		b = appendLenString(b, x.RefreshURL)
+		b = wire.AppendLenString(b, x.RefreshURL)
 	}
 	if len(x.Scopes) > 0 {
-		for _, k := range sortedKeys(x.Scopes) {
+		for _, k := range wire.SortedKeys(x.Scopes) {
 			b = append(b, 0x22)
 			{
 				var at int
-				b, at = beginLen(b)
+				b, at = wire.BeginLen(b)
 				b = append(b, 0x0a)
-				b = appendLenString(b, k)
+				b = wire.AppendLenString(b, k)
 				b = append(b, 0x12)
-				b = appendLenString(b, x.Scopes[k])
-				b = endLen(b, at)
+				b = wire.AppendLenString(b, x.Scopes[k])
+				b = wire.EndLen(b, at)
 			}
 		}
 	}
@@ -3007,75 +3008,75 @@ func (x *AuthorizationCodeOAuthFlow) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *AuthorizationCodeOAuthFlow) UnmarshalProto(data []byte) error {
 	*x = AuthorizationCodeOAuthFlow{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *AuthorizationCodeOAuthFlow) readProto(w *wireReader) *Error {
+func (x *AuthorizationCodeOAuthFlow) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.AuthorizationURL = wireString(w)
+			x.AuthorizationURL = wire.WireString(w)
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.TokenURL = wireString(w)
+			x.TokenURL = wire.WireString(w)
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.RefreshURL = wireString(w)
+			x.RefreshURL = wire.WireString(w)
 		case 4:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			if x.Scopes == nil {
 				x.Scopes = make(map[string]string)
 			}
-			e := newWireReader(w.lenBytes())
+			e := wire.NewProtoReader(w.LenBytes())
 			var k string
 			var v string
 			for {
-				n, ewt, ok := e.next()
+				n, ewt, ok := e.Next()
 				if !ok {
 					break
 				}
 				switch {
 				case n == 1 && ewt == 2:
-					k = wireString(e)
+					k = wire.WireString(e)
 				case n == 2 && ewt == 2:
-					v = wireString(e)
+					v = wire.WireString(e)
 				default:
-					e.skip(ewt)
+					e.Skip(ewt)
 				}
 			}
-			if e.err != nil {
-				return e.err.under("scopes")
+			if e.Err() != nil {
+				return e.Err().Under("scopes")
 			}
 			x.Scopes[k] = v
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readAuthorizationCodeOAuthFlowProto reads a length-delimited AuthorizationCodeOAuthFlow from w; an error is located at field.
-func readAuthorizationCodeOAuthFlowProto(w *wireReader, field string) *AuthorizationCodeOAuthFlow {
+func readAuthorizationCodeOAuthFlowProto(w *wire.ProtoReader, field string) *AuthorizationCodeOAuthFlow {
 	x := new(AuthorizationCodeOAuthFlow)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -3097,23 +3098,23 @@ func (x *ClientCredentialsOAuthFlow) AppendProto(b []byte) []byte {
 	}
 	if x.TokenURL != "" {
 		b = append(b, 0x0a)
-		b = appendLenString(b, x.TokenURL)
+		b = wire.AppendLenString(b, x.TokenURL)
 	}
 	if x.RefreshURL != "" {
 		b = append(b, 0x12)
-		b = appendLenString(b, x.RefreshURL)
+		b = wire.AppendLenString(b, x.RefreshURL)
 	}
 	if len(x.Scopes) > 0 {
-		for _, k := range sortedKeys(x.Scopes) {
+		for _, k := range wire.SortedKeys(x.Scopes) {
 			b = append(b, 0x1a)
 			{
 				var at int
-				b, at = beginLen(b)
+				b, at = wire.BeginLen(b)
 				b = append(b, 0x0a)
-				b = appendLenString(b, k)
+				b = wire.AppendLenString(b, k)
 				b = append(b, 0x12)
-				b = appendLenString(b, x.Scopes[k])
-				b = endLen(b, at)
+				b = wire.AppendLenString(b, x.Scopes[k])
+				b = wire.EndLen(b, at)
 			}
 		}
 	}
@@ -3124,69 +3125,69 @@ func (x *ClientCredentialsOAuthFlow) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *ClientCredentialsOAuthFlow) UnmarshalProto(data []byte) error {
 	*x = ClientCredentialsOAuthFlow{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *ClientCredentialsOAuthFlow) readProto(w *wireReader) *Error {
+func (x *ClientCredentialsOAuthFlow) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.TokenURL = wireString(w)
+			x.TokenURL = wire.WireString(w)
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.RefreshURL = wireString(w)
+			x.RefreshURL = wire.WireString(w)
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			if x.Scopes == nil {
 				x.Scopes = make(map[string]string)
 			}
-			e := newWireReader(w.lenBytes())
+			e := wire.NewProtoReader(w.LenBytes())
 			var k string
 			var v string
 			for {
-				n, ewt, ok := e.next()
+				n, ewt, ok := e.Next()
 				if !ok {
 					break
 				}
 				switch {
 				case n == 1 && ewt == 2:
-					k = wireString(e)
+					k = wire.WireString(e)
 				case n == 2 && ewt == 2:
-					v = wireString(e)
+					v = wire.WireString(e)
 				default:
-					e.skip(ewt)
+					e.Skip(ewt)
 				}
 			}
-			if e.err != nil {
-				return e.err.under("scopes")
+			if e.Err() != nil {
+				return e.Err().Under("scopes")
 			}
 			x.Scopes[k] = v
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readClientCredentialsOAuthFlowProto reads a length-delimited ClientCredentialsOAuthFlow from w; an error is located at field.
-func readClientCredentialsOAuthFlowProto(w *wireReader, field string) *ClientCredentialsOAuthFlow {
+func readClientCredentialsOAuthFlowProto(w *wire.ProtoReader, field string) *ClientCredentialsOAuthFlow {
 	x := new(ClientCredentialsOAuthFlow)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -3208,23 +3209,23 @@ func (x *ImplicitOAuthFlow) AppendProto(b []byte) []byte {
 	}
 	if x.AuthorizationURL != "" {
 		b = append(b, 0x0a)
-		b = appendLenString(b, x.AuthorizationURL)
+		b = wire.AppendLenString(b, x.AuthorizationURL)
 	}
 	if x.RefreshURL != "" {
 		b = append(b, 0x12)
-		b = appendLenString(b, x.RefreshURL)
+		b = wire.AppendLenString(b, x.RefreshURL)
 	}
 	if len(x.Scopes) > 0 {
-		for _, k := range sortedKeys(x.Scopes) {
+		for _, k := range wire.SortedKeys(x.Scopes) {
 			b = append(b, 0x1a)
 			{
 				var at int
-				b, at = beginLen(b)
+				b, at = wire.BeginLen(b)
 				b = append(b, 0x0a)
-				b = appendLenString(b, k)
+				b = wire.AppendLenString(b, k)
 				b = append(b, 0x12)
-				b = appendLenString(b, x.Scopes[k])
-				b = endLen(b, at)
+				b = wire.AppendLenString(b, x.Scopes[k])
+				b = wire.EndLen(b, at)
 			}
 		}
 	}
@@ -3235,69 +3236,69 @@ func (x *ImplicitOAuthFlow) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *ImplicitOAuthFlow) UnmarshalProto(data []byte) error {
 	*x = ImplicitOAuthFlow{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *ImplicitOAuthFlow) readProto(w *wireReader) *Error {
+func (x *ImplicitOAuthFlow) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.AuthorizationURL = wireString(w)
+			x.AuthorizationURL = wire.WireString(w)
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.RefreshURL = wireString(w)
+			x.RefreshURL = wire.WireString(w)
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			if x.Scopes == nil {
 				x.Scopes = make(map[string]string)
 			}
-			e := newWireReader(w.lenBytes())
+			e := wire.NewProtoReader(w.LenBytes())
 			var k string
 			var v string
 			for {
-				n, ewt, ok := e.next()
+				n, ewt, ok := e.Next()
 				if !ok {
 					break
 				}
 				switch {
 				case n == 1 && ewt == 2:
-					k = wireString(e)
+					k = wire.WireString(e)
 				case n == 2 && ewt == 2:
-					v = wireString(e)
+					v = wire.WireString(e)
 				default:
-					e.skip(ewt)
+					e.Skip(ewt)
 				}
 			}
-			if e.err != nil {
-				return e.err.under("scopes")
+			if e.Err() != nil {
+				return e.Err().Under("scopes")
 			}
 			x.Scopes[k] = v
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readImplicitOAuthFlowProto reads a length-delimited ImplicitOAuthFlow from w; an error is located at field.
-func readImplicitOAuthFlowProto(w *wireReader, field string) *ImplicitOAuthFlow {
+func readImplicitOAuthFlowProto(w *wire.ProtoReader, field string) *ImplicitOAuthFlow {
 	x := new(ImplicitOAuthFlow)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -3319,23 +3320,23 @@ func (x *PasswordOAuthFlow) AppendProto(b []byte) []byte {
 	}
 	if x.TokenURL != "" {
 		b = append(b, 0x0a)
-		b = appendLenString(b, x.TokenURL)
+		b = wire.AppendLenString(b, x.TokenURL)
 	}
 	if x.RefreshURL != "" {
 		b = append(b, 0x12)
-		b = appendLenString(b, x.RefreshURL)
+		b = wire.AppendLenString(b, x.RefreshURL)
 	}
 	if len(x.Scopes) > 0 {
-		for _, k := range sortedKeys(x.Scopes) {
+		for _, k := range wire.SortedKeys(x.Scopes) {
 			b = append(b, 0x1a)
 			{
 				var at int
-				b, at = beginLen(b)
+				b, at = wire.BeginLen(b)
 				b = append(b, 0x0a)
-				b = appendLenString(b, k)
+				b = wire.AppendLenString(b, k)
 				b = append(b, 0x12)
-				b = appendLenString(b, x.Scopes[k])
-				b = endLen(b, at)
+				b = wire.AppendLenString(b, x.Scopes[k])
+				b = wire.EndLen(b, at)
 			}
 		}
 	}
@@ -3346,69 +3347,69 @@ func (x *PasswordOAuthFlow) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *PasswordOAuthFlow) UnmarshalProto(data []byte) error {
 	*x = PasswordOAuthFlow{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *PasswordOAuthFlow) readProto(w *wireReader) *Error {
+func (x *PasswordOAuthFlow) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.TokenURL = wireString(w)
+			x.TokenURL = wire.WireString(w)
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.RefreshURL = wireString(w)
+			x.RefreshURL = wire.WireString(w)
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			if x.Scopes == nil {
 				x.Scopes = make(map[string]string)
 			}
-			e := newWireReader(w.lenBytes())
+			e := wire.NewProtoReader(w.LenBytes())
 			var k string
 			var v string
 			for {
-				n, ewt, ok := e.next()
+				n, ewt, ok := e.Next()
 				if !ok {
 					break
 				}
 				switch {
 				case n == 1 && ewt == 2:
-					k = wireString(e)
+					k = wire.WireString(e)
 				case n == 2 && ewt == 2:
-					v = wireString(e)
+					v = wire.WireString(e)
 				default:
-					e.skip(ewt)
+					e.Skip(ewt)
 				}
 			}
-			if e.err != nil {
-				return e.err.under("scopes")
+			if e.Err() != nil {
+				return e.Err().Under("scopes")
 			}
 			x.Scopes[k] = v
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readPasswordOAuthFlowProto reads a length-delimited PasswordOAuthFlow from w; an error is located at field.
-func readPasswordOAuthFlowProto(w *wireReader, field string) *PasswordOAuthFlow {
+func readPasswordOAuthFlowProto(w *wire.ProtoReader, field string) *PasswordOAuthFlow {
 	x := new(PasswordOAuthFlow)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -3432,27 +3433,27 @@ func (x *SendMessageRequest) AppendProto(b []byte) []byte {
 		b = append(b, 0x0a)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = x.Request.AppendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	}
 	if x.Configuration != nil {
 		b = append(b, 0x12)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = x.Configuration.AppendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	}
 	if x.Metadata != nil {
 		b = append(b, 0x1a)
 		{
 			var at int
-			b, at = beginLen(b)
-			b = appendStructWire(b, x.Metadata)
-			b = endLen(b, at)
+			b, at = wire.BeginLen(b)
+			b = wire.AppendStructWire(b, x.Metadata)
+			b = wire.EndLen(b, at)
 		}
 	}
 	return b
@@ -3462,46 +3463,46 @@ func (x *SendMessageRequest) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *SendMessageRequest) UnmarshalProto(data []byte) error {
 	*x = SendMessageRequest{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *SendMessageRequest) readProto(w *wireReader) *Error {
+func (x *SendMessageRequest) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.Request = readMessageProto(w, "message")
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.Configuration = readSendMessageConfigurationProto(w, "configuration")
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Metadata = wireStruct(w, "metadata")
+			x.Metadata = wire.WireStruct(w, "metadata")
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readSendMessageRequestProto reads a length-delimited SendMessageRequest from w; an error is located at field.
-func readSendMessageRequestProto(w *wireReader, field string) *SendMessageRequest {
+func readSendMessageRequestProto(w *wire.ProtoReader, field string) *SendMessageRequest {
 	x := new(SendMessageRequest)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -3525,11 +3526,11 @@ func (x *GetTaskRequest) AppendProto(b []byte) []byte {
 	}
 	if x.Name != "" {
 		b = append(b, 0x0a)
-		b = appendLenString(b, x.Name)
+		b = wire.AppendLenString(b, x.Name)
 	}
 	if x.HistoryLength != 0 {
 		b = append(b, 0x10)
-		b = appendVarint(b, uint64(int64(x.HistoryLength)))
+		b = wire.AppendVarint(b, uint64(int64(x.HistoryLength)))
 	}
 	return b
 }
@@ -3538,40 +3539,40 @@ func (x *GetTaskRequest) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *GetTaskRequest) UnmarshalProto(data []byte) error {
 	*x = GetTaskRequest{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *GetTaskRequest) readProto(w *wireReader) *Error {
+func (x *GetTaskRequest) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Name = wireString(w)
+			x.Name = wire.WireString(w)
 		case 2:
 			if wt != 0 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.HistoryLength = int32(w.varint())
+			x.HistoryLength = int32(w.Varint())
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readGetTaskRequestProto reads a length-delimited GetTaskRequest from w; an error is located at field.
-func readGetTaskRequestProto(w *wireReader, field string) *GetTaskRequest {
+func readGetTaskRequestProto(w *wire.ProtoReader, field string) *GetTaskRequest {
 	x := new(GetTaskRequest)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -3592,7 +3593,7 @@ func (x *CancelTaskRequest) AppendProto(b []byte) []byte {
 	}
 	if x.Name != "" {
 		b = append(b, 0x0a)
-		b = appendLenString(b, x.Name)
+		b = wire.AppendLenString(b, x.Name)
 	}
 	return b
 }
@@ -3601,34 +3602,34 @@ func (x *CancelTaskRequest) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *CancelTaskRequest) UnmarshalProto(data []byte) error {
 	*x = CancelTaskRequest{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *CancelTaskRequest) readProto(w *wireReader) *Error {
+func (x *CancelTaskRequest) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Name = wireString(w)
+			x.Name = wire.WireString(w)
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readCancelTaskRequestProto reads a length-delimited CancelTaskRequest from w; an error is located at field.
-func readCancelTaskRequestProto(w *wireReader, field string) *CancelTaskRequest {
+func readCancelTaskRequestProto(w *wire.ProtoReader, field string) *CancelTaskRequest {
 	x := new(CancelTaskRequest)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -3649,7 +3650,7 @@ func (x *GetTaskPushNotificationConfigRequest) AppendProto(b []byte) []byte {
 	}
 	if x.Name != "" {
 		b = append(b, 0x0a)
-		b = appendLenString(b, x.Name)
+		b = wire.AppendLenString(b, x.Name)
 	}
 	return b
 }
@@ -3658,34 +3659,34 @@ func (x *GetTaskPushNotificationConfigRequest) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *GetTaskPushNotificationConfigRequest) UnmarshalProto(data []byte) error {
 	*x = GetTaskPushNotificationConfigRequest{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *GetTaskPushNotificationConfigRequest) readProto(w *wireReader) *Error {
+func (x *GetTaskPushNotificationConfigRequest) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Name = wireString(w)
+			x.Name = wire.WireString(w)
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readGetTaskPushNotificationConfigRequestProto reads a length-delimited GetTaskPushNotificationConfigRequest from w; an error is located at field.
-func readGetTaskPushNotificationConfigRequestProto(w *wireReader, field string) *GetTaskPushNotificationConfigRequest {
+func readGetTaskPushNotificationConfigRequestProto(w *wire.ProtoReader, field string) *GetTaskPushNotificationConfigRequest {
 	x := new(GetTaskPushNotificationConfigRequest)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -3706,7 +3707,7 @@ func (x *DeleteTaskPushNotificationConfigRequest) AppendProto(b []byte) []byte {
 	}
 	if x.Name != "" {
 		b = append(b, 0x0a)
-		b = appendLenString(b, x.Name)
+		b = wire.AppendLenString(b, x.Name)
 	}
 	return b
 }
@@ -3715,34 +3716,34 @@ func (x *DeleteTaskPushNotificationConfigRequest) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *DeleteTaskPushNotificationConfigRequest) UnmarshalProto(data []byte) error {
 	*x = DeleteTaskPushNotificationConfigRequest{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *DeleteTaskPushNotificationConfigRequest) readProto(w *wireReader) *Error {
+func (x *DeleteTaskPushNotificationConfigRequest) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Name = wireString(w)
+			x.Name = wire.WireString(w)
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readDeleteTaskPushNotificationConfigRequestProto reads a length-delimited DeleteTaskPushNotificationConfigRequest from w; an error is located at field.
-func readDeleteTaskPushNotificationConfigRequestProto(w *wireReader, field string) *DeleteTaskPushNotificationConfigRequest {
+func readDeleteTaskPushNotificationConfigRequestProto(w *wire.ProtoReader, field string) *DeleteTaskPushNotificationConfigRequest {
 	x := new(DeleteTaskPushNotificationConfigRequest)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -3763,19 +3764,19 @@ func (x *CreateTaskPushNotificationConfigRequest) AppendProto(b []byte) []byte {
 	}
 	if x.Parent != "" {
 		b = append(b, 0x0a)
-		b = appendLenString(b, x.Parent)
+		b = wire.AppendLenString(b, x.Parent)
 	}
 	if x.ConfigID != "" {
 		b = append(b, 0x12)
-		b = appendLenString(b, x.ConfigID)
+		b = wire.AppendLenString(b, x.ConfigID)
 	}
 	if x.Config != nil {
 		b = append(b, 0x1a)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = x.Config.AppendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	}
 	return b
@@ -3785,46 +3786,46 @@ func (x *CreateTaskPushNotificationConfigRequest) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *CreateTaskPushNotificationConfigRequest) UnmarshalProto(data []byte) error {
 	*x = CreateTaskPushNotificationConfigRequest{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *CreateTaskPushNotificationConfigRequest) readProto(w *wireReader) *Error {
+func (x *CreateTaskPushNotificationConfigRequest) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Parent = wireString(w)
+			x.Parent = wire.WireString(w)
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.ConfigID = wireString(w)
+			x.ConfigID = wire.WireString(w)
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.Config = readTaskPushNotificationConfigProto(w, "config")
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readCreateTaskPushNotificationConfigRequestProto reads a length-delimited CreateTaskPushNotificationConfigRequest from w; an error is located at field.
-func readCreateTaskPushNotificationConfigRequestProto(w *wireReader, field string) *CreateTaskPushNotificationConfigRequest {
+func readCreateTaskPushNotificationConfigRequestProto(w *wire.ProtoReader, field string) *CreateTaskPushNotificationConfigRequest {
 	x := new(CreateTaskPushNotificationConfigRequest)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -3846,7 +3847,7 @@ func (x *TaskSubscriptionRequest) AppendProto(b []byte) []byte {
 	}
 	if x.Name != "" {
 		b = append(b, 0x0a)
-		b = appendLenString(b, x.Name)
+		b = wire.AppendLenString(b, x.Name)
 	}
 	return b
 }
@@ -3855,34 +3856,34 @@ func (x *TaskSubscriptionRequest) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *TaskSubscriptionRequest) UnmarshalProto(data []byte) error {
 	*x = TaskSubscriptionRequest{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *TaskSubscriptionRequest) readProto(w *wireReader) *Error {
+func (x *TaskSubscriptionRequest) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Name = wireString(w)
+			x.Name = wire.WireString(w)
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readTaskSubscriptionRequestProto reads a length-delimited TaskSubscriptionRequest from w; an error is located at field.
-func readTaskSubscriptionRequestProto(w *wireReader, field string) *TaskSubscriptionRequest {
+func readTaskSubscriptionRequestProto(w *wire.ProtoReader, field string) *TaskSubscriptionRequest {
 	x := new(TaskSubscriptionRequest)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -3903,15 +3904,15 @@ func (x *ListTaskPushNotificationConfigRequest) AppendProto(b []byte) []byte {
 	}
 	if x.Parent != "" {
 		b = append(b, 0x0a)
-		b = appendLenString(b, x.Parent)
+		b = wire.AppendLenString(b, x.Parent)
 	}
 	if x.PageSize != 0 {
 		b = append(b, 0x10)
-		b = appendVarint(b, uint64(int64(x.PageSize)))
+		b = wire.AppendVarint(b, uint64(int64(x.PageSize)))
 	}
 	if x.PageToken != "" {
 		b = append(b, 0x1a)
-		b = appendLenString(b, x.PageToken)
+		b = wire.AppendLenString(b, x.PageToken)
 	}
 	return b
 }
@@ -3920,46 +3921,46 @@ func (x *ListTaskPushNotificationConfigRequest) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *ListTaskPushNotificationConfigRequest) UnmarshalProto(data []byte) error {
 	*x = ListTaskPushNotificationConfigRequest{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *ListTaskPushNotificationConfigRequest) readProto(w *wireReader) *Error {
+func (x *ListTaskPushNotificationConfigRequest) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.Parent = wireString(w)
+			x.Parent = wire.WireString(w)
 		case 2:
 			if wt != 0 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.PageSize = int32(w.varint())
+			x.PageSize = int32(w.Varint())
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.PageToken = wireString(w)
+			x.PageToken = wire.WireString(w)
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readListTaskPushNotificationConfigRequestProto reads a length-delimited ListTaskPushNotificationConfigRequest from w; an error is located at field.
-func readListTaskPushNotificationConfigRequestProto(w *wireReader, field string) *ListTaskPushNotificationConfigRequest {
+func readListTaskPushNotificationConfigRequestProto(w *wire.ProtoReader, field string) *ListTaskPushNotificationConfigRequest {
 	x := new(ListTaskPushNotificationConfigRequest)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -3985,26 +3986,26 @@ func (x *GetAgentCardRequest) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *GetAgentCardRequest) UnmarshalProto(data []byte) error {
 	*x = GetAgentCardRequest{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *GetAgentCardRequest) readProto(w *wireReader) *Error {
+func (x *GetAgentCardRequest) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		_ = num
-		w.skip(wt)
+		w.Skip(wt)
 	}
-	return w.err
+	return w.Err()
 }
 
 // readGetAgentCardRequestProto reads a length-delimited GetAgentCardRequest from w; an error is located at field.
-func readGetAgentCardRequestProto(w *wireReader, field string) *GetAgentCardRequest {
+func readGetAgentCardRequestProto(w *wire.ProtoReader, field string) *GetAgentCardRequest {
 	x := new(GetAgentCardRequest)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -4027,18 +4028,18 @@ func (x *SendMessageResponse) AppendProto(b []byte) []byte {
 		b = append(b, 0x0a)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = v.Task.AppendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	}
 	if v, ok := x.Payload.(*SendMessageResponseMsg); ok {
 		b = append(b, 0x12)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = v.Msg.AppendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	}
 	return b
@@ -4048,40 +4049,40 @@ func (x *SendMessageResponse) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *SendMessageResponse) UnmarshalProto(data []byte) error {
 	*x = SendMessageResponse{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *SendMessageResponse) readProto(w *wireReader) *Error {
+func (x *SendMessageResponse) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.Payload = &SendMessageResponseTask{Task: readTaskProto(w, "task")}
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.Payload = &SendMessageResponseMsg{Msg: readMessageProto(w, "message")}
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readSendMessageResponseProto reads a length-delimited SendMessageResponse from w; an error is located at field.
-func readSendMessageResponseProto(w *wireReader, field string) *SendMessageResponse {
+func readSendMessageResponseProto(w *wire.ProtoReader, field string) *SendMessageResponse {
 	x := new(SendMessageResponse)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -4110,36 +4111,36 @@ func (x *StreamResponse) AppendProto(b []byte) []byte {
 		b = append(b, 0x0a)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = v.Task.AppendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	}
 	if v, ok := x.Payload.(*StreamResponseMsg); ok {
 		b = append(b, 0x12)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = v.Msg.AppendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	}
 	if v, ok := x.Payload.(*StreamResponseStatusUpdate); ok {
 		b = append(b, 0x1a)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = v.StatusUpdate.AppendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	}
 	if v, ok := x.Payload.(*StreamResponseArtifactUpdate); ok {
 		b = append(b, 0x22)
 		{
 			var at int
-			b, at = beginLen(b)
+			b, at = wire.BeginLen(b)
 			b = v.ArtifactUpdate.AppendProto(b)
-			b = endLen(b, at)
+			b = wire.EndLen(b, at)
 		}
 	}
 	return b
@@ -4149,52 +4150,52 @@ func (x *StreamResponse) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *StreamResponse) UnmarshalProto(data []byte) error {
 	*x = StreamResponse{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *StreamResponse) readProto(w *wireReader) *Error {
+func (x *StreamResponse) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.Payload = &StreamResponseTask{Task: readTaskProto(w, "task")}
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.Payload = &StreamResponseMsg{Msg: readMessageProto(w, "message")}
 		case 3:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.Payload = &StreamResponseStatusUpdate{StatusUpdate: readTaskStatusUpdateEventProto(w, "statusUpdate")}
 		case 4:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.Payload = &StreamResponseArtifactUpdate{ArtifactUpdate: readTaskArtifactUpdateEventProto(w, "artifactUpdate")}
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readStreamResponseProto reads a length-delimited StreamResponse from w; an error is located at field.
-func readStreamResponseProto(w *wireReader, field string) *StreamResponse {
+func readStreamResponseProto(w *wire.ProtoReader, field string) *StreamResponse {
 	x := new(StreamResponse)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -4228,15 +4229,15 @@ func (x *ListTaskPushNotificationConfigResponse) AppendProto(b []byte) []byte {
 			b = append(b, 0x0a)
 			{
 				var at int
-				b, at = beginLen(b)
+				b, at = wire.BeginLen(b)
 				b = e.AppendProto(b)
-				b = endLen(b, at)
+				b = wire.EndLen(b, at)
 			}
 		}
 	}
 	if x.NextPageToken != "" {
 		b = append(b, 0x12)
-		b = appendLenString(b, x.NextPageToken)
+		b = wire.AppendLenString(b, x.NextPageToken)
 	}
 	return b
 }
@@ -4245,40 +4246,40 @@ func (x *ListTaskPushNotificationConfigResponse) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *ListTaskPushNotificationConfigResponse) UnmarshalProto(data []byte) error {
 	*x = ListTaskPushNotificationConfigResponse{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *ListTaskPushNotificationConfigResponse) readProto(w *wireReader) *Error {
+func (x *ListTaskPushNotificationConfigResponse) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		switch num {
 		case 1:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
 			x.Configs = append(x.Configs, readTaskPushNotificationConfigProto(w, "configs"))
 		case 2:
 			if wt != 2 {
-				w.skip(wt)
+				w.Skip(wt)
 				continue
 			}
-			x.NextPageToken = wireString(w)
+			x.NextPageToken = wire.WireString(w)
 		default:
-			w.skip(wt)
+			w.Skip(wt)
 		}
 	}
-	return w.err
+	return w.Err()
 }
 
 // readListTaskPushNotificationConfigResponseProto reads a length-delimited ListTaskPushNotificationConfigResponse from w; an error is located at field.
-func readListTaskPushNotificationConfigResponseProto(w *wireReader, field string) *ListTaskPushNotificationConfigResponse {
+func readListTaskPushNotificationConfigResponseProto(w *wire.ProtoReader, field string) *ListTaskPushNotificationConfigResponse {
 	x := new(ListTaskPushNotificationConfigResponse)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }
@@ -4310,26 +4311,26 @@ func (x *Empty) AppendProto(b []byte) []byte {
 // are skipped.
 func (x *Empty) UnmarshalProto(data []byte) error {
 	*x = Empty{}
-	return asError(x.readProto(newWireReader(data)))
+	return wire.AsError(x.readProto(wire.NewProtoReader(data)))
 }
 
-func (x *Empty) readProto(w *wireReader) *Error {
+func (x *Empty) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.next()
+		num, wt, ok := w.Next()
 		if !ok {
 			break
 		}
 		_ = num
-		w.skip(wt)
+		w.Skip(wt)
 	}
-	return w.err
+	return w.Err()
 }
 
 // readEmptyProto reads a length-delimited Empty from w; an error is located at field.
-func readEmptyProto(w *wireReader, field string) *Empty {
+func readEmptyProto(w *wire.ProtoReader, field string) *Empty {
 	x := new(Empty)
-	if err := x.readProto(newWireReader(w.lenBytes())); err != nil && w.err == nil {
-		w.err = err.under(field)
+	if err := x.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
+		w.Adopt(err.Under(field))
 	}
 	return x
 }

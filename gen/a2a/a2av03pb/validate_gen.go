@@ -3,10 +3,12 @@
 
 package a2av03pb
 
+import "github.com/agui-gen/agui-gen/runtime/wire"
+
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *SendMessageConfiguration) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *SendMessageConfiguration) validate() *Error {
@@ -14,7 +16,7 @@ func (x *SendMessageConfiguration) validate() *Error {
 		return nil
 	}
 	if err := x.PushNotification.validate(); err != nil {
-		return err.under("pushNotification")
+		return err.Under("pushNotification")
 	}
 	return nil
 }
@@ -22,7 +24,7 @@ func (x *SendMessageConfiguration) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *Task) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *Task) validate() *Error {
@@ -30,26 +32,26 @@ func (x *Task) validate() *Error {
 		return nil
 	}
 	if err := x.Status.validate(); err != nil {
-		return err.under("status")
+		return err.Under("status")
 	}
 	for i, e := range x.Artifacts {
 		if e == nil {
-			return requiredError("").at(i).under("artifacts")
+			return wire.RequiredError("").At(i).Under("artifacts")
 		}
 		if err := e.validate(); err != nil {
-			return err.at(i).under("artifacts")
+			return err.At(i).Under("artifacts")
 		}
 	}
 	for i, e := range x.History {
 		if e == nil {
-			return requiredError("").at(i).under("history")
+			return wire.RequiredError("").At(i).Under("history")
 		}
 		if err := e.validate(); err != nil {
-			return err.at(i).under("history")
+			return err.At(i).Under("history")
 		}
 	}
 	if x.Metadata != nil {
-		if err := checkProtoJSON("metadata", x.Metadata, true); err != nil {
+		if err := wire.CheckProtoJSON("metadata", x.Metadata, true); err != nil {
 			return err
 		}
 	}
@@ -59,7 +61,7 @@ func (x *Task) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *TaskStatus) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *TaskStatus) validate() *Error {
@@ -67,10 +69,10 @@ func (x *TaskStatus) validate() *Error {
 		return nil
 	}
 	if err := x.Update.validate(); err != nil {
-		return err.under("message")
+		return err.Under("message")
 	}
 	if x.Timestamp != nil {
-		if err := checkTimestamp("timestamp", *x.Timestamp); err != nil {
+		if err := wire.CheckTimestamp("timestamp", *x.Timestamp); err != nil {
 			return err
 		}
 	}
@@ -80,7 +82,7 @@ func (x *TaskStatus) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *Part) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *Part) validate() *Error {
@@ -90,11 +92,11 @@ func (x *Part) validate() *Error {
 	switch v := x.Part.(type) {
 	case *PartFile:
 		if err := v.File.validate(); err != nil {
-			return err.under("file")
+			return err.Under("file")
 		}
 	case *PartData:
 		if err := v.Data.validate(); err != nil {
-			return err.under("data")
+			return err.Under("data")
 		}
 	}
 	return nil
@@ -103,7 +105,7 @@ func (x *Part) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *FilePart) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *FilePart) validate() *Error {
@@ -116,7 +118,7 @@ func (x *FilePart) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *DataPart) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *DataPart) validate() *Error {
@@ -124,7 +126,7 @@ func (x *DataPart) validate() *Error {
 		return nil
 	}
 	if x.Data != nil {
-		if err := checkProtoJSON("data", x.Data, true); err != nil {
+		if err := wire.CheckProtoJSON("data", x.Data, true); err != nil {
 			return err
 		}
 	}
@@ -134,7 +136,7 @@ func (x *DataPart) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *Message) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *Message) validate() *Error {
@@ -143,14 +145,14 @@ func (x *Message) validate() *Error {
 	}
 	for i, e := range x.Content {
 		if e == nil {
-			return requiredError("").at(i).under("content")
+			return wire.RequiredError("").At(i).Under("content")
 		}
 		if err := e.validate(); err != nil {
-			return err.at(i).under("content")
+			return err.At(i).Under("content")
 		}
 	}
 	if x.Metadata != nil {
-		if err := checkProtoJSON("metadata", x.Metadata, true); err != nil {
+		if err := wire.CheckProtoJSON("metadata", x.Metadata, true); err != nil {
 			return err
 		}
 	}
@@ -160,7 +162,7 @@ func (x *Message) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *Artifact) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *Artifact) validate() *Error {
@@ -169,14 +171,14 @@ func (x *Artifact) validate() *Error {
 	}
 	for i, e := range x.Parts {
 		if e == nil {
-			return requiredError("").at(i).under("parts")
+			return wire.RequiredError("").At(i).Under("parts")
 		}
 		if err := e.validate(); err != nil {
-			return err.at(i).under("parts")
+			return err.At(i).Under("parts")
 		}
 	}
 	if x.Metadata != nil {
-		if err := checkProtoJSON("metadata", x.Metadata, true); err != nil {
+		if err := wire.CheckProtoJSON("metadata", x.Metadata, true); err != nil {
 			return err
 		}
 	}
@@ -186,7 +188,7 @@ func (x *Artifact) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *TaskStatusUpdateEvent) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *TaskStatusUpdateEvent) validate() *Error {
@@ -194,10 +196,10 @@ func (x *TaskStatusUpdateEvent) validate() *Error {
 		return nil
 	}
 	if err := x.Status.validate(); err != nil {
-		return err.under("status")
+		return err.Under("status")
 	}
 	if x.Metadata != nil {
-		if err := checkProtoJSON("metadata", x.Metadata, true); err != nil {
+		if err := wire.CheckProtoJSON("metadata", x.Metadata, true); err != nil {
 			return err
 		}
 	}
@@ -207,7 +209,7 @@ func (x *TaskStatusUpdateEvent) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *TaskArtifactUpdateEvent) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *TaskArtifactUpdateEvent) validate() *Error {
@@ -215,10 +217,10 @@ func (x *TaskArtifactUpdateEvent) validate() *Error {
 		return nil
 	}
 	if err := x.Artifact.validate(); err != nil {
-		return err.under("artifact")
+		return err.Under("artifact")
 	}
 	if x.Metadata != nil {
-		if err := checkProtoJSON("metadata", x.Metadata, true); err != nil {
+		if err := wire.CheckProtoJSON("metadata", x.Metadata, true); err != nil {
 			return err
 		}
 	}
@@ -228,7 +230,7 @@ func (x *TaskArtifactUpdateEvent) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *PushNotificationConfig) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *PushNotificationConfig) validate() *Error {
@@ -236,7 +238,7 @@ func (x *PushNotificationConfig) validate() *Error {
 		return nil
 	}
 	if err := x.Authentication.validate(); err != nil {
-		return err.under("authentication")
+		return err.Under("authentication")
 	}
 	return nil
 }
@@ -244,7 +246,7 @@ func (x *PushNotificationConfig) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *AuthenticationInfo) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *AuthenticationInfo) validate() *Error {
@@ -257,7 +259,7 @@ func (x *AuthenticationInfo) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *AgentInterface) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *AgentInterface) validate() *Error {
@@ -270,7 +272,7 @@ func (x *AgentInterface) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *AgentCard) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *AgentCard) validate() *Error {
@@ -279,45 +281,45 @@ func (x *AgentCard) validate() *Error {
 	}
 	for i, e := range x.AdditionalInterfaces {
 		if e == nil {
-			return requiredError("").at(i).under("additionalInterfaces")
+			return wire.RequiredError("").At(i).Under("additionalInterfaces")
 		}
 		if err := e.validate(); err != nil {
-			return err.at(i).under("additionalInterfaces")
+			return err.At(i).Under("additionalInterfaces")
 		}
 	}
 	if err := x.Provider.validate(); err != nil {
-		return err.under("provider")
+		return err.Under("provider")
 	}
 	if err := x.Capabilities.validate(); err != nil {
-		return err.under("capabilities")
+		return err.Under("capabilities")
 	}
 	for k, e := range x.SecuritySchemes {
 		if err := e.validate(); err != nil {
-			return err.under(k).under("securitySchemes")
+			return err.Under(k).Under("securitySchemes")
 		}
 	}
 	for i, e := range x.Security {
 		if e == nil {
-			return requiredError("").at(i).under("security")
+			return wire.RequiredError("").At(i).Under("security")
 		}
 		if err := e.validate(); err != nil {
-			return err.at(i).under("security")
+			return err.At(i).Under("security")
 		}
 	}
 	for i, e := range x.Skills {
 		if e == nil {
-			return requiredError("").at(i).under("skills")
+			return wire.RequiredError("").At(i).Under("skills")
 		}
 		if err := e.validate(); err != nil {
-			return err.at(i).under("skills")
+			return err.At(i).Under("skills")
 		}
 	}
 	for i, e := range x.Signatures {
 		if e == nil {
-			return requiredError("").at(i).under("signatures")
+			return wire.RequiredError("").At(i).Under("signatures")
 		}
 		if err := e.validate(); err != nil {
-			return err.at(i).under("signatures")
+			return err.At(i).Under("signatures")
 		}
 	}
 	return nil
@@ -326,7 +328,7 @@ func (x *AgentCard) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *AgentProvider) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *AgentProvider) validate() *Error {
@@ -339,7 +341,7 @@ func (x *AgentProvider) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *AgentCapabilities) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *AgentCapabilities) validate() *Error {
@@ -348,10 +350,10 @@ func (x *AgentCapabilities) validate() *Error {
 	}
 	for i, e := range x.Extensions {
 		if e == nil {
-			return requiredError("").at(i).under("extensions")
+			return wire.RequiredError("").At(i).Under("extensions")
 		}
 		if err := e.validate(); err != nil {
-			return err.at(i).under("extensions")
+			return err.At(i).Under("extensions")
 		}
 	}
 	return nil
@@ -360,7 +362,7 @@ func (x *AgentCapabilities) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *AgentExtension) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *AgentExtension) validate() *Error {
@@ -368,7 +370,7 @@ func (x *AgentExtension) validate() *Error {
 		return nil
 	}
 	if x.Params != nil {
-		if err := checkProtoJSON("params", x.Params, true); err != nil {
+		if err := wire.CheckProtoJSON("params", x.Params, true); err != nil {
 			return err
 		}
 	}
@@ -378,7 +380,7 @@ func (x *AgentExtension) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *AgentSkill) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *AgentSkill) validate() *Error {
@@ -387,10 +389,10 @@ func (x *AgentSkill) validate() *Error {
 	}
 	for i, e := range x.Security {
 		if e == nil {
-			return requiredError("").at(i).under("security")
+			return wire.RequiredError("").At(i).Under("security")
 		}
 		if err := e.validate(); err != nil {
-			return err.at(i).under("security")
+			return err.At(i).Under("security")
 		}
 	}
 	return nil
@@ -399,7 +401,7 @@ func (x *AgentSkill) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *AgentCardSignature) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *AgentCardSignature) validate() *Error {
@@ -407,13 +409,13 @@ func (x *AgentCardSignature) validate() *Error {
 		return nil
 	}
 	if len(x.Protected) == 0 {
-		return requiredError("protected")
+		return wire.RequiredError("protected")
 	}
 	if len(x.Signature) == 0 {
-		return requiredError("signature")
+		return wire.RequiredError("signature")
 	}
 	if x.Header != nil {
-		if err := checkProtoJSON("header", x.Header, true); err != nil {
+		if err := wire.CheckProtoJSON("header", x.Header, true); err != nil {
 			return err
 		}
 	}
@@ -423,7 +425,7 @@ func (x *AgentCardSignature) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *TaskPushNotificationConfig) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *TaskPushNotificationConfig) validate() *Error {
@@ -431,7 +433,7 @@ func (x *TaskPushNotificationConfig) validate() *Error {
 		return nil
 	}
 	if err := x.PushNotificationConfig.validate(); err != nil {
-		return err.under("pushNotificationConfig")
+		return err.Under("pushNotificationConfig")
 	}
 	return nil
 }
@@ -439,7 +441,7 @@ func (x *TaskPushNotificationConfig) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *StringList) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *StringList) validate() *Error {
@@ -452,7 +454,7 @@ func (x *StringList) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *Security) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *Security) validate() *Error {
@@ -461,7 +463,7 @@ func (x *Security) validate() *Error {
 	}
 	for k, e := range x.Schemes {
 		if err := e.validate(); err != nil {
-			return err.under(k).under("schemes")
+			return err.Under(k).Under("schemes")
 		}
 	}
 	return nil
@@ -470,7 +472,7 @@ func (x *Security) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *SecurityScheme) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *SecurityScheme) validate() *Error {
@@ -480,23 +482,23 @@ func (x *SecurityScheme) validate() *Error {
 	switch v := x.Scheme.(type) {
 	case *SecuritySchemeAPIKeySecurityScheme:
 		if err := v.APIKeySecurityScheme.validate(); err != nil {
-			return err.under("apiKeySecurityScheme")
+			return err.Under("apiKeySecurityScheme")
 		}
 	case *SecuritySchemeHTTPAuthSecurityScheme:
 		if err := v.HTTPAuthSecurityScheme.validate(); err != nil {
-			return err.under("httpAuthSecurityScheme")
+			return err.Under("httpAuthSecurityScheme")
 		}
 	case *SecuritySchemeOAuth2SecurityScheme:
 		if err := v.OAuth2SecurityScheme.validate(); err != nil {
-			return err.under("oauth2SecurityScheme")
+			return err.Under("oauth2SecurityScheme")
 		}
 	case *SecuritySchemeOpenIDConnectSecurityScheme:
 		if err := v.OpenIDConnectSecurityScheme.validate(); err != nil {
-			return err.under("openIdConnectSecurityScheme")
+			return err.Under("openIdConnectSecurityScheme")
 		}
 	case *SecuritySchemeMTLSSecurityScheme:
 		if err := v.MTLSSecurityScheme.validate(); err != nil {
-			return err.under("mtlsSecurityScheme")
+			return err.Under("mtlsSecurityScheme")
 		}
 	}
 	return nil
@@ -505,7 +507,7 @@ func (x *SecurityScheme) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *APIKeySecurityScheme) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *APIKeySecurityScheme) validate() *Error {
@@ -518,7 +520,7 @@ func (x *APIKeySecurityScheme) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *HTTPAuthSecurityScheme) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *HTTPAuthSecurityScheme) validate() *Error {
@@ -531,7 +533,7 @@ func (x *HTTPAuthSecurityScheme) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *OAuth2SecurityScheme) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *OAuth2SecurityScheme) validate() *Error {
@@ -539,7 +541,7 @@ func (x *OAuth2SecurityScheme) validate() *Error {
 		return nil
 	}
 	if err := x.Flows.validate(); err != nil {
-		return err.under("flows")
+		return err.Under("flows")
 	}
 	return nil
 }
@@ -547,7 +549,7 @@ func (x *OAuth2SecurityScheme) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *OpenIDConnectSecurityScheme) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *OpenIDConnectSecurityScheme) validate() *Error {
@@ -560,7 +562,7 @@ func (x *OpenIDConnectSecurityScheme) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *MutualTLSSecurityScheme) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *MutualTLSSecurityScheme) validate() *Error {
@@ -573,7 +575,7 @@ func (x *MutualTLSSecurityScheme) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *OAuthFlows) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *OAuthFlows) validate() *Error {
@@ -583,19 +585,19 @@ func (x *OAuthFlows) validate() *Error {
 	switch v := x.Flow.(type) {
 	case *OAuthFlowsAuthorizationCode:
 		if err := v.AuthorizationCode.validate(); err != nil {
-			return err.under("authorizationCode")
+			return err.Under("authorizationCode")
 		}
 	case *OAuthFlowsClientCredentials:
 		if err := v.ClientCredentials.validate(); err != nil {
-			return err.under("clientCredentials")
+			return err.Under("clientCredentials")
 		}
 	case *OAuthFlowsImplicit:
 		if err := v.Implicit.validate(); err != nil {
-			return err.under("implicit")
+			return err.Under("implicit")
 		}
 	case *OAuthFlowsPassword:
 		if err := v.Password.validate(); err != nil {
-			return err.under("password")
+			return err.Under("password")
 		}
 	}
 	return nil
@@ -604,7 +606,7 @@ func (x *OAuthFlows) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *AuthorizationCodeOAuthFlow) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *AuthorizationCodeOAuthFlow) validate() *Error {
@@ -617,7 +619,7 @@ func (x *AuthorizationCodeOAuthFlow) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *ClientCredentialsOAuthFlow) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *ClientCredentialsOAuthFlow) validate() *Error {
@@ -630,7 +632,7 @@ func (x *ClientCredentialsOAuthFlow) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *ImplicitOAuthFlow) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *ImplicitOAuthFlow) validate() *Error {
@@ -643,7 +645,7 @@ func (x *ImplicitOAuthFlow) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *PasswordOAuthFlow) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *PasswordOAuthFlow) validate() *Error {
@@ -656,7 +658,7 @@ func (x *PasswordOAuthFlow) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *SendMessageRequest) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *SendMessageRequest) validate() *Error {
@@ -664,16 +666,16 @@ func (x *SendMessageRequest) validate() *Error {
 		return nil
 	}
 	if x.Request == nil {
-		return requiredError("message")
+		return wire.RequiredError("message")
 	}
 	if err := x.Request.validate(); err != nil {
-		return err.under("message")
+		return err.Under("message")
 	}
 	if err := x.Configuration.validate(); err != nil {
-		return err.under("configuration")
+		return err.Under("configuration")
 	}
 	if x.Metadata != nil {
-		if err := checkProtoJSON("metadata", x.Metadata, true); err != nil {
+		if err := wire.CheckProtoJSON("metadata", x.Metadata, true); err != nil {
 			return err
 		}
 	}
@@ -683,7 +685,7 @@ func (x *SendMessageRequest) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *GetTaskRequest) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *GetTaskRequest) validate() *Error {
@@ -691,7 +693,7 @@ func (x *GetTaskRequest) validate() *Error {
 		return nil
 	}
 	if len(x.Name) == 0 {
-		return requiredError("name")
+		return wire.RequiredError("name")
 	}
 	return nil
 }
@@ -699,7 +701,7 @@ func (x *GetTaskRequest) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *CancelTaskRequest) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *CancelTaskRequest) validate() *Error {
@@ -712,7 +714,7 @@ func (x *CancelTaskRequest) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *GetTaskPushNotificationConfigRequest) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *GetTaskPushNotificationConfigRequest) validate() *Error {
@@ -725,7 +727,7 @@ func (x *GetTaskPushNotificationConfigRequest) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *DeleteTaskPushNotificationConfigRequest) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *DeleteTaskPushNotificationConfigRequest) validate() *Error {
@@ -738,7 +740,7 @@ func (x *DeleteTaskPushNotificationConfigRequest) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *CreateTaskPushNotificationConfigRequest) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *CreateTaskPushNotificationConfigRequest) validate() *Error {
@@ -746,16 +748,16 @@ func (x *CreateTaskPushNotificationConfigRequest) validate() *Error {
 		return nil
 	}
 	if len(x.Parent) == 0 {
-		return requiredError("parent")
+		return wire.RequiredError("parent")
 	}
 	if len(x.ConfigID) == 0 {
-		return requiredError("configId")
+		return wire.RequiredError("configId")
 	}
 	if x.Config == nil {
-		return requiredError("config")
+		return wire.RequiredError("config")
 	}
 	if err := x.Config.validate(); err != nil {
-		return err.under("config")
+		return err.Under("config")
 	}
 	return nil
 }
@@ -763,7 +765,7 @@ func (x *CreateTaskPushNotificationConfigRequest) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *TaskSubscriptionRequest) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *TaskSubscriptionRequest) validate() *Error {
@@ -776,7 +778,7 @@ func (x *TaskSubscriptionRequest) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *ListTaskPushNotificationConfigRequest) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *ListTaskPushNotificationConfigRequest) validate() *Error {
@@ -789,7 +791,7 @@ func (x *ListTaskPushNotificationConfigRequest) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *GetAgentCardRequest) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *GetAgentCardRequest) validate() *Error {
@@ -802,7 +804,7 @@ func (x *GetAgentCardRequest) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *SendMessageResponse) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *SendMessageResponse) validate() *Error {
@@ -812,11 +814,11 @@ func (x *SendMessageResponse) validate() *Error {
 	switch v := x.Payload.(type) {
 	case *SendMessageResponseTask:
 		if err := v.Task.validate(); err != nil {
-			return err.under("task")
+			return err.Under("task")
 		}
 	case *SendMessageResponseMsg:
 		if err := v.Msg.validate(); err != nil {
-			return err.under("message")
+			return err.Under("message")
 		}
 	}
 	return nil
@@ -825,7 +827,7 @@ func (x *SendMessageResponse) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *StreamResponse) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *StreamResponse) validate() *Error {
@@ -835,19 +837,19 @@ func (x *StreamResponse) validate() *Error {
 	switch v := x.Payload.(type) {
 	case *StreamResponseTask:
 		if err := v.Task.validate(); err != nil {
-			return err.under("task")
+			return err.Under("task")
 		}
 	case *StreamResponseMsg:
 		if err := v.Msg.validate(); err != nil {
-			return err.under("message")
+			return err.Under("message")
 		}
 	case *StreamResponseStatusUpdate:
 		if err := v.StatusUpdate.validate(); err != nil {
-			return err.under("statusUpdate")
+			return err.Under("statusUpdate")
 		}
 	case *StreamResponseArtifactUpdate:
 		if err := v.ArtifactUpdate.validate(); err != nil {
-			return err.under("artifactUpdate")
+			return err.Under("artifactUpdate")
 		}
 	}
 	return nil
@@ -856,7 +858,7 @@ func (x *StreamResponse) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *ListTaskPushNotificationConfigResponse) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *ListTaskPushNotificationConfigResponse) validate() *Error {
@@ -865,10 +867,10 @@ func (x *ListTaskPushNotificationConfigResponse) validate() *Error {
 	}
 	for i, e := range x.Configs {
 		if e == nil {
-			return requiredError("").at(i).under("configs")
+			return wire.RequiredError("").At(i).Under("configs")
 		}
 		if err := e.validate(); err != nil {
-			return err.at(i).under("configs")
+			return err.At(i).Under("configs")
 		}
 	}
 	return nil
@@ -877,7 +879,7 @@ func (x *ListTaskPushNotificationConfigResponse) validate() *Error {
 // Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),
 // recursively, and returns the first violation as an *Error naming its JSON path.
 func (x *Empty) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *Empty) validate() *Error {

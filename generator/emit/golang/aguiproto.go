@@ -257,7 +257,7 @@ func (p *aguiProto) baseEvent(st *ir.Struct, msg string) protoField {
 	var inner []protoField
 	if n := p.number("EventType." + typ); n != 0 {
 		inner = append(inner, protoField{p.number("BaseEvent.type"), []jen.Code{appendTagCode(p.number("BaseEvent.type"), wireVarint),
-			jen.Id("b").Op("=").Id("appendVarint").Call(jen.Id("b"), jen.Lit(n))}})
+			jen.Id("b").Op("=").Qual(wirePkg, "AppendVarint").Call(jen.Id("b"), jen.Lit(n))}})
 	}
 	for _, bf := range p.base.Fields {
 		if bf.Narrowed {
@@ -272,11 +272,11 @@ func (p *aguiProto) baseEvent(st *ir.Struct, msg string) protoField {
 	}
 	return protoField{num, append([]jen.Code{appendTagCode(num, wireBytes)}, jen.BlockFunc(func(gr *jen.Group) {
 		gr.Var().Id("at").Int()
-		gr.List(jen.Id("b"), jen.Id("at")).Op("=").Id("beginLen").Call(jen.Id("b"))
+		gr.List(jen.Id("b"), jen.Id("at")).Op("=").Qual(wirePkg, "BeginLen").Call(jen.Id("b"))
 		for _, c := range code {
 			gr.Add(c)
 		}
-		gr.Id("b").Op("=").Id("endLen").Call(jen.Id("b"), jen.Id("at"))
+		gr.Id("b").Op("=").Qual(wirePkg, "EndLen").Call(jen.Id("b"), jen.Id("at"))
 	}))}
 }
 
@@ -287,11 +287,11 @@ func (p *aguiProto) tagField(u *ir.Union, msg string, fl *ir.Field) protoField {
 	if n, ok := p.tagNumber(msg, fl.Const.String); ok {
 		code := []jen.Code{}
 		if n != 0 {
-			code = []jen.Code{appendTagCode(num, wireVarint), jen.Id("b").Op("=").Id("appendVarint").Call(jen.Id("b"), jen.Lit(n))}
+			code = []jen.Code{appendTagCode(num, wireVarint), jen.Id("b").Op("=").Qual(wirePkg, "AppendVarint").Call(jen.Id("b"), jen.Lit(n))}
 		}
 		return protoField{num, code}
 	}
-	return protoField{num, []jen.Code{appendTagCode(num, wireBytes), jen.Id("b").Op("=").Id("appendLenString").Call(jen.Id("b"), jen.Lit(fl.Const.String))}}
+	return protoField{num, []jen.Code{appendTagCode(num, wireBytes), jen.Id("b").Op("=").Qual(wirePkg, "AppendLenString").Call(jen.Id("b"), jen.Lit(fl.Const.String))}}
 }
 
 // tagNumber returns the enum number of a flattened union's tag value,
@@ -316,7 +316,7 @@ func (p *aguiProto) field(st *ir.Struct, msg string, fl *ir.Field) []protoField 
 	t := fl.Type
 	if fl.Const != nil && !stored(fl) {
 		num := p.number(msg + "." + name)
-		return []protoField{{num, []jen.Code{appendTagCode(num, wireBytes), jen.Id("b").Op("=").Id("appendLenString").Call(jen.Id("b"), jen.Lit(fl.Const.String))}}}
+		return []protoField{{num, []jen.Code{appendTagCode(num, wireBytes), jen.Id("b").Op("=").Qual(wirePkg, "AppendLenString").Call(jen.Id("b"), jen.Lit(fl.Const.String))}}}
 	}
 	switch {
 	case t.Kind == ir.KindStringOrArray:
@@ -329,7 +329,7 @@ func (p *aguiProto) field(st *ir.Struct, msg string, fl *ir.Field) []protoField 
 		}
 		return []protoField{
 			{num, []jen.Code{jen.If(list.Clone().Op("==").Nil()).Block(appendTagCode(num, wireBytes),
-				jen.Id("b").Op("=").Id("appendLenString").Call(jen.Id("b"), v.Clone().Dot("Text")))}},
+				jen.Id("b").Op("=").Qual(wirePkg, "AppendLenString").Call(jen.Id("b"), v.Clone().Dot("Text")))}},
 			{parts, []jen.Code{jen.For(jen.List(jen.Id("_"), jen.Id("e")).Op(":=").Range().Add(list)).Block(
 				append([]jen.Code{appendTagCode(parts, wireBytes)}, p.unionValue(u, jen.Id("e"))...)...)}},
 		}
@@ -405,29 +405,29 @@ func (p *aguiProto) value(st *ir.Struct, fl *ir.Field, num int, v *jen.Statement
 	t := resolveAlias(fl.Type)
 	switch t.Kind {
 	case ir.KindString:
-		return []jen.Code{appendTagCode(num, wireBytes), jen.Id("b").Op("=").Id("appendLenString").Call(jen.Id("b"), v)}
+		return []jen.Code{appendTagCode(num, wireBytes), jen.Id("b").Op("=").Qual(wirePkg, "AppendLenString").Call(jen.Id("b"), v)}
 	case ir.KindInt:
-		return []jen.Code{appendTagCode(num, wireVarint), jen.Id("b").Op("=").Id("appendVarint").Call(jen.Id("b"), jen.Uint64().Call(v))}
+		return []jen.Code{appendTagCode(num, wireVarint), jen.Id("b").Op("=").Qual(wirePkg, "AppendVarint").Call(jen.Id("b"), jen.Uint64().Call(v))}
 	case ir.KindBool:
-		return []jen.Code{appendTagCode(num, wireVarint), jen.Id("b").Op("=").Id("appendBoolVarint").Call(jen.Id("b"), v)}
+		return []jen.Code{appendTagCode(num, wireVarint), jen.Id("b").Op("=").Qual(wirePkg, "AppendBoolVarint").Call(jen.Id("b"), v)}
 	case ir.KindFloat:
-		return []jen.Code{appendTagCode(num, wireFixed64), jen.Id("b").Op("=").Id("appendFixed64").Call(jen.Id("b"), jen.Qual("math", "Float64bits").Call(v))}
+		return []jen.Code{appendTagCode(num, wireFixed64), jen.Id("b").Op("=").Qual(wirePkg, "AppendFixed64").Call(jen.Id("b"), jen.Qual("math", "Float64bits").Call(v))}
 	case ir.KindAny:
-		fn := "appendValueWire"
+		fn := "AppendValueWire"
 		if t.JSONType == "object" && !protoValueObjects[st.Name+"."+fl.Name] {
-			fn = "appendStructWire"
+			fn = "AppendStructWire"
 		}
 		raw := v.Clone()
 		if fl.Required {
-			raw = jen.Id("rawOrNull").Call(v)
+			raw = jen.Qual(wirePkg, "RawOrNull").Call(v)
 		}
-		return append([]jen.Code{appendTagCode(num, wireBytes)}, lenDelimited(jen.Id(fn).Call(jen.Id("b"), raw))...)
+		return append([]jen.Code{appendTagCode(num, wireBytes)}, lenDelimited(jen.Qual(wirePkg, fn).Call(jen.Id("b"), raw))...)
 	case ir.KindArray:
 		elem := resolveAlias(*t.Elem)
 		var each []jen.Code
 		switch {
 		case elem.Kind == ir.KindString:
-			each = []jen.Code{appendTagCode(num, wireBytes), jen.Id("b").Op("=").Id("appendLenString").Call(jen.Id("b"), jen.Id("e"))}
+			each = []jen.Code{appendTagCode(num, wireBytes), jen.Id("b").Op("=").Qual(wirePkg, "AppendLenString").Call(jen.Id("b"), jen.Id("e"))}
 		case isUnion(elem):
 			each = append([]jen.Code{appendTagCode(num, wireBytes)}, p.unionValue(elem.Decl.(*ir.Union), jen.Id("e"))...)
 		case isStructType(elem):
@@ -442,7 +442,7 @@ func (p *aguiProto) value(st *ir.Struct, fl *ir.Field, num int, v *jen.Statement
 	case ir.KindNamed:
 		switch d := t.Decl.(type) {
 		case *ir.Enum:
-			return []jen.Code{appendTagCode(num, wireBytes), jen.Id("b").Op("=").Id("appendLenString").Call(jen.Id("b"), jen.String().Call(v))}
+			return []jen.Code{appendTagCode(num, wireBytes), jen.Id("b").Op("=").Qual(wirePkg, "AppendLenString").Call(jen.Id("b"), jen.String().Call(v))}
 		case *ir.Struct:
 			p.enqueue(d)
 			return append([]jen.Code{appendTagCode(num, wireBytes)}, lenDelimited(v.Dot("appendProto").Call(jen.Id("b")))...)
@@ -486,9 +486,9 @@ func (p *aguiProto) unionValue(u *ir.Union, v *jen.Statement) []jen.Code {
 		}
 		return []jen.Code{jen.BlockFunc(func(gr *jen.Group) {
 			gr.Var().Id("at").Int()
-			gr.List(jen.Id("b"), jen.Id("at")).Op("=").Id("beginLen").Call(jen.Id("b"))
+			gr.List(jen.Id("b"), jen.Id("at")).Op("=").Qual(wirePkg, "BeginLen").Call(jen.Id("b"))
 			gr.Switch(jen.Id("m").Op(":=").Add(v).Assert(jen.Type())).Block(cases...)
-			gr.Id("b").Op("=").Id("endLen").Call(jen.Id("b"), jen.Id("at"))
+			gr.Id("b").Op("=").Qual(wirePkg, "EndLen").Call(jen.Id("b"), jen.Id("at"))
 		})}
 	}
 	p.flat = appendUnique(p.flat, u)
@@ -526,7 +526,7 @@ func (p *aguiProto) emitFlatUnions(f *jen.File) {
 func (p *aguiProto) flattenIntoParent(msg, name string, u *ir.Union, v *jen.Statement) []protoField {
 	num := p.number(msg + "." + name)
 	out := []protoField{{num, []jen.Code{jen.If(v.Clone().Op("!=").Nil()).Block(appendTagCode(num, wireBytes),
-		jen.Id("b").Op("=").Id("appendLenString").Call(jen.Id("b"), jen.String().Call(v.Clone().Dot(p.g.tagMethod(u)).Call())))}}}
+		jen.Id("b").Op("=").Qual(wirePkg, "AppendLenString").Call(jen.Id("b"), jen.String().Call(v.Clone().Dot(p.g.tagMethod(u)).Call())))}}}
 	for _, m := range u.Members {
 		for _, fl := range m.Struct.AllFields() {
 			if fl.Discriminator || !stored(fl) {

@@ -27,7 +27,7 @@ func (p *aguiProto) emitProtoDecoders(f *jen.File, events *ir.Union) {
 		}
 		cases = append(cases, jen.Case(jen.Lit(arm)).Block(
 			jen.Id("x").Op(":=").New(jen.Id(p.g.n.decl[m.Struct])),
-			jen.Id("err").Op("=").Id("x").Dot("readProto").Call(jen.Id("newWireReader").Call(jen.Id("body"))),
+			jen.Id("err").Op("=").Id("x").Dot("readProto").Call(jen.Qual(wirePkg, "NewProtoReader").Call(jen.Id("body"))),
 			jen.Id("ev").Op("=").Id("x"),
 		))
 	}
@@ -41,20 +41,20 @@ func (p *aguiProto) emitProtoDecoders(f *jen.File, events *ir.Union) {
 	f.Comment("writes it. An arm this package does not know is reported as an error wrapping")
 	f.Comment("ErrUnknownEvent, so a receiver can drop the frame.")
 	f.Func().Id("UnmarshalEventProto").Params(jen.Id("data").Index().Byte()).Params(jen.Id("Event"), jen.Error()).Block(
-		jen.Id("w").Op(":=").Id("newWireReader").Call(jen.Id("data")),
+		jen.Id("w").Op(":=").Qual(wirePkg, "NewProtoReader").Call(jen.Id("data")),
 		jen.Var().Id("ev").Id("Event"),
 		jen.Var().Id("err").Op("*").Id("Error"),
 		jen.For().Block(
-			jen.List(jen.Id("num"), jen.Id("wt"), jen.Id("ok")).Op(":=").Id("w").Dot("next").Call(),
+			jen.List(jen.Id("num"), jen.Id("wt"), jen.Id("ok")).Op(":=").Id("w").Dot("Next").Call(),
 			jen.If(jen.Op("!").Id("ok")).Block(jen.Break()),
-			jen.If(jen.Id("wt").Op("!=").Lit(wireBytes)).Block(jen.Id("w").Dot("skip").Call(jen.Id("wt")), jen.Continue()),
-			jen.If(jen.Id("ev").Op("!=").Nil()).Block(jen.Id("w").Dot("fail").Call(jen.Lit("an Event envelope holds more than one event")), jen.Break()),
-			jen.Id("body").Op(":=").Id("w").Dot("lenBytes").Call(),
+			jen.If(jen.Id("wt").Op("!=").Lit(wireBytes)).Block(jen.Id("w").Dot("Skip").Call(jen.Id("wt")), jen.Continue()),
+			jen.If(jen.Id("ev").Op("!=").Nil()).Block(jen.Id("w").Dot("Fail").Call(jen.Lit("an Event envelope holds more than one event")), jen.Break()),
+			jen.Id("body").Op(":=").Id("w").Dot("LenBytes").Call(),
 			jen.Switch(jen.Id("num")).Block(cases...),
 			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
 		),
-		jen.If(jen.Id("w").Dot("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("w").Dot("err"))),
-		jen.If(jen.Id("ev").Op("==").Nil()).Block(jen.Return(jen.Nil(), jen.Id("validationError").Call(jen.Lit(""), jen.Lit("oneOf"), jen.Lit("the Event envelope holds no event")))),
+		jen.If(jen.Id("w").Dot("Err").Call().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("w").Dot("Err").Call())),
+		jen.If(jen.Id("ev").Op("==").Nil()).Block(jen.Return(jen.Nil(), jen.Qual(wirePkg, "ValidationError").Call(jen.Lit(""), jen.Lit("oneOf"), jen.Lit("the Event envelope holds no event")))),
 		jen.Return(jen.Id("ev"), jen.Nil()),
 	)
 	for _, st := range p.order {
@@ -95,21 +95,21 @@ func (p *aguiProto) emitReader(f *jen.File, st *ir.Struct) {
 	var sw []jen.Code
 	for _, c := range cases {
 		sw = append(sw, jen.Case(jen.Lit(c.num)).Block(append([]jen.Code{
-			jen.If(jen.Id("wt").Op("!=").Lit(c.wt)).Block(jen.Id("w").Dot("skip").Call(jen.Id("wt")), jen.Continue())}, c.code...)...))
+			jen.If(jen.Id("wt").Op("!=").Lit(c.wt)).Block(jen.Id("w").Dot("Skip").Call(jen.Id("wt")), jen.Continue())}, c.code...)...))
 	}
-	sw = append(sw, jen.Default().Block(jen.Id("w").Dot("skip").Call(jen.Id("wt"))))
+	sw = append(sw, jen.Default().Block(jen.Id("w").Dot("Skip").Call(jen.Id("wt"))))
 	body := append([]jen.Code{}, pre...)
 	body = append(body, jen.For().Block(
-		jen.List(jen.Id("num"), jen.Id("wt"), jen.Id("ok")).Op(":=").Id("w").Dot("next").Call(),
+		jen.List(jen.Id("num"), jen.Id("wt"), jen.Id("ok")).Op(":=").Id("w").Dot("Next").Call(),
 		jen.If(jen.Op("!").Id("ok")).Block(jen.Break()),
 		jen.Switch(jen.Id("num")).Block(sw...),
 	))
-	body = append(body, jen.If(jen.Id("w").Dot("err").Op("!=").Nil()).Block(jen.Return(jen.Id("w").Dot("err"))))
+	body = append(body, jen.If(jen.Id("w").Dot("Err").Call().Op("!=").Nil()).Block(jen.Return(jen.Id("w").Dot("Err").Call())))
 	body = append(body, post...)
 	body = append(body, jen.Return(jen.Nil()))
 	f.Line()
 	f.Comment(fmt.Sprintf("readProto reads the body of the protobuf message %s into x.", msg))
-	f.Func().Params(jen.Id("x").Op("*").Id(p.g.n.decl[st])).Id("readProto").Params(jen.Id("w").Op("*").Id("wireReader")).Op("*").Id("Error").Block(body...)
+	f.Func().Params(jen.Id("x").Op("*").Id(p.g.n.decl[st])).Id("readProto").Params(jen.Id("w").Op("*").Qual(wirePkg, "ProtoReader")).Op("*").Id("Error").Block(body...)
 }
 
 func containsStruct(ss []*ir.Struct, s *ir.Struct) bool {
@@ -132,20 +132,20 @@ func (p *aguiProto) readBaseEvent(st *ir.Struct, msg string) protoCase {
 		cs, _, _ := p.readField(st, "BaseEvent", bf)
 		for _, c := range cs {
 			inner = append(inner, jen.Case(jen.Lit(c.num)).Block(append([]jen.Code{
-				jen.If(jen.Id("wt").Op("!=").Lit(c.wt)).Block(jen.Id("w").Dot("skip").Call(jen.Id("wt")), jen.Continue())}, c.code...)...))
+				jen.If(jen.Id("wt").Op("!=").Lit(c.wt)).Block(jen.Id("w").Dot("Skip").Call(jen.Id("wt")), jen.Continue())}, c.code...)...))
 		}
 	}
-	inner = append(inner, jen.Default().Block(jen.Id("w").Dot("skip").Call(jen.Id("wt"))))
+	inner = append(inner, jen.Default().Block(jen.Id("w").Dot("Skip").Call(jen.Id("wt"))))
 	return protoCase{num, wireBytes, []jen.Code{
-		jen.If(jen.Err().Op(":=").Func().Params(jen.Id("w").Op("*").Id("wireReader")).Op("*").Id("Error").Block(
+		jen.If(jen.Err().Op(":=").Func().Params(jen.Id("w").Op("*").Qual(wirePkg, "ProtoReader")).Op("*").Id("Error").Block(
 			jen.For().Block(
-				jen.List(jen.Id("num"), jen.Id("wt"), jen.Id("ok")).Op(":=").Id("w").Dot("next").Call(),
+				jen.List(jen.Id("num"), jen.Id("wt"), jen.Id("ok")).Op(":=").Id("w").Dot("Next").Call(),
 				jen.If(jen.Op("!").Id("ok")).Block(jen.Break()),
 				jen.Switch(jen.Id("num")).Block(inner...),
 			),
-			jen.Return(jen.Id("w").Dot("err")),
-		).Call(jen.Id("newWireReader").Call(jen.Id("w").Dot("lenBytes").Call())), jen.Err().Op("!=").Nil()).Block(
-			jen.Return(jen.Err().Dot("under").Call(jen.Lit("base_event")))),
+			jen.Return(jen.Id("w").Dot("Err").Call()),
+		).Call(jen.Qual(wirePkg, "NewProtoReader").Call(jen.Id("w").Dot("LenBytes").Call())), jen.Err().Op("!=").Nil()).Block(
+			jen.Return(jen.Err().Dot("Under").Call(jen.Lit("base_event")))),
 	}}
 }
 
@@ -170,7 +170,7 @@ func (p *aguiProto) readField(st *ir.Struct, msg string, fl *ir.Field) (cases []
 			post = []jen.Code{jen.If(jen.Op("!").Id(seen).Op("&&").Add(list.Clone()).Op("==").Nil()).Block(
 				list.Clone().Op("=").Index().Id(p.g.n.decl[u]).Values())}
 		}
-		text := []jen.Code{dst.Clone().Dot("Text").Op("=").Id("wireString").Call(jen.Id("w"))}
+		text := []jen.Code{dst.Clone().Dot("Text").Op("=").Qual(wirePkg, "WireString").Call(jen.Id("w"))}
 		if fl.Required {
 			text = append(text, jen.Id(seen).Op("=").True())
 		}
@@ -178,7 +178,7 @@ func (p *aguiProto) readField(st *ir.Struct, msg string, fl *ir.Field) (cases []
 			{p.number(msg + "." + name), wireBytes, text},
 			{p.number(msg + "." + name + "_parts"), wireBytes, []jen.Code{
 				jen.List(jen.Id("v"), jen.Err()).Op(":=").Add(p.readUnion(u)),
-				jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err().Dot("under").Call(jen.Lit(fl.Name)))),
+				jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err().Dot("Under").Call(jen.Lit(fl.Name)))),
 				list.Clone().Op("=").Append(list.Clone(), jen.Id("v")),
 			}},
 		}, pre, post
@@ -190,65 +190,65 @@ func (p *aguiProto) readField(st *ir.Struct, msg string, fl *ir.Field) (cases []
 	optional := repOf(t, fl.Required) == repPointer
 	set := func(v jen.Code) []jen.Code {
 		if optional && !isStructType(t) {
-			return []jen.Code{dst.Clone().Op("=").Id("newOf").Call(v)}
+			return []jen.Code{dst.Clone().Op("=").Qual(wirePkg, "Ptr").Call(v)}
 		}
 		return []jen.Code{dst.Clone().Op("=").Add(v)}
 	}
 	switch rt.Kind {
 	case ir.KindString:
-		return []protoCase{{num, wireBytes, set(jen.Id("wireString").Call(jen.Id("w")))}}, nil, nil
+		return []protoCase{{num, wireBytes, set(jen.Qual(wirePkg, "WireString").Call(jen.Id("w")))}}, nil, nil
 	case ir.KindInt:
-		return []protoCase{{num, wireVarint, set(jen.Int64().Call(jen.Id("w").Dot("varint").Call()))}}, nil, nil
+		return []protoCase{{num, wireVarint, set(jen.Int64().Call(jen.Id("w").Dot("Varint").Call()))}}, nil, nil
 	case ir.KindBool:
-		return []protoCase{{num, wireVarint, set(jen.Id("w").Dot("varint").Call().Op("!=").Lit(0))}}, nil, nil
+		return []protoCase{{num, wireVarint, set(jen.Id("w").Dot("Varint").Call().Op("!=").Lit(0))}}, nil, nil
 	case ir.KindFloat:
-		return []protoCase{{num, wireFixed64, set(jen.Qual("math", "Float64frombits").Call(jen.Id("w").Dot("fixed64").Call()))}}, nil, nil
+		return []protoCase{{num, wireFixed64, set(jen.Qual("math", "Float64frombits").Call(jen.Id("w").Dot("Fixed64").Call()))}}, nil, nil
 	case ir.KindAny:
-		fn := "wireValue"
+		fn := "WireValue"
 		if rt.JSONType == "object" && !protoValueObjects[st.Name+"."+fl.Name] {
-			fn = "wireStruct"
+			fn = "WireStruct"
 			if fl.Required {
 				// An absent message field is its empty value: {} for a Struct.
 				post = []jen.Code{jen.If(dst.Clone().Op("==").Nil()).Block(dst.Clone().Op("=").Qual(jsonPkg, "RawMessage").Call(jen.Lit("{}")))}
 			}
 		}
-		return []protoCase{{num, wireBytes, []jen.Code{dst.Clone().Op("=").Id(fn).Call(jen.Id("w"), jen.Lit(fl.Name))}}}, nil, post
+		return []protoCase{{num, wireBytes, []jen.Code{dst.Clone().Op("=").Qual(wirePkg, fn).Call(jen.Id("w"), jen.Lit(fl.Name))}}}, nil, post
 	case ir.KindArray:
 		elem := resolveAlias(*rt.Elem)
 		switch {
 		case elem.Kind == ir.KindString:
-			return []protoCase{{num, wireBytes, []jen.Code{dst.Clone().Op("=").Append(dst.Clone(), jen.Id("wireString").Call(jen.Id("w")))}}}, nil, nil
+			return []protoCase{{num, wireBytes, []jen.Code{dst.Clone().Op("=").Append(dst.Clone(), jen.Qual(wirePkg, "WireString").Call(jen.Id("w")))}}}, nil, nil
 		case isUnion(elem):
 			return []protoCase{{num, wireBytes, []jen.Code{
 				jen.List(jen.Id("v"), jen.Err()).Op(":=").Add(p.readUnion(elem.Decl.(*ir.Union))),
-				jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err().Dot("at").Call(jen.Len(dst.Clone())).Dot("under").Call(jen.Lit(fl.Name)))),
+				jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err().Dot("At").Call(jen.Len(dst.Clone())).Dot("Under").Call(jen.Lit(fl.Name)))),
 				dst.Clone().Op("=").Append(dst.Clone(), jen.Id("v")),
 			}}}, nil, nil
 		case isStructType(elem):
 			return []protoCase{{num, wireBytes, []jen.Code{
 				jen.Var().Id("v").Id(p.g.n.decl[elem.Decl]),
-				jen.If(jen.Err().Op(":=").Id("v").Dot("readProto").Call(jen.Id("newWireReader").Call(jen.Id("w").Dot("lenBytes").Call())), jen.Err().Op("!=").Nil()).Block(
-					jen.Return(jen.Err().Dot("at").Call(jen.Len(dst.Clone())).Dot("under").Call(jen.Lit(fl.Name)))),
+				jen.If(jen.Err().Op(":=").Id("v").Dot("readProto").Call(jen.Qual(wirePkg, "NewProtoReader").Call(jen.Id("w").Dot("LenBytes").Call())), jen.Err().Op("!=").Nil()).Block(
+					jen.Return(jen.Err().Dot("At").Call(jen.Len(dst.Clone())).Dot("Under").Call(jen.Lit(fl.Name)))),
 				dst.Clone().Op("=").Append(dst.Clone(), jen.Id("v")),
 			}}}, nil, nil
 		}
 	case ir.KindNamed:
 		switch d := rt.Decl.(type) {
 		case *ir.Enum:
-			return []protoCase{{num, wireBytes, set(jen.Id(p.g.n.decl[d]).Call(jen.Id("wireString").Call(jen.Id("w"))))}}, nil, nil
+			return []protoCase{{num, wireBytes, set(jen.Id(p.g.n.decl[d]).Call(jen.Qual(wirePkg, "WireString").Call(jen.Id("w"))))}}, nil, nil
 		case *ir.Struct:
 			code := []jen.Code{}
 			target := dst.Clone()
 			if optional {
 				code = append(code, dst.Clone().Op("=").New(jen.Id(p.g.n.decl[d])))
 			}
-			code = append(code, jen.If(jen.Err().Op(":=").Add(target).Dot("readProto").Call(jen.Id("newWireReader").Call(jen.Id("w").Dot("lenBytes").Call())), jen.Err().Op("!=").Nil()).Block(
-				jen.Return(jen.Err().Dot("under").Call(jen.Lit(fl.Name)))))
+			code = append(code, jen.If(jen.Err().Op(":=").Add(target).Dot("readProto").Call(jen.Qual(wirePkg, "NewProtoReader").Call(jen.Id("w").Dot("LenBytes").Call())), jen.Err().Op("!=").Nil()).Block(
+				jen.Return(jen.Err().Dot("Under").Call(jen.Lit(fl.Name)))))
 			return []protoCase{{num, wireBytes, code}}, nil, nil
 		case *ir.Union:
 			return []protoCase{{num, wireBytes, []jen.Code{
 				jen.List(jen.Id("v"), jen.Err()).Op(":=").Add(p.readUnion(d)),
-				jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err().Dot("under").Call(jen.Lit(fl.Name)))),
+				jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err().Dot("Under").Call(jen.Lit(fl.Name)))),
 				dst.Clone().Op("=").Id("v"),
 			}}}, nil, nil
 		}
@@ -261,7 +261,7 @@ func (p *aguiProto) readField(st *ir.Struct, msg string, fl *ir.Field) (cases []
 // union value from w.
 func (p *aguiProto) readUnion(u *ir.Union) *jen.Statement {
 	p.readers = appendUnique(p.readers, u)
-	return jen.Id("read" + p.g.n.decl[u] + "Proto").Call(jen.Id("w").Dot("lenBytes").Call())
+	return jen.Id("read" + p.g.n.decl[u] + "Proto").Call(jen.Id("w").Dot("LenBytes").Call())
 }
 
 // emitUnionReaders writes, per union read from protobuf, the function that
@@ -276,24 +276,24 @@ func (p *aguiProto) emitFlatReader(f *jen.File, u *ir.Union) {
 		for _, m := range u.Members {
 			cases = append(cases, jen.Case(jen.Lit(arms[snake(m.Value)])).Block(
 				jen.Id("m").Op(":=").New(jen.Id(p.g.n.decl[m.Struct])),
-				jen.Id("err").Op("=").Id("m").Dot("readProto").Call(jen.Id("newWireReader").Call(jen.Id("w").Dot("lenBytes").Call())),
+				jen.Id("err").Op("=").Id("m").Dot("readProto").Call(jen.Qual(wirePkg, "NewProtoReader").Call(jen.Id("w").Dot("LenBytes").Call())),
 				jen.Id("v").Op("=").Id("m"),
 			))
 		}
-		cases = append(cases, jen.Default().Block(jen.Id("w").Dot("skip").Call(jen.Id("wt"))))
+		cases = append(cases, jen.Default().Block(jen.Id("w").Dot("Skip").Call(jen.Id("wt"))))
 		body = []jen.Code{
-			jen.Id("w").Op(":=").Id("newWireReader").Call(jen.Id("data")),
+			jen.Id("w").Op(":=").Qual(wirePkg, "NewProtoReader").Call(jen.Id("data")),
 			jen.Var().Id("v").Id(name),
 			jen.Var().Id("err").Op("*").Id("Error"),
 			jen.For(jen.Id("err").Op("==").Nil()).Block(
-				jen.List(jen.Id("num"), jen.Id("wt"), jen.Id("ok")).Op(":=").Id("w").Dot("next").Call(),
+				jen.List(jen.Id("num"), jen.Id("wt"), jen.Id("ok")).Op(":=").Id("w").Dot("Next").Call(),
 				jen.If(jen.Op("!").Id("ok")).Block(jen.Break()),
-				jen.If(jen.Id("wt").Op("!=").Lit(wireBytes)).Block(jen.Id("w").Dot("skip").Call(jen.Id("wt")), jen.Continue()),
+				jen.If(jen.Id("wt").Op("!=").Lit(wireBytes)).Block(jen.Id("w").Dot("Skip").Call(jen.Id("wt")), jen.Continue()),
 				jen.Switch(jen.Id("num")).Block(cases...),
 			),
-			jen.If(jen.Id("err").Op("==").Nil()).Block(jen.Id("err").Op("=").Id("w").Dot("err")),
+			jen.If(jen.Id("err").Op("==").Nil()).Block(jen.Id("err").Op("=").Id("w").Dot("Err").Call()),
 			jen.If(jen.Id("err").Op("==").Nil().Op("&&").Id("v").Op("==").Nil()).Block(
-				jen.Id("err").Op("=").Id("validationError").Call(jen.Lit(""), jen.Lit("oneOf"), jen.Lit("no "+msg+" member is set"))),
+				jen.Id("err").Op("=").Qual(wirePkg, "ValidationError").Call(jen.Lit(""), jen.Lit("oneOf"), jen.Lit("no "+msg+" member is set"))),
 			jen.Return(jen.Id("v"), jen.Id("err")),
 		}
 	} else {
@@ -308,30 +308,30 @@ func (p *aguiProto) emitFlatReader(f *jen.File, u *ir.Union) {
 			}
 			cases = append(cases, jen.Case(label).Block(
 				jen.Id("m").Op(":=").New(jen.Id(p.g.n.decl[m.Struct])),
-				jen.Return(jen.Id("m"), jen.Id("m").Dot("readProto").Call(jen.Id("newWireReader").Call(jen.Id("data")))),
+				jen.Return(jen.Id("m"), jen.Id("m").Dot("readProto").Call(jen.Qual(wirePkg, "NewProtoReader").Call(jen.Id("data")))),
 			))
 		}
 		scan := []jen.Code{
-			jen.Id("w").Op(":=").Id("newWireReader").Call(jen.Id("data")),
+			jen.Id("w").Op(":=").Qual(wirePkg, "NewProtoReader").Call(jen.Id("data")),
 		}
 		if enum {
 			scan = append(scan, jen.Var().Id("tag").Uint64())
 		} else {
 			scan = append(scan, jen.Var().Id("tag").String())
 		}
-		read := jen.Id("tag").Op("=").Id("wireString").Call(jen.Id("w"))
+		read := jen.Id("tag").Op("=").Qual(wirePkg, "WireString").Call(jen.Id("w"))
 		wt := wireBytes
 		if enum {
-			read = jen.Id("tag").Op("=").Id("w").Dot("varint").Call()
+			read = jen.Id("tag").Op("=").Id("w").Dot("Varint").Call()
 			wt = wireVarint
 		}
 		scan = append(scan,
 			jen.For().Block(
-				jen.List(jen.Id("num"), jen.Id("wt"), jen.Id("ok")).Op(":=").Id("w").Dot("next").Call(),
+				jen.List(jen.Id("num"), jen.Id("wt"), jen.Id("ok")).Op(":=").Id("w").Dot("Next").Call(),
 				jen.If(jen.Op("!").Id("ok")).Block(jen.Break()),
-				jen.If(jen.Id("num").Op("==").Lit(tagNum).Op("&&").Id("wt").Op("==").Lit(wt)).Block(read).Else().Block(jen.Id("w").Dot("skip").Call(jen.Id("wt"))),
+				jen.If(jen.Id("num").Op("==").Lit(tagNum).Op("&&").Id("wt").Op("==").Lit(wt)).Block(read).Else().Block(jen.Id("w").Dot("Skip").Call(jen.Id("wt"))),
 			),
-			jen.If(jen.Id("w").Dot("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("w").Dot("err"))),
+			jen.If(jen.Id("w").Dot("Err").Call().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("w").Dot("Err").Call())),
 			jen.Switch(jen.Id("tag")).Block(cases...),
 			jen.Return(jen.Nil(), jen.Op("&").Id("Error").Values(jen.Dict{jen.Id("Path"): jen.Lit("/" + u.Tag), jen.Id("Rule"): jen.Lit("oneOf"),
 				jen.Id("Offset"): jen.Lit(-1), jen.Id("Msg"): jen.Lit("unknown " + u.Tag), jen.Id("Err"): jen.Id("ErrUnknown" + name)})),
@@ -349,7 +349,7 @@ func (p *aguiProto) emitFlatReader(f *jen.File, u *ir.Union) {
 func (p *aguiProto) readFlattenedIntoParent(msg, name string, fl *ir.Field, u *ir.Union, dst *jen.Statement) (cases []protoCase, pre, post []jen.Code) {
 	tagVar := "tag" + p.g.n.decl[u]
 	pre = append(pre, jen.Var().Id(tagVar).String())
-	cases = append(cases, protoCase{p.number(msg + "." + name), wireBytes, []jen.Code{jen.Id(tagVar).Op("=").Id("wireString").Call(jen.Id("w"))}})
+	cases = append(cases, protoCase{p.number(msg + "." + name), wireBytes, []jen.Code{jen.Id(tagVar).Op("=").Qual(wirePkg, "WireString").Call(jen.Id("w"))}})
 	var choose []jen.Code
 	for i, m := range u.Members {
 		v := fmt.Sprintf("m%d", i)

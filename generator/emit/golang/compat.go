@@ -152,7 +152,7 @@ func compatFiles(cur *ir.Package, c Compat, importPath, pkgName string) ([]File,
 			cg.rules[n] = true
 		}
 	}
-	f := jen.NewFilePathName(importPath, pkgName)
+	f := newFile(importPath, pkgName)
 	f.HeaderComment(Header)
 	f.HeaderComment("Source: " + sourceLine(cur) + "; " + sourceLine(source))
 	cg.f = f
@@ -217,7 +217,7 @@ func compatFiles(cur *ir.Package, c Compat, importPath, pkgName string) ([]File,
 // CompatListFile emits compat_gen.go: the earlier versions the package
 // serves, by their generated tables.
 func CompatListFile(importPath, pkgName string, versions []string) (File, error) {
-	f := jen.NewFilePathName(importPath, pkgName)
+	f := newFile(importPath, pkgName)
 	f.HeaderComment(Header)
 	f.Comment("CompatVersions returns the earlier protocol versions the package was generated to")
 	f.Comment("serve beside its own, newest first; the servers serve them unless told otherwise.")
@@ -356,7 +356,7 @@ func (cg *compatGen) resultWriter(t ir.Type, outDecl *ir.Struct, out string) (je
 			return body(jen.Id(conv).Call(resp).Dot("AppendJSON").Call(jen.Id("b"))), nil
 		case *ir.Union: // nil, and written null, when the response holds nothing 0.3 has
 			conv := cg.need(pair{old: d, cur: outDecl})
-			return body(jen.Id("appendValue").Call(jen.Id("b"), jen.Id(conv).Call(resp))), nil
+			return body(jen.Qual(wirePkg, "AppendValue").Call(jen.Id("b"), jen.Id(conv).Call(resp))), nil
 		}
 	}
 	// Anything else (a list where the current version answers with a
@@ -603,7 +603,9 @@ func (cg *compatGen) upField(old *ir.Struct, of, cf *ir.Field) ([]jen.Code, bool
 			return jen.Id("out").Dot(naming.Exported(cf.Oneof.Name)).Op("=").Op("&").Id(cg.cur.wrapper[cf]).Values(jen.Dict{jen.Id(cg.cur.field[cf]): c})
 		}
 	case cf.Presence && isScalarLike(cf.Type):
-		set = func(c jen.Code) jen.Code { return jen.Id("out").Dot(cg.cur.field[cf]).Op("=").Id("newOf").Call(c) }
+		set = func(c jen.Code) jen.Code {
+			return jen.Id("out").Dot(cg.cur.field[cf]).Op("=").Qual(wirePkg, "Ptr").Call(c)
+		}
 	default:
 		set = func(c jen.Code) jen.Code { return jen.Id("out").Dot(cg.cur.field[cf]).Op("=").Add(c) }
 	}
@@ -659,7 +661,7 @@ func (cg *compatGen) downField(cur *ir.Struct, of, cf *ir.Field) ([]jen.Code, bo
 	case r == repPointer && isStructType(of.Type):
 		set = dst.Clone().Op("=").Add(val)
 	case r == repPointer:
-		set = dst.Clone().Op("=").Id("newOf").Call(val)
+		set = dst.Clone().Op("=").Qual(wirePkg, "Ptr").Call(val)
 	case r == repValue && isStructType(of.Type):
 		set = jen.If(jen.Id("v").Op(":=").Add(val), jen.Id("v").Op("!=").Nil()).Block(dst.Clone().Op("=").Op("*").Id("v"))
 	default:

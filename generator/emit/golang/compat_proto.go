@@ -418,7 +418,9 @@ func (pg *protoCompatGen) copyField(up bool, srcGen, dstGen *protoGen, sf, df *i
 			return jen.Id("out").Dot(oneof).Op("=").Op("&").Add(pg.wrapperType(dstGen, df)).Values(jen.Dict{jen.Id(dstGen.field[df]): c})
 		}
 	case dstPtr:
-		set = func(c jen.Code) jen.Code { return jen.Id("out").Dot(dstGen.field[df]).Op("=").Id("newOf").Call(c) }
+		set = func(c jen.Code) jen.Code {
+			return jen.Id("out").Dot(dstGen.field[df]).Op("=").Qual(wirePkg, "Ptr").Call(c)
+		}
 	default:
 		set = func(c jen.Code) jen.Code { return jen.Id("out").Dot(dstGen.field[df]).Op("=").Add(c) }
 	}

@@ -45,18 +45,18 @@ func (g *gen) emitReadJSON(f *jen.File, st *ir.Struct) error {
 		var body []jen.Code
 		switch {
 		case fl.Const != nil && !stored(fl):
-			body = append(body, jen.Id("r").Dot("expectConst").Call(jen.Lit(fl.Const.String)))
+			body = append(body, jen.Id("r").Dot("ExpectConst").Call(jen.Lit(fl.Const.String)))
 		case fl.TagOf != "":
 			tagVar := naming.Unexported(fl.Name)
 			locals = append(locals, jen.Var().Id(tagVar).String())
-			body = append(body, jen.Id(tagVar).Op("=").Id("r").Dot("readString").Call())
+			body = append(body, jen.Id(tagVar).Op("=").Id("r").Dot("ReadString").Call())
 		case fieldTagOf(st, fl) != nil:
 			tagField := fieldTagOf(st, fl)
 			u := fl.Type.Decl.(*ir.Union)
 			deferVar := naming.Unexported(fl.Name) + "At"
-			locals = append(locals, jen.Var().Id(deferVar).Id("deferred"))
-			body = append(body, jen.Id(deferVar).Op("=").Id("r").Dot("deferValue").Call())
-			post = append(post, jen.Id("r").Dot("revisit").Call(jen.Id(deferVar), jen.Func().Params(jen.Id("r").Op("*").Id("reader")).Block(
+			locals = append(locals, jen.Var().Id(deferVar).Qual(wirePkg, "Deferred"))
+			body = append(body, jen.Id(deferVar).Op("=").Id("r").Dot("Defer").Call())
+			post = append(post, jen.Id("r").Dot("Revisit").Call(jen.Id(deferVar), jen.Func().Params(jen.Id("r").Op("*").Qual(wirePkg, "Reader")).Block(
 				g.fieldExpr(st, fl).Op("=").Id("read"+g.n.decl[u]).Call(jen.Id("r"), jen.Id(naming.Unexported(tagField.Name))),
 			)))
 		default:
@@ -73,9 +73,9 @@ func (g *gen) emitReadJSON(f *jen.File, st *ir.Struct) error {
 		return fmt.Errorf("%s: %s has more than 64 required members", st.Pos, st.Name)
 	}
 	if g.hasExtra(st) {
-		cases = append(cases, jen.Default().Block(jen.Id("x").Dot("Extra").Op("=").Append(jen.Id("x").Dot("Extra"), jen.Id("r").Dot("readMember").Call())))
+		cases = append(cases, jen.Default().Block(jen.Id("x").Dot("Extra").Op("=").Append(jen.Id("x").Dot("Extra"), jen.Id("r").Dot("ReadMember").Call())))
 	} else {
-		cases = append(cases, jen.Default().Block(jen.Id("r").Dot("unknownField").Call()))
+		cases = append(cases, jen.Default().Block(jen.Id("r").Dot("UnknownField").Call()))
 	}
 	var body []jen.Code
 	if len(required) > 0 {
@@ -83,8 +83,8 @@ func (g *gen) emitReadJSON(f *jen.File, st *ir.Struct) error {
 	}
 	body = append(body, locals...)
 	body = append(body,
-		jen.If(jen.Op("!").Id("r").Dot("beginObject").Call()).Block(jen.Return()),
-		jen.For(jen.Id("r").Dot("nextField").Call()).Block(jen.Switch(jen.String().Call(jen.Id("r").Dot("key").Call())).Block(cases...)),
+		jen.If(jen.Op("!").Id("r").Dot("BeginObject").Call()).Block(jen.Return()),
+		jen.For(jen.Id("r").Dot("NextField").Call()).Block(jen.Switch(jen.String().Call(jen.Id("r").Dot("Key").Call())).Block(cases...)),
 	)
 	if len(required) > 0 {
 		all := uint64(1)<<len(required) - 1
@@ -94,13 +94,14 @@ func (g *gen) emitReadJSON(f *jen.File, st *ir.Struct) error {
 		checks := []jen.Code{}
 		for _, fl := range required {
 			checks = append(checks, jen.If(jen.Id("seen").Op("&").Lit(uint64(1)<<bit[fl]).Op("==").Lit(0)).Block(
-				jen.Id("r").Dot("missing").Call(jen.Lit(fl.Name)), jen.Return()))
+				jen.Id("r").Dot("Missing").Call(jen.Lit(fl.Name)), jen.Return()))
 		}
-		body = append(body, jen.If(jen.Id("seen").Op("!=").Lit(all).Op("&&").Op("!").Id("r").Dot("failed").Call()).Block(checks...))
+		body = append(body, jen.If(jen.Id("seen").Op("!=").Lit(all).Op("&&").Op("!").Id("r").Dot("Failed").Call()).Block(checks...))
 	}
 	body = append(body, post...)
 	f.Line()
-	f.Func().Params(jen.Id("x").Op("*").Id(name)).Id("readJSON").Params(jen.Id("r").Op("*").Id("reader")).Block(body...)
+	f.Comment(readJSONDoc)
+	f.Func().Params(jen.Id("x").Op("*").Id(name)).Id("ReadJSON").Params(jen.Id("r").Op("*").Qual(wirePkg, "Reader")).Block(body...)
 	f.Line()
 	f.Comment("UnmarshalJSON implements json.Unmarshaler. It drops members the schema does not")
 	f.Comment("declare; use a Decoder to reject or report them.")
@@ -130,13 +131,13 @@ func (g *gen) readField(st *ir.Struct, fl *ir.Field) []jen.Code {
 		if isStructType(t) {
 			return []jen.Code{
 				dst.Clone().Op("=").New(g.goType(t)),
-				dst.Clone().Dot("readJSON").Call(jen.Id("r")),
+				dst.Clone().Dot("ReadJSON").Call(jen.Id("r")),
 			}
 		}
-		return []jen.Code{dst.Clone().Op("=").Id("newOf").Call(g.readExpr(t))}
+		return []jen.Code{dst.Clone().Op("=").Qual(wirePkg, "Ptr").Call(g.readExpr(t))}
 	}
 	if isStructType(t) {
-		return []jen.Code{dst.Clone().Dot("readJSON").Call(jen.Id("r"))}
+		return []jen.Code{dst.Clone().Dot("ReadJSON").Call(jen.Id("r"))}
 	}
 	return []jen.Code{dst.Clone().Op("=").Add(g.readExpr(t))}
 }
@@ -146,23 +147,23 @@ func (g *gen) readExpr(t ir.Type) *jen.Statement {
 	r := jen.Id("r")
 	switch t.Kind {
 	case ir.KindString:
-		return r.Dot("readString").Call()
+		return r.Dot("ReadString").Call()
 	case ir.KindInt:
-		return r.Dot("readInt").Call()
+		return r.Dot("ReadInt").Call()
 	case ir.KindFloat:
-		return r.Dot("readFloat").Call()
+		return r.Dot("ReadFloat").Call()
 	case ir.KindBool:
-		return r.Dot("readBool").Call()
+		return r.Dot("ReadBool").Call()
 	case ir.KindAny:
-		return r.Dot("readRaw").Call(jen.Lit(t.NotNull), jen.Lit(t.JSONType == "object"))
+		return r.Dot("ReadRaw").Call(jen.Lit(t.NotNull), jen.Lit(t.JSONType == "object"))
 	case ir.KindArray:
-		return jen.Id("readSlice").Call(r, g.elemReader(*t.Elem))
+		return jen.Qual(wirePkg, "ReadSlice").Call(r, g.elemReader(*t.Elem))
 	case ir.KindMap:
-		return jen.Id("readMap").Call(r, g.elemReader(*t.Elem))
+		return jen.Qual(wirePkg, "ReadMap").Call(r, g.elemReader(*t.Elem))
 	case ir.KindNamed:
 		switch d := t.Decl.(type) {
 		case *ir.Enum:
-			return jen.Id(g.n.decl[d]).Call(r.Dot("readString").Call())
+			return jen.Id(g.n.decl[d]).Call(r.Dot("ReadString").Call())
 		case *ir.Alias:
 			at := d.Type
 			at.NotNull = at.NotNull || t.NotNull
@@ -179,23 +180,23 @@ func (g *gen) readExpr(t ir.Type) *jen.Statement {
 func (g *gen) elemReader(t ir.Type) jen.Code {
 	switch t.Kind {
 	case ir.KindString:
-		return jen.Id("readStringTo")
+		return jen.Qual(wirePkg, "ReadStringTo")
 	case ir.KindInt:
-		return jen.Id("readIntTo")
+		return jen.Qual(wirePkg, "ReadIntTo")
 	case ir.KindFloat:
-		return jen.Id("readFloatTo")
+		return jen.Qual(wirePkg, "ReadFloatTo")
 	case ir.KindBool:
-		return jen.Id("readBoolTo")
+		return jen.Qual(wirePkg, "ReadBoolTo")
 	case ir.KindAny:
 		if !t.NotNull && t.JSONType == "" {
-			return jen.Id("readAnyTo")
+			return jen.Qual(wirePkg, "ReadAnyTo")
 		}
 	case ir.KindStringOrArray:
-		return jen.Parens(jen.Op("*").Add(g.goType(t))).Dot("readJSON")
+		return jen.Parens(jen.Op("*").Add(g.goType(t))).Dot("ReadJSON")
 	case ir.KindNamed:
 		switch d := t.Decl.(type) {
 		case *ir.Struct:
-			return jen.Parens(jen.Op("*").Id(g.n.decl[d])).Dot("readJSON")
+			return jen.Parens(jen.Op("*").Id(g.n.decl[d])).Dot("ReadJSON")
 		case *ir.Union:
 			return jen.Id("read" + g.n.decl[d] + "To")
 		case *ir.Alias:
@@ -206,7 +207,7 @@ func (g *gen) elemReader(t ir.Type) jen.Code {
 			}
 		}
 	}
-	return jen.Func().Params(jen.Id("v").Op("*").Add(g.goType(t)), jen.Id("r").Op("*").Id("reader")).Block(
+	return jen.Func().Params(jen.Id("v").Op("*").Add(g.goType(t)), jen.Id("r").Op("*").Qual(wirePkg, "Reader")).Block(
 		jen.Op("*").Id("v").Op("=").Add(g.readExpr(t)))
 }
 
@@ -220,7 +221,7 @@ func (g *gen) emitUnionDecoder(f *jen.File, u *ir.Union) {
 		for _, m := range u.Members {
 			gr.Case(jen.Lit(m.Value)).Block(
 				jen.Id("v").Op(":=").New(jen.Id(g.n.decl[m.Struct])),
-				jen.Id("v").Dot("readJSON").Call(jen.Id("r")),
+				jen.Id("v").Dot("ReadJSON").Call(jen.Id("r")),
 				jen.Return(jen.Id("v")),
 			)
 		}
@@ -229,16 +230,16 @@ func (g *gen) emitUnionDecoder(f *jen.File, u *ir.Union) {
 		f.Line()
 		f.Comment(fmt.Sprintf("read%s reads the value selected by the %s tag.", name, u.Tag))
 		fallback := []jen.Code{
-			jen.Id("r").Dot("failWith").Call(jen.Lit("oneOf"), jen.Lit("unknown "+u.Tag+" ").Op("+").Qual("strconv", "Quote").Call(jen.Id("tag")), jen.Id(sentinel)),
+			jen.Id("r").Dot("FailWith").Call(jen.Lit("oneOf"), jen.Lit("unknown "+u.Tag+" ").Op("+").Qual("strconv", "Quote").Call(jen.Id("tag")), jen.Id(sentinel)),
 			jen.Return(jen.Nil()),
 		}
 		if u.Open {
 			fallback = []jen.Code{jen.Return(jen.Op("&").Id(g.n.other[u]).Values(jen.Dict{
 				jen.Id("Tag"): jen.Id("tag"),
-				jen.Id("Raw"): jen.Id("r").Dot("readRaw").Call(jen.True(), jen.True()),
+				jen.Id("Raw"): jen.Id("r").Dot("ReadRaw").Call(jen.True(), jen.True()),
 			}))}
 		}
-		f.Func().Id("read"+name).Params(jen.Id("r").Op("*").Id("reader"), jen.Id("tag").String()).Id(name).Block(
+		f.Func().Id("read"+name).Params(jen.Id("r").Op("*").Qual(wirePkg, "Reader"), jen.Id("tag").String()).Id(name).Block(
 			append([]jen.Code{jen.Switch(jen.Id("tag")).BlockFunc(cases)}, fallback...)...)
 		if !u.Open {
 			g.emitSentinel(f, u, sentinel)
@@ -254,24 +255,24 @@ func (g *gen) emitUnionDecoder(f *jen.File, u *ir.Union) {
 		}
 		f.Line()
 		f.Comment(fmt.Sprintf("read%s reads a %s, choosing its type by the member it has.", name, name))
-		f.Func().Id("read"+name).Params(jen.Id("r").Op("*").Id("reader")).Id(name).Block(
-			jen.Switch(jen.Id("r").Dot("presentOf").Call(keys...)).BlockFunc(cases),
+		f.Func().Id("read"+name).Params(jen.Id("r").Op("*").Qual(wirePkg, "Reader")).Id(name).Block(
+			jen.Switch(jen.Id("r").Dot("PresentOf").Call(keys...)).BlockFunc(cases),
 			jen.Return(jen.Nil()),
 		)
 	} else {
 		g.emitSentinel(f, u, sentinel)
 		f.Line()
 		f.Comment(fmt.Sprintf("read%s reads a %s, choosing its type by the %q member.", name, name, u.Tag))
-		f.Func().Id("read"+name).Params(jen.Id("r").Op("*").Id("reader")).Id(name).Block(
-			jen.List(jen.Id("tag"), jen.Id("ok")).Op(":=").Id("r").Dot("tag").Call(jen.Lit(u.Tag)),
+		f.Func().Id("read"+name).Params(jen.Id("r").Op("*").Qual(wirePkg, "Reader")).Id(name).Block(
+			jen.List(jen.Id("tag"), jen.Id("ok")).Op(":=").Id("r").Dot("Tag").Call(jen.Lit(u.Tag)),
 			jen.If(jen.Op("!").Id("ok")).Block(jen.Return(jen.Nil())),
 			jen.Switch(jen.String().Call(jen.Id("tag"))).BlockFunc(cases),
-			jen.Id("r").Dot("unknownTag").Call(jen.Lit(u.Tag), jen.Id("tag"), jen.Id(sentinel)),
+			jen.Id("r").Dot("UnknownTag").Call(jen.Lit(u.Tag), jen.Id("tag"), jen.Id(sentinel)),
 			jen.Return(jen.Nil()),
 		)
 	}
 	f.Line()
-	f.Func().Id("read"+name+"To").Params(jen.Id("v").Op("*").Id(name), jen.Id("r").Op("*").Id("reader")).Block(
+	f.Func().Id("read"+name+"To").Params(jen.Id("v").Op("*").Id(name), jen.Id("r").Op("*").Qual(wirePkg, "Reader")).Block(
 		jen.Op("*").Id("v").Op("=").Id("read" + name).Call(jen.Id("r")))
 	f.Line()
 	f.Comment(fmt.Sprintf("Unmarshal%s decodes one %s, dropping members the schema does not declare.", name, name))
@@ -284,12 +285,9 @@ func (g *gen) emitUnionDecoder(f *jen.File, u *ir.Union) {
 	f.Line()
 	f.Comment(fmt.Sprintf("Decode%s decodes one %s with d's options.", name, name))
 	f.Func().Params(jen.Id("d").Id("Decoder")).Id("Decode"+name).Params(jen.Id("data").Index().Byte()).Params(jen.Id(name), jen.Error()).Block(
-		jen.Id("r").Op(":=").Id("newReader").Call(jen.Id("data"), jen.Id("d")),
+		jen.Id("r").Op(":=").Qual(wirePkg, "NewReader").Call(jen.Id("data"), jen.Qual(wirePkg, "Decoder").Call(jen.Id("d"))),
 		jen.Id("v").Op(":=").Id("read"+name).Call(jen.Id("r")),
-		jen.Id("r").Dot("end").Call(),
-		jen.Id("err").Op(":=").Id("r").Dot("err"),
-		jen.Id("r").Dot("release").Call(),
-		jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
+		jen.If(jen.Err().Op(":=").Id("r").Dot("Finish").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 		jen.Return(jen.Id("v"), jen.Nil()),
 	)
 }
@@ -303,22 +301,20 @@ func (g *gen) emitSentinel(f *jen.File, u *ir.Union, sentinel string) {
 func (g *gen) emitChoiceDecoder(f *jen.File, c *choiceType) {
 	list := jen.Id("x").Dot(c.ListField)
 	f.Line()
-	f.Func().Params(jen.Id("x").Op("*").Id(c.Name)).Id("readJSON").Params(jen.Id("r").Op("*").Id("reader")).Block(
-		jen.Switch(jen.Id("r").Dot("peek").Call()).Block(
-			jen.Case(jen.LitRune('"')).Block(jen.Id("x").Dot("Text").Op("=").Id("r").Dot("readString").Call()),
-			jen.Case(jen.LitRune('[')).Block(list.Clone().Op("=").Id("readSlice").Call(jen.Id("r"), g.elemReader(c.Elem))),
-			jen.Default().Block(jen.Id("r").Dot("wrongChoice").Call(jen.Lit("a string or an array"))),
+	f.Comment(readJSONDoc)
+	f.Func().Params(jen.Id("x").Op("*").Id(c.Name)).Id("ReadJSON").Params(jen.Id("r").Op("*").Qual(wirePkg, "Reader")).Block(
+		jen.Switch(jen.Id("r").Dot("Peek").Call()).Block(
+			jen.Case(jen.LitRune('"')).Block(jen.Id("x").Dot("Text").Op("=").Id("r").Dot("ReadString").Call()),
+			jen.Case(jen.LitRune('[')).Block(list.Clone().Op("=").Qual(wirePkg, "ReadSlice").Call(jen.Id("r"), g.elemReader(c.Elem))),
+			jen.Default().Block(jen.Id("r").Dot("WrongChoice").Call(jen.Lit("a string or an array"))),
 		),
 	)
 	f.Line()
 	f.Comment("UnmarshalJSON implements json.Unmarshaler.")
 	f.Func().Params(jen.Id("x").Op("*").Id(c.Name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
 		jen.Op("*").Id("x").Op("=").Id(c.Name).Values(),
-		jen.Id("r").Op(":=").Id("newReader").Call(jen.Id("data"), jen.Id("Decoder").Values()),
-		jen.Id("x").Dot("readJSON").Call(jen.Id("r")),
-		jen.Id("r").Dot("end").Call(),
-		jen.Id("err").Op(":=").Id("r").Dot("err"),
-		jen.Id("r").Dot("release").Call(),
-		jen.Return(jen.Id("asError").Call(jen.Id("err"))),
+		jen.Id("r").Op(":=").Qual(wirePkg, "NewReader").Call(jen.Id("data"), jen.Qual(wirePkg, "Decoder").Values()),
+		jen.Id("x").Dot("ReadJSON").Call(jen.Id("r")),
+		jen.Return(jen.Id("r").Dot("Finish").Call()),
 	)
 }

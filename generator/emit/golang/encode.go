@@ -144,7 +144,7 @@ func (g *gen) emitAppendJSON(f *jen.File, st *ir.Struct) {
 			val := g.fieldExpr(st, sel)
 			e.add(jen.Var().Id("tag").String(),
 				jen.If(val.Clone().Op("!=").Nil()).Block(jen.Id("tag").Op("=").Add(val.Clone()).Dot(g.tagMethod(u)).Call()))
-			e.always(fl.Name, []jen.Code{jen.Id("b").Op("=").Id("appendString").Call(jen.Id("b"), jen.Id("tag"))})
+			e.always(fl.Name, []jen.Code{jen.Id("b").Op("=").Qual(wirePkg, "AppendString").Call(jen.Id("b"), jen.Id("tag"))})
 		case !stored(fl):
 			// A narrowed mixin member: the composing type writes it.
 		default:
@@ -153,14 +153,14 @@ func (g *gen) emitAppendJSON(f *jen.File, st *ir.Struct) {
 	}
 	if g.hasExtra(st) {
 		if e.state == stateCertain {
-			e.add(jen.Id("b").Op("=").Id("appendMembers").Call(jen.Id("b"), jen.Id("x").Dot("Extra")))
+			e.add(jen.Id("b").Op("=").Qual(wirePkg, "AppendMembers").Call(jen.Id("b"), jen.Id("x").Dot("Extra")))
 		} else {
 			e.needStart = true
 			e.add(jen.For(jen.List(jen.Id("_"), jen.Id("m")).Op(":=").Range().Id("x").Dot("Extra")).Block(
 				jen.If(jen.Len(jen.Id("b")).Op(">").Id("start")).Block(jen.Id("b").Op("=").Append(jen.Id("b"), jen.LitRune(','))),
-				jen.Id("b").Op("=").Id("appendString").Call(jen.Id("b"), jen.Id("m").Dot("Name")),
+				jen.Id("b").Op("=").Qual(wirePkg, "AppendString").Call(jen.Id("b"), jen.Id("m").Dot("Name")),
 				jen.Id("b").Op("=").Append(jen.Id("b"), jen.LitRune(':')),
-				jen.Id("b").Op("=").Id("appendRaw").Call(jen.Id("b"), jen.Id("m").Dot("Value")),
+				jen.Id("b").Op("=").Qual(wirePkg, "AppendRaw").Call(jen.Id("b"), jen.Id("m").Dot("Value")),
 			))
 		}
 	}
@@ -246,15 +246,15 @@ func (g *gen) appendValue(t ir.Type, v *jen.Statement) []jen.Code {
 	set := func(call *jen.Statement) []jen.Code { return []jen.Code{jen.Id("b").Op("=").Add(call)} }
 	switch t.Kind {
 	case ir.KindString:
-		return set(jen.Id("appendString").Call(jen.Id("b"), v))
+		return set(jen.Qual(wirePkg, "AppendString").Call(jen.Id("b"), v))
 	case ir.KindInt:
-		return set(jen.Id("appendInt").Call(jen.Id("b"), v))
+		return set(jen.Qual(wirePkg, "AppendInt").Call(jen.Id("b"), v))
 	case ir.KindFloat:
-		return set(jen.Id("appendFloat").Call(jen.Id("b"), v))
+		return set(jen.Qual(wirePkg, "AppendFloat").Call(jen.Id("b"), v))
 	case ir.KindBool:
-		return set(jen.Id("appendBool").Call(jen.Id("b"), v))
+		return set(jen.Qual(wirePkg, "AppendBool").Call(jen.Id("b"), v))
 	case ir.KindAny:
-		return set(jen.Id("appendRaw").Call(jen.Id("b"), v))
+		return set(jen.Qual(wirePkg, "AppendRaw").Call(jen.Id("b"), v))
 	case ir.KindStringOrArray:
 		return set(v.Dot("appendJSON").Call(jen.Id("b")))
 	case ir.KindArray:
@@ -275,24 +275,24 @@ func (g *gen) appendValue(t ir.Type, v *jen.Statement) []jen.Code {
 		done()
 		loop := append([]jen.Code{
 			jen.If(jen.Id(i).Op(">").Lit(0)).Block(jen.Id("b").Op("=").Append(jen.Id("b"), jen.LitRune(','))),
-			jen.Id("b").Op("=").Id("appendString").Call(jen.Id("b"), jen.Id(k)),
+			jen.Id("b").Op("=").Qual(wirePkg, "AppendString").Call(jen.Id("b"), jen.Id(k)),
 			jen.Id("b").Op("=").Append(jen.Id("b"), jen.LitRune(':')),
 		}, elem...)
 		return []jen.Code{
 			jen.Id("b").Op("=").Append(jen.Id("b"), jen.LitRune('{')),
-			jen.For(jen.List(jen.Id(i), jen.Id(k)).Op(":=").Range().Id("sortedKeys").Call(v.Clone())).Block(loop...),
+			jen.For(jen.List(jen.Id(i), jen.Id(k)).Op(":=").Range().Qual(wirePkg, "SortedKeys").Call(v.Clone())).Block(loop...),
 			jen.Id("b").Op("=").Append(jen.Id("b"), jen.LitRune('}')),
 		}
 	case ir.KindNamed:
 		switch d := t.Decl.(type) {
 		case *ir.Enum:
-			return set(jen.Id("appendString").Call(jen.Id("b"), jen.String().Call(v)))
+			return set(jen.Qual(wirePkg, "AppendString").Call(jen.Id("b"), jen.String().Call(v)))
 		case *ir.Alias:
 			return g.appendValue(d.Type, v)
 		case *ir.Struct:
 			return set(v.Dot("AppendJSON").Call(jen.Id("b")))
 		case *ir.Union:
-			return set(jen.Id("appendValue").Call(jen.Id("b"), v))
+			return set(jen.Qual(wirePkg, "AppendValue").Call(jen.Id("b"), v))
 		}
 	}
 	panic("appendValue: unsupported type")
@@ -304,7 +304,7 @@ func (g *gen) emitChoiceEncoder(f *jen.File, c *choiceType) {
 	f.Line()
 	f.Comment("appendJSON appends the string, or the list when " + c.ListField + " is set.")
 	f.Func().Params(recv.Clone()).Id("appendJSON").Params(jen.Id("b").Index().Byte()).Index().Byte().Block(
-		jen.If(list.Clone().Op("==").Nil()).Block(jen.Return(jen.Id("appendString").Call(jen.Id("b"), jen.Id("x").Dot("Text")))),
+		jen.If(list.Clone().Op("==").Nil()).Block(jen.Return(jen.Qual(wirePkg, "AppendString").Call(jen.Id("b"), jen.Id("x").Dot("Text")))),
 		jen.BlockFunc(func(gr *jen.Group) {
 			for _, s := range g.appendValue(ir.Type{Kind: ir.KindArray, Elem: &c.Elem}, list.Clone()) {
 				gr.Add(s)

@@ -90,7 +90,7 @@ func Package(pkg *ir.Package, opts Options) ([]File, error) {
 	g := &gen{pkg: pkg, n: n, opts: opts, patterns: map[string]string{}}
 	var files []File
 	render := func(name string, build func(f *jen.File) error) error {
-		f := jen.NewFilePathName(opts.ImportPath, opts.PackageName)
+		f := newFile(opts.ImportPath, opts.PackageName)
 		f.HeaderComment(Header)
 		f.HeaderComment("Source: " + g.sourceLine())
 		if err := build(f); err != nil {
@@ -112,6 +112,7 @@ func Package(pkg *ir.Package, opts Options) ([]File, error) {
 		{"encode_gen.go", func(f *jen.File) error { g.emitEncoders(f); return nil }},
 		{"decode_gen.go", g.emitDecoders},
 		{"validate_gen.go", func(f *jen.File) error { g.emitValidators(f); return nil }},
+		{"wire_gen.go", func(f *jen.File) error { emitWireAPI(f); return nil }},
 	}
 	if opts.AGUIRuntime {
 		steps = append(steps, struct {
@@ -130,11 +131,6 @@ func Package(pkg *ir.Package, opts Options) ([]File, error) {
 			return nil, err
 		}
 	}
-	support, err := renderSupport(templates.JSONWire, "jsonwire", opts.PackageName, needsOf(pkg, opts.ProtoLedger != nil))
-	if err != nil {
-		return nil, err
-	}
-	files = append(files, support...)
 	if opts.AGUIRuntime {
 		rt, err := renderRuntime(templates.AGUIRuntime, "aguirt", opts.PackageName, templates.AGUIImportPath, "agui")
 		if err != nil {
@@ -175,49 +171,6 @@ func (g *gen) emitDoc(f *jen.File) {
 		f.Comment("ProtocolVersion is the protocol version of that schema, as carried in protocolVersion.")
 		f.Const().Id("ProtocolVersion").Op("=").Lit(base.Version)
 	}
-}
-
-// renderSupport copies the non-test Go files of one templates directory into
-// the output package; the proto_*.go files only when withProto is set.
-func renderSupport(fsys fs.FS, dir, pkgName string, needs supportNeeds) ([]File, error) {
-	return copyTemplates(fsys, dir, pkgName, dir+"_", func(name string) bool {
-		switch name {
-		case "keys.go":
-			return needs.proto || needs.maps
-		case "maps.go": // the proto codecs read maps their own way
-			return needs.maps
-		case "presence.go":
-			return needs.presence
-		}
-		return needs.proto || !strings.HasPrefix(name, "proto_")
-	}, nil)
-}
-
-// supportNeeds says which optional parts of the JSON support code a package
-// uses.
-type supportNeeds struct {
-	proto    bool // the protobuf codecs
-	maps     bool // a field that is a map
-	presence bool // a union told apart by which member is present
-}
-
-func needsOf(pkg *ir.Package, proto bool) supportNeeds {
-	n := supportNeeds{proto: proto}
-	var isMap func(t ir.Type) bool
-	isMap = func(t ir.Type) bool {
-		return t.Kind == ir.KindMap || (t.Elem != nil && isMap(*t.Elem))
-	}
-	for _, d := range pkg.Decls {
-		switch d := d.(type) {
-		case *ir.Struct:
-			for _, f := range d.Fields {
-				n.maps = n.maps || isMap(f.Type)
-			}
-		case *ir.Union:
-			n.presence = n.presence || d.Tag == ""
-		}
-	}
-	return n
 }
 
 // copyTemplates copies the non-test Go files of a templates directory that

@@ -46,8 +46,9 @@ func ProtoPackage(pkg *ir.Package, opts Options) ([]File, error) {
 		{"proto_gen.go", g.emitProto},
 		{"validate_gen.go", g.emitValidate},
 		{"service_gen.go", g.emitServices},
+		{"wire_gen.go", func(f *jen.File) { emitWireAPI(f) }},
 	} {
-		f := jen.NewFilePathName(opts.ImportPath, opts.PackageName)
+		f := newFile(opts.ImportPath, opts.PackageName)
 		f.HeaderComment(Header)
 		f.HeaderComment("Source: " + sourceLine(pkg))
 		s.build(f)
@@ -57,11 +58,6 @@ func ProtoPackage(pkg *ir.Package, opts Options) ([]File, error) {
 		}
 		files = append(files, File{Name: s.name, Content: buf.Bytes()})
 	}
-	support, err := renderSupport(templates.JSONWire, "jsonwire", opts.PackageName, supportNeeds{proto: true})
-	if err != nil {
-		return nil, err
-	}
-	files = append(files, support...)
 	// The conversions between versions are the runtime's: a package of
 	// types alone (an earlier version's proto) has no use for them.
 	core, err := copyTemplates(templates.A2ACore, "a2acore", opts.PackageName, "service_", func(name string) bool { return opts.A2ARuntime || name != "compat.go" }, nil)

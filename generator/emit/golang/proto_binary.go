@@ -67,43 +67,43 @@ func (g *protoGen) wireValue(t ir.Type, v *jen.Statement) []jen.Code {
 	b := jen.Id("b")
 	switch t.Kind {
 	case ir.KindBool:
-		return set(jen.Id("appendBoolVarint").Call(b, v))
+		return set(jen.Qual(wirePkg, "AppendBoolVarint").Call(b, v))
 	case ir.KindInt:
 		switch t.Scalar {
 		case "sint32", "sint64":
-			return set(jen.Id("appendZigzag").Call(b, jen.Int64().Call(v)))
+			return set(jen.Qual(wirePkg, "AppendZigzag").Call(b, jen.Int64().Call(v)))
 		case "fixed32", "sfixed32":
-			return set(jen.Id("appendFixed32").Call(b, jen.Uint32().Call(v)))
+			return set(jen.Qual(wirePkg, "AppendFixed32").Call(b, jen.Uint32().Call(v)))
 		case "fixed64", "sfixed64":
-			return set(jen.Id("appendFixed64").Call(b, jen.Uint64().Call(v)))
+			return set(jen.Qual(wirePkg, "AppendFixed64").Call(b, jen.Uint64().Call(v)))
 		case "int32":
-			return set(jen.Id("appendVarint").Call(b, jen.Uint64().Call(jen.Int64().Call(v))))
+			return set(jen.Qual(wirePkg, "AppendVarint").Call(b, jen.Uint64().Call(jen.Int64().Call(v))))
 		}
-		return set(jen.Id("appendVarint").Call(b, jen.Uint64().Call(v)))
+		return set(jen.Qual(wirePkg, "AppendVarint").Call(b, jen.Uint64().Call(v)))
 	case ir.KindFloat:
 		if t.Scalar == "float" {
-			return set(jen.Id("appendFixed32").Call(b, jen.Qual("math", "Float32bits").Call(v)))
+			return set(jen.Qual(wirePkg, "AppendFixed32").Call(b, jen.Qual("math", "Float32bits").Call(v)))
 		}
-		return set(jen.Id("appendFixed64").Call(b, jen.Qual("math", "Float64bits").Call(v)))
+		return set(jen.Qual(wirePkg, "AppendFixed64").Call(b, jen.Qual("math", "Float64bits").Call(v)))
 	case ir.KindString:
-		return set(jen.Id("appendLenString").Call(b, v))
+		return set(jen.Qual(wirePkg, "AppendLenString").Call(b, v))
 	case ir.KindBytes:
-		return set(jen.Id("appendLenBytes").Call(b, v))
+		return set(jen.Qual(wirePkg, "AppendLenBytes").Call(b, v))
 	case ir.KindNamed:
 		switch t.Decl.(type) {
 		case *ir.Enum:
-			return set(jen.Id("appendVarint").Call(b, jen.Uint64().Call(jen.Int64().Call(v))))
+			return set(jen.Qual(wirePkg, "AppendVarint").Call(b, jen.Uint64().Call(jen.Int64().Call(v))))
 		case *ir.Struct:
 			return lenDelimited(v.Dot("AppendProto").Call(b))
 		}
 	case ir.KindTimestamp:
-		return lenDelimited(jen.Id("appendTimestampWire").Call(b, jen.Op("*").Add(v)))
+		return lenDelimited(jen.Qual(wirePkg, "AppendTimestampWire").Call(b, jen.Op("*").Add(v)))
 	case ir.KindAny:
-		fn := "appendValueWire"
+		fn := "AppendValueWire"
 		if t.Scalar == "google.protobuf.Struct" {
-			fn = "appendStructWire"
+			fn = "AppendStructWire"
 		}
-		return lenDelimited(jen.Id(fn).Call(b, v))
+		return lenDelimited(jen.Qual(wirePkg, fn).Call(b, v))
 	}
 	panic("proto wireValue: unsupported type")
 }
@@ -112,9 +112,9 @@ func (g *protoGen) wireValue(t ir.Type, v *jen.Statement) []jen.Code {
 func lenDelimited(body *jen.Statement) []jen.Code {
 	return []jen.Code{jen.BlockFunc(func(gr *jen.Group) {
 		gr.Var().Id("at").Int()
-		gr.List(jen.Id("b"), jen.Id("at")).Op("=").Id("beginLen").Call(jen.Id("b"))
+		gr.List(jen.Id("b"), jen.Id("at")).Op("=").Qual(wirePkg, "BeginLen").Call(jen.Id("b"))
 		gr.Id("b").Op("=").Add(body)
-		gr.Id("b").Op("=").Id("endLen").Call(jen.Id("b"), jen.Id("at"))
+		gr.Id("b").Op("=").Qual(wirePkg, "EndLen").Call(jen.Id("b"), jen.Id("at"))
 	})}
 }
 
@@ -127,9 +127,9 @@ func (g *protoGen) wireField(fl *ir.Field, v *jen.Statement) []jen.Code {
 		if packable(elem) {
 			return []jen.Code{appendTagCode(fl.Number, wireBytes), jen.BlockFunc(func(gr *jen.Group) {
 				gr.Var().Id("at").Int()
-				gr.List(jen.Id("b"), jen.Id("at")).Op("=").Id("beginLen").Call(jen.Id("b"))
+				gr.List(jen.Id("b"), jen.Id("at")).Op("=").Qual(wirePkg, "BeginLen").Call(jen.Id("b"))
 				gr.For(jen.List(jen.Id("_"), jen.Id("e")).Op(":=").Range().Add(v)).Block(g.wireValue(elem, jen.Id("e"))...)
-				gr.Id("b").Op("=").Id("endLen").Call(jen.Id("b"), jen.Id("at"))
+				gr.Id("b").Op("=").Qual(wirePkg, "EndLen").Call(jen.Id("b"), jen.Id("at"))
 			})}
 		}
 		return []jen.Code{jen.For(jen.List(jen.Id("_"), jen.Id("e")).Op(":=").Range().Add(v)).Block(
@@ -138,7 +138,7 @@ func (g *protoGen) wireField(fl *ir.Field, v *jen.Statement) []jen.Code {
 		key, val := *t.Key, *t.Elem
 		entry := []jen.Code{appendTagCode(fl.Number, wireBytes), jen.BlockFunc(func(gr *jen.Group) {
 			gr.Var().Id("at").Int()
-			gr.List(jen.Id("b"), jen.Id("at")).Op("=").Id("beginLen").Call(jen.Id("b"))
+			gr.List(jen.Id("b"), jen.Id("at")).Op("=").Qual(wirePkg, "BeginLen").Call(jen.Id("b"))
 			gr.Add(appendTagCode(1, wireType(key)))
 			for _, c := range g.wireValue(key, jen.Id("k")) {
 				gr.Add(c)
@@ -147,9 +147,9 @@ func (g *protoGen) wireField(fl *ir.Field, v *jen.Statement) []jen.Code {
 			for _, c := range g.wireValue(val, v.Clone().Index(jen.Id("k"))) {
 				gr.Add(c)
 			}
-			gr.Id("b").Op("=").Id("endLen").Call(jen.Id("b"), jen.Id("at"))
+			gr.Id("b").Op("=").Qual(wirePkg, "EndLen").Call(jen.Id("b"), jen.Id("at"))
 		})}
-		return []jen.Code{jen.For(jen.List(jen.Id("_"), jen.Id("k")).Op(":=").Range().Id("sortedKeys").Call(v.Clone())).Block(entry...)}
+		return []jen.Code{jen.For(jen.List(jen.Id("_"), jen.Id("k")).Op(":=").Range().Qual(wirePkg, "SortedKeys").Call(v.Clone())).Block(entry...)}
 	}
 	return append([]jen.Code{appendTagCode(fl.Number, wireType(t))}, g.wireValue(t, v)...)
 }
@@ -188,7 +188,7 @@ func (g *protoGen) emitAppendProto(f *jen.File, st *ir.Struct) {
 	f.Comment("are skipped.")
 	f.Func().Params(jen.Id("x").Op("*").Id(name)).Id("UnmarshalProto").Params(jen.Id("data").Index().Byte()).Error().Block(
 		jen.Op("*").Id("x").Op("=").Id(name).Values(),
-		jen.Return(jen.Id("asError").Call(jen.Id("x").Dot("readProto").Call(jen.Id("newWireReader").Call(jen.Id("data"))))),
+		jen.Return(jen.Qual(wirePkg, "AsError").Call(jen.Id("x").Dot("readProto").Call(jen.Qual(wirePkg, "NewProtoReader").Call(jen.Id("data"))))),
 	)
 }
 
@@ -198,41 +198,41 @@ func (g *protoGen) readWire(t ir.Type, reader, field string) *jen.Statement {
 	w := jen.Id(reader)
 	switch t.Kind {
 	case ir.KindBool:
-		return w.Dot("varint").Call().Op("!=").Lit(0)
+		return w.Dot("Varint").Call().Op("!=").Lit(0)
 	case ir.KindInt:
 		goT := g.goType(t)
 		switch t.Scalar {
 		case "sint32", "sint64":
-			return goT.Call(jen.Id("zigzag").Call(w.Dot("varint").Call()))
+			return goT.Call(jen.Qual(wirePkg, "Zigzag").Call(w.Dot("Varint").Call()))
 		case "fixed32", "sfixed32":
-			return goT.Call(w.Dot("fixed32").Call())
+			return goT.Call(w.Dot("Fixed32").Call())
 		case "fixed64", "sfixed64":
-			return goT.Call(w.Dot("fixed64").Call())
+			return goT.Call(w.Dot("Fixed64").Call())
 		}
-		return goT.Call(w.Dot("varint").Call())
+		return goT.Call(w.Dot("Varint").Call())
 	case ir.KindFloat:
 		if t.Scalar == "float" {
-			return jen.Qual("math", "Float32frombits").Call(w.Dot("fixed32").Call())
+			return jen.Qual("math", "Float32frombits").Call(w.Dot("Fixed32").Call())
 		}
-		return jen.Qual("math", "Float64frombits").Call(w.Dot("fixed64").Call())
+		return jen.Qual("math", "Float64frombits").Call(w.Dot("Fixed64").Call())
 	case ir.KindString:
-		return jen.Id("wireString").Call(w.Clone())
+		return jen.Qual(wirePkg, "WireString").Call(w.Clone())
 	case ir.KindBytes:
-		return jen.Qual("bytes", "Clone").Call(w.Dot("lenBytes").Call())
+		return jen.Qual("bytes", "Clone").Call(w.Dot("LenBytes").Call())
 	case ir.KindNamed:
 		switch d := t.Decl.(type) {
 		case *ir.Enum:
-			return jen.Id(g.decl[d]).Call(jen.Int32().Call(w.Dot("varint").Call()))
+			return jen.Id(g.decl[d]).Call(jen.Int32().Call(w.Dot("Varint").Call()))
 		case *ir.Struct:
 			return jen.Id("read"+g.decl[d]+"Proto").Call(w.Clone(), jen.Lit(field))
 		}
 	case ir.KindTimestamp:
-		return jen.Id("wireTimestamp").Call(w.Clone(), jen.Lit(field))
+		return jen.Qual(wirePkg, "WireTimestamp").Call(w.Clone(), jen.Lit(field))
 	case ir.KindAny:
 		if t.Scalar == "google.protobuf.Struct" {
-			return jen.Id("wireStruct").Call(w.Clone(), jen.Lit(field))
+			return jen.Qual(wirePkg, "WireStruct").Call(w.Clone(), jen.Lit(field))
 		}
-		return jen.Id("wireValue").Call(w.Clone(), jen.Lit(field))
+		return jen.Qual(wirePkg, "WireValue").Call(w.Clone(), jen.Lit(field))
 	}
 	panic("proto readWire: unsupported type")
 }
@@ -248,75 +248,75 @@ func (g *protoGen) emitReadProto(f *jen.File, st *ir.Struct) {
 		switch {
 		case fl.Oneof != nil:
 			stmts = append(stmts,
-				jen.If(jen.Id("wt").Op("!=").Lit(wireType(t))).Block(jen.Id("w").Dot("skip").Call(jen.Id("wt")), jen.Continue()),
+				jen.If(jen.Id("wt").Op("!=").Lit(wireType(t))).Block(jen.Id("w").Dot("Skip").Call(jen.Id("wt")), jen.Continue()),
 				jen.Id("x").Dot(jenName(fl.Oneof)).Op("=").Op("&").Id(g.wrapper[fl]).Values(jen.Dict{jen.Id(g.field[fl]): g.readWire(t, "w", field)}))
 		case t.Kind == ir.KindArray:
 			elem := *t.Elem
 			if packable(elem) {
 				stmts = append(stmts, jen.If(jen.Id("wt").Op("==").Lit(wireBytes)).Block(
-					jen.Id("p").Op(":=").Id("newWireReader").Call(jen.Id("w").Dot("lenBytes").Call()),
-					jen.For(jen.Id("p").Dot("pos").Op("<").Len(jen.Id("p").Dot("data")).Op("&&").Id("p").Dot("err").Op("==").Nil()).Block(
+					jen.Id("p").Op(":=").Qual(wirePkg, "NewProtoReader").Call(jen.Id("w").Dot("LenBytes").Call()),
+					jen.For(jen.Id("p").Dot("More").Call()).Block(
 						dst.Clone().Op("=").Append(dst.Clone(), g.readWire(elem, "p", "")),
 					),
-					jen.If(jen.Id("p").Dot("err").Op("!=").Nil()).Block(jen.Return(jen.Id("p").Dot("err").Dot("under").Call(jen.Lit(field)))),
+					jen.If(jen.Id("p").Dot("Err").Call().Op("!=").Nil()).Block(jen.Return(jen.Id("p").Dot("Err").Call().Dot("Under").Call(jen.Lit(field)))),
 					jen.Continue(),
 				))
 			}
 			stmts = append(stmts,
-				jen.If(jen.Id("wt").Op("!=").Lit(wireType(elem))).Block(jen.Id("w").Dot("skip").Call(jen.Id("wt")), jen.Continue()),
+				jen.If(jen.Id("wt").Op("!=").Lit(wireType(elem))).Block(jen.Id("w").Dot("Skip").Call(jen.Id("wt")), jen.Continue()),
 				dst.Clone().Op("=").Append(dst.Clone(), g.readWire(elem, "w", field)))
 		case t.Kind == ir.KindMap:
 			key, val := *t.Key, *t.Elem
 			stmts = append(stmts,
-				jen.If(jen.Id("wt").Op("!=").Lit(wireBytes)).Block(jen.Id("w").Dot("skip").Call(jen.Id("wt")), jen.Continue()),
+				jen.If(jen.Id("wt").Op("!=").Lit(wireBytes)).Block(jen.Id("w").Dot("Skip").Call(jen.Id("wt")), jen.Continue()),
 				jen.If(dst.Clone().Op("==").Nil()).Block(dst.Clone().Op("=").Make(g.goType(t))),
-				jen.Id("e").Op(":=").Id("newWireReader").Call(jen.Id("w").Dot("lenBytes").Call()),
+				jen.Id("e").Op(":=").Qual(wirePkg, "NewProtoReader").Call(jen.Id("w").Dot("LenBytes").Call()),
 				jen.Var().Id("k").Add(g.goType(key)),
 				jen.Var().Id("v").Add(g.goType(val)),
 				jen.For().BlockFunc(func(gr *jen.Group) {
-					gr.List(jen.Id("n"), jen.Id("ewt"), jen.Id("ok")).Op(":=").Id("e").Dot("next").Call()
+					gr.List(jen.Id("n"), jen.Id("ewt"), jen.Id("ok")).Op(":=").Id("e").Dot("Next").Call()
 					gr.If(jen.Op("!").Id("ok")).Block(jen.Break())
 					gr.Switch().Block(
 						jen.Case(jen.Id("n").Op("==").Lit(1).Op("&&").Id("ewt").Op("==").Lit(wireType(key))).Block(jen.Id("k").Op("=").Add(g.readWire(key, "e", ""))),
 						jen.Case(jen.Id("n").Op("==").Lit(2).Op("&&").Id("ewt").Op("==").Lit(wireType(val))).Block(jen.Id("v").Op("=").Add(g.readWire(val, "e", ""))),
-						jen.Default().Block(jen.Id("e").Dot("skip").Call(jen.Id("ewt"))),
+						jen.Default().Block(jen.Id("e").Dot("Skip").Call(jen.Id("ewt"))),
 					)
 				}),
-				jen.If(jen.Id("e").Dot("err").Op("!=").Nil()).Block(jen.Return(jen.Id("e").Dot("err").Dot("under").Call(jen.Lit(field)))),
+				jen.If(jen.Id("e").Dot("Err").Call().Op("!=").Nil()).Block(jen.Return(jen.Id("e").Dot("Err").Call().Dot("Under").Call(jen.Lit(field)))),
 				dst.Clone().Index(jen.Id("k")).Op("=").Id("v"),
 			)
 		default:
 			val := g.readWire(t, "w", field)
 			if fl.Presence && isScalarLike(t) {
-				val = jen.Id("newOf").Call(val)
+				val = jen.Qual(wirePkg, "Ptr").Call(val)
 			}
 			stmts = append(stmts,
-				jen.If(jen.Id("wt").Op("!=").Lit(wireType(t))).Block(jen.Id("w").Dot("skip").Call(jen.Id("wt")), jen.Continue()),
+				jen.If(jen.Id("wt").Op("!=").Lit(wireType(t))).Block(jen.Id("w").Dot("Skip").Call(jen.Id("wt")), jen.Continue()),
 				dst.Clone().Op("=").Add(val))
 		}
 		cases = append(cases, jen.Case(jen.Lit(fl.Number)).Block(stmts...))
 	}
-	cases = append(cases, jen.Default().Block(jen.Id("w").Dot("skip").Call(jen.Id("wt"))))
+	cases = append(cases, jen.Default().Block(jen.Id("w").Dot("Skip").Call(jen.Id("wt"))))
 	loop := []jen.Code{
-		jen.List(jen.Id("num"), jen.Id("wt"), jen.Id("ok")).Op(":=").Id("w").Dot("next").Call(),
+		jen.List(jen.Id("num"), jen.Id("wt"), jen.Id("ok")).Op(":=").Id("w").Dot("Next").Call(),
 		jen.If(jen.Op("!").Id("ok")).Block(jen.Break()),
 	}
 	if len(st.Fields) > 0 {
 		loop = append(loop, jen.Switch(jen.Id("num")).Block(cases...))
 	} else {
-		loop = append(loop, jen.Id("_").Op("=").Id("num"), jen.Id("w").Dot("skip").Call(jen.Id("wt")))
+		loop = append(loop, jen.Id("_").Op("=").Id("num"), jen.Id("w").Dot("Skip").Call(jen.Id("wt")))
 	}
 	f.Line()
-	f.Func().Params(jen.Id("x").Op("*").Id(name)).Id("readProto").Params(jen.Id("w").Op("*").Id("wireReader")).Op("*").Id("Error").Block(
+	f.Func().Params(jen.Id("x").Op("*").Id(name)).Id("readProto").Params(jen.Id("w").Op("*").Qual(wirePkg, "ProtoReader")).Op("*").Id("Error").Block(
 		jen.For().Block(loop...),
-		jen.Return(jen.Id("w").Dot("err")),
+		jen.Return(jen.Id("w").Dot("Err").Call()),
 	)
 	f.Line()
 	f.Comment(fmt.Sprintf("read%sProto reads a length-delimited %s from w; an error is located at field.", name, name))
-	f.Func().Id("read"+name+"Proto").Params(jen.Id("w").Op("*").Id("wireReader"), jen.Id("field").String()).Op("*").Id(name).Block(
+	f.Func().Id("read"+name+"Proto").Params(jen.Id("w").Op("*").Qual(wirePkg, "ProtoReader"), jen.Id("field").String()).Op("*").Id(name).Block(
 		jen.Id("x").Op(":=").New(jen.Id(name)),
-		jen.If(jen.Err().Op(":=").Id("x").Dot("readProto").Call(jen.Id("newWireReader").Call(jen.Id("w").Dot("lenBytes").Call())), jen.Err().Op("!=").Nil().Op("&&").Id("w").Dot("err").Op("==").Nil()).Block(
-			jen.Id("w").Dot("err").Op("=").Err().Dot("under").Call(jen.Id("field"))),
+		jen.If(jen.Err().Op(":=").Id("x").Dot("readProto").Call(jen.Qual(wirePkg, "NewProtoReader").Call(jen.Id("w").Dot("LenBytes").Call())), jen.Err().Op("!=").Nil()).Block(
+			jen.Id("w").Dot("Adopt").Call(jen.Err().Dot("Under").Call(jen.Id("field")))),
 		jen.Return(jen.Id("x")),
 	)
 }

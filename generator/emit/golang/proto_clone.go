@@ -55,7 +55,7 @@ func (g *protoGen) cloneField(fl *ir.Field, dst, src *jen.Statement) []jen.Code 
 	t := fl.Type
 	switch {
 	case fl.Presence && isScalarLike(t):
-		return []jen.Code{jen.If(src.Clone().Op("!=").Nil()).Block(dst.Clone().Op("=").Id("newOf").Call(jen.Op("*").Add(src.Clone())))}
+		return []jen.Code{jen.If(src.Clone().Op("!=").Nil()).Block(dst.Clone().Op("=").Qual(wirePkg, "Ptr").Call(jen.Op("*").Add(src.Clone())))}
 	case t.Kind == ir.KindArray || t.Kind == ir.KindMap:
 		elem, deep := g.cloneValue(*t.Elem, jen.Id("e"))
 		if !deep {

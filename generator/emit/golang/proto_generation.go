@@ -34,7 +34,7 @@ func emitGeneration(pkg *ir.Package, parent string) ([]byte, error) {
 	if err := g.resolveNames(); err != nil {
 		return nil, err
 	}
-	f := jen.NewFilePathName(parent+"/a2atask", "a2atask")
+	f := newFile(parent+"/a2atask", "a2atask")
 	f.HeaderComment(Header)
 	f.HeaderComment("Source: " + sourceLine(pkg))
 	f.ImportName(parent, "a2a")

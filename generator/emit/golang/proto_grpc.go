@@ -28,7 +28,7 @@ func GRPCPackage(pkg *ir.Package, parent, importPath string) ([]File, error) {
 	if err := pg.resolveNames(); err != nil {
 		return nil, err
 	}
-	f := jen.NewFilePathName(importPath, name)
+	f := newFile(importPath, name)
 	f.HeaderComment(Header)
 	f.HeaderComment("Source: " + sourceLine(pkg))
 	f.ImportName(parent, "a2a")

@@ -75,28 +75,28 @@ func (g *protoGen) jsonValue(t ir.Type, v *jen.Statement) []jen.Code {
 	set := func(c *jen.Statement) []jen.Code { return []jen.Code{jen.Id("b").Op("=").Add(c)} }
 	switch t.Kind {
 	case ir.KindString:
-		return set(jen.Id("appendString").Call(jen.Id("b"), v))
+		return set(jen.Qual(wirePkg, "AppendString").Call(jen.Id("b"), v))
 	case ir.KindBool:
-		return set(jen.Id("appendBool").Call(jen.Id("b"), v))
+		return set(jen.Qual(wirePkg, "AppendBool").Call(jen.Id("b"), v))
 	case ir.KindBytes:
-		return set(jen.Id("appendBytes").Call(jen.Id("b"), v))
+		return set(jen.Qual(wirePkg, "AppendBytes").Call(jen.Id("b"), v))
 	case ir.KindInt:
 		switch t.Scalar {
 		case "uint64", "fixed64":
-			return set(jen.Id("appendUint64String").Call(jen.Id("b"), v))
+			return set(jen.Qual(wirePkg, "AppendUint64String").Call(jen.Id("b"), v))
 		case "int64", "sint64", "sfixed64":
-			return set(jen.Id("appendInt64String").Call(jen.Id("b"), v))
+			return set(jen.Qual(wirePkg, "AppendInt64String").Call(jen.Id("b"), v))
 		}
-		return set(jen.Id("appendInt").Call(jen.Id("b"), jen.Int64().Call(v)))
+		return set(jen.Qual(wirePkg, "AppendInt").Call(jen.Id("b"), jen.Int64().Call(v)))
 	case ir.KindFloat:
 		if t.Scalar == "float" {
-			return set(jen.Id("appendFloat32").Call(jen.Id("b"), v))
+			return set(jen.Qual(wirePkg, "AppendFloat32").Call(jen.Id("b"), v))
 		}
-		return set(jen.Id("appendDouble").Call(jen.Id("b"), v))
+		return set(jen.Qual(wirePkg, "AppendDouble").Call(jen.Id("b"), v))
 	case ir.KindAny:
-		return set(jen.Id("appendRaw").Call(jen.Id("b"), v))
+		return set(jen.Qual(wirePkg, "AppendRaw").Call(jen.Id("b"), v))
 	case ir.KindTimestamp:
-		return set(jen.Id("appendTimestamp").Call(jen.Id("b"), jen.Op("*").Add(v)))
+		return set(jen.Qual(wirePkg, "AppendTimestamp").Call(jen.Id("b"), jen.Op("*").Add(v)))
 	case ir.KindArray:
 		elem := g.jsonValue(*t.Elem, v.Clone().Index(jen.Id("i")))
 		return []jen.Code{
@@ -109,9 +109,9 @@ func (g *protoGen) jsonValue(t ir.Type, v *jen.Statement) []jen.Code {
 		val := g.jsonValue(*t.Elem, v.Clone().Index(jen.Id("k")))
 		return []jen.Code{
 			jen.Id("b").Op("=").Append(jen.Id("b"), jen.LitRune('{')),
-			jen.For(jen.List(jen.Id("i"), jen.Id("k")).Op(":=").Range().Id("sortedKeys").Call(v.Clone())).Block(append([]jen.Code{
+			jen.For(jen.List(jen.Id("i"), jen.Id("k")).Op(":=").Range().Qual(wirePkg, "SortedKeys").Call(v.Clone())).Block(append([]jen.Code{
 				jen.If(jen.Id("i").Op(">").Lit(0)).Block(jen.Id("b").Op("=").Append(jen.Id("b"), jen.LitRune(','))),
-				jen.Id("b").Op("=").Id("appendString").Call(jen.Id("b"), jen.Id("k")),
+				jen.Id("b").Op("=").Qual(wirePkg, "AppendString").Call(jen.Id("b"), jen.Id("k")),
 				jen.Id("b").Op("=").Append(jen.Id("b"), jen.LitRune(':')),
 			}, val...)...),
 			jen.Id("b").Op("=").Append(jen.Id("b"), jen.LitRune('}')),
@@ -119,7 +119,7 @@ func (g *protoGen) jsonValue(t ir.Type, v *jen.Statement) []jen.Code {
 	case ir.KindNamed:
 		switch t.Decl.(type) {
 		case *ir.Enum:
-			return set(jen.Id("appendEnum").Call(jen.Id("b"), v.Clone().Dot("String").Call(), jen.Int32().Call(v)))
+			return set(jen.Qual(wirePkg, "AppendEnum").Call(jen.Id("b"), v.Clone().Dot("String").Call(), jen.Int32().Call(v)))
 		case *ir.Struct:
 			return set(v.Dot("AppendJSON").Call(jen.Id("b")))
 		}
@@ -186,33 +186,33 @@ func (g *protoGen) readValue(t ir.Type) *jen.Statement {
 	r := jen.Id("r")
 	switch t.Kind {
 	case ir.KindString:
-		return r.Dot("readString").Call()
+		return r.Dot("ReadString").Call()
 	case ir.KindBool:
-		return r.Dot("readBool").Call()
+		return r.Dot("ReadBool").Call()
 	case ir.KindBytes:
-		return r.Dot("readBytes").Call()
+		return r.Dot("ReadBytes").Call()
 	case ir.KindInt:
 		switch t.Scalar {
 		case "int32", "sint32", "sfixed32":
-			return r.Dot("readInt32").Call()
+			return r.Dot("ReadInt32").Call()
 		case "uint32", "fixed32":
-			return r.Dot("readUint32").Call()
+			return r.Dot("ReadUint32").Call()
 		case "uint64", "fixed64":
-			return r.Dot("readUint64").Call()
+			return r.Dot("ReadUint64").Call()
 		}
-		return r.Dot("readInt64").Call()
+		return r.Dot("ReadInt64").Call()
 	case ir.KindFloat:
 		if t.Scalar == "float" {
-			return r.Dot("readFloat32").Call()
+			return r.Dot("ReadFloat32").Call()
 		}
-		return r.Dot("readDouble").Call()
+		return r.Dot("ReadDouble").Call()
 	case ir.KindAny:
-		return r.Dot("readRaw").Call(jen.False(), jen.Lit(t.JSONType == "object"))
+		return r.Dot("ReadRaw").Call(jen.False(), jen.Lit(t.JSONType == "object"))
 	case ir.KindTimestamp:
-		return jen.Id("newOf").Call(r.Dot("readTimestamp").Call())
+		return jen.Qual(wirePkg, "Ptr").Call(r.Dot("ReadTimestamp").Call())
 	case ir.KindArray:
 		elem := *t.Elem
-		return jen.Id("readSlice").Call(r, jen.Func().Params(jen.Id("v").Op("*").Add(g.goType(elem)), jen.Id("r").Op("*").Id("reader")).BlockFunc(func(gr *jen.Group) {
+		return jen.Qual(wirePkg, "ReadSlice").Call(r, jen.Func().Params(jen.Id("v").Op("*").Add(g.goType(elem)), jen.Id("r").Op("*").Qual(wirePkg, "Reader")).BlockFunc(func(gr *jen.Group) {
 			g.readInto(gr, elem, jen.Op("*").Id("v"))
 		}))
 	case ir.KindNamed:
@@ -229,10 +229,10 @@ func (g *protoGen) readValue(t ir.Type) *jen.Statement {
 // readInto reads a value of type t into dst.
 func (g *protoGen) readInto(gr *jen.Group, t ir.Type, dst *jen.Statement) {
 	if t.Kind == ir.KindMap {
-		gr.If(jen.Op("!").Id("r").Dot("beginObject").Call()).Block(jen.Return())
+		gr.If(jen.Op("!").Id("r").Dot("BeginObject").Call()).Block(jen.Return())
 		gr.Add(dst.Clone()).Op("=").Make(g.goType(t))
-		gr.For(jen.Id("r").Dot("nextField").Call()).BlockFunc(func(loop *jen.Group) {
-			loop.Id("k").Op(":=").String().Call(jen.Id("r").Dot("key").Call())
+		gr.For(jen.Id("r").Dot("NextField").Call()).BlockFunc(func(loop *jen.Group) {
+			loop.Id("k").Op(":=").String().Call(jen.Id("r").Dot("Key").Call())
 			loop.Add(dst.Clone()).Index(jen.Id("k")).Op("=").Add(g.readValue(*t.Elem))
 		})
 		return
@@ -251,13 +251,13 @@ func (g *protoGen) emitReadJSON(f *jen.File, st *ir.Struct) {
 		var stmts []jen.Code
 		nullable := !(fl.Type.Kind == ir.KindAny && fl.Type.Scalar == "google.protobuf.Value")
 		if nullable {
-			stmts = append(stmts, jen.If(jen.Id("r").Dot("skipNull").Call()).Block(jen.Continue()))
+			stmts = append(stmts, jen.If(jen.Id("r").Dot("SkipNull").Call()).Block(jen.Continue()))
 		}
 		if o := fl.Oneof; o != nil {
 			field := jen.Id("x").Dot(jenName(o))
 			stmts = append(stmts,
 				jen.If(field.Clone().Op("!=").Nil()).Block(
-					jen.Id("r").Dot("fail").Call(jen.Lit("oneOf"), jen.Lit("a second member of the "+o.Name+" oneof")),
+					jen.Id("r").Dot("Fail").Call(jen.Lit("oneOf"), jen.Lit("a second member of the "+o.Name+" oneof")),
 					jen.Return()),
 				jen.Id("w").Op(":=").New(jen.Id(g.wrapper[fl])),
 			)
@@ -266,23 +266,24 @@ func (g *protoGen) emitReadJSON(f *jen.File, st *ir.Struct) {
 		} else {
 			dst := jen.Id("x").Dot(g.field[fl])
 			if fl.Presence && isScalarLike(fl.Type) {
-				stmts = append(stmts, dst.Op("=").Id("newOf").Call(g.readValue(fl.Type)))
+				stmts = append(stmts, dst.Op("=").Qual(wirePkg, "Ptr").Call(g.readValue(fl.Type)))
 			} else {
 				stmts = append(stmts, jen.BlockFunc(func(gr *jen.Group) { g.readInto(gr, fl.Type, dst) }))
 			}
 		}
 		cases = append(cases, jen.Case(names...).Block(stmts...))
 	}
-	cases = append(cases, jen.Default().Block(jen.Id("r").Dot("unknownField").Call()))
+	cases = append(cases, jen.Default().Block(jen.Id("r").Dot("UnknownField").Call()))
 	f.Line()
-	f.Func().Params(jen.Id("x").Op("*").Id(name)).Id("readJSON").Params(jen.Id("r").Op("*").Id("reader")).Block(
-		jen.If(jen.Op("!").Id("r").Dot("beginObject").Call()).Block(jen.Return()),
-		jen.For(jen.Id("r").Dot("nextField").Call()).Block(jen.Switch(jen.String().Call(jen.Id("r").Dot("key").Call())).Block(cases...)),
+	f.Comment(readJSONDoc)
+	f.Func().Params(jen.Id("x").Op("*").Id(name)).Id("ReadJSON").Params(jen.Id("r").Op("*").Qual(wirePkg, "Reader")).Block(
+		jen.If(jen.Op("!").Id("r").Dot("BeginObject").Call()).Block(jen.Return()),
+		jen.For(jen.Id("r").Dot("NextField").Call()).Block(jen.Switch(jen.String().Call(jen.Id("r").Dot("Key").Call())).Block(cases...)),
 	)
 	f.Line()
-	f.Func().Id("read"+name+"JSON").Params(jen.Id("r").Op("*").Id("reader")).Op("*").Id(name).Block(
+	f.Func().Id("read"+name+"JSON").Params(jen.Id("r").Op("*").Qual(wirePkg, "Reader")).Op("*").Id(name).Block(
 		jen.Id("x").Op(":=").New(jen.Id(name)),
-		jen.Id("x").Dot("readJSON").Call(jen.Id("r")),
+		jen.Id("x").Dot("ReadJSON").Call(jen.Id("r")),
 		jen.Return(jen.Id("x")),
 	)
 	f.Line()
@@ -303,12 +304,12 @@ func (g *protoGen) emitEnumReaders(f *jen.File) {
 		}
 		name := g.decl[e]
 		f.Line()
-		f.Func().Id("read"+name).Params(jen.Id("r").Op("*").Id("reader")).Id(name).Block(
-			jen.List(jen.Id("s"), jen.Id("n"), jen.Id("isNumber")).Op(":=").Id("r").Dot("readEnum").Call(),
+		f.Func().Id("read"+name).Params(jen.Id("r").Op("*").Qual(wirePkg, "Reader")).Id(name).Block(
+			jen.List(jen.Id("s"), jen.Id("n"), jen.Id("isNumber")).Op(":=").Id("r").Dot("ReadEnum").Call(),
 			jen.If(jen.Id("isNumber")).Block(jen.Return(jen.Id(name).Call(jen.Id("n")))),
 			jen.List(jen.Id("v"), jen.Id("ok")).Op(":=").Id("parse"+name).Call(jen.Id("s")),
-			jen.If(jen.Op("!").Id("ok").Op("&&").Op("!").Id("r").Dot("failed").Call()).Block(
-				jen.Id("r").Dot("fail").Call(jen.Lit("enum"), jen.Qual("strconv", "Quote").Call(jen.String().Call(jen.Id("s"))).Op("+").Lit(" is not a "+e.Name+" value"))),
+			jen.If(jen.Op("!").Id("ok").Op("&&").Op("!").Id("r").Dot("Failed").Call()).Block(
+				jen.Id("r").Dot("Fail").Call(jen.Lit("enum"), jen.Qual("strconv", "Quote").Call(jen.String().Call(jen.Id("s"))).Op("+").Lit(" is not a "+e.Name+" value"))),
 			jen.Return(jen.Id("v")),
 		)
 	}

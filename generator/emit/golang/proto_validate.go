@@ -32,7 +32,7 @@ func (g *protoGen) emitValidate(f *jen.File) {
 				var required []jen.Code
 				if oneofRequired(o) {
 					required = []jen.Code{jen.If(jen.Id("x").Dot(jenName(o)).Op("==").Nil()).Block(
-						jen.Return(jen.Id("validationError").Call(jen.Lit(""), jen.Lit("required"), jen.Lit("one of the "+o.Name+" fields must be set"))))}
+						jen.Return(jen.Qual(wirePkg, "ValidationError").Call(jen.Lit(""), jen.Lit("required"), jen.Lit("one of the "+o.Name+" fields must be set"))))}
 				}
 				body = append(body, required...)
 				if len(cases) > 0 {
@@ -53,7 +53,7 @@ func (g *protoGen) emitValidate(f *jen.File) {
 		f.Comment("Validate checks the fields the proto marks REQUIRED (set, and non-empty when repeated),")
 		f.Comment("recursively, and returns the first violation as an *Error naming its JSON path.")
 		f.Func().Params(jen.Id("x").Op("*").Id(name)).Id("Validate").Params().Error().Block(
-			jen.Return(jen.Id("asError").Call(jen.Id("x").Dot("validate").Call())))
+			jen.Return(jen.Qual(wirePkg, "AsError").Call(jen.Id("x").Dot("validate").Call())))
 		f.Line()
 		f.Func().Params(jen.Id("x").Op("*").Id(name)).Id("validate").Params().Op("*").Id("Error").Block(body...)
 	}
@@ -73,7 +73,7 @@ func oneofRequired(o *ir.Oneof) bool {
 // requiredCheck fails when a REQUIRED field holds its unset value. Numbers
 // and booleans without presence cannot tell unset from zero, so they pass.
 func (g *protoGen) requiredCheck(fl *ir.Field, v *jen.Statement) jen.Code {
-	fail := jen.Return(jen.Id("requiredError").Call(jen.Lit(fl.WireName())))
+	fail := jen.Return(jen.Qual(wirePkg, "RequiredError").Call(jen.Lit(fl.WireName())))
 	t := fl.Type
 	switch {
 	case fl.Presence:
@@ -101,29 +101,29 @@ func (g *protoGen) validateValue(t ir.Type, v *jen.Statement, field string) []je
 	}
 	switch t.Kind {
 	case ir.KindTimestamp:
-		return []jen.Code{jen.If(v.Clone().Op("!=").Nil()).Block(ret(jen.Id("checkTimestamp").Call(jen.Lit(field), jen.Op("*").Add(v.Clone())))...)}
+		return []jen.Code{jen.If(v.Clone().Op("!=").Nil()).Block(ret(jen.Qual(wirePkg, "CheckTimestamp").Call(jen.Lit(field), jen.Op("*").Add(v.Clone())))...)}
 	case ir.KindAny:
 		object := t.Scalar == "google.protobuf.Struct"
-		return []jen.Code{jen.If(v.Clone().Op("!=").Nil()).Block(ret(jen.Id("checkProtoJSON").Call(jen.Lit(field), v.Clone(), jen.Lit(object)))...)}
+		return []jen.Code{jen.If(v.Clone().Op("!=").Nil()).Block(ret(jen.Qual(wirePkg, "CheckProtoJSON").Call(jen.Lit(field), v.Clone(), jen.Lit(object)))...)}
 	case ir.KindNamed:
 		if _, ok := t.Decl.(*ir.Struct); ok {
 			return []jen.Code{jen.If(jen.Err().Op(":=").Add(v.Clone()).Dot("validate").Call(), jen.Err().Op("!=").Nil()).Block(
-				jen.Return(jen.Err().Dot("under").Call(jen.Lit(field))))}
+				jen.Return(jen.Err().Dot("Under").Call(jen.Lit(field))))}
 		}
 	case ir.KindArray:
 		elem := *t.Elem
 		if _, ok := elem.Decl.(*ir.Struct); ok && elem.Kind == ir.KindNamed {
 			return []jen.Code{jen.For(jen.List(jen.Id("i"), jen.Id("e")).Op(":=").Range().Add(v.Clone())).Block(
-				jen.If(jen.Id("e").Op("==").Nil()).Block(jen.Return(jen.Id("requiredError").Call(jen.Lit("")).Dot("at").Call(jen.Id("i")).Dot("under").Call(jen.Lit(field)))),
+				jen.If(jen.Id("e").Op("==").Nil()).Block(jen.Return(jen.Qual(wirePkg, "RequiredError").Call(jen.Lit("")).Dot("At").Call(jen.Id("i")).Dot("Under").Call(jen.Lit(field)))),
 				jen.If(jen.Err().Op(":=").Id("e").Dot("validate").Call(), jen.Err().Op("!=").Nil()).Block(
-					jen.Return(jen.Err().Dot("at").Call(jen.Id("i")).Dot("under").Call(jen.Lit(field)))))}
+					jen.Return(jen.Err().Dot("At").Call(jen.Id("i")).Dot("Under").Call(jen.Lit(field)))))}
 		}
 	case ir.KindMap:
 		elem := *t.Elem
 		if _, ok := elem.Decl.(*ir.Struct); ok && elem.Kind == ir.KindNamed {
 			return []jen.Code{jen.For(jen.List(jen.Id("k"), jen.Id("e")).Op(":=").Range().Add(v.Clone())).Block(
 				jen.If(jen.Err().Op(":=").Id("e").Dot("validate").Call(), jen.Err().Op("!=").Nil()).Block(
-					jen.Return(jen.Err().Dot("under").Call(jen.Id("k")).Dot("under").Call(jen.Lit(field)))))}
+					jen.Return(jen.Err().Dot("Under").Call(jen.Id("k")).Dot("Under").Call(jen.Lit(field)))))}
 		}
 	}
 	return nil

@@ -346,12 +346,12 @@ func (g *gen) emitOther(f *jen.File, u *ir.Union) {
 	f.Line()
 	f.Comment("AppendJSON appends the raw value.")
 	f.Func().Params(jen.Id("x").Op("*").Id(other)).Id("AppendJSON").Params(jen.Id("b").Index().Byte()).Index().Byte().Block(
-		jen.Return(jen.Id("appendRaw").Call(jen.Id("b"), jen.Id("x").Dot("Raw"))),
+		jen.Return(jen.Qual(wirePkg, "AppendRaw").Call(jen.Id("b"), jen.Id("x").Dot("Raw"))),
 	)
 	f.Line()
 	f.Comment("Validate checks that the value is an object and that its " + u.Tag + " is not one this package defines.")
 	f.Func().Params(jen.Id("x").Op("*").Id(other)).Id("Validate").Params().Error().Block(
-		jen.Return(jen.Id("asError").Call(jen.Id("x").Dot("validate").Call())),
+		jen.Return(jen.Qual(wirePkg, "AsError").Call(jen.Id("x").Dot("validate").Call())),
 	)
 	f.Func().Params(jen.Id("x").Op("*").Id(other)).Id("validate").Params().Op("*").Id("Error").Block(
 		jen.Switch(jen.Id("x").Dot("Tag")).BlockFunc(func(gr *jen.Group) {
@@ -359,10 +359,10 @@ func (g *gen) emitOther(f *jen.File, u *ir.Union) {
 				for _, m := range u.Members {
 					c.Lit(m.Value)
 				}
-			}).Block(jen.Return(jen.Id("validationError").Call(jen.Lit(""), jen.Lit("oneOf"),
+			}).Block(jen.Return(jen.Qual(wirePkg, "ValidationError").Call(jen.Lit(""), jen.Lit("oneOf"),
 				jen.Lit(u.Tag+" ").Op("+").Qual("strconv", "Quote").Call(jen.Id("x").Dot("Tag")).Op("+").Lit(" has a typed payload; use its type"))))
 		}),
-		jen.Return(jen.Id("checkRaw").Call(jen.Lit(""), jen.Id("x").Dot("Raw"), jen.True(), jen.True())),
+		jen.Return(jen.Qual(wirePkg, "CheckRaw").Call(jen.Lit(""), jen.Id("x").Dot("Raw"), jen.True(), jen.True())),
 	)
 }
 

@@ -38,7 +38,7 @@ func (g *gen) emitValidate(f *jen.File, st *ir.Struct) {
 		for _, fl := range st.AllFields() {
 			declared = append(declared, jen.Lit(fl.Name))
 		}
-		body = append(body, jen.If(jen.Err().Op(":=").Id("checkMembers").Call(jen.Id("x").Dot("Extra"),
+		body = append(body, jen.If(jen.Err().Op(":=").Qual(wirePkg, "CheckMembers").Call(jen.Id("x").Dot("Extra"),
 			jen.Func().Params(jen.Id("name").String()).Bool().Block(
 				jen.Switch(jen.Id("name")).Block(jen.Case(declared...).Block(jen.Return(jen.True()))),
 				jen.Return(jen.False()),
@@ -48,9 +48,9 @@ func (g *gen) emitValidate(f *jen.File, st *ir.Struct) {
 	f.Comment("Validate checks x against the schema's constraints and returns the first")
 	f.Comment("violation, as an *Error naming its JSON path.")
 	f.Func().Params(jen.Id("x").Op("*").Id(name)).Id("Validate").Params().Error().Block(
-		jen.Return(jen.Id("asError").Call(jen.Id("x").Dot("validate").Call())))
+		jen.Return(jen.Qual(wirePkg, "AsError").Call(jen.Id("x").Dot("validate").Call())))
 	f.Line()
-	body = append([]jen.Code{jen.If(jen.Id("x").Op("==").Nil()).Block(jen.Return(jen.Id("requiredError").Call(jen.Lit(""))))}, body...)
+	body = append([]jen.Code{jen.If(jen.Id("x").Op("==").Nil()).Block(jen.Return(jen.Qual(wirePkg, "RequiredError").Call(jen.Lit(""))))}, body...)
 	body = append(body, jen.Return(jen.Nil()))
 	f.Func().Params(jen.Id("x").Op("*").Id(name)).Id("validate").Params().Op("*").Id("Error").Block(body...)
 }
@@ -62,7 +62,7 @@ func (g *gen) checkField(st *ir.Struct, fl *ir.Field) []jen.Code {
 	c := mergeConstraints(fl.Constraints, t)
 	if fl.Const != nil {
 		return []jen.Code{jen.If(v.Clone().Op("!=").Nil().Op("&&").Op("*").Add(v.Clone()).Op("!=").Lit(fl.Const.String)).Block(
-			jen.Return(jen.Id("validationError").Call(jen.Lit(fl.Name), jen.Lit("const"),
+			jen.Return(jen.Qual(wirePkg, "ValidationError").Call(jen.Lit(fl.Name), jen.Lit("const"),
 				jen.Qual("strconv", "Quote").Call(jen.Op("*").Add(v.Clone())).Op("+").Lit(" is not "+strconv.Quote(fl.Const.String)))))}
 	}
 	switch repOf(t, fl.Required) {
@@ -79,7 +79,7 @@ func (g *gen) checkField(st *ir.Struct, fl *ir.Field) []jen.Code {
 	case repNilable:
 		checks := g.checkValue(t, c, v.Clone(), jen.Lit(fl.Name), errUnder(fl.Name))
 		if fl.Required && isUnion(t) {
-			return []jen.Code{jen.If(v.Clone().Op("==").Nil()).Block(jen.Return(jen.Id("requiredError").Call(jen.Lit(fl.Name)))).Else().Block(checks...)}
+			return []jen.Code{jen.If(v.Clone().Op("==").Nil()).Block(jen.Return(jen.Qual(wirePkg, "RequiredError").Call(jen.Lit(fl.Name)))).Else().Block(checks...)}
 		}
 		if len(checks) == 0 {
 			return nil
@@ -104,7 +104,7 @@ func isAlias(t ir.Type, kind ir.Kind) bool {
 
 // errUnder wraps a nested error with the member name.
 func errUnder(name string) func(jen.Code) jen.Code {
-	return func(e jen.Code) jen.Code { return jen.Add(e).Dot("under").Call(jen.Lit(name)) }
+	return func(e jen.Code) jen.Code { return jen.Add(e).Dot("Under").Call(jen.Lit(name)) }
 }
 
 // mergeConstraints adds the constraints an alias carries to those of the
@@ -153,15 +153,15 @@ func (g *gen) checkValueAt(t ir.Type, c ir.Constraints, v *jen.Statement, field 
 	case ir.KindString:
 		if c.Pattern != "" {
 			out = append(out, jen.If(jen.Op("!").Id(g.patternVar(c.Pattern)).Dot("MatchString").Call(v.Clone())).Block(
-				ret(jen.Id("validationError").Call(field, jen.Lit("pattern"), jen.Qual("strconv", "Quote").Call(v.Clone()).Op("+").Lit(" does not match "+c.Pattern)))))
+				ret(jen.Qual(wirePkg, "ValidationError").Call(field, jen.Lit("pattern"), jen.Qual("strconv", "Quote").Call(v.Clone()).Op("+").Lit(" does not match "+c.Pattern)))))
 		}
 		if c.MinLength != nil {
 			out = append(out, jen.If(jen.Qual("unicode/utf8", "RuneCountInString").Call(v.Clone()).Op("<").Lit(int(*c.MinLength))).Block(
-				ret(jen.Id("validationError").Call(field, jen.Lit("minLength"), jen.Lit(fmt.Sprintf("is shorter than %d characters", *c.MinLength))))))
+				ret(jen.Qual(wirePkg, "ValidationError").Call(field, jen.Lit("minLength"), jen.Lit(fmt.Sprintf("is shorter than %d characters", *c.MinLength))))))
 		}
 		if c.MaxLength != nil {
 			out = append(out, jen.If(jen.Qual("unicode/utf8", "RuneCountInString").Call(v.Clone()).Op(">").Lit(int(*c.MaxLength))).Block(
-				ret(jen.Id("validationError").Call(field, jen.Lit("maxLength"), jen.Lit(fmt.Sprintf("is longer than %d characters", *c.MaxLength))))))
+				ret(jen.Qual(wirePkg, "ValidationError").Call(field, jen.Lit("maxLength"), jen.Lit(fmt.Sprintf("is longer than %d characters", *c.MaxLength))))))
 		}
 	case ir.KindInt:
 		if c.Minimum != nil {
@@ -171,30 +171,30 @@ func (g *gen) checkValueAt(t ir.Type, c ir.Constraints, v *jen.Statement, field 
 			out = append(out, g.intBound(v, field, *c.Maximum, ">", "maximum"))
 		}
 	case ir.KindFloat:
-		out = append(out, jen.If(jen.Err().Op(":=").Id("checkFinite").Call(field, v.Clone()), jen.Err().Op("!=").Nil()).Block(ret(jen.Err())))
+		out = append(out, jen.If(jen.Err().Op(":=").Qual(wirePkg, "CheckFinite").Call(field, v.Clone()), jen.Err().Op("!=").Nil()).Block(ret(jen.Err())))
 		if c.Minimum != nil {
-			out = append(out, jen.If(jen.Err().Op(":=").Id("checkMinimum").Call(field, v.Clone(), jen.Lit(*c.Minimum)), jen.Err().Op("!=").Nil()).Block(ret(jen.Err())))
+			out = append(out, jen.If(jen.Err().Op(":=").Qual(wirePkg, "CheckMinimum").Call(field, v.Clone(), jen.Lit(*c.Minimum)), jen.Err().Op("!=").Nil()).Block(ret(jen.Err())))
 		}
 		if c.Maximum != nil {
-			out = append(out, jen.If(jen.Err().Op(":=").Id("checkMaximum").Call(field, v.Clone(), jen.Lit(*c.Maximum)), jen.Err().Op("!=").Nil()).Block(ret(jen.Err())))
+			out = append(out, jen.If(jen.Err().Op(":=").Qual(wirePkg, "CheckMaximum").Call(field, v.Clone(), jen.Lit(*c.Maximum)), jen.Err().Op("!=").Nil()).Block(ret(jen.Err())))
 		}
 	case ir.KindAny:
-		out = append(out, jen.If(jen.Err().Op(":=").Id("checkRaw").Call(field, v.Clone(), jen.Lit(t.NotNull), jen.Lit(t.JSONType == "object")), jen.Err().Op("!=").Nil()).Block(ret(jen.Err())))
+		out = append(out, jen.If(jen.Err().Op(":=").Qual(wirePkg, "CheckRaw").Call(field, v.Clone(), jen.Lit(t.NotNull), jen.Lit(t.JSONType == "object")), jen.Err().Op("!=").Nil()).Block(ret(jen.Err())))
 	case ir.KindArray:
 		if c.MinItems != nil {
-			out = append(out, jen.If(jen.Err().Op(":=").Id("checkMinItems").Call(field, jen.Len(v.Clone()), jen.Lit(int(*c.MinItems))), jen.Err().Op("!=").Nil()).Block(ret(jen.Err())))
+			out = append(out, jen.If(jen.Err().Op(":=").Qual(wirePkg, "CheckMinItems").Call(field, jen.Len(v.Clone()), jen.Lit(int(*c.MinItems))), jen.Err().Op("!=").Nil()).Block(ret(jen.Err())))
 		}
 		if c.MaxItems != nil {
-			out = append(out, jen.If(jen.Err().Op(":=").Id("checkMaxItems").Call(field, jen.Len(v.Clone()), jen.Lit(int(*c.MaxItems))), jen.Err().Op("!=").Nil()).Block(ret(jen.Err())))
+			out = append(out, jen.If(jen.Err().Op(":=").Qual(wirePkg, "CheckMaxItems").Call(field, jen.Len(v.Clone()), jen.Lit(int(*c.MaxItems))), jen.Err().Op("!=").Nil()).Block(ret(jen.Err())))
 		}
 		i, done := g.nest("i")
-		elemWrap := func(e jen.Code) jen.Code { return wrap(jen.Add(e).Dot("at").Call(jen.Id(i))) }
+		elemWrap := func(e jen.Code) jen.Code { return wrap(jen.Add(e).Dot("At").Call(jen.Id(i))) }
 		elem := *t.Elem
 		elemChecks := g.checkValueAt(elem, mergeConstraints(ir.Constraints{}, elem), v.Clone().Index(jen.Id(i)), jen.Lit(""), elemWrap, elemWrap)
 		done()
 		if isUnion(elem) {
 			elemChecks = append([]jen.Code{jen.If(v.Clone().Index(jen.Id(i)).Op("==").Nil()).Block(
-				jen.Return(elemWrap(jen.Id("requiredError").Call(jen.Lit("")))))}, elemChecks...)
+				jen.Return(elemWrap(jen.Qual(wirePkg, "RequiredError").Call(jen.Lit("")))))}, elemChecks...)
 		}
 		if len(elemChecks) > 0 {
 			out = append(out, jen.For(jen.Id(i).Op(":=").Range().Add(v.Clone())).Block(elemChecks...))
@@ -202,17 +202,17 @@ func (g *gen) checkValueAt(t ir.Type, c ir.Constraints, v *jen.Statement, field 
 	case ir.KindMap:
 		i, done := g.nest("k")
 		k := i
-		elemWrap := func(e jen.Code) jen.Code { return wrap(jen.Add(e).Dot("under").Call(jen.Id(k))) }
+		elemWrap := func(e jen.Code) jen.Code { return wrap(jen.Add(e).Dot("Under").Call(jen.Id(k))) }
 		elem := *t.Elem
 		elemChecks := g.checkValueAt(elem, mergeConstraints(ir.Constraints{}, elem), v.Clone().Index(jen.Id(k)), jen.Lit(""), elemWrap, elemWrap)
 		done()
 		if isUnion(elem) {
 			elemChecks = append([]jen.Code{jen.If(v.Clone().Index(jen.Id(k)).Op("==").Nil()).Block(
-				jen.Return(elemWrap(jen.Id("requiredError").Call(jen.Lit("")))))}, elemChecks...)
+				jen.Return(elemWrap(jen.Qual(wirePkg, "RequiredError").Call(jen.Lit("")))))}, elemChecks...)
 		}
 		if len(elemChecks) > 0 {
 			// In key order, so the error reported is always the same.
-			out = append(out, jen.For(jen.Id("_").Op(",").Id(k).Op(":=").Range().Id("sortedKeys").Call(v.Clone())).Block(elemChecks...))
+			out = append(out, jen.For(jen.Id("_").Op(",").Id(k).Op(":=").Range().Qual(wirePkg, "SortedKeys").Call(v.Clone())).Block(elemChecks...))
 		}
 	case ir.KindStringOrArray:
 		out = append(out, jen.If(jen.Err().Op(":=").Add(v.Clone()).Dot("validate").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(wrap(jen.Err()))))
@@ -220,7 +220,7 @@ func (g *gen) checkValueAt(t ir.Type, c ir.Constraints, v *jen.Statement, field 
 		switch d := t.Decl.(type) {
 		case *ir.Enum:
 			out = append(out, jen.If(jen.Op("!").Add(v.Clone()).Dot("Valid").Call()).Block(
-				ret(jen.Id("enumError").Call(field, jen.String().Call(v.Clone())))))
+				ret(jen.Qual(wirePkg, "EnumError").Call(field, jen.String().Call(v.Clone())))))
 		case *ir.Alias:
 			at := d.Type
 			at.NotNull = at.NotNull || t.NotNull
@@ -245,7 +245,7 @@ func (g *gen) intBound(v *jen.Statement, field jen.Code, bound float64, op, rule
 		limit = jen.Lit(bound)
 		v = jen.Float64().Call(v.Clone())
 	}
-	return jen.If(v.Clone().Op(op).Add(limit)).Block(jen.Return(jen.Id("validationError").Call(field, jen.Lit(rule), msg)))
+	return jen.If(v.Clone().Op(op).Add(limit)).Block(jen.Return(jen.Qual(wirePkg, "ValidationError").Call(field, jen.Lit(rule), msg)))
 }
 
 func (g *gen) emitChoiceValidate(f *jen.File, c *choiceType) {
@@ -255,7 +255,7 @@ func (g *gen) emitChoiceValidate(f *jen.File, c *choiceType) {
 	f.Func().Params(jen.Id("x").Op("*").Id(c.Name)).Id("validate").Params().Op("*").Id("Error").Block(
 		append(append([]jen.Code{
 			jen.If(jen.Id("x").Dot("Text").Op("!=").Lit("").Op("&&").Add(list.Clone()).Op("!=").Nil()).Block(
-				jen.Return(jen.Id("validationError").Call(jen.Lit(""), jen.Lit("oneOf"), jen.Lit("holds both a string and a list")))),
+				jen.Return(jen.Qual(wirePkg, "ValidationError").Call(jen.Lit(""), jen.Lit("oneOf"), jen.Lit("holds both a string and a list")))),
 		}, checks...), jen.Return(jen.Nil()))...)
 }
 

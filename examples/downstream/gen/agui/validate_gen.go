@@ -4,6 +4,7 @@
 package agui
 
 import (
+	"github.com/agui-gen/agui-gen/runtime/wire"
 	"regexp"
 	"strconv"
 	"unicode/utf8"
@@ -12,34 +13,34 @@ import (
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *TextMessageStartEvent) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *TextMessageStartEvent) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if x.BaseEvent.Timestamp != nil {
 		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
-			return validationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
+			return wire.ValidationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
 		}
 		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
-			return validationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
+			return wire.ValidationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
 	if x.BaseEvent.RawEvent != nil {
-		if err := checkRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
+		if err := wire.CheckRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
 			return err
 		}
 	}
 	if x.BaseEvent.Metadata != nil {
-		if err := checkRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
+		if err := wire.CheckRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
 			return err
 		}
 	}
 	if x.Role != nil {
 		if !(*x.Role).Valid() {
-			return enumError("role", string((*x.Role)))
+			return wire.EnumError("role", string((*x.Role)))
 		}
 	}
 	return nil
@@ -48,28 +49,28 @@ func (x *TextMessageStartEvent) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *TextMessageContentEvent) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *TextMessageContentEvent) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if x.BaseEvent.Timestamp != nil {
 		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
-			return validationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
+			return wire.ValidationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
 		}
 		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
-			return validationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
+			return wire.ValidationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
 	if x.BaseEvent.RawEvent != nil {
-		if err := checkRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
+		if err := wire.CheckRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
 			return err
 		}
 	}
 	if x.BaseEvent.Metadata != nil {
-		if err := checkRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
+		if err := wire.CheckRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
 			return err
 		}
 	}
@@ -79,28 +80,28 @@ func (x *TextMessageContentEvent) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *TextMessageEndEvent) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *TextMessageEndEvent) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if x.BaseEvent.Timestamp != nil {
 		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
-			return validationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
+			return wire.ValidationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
 		}
 		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
-			return validationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
+			return wire.ValidationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
 	if x.BaseEvent.RawEvent != nil {
-		if err := checkRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
+		if err := wire.CheckRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
 			return err
 		}
 	}
 	if x.BaseEvent.Metadata != nil {
-		if err := checkRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
+		if err := wire.CheckRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
 			return err
 		}
 	}
@@ -110,34 +111,34 @@ func (x *TextMessageEndEvent) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *TextMessageChunkEvent) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *TextMessageChunkEvent) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if x.BaseEvent.Timestamp != nil {
 		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
-			return validationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
+			return wire.ValidationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
 		}
 		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
-			return validationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
+			return wire.ValidationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
 	if x.BaseEvent.RawEvent != nil {
-		if err := checkRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
+		if err := wire.CheckRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
 			return err
 		}
 	}
 	if x.BaseEvent.Metadata != nil {
-		if err := checkRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
+		if err := wire.CheckRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
 			return err
 		}
 	}
 	if x.Role != nil {
 		if !(*x.Role).Valid() {
-			return enumError("role", string((*x.Role)))
+			return wire.EnumError("role", string((*x.Role)))
 		}
 	}
 	return nil
@@ -146,28 +147,28 @@ func (x *TextMessageChunkEvent) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *ToolCallStartEvent) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *ToolCallStartEvent) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if x.BaseEvent.Timestamp != nil {
 		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
-			return validationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
+			return wire.ValidationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
 		}
 		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
-			return validationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
+			return wire.ValidationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
 	if x.BaseEvent.RawEvent != nil {
-		if err := checkRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
+		if err := wire.CheckRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
 			return err
 		}
 	}
 	if x.BaseEvent.Metadata != nil {
-		if err := checkRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
+		if err := wire.CheckRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
 			return err
 		}
 	}
@@ -177,28 +178,28 @@ func (x *ToolCallStartEvent) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *ToolCallArgsEvent) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *ToolCallArgsEvent) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if x.BaseEvent.Timestamp != nil {
 		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
-			return validationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
+			return wire.ValidationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
 		}
 		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
-			return validationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
+			return wire.ValidationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
 	if x.BaseEvent.RawEvent != nil {
-		if err := checkRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
+		if err := wire.CheckRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
 			return err
 		}
 	}
 	if x.BaseEvent.Metadata != nil {
-		if err := checkRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
+		if err := wire.CheckRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
 			return err
 		}
 	}
@@ -208,28 +209,28 @@ func (x *ToolCallArgsEvent) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *ToolCallEndEvent) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *ToolCallEndEvent) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if x.BaseEvent.Timestamp != nil {
 		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
-			return validationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
+			return wire.ValidationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
 		}
 		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
-			return validationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
+			return wire.ValidationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
 	if x.BaseEvent.RawEvent != nil {
-		if err := checkRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
+		if err := wire.CheckRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
 			return err
 		}
 	}
 	if x.BaseEvent.Metadata != nil {
-		if err := checkRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
+		if err := wire.CheckRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
 			return err
 		}
 	}
@@ -239,28 +240,28 @@ func (x *ToolCallEndEvent) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *ToolCallChunkEvent) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *ToolCallChunkEvent) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if x.BaseEvent.Timestamp != nil {
 		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
-			return validationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
+			return wire.ValidationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
 		}
 		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
-			return validationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
+			return wire.ValidationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
 	if x.BaseEvent.RawEvent != nil {
-		if err := checkRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
+		if err := wire.CheckRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
 			return err
 		}
 	}
 	if x.BaseEvent.Metadata != nil {
-		if err := checkRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
+		if err := wire.CheckRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
 			return err
 		}
 	}
@@ -270,36 +271,36 @@ func (x *ToolCallChunkEvent) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *ToolCallResultEvent) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *ToolCallResultEvent) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if x.BaseEvent.Timestamp != nil {
 		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
-			return validationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
+			return wire.ValidationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
 		}
 		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
-			return validationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
+			return wire.ValidationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
 	if x.BaseEvent.RawEvent != nil {
-		if err := checkRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
+		if err := wire.CheckRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
 			return err
 		}
 	}
 	if x.BaseEvent.Metadata != nil {
-		if err := checkRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
+		if err := wire.CheckRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
 			return err
 		}
 	}
 	if err := x.Content.validate(); err != nil {
-		return err.under("content")
+		return err.Under("content")
 	}
 	if x.Role != nil && *x.Role != "tool" {
-		return validationError("role", "const", strconv.Quote(*x.Role)+" is not \"tool\"")
+		return wire.ValidationError("role", "const", strconv.Quote(*x.Role)+" is not \"tool\"")
 	}
 	return nil
 }
@@ -307,32 +308,32 @@ func (x *ToolCallResultEvent) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *StateSnapshotEvent) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *StateSnapshotEvent) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if x.BaseEvent.Timestamp != nil {
 		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
-			return validationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
+			return wire.ValidationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
 		}
 		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
-			return validationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
+			return wire.ValidationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
 	if x.BaseEvent.RawEvent != nil {
-		if err := checkRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
+		if err := wire.CheckRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
 			return err
 		}
 	}
 	if x.BaseEvent.Metadata != nil {
-		if err := checkRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
+		if err := wire.CheckRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
 			return err
 		}
 	}
-	if err := checkRaw("snapshot", x.Snapshot, false, false); err != nil {
+	if err := wire.CheckRaw("snapshot", x.Snapshot, false, false); err != nil {
 		return err
 	}
 	return nil
@@ -341,37 +342,37 @@ func (x *StateSnapshotEvent) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *StateDeltaEvent) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *StateDeltaEvent) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if x.BaseEvent.Timestamp != nil {
 		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
-			return validationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
+			return wire.ValidationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
 		}
 		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
-			return validationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
+			return wire.ValidationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
 	if x.BaseEvent.RawEvent != nil {
-		if err := checkRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
+		if err := wire.CheckRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
 			return err
 		}
 	}
 	if x.BaseEvent.Metadata != nil {
-		if err := checkRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
+		if err := wire.CheckRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
 			return err
 		}
 	}
 	for i := range x.Delta {
 		if x.Delta[i] == nil {
-			return requiredError("").at(i).under("delta")
+			return wire.RequiredError("").At(i).Under("delta")
 		}
 		if err := x.Delta[i].validate(); err != nil {
-			return err.at(i).under("delta")
+			return err.At(i).Under("delta")
 		}
 	}
 	return nil
@@ -380,37 +381,37 @@ func (x *StateDeltaEvent) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *MessagesSnapshotEvent) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *MessagesSnapshotEvent) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if x.BaseEvent.Timestamp != nil {
 		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
-			return validationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
+			return wire.ValidationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
 		}
 		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
-			return validationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
+			return wire.ValidationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
 	if x.BaseEvent.RawEvent != nil {
-		if err := checkRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
+		if err := wire.CheckRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
 			return err
 		}
 	}
 	if x.BaseEvent.Metadata != nil {
-		if err := checkRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
+		if err := wire.CheckRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
 			return err
 		}
 	}
 	for i := range x.Messages {
 		if x.Messages[i] == nil {
-			return requiredError("").at(i).under("messages")
+			return wire.RequiredError("").At(i).Under("messages")
 		}
 		if err := x.Messages[i].validate(); err != nil {
-			return err.at(i).under("messages")
+			return err.At(i).Under("messages")
 		}
 	}
 	return nil
@@ -419,32 +420,32 @@ func (x *MessagesSnapshotEvent) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *ActivitySnapshotEvent) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *ActivitySnapshotEvent) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if x.BaseEvent.Timestamp != nil {
 		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
-			return validationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
+			return wire.ValidationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
 		}
 		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
-			return validationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
+			return wire.ValidationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
 	if x.BaseEvent.RawEvent != nil {
-		if err := checkRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
+		if err := wire.CheckRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
 			return err
 		}
 	}
 	if x.BaseEvent.Metadata != nil {
-		if err := checkRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
+		if err := wire.CheckRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
 			return err
 		}
 	}
-	if err := checkRaw("content", x.Content, false, true); err != nil {
+	if err := wire.CheckRaw("content", x.Content, false, true); err != nil {
 		return err
 	}
 	return nil
@@ -453,37 +454,37 @@ func (x *ActivitySnapshotEvent) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *ActivityDeltaEvent) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *ActivityDeltaEvent) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if x.BaseEvent.Timestamp != nil {
 		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
-			return validationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
+			return wire.ValidationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
 		}
 		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
-			return validationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
+			return wire.ValidationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
 	if x.BaseEvent.RawEvent != nil {
-		if err := checkRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
+		if err := wire.CheckRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
 			return err
 		}
 	}
 	if x.BaseEvent.Metadata != nil {
-		if err := checkRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
+		if err := wire.CheckRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
 			return err
 		}
 	}
 	for i := range x.Patch {
 		if x.Patch[i] == nil {
-			return requiredError("").at(i).under("patch")
+			return wire.RequiredError("").At(i).Under("patch")
 		}
 		if err := x.Patch[i].validate(); err != nil {
-			return err.at(i).under("patch")
+			return err.At(i).Under("patch")
 		}
 	}
 	return nil
@@ -492,32 +493,32 @@ func (x *ActivityDeltaEvent) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *RawEvent) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *RawEvent) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if x.BaseEvent.Timestamp != nil {
 		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
-			return validationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
+			return wire.ValidationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
 		}
 		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
-			return validationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
+			return wire.ValidationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
 	if x.BaseEvent.RawEvent != nil {
-		if err := checkRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
+		if err := wire.CheckRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
 			return err
 		}
 	}
 	if x.BaseEvent.Metadata != nil {
-		if err := checkRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
+		if err := wire.CheckRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
 			return err
 		}
 	}
-	if err := checkRaw("event", x.Event, false, false); err != nil {
+	if err := wire.CheckRaw("event", x.Event, false, false); err != nil {
 		return err
 	}
 	return nil
@@ -526,32 +527,32 @@ func (x *RawEvent) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *CustomEvent) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *CustomEvent) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if x.BaseEvent.Timestamp != nil {
 		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
-			return validationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
+			return wire.ValidationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
 		}
 		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
-			return validationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
+			return wire.ValidationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
 	if x.BaseEvent.RawEvent != nil {
-		if err := checkRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
+		if err := wire.CheckRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
 			return err
 		}
 	}
 	if x.BaseEvent.Metadata != nil {
-		if err := checkRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
+		if err := wire.CheckRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
 			return err
 		}
 	}
-	if err := checkRaw("value", x.Value, false, false); err != nil {
+	if err := wire.CheckRaw("value", x.Value, false, false); err != nil {
 		return err
 	}
 	return nil
@@ -560,34 +561,34 @@ func (x *CustomEvent) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *RunStartedEvent) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *RunStartedEvent) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if x.BaseEvent.Timestamp != nil {
 		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
-			return validationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
+			return wire.ValidationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
 		}
 		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
-			return validationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
+			return wire.ValidationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
 	if x.BaseEvent.RawEvent != nil {
-		if err := checkRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
+		if err := wire.CheckRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
 			return err
 		}
 	}
 	if x.BaseEvent.Metadata != nil {
-		if err := checkRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
+		if err := wire.CheckRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
 			return err
 		}
 	}
 	if x.Input != nil {
 		if err := x.Input.validate(); err != nil {
-			return err.under("input")
+			return err.Under("input")
 		}
 	}
 	return nil
@@ -596,44 +597,44 @@ func (x *RunStartedEvent) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *RunFinishedEvent) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *RunFinishedEvent) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if x.BaseEvent.Timestamp != nil {
 		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
-			return validationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
+			return wire.ValidationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
 		}
 		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
-			return validationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
+			return wire.ValidationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
 	if x.BaseEvent.RawEvent != nil {
-		if err := checkRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
+		if err := wire.CheckRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
 			return err
 		}
 	}
 	if x.BaseEvent.Metadata != nil {
-		if err := checkRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
+		if err := wire.CheckRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
 			return err
 		}
 	}
 	if x.Result != nil {
-		if err := checkRaw("result", x.Result, true, false); err != nil {
+		if err := wire.CheckRaw("result", x.Result, true, false); err != nil {
 			return err
 		}
 	}
 	if x.Outcome != nil {
 		if err := x.Outcome.validate(); err != nil {
-			return err.under("outcome")
+			return err.Under("outcome")
 		}
 	}
 	for i := range x.Usage {
 		if err := x.Usage[i].validate(); err != nil {
-			return err.at(i).under("usage")
+			return err.At(i).Under("usage")
 		}
 	}
 	return nil
@@ -642,34 +643,34 @@ func (x *RunFinishedEvent) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *RunErrorEvent) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *RunErrorEvent) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if x.BaseEvent.Timestamp != nil {
 		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
-			return validationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
+			return wire.ValidationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
 		}
 		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
-			return validationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
+			return wire.ValidationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
 	if x.BaseEvent.RawEvent != nil {
-		if err := checkRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
+		if err := wire.CheckRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
 			return err
 		}
 	}
 	if x.BaseEvent.Metadata != nil {
-		if err := checkRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
+		if err := wire.CheckRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
 			return err
 		}
 	}
 	for i := range x.Usage {
 		if err := x.Usage[i].validate(); err != nil {
-			return err.at(i).under("usage")
+			return err.At(i).Under("usage")
 		}
 	}
 	return nil
@@ -678,28 +679,28 @@ func (x *RunErrorEvent) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *StepStartedEvent) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *StepStartedEvent) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if x.BaseEvent.Timestamp != nil {
 		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
-			return validationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
+			return wire.ValidationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
 		}
 		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
-			return validationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
+			return wire.ValidationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
 	if x.BaseEvent.RawEvent != nil {
-		if err := checkRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
+		if err := wire.CheckRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
 			return err
 		}
 	}
 	if x.BaseEvent.Metadata != nil {
-		if err := checkRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
+		if err := wire.CheckRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
 			return err
 		}
 	}
@@ -709,28 +710,28 @@ func (x *StepStartedEvent) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *StepFinishedEvent) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *StepFinishedEvent) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if x.BaseEvent.Timestamp != nil {
 		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
-			return validationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
+			return wire.ValidationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
 		}
 		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
-			return validationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
+			return wire.ValidationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
 	if x.BaseEvent.RawEvent != nil {
-		if err := checkRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
+		if err := wire.CheckRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
 			return err
 		}
 	}
 	if x.BaseEvent.Metadata != nil {
-		if err := checkRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
+		if err := wire.CheckRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
 			return err
 		}
 	}
@@ -740,28 +741,28 @@ func (x *StepFinishedEvent) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *ReasoningStartEvent) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *ReasoningStartEvent) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if x.BaseEvent.Timestamp != nil {
 		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
-			return validationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
+			return wire.ValidationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
 		}
 		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
-			return validationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
+			return wire.ValidationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
 	if x.BaseEvent.RawEvent != nil {
-		if err := checkRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
+		if err := wire.CheckRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
 			return err
 		}
 	}
 	if x.BaseEvent.Metadata != nil {
-		if err := checkRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
+		if err := wire.CheckRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
 			return err
 		}
 	}
@@ -771,28 +772,28 @@ func (x *ReasoningStartEvent) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *ReasoningMessageStartEvent) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *ReasoningMessageStartEvent) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if x.BaseEvent.Timestamp != nil {
 		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
-			return validationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
+			return wire.ValidationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
 		}
 		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
-			return validationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
+			return wire.ValidationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
 	if x.BaseEvent.RawEvent != nil {
-		if err := checkRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
+		if err := wire.CheckRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
 			return err
 		}
 	}
 	if x.BaseEvent.Metadata != nil {
-		if err := checkRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
+		if err := wire.CheckRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
 			return err
 		}
 	}
@@ -802,28 +803,28 @@ func (x *ReasoningMessageStartEvent) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *ReasoningMessageContentEvent) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *ReasoningMessageContentEvent) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if x.BaseEvent.Timestamp != nil {
 		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
-			return validationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
+			return wire.ValidationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
 		}
 		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
-			return validationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
+			return wire.ValidationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
 	if x.BaseEvent.RawEvent != nil {
-		if err := checkRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
+		if err := wire.CheckRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
 			return err
 		}
 	}
 	if x.BaseEvent.Metadata != nil {
-		if err := checkRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
+		if err := wire.CheckRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
 			return err
 		}
 	}
@@ -833,28 +834,28 @@ func (x *ReasoningMessageContentEvent) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *ReasoningMessageEndEvent) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *ReasoningMessageEndEvent) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if x.BaseEvent.Timestamp != nil {
 		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
-			return validationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
+			return wire.ValidationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
 		}
 		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
-			return validationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
+			return wire.ValidationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
 	if x.BaseEvent.RawEvent != nil {
-		if err := checkRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
+		if err := wire.CheckRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
 			return err
 		}
 	}
 	if x.BaseEvent.Metadata != nil {
-		if err := checkRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
+		if err := wire.CheckRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
 			return err
 		}
 	}
@@ -864,28 +865,28 @@ func (x *ReasoningMessageEndEvent) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *ReasoningMessageChunkEvent) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *ReasoningMessageChunkEvent) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if x.BaseEvent.Timestamp != nil {
 		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
-			return validationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
+			return wire.ValidationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
 		}
 		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
-			return validationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
+			return wire.ValidationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
 	if x.BaseEvent.RawEvent != nil {
-		if err := checkRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
+		if err := wire.CheckRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
 			return err
 		}
 	}
 	if x.BaseEvent.Metadata != nil {
-		if err := checkRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
+		if err := wire.CheckRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
 			return err
 		}
 	}
@@ -895,28 +896,28 @@ func (x *ReasoningMessageChunkEvent) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *ReasoningEndEvent) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *ReasoningEndEvent) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if x.BaseEvent.Timestamp != nil {
 		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
-			return validationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
+			return wire.ValidationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
 		}
 		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
-			return validationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
+			return wire.ValidationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
 	if x.BaseEvent.RawEvent != nil {
-		if err := checkRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
+		if err := wire.CheckRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
 			return err
 		}
 	}
 	if x.BaseEvent.Metadata != nil {
-		if err := checkRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
+		if err := wire.CheckRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
 			return err
 		}
 	}
@@ -926,33 +927,33 @@ func (x *ReasoningEndEvent) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *ReasoningEncryptedValueEvent) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *ReasoningEncryptedValueEvent) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if x.BaseEvent.Timestamp != nil {
 		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
-			return validationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
+			return wire.ValidationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
 		}
 		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
-			return validationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
+			return wire.ValidationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
 	if x.BaseEvent.RawEvent != nil {
-		if err := checkRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
+		if err := wire.CheckRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
 			return err
 		}
 	}
 	if x.BaseEvent.Metadata != nil {
-		if err := checkRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
+		if err := wire.CheckRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
 			return err
 		}
 	}
 	if !x.Subtype.Valid() {
-		return enumError("subtype", string(x.Subtype))
+		return wire.EnumError("subtype", string(x.Subtype))
 	}
 	return nil
 }
@@ -960,28 +961,28 @@ func (x *ReasoningEncryptedValueEvent) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *SubagentStartedEvent) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *SubagentStartedEvent) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if x.BaseEvent.Timestamp != nil {
 		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
-			return validationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
+			return wire.ValidationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
 		}
 		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
-			return validationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
+			return wire.ValidationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
 	if x.BaseEvent.RawEvent != nil {
-		if err := checkRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
+		if err := wire.CheckRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
 			return err
 		}
 	}
 	if x.BaseEvent.Metadata != nil {
-		if err := checkRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
+		if err := wire.CheckRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
 			return err
 		}
 	}
@@ -991,39 +992,39 @@ func (x *SubagentStartedEvent) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *SubagentFinishedEvent) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *SubagentFinishedEvent) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if x.BaseEvent.Timestamp != nil {
 		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
-			return validationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
+			return wire.ValidationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
 		}
 		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
-			return validationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
+			return wire.ValidationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
 	if x.BaseEvent.RawEvent != nil {
-		if err := checkRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
+		if err := wire.CheckRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
 			return err
 		}
 	}
 	if x.BaseEvent.Metadata != nil {
-		if err := checkRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
+		if err := wire.CheckRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
 			return err
 		}
 	}
 	if x.Result != nil {
-		if err := checkRaw("result", x.Result, true, false); err != nil {
+		if err := wire.CheckRaw("result", x.Result, true, false); err != nil {
 			return err
 		}
 	}
 	if x.Outcome != nil {
 		if err := x.Outcome.validate(); err != nil {
-			return err.under("outcome")
+			return err.Under("outcome")
 		}
 	}
 	return nil
@@ -1032,28 +1033,28 @@ func (x *SubagentFinishedEvent) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *SubagentErrorEvent) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *SubagentErrorEvent) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if x.BaseEvent.Timestamp != nil {
 		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
-			return validationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
+			return wire.ValidationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
 		}
 		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
-			return validationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
+			return wire.ValidationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
 	if x.BaseEvent.RawEvent != nil {
-		if err := checkRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
+		if err := wire.CheckRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
 			return err
 		}
 	}
 	if x.BaseEvent.Metadata != nil {
-		if err := checkRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
+		if err := wire.CheckRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
 			return err
 		}
 	}
@@ -1063,12 +1064,12 @@ func (x *SubagentErrorEvent) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *RunFinishedSuccessOutcome) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *RunFinishedSuccessOutcome) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	return nil
 }
@@ -1076,19 +1077,19 @@ func (x *RunFinishedSuccessOutcome) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *RunFinishedInterruptOutcome) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *RunFinishedInterruptOutcome) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
-	if err := checkMinItems("interrupts", len(x.Interrupts), 1); err != nil {
+	if err := wire.CheckMinItems("interrupts", len(x.Interrupts), 1); err != nil {
 		return err
 	}
 	for i := range x.Interrupts {
 		if err := x.Interrupts[i].validate(); err != nil {
-			return err.at(i).under("interrupts")
+			return err.At(i).Under("interrupts")
 		}
 	}
 	return nil
@@ -1097,12 +1098,12 @@ func (x *RunFinishedInterruptOutcome) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *RunFinishedCancelledOutcome) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *RunFinishedCancelledOutcome) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	return nil
 }
@@ -1110,12 +1111,12 @@ func (x *RunFinishedCancelledOutcome) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *SubagentFinishedSuccessOutcome) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *SubagentFinishedSuccessOutcome) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	return nil
 }
@@ -1123,12 +1124,12 @@ func (x *SubagentFinishedSuccessOutcome) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *SubagentFinishedSuspendedOutcome) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *SubagentFinishedSuspendedOutcome) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	return nil
 }
@@ -1136,20 +1137,20 @@ func (x *SubagentFinishedSuspendedOutcome) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *Interrupt) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *Interrupt) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if x.ResponseSchema != nil {
-		if err := checkRaw("responseSchema", x.ResponseSchema, false, true); err != nil {
+		if err := wire.CheckRaw("responseSchema", x.ResponseSchema, false, true); err != nil {
 			return err
 		}
 	}
 	if x.Metadata != nil {
-		if err := checkRaw("metadata", x.Metadata, false, true); err != nil {
+		if err := wire.CheckRaw("metadata", x.Metadata, false, true); err != nil {
 			return err
 		}
 	}
@@ -1159,23 +1160,23 @@ func (x *Interrupt) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *ResumeEntry) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *ResumeEntry) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if !x.Status.Valid() {
-		return enumError("status", string(x.Status))
+		return wire.EnumError("status", string(x.Status))
 	}
 	if x.Payload != nil {
-		if err := checkRaw("payload", x.Payload, true, false); err != nil {
+		if err := wire.CheckRaw("payload", x.Payload, true, false); err != nil {
 			return err
 		}
 	}
 	if x.Metadata != nil {
-		if err := checkRaw("metadata", x.Metadata, false, true); err != nil {
+		if err := wire.CheckRaw("metadata", x.Metadata, false, true); err != nil {
 			return err
 		}
 	}
@@ -1185,59 +1186,59 @@ func (x *ResumeEntry) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *TokenUsage) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *TokenUsage) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if x.InputTokens != nil {
 		if (*x.InputTokens) < 0 {
-			return validationError("inputTokens", "minimum", strconv.FormatInt((*x.InputTokens), 10)+" is less than the minimum 0")
+			return wire.ValidationError("inputTokens", "minimum", strconv.FormatInt((*x.InputTokens), 10)+" is less than the minimum 0")
 		}
 		if (*x.InputTokens) > 9007199254740991 {
-			return validationError("inputTokens", "maximum", strconv.FormatInt((*x.InputTokens), 10)+" is greater than the maximum 9007199254740991")
+			return wire.ValidationError("inputTokens", "maximum", strconv.FormatInt((*x.InputTokens), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
 	if x.OutputTokens != nil {
 		if (*x.OutputTokens) < 0 {
-			return validationError("outputTokens", "minimum", strconv.FormatInt((*x.OutputTokens), 10)+" is less than the minimum 0")
+			return wire.ValidationError("outputTokens", "minimum", strconv.FormatInt((*x.OutputTokens), 10)+" is less than the minimum 0")
 		}
 		if (*x.OutputTokens) > 9007199254740991 {
-			return validationError("outputTokens", "maximum", strconv.FormatInt((*x.OutputTokens), 10)+" is greater than the maximum 9007199254740991")
+			return wire.ValidationError("outputTokens", "maximum", strconv.FormatInt((*x.OutputTokens), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
 	if x.TotalTokens != nil {
 		if (*x.TotalTokens) < 0 {
-			return validationError("totalTokens", "minimum", strconv.FormatInt((*x.TotalTokens), 10)+" is less than the minimum 0")
+			return wire.ValidationError("totalTokens", "minimum", strconv.FormatInt((*x.TotalTokens), 10)+" is less than the minimum 0")
 		}
 		if (*x.TotalTokens) > 9007199254740991 {
-			return validationError("totalTokens", "maximum", strconv.FormatInt((*x.TotalTokens), 10)+" is greater than the maximum 9007199254740991")
+			return wire.ValidationError("totalTokens", "maximum", strconv.FormatInt((*x.TotalTokens), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
 	if x.ReasoningTokens != nil {
 		if (*x.ReasoningTokens) < 0 {
-			return validationError("reasoningTokens", "minimum", strconv.FormatInt((*x.ReasoningTokens), 10)+" is less than the minimum 0")
+			return wire.ValidationError("reasoningTokens", "minimum", strconv.FormatInt((*x.ReasoningTokens), 10)+" is less than the minimum 0")
 		}
 		if (*x.ReasoningTokens) > 9007199254740991 {
-			return validationError("reasoningTokens", "maximum", strconv.FormatInt((*x.ReasoningTokens), 10)+" is greater than the maximum 9007199254740991")
+			return wire.ValidationError("reasoningTokens", "maximum", strconv.FormatInt((*x.ReasoningTokens), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
 	if x.CachedInputTokens != nil {
 		if (*x.CachedInputTokens) < 0 {
-			return validationError("cachedInputTokens", "minimum", strconv.FormatInt((*x.CachedInputTokens), 10)+" is less than the minimum 0")
+			return wire.ValidationError("cachedInputTokens", "minimum", strconv.FormatInt((*x.CachedInputTokens), 10)+" is less than the minimum 0")
 		}
 		if (*x.CachedInputTokens) > 9007199254740991 {
-			return validationError("cachedInputTokens", "maximum", strconv.FormatInt((*x.CachedInputTokens), 10)+" is greater than the maximum 9007199254740991")
+			return wire.ValidationError("cachedInputTokens", "maximum", strconv.FormatInt((*x.CachedInputTokens), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
 	if x.CacheWriteInputTokens != nil {
 		if (*x.CacheWriteInputTokens) < 0 {
-			return validationError("cacheWriteInputTokens", "minimum", strconv.FormatInt((*x.CacheWriteInputTokens), 10)+" is less than the minimum 0")
+			return wire.ValidationError("cacheWriteInputTokens", "minimum", strconv.FormatInt((*x.CacheWriteInputTokens), 10)+" is less than the minimum 0")
 		}
 		if (*x.CacheWriteInputTokens) > 9007199254740991 {
-			return validationError("cacheWriteInputTokens", "maximum", strconv.FormatInt((*x.CacheWriteInputTokens), 10)+" is greater than the maximum 9007199254740991")
+			return wire.ValidationError("cacheWriteInputTokens", "maximum", strconv.FormatInt((*x.CacheWriteInputTokens), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
 	return nil
@@ -1246,15 +1247,15 @@ func (x *TokenUsage) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *DeveloperMessage) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *DeveloperMessage) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if x.BaseMessage.Metadata != nil {
-		if err := checkRaw("metadata", x.BaseMessage.Metadata, false, true); err != nil {
+		if err := wire.CheckRaw("metadata", x.BaseMessage.Metadata, false, true); err != nil {
 			return err
 		}
 	}
@@ -1264,15 +1265,15 @@ func (x *DeveloperMessage) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *SystemMessage) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *SystemMessage) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if x.BaseMessage.Metadata != nil {
-		if err := checkRaw("metadata", x.BaseMessage.Metadata, false, true); err != nil {
+		if err := wire.CheckRaw("metadata", x.BaseMessage.Metadata, false, true); err != nil {
 			return err
 		}
 	}
@@ -1282,21 +1283,21 @@ func (x *SystemMessage) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *AssistantMessage) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *AssistantMessage) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if x.BaseMessage.Metadata != nil {
-		if err := checkRaw("metadata", x.BaseMessage.Metadata, false, true); err != nil {
+		if err := wire.CheckRaw("metadata", x.BaseMessage.Metadata, false, true); err != nil {
 			return err
 		}
 	}
 	for i := range x.ToolCalls {
 		if err := x.ToolCalls[i].validate(); err != nil {
-			return err.at(i).under("toolCalls")
+			return err.At(i).Under("toolCalls")
 		}
 	}
 	return nil
@@ -1305,20 +1306,20 @@ func (x *AssistantMessage) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *UserMessage) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *UserMessage) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if x.BaseMessage.Metadata != nil {
-		if err := checkRaw("metadata", x.BaseMessage.Metadata, false, true); err != nil {
+		if err := wire.CheckRaw("metadata", x.BaseMessage.Metadata, false, true); err != nil {
 			return err
 		}
 	}
 	if err := x.Content.validate(); err != nil {
-		return err.under("content")
+		return err.Under("content")
 	}
 	return nil
 }
@@ -1326,18 +1327,18 @@ func (x *UserMessage) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *ToolMessage) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *ToolMessage) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if err := x.Content.validate(); err != nil {
-		return err.under("content")
+		return err.Under("content")
 	}
 	if x.Metadata != nil {
-		if err := checkRaw("metadata", x.Metadata, false, true); err != nil {
+		if err := wire.CheckRaw("metadata", x.Metadata, false, true); err != nil {
 			return err
 		}
 	}
@@ -1347,18 +1348,18 @@ func (x *ToolMessage) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *ActivityMessage) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *ActivityMessage) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
-	if err := checkRaw("content", x.Content, false, true); err != nil {
+	if err := wire.CheckRaw("content", x.Content, false, true); err != nil {
 		return err
 	}
 	if x.Metadata != nil {
-		if err := checkRaw("metadata", x.Metadata, false, true); err != nil {
+		if err := wire.CheckRaw("metadata", x.Metadata, false, true); err != nil {
 			return err
 		}
 	}
@@ -1368,15 +1369,15 @@ func (x *ActivityMessage) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *ReasoningMessage) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *ReasoningMessage) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if x.Metadata != nil {
-		if err := checkRaw("metadata", x.Metadata, false, true); err != nil {
+		if err := wire.CheckRaw("metadata", x.Metadata, false, true); err != nil {
 			return err
 		}
 	}
@@ -1386,18 +1387,18 @@ func (x *ReasoningMessage) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *ToolCall) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *ToolCall) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if err := x.Function.validate(); err != nil {
-		return err.under("function")
+		return err.Under("function")
 	}
 	if x.Metadata != nil {
-		if err := checkRaw("metadata", x.Metadata, false, true); err != nil {
+		if err := wire.CheckRaw("metadata", x.Metadata, false, true); err != nil {
 			return err
 		}
 	}
@@ -1407,12 +1408,12 @@ func (x *ToolCall) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *FunctionCall) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *FunctionCall) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	return nil
 }
@@ -1420,15 +1421,15 @@ func (x *FunctionCall) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *TextPart) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *TextPart) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if x.Metadata != nil {
-		if err := checkRaw("metadata", x.Metadata, true, false); err != nil {
+		if err := wire.CheckRaw("metadata", x.Metadata, true, false); err != nil {
 			return err
 		}
 	}
@@ -1438,22 +1439,22 @@ func (x *TextPart) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *ImagePart) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *ImagePart) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if x.Source == nil {
-		return requiredError("source")
+		return wire.RequiredError("source")
 	} else {
 		if err := x.Source.validate(); err != nil {
-			return err.under("source")
+			return err.Under("source")
 		}
 	}
 	if x.Metadata != nil {
-		if err := checkRaw("metadata", x.Metadata, true, false); err != nil {
+		if err := wire.CheckRaw("metadata", x.Metadata, true, false); err != nil {
 			return err
 		}
 	}
@@ -1463,22 +1464,22 @@ func (x *ImagePart) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *AudioPart) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *AudioPart) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if x.Source == nil {
-		return requiredError("source")
+		return wire.RequiredError("source")
 	} else {
 		if err := x.Source.validate(); err != nil {
-			return err.under("source")
+			return err.Under("source")
 		}
 	}
 	if x.Metadata != nil {
-		if err := checkRaw("metadata", x.Metadata, true, false); err != nil {
+		if err := wire.CheckRaw("metadata", x.Metadata, true, false); err != nil {
 			return err
 		}
 	}
@@ -1488,22 +1489,22 @@ func (x *AudioPart) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *VideoPart) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *VideoPart) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if x.Source == nil {
-		return requiredError("source")
+		return wire.RequiredError("source")
 	} else {
 		if err := x.Source.validate(); err != nil {
-			return err.under("source")
+			return err.Under("source")
 		}
 	}
 	if x.Metadata != nil {
-		if err := checkRaw("metadata", x.Metadata, true, false); err != nil {
+		if err := wire.CheckRaw("metadata", x.Metadata, true, false); err != nil {
 			return err
 		}
 	}
@@ -1513,22 +1514,22 @@ func (x *VideoPart) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *DocumentPart) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *DocumentPart) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if x.Source == nil {
-		return requiredError("source")
+		return wire.RequiredError("source")
 	} else {
 		if err := x.Source.validate(); err != nil {
-			return err.under("source")
+			return err.Under("source")
 		}
 	}
 	if x.Metadata != nil {
-		if err := checkRaw("metadata", x.Metadata, true, false); err != nil {
+		if err := wire.CheckRaw("metadata", x.Metadata, true, false); err != nil {
 			return err
 		}
 	}
@@ -1538,12 +1539,12 @@ func (x *DocumentPart) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *DataSource) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *DataSource) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	return nil
 }
@@ -1551,12 +1552,12 @@ func (x *DataSource) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *URLSource) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *URLSource) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	return nil
 }
@@ -1564,12 +1565,12 @@ func (x *URLSource) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *FileSource) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *FileSource) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	return nil
 }
@@ -1577,12 +1578,12 @@ func (x *FileSource) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *Context) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *Context) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	return nil
 }
@@ -1590,20 +1591,20 @@ func (x *Context) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *Tool) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *Tool) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if x.Parameters != nil {
-		if err := checkRaw("parameters", x.Parameters, true, false); err != nil {
+		if err := wire.CheckRaw("parameters", x.Parameters, true, false); err != nil {
 			return err
 		}
 	}
 	if x.Metadata != nil {
-		if err := checkRaw("metadata", x.Metadata, false, true); err != nil {
+		if err := wire.CheckRaw("metadata", x.Metadata, false, true); err != nil {
 			return err
 		}
 	}
@@ -1613,44 +1614,44 @@ func (x *Tool) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *RunAgentInput) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *RunAgentInput) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if x.State != nil {
-		if err := checkRaw("state", x.State, true, false); err != nil {
+		if err := wire.CheckRaw("state", x.State, true, false); err != nil {
 			return err
 		}
 	}
 	for i := range x.Messages {
 		if x.Messages[i] == nil {
-			return requiredError("").at(i).under("messages")
+			return wire.RequiredError("").At(i).Under("messages")
 		}
 		if err := x.Messages[i].validate(); err != nil {
-			return err.at(i).under("messages")
+			return err.At(i).Under("messages")
 		}
 	}
 	for i := range x.Tools {
 		if err := x.Tools[i].validate(); err != nil {
-			return err.at(i).under("tools")
+			return err.At(i).Under("tools")
 		}
 	}
 	for i := range x.Context {
 		if err := x.Context[i].validate(); err != nil {
-			return err.at(i).under("context")
+			return err.At(i).Under("context")
 		}
 	}
 	if x.ForwardedProps != nil {
-		if err := checkRaw("forwardedProps", x.ForwardedProps, true, false); err != nil {
+		if err := wire.CheckRaw("forwardedProps", x.ForwardedProps, true, false); err != nil {
 			return err
 		}
 	}
 	for i := range x.Resume {
 		if err := x.Resume[i].validate(); err != nil {
-			return err.at(i).under("resume")
+			return err.At(i).Under("resume")
 		}
 	}
 	return nil
@@ -1659,12 +1660,12 @@ func (x *RunAgentInput) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *SubagentInfo) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *SubagentInfo) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	return nil
 }
@@ -1672,15 +1673,15 @@ func (x *SubagentInfo) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *IdentityCapabilities) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *IdentityCapabilities) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if x.Metadata != nil {
-		if err := checkRaw("metadata", x.Metadata, false, true); err != nil {
+		if err := wire.CheckRaw("metadata", x.Metadata, false, true); err != nil {
 			return err
 		}
 	}
@@ -1690,12 +1691,12 @@ func (x *IdentityCapabilities) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *TransportCapabilities) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *TransportCapabilities) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	return nil
 }
@@ -1703,16 +1704,16 @@ func (x *TransportCapabilities) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *ToolsCapabilities) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *ToolsCapabilities) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	for i := range x.Items {
 		if err := x.Items[i].validate(); err != nil {
-			return err.at(i).under("items")
+			return err.At(i).Under("items")
 		}
 	}
 	return nil
@@ -1721,12 +1722,12 @@ func (x *ToolsCapabilities) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *OutputCapabilities) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *OutputCapabilities) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	return nil
 }
@@ -1734,12 +1735,12 @@ func (x *OutputCapabilities) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *StateCapabilities) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *StateCapabilities) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	return nil
 }
@@ -1747,16 +1748,16 @@ func (x *StateCapabilities) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *MultiAgentCapabilities) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *MultiAgentCapabilities) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	for i := range x.Subagents {
 		if err := x.Subagents[i].validate(); err != nil {
-			return err.at(i).under("subagents")
+			return err.At(i).Under("subagents")
 		}
 	}
 	return nil
@@ -1765,12 +1766,12 @@ func (x *MultiAgentCapabilities) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *ReasoningCapabilities) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *ReasoningCapabilities) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	return nil
 }
@@ -1778,12 +1779,12 @@ func (x *ReasoningCapabilities) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *MultimodalInputCapabilities) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *MultimodalInputCapabilities) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	return nil
 }
@@ -1791,12 +1792,12 @@ func (x *MultimodalInputCapabilities) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *MultimodalOutputCapabilities) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *MultimodalOutputCapabilities) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	return nil
 }
@@ -1804,21 +1805,21 @@ func (x *MultimodalOutputCapabilities) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *MultimodalCapabilities) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *MultimodalCapabilities) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if x.Input != nil {
 		if err := x.Input.validate(); err != nil {
-			return err.under("input")
+			return err.Under("input")
 		}
 	}
 	if x.Output != nil {
 		if err := x.Output.validate(); err != nil {
-			return err.under("output")
+			return err.Under("output")
 		}
 	}
 	return nil
@@ -1827,27 +1828,27 @@ func (x *MultimodalCapabilities) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *ExecutionCapabilities) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *ExecutionCapabilities) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if x.MaxIterations != nil {
 		if (*x.MaxIterations) < 0 {
-			return validationError("maxIterations", "minimum", strconv.FormatInt((*x.MaxIterations), 10)+" is less than the minimum 0")
+			return wire.ValidationError("maxIterations", "minimum", strconv.FormatInt((*x.MaxIterations), 10)+" is less than the minimum 0")
 		}
 		if (*x.MaxIterations) > 9007199254740991 {
-			return validationError("maxIterations", "maximum", strconv.FormatInt((*x.MaxIterations), 10)+" is greater than the maximum 9007199254740991")
+			return wire.ValidationError("maxIterations", "maximum", strconv.FormatInt((*x.MaxIterations), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
 	if x.MaxExecutionTime != nil {
 		if (*x.MaxExecutionTime) < 0 {
-			return validationError("maxExecutionTime", "minimum", strconv.FormatInt((*x.MaxExecutionTime), 10)+" is less than the minimum 0")
+			return wire.ValidationError("maxExecutionTime", "minimum", strconv.FormatInt((*x.MaxExecutionTime), 10)+" is less than the minimum 0")
 		}
 		if (*x.MaxExecutionTime) > 9007199254740991 {
-			return validationError("maxExecutionTime", "maximum", strconv.FormatInt((*x.MaxExecutionTime), 10)+" is greater than the maximum 9007199254740991")
+			return wire.ValidationError("maxExecutionTime", "maximum", strconv.FormatInt((*x.MaxExecutionTime), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
 	return nil
@@ -1856,12 +1857,12 @@ func (x *ExecutionCapabilities) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *HumanInTheLoopCapabilities) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *HumanInTheLoopCapabilities) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	return nil
 }
@@ -1869,65 +1870,65 @@ func (x *HumanInTheLoopCapabilities) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *AgentCapabilities) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *AgentCapabilities) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if x.Identity != nil {
 		if err := x.Identity.validate(); err != nil {
-			return err.under("identity")
+			return err.Under("identity")
 		}
 	}
 	if x.Transport != nil {
 		if err := x.Transport.validate(); err != nil {
-			return err.under("transport")
+			return err.Under("transport")
 		}
 	}
 	if x.Tools != nil {
 		if err := x.Tools.validate(); err != nil {
-			return err.under("tools")
+			return err.Under("tools")
 		}
 	}
 	if x.Output != nil {
 		if err := x.Output.validate(); err != nil {
-			return err.under("output")
+			return err.Under("output")
 		}
 	}
 	if x.State != nil {
 		if err := x.State.validate(); err != nil {
-			return err.under("state")
+			return err.Under("state")
 		}
 	}
 	if x.MultiAgent != nil {
 		if err := x.MultiAgent.validate(); err != nil {
-			return err.under("multiAgent")
+			return err.Under("multiAgent")
 		}
 	}
 	if x.Reasoning != nil {
 		if err := x.Reasoning.validate(); err != nil {
-			return err.under("reasoning")
+			return err.Under("reasoning")
 		}
 	}
 	if x.Multimodal != nil {
 		if err := x.Multimodal.validate(); err != nil {
-			return err.under("multimodal")
+			return err.Under("multimodal")
 		}
 	}
 	if x.Execution != nil {
 		if err := x.Execution.validate(); err != nil {
-			return err.under("execution")
+			return err.Under("execution")
 		}
 	}
 	if x.HumanInTheLoop != nil {
 		if err := x.HumanInTheLoop.validate(); err != nil {
-			return err.under("humanInTheLoop")
+			return err.Under("humanInTheLoop")
 		}
 	}
 	if x.Custom != nil {
-		if err := checkRaw("custom", x.Custom, false, true); err != nil {
+		if err := wire.CheckRaw("custom", x.Custom, false, true); err != nil {
 			return err
 		}
 	}
@@ -1937,20 +1938,20 @@ func (x *AgentCapabilities) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *AddOperation) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *AddOperation) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if !jsonPointerPattern.MatchString(x.Path) {
-		return validationError("path", "pattern", strconv.Quote(x.Path)+" does not match ^(/([^/~]|~[01])*)*$")
+		return wire.ValidationError("path", "pattern", strconv.Quote(x.Path)+" does not match ^(/([^/~]|~[01])*)*$")
 	}
-	if err := checkRaw("value", x.Value, false, false); err != nil {
+	if err := wire.CheckRaw("value", x.Value, false, false); err != nil {
 		return err
 	}
-	if err := checkMembers(x.Extra, func(name string) bool {
+	if err := wire.CheckMembers(x.Extra, func(name string) bool {
 		switch name {
 		case "op", "path", "value":
 			return true
@@ -1965,17 +1966,17 @@ func (x *AddOperation) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *RemoveOperation) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *RemoveOperation) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if !jsonPointerPattern.MatchString(x.Path) {
-		return validationError("path", "pattern", strconv.Quote(x.Path)+" does not match ^(/([^/~]|~[01])*)*$")
+		return wire.ValidationError("path", "pattern", strconv.Quote(x.Path)+" does not match ^(/([^/~]|~[01])*)*$")
 	}
-	if err := checkMembers(x.Extra, func(name string) bool {
+	if err := wire.CheckMembers(x.Extra, func(name string) bool {
 		switch name {
 		case "op", "path":
 			return true
@@ -1990,20 +1991,20 @@ func (x *RemoveOperation) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *ReplaceOperation) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *ReplaceOperation) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if !jsonPointerPattern.MatchString(x.Path) {
-		return validationError("path", "pattern", strconv.Quote(x.Path)+" does not match ^(/([^/~]|~[01])*)*$")
+		return wire.ValidationError("path", "pattern", strconv.Quote(x.Path)+" does not match ^(/([^/~]|~[01])*)*$")
 	}
-	if err := checkRaw("value", x.Value, false, false); err != nil {
+	if err := wire.CheckRaw("value", x.Value, false, false); err != nil {
 		return err
 	}
-	if err := checkMembers(x.Extra, func(name string) bool {
+	if err := wire.CheckMembers(x.Extra, func(name string) bool {
 		switch name {
 		case "op", "path", "value":
 			return true
@@ -2018,20 +2019,20 @@ func (x *ReplaceOperation) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *MoveOperation) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *MoveOperation) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if !jsonPointerPattern.MatchString(x.From) {
-		return validationError("from", "pattern", strconv.Quote(x.From)+" does not match ^(/([^/~]|~[01])*)*$")
+		return wire.ValidationError("from", "pattern", strconv.Quote(x.From)+" does not match ^(/([^/~]|~[01])*)*$")
 	}
 	if !jsonPointerPattern.MatchString(x.Path) {
-		return validationError("path", "pattern", strconv.Quote(x.Path)+" does not match ^(/([^/~]|~[01])*)*$")
+		return wire.ValidationError("path", "pattern", strconv.Quote(x.Path)+" does not match ^(/([^/~]|~[01])*)*$")
 	}
-	if err := checkMembers(x.Extra, func(name string) bool {
+	if err := wire.CheckMembers(x.Extra, func(name string) bool {
 		switch name {
 		case "op", "from", "path":
 			return true
@@ -2046,20 +2047,20 @@ func (x *MoveOperation) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *CopyOperation) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *CopyOperation) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if !jsonPointerPattern.MatchString(x.From) {
-		return validationError("from", "pattern", strconv.Quote(x.From)+" does not match ^(/([^/~]|~[01])*)*$")
+		return wire.ValidationError("from", "pattern", strconv.Quote(x.From)+" does not match ^(/([^/~]|~[01])*)*$")
 	}
 	if !jsonPointerPattern.MatchString(x.Path) {
-		return validationError("path", "pattern", strconv.Quote(x.Path)+" does not match ^(/([^/~]|~[01])*)*$")
+		return wire.ValidationError("path", "pattern", strconv.Quote(x.Path)+" does not match ^(/([^/~]|~[01])*)*$")
 	}
-	if err := checkMembers(x.Extra, func(name string) bool {
+	if err := wire.CheckMembers(x.Extra, func(name string) bool {
 		switch name {
 		case "op", "from", "path":
 			return true
@@ -2074,20 +2075,20 @@ func (x *CopyOperation) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *TestOperation) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *TestOperation) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if !jsonPointerPattern.MatchString(x.Path) {
-		return validationError("path", "pattern", strconv.Quote(x.Path)+" does not match ^(/([^/~]|~[01])*)*$")
+		return wire.ValidationError("path", "pattern", strconv.Quote(x.Path)+" does not match ^(/([^/~]|~[01])*)*$")
 	}
-	if err := checkRaw("value", x.Value, false, false); err != nil {
+	if err := wire.CheckRaw("value", x.Value, false, false); err != nil {
 		return err
 	}
-	if err := checkMembers(x.Extra, func(name string) bool {
+	if err := wire.CheckMembers(x.Extra, func(name string) bool {
 		switch name {
 		case "op", "path", "value":
 			return true
@@ -2102,44 +2103,44 @@ func (x *TestOperation) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *MetaEvent) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *MetaEvent) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if x.ID != nil {
 		if utf8.RuneCountInString((*x.ID)) < 1 {
-			return validationError("id", "minLength", "is shorter than 1 characters")
+			return wire.ValidationError("id", "minLength", "is shorter than 1 characters")
 		}
 		if utf8.RuneCountInString((*x.ID)) > 256 {
-			return validationError("id", "maxLength", "is longer than 256 characters")
+			return wire.ValidationError("id", "maxLength", "is longer than 256 characters")
 		}
 	}
 	if x.Timestamp != nil {
 		if (*x.Timestamp) < -9007199254740991 {
-			return validationError("timestamp", "minimum", strconv.FormatInt((*x.Timestamp), 10)+" is less than the minimum -9007199254740991")
+			return wire.ValidationError("timestamp", "minimum", strconv.FormatInt((*x.Timestamp), 10)+" is less than the minimum -9007199254740991")
 		}
 		if (*x.Timestamp) > 9007199254740991 {
-			return validationError("timestamp", "maximum", strconv.FormatInt((*x.Timestamp), 10)+" is greater than the maximum 9007199254740991")
+			return wire.ValidationError("timestamp", "maximum", strconv.FormatInt((*x.Timestamp), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
 	if x.RawEvent != nil {
-		if err := checkRaw("rawEvent", x.RawEvent, true, false); err != nil {
+		if err := wire.CheckRaw("rawEvent", x.RawEvent, true, false); err != nil {
 			return err
 		}
 	}
 	if x.Metadata != nil {
-		if err := checkRaw("metadata", x.Metadata, false, true); err != nil {
+		if err := wire.CheckRaw("metadata", x.Metadata, false, true); err != nil {
 			return err
 		}
 	}
 	if x.Payload == nil {
-		return requiredError("payload")
+		return wire.RequiredError("payload")
 	} else {
 		if err := x.Payload.validate(); err != nil {
-			return err.under("payload")
+			return err.Under("payload")
 		}
 	}
 	return nil
@@ -2148,12 +2149,12 @@ func (x *MetaEvent) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *ThumbsUpPayload) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *ThumbsUpPayload) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	return nil
 }
@@ -2161,12 +2162,12 @@ func (x *ThumbsUpPayload) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *ThumbsDownPayload) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *ThumbsDownPayload) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	return nil
 }
@@ -2174,12 +2175,12 @@ func (x *ThumbsDownPayload) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *NotePayload) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *NotePayload) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	return nil
 }
@@ -2187,14 +2188,14 @@ func (x *NotePayload) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *TagPayload) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *TagPayload) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
-	if err := checkMinItems("tags", len(x.Tags), 1); err != nil {
+	if err := wire.CheckMinItems("tags", len(x.Tags), 1); err != nil {
 		return err
 	}
 	return nil
@@ -2203,12 +2204,12 @@ func (x *TagPayload) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *BookmarkPayload) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *BookmarkPayload) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	return nil
 }
@@ -2216,19 +2217,19 @@ func (x *BookmarkPayload) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *CopyPayload) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *CopyPayload) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if x.Length != nil {
 		if (*x.Length) < 0 {
-			return validationError("length", "minimum", strconv.FormatInt((*x.Length), 10)+" is less than the minimum 0")
+			return wire.ValidationError("length", "minimum", strconv.FormatInt((*x.Length), 10)+" is less than the minimum 0")
 		}
 		if (*x.Length) > 9007199254740991 {
-			return validationError("length", "maximum", strconv.FormatInt((*x.Length), 10)+" is greater than the maximum 9007199254740991")
+			return wire.ValidationError("length", "maximum", strconv.FormatInt((*x.Length), 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
 	return nil
@@ -2237,12 +2238,12 @@ func (x *CopyPayload) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *SharePayload) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *SharePayload) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	return nil
 }
@@ -2250,24 +2251,24 @@ func (x *SharePayload) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *RatingPayload) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *RatingPayload) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
-	if err := checkFinite("rating", x.Rating); err != nil {
+	if err := wire.CheckFinite("rating", x.Rating); err != nil {
 		return err
 	}
-	if err := checkMinimum("rating", x.Rating, 0.0); err != nil {
+	if err := wire.CheckMinimum("rating", x.Rating, 0.0); err != nil {
 		return err
 	}
 	if x.MaxRating != nil {
-		if err := checkFinite("maxRating", (*x.MaxRating)); err != nil {
+		if err := wire.CheckFinite("maxRating", (*x.MaxRating)); err != nil {
 			return err
 		}
-		if err := checkMinimum("maxRating", (*x.MaxRating), 1.0); err != nil {
+		if err := wire.CheckMinimum("maxRating", (*x.MaxRating), 1.0); err != nil {
 			return err
 		}
 	}
@@ -2277,15 +2278,15 @@ func (x *RatingPayload) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *AnalyticsPayload) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *AnalyticsPayload) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if x.Properties != nil {
-		if err := checkRaw("properties", x.Properties, false, true); err != nil {
+		if err := wire.CheckRaw("properties", x.Properties, false, true); err != nil {
 			return err
 		}
 	}
@@ -2295,24 +2296,24 @@ func (x *AnalyticsPayload) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *ModerationPayload) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *ModerationPayload) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if !x.Action.Valid() {
-		return enumError("action", string(x.Action))
+		return wire.EnumError("action", string(x.Action))
 	}
 	if x.Confidence != nil {
-		if err := checkFinite("confidence", (*x.Confidence)); err != nil {
+		if err := wire.CheckFinite("confidence", (*x.Confidence)); err != nil {
 			return err
 		}
-		if err := checkMinimum("confidence", (*x.Confidence), 0.0); err != nil {
+		if err := wire.CheckMinimum("confidence", (*x.Confidence), 0.0); err != nil {
 			return err
 		}
-		if err := checkMaximum("confidence", (*x.Confidence), 1.0); err != nil {
+		if err := wire.CheckMaximum("confidence", (*x.Confidence), 1.0); err != nil {
 			return err
 		}
 	}
@@ -2321,14 +2322,14 @@ func (x *ModerationPayload) validate() *Error {
 
 func (x *Content) validate() *Error {
 	if x.Text != "" && x.Parts != nil {
-		return validationError("", "oneOf", "holds both a string and a list")
+		return wire.ValidationError("", "oneOf", "holds both a string and a list")
 	}
 	for i := range x.Parts {
 		if x.Parts[i] == nil {
-			return requiredError("").at(i)
+			return wire.RequiredError("").At(i)
 		}
 		if err := x.Parts[i].validate(); err != nil {
-			return err.at(i)
+			return err.At(i)
 		}
 	}
 	return nil

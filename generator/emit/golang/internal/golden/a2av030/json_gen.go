@@ -3,28 +3,31 @@
 
 package a2av030
 
-import "strconv"
+import (
+	"github.com/agui-gen/agui-gen/runtime/wire"
+	"strconv"
+)
 
-func readTaskState(r *reader) TaskState {
-	s, n, isNumber := r.readEnum()
+func readTaskState(r *wire.Reader) TaskState {
+	s, n, isNumber := r.ReadEnum()
 	if isNumber {
 		return TaskState(n)
 	}
 	v, ok := parseTaskState(s)
-	if !ok && !r.failed() {
-		r.fail("enum", strconv.Quote(string(s))+" is not a TaskState value")
+	if !ok && !r.Failed() {
+		r.Fail("enum", strconv.Quote(string(s))+" is not a TaskState value")
 	}
 	return v
 }
 
-func readRole(r *reader) Role {
-	s, n, isNumber := r.readEnum()
+func readRole(r *wire.Reader) Role {
+	s, n, isNumber := r.ReadEnum()
 	if isNumber {
 		return Role(n)
 	}
 	v, ok := parseRole(s)
-	if !ok && !r.failed() {
-		r.fail("enum", strconv.Quote(string(s))+" is not a Role value")
+	if !ok && !r.Failed() {
+		r.Fail("enum", strconv.Quote(string(s))+" is not a Role value")
 	}
 	return v
 }
@@ -46,7 +49,7 @@ func (x *SendMessageConfiguration) AppendJSON(b []byte) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, x.AcceptedOutputModes[i])
+			b = wire.AppendString(b, x.AcceptedOutputModes[i])
 		}
 		b = append(b, ']')
 	}
@@ -62,14 +65,14 @@ func (x *SendMessageConfiguration) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"historyLength":`...)
-		b = appendInt(b, int64(x.HistoryLength))
+		b = wire.AppendInt(b, int64(x.HistoryLength))
 	}
 	if x.Blocking {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"blocking":`...)
-		b = appendBool(b, x.Blocking)
+		b = wire.AppendBool(b, x.Blocking)
 	}
 	return append(b, '}')
 }
@@ -79,51 +82,52 @@ func (x *SendMessageConfiguration) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *SendMessageConfiguration) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *SendMessageConfiguration) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "acceptedOutputModes", "accepted_output_modes":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.AcceptedOutputModes = readSlice(r, func(v *string, r *reader) {
-					*v = r.readString()
+				x.AcceptedOutputModes = wire.ReadSlice(r, func(v *string, r *wire.Reader) {
+					*v = r.ReadString()
 				})
 			}
 		case "pushNotification", "push_notification":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
 				x.PushNotification = readPushNotificationConfigJSON(r)
 			}
 		case "historyLength", "history_length":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.HistoryLength = r.readInt32()
+				x.HistoryLength = r.ReadInt32()
 			}
 		case "blocking":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Blocking = r.readBool()
+				x.Blocking = r.ReadBool()
 			}
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readSendMessageConfigurationJSON(r *reader) *SendMessageConfiguration {
+func readSendMessageConfigurationJSON(r *wire.Reader) *SendMessageConfiguration {
 	x := new(SendMessageConfiguration)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -146,14 +150,14 @@ func (x *Task) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"id":`...)
-		b = appendString(b, x.ID)
+		b = wire.AppendString(b, x.ID)
 	}
 	if x.ContextID != "" {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"contextId":`...)
-		b = appendString(b, x.ContextID)
+		b = wire.AppendString(b, x.ContextID)
 	}
 	if x.Status != nil {
 		if len(b) > start {
@@ -195,7 +199,7 @@ func (x *Task) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"metadata":`...)
-		b = appendRaw(b, x.Metadata)
+		b = wire.AppendRaw(b, x.Metadata)
 	}
 	return append(b, '}')
 }
@@ -205,67 +209,68 @@ func (x *Task) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *Task) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *Task) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "id":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.ID = r.readString()
+				x.ID = r.ReadString()
 			}
 		case "contextId", "context_id":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.ContextID = r.readString()
+				x.ContextID = r.ReadString()
 			}
 		case "status":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
 				x.Status = readTaskStatusJSON(r)
 			}
 		case "artifacts":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Artifacts = readSlice(r, func(v **Artifact, r *reader) {
+				x.Artifacts = wire.ReadSlice(r, func(v **Artifact, r *wire.Reader) {
 					*v = readArtifactJSON(r)
 				})
 			}
 		case "history":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.History = readSlice(r, func(v **Message, r *reader) {
+				x.History = wire.ReadSlice(r, func(v **Message, r *wire.Reader) {
 					*v = readMessageJSON(r)
 				})
 			}
 		case "metadata":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Metadata = r.readRaw(false, true)
+				x.Metadata = r.ReadRaw(false, true)
 			}
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readTaskJSON(r *reader) *Task {
+func readTaskJSON(r *wire.Reader) *Task {
 	x := new(Task)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -288,7 +293,7 @@ func (x *TaskStatus) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"state":`...)
-		b = appendEnum(b, x.State.String(), int32(x.State))
+		b = wire.AppendEnum(b, x.State.String(), int32(x.State))
 	}
 	if x.Update != nil {
 		if len(b) > start {
@@ -302,7 +307,7 @@ func (x *TaskStatus) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"timestamp":`...)
-		b = appendTimestamp(b, *x.Timestamp)
+		b = wire.AppendTimestamp(b, *x.Timestamp)
 	}
 	return append(b, '}')
 }
@@ -312,42 +317,43 @@ func (x *TaskStatus) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *TaskStatus) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *TaskStatus) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "state":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
 				x.State = readTaskState(r)
 			}
 		case "message", "update":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
 				x.Update = readMessageJSON(r)
 			}
 		case "timestamp":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Timestamp = newOf(r.readTimestamp())
+				x.Timestamp = wire.Ptr(r.ReadTimestamp())
 			}
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readTaskStatusJSON(r *reader) *TaskStatus {
+func readTaskStatusJSON(r *wire.Reader) *TaskStatus {
 	x := new(TaskStatus)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -371,7 +377,7 @@ func (x *Part) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"text":`...)
-		b = appendString(b, v.Text)
+		b = wire.AppendString(b, v.Text)
 	case *PartFile:
 		if len(b) > start {
 			b = append(b, ',')
@@ -393,31 +399,32 @@ func (x *Part) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *Part) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *Part) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "text":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			if x.Part != nil {
-				r.fail("oneOf", "a second member of the part oneof")
+				r.Fail("oneOf", "a second member of the part oneof")
 				return
 			}
 			w := new(PartText)
 			{
-				w.Text = r.readString()
+				w.Text = r.ReadString()
 			}
 			x.Part = w
 		case "file":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			if x.Part != nil {
-				r.fail("oneOf", "a second member of the part oneof")
+				r.Fail("oneOf", "a second member of the part oneof")
 				return
 			}
 			w := new(PartFile)
@@ -426,11 +433,11 @@ func (x *Part) readJSON(r *reader) {
 			}
 			x.Part = w
 		case "data":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			if x.Part != nil {
-				r.fail("oneOf", "a second member of the part oneof")
+				r.Fail("oneOf", "a second member of the part oneof")
 				return
 			}
 			w := new(PartData)
@@ -439,14 +446,14 @@ func (x *Part) readJSON(r *reader) {
 			}
 			x.Part = w
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readPartJSON(r *reader) *Part {
+func readPartJSON(r *wire.Reader) *Part {
 	x := new(Part)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -470,20 +477,20 @@ func (x *FilePart) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"fileWithUri":`...)
-		b = appendString(b, v.FileWithURI)
+		b = wire.AppendString(b, v.FileWithURI)
 	case *FilePartFileWithBytes:
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"fileWithBytes":`...)
-		b = appendBytes(b, v.FileWithBytes)
+		b = wire.AppendBytes(b, v.FileWithBytes)
 	}
 	if x.MIMEType != "" {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"mimeType":`...)
-		b = appendString(b, x.MIMEType)
+		b = wire.AppendString(b, x.MIMEType)
 	}
 	return append(b, '}')
 }
@@ -493,54 +500,55 @@ func (x *FilePart) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *FilePart) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *FilePart) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "fileWithUri", "file_with_uri":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			if x.File != nil {
-				r.fail("oneOf", "a second member of the file oneof")
+				r.Fail("oneOf", "a second member of the file oneof")
 				return
 			}
 			w := new(FilePartFileWithURI)
 			{
-				w.FileWithURI = r.readString()
+				w.FileWithURI = r.ReadString()
 			}
 			x.File = w
 		case "fileWithBytes", "file_with_bytes":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			if x.File != nil {
-				r.fail("oneOf", "a second member of the file oneof")
+				r.Fail("oneOf", "a second member of the file oneof")
 				return
 			}
 			w := new(FilePartFileWithBytes)
 			{
-				w.FileWithBytes = r.readBytes()
+				w.FileWithBytes = r.ReadBytes()
 			}
 			x.File = w
 		case "mimeType", "mime_type":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.MIMEType = r.readString()
+				x.MIMEType = r.ReadString()
 			}
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readFilePartJSON(r *reader) *FilePart {
+func readFilePartJSON(r *wire.Reader) *FilePart {
 	x := new(FilePart)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -563,7 +571,7 @@ func (x *DataPart) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"data":`...)
-		b = appendRaw(b, x.Data)
+		b = wire.AppendRaw(b, x.Data)
 	}
 	return append(b, '}')
 }
@@ -573,28 +581,29 @@ func (x *DataPart) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *DataPart) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *DataPart) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "data":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Data = r.readRaw(false, true)
+				x.Data = r.ReadRaw(false, true)
 			}
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readDataPartJSON(r *reader) *DataPart {
+func readDataPartJSON(r *wire.Reader) *DataPart {
 	x := new(DataPart)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -617,28 +626,28 @@ func (x *Message) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"messageId":`...)
-		b = appendString(b, x.MessageID)
+		b = wire.AppendString(b, x.MessageID)
 	}
 	if x.ContextID != "" {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"contextId":`...)
-		b = appendString(b, x.ContextID)
+		b = wire.AppendString(b, x.ContextID)
 	}
 	if x.TaskID != "" {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"taskId":`...)
-		b = appendString(b, x.TaskID)
+		b = wire.AppendString(b, x.TaskID)
 	}
 	if x.Role != 0 {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"role":`...)
-		b = appendEnum(b, x.Role.String(), int32(x.Role))
+		b = wire.AppendEnum(b, x.Role.String(), int32(x.Role))
 	}
 	if len(x.Content) > 0 {
 		if len(b) > start {
@@ -659,7 +668,7 @@ func (x *Message) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"metadata":`...)
-		b = appendRaw(b, x.Metadata)
+		b = wire.AppendRaw(b, x.Metadata)
 	}
 	if len(x.Extensions) > 0 {
 		if len(b) > start {
@@ -671,7 +680,7 @@ func (x *Message) AppendJSON(b []byte) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, x.Extensions[i])
+			b = wire.AppendString(b, x.Extensions[i])
 		}
 		b = append(b, ']')
 	}
@@ -683,74 +692,75 @@ func (x *Message) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *Message) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *Message) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "messageId", "message_id":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.MessageID = r.readString()
+				x.MessageID = r.ReadString()
 			}
 		case "contextId", "context_id":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.ContextID = r.readString()
+				x.ContextID = r.ReadString()
 			}
 		case "taskId", "task_id":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.TaskID = r.readString()
+				x.TaskID = r.ReadString()
 			}
 		case "role":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
 				x.Role = readRole(r)
 			}
 		case "content":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Content = readSlice(r, func(v **Part, r *reader) {
+				x.Content = wire.ReadSlice(r, func(v **Part, r *wire.Reader) {
 					*v = readPartJSON(r)
 				})
 			}
 		case "metadata":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Metadata = r.readRaw(false, true)
+				x.Metadata = r.ReadRaw(false, true)
 			}
 		case "extensions":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Extensions = readSlice(r, func(v *string, r *reader) {
-					*v = r.readString()
+				x.Extensions = wire.ReadSlice(r, func(v *string, r *wire.Reader) {
+					*v = r.ReadString()
 				})
 			}
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readMessageJSON(r *reader) *Message {
+func readMessageJSON(r *wire.Reader) *Message {
 	x := new(Message)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -773,21 +783,21 @@ func (x *Artifact) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"artifactId":`...)
-		b = appendString(b, x.ArtifactID)
+		b = wire.AppendString(b, x.ArtifactID)
 	}
 	if x.Name != "" {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"name":`...)
-		b = appendString(b, x.Name)
+		b = wire.AppendString(b, x.Name)
 	}
 	if x.Description != "" {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"description":`...)
-		b = appendString(b, x.Description)
+		b = wire.AppendString(b, x.Description)
 	}
 	if len(x.Parts) > 0 {
 		if len(b) > start {
@@ -808,7 +818,7 @@ func (x *Artifact) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"metadata":`...)
-		b = appendRaw(b, x.Metadata)
+		b = wire.AppendRaw(b, x.Metadata)
 	}
 	if len(x.Extensions) > 0 {
 		if len(b) > start {
@@ -820,7 +830,7 @@ func (x *Artifact) AppendJSON(b []byte) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, x.Extensions[i])
+			b = wire.AppendString(b, x.Extensions[i])
 		}
 		b = append(b, ']')
 	}
@@ -832,67 +842,68 @@ func (x *Artifact) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *Artifact) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *Artifact) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "artifactId", "artifact_id":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.ArtifactID = r.readString()
+				x.ArtifactID = r.ReadString()
 			}
 		case "name":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Name = r.readString()
+				x.Name = r.ReadString()
 			}
 		case "description":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Description = r.readString()
+				x.Description = r.ReadString()
 			}
 		case "parts":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Parts = readSlice(r, func(v **Part, r *reader) {
+				x.Parts = wire.ReadSlice(r, func(v **Part, r *wire.Reader) {
 					*v = readPartJSON(r)
 				})
 			}
 		case "metadata":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Metadata = r.readRaw(false, true)
+				x.Metadata = r.ReadRaw(false, true)
 			}
 		case "extensions":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Extensions = readSlice(r, func(v *string, r *reader) {
-					*v = r.readString()
+				x.Extensions = wire.ReadSlice(r, func(v *string, r *wire.Reader) {
+					*v = r.ReadString()
 				})
 			}
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readArtifactJSON(r *reader) *Artifact {
+func readArtifactJSON(r *wire.Reader) *Artifact {
 	x := new(Artifact)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -915,14 +926,14 @@ func (x *TaskStatusUpdateEvent) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"taskId":`...)
-		b = appendString(b, x.TaskID)
+		b = wire.AppendString(b, x.TaskID)
 	}
 	if x.ContextID != "" {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"contextId":`...)
-		b = appendString(b, x.ContextID)
+		b = wire.AppendString(b, x.ContextID)
 	}
 	if x.Status != nil {
 		if len(b) > start {
@@ -936,14 +947,14 @@ func (x *TaskStatusUpdateEvent) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"final":`...)
-		b = appendBool(b, x.Final)
+		b = wire.AppendBool(b, x.Final)
 	}
 	if x.Metadata != nil {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"metadata":`...)
-		b = appendRaw(b, x.Metadata)
+		b = wire.AppendRaw(b, x.Metadata)
 	}
 	return append(b, '}')
 }
@@ -953,56 +964,57 @@ func (x *TaskStatusUpdateEvent) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *TaskStatusUpdateEvent) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *TaskStatusUpdateEvent) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "taskId", "task_id":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.TaskID = r.readString()
+				x.TaskID = r.ReadString()
 			}
 		case "contextId", "context_id":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.ContextID = r.readString()
+				x.ContextID = r.ReadString()
 			}
 		case "status":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
 				x.Status = readTaskStatusJSON(r)
 			}
 		case "final":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Final = r.readBool()
+				x.Final = r.ReadBool()
 			}
 		case "metadata":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Metadata = r.readRaw(false, true)
+				x.Metadata = r.ReadRaw(false, true)
 			}
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readTaskStatusUpdateEventJSON(r *reader) *TaskStatusUpdateEvent {
+func readTaskStatusUpdateEventJSON(r *wire.Reader) *TaskStatusUpdateEvent {
 	x := new(TaskStatusUpdateEvent)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -1025,14 +1037,14 @@ func (x *TaskArtifactUpdateEvent) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"taskId":`...)
-		b = appendString(b, x.TaskID)
+		b = wire.AppendString(b, x.TaskID)
 	}
 	if x.ContextID != "" {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"contextId":`...)
-		b = appendString(b, x.ContextID)
+		b = wire.AppendString(b, x.ContextID)
 	}
 	if x.Artifact != nil {
 		if len(b) > start {
@@ -1046,21 +1058,21 @@ func (x *TaskArtifactUpdateEvent) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"append":`...)
-		b = appendBool(b, x.Append)
+		b = wire.AppendBool(b, x.Append)
 	}
 	if x.LastChunk {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"lastChunk":`...)
-		b = appendBool(b, x.LastChunk)
+		b = wire.AppendBool(b, x.LastChunk)
 	}
 	if x.Metadata != nil {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"metadata":`...)
-		b = appendRaw(b, x.Metadata)
+		b = wire.AppendRaw(b, x.Metadata)
 	}
 	return append(b, '}')
 }
@@ -1070,63 +1082,64 @@ func (x *TaskArtifactUpdateEvent) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *TaskArtifactUpdateEvent) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *TaskArtifactUpdateEvent) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "taskId", "task_id":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.TaskID = r.readString()
+				x.TaskID = r.ReadString()
 			}
 		case "contextId", "context_id":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.ContextID = r.readString()
+				x.ContextID = r.ReadString()
 			}
 		case "artifact":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
 				x.Artifact = readArtifactJSON(r)
 			}
 		case "append":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Append = r.readBool()
+				x.Append = r.ReadBool()
 			}
 		case "lastChunk", "last_chunk":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.LastChunk = r.readBool()
+				x.LastChunk = r.ReadBool()
 			}
 		case "metadata":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Metadata = r.readRaw(false, true)
+				x.Metadata = r.ReadRaw(false, true)
 			}
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readTaskArtifactUpdateEventJSON(r *reader) *TaskArtifactUpdateEvent {
+func readTaskArtifactUpdateEventJSON(r *wire.Reader) *TaskArtifactUpdateEvent {
 	x := new(TaskArtifactUpdateEvent)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -1149,21 +1162,21 @@ func (x *PushNotificationConfig) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"id":`...)
-		b = appendString(b, x.ID)
+		b = wire.AppendString(b, x.ID)
 	}
 	if x.URL != "" {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"url":`...)
-		b = appendString(b, x.URL)
+		b = wire.AppendString(b, x.URL)
 	}
 	if x.Token != "" {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"token":`...)
-		b = appendString(b, x.Token)
+		b = wire.AppendString(b, x.Token)
 	}
 	if x.Authentication != nil {
 		if len(b) > start {
@@ -1180,49 +1193,50 @@ func (x *PushNotificationConfig) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *PushNotificationConfig) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *PushNotificationConfig) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "id":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.ID = r.readString()
+				x.ID = r.ReadString()
 			}
 		case "url":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.URL = r.readString()
+				x.URL = r.ReadString()
 			}
 		case "token":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Token = r.readString()
+				x.Token = r.ReadString()
 			}
 		case "authentication":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
 				x.Authentication = readAuthenticationInfoJSON(r)
 			}
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readPushNotificationConfigJSON(r *reader) *PushNotificationConfig {
+func readPushNotificationConfigJSON(r *wire.Reader) *PushNotificationConfig {
 	x := new(PushNotificationConfig)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -1250,7 +1264,7 @@ func (x *AuthenticationInfo) AppendJSON(b []byte) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, x.Schemes[i])
+			b = wire.AppendString(b, x.Schemes[i])
 		}
 		b = append(b, ']')
 	}
@@ -1259,7 +1273,7 @@ func (x *AuthenticationInfo) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"credentials":`...)
-		b = appendString(b, x.Credentials)
+		b = wire.AppendString(b, x.Credentials)
 	}
 	return append(b, '}')
 }
@@ -1269,37 +1283,38 @@ func (x *AuthenticationInfo) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *AuthenticationInfo) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *AuthenticationInfo) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "schemes":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Schemes = readSlice(r, func(v *string, r *reader) {
-					*v = r.readString()
+				x.Schemes = wire.ReadSlice(r, func(v *string, r *wire.Reader) {
+					*v = r.ReadString()
 				})
 			}
 		case "credentials":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Credentials = r.readString()
+				x.Credentials = r.ReadString()
 			}
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readAuthenticationInfoJSON(r *reader) *AuthenticationInfo {
+func readAuthenticationInfoJSON(r *wire.Reader) *AuthenticationInfo {
 	x := new(AuthenticationInfo)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -1322,14 +1337,14 @@ func (x *AgentInterface) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"url":`...)
-		b = appendString(b, x.URL)
+		b = wire.AppendString(b, x.URL)
 	}
 	if x.Transport != "" {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"transport":`...)
-		b = appendString(b, x.Transport)
+		b = wire.AppendString(b, x.Transport)
 	}
 	return append(b, '}')
 }
@@ -1339,35 +1354,36 @@ func (x *AgentInterface) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *AgentInterface) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *AgentInterface) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "url":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.URL = r.readString()
+				x.URL = r.ReadString()
 			}
 		case "transport":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Transport = r.readString()
+				x.Transport = r.ReadString()
 			}
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readAgentInterfaceJSON(r *reader) *AgentInterface {
+func readAgentInterfaceJSON(r *wire.Reader) *AgentInterface {
 	x := new(AgentInterface)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -1390,35 +1406,35 @@ func (x *AgentCard) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"protocolVersion":`...)
-		b = appendString(b, x.ProtocolVersion)
+		b = wire.AppendString(b, x.ProtocolVersion)
 	}
 	if x.Name != "" {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"name":`...)
-		b = appendString(b, x.Name)
+		b = wire.AppendString(b, x.Name)
 	}
 	if x.Description != "" {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"description":`...)
-		b = appendString(b, x.Description)
+		b = wire.AppendString(b, x.Description)
 	}
 	if x.URL != "" {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"url":`...)
-		b = appendString(b, x.URL)
+		b = wire.AppendString(b, x.URL)
 	}
 	if x.PreferredTransport != "" {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"preferredTransport":`...)
-		b = appendString(b, x.PreferredTransport)
+		b = wire.AppendString(b, x.PreferredTransport)
 	}
 	if len(x.AdditionalInterfaces) > 0 {
 		if len(b) > start {
@@ -1446,14 +1462,14 @@ func (x *AgentCard) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"version":`...)
-		b = appendString(b, x.Version)
+		b = wire.AppendString(b, x.Version)
 	}
 	if x.DocumentationURL != "" {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"documentationUrl":`...)
-		b = appendString(b, x.DocumentationURL)
+		b = wire.AppendString(b, x.DocumentationURL)
 	}
 	if x.Capabilities != nil {
 		if len(b) > start {
@@ -1468,11 +1484,11 @@ func (x *AgentCard) AppendJSON(b []byte) []byte {
 		}
 		b = append(b, `"securitySchemes":`...)
 		b = append(b, '{')
-		for i, k := range sortedKeys(x.SecuritySchemes) {
+		for i, k := range wire.SortedKeys(x.SecuritySchemes) {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, k)
+			b = wire.AppendString(b, k)
 			b = append(b, ':')
 			b = x.SecuritySchemes[k].AppendJSON(b)
 		}
@@ -1502,7 +1518,7 @@ func (x *AgentCard) AppendJSON(b []byte) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, x.DefaultInputModes[i])
+			b = wire.AppendString(b, x.DefaultInputModes[i])
 		}
 		b = append(b, ']')
 	}
@@ -1516,7 +1532,7 @@ func (x *AgentCard) AppendJSON(b []byte) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, x.DefaultOutputModes[i])
+			b = wire.AppendString(b, x.DefaultOutputModes[i])
 		}
 		b = append(b, ']')
 	}
@@ -1539,7 +1555,7 @@ func (x *AgentCard) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"supportsAuthenticatedExtendedCard":`...)
-		b = appendBool(b, x.SupportsAuthenticatedExtendedCard)
+		b = wire.AppendBool(b, x.SupportsAuthenticatedExtendedCard)
 	}
 	if len(x.Signatures) > 0 {
 		if len(b) > start {
@@ -1563,159 +1579,160 @@ func (x *AgentCard) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *AgentCard) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *AgentCard) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "protocolVersion", "protocol_version":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.ProtocolVersion = r.readString()
+				x.ProtocolVersion = r.ReadString()
 			}
 		case "name":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Name = r.readString()
+				x.Name = r.ReadString()
 			}
 		case "description":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Description = r.readString()
+				x.Description = r.ReadString()
 			}
 		case "url":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.URL = r.readString()
+				x.URL = r.ReadString()
 			}
 		case "preferredTransport", "preferred_transport":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.PreferredTransport = r.readString()
+				x.PreferredTransport = r.ReadString()
 			}
 		case "additionalInterfaces", "additional_interfaces":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.AdditionalInterfaces = readSlice(r, func(v **AgentInterface, r *reader) {
+				x.AdditionalInterfaces = wire.ReadSlice(r, func(v **AgentInterface, r *wire.Reader) {
 					*v = readAgentInterfaceJSON(r)
 				})
 			}
 		case "provider":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
 				x.Provider = readAgentProviderJSON(r)
 			}
 		case "version":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Version = r.readString()
+				x.Version = r.ReadString()
 			}
 		case "documentationUrl", "documentation_url":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.DocumentationURL = r.readString()
+				x.DocumentationURL = r.ReadString()
 			}
 		case "capabilities":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
 				x.Capabilities = readAgentCapabilitiesJSON(r)
 			}
 		case "securitySchemes", "security_schemes":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				if !r.beginObject() {
+				if !r.BeginObject() {
 					return
 				}
 				x.SecuritySchemes = make(map[string]*SecurityScheme)
-				for r.nextField() {
-					k := string(r.key())
+				for r.NextField() {
+					k := string(r.Key())
 					x.SecuritySchemes[k] = readSecuritySchemeJSON(r)
 				}
 			}
 		case "security":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Security = readSlice(r, func(v **Security, r *reader) {
+				x.Security = wire.ReadSlice(r, func(v **Security, r *wire.Reader) {
 					*v = readSecurityJSON(r)
 				})
 			}
 		case "defaultInputModes", "default_input_modes":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.DefaultInputModes = readSlice(r, func(v *string, r *reader) {
-					*v = r.readString()
+				x.DefaultInputModes = wire.ReadSlice(r, func(v *string, r *wire.Reader) {
+					*v = r.ReadString()
 				})
 			}
 		case "defaultOutputModes", "default_output_modes":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.DefaultOutputModes = readSlice(r, func(v *string, r *reader) {
-					*v = r.readString()
+				x.DefaultOutputModes = wire.ReadSlice(r, func(v *string, r *wire.Reader) {
+					*v = r.ReadString()
 				})
 			}
 		case "skills":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Skills = readSlice(r, func(v **AgentSkill, r *reader) {
+				x.Skills = wire.ReadSlice(r, func(v **AgentSkill, r *wire.Reader) {
 					*v = readAgentSkillJSON(r)
 				})
 			}
 		case "supportsAuthenticatedExtendedCard", "supports_authenticated_extended_card":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.SupportsAuthenticatedExtendedCard = r.readBool()
+				x.SupportsAuthenticatedExtendedCard = r.ReadBool()
 			}
 		case "signatures":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Signatures = readSlice(r, func(v **AgentCardSignature, r *reader) {
+				x.Signatures = wire.ReadSlice(r, func(v **AgentCardSignature, r *wire.Reader) {
 					*v = readAgentCardSignatureJSON(r)
 				})
 			}
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readAgentCardJSON(r *reader) *AgentCard {
+func readAgentCardJSON(r *wire.Reader) *AgentCard {
 	x := new(AgentCard)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -1738,14 +1755,14 @@ func (x *AgentProvider) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"url":`...)
-		b = appendString(b, x.URL)
+		b = wire.AppendString(b, x.URL)
 	}
 	if x.Organization != "" {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"organization":`...)
-		b = appendString(b, x.Organization)
+		b = wire.AppendString(b, x.Organization)
 	}
 	return append(b, '}')
 }
@@ -1755,35 +1772,36 @@ func (x *AgentProvider) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *AgentProvider) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *AgentProvider) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "url":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.URL = r.readString()
+				x.URL = r.ReadString()
 			}
 		case "organization":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Organization = r.readString()
+				x.Organization = r.ReadString()
 			}
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readAgentProviderJSON(r *reader) *AgentProvider {
+func readAgentProviderJSON(r *wire.Reader) *AgentProvider {
 	x := new(AgentProvider)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -1806,14 +1824,14 @@ func (x *AgentCapabilities) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"streaming":`...)
-		b = appendBool(b, x.Streaming)
+		b = wire.AppendBool(b, x.Streaming)
 	}
 	if x.PushNotifications {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"pushNotifications":`...)
-		b = appendBool(b, x.PushNotifications)
+		b = wire.AppendBool(b, x.PushNotifications)
 	}
 	if len(x.Extensions) > 0 {
 		if len(b) > start {
@@ -1837,44 +1855,45 @@ func (x *AgentCapabilities) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *AgentCapabilities) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *AgentCapabilities) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "streaming":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Streaming = r.readBool()
+				x.Streaming = r.ReadBool()
 			}
 		case "pushNotifications", "push_notifications":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.PushNotifications = r.readBool()
+				x.PushNotifications = r.ReadBool()
 			}
 		case "extensions":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Extensions = readSlice(r, func(v **AgentExtension, r *reader) {
+				x.Extensions = wire.ReadSlice(r, func(v **AgentExtension, r *wire.Reader) {
 					*v = readAgentExtensionJSON(r)
 				})
 			}
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readAgentCapabilitiesJSON(r *reader) *AgentCapabilities {
+func readAgentCapabilitiesJSON(r *wire.Reader) *AgentCapabilities {
 	x := new(AgentCapabilities)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -1897,28 +1916,28 @@ func (x *AgentExtension) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"uri":`...)
-		b = appendString(b, x.URI)
+		b = wire.AppendString(b, x.URI)
 	}
 	if x.Description != "" {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"description":`...)
-		b = appendString(b, x.Description)
+		b = wire.AppendString(b, x.Description)
 	}
 	if x.Required {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"required":`...)
-		b = appendBool(b, x.Required)
+		b = wire.AppendBool(b, x.Required)
 	}
 	if x.Params != nil {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"params":`...)
-		b = appendRaw(b, x.Params)
+		b = wire.AppendRaw(b, x.Params)
 	}
 	return append(b, '}')
 }
@@ -1928,49 +1947,50 @@ func (x *AgentExtension) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *AgentExtension) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *AgentExtension) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "uri":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.URI = r.readString()
+				x.URI = r.ReadString()
 			}
 		case "description":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Description = r.readString()
+				x.Description = r.ReadString()
 			}
 		case "required":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Required = r.readBool()
+				x.Required = r.ReadBool()
 			}
 		case "params":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Params = r.readRaw(false, true)
+				x.Params = r.ReadRaw(false, true)
 			}
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readAgentExtensionJSON(r *reader) *AgentExtension {
+func readAgentExtensionJSON(r *wire.Reader) *AgentExtension {
 	x := new(AgentExtension)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -1993,21 +2013,21 @@ func (x *AgentSkill) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"id":`...)
-		b = appendString(b, x.ID)
+		b = wire.AppendString(b, x.ID)
 	}
 	if x.Name != "" {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"name":`...)
-		b = appendString(b, x.Name)
+		b = wire.AppendString(b, x.Name)
 	}
 	if x.Description != "" {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"description":`...)
-		b = appendString(b, x.Description)
+		b = wire.AppendString(b, x.Description)
 	}
 	if len(x.Tags) > 0 {
 		if len(b) > start {
@@ -2019,7 +2039,7 @@ func (x *AgentSkill) AppendJSON(b []byte) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, x.Tags[i])
+			b = wire.AppendString(b, x.Tags[i])
 		}
 		b = append(b, ']')
 	}
@@ -2033,7 +2053,7 @@ func (x *AgentSkill) AppendJSON(b []byte) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, x.Examples[i])
+			b = wire.AppendString(b, x.Examples[i])
 		}
 		b = append(b, ']')
 	}
@@ -2047,7 +2067,7 @@ func (x *AgentSkill) AppendJSON(b []byte) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, x.InputModes[i])
+			b = wire.AppendString(b, x.InputModes[i])
 		}
 		b = append(b, ']')
 	}
@@ -2061,7 +2081,7 @@ func (x *AgentSkill) AppendJSON(b []byte) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, x.OutputModes[i])
+			b = wire.AppendString(b, x.OutputModes[i])
 		}
 		b = append(b, ']')
 	}
@@ -2087,87 +2107,88 @@ func (x *AgentSkill) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *AgentSkill) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *AgentSkill) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "id":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.ID = r.readString()
+				x.ID = r.ReadString()
 			}
 		case "name":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Name = r.readString()
+				x.Name = r.ReadString()
 			}
 		case "description":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Description = r.readString()
+				x.Description = r.ReadString()
 			}
 		case "tags":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Tags = readSlice(r, func(v *string, r *reader) {
-					*v = r.readString()
+				x.Tags = wire.ReadSlice(r, func(v *string, r *wire.Reader) {
+					*v = r.ReadString()
 				})
 			}
 		case "examples":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Examples = readSlice(r, func(v *string, r *reader) {
-					*v = r.readString()
+				x.Examples = wire.ReadSlice(r, func(v *string, r *wire.Reader) {
+					*v = r.ReadString()
 				})
 			}
 		case "inputModes", "input_modes":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.InputModes = readSlice(r, func(v *string, r *reader) {
-					*v = r.readString()
+				x.InputModes = wire.ReadSlice(r, func(v *string, r *wire.Reader) {
+					*v = r.ReadString()
 				})
 			}
 		case "outputModes", "output_modes":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.OutputModes = readSlice(r, func(v *string, r *reader) {
-					*v = r.readString()
+				x.OutputModes = wire.ReadSlice(r, func(v *string, r *wire.Reader) {
+					*v = r.ReadString()
 				})
 			}
 		case "security":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Security = readSlice(r, func(v **Security, r *reader) {
+				x.Security = wire.ReadSlice(r, func(v **Security, r *wire.Reader) {
 					*v = readSecurityJSON(r)
 				})
 			}
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readAgentSkillJSON(r *reader) *AgentSkill {
+func readAgentSkillJSON(r *wire.Reader) *AgentSkill {
 	x := new(AgentSkill)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -2189,18 +2210,18 @@ func (x *AgentCardSignature) AppendJSON(b []byte) []byte {
 		b = append(b, ',')
 	}
 	b = append(b, `"protected":`...)
-	b = appendString(b, x.Protected)
+	b = wire.AppendString(b, x.Protected)
 	if len(b) > start {
 		b = append(b, ',')
 	}
 	b = append(b, `"signature":`...)
-	b = appendString(b, x.Signature)
+	b = wire.AppendString(b, x.Signature)
 	if x.Header != nil {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"header":`...)
-		b = appendRaw(b, x.Header)
+		b = wire.AppendRaw(b, x.Header)
 	}
 	return append(b, '}')
 }
@@ -2210,42 +2231,43 @@ func (x *AgentCardSignature) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *AgentCardSignature) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *AgentCardSignature) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "protected":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Protected = r.readString()
+				x.Protected = r.ReadString()
 			}
 		case "signature":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Signature = r.readString()
+				x.Signature = r.ReadString()
 			}
 		case "header":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Header = r.readRaw(false, true)
+				x.Header = r.ReadRaw(false, true)
 			}
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readAgentCardSignatureJSON(r *reader) *AgentCardSignature {
+func readAgentCardSignatureJSON(r *wire.Reader) *AgentCardSignature {
 	x := new(AgentCardSignature)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -2268,7 +2290,7 @@ func (x *TaskPushNotificationConfig) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"name":`...)
-		b = appendString(b, x.Name)
+		b = wire.AppendString(b, x.Name)
 	}
 	if x.PushNotificationConfig != nil {
 		if len(b) > start {
@@ -2285,35 +2307,36 @@ func (x *TaskPushNotificationConfig) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *TaskPushNotificationConfig) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *TaskPushNotificationConfig) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "name":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Name = r.readString()
+				x.Name = r.ReadString()
 			}
 		case "pushNotificationConfig", "push_notification_config":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
 				x.PushNotificationConfig = readPushNotificationConfigJSON(r)
 			}
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readTaskPushNotificationConfigJSON(r *reader) *TaskPushNotificationConfig {
+func readTaskPushNotificationConfigJSON(r *wire.Reader) *TaskPushNotificationConfig {
 	x := new(TaskPushNotificationConfig)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -2341,7 +2364,7 @@ func (x *StringList) AppendJSON(b []byte) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, x.List[i])
+			b = wire.AppendString(b, x.List[i])
 		}
 		b = append(b, ']')
 	}
@@ -2353,30 +2376,31 @@ func (x *StringList) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *StringList) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *StringList) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "list":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.List = readSlice(r, func(v *string, r *reader) {
-					*v = r.readString()
+				x.List = wire.ReadSlice(r, func(v *string, r *wire.Reader) {
+					*v = r.ReadString()
 				})
 			}
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readStringListJSON(r *reader) *StringList {
+func readStringListJSON(r *wire.Reader) *StringList {
 	x := new(StringList)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -2400,11 +2424,11 @@ func (x *Security) AppendJSON(b []byte) []byte {
 		}
 		b = append(b, `"schemes":`...)
 		b = append(b, '{')
-		for i, k := range sortedKeys(x.Schemes) {
+		for i, k := range wire.SortedKeys(x.Schemes) {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, k)
+			b = wire.AppendString(b, k)
 			b = append(b, ':')
 			b = x.Schemes[k].AppendJSON(b)
 		}
@@ -2418,35 +2442,36 @@ func (x *Security) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *Security) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *Security) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "schemes":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				if !r.beginObject() {
+				if !r.BeginObject() {
 					return
 				}
 				x.Schemes = make(map[string]*StringList)
-				for r.nextField() {
-					k := string(r.key())
+				for r.NextField() {
+					k := string(r.Key())
 					x.Schemes[k] = readStringListJSON(r)
 				}
 			}
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readSecurityJSON(r *reader) *Security {
+func readSecurityJSON(r *wire.Reader) *Security {
 	x := new(Security)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -2504,18 +2529,19 @@ func (x *SecurityScheme) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *SecurityScheme) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *SecurityScheme) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "apiKeySecurityScheme", "api_key_security_scheme":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			if x.Scheme != nil {
-				r.fail("oneOf", "a second member of the scheme oneof")
+				r.Fail("oneOf", "a second member of the scheme oneof")
 				return
 			}
 			w := new(SecuritySchemeAPIKeySecurityScheme)
@@ -2524,11 +2550,11 @@ func (x *SecurityScheme) readJSON(r *reader) {
 			}
 			x.Scheme = w
 		case "httpAuthSecurityScheme", "http_auth_security_scheme":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			if x.Scheme != nil {
-				r.fail("oneOf", "a second member of the scheme oneof")
+				r.Fail("oneOf", "a second member of the scheme oneof")
 				return
 			}
 			w := new(SecuritySchemeHTTPAuthSecurityScheme)
@@ -2537,11 +2563,11 @@ func (x *SecurityScheme) readJSON(r *reader) {
 			}
 			x.Scheme = w
 		case "oauth2SecurityScheme", "oauth2_security_scheme":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			if x.Scheme != nil {
-				r.fail("oneOf", "a second member of the scheme oneof")
+				r.Fail("oneOf", "a second member of the scheme oneof")
 				return
 			}
 			w := new(SecuritySchemeOAuth2SecurityScheme)
@@ -2550,11 +2576,11 @@ func (x *SecurityScheme) readJSON(r *reader) {
 			}
 			x.Scheme = w
 		case "openIdConnectSecurityScheme", "open_id_connect_security_scheme":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			if x.Scheme != nil {
-				r.fail("oneOf", "a second member of the scheme oneof")
+				r.Fail("oneOf", "a second member of the scheme oneof")
 				return
 			}
 			w := new(SecuritySchemeOpenIDConnectSecurityScheme)
@@ -2563,11 +2589,11 @@ func (x *SecurityScheme) readJSON(r *reader) {
 			}
 			x.Scheme = w
 		case "mtlsSecurityScheme", "mtls_security_scheme":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			if x.Scheme != nil {
-				r.fail("oneOf", "a second member of the scheme oneof")
+				r.Fail("oneOf", "a second member of the scheme oneof")
 				return
 			}
 			w := new(SecuritySchemeMTLSSecurityScheme)
@@ -2576,14 +2602,14 @@ func (x *SecurityScheme) readJSON(r *reader) {
 			}
 			x.Scheme = w
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readSecuritySchemeJSON(r *reader) *SecurityScheme {
+func readSecuritySchemeJSON(r *wire.Reader) *SecurityScheme {
 	x := new(SecurityScheme)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -2606,21 +2632,21 @@ func (x *APIKeySecurityScheme) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"description":`...)
-		b = appendString(b, x.Description)
+		b = wire.AppendString(b, x.Description)
 	}
 	if x.Location != "" {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"location":`...)
-		b = appendString(b, x.Location)
+		b = wire.AppendString(b, x.Location)
 	}
 	if x.Name != "" {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"name":`...)
-		b = appendString(b, x.Name)
+		b = wire.AppendString(b, x.Name)
 	}
 	return append(b, '}')
 }
@@ -2630,42 +2656,43 @@ func (x *APIKeySecurityScheme) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *APIKeySecurityScheme) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *APIKeySecurityScheme) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "description":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Description = r.readString()
+				x.Description = r.ReadString()
 			}
 		case "location":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Location = r.readString()
+				x.Location = r.ReadString()
 			}
 		case "name":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Name = r.readString()
+				x.Name = r.ReadString()
 			}
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readAPIKeySecuritySchemeJSON(r *reader) *APIKeySecurityScheme {
+func readAPIKeySecuritySchemeJSON(r *wire.Reader) *APIKeySecurityScheme {
 	x := new(APIKeySecurityScheme)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -2688,21 +2715,21 @@ func (x *HTTPAuthSecurityScheme) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"description":`...)
-		b = appendString(b, x.Description)
+		b = wire.AppendString(b, x.Description)
 	}
 	if x.Scheme != "" {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"scheme":`...)
-		b = appendString(b, x.Scheme)
+		b = wire.AppendString(b, x.Scheme)
 	}
 	if x.BearerFormat != "" {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"bearerFormat":`...)
-		b = appendString(b, x.BearerFormat)
+		b = wire.AppendString(b, x.BearerFormat)
 	}
 	return append(b, '}')
 }
@@ -2712,42 +2739,43 @@ func (x *HTTPAuthSecurityScheme) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *HTTPAuthSecurityScheme) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *HTTPAuthSecurityScheme) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "description":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Description = r.readString()
+				x.Description = r.ReadString()
 			}
 		case "scheme":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Scheme = r.readString()
+				x.Scheme = r.ReadString()
 			}
 		case "bearerFormat", "bearer_format":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.BearerFormat = r.readString()
+				x.BearerFormat = r.ReadString()
 			}
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readHTTPAuthSecuritySchemeJSON(r *reader) *HTTPAuthSecurityScheme {
+func readHTTPAuthSecuritySchemeJSON(r *wire.Reader) *HTTPAuthSecurityScheme {
 	x := new(HTTPAuthSecurityScheme)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -2770,7 +2798,7 @@ func (x *OAuth2SecurityScheme) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"description":`...)
-		b = appendString(b, x.Description)
+		b = wire.AppendString(b, x.Description)
 	}
 	if x.Flows != nil {
 		if len(b) > start {
@@ -2784,7 +2812,7 @@ func (x *OAuth2SecurityScheme) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"oauth2MetadataUrl":`...)
-		b = appendString(b, x.OAuth2MetadataURL)
+		b = wire.AppendString(b, x.OAuth2MetadataURL)
 	}
 	return append(b, '}')
 }
@@ -2794,42 +2822,43 @@ func (x *OAuth2SecurityScheme) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *OAuth2SecurityScheme) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *OAuth2SecurityScheme) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "description":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Description = r.readString()
+				x.Description = r.ReadString()
 			}
 		case "flows":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
 				x.Flows = readOAuthFlowsJSON(r)
 			}
 		case "oauth2MetadataUrl", "oauth2_metadata_url":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.OAuth2MetadataURL = r.readString()
+				x.OAuth2MetadataURL = r.ReadString()
 			}
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readOAuth2SecuritySchemeJSON(r *reader) *OAuth2SecurityScheme {
+func readOAuth2SecuritySchemeJSON(r *wire.Reader) *OAuth2SecurityScheme {
 	x := new(OAuth2SecurityScheme)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -2852,14 +2881,14 @@ func (x *OpenIDConnectSecurityScheme) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"description":`...)
-		b = appendString(b, x.Description)
+		b = wire.AppendString(b, x.Description)
 	}
 	if x.OpenIDConnectURL != "" {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"openIdConnectUrl":`...)
-		b = appendString(b, x.OpenIDConnectURL)
+		b = wire.AppendString(b, x.OpenIDConnectURL)
 	}
 	return append(b, '}')
 }
@@ -2869,35 +2898,36 @@ func (x *OpenIDConnectSecurityScheme) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *OpenIDConnectSecurityScheme) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *OpenIDConnectSecurityScheme) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "description":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Description = r.readString()
+				x.Description = r.ReadString()
 			}
 		case "openIdConnectUrl", "open_id_connect_url":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.OpenIDConnectURL = r.readString()
+				x.OpenIDConnectURL = r.ReadString()
 			}
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readOpenIDConnectSecuritySchemeJSON(r *reader) *OpenIDConnectSecurityScheme {
+func readOpenIDConnectSecuritySchemeJSON(r *wire.Reader) *OpenIDConnectSecurityScheme {
 	x := new(OpenIDConnectSecurityScheme)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -2920,7 +2950,7 @@ func (x *MutualTLSSecurityScheme) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"description":`...)
-		b = appendString(b, x.Description)
+		b = wire.AppendString(b, x.Description)
 	}
 	return append(b, '}')
 }
@@ -2930,28 +2960,29 @@ func (x *MutualTLSSecurityScheme) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *MutualTLSSecurityScheme) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *MutualTLSSecurityScheme) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "description":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Description = r.readString()
+				x.Description = r.ReadString()
 			}
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readMutualTLSSecuritySchemeJSON(r *reader) *MutualTLSSecurityScheme {
+func readMutualTLSSecuritySchemeJSON(r *wire.Reader) *MutualTLSSecurityScheme {
 	x := new(MutualTLSSecurityScheme)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -3003,18 +3034,19 @@ func (x *OAuthFlows) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *OAuthFlows) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *OAuthFlows) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "authorizationCode", "authorization_code":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			if x.Flow != nil {
-				r.fail("oneOf", "a second member of the flow oneof")
+				r.Fail("oneOf", "a second member of the flow oneof")
 				return
 			}
 			w := new(OAuthFlowsAuthorizationCode)
@@ -3023,11 +3055,11 @@ func (x *OAuthFlows) readJSON(r *reader) {
 			}
 			x.Flow = w
 		case "clientCredentials", "client_credentials":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			if x.Flow != nil {
-				r.fail("oneOf", "a second member of the flow oneof")
+				r.Fail("oneOf", "a second member of the flow oneof")
 				return
 			}
 			w := new(OAuthFlowsClientCredentials)
@@ -3036,11 +3068,11 @@ func (x *OAuthFlows) readJSON(r *reader) {
 			}
 			x.Flow = w
 		case "implicit":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			if x.Flow != nil {
-				r.fail("oneOf", "a second member of the flow oneof")
+				r.Fail("oneOf", "a second member of the flow oneof")
 				return
 			}
 			w := new(OAuthFlowsImplicit)
@@ -3049,11 +3081,11 @@ func (x *OAuthFlows) readJSON(r *reader) {
 			}
 			x.Flow = w
 		case "password":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			if x.Flow != nil {
-				r.fail("oneOf", "a second member of the flow oneof")
+				r.Fail("oneOf", "a second member of the flow oneof")
 				return
 			}
 			w := new(OAuthFlowsPassword)
@@ -3062,14 +3094,14 @@ func (x *OAuthFlows) readJSON(r *reader) {
 			}
 			x.Flow = w
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readOAuthFlowsJSON(r *reader) *OAuthFlows {
+func readOAuthFlowsJSON(r *wire.Reader) *OAuthFlows {
 	x := new(OAuthFlows)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -3092,21 +3124,21 @@ func (x *AuthorizationCodeOAuthFlow) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"authorizationUrl":`...)
-		b = appendString(b, x.AuthorizationURL)
+		b = wire.AppendString(b, x.AuthorizationURL)
 	}
 	if x.TokenURL != "" {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"tokenUrl":`...)
-		b = appendString(b, x.TokenURL)
+		b = wire.AppendString(b, x.TokenURL)
 	}
 	if x.RefreshURL != "" {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"refreshUrl":`...)
-		b = appendString(b, x.RefreshURL)
+		b = wire.AppendString(b, x.RefreshURL)
 	}
 	if len(x.Scopes) > 0 {
 		if len(b) > start {
@@ -3114,13 +3146,13 @@ func (x *AuthorizationCodeOAuthFlow) AppendJSON(b []byte) []byte {
 		}
 		b = append(b, `"scopes":`...)
 		b = append(b, '{')
-		for i, k := range sortedKeys(x.Scopes) {
+		for i, k := range wire.SortedKeys(x.Scopes) {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, k)
+			b = wire.AppendString(b, k)
 			b = append(b, ':')
-			b = appendString(b, x.Scopes[k])
+			b = wire.AppendString(b, x.Scopes[k])
 		}
 		b = append(b, '}')
 	}
@@ -3132,56 +3164,57 @@ func (x *AuthorizationCodeOAuthFlow) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *AuthorizationCodeOAuthFlow) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *AuthorizationCodeOAuthFlow) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "authorizationUrl", "authorization_url":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.AuthorizationURL = r.readString()
+				x.AuthorizationURL = r.ReadString()
 			}
 		case "tokenUrl", "token_url":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.TokenURL = r.readString()
+				x.TokenURL = r.ReadString()
 			}
 		case "refreshUrl", "refresh_url":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.RefreshURL = r.readString()
+				x.RefreshURL = r.ReadString()
 			}
 		case "scopes":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				if !r.beginObject() {
+				if !r.BeginObject() {
 					return
 				}
 				x.Scopes = make(map[string]string)
-				for r.nextField() {
-					k := string(r.key())
-					x.Scopes[k] = r.readString()
+				for r.NextField() {
+					k := string(r.Key())
+					x.Scopes[k] = r.ReadString()
 				}
 			}
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readAuthorizationCodeOAuthFlowJSON(r *reader) *AuthorizationCodeOAuthFlow {
+func readAuthorizationCodeOAuthFlowJSON(r *wire.Reader) *AuthorizationCodeOAuthFlow {
 	x := new(AuthorizationCodeOAuthFlow)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -3204,14 +3237,14 @@ func (x *ClientCredentialsOAuthFlow) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"tokenUrl":`...)
-		b = appendString(b, x.TokenURL)
+		b = wire.AppendString(b, x.TokenURL)
 	}
 	if x.RefreshURL != "" {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"refreshUrl":`...)
-		b = appendString(b, x.RefreshURL)
+		b = wire.AppendString(b, x.RefreshURL)
 	}
 	if len(x.Scopes) > 0 {
 		if len(b) > start {
@@ -3219,13 +3252,13 @@ func (x *ClientCredentialsOAuthFlow) AppendJSON(b []byte) []byte {
 		}
 		b = append(b, `"scopes":`...)
 		b = append(b, '{')
-		for i, k := range sortedKeys(x.Scopes) {
+		for i, k := range wire.SortedKeys(x.Scopes) {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, k)
+			b = wire.AppendString(b, k)
 			b = append(b, ':')
-			b = appendString(b, x.Scopes[k])
+			b = wire.AppendString(b, x.Scopes[k])
 		}
 		b = append(b, '}')
 	}
@@ -3237,49 +3270,50 @@ func (x *ClientCredentialsOAuthFlow) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *ClientCredentialsOAuthFlow) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *ClientCredentialsOAuthFlow) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "tokenUrl", "token_url":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.TokenURL = r.readString()
+				x.TokenURL = r.ReadString()
 			}
 		case "refreshUrl", "refresh_url":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.RefreshURL = r.readString()
+				x.RefreshURL = r.ReadString()
 			}
 		case "scopes":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				if !r.beginObject() {
+				if !r.BeginObject() {
 					return
 				}
 				x.Scopes = make(map[string]string)
-				for r.nextField() {
-					k := string(r.key())
-					x.Scopes[k] = r.readString()
+				for r.NextField() {
+					k := string(r.Key())
+					x.Scopes[k] = r.ReadString()
 				}
 			}
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readClientCredentialsOAuthFlowJSON(r *reader) *ClientCredentialsOAuthFlow {
+func readClientCredentialsOAuthFlowJSON(r *wire.Reader) *ClientCredentialsOAuthFlow {
 	x := new(ClientCredentialsOAuthFlow)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -3302,14 +3336,14 @@ func (x *ImplicitOAuthFlow) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"authorizationUrl":`...)
-		b = appendString(b, x.AuthorizationURL)
+		b = wire.AppendString(b, x.AuthorizationURL)
 	}
 	if x.RefreshURL != "" {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"refreshUrl":`...)
-		b = appendString(b, x.RefreshURL)
+		b = wire.AppendString(b, x.RefreshURL)
 	}
 	if len(x.Scopes) > 0 {
 		if len(b) > start {
@@ -3317,13 +3351,13 @@ func (x *ImplicitOAuthFlow) AppendJSON(b []byte) []byte {
 		}
 		b = append(b, `"scopes":`...)
 		b = append(b, '{')
-		for i, k := range sortedKeys(x.Scopes) {
+		for i, k := range wire.SortedKeys(x.Scopes) {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, k)
+			b = wire.AppendString(b, k)
 			b = append(b, ':')
-			b = appendString(b, x.Scopes[k])
+			b = wire.AppendString(b, x.Scopes[k])
 		}
 		b = append(b, '}')
 	}
@@ -3335,49 +3369,50 @@ func (x *ImplicitOAuthFlow) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *ImplicitOAuthFlow) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *ImplicitOAuthFlow) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "authorizationUrl", "authorization_url":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.AuthorizationURL = r.readString()
+				x.AuthorizationURL = r.ReadString()
 			}
 		case "refreshUrl", "refresh_url":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.RefreshURL = r.readString()
+				x.RefreshURL = r.ReadString()
 			}
 		case "scopes":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				if !r.beginObject() {
+				if !r.BeginObject() {
 					return
 				}
 				x.Scopes = make(map[string]string)
-				for r.nextField() {
-					k := string(r.key())
-					x.Scopes[k] = r.readString()
+				for r.NextField() {
+					k := string(r.Key())
+					x.Scopes[k] = r.ReadString()
 				}
 			}
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readImplicitOAuthFlowJSON(r *reader) *ImplicitOAuthFlow {
+func readImplicitOAuthFlowJSON(r *wire.Reader) *ImplicitOAuthFlow {
 	x := new(ImplicitOAuthFlow)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -3400,14 +3435,14 @@ func (x *PasswordOAuthFlow) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"tokenUrl":`...)
-		b = appendString(b, x.TokenURL)
+		b = wire.AppendString(b, x.TokenURL)
 	}
 	if x.RefreshURL != "" {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"refreshUrl":`...)
-		b = appendString(b, x.RefreshURL)
+		b = wire.AppendString(b, x.RefreshURL)
 	}
 	if len(x.Scopes) > 0 {
 		if len(b) > start {
@@ -3415,13 +3450,13 @@ func (x *PasswordOAuthFlow) AppendJSON(b []byte) []byte {
 		}
 		b = append(b, `"scopes":`...)
 		b = append(b, '{')
-		for i, k := range sortedKeys(x.Scopes) {
+		for i, k := range wire.SortedKeys(x.Scopes) {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, k)
+			b = wire.AppendString(b, k)
 			b = append(b, ':')
-			b = appendString(b, x.Scopes[k])
+			b = wire.AppendString(b, x.Scopes[k])
 		}
 		b = append(b, '}')
 	}
@@ -3433,49 +3468,50 @@ func (x *PasswordOAuthFlow) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *PasswordOAuthFlow) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *PasswordOAuthFlow) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "tokenUrl", "token_url":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.TokenURL = r.readString()
+				x.TokenURL = r.ReadString()
 			}
 		case "refreshUrl", "refresh_url":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.RefreshURL = r.readString()
+				x.RefreshURL = r.ReadString()
 			}
 		case "scopes":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				if !r.beginObject() {
+				if !r.BeginObject() {
 					return
 				}
 				x.Scopes = make(map[string]string)
-				for r.nextField() {
-					k := string(r.key())
-					x.Scopes[k] = r.readString()
+				for r.NextField() {
+					k := string(r.Key())
+					x.Scopes[k] = r.ReadString()
 				}
 			}
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readPasswordOAuthFlowJSON(r *reader) *PasswordOAuthFlow {
+func readPasswordOAuthFlowJSON(r *wire.Reader) *PasswordOAuthFlow {
 	x := new(PasswordOAuthFlow)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -3512,7 +3548,7 @@ func (x *SendMessageRequest) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"metadata":`...)
-		b = appendRaw(b, x.Metadata)
+		b = wire.AppendRaw(b, x.Metadata)
 	}
 	return append(b, '}')
 }
@@ -3522,42 +3558,43 @@ func (x *SendMessageRequest) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *SendMessageRequest) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *SendMessageRequest) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "message", "request":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
 				x.Request = readMessageJSON(r)
 			}
 		case "configuration":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
 				x.Configuration = readSendMessageConfigurationJSON(r)
 			}
 		case "metadata":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Metadata = r.readRaw(false, true)
+				x.Metadata = r.ReadRaw(false, true)
 			}
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readSendMessageRequestJSON(r *reader) *SendMessageRequest {
+func readSendMessageRequestJSON(r *wire.Reader) *SendMessageRequest {
 	x := new(SendMessageRequest)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -3579,13 +3616,13 @@ func (x *GetTaskRequest) AppendJSON(b []byte) []byte {
 		b = append(b, ',')
 	}
 	b = append(b, `"name":`...)
-	b = appendString(b, x.Name)
+	b = wire.AppendString(b, x.Name)
 	if x.HistoryLength != 0 {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"historyLength":`...)
-		b = appendInt(b, int64(x.HistoryLength))
+		b = wire.AppendInt(b, int64(x.HistoryLength))
 	}
 	return append(b, '}')
 }
@@ -3595,35 +3632,36 @@ func (x *GetTaskRequest) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *GetTaskRequest) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *GetTaskRequest) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "name":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Name = r.readString()
+				x.Name = r.ReadString()
 			}
 		case "historyLength", "history_length":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.HistoryLength = r.readInt32()
+				x.HistoryLength = r.ReadInt32()
 			}
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readGetTaskRequestJSON(r *reader) *GetTaskRequest {
+func readGetTaskRequestJSON(r *wire.Reader) *GetTaskRequest {
 	x := new(GetTaskRequest)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -3646,7 +3684,7 @@ func (x *CancelTaskRequest) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"name":`...)
-		b = appendString(b, x.Name)
+		b = wire.AppendString(b, x.Name)
 	}
 	return append(b, '}')
 }
@@ -3656,28 +3694,29 @@ func (x *CancelTaskRequest) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *CancelTaskRequest) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *CancelTaskRequest) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "name":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Name = r.readString()
+				x.Name = r.ReadString()
 			}
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readCancelTaskRequestJSON(r *reader) *CancelTaskRequest {
+func readCancelTaskRequestJSON(r *wire.Reader) *CancelTaskRequest {
 	x := new(CancelTaskRequest)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -3700,7 +3739,7 @@ func (x *GetTaskPushNotificationConfigRequest) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"name":`...)
-		b = appendString(b, x.Name)
+		b = wire.AppendString(b, x.Name)
 	}
 	return append(b, '}')
 }
@@ -3710,28 +3749,29 @@ func (x *GetTaskPushNotificationConfigRequest) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *GetTaskPushNotificationConfigRequest) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *GetTaskPushNotificationConfigRequest) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "name":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Name = r.readString()
+				x.Name = r.ReadString()
 			}
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readGetTaskPushNotificationConfigRequestJSON(r *reader) *GetTaskPushNotificationConfigRequest {
+func readGetTaskPushNotificationConfigRequestJSON(r *wire.Reader) *GetTaskPushNotificationConfigRequest {
 	x := new(GetTaskPushNotificationConfigRequest)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -3754,7 +3794,7 @@ func (x *DeleteTaskPushNotificationConfigRequest) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"name":`...)
-		b = appendString(b, x.Name)
+		b = wire.AppendString(b, x.Name)
 	}
 	return append(b, '}')
 }
@@ -3764,28 +3804,29 @@ func (x *DeleteTaskPushNotificationConfigRequest) MarshalJSON() ([]byte, error) 
 	return x.AppendJSON(nil), nil
 }
 
-func (x *DeleteTaskPushNotificationConfigRequest) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *DeleteTaskPushNotificationConfigRequest) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "name":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Name = r.readString()
+				x.Name = r.ReadString()
 			}
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readDeleteTaskPushNotificationConfigRequestJSON(r *reader) *DeleteTaskPushNotificationConfigRequest {
+func readDeleteTaskPushNotificationConfigRequestJSON(r *wire.Reader) *DeleteTaskPushNotificationConfigRequest {
 	x := new(DeleteTaskPushNotificationConfigRequest)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -3807,12 +3848,12 @@ func (x *CreateTaskPushNotificationConfigRequest) AppendJSON(b []byte) []byte {
 		b = append(b, ',')
 	}
 	b = append(b, `"parent":`...)
-	b = appendString(b, x.Parent)
+	b = wire.AppendString(b, x.Parent)
 	if len(b) > start {
 		b = append(b, ',')
 	}
 	b = append(b, `"configId":`...)
-	b = appendString(b, x.ConfigID)
+	b = wire.AppendString(b, x.ConfigID)
 	if x.Config != nil {
 		if len(b) > start {
 			b = append(b, ',')
@@ -3828,42 +3869,43 @@ func (x *CreateTaskPushNotificationConfigRequest) MarshalJSON() ([]byte, error) 
 	return x.AppendJSON(nil), nil
 }
 
-func (x *CreateTaskPushNotificationConfigRequest) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *CreateTaskPushNotificationConfigRequest) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "parent":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Parent = r.readString()
+				x.Parent = r.ReadString()
 			}
 		case "configId", "config_id":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.ConfigID = r.readString()
+				x.ConfigID = r.ReadString()
 			}
 		case "config":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
 				x.Config = readTaskPushNotificationConfigJSON(r)
 			}
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readCreateTaskPushNotificationConfigRequestJSON(r *reader) *CreateTaskPushNotificationConfigRequest {
+func readCreateTaskPushNotificationConfigRequestJSON(r *wire.Reader) *CreateTaskPushNotificationConfigRequest {
 	x := new(CreateTaskPushNotificationConfigRequest)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -3886,7 +3928,7 @@ func (x *TaskSubscriptionRequest) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"name":`...)
-		b = appendString(b, x.Name)
+		b = wire.AppendString(b, x.Name)
 	}
 	return append(b, '}')
 }
@@ -3896,28 +3938,29 @@ func (x *TaskSubscriptionRequest) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *TaskSubscriptionRequest) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *TaskSubscriptionRequest) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "name":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Name = r.readString()
+				x.Name = r.ReadString()
 			}
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readTaskSubscriptionRequestJSON(r *reader) *TaskSubscriptionRequest {
+func readTaskSubscriptionRequestJSON(r *wire.Reader) *TaskSubscriptionRequest {
 	x := new(TaskSubscriptionRequest)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -3940,21 +3983,21 @@ func (x *ListTaskPushNotificationConfigRequest) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"parent":`...)
-		b = appendString(b, x.Parent)
+		b = wire.AppendString(b, x.Parent)
 	}
 	if x.PageSize != 0 {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"pageSize":`...)
-		b = appendInt(b, int64(x.PageSize))
+		b = wire.AppendInt(b, int64(x.PageSize))
 	}
 	if x.PageToken != "" {
 		if len(b) > start {
 			b = append(b, ',')
 		}
 		b = append(b, `"pageToken":`...)
-		b = appendString(b, x.PageToken)
+		b = wire.AppendString(b, x.PageToken)
 	}
 	return append(b, '}')
 }
@@ -3964,42 +4007,43 @@ func (x *ListTaskPushNotificationConfigRequest) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *ListTaskPushNotificationConfigRequest) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *ListTaskPushNotificationConfigRequest) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "parent":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Parent = r.readString()
+				x.Parent = r.ReadString()
 			}
 		case "pageSize", "page_size":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.PageSize = r.readInt32()
+				x.PageSize = r.ReadInt32()
 			}
 		case "pageToken", "page_token":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.PageToken = r.readString()
+				x.PageToken = r.ReadString()
 			}
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readListTaskPushNotificationConfigRequestJSON(r *reader) *ListTaskPushNotificationConfigRequest {
+func readListTaskPushNotificationConfigRequestJSON(r *wire.Reader) *ListTaskPushNotificationConfigRequest {
 	x := new(ListTaskPushNotificationConfigRequest)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -4024,21 +4068,22 @@ func (x *GetAgentCardRequest) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *GetAgentCardRequest) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *GetAgentCardRequest) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readGetAgentCardRequestJSON(r *reader) *GetAgentCardRequest {
+func readGetAgentCardRequestJSON(r *wire.Reader) *GetAgentCardRequest {
 	x := new(GetAgentCardRequest)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -4078,18 +4123,19 @@ func (x *SendMessageResponse) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *SendMessageResponse) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *SendMessageResponse) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "task":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			if x.Payload != nil {
-				r.fail("oneOf", "a second member of the payload oneof")
+				r.Fail("oneOf", "a second member of the payload oneof")
 				return
 			}
 			w := new(SendMessageResponseTask)
@@ -4098,11 +4144,11 @@ func (x *SendMessageResponse) readJSON(r *reader) {
 			}
 			x.Payload = w
 		case "message", "msg":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			if x.Payload != nil {
-				r.fail("oneOf", "a second member of the payload oneof")
+				r.Fail("oneOf", "a second member of the payload oneof")
 				return
 			}
 			w := new(SendMessageResponseMsg)
@@ -4111,14 +4157,14 @@ func (x *SendMessageResponse) readJSON(r *reader) {
 			}
 			x.Payload = w
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readSendMessageResponseJSON(r *reader) *SendMessageResponse {
+func readSendMessageResponseJSON(r *wire.Reader) *SendMessageResponse {
 	x := new(SendMessageResponse)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -4170,18 +4216,19 @@ func (x *StreamResponse) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *StreamResponse) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *StreamResponse) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "task":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			if x.Payload != nil {
-				r.fail("oneOf", "a second member of the payload oneof")
+				r.Fail("oneOf", "a second member of the payload oneof")
 				return
 			}
 			w := new(StreamResponseTask)
@@ -4190,11 +4237,11 @@ func (x *StreamResponse) readJSON(r *reader) {
 			}
 			x.Payload = w
 		case "message", "msg":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			if x.Payload != nil {
-				r.fail("oneOf", "a second member of the payload oneof")
+				r.Fail("oneOf", "a second member of the payload oneof")
 				return
 			}
 			w := new(StreamResponseMsg)
@@ -4203,11 +4250,11 @@ func (x *StreamResponse) readJSON(r *reader) {
 			}
 			x.Payload = w
 		case "statusUpdate", "status_update":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			if x.Payload != nil {
-				r.fail("oneOf", "a second member of the payload oneof")
+				r.Fail("oneOf", "a second member of the payload oneof")
 				return
 			}
 			w := new(StreamResponseStatusUpdate)
@@ -4216,11 +4263,11 @@ func (x *StreamResponse) readJSON(r *reader) {
 			}
 			x.Payload = w
 		case "artifactUpdate", "artifact_update":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			if x.Payload != nil {
-				r.fail("oneOf", "a second member of the payload oneof")
+				r.Fail("oneOf", "a second member of the payload oneof")
 				return
 			}
 			w := new(StreamResponseArtifactUpdate)
@@ -4229,14 +4276,14 @@ func (x *StreamResponse) readJSON(r *reader) {
 			}
 			x.Payload = w
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readStreamResponseJSON(r *reader) *StreamResponse {
+func readStreamResponseJSON(r *wire.Reader) *StreamResponse {
 	x := new(StreamResponse)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -4273,7 +4320,7 @@ func (x *ListTaskPushNotificationConfigResponse) AppendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `"nextPageToken":`...)
-		b = appendString(b, x.NextPageToken)
+		b = wire.AppendString(b, x.NextPageToken)
 	}
 	return append(b, '}')
 }
@@ -4283,37 +4330,38 @@ func (x *ListTaskPushNotificationConfigResponse) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *ListTaskPushNotificationConfigResponse) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *ListTaskPushNotificationConfigResponse) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "configs":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Configs = readSlice(r, func(v **TaskPushNotificationConfig, r *reader) {
+				x.Configs = wire.ReadSlice(r, func(v **TaskPushNotificationConfig, r *wire.Reader) {
 					*v = readTaskPushNotificationConfigJSON(r)
 				})
 			}
 		case "nextPageToken", "next_page_token":
-			if r.skipNull() {
+			if r.SkipNull() {
 				continue
 			}
 			{
-				x.NextPageToken = r.readString()
+				x.NextPageToken = r.ReadString()
 			}
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readListTaskPushNotificationConfigResponseJSON(r *reader) *ListTaskPushNotificationConfigResponse {
+func readListTaskPushNotificationConfigResponseJSON(r *wire.Reader) *ListTaskPushNotificationConfigResponse {
 	x := new(ListTaskPushNotificationConfigResponse)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 
@@ -4338,21 +4386,22 @@ func (x *Empty) MarshalJSON() ([]byte, error) {
 	return x.AppendJSON(nil), nil
 }
 
-func (x *Empty) readJSON(r *reader) {
-	if !r.beginObject() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *Empty) ReadJSON(r *wire.Reader) {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
 }
 
-func readEmptyJSON(r *reader) *Empty {
+func readEmptyJSON(r *wire.Reader) *Empty {
 	x := new(Empty)
-	x.readJSON(r)
+	x.ReadJSON(r)
 	return x
 }
 

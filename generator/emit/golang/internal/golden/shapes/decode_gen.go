@@ -3,32 +3,35 @@
 
 package shapes
 
-import "errors"
+import (
+	"errors"
+	"github.com/agui-gen/agui-gen/runtime/wire"
+)
 
 // ErrUnknownShape is behind the error for a Shape whose kind this package does not know.
 var ErrUnknownShape = errors.New("shapes: unknown Shape kind")
 
 // readShape reads a Shape, choosing its type by the "kind" member.
-func readShape(r *reader) Shape {
-	tag, ok := r.tag("kind")
+func readShape(r *wire.Reader) Shape {
+	tag, ok := r.Tag("kind")
 	if !ok {
 		return nil
 	}
 	switch string(tag) {
 	case "circle":
 		v := new(Circle)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	case "polygon":
 		v := new(Polygon)
-		v.readJSON(r)
+		v.ReadJSON(r)
 		return v
 	}
-	r.unknownTag("kind", tag, ErrUnknownShape)
+	r.UnknownTag("kind", tag, ErrUnknownShape)
 	return nil
 }
 
-func readShapeTo(v *Shape, r *reader) {
+func readShapeTo(v *Shape, r *wire.Reader) {
 	*v = readShape(r)
 }
 
@@ -41,47 +44,45 @@ func UnmarshalShape(data []byte) (Shape, error) {
 
 // DecodeShape decodes one Shape with d's options.
 func (d Decoder) DecodeShape(data []byte) (Shape, error) {
-	r := newReader(data, d)
+	r := wire.NewReader(data, wire.Decoder(d))
 	v := readShape(r)
-	r.end()
-	err := r.err
-	r.release()
-	if err != nil {
+	if err := r.Finish(); err != nil {
 		return nil, err
 	}
 	return v, nil
 }
 
-func (x *Circle) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *Circle) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "kind":
-			r.expectConst("circle")
+			r.ExpectConst("circle")
 			seen |= uint64(0x1)
 		case "label":
-			x.Base.Label = newOf(r.readString())
+			x.Base.Label = wire.Ptr(r.ReadString())
 		case "extra":
-			x.Base.Extra = r.readRaw(true, false)
+			x.Base.Extra = r.ReadRaw(true, false)
 		case "radius":
-			x.Radius = r.readFloat()
+			x.Radius = r.ReadFloat()
 			seen |= uint64(0x2)
 		case "fill":
-			x.Fill = newOf(Fill(r.readString()))
+			x.Fill = wire.Ptr(Fill(r.ReadString()))
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
-	if seen != uint64(0x3) && !r.failed() {
+	if seen != uint64(0x3) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("kind")
+			r.Missing("kind")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("radius")
+			r.Missing("radius")
 			return
 		}
 	}
@@ -94,39 +95,40 @@ func (x *Circle) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *Polygon) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *Polygon) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "kind":
-			r.expectConst("polygon")
+			r.ExpectConst("polygon")
 			seen |= uint64(0x1)
 		case "label":
-			x.Base.Label = newOf(r.readString())
+			x.Base.Label = wire.Ptr(r.ReadString())
 		case "extra":
-			x.Base.Extra = r.readRaw(true, false)
+			x.Base.Extra = r.ReadRaw(true, false)
 		case "points":
-			x.Points = readSlice(r, (*Point).readJSON)
+			x.Points = wire.ReadSlice(r, (*Point).ReadJSON)
 			seen |= uint64(0x2)
 		case "caption":
 			x.Caption = new(Caption)
-			x.Caption.readJSON(r)
+			x.Caption.ReadJSON(r)
 		case "tags":
-			x.Tags = readSlice(r, readStringTo)
+			x.Tags = wire.ReadSlice(r, wire.ReadStringTo)
 		default:
-			r.unknownField()
+			r.UnknownField()
 		}
 	}
-	if seen != uint64(0x3) && !r.failed() {
+	if seen != uint64(0x3) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("kind")
+			r.Missing("kind")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("points")
+			r.Missing("points")
 			return
 		}
 	}
@@ -139,32 +141,33 @@ func (x *Polygon) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *Point) readJSON(r *reader) {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *Point) ReadJSON(r *wire.Reader) {
 	var seen uint64
-	if !r.beginObject() {
+	if !r.BeginObject() {
 		return
 	}
-	for r.nextField() {
-		switch string(r.key()) {
+	for r.NextField() {
+		switch string(r.Key()) {
 		case "x":
-			x.X = r.readInt()
+			x.X = r.ReadInt()
 			seen |= uint64(0x1)
 		case "y":
-			x.Y = r.readInt()
+			x.Y = r.ReadInt()
 			seen |= uint64(0x2)
 		case "id":
-			x.ID = newOf(r.readString())
+			x.ID = wire.Ptr(r.ReadString())
 		default:
-			x.Extra = append(x.Extra, r.readMember())
+			x.Extra = append(x.Extra, r.ReadMember())
 		}
 	}
-	if seen != uint64(0x3) && !r.failed() {
+	if seen != uint64(0x3) && !r.Failed() {
 		if seen&uint64(0x1) == 0 {
-			r.missing("x")
+			r.Missing("x")
 			return
 		}
 		if seen&uint64(0x2) == 0 {
-			r.missing("y")
+			r.Missing("y")
 			return
 		}
 	}
@@ -177,24 +180,22 @@ func (x *Point) UnmarshalJSON(data []byte) error {
 	return Decoder{}.Decode(data, x)
 }
 
-func (x *Caption) readJSON(r *reader) {
-	switch r.peek() {
+// ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
+func (x *Caption) ReadJSON(r *wire.Reader) {
+	switch r.Peek() {
 	case '"':
-		x.Text = r.readString()
+		x.Text = r.ReadString()
 	case '[':
-		x.Points = readSlice(r, (*Point).readJSON)
+		x.Points = wire.ReadSlice(r, (*Point).ReadJSON)
 	default:
-		r.wrongChoice("a string or an array")
+		r.WrongChoice("a string or an array")
 	}
 }
 
 // UnmarshalJSON implements json.Unmarshaler.
 func (x *Caption) UnmarshalJSON(data []byte) error {
 	*x = Caption{}
-	r := newReader(data, Decoder{})
-	x.readJSON(r)
-	r.end()
-	err := r.err
-	r.release()
-	return asError(err)
+	r := wire.NewReader(data, wire.Decoder{})
+	x.ReadJSON(r)
+	return r.Finish()
 }

@@ -3,6 +3,8 @@
 
 package shapes
 
+import "github.com/agui-gen/agui-gen/runtime/wire"
+
 // AppendJSON appends the JSON encoding of x to b: members in schema order, absent
 // optional members left out, required ones always written.
 func (x *Circle) AppendJSON(b []byte) []byte {
@@ -12,17 +14,17 @@ func (x *Circle) AppendJSON(b []byte) []byte {
 	b = append(b, `{"kind":"circle"`...)
 	if x.Base.Label != nil {
 		b = append(b, `,"label":`...)
-		b = appendString(b, *x.Base.Label)
+		b = wire.AppendString(b, *x.Base.Label)
 	}
 	if x.Base.Extra != nil {
 		b = append(b, `,"extra":`...)
-		b = appendRaw(b, x.Base.Extra)
+		b = wire.AppendRaw(b, x.Base.Extra)
 	}
 	b = append(b, `,"radius":`...)
-	b = appendFloat(b, x.Radius)
+	b = wire.AppendFloat(b, x.Radius)
 	if x.Fill != nil {
 		b = append(b, `,"fill":`...)
-		b = appendString(b, string(*x.Fill))
+		b = wire.AppendString(b, string(*x.Fill))
 	}
 	b = append(b, '}')
 	return b
@@ -42,11 +44,11 @@ func (x *Polygon) AppendJSON(b []byte) []byte {
 	b = append(b, `{"kind":"polygon"`...)
 	if x.Base.Label != nil {
 		b = append(b, `,"label":`...)
-		b = appendString(b, *x.Base.Label)
+		b = wire.AppendString(b, *x.Base.Label)
 	}
 	if x.Base.Extra != nil {
 		b = append(b, `,"extra":`...)
-		b = appendRaw(b, x.Base.Extra)
+		b = wire.AppendRaw(b, x.Base.Extra)
 	}
 	b = append(b, `,"points":`...)
 	b = append(b, '[')
@@ -68,7 +70,7 @@ func (x *Polygon) AppendJSON(b []byte) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, x.Tags[i])
+			b = wire.AppendString(b, x.Tags[i])
 		}
 		b = append(b, ']')
 	}
@@ -88,14 +90,14 @@ func (x *Point) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, `{"x":`...)
-	b = appendInt(b, x.X)
+	b = wire.AppendInt(b, x.X)
 	b = append(b, `,"y":`...)
-	b = appendInt(b, x.Y)
+	b = wire.AppendInt(b, x.Y)
 	if x.ID != nil {
 		b = append(b, `,"id":`...)
-		b = appendString(b, *x.ID)
+		b = wire.AppendString(b, *x.ID)
 	}
-	b = appendMembers(b, x.Extra)
+	b = wire.AppendMembers(b, x.Extra)
 	b = append(b, '}')
 	return b
 }
@@ -108,7 +110,7 @@ func (x *Point) MarshalJSON() ([]byte, error) {
 // appendJSON appends the string, or the list when Points is set.
 func (x *Caption) appendJSON(b []byte) []byte {
 	if x.Points == nil {
-		return appendString(b, x.Text)
+		return wire.AppendString(b, x.Text)
 	}
 	{
 		b = append(b, '[')

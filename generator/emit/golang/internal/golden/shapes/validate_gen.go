@@ -4,6 +4,7 @@
 package shapes
 
 import (
+	"github.com/agui-gen/agui-gen/runtime/wire"
 	"regexp"
 	"strconv"
 )
@@ -11,27 +12,27 @@ import (
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *Circle) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *Circle) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if x.Base.Extra != nil {
-		if err := checkRaw("extra", x.Base.Extra, true, false); err != nil {
+		if err := wire.CheckRaw("extra", x.Base.Extra, true, false); err != nil {
 			return err
 		}
 	}
-	if err := checkFinite("radius", x.Radius); err != nil {
+	if err := wire.CheckFinite("radius", x.Radius); err != nil {
 		return err
 	}
-	if err := checkMinimum("radius", x.Radius, 0.0); err != nil {
+	if err := wire.CheckMinimum("radius", x.Radius, 0.0); err != nil {
 		return err
 	}
 	if x.Fill != nil {
 		if !(*x.Fill).Valid() {
-			return enumError("fill", string((*x.Fill)))
+			return wire.EnumError("fill", string((*x.Fill)))
 		}
 	}
 	return nil
@@ -40,29 +41,29 @@ func (x *Circle) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *Polygon) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *Polygon) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if x.Base.Extra != nil {
-		if err := checkRaw("extra", x.Base.Extra, true, false); err != nil {
+		if err := wire.CheckRaw("extra", x.Base.Extra, true, false); err != nil {
 			return err
 		}
 	}
-	if err := checkMinItems("points", len(x.Points), 3); err != nil {
+	if err := wire.CheckMinItems("points", len(x.Points), 3); err != nil {
 		return err
 	}
 	for i := range x.Points {
 		if err := x.Points[i].validate(); err != nil {
-			return err.at(i).under("points")
+			return err.At(i).Under("points")
 		}
 	}
 	if x.Caption != nil {
 		if err := x.Caption.validate(); err != nil {
-			return err.under("caption")
+			return err.Under("caption")
 		}
 	}
 	return nil
@@ -71,25 +72,25 @@ func (x *Polygon) validate() *Error {
 // Validate checks x against the schema's constraints and returns the first
 // violation, as an *Error naming its JSON path.
 func (x *Point) Validate() error {
-	return asError(x.validate())
+	return wire.AsError(x.validate())
 }
 
 func (x *Point) validate() *Error {
 	if x == nil {
-		return requiredError("")
+		return wire.RequiredError("")
 	}
 	if x.X < -1000 {
-		return validationError("x", "minimum", strconv.FormatInt(x.X, 10)+" is less than the minimum -1000")
+		return wire.ValidationError("x", "minimum", strconv.FormatInt(x.X, 10)+" is less than the minimum -1000")
 	}
 	if x.X > 1000 {
-		return validationError("x", "maximum", strconv.FormatInt(x.X, 10)+" is greater than the maximum 1000")
+		return wire.ValidationError("x", "maximum", strconv.FormatInt(x.X, 10)+" is greater than the maximum 1000")
 	}
 	if x.ID != nil {
 		if !pointIDPattern.MatchString((*x.ID)) {
-			return validationError("id", "pattern", strconv.Quote((*x.ID))+" does not match ^p[0-9]+$")
+			return wire.ValidationError("id", "pattern", strconv.Quote((*x.ID))+" does not match ^p[0-9]+$")
 		}
 	}
-	if err := checkMembers(x.Extra, func(name string) bool {
+	if err := wire.CheckMembers(x.Extra, func(name string) bool {
 		switch name {
 		case "x", "y", "id":
 			return true
@@ -103,11 +104,11 @@ func (x *Point) validate() *Error {
 
 func (x *Caption) validate() *Error {
 	if x.Text != "" && x.Points != nil {
-		return validationError("", "oneOf", "holds both a string and a list")
+		return wire.ValidationError("", "oneOf", "holds both a string and a list")
 	}
 	for i := range x.Points {
 		if err := x.Points[i].validate(); err != nil {
-			return err.at(i)
+			return err.At(i)
 		}
 	}
 	return nil

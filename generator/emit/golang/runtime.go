@@ -1,0 +1,84 @@
+package golang
+
+import (
+	"strconv"
+
+	"github.com/dave/jennifer/jen"
+)
+
+// The runtime packages generated code imports. They are versioned with
+// agui-gen: a fix to them reaches users by upgrading the module, without a
+// regenerate.
+const (
+	runtimePath = "github.com/agui-gen/agui-gen/runtime"
+	wirePkg     = runtimePath + "/wire"
+	versionPkg  = runtimePath + "/version"
+)
+
+// readJSONDoc documents every generated ReadJSON method.
+const readJSONDoc = "ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it."
+
+// newFile starts a generated file of the package at importPath, with the
+// runtime's packages imported under their own names.
+func newFile(importPath, pkgName string) *jen.File {
+	f := jen.NewFilePathName(importPath, pkgName)
+	f.ImportName(wirePkg, "wire")
+	f.ImportName(versionPkg, "version")
+	return f
+}
+
+// runtimeLevel is the runtime API level the generated code needs: the
+// suffix of the version.AtLeastN constant every generated package asserts.
+// Raise it, and add the constant to runtime/version, when generated code
+// starts to use a runtime API that an older runtime lacks.
+const runtimeLevel = 1
+
+// emitVersionCheck writes the compile-time handshake with the runtime.
+func emitVersionCheck(f *jen.File) {
+	f.Comment("This package needs agui-gen's runtime at API level " + strconv.Itoa(runtimeLevel) + " or later. If the build fails")
+	f.Comment("here (undefined: version.AtLeast" + strconv.Itoa(runtimeLevel) + "), the runtime in the build is older than the")
+	f.Comment("agui-gen that generated this code: upgrade github.com/agui-gen/agui-gen, or regenerate")
+	f.Comment("with the agui-gen of the runtime you have.")
+	f.Const().Id("_").Op("=").Qual(versionPkg, "AtLeast"+strconv.Itoa(runtimeLevel))
+}
+
+// emitWireAPI writes the names of the JSON runtime a package's users write
+// (agui.Error, agui.Decoder{Strict: true}, errors.Is(err, agui.ErrSyntax)),
+// as aliases of runtime/wire's, and the version handshake.
+func emitWireAPI(f *jen.File) {
+	emitVersionCheck(f)
+	f.Line()
+	f.Comment("Error is a decoding or validation failure at one place in a JSON document: the")
+	f.Comment("JSON pointer of the offending value (Path), the schema keyword it breaks (Rule)")
+	f.Comment("and what is wrong (Msg).")
+	f.Type().Id("Error").Op("=").Qual(wirePkg, "Error")
+	f.Line()
+	f.Comment("Value is implemented by a pointer to every object type of this package.")
+	f.Type().Id("Value").Op("=").Qual(wirePkg, "Value")
+	f.Line()
+	f.Comment("Member is one member of an open object that its definition does not declare,")
+	f.Comment("kept so the object round-trips unchanged.")
+	f.Type().Id("Member").Op("=").Qual(wirePkg, "Member")
+	f.Line()
+	f.Comment("Decoder decodes JSON documents into this package's types. The zero value drops")
+	f.Comment("the members a closed object does not declare; Strict rejects them, and OnUnknown")
+	f.Comment("reports them (see wire.Decoder).")
+	f.Type().Id("Decoder").Qual(wirePkg, "Decoder")
+	f.Line()
+	f.Comment("Decode reads one JSON document into v. It checks syntax, JSON types, required")
+	f.Comment("members and consts; Validate checks the rest of the schema.")
+	f.Func().Params(jen.Id("d").Id("Decoder")).Id("Decode").Params(jen.Id("data").Index().Byte(), jen.Id("v").Id("Value")).Error().Block(
+		jen.Return(jen.Qual(wirePkg, "Decoder").Call(jen.Id("d")).Dot("Decode").Call(jen.Id("data"), jen.Id("v"))),
+	)
+	f.Line()
+	f.Comment("MaxDepth is how deeply objects and arrays may nest in a document.")
+	f.Const().Id("MaxDepth").Op("=").Qual(wirePkg, "MaxDepth")
+	f.Line()
+	f.Var().Defs(
+		jen.Comment("ErrSyntax is behind every error about malformed JSON text."),
+		jen.Id("ErrSyntax").Op("=").Qual(wirePkg, "ErrSyntax"),
+		jen.Comment("ErrNoTag is behind the error for a union value that lacks the member saying"),
+		jen.Comment("which of the union's types it is."),
+		jen.Id("ErrNoTag").Op("=").Qual(wirePkg, "ErrNoTag"),
+	)
+}
