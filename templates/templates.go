@@ -6,19 +6,6 @@ package templates
 
 import "embed"
 
-// Telemetry is the OpenTelemetry support the A2A and AG-UI runtimes share
-// (the Telemetry options, log correlation), copied into both packages.
-//
-//go:embed telemetry/*.go
-var Telemetry embed.FS
-
-// A2ACore is the service plumbing every package generated from a proto
-// holds: the service and method descriptors, the bound Service the
-// transports serve, the client Transport, and the A2A error table.
-//
-//go:embed a2acore/*.go
-var A2ACore embed.FS
-
 // AGUIRuntime is the AG-UI runtime (server, stream builder, verifier,
 // client), written against the generated package gen/agui and copied into
 // it with the agui. qualifiers removed.

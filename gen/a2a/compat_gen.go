@@ -2,8 +2,10 @@
 
 package a2a
 
+import "github.com/agui-gen/agui-gen/runtime/a2arpc"
+
 // CompatVersions returns the earlier protocol versions the package was generated to
 // serve beside its own, newest first; the servers serve them unless told otherwise.
-func CompatVersions() []*CompatVersion {
-	return []*CompatVersion{compatV03}
+func CompatVersions() []*a2arpc.CompatVersion {
+	return []*a2arpc.CompatVersion{compatV03}
 }

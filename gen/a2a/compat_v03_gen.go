@@ -6,6 +6,7 @@ package a2a
 import (
 	"github.com/agui-gen/agui-gen/gen/a2a/a2av03"
 	"github.com/agui-gen/agui-gen/gen/a2a/a2av03pb"
+	"github.com/agui-gen/agui-gen/runtime/a2arpc"
 	"github.com/agui-gen/agui-gen/runtime/wire"
 	"strconv"
 	"time"
@@ -13,151 +14,151 @@ import (
 
 // compatV03Proto describes the service of A2A 0.3's proto (a2a.v1.A2AService) as its gRPC and HTTP+JSON
 // clients call it.
-var compatV03Proto = ServiceDesc{
-	Methods: []MethodDesc{{
+var compatV03Proto = a2arpc.ServiceDesc{
+	Methods: []a2arpc.MethodDesc{{
 		Earlier:    "0.3",
 		FullMethod: "/a2a.v1.A2AService/SendMessage",
-		HTTP: []HTTPRule{{
+		HTTP: []a2arpc.HTTPRule{{
 			Body:   "*",
 			Method: "POST",
 			Path:   "/v1/message:send",
 		}},
 		Name: "SendMessage",
-		NewRequest: func() ProtoValue {
+		NewRequest: func() a2arpc.ProtoValue {
 			return new(a2av03pb.SendMessageRequest)
 		},
-		NewResponse: func() ProtoValue {
+		NewResponse: func() a2arpc.ProtoValue {
 			return new(a2av03pb.SendMessageResponse)
 		},
 	}, {
 		Earlier:    "0.3",
 		FullMethod: "/a2a.v1.A2AService/SendStreamingMessage",
-		HTTP: []HTTPRule{{
+		HTTP: []a2arpc.HTTPRule{{
 			Body:   "*",
 			Method: "POST",
 			Path:   "/v1/message:stream",
 		}},
 		Name: "SendStreamingMessage",
-		NewRequest: func() ProtoValue {
+		NewRequest: func() a2arpc.ProtoValue {
 			return new(a2av03pb.SendMessageRequest)
 		},
-		NewResponse: func() ProtoValue {
+		NewResponse: func() a2arpc.ProtoValue {
 			return new(a2av03pb.StreamResponse)
 		},
 		ServerStreaming: true,
 	}, {
 		Earlier:    "0.3",
 		FullMethod: "/a2a.v1.A2AService/GetTask",
-		HTTP: []HTTPRule{{
+		HTTP: []a2arpc.HTTPRule{{
 			Method: "GET",
 			Path:   "/v1/{name=tasks/*}",
 		}},
 		Name: "GetTask",
-		NewRequest: func() ProtoValue {
+		NewRequest: func() a2arpc.ProtoValue {
 			return new(a2av03pb.GetTaskRequest)
 		},
-		NewResponse: func() ProtoValue {
+		NewResponse: func() a2arpc.ProtoValue {
 			return new(a2av03pb.Task)
 		},
 	}, {
 		Earlier:    "0.3",
 		FullMethod: "/a2a.v1.A2AService/CancelTask",
-		HTTP: []HTTPRule{{
+		HTTP: []a2arpc.HTTPRule{{
 			Body:   "*",
 			Method: "POST",
 			Path:   "/v1/{name=tasks/*}:cancel",
 		}},
 		Name: "CancelTask",
-		NewRequest: func() ProtoValue {
+		NewRequest: func() a2arpc.ProtoValue {
 			return new(a2av03pb.CancelTaskRequest)
 		},
-		NewResponse: func() ProtoValue {
+		NewResponse: func() a2arpc.ProtoValue {
 			return new(a2av03pb.Task)
 		},
 	}, {
 		Earlier:    "0.3",
 		FullMethod: "/a2a.v1.A2AService/TaskSubscription",
-		HTTP: []HTTPRule{{
+		HTTP: []a2arpc.HTTPRule{{
 			Method: "GET",
 			Path:   "/v1/{name=tasks/*}:subscribe",
 		}},
 		Name: "TaskSubscription",
-		NewRequest: func() ProtoValue {
+		NewRequest: func() a2arpc.ProtoValue {
 			return new(a2av03pb.TaskSubscriptionRequest)
 		},
-		NewResponse: func() ProtoValue {
+		NewResponse: func() a2arpc.ProtoValue {
 			return new(a2av03pb.StreamResponse)
 		},
 		ServerStreaming: true,
 	}, {
 		Earlier:    "0.3",
 		FullMethod: "/a2a.v1.A2AService/CreateTaskPushNotificationConfig",
-		HTTP: []HTTPRule{{
+		HTTP: []a2arpc.HTTPRule{{
 			Body:   "config",
 			Method: "POST",
 			Path:   "/v1/{parent=tasks/*}/pushNotificationConfigs",
 		}},
 		Name: "CreateTaskPushNotificationConfig",
-		NewRequest: func() ProtoValue {
+		NewRequest: func() a2arpc.ProtoValue {
 			return new(a2av03pb.CreateTaskPushNotificationConfigRequest)
 		},
-		NewResponse: func() ProtoValue {
+		NewResponse: func() a2arpc.ProtoValue {
 			return new(a2av03pb.TaskPushNotificationConfig)
 		},
 	}, {
 		Earlier:    "0.3",
 		FullMethod: "/a2a.v1.A2AService/GetTaskPushNotificationConfig",
-		HTTP: []HTTPRule{{
+		HTTP: []a2arpc.HTTPRule{{
 			Method: "GET",
 			Path:   "/v1/{name=tasks/*/pushNotificationConfigs/*}",
 		}},
 		Name: "GetTaskPushNotificationConfig",
-		NewRequest: func() ProtoValue {
+		NewRequest: func() a2arpc.ProtoValue {
 			return new(a2av03pb.GetTaskPushNotificationConfigRequest)
 		},
-		NewResponse: func() ProtoValue {
+		NewResponse: func() a2arpc.ProtoValue {
 			return new(a2av03pb.TaskPushNotificationConfig)
 		},
 	}, {
 		Earlier:    "0.3",
 		FullMethod: "/a2a.v1.A2AService/ListTaskPushNotificationConfig",
-		HTTP: []HTTPRule{{
+		HTTP: []a2arpc.HTTPRule{{
 			Method: "GET",
 			Path:   "/v1/{parent=tasks/*}/pushNotificationConfigs",
 		}},
 		Name: "ListTaskPushNotificationConfig",
-		NewRequest: func() ProtoValue {
+		NewRequest: func() a2arpc.ProtoValue {
 			return new(a2av03pb.ListTaskPushNotificationConfigRequest)
 		},
-		NewResponse: func() ProtoValue {
+		NewResponse: func() a2arpc.ProtoValue {
 			return new(a2av03pb.ListTaskPushNotificationConfigResponse)
 		},
 	}, {
 		Earlier:    "0.3",
 		FullMethod: "/a2a.v1.A2AService/GetAgentCard",
-		HTTP: []HTTPRule{{
+		HTTP: []a2arpc.HTTPRule{{
 			Method: "GET",
 			Path:   "/v1/card",
 		}},
 		Name: "GetAgentCard",
-		NewRequest: func() ProtoValue {
+		NewRequest: func() a2arpc.ProtoValue {
 			return new(a2av03pb.GetAgentCardRequest)
 		},
-		NewResponse: func() ProtoValue {
+		NewResponse: func() a2arpc.ProtoValue {
 			return new(a2av03pb.AgentCard)
 		},
 	}, {
 		Earlier:    "0.3",
 		FullMethod: "/a2a.v1.A2AService/DeleteTaskPushNotificationConfig",
-		HTTP: []HTTPRule{{
+		HTTP: []a2arpc.HTTPRule{{
 			Method: "DELETE",
 			Path:   "/v1/{name=tasks/*/pushNotificationConfigs/*}",
 		}},
 		Name: "DeleteTaskPushNotificationConfig",
-		NewRequest: func() ProtoValue {
+		NewRequest: func() a2arpc.ProtoValue {
 			return new(a2av03pb.DeleteTaskPushNotificationConfigRequest)
 		},
-		NewResponse: func() ProtoValue {
+		NewResponse: func() a2arpc.ProtoValue {
 			return new(a2av03pb.Empty)
 		},
 	}},
@@ -166,16 +167,16 @@ var compatV03Proto = ServiceDesc{
 
 // compatV03 serves the JSON-RPC methods of A2A 0.3, generated from its JSON Schema and
 // routes.txt.
-var compatV03 = &CompatVersion{
-	Card: func(card ProtoValue) []byte {
+var compatV03 = &a2arpc.CompatVersion{
+	Card: func(card a2arpc.ProtoValue) []byte {
 		return ToV03AgentCard(card.(*AgentCard)).AppendJSON(nil)
 	},
-	Methods: []CompatMethod{{
+	Methods: []a2arpc.CompatMethod{{
 		Method: "message/send",
-		Params: func(req ProtoValue) []byte {
+		Params: func(req a2arpc.ProtoValue) []byte {
 			return ToV03MessageSendParams(req.(*SendMessageRequest)).AppendJSON(nil)
 		},
-		Request: func(params []byte) (ProtoValue, error) {
+		Request: func(params []byte) (a2arpc.ProtoValue, error) {
 			var p a2av03.MessageSendParams
 			if err := p.UnmarshalJSON(params); err != nil {
 				return nil, err
@@ -185,23 +186,23 @@ var compatV03 = &CompatVersion{
 			}
 			return FromV03SendMessageRequest(&p)
 		},
-		Response: func(result []byte) (ProtoValue, error) {
+		Response: func(result []byte) (a2arpc.ProtoValue, error) {
 			v, err := a2av03.UnmarshalSendMessageSuccessResponseResult(result)
 			if err != nil {
 				return nil, err
 			}
 			return FromV03SendMessageResponse(v)
 		},
-		Result: func(b []byte, resp ProtoValue) []byte {
+		Result: func(b []byte, resp a2arpc.ProtoValue) []byte {
 			return wire.AppendValue(b, ToV03SendMessageSuccessResponseResult(resp.(*SendMessageResponse)))
 		},
 		Serves: "SendMessage",
 	}, {
 		Method: "message/stream",
-		Params: func(req ProtoValue) []byte {
+		Params: func(req a2arpc.ProtoValue) []byte {
 			return ToV03MessageSendParams(req.(*SendMessageRequest)).AppendJSON(nil)
 		},
-		Request: func(params []byte) (ProtoValue, error) {
+		Request: func(params []byte) (a2arpc.ProtoValue, error) {
 			var p a2av03.MessageSendParams
 			if err := p.UnmarshalJSON(params); err != nil {
 				return nil, err
@@ -211,23 +212,23 @@ var compatV03 = &CompatVersion{
 			}
 			return FromV03SendMessageRequest(&p)
 		},
-		Response: func(result []byte) (ProtoValue, error) {
+		Response: func(result []byte) (a2arpc.ProtoValue, error) {
 			v, err := a2av03.UnmarshalSendStreamingMessageSuccessResponseResult(result)
 			if err != nil {
 				return nil, err
 			}
 			return FromV03StreamResponse(v)
 		},
-		Result: func(b []byte, resp ProtoValue) []byte {
+		Result: func(b []byte, resp a2arpc.ProtoValue) []byte {
 			return wire.AppendValue(b, ToV03SendStreamingMessageSuccessResponseResult(resp.(*StreamResponse)))
 		},
 		Serves: "SendStreamingMessage",
 	}, {
 		Method: "tasks/get",
-		Params: func(req ProtoValue) []byte {
+		Params: func(req a2arpc.ProtoValue) []byte {
 			return ToV03TaskQueryParams(req.(*GetTaskRequest)).AppendJSON(nil)
 		},
-		Request: func(params []byte) (ProtoValue, error) {
+		Request: func(params []byte) (a2arpc.ProtoValue, error) {
 			var p a2av03.TaskQueryParams
 			if err := p.UnmarshalJSON(params); err != nil {
 				return nil, err
@@ -237,23 +238,23 @@ var compatV03 = &CompatVersion{
 			}
 			return FromV03GetTaskRequest(&p)
 		},
-		Response: func(result []byte) (ProtoValue, error) {
+		Response: func(result []byte) (a2arpc.ProtoValue, error) {
 			var v a2av03.Task
 			if err := v.UnmarshalJSON(result); err != nil {
 				return nil, err
 			}
 			return FromV03Task(&v)
 		},
-		Result: func(b []byte, resp ProtoValue) []byte {
+		Result: func(b []byte, resp a2arpc.ProtoValue) []byte {
 			return ToV03Task(resp.(*Task)).AppendJSON(b)
 		},
 		Serves: "GetTask",
 	}, {
 		Method: "tasks/cancel",
-		Params: func(req ProtoValue) []byte {
+		Params: func(req a2arpc.ProtoValue) []byte {
 			return ToV03TaskIDParams(req.(*CancelTaskRequest)).AppendJSON(nil)
 		},
-		Request: func(params []byte) (ProtoValue, error) {
+		Request: func(params []byte) (a2arpc.ProtoValue, error) {
 			var p a2av03.TaskIDParams
 			if err := p.UnmarshalJSON(params); err != nil {
 				return nil, err
@@ -263,23 +264,23 @@ var compatV03 = &CompatVersion{
 			}
 			return FromV03CancelTaskRequest(&p)
 		},
-		Response: func(result []byte) (ProtoValue, error) {
+		Response: func(result []byte) (a2arpc.ProtoValue, error) {
 			var v a2av03.Task
 			if err := v.UnmarshalJSON(result); err != nil {
 				return nil, err
 			}
 			return FromV03Task(&v)
 		},
-		Result: func(b []byte, resp ProtoValue) []byte {
+		Result: func(b []byte, resp a2arpc.ProtoValue) []byte {
 			return ToV03Task(resp.(*Task)).AppendJSON(b)
 		},
 		Serves: "CancelTask",
 	}, {
 		Method: "tasks/resubscribe",
-		Params: func(req ProtoValue) []byte {
+		Params: func(req a2arpc.ProtoValue) []byte {
 			return ToV03TaskIDParamsFromSubscribeToTaskRequest(req.(*SubscribeToTaskRequest)).AppendJSON(nil)
 		},
-		Request: func(params []byte) (ProtoValue, error) {
+		Request: func(params []byte) (a2arpc.ProtoValue, error) {
 			var p a2av03.TaskIDParams
 			if err := p.UnmarshalJSON(params); err != nil {
 				return nil, err
@@ -289,23 +290,23 @@ var compatV03 = &CompatVersion{
 			}
 			return FromV03SubscribeToTaskRequest(&p)
 		},
-		Response: func(result []byte) (ProtoValue, error) {
+		Response: func(result []byte) (a2arpc.ProtoValue, error) {
 			v, err := a2av03.UnmarshalSendStreamingMessageSuccessResponseResult(result)
 			if err != nil {
 				return nil, err
 			}
 			return FromV03StreamResponse(v)
 		},
-		Result: func(b []byte, resp ProtoValue) []byte {
+		Result: func(b []byte, resp a2arpc.ProtoValue) []byte {
 			return wire.AppendValue(b, ToV03SendStreamingMessageSuccessResponseResult(resp.(*StreamResponse)))
 		},
 		Serves: "SubscribeToTask",
 	}, {
 		Method: "tasks/pushNotificationConfig/set",
-		Params: func(req ProtoValue) []byte {
+		Params: func(req a2arpc.ProtoValue) []byte {
 			return ToV03TaskPushNotificationConfig(req.(*TaskPushNotificationConfig)).AppendJSON(nil)
 		},
-		Request: func(params []byte) (ProtoValue, error) {
+		Request: func(params []byte) (a2arpc.ProtoValue, error) {
 			var p a2av03.TaskPushNotificationConfig
 			if err := p.UnmarshalJSON(params); err != nil {
 				return nil, err
@@ -315,23 +316,23 @@ var compatV03 = &CompatVersion{
 			}
 			return FromV03TaskPushNotificationConfig(&p)
 		},
-		Response: func(result []byte) (ProtoValue, error) {
+		Response: func(result []byte) (a2arpc.ProtoValue, error) {
 			var v a2av03.TaskPushNotificationConfig
 			if err := v.UnmarshalJSON(result); err != nil {
 				return nil, err
 			}
 			return FromV03TaskPushNotificationConfig(&v)
 		},
-		Result: func(b []byte, resp ProtoValue) []byte {
+		Result: func(b []byte, resp a2arpc.ProtoValue) []byte {
 			return ToV03TaskPushNotificationConfig(resp.(*TaskPushNotificationConfig)).AppendJSON(b)
 		},
 		Serves: "CreateTaskPushNotificationConfig",
 	}, {
 		Method: "tasks/pushNotificationConfig/get",
-		Params: func(req ProtoValue) []byte {
+		Params: func(req a2arpc.ProtoValue) []byte {
 			return ToV03GetTaskPushNotificationConfigParams(req.(*GetTaskPushNotificationConfigRequest)).AppendJSON(nil)
 		},
-		Request: func(params []byte) (ProtoValue, error) {
+		Request: func(params []byte) (a2arpc.ProtoValue, error) {
 			var p a2av03.GetTaskPushNotificationConfigParams
 			if err := p.UnmarshalJSON(params); err != nil {
 				return nil, err
@@ -341,23 +342,23 @@ var compatV03 = &CompatVersion{
 			}
 			return FromV03GetTaskPushNotificationConfigRequest(&p)
 		},
-		Response: func(result []byte) (ProtoValue, error) {
+		Response: func(result []byte) (a2arpc.ProtoValue, error) {
 			var v a2av03.TaskPushNotificationConfig
 			if err := v.UnmarshalJSON(result); err != nil {
 				return nil, err
 			}
 			return FromV03TaskPushNotificationConfig(&v)
 		},
-		Result: func(b []byte, resp ProtoValue) []byte {
+		Result: func(b []byte, resp a2arpc.ProtoValue) []byte {
 			return ToV03TaskPushNotificationConfig(resp.(*TaskPushNotificationConfig)).AppendJSON(b)
 		},
 		Serves: "GetTaskPushNotificationConfig",
 	}, {
 		Method: "tasks/pushNotificationConfig/list",
-		Params: func(req ProtoValue) []byte {
+		Params: func(req a2arpc.ProtoValue) []byte {
 			return ToV03ListTaskPushNotificationConfigParams(req.(*ListTaskPushNotificationConfigsRequest)).AppendJSON(nil)
 		},
-		Request: func(params []byte) (ProtoValue, error) {
+		Request: func(params []byte) (a2arpc.ProtoValue, error) {
 			var p a2av03.ListTaskPushNotificationConfigParams
 			if err := p.UnmarshalJSON(params); err != nil {
 				return nil, err
@@ -367,19 +368,19 @@ var compatV03 = &CompatVersion{
 			}
 			return FromV03ListTaskPushNotificationConfigsRequest(&p)
 		},
-		Response: func(result []byte) (ProtoValue, error) {
+		Response: func(result []byte) (a2arpc.ProtoValue, error) {
 			return readV03ListTaskPushNotificationConfigsResponse(result)
 		},
-		Result: func(b []byte, resp ProtoValue) []byte {
+		Result: func(b []byte, resp a2arpc.ProtoValue) []byte {
 			return appendV03ListTaskPushNotificationConfigsResponse(b, resp.(*ListTaskPushNotificationConfigsResponse))
 		},
 		Serves: "ListTaskPushNotificationConfigs",
 	}, {
 		Method: "tasks/pushNotificationConfig/delete",
-		Params: func(req ProtoValue) []byte {
+		Params: func(req a2arpc.ProtoValue) []byte {
 			return ToV03DeleteTaskPushNotificationConfigParams(req.(*DeleteTaskPushNotificationConfigRequest)).AppendJSON(nil)
 		},
-		Request: func(params []byte) (ProtoValue, error) {
+		Request: func(params []byte) (a2arpc.ProtoValue, error) {
 			var p a2av03.DeleteTaskPushNotificationConfigParams
 			if err := p.UnmarshalJSON(params); err != nil {
 				return nil, err
@@ -389,176 +390,176 @@ var compatV03 = &CompatVersion{
 			}
 			return FromV03DeleteTaskPushNotificationConfigRequest(&p)
 		},
-		Response: func(result []byte) (ProtoValue, error) {
+		Response: func(result []byte) (a2arpc.ProtoValue, error) {
 			return &Empty{}, nil
 		},
-		Result: func(b []byte, resp ProtoValue) []byte {
+		Result: func(b []byte, resp a2arpc.ProtoValue) []byte {
 			return append(b, "null"...)
 		},
 		Serves: "DeleteTaskPushNotificationConfig",
 	}, {
 		Method: "agent/getAuthenticatedExtendedCard",
-		Params: func(ProtoValue) []byte {
+		Params: func(a2arpc.ProtoValue) []byte {
 			return nil
 		},
-		Request: func([]byte) (ProtoValue, error) {
+		Request: func([]byte) (a2arpc.ProtoValue, error) {
 			return &GetExtendedAgentCardRequest{}, nil
 		},
-		Response: func(result []byte) (ProtoValue, error) {
+		Response: func(result []byte) (a2arpc.ProtoValue, error) {
 			var v a2av03.AgentCard
 			if err := v.UnmarshalJSON(result); err != nil {
 				return nil, err
 			}
 			return FromV03AgentCard(&v)
 		},
-		Result: func(b []byte, resp ProtoValue) []byte {
+		Result: func(b []byte, resp a2arpc.ProtoValue) []byte {
 			return ToV03AgentCard(resp.(*AgentCard)).AppendJSON(b)
 		},
 		Serves: "GetExtendedAgentCard",
 	}},
 	Proto: &compatV03Proto,
-	RPCs: []CompatRPC{{
-		Down: func(resp ProtoValue) ProtoValue {
+	RPCs: []a2arpc.CompatRPC{{
+		Down: func(resp a2arpc.ProtoValue) a2arpc.ProtoValue {
 			return ToV03ProtoSendMessageResponse(resp.(*SendMessageResponse))
 		},
-		Request: func(req ProtoValue) ProtoValue {
+		Request: func(req a2arpc.ProtoValue) a2arpc.ProtoValue {
 			return ToV03ProtoSendMessageRequest(req.(*SendMessageRequest))
 		},
-		Response: func(resp ProtoValue) (ProtoValue, error) {
+		Response: func(resp a2arpc.ProtoValue) (a2arpc.ProtoValue, error) {
 			return FromV03ProtoSendMessageResponse(resp.(*a2av03pb.SendMessageResponse))
 		},
 		Serves: "SendMessage",
-		Up: func(req ProtoValue) (ProtoValue, error) {
+		Up: func(req a2arpc.ProtoValue) (a2arpc.ProtoValue, error) {
 			return FromV03ProtoSendMessageRequest(req.(*a2av03pb.SendMessageRequest))
 		},
 	}, {
-		Down: func(resp ProtoValue) ProtoValue {
+		Down: func(resp a2arpc.ProtoValue) a2arpc.ProtoValue {
 			return ToV03ProtoStreamResponse(resp.(*StreamResponse))
 		},
-		Request: func(req ProtoValue) ProtoValue {
+		Request: func(req a2arpc.ProtoValue) a2arpc.ProtoValue {
 			return ToV03ProtoSendMessageRequest(req.(*SendMessageRequest))
 		},
-		Response: func(resp ProtoValue) (ProtoValue, error) {
+		Response: func(resp a2arpc.ProtoValue) (a2arpc.ProtoValue, error) {
 			return FromV03ProtoStreamResponse(resp.(*a2av03pb.StreamResponse))
 		},
 		Serves: "SendStreamingMessage",
-		Up: func(req ProtoValue) (ProtoValue, error) {
+		Up: func(req a2arpc.ProtoValue) (a2arpc.ProtoValue, error) {
 			return FromV03ProtoSendMessageRequest(req.(*a2av03pb.SendMessageRequest))
 		},
 	}, {
-		Down: func(resp ProtoValue) ProtoValue {
+		Down: func(resp a2arpc.ProtoValue) a2arpc.ProtoValue {
 			return ToV03ProtoTask(resp.(*Task))
 		},
-		Request: func(req ProtoValue) ProtoValue {
+		Request: func(req a2arpc.ProtoValue) a2arpc.ProtoValue {
 			return ToV03ProtoGetTaskRequest(req.(*GetTaskRequest))
 		},
-		Response: func(resp ProtoValue) (ProtoValue, error) {
+		Response: func(resp a2arpc.ProtoValue) (a2arpc.ProtoValue, error) {
 			return FromV03ProtoTask(resp.(*a2av03pb.Task))
 		},
 		Serves: "GetTask",
-		Up: func(req ProtoValue) (ProtoValue, error) {
+		Up: func(req a2arpc.ProtoValue) (a2arpc.ProtoValue, error) {
 			return FromV03ProtoGetTaskRequest(req.(*a2av03pb.GetTaskRequest))
 		},
 	}, {
-		Down: func(resp ProtoValue) ProtoValue {
+		Down: func(resp a2arpc.ProtoValue) a2arpc.ProtoValue {
 			return ToV03ProtoTask(resp.(*Task))
 		},
-		Request: func(req ProtoValue) ProtoValue {
+		Request: func(req a2arpc.ProtoValue) a2arpc.ProtoValue {
 			return ToV03ProtoCancelTaskRequest(req.(*CancelTaskRequest))
 		},
-		Response: func(resp ProtoValue) (ProtoValue, error) {
+		Response: func(resp a2arpc.ProtoValue) (a2arpc.ProtoValue, error) {
 			return FromV03ProtoTask(resp.(*a2av03pb.Task))
 		},
 		Serves: "CancelTask",
-		Up: func(req ProtoValue) (ProtoValue, error) {
+		Up: func(req a2arpc.ProtoValue) (a2arpc.ProtoValue, error) {
 			return FromV03ProtoCancelTaskRequest(req.(*a2av03pb.CancelTaskRequest))
 		},
 	}, {
-		Down: func(resp ProtoValue) ProtoValue {
+		Down: func(resp a2arpc.ProtoValue) a2arpc.ProtoValue {
 			return ToV03ProtoStreamResponse(resp.(*StreamResponse))
 		},
-		Request: func(req ProtoValue) ProtoValue {
+		Request: func(req a2arpc.ProtoValue) a2arpc.ProtoValue {
 			return ToV03ProtoTaskSubscriptionRequest(req.(*SubscribeToTaskRequest))
 		},
-		Response: func(resp ProtoValue) (ProtoValue, error) {
+		Response: func(resp a2arpc.ProtoValue) (a2arpc.ProtoValue, error) {
 			return FromV03ProtoStreamResponse(resp.(*a2av03pb.StreamResponse))
 		},
 		Serves: "SubscribeToTask",
-		Up: func(req ProtoValue) (ProtoValue, error) {
+		Up: func(req a2arpc.ProtoValue) (a2arpc.ProtoValue, error) {
 			return FromV03ProtoSubscribeToTaskRequest(req.(*a2av03pb.TaskSubscriptionRequest))
 		},
 	}, {
-		Down: func(resp ProtoValue) ProtoValue {
+		Down: func(resp a2arpc.ProtoValue) a2arpc.ProtoValue {
 			return ToV03ProtoTaskPushNotificationConfig(resp.(*TaskPushNotificationConfig))
 		},
-		Request: func(req ProtoValue) ProtoValue {
+		Request: func(req a2arpc.ProtoValue) a2arpc.ProtoValue {
 			return ToV03ProtoCreateTaskPushNotificationConfigRequest(req.(*TaskPushNotificationConfig))
 		},
-		Response: func(resp ProtoValue) (ProtoValue, error) {
+		Response: func(resp a2arpc.ProtoValue) (a2arpc.ProtoValue, error) {
 			return FromV03ProtoTaskPushNotificationConfig(resp.(*a2av03pb.TaskPushNotificationConfig))
 		},
 		Serves: "CreateTaskPushNotificationConfig",
-		Up: func(req ProtoValue) (ProtoValue, error) {
+		Up: func(req a2arpc.ProtoValue) (a2arpc.ProtoValue, error) {
 			return FromV03ProtoTaskPushNotificationConfigOfCreateTaskPushNotificationConfigRequest(req.(*a2av03pb.CreateTaskPushNotificationConfigRequest))
 		},
 	}, {
-		Down: func(resp ProtoValue) ProtoValue {
+		Down: func(resp a2arpc.ProtoValue) a2arpc.ProtoValue {
 			return ToV03ProtoTaskPushNotificationConfig(resp.(*TaskPushNotificationConfig))
 		},
-		Request: func(req ProtoValue) ProtoValue {
+		Request: func(req a2arpc.ProtoValue) a2arpc.ProtoValue {
 			return ToV03ProtoGetTaskPushNotificationConfigRequest(req.(*GetTaskPushNotificationConfigRequest))
 		},
-		Response: func(resp ProtoValue) (ProtoValue, error) {
+		Response: func(resp a2arpc.ProtoValue) (a2arpc.ProtoValue, error) {
 			return FromV03ProtoTaskPushNotificationConfig(resp.(*a2av03pb.TaskPushNotificationConfig))
 		},
 		Serves: "GetTaskPushNotificationConfig",
-		Up: func(req ProtoValue) (ProtoValue, error) {
+		Up: func(req a2arpc.ProtoValue) (a2arpc.ProtoValue, error) {
 			return FromV03ProtoGetTaskPushNotificationConfigRequest(req.(*a2av03pb.GetTaskPushNotificationConfigRequest))
 		},
 	}, {
-		Down: func(resp ProtoValue) ProtoValue {
+		Down: func(resp a2arpc.ProtoValue) a2arpc.ProtoValue {
 			return ToV03ProtoListTaskPushNotificationConfigResponse(resp.(*ListTaskPushNotificationConfigsResponse))
 		},
-		Request: func(req ProtoValue) ProtoValue {
+		Request: func(req a2arpc.ProtoValue) a2arpc.ProtoValue {
 			return ToV03ProtoListTaskPushNotificationConfigRequest(req.(*ListTaskPushNotificationConfigsRequest))
 		},
-		Response: func(resp ProtoValue) (ProtoValue, error) {
+		Response: func(resp a2arpc.ProtoValue) (a2arpc.ProtoValue, error) {
 			return FromV03ProtoListTaskPushNotificationConfigsResponse(resp.(*a2av03pb.ListTaskPushNotificationConfigResponse))
 		},
 		Serves: "ListTaskPushNotificationConfigs",
-		Up: func(req ProtoValue) (ProtoValue, error) {
+		Up: func(req a2arpc.ProtoValue) (a2arpc.ProtoValue, error) {
 			return FromV03ProtoListTaskPushNotificationConfigsRequest(req.(*a2av03pb.ListTaskPushNotificationConfigRequest))
 		},
 	}, {
-		Down: func(resp ProtoValue) ProtoValue {
+		Down: func(resp a2arpc.ProtoValue) a2arpc.ProtoValue {
 			return ToV03ProtoAgentCard(resp.(*AgentCard))
 		},
-		Request: func(req ProtoValue) ProtoValue {
+		Request: func(req a2arpc.ProtoValue) a2arpc.ProtoValue {
 			return ToV03ProtoGetAgentCardRequest(req.(*GetExtendedAgentCardRequest))
 		},
-		Response: func(resp ProtoValue) (ProtoValue, error) {
+		Response: func(resp a2arpc.ProtoValue) (a2arpc.ProtoValue, error) {
 			return FromV03ProtoAgentCard(resp.(*a2av03pb.AgentCard))
 		},
 		Serves: "GetExtendedAgentCard",
-		Up: func(req ProtoValue) (ProtoValue, error) {
+		Up: func(req a2arpc.ProtoValue) (a2arpc.ProtoValue, error) {
 			return FromV03ProtoGetExtendedAgentCardRequest(req.(*a2av03pb.GetAgentCardRequest))
 		},
 	}, {
-		Down: func(resp ProtoValue) ProtoValue {
+		Down: func(resp a2arpc.ProtoValue) a2arpc.ProtoValue {
 			return ToV03ProtoEmpty(resp.(*Empty))
 		},
-		Request: func(req ProtoValue) ProtoValue {
+		Request: func(req a2arpc.ProtoValue) a2arpc.ProtoValue {
 			return ToV03ProtoDeleteTaskPushNotificationConfigRequest(req.(*DeleteTaskPushNotificationConfigRequest))
 		},
-		Response: func(resp ProtoValue) (ProtoValue, error) {
+		Response: func(resp a2arpc.ProtoValue) (a2arpc.ProtoValue, error) {
 			return FromV03ProtoEmpty(resp.(*a2av03pb.Empty))
 		},
 		Serves: "DeleteTaskPushNotificationConfig",
-		Up: func(req ProtoValue) (ProtoValue, error) {
+		Up: func(req a2arpc.ProtoValue) (a2arpc.ProtoValue, error) {
 			return FromV03ProtoDeleteTaskPushNotificationConfigRequest(req.(*a2av03pb.DeleteTaskPushNotificationConfigRequest))
 		},
 	}},
-	ReadCard: func(data []byte) (ProtoValue, error) {
+	ReadCard: func(data []byte) (a2arpc.ProtoValue, error) {
 		var c a2av03.AgentCard
 		if err := c.UnmarshalJSON(data); err != nil {
 			return nil, err
@@ -579,14 +580,14 @@ func FromV03SendMessageRequest(x *a2av03.MessageSendParams) (*SendMessageRequest
 	{
 		v, err := FromV03Message(&x.Message)
 		if err != nil {
-			return nil, compatAt(err, "message")
+			return nil, a2arpc.CompatAt(err, "message")
 		}
 		out.Message = v
 	}
 	if x.Configuration != nil {
 		v, err := FromV03SendMessageConfiguration(x.Configuration)
 		if err != nil {
-			return nil, compatAt(err, "configuration")
+			return nil, a2arpc.CompatAt(err, "configuration")
 		}
 		out.Configuration = v
 	}
@@ -720,9 +721,9 @@ func FromV03GetTaskRequest(x *a2av03.TaskQueryParams) (*GetTaskRequest, error) {
 	out := &GetTaskRequest{}
 	out.ID = x.ID
 	if x.HistoryLength != nil {
-		v, err := compatInt32(*x.HistoryLength)
+		v, err := a2arpc.CompatInt32(*x.HistoryLength)
 		if err != nil {
-			return nil, compatAt(err, "historyLength")
+			return nil, a2arpc.CompatAt(err, "historyLength")
 		}
 		out.HistoryLength = wire.Ptr(v)
 	}
@@ -755,25 +756,25 @@ func FromV03Task(x *a2av03.Task) (*Task, error) {
 	{
 		v, err := FromV03TaskStatus(&x.Status)
 		if err != nil {
-			return nil, compatAt(err, "status")
+			return nil, a2arpc.CompatAt(err, "status")
 		}
 		out.Status = v
 	}
 	if x.Artifacts != nil {
-		v, err := convertSlice(x.Artifacts, func(e a2av03.Artifact) (*Artifact, error) {
+		v, err := a2arpc.ConvertSlice(x.Artifacts, func(e a2av03.Artifact) (*Artifact, error) {
 			return FromV03Artifact(&e)
 		})
 		if err != nil {
-			return nil, compatAt(err, "artifacts")
+			return nil, a2arpc.CompatAt(err, "artifacts")
 		}
 		out.Artifacts = v
 	}
 	if x.History != nil {
-		v, err := convertSlice(x.History, func(e a2av03.Message) (*Message, error) {
+		v, err := a2arpc.ConvertSlice(x.History, func(e a2av03.Message) (*Message, error) {
 			return FromV03Message(&e)
 		})
 		if err != nil {
-			return nil, compatAt(err, "history")
+			return nil, a2arpc.CompatAt(err, "history")
 		}
 		out.History = v
 	}
@@ -787,12 +788,12 @@ func ToV03Task(x *Task) *a2av03.Task {
 		return nil
 	}
 	out := &a2av03.Task{}
-	out.Artifacts = mapSlice(x.Artifacts, func(e *Artifact) a2av03.Artifact {
-		return derefOr(ToV03Artifact(e))
+	out.Artifacts = a2arpc.MapSlice(x.Artifacts, func(e *Artifact) a2av03.Artifact {
+		return a2arpc.DerefOr(ToV03Artifact(e))
 	})
 	out.ContextID = x.ContextID
-	out.History = mapSlice(x.History, func(e *Message) a2av03.Message {
-		return derefOr(ToV03Message(e))
+	out.History = a2arpc.MapSlice(x.History, func(e *Message) a2av03.Message {
+		return a2arpc.DerefOr(ToV03Message(e))
 	})
 	out.ID = x.ID
 	out.Metadata = x.Metadata
@@ -869,7 +870,7 @@ func FromV03AgentCard(x *a2av03.AgentCard) (*AgentCard, error) {
 	if x.Provider != nil {
 		v, err := FromV03AgentProvider(x.Provider)
 		if err != nil {
-			return nil, compatAt(err, "provider")
+			return nil, a2arpc.CompatAt(err, "provider")
 		}
 		out.Provider = v
 	}
@@ -880,36 +881,36 @@ func FromV03AgentCard(x *a2av03.AgentCard) (*AgentCard, error) {
 	{
 		v, err := FromV03AgentCapabilities(&x.Capabilities)
 		if err != nil {
-			return nil, compatAt(err, "capabilities")
+			return nil, a2arpc.CompatAt(err, "capabilities")
 		}
 		out.Capabilities = v
 	}
 	if x.SecuritySchemes != nil {
-		v, err := convertMap(x.SecuritySchemes, func(e a2av03.SecurityScheme) (*SecurityScheme, error) {
+		v, err := a2arpc.ConvertMap(x.SecuritySchemes, func(e a2av03.SecurityScheme) (*SecurityScheme, error) {
 			return FromV03SecurityScheme(e)
 		})
 		if err != nil {
-			return nil, compatAt(err, "securitySchemes")
+			return nil, a2arpc.CompatAt(err, "securitySchemes")
 		}
 		out.SecuritySchemes = v
 	}
 	out.DefaultInputModes = x.DefaultInputModes
 	out.DefaultOutputModes = x.DefaultOutputModes
 	if x.Skills != nil {
-		v, err := convertSlice(x.Skills, func(e a2av03.AgentSkill) (*AgentSkill, error) {
+		v, err := a2arpc.ConvertSlice(x.Skills, func(e a2av03.AgentSkill) (*AgentSkill, error) {
 			return FromV03AgentSkill(&e)
 		})
 		if err != nil {
-			return nil, compatAt(err, "skills")
+			return nil, a2arpc.CompatAt(err, "skills")
 		}
 		out.Skills = v
 	}
 	if x.Signatures != nil {
-		v, err := convertSlice(x.Signatures, func(e a2av03.AgentCardSignature) (*AgentCardSignature, error) {
+		v, err := a2arpc.ConvertSlice(x.Signatures, func(e a2av03.AgentCardSignature) (*AgentCardSignature, error) {
 			return FromV03AgentCardSignature(&e)
 		})
 		if err != nil {
-			return nil, compatAt(err, "signatures")
+			return nil, a2arpc.CompatAt(err, "signatures")
 		}
 		out.Signatures = v
 	}
@@ -950,14 +951,14 @@ func ToV03AgentCard(x *AgentCard) *a2av03.AgentCard {
 	if x.Provider != nil {
 		out.Provider = ToV03AgentProvider(x.Provider)
 	}
-	out.SecuritySchemes = mapMap(x.SecuritySchemes, func(e *SecurityScheme) a2av03.SecurityScheme {
+	out.SecuritySchemes = a2arpc.MapMap(x.SecuritySchemes, func(e *SecurityScheme) a2av03.SecurityScheme {
 		return ToV03SecurityScheme(e)
 	})
-	out.Signatures = mapSlice(x.Signatures, func(e *AgentCardSignature) a2av03.AgentCardSignature {
-		return derefOr(ToV03AgentCardSignature(e))
+	out.Signatures = a2arpc.MapSlice(x.Signatures, func(e *AgentCardSignature) a2av03.AgentCardSignature {
+		return a2arpc.DerefOr(ToV03AgentCardSignature(e))
 	})
-	out.Skills = mapSlice(x.Skills, func(e *AgentSkill) a2av03.AgentSkill {
-		return derefOr(ToV03AgentSkill(e))
+	out.Skills = a2arpc.MapSlice(x.Skills, func(e *AgentSkill) a2av03.AgentSkill {
+		return a2arpc.DerefOr(ToV03AgentSkill(e))
 	})
 	out.Version = x.Version
 	fixToV03AgentCard(x, out)
@@ -980,16 +981,16 @@ func FromV03Message(x *a2av03.Message) (*Message, error) {
 	{
 		v, err := FromV03Role(x.Role)
 		if err != nil {
-			return nil, compatAt(err, "role")
+			return nil, a2arpc.CompatAt(err, "role")
 		}
 		out.Role = v
 	}
 	if x.Parts != nil {
-		v, err := convertSlice(x.Parts, func(e a2av03.Part) (*Part, error) {
+		v, err := a2arpc.ConvertSlice(x.Parts, func(e a2av03.Part) (*Part, error) {
 			return FromV03Part(e)
 		})
 		if err != nil {
-			return nil, compatAt(err, "parts")
+			return nil, a2arpc.CompatAt(err, "parts")
 		}
 		out.Parts = v
 	}
@@ -1011,9 +1012,9 @@ func FromV03SendMessageConfiguration(x *a2av03.MessageSendConfiguration) (*SendM
 	out := &SendMessageConfiguration{}
 	out.AcceptedOutputModes = x.AcceptedOutputModes
 	if x.HistoryLength != nil {
-		v, err := compatInt32(*x.HistoryLength)
+		v, err := a2arpc.CompatInt32(*x.HistoryLength)
 		if err != nil {
-			return nil, compatAt(err, "historyLength")
+			return nil, a2arpc.CompatAt(err, "historyLength")
 		}
 		out.HistoryLength = wire.Ptr(v)
 	}
@@ -1053,7 +1054,7 @@ func ToV03Message(x *Message) *a2av03.Message {
 	out.Extensions = x.Extensions
 	out.MessageID = x.MessageID
 	out.Metadata = x.Metadata
-	out.Parts = mapSlice(x.Parts, func(e *Part) a2av03.Part {
+	out.Parts = a2arpc.MapSlice(x.Parts, func(e *Part) a2av03.Part {
 		return ToV03Part(e)
 	})
 	out.ReferenceTaskIDs = x.ReferenceTaskIDs
@@ -1077,7 +1078,7 @@ func FromV03TaskStatusUpdateEvent(x *a2av03.TaskStatusUpdateEvent) (*TaskStatusU
 	{
 		v, err := FromV03TaskStatus(&x.Status)
 		if err != nil {
-			return nil, compatAt(err, "status")
+			return nil, a2arpc.CompatAt(err, "status")
 		}
 		out.Status = v
 	}
@@ -1096,7 +1097,7 @@ func FromV03TaskArtifactUpdateEvent(x *a2av03.TaskArtifactUpdateEvent) (*TaskArt
 	{
 		v, err := FromV03Artifact(&x.Artifact)
 		if err != nil {
-			return nil, compatAt(err, "artifact")
+			return nil, a2arpc.CompatAt(err, "artifact")
 		}
 		out.Artifact = v
 	}
@@ -1164,21 +1165,21 @@ func FromV03TaskStatus(x *a2av03.TaskStatus) (*TaskStatus, error) {
 	{
 		v, err := FromV03TaskState(x.State)
 		if err != nil {
-			return nil, compatAt(err, "state")
+			return nil, a2arpc.CompatAt(err, "state")
 		}
 		out.State = v
 	}
 	if x.Message != nil {
 		v, err := FromV03Message(x.Message)
 		if err != nil {
-			return nil, compatAt(err, "message")
+			return nil, a2arpc.CompatAt(err, "message")
 		}
 		out.Message = v
 	}
 	if x.Timestamp != nil {
-		v, err := compatTime(*x.Timestamp)
+		v, err := a2arpc.CompatTime(*x.Timestamp)
 		if err != nil {
-			return nil, compatAt(err, "timestamp")
+			return nil, a2arpc.CompatAt(err, "timestamp")
 		}
 		out.Timestamp = v
 	}
@@ -1199,11 +1200,11 @@ func FromV03Artifact(x *a2av03.Artifact) (*Artifact, error) {
 		out.Description = *x.Description
 	}
 	if x.Parts != nil {
-		v, err := convertSlice(x.Parts, func(e a2av03.Part) (*Part, error) {
+		v, err := a2arpc.ConvertSlice(x.Parts, func(e a2av03.Part) (*Part, error) {
 			return FromV03Part(e)
 		})
 		if err != nil {
-			return nil, compatAt(err, "parts")
+			return nil, a2arpc.CompatAt(err, "parts")
 		}
 		out.Parts = v
 	}
@@ -1227,7 +1228,7 @@ func ToV03Artifact(x *Artifact) *a2av03.Artifact {
 	if x.Name != "" {
 		out.Name = wire.Ptr(x.Name)
 	}
-	out.Parts = mapSlice(x.Parts, func(e *Part) a2av03.Part {
+	out.Parts = a2arpc.MapSlice(x.Parts, func(e *Part) a2av03.Part {
 		return ToV03Part(e)
 	})
 	return out
@@ -1275,11 +1276,11 @@ func FromV03AgentCapabilities(x *a2av03.AgentCapabilities) (*AgentCapabilities, 
 		out.PushNotifications = wire.Ptr(*x.PushNotifications)
 	}
 	if x.Extensions != nil {
-		v, err := convertSlice(x.Extensions, func(e a2av03.AgentExtension) (*AgentExtension, error) {
+		v, err := a2arpc.ConvertSlice(x.Extensions, func(e a2av03.AgentExtension) (*AgentExtension, error) {
 			return FromV03AgentExtension(&e)
 		})
 		if err != nil {
-			return nil, compatAt(err, "extensions")
+			return nil, a2arpc.CompatAt(err, "extensions")
 		}
 		out.Extensions = v
 	}
@@ -1366,8 +1367,8 @@ func ToV03AgentCapabilities(x *AgentCapabilities) *a2av03.AgentCapabilities {
 		return nil
 	}
 	out := &a2av03.AgentCapabilities{}
-	out.Extensions = mapSlice(x.Extensions, func(e *AgentExtension) a2av03.AgentExtension {
-		return derefOr(ToV03AgentExtension(e))
+	out.Extensions = a2arpc.MapSlice(x.Extensions, func(e *AgentExtension) a2av03.AgentExtension {
+		return a2arpc.DerefOr(ToV03AgentExtension(e))
 	})
 	if x.PushNotifications != nil {
 		out.PushNotifications = wire.Ptr(*x.PushNotifications)
@@ -1461,7 +1462,7 @@ func FromV03Role(v a2av03.MessageRole) (Role, error) {
 	case a2av03.MessageRoleUser:
 		return RoleUser, nil
 	}
-	return 0, &CompatError{Msg: "Role has no value " + strconv.Quote(string(v))}
+	return 0, &a2arpc.CompatError{Msg: "Role has no value " + strconv.Quote(string(v))}
 }
 
 // ToV03MessageRole converts Role to an A2A 0.3 MessageRole; "" for a value it lacks.
@@ -1587,7 +1588,7 @@ func FromV03OAuth2SecurityScheme(x *a2av03.OAuth2SecurityScheme) (*OAuth2Securit
 	{
 		v, err := FromV03OAuthFlows(&x.Flows)
 		if err != nil {
-			return nil, compatAt(err, "flows")
+			return nil, a2arpc.CompatAt(err, "flows")
 		}
 		out.Flows = v
 	}
@@ -1731,28 +1732,28 @@ func FromV03OAuthFlows(x *a2av03.OAuthFlows) (*OAuthFlows, error) {
 	if x.AuthorizationCode != nil && out.Flow == nil {
 		v, err := FromV03AuthorizationCodeOAuthFlow(x.AuthorizationCode)
 		if err != nil {
-			return nil, compatAt(err, "authorizationCode")
+			return nil, a2arpc.CompatAt(err, "authorizationCode")
 		}
 		out.Flow = &OAuthFlowsAuthorizationCode{AuthorizationCode: v}
 	}
 	if x.ClientCredentials != nil && out.Flow == nil {
 		v, err := FromV03ClientCredentialsOAuthFlow(x.ClientCredentials)
 		if err != nil {
-			return nil, compatAt(err, "clientCredentials")
+			return nil, a2arpc.CompatAt(err, "clientCredentials")
 		}
 		out.Flow = &OAuthFlowsClientCredentials{ClientCredentials: v}
 	}
 	if x.Implicit != nil && out.Flow == nil {
 		v, err := FromV03ImplicitOAuthFlow(x.Implicit)
 		if err != nil {
-			return nil, compatAt(err, "implicit")
+			return nil, a2arpc.CompatAt(err, "implicit")
 		}
 		out.Flow = &OAuthFlowsImplicit{Implicit: v}
 	}
 	if x.Password != nil && out.Flow == nil {
 		v, err := FromV03PasswordOAuthFlow(x.Password)
 		if err != nil {
-			return nil, compatAt(err, "password")
+			return nil, a2arpc.CompatAt(err, "password")
 		}
 		out.Flow = &OAuthFlowsPassword{Password: v}
 	}
@@ -1924,14 +1925,14 @@ func FromV03ProtoSendMessageResponse(x *a2av03pb.SendMessageResponse) (*SendMess
 	if w, ok := x.Payload.(*a2av03pb.SendMessageResponseTask); ok {
 		c, err := FromV03ProtoTask(w.Task)
 		if err != nil {
-			return nil, compatAt(err, "task")
+			return nil, a2arpc.CompatAt(err, "task")
 		}
 		out.Payload = &SendMessageResponseTask{Task: c}
 	}
 	if w, ok := x.Payload.(*a2av03pb.SendMessageResponseMsg); ok {
 		c, err := FromV03ProtoMessage(w.Msg)
 		if err != nil {
-			return nil, compatAt(err, "message")
+			return nil, a2arpc.CompatAt(err, "message")
 		}
 		out.Payload = &SendMessageResponseMessage{Message: c}
 	}
@@ -1949,14 +1950,14 @@ func FromV03ProtoSendMessageRequest(x *a2av03pb.SendMessageRequest) (*SendMessag
 	{
 		c, err := FromV03ProtoMessage(x.Request)
 		if err != nil {
-			return nil, compatAt(err, "message")
+			return nil, a2arpc.CompatAt(err, "message")
 		}
 		out.Message = c
 	}
 	{
 		c, err := FromV03ProtoSendMessageConfiguration(x.Configuration)
 		if err != nil {
-			return nil, compatAt(err, "configuration")
+			return nil, a2arpc.CompatAt(err, "configuration")
 		}
 		out.Configuration = c
 	}
@@ -2008,28 +2009,28 @@ func FromV03ProtoStreamResponse(x *a2av03pb.StreamResponse) (*StreamResponse, er
 	if w, ok := x.Payload.(*a2av03pb.StreamResponseTask); ok {
 		c, err := FromV03ProtoTask(w.Task)
 		if err != nil {
-			return nil, compatAt(err, "task")
+			return nil, a2arpc.CompatAt(err, "task")
 		}
 		out.Payload = &StreamResponseTask{Task: c}
 	}
 	if w, ok := x.Payload.(*a2av03pb.StreamResponseMsg); ok {
 		c, err := FromV03ProtoMessage(w.Msg)
 		if err != nil {
-			return nil, compatAt(err, "message")
+			return nil, a2arpc.CompatAt(err, "message")
 		}
 		out.Payload = &StreamResponseMessage{Message: c}
 	}
 	if w, ok := x.Payload.(*a2av03pb.StreamResponseStatusUpdate); ok {
 		c, err := FromV03ProtoTaskStatusUpdateEvent(w.StatusUpdate)
 		if err != nil {
-			return nil, compatAt(err, "statusUpdate")
+			return nil, a2arpc.CompatAt(err, "statusUpdate")
 		}
 		out.Payload = &StreamResponseStatusUpdate{StatusUpdate: c}
 	}
 	if w, ok := x.Payload.(*a2av03pb.StreamResponseArtifactUpdate); ok {
 		c, err := FromV03ProtoTaskArtifactUpdateEvent(w.ArtifactUpdate)
 		if err != nil {
-			return nil, compatAt(err, "artifactUpdate")
+			return nil, a2arpc.CompatAt(err, "artifactUpdate")
 		}
 		out.Payload = &StreamResponseArtifactUpdate{ArtifactUpdate: c}
 	}
@@ -2045,10 +2046,10 @@ func ToV03ProtoTask(x *Task) *a2av03pb.Task {
 	out.ID = x.ID
 	out.ContextID = x.ContextID
 	out.Status = ToV03ProtoTaskStatus(x.Status)
-	out.Artifacts = mapSlice(x.Artifacts, func(e *Artifact) *a2av03pb.Artifact {
+	out.Artifacts = a2arpc.MapSlice(x.Artifacts, func(e *Artifact) *a2av03pb.Artifact {
 		return ToV03ProtoArtifact(e)
 	})
-	out.History = mapSlice(x.History, func(e *Message) *a2av03pb.Message {
+	out.History = a2arpc.MapSlice(x.History, func(e *Message) *a2av03pb.Message {
 		return ToV03ProtoMessage(e)
 	})
 	out.Metadata = x.Metadata
@@ -2066,25 +2067,25 @@ func FromV03ProtoTask(x *a2av03pb.Task) (*Task, error) {
 	{
 		c, err := FromV03ProtoTaskStatus(x.Status)
 		if err != nil {
-			return nil, compatAt(err, "status")
+			return nil, a2arpc.CompatAt(err, "status")
 		}
 		out.Status = c
 	}
 	{
-		c, err := convertSlice(x.Artifacts, func(e *a2av03pb.Artifact) (*Artifact, error) {
+		c, err := a2arpc.ConvertSlice(x.Artifacts, func(e *a2av03pb.Artifact) (*Artifact, error) {
 			return FromV03ProtoArtifact(e)
 		})
 		if err != nil {
-			return nil, compatAt(err, "artifacts")
+			return nil, a2arpc.CompatAt(err, "artifacts")
 		}
 		out.Artifacts = c
 	}
 	{
-		c, err := convertSlice(x.History, func(e *a2av03pb.Message) (*Message, error) {
+		c, err := a2arpc.ConvertSlice(x.History, func(e *a2av03pb.Message) (*Message, error) {
 			return FromV03ProtoMessage(e)
 		})
 		if err != nil {
-			return nil, compatAt(err, "history")
+			return nil, a2arpc.CompatAt(err, "history")
 		}
 		out.History = c
 	}
@@ -2224,7 +2225,7 @@ func ToV03ProtoListTaskPushNotificationConfigResponse(x *ListTaskPushNotificatio
 		return nil
 	}
 	out := &a2av03pb.ListTaskPushNotificationConfigResponse{}
-	out.Configs = mapSlice(x.Configs, func(e *TaskPushNotificationConfig) *a2av03pb.TaskPushNotificationConfig {
+	out.Configs = a2arpc.MapSlice(x.Configs, func(e *TaskPushNotificationConfig) *a2av03pb.TaskPushNotificationConfig {
 		return ToV03ProtoTaskPushNotificationConfig(e)
 	})
 	out.NextPageToken = x.NextPageToken
@@ -2238,11 +2239,11 @@ func FromV03ProtoListTaskPushNotificationConfigsResponse(x *a2av03pb.ListTaskPus
 	}
 	out := &ListTaskPushNotificationConfigsResponse{}
 	{
-		c, err := convertSlice(x.Configs, func(e *a2av03pb.TaskPushNotificationConfig) (*TaskPushNotificationConfig, error) {
+		c, err := a2arpc.ConvertSlice(x.Configs, func(e *a2av03pb.TaskPushNotificationConfig) (*TaskPushNotificationConfig, error) {
 			return FromV03ProtoTaskPushNotificationConfig(e)
 		})
 		if err != nil {
-			return nil, compatAt(err, "configs")
+			return nil, a2arpc.CompatAt(err, "configs")
 		}
 		out.Configs = c
 	}
@@ -2302,15 +2303,15 @@ func ToV03ProtoAgentCard(x *AgentCard) *a2av03pb.AgentCard {
 		out.DocumentationURL = *x.DocumentationURL
 	}
 	out.Capabilities = ToV03ProtoAgentCapabilities(x.Capabilities)
-	out.SecuritySchemes = mapMap(x.SecuritySchemes, func(e *SecurityScheme) *a2av03pb.SecurityScheme {
+	out.SecuritySchemes = a2arpc.MapMap(x.SecuritySchemes, func(e *SecurityScheme) *a2av03pb.SecurityScheme {
 		return ToV03ProtoSecurityScheme(e)
 	})
 	out.DefaultInputModes = x.DefaultInputModes
 	out.DefaultOutputModes = x.DefaultOutputModes
-	out.Skills = mapSlice(x.Skills, func(e *AgentSkill) *a2av03pb.AgentSkill {
+	out.Skills = a2arpc.MapSlice(x.Skills, func(e *AgentSkill) *a2av03pb.AgentSkill {
 		return ToV03ProtoAgentSkill(e)
 	})
-	out.Signatures = mapSlice(x.Signatures, func(e *AgentCardSignature) *a2av03pb.AgentCardSignature {
+	out.Signatures = a2arpc.MapSlice(x.Signatures, func(e *AgentCardSignature) *a2av03pb.AgentCardSignature {
 		return ToV03ProtoAgentCardSignature(e)
 	})
 	fixToV03ProtoAgentCard(x, out)
@@ -2332,7 +2333,7 @@ func FromV03ProtoAgentCard(x *a2av03pb.AgentCard) (*AgentCard, error) {
 	{
 		c, err := FromV03ProtoAgentProvider(x.Provider)
 		if err != nil {
-			return nil, compatAt(err, "provider")
+			return nil, a2arpc.CompatAt(err, "provider")
 		}
 		out.Provider = c
 	}
@@ -2343,36 +2344,36 @@ func FromV03ProtoAgentCard(x *a2av03pb.AgentCard) (*AgentCard, error) {
 	{
 		c, err := FromV03ProtoAgentCapabilities(x.Capabilities)
 		if err != nil {
-			return nil, compatAt(err, "capabilities")
+			return nil, a2arpc.CompatAt(err, "capabilities")
 		}
 		out.Capabilities = c
 	}
 	{
-		c, err := convertMap(x.SecuritySchemes, func(e *a2av03pb.SecurityScheme) (*SecurityScheme, error) {
+		c, err := a2arpc.ConvertMap(x.SecuritySchemes, func(e *a2av03pb.SecurityScheme) (*SecurityScheme, error) {
 			return FromV03ProtoSecurityScheme(e)
 		})
 		if err != nil {
-			return nil, compatAt(err, "securitySchemes")
+			return nil, a2arpc.CompatAt(err, "securitySchemes")
 		}
 		out.SecuritySchemes = c
 	}
 	out.DefaultInputModes = x.DefaultInputModes
 	out.DefaultOutputModes = x.DefaultOutputModes
 	{
-		c, err := convertSlice(x.Skills, func(e *a2av03pb.AgentSkill) (*AgentSkill, error) {
+		c, err := a2arpc.ConvertSlice(x.Skills, func(e *a2av03pb.AgentSkill) (*AgentSkill, error) {
 			return FromV03ProtoAgentSkill(e)
 		})
 		if err != nil {
-			return nil, compatAt(err, "skills")
+			return nil, a2arpc.CompatAt(err, "skills")
 		}
 		out.Skills = c
 	}
 	{
-		c, err := convertSlice(x.Signatures, func(e *a2av03pb.AgentCardSignature) (*AgentCardSignature, error) {
+		c, err := a2arpc.ConvertSlice(x.Signatures, func(e *a2av03pb.AgentCardSignature) (*AgentCardSignature, error) {
 			return FromV03ProtoAgentCardSignature(e)
 		})
 		if err != nil {
-			return nil, compatAt(err, "signatures")
+			return nil, a2arpc.CompatAt(err, "signatures")
 		}
 		out.Signatures = c
 	}
@@ -2578,7 +2579,7 @@ func FromV03ProtoTaskStatusUpdateEvent(x *a2av03pb.TaskStatusUpdateEvent) (*Task
 	{
 		c, err := FromV03ProtoTaskStatus(x.Status)
 		if err != nil {
-			return nil, compatAt(err, "status")
+			return nil, a2arpc.CompatAt(err, "status")
 		}
 		out.Status = c
 	}
@@ -2597,7 +2598,7 @@ func FromV03ProtoTaskArtifactUpdateEvent(x *a2av03pb.TaskArtifactUpdateEvent) (*
 	{
 		c, err := FromV03ProtoArtifact(x.Artifact)
 		if err != nil {
-			return nil, compatAt(err, "artifact")
+			return nil, a2arpc.CompatAt(err, "artifact")
 		}
 		out.Artifact = c
 	}
@@ -2628,7 +2629,7 @@ func ToV03ProtoArtifact(x *Artifact) *a2av03pb.Artifact {
 	out.ArtifactID = x.ArtifactID
 	out.Name = x.Name
 	out.Description = x.Description
-	out.Parts = mapSlice(x.Parts, func(e *Part) *a2av03pb.Part {
+	out.Parts = a2arpc.MapSlice(x.Parts, func(e *Part) *a2av03pb.Part {
 		return ToV03ProtoPart(e)
 	})
 	out.Metadata = x.Metadata
@@ -2646,7 +2647,7 @@ func FromV03ProtoTaskStatus(x *a2av03pb.TaskStatus) (*TaskStatus, error) {
 	{
 		c, err := FromV03ProtoMessage(x.Update)
 		if err != nil {
-			return nil, compatAt(err, "message")
+			return nil, a2arpc.CompatAt(err, "message")
 		}
 		out.Message = c
 	}
@@ -2664,11 +2665,11 @@ func FromV03ProtoArtifact(x *a2av03pb.Artifact) (*Artifact, error) {
 	out.Name = x.Name
 	out.Description = x.Description
 	{
-		c, err := convertSlice(x.Parts, func(e *a2av03pb.Part) (*Part, error) {
+		c, err := a2arpc.ConvertSlice(x.Parts, func(e *a2av03pb.Part) (*Part, error) {
 			return FromV03ProtoPart(e)
 		})
 		if err != nil {
-			return nil, compatAt(err, "parts")
+			return nil, a2arpc.CompatAt(err, "parts")
 		}
 		out.Parts = c
 	}
@@ -2702,7 +2703,7 @@ func ToV03ProtoAgentCapabilities(x *AgentCapabilities) *a2av03pb.AgentCapabiliti
 	if x.PushNotifications != nil {
 		out.PushNotifications = *x.PushNotifications
 	}
-	out.Extensions = mapSlice(x.Extensions, func(e *AgentExtension) *a2av03pb.AgentExtension {
+	out.Extensions = a2arpc.MapSlice(x.Extensions, func(e *AgentExtension) *a2av03pb.AgentExtension {
 		return ToV03ProtoAgentExtension(e)
 	})
 	return out
@@ -2791,11 +2792,11 @@ func FromV03ProtoAgentCapabilities(x *a2av03pb.AgentCapabilities) (*AgentCapabil
 		out.PushNotifications = wire.Ptr(x.PushNotifications)
 	}
 	{
-		c, err := convertSlice(x.Extensions, func(e *a2av03pb.AgentExtension) (*AgentExtension, error) {
+		c, err := a2arpc.ConvertSlice(x.Extensions, func(e *a2av03pb.AgentExtension) (*AgentExtension, error) {
 			return FromV03ProtoAgentExtension(e)
 		})
 		if err != nil {
-			return nil, compatAt(err, "extensions")
+			return nil, a2arpc.CompatAt(err, "extensions")
 		}
 		out.Extensions = c
 	}
@@ -2811,35 +2812,35 @@ func FromV03ProtoSecurityScheme(x *a2av03pb.SecurityScheme) (*SecurityScheme, er
 	if w, ok := x.Scheme.(*a2av03pb.SecuritySchemeAPIKeySecurityScheme); ok {
 		c, err := FromV03ProtoAPIKeySecurityScheme(w.APIKeySecurityScheme)
 		if err != nil {
-			return nil, compatAt(err, "apiKeySecurityScheme")
+			return nil, a2arpc.CompatAt(err, "apiKeySecurityScheme")
 		}
 		out.Scheme = &SecuritySchemeAPIKeySecurityScheme{APIKeySecurityScheme: c}
 	}
 	if w, ok := x.Scheme.(*a2av03pb.SecuritySchemeHTTPAuthSecurityScheme); ok {
 		c, err := FromV03ProtoHTTPAuthSecurityScheme(w.HTTPAuthSecurityScheme)
 		if err != nil {
-			return nil, compatAt(err, "httpAuthSecurityScheme")
+			return nil, a2arpc.CompatAt(err, "httpAuthSecurityScheme")
 		}
 		out.Scheme = &SecuritySchemeHTTPAuthSecurityScheme{HTTPAuthSecurityScheme: c}
 	}
 	if w, ok := x.Scheme.(*a2av03pb.SecuritySchemeOAuth2SecurityScheme); ok {
 		c, err := FromV03ProtoOAuth2SecurityScheme(w.OAuth2SecurityScheme)
 		if err != nil {
-			return nil, compatAt(err, "oauth2SecurityScheme")
+			return nil, a2arpc.CompatAt(err, "oauth2SecurityScheme")
 		}
 		out.Scheme = &SecuritySchemeOAuth2SecurityScheme{OAuth2SecurityScheme: c}
 	}
 	if w, ok := x.Scheme.(*a2av03pb.SecuritySchemeOpenIDConnectSecurityScheme); ok {
 		c, err := FromV03ProtoOpenIDConnectSecurityScheme(w.OpenIDConnectSecurityScheme)
 		if err != nil {
-			return nil, compatAt(err, "openIdConnectSecurityScheme")
+			return nil, a2arpc.CompatAt(err, "openIdConnectSecurityScheme")
 		}
 		out.Scheme = &SecuritySchemeOpenIDConnectSecurityScheme{OpenIDConnectSecurityScheme: c}
 	}
 	if w, ok := x.Scheme.(*a2av03pb.SecuritySchemeMTLSSecurityScheme); ok {
 		c, err := FromV03ProtoMutualTLSSecurityScheme(w.MTLSSecurityScheme)
 		if err != nil {
-			return nil, compatAt(err, "mtlsSecurityScheme")
+			return nil, a2arpc.CompatAt(err, "mtlsSecurityScheme")
 		}
 		out.Scheme = &SecuritySchemeMTLSSecurityScheme{MTLSSecurityScheme: c}
 	}
@@ -3074,7 +3075,7 @@ func FromV03ProtoOAuth2SecurityScheme(x *a2av03pb.OAuth2SecurityScheme) (*OAuth2
 	{
 		c, err := FromV03ProtoOAuthFlows(x.Flows)
 		if err != nil {
-			return nil, compatAt(err, "flows")
+			return nil, a2arpc.CompatAt(err, "flows")
 		}
 		out.Flows = c
 	}
@@ -3137,28 +3138,28 @@ func FromV03ProtoOAuthFlows(x *a2av03pb.OAuthFlows) (*OAuthFlows, error) {
 	if w, ok := x.Flow.(*a2av03pb.OAuthFlowsAuthorizationCode); ok {
 		c, err := FromV03ProtoAuthorizationCodeOAuthFlow(w.AuthorizationCode)
 		if err != nil {
-			return nil, compatAt(err, "authorizationCode")
+			return nil, a2arpc.CompatAt(err, "authorizationCode")
 		}
 		out.Flow = &OAuthFlowsAuthorizationCode{AuthorizationCode: c}
 	}
 	if w, ok := x.Flow.(*a2av03pb.OAuthFlowsClientCredentials); ok {
 		c, err := FromV03ProtoClientCredentialsOAuthFlow(w.ClientCredentials)
 		if err != nil {
-			return nil, compatAt(err, "clientCredentials")
+			return nil, a2arpc.CompatAt(err, "clientCredentials")
 		}
 		out.Flow = &OAuthFlowsClientCredentials{ClientCredentials: c}
 	}
 	if w, ok := x.Flow.(*a2av03pb.OAuthFlowsImplicit); ok {
 		c, err := FromV03ProtoImplicitOAuthFlow(w.Implicit)
 		if err != nil {
-			return nil, compatAt(err, "implicit")
+			return nil, a2arpc.CompatAt(err, "implicit")
 		}
 		out.Flow = &OAuthFlowsImplicit{Implicit: c}
 	}
 	if w, ok := x.Flow.(*a2av03pb.OAuthFlowsPassword); ok {
 		c, err := FromV03ProtoPasswordOAuthFlow(w.Password)
 		if err != nil {
-			return nil, compatAt(err, "password")
+			return nil, a2arpc.CompatAt(err, "password")
 		}
 		out.Flow = &OAuthFlowsPassword{Password: c}
 	}

@@ -5,12 +5,13 @@ package a2a
 
 import (
 	"context"
+	"github.com/agui-gen/agui-gen/runtime/a2arpc"
 	"iter"
 )
 
 // NewMessage returns an empty message of the given full protobuf name, or nil when the
 // package has no such message.
-func NewMessage(fullName string) ProtoValue {
+func NewMessage(fullName string) a2arpc.ProtoValue {
 	switch fullName {
 	case "lf.a2a.v1.SendMessageConfiguration":
 		return new(SendMessageConfiguration)
@@ -109,10 +110,10 @@ func NewMessage(fullName string) ProtoValue {
 // A2AService provides operations for interacting with agents using the A2A protocol.
 //
 // A2AService describes the lf.a2a.v1.A2AService service.
-var A2AService = ServiceDesc{
-	Methods: []MethodDesc{{
+var A2AService = a2arpc.ServiceDesc{
+	Methods: []a2arpc.MethodDesc{{
 		FullMethod: "/lf.a2a.v1.A2AService/SendMessage",
-		HTTP: []HTTPRule{{
+		HTTP: []a2arpc.HTTPRule{{
 			Body:   "*",
 			Method: "POST",
 			Path:   "/message:send",
@@ -122,15 +123,15 @@ var A2AService = ServiceDesc{
 			Path:   "/{tenant}/message:send",
 		}},
 		Name: "SendMessage",
-		NewRequest: func() ProtoValue {
+		NewRequest: func() a2arpc.ProtoValue {
 			return new(SendMessageRequest)
 		},
-		NewResponse: func() ProtoValue {
+		NewResponse: func() a2arpc.ProtoValue {
 			return new(SendMessageResponse)
 		},
 	}, {
 		FullMethod: "/lf.a2a.v1.A2AService/SendStreamingMessage",
-		HTTP: []HTTPRule{{
+		HTTP: []a2arpc.HTTPRule{{
 			Body:   "*",
 			Method: "POST",
 			Path:   "/message:stream",
@@ -140,16 +141,16 @@ var A2AService = ServiceDesc{
 			Path:   "/{tenant}/message:stream",
 		}},
 		Name: "SendStreamingMessage",
-		NewRequest: func() ProtoValue {
+		NewRequest: func() a2arpc.ProtoValue {
 			return new(SendMessageRequest)
 		},
-		NewResponse: func() ProtoValue {
+		NewResponse: func() a2arpc.ProtoValue {
 			return new(StreamResponse)
 		},
 		ServerStreaming: true,
 	}, {
 		FullMethod: "/lf.a2a.v1.A2AService/GetTask",
-		HTTP: []HTTPRule{{
+		HTTP: []a2arpc.HTTPRule{{
 			Method: "GET",
 			Path:   "/tasks/{id=*}",
 		}, {
@@ -157,15 +158,15 @@ var A2AService = ServiceDesc{
 			Path:   "/{tenant}/tasks/{id=*}",
 		}},
 		Name: "GetTask",
-		NewRequest: func() ProtoValue {
+		NewRequest: func() a2arpc.ProtoValue {
 			return new(GetTaskRequest)
 		},
-		NewResponse: func() ProtoValue {
+		NewResponse: func() a2arpc.ProtoValue {
 			return new(Task)
 		},
 	}, {
 		FullMethod: "/lf.a2a.v1.A2AService/ListTasks",
-		HTTP: []HTTPRule{{
+		HTTP: []a2arpc.HTTPRule{{
 			Method: "GET",
 			Path:   "/tasks",
 		}, {
@@ -173,15 +174,15 @@ var A2AService = ServiceDesc{
 			Path:   "/{tenant}/tasks",
 		}},
 		Name: "ListTasks",
-		NewRequest: func() ProtoValue {
+		NewRequest: func() a2arpc.ProtoValue {
 			return new(ListTasksRequest)
 		},
-		NewResponse: func() ProtoValue {
+		NewResponse: func() a2arpc.ProtoValue {
 			return new(ListTasksResponse)
 		},
 	}, {
 		FullMethod: "/lf.a2a.v1.A2AService/CancelTask",
-		HTTP: []HTTPRule{{
+		HTTP: []a2arpc.HTTPRule{{
 			Body:   "*",
 			Method: "POST",
 			Path:   "/tasks/{id=*}:cancel",
@@ -191,15 +192,15 @@ var A2AService = ServiceDesc{
 			Path:   "/{tenant}/tasks/{id=*}:cancel",
 		}},
 		Name: "CancelTask",
-		NewRequest: func() ProtoValue {
+		NewRequest: func() a2arpc.ProtoValue {
 			return new(CancelTaskRequest)
 		},
-		NewResponse: func() ProtoValue {
+		NewResponse: func() a2arpc.ProtoValue {
 			return new(Task)
 		},
 	}, {
 		FullMethod: "/lf.a2a.v1.A2AService/SubscribeToTask",
-		HTTP: []HTTPRule{{
+		HTTP: []a2arpc.HTTPRule{{
 			Method: "GET",
 			Path:   "/tasks/{id=*}:subscribe",
 		}, {
@@ -207,16 +208,16 @@ var A2AService = ServiceDesc{
 			Path:   "/{tenant}/tasks/{id=*}:subscribe",
 		}},
 		Name: "SubscribeToTask",
-		NewRequest: func() ProtoValue {
+		NewRequest: func() a2arpc.ProtoValue {
 			return new(SubscribeToTaskRequest)
 		},
-		NewResponse: func() ProtoValue {
+		NewResponse: func() a2arpc.ProtoValue {
 			return new(StreamResponse)
 		},
 		ServerStreaming: true,
 	}, {
 		FullMethod: "/lf.a2a.v1.A2AService/CreateTaskPushNotificationConfig",
-		HTTP: []HTTPRule{{
+		HTTP: []a2arpc.HTTPRule{{
 			Body:   "*",
 			Method: "POST",
 			Path:   "/tasks/{task_id=*}/pushNotificationConfigs",
@@ -226,15 +227,15 @@ var A2AService = ServiceDesc{
 			Path:   "/{tenant}/tasks/{task_id=*}/pushNotificationConfigs",
 		}},
 		Name: "CreateTaskPushNotificationConfig",
-		NewRequest: func() ProtoValue {
+		NewRequest: func() a2arpc.ProtoValue {
 			return new(TaskPushNotificationConfig)
 		},
-		NewResponse: func() ProtoValue {
+		NewResponse: func() a2arpc.ProtoValue {
 			return new(TaskPushNotificationConfig)
 		},
 	}, {
 		FullMethod: "/lf.a2a.v1.A2AService/GetTaskPushNotificationConfig",
-		HTTP: []HTTPRule{{
+		HTTP: []a2arpc.HTTPRule{{
 			Method: "GET",
 			Path:   "/tasks/{task_id=*}/pushNotificationConfigs/{id=*}",
 		}, {
@@ -242,15 +243,15 @@ var A2AService = ServiceDesc{
 			Path:   "/{tenant}/tasks/{task_id=*}/pushNotificationConfigs/{id=*}",
 		}},
 		Name: "GetTaskPushNotificationConfig",
-		NewRequest: func() ProtoValue {
+		NewRequest: func() a2arpc.ProtoValue {
 			return new(GetTaskPushNotificationConfigRequest)
 		},
-		NewResponse: func() ProtoValue {
+		NewResponse: func() a2arpc.ProtoValue {
 			return new(TaskPushNotificationConfig)
 		},
 	}, {
 		FullMethod: "/lf.a2a.v1.A2AService/ListTaskPushNotificationConfigs",
-		HTTP: []HTTPRule{{
+		HTTP: []a2arpc.HTTPRule{{
 			Method: "GET",
 			Path:   "/tasks/{task_id=*}/pushNotificationConfigs",
 		}, {
@@ -258,15 +259,15 @@ var A2AService = ServiceDesc{
 			Path:   "/{tenant}/tasks/{task_id=*}/pushNotificationConfigs",
 		}},
 		Name: "ListTaskPushNotificationConfigs",
-		NewRequest: func() ProtoValue {
+		NewRequest: func() a2arpc.ProtoValue {
 			return new(ListTaskPushNotificationConfigsRequest)
 		},
-		NewResponse: func() ProtoValue {
+		NewResponse: func() a2arpc.ProtoValue {
 			return new(ListTaskPushNotificationConfigsResponse)
 		},
 	}, {
 		FullMethod: "/lf.a2a.v1.A2AService/GetExtendedAgentCard",
-		HTTP: []HTTPRule{{
+		HTTP: []a2arpc.HTTPRule{{
 			Method: "GET",
 			Path:   "/extendedAgentCard",
 		}, {
@@ -274,15 +275,15 @@ var A2AService = ServiceDesc{
 			Path:   "/{tenant}/extendedAgentCard",
 		}},
 		Name: "GetExtendedAgentCard",
-		NewRequest: func() ProtoValue {
+		NewRequest: func() a2arpc.ProtoValue {
 			return new(GetExtendedAgentCardRequest)
 		},
-		NewResponse: func() ProtoValue {
+		NewResponse: func() a2arpc.ProtoValue {
 			return new(AgentCard)
 		},
 	}, {
 		FullMethod: "/lf.a2a.v1.A2AService/DeleteTaskPushNotificationConfig",
-		HTTP: []HTTPRule{{
+		HTTP: []a2arpc.HTTPRule{{
 			Method: "DELETE",
 			Path:   "/tasks/{task_id=*}/pushNotificationConfigs/{id=*}",
 		}, {
@@ -290,10 +291,10 @@ var A2AService = ServiceDesc{
 			Path:   "/{tenant}/tasks/{task_id=*}/pushNotificationConfigs/{id=*}",
 		}},
 		Name: "DeleteTaskPushNotificationConfig",
-		NewRequest: func() ProtoValue {
+		NewRequest: func() a2arpc.ProtoValue {
 			return new(DeleteTaskPushNotificationConfigRequest)
 		},
-		NewResponse: func() ProtoValue {
+		NewResponse: func() a2arpc.ProtoValue {
 			return new(Empty)
 		},
 	}},
@@ -348,67 +349,67 @@ func (UnimplementedA2AServiceServer) mustEmbedUnimplementedA2AServiceServer() {}
 
 // SendMessage answers with ErrUnsupportedOperation.
 func (UnimplementedA2AServiceServer) SendMessage(context.Context, *SendMessageRequest) (*SendMessageResponse, error) {
-	return nil, NewError(ErrUnsupportedOperation, "SendMessage is not implemented")
+	return nil, a2arpc.NewError(a2arpc.ErrUnsupportedOperation, "SendMessage is not implemented")
 }
 
 // SendStreamingMessage answers with ErrUnsupportedOperation.
 func (UnimplementedA2AServiceServer) SendStreamingMessage(context.Context, *SendMessageRequest, func(*StreamResponse) error) error {
-	return NewError(ErrUnsupportedOperation, "SendStreamingMessage is not implemented")
+	return a2arpc.NewError(a2arpc.ErrUnsupportedOperation, "SendStreamingMessage is not implemented")
 }
 
 // GetTask answers with ErrUnsupportedOperation.
 func (UnimplementedA2AServiceServer) GetTask(context.Context, *GetTaskRequest) (*Task, error) {
-	return nil, NewError(ErrUnsupportedOperation, "GetTask is not implemented")
+	return nil, a2arpc.NewError(a2arpc.ErrUnsupportedOperation, "GetTask is not implemented")
 }
 
 // ListTasks answers with ErrUnsupportedOperation.
 func (UnimplementedA2AServiceServer) ListTasks(context.Context, *ListTasksRequest) (*ListTasksResponse, error) {
-	return nil, NewError(ErrUnsupportedOperation, "ListTasks is not implemented")
+	return nil, a2arpc.NewError(a2arpc.ErrUnsupportedOperation, "ListTasks is not implemented")
 }
 
 // CancelTask answers with ErrUnsupportedOperation.
 func (UnimplementedA2AServiceServer) CancelTask(context.Context, *CancelTaskRequest) (*Task, error) {
-	return nil, NewError(ErrUnsupportedOperation, "CancelTask is not implemented")
+	return nil, a2arpc.NewError(a2arpc.ErrUnsupportedOperation, "CancelTask is not implemented")
 }
 
 // SubscribeToTask answers with ErrUnsupportedOperation.
 func (UnimplementedA2AServiceServer) SubscribeToTask(context.Context, *SubscribeToTaskRequest, func(*StreamResponse) error) error {
-	return NewError(ErrUnsupportedOperation, "SubscribeToTask is not implemented")
+	return a2arpc.NewError(a2arpc.ErrUnsupportedOperation, "SubscribeToTask is not implemented")
 }
 
 // CreateTaskPushNotificationConfig answers with ErrUnsupportedOperation.
 func (UnimplementedA2AServiceServer) CreateTaskPushNotificationConfig(context.Context, *TaskPushNotificationConfig) (*TaskPushNotificationConfig, error) {
-	return nil, NewError(ErrUnsupportedOperation, "CreateTaskPushNotificationConfig is not implemented")
+	return nil, a2arpc.NewError(a2arpc.ErrUnsupportedOperation, "CreateTaskPushNotificationConfig is not implemented")
 }
 
 // GetTaskPushNotificationConfig answers with ErrUnsupportedOperation.
 func (UnimplementedA2AServiceServer) GetTaskPushNotificationConfig(context.Context, *GetTaskPushNotificationConfigRequest) (*TaskPushNotificationConfig, error) {
-	return nil, NewError(ErrUnsupportedOperation, "GetTaskPushNotificationConfig is not implemented")
+	return nil, a2arpc.NewError(a2arpc.ErrUnsupportedOperation, "GetTaskPushNotificationConfig is not implemented")
 }
 
 // ListTaskPushNotificationConfigs answers with ErrUnsupportedOperation.
 func (UnimplementedA2AServiceServer) ListTaskPushNotificationConfigs(context.Context, *ListTaskPushNotificationConfigsRequest) (*ListTaskPushNotificationConfigsResponse, error) {
-	return nil, NewError(ErrUnsupportedOperation, "ListTaskPushNotificationConfigs is not implemented")
+	return nil, a2arpc.NewError(a2arpc.ErrUnsupportedOperation, "ListTaskPushNotificationConfigs is not implemented")
 }
 
 // GetExtendedAgentCard answers with ErrUnsupportedOperation.
 func (UnimplementedA2AServiceServer) GetExtendedAgentCard(context.Context, *GetExtendedAgentCardRequest) (*AgentCard, error) {
-	return nil, NewError(ErrUnsupportedOperation, "GetExtendedAgentCard is not implemented")
+	return nil, a2arpc.NewError(a2arpc.ErrUnsupportedOperation, "GetExtendedAgentCard is not implemented")
 }
 
 // DeleteTaskPushNotificationConfig answers with ErrUnsupportedOperation.
 func (UnimplementedA2AServiceServer) DeleteTaskPushNotificationConfig(context.Context, *DeleteTaskPushNotificationConfigRequest) (*Empty, error) {
-	return nil, NewError(ErrUnsupportedOperation, "DeleteTaskPushNotificationConfig is not implemented")
+	return nil, a2arpc.NewError(a2arpc.ErrUnsupportedOperation, "DeleteTaskPushNotificationConfig is not implemented")
 }
 
 // BindA2AService binds srv to the lf.a2a.v1.A2AService service, for the transports to serve.
-func BindA2AService(srv A2AServiceServer) *Service {
+func BindA2AService(srv A2AServiceServer) *a2arpc.Service {
 	d := &A2AService
-	return &Service{
+	return &a2arpc.Service{
 		Desc: d,
-		Handlers: []MethodHandler{{
+		Handlers: []a2arpc.MethodHandler{{
 			Desc: &d.Methods[0],
-			Unary: func(ctx context.Context, req ProtoValue) (ProtoValue, error) {
+			Unary: func(ctx context.Context, req a2arpc.ProtoValue) (a2arpc.ProtoValue, error) {
 				resp, err := srv.SendMessage(ctx, req.(*SendMessageRequest))
 				if resp == nil {
 					return nil, err
@@ -417,14 +418,14 @@ func BindA2AService(srv A2AServiceServer) *Service {
 			},
 		}, {
 			Desc: &d.Methods[1],
-			Stream: func(ctx context.Context, req ProtoValue, send func(ProtoValue) error) error {
+			Stream: func(ctx context.Context, req a2arpc.ProtoValue, send func(a2arpc.ProtoValue) error) error {
 				return srv.SendStreamingMessage(ctx, req.(*SendMessageRequest), func(m *StreamResponse) error {
 					return send(m)
 				})
 			},
 		}, {
 			Desc: &d.Methods[2],
-			Unary: func(ctx context.Context, req ProtoValue) (ProtoValue, error) {
+			Unary: func(ctx context.Context, req a2arpc.ProtoValue) (a2arpc.ProtoValue, error) {
 				resp, err := srv.GetTask(ctx, req.(*GetTaskRequest))
 				if resp == nil {
 					return nil, err
@@ -433,7 +434,7 @@ func BindA2AService(srv A2AServiceServer) *Service {
 			},
 		}, {
 			Desc: &d.Methods[3],
-			Unary: func(ctx context.Context, req ProtoValue) (ProtoValue, error) {
+			Unary: func(ctx context.Context, req a2arpc.ProtoValue) (a2arpc.ProtoValue, error) {
 				resp, err := srv.ListTasks(ctx, req.(*ListTasksRequest))
 				if resp == nil {
 					return nil, err
@@ -442,7 +443,7 @@ func BindA2AService(srv A2AServiceServer) *Service {
 			},
 		}, {
 			Desc: &d.Methods[4],
-			Unary: func(ctx context.Context, req ProtoValue) (ProtoValue, error) {
+			Unary: func(ctx context.Context, req a2arpc.ProtoValue) (a2arpc.ProtoValue, error) {
 				resp, err := srv.CancelTask(ctx, req.(*CancelTaskRequest))
 				if resp == nil {
 					return nil, err
@@ -451,14 +452,14 @@ func BindA2AService(srv A2AServiceServer) *Service {
 			},
 		}, {
 			Desc: &d.Methods[5],
-			Stream: func(ctx context.Context, req ProtoValue, send func(ProtoValue) error) error {
+			Stream: func(ctx context.Context, req a2arpc.ProtoValue, send func(a2arpc.ProtoValue) error) error {
 				return srv.SubscribeToTask(ctx, req.(*SubscribeToTaskRequest), func(m *StreamResponse) error {
 					return send(m)
 				})
 			},
 		}, {
 			Desc: &d.Methods[6],
-			Unary: func(ctx context.Context, req ProtoValue) (ProtoValue, error) {
+			Unary: func(ctx context.Context, req a2arpc.ProtoValue) (a2arpc.ProtoValue, error) {
 				resp, err := srv.CreateTaskPushNotificationConfig(ctx, req.(*TaskPushNotificationConfig))
 				if resp == nil {
 					return nil, err
@@ -467,7 +468,7 @@ func BindA2AService(srv A2AServiceServer) *Service {
 			},
 		}, {
 			Desc: &d.Methods[7],
-			Unary: func(ctx context.Context, req ProtoValue) (ProtoValue, error) {
+			Unary: func(ctx context.Context, req a2arpc.ProtoValue) (a2arpc.ProtoValue, error) {
 				resp, err := srv.GetTaskPushNotificationConfig(ctx, req.(*GetTaskPushNotificationConfigRequest))
 				if resp == nil {
 					return nil, err
@@ -476,7 +477,7 @@ func BindA2AService(srv A2AServiceServer) *Service {
 			},
 		}, {
 			Desc: &d.Methods[8],
-			Unary: func(ctx context.Context, req ProtoValue) (ProtoValue, error) {
+			Unary: func(ctx context.Context, req a2arpc.ProtoValue) (a2arpc.ProtoValue, error) {
 				resp, err := srv.ListTaskPushNotificationConfigs(ctx, req.(*ListTaskPushNotificationConfigsRequest))
 				if resp == nil {
 					return nil, err
@@ -485,7 +486,7 @@ func BindA2AService(srv A2AServiceServer) *Service {
 			},
 		}, {
 			Desc: &d.Methods[9],
-			Unary: func(ctx context.Context, req ProtoValue) (ProtoValue, error) {
+			Unary: func(ctx context.Context, req a2arpc.ProtoValue) (a2arpc.ProtoValue, error) {
 				resp, err := srv.GetExtendedAgentCard(ctx, req.(*GetExtendedAgentCardRequest))
 				if resp == nil {
 					return nil, err
@@ -494,7 +495,7 @@ func BindA2AService(srv A2AServiceServer) *Service {
 			},
 		}, {
 			Desc: &d.Methods[10],
-			Unary: func(ctx context.Context, req ProtoValue) (ProtoValue, error) {
+			Unary: func(ctx context.Context, req a2arpc.ProtoValue) (a2arpc.ProtoValue, error) {
 				resp, err := srv.DeleteTaskPushNotificationConfig(ctx, req.(*DeleteTaskPushNotificationConfigRequest))
 				if resp == nil {
 					return nil, err
@@ -509,11 +510,11 @@ func BindA2AService(srv A2AServiceServer) *Service {
 // NewRESTTransport, or the a2agrpc package's. Errors the server sends come back as *RPCError, so
 // errors.Is(err, ErrTaskNotFound) works whichever binding carried them.
 type A2AServiceClient struct {
-	t Transport
+	t a2arpc.Transport
 }
 
 // NewA2AServiceClient returns a client that calls over t.
-func NewA2AServiceClient(t Transport) *A2AServiceClient {
+func NewA2AServiceClient(t a2arpc.Transport) *A2AServiceClient {
 	return &A2AServiceClient{t: t}
 }
 
@@ -642,13 +643,13 @@ func (m *SendMessageRequest) SetField(name, text string) error {
 		m.Tenant = text
 		return nil
 	case "message":
-		return notSettable("message")
+		return a2arpc.NotSettable("message")
 	case "configuration":
-		return notSettable("configuration")
+		return a2arpc.NotSettable("configuration")
 	case "metadata":
-		return notSettable("metadata")
+		return a2arpc.NotSettable("metadata")
 	default:
-		return unknownField(name)
+		return a2arpc.UnknownField(name)
 	}
 }
 
@@ -665,7 +666,7 @@ func (m *GetTaskRequest) SetField(name, text string) error {
 		m.ID = text
 		return nil
 	case "history_length", "historyLength":
-		n, err := textInt("historyLength", text, 32)
+		n, err := a2arpc.TextInt("historyLength", text, 32)
 		if err != nil {
 			return err
 		}
@@ -673,7 +674,7 @@ func (m *GetTaskRequest) SetField(name, text string) error {
 		m.HistoryLength = &v
 		return nil
 	default:
-		return unknownField(name)
+		return a2arpc.UnknownField(name)
 	}
 }
 
@@ -690,14 +691,14 @@ func (m *ListTasksRequest) SetField(name, text string) error {
 		m.ContextID = text
 		return nil
 	case "status":
-		v, err := textEnum("status", text, parseTaskState)
+		v, err := a2arpc.TextEnum("status", text, parseTaskState)
 		if err != nil {
 			return err
 		}
 		m.Status = v
 		return nil
 	case "page_size", "pageSize":
-		n, err := textInt("pageSize", text, 32)
+		n, err := a2arpc.TextInt("pageSize", text, 32)
 		if err != nil {
 			return err
 		}
@@ -708,7 +709,7 @@ func (m *ListTasksRequest) SetField(name, text string) error {
 		m.PageToken = text
 		return nil
 	case "history_length", "historyLength":
-		n, err := textInt("historyLength", text, 32)
+		n, err := a2arpc.TextInt("historyLength", text, 32)
 		if err != nil {
 			return err
 		}
@@ -716,21 +717,21 @@ func (m *ListTasksRequest) SetField(name, text string) error {
 		m.HistoryLength = &v
 		return nil
 	case "status_timestamp_after", "statusTimestampAfter":
-		v, err := textTimestamp("statusTimestampAfter", text)
+		v, err := a2arpc.TextTimestamp("statusTimestampAfter", text)
 		if err != nil {
 			return err
 		}
 		m.StatusTimestampAfter = v
 		return nil
 	case "include_artifacts", "includeArtifacts":
-		v, err := textBool("includeArtifacts", text)
+		v, err := a2arpc.TextBool("includeArtifacts", text)
 		if err != nil {
 			return err
 		}
 		m.IncludeArtifacts = &v
 		return nil
 	default:
-		return unknownField(name)
+		return a2arpc.UnknownField(name)
 	}
 }
 
@@ -747,9 +748,9 @@ func (m *CancelTaskRequest) SetField(name, text string) error {
 		m.ID = text
 		return nil
 	case "metadata":
-		return notSettable("metadata")
+		return a2arpc.NotSettable("metadata")
 	default:
-		return unknownField(name)
+		return a2arpc.UnknownField(name)
 	}
 }
 
@@ -766,7 +767,7 @@ func (m *SubscribeToTaskRequest) SetField(name, text string) error {
 		m.ID = text
 		return nil
 	default:
-		return unknownField(name)
+		return a2arpc.UnknownField(name)
 	}
 }
 
@@ -792,9 +793,9 @@ func (m *TaskPushNotificationConfig) SetField(name, text string) error {
 		m.Token = text
 		return nil
 	case "authentication":
-		return notSettable("authentication")
+		return a2arpc.NotSettable("authentication")
 	default:
-		return unknownField(name)
+		return a2arpc.UnknownField(name)
 	}
 }
 
@@ -814,7 +815,7 @@ func (m *GetTaskPushNotificationConfigRequest) SetField(name, text string) error
 		m.ID = text
 		return nil
 	default:
-		return unknownField(name)
+		return a2arpc.UnknownField(name)
 	}
 }
 
@@ -831,7 +832,7 @@ func (m *ListTaskPushNotificationConfigsRequest) SetField(name, text string) err
 		m.TaskID = text
 		return nil
 	case "page_size", "pageSize":
-		n, err := textInt("pageSize", text, 32)
+		n, err := a2arpc.TextInt("pageSize", text, 32)
 		if err != nil {
 			return err
 		}
@@ -841,7 +842,7 @@ func (m *ListTaskPushNotificationConfigsRequest) SetField(name, text string) err
 		m.PageToken = text
 		return nil
 	default:
-		return unknownField(name)
+		return a2arpc.UnknownField(name)
 	}
 }
 
@@ -855,7 +856,7 @@ func (m *GetExtendedAgentCardRequest) SetField(name, text string) error {
 		m.Tenant = text
 		return nil
 	default:
-		return unknownField(name)
+		return a2arpc.UnknownField(name)
 	}
 }
 
@@ -875,6 +876,6 @@ func (m *DeleteTaskPushNotificationConfigRequest) SetField(name, text string) er
 		m.ID = text
 		return nil
 	default:
-		return unknownField(name)
+		return a2arpc.UnknownField(name)
 	}
 }

@@ -235,9 +235,6 @@ func ledgerChanges(old, new *freeze.Ledger, schema *ir.Package) ([]diff.Change, 
 func goFiles(fs []golang.File) []diff.GoFile {
 	var out []diff.GoFile
 	for _, f := range fs {
-		if strings.HasPrefix(f.Name, "jsonwire_") {
-			continue // support code, the same on both sides
-		}
 		out = append(out, diff.GoFile{Name: f.Name, Content: f.Content})
 	}
 	return out

@@ -206,8 +206,8 @@ func compatFiles(cur *ir.Package, c Compat, importPath, pkgName string) ([]File,
 	if c.Proto != nil {
 		moved[templates.A2AImportPath+"/"+c.Proto.Old.Name] = c.Proto.OldImport
 	}
-	rules, err := renderRuntimeAs(c.Rules, c.Dir, pkgName, templates.A2AImportPath, "a2a", name+"_", moved,
-		func(file string) bool { return c.Proto != nil || !isProtoRule(file) })
+	rules, err := copyTemplates(c.Rules, c.Dir, pkgName, name+"_",
+		func(file string) bool { return c.Proto != nil || !isProtoRule(file) }, importRewrite{into: templates.A2AImportPath, paths: moved})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -221,7 +221,7 @@ func CompatListFile(importPath, pkgName string, versions []string) (File, error)
 	f.HeaderComment(Header)
 	f.Comment("CompatVersions returns the earlier protocol versions the package was generated to")
 	f.Comment("serve beside its own, newest first; the servers serve them unless told otherwise.")
-	f.Func().Id("CompatVersions").Params().Index().Op("*").Id("CompatVersion").BlockFunc(func(gr *jen.Group) {
+	f.Func().Id("CompatVersions").Params().Index().Op("*").Qual(a2arpcPkg, "CompatVersion").BlockFunc(func(gr *jen.Group) {
 		if len(versions) == 0 {
 			gr.Return(jen.Nil())
 			return
@@ -230,7 +230,7 @@ func CompatListFile(importPath, pkgName string, versions []string) (File, error)
 		for _, v := range versions {
 			list = append(list, jen.Id("compatV"+strings.ReplaceAll(v, ".", "")))
 		}
-		gr.Return(jen.Index().Op("*").Id("CompatVersion").Values(list...))
+		gr.Return(jen.Index().Op("*").Qual(a2arpcPkg, "CompatVersion").Values(list...))
 	})
 	var buf bytes.Buffer
 	if err := f.Render(&buf); err != nil {
@@ -281,19 +281,19 @@ func (cg *compatGen) emitTable(routes []CompatRoute, proto jen.Dict) error {
 				return fmt.Errorf("routes.txt: %s's params are not an object definition", r.Request)
 			}
 			conv := cg.need(pair{old: st, cur: m.Input, up: true})
-			entry[jen.Id("Request")] = jen.Func().Params(jen.Id("params").Index().Byte()).Params(jen.Id("ProtoValue"), jen.Error()).Block(
+			entry[jen.Id("Request")] = jen.Func().Params(jen.Id("params").Index().Byte()).Params(jen.Qual(a2arpcPkg, "ProtoValue"), jen.Error()).Block(
 				jen.Var().Id("p").Add(cg.oldType(st)),
 				jen.If(jen.Err().Op(":=").Id("p").Dot("UnmarshalJSON").Call(jen.Id("params")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 				jen.If(jen.Err().Op(":=").Id("p").Dot("Validate").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 				jen.Return(jen.Id(conv).Call(jen.Op("&").Id("p"))),
 			)
 			down := cg.need(pair{old: st, cur: m.Input})
-			entry[jen.Id("Params")] = jen.Func().Params(jen.Id("req").Id("ProtoValue")).Index().Byte().Block(
+			entry[jen.Id("Params")] = jen.Func().Params(jen.Id("req").Qual(a2arpcPkg, "ProtoValue")).Index().Byte().Block(
 				jen.Return(jen.Id(down).Call(jen.Id("req").Assert(jen.Op("*").Add(in))).Dot("AppendJSON").Call(jen.Nil())))
 		} else {
-			entry[jen.Id("Request")] = jen.Func().Params(jen.Index().Byte()).Params(jen.Id("ProtoValue"), jen.Error()).Block(
+			entry[jen.Id("Request")] = jen.Func().Params(jen.Index().Byte()).Params(jen.Qual(a2arpcPkg, "ProtoValue"), jen.Error()).Block(
 				jen.Return(jen.Op("&").Add(in).Values(), jen.Nil()))
-			entry[jen.Id("Params")] = jen.Func().Params(jen.Id("ProtoValue")).Index().Byte().Block(jen.Return(jen.Nil()))
+			entry[jen.Id("Params")] = jen.Func().Params(jen.Qual(a2arpcPkg, "ProtoValue")).Index().Byte().Block(jen.Return(jen.Nil()))
 		}
 		respFn, err := cg.resultReader(result.Type, m.Output, out)
 		if err != nil {
@@ -311,7 +311,7 @@ func (cg *compatGen) emitTable(routes []CompatRoute, proto jen.Dict) error {
 	curCard, _ := cg.cur.pkg.Lookup("AgentCard").(*ir.Struct)
 	table := jen.Dict{
 		jen.Id("Version"): jen.Lit(cg.version),
-		jen.Id("Methods"): jen.Index().Id("CompatMethod").Values(methods...),
+		jen.Id("Methods"): jen.Index().Qual(a2arpcPkg, "CompatMethod").Values(methods...),
 	}
 	for k, v := range proto {
 		table[k] = v
@@ -322,7 +322,7 @@ func (cg *compatGen) emitTable(routes []CompatRoute, proto jen.Dict) error {
 	}
 	cg.f.Commentf("compatV%s serves the JSON-RPC methods of A2A %s, generated from its JSON Schema and", cg.prefix[1:], cg.version)
 	cg.f.Comment("routes.txt.")
-	cg.f.Var().Id("compatV" + cg.prefix[1:]).Op("=").Op("&").Id("CompatVersion").Values(table)
+	cg.f.Var().Id("compatV"+cg.prefix[1:]).Op("=").Op("&").Qual(a2arpcPkg, "CompatVersion").Values(table)
 	return nil
 }
 
@@ -330,9 +330,9 @@ func (cg *compatGen) emitTable(routes []CompatRoute, proto jen.Dict) error {
 // this version's card written in the earlier one's JSON by down, and the
 // earlier one's (oldCard) read by up into curCard.
 func cardEntries(table jen.Dict, down, up string, oldCard *jen.Statement, curCard string) {
-	table[jen.Id("Card")] = jen.Func().Params(jen.Id("card").Id("ProtoValue")).Index().Byte().Block(
+	table[jen.Id("Card")] = jen.Func().Params(jen.Id("card").Qual(a2arpcPkg, "ProtoValue")).Index().Byte().Block(
 		jen.Return(jen.Id(down).Call(jen.Id("card").Assert(jen.Op("*").Id(curCard))).Dot("AppendJSON").Call(jen.Nil())))
-	table[jen.Id("ReadCard")] = jen.Func().Params(jen.Id("data").Index().Byte()).Params(jen.Id("ProtoValue"), jen.Error()).Block(
+	table[jen.Id("ReadCard")] = jen.Func().Params(jen.Id("data").Index().Byte()).Params(jen.Qual(a2arpcPkg, "ProtoValue"), jen.Error()).Block(
 		jen.Var().Id("c").Add(oldCard),
 		jen.If(jen.Err().Op(":=").Id("c").Dot("UnmarshalJSON").Call(jen.Id("data")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 		jen.Return(jen.Id(up).Call(jen.Op("&").Id("c"))),
@@ -344,7 +344,7 @@ func cardEntries(table jen.Dict, down, up string, oldCard *jen.Statement, curCar
 func (cg *compatGen) resultWriter(t ir.Type, outDecl *ir.Struct, out string) (jen.Code, error) {
 	resp := jen.Id("resp").Assert(jen.Op("*").Id(out))
 	body := func(value jen.Code) jen.Code {
-		return jen.Func().Params(jen.Id("b").Index().Byte(), jen.Id("resp").Id("ProtoValue")).Index().Byte().Block(jen.Return(value))
+		return jen.Func().Params(jen.Id("b").Index().Byte(), jen.Id("resp").Qual(a2arpcPkg, "ProtoValue")).Index().Byte().Block(jen.Return(value))
 	}
 	switch {
 	case t.Kind == ir.KindAny && t.JSONType == "null":
@@ -373,7 +373,7 @@ func (cg *compatGen) resultWriter(t ir.Type, outDecl *ir.Struct, out string) (je
 // response of out.
 func (cg *compatGen) resultReader(t ir.Type, outDecl *ir.Struct, out string) (jen.Code, error) {
 	fn := func(body ...jen.Code) jen.Code {
-		return jen.Func().Params(jen.Id("result").Index().Byte()).Params(jen.Id("ProtoValue"), jen.Error()).Block(body...)
+		return jen.Func().Params(jen.Id("result").Index().Byte()).Params(jen.Qual(a2arpcPkg, "ProtoValue"), jen.Error()).Block(body...)
 	}
 	switch {
 	case t.Kind == ir.KindAny && t.JSONType == "null":
@@ -613,7 +613,7 @@ func (cg *compatGen) upField(old *ir.Struct, of, cf *ir.Field) ([]jen.Code, bool
 	if fallible {
 		stmts = []jen.Code{
 			jen.List(jen.Id("v"), jen.Err()).Op(":=").Add(val),
-			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("compatAt").Call(jen.Err(), jen.Lit(of.Name)))),
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Qual(a2arpcPkg, "CompatAt").Call(jen.Err(), jen.Lit(of.Name)))),
 			set(jen.Id("v")),
 		}
 	} else {
@@ -727,13 +727,13 @@ func (cg *compatGen) upValue(s, t ir.Type, v jen.Code) (expr jen.Code, fallible 
 		return v, false
 	case s.Kind == ir.KindInt && t.Kind == ir.KindInt:
 		if g := cg.cur.goType(t); g.GoString() != jen.Int64().GoString() {
-			return jen.Id("compatInt32").Call(v), true
+			return jen.Qual(a2arpcPkg, "CompatInt32").Call(v), true
 		}
 		return v, false
 	case s.Kind == ir.KindString && t.Kind == ir.KindTimestamp:
-		return jen.Id("compatTime").Call(v), true
+		return jen.Qual(a2arpcPkg, "CompatTime").Call(v), true
 	case s.Kind == ir.KindString && t.Kind == ir.KindBytes:
-		return jen.Id("compatBase64").Call(v), true
+		return jen.Qual(a2arpcPkg, "CompatBase64").Call(v), true
 	case s.Kind == ir.KindArray && t.Kind == ir.KindArray, s.Kind == ir.KindMap && t.Kind == ir.KindMap:
 		return cg.upEach(s, t, v)
 	case s.Kind == ir.KindNamed && t.Kind == ir.KindNamed:
@@ -786,9 +786,9 @@ func (cg *compatGen) upEach(s, t ir.Type, v jen.Code) (jen.Code, bool) {
 	in, out := cg.oldGoType(*s.Elem), cg.cur.goType(*t.Elem)
 	each := collection(s)
 	if fallible {
-		return jen.Id("convert"+each).Call(v, jen.Func().Params(jen.Id("e").Add(in)).Params(out, jen.Error()).Block(jen.Return(elem))), true
+		return jen.Qual(a2arpcPkg, "Convert"+each).Call(v, jen.Func().Params(jen.Id("e").Add(in)).Params(out, jen.Error()).Block(jen.Return(elem))), true
 	}
-	return jen.Id("map"+each).Call(v, jen.Func().Params(jen.Id("e").Add(in)).Add(out).Block(jen.Return(elem))), false
+	return jen.Qual(a2arpcPkg, "Map"+each).Call(v, jen.Func().Params(jen.Id("e").Add(in)).Add(out).Block(jen.Return(elem))), false
 }
 
 // downEach converts the elements of a slice or map v (of the current type
@@ -802,9 +802,9 @@ func (cg *compatGen) downEach(t, s ir.Type, v jen.Code) jen.Code {
 		return v
 	}
 	if isStructType(*s.Elem) {
-		elem = jen.Id("derefOr").Call(elem)
+		elem = jen.Qual(a2arpcPkg, "DerefOr").Call(elem)
 	}
-	return jen.Id("map"+collection(s)).Call(v, jen.Func().Params(jen.Id("e").Add(cg.cur.goType(*t.Elem))).Add(cg.oldGoType(*s.Elem)).Block(jen.Return(elem)))
+	return jen.Qual(a2arpcPkg, "Map"+collection(s)).Call(v, jen.Func().Params(jen.Id("e").Add(cg.cur.goType(*t.Elem))).Add(cg.oldGoType(*s.Elem)).Block(jen.Return(elem)))
 }
 
 // collection names the helpers for t's kind: convertSlice and mapSlice, or
@@ -948,7 +948,7 @@ func (cg *compatGen) enumConverter(p pair, old, cur *ir.Enum) {
 		cg.losses = append(cg.losses, CompatLoss{Converter: name, From: cg.cur.pkg.Sources[0].Version + " " + cur.Name, To: cg.version + " " + old.Name, Lost: unpaired, Fix: ruleOf(cg.rules, fix)})
 	}
 	if p.up {
-		otherwise := jen.Return(jen.Lit(0), jen.Op("&").Id("CompatError").Values(jen.Dict{jen.Id("Msg"): jen.Lit(cg.cur.decl[cur]+" has no value ").Op("+").Qual("strconv", "Quote").Call(jen.String().Call(jen.Id("v")))}))
+		otherwise := jen.Return(jen.Lit(0), jen.Op("&").Qual(a2arpcPkg, "CompatError").Values(jen.Dict{jen.Id("Msg"): jen.Lit(cg.cur.decl[cur]+" has no value ").Op("+").Qual("strconv", "Quote").Call(jen.String().Call(jen.Id("v")))}))
 		cg.f.Commentf("%s converts an A2A %s %s to %s.", name, cg.version, cg.old.decl[old], cg.cur.decl[cur])
 		switch {
 		case cg.rules[fix]:

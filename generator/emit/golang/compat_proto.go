@@ -116,26 +116,26 @@ func (cg *compatGen) protoTable(c *CompatProto, rules fs.FS, dir string) (*proto
 		}
 		rpcs = append(rpcs, jen.Values(jen.Dict{
 			jen.Id("Serves"): jen.Lit(w.Name),
-			jen.Id("Up"): jen.Func().Params(jen.Id("req").Id("ProtoValue")).Params(jen.Id("ProtoValue"), jen.Error()).Block(
+			jen.Id("Up"): jen.Func().Params(jen.Id("req").Qual(a2arpcPkg, "ProtoValue")).Params(jen.Qual(a2arpcPkg, "ProtoValue"), jen.Error()).Block(
 				jen.Return(jen.Id(up).Call(jen.Id("req").Assert(oldIn)))),
-			jen.Id("Down"): jen.Func().Params(jen.Id("resp").Id("ProtoValue")).Id("ProtoValue").Block(
+			jen.Id("Down"): jen.Func().Params(jen.Id("resp").Qual(a2arpcPkg, "ProtoValue")).Qual(a2arpcPkg, "ProtoValue").Block(
 				jen.Return(jen.Id(down).Call(jen.Id("resp").Assert(curOut)))),
-			jen.Id("Request"): jen.Func().Params(jen.Id("req").Id("ProtoValue")).Id("ProtoValue").Block(
+			jen.Id("Request"): jen.Func().Params(jen.Id("req").Qual(a2arpcPkg, "ProtoValue")).Qual(a2arpcPkg, "ProtoValue").Block(
 				jen.Return(jen.Id(request).Call(jen.Id("req").Assert(curIn)))),
-			jen.Id("Response"): jen.Func().Params(jen.Id("resp").Id("ProtoValue")).Params(jen.Id("ProtoValue"), jen.Error()).Block(
+			jen.Id("Response"): jen.Func().Params(jen.Id("resp").Qual(a2arpcPkg, "ProtoValue")).Params(jen.Qual(a2arpcPkg, "ProtoValue"), jen.Error()).Block(
 				jen.Return(jen.Id(response).Call(jen.Id("resp").Assert(oldOut)))),
 		}))
 	}
 	cg.f.Commentf("%s describes the service of A2A %s's proto (%s) as its gRPC and HTTP+JSON", desc, cg.version, oldSvc[0].FullName)
 	cg.f.Comment("clients call it.")
-	cg.f.Var().Id(desc).Op("=").Id("ServiceDesc").Values(jen.Dict{
+	cg.f.Var().Id(desc).Op("=").Qual(a2arpcPkg, "ServiceDesc").Values(jen.Dict{
 		jen.Id("Name"):    jen.Lit(oldSvc[0].FullName),
-		jen.Id("Methods"): jen.Index().Id("MethodDesc").Values(methods...),
+		jen.Id("Methods"): jen.Index().Qual(a2arpcPkg, "MethodDesc").Values(methods...),
 	})
 	cg.f.Line()
 	return pg, jen.Dict{
 		jen.Id("Proto"): jen.Op("&").Id(desc),
-		jen.Id("RPCs"):  jen.Index().Id("CompatRPC").Values(rpcs...),
+		jen.Id("RPCs"):  jen.Index().Qual(a2arpcPkg, "CompatRPC").Values(rpcs...),
 	}
 }
 
@@ -148,17 +148,17 @@ func (pg *protoCompatGen) jsonrpcMethod(m, w *ir.Method, up, down, request, resp
 	return jen.Values(jen.Dict{
 		jen.Id("Method"): jen.Lit(m.Name),
 		jen.Id("Serves"): jen.Lit(w.Name),
-		jen.Id("Request"): jen.Func().Params(jen.Id("params").Index().Byte()).Params(jen.Id("ProtoValue"), jen.Error()).Block(
+		jen.Id("Request"): jen.Func().Params(jen.Id("params").Index().Byte()).Params(jen.Qual(a2arpcPkg, "ProtoValue"), jen.Error()).Block(
 			jen.Var().Id("p").Add(oldIn),
 			jen.If(jen.Err().Op(":=").Id("p").Dot("UnmarshalJSON").Call(jen.Id("params")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 			jen.If(jen.Err().Op(":=").Id("p").Dot("Validate").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 			jen.Return(jen.Id(up).Call(jen.Op("&").Id("p"))),
 		),
-		jen.Id("Result"): jen.Func().Params(jen.Id("b").Index().Byte(), jen.Id("resp").Id("ProtoValue")).Index().Byte().Block(
+		jen.Id("Result"): jen.Func().Params(jen.Id("b").Index().Byte(), jen.Id("resp").Qual(a2arpcPkg, "ProtoValue")).Index().Byte().Block(
 			jen.Return(jen.Id(down).Call(jen.Id("resp").Assert(curOut)).Dot("AppendJSON").Call(jen.Id("b")))),
-		jen.Id("Params"): jen.Func().Params(jen.Id("req").Id("ProtoValue")).Index().Byte().Block(
+		jen.Id("Params"): jen.Func().Params(jen.Id("req").Qual(a2arpcPkg, "ProtoValue")).Index().Byte().Block(
 			jen.Return(jen.Id(request).Call(jen.Id("req").Assert(curIn)).Dot("AppendJSON").Call(jen.Nil()))),
-		jen.Id("Response"): jen.Func().Params(jen.Id("result").Index().Byte()).Params(jen.Id("ProtoValue"), jen.Error()).Block(
+		jen.Id("Response"): jen.Func().Params(jen.Id("result").Index().Byte()).Params(jen.Qual(a2arpcPkg, "ProtoValue"), jen.Error()).Block(
 			jen.Var().Id("v").Add(oldOut),
 			jen.If(jen.Err().Op(":=").Id("v").Dot("UnmarshalJSON").Call(jen.Id("result")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 			jen.Return(jen.Id(response).Call(jen.Op("&").Id("v"))),
@@ -172,7 +172,7 @@ func (pg *protoCompatGen) jsonrpcMethod(m, w *ir.Method, up, down, request, resp
 func (pg *protoCompatGen) emitProtoOnlyTable(proto jen.Dict) {
 	table := jen.Dict{
 		jen.Id("Version"): jen.Lit(pg.version),
-		jen.Id("Methods"): jen.Index().Id("CompatMethod").Values(pg.methods...),
+		jen.Id("Methods"): jen.Index().Qual(a2arpcPkg, "CompatMethod").Values(pg.methods...),
 	}
 	for k, v := range proto {
 		table[k] = v
@@ -185,7 +185,7 @@ func (pg *protoCompatGen) emitProtoOnlyTable(proto jen.Dict) {
 	}
 	pg.f.Commentf("compatV%s serves the clients of A2A %s on every binding, generated from its proto: its", pg.prefix[1:], pg.version)
 	pg.f.Comment("JSON-RPC methods are its RPCs, their params and results the ProtoJSON of its messages.")
-	pg.f.Var().Id("compatV" + pg.prefix[1:]).Op("=").Op("&").Id("CompatVersion").Values(table)
+	pg.f.Var().Id("compatV"+pg.prefix[1:]).Op("=").Op("&").Qual(a2arpcPkg, "CompatVersion").Values(table)
 }
 
 // protoConverters writes the conversions the table needs.
@@ -212,11 +212,11 @@ func (pg *protoCompatGen) methodDesc(s *ir.Service, m *ir.Method, rules []ir.HTT
 		jen.Id("Name"):        jen.Lit(m.Name),
 		jen.Id("Earlier"):     jen.Lit(pg.version),
 		jen.Id("FullMethod"):  jen.Lit("/" + s.FullName + "/" + m.Name),
-		jen.Id("NewRequest"):  jen.Func().Params().Id("ProtoValue").Block(jen.Return(jen.New(pg.oldType(m.Input)))),
-		jen.Id("NewResponse"): jen.Func().Params().Id("ProtoValue").Block(jen.Return(jen.New(pg.oldType(m.Output)))),
+		jen.Id("NewRequest"):  jen.Func().Params().Qual(a2arpcPkg, "ProtoValue").Block(jen.Return(jen.New(pg.oldType(m.Input)))),
+		jen.Id("NewResponse"): jen.Func().Params().Qual(a2arpcPkg, "ProtoValue").Block(jen.Return(jen.New(pg.oldType(m.Output)))),
 	}
 	if len(hs) > 0 {
-		vals[jen.Id("HTTP")] = jen.Index().Id("HTTPRule").Values(hs...)
+		vals[jen.Id("HTTP")] = jen.Index().Qual(a2arpcPkg, "HTTPRule").Values(hs...)
 	}
 	if m.ServerStreaming {
 		vals[jen.Id("ServerStreaming")] = jen.True()
@@ -432,7 +432,7 @@ func (pg *protoCompatGen) copyField(up bool, srcGen, dstGen *protoGen, sf, df *i
 	if fallible {
 		stmts = []jen.Code{
 			jen.List(jen.Id("c"), jen.Err()).Op(":=").Add(val),
-			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("compatAt").Call(jen.Err(), jen.Lit(sf.WireName())))),
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Qual(a2arpcPkg, "CompatAt").Call(jen.Err(), jen.Lit(sf.WireName())))),
 			set(jen.Id("c")),
 		}
 	} else {
@@ -498,9 +498,9 @@ func (pg *protoCompatGen) convert(up bool, s, t ir.Type, v *jen.Statement) (expr
 		in, out := pg.goType(srcGen, *s.Elem), pg.goType(dstGen, *t.Elem)
 		each := collection(s)
 		if fallible {
-			return jen.Id("convert"+each).Call(v, jen.Func().Params(jen.Id("e").Add(in)).Params(out, jen.Error()).Block(jen.Return(elem))), true, true
+			return jen.Qual(a2arpcPkg, "Convert"+each).Call(v, jen.Func().Params(jen.Id("e").Add(in)).Params(out, jen.Error()).Block(jen.Return(elem))), true, true
 		}
-		return jen.Id("map"+each).Call(v, jen.Func().Params(jen.Id("e").Add(in)).Add(out).Block(jen.Return(elem))), false, true
+		return jen.Qual(a2arpcPkg, "Map"+each).Call(v, jen.Func().Params(jen.Id("e").Add(in)).Add(out).Block(jen.Return(elem))), false, true
 	}
 	sg, tg := pg.cur.goType(s).GoString(), pg.cur.goType(t).GoString()
 	if sg == tg {

@@ -6,15 +6,11 @@ import (
 	"bytes"
 	"fmt"
 	"go/ast"
-	"go/format"
 	"go/parser"
-	"go/scanner"
 	"go/token"
 	"io/fs"
 	"path"
-	"slices"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -132,7 +128,7 @@ func Package(pkg *ir.Package, opts Options) ([]File, error) {
 		}
 	}
 	if opts.AGUIRuntime {
-		rt, err := renderRuntime(templates.AGUIRuntime, "aguirt", opts.PackageName, templates.AGUIImportPath, "agui")
+		rt, err := renderRuntime(templates.AGUIRuntime, "aguirt", opts.ImportPath, opts.PackageName, g.sourceLine(), templates.AGUIImportPath)
 		if err != nil {
 			return nil, err
 		}
@@ -171,59 +167,6 @@ func (g *gen) emitDoc(f *jen.File) {
 		f.Comment("ProtocolVersion is the protocol version of that schema, as carried in protocolVersion.")
 		f.Const().Id("ProtocolVersion").Op("=").Lit(base.Version)
 	}
-}
-
-// copyTemplates copies the non-test Go files of a templates directory that
-// include admits into the output package, under the output's package name,
-// with the generated-code header. rewrite, when set, transforms each file's
-// source before it is parsed, and its syntax tree after.
-func copyTemplates(fsys fs.FS, dir, pkgName, prefix string, include func(string) bool, rewrite *templateRewrite) ([]File, error) {
-	entries, err := fs.ReadDir(fsys, dir)
-	if err != nil {
-		return nil, err
-	}
-	var out []File
-	for _, e := range entries {
-		name := e.Name()
-		if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") || !include(name) {
-			continue
-		}
-		src, err := fs.ReadFile(fsys, path.Join(dir, name))
-		if err != nil {
-			return nil, err
-		}
-		if rewrite != nil && rewrite.source != nil {
-			if src, err = rewrite.source(src); err != nil {
-				return nil, fmt.Errorf("templates/%s/%s: %w", dir, name, err)
-			}
-		}
-		fset := token.NewFileSet()
-		file, err := parser.ParseFile(fset, name, src, parser.ParseComments)
-		if err != nil {
-			return nil, fmt.Errorf("templates/%s/%s: %w", dir, name, err)
-		}
-		file.Name = ast.NewIdent(pkgName)
-		if rewrite != nil && rewrite.tree != nil {
-			rewrite.tree(file)
-		}
-		var buf bytes.Buffer
-		fmt.Fprintf(&buf, "// %s\n// Source: templates/%s/%s\n\n", Header, dir, name)
-		if err := format.Node(&buf, fset, file); err != nil {
-			return nil, err
-		}
-		formatted, err := format.Source(buf.Bytes())
-		if err != nil {
-			return nil, fmt.Errorf("templates/%s/%s: %w", dir, name, err)
-		}
-		out = append(out, File{Name: prefix + strings.TrimSuffix(name, ".go") + "_gen.go", Content: formatted})
-	}
-	return out, nil
-}
-
-// templateRewrite adapts a template file to its destination.
-type templateRewrite struct {
-	source func([]byte) ([]byte, error)
-	tree   func(*ast.File)
 }
 
 // templateNames lists the top-level identifiers a templates directory
@@ -270,92 +213,13 @@ func templateNames(fsys fs.FS, dir string) ([]string, error) {
 }
 
 // renderRuntime copies runtime templates written against the generated
-// package into it: the import of genImport goes, and so does every
-// qualifier. qualifier, found as tokens so strings and comments are
-// untouched.
-func renderRuntime(fsys fs.FS, dir, pkgName, genImport, qualifier string) ([]File, error) {
-	rt, err := renderRuntimeAs(fsys, dir, pkgName, genImport, qualifier, "runtime_", nil, func(string) bool { return true })
+// package at genImport into it: the import goes, and so does the qualifier
+// of every name it provided. The package's Telemetry comes with it.
+func renderRuntime(fsys fs.FS, dir, importPath, pkgName, source, genImport string) ([]File, error) {
+	rt, err := copyTemplates(fsys, dir, pkgName, "runtime_", func(string) bool { return true }, importRewrite{into: genImport})
 	if err != nil {
 		return nil, err
 	}
-	tel, err := renderTelemetry(pkgName)
-	return append(rt, tel...), err
-}
-
-// renderTelemetry is the OpenTelemetry support of a runtime package: the
-// files of templates/telemetry, under pkgName, without the template's
-// package comment.
-func renderTelemetry(pkgName string) ([]File, error) {
-	return copyTemplates(templates.Telemetry, "telemetry", pkgName, "", func(string) bool { return true }, &templateRewrite{
-		tree: dropPackageDoc,
-	})
-}
-
-// dropPackageDoc deletes a template's package comment, which belongs to the
-// template package, not the output.
-func dropPackageDoc(file *ast.File) {
-	if file.Doc != nil {
-		file.Doc = nil
-		file.Comments = file.Comments[1:]
-	}
-}
-
-// renderRuntimeAs is renderRuntime with the output files' name prefix, and
-// the other imports of the template to point elsewhere (a template's
-// github.com/agui-gen/agui-gen/gen/a2a/a2av03 is the output's).
-func renderRuntimeAs(fsys fs.FS, dir, pkgName, genImport, qualifier, prefix string, moved map[string]string, keep func(file string) bool) ([]File, error) {
-	isGen := func(spec ast.Spec) bool { return strings.Trim(spec.(*ast.ImportSpec).Path.Value, `"`) == genImport }
-	return copyTemplates(fsys, dir, pkgName, prefix, keep, &templateRewrite{
-		source: func(src []byte) ([]byte, error) { return unqualify(src, qualifier) },
-		tree: func(file *ast.File) {
-			for _, imp := range file.Imports {
-				if to, ok := moved[strings.Trim(imp.Path.Value, `"`)]; ok {
-					imp.Path.Value = strconv.Quote(to)
-				}
-			}
-			dropPackageDoc(file)
-			file.Imports = slices.DeleteFunc(file.Imports, func(imp *ast.ImportSpec) bool { return isGen(imp) })
-			file.Decls = slices.DeleteFunc(file.Decls, func(d ast.Decl) bool {
-				gd, ok := d.(*ast.GenDecl)
-				if !ok || gd.Tok != token.IMPORT {
-					return false
-				}
-				gd.Specs = slices.DeleteFunc(gd.Specs, isGen)
-				return len(gd.Specs) == 0
-			})
-		},
-	})
-}
-
-// unqualify deletes every "<pkg>." selector prefix from Go source.
-func unqualify(src []byte, pkg string) ([]byte, error) {
-	fset := token.NewFileSet()
-	file := fset.AddFile("", fset.Base(), len(src))
-	var s scanner.Scanner
-	var scanErr error
-	s.Init(file, src, func(_ token.Position, msg string) { scanErr = fmt.Errorf("%s", msg) }, 0)
-	var cuts [][2]int
-	prevIdent, prevEnd := false, 0
-	for {
-		pos, tok, lit := s.Scan()
-		if tok == token.EOF {
-			break
-		}
-		off := file.Offset(pos)
-		if tok == token.PERIOD && prevIdent && off == prevEnd {
-			cuts = append(cuts, [2]int{prevEnd - len(pkg), off + 1})
-		}
-		prevIdent = tok == token.IDENT && lit == pkg
-		prevEnd = off + len(lit)
-	}
-	if scanErr != nil {
-		return nil, scanErr
-	}
-	var out []byte
-	last := 0
-	for _, c := range cuts {
-		out = append(out, src[last:c[0]]...)
-		last = c[1]
-	}
-	return append(out, src[last:]...), nil
+	tel, err := renderFile(importPath, pkgName, "telemetry_gen.go", source, emitTelemetry)
+	return append(rt, tel), err
 }

@@ -47,7 +47,11 @@ func ProtoPackage(pkg *ir.Package, opts Options) ([]File, error) {
 		{"validate_gen.go", g.emitValidate},
 		{"service_gen.go", g.emitServices},
 		{"wire_gen.go", func(f *jen.File) { emitWireAPI(f) }},
+		{"rpc_gen.go", emitA2ARPC},
 	} {
+		if s.name == "rpc_gen.go" && !opts.A2ARuntime {
+			continue
+		}
 		f := newFile(opts.ImportPath, opts.PackageName)
 		f.HeaderComment(Header)
 		f.HeaderComment("Source: " + sourceLine(pkg))
@@ -58,15 +62,8 @@ func ProtoPackage(pkg *ir.Package, opts Options) ([]File, error) {
 		}
 		files = append(files, File{Name: s.name, Content: buf.Bytes()})
 	}
-	// The conversions between versions are the runtime's: a package of
-	// types alone (an earlier version's proto) has no use for them.
-	core, err := copyTemplates(templates.A2ACore, "a2acore", opts.PackageName, "service_", func(name string) bool { return opts.A2ARuntime || name != "compat.go" }, nil)
-	if err != nil {
-		return nil, err
-	}
-	files = append(files, core...)
 	if opts.A2ARuntime {
-		rt, err := renderRuntime(templates.A2ARuntime, "a2art", opts.PackageName, templates.A2AImportPath, "a2a")
+		rt, err := renderRuntime(templates.A2ARuntime, "a2art", opts.ImportPath, opts.PackageName, sourceLine(pkg), templates.A2AImportPath)
 		if err != nil {
 			return nil, err
 		}
@@ -85,11 +82,9 @@ func sourceLine(pkg *ir.Package) string {
 }
 
 func (g *protoGen) resolveNames() error {
-	reserved, err := templateNames(templates.A2ACore, "a2acore")
-	if err != nil {
-		return err
-	}
+	var reserved []string
 	if g.opts.A2ARuntime {
+		reserved = a2arpcNames()
 		rt, err := templateNames(templates.A2ARuntime, "a2art")
 		if err != nil {
 			return err

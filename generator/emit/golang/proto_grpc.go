@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io/fs"
 	"sort"
-	"strings"
 
 	"github.com/dave/jennifer/jen"
 
@@ -67,7 +66,7 @@ func AuthPackage(parent string) ([]File, error) {
 func TaskPackage(pkg *ir.Package, parent string) ([]File, error) {
 	files, err := copyTemplates(templates.A2ATask, "a2atask", "a2atask", "", func(name string) bool {
 		return name != generationTemplate // emitted for pkg instead
-	}, importRewrite(parent))
+	}, a2aBelow(parent))
 	if err != nil {
 		return nil, err
 	}
@@ -127,26 +126,23 @@ func MetaStorePackages(aguiImport string) ([]File, error) {
 // crossPackageSupport copies a templates directory written against
 // several generated packages, importing them where this output has them.
 func crossPackageSupport(fsys fs.FS, dir, pkg, aguiImport, a2aImport, bridgeImport string) ([]File, error) {
-	replacer := strings.NewReplacer(
-		`"`+templates.AGUIImportPath+`"`, `"`+aguiImport+`"`,
-		`"`+templates.BridgeImportPath+`"`, `"`+bridgeImport+`"`,
-		`"`+templates.A2AImportPath, `"`+a2aImport)
-	return copyTemplates(fsys, dir, pkg, "", func(string) bool { return true }, &templateRewrite{
-		source: func(src []byte) ([]byte, error) { return []byte(replacer.Replace(string(src))), nil },
-	})
+	return copyTemplates(fsys, dir, pkg, "", func(string) bool { return true }, importRewrite{paths: map[string]string{
+		templates.AGUIImportPath:   aguiImport,
+		templates.A2AImportPath:    a2aImport,
+		templates.BridgeImportPath: bridgeImport,
+	}})
 }
 
 // subpackageSupport copies a templates directory written against gen/a2a
 // (and its subpackages) into package pkg, importing parent instead.
 func subpackageSupport(fsys fs.FS, dir, pkg, parent string) ([]File, error) {
-	return copyTemplates(fsys, dir, pkg, "", func(string) bool { return true }, importRewrite(parent))
+	return copyTemplates(fsys, dir, pkg, "", func(string) bool { return true }, a2aBelow(parent))
 }
 
-// importRewrite points a template's imports of gen/a2a at parent.
-func importRewrite(parent string) *templateRewrite {
-	return &templateRewrite{source: func(src []byte) ([]byte, error) {
-		return bytes.ReplaceAll(src, []byte(`"`+templates.A2AImportPath), []byte(`"`+parent)), nil
-	}}
+// a2aBelow points a template's imports of gen/a2a, and of the packages
+// below it, at parent.
+func a2aBelow(parent string) importRewrite {
+	return importRewrite{paths: map[string]string{templates.A2AImportPath: parent}}
 }
 
 // generationTemplate is the template of a2atask that emitGeneration

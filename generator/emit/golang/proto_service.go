@@ -12,8 +12,9 @@ import (
 
 // The typed server and client of a service. What an RPC is called, what it
 // takes and returns and whether it streams comes from the IR; how a binding
-// carries it is support code (templates/a2acore, templates/a2art) that
-// works on the Service and Transport types these wrap.
+// carries it is the runtime's (runtime/a2arpc) and support code
+// (templates/a2art) that works on the Service and Transport types these
+// wrap.
 
 // served reports whether the bindings can carry m: unary and
 // server-streaming RPCs. A client-streaming RPC is left out of the typed
@@ -80,7 +81,7 @@ func (g *protoGen) emitServer(f *jen.File, s *ir.Service) {
 		}
 		f.Line()
 		f.Commentf("%s answers with ErrUnsupportedOperation.", m.Name)
-		notImpl := jen.Id("NewError").Call(jen.Id("ErrUnsupportedOperation"), jen.Lit(m.Name+" is not implemented"))
+		notImpl := jen.Qual(a2arpcPkg, "NewError").Call(jen.Qual(a2arpcPkg, "ErrUnsupportedOperation"), jen.Lit(m.Name+" is not implemented"))
 		var body jen.Code
 		if m.ServerStreaming {
 			body = jen.Return(notImpl)
@@ -94,11 +95,11 @@ func (g *protoGen) emitServer(f *jen.File, s *ir.Service) {
 	f.Add(comment([]string{
 		fmt.Sprintf("Bind%s binds srv to the %s service, for the transports to serve.", svc, s.FullName),
 	}))
-	f.Func().Id("Bind"+svc).Params(jen.Id("srv").Id(server)).Op("*").Id("Service").Block(
+	f.Func().Id("Bind"+svc).Params(jen.Id("srv").Id(server)).Op("*").Qual(a2arpcPkg, "Service").Block(
 		jen.Id("d").Op(":=").Op("&").Id(svc),
-		jen.Return(jen.Op("&").Id("Service").Values(jen.Dict{
+		jen.Return(jen.Op("&").Qual(a2arpcPkg, "Service").Values(jen.Dict{
 			jen.Id("Desc"): jen.Id("d"),
-			jen.Id("Handlers"): jen.Index().Id("MethodHandler").ValuesFunc(func(gr *jen.Group) {
+			jen.Id("Handlers"): jen.Index().Qual(a2arpcPkg, "MethodHandler").ValuesFunc(func(gr *jen.Group) {
 				for i, m := range s.Methods {
 					gr.Add(g.bindMethod(i, m))
 				}
@@ -139,8 +140,8 @@ func (g *protoGen) bindMethod(i int, m *ir.Method) jen.Code {
 		return jen.Values(jen.Dict{
 			jen.Id("Desc"): desc,
 			jen.Id("Stream"): jen.Func().Params(
-				jen.Id("ctx").Qual("context", "Context"), jen.Id("req").Id("ProtoValue"),
-				jen.Id("send").Func().Params(jen.Id("ProtoValue")).Error(),
+				jen.Id("ctx").Qual("context", "Context"), jen.Id("req").Qual(a2arpcPkg, "ProtoValue"),
+				jen.Id("send").Func().Params(jen.Qual(a2arpcPkg, "ProtoValue")).Error(),
 			).Error().Block(
 				jen.Return(jen.Id("srv").Dot(m.Name).Call(jen.Id("ctx"), jen.Id("req").Assert(jen.Op("*").Id(in)),
 					jen.Func().Params(jen.Id("m").Op("*").Id(out)).Error().Block(jen.Return(jen.Id("send").Call(jen.Id("m")))))),
@@ -150,8 +151,8 @@ func (g *protoGen) bindMethod(i int, m *ir.Method) jen.Code {
 	return jen.Values(jen.Dict{
 		jen.Id("Desc"): desc,
 		jen.Id("Unary"): jen.Func().Params(
-			jen.Id("ctx").Qual("context", "Context"), jen.Id("req").Id("ProtoValue"),
-		).Params(jen.Id("ProtoValue"), jen.Error()).Block(
+			jen.Id("ctx").Qual("context", "Context"), jen.Id("req").Qual(a2arpcPkg, "ProtoValue"),
+		).Params(jen.Qual(a2arpcPkg, "ProtoValue"), jen.Error()).Block(
 			jen.List(jen.Id("resp"), jen.Err()).Op(":=").Id("srv").Dot(m.Name).Call(jen.Id("ctx"), jen.Id("req").Assert(jen.Op("*").Id(in))),
 			// A nil *T must not become a non-nil ProtoValue.
 			jen.If(jen.Id("resp").Op("==").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
@@ -169,10 +170,10 @@ func (g *protoGen) emitClient(f *jen.File, s *ir.Service) {
 	doc = append(doc, g.leftOut(s)...)
 	f.Line()
 	f.Add(comment(doc))
-	f.Type().Id(client).Struct(jen.Id("t").Id("Transport"))
+	f.Type().Id(client).Struct(jen.Id("t").Qual(a2arpcPkg, "Transport"))
 	f.Line()
 	f.Commentf("New%s returns a client that calls over t.", client)
-	f.Func().Id("New" + client).Params(jen.Id("t").Id("Transport")).Op("*").Id(client).Block(
+	f.Func().Id("New" + client).Params(jen.Id("t").Qual(a2arpcPkg, "Transport")).Op("*").Id(client).Block(
 		jen.Return(jen.Op("&").Id(client).Values(jen.Dict{jen.Id("t"): jen.Id("t")})),
 	)
 	for i, m := range s.Methods {
@@ -244,7 +245,7 @@ func (g *protoGen) emitFieldSetter(f *jen.File, st *ir.Struct) {
 				}
 				gr.Case(names...).Block(g.setFromText(fl)...)
 			}
-			gr.Default().Block(jen.Return(jen.Id("unknownField").Call(jen.Id("name"))))
+			gr.Default().Block(jen.Return(jen.Qual(a2arpcPkg, "UnknownField").Call(jen.Id("name"))))
 		}),
 	)
 }
@@ -264,7 +265,7 @@ func (g *protoGen) setFromText(fl *ir.Field) []jen.Code {
 	case ir.KindString:
 		value = jen.Id("text")
 	case ir.KindBool:
-		parse = []jen.Code{jen.List(jen.Id("v"), jen.Err()).Op(":=").Id("textBool").Call(wire, jen.Id("text"))}
+		parse = []jen.Code{jen.List(jen.Id("v"), jen.Err()).Op(":=").Qual(a2arpcPkg, "TextBool").Call(wire, jen.Id("text"))}
 	case ir.KindInt:
 		bits, unsigned := 64, false
 		switch t.Scalar {
@@ -275,31 +276,31 @@ func (g *protoGen) setFromText(fl *ir.Field) []jen.Code {
 		case "uint64", "fixed64":
 			unsigned = true
 		}
-		fn := "textInt"
+		fn := "TextInt"
 		if unsigned {
-			fn = "textUint"
+			fn = "TextUint"
 		}
-		parse = []jen.Code{jen.List(jen.Id("n"), jen.Err()).Op(":=").Id(fn).Call(wire, jen.Id("text"), jen.Lit(bits))}
+		parse = []jen.Code{jen.List(jen.Id("n"), jen.Err()).Op(":=").Qual(a2arpcPkg, fn).Call(wire, jen.Id("text"), jen.Lit(bits))}
 		value = g.goType(t).Call(jen.Id("n"))
 	case ir.KindFloat:
 		bits := 64
 		if t.Scalar == "float" {
 			bits = 32
 		}
-		parse = []jen.Code{jen.List(jen.Id("n"), jen.Err()).Op(":=").Id("textFloat").Call(wire, jen.Id("text"), jen.Lit(bits))}
+		parse = []jen.Code{jen.List(jen.Id("n"), jen.Err()).Op(":=").Qual(a2arpcPkg, "TextFloat").Call(wire, jen.Id("text"), jen.Lit(bits))}
 		value = g.goType(t).Call(jen.Id("n"))
 	case ir.KindBytes:
-		parse = []jen.Code{jen.List(jen.Id("v"), jen.Err()).Op(":=").Id("textBytes").Call(wire, jen.Id("text"))}
+		parse = []jen.Code{jen.List(jen.Id("v"), jen.Err()).Op(":=").Qual(a2arpcPkg, "TextBytes").Call(wire, jen.Id("text"))}
 	case ir.KindTimestamp:
-		parse = []jen.Code{jen.List(jen.Id("v"), jen.Err()).Op(":=").Id("textTimestamp").Call(wire, jen.Id("text"))}
+		parse = []jen.Code{jen.List(jen.Id("v"), jen.Err()).Op(":=").Qual(a2arpcPkg, "TextTimestamp").Call(wire, jen.Id("text"))}
 	case ir.KindNamed:
 		e, ok := t.Decl.(*ir.Enum)
 		if !ok {
-			return []jen.Code{jen.Return(jen.Id("notSettable").Call(wire))}
+			return []jen.Code{jen.Return(jen.Qual(a2arpcPkg, "NotSettable").Call(wire))}
 		}
-		parse = []jen.Code{jen.List(jen.Id("v"), jen.Err()).Op(":=").Id("textEnum").Call(wire, jen.Id("text"), jen.Id("parse"+g.decl[e]))}
+		parse = []jen.Code{jen.List(jen.Id("v"), jen.Err()).Op(":=").Qual(a2arpcPkg, "TextEnum").Call(wire, jen.Id("text"), jen.Id("parse"+g.decl[e]))}
 	default:
-		return []jen.Code{jen.Return(jen.Id("notSettable").Call(wire))}
+		return []jen.Code{jen.Return(jen.Qual(a2arpcPkg, "NotSettable").Call(wire))}
 	}
 	var out []jen.Code
 	out = append(out, parse...)

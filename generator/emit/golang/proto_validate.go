@@ -134,7 +134,7 @@ func (g *protoGen) validateValue(t ir.Type, v *jen.Statement, field string) []je
 func (g *protoGen) emitServices(f *jen.File) {
 	f.Comment("NewMessage returns an empty message of the given full protobuf name, or nil when the")
 	f.Comment("package has no such message.")
-	f.Func().Id("NewMessage").Params(jen.Id("fullName").String()).Id("ProtoValue").Block(
+	f.Func().Id("NewMessage").Params(jen.Id("fullName").String()).Qual(a2arpcPkg, "ProtoValue").Block(
 		jen.Switch(jen.Id("fullName")).BlockFunc(func(gr *jen.Group) {
 			for _, st := range g.messages() {
 				gr.Case(jen.Lit(st.FullName)).Block(jen.Return(jen.New(jen.Id(g.decl[st]))))
@@ -148,9 +148,9 @@ func (g *protoGen) emitServices(f *jen.File) {
 		doc := protoDoc(name, s.Doc)
 		doc = append(doc, "", fmt.Sprintf("%s describes the %s service.", name, s.FullName))
 		f.Add(comment(doc))
-		f.Var().Id(name).Op("=").Id("ServiceDesc").Values(jen.Dict{
+		f.Var().Id(name).Op("=").Qual(a2arpcPkg, "ServiceDesc").Values(jen.Dict{
 			jen.Id("Name"): jen.Lit(s.FullName),
-			jen.Id("Methods"): jen.Index().Id("MethodDesc").ValuesFunc(func(gr *jen.Group) {
+			jen.Id("Methods"): jen.Index().Qual(a2arpcPkg, "MethodDesc").ValuesFunc(func(gr *jen.Group) {
 				for _, m := range s.Methods {
 					var rules []jen.Code
 					for _, h := range m.HTTP {
@@ -166,9 +166,9 @@ func (g *protoGen) emitServices(f *jen.File) {
 					vals := jen.Dict{
 						jen.Id("Name"):        jen.Lit(m.Name),
 						jen.Id("FullMethod"):  jen.Lit("/" + s.FullName + "/" + m.Name),
-						jen.Id("HTTP"):        jen.Index().Id("HTTPRule").Values(rules...),
-						jen.Id("NewRequest"):  jen.Func().Params().Id("ProtoValue").Block(jen.Return(jen.New(jen.Id(g.decl[m.Input])))),
-						jen.Id("NewResponse"): jen.Func().Params().Id("ProtoValue").Block(jen.Return(jen.New(jen.Id(g.decl[m.Output])))),
+						jen.Id("HTTP"):        jen.Index().Qual(a2arpcPkg, "HTTPRule").Values(rules...),
+						jen.Id("NewRequest"):  jen.Func().Params().Qual(a2arpcPkg, "ProtoValue").Block(jen.Return(jen.New(jen.Id(g.decl[m.Input])))),
+						jen.Id("NewResponse"): jen.Func().Params().Qual(a2arpcPkg, "ProtoValue").Block(jen.Return(jen.New(jen.Id(g.decl[m.Output])))),
 					}
 					if m.ClientStreaming {
 						vals[jen.Id("ClientStreaming")] = jen.True()

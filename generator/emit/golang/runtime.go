@@ -1,6 +1,8 @@
 package golang
 
 import (
+	"bytes"
+	"fmt"
 	"strconv"
 
 	"github.com/dave/jennifer/jen"
@@ -10,9 +12,11 @@ import (
 // agui-gen: a fix to them reaches users by upgrading the module, without a
 // regenerate.
 const (
-	runtimePath = "github.com/agui-gen/agui-gen/runtime"
-	wirePkg     = runtimePath + "/wire"
-	versionPkg  = runtimePath + "/version"
+	runtimePath  = "github.com/agui-gen/agui-gen/runtime"
+	wirePkg      = runtimePath + "/wire"
+	versionPkg   = runtimePath + "/version"
+	telemetryPkg = runtimePath + "/telemetry"
+	a2arpcPkg    = runtimePath + "/a2arpc"
 )
 
 // readJSONDoc documents every generated ReadJSON method.
@@ -24,7 +28,40 @@ func newFile(importPath, pkgName string) *jen.File {
 	f := jen.NewFilePathName(importPath, pkgName)
 	f.ImportName(wirePkg, "wire")
 	f.ImportName(versionPkg, "version")
+	f.ImportName(telemetryPkg, "telemetry")
+	f.ImportName(a2arpcPkg, "a2arpc")
 	return f
+}
+
+// renderFile renders one generated file of the package at importPath,
+// with the header and the Source line (none when source is "").
+func renderFile(importPath, pkgName, name, source string, build func(f *jen.File)) (File, error) {
+	f := newFile(importPath, pkgName)
+	f.HeaderComment(Header)
+	if source != "" {
+		f.HeaderComment("Source: " + source)
+	}
+	build(f)
+	var buf bytes.Buffer
+	if err := f.Render(&buf); err != nil {
+		return File{}, fmt.Errorf("rendering %s: %w", name, err)
+	}
+	return File{Name: name, Content: buf.Bytes()}, nil
+}
+
+// emitTelemetry names the runtime's Telemetry as the package's own, for a
+// package with a runtime (agui, a2a): one type, so one value serves both.
+func emitTelemetry(f *jen.File) {
+	f.Comment("Telemetry says where a server's or a client's traces and metrics go, and how")
+	f.Comment("trace context crosses the wire; the zero value and a nil one take OpenTelemetry's")
+	f.Comment("globals. It is telemetry.Telemetry, shared by the AG-UI and A2A packages.")
+	f.Type().Id("Telemetry").Op("=").Qual(telemetryPkg, "Telemetry")
+	f.Line()
+	f.Comment("LogHandler wraps h so that a record logged with a context that holds a span")
+	f.Comment("carries the span's trace_id and span_id, for logs and traces to be read together.")
+	f.Func().Id("LogHandler").Params(jen.Id("h").Qual("log/slog", "Handler")).Qual("log/slog", "Handler").Block(
+		jen.Return(jen.Qual(telemetryPkg, "LogHandler").Call(jen.Id("h"))),
+	)
 }
 
 // runtimeLevel is the runtime API level the generated code needs: the

@@ -5,12 +5,13 @@ package a2av030
 
 import (
 	"context"
+	"github.com/agui-gen/agui-gen/runtime/a2arpc"
 	"iter"
 )
 
 // NewMessage returns an empty message of the given full protobuf name, or nil when the
 // package has no such message.
-func NewMessage(fullName string) ProtoValue {
+func NewMessage(fullName string) a2arpc.ProtoValue {
 	switch fullName {
 	case "a2a.v1.SendMessageConfiguration":
 		return new(SendMessageConfiguration)
@@ -123,141 +124,141 @@ func NewMessage(fullName string) ProtoValue {
 // violates AIP-127 and AIP-131.
 //
 // A2AService describes the a2a.v1.A2AService service.
-var A2AService = ServiceDesc{
-	Methods: []MethodDesc{{
+var A2AService = a2arpc.ServiceDesc{
+	Methods: []a2arpc.MethodDesc{{
 		FullMethod: "/a2a.v1.A2AService/SendMessage",
-		HTTP: []HTTPRule{{
+		HTTP: []a2arpc.HTTPRule{{
 			Body:   "*",
 			Method: "POST",
 			Path:   "/v1/message:send",
 		}},
 		Name: "SendMessage",
-		NewRequest: func() ProtoValue {
+		NewRequest: func() a2arpc.ProtoValue {
 			return new(SendMessageRequest)
 		},
-		NewResponse: func() ProtoValue {
+		NewResponse: func() a2arpc.ProtoValue {
 			return new(SendMessageResponse)
 		},
 	}, {
 		FullMethod: "/a2a.v1.A2AService/SendStreamingMessage",
-		HTTP: []HTTPRule{{
+		HTTP: []a2arpc.HTTPRule{{
 			Body:   "*",
 			Method: "POST",
 			Path:   "/v1/message:stream",
 		}},
 		Name: "SendStreamingMessage",
-		NewRequest: func() ProtoValue {
+		NewRequest: func() a2arpc.ProtoValue {
 			return new(SendMessageRequest)
 		},
-		NewResponse: func() ProtoValue {
+		NewResponse: func() a2arpc.ProtoValue {
 			return new(StreamResponse)
 		},
 		ServerStreaming: true,
 	}, {
 		FullMethod: "/a2a.v1.A2AService/GetTask",
-		HTTP: []HTTPRule{{
+		HTTP: []a2arpc.HTTPRule{{
 			Method: "GET",
 			Path:   "/v1/{name=tasks/*}",
 		}},
 		Name: "GetTask",
-		NewRequest: func() ProtoValue {
+		NewRequest: func() a2arpc.ProtoValue {
 			return new(GetTaskRequest)
 		},
-		NewResponse: func() ProtoValue {
+		NewResponse: func() a2arpc.ProtoValue {
 			return new(Task)
 		},
 	}, {
 		FullMethod: "/a2a.v1.A2AService/CancelTask",
-		HTTP: []HTTPRule{{
+		HTTP: []a2arpc.HTTPRule{{
 			Body:   "*",
 			Method: "POST",
 			Path:   "/v1/{name=tasks/*}:cancel",
 		}},
 		Name: "CancelTask",
-		NewRequest: func() ProtoValue {
+		NewRequest: func() a2arpc.ProtoValue {
 			return new(CancelTaskRequest)
 		},
-		NewResponse: func() ProtoValue {
+		NewResponse: func() a2arpc.ProtoValue {
 			return new(Task)
 		},
 	}, {
 		FullMethod: "/a2a.v1.A2AService/TaskSubscription",
-		HTTP: []HTTPRule{{
+		HTTP: []a2arpc.HTTPRule{{
 			Method: "GET",
 			Path:   "/v1/{name=tasks/*}:subscribe",
 		}},
 		Name: "TaskSubscription",
-		NewRequest: func() ProtoValue {
+		NewRequest: func() a2arpc.ProtoValue {
 			return new(TaskSubscriptionRequest)
 		},
-		NewResponse: func() ProtoValue {
+		NewResponse: func() a2arpc.ProtoValue {
 			return new(StreamResponse)
 		},
 		ServerStreaming: true,
 	}, {
 		FullMethod: "/a2a.v1.A2AService/CreateTaskPushNotificationConfig",
-		HTTP: []HTTPRule{{
+		HTTP: []a2arpc.HTTPRule{{
 			Body:   "config",
 			Method: "POST",
 			Path:   "/v1/{parent=task/*/pushNotificationConfigs}",
 		}},
 		Name: "CreateTaskPushNotificationConfig",
-		NewRequest: func() ProtoValue {
+		NewRequest: func() a2arpc.ProtoValue {
 			return new(CreateTaskPushNotificationConfigRequest)
 		},
-		NewResponse: func() ProtoValue {
+		NewResponse: func() a2arpc.ProtoValue {
 			return new(TaskPushNotificationConfig)
 		},
 	}, {
 		FullMethod: "/a2a.v1.A2AService/GetTaskPushNotificationConfig",
-		HTTP: []HTTPRule{{
+		HTTP: []a2arpc.HTTPRule{{
 			Method: "GET",
 			Path:   "/v1/{name=tasks/*/pushNotificationConfigs/*}",
 		}},
 		Name: "GetTaskPushNotificationConfig",
-		NewRequest: func() ProtoValue {
+		NewRequest: func() a2arpc.ProtoValue {
 			return new(GetTaskPushNotificationConfigRequest)
 		},
-		NewResponse: func() ProtoValue {
+		NewResponse: func() a2arpc.ProtoValue {
 			return new(TaskPushNotificationConfig)
 		},
 	}, {
 		FullMethod: "/a2a.v1.A2AService/ListTaskPushNotificationConfig",
-		HTTP: []HTTPRule{{
+		HTTP: []a2arpc.HTTPRule{{
 			Method: "GET",
 			Path:   "/v1/{parent=tasks/*}/pushNotificationConfigs",
 		}},
 		Name: "ListTaskPushNotificationConfig",
-		NewRequest: func() ProtoValue {
+		NewRequest: func() a2arpc.ProtoValue {
 			return new(ListTaskPushNotificationConfigRequest)
 		},
-		NewResponse: func() ProtoValue {
+		NewResponse: func() a2arpc.ProtoValue {
 			return new(ListTaskPushNotificationConfigResponse)
 		},
 	}, {
 		FullMethod: "/a2a.v1.A2AService/GetAgentCard",
-		HTTP: []HTTPRule{{
+		HTTP: []a2arpc.HTTPRule{{
 			Method: "GET",
 			Path:   "/v1/card",
 		}},
 		Name: "GetAgentCard",
-		NewRequest: func() ProtoValue {
+		NewRequest: func() a2arpc.ProtoValue {
 			return new(GetAgentCardRequest)
 		},
-		NewResponse: func() ProtoValue {
+		NewResponse: func() a2arpc.ProtoValue {
 			return new(AgentCard)
 		},
 	}, {
 		FullMethod: "/a2a.v1.A2AService/DeleteTaskPushNotificationConfig",
-		HTTP: []HTTPRule{{
+		HTTP: []a2arpc.HTTPRule{{
 			Method: "DELETE",
 			Path:   "/v1/{name=tasks/*/pushNotificationConfigs/*}",
 		}},
 		Name: "DeleteTaskPushNotificationConfig",
-		NewRequest: func() ProtoValue {
+		NewRequest: func() a2arpc.ProtoValue {
 			return new(DeleteTaskPushNotificationConfigRequest)
 		},
-		NewResponse: func() ProtoValue {
+		NewResponse: func() a2arpc.ProtoValue {
 			return new(Empty)
 		},
 	}},
@@ -311,62 +312,62 @@ func (UnimplementedA2AServiceServer) mustEmbedUnimplementedA2AServiceServer() {}
 
 // SendMessage answers with ErrUnsupportedOperation.
 func (UnimplementedA2AServiceServer) SendMessage(context.Context, *SendMessageRequest) (*SendMessageResponse, error) {
-	return nil, NewError(ErrUnsupportedOperation, "SendMessage is not implemented")
+	return nil, a2arpc.NewError(a2arpc.ErrUnsupportedOperation, "SendMessage is not implemented")
 }
 
 // SendStreamingMessage answers with ErrUnsupportedOperation.
 func (UnimplementedA2AServiceServer) SendStreamingMessage(context.Context, *SendMessageRequest, func(*StreamResponse) error) error {
-	return NewError(ErrUnsupportedOperation, "SendStreamingMessage is not implemented")
+	return a2arpc.NewError(a2arpc.ErrUnsupportedOperation, "SendStreamingMessage is not implemented")
 }
 
 // GetTask answers with ErrUnsupportedOperation.
 func (UnimplementedA2AServiceServer) GetTask(context.Context, *GetTaskRequest) (*Task, error) {
-	return nil, NewError(ErrUnsupportedOperation, "GetTask is not implemented")
+	return nil, a2arpc.NewError(a2arpc.ErrUnsupportedOperation, "GetTask is not implemented")
 }
 
 // CancelTask answers with ErrUnsupportedOperation.
 func (UnimplementedA2AServiceServer) CancelTask(context.Context, *CancelTaskRequest) (*Task, error) {
-	return nil, NewError(ErrUnsupportedOperation, "CancelTask is not implemented")
+	return nil, a2arpc.NewError(a2arpc.ErrUnsupportedOperation, "CancelTask is not implemented")
 }
 
 // TaskSubscription answers with ErrUnsupportedOperation.
 func (UnimplementedA2AServiceServer) TaskSubscription(context.Context, *TaskSubscriptionRequest, func(*StreamResponse) error) error {
-	return NewError(ErrUnsupportedOperation, "TaskSubscription is not implemented")
+	return a2arpc.NewError(a2arpc.ErrUnsupportedOperation, "TaskSubscription is not implemented")
 }
 
 // CreateTaskPushNotificationConfig answers with ErrUnsupportedOperation.
 func (UnimplementedA2AServiceServer) CreateTaskPushNotificationConfig(context.Context, *CreateTaskPushNotificationConfigRequest) (*TaskPushNotificationConfig, error) {
-	return nil, NewError(ErrUnsupportedOperation, "CreateTaskPushNotificationConfig is not implemented")
+	return nil, a2arpc.NewError(a2arpc.ErrUnsupportedOperation, "CreateTaskPushNotificationConfig is not implemented")
 }
 
 // GetTaskPushNotificationConfig answers with ErrUnsupportedOperation.
 func (UnimplementedA2AServiceServer) GetTaskPushNotificationConfig(context.Context, *GetTaskPushNotificationConfigRequest) (*TaskPushNotificationConfig, error) {
-	return nil, NewError(ErrUnsupportedOperation, "GetTaskPushNotificationConfig is not implemented")
+	return nil, a2arpc.NewError(a2arpc.ErrUnsupportedOperation, "GetTaskPushNotificationConfig is not implemented")
 }
 
 // ListTaskPushNotificationConfig answers with ErrUnsupportedOperation.
 func (UnimplementedA2AServiceServer) ListTaskPushNotificationConfig(context.Context, *ListTaskPushNotificationConfigRequest) (*ListTaskPushNotificationConfigResponse, error) {
-	return nil, NewError(ErrUnsupportedOperation, "ListTaskPushNotificationConfig is not implemented")
+	return nil, a2arpc.NewError(a2arpc.ErrUnsupportedOperation, "ListTaskPushNotificationConfig is not implemented")
 }
 
 // GetAgentCard answers with ErrUnsupportedOperation.
 func (UnimplementedA2AServiceServer) GetAgentCard(context.Context, *GetAgentCardRequest) (*AgentCard, error) {
-	return nil, NewError(ErrUnsupportedOperation, "GetAgentCard is not implemented")
+	return nil, a2arpc.NewError(a2arpc.ErrUnsupportedOperation, "GetAgentCard is not implemented")
 }
 
 // DeleteTaskPushNotificationConfig answers with ErrUnsupportedOperation.
 func (UnimplementedA2AServiceServer) DeleteTaskPushNotificationConfig(context.Context, *DeleteTaskPushNotificationConfigRequest) (*Empty, error) {
-	return nil, NewError(ErrUnsupportedOperation, "DeleteTaskPushNotificationConfig is not implemented")
+	return nil, a2arpc.NewError(a2arpc.ErrUnsupportedOperation, "DeleteTaskPushNotificationConfig is not implemented")
 }
 
 // BindA2AService binds srv to the a2a.v1.A2AService service, for the transports to serve.
-func BindA2AService(srv A2AServiceServer) *Service {
+func BindA2AService(srv A2AServiceServer) *a2arpc.Service {
 	d := &A2AService
-	return &Service{
+	return &a2arpc.Service{
 		Desc: d,
-		Handlers: []MethodHandler{{
+		Handlers: []a2arpc.MethodHandler{{
 			Desc: &d.Methods[0],
-			Unary: func(ctx context.Context, req ProtoValue) (ProtoValue, error) {
+			Unary: func(ctx context.Context, req a2arpc.ProtoValue) (a2arpc.ProtoValue, error) {
 				resp, err := srv.SendMessage(ctx, req.(*SendMessageRequest))
 				if resp == nil {
 					return nil, err
@@ -375,14 +376,14 @@ func BindA2AService(srv A2AServiceServer) *Service {
 			},
 		}, {
 			Desc: &d.Methods[1],
-			Stream: func(ctx context.Context, req ProtoValue, send func(ProtoValue) error) error {
+			Stream: func(ctx context.Context, req a2arpc.ProtoValue, send func(a2arpc.ProtoValue) error) error {
 				return srv.SendStreamingMessage(ctx, req.(*SendMessageRequest), func(m *StreamResponse) error {
 					return send(m)
 				})
 			},
 		}, {
 			Desc: &d.Methods[2],
-			Unary: func(ctx context.Context, req ProtoValue) (ProtoValue, error) {
+			Unary: func(ctx context.Context, req a2arpc.ProtoValue) (a2arpc.ProtoValue, error) {
 				resp, err := srv.GetTask(ctx, req.(*GetTaskRequest))
 				if resp == nil {
 					return nil, err
@@ -391,7 +392,7 @@ func BindA2AService(srv A2AServiceServer) *Service {
 			},
 		}, {
 			Desc: &d.Methods[3],
-			Unary: func(ctx context.Context, req ProtoValue) (ProtoValue, error) {
+			Unary: func(ctx context.Context, req a2arpc.ProtoValue) (a2arpc.ProtoValue, error) {
 				resp, err := srv.CancelTask(ctx, req.(*CancelTaskRequest))
 				if resp == nil {
 					return nil, err
@@ -400,14 +401,14 @@ func BindA2AService(srv A2AServiceServer) *Service {
 			},
 		}, {
 			Desc: &d.Methods[4],
-			Stream: func(ctx context.Context, req ProtoValue, send func(ProtoValue) error) error {
+			Stream: func(ctx context.Context, req a2arpc.ProtoValue, send func(a2arpc.ProtoValue) error) error {
 				return srv.TaskSubscription(ctx, req.(*TaskSubscriptionRequest), func(m *StreamResponse) error {
 					return send(m)
 				})
 			},
 		}, {
 			Desc: &d.Methods[5],
-			Unary: func(ctx context.Context, req ProtoValue) (ProtoValue, error) {
+			Unary: func(ctx context.Context, req a2arpc.ProtoValue) (a2arpc.ProtoValue, error) {
 				resp, err := srv.CreateTaskPushNotificationConfig(ctx, req.(*CreateTaskPushNotificationConfigRequest))
 				if resp == nil {
 					return nil, err
@@ -416,7 +417,7 @@ func BindA2AService(srv A2AServiceServer) *Service {
 			},
 		}, {
 			Desc: &d.Methods[6],
-			Unary: func(ctx context.Context, req ProtoValue) (ProtoValue, error) {
+			Unary: func(ctx context.Context, req a2arpc.ProtoValue) (a2arpc.ProtoValue, error) {
 				resp, err := srv.GetTaskPushNotificationConfig(ctx, req.(*GetTaskPushNotificationConfigRequest))
 				if resp == nil {
 					return nil, err
@@ -425,7 +426,7 @@ func BindA2AService(srv A2AServiceServer) *Service {
 			},
 		}, {
 			Desc: &d.Methods[7],
-			Unary: func(ctx context.Context, req ProtoValue) (ProtoValue, error) {
+			Unary: func(ctx context.Context, req a2arpc.ProtoValue) (a2arpc.ProtoValue, error) {
 				resp, err := srv.ListTaskPushNotificationConfig(ctx, req.(*ListTaskPushNotificationConfigRequest))
 				if resp == nil {
 					return nil, err
@@ -434,7 +435,7 @@ func BindA2AService(srv A2AServiceServer) *Service {
 			},
 		}, {
 			Desc: &d.Methods[8],
-			Unary: func(ctx context.Context, req ProtoValue) (ProtoValue, error) {
+			Unary: func(ctx context.Context, req a2arpc.ProtoValue) (a2arpc.ProtoValue, error) {
 				resp, err := srv.GetAgentCard(ctx, req.(*GetAgentCardRequest))
 				if resp == nil {
 					return nil, err
@@ -443,7 +444,7 @@ func BindA2AService(srv A2AServiceServer) *Service {
 			},
 		}, {
 			Desc: &d.Methods[9],
-			Unary: func(ctx context.Context, req ProtoValue) (ProtoValue, error) {
+			Unary: func(ctx context.Context, req a2arpc.ProtoValue) (a2arpc.ProtoValue, error) {
 				resp, err := srv.DeleteTaskPushNotificationConfig(ctx, req.(*DeleteTaskPushNotificationConfigRequest))
 				if resp == nil {
 					return nil, err
@@ -458,11 +459,11 @@ func BindA2AService(srv A2AServiceServer) *Service {
 // NewRESTTransport, or the a2agrpc package's. Errors the server sends come back as *RPCError, so
 // errors.Is(err, ErrTaskNotFound) works whichever binding carried them.
 type A2AServiceClient struct {
-	t Transport
+	t a2arpc.Transport
 }
 
 // NewA2AServiceClient returns a client that calls over t.
-func NewA2AServiceClient(t Transport) *A2AServiceClient {
+func NewA2AServiceClient(t a2arpc.Transport) *A2AServiceClient {
 	return &A2AServiceClient{t: t}
 }
 
@@ -581,13 +582,13 @@ func (c *A2AServiceClient) DeleteTaskPushNotificationConfig(ctx context.Context,
 func (m *SendMessageRequest) SetField(name, text string) error {
 	switch name {
 	case "request", "message":
-		return notSettable("message")
+		return a2arpc.NotSettable("message")
 	case "configuration":
-		return notSettable("configuration")
+		return a2arpc.NotSettable("configuration")
 	case "metadata":
-		return notSettable("metadata")
+		return a2arpc.NotSettable("metadata")
 	default:
-		return unknownField(name)
+		return a2arpc.UnknownField(name)
 	}
 }
 
@@ -601,14 +602,14 @@ func (m *GetTaskRequest) SetField(name, text string) error {
 		m.Name = text
 		return nil
 	case "history_length", "historyLength":
-		n, err := textInt("historyLength", text, 32)
+		n, err := a2arpc.TextInt("historyLength", text, 32)
 		if err != nil {
 			return err
 		}
 		m.HistoryLength = int32(n)
 		return nil
 	default:
-		return unknownField(name)
+		return a2arpc.UnknownField(name)
 	}
 }
 
@@ -622,7 +623,7 @@ func (m *CancelTaskRequest) SetField(name, text string) error {
 		m.Name = text
 		return nil
 	default:
-		return unknownField(name)
+		return a2arpc.UnknownField(name)
 	}
 }
 
@@ -636,7 +637,7 @@ func (m *TaskSubscriptionRequest) SetField(name, text string) error {
 		m.Name = text
 		return nil
 	default:
-		return unknownField(name)
+		return a2arpc.UnknownField(name)
 	}
 }
 
@@ -653,9 +654,9 @@ func (m *CreateTaskPushNotificationConfigRequest) SetField(name, text string) er
 		m.ConfigID = text
 		return nil
 	case "config":
-		return notSettable("config")
+		return a2arpc.NotSettable("config")
 	default:
-		return unknownField(name)
+		return a2arpc.UnknownField(name)
 	}
 }
 
@@ -669,7 +670,7 @@ func (m *GetTaskPushNotificationConfigRequest) SetField(name, text string) error
 		m.Name = text
 		return nil
 	default:
-		return unknownField(name)
+		return a2arpc.UnknownField(name)
 	}
 }
 
@@ -683,7 +684,7 @@ func (m *ListTaskPushNotificationConfigRequest) SetField(name, text string) erro
 		m.Parent = text
 		return nil
 	case "page_size", "pageSize":
-		n, err := textInt("pageSize", text, 32)
+		n, err := a2arpc.TextInt("pageSize", text, 32)
 		if err != nil {
 			return err
 		}
@@ -693,7 +694,7 @@ func (m *ListTaskPushNotificationConfigRequest) SetField(name, text string) erro
 		m.PageToken = text
 		return nil
 	default:
-		return unknownField(name)
+		return a2arpc.UnknownField(name)
 	}
 }
 
@@ -704,7 +705,7 @@ func (m *ListTaskPushNotificationConfigRequest) SetField(name, text string) erro
 func (m *GetAgentCardRequest) SetField(name, text string) error {
 	switch name {
 	default:
-		return unknownField(name)
+		return a2arpc.UnknownField(name)
 	}
 }
 
@@ -718,6 +719,6 @@ func (m *DeleteTaskPushNotificationConfigRequest) SetField(name, text string) er
 		m.Name = text
 		return nil
 	default:
-		return unknownField(name)
+		return a2arpc.UnknownField(name)
 	}
 }

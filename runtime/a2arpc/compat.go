@@ -1,4 +1,4 @@
-package a2acore
+package a2arpc
 
 import (
 	"encoding/base64"
@@ -103,10 +103,10 @@ func (e *CompatError) Error() string {
 	return e.Path + ": " + e.Msg
 }
 
-// compatAt prefixes the location of err, when it is a *CompatError, with a
+// CompatAt prefixes the location of err, when it is a *CompatError, with a
 // member name or an array index, as a conversion returns through the
 // values that hold the bad one.
-func compatAt(err error, segment any) error {
+func CompatAt(err error, segment any) error {
 	e, ok := err.(*CompatError)
 	if !ok {
 		return err
@@ -120,8 +120,8 @@ func compatAt(err error, segment any) error {
 	return e
 }
 
-// convertSlice converts every element of in, locating a failure by its index.
-func convertSlice[S, T any](in []S, conv func(S) (T, error)) ([]T, error) {
+// ConvertSlice converts every element of in, locating a failure by its index.
+func ConvertSlice[S, T any](in []S, conv func(S) (T, error)) ([]T, error) {
 	if in == nil {
 		return nil, nil
 	}
@@ -129,15 +129,15 @@ func convertSlice[S, T any](in []S, conv func(S) (T, error)) ([]T, error) {
 	for i, v := range in {
 		c, err := conv(v)
 		if err != nil {
-			return nil, compatAt(err, i)
+			return nil, CompatAt(err, i)
 		}
 		out[i] = c
 	}
 	return out, nil
 }
 
-// mapSlice converts every element of in with a conversion that cannot fail.
-func mapSlice[S, T any](in []S, conv func(S) T) []T {
+// MapSlice converts every element of in with a conversion that cannot fail.
+func MapSlice[S, T any](in []S, conv func(S) T) []T {
 	if in == nil {
 		return nil
 	}
@@ -148,8 +148,8 @@ func mapSlice[S, T any](in []S, conv func(S) T) []T {
 	return out
 }
 
-// convertMap converts every value of in, locating a failure by its key.
-func convertMap[S, T any](in map[string]S, conv func(S) (T, error)) (map[string]T, error) {
+// ConvertMap converts every value of in, locating a failure by its key.
+func ConvertMap[S, T any](in map[string]S, conv func(S) (T, error)) (map[string]T, error) {
 	if in == nil {
 		return nil, nil
 	}
@@ -157,15 +157,15 @@ func convertMap[S, T any](in map[string]S, conv func(S) (T, error)) (map[string]
 	for k, v := range in {
 		c, err := conv(v)
 		if err != nil {
-			return nil, compatAt(err, k)
+			return nil, CompatAt(err, k)
 		}
 		out[k] = c
 	}
 	return out, nil
 }
 
-// mapMap converts every value of in with a conversion that cannot fail.
-func mapMap[S, T any](in map[string]S, conv func(S) T) map[string]T {
+// MapMap converts every value of in with a conversion that cannot fail.
+func MapMap[S, T any](in map[string]S, conv func(S) T) map[string]T {
 	if in == nil {
 		return nil
 	}
@@ -176,16 +176,16 @@ func mapMap[S, T any](in map[string]S, conv func(S) T) map[string]T {
 	return out
 }
 
-// compatInt32 narrows an earlier version's integer to an int32 field.
-func compatInt32(v int64) (int32, error) {
+// CompatInt32 narrows an earlier version's integer to an int32 field.
+func CompatInt32(v int64) (int32, error) {
 	if v < math.MinInt32 || v > math.MaxInt32 {
 		return 0, &CompatError{Msg: strconv.FormatInt(v, 10) + " does not fit in 32 bits"}
 	}
 	return int32(v), nil
 }
 
-// compatTime reads an earlier version's RFC 3339 timestamp.
-func compatTime(v string) (*time.Time, error) {
+// CompatTime reads an earlier version's RFC 3339 timestamp.
+func CompatTime(v string) (*time.Time, error) {
 	t, err := time.Parse(time.RFC3339Nano, v)
 	if err != nil {
 		return nil, &CompatError{Msg: strconv.Quote(v) + " is not an RFC 3339 timestamp"}
@@ -193,8 +193,8 @@ func compatTime(v string) (*time.Time, error) {
 	return &t, nil
 }
 
-// compatBase64 reads an earlier version's base64 text as bytes.
-func compatBase64(v string) ([]byte, error) {
+// CompatBase64 reads an earlier version's base64 text as bytes.
+func CompatBase64(v string) ([]byte, error) {
 	b, err := base64.StdEncoding.DecodeString(v)
 	if err != nil {
 		return nil, &CompatError{Msg: "not base64: " + err.Error()}
@@ -202,8 +202,8 @@ func compatBase64(v string) ([]byte, error) {
 	return b, nil
 }
 
-// derefOr is *p, or the zero value when p is nil.
-func derefOr[T any](p *T) T {
+// DerefOr is *p, or the zero value when p is nil.
+func DerefOr[T any](p *T) T {
 	if p == nil {
 		var zero T
 		return zero

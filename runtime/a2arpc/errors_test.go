@@ -1,4 +1,4 @@
-package a2acore
+package a2arpc
 
 import (
 	"context"
@@ -41,37 +41,37 @@ func TestErrorTable(t *testing.T) {
 }
 
 func TestFieldTextIsNeverCoerced(t *testing.T) {
-	if v, err := textInt("n", "-2147483648", 32); err != nil || v != -2147483648 {
+	if v, err := TextInt("n", "-2147483648", 32); err != nil || v != -2147483648 {
 		t.Fatal(v, err)
 	}
 	for _, bad := range []string{"2147483648", "1.0", " 1", "0x10", ""} {
-		if _, err := textInt("n", bad, 32); !errors.Is(err, ErrInvalidParams) {
+		if _, err := TextInt("n", bad, 32); !errors.Is(err, ErrInvalidParams) {
 			t.Errorf("int32 %q: %v", bad, err)
 		}
 	}
 	for _, bad := range []string{"1", "True", "yes", ""} {
-		if _, err := textBool("b", bad); err == nil {
+		if _, err := TextBool("b", bad); err == nil {
 			t.Errorf("bool %q accepted", bad)
 		}
 	}
-	if _, err := textTimestamp("t", "2026-01-02"); err == nil {
+	if _, err := TextTimestamp("t", "2026-01-02"); err == nil {
 		t.Error("a date without a time accepted as a timestamp")
 	}
-	if b, err := textBytes("b", "aGk"); err != nil || string(b) != "hi" {
+	if b, err := TextBytes("b", "aGk"); err != nil || string(b) != "hi" {
 		t.Errorf("unpadded base64: %q %v", b, err)
 	}
 	type enum int32
 	parse := func(s []byte) (enum, bool) { return 3, string(s) == "THREE" }
-	if v, err := textEnum("e", "THREE", parse); err != nil || v != 3 {
+	if v, err := TextEnum("e", "THREE", parse); err != nil || v != 3 {
 		t.Error("enum by name", v, err)
 	}
-	if v, err := textEnum("e", "5", parse); err != nil || v != 5 {
+	if v, err := TextEnum("e", "5", parse); err != nil || v != 5 {
 		t.Error("enum by number", v, err)
 	}
-	if _, err := textEnum("e", "FOUR", parse); err == nil {
+	if _, err := TextEnum("e", "FOUR", parse); err == nil {
 		t.Error("unknown enum name accepted")
 	}
-	if err := unknownField("x"); !errors.Is(err, ErrUnknownField) {
+	if err := UnknownField("x"); !errors.Is(err, ErrUnknownField) {
 		t.Error(err)
 	}
 }

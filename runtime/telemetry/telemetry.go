@@ -1,7 +1,8 @@
 // Package telemetry is what the A2A and AG-UI runtimes share of their
 // OpenTelemetry instrumentation: where traces and metrics go, the name the
-// conventions give an agent's provider, and log correlation. The generator
-// copies it into both packages.
+// conventions give an agent's provider, and log correlation. The generated
+// agui and a2a packages name its Telemetry as theirs (agui.Telemetry and
+// a2a.Telemetry are this one type), so one value serves both protocols.
 package telemetry
 
 import (
