@@ -31,7 +31,7 @@ type CORS struct {
 	AllowCredentials bool
 	// MaxAge is how long a browser may keep a preflight's answer before it
 	// asks again (browsers cap it: Chromium at 2 hours); 0 leaves it to the
-	// browser (5 s).
+	// browser (5 s), and a negative one asks it to keep none.
 	MaxAge time.Duration
 	// AllowedHeaders are request headers to allow besides those the
 	// protocol uses (Accept, Authorization, Content-Type, Last-Event-ID and
