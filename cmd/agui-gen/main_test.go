@@ -438,7 +438,19 @@ func TestGenerateNamesWhatGoModLacks(t *testing.T) {
 		!strings.Contains(out, "go.opentelemetry.io/otel/trace") || strings.Contains(out, "example.com/app") {
 		t.Fatalf("generate in a module that requires nothing:\n%s", out)
 	}
-	requires := "module example.com/app\n\ngo 1.26\n\nrequire (\n\tgithub.com/agui-gen/agui-gen v0.0.0\n\tgithub.com/evanphx/json-patch/v5 v5.9.11\n\tgo.opentelemetry.io/otel v1.47.0\n\tgo.opentelemetry.io/otel/metric v1.47.0\n\tgo.opentelemetry.io/otel/trace v1.47.0\n)\n"
+	requires := "module example.com/app
+
+go 1.26
+
+require (
+	github.com/agui-gen/agui-gen v0.0.0
+	github.com/evanphx/json-patch/v5 v5.9.11
+	github.com/rs/cors v1.11.1
+	go.opentelemetry.io/otel v1.47.0
+	go.opentelemetry.io/otel/metric v1.47.0
+	go.opentelemetry.io/otel/trace v1.47.0
+)
+"
 	if err := os.WriteFile(gomod, []byte(requires), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ tool github.com/agui-gen/agui-gen/cmd/agui-gen
 require (
 	github.com/agui-gen/agui-gen v0.0.0
 	github.com/evanphx/json-patch/v5 v5.9.11
+	github.com/rs/cors v1.11.1
 	go.opentelemetry.io/otel v1.47.0
 	go.opentelemetry.io/otel/metric v1.47.0
 	go.opentelemetry.io/otel/trace v1.47.0

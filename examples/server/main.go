@@ -72,7 +72,10 @@ type config struct {
 	// a2aAgent, when set, is the A2A agent the AG-UI endpoint answers with,
 	// through the bridge, and a2aAgentToken its bearer token.
 	a2aAgent, a2aAgentToken string
-	pace, grace             time.Duration
+	// corsOrigins are the origins whose pages may call the server
+	// (--cors-origin).
+	corsOrigins []string
+	pace, grace time.Duration
 }
 
 func main() {
@@ -86,6 +89,13 @@ func main() {
 	flag.StringVar(&cfg.tokens, "tokens", "", "`file` of callers and their bearer tokens, a \"name token\" pair a line: each caller sees only its own threads and tasks")
 	flag.StringVar(&cfg.a2aAgent, "a2a-agent", "", "answer AG-UI runs with the A2A agent at this `URL` (its card's), through the bridge, rather than the scripted agent")
 	flag.StringVar(&cfg.a2aAgentToken, "a2a-agent-token", "", "bearer `token` for --a2a-agent (default $A2A_AGENT_TOKEN)")
+	flag.Func("cors-origin", "let pages of this `origin` (scheme://host:port, as http://localhost:5173) call AG-UI and A2A from a browser; repeat it for more origins", func(origin string) error {
+		if origin == "" || strings.HasSuffix(origin, "/") {
+			return errors.New("give an origin as the browser sends it: scheme://host:port, without a path or a trailing /")
+		}
+		cfg.corsOrigins = append(cfg.corsOrigins, origin)
+		return nil
+	})
 	flag.DurationVar(&cfg.pace, "pace", 40*time.Millisecond, "pause between the words the scripted agent streams")
 	flag.DurationVar(&cfg.grace, "shutdown-grace", 10*time.Second, "on SIGINT or SIGTERM, how long requests in flight have to finish before their runs are stopped")
 	flag.Parse()
@@ -186,6 +196,14 @@ func run(ctx context.Context, cfg config, logger *slog.Logger, ready func(addr s
 	}
 	a2aOpts := []a2a.ServerOption{a2a.WithLogger(logger), a2a.WithKeepAlive(15 * time.Second), a2a.WithStreamFormat(bridge.StreamFormat())}
 	grpcOpts := []a2agrpc.ServerOption{a2agrpc.WithAgentCard(card)} // held to the card, as NewHandler holds HTTP calls
+	if len(cfg.corsOrigins) > 0 {
+		// Pages of these origins may call the server from a browser: their
+		// preflights are answered, and they may read the answers. The
+		// bearer token goes in a header, so no credentials are needed.
+		aguiOpts = append(aguiOpts, agui.WithCORS(agui.CORS{AllowedOrigins: cfg.corsOrigins, MaxAge: 10 * time.Minute}))
+		a2aOpts = append(a2aOpts, a2a.WithCORS(a2a.CORS{AllowedOrigins: cfg.corsOrigins, MaxAge: 10 * time.Minute}))
+		logger.Info("CORS is on: pages of these origins may call the server", "origins", strings.Join(cfg.corsOrigins, " "))
+	}
 	tokens, err := callerTokens(cfg)
 	if err != nil {
 		return err

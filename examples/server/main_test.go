@@ -239,6 +239,44 @@ func TestCallersSeeOnlyTheirOwn(t *testing.T) {
 	}
 }
 
+// TestCORSOrigin: with --cors-origin, the preflights a page of that origin
+// sends are answered on both protocols' routes, and another origin's are
+// not; without it, no route answers one.
+func TestCORSOrigin(t *testing.T) {
+	const page = "http://localhost:5173"
+	preflight := func(base, path, headers, origin string) string {
+		t.Helper()
+		req, _ := http.NewRequest(http.MethodOptions, base+path, nil)
+		req.Header.Set("Origin", origin)
+		req.Header.Set("Access-Control-Request-Method", http.MethodPost)
+		req.Header.Set("Access-Control-Request-Headers", headers)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		return res.Header.Get("Access-Control-Allow-Origin")
+	}
+	on := startServer(t, config{token: "secret", corsOrigins: []string{page}})
+	off := startServer(t, config{token: "secret"})
+	// The headers each protocol's clients send, lowercase and sorted, as
+	// browsers list them.
+	for _, c := range []struct{ path, headers string }{
+		{"/agui", "authorization,content-type"}, {"/agui/cancel", "authorization,content-type"}, {"/agui/meta", "authorization,content-type"},
+		{"/", "a2a-version,authorization,content-type"}, {"/message:stream", "a2a-version,authorization,content-type"},
+	} {
+		if got := preflight(on, c.path, c.headers, page); got != page {
+			t.Errorf("with --cors-origin, the preflight of %s allows %q", c.path, got)
+		}
+		if got := preflight(on, c.path, c.headers, "https://elsewhere.example"); got != "" {
+			t.Errorf("the preflight of %s from another origin allows %q", c.path, got)
+		}
+		if got := preflight(off, c.path, c.headers, page); got != "" {
+			t.Errorf("without --cors-origin, the preflight of %s allows %q", c.path, got)
+		}
+	}
+}
+
 func TestCallerTokens(t *testing.T) {
 	dir := t.TempDir()
 	file := func(content string) string {

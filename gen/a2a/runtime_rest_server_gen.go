@@ -34,7 +34,7 @@ const A2AContentType = "application/a2a+json"
 // version in A2A-Version, or none, on one of that version's paths
 // (/v1/message:send) is converted to this version's RPC and answered in the
 // earlier version's ProtoJSON, its errors as that version's clients read
-// them.
+// them. Pages of other origins may call it once WithCORS names theirs.
 func NewRESTHandler(svc *Service, opts ...ServerOption) (http.Handler, error) {
 	h := &restHandler{cfg: newServerConfig(opts)}
 	var err error
@@ -56,7 +56,15 @@ func NewRESTHandler(svc *Service, opts ...ServerOption) (http.Handler, error) {
 		}
 		h.earlier = append(h.earlier, routes...)
 	}
-	return h, nil
+	var methods []string
+	for _, rt := range slices.Concat(h.routes, h.earlier) {
+		for _, m := range rt.verbs {
+			if !slices.Contains(methods, m) {
+				methods = append(methods, m)
+			}
+		}
+	}
+	return h.cfg.cors.wrap(h, h.cfg.logger, methods, corsHeaders, corsExposed), nil
 }
 
 // restRoutes lists the routes of svc's HTTP bindings, for the earlier

@@ -37,6 +37,7 @@ type serverConfig struct {
 	streams      *streamSlots
 	compat       []*CompatVersion // the earlier versions served
 	telemetry    *Telemetry
+	cors         *CORS
 }
 
 func newServerConfig(opts []ServerOption) *serverConfig {

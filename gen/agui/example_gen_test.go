@@ -7,12 +7,16 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
+	"iter"
 	"log"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"slices"
+	"strings"
 
 	"go.opentelemetry.io/otel/propagation"
 
@@ -248,4 +252,226 @@ func dropTime(_ []string, a slog.Attr) slog.Attr {
 		return slog.Attr{}
 	}
 	return a
+}
+
+// turn is one message of the conversation as a model client takes it.
+type turn struct {
+	Role       string // "system", "user", "assistant" or "tool"
+	Text       string
+	ToolCalls  []agui.ToolCall // the assistant's
+	ToolCallID string          // the call a tool's result answers
+}
+
+// modelEvent is one event of a model's streamed answer, as model clients
+// give them (OpenAI's Responses API, Anthropic's Messages): each names the
+// output item it belongs to by the model's own id.
+type modelEvent struct {
+	Kind   string // "reasoning", "text", "tool_call", "tool_args" or "tool_done"
+	ItemID string // the model's id of the reasoning, the message or the tool call
+	Name   string // the tool's, on "tool_call"
+	Delta  string // a fragment of the reasoning, the text or the tool call's JSON arguments
+}
+
+// model is what the agent needs of a model client: a streaming call with
+// the conversation and the tools the model may call.
+type model interface {
+	Stream(ctx context.Context, turns []turn, tools []agui.Tool) iter.Seq2[modelEvent, error]
+}
+
+// modelAgent serves a model over AG-UI.
+type modelAgent struct {
+	model model
+}
+
+func (a *modelAgent) Run(ctx context.Context, in *agui.RunAgentInput, s *agui.Stream) error {
+	// in.Messages is the whole conversation (AG-UI servers keep none) and
+	// in.Tools the front end's tools, which the model may call too.
+	for ev, err := range a.model.Stream(ctx, history(in.Messages), in.Tools) {
+		if err != nil {
+			return err // the run ends with RUN_ERROR
+		}
+		switch ev.Kind {
+		case "reasoning": // REASONING_* under the model's id
+			if err = s.StartReasoning(ev.ItemID); err == nil {
+				err = s.Reasoning(ev.Delta)
+			}
+		case "text": // TEXT_MESSAGE_* under the model's message id
+			if err = s.StartText(ev.ItemID); err == nil {
+				err = s.Text(ev.Delta)
+			}
+		case "tool_call": // TOOL_CALL_START under the model's call id
+			_, err = s.StartToolCall(ev.Name, agui.ToolCallID(ev.ItemID))
+		case "tool_args": // TOOL_CALL_ARGS, as the model writes them
+			err = s.ToolCallArgs(ev.ItemID, ev.Delta)
+		case "tool_done":
+			err = s.EndToolCall(ev.ItemID)
+		}
+		if err != nil {
+			return err // the client went away, or the run was cancelled
+		}
+	}
+	return nil // the handler closes what is open and sends RUN_FINISHED
+}
+
+// history reads the conversation a run brings, a sealed union of messages,
+// into the model's turns.
+func history(messages []agui.Message) []turn {
+	var turns []turn
+	for _, m := range messages {
+		switch m := m.(type) {
+		case *agui.SystemMessage:
+			turns = append(turns, turn{Role: "system", Text: m.Content})
+		case *agui.UserMessage:
+			turns = append(turns, turn{Role: "user", Text: text(m.Content)})
+		case *agui.AssistantMessage:
+			t := turn{Role: "assistant", ToolCalls: m.ToolCalls}
+			if m.Content != nil {
+				t.Text = *m.Content
+			}
+			turns = append(turns, t)
+		case *agui.ToolMessage: // a tool's result, such as the front end's for a call of the last run
+			turns = append(turns, turn{Role: "tool", Text: text(m.Content), ToolCallID: m.ToolCallID})
+		} // developer, reasoning and activity messages are left out here
+	}
+	return turns
+}
+
+// text is a content's text: a string, or the text of its parts (images,
+// audio and documents are parts of their own types).
+func text(c agui.Content) string {
+	if !c.IsList() {
+		return c.Text
+	}
+	var b strings.Builder
+	for _, p := range c.Parts {
+		if t, ok := p.(*agui.TextPart); ok {
+			b.WriteString(t.Text)
+		}
+	}
+	return b.String()
+}
+
+// scriptedModel stands for a real model client: it asks the front end to
+// confirm a booking with its confirm_booking tool, when it has it, and
+// answers with the tool's result once it comes back.
+type scriptedModel struct{}
+
+func (scriptedModel) Stream(ctx context.Context, turns []turn, tools []agui.Tool) iter.Seq2[modelEvent, error] {
+	last := turns[len(turns)-1]
+	script := []modelEvent{{Kind: "text", ItemID: "msg_2", Delta: "I can only book once you confirm."}}
+	switch {
+	case last.Role == "tool":
+		script = []modelEvent{{Kind: "text", ItemID: "msg_2", Delta: "Booked, "}, {Kind: "text", ItemID: "msg_2", Delta: last.Text + "."}}
+	case slices.ContainsFunc(tools, func(t agui.Tool) bool { return t.Name == "confirm_booking" }):
+		script = []modelEvent{
+			{Kind: "reasoning", ItemID: "rs_1", Delta: "The user asks: " + last.Text + " "},
+			{Kind: "reasoning", ItemID: "rs_1", Delta: "Confirm it first."},
+			{Kind: "text", ItemID: "msg_1", Delta: "Let me check "},
+			{Kind: "text", ItemID: "msg_1", Delta: "with you."},
+			{Kind: "tool_call", ItemID: "call_7Xk2", Name: "confirm_booking"},
+			{Kind: "tool_args", ItemID: "call_7Xk2", Delta: `{"people":2,`},
+			{Kind: "tool_args", ItemID: "call_7Xk2", Delta: `"time":"20:00"}`},
+			{Kind: "tool_done", ItemID: "call_7Xk2"},
+		}
+	}
+	return func(yield func(modelEvent, error) bool) {
+		for _, ev := range script {
+			if err := ctx.Err(); err != nil {
+				yield(modelEvent{}, err)
+				return
+			}
+			if !yield(ev, nil) {
+				return
+			}
+		}
+	}
+}
+
+// newMux serves agent at /agui and below it, to pages of origins besides
+// its own.
+func newMux(agent agui.Agent, origins ...string) *http.ServeMux {
+	h := agui.NewHandler(agent, agui.WithCORS(agui.CORS{AllowedOrigins: origins}))
+	mux := http.NewServeMux()
+	mux.Handle("/agui", h)  // POST: a run
+	mux.Handle("/agui/", h) // GET /agui/capabilities, POST /agui/cancel, /agui/meta
+	return mux
+}
+
+// main serves the model agent as a program of its own (go run . --addr
+// 127.0.0.1:8000), to a front end served from http://localhost:5173.
+func main() {
+	addr := flag.String("addr", "127.0.0.1:8000", "address to listen on")
+	flag.Parse()
+	agent := &modelAgent{model: scriptedModel{}} // your model client here
+	l, err := agui.Listen(*addr)
+	if err != nil {
+		log.Fatal(err)
+	}
+	log.Printf("AG-UI at http://%s/agui", l.Addr())
+	srv := agui.NewServer(newMux(agent, "http://localhost:5173")) // bounded: header size, read and idle timeouts
+	log.Fatal(srv.Serve(l))
+}
+
+// An agent on a streaming model: the prompt and the history come from
+// in.Messages, the reasoning, the text and a tool call's arguments stream
+// as deltas under the model's own ids, and a front-end tool goes out as a
+// tool call; the front end runs it and sends its result in the next run,
+// as a ToolMessage.
+func Example_modelAgent() {
+	srv := httptest.NewServer(newMux(&modelAgent{model: scriptedModel{}}, "http://localhost:5173"))
+	defer srv.Close()
+	ctx := context.Background()
+	client := &agui.Client{URL: srv.URL + "/agui"}
+
+	// The front end declares its tool, as @ag-ui/client's runAgent({tools}) does.
+	confirm := agui.Tool{Name: "confirm_booking", Description: "Asks the user to confirm a booking.",
+		Parameters: json.RawMessage(`{"type":"object","properties":{"people":{"type":"integer"},"time":{"type":"string"}}}`)}
+	ask := &agui.UserMessage{BaseMessage: agui.BaseMessage{ID: "u1"}, Content: agui.TextContent("A table for two at 8pm, please.")}
+	run, err := client.Run(ctx, &agui.RunAgentInput{ThreadID: "t1", RunID: "r1", Tools: []agui.Tool{confirm},
+		Messages: []agui.Message{ask}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for ev, err := range run.Events() {
+		if err != nil {
+			log.Fatal(err)
+		}
+		switch ev := ev.(type) {
+		case *agui.ReasoningMessageContentEvent:
+			fmt.Printf("%s %s %q\n", ev.Type(), ev.MessageID, ev.Delta)
+		case *agui.TextMessageContentEvent:
+			fmt.Printf("%s %s %q\n", ev.Type(), ev.MessageID, ev.Delta)
+		case *agui.ToolCallStartEvent:
+			fmt.Println(ev.Type(), ev.ToolCallID, ev.ToolCallName, *ev.ParentMessageID)
+		case *agui.ToolCallArgsEvent:
+			fmt.Printf("%s %s %s\n", ev.Type(), ev.ToolCallID, ev.Delta)
+		}
+	}
+
+	// The front end runs the tool (it asks the user), and the next run
+	// brings its result after the assistant's message with the call.
+	messages := run.Messages()
+	call := messages[len(messages)-1].(*agui.AssistantMessage).ToolCalls[0]
+	fmt.Println(call.ID, call.Function.Name, call.Function.Arguments)
+	result := &agui.ToolMessage{ID: "t-1", ToolCallID: call.ID, Content: agui.TextContent("the user confirmed 2 at 20:00")}
+	run, err = client.Run(ctx, &agui.RunAgentInput{ThreadID: "t1", RunID: "r2", Tools: []agui.Tool{confirm},
+		Messages: append(messages, result)})
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := run.Wait(); err != nil {
+		log.Fatal(err)
+	}
+	messages = run.Messages()
+	fmt.Println(*messages[len(messages)-1].(*agui.AssistantMessage).Content)
+	// Output:
+	// REASONING_MESSAGE_CONTENT rs_1 "The user asks: A table for two at 8pm, please. "
+	// REASONING_MESSAGE_CONTENT rs_1 "Confirm it first."
+	// TEXT_MESSAGE_CONTENT msg_1 "Let me check "
+	// TEXT_MESSAGE_CONTENT msg_1 "with you."
+	// TOOL_CALL_START call_7Xk2 confirm_booking msg_1
+	// TOOL_CALL_ARGS call_7Xk2 {"people":2,
+	// TOOL_CALL_ARGS call_7Xk2 "time":"20:00"}
+	// call_7Xk2 confirm_booking {"people":2,"time":"20:00"}
+	// Booked, the user confirmed 2 at 20:00.
 }

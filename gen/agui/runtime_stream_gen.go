@@ -302,6 +302,35 @@ func (s *Stream) Text(delta string) error {
 	})
 }
 
+// StartText opens an assistant text message under messageID, the id a
+// model gave its message, for Text to extend (closing the open text or
+// reasoning first); an empty messageID makes one up. When that message is
+// open already it does nothing, so a model's stream can name its message
+// on every fragment:
+//
+//	s.StartText(chunk.MessageID)
+//	s.Text(chunk.Delta)
+//
+// Without it, Text opens a message with an id of its own.
+func (s *Stream) StartText(messageID string) error {
+	return s.locked(func() error {
+		if id, open := s.open(OpenTextMessage, s.owner); open && id == messageID {
+			return nil
+		}
+		if err := s.closeReasoning(); err != nil {
+			return err
+		}
+		if err := s.closeText(); err != nil {
+			return err
+		}
+		if messageID == "" {
+			messageID = NewID("msg")
+		}
+		role := TextMessageRoleAssistant
+		return s.send(&TextMessageStartEvent{Attributable: s.attributable(), MessageID: messageID, Role: &role})
+	})
+}
+
 // EndText closes the open text message, if any, so the next Text starts a
 // new one.
 func (s *Stream) EndText() error { return s.locked(s.closeText) }
@@ -335,14 +364,68 @@ func (s *Stream) Reasoning(delta string) error {
 	})
 }
 
+// StartReasoning opens a reasoning span and a reasoning message, both
+// under messageID, the id a model gave its reasoning, for Reasoning to
+// extend (closing the open text, and reasoning under another id, first);
+// an empty messageID makes one up. When that reasoning is open already it
+// does nothing, as StartText.
+func (s *Stream) StartReasoning(messageID string) error {
+	return s.locked(func() error {
+		if id, open := s.open(OpenReasoningMessage, s.owner); open && id == messageID {
+			return nil
+		}
+		if err := s.closeText(); err != nil {
+			return err
+		}
+		if err := s.closeReasoning(); err != nil {
+			return err
+		}
+		if messageID == "" {
+			messageID = NewID("msg")
+		}
+		if err := s.send(&ReasoningStartEvent{Attributable: s.attributable(), MessageID: messageID}); err != nil {
+			return err
+		}
+		return s.send(&ReasoningMessageStartEvent{Attributable: s.attributable(), MessageID: messageID})
+	})
+}
+
 // EndReasoning closes the open reasoning message and span.
 func (s *Stream) EndReasoning() error { return s.locked(s.closeReasoning) }
 
+// ToolCallOption sets what StartToolCall and ToolCall would otherwise
+// choose themselves.
+type ToolCallOption func(*toolCallStart)
+
+type toolCallStart struct{ id, parent string }
+
+// ToolCallID gives a tool call the id a model gave it (OpenAI's call_…,
+// Anthropic's toolu_…), in place of a made-up one: the id the client
+// answers with a ToolMessage's toolCallId when the tool is the front
+// end's. An empty id makes one up.
+func ToolCallID(id string) ToolCallOption { return func(o *toolCallStart) { o.id = id } }
+
+// ParentMessageID names the assistant message a tool call belongs to (its
+// parentMessageId), in place of the run's last assistant text message: a
+// model's message that holds only tool calls, say.
+func ParentMessageID(messageID string) ToolCallOption {
+	return func(o *toolCallStart) { o.parent = messageID }
+}
+
 // StartToolCall opens a tool call and returns its id; stream its arguments
 // with ToolCallArgs and close it with EndToolCall. Open text and reasoning
-// are closed first.
-func (s *Stream) StartToolCall(name string) (string, error) {
-	id := NewID("call")
+// are closed first. Its id is made up unless ToolCallID gives the model's,
+// and its parent is the run's last assistant text message unless
+// ParentMessageID names another.
+func (s *Stream) StartToolCall(name string, opts ...ToolCallOption) (string, error) {
+	var o toolCallStart
+	for _, opt := range opts {
+		opt(&o)
+	}
+	id := o.id
+	if id == "" {
+		id = NewID("call")
+	}
 	err := s.locked(func() error {
 		if err := s.closeText(); err != nil {
 			return err
@@ -351,7 +434,9 @@ func (s *Stream) StartToolCall(name string) (string, error) {
 			return err
 		}
 		ev := &ToolCallStartEvent{Attributable: s.attributable(), ToolCallID: id, ToolCallName: name}
-		if parent, ok := s.run.lastAsst[s.owner]; ok {
+		if o.parent != "" {
+			ev.ParentMessageID = &o.parent
+		} else if parent, ok := s.run.lastAsst[s.owner]; ok {
 			ev.ParentMessageID = &parent
 		}
 		return s.send(ev)
@@ -376,9 +461,10 @@ func (s *Stream) EndToolCall(toolCallID string) error {
 	})
 }
 
-// ToolCall sends a whole tool call with its arguments and returns its id.
-func (s *Stream) ToolCall(name, args string) (string, error) {
-	id, err := s.StartToolCall(name)
+// ToolCall sends a whole tool call with its arguments and returns its id;
+// opts are StartToolCall's.
+func (s *Stream) ToolCall(name, args string, opts ...ToolCallOption) (string, error) {
+	id, err := s.StartToolCall(name, opts...)
 	if err != nil {
 		return "", err
 	}

@@ -20,8 +20,10 @@ import (
 // JSON-RPC 2.0 §5.1 (-32700, -32600, -32601, -32602, -32603) and the A2A
 // table (-32001…), with a google.rpc.ErrorInfo in error.data. Batches are
 // served as §6 says, unary RPCs only; notifications run and get no reply.
+// Pages of other origins may call it once WithCORS names theirs.
 func NewJSONRPCHandler(svc *a2a.Service, opts ...ServerOption) http.Handler {
-	return &jsonrpcHandler{svc: svc, cfg: newServerConfig(opts)}
+	cfg := newServerConfig(opts)
+	return cfg.cors.wrap(&jsonrpcHandler{svc: svc, cfg: cfg}, cfg.logger, []string{http.MethodPost}, corsHeaders, corsExposed)
 }
 
 type jsonrpcHandler struct {

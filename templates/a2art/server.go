@@ -36,6 +36,7 @@ type serverConfig struct {
 	streams      *streamSlots
 	compat       []*a2a.CompatVersion // the earlier versions served
 	telemetry    *a2a.Telemetry
+	cors         *CORS
 }
 
 func newServerConfig(opts []ServerOption) *serverConfig {

@@ -138,8 +138,30 @@ func (r *Run) AgentMessage(parts ...*a2a.Part) *a2a.Message {
 	return &a2a.Message{MessageID: newID(), ContextID: r.task.ContextID, TaskID: r.task.ID, Role: a2a.RoleAgent, Parts: parts}
 }
 
-// Artifact adds an artifact, or with append adds parts to the artifact of
-// the same ID; lastChunk says that the artifact is whole.
+// ArtifactOptions say how AddArtifact's artifact joins the task's, as the
+// artifact update event's append and lastChunk say on the wire. The zero
+// value adds (or replaces) an artifact that more chunks may extend.
+type ArtifactOptions struct {
+	// Append adds the artifact's parts to the task's artifact of the same
+	// ID, as its next chunk, where without it the artifact is added, or
+	// replaces the one of that ID.
+	Append bool
+	// LastChunk says that the artifact is whole: no chunk follows.
+	LastChunk bool
+}
+
+// AddArtifact adds an artifact to the task as one event, as o says: a
+// whole one with ArtifactOptions{LastChunk: true}, or one that streams in
+// chunks, the first with ArtifactOptions{}, the next ones with
+// ArtifactOptions{Append: true}, the last with both.
+func (r *Run) AddArtifact(art *a2a.Artifact, o ArtifactOptions) error {
+	return r.Artifact(art, o.Append, o.LastChunk)
+}
+
+// Artifact adds an artifact, or with appendParts adds parts to the
+// artifact of the same ID; lastChunk says that the artifact is whole. It
+// is AddArtifact(art, ArtifactOptions{Append: appendParts, LastChunk:
+// lastChunk}), which reads better at the call site.
 func (r *Run) Artifact(art *a2a.Artifact, appendParts, lastChunk bool) error {
 	if art == nil || art.ArtifactID == "" {
 		return errors.New("a2atask: an artifact needs an ID")

@@ -70,7 +70,9 @@ type Host struct {
 	// With agui.WithAuthenticator among them each thread is its caller's
 	// (agui.ThreadOwners): give the agents' bridge executors the same
 	// checkpoint store, so that an A2A caller, naming a thread as its
-	// message's context, is held to the same owners.
+	// message's context, is held to the same owners. With a2a.WithCORS and
+	// agui.WithCORS among them, pages of those origins may call the agents
+	// from a browser.
 	A2AOptions  []a2a.ServerOption
 	AGUIOptions []agui.Option
 

@@ -300,3 +300,45 @@ func TestHostHoldsThreadsToTheirCallers(t *testing.T) {
 		}
 	}
 }
+
+// WithCORS among a host's options lets pages of that origin call each
+// agent's AG-UI and A2A routes, and no other origin.
+func TestHostCORS(t *testing.T) {
+	srv := httptest.NewUnstartedServer(nil)
+	host := agenthost.New("http://" + srv.Listener.Addr().String())
+	const origin = "http://localhost:5173"
+	host.A2AOptions = []a2a.ServerOption{a2a.WithCORS(a2a.CORS{AllowedOrigins: []string{origin}})}
+	host.AGUIOptions = []agui.Option{agui.WithCORS(agui.CORS{AllowedOrigins: []string{origin}})}
+	rt := a2atask.New(&bridge.Executor{Agent: greeter}, a2atask.NewMemory())
+	t.Cleanup(func() { rt.Close() })
+	card := &a2a.AgentCard{Name: "greeter", Description: "Says hello.", Version: "1.0.0",
+		Capabilities:      &a2a.AgentCapabilities{Streaming: new(true)},
+		DefaultInputModes: []string{"text/plain"}, DefaultOutputModes: []string{"text/plain"},
+		Skills: []*a2a.AgentSkill{{ID: "hello", Name: "Hello", Description: "Greets.", Tags: []string{"greeting"}}}}
+	if err := host.Add(agenthost.Agent{Name: "greeter", Card: card, A2A: a2a.BindA2AService(rt), AGUI: greeter}); err != nil {
+		t.Fatal(err)
+	}
+	srv.Config.Handler = host
+	srv.Start()
+	t.Cleanup(srv.Close)
+	for _, path := range []string{"/agui", "/agui/capabilities", "/", "/message:stream"} {
+		for _, from := range []string{origin, "https://evil.example"} {
+			req, _ := http.NewRequest(http.MethodOptions, srv.URL+agenthost.AgentsPath+"/greeter"+path, nil)
+			req.Header.Set("Origin", from)
+			req.Header.Set("Access-Control-Request-Method", http.MethodPost)
+			req.Header.Set("Access-Control-Request-Headers", "authorization,content-type")
+			res, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res.Body.Close()
+			want := ""
+			if from == origin {
+				want = origin
+			}
+			if got := res.Header.Get("Access-Control-Allow-Origin"); got != want {
+				t.Errorf("preflight of %s from %s: Access-Control-Allow-Origin %q, want %q", path, from, got, want)
+			}
+		}
+	}
+}

@@ -63,6 +63,7 @@ type handlerConfig struct {
 	maxStreams   int
 	telemetry    *agui.Telemetry
 	agentName    string
+	cors         *CORS
 }
 
 // Option configures NewHandler.
@@ -140,7 +141,14 @@ func WithLogger(logger *slog.Logger) Option { return func(c *handlerConfig) { c.
 // that answers every open interrupt of the thread, made while no other run
 // of the thread is in progress (409). After that every failure is a
 // RUN_ERROR event.
+//
+// Pages of other origins may call it once WithCORS names theirs.
 func NewHandler(agent Agent, opts ...Option) http.Handler {
+	h := newHandler(agent, opts)
+	return h.cfg.cors.wrap(h, h.cfg.logger, []string{http.MethodGet, http.MethodHead, http.MethodPost}, corsHeaders, corsExposed)
+}
+
+func newHandler(agent Agent, opts []Option) *handler {
 	cfg := handlerConfig{maxBody: DefaultMaxBodyBytes, logger: slog.Default(), writeTimeout: DefaultWriteTimeout, maxStreams: DefaultMaxStreams}
 	for _, o := range opts {
 		o(&cfg)
@@ -463,7 +471,7 @@ func runAgent(ctx context.Context, logger *slog.Logger, agent Agent, input *agui
 // themselves. Of opts, only WithKeepAlive, WithWriteTimeout and WithLogger
 // apply.
 func ServeRun(w http.ResponseWriter, r *http.Request, agent Agent, input *agui.RunAgentInput, opts ...Option) {
-	NewHandler(agent, opts...).(*handler).serveRun(w, r, r.Context(), input, nil)
+	newHandler(agent, opts).serveRun(w, r, r.Context(), input, nil)
 }
 
 // Invoke runs agent on input in this process and passes each event of the
@@ -479,7 +487,7 @@ func ServeRun(w http.ResponseWriter, r *http.Request, agent Agent, input *agui.R
 // holds it: a thread another caller owns is ErrThreadNotFound, and nothing
 // runs.
 func Invoke(ctx context.Context, agent Agent, input *agui.RunAgentInput, emit func(agui.Event) error, opts ...Option) error {
-	h := NewHandler(agent, opts...).(*handler)
+	h := newHandler(agent, opts)
 	// Only a store outlives this one run: memory of its own would hold
 	// nothing to anyone.
 	h.owners = h.cfg.storedOwners()

@@ -68,7 +68,8 @@ func ExampleNewHandler() {
 	srv := httptest.NewUnstartedServer(nil)
 	card := &a2a.AgentCard{Name: "echo", Description: "Echoes.", Version: "1.0.0",
 		SupportedInterfaces: a2a.Interfaces("http://" + srv.Listener.Addr().String()),
-		Capabilities:        &a2a.AgentCapabilities{}, DefaultInputModes: []string{"text/plain"}, DefaultOutputModes: []string{"text/plain"},
+		Capabilities:        &a2a.AgentCapabilities{}, // echo streams nothing; Streaming: new(true) turns streaming calls on
+		DefaultInputModes:   []string{"text/plain"}, DefaultOutputModes: []string{"text/plain"},
 		Skills: []*a2a.AgentSkill{{ID: "echo", Name: "Echo", Description: "Says it again.", Tags: []string{"echo"}}}}
 	h, err := a2a.NewHandler(a2a.BindA2AService(echo{}), card)
 	if err != nil {

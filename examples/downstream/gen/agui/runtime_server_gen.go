@@ -64,6 +64,7 @@ type handlerConfig struct {
 	maxStreams   int
 	telemetry    *Telemetry
 	agentName    string
+	cors         *CORS
 }
 
 // Option configures NewHandler.
@@ -141,7 +142,14 @@ func WithLogger(logger *slog.Logger) Option { return func(c *handlerConfig) { c.
 // that answers every open interrupt of the thread, made while no other run
 // of the thread is in progress (409). After that every failure is a
 // RUN_ERROR event.
+//
+// Pages of other origins may call it once WithCORS names theirs.
 func NewHandler(agent Agent, opts ...Option) http.Handler {
+	h := newHandler(agent, opts)
+	return h.cfg.cors.wrap(h, h.cfg.logger, []string{http.MethodGet, http.MethodHead, http.MethodPost}, corsHeaders, corsExposed)
+}
+
+func newHandler(agent Agent, opts []Option) *handler {
 	cfg := handlerConfig{maxBody: DefaultMaxBodyBytes, logger: slog.Default(), writeTimeout: DefaultWriteTimeout, maxStreams: DefaultMaxStreams}
 	for _, o := range opts {
 		o(&cfg)
@@ -464,7 +472,7 @@ func runAgent(ctx context.Context, logger *slog.Logger, agent Agent, input *RunA
 // themselves. Of opts, only WithKeepAlive, WithWriteTimeout and WithLogger
 // apply.
 func ServeRun(w http.ResponseWriter, r *http.Request, agent Agent, input *RunAgentInput, opts ...Option) {
-	NewHandler(agent, opts...).(*handler).serveRun(w, r, r.Context(), input, nil)
+	newHandler(agent, opts).serveRun(w, r, r.Context(), input, nil)
 }
 
 // Invoke runs agent on input in this process and passes each event of the
@@ -480,7 +488,7 @@ func ServeRun(w http.ResponseWriter, r *http.Request, agent Agent, input *RunAge
 // holds it: a thread another caller owns is ErrThreadNotFound, and nothing
 // runs.
 func Invoke(ctx context.Context, agent Agent, input *RunAgentInput, emit func(Event) error, opts ...Option) error {
-	h := NewHandler(agent, opts...).(*handler)
+	h := newHandler(agent, opts)
 	// Only a store outlives this one run: memory of its own would hold
 	// nothing to anyone.
 	h.owners = h.cfg.storedOwners()
