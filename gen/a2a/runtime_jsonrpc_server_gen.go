@@ -24,7 +24,7 @@ import (
 // Pages of other origins may call it once WithCORS names theirs.
 func NewJSONRPCHandler(svc *Service, opts ...ServerOption) http.Handler {
 	cfg := newServerConfig(opts)
-	return cfg.cors.wrap(&jsonrpcHandler{svc: svc, cfg: cfg}, cfg.logger, []string{http.MethodPost}, corsHeaders, corsExposed)
+	return cfg.cors.Handler(&jsonrpcHandler{svc: svc, cfg: cfg}, cfg.logger, "a2a", []string{http.MethodPost}, corsHeaders, corsExposed)
 }
 
 type jsonrpcHandler struct {

@@ -146,7 +146,7 @@ func WithLogger(logger *slog.Logger) Option { return func(c *handlerConfig) { c.
 // Pages of other origins may call it once WithCORS names theirs.
 func NewHandler(agent Agent, opts ...Option) http.Handler {
 	h := newHandler(agent, opts)
-	return h.cfg.cors.wrap(h, h.cfg.logger, []string{http.MethodGet, http.MethodHead, http.MethodPost}, corsHeaders, corsExposed)
+	return h.cfg.cors.Handler(h, h.cfg.logger, "agui", []string{http.MethodGet, http.MethodHead, http.MethodPost}, corsHeaders, corsExposed)
 }
 
 func newHandler(agent Agent, opts []Option) *handler {

@@ -63,7 +63,7 @@ func NewRESTHandler(svc *a2a.Service, opts ...ServerOption) (http.Handler, error
 			}
 		}
 	}
-	return h.cfg.cors.wrap(h, h.cfg.logger, methods, corsHeaders, corsExposed), nil
+	return h.cfg.cors.Handler(h, h.cfg.logger, "a2a", methods, corsHeaders, corsExposed), nil
 }
 
 // restRoutes lists the routes of svc's HTTP bindings, for the earlier
