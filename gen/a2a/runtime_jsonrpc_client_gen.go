@@ -12,6 +12,8 @@ import (
 	"net/http"
 	"strconv"
 	"sync/atomic"
+
+	"github.com/agui-gen/agui-gen/runtime/sse"
 )
 
 // NewJSONRPCTransport calls over JSON-RPC 2.0, POSTing to url (an
@@ -137,8 +139,8 @@ func (t *jsonrpcTransport) Stream(ctx context.Context, method *MethodDesc, req P
 			yield(nil, err)
 			return
 		}
-		readEvents(ctx, method, res.Body, t.cfg.maxResponse, yield, func(ev sseEvent) (ProtoValue, error) {
-			result, err := readRPCResponse(res, ev.data, id)
+		readEvents(ctx, method, res.Body, t.cfg.maxResponse, yield, func(ev sse.Event) (ProtoValue, error) {
+			result, err := readRPCResponse(res, ev.Data, id)
 			if err != nil {
 				return nil, err
 			}

@@ -15,6 +15,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/agui-gen/agui-gen/runtime/sse"
 )
 
 // NewRESTTransport calls over HTTP+JSON, at the paths of the methods'
@@ -231,12 +233,12 @@ func (t *restTransport) Stream(ctx context.Context, method *MethodDesc, req Prot
 			yield(nil, err)
 			return
 		}
-		readEvents(ctx, method, res.Body, t.cfg.maxResponse, yield, func(ev sseEvent) (ProtoValue, error) {
-			if ev.name == "error" || bytes.HasPrefix(ev.data, []byte(`{"error"`)) {
-				return nil, statusError(res, ev.data)
+		readEvents(ctx, method, res.Body, t.cfg.maxResponse, yield, func(ev sse.Event) (ProtoValue, error) {
+			if ev.Name == "error" || bytes.HasPrefix(ev.Data, []byte(`{"error"`)) {
+				return nil, statusError(res, ev.Data)
 			}
 			msg := method.NewResponse()
-			if err := msg.UnmarshalJSON(ev.data); err != nil {
+			if err := msg.UnmarshalJSON(ev.Data); err != nil {
 				return nil, NewError(ErrInvalidAgentResponse, method.Name+": "+err.Error())
 			}
 			return msg, nil

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 
 	a2a "github.com/agui-gen/agui-gen/gen/a2a"
+	"github.com/agui-gen/agui-gen/runtime/sse"
 )
 
 // NewJSONRPCTransport calls over JSON-RPC 2.0, POSTing to url (an
@@ -136,8 +137,8 @@ func (t *jsonrpcTransport) Stream(ctx context.Context, method *a2a.MethodDesc, r
 			yield(nil, err)
 			return
 		}
-		readEvents(ctx, method, res.Body, t.cfg.maxResponse, yield, func(ev sseEvent) (a2a.ProtoValue, error) {
-			result, err := readRPCResponse(res, ev.data, id)
+		readEvents(ctx, method, res.Body, t.cfg.maxResponse, yield, func(ev sse.Event) (a2a.ProtoValue, error) {
+			result, err := readRPCResponse(res, ev.Data, id)
 			if err != nil {
 				return nil, err
 			}

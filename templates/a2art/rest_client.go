@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	a2a "github.com/agui-gen/agui-gen/gen/a2a"
+	"github.com/agui-gen/agui-gen/runtime/sse"
 )
 
 // NewRESTTransport calls over HTTP+JSON, at the paths of the methods'
@@ -230,12 +231,12 @@ func (t *restTransport) Stream(ctx context.Context, method *a2a.MethodDesc, req 
 			yield(nil, err)
 			return
 		}
-		readEvents(ctx, method, res.Body, t.cfg.maxResponse, yield, func(ev sseEvent) (a2a.ProtoValue, error) {
-			if ev.name == "error" || bytes.HasPrefix(ev.data, []byte(`{"error"`)) {
-				return nil, statusError(res, ev.data)
+		readEvents(ctx, method, res.Body, t.cfg.maxResponse, yield, func(ev sse.Event) (a2a.ProtoValue, error) {
+			if ev.Name == "error" || bytes.HasPrefix(ev.Data, []byte(`{"error"`)) {
+				return nil, statusError(res, ev.Data)
 			}
 			msg := method.NewResponse()
-			if err := msg.UnmarshalJSON(ev.data); err != nil {
+			if err := msg.UnmarshalJSON(ev.Data); err != nil {
 				return nil, a2a.NewError(a2a.ErrInvalidAgentResponse, method.Name+": "+err.Error())
 			}
 			return msg, nil

@@ -17,6 +17,8 @@ import (
 	"strings"
 
 	"go.opentelemetry.io/otel/trace"
+
+	"github.com/agui-gen/agui-gen/runtime/sse"
 )
 
 // Client runs an AG-UI agent over HTTP: it POSTs a RunAgentInput and reads
@@ -164,23 +166,27 @@ func newEventSource(contentType string, body io.Reader, warn func(string)) (even
 	if mt, _, err := mime.ParseMediaType(contentType); err == nil && mt == MediaTypeProto {
 		return &protoSource{r: body, warn: warn}, nil
 	}
-	return &sseSource{r: newSSEReader(body, MaxFrameBytes), warn: warn}, nil
+	return &sseSource{r: sse.NewReader(body, MaxFrameBytes), warn: warn}, nil
 }
+
+// MaxFrameBytes is the most a client reads of one event before failing the
+// stream: the data of one SSE event, or one protobuf frame.
+const MaxFrameBytes = 10 << 20
 
 // sseSource is the SSE transport: one JSON event per SSE event.
 type sseSource struct {
-	r    *sseReader
+	r    *sse.Reader
 	warn func(string)
 	n    int // events read
 }
 
 func (s *sseSource) next() (Event, error) {
-	data, err := s.r.next()
+	frame, err := s.r.Next()
 	if err != nil {
 		return nil, err
 	}
 	s.n++
-	ev, err := DecodeEventLenient(data, s.warn)
+	ev, err := DecodeEventLenient(frame.Data, s.warn)
 	if err != nil {
 		return nil, fmt.Errorf("agui: SSE event %d is malformed: %w", s.n-1, err)
 	}

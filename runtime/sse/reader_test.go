@@ -1,7 +1,8 @@
-package aguirt
+package sse
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -10,21 +11,21 @@ import (
 
 func readFrames(t *testing.T, r io.Reader, max int) ([]string, error) {
 	t.Helper()
-	s := newSSEReader(r, max)
+	s := NewReader(r, max)
 	var out []string
 	for {
-		data, err := s.next()
+		ev, err := s.Next()
 		if err != nil {
 			if errors.Is(err, io.EOF) {
 				return out, nil
 			}
 			return out, err
 		}
-		out = append(out, string(data))
+		out = append(out, string(ev.Data))
 	}
 }
 
-func TestSSEReader(t *testing.T) {
+func TestReader(t *testing.T) {
 	cases := []struct {
 		name, in string
 		want     []string
@@ -58,12 +59,12 @@ func TestSSEReader(t *testing.T) {
 	}
 }
 
-func TestSSEReaderFrameCap(t *testing.T) {
+func TestReaderLimit(t *testing.T) {
 	big := strings.Repeat("x", 100)
-	if _, err := readFrames(t, strings.NewReader("data: "+big+"\n\n"), 99); !errors.Is(err, errSSEFrameTooLarge) {
+	if _, err := readFrames(t, strings.NewReader("data: "+big+"\n\n"), 99); !isTooLarge(err, 99) {
 		t.Errorf("one long line: %v", err)
 	}
-	if _, err := readFrames(t, strings.NewReader(strings.Repeat("data: "+big[:40]+"\n", 3)+"\n"), 99); !errors.Is(err, errSSEFrameTooLarge) {
+	if _, err := readFrames(t, strings.NewReader(strings.Repeat("data: "+big[:40]+"\n", 3)+"\n"), 99); !isTooLarge(err, 99) {
 		t.Errorf("many data lines: %v", err)
 	}
 	if got, err := readFrames(t, strings.NewReader("data: "+big+"\n\n"), 100); err != nil || len(got) != 1 {
@@ -71,16 +72,66 @@ func TestSSEReaderFrameCap(t *testing.T) {
 	}
 	// A line longer than bufio's buffer, under the cap.
 	huge := strings.Repeat("y", 200<<10)
-	if got, err := readFrames(t, strings.NewReader("data: "+huge+"\n\n"), MaxFrameBytes); err != nil || len(got) != 1 || got[0] != huge {
+	if got, err := readFrames(t, strings.NewReader("data: "+huge+"\n\n"), 10<<20); err != nil || len(got) != 1 || got[0] != huge {
 		t.Errorf("a 200 KiB line: %d frames, %v", len(got), err)
 	}
 }
 
-func TestSSEReaderTransportError(t *testing.T) {
+func TestReaderTransportError(t *testing.T) {
 	boom := errors.New("boom")
 	r := io.MultiReader(strings.NewReader("data: a\n\n"), iotest.ErrReader(boom))
 	got, err := readFrames(t, r, 1<<20)
 	if len(got) != 1 || !errors.Is(err, boom) {
 		t.Fatalf("%q, %v", got, err)
 	}
+}
+
+func isTooLarge(err error, max int) bool {
+	var tl *TooLargeError
+	return errors.As(err, &tl) && tl.Max == max && err.Error() == fmt.Sprintf("an SSE event exceeds %d bytes", max)
+}
+
+// TestReaderKeepsNameAndID: the event and id fields come with the data,
+// per event; an event without data resets them, and an id holding a NUL
+// is ignored.
+func TestReaderKeepsNameAndID(t *testing.T) {
+	in := "event: ping\nid: 1\n\nevent: error\nid: 7\ndata: {}\n\ndata: x\n\nid: a\x00b\ndata: y\n\n"
+	r := NewReader(strings.NewReader(in), 1<<10)
+	var got []Event
+	for {
+		ev, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		ev.Data = append([]byte(nil), ev.Data...)
+		got = append(got, ev)
+	}
+	want := []Event{{Name: "error", ID: "7", Data: []byte("{}")}, {Data: []byte("x")}, {Data: []byte("y")}}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("events: %q, want %q", got, want)
+	}
+}
+
+// FuzzReader: any stream is read to its end or to an error, never past its
+// limit, and reading it one byte at a time gives the same events.
+func FuzzReader(f *testing.F) {
+	for _, seed := range []string{"data: a\n\n", "\xEF\xBB\xBFevent: x\r\nid: 1\r\ndata: {}\r\n\r\n", ": c\n\ndata\n\n", "data: a\ndata: b\n"} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		const max = 64
+		whole, errWhole := readFrames(t, strings.NewReader(in), max)
+		bytewise, errBytewise := readFrames(t, iotest.OneByteReader(strings.NewReader(in)), max)
+		if fmt.Sprint(whole) != fmt.Sprint(bytewise) || (errWhole == nil) != (errBytewise == nil) {
+			t.Fatalf("whole: %q, %v; one byte at a time: %q, %v", whole, errWhole, bytewise, errBytewise)
+		}
+		for _, data := range whole {
+			if len(data) > max {
+				t.Fatalf("an event of %d bytes passed a limit of %d", len(data), max)
+			}
+		}
+	})
 }

@@ -1,0 +1,130 @@
+// Package sse reads Server-Sent Events (the WHATWG event stream format),
+// the framing of AG-UI's default transport and of A2A's streaming calls on
+// JSON-RPC and HTTP+JSON. The clients of both protocols read their streams
+// with its Reader.
+package sse
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"io"
+	"strconv"
+)
+
+// Event is one dispatched event of a stream.
+type Event struct {
+	// Name is the event field ("" for the default type, "message").
+	Name string
+	// ID is the id field of the event, "" when it had none.
+	ID string
+	// Data is the values of the event's data fields joined with "\n". It
+	// is valid until the next call of Next.
+	Data []byte
+}
+
+// TooLargeError is the error for an event whose data exceeds the reader's
+// limit; the stream cannot be read past it.
+type TooLargeError struct {
+	Max int // the limit, in bytes
+}
+
+func (e *TooLargeError) Error() string {
+	return "an SSE event exceeds " + strconv.Itoa(e.Max) + " bytes"
+}
+
+// Reader reads the events of a stream. Lines end in LF or CRLF; comment
+// lines and the fields other than data, event and id (retry, unknown ones)
+// are skipped; a leading byte order mark is skipped; an event with no data
+// field is not dispatched, and neither is one the stream ends in the middle
+// of, as the standard says.
+type Reader struct {
+	r       *bufio.Reader
+	max     int
+	started bool
+	line    []byte
+	data    []byte
+	hasData bool
+}
+
+// NewReader returns a Reader of r that fails on an event with more than
+// max bytes of data.
+func NewReader(r io.Reader, max int) *Reader {
+	return &Reader{r: bufio.NewReaderSize(r, 64<<10), max: max}
+}
+
+// Next returns the next event, or io.EOF at the end of the stream.
+func (s *Reader) Next() (Event, error) {
+	s.data, s.hasData = s.data[:0], false
+	var ev Event
+	for {
+		line, err := s.readLine()
+		if err != nil {
+			return Event{}, err
+		}
+		if len(line) == 0 {
+			if s.hasData {
+				ev.Data = s.data
+				return ev, nil
+			}
+			ev = Event{}
+			continue
+		}
+		if line[0] == ':' {
+			continue
+		}
+		name, value := line, []byte(nil)
+		if i := bytes.IndexByte(line, ':'); i >= 0 {
+			name, value = line[:i], line[i+1:]
+			if len(value) > 0 && value[0] == ' ' {
+				value = value[1:]
+			}
+		}
+		switch string(name) {
+		case "data":
+			if s.hasData {
+				s.data = append(s.data, '\n')
+			}
+			s.data = append(s.data, value...)
+			s.hasData = true
+			if len(s.data) > s.max {
+				return Event{}, &TooLargeError{Max: s.max}
+			}
+		case "event":
+			ev.Name = string(value)
+		case "id":
+			if bytes.IndexByte(value, 0) < 0 { // the standard ignores an id with a NUL
+				ev.ID = string(value)
+			}
+		}
+	}
+}
+
+// readLine returns the next line without its terminator. A last line with
+// no terminator is not a line: the stream ended in the middle of it.
+func (s *Reader) readLine() ([]byte, error) {
+	s.line = s.line[:0]
+	for {
+		chunk, err := s.r.ReadSlice('\n')
+		s.line = append(s.line, chunk...)
+		if len(s.line) > s.max+16 { // room for "data: " and the line end
+			return nil, &TooLargeError{Max: s.max}
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		break
+	}
+	line := s.line[:len(s.line)-1]
+	if n := len(line); n > 0 && line[n-1] == '\r' {
+		line = line[:n-1]
+	}
+	if !s.started {
+		s.started = true
+		line = bytes.TrimPrefix(line, []byte("\xEF\xBB\xBF"))
+	}
+	return line, nil
+}
