@@ -56,12 +56,9 @@ func TestA2AJSClientAgainstOurServer(t *testing.T) {
 			// The SDK reports an error in an event stream as an Error whose
 			// cause is the typed error; before a stream starts it throws the
 			// typed error itself. Our server answers a refused subscription
-			// with an error event, which a2a-go needs (it reads only data
-			// lines), and the SDK's REST transport types it directly.
-			subscribe := "Error(cause=JsonRpcUnsupportedOperationError)"
-			if binding == a2a.BindingHTTPJSON {
-				subscribe = "RestUnsupportedOperationError"
-			}
+			// before any event, on both bindings, with one plain response,
+			// which the SDK types directly.
+			subscribe := prefix + "UnsupportedOperationError"
 			want := map[string]any{
 				"protocol": binding,
 				// The echo card offers an extended card to authenticated callers
