@@ -91,12 +91,12 @@ func serveA2AJS(t *testing.T) string {
 	return base
 }
 
-// serveNode runs a server script of node/ that prints its base URL first,
-// and returns that URL and the lines it prints after; closing its stdin
-// stops it.
-func serveNode(t *testing.T, script string) (string, <-chan string) {
+// serveNode runs a server script of node/, with args, that prints its base
+// URL first, and returns that URL and the lines it prints after; closing its
+// stdin stops it.
+func serveNode(t *testing.T, script string, args ...string) (string, <-chan string) {
 	t.Helper()
-	cmd := exec.Command("node", script)
+	cmd := exec.Command("node", append([]string{script}, args...)...)
 	cmd.Dir = nodeDir
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
