@@ -142,7 +142,9 @@ func (r *Run) AgentMessage(parts ...*a2a.Part) *a2a.Message {
 }
 
 // Artifact adds an artifact, or with append adds parts to the artifact of
-// the same ID; lastChunk says that the artifact is whole.
+// the same ID; lastChunk says that the artifact is whole. Appended plain
+// text continues the artifact's last plain text part: text streamed as
+// deltas is stored as one part, and the stream carries each delta.
 func (r *Run) Artifact(art *a2a.Artifact, appendParts, lastChunk bool) error {
 	if art == nil || art.ArtifactID == "" {
 		return errors.New("a2atask: an artifact needs an ID")
