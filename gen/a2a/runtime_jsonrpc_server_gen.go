@@ -121,8 +121,8 @@ func (h *jsonrpcHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		switch {
 		case req.notification():
 			w.WriteHeader(http.StatusNoContent) // a notification gets no answer, error or not
-		case req != nil && req.id != nil && req.streamed && (req.sseOnly() || h.cfg.refusalsAsEvents):
-			h.writeStreamError(w, nil, req, req.id, rerr) // a 0.3 streaming client reads SSE
+		case req != nil && req.id != nil && req.streamed:
+			h.writeRefusal(w, req, req.id, rerr)
 		default:
 			h.writeErrorFor(w, http.StatusOK, req, req.idOrNull(), rerr)
 		}

@@ -3,6 +3,7 @@ package generate
 import (
 	"bytes"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/agui-gen/agui-gen/generator/diff"
@@ -51,7 +52,6 @@ func beyondEmbedded(in Inputs, given *ir.Package) (string, error) {
 // minor is the minor number of a Major.Minor version.
 func minor(version string) int {
 	_, m, _ := strings.Cut(version, ".")
-	var n int
-	fmt.Sscan(m, &n)
+	n, _ := strconv.Atoi(m)
 	return n
 }
