@@ -94,3 +94,36 @@ func slicesEqual(a, b []string) bool {
 	}
 	return true
 }
+
+// TestDocsFencesAreClosed: every code fence the README and docs/ open is
+// closed, so that no page renders its last sections as code.
+func TestDocsFencesAreClosed(t *testing.T) {
+	docs, err := filepath.Glob("../docs/*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, doc := range append([]string{"../README.md"}, docs...) {
+		text, err := os.ReadFile(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		open := 0 // the line of the fence that is open, or 0
+		for i, line := range strings.Split(string(text), "\n") {
+			trimmed := strings.TrimSpace(line)
+			if !strings.HasPrefix(trimmed, "```") {
+				continue
+			}
+			switch {
+			case open == 0:
+				open = i + 1
+			case trimmed == "```":
+				open = 0
+			default:
+				t.Errorf("%s:%d: a fence opens (%s) inside the one opened at line %d", strings.TrimPrefix(doc, "../"), i+1, trimmed, open)
+			}
+		}
+		if open != 0 {
+			t.Errorf("%s:%d: this code fence is never closed", strings.TrimPrefix(doc, "../"), open)
+		}
+	}
+}

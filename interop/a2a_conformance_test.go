@@ -161,9 +161,22 @@ func TestA2AGoDeletesPushConfigsIdempotently(t *testing.T) {
 // every binding; a card with a required extension refuses a client that
 // does not name it in A2A-Extensions with EXTENSION_SUPPORT_REQUIRED, and
 // serves one that does (a2a-go's extension activator) (A2A §3.3.4).
+//
+// JSON-RPC answers the refused stream with one application/json response,
+// which a2a-go v2.4.0's JSON-RPC client, reading only SSE, takes for an
+// empty stream; with WithStreamRefusalsAsEvents it reads the error.
 func TestA2AGoMeetsTheCardsCapabilities(t *testing.T) {
 	ctx := context.Background()
-	flat := serveRuntime(t, func(c *a2a.AgentCard) { c.Capabilities.Streaming = nil })
+	for binding, c := range goClients(t, serveRuntime(t, func(c *a2a.AgentCard) { c.Capabilities.Streaming = nil })) {
+		if binding != string(a2ago.TransportProtocolJSONRPC) {
+			continue
+		}
+		task := goTask(t, c, goText("ask"))
+		for _, err := range c.SubscribeToTask(ctx, &a2ago.SubscribeToTaskRequest{ID: task.ID}) {
+			t.Errorf("a2a-go's JSON-RPC client read a plain refusal of SubscribeToTask as %v: it reads such answers now; drop WithStreamRefusalsAsEvents from the docs' advice", err)
+		}
+	}
+	flat := serveRuntime(t, func(c *a2a.AgentCard) { c.Capabilities.Streaming = nil }, a2a.WithStreamRefusalsAsEvents())
 	for binding, c := range goClients(t, flat) {
 		task := goTask(t, c, goText("ask"))
 		n := 0

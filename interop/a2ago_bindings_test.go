@@ -311,7 +311,9 @@ func exerciseOurClient(t *testing.T, card *a2a.AgentCard, binding string, want p
 // TestA2AGoClientSeesOurRefusals: a call our server refuses before it runs
 // (the caller, or the protocol version) reaches a2a-go's client as the A2A
 // error, unary or streaming, on both HTTP bindings; never as a transport
-// failure or a silently empty stream.
+// failure or a silently empty stream. A refused JSON-RPC stream is one
+// application/json response, which a2a-go v2.4.0 reads only with
+// WithStreamRefusalsAsEvents (see TestA2AGoMeetsTheCardsCapabilities).
 func TestA2AGoClientSeesOurRefusals(t *testing.T) {
 	ctx := context.Background()
 	for _, tc := range []struct {
@@ -322,7 +324,7 @@ func TestA2AGoClientSeesOurRefusals(t *testing.T) {
 		{"caller", a2a.WithAuthenticator(func(*http.Request) (any, error) { return nil, errors.New("no credentials") }), a2ago.ErrUnauthenticated},
 		{"version", a2a.WithProtocolVersions("1.1"), a2ago.ErrVersionNotSupported},
 	} {
-		h, err := a2a.NewHandler(a2a.BindA2AService(echo.New()), echo.Card("http://placeholder"), tc.opt)
+		h, err := a2a.NewHandler(a2a.BindA2AService(echo.New()), echo.Card("http://placeholder"), tc.opt, a2a.WithStreamRefusalsAsEvents())
 		if err != nil {
 			t.Fatal(err)
 		}

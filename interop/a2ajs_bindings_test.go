@@ -56,12 +56,9 @@ func TestA2AJSClientAgainstOurServer(t *testing.T) {
 			// The SDK reports an error in an event stream as an Error whose
 			// cause is the typed error; before a stream starts it throws the
 			// typed error itself. Our server answers a refused subscription
-			// with an error event, which a2a-go needs (it reads only data
-			// lines), and the SDK's REST transport types it directly.
-			subscribe := "Error(cause=JsonRpcUnsupportedOperationError)"
-			if binding == a2a.BindingHTTPJSON {
-				subscribe = "RestUnsupportedOperationError"
-			}
+			// before any event, on both bindings, with one plain response,
+			// which the SDK types directly.
+			subscribe := prefix + "UnsupportedOperationError"
 			want := map[string]any{
 				"protocol": binding,
 				// The echo card offers an extended card to authenticated callers
@@ -94,12 +91,12 @@ func serveA2AJS(t *testing.T) string {
 	return base
 }
 
-// serveNode runs a server script of node/ that prints its base URL first,
-// and returns that URL and the lines it prints after; closing its stdin
-// stops it.
-func serveNode(t *testing.T, script string) (string, <-chan string) {
+// serveNode runs a server script of node/, with args, that prints its base
+// URL first, and returns that URL and the lines it prints after; closing its
+// stdin stops it.
+func serveNode(t *testing.T, script string, args ...string) (string, <-chan string) {
 	t.Helper()
-	cmd := exec.Command("node", script)
+	cmd := exec.Command("node", append([]string{script}, args...)...)
 	cmd.Dir = nodeDir
 	stdin, err := cmd.StdinPipe()
 	if err != nil {

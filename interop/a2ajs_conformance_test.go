@@ -65,14 +65,14 @@ func TestA2AJSConformance(t *testing.T) {
 				t.Fatalf("%v: %s", err, out)
 			}
 			prefix := map[string]string{a2a.BindingJSONRPC: "JsonRpc", a2a.BindingHTTPJSON: "Rest"}[binding]
-			// In an event stream the SDK's JSON-RPC transport wraps the typed
-			// error in an Error (see a2ajs_bindings_test.go).
+			// A refused stream is one plain response, whose error the SDK
+			// types directly (see a2ajs_bindings_test.go).
 			// Its v0.3 REST transport reads only v0.3 error bodies, so the v1.0
 			// google.rpc.Status it is answered with reaches its caller as an
 			// Error whose message holds the refusal.
 			// Its legacy (0.3) transports are served as 0.3, so an unknown task
 			// is not found, in each transport's own error.
-			unsupported, legacy := "Error(cause=JsonRpcUnsupportedOperationError)", "JsonRpcTaskNotFoundError"
+			unsupported, legacy := "JsonRpcUnsupportedOperationError", "JsonRpcTaskNotFoundError"
 			if binding == a2a.BindingHTTPJSON {
 				unsupported, legacy = "RestUnsupportedOperationError", "TaskNotFoundError"
 			}

@@ -22,9 +22,9 @@ func descriptorCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "descriptor",
 		Usage: "write the A2A proto as a descriptor image for buf lint and buf breaking",
-		Description: "Compiles the A2A proto (the embedded v1.0.1, or --a2a-proto) and writes a binary\n" +
-			"google.protobuf.FileDescriptorSet: the proto, as " + imageFile + ", with its source info, and every file it\n" +
-			"imports (google/api/*, google/protobuf/*). buf takes it as input, so lint and breaking checks run\n" +
+		Description: "Compiles the A2A proto (the embedded v1.0.1, or --a2a-proto) and writes a binary " +
+			"google.protobuf.FileDescriptorSet: the proto, as " + imageFile + ", with its source info, and every file it " +
+			"imports (google/api/*, google/protobuf/*). buf takes it as input, so lint and breaking checks run " +
 			"offline with no BSR dependency. The bytes are the same on every run.\n\n" +
 			"Examples:\n" +
 			"  agui-gen descriptor --out a2a.binpb\n" +

@@ -14,23 +14,23 @@ func diffCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "diff",
 		Usage: "report what changed between two spec versions, and whether it breaks",
-		Description: "Compares two versions of the specs in protocol terms: events, definitions, fields (type, required,\n" +
-			"presence, enum values, defaults, constraints), union members, RPCs, streaming, HTTP bindings,\n" +
-			"field numbers and package names, with renames recognised where the evidence is strong (same\n" +
-			"field number and type, same shape). Each change is classed breaking or compatible for the JSON\n" +
-			"wire, the protobuf wire and the generated Go API; the exported Go identifiers that change are\n" +
+		Description: "Compares two versions of the specs in protocol terms: events, definitions, fields (type, required, " +
+			"presence, enum values, defaults, constraints), union members, RPCs, streaming, HTTP bindings, " +
+			"field numbers and package names, with renames recognised where the evidence is strong (same " +
+			"field number and type, same shape). Each change is classed breaking or compatible for the JSON " +
+			"wire, the protobuf wire and the generated Go API; the exported Go identifiers that change are " +
 			"listed too.\n\n" +
-			"Each side is a spec file, a folder of spec files, or \"embedded\" (the specs built into agui-gen).\n" +
-			"When both sides have an AG-UI protobuf ledger (embedded, a folder's proto-freeze*.txt, or\n" +
-			"--from-ledger/--to-ledger), a number that moved or was given to another slot is breaking on the\n" +
+			"Each side is a spec file, a folder of spec files, or \"embedded\" (the specs built into agui-gen). " +
+			"When both sides have an AG-UI protobuf ledger (embedded, a folder's proto-freeze*.txt, or " +
+			"--from-ledger/--to-ledger), a number that moved or was given to another slot is breaking on the " +
 			"protobuf wire, and what the new schema adds is shown with the number --extend-ledger would give it.\n\n" +
 			"Examples:\n" +
 			"  agui-gen diff --from embedded --to new/schema.json\n" +
 			"  agui-gen diff --from a2a-v0.3.0.proto --to a2a.proto --format markdown > comment.md\n" +
 			"  agui-gen diff --from old/ --to new/ --fail-on-breaking    # in CI\n\n" +
-			"With --compat, --from is an earlier A2A version's JSON Schema (\"embedded\": v0.3.0's, with its proto), or the\n" +
-			"proto of an earlier version of --to's major version, and --to an A2A proto (or \"embedded\"), and the report lists\n" +
-			"what the conversion generate emits between the two cannot carry, converter by converter, and which rule\n" +
+			"With --compat, --from is an earlier A2A version's JSON Schema (\"embedded\": v0.3.0's, with its proto), or the " +
+			"proto of an earlier version of --to's major version, and --to an A2A proto (or \"embedded\"), and the report lists " +
+			"what the conversion generate emits between the two cannot carry, converter by converter, and which rule " +
 			"completes it:\n" +
 			"  agui-gen diff --compat --from embedded --to embedded\n" +
 			"  agui-gen diff --compat --from a2a-v1.0.0.proto --to a2a-dev-1.1.proto --to-version 1.1",

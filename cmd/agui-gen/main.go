@@ -6,6 +6,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -24,6 +25,26 @@ import (
 // read from the build info.
 var version = ""
 
+// helpWidth is the width help text is wrapped to.
+const helpWidth = 100
+
+func init() {
+	// Help is wrapped to helpWidth columns, where urfave/cli wraps at
+	// 10,000, and each flag's text goes below its name, indented, so that
+	// the wrapped lines line up.
+	cli.HelpPrinter = func(w io.Writer, templ string, data any) {
+		cli.HelpPrinterCustom(w, templ, data, map[string]any{"wrapAt": func() int { return helpWidth }})
+	}
+	flagString := cli.FlagStringer
+	cli.FlagStringer = func(f cli.Flag) string {
+		name, usage, ok := strings.Cut(flagString(f), "\t")
+		if !ok {
+			return name
+		}
+		return name + "\n" + usage
+	}
+}
+
 func main() {
 	if err := newApp().Run(os.Args); err != nil {
 		fmt.Fprintln(os.Stderr, "agui-gen:", err)
@@ -40,14 +61,13 @@ func newApp() *cli.App {
 	app := &cli.App{
 		Name:  "agui-gen",
 		Usage: "generate Go for the AG-UI and A2A agent protocols",
-		Description: "agui-gen reads the specs of two agent protocols, embedded or given as files: the AG-UI JSON\n" +
-			"Schema with agui-gen's META event definitions, and the A2A proto with the specs of the earlier A2A\n" +
-			"version whose clients a server keeps serving (v0.3's JSON Schema and proto). It writes Go packages:\n" +
-			"agui (types, codecs, validators, the server and client, META stores), a2a (types, codecs, the\n" +
-			"JSON-RPC and HTTP+JSON bindings and clients, with a2agrpc, a2atask, a2acard, a2aauth and the\n" +
-			"earlier version's packages below it), bridge (A2A and AG-UI joined) and agenthost (several agents\n" +
+		Description: "agui-gen reads the specs of two agent protocols, embedded or given as files: the AG-UI JSON " +
+			"Schema with agui-gen's META event definitions, and the A2A proto with the specs of the earlier A2A " +
+			"version whose clients a server keeps serving (v0.3's JSON Schema and proto). It writes Go packages: " +
+			"agui (types, codecs, validators, the server and client, META stores), a2a (types, codecs, the " +
+			"JSON-RPC and HTTP+JSON bindings and clients, with a2agrpc, a2atask, a2acard, a2aauth and the " +
+			"earlier version's packages below it), bridge (A2A and AG-UI joined) and agenthost (several agents " +
 			"on one server).",
-		HideHelpCommand: true,
 		// main prints errors and chooses the exit code.
 		ExitErrHandler: func(*cli.Context, error) {},
 		Commands:       []*cli.Command{generateCommand(), scaffoldCommand(), diffCommand(), descriptorCommand(), versionCommand()},
@@ -122,21 +142,23 @@ func generateCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "generate",
 		Usage: "write the generated packages",
-		Description: "Writes the packages below --out: agui/ for AG-UI and META, a2a/ for A2A, bridge/ and agenthost/. Files are named\n" +
-			"*_gen.go and start with a \"Code generated ... DO NOT EDIT.\" line; generated files that are\n" +
-			"no longer produced are deleted, other files are never touched.\n\n" +
+		Description: "Writes the packages below --out, each in a directory of its own: DIR/agui for AG-UI and META, " +
+			"DIR/a2a for A2A (with its subpackages), DIR/bridge and DIR/agenthost. Files are named *_gen.go and " +
+			"start with a \"Code generated ... DO NOT EDIT.\" line; generated files that are no longer produced " +
+			"are deleted, other files are never touched.\n\n" +
 			"Examples:\n" +
 			"  agui-gen generate --out ./gen\n" +
-			"  agui-gen generate --out ./internal/agui --package-path example.com/app/internal/agui\n" +
-			"  agui-gen generate --out ./gen --agui-schema specs/schema.json --meta specs/meta-events.schema.json\n" +
+			"  agui-gen generate --out ./internal/gen --package-path example.com/app/internal/gen\n" +
+			"  agui-gen generate --out ./gen --agui-schema specs/schema.json --meta specs/meta.schema.json\n" +
 			"  agui-gen generate --out ./gen --a2a-proto specs/a2a.proto\n" +
-			"  agui-gen generate --out ./gen --agui-schema specs/schema.json --agui-ledger specs/proto-freeze.txt --extend-ledger\n" +
+			"  agui-gen generate --out ./gen --agui-schema specs/schema.json \\\n" +
+			"      --agui-ledger specs/proto-freeze.txt --extend-ledger\n" +
 			"  agui-gen generate --out ./gen --check    # in CI: exit 1 if ./gen is stale\n\n" +
-			"In a go:generate line:\n" +
-			"  //go:generate go run github.com/agui-gen/agui-gen/cmd/agui-gen generate --out gen --package-path example.com/app/gen",
+			"In a go:generate line, with agui-gen a tool of your module (go get -tool, or go mod edit -tool):\n" +
+			"  //go:generate go tool agui-gen generate --out gen",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "out", Usage: "output `DIR`; packages are written to DIR/agui", Required: true},
-			&cli.StringFlag{Name: "package-path", Usage: "import path of DIR (for qualified names in generated code); default: derived from go.mod when DIR is inside the module"},
+			&cli.StringFlag{Name: "out", Usage: "output `DIR`; each package is written below it (DIR/agui, DIR/a2a, DIR/bridge, DIR/agenthost)", Required: true},
+			&cli.StringFlag{Name: "package-path", Usage: "import `PATH` of DIR (for qualified names in generated code); default: derived from go.mod when DIR is inside the module"},
 			&cli.StringFlag{Name: "agui-schema", Usage: "AG-UI JSON Schema `FILE` (default: the embedded AG-UI 1.1 schema)"},
 			&cli.StringFlag{Name: "meta", Usage: "META event definitions `FILE` (default: the embedded definitions)"},
 			&cli.StringFlag{Name: "agui-ledger", Usage: "AG-UI protobuf number ledger `FILE` (proto-freeze.txt) that numbers the binary transport (default: the embedded one, for the embedded schema)"},
@@ -162,10 +184,16 @@ func runGenerate(c *cli.Context) error {
 		if in.AGUISchema, err = generate.ReadSpec(f); err != nil {
 			return err
 		}
+		if err := generate.Expect("--agui-schema", in.AGUISchema, generate.KindAGUISchema); err != nil {
+			return cli.Exit(err.Error(), 2)
+		}
 	}
 	if f := c.String("meta"); f != "" {
 		if in.Meta, err = generate.ReadSpec(f); err != nil {
 			return err
+		}
+		if err := generate.Expect("--meta", in.Meta, generate.KindMeta); err != nil {
+			return cli.Exit(err.Error(), 2)
 		}
 	}
 	ledgerFile, extend := c.String("agui-ledger"), c.Bool("extend-ledger")

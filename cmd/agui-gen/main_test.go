@@ -438,23 +438,120 @@ func TestGenerateNamesWhatGoModLacks(t *testing.T) {
 		!strings.Contains(out, "go.opentelemetry.io/otel/trace") || strings.Contains(out, "example.com/app") {
 		t.Fatalf("generate in a module that requires nothing:\n%s", out)
 	}
-	requires := "module example.com/app
-
-go 1.26
-
-require (
-	github.com/agui-gen/agui-gen v0.0.0
-	github.com/evanphx/json-patch/v5 v5.9.11
-	github.com/rs/cors v1.11.1
-	go.opentelemetry.io/otel v1.47.0
-	go.opentelemetry.io/otel/metric v1.47.0
-	go.opentelemetry.io/otel/trace v1.47.0
-)
-"
+	requires := "module example.com/app\n\ngo 1.26\n\nrequire (\n\tgithub.com/agui-gen/agui-gen v0.0.0\n\tgithub.com/evanphx/json-patch/v5 v5.9.11\n\tgithub.com/rs/cors v1.11.1\n\tgo.opentelemetry.io/otel v1.47.0\n\tgo.opentelemetry.io/otel/metric v1.47.0\n\tgo.opentelemetry.io/otel/trace v1.47.0\n)\n"
 	if err := os.WriteFile(gomod, []byte(requires), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if out, err := run(t, "generate", "--out", filepath.Join(root, "gen"), "--only", "agui"); err != nil || strings.Contains(out, "go mod tidy") {
 		t.Fatalf("generate once go.mod requires it all: %v\n%s", err, out)
+	}
+}
+
+// TestNotAnAGUISchemaIsNamed: generate --agui-schema on a file that is not an
+// AG-UI JSON Schema says so at once, and what it is instead, as does --meta
+// on a file that is not META definitions; nothing is written.
+func TestNotAnAGUISchemaIsNamed(t *testing.T) {
+	dir := t.TempDir()
+	pkg := filepath.Join(dir, "package.json")
+	os.WriteFile(pkg, []byte(`{"name":"my-app","version":"1.0.0"}`), 0o644)
+	text := filepath.Join(dir, "notes.json")
+	os.WriteFile(text, []byte("not JSON at all"), 0o644)
+	for _, c := range []struct {
+		flag, file, want string
+	}{
+		{"--agui-schema", pkg, "--agui-schema package.json is not an AG-UI JSON Schema: it has no $defs"},
+		{"--agui-schema", text, "--agui-schema notes.json is not an AG-UI JSON Schema: it is not JSON"},
+		{"--agui-schema", "../../schemas/meta/meta-events.schema.json", "is not an AG-UI JSON Schema: it is META event definitions; pass it with --meta"},
+		{"--agui-schema", "../../schemas/a2a/a2a-v0.3.0.schema.json", "is not an AG-UI JSON Schema: it is an A2A JSON Schema; pass it with --a2a-compat"},
+		{"--agui-schema", "../../schemas/a2a/a2a.proto", "is not an AG-UI JSON Schema: it is a proto; pass it with --a2a-proto"},
+		{"--meta", "../../schemas/agui/schema.json", "--meta schema.json is not META event definitions: it is an AG-UI JSON Schema; pass it with --agui-schema"},
+		{"--meta", pkg, "--meta package.json is not META event definitions: it does not name the schema it extends in x-agui-extends"},
+	} {
+		out := filepath.Join(dir, "gen")
+		_, err := run(t, "generate", "--out", out, "--package-path", "example.com/x/gen", c.flag, c.file)
+		var exit cli.ExitCoder
+		if !errors.As(err, &exit) || exit.ExitCode() != 2 || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s %s: %v, want exit 2 saying %q", c.flag, c.file, err, c.want)
+		}
+		if _, err := os.Stat(out); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("%s %s: something was written", c.flag, c.file)
+		}
+	}
+}
+
+// TestHelp: agui-gen help, and help for a command, print the help; every
+// line of every command's help fits in helpWidth columns.
+func TestHelp(t *testing.T) {
+	out, err := run(t, "help")
+	if err != nil || !strings.Contains(out, "COMMANDS:") || !strings.Contains(out, "generate") {
+		t.Fatalf("agui-gen help: %v\n%s", err, out)
+	}
+	out, err = run(t, "help", "generate")
+	if err != nil || !strings.Contains(out, "--agui-schema") {
+		t.Fatalf("agui-gen help generate: %v\n%s", err, out)
+	}
+	for _, args := range [][]string{{"--help"}, {"generate", "--help"}, {"scaffold", "--help"}, {"diff", "--help"},
+		{"descriptor", "--help"}, {"version", "--help"}} {
+		out, err := run(t, args...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range strings.Split(out, "\n") {
+			if len([]rune(line)) > helpWidth {
+				t.Errorf("%s: a line of %d characters: %s", strings.Join(args, " "), len([]rune(line)), line)
+			}
+		}
+	}
+}
+
+// TestGenerateHelpSaysWherePackagesGo: --out's help names every package
+// directory below DIR, and generate's help shows the go:generate line the
+// README does.
+func TestGenerateHelpSaysWherePackagesGo(t *testing.T) {
+	out, err := run(t, "generate", "--help")
+	if err != nil {
+		t.Fatal(err)
+	}
+	flat := strings.Join(strings.Fields(out), " ")
+	if !strings.Contains(flat, "each package is written below it (DIR/agui, DIR/a2a, DIR/bridge, DIR/agenthost)") {
+		t.Errorf("--out's help does not say where packages go:\n%s", out)
+	}
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := regexp.MustCompile(`//go:generate [^\n]*`)
+	inReadme, inHelp := line.FindString(string(readme)), line.FindString(out)
+	if inReadme == "" || inReadme != inHelp {
+		t.Errorf("the README's go:generate line %q, generate's help's %q", inReadme, inHelp)
+	}
+}
+
+// TestProtoBeyondItsVersion: an A2A proto that adds to the embedded
+// version's, given without --a2a-version, is generated, and generate says
+// which version it is served as, what it adds, and which flag to pass;
+// with --a2a-version, or for the embedded proto, it says nothing of it.
+func TestProtoBeyondItsVersion(t *testing.T) {
+	dir := t.TempDir()
+	gen := func(extra ...string) string {
+		t.Helper()
+		out, err := run(t, append([]string{"generate", "--out", filepath.Join(dir, "gen"), "--package-path", "example.com/x/gen"}, extra...)...)
+		if err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		return out
+	}
+	out := gen("--a2a-proto", "../../generator/testdata/a2a-dev-1.1.proto")
+	for _, want := range []string{"a2a-dev-1.1.proto has 5 elements the embedded A2A 1.0 proto lacks (field ", "Task.generation",
+		"its package (lf.a2a.v1) names no later version, so it is served as A2A 1.0 and A2A 1.0 clients are sent what it adds",
+		"name it with --a2a-version (such as --a2a-version 1.1)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("without --a2a-version, generate does not say %q:\n%s", want, out)
+		}
+	}
+	for _, args := range [][]string{{"--a2a-proto", "../../generator/testdata/a2a-dev-1.1.proto", "--a2a-version", "1.1"}, {"--a2a-proto", "../../schemas/a2a/a2a.proto"}} {
+		if out := gen(args...); strings.Contains(out, "--a2a-version") {
+			t.Errorf("%v: %s", args, out)
+		}
 	}
 }

@@ -18,12 +18,12 @@ func scaffoldCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "scaffold",
 		Usage: "write an example server, yours to edit, that serves AG-UI and A2A on the generated packages",
-		Description: "Writes a main package to --out: an AG-UI endpoint with META feedback, capabilities, cancel and\n" +
-			"interrupts; the same agent over A2A (JSON-RPC, HTTP+JSON, gRPC) through the bridge and the task\n" +
-			"runtime; SQLite or PostgreSQL storage; bearer-token auth; graceful shutdown; a chat page on\n" +
-			"@ag-ui/client; and a scripted agent to replace with yours. The files are yours: they are not\n" +
+		Description: "Writes a main package to --out: an AG-UI endpoint with META feedback, capabilities, cancel and " +
+			"interrupts; the same agent over A2A (JSON-RPC, HTTP+JSON, gRPC) through the bridge and the task " +
+			"runtime; SQLite or PostgreSQL storage; bearer-token auth; graceful shutdown; a chat page on " +
+			"@ag-ui/client; and a scripted agent to replace with yours. The files are yours: they are not " +
 			"*_gen.go, and an existing one is never overwritten without --force.\n\n" +
-			"Unless --gen names packages generated elsewhere, the packages are generated into --out/gen, with a\n" +
+			"Unless --gen names packages generated elsewhere, the packages are generated into --out/gen, with a " +
 			"go:generate line to regenerate them.\n\n" +
 			"Examples:\n" +
 			"  agui-gen scaffold --out ./myagent --module example.com/myagent   # a new module\n" +

@@ -141,24 +141,45 @@ func TestA2A(t *testing.T) {
 		c := a2a.NewA2AServiceClient(transport)
 		var text strings.Builder
 		var state a2a.TaskState
+		var taskID string
+		updates := 0
 		for ev, err := range c.SendStreamingMessage(ctx, &a2a.SendMessageRequest{Message: &a2a.Message{
 			MessageID: "m1", Role: a2a.RoleUser, Parts: []*a2a.Part{{Content: &a2a.PartText{Text: "What is the weather in Paris?"}}}}}) {
 			if err != nil {
 				t.Fatal(err)
 			}
 			switch ev := ev.Payload.(type) {
+			case *a2a.StreamResponseTask:
+				taskID = ev.Task.ID
 			case *a2a.StreamResponseArtifactUpdate:
 				for _, p := range ev.ArtifactUpdate.Artifact.Parts {
 					if tp, ok := p.Content.(*a2a.PartText); ok {
 						text.WriteString(tp.Text)
+						updates++
 					}
 				}
 			case *a2a.StreamResponseStatusUpdate:
 				state = ev.StatusUpdate.Status.State
 			}
 		}
-		if state != a2a.TaskStateCompleted || !strings.Contains(text.String(), "sunny") {
-			t.Errorf("%s: %v %q", card.Name, state, text.String())
+		if state != a2a.TaskStateCompleted || !strings.Contains(text.String(), "sunny") || updates < 2 {
+			t.Errorf("%s: %v %q in %d updates", card.Name, state, text.String(), updates)
+		}
+		// The reply streamed word by word is stored whole: one text part.
+		task, err := c.GetTask(ctx, &a2a.GetTaskRequest{ID: taskID})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var parts []string
+		for _, art := range task.Artifacts {
+			for _, p := range art.Parts {
+				if tp, ok := p.Content.(*a2a.PartText); ok {
+					parts = append(parts, tp.Text)
+				}
+			}
+		}
+		if len(parts) != 1 || parts[0] != text.String() {
+			t.Errorf("the stored reply's text parts: %q, want one: %q", parts, text.String())
 		}
 	}
 	_, err = a2a.NewA2AServiceClient(a2a.NewJSONRPCTransport(base)).GetTask(ctx, &a2a.GetTaskRequest{ID: "x"})

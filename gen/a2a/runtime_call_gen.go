@@ -96,7 +96,8 @@ func ParseVersion(s string) (string, bool) {
 // NegotiateVersion picks the version a call is served in: requested (the
 // A2A-Version value, empty when absent) must name one of supported, patch
 // ignored. An absent value means LegacyVersion unless absentAs says
-// otherwise. A failure is ErrVersionNotSupported.
+// otherwise. A failure is ErrVersionNotSupported, whose message says what
+// the request asked for and which header to send instead.
 func NegotiateVersion(requested string, supported []string, absentAs string) (string, *RPCError) {
 	v := requested
 	if strings.TrimSpace(v) == "" {
@@ -113,8 +114,54 @@ func NegotiateVersion(requested string, supported []string, absentAs string) (st
 			}
 		}
 	}
+	if strings.TrimSpace(requested) == "" && absentAs == "" {
+		return "", MissingVersion("", supported)
+	}
 	return "", NewError(ErrVersionNotSupported, "the requested A2A protocol version '"+v+
-		"' is not supported; this agent speaks "+strings.Join(supported, ", "))
+		"' is not supported; this agent speaks "+strings.Join(supported, ", ")+": send the header "+
+		VersionHeader+": "+newestVersion(supported))
+}
+
+// MissingVersion is the error for a call that names no A2A-Version where
+// the version it is read as (LegacyVersion, A2A §3.6.2) is not served: it
+// says so, and which header to send. what names the call when it is known
+// to be one of this version's ("SendMessage", "POST /message:send"), so the
+// client learns that it called the right method with the wrong version.
+func MissingVersion(what string, supported []string) *RPCError {
+	msg := "this request names no " + VersionHeader + ", which A2A reads as version " + LegacyVersion +
+		" (A2A §3.6.2), and this agent speaks " + strings.Join(supported, ", ") + " here"
+	if what != "" {
+		msg = what + " is an A2A " + newestVersion(supported) + " method, but this request names no " + VersionHeader +
+			", which A2A reads as version " + LegacyVersion + " (A2A §3.6.2)"
+	}
+	return NewError(ErrVersionNotSupported, msg+": send the header "+VersionHeader+": "+newestVersion(supported))
+}
+
+// newestVersion is the newest of versions (Major.Minor), or
+// a2a.ProtocolVersion when there are none.
+func newestVersion(versions []string) string {
+	newest := ""
+	key := func(v string) (uint64, uint64) {
+		major, minor, _ := strings.Cut(v, ".")
+		a, _ := strconv.ParseUint(major, 10, 16)
+		b, _ := strconv.ParseUint(minor, 10, 16)
+		return a, b
+	}
+	for _, v := range versions {
+		if newest == "" {
+			newest = v
+			continue
+		}
+		a, b := key(v)
+		na, nb := key(newest)
+		if a > na || (a == na && b > nb) {
+			newest = v
+		}
+	}
+	if newest == "" {
+		return ProtocolVersion
+	}
+	return newest
 }
 
 // splitList reads a comma-separated header value (A2A-Extensions).

@@ -186,6 +186,11 @@ func Run(in Inputs, opts Options) (*Output, error) {
 		return nil, err
 	}
 	var notes []string
+	if note, err := beyondEmbedded(in, a2a); err != nil {
+		return nil, err
+	} else if note != "" {
+		notes = append(notes, note)
+	}
 	var compatSchemas []compatSchema
 	var compatProtos map[string]*ir.Package
 	if earlier, runtime := a2a.Sources[0].Version, schemas.A2AVersion; major(earlier) < major(runtime) {

@@ -1,7 +1,8 @@
 // Serves an @a2a-js/sdk executor on loopback, for the server scripts:
 // JSON-RPC at /a2a/jsonrpc, HTTP+JSON at /a2a/rest and the card at
 // /.well-known/agent-card.json. Prints the base URL, then serves until
-// stdin closes.
+// stdin closes. With --no-streaming on the command line, the card declares
+// no streaming.
 import express from 'express';
 import { DefaultRequestHandler, InMemoryTaskStore } from '@a2a-js/sdk/server';
 import { agentCardHandler, jsonRpcHandler, restHandler, UserBuilder } from '@a2a-js/sdk/server/express';
@@ -17,7 +18,7 @@ export function serveAgent({ name, description, skill }, executor) {
         { url: base + '/a2a/rest', protocolBinding: 'HTTP+JSON', protocolVersion: '1.0', tenant: '' },
       ],
       provider: undefined, documentationUrl: undefined, iconUrl: undefined,
-      capabilities: { streaming: true, pushNotifications: false, extensions: [], extendedAgentCard: false },
+      capabilities: { streaming: !process.argv.includes('--no-streaming'), pushNotifications: false, extensions: [], extendedAgentCard: false },
       securitySchemes: {}, securityRequirements: [], signatures: [],
       defaultInputModes: ['text/plain'], defaultOutputModes: ['text/plain'],
       skills: [{ ...skill, examples: [], inputModes: [], outputModes: [], securityRequirements: [] }],

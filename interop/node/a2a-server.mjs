@@ -4,7 +4,7 @@
 // /.well-known/agent-card.json. Prints the base URL, then serves until
 // stdin closes. For interop/a2a_js_test.go.
 //
-//   node a2a-server.mjs
+//   node a2a-server.mjs [--no-streaming]
 import { Role, TaskState } from '@a2a-js/sdk';
 import { serveAgent } from './a2a-js-serve.mjs';
 

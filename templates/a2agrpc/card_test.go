@@ -58,7 +58,7 @@ func TestGRPCHeldToTheCard(t *testing.T) {
 	// without a2a-version: the version is refused first.
 	bad := &wrapperspb.BytesValue{Value: []byte{0xff}}
 	err = conn.Invoke(ctx, a2a.A2AService.Methods[2].FullMethod, bad, new(a2a.Task))
-	if st, _ := status.FromError(err); st.Code() != codes.FailedPrecondition || !strings.Contains(st.Message(), "'0.3' is not supported") {
+	if st, _ := status.FromError(err); st.Code() != codes.FailedPrecondition || !strings.Contains(st.Message(), "names no A2A-Version, which A2A reads as version 0.3 (A2A §3.6.2), and this agent speaks 1.0 here: send the header A2A-Version: 1.0") {
 		t.Errorf("an unreadable message without a version: %v", err)
 	}
 	versioned := metadata.AppendToOutgoingContext(ctx, "a2a-version", "1.0")

@@ -92,7 +92,7 @@ func TestGRPCStatusAndVersion(t *testing.T) {
 	// A raw call without a2a-version is a 0.3 call, which this server refuses.
 	err := conn.Invoke(context.Background(), a2a.A2AService.Methods[2].FullMethod, &a2a.GetTaskRequest{ID: "x"}, new(a2a.Task))
 	st, _ := status.FromError(err)
-	if st.Code() != codes.FailedPrecondition || !strings.Contains(st.Message(), "'0.3' is not supported") {
+	if st.Code() != codes.FailedPrecondition || !strings.Contains(st.Message(), "names no A2A-Version, which A2A reads as version 0.3 (A2A §3.6.2), and this agent speaks 1.0 here: send the header A2A-Version: 1.0") {
 		t.Fatalf("no version: %v", err)
 	}
 	if len(st.Details()) != 1 {

@@ -178,14 +178,19 @@ func TestJSONRPCErrors(t *testing.T) {
 		{"wrong type", `{"jsonrpc":"2.0","id":4,"method":"GetTask","params":{"id":"x","historyLength":"many"}}`, nil, 200, `"id":4,"error":{"code":-32602,`},
 		{"unknown task", `{"jsonrpc":"2.0","id":5,"method":"GetTask","params":{"id":"nope"}}`, nil, 200,
 			`{"jsonrpc":"2.0","id":5,"error":{"code":-32001,"message":"task \"nope\" not found","data":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"TASK_NOT_FOUND","domain":"a2a-protocol.org"}]}}`},
-		{"no version header", `{"jsonrpc":"2.0","id":6,"method":"GetTask","params":{"id":"x"}}`, []string{"A2A-Version", ""}, 200, `"id":6,"error":{"code":-32009,`},
+		{"no version header", `{"jsonrpc":"2.0","id":6,"method":"GetTask","params":{"id":"x"}}`, []string{"A2A-Version", ""}, 200,
+			`"id":6,"error":{"code":-32009,"message":"GetTask is an A2A 1.0 method, but this request names no A2A-Version, which A2A reads as version 0.3 (A2A §3.6.2): send the header A2A-Version: 1.0"`},
+		{"no version header, unknown method", `{"jsonrpc":"2.0","id":6,"method":"NoSuchMethod"}`, []string{"A2A-Version", ""}, 200,
+			`"id":6,"error":{"code":-32009,"message":"this request names no A2A-Version, which A2A reads as version 0.3 (A2A §3.6.2), and this agent speaks 1.0 here: send the header A2A-Version: 1.0"`},
 		{"unsupported version", `{"jsonrpc":"2.0","id":6,"method":"GetTask","params":{"id":"x"}}`, []string{"A2A-Version", "2.0"}, 200, `"code":-32009,"message":"the requested A2A protocol version '2.0' is not supported`},
 		{"patch ignored", `{"jsonrpc":"2.0","id":6,"method":"GetTask","params":{"id":"x"}}`, []string{"A2A-Version", "1.0.7"}, 200, `"code":-32001`},
 		{"empty batch", `[]`, nil, 200, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,`},
 		{"batch", `[{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"id":"a"}},{"jsonrpc":"2.0","method":"GetTask","params":{"id":"b"}},1,{"jsonrpc":"2.0","id":2,"method":"SendStreamingMessage","params":` + msg + `}]`, nil, 200,
 			`[{"jsonrpc":"2.0","id":1,"error":{"code":-32001,`},
 		{"stream refused for its version", `{"jsonrpc":"2.0","id":8,"method":"SendStreamingMessage","params":` + msg + `}`, []string{"A2A-Version", "2.0"}, 200,
-			"data: {\"jsonrpc\":\"2.0\",\"id\":8,\"error\":{\"code\":-32009,"},
+			`{"jsonrpc":"2.0","id":8,"error":{"code":-32009,"message":"the requested A2A protocol version '2.0' is not supported; this agent speaks 1.0: send the header A2A-Version: 1.0"`},
+		{"stream without a version", `{"jsonrpc":"2.0","id":9,"method":"SendStreamingMessage","params":` + msg + `}`, []string{"A2A-Version", ""}, 200,
+			`{"jsonrpc":"2.0","id":9,"error":{"code":-32009,"message":"SendStreamingMessage is an A2A 1.0 method, but this request names no A2A-Version, which A2A reads as version 0.3 (A2A §3.6.2): send the header A2A-Version: 1.0"`},
 		{"batch too long", "[" + strings.Repeat(`{"jsonrpc":"2.0","method":"x"},`, 64) + "1]", nil, 200,
 			`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"a batch holds at most 64 requests; this one has 65"`},
 		{"too large", `{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"id":"` + strings.Repeat("x", 5000) + `"}}`, nil, 413, `"code":-32600,"message":"request body of 5062 bytes exceeds the limit of 4096"`},
@@ -200,7 +205,15 @@ func TestJSONRPCErrors(t *testing.T) {
 		})
 	}
 	t.Run("batch answers each request but the notification", func(t *testing.T) {
-		_, _, body := post(t, http.MethodPost, base, "application/json", cases[16].body)
+		i := slices.IndexFunc(cases, func(c struct {
+			name, body string
+			header     []string
+			status     int
+			want       string
+		}) bool {
+			return c.name == "batch"
+		})
+		_, _, body := post(t, http.MethodPost, base, "application/json", cases[i].body)
 		if strings.Count(body, `"jsonrpc"`) != 3 || !strings.Contains(body, `"id":null,"error":{"code":-32600`) ||
 			!strings.Contains(body, `"id":2,"error":{"code":-32600,"message":"SendStreamingMessage streams its answer`) {
 			t.Fatalf("batch: %s", body)
@@ -255,7 +268,7 @@ func TestCardIsEnforced(t *testing.T) {
 		want                    string
 	}{
 		{"JSON-RPC stream without streaming", http.MethodPost, flat, `{"jsonrpc":"2.0","id":1,"method":"SendStreamingMessage","params":` + msg + `}`, nil, 200,
-			"data: {\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32004,\"message\":\"SendStreamingMessage streams, and this agent's card does not declare streaming\""},
+			"{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32004,\"message\":\"SendStreamingMessage streams, and this agent's card does not declare streaming\""},
 		{"JSON-RPC subscription without streaming", http.MethodPost, flat, `{"jsonrpc":"2.0","id":2,"method":"SubscribeToTask","params":{"id":"t"}}`, nil, 200, `"code":-32004`},
 		{"JSON-RPC unary without streaming", http.MethodPost, flat, `{"jsonrpc":"2.0","id":3,"method":"GetTask","params":{"id":"t"}}`, nil, 200, `"code":-32001`},
 		{"REST stream without streaming", http.MethodPost, flat + "/message:stream", msg, nil, 400, `"status":"FAILED_PRECONDITION","message":"SendStreamingMessage streams`},
@@ -338,9 +351,12 @@ func TestRESTRouting(t *testing.T) {
 	// Without A2A-Version the client speaks 0.3: on a path that is not
 	// 0.3's it is told so before its path is looked for, whether this
 	// version has the path or not.
-	for _, path := range []string{"/nothing/here/at/all", "/tasks/" + id} {
+	for path, message := range map[string]string{
+		"/nothing/here/at/all": "this request names no A2A-Version, which A2A reads as version 0.3 (A2A §3.6.2), and this agent speaks 1.0 here: send the header A2A-Version: 1.0",
+		"/tasks/" + id:         "GetTask (GET /tasks/" + id + ") is an A2A 1.0 method, but this request names no A2A-Version, which A2A reads as version 0.3 (A2A §3.6.2): send the header A2A-Version: 1.0",
+	} {
 		status, _, body := post(t, "GET", base+path, "", "", "A2A-Version", "")
-		if status != 400 || !strings.Contains(body, `"reason":"VERSION_NOT_SUPPORTED"`) {
+		if status != 400 || !strings.Contains(body, `"reason":"VERSION_NOT_SUPPORTED"`) || !strings.Contains(body, `"message":"`+message+`"`) {
 			t.Errorf("GET %s without a version: %d %s", path, status, body)
 		}
 	}
@@ -471,14 +487,19 @@ func TestExtendedCardBehindAuth(t *testing.T) {
 			}
 		}
 	}
-	// JSON-RPC answers a refused caller in the body of a 200, as an SSE
-	// event for a client that reads a stream: the only place a2a-go looks.
-	for accept, want := range map[string]string{"application/json": `{"jsonrpc":"2.0","id":null,"error":{"code":-31401,`,
-		"text/event-stream": `data: {"jsonrpc":"2.0","id":null,"error":{"code":-31401,`} {
+	// JSON-RPC answers a refused caller in the body of a 200, as one
+	// JSON-RPC response whatever the client accepts: the call has no
+	// stream; a client that names no version (0.3's) and reads a stream
+	// gets it as the stream's only event, which 0.3's SDKs need.
+	for _, c := range []struct{ accept, version, ctype, want string }{
+		{"application/json", "1.0", "application/json", `{"jsonrpc":"2.0","id":null,"error":{"code":-31401,`},
+		{"text/event-stream", "1.0", "application/json", `{"jsonrpc":"2.0","id":null,"error":{"code":-31401,`},
+		{"text/event-stream", "", "text/event-stream", `data: {"jsonrpc":"2.0","id":null,"error":{"code":-31401,`},
+	} {
 		status, h, body := post(t, http.MethodPost, base, "application/json", `{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"id":"x"}}`,
-			"Authorization", "Bearer bad", "Accept", accept)
-		if status != 200 || !strings.HasPrefix(body, want) || !strings.HasPrefix(h.Get("Content-Type"), accept) {
-			t.Errorf("refused with Accept %s: %d %s %s", accept, status, h.Get("Content-Type"), body)
+			"Authorization", "Bearer bad", "Accept", c.accept, "A2A-Version", c.version)
+		if status != 200 || !strings.HasPrefix(body, c.want) || !strings.HasPrefix(h.Get("Content-Type"), c.ctype) {
+			t.Errorf("refused with Accept %s, A2A-Version %q: %d %s %s", c.accept, c.version, status, h.Get("Content-Type"), body)
 		}
 	}
 }

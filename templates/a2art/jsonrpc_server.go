@@ -16,7 +16,14 @@ import (
 // NewJSONRPCHandler serves svc over JSON-RPC 2.0 (A2A §9): POST a request
 // whose method is an RPC's name and whose params are its request message in
 // ProtoJSON; unary RPCs answer with one response, streaming RPCs with
-// Server-Sent Events whose data are JSON-RPC responses. Errors follow
+// Server-Sent Events whose data are JSON-RPC responses. A streaming call
+// refused before its first event (a malformed request, a card without
+// streaming, a finished task to subscribe to) is answered as a unary one,
+// one application/json response, as the A2A TCK and @a2a-js/sdk expect;
+// only an error after the first event is an event of the stream. (A 0.3
+// client is answered in SSE either way, since 0.3's SDKs read nothing
+// else; WithStreamRefusalsAsEvents does the same for every client.) Errors
+// follow
 // JSON-RPC 2.0 §5.1 (-32700, -32600, -32601, -32602, -32603) and the A2A
 // table (-32001…), with a google.rpc.ErrorInfo in error.data. Batches are
 // served as §6 says, unary RPCs only; notifications run and get no reply.
@@ -104,8 +111,8 @@ func (h *jsonrpcHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if rerr == nil {
 		if req.compat != nil {
 			rerr = compatVersion(r, req.compatVersion, req.method, info)
-		} else {
-			rerr = h.cfg.version(r, info)
+		} else if rerr = h.cfg.version(r, info); rerr != nil && req.handler != nil && h.cfg.missingVersion(r) {
+			rerr = MissingVersion(req.method, h.cfg.versions) // one of this version's methods, without its header
 		}
 	}
 	if rerr == nil {
@@ -116,7 +123,7 @@ func (h *jsonrpcHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		case req.notification():
 			w.WriteHeader(http.StatusNoContent) // a notification gets no answer, error or not
 		case req != nil && req.id != nil && req.streamed:
-			h.writeStreamError(w, nil, req, req.id, rerr) // a streaming client reads SSE
+			h.writeRefusal(w, req, req.id, rerr)
 		default:
 			h.writeErrorFor(w, http.StatusOK, req, req.idOrNull(), rerr)
 		}
@@ -298,9 +305,17 @@ func (h *jsonrpcHandler) unary(ctx context.Context, req *rpcRequest) (a2a.ProtoV
 	return InvokeUnary(ctx, h.cfg.logger, req.handler, msg)
 }
 
-// serveStream answers a streaming RPC with SSE of JSON-RPC responses; an
-// error, before the first message or after it, is one of them, since a
-// streaming client reads nothing but SSE.
+// sseOnly reports whether r is an earlier major version's (0.3) streaming
+// call, whose clients read its answer only as SSE (@a2a-js/sdk 0.3 fails on
+// any other Content-Type without reading it): an error before the first
+// event is then the stream's only event.
+func (r *rpcRequest) sseOnly() bool {
+	return r.earlier || (r.compat != nil && !ownBindings(r.compatVersion))
+}
+
+// serveStream answers a streaming RPC with SSE of JSON-RPC responses. An
+// error before the first message is a plain JSON-RPC response (writeRefusal),
+// one after it an event of the stream.
 func (h *jsonrpcHandler) serveStream(ctx context.Context, w http.ResponseWriter, r *http.Request, req *rpcRequest) {
 	release, ok := h.cfg.admitStream(w, func(rerr *a2a.RPCError) {
 		h.writeErrorFor(w, http.StatusServiceUnavailable, req, req.idOrNull(), rerr)
@@ -311,12 +326,12 @@ func (h *jsonrpcHandler) serveStream(ctx context.Context, w http.ResponseWriter,
 	defer release()
 	msg, rerr := h.decode(req)
 	if rerr != nil {
-		h.writeStreamError(w, nil, req, req.id, rerr)
+		h.writeRefusal(w, req, req.id, rerr)
 		return
 	}
 	if f := h.cfg.streamFormat(r); f != nil && req.id != nil {
 		if rerr := serveFormat(ctx, h.cfg, f, w, r, req.handler, msg); rerr != nil {
-			h.writeStreamError(w, nil, req, req.id, rerr)
+			h.writeRefusal(w, req, req.id, rerr)
 		}
 		return
 	}
@@ -327,21 +342,40 @@ func (h *jsonrpcHandler) serveStream(ctx context.Context, w http.ResponseWriter,
 	ctx, sse, end := h.cfg.openStream(ctx, w)
 	defer end()
 	var buf []byte
+	sent := false
 	next := eventIDs(ctx)
 	rerr = InvokeStream(ctx, h.cfg.logger, req.handler, msg, func(m a2a.ProtoValue) error {
 		if req.id == nil {
 			return nil // a notification: nobody listens
 		}
 		buf = req.appendAnswer(buf[:0], id, m, nil)
+		sent = true
 		return sse.namedEvent("", next(), buf)
 	})
 	switch {
 	case req.id == nil:
 		w.WriteHeader(http.StatusNoContent) // a notification gets no answer, error or not
+	case rerr != nil && !sent:
+		end() // nothing was written: the writer has not started the stream
+		h.writeRefusal(w, req, id, rerr)
 	case rerr != nil:
 		h.writeStreamError(w, sse, req, id, rerr)
 	default:
 		sse.open() // a stream with no events is still a stream
+	}
+}
+
+// writeRefusal answers a streaming call refused before its first event:
+// with one JSON-RPC response, as a unary call is answered, or, for a 0.3
+// client, as the only event of a stream.
+func (h *jsonrpcHandler) writeRefusal(w http.ResponseWriter, req *rpcRequest, id json.RawMessage, rerr *a2a.RPCError) {
+	switch {
+	case id == nil:
+		w.WriteHeader(http.StatusNoContent)
+	case req.sseOnly() || h.cfg.refusalsAsEvents:
+		h.writeStreamError(w, nil, req, id, rerr)
+	default:
+		h.writeErrorFor(w, http.StatusOK, req, id, rerr)
 	}
 }
 
@@ -409,16 +443,16 @@ func (h *jsonrpcHandler) serveBatch(w http.ResponseWriter, r *http.Request, info
 	w.Write(append(out, ']'))
 }
 
-// writeEarlyError answers a call refused before its body is read: as the
-// only event of an SSE stream when the client reads one (it streams), else
-// as a plain response. Either way with status 200, since a JSON-RPC client
-// reads errors from the body of a 200 (a2a-go's reads no other).
+// writeEarlyError answers a call refused before its body is read: as a
+// plain response, with status 200, since a JSON-RPC client reads errors
+// from the body of a 200 (a2a-go's reads no other); to a 0.3 client that
+// streams, as the only event of an SSE stream.
 func (h *jsonrpcHandler) writeEarlyError(w http.ResponseWriter, r *http.Request, rerr *a2a.RPCError) {
 	// A client that names no version, or an earlier major the server
 	// serves, may read only that version's error object, without 1.0's
 	// details.
 	req := &rpcRequest{earlier: h.cfg.mayBeEarlier(r)}
-	if acceptsSSE(r.Header.Values("Accept")) {
+	if (req.earlier || h.cfg.refusalsAsEvents) && acceptsSSE(r.Header.Values("Accept")) {
 		h.writeStreamError(w, nil, req, nullID, rerr)
 		return
 	}

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	a2a "github.com/agui-gen/agui-gen/gen/a2a"
 )
@@ -149,11 +150,15 @@ func (h *restHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// service may not have, and it is told that its version is not served
 	// rather than that nothing is there.
 	version, rerr := h.cfg.negotiate(r)
+	best, bestVars, allow := match(h.routes, r, path, nil)
 	if rerr != nil {
+		if best != nil && h.cfg.missingVersion(r) {
+			// One of this version's paths, without its header.
+			rerr = MissingVersion(best.handler.Desc.Name+" ("+r.Method+" "+r.URL.Path+")", h.cfg.versions)
+		}
 		writeError(w, rerr)
 		return
 	}
-	best, bestVars, allow := match(h.routes, r, path, nil)
 	if best == nil {
 		if len(allow) > 0 {
 			slices.Sort(allow)
@@ -171,13 +176,13 @@ func (h *restHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (h *restHandler) serve(w http.ResponseWriter, r *http.Request, rt *route, vars map[string]string, version string) {
 	fail := func(status int, rerr *a2a.RPCError) {
 		if status == 0 {
-			status = rerr.HTTPStatus()
+			status = restStatus(rerr)
 		}
 		if rt.earlier != nil && !ownBindings(rt.earlier) {
 			writeEarlierError(w, status, rerr)
 			return
 		}
-		writeStatus(w, status, rerr.Status(), rerr)
+		writeStatus(w, status, statusName(rerr), rerr)
 	}
 	info, rerr := h.cfg.callInfo(r, BindingHTTPJSON)
 	if rerr != nil {
@@ -319,7 +324,7 @@ func (h *restHandler) serveStream(ctx context.Context, w http.ResponseWriter, rt
 	if !sent {
 		sse.close()
 		if rt.earlier != nil && !ownBindings(rt.earlier) {
-			writeEarlierError(w, rerr.HTTPStatus(), rerr)
+			writeEarlierError(w, restStatus(rerr), rerr)
 			return
 		}
 		writeError(w, rerr)
@@ -329,7 +334,7 @@ func (h *restHandler) serveStream(ctx context.Context, w http.ResponseWriter, rt
 		_ = sse.namedEvent("error", "", appendEarlierError(nil, rerr))
 		return
 	}
-	_ = sse.namedEvent("error", "", appendStatus(nil, rerr.HTTPStatus(), rerr.Status(), rerr))
+	_ = sse.namedEvent("error", "", appendStatus(nil, restStatus(rerr), statusName(rerr), rerr))
 }
 
 // writeEarlierError writes rerr as 0.3's HTTP+JSON clients read an error:
@@ -338,6 +343,7 @@ func (h *restHandler) serveStream(ctx context.Context, w http.ResponseWriter, rt
 // client and server use this one).
 func writeEarlierError(w http.ResponseWriter, status int, rerr *a2a.RPCError) {
 	w.Header().Set("Content-Type", "application/json")
+	setRetryAfter(w, status, rerr)
 	if status == http.StatusUnauthorized {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="a2a"`)
 	}
@@ -355,13 +361,65 @@ func appendEarlierError(b []byte, rerr *a2a.RPCError) []byte {
 
 // writeError writes rerr as a google.rpc.Status body with its HTTP status.
 func writeError(w http.ResponseWriter, rerr *a2a.RPCError) {
-	writeStatus(w, rerr.HTTPStatus(), rerr.Status(), rerr)
+	writeStatus(w, restStatus(rerr), statusName(rerr), rerr)
+}
+
+// Unavailable, as the cause of an error (RPCError.Err), says that the call
+// failed because the service, or something it depends on such as its task
+// store, cannot serve it now, and that the same call may succeed after
+// RetryAfter. HTTP+JSON answers such an error with 503 Service Unavailable,
+// google.rpc.Code UNAVAILABLE and a Retry-After header (RFC 9110 §10.2.3),
+// which clients and proxies know to retry; JSON-RPC keeps its error's
+// code, in the body of a 200.
+type Unavailable struct {
+	// RetryAfter is how long to wait before trying again; it is sent in
+	// whole seconds, at least one.
+	RetryAfter time.Duration
+}
+
+func (u *Unavailable) Error() string {
+	return "unavailable: try again in " + u.RetryAfter.String()
+}
+
+// unavailable returns the Unavailable behind rerr, or nil.
+func unavailable(rerr *a2a.RPCError) *Unavailable {
+	var u *Unavailable
+	if errors.As(rerr, &u) {
+		return u
+	}
+	return nil
+}
+
+// restStatus is the HTTP status of rerr in HTTP+JSON: 503 for an error
+// that passes (Unavailable), else the error table's.
+func restStatus(rerr *a2a.RPCError) int {
+	if unavailable(rerr) != nil {
+		return http.StatusServiceUnavailable
+	}
+	return rerr.HTTPStatus()
+}
+
+// statusName is the google.rpc.Code name of rerr in HTTP+JSON.
+func statusName(rerr *a2a.RPCError) string {
+	if unavailable(rerr) != nil {
+		return "UNAVAILABLE"
+	}
+	return rerr.Status()
+}
+
+// setRetryAfter says, on a 503 of an error that passes, when to try again.
+func setRetryAfter(w http.ResponseWriter, httpStatus int, rerr *a2a.RPCError) {
+	if u := unavailable(rerr); u != nil && httpStatus == http.StatusServiceUnavailable {
+		secs := int64((u.RetryAfter + time.Second - 1) / time.Second)
+		w.Header().Set("Retry-After", strconv.FormatInt(max(secs, 1), 10))
+	}
 }
 
 func writeStatus(w http.ResponseWriter, httpStatus int, status string, rerr *a2a.RPCError) {
 	// application/json, not application/a2a+json: google.rpc.Status is not
 	// an A2A message, and clients (a2a-go) read error bodies only as JSON.
 	w.Header().Set("Content-Type", "application/json")
+	setRetryAfter(w, httpStatus, rerr)
 	if httpStatus == http.StatusUnauthorized {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="a2a"`) // RFC 9110 §15.5.2 asks for a challenge
 	}

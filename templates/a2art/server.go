@@ -37,6 +37,9 @@ type serverConfig struct {
 	compat       []*a2a.CompatVersion // the earlier versions served
 	telemetry    *a2a.Telemetry
 	cors         *CORS
+	// refusalsAsEvents answers a JSON-RPC streaming call refused before its
+	// first event as a stream of that one error (WithStreamRefusalsAsEvents).
+	refusalsAsEvents bool
 }
 
 func newServerConfig(opts []ServerOption) *serverConfig {
@@ -86,6 +89,18 @@ func WithAuthenticator(authenticate func(*http.Request) (principal any, err erro
 // between them.
 func WithAgentCard(card *a2a.AgentCard) ServerOption { return func(c *serverConfig) { c.card = card } }
 
+// WithStreamRefusalsAsEvents answers a JSON-RPC streaming call that is
+// refused before its first event (a card without streaming, a finished task
+// to subscribe to, a refused caller) as an SSE stream whose only event is
+// the error, instead of one application/json response. The A2A TCK, and the
+// clients of @a2a-js/sdk 1.3, a2a-dotnet and a2a-rs, read the plain
+// response; a2a-go v2's JSON-RPC client (v2.4.0) reads only SSE and takes a
+// plain response for an empty stream, so a server whose callers use it may
+// want this option.
+func WithStreamRefusalsAsEvents() ServerOption {
+	return func(c *serverConfig) { c.refusalsAsEvents = true }
+}
+
 // WithKeepAlive writes an SSE comment on a stream that has been idle for
 // interval, so proxies keep it open. Off by default.
 func WithKeepAlive(interval time.Duration) ServerOption {
@@ -132,6 +147,12 @@ func (c *serverConfig) version(r *http.Request, info *CallInfo) *a2a.RPCError {
 // header or query parameter.
 func (c *serverConfig) negotiate(r *http.Request) (string, *a2a.RPCError) {
 	return NegotiateVersion(requestedVersion(r), c.versions, c.absentAs)
+}
+
+// missingVersion reports whether r names no A2A-Version and is read as
+// LegacyVersion for it (no WithMissingVersionAs).
+func (c *serverConfig) missingVersion(r *http.Request) bool {
+	return c.absentAs == "" && strings.TrimSpace(requestedVersion(r)) == ""
 }
 
 // requestedVersion is the version a request names in its A2A-Version

@@ -23,8 +23,13 @@ const (
 // errStoreUnavailable is what a caller is told when the store is
 // unavailable and the request cannot wait for it: what happened, which
 // passes, rather than an internal error. The A2A error table has no code
-// for it (A2A §3.3.2 lists it among internal errors).
-var errStoreUnavailable = a2a.NewError(a2a.ErrInternal, "the task store is unavailable: try again shortly")
+// for it (A2A §3.3.2 lists it among internal errors); its cause,
+// a2a.Unavailable, has HTTP+JSON answer 503 with Retry-After.
+var errStoreUnavailable = func() *a2a.RPCError {
+	e := a2a.NewError(a2a.ErrInternal, "the task store is unavailable: try again shortly")
+	e.Err = &a2a.Unavailable{RetryAfter: lastPause}
+	return e
+}()
 
 // health remembers when the runtime last found its store unavailable.
 type health struct{ lastDown atomic.Int64 } // Unix nanoseconds

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -134,7 +136,7 @@ func TestWritesOutlastAnOutage(t *testing.T) {
 	store.down.Store(false)
 
 	rec := waitStored(t, store.Memory, id, a2a.TaskStateCompleted)
-	if parts := rec.Task.Artifacts[0].Parts; len(parts) != 3 || textOf(&a2a.Message{Parts: parts[2:]}) != "2" {
+	if parts := rec.Task.Artifacts[0].Parts; len(parts) != 1 || textOf(&a2a.Message{Parts: parts}) != "012" {
 		t.Fatalf("artifact after the outage: %s", rec.Task.AppendJSON(nil))
 	}
 	events, _ := store.Memory.Events(ctx, id, 0)
@@ -194,5 +196,55 @@ func TestSweepSparesItsOwnRuns(t *testing.T) {
 	}
 	if task := resp.Payload.(*a2a.SendMessageResponseTask).Task; task.Status.State != a2a.TaskStateCompleted {
 		t.Fatalf("%s", task.AppendJSON(nil))
+	}
+}
+
+// TestOutageOverHTTP: while the store is unavailable, HTTP+JSON answers a
+// call that cannot wait for it with 503 Service Unavailable, UNAVAILABLE and
+// a Retry-After header, unary or streaming, so that clients and proxies
+// retry it; JSON-RPC says the same in its body.
+func TestOutageOverHTTP(t *testing.T) {
+	store := &outageStore{Memory: NewMemory()}
+	store.down.Store(true)
+	rt := New(ExecutorFunc(func(context.Context, *Run) error { return nil }), store,
+		WithStorePatience(50*time.Millisecond), WithLogger(quietLogger()))
+	defer rt.Close()
+	rest, err := a2a.NewRESTHandler(a2a.BindA2AService(rt), a2a.WithLogger(quietLogger()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	restSrv := httptest.NewServer(rest)
+	defer restSrv.Close()
+	rpcSrv := httptest.NewServer(a2a.NewJSONRPCHandler(a2a.BindA2AService(rt), a2a.WithLogger(quietLogger())))
+	defer rpcSrv.Close()
+	do := func(method, url, body string) (*http.Response, string) {
+		req, _ := http.NewRequest(method, url, strings.NewReader(body))
+		req.Header.Set("A2A-Version", "1.0")
+		if body != "" {
+			req.Header.Set("Content-Type", "application/json")
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		data, _ := io.ReadAll(res.Body)
+		return res, string(data)
+	}
+	for _, path := range []string{"/tasks/t1", "/tasks/t1:subscribe"} {
+		res, body := do(http.MethodGet, restSrv.URL+path, "")
+		if res.StatusCode != http.StatusServiceUnavailable || res.Header.Get("Retry-After") != "1" ||
+			!strings.Contains(body, `"code":503,"status":"UNAVAILABLE","message":"the task store is unavailable: try again shortly"`) {
+			t.Errorf("GET %s during an outage: %d Retry-After %q %s", path, res.StatusCode, res.Header.Get("Retry-After"), body)
+		}
+	}
+	res, body := do(http.MethodPost, rpcSrv.URL, `{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"id":"t1"}}`)
+	if res.StatusCode != http.StatusOK || !strings.Contains(body, `"error":{"code":-32603,"message":"the task store is unavailable: try again shortly"`) {
+		t.Errorf("JSON-RPC GetTask during an outage: %d %s", res.StatusCode, body)
+	}
+	// The client reads it as the error it is.
+	c := a2a.NewA2AServiceClient(a2a.NewRESTTransport(restSrv.URL))
+	if _, err := c.GetTask(context.Background(), &a2a.GetTaskRequest{ID: "t1"}); !isUnavailable(err) {
+		t.Errorf("our REST client during an outage: %v", err)
 	}
 }

@@ -3,6 +3,7 @@ package bridge_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -70,6 +71,7 @@ func TestExecutor(t *testing.T) {
 
 	responses := streamMessage(t, client, textMessage("weather", ""))
 	var answer string
+	var answerUpdates []string // append flag and text of each update of the answer
 	var thinking, call, result, lastChunk bool
 	var state a2a.TaskState
 	var stateArtifact, conversation string
@@ -86,6 +88,7 @@ func TestExecutor(t *testing.T) {
 				continue
 			}
 			answer += art.Parts[0].Content.(*a2a.PartText).Text
+			answerUpdates = append(answerUpdates, fmt.Sprintf("%v:%s", p.ArtifactUpdate.Append, art.Parts[0].Content.(*a2a.PartText).Text))
 			lastChunk = p.ArtifactUpdate.LastChunk
 		case *a2a.StreamResponseStatusUpdate:
 			state = p.StatusUpdate.Status.State
@@ -104,6 +107,26 @@ func TestExecutor(t *testing.T) {
 	}
 	if answer != "Sunny today." || !lastChunk {
 		t.Errorf("answer artifact %q, last chunk marked %v", answer, lastChunk)
+	}
+	// A streaming client sees the answer grow, a delta an update; a client
+	// that reads the task finds it whole, in one text part.
+	if got := strings.Join(answerUpdates, " | "); got != "false:Sunny  | true:to | true:day." {
+		t.Errorf("the answer's updates: %s", got)
+	}
+	task, err := client.GetTask(context.Background(), &a2a.GetTaskRequest{ID: responses[0].Payload.(*a2a.StreamResponseTask).Task.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var reply []string
+	for _, art := range task.Artifacts {
+		if !strings.HasPrefix(art.ArtifactID, "agui-") {
+			for _, p := range art.Parts {
+				reply = append(reply, string(p.AppendJSON(nil)))
+			}
+		}
+	}
+	if got := strings.Join(reply, ","); got != `{"text":"Sunny today."}` {
+		t.Errorf("the stored answer's parts: %s", got)
 	}
 	if !thinking || !call || !result {
 		t.Errorf("status messages: thinking %v, tool call %v, result %v", thinking, call, result)

@@ -162,9 +162,11 @@ func (r *Run) AddArtifact(art *a2a.Artifact, o ArtifactOptions) error {
 }
 
 // Artifact adds an artifact, or with appendParts adds parts to the
-// artifact of the same ID; lastChunk says that the artifact is whole. It
-// is AddArtifact(art, ArtifactOptions{Append: appendParts, LastChunk:
-// lastChunk}), which reads better at the call site.
+// artifact of the same ID; lastChunk says that the artifact is whole.
+// Appended plain text continues the artifact's last plain text part: text
+// streamed as deltas is stored as one part, and the stream carries each
+// delta. It is AddArtifact(art, ArtifactOptions{Append: appendParts,
+// LastChunk: lastChunk}), which reads better at the call site.
 func (r *Run) Artifact(art *a2a.Artifact, appendParts, lastChunk bool) error {
 	if art == nil || art.ArtifactID == "" {
 		return errors.New("a2atask: an artifact needs an ID")

@@ -77,7 +77,8 @@ type Peeker interface {
 
 // ApplyEvent changes t as event says, the one way a task's events change
 // it: an artifact update adds the artifact, or replaces the one of its ID,
-// or with append adds its parts to that one; a status update sets the
+// or with append adds its parts to that one, plain text joined to the plain
+// text part it follows (appendPart); a status update sets the
 // status and adds its message, if any, to the history; a task replaces t.
 // The event's values are copied, so t shares no memory with it.
 func ApplyEvent(t *a2a.Task, event *a2a.StreamResponse) { applyEvent(t, event, nil) }
@@ -117,7 +118,7 @@ func applyEvent(t *a2a.Task, event *a2a.StreamResponse, index artifactIndex) {
 		switch {
 		case p.ArtifactUpdate.Append && found:
 			for _, part := range art.Parts {
-				t.Artifacts[i].Parts = append(t.Artifacts[i].Parts, part.Clone())
+				t.Artifacts[i].Parts = appendPart(t.Artifacts[i].Parts, part)
 			}
 		case found:
 			t.Artifacts[i] = art.Clone()
@@ -142,6 +143,27 @@ func applyEvent(t *a2a.Task, event *a2a.StreamResponse, index artifactIndex) {
 			}
 		}
 	}
+}
+
+// appendPart appends a copy of part to parts, the parts of an artifact an
+// update appends to. Text continues text: a plain text part (no metadata,
+// filename or media type) appended after another is joined to it, so that
+// an artifact streamed as text deltas (a model's reply, word by word) is
+// stored as one text part, which a client reading the task finds whole in
+// parts[0], while the stream still carries each delta. The joined part is a
+// new one in a new slice: a reader of the task as it was keeps what it read.
+func appendPart(parts []*a2a.Part, part *a2a.Part) []*a2a.Part {
+	if n := len(parts); n > 0 && plainText(parts[n-1]) && plainText(part) {
+		joined := &a2a.Part{Content: &a2a.PartText{Text: parts[n-1].Content.(*a2a.PartText).Text + part.Content.(*a2a.PartText).Text}}
+		return append(parts[:n-1:n-1], joined)
+	}
+	return append(parts, part.Clone())
+}
+
+// plainText reports whether p is text and nothing else.
+func plainText(p *a2a.Part) bool {
+	_, ok := p.Content.(*a2a.PartText)
+	return ok && len(p.Metadata) == 0 && p.Filename == "" && p.MediaType == ""
 }
 
 // Record is a stored task.

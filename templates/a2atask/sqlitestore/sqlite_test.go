@@ -171,7 +171,7 @@ func TestMigrateToSnapshots(t *testing.T) {
 	if gen, err := s.Append(ctx, "t", 2, more, nil); err != nil || gen != 3 {
 		t.Fatalf("append: %d %v", gen, err)
 	}
-	if rec, err := s.Get(ctx, "t"); err != nil || len(rec.Task.Artifacts[0].Parts) != 2 {
+	if rec, err := s.Get(ctx, "t"); err != nil || len(rec.Task.Artifacts[0].Parts) != 1 || rec.Task.Artifacts[0].Parts[0].Content.(*a2a.PartText).Text != "kept and more" {
 		t.Fatalf("after the append: %v %+v", err, rec)
 	}
 	if delivered, ok, err := s.ClaimPushes(ctx, "t", "h", time.Now().Add(time.Minute)); err != nil || !ok || delivered != 2 {
