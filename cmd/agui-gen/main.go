@@ -154,8 +154,9 @@ func generateCommand() *cli.Command {
 			"  agui-gen generate --out ./gen --agui-schema specs/schema.json \\\n" +
 			"      --agui-ledger specs/proto-freeze.txt --extend-ledger\n" +
 			"  agui-gen generate --out ./gen --check    # in CI: exit 1 if ./gen is stale\n\n" +
-			"In a go:generate line, with agui-gen a tool of your module (go get -tool, or go mod edit -tool):\n" +
-			"  //go:generate go tool agui-gen generate --out gen",
+			"In a go:generate line, with agui-gen a tool of your module (go get -tool, or go mod edit -tool),\n" +
+			"generating the AG-UI package alone (leave out --only for every package):\n" +
+			"  //go:generate go tool agui-gen generate --out gen --only agui",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "out", Usage: "output `DIR`; each package is written below it (DIR/agui, DIR/a2a, DIR/bridge, DIR/agenthost)", Required: true},
 			&cli.StringFlag{Name: "package-path", Usage: "import `PATH` of DIR (for qualified names in generated code); default: derived from go.mod when DIR is inside the module"},

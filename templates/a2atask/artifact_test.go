@@ -62,7 +62,8 @@ func TestAddArtifactOptions(t *testing.T) {
 		}
 		arts = append(arts, a.ArtifactID+"="+strings.Join(parts, "|"))
 	}
-	if strings.Join(arts, " ") != "forecast=It is |sunny |in Paris. draft=second" {
+	// The appended text continues the artifact's text part: one part.
+	if strings.Join(arts, " ") != "forecast=It is sunny in Paris. draft=second" {
 		t.Errorf("artifacts: %v", arts)
 	}
 }
