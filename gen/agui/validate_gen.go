@@ -40,7 +40,7 @@ func (x *TextMessageStartEvent) validate() *Error {
 	}
 	if x.Role != nil {
 		if !(*x.Role).Valid() {
-			return wire.EnumError("role", string((*x.Role)))
+			return wire.EnumError("role", string((*x.Role)), "\"developer\", \"system\", \"assistant\", \"user\"")
 		}
 	}
 	return nil
@@ -138,7 +138,7 @@ func (x *TextMessageChunkEvent) validate() *Error {
 	}
 	if x.Role != nil {
 		if !(*x.Role).Valid() {
-			return wire.EnumError("role", string((*x.Role)))
+			return wire.EnumError("role", string((*x.Role)), "\"developer\", \"system\", \"assistant\", \"user\"")
 		}
 	}
 	return nil
@@ -953,7 +953,7 @@ func (x *ReasoningEncryptedValueEvent) validate() *Error {
 		}
 	}
 	if !x.Subtype.Valid() {
-		return wire.EnumError("subtype", string(x.Subtype))
+		return wire.EnumError("subtype", string(x.Subtype), "\"tool-call\", \"message\"")
 	}
 	return nil
 }
@@ -1168,7 +1168,7 @@ func (x *ResumeEntry) validate() *Error {
 		return wire.RequiredError("")
 	}
 	if !x.Status.Valid() {
-		return wire.EnumError("status", string(x.Status))
+		return wire.EnumError("status", string(x.Status), "\"resolved\", \"cancelled\"")
 	}
 	if x.Payload != nil {
 		if err := wire.CheckRaw("payload", x.Payload, true, false); err != nil {
@@ -2304,7 +2304,7 @@ func (x *ModerationPayload) validate() *Error {
 		return wire.RequiredError("")
 	}
 	if !x.Action.Valid() {
-		return wire.EnumError("action", string(x.Action))
+		return wire.EnumError("action", string(x.Action), "\"flag\", \"hide\", \"remove\", \"allow\"")
 	}
 	if x.Confidence != nil {
 		if err := wire.CheckFinite("confidence", (*x.Confidence)); err != nil {

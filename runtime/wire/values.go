@@ -145,9 +145,10 @@ func CheckMaxItems(field string, n int, max int) *Error {
 
 func formatNumber(f float64) string { return string(AppendFloat(nil, f)) }
 
-// EnumError reports a value outside an enum.
-func EnumError(field, value string) *Error {
-	return ValidationError(field, "enum", strconv.Quote(value)+" is not one of the allowed values")
+// EnumError reports a value outside an enum whose values are allowed (the
+// list as the message shows it: "a", "b").
+func EnumError(field, value, allowed string) *Error {
+	return ValidationError(field, "enum", strconv.Quote(value)+" is not one of the allowed values: "+allowed)
 }
 
 // RequiredError reports a required value that is not set.

@@ -381,6 +381,22 @@ func TestEarlierVersionsOff(t *testing.T) {
 			t.Errorf("GET %s without a version: %d %s", path, status, body)
 		}
 	}
+	// The card is v1.0's alone, as a check against v1.0's card schema
+	// wants it: none of v0.3's top-level members, no interface listed again
+	// for 0.3.
+	_, _, card := post(t, http.MethodGet, base+a2a.WellKnownCardPath, "", "")
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(card), &members); err != nil {
+		t.Fatal(err)
+	}
+	for _, v03 := range []string{"url", "preferredTransport", "protocolVersion", "additionalInterfaces", "security"} {
+		if _, ok := members[v03]; ok {
+			t.Errorf("the card has v0.3's %q with v0.3 off:\n%s", v03, card)
+		}
+	}
+	if strings.Contains(card, `"protocolVersion":"0.3"`) {
+		t.Errorf("the card lists an interface for 0.3 with v0.3 off:\n%s", card)
+	}
 }
 
 // 0.3's HTTP+JSON paths are served beside 1.0's, with the same service:

@@ -3,6 +3,7 @@ package a2a_test
 import (
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -160,6 +161,17 @@ func TestProtoJSONErrorsNameThePath(t *testing.T) {
 		if !errors.As(err, &e) || e.Path != want {
 			t.Errorf("%s: got %v, want an error at %s", in, err, want)
 		}
+	}
+}
+
+// TestEnumErrorsListTheValues: a value outside an enum is answered with the
+// values to send instead, as a client that guessed v0.3's "user" needs.
+func TestEnumErrorsListTheValues(t *testing.T) {
+	var m a2a.Message
+	err := m.UnmarshalJSON([]byte(`{"messageId":"m","role":"user","parts":[{"text":"hi"}]}`))
+	want := `/role: "user" is not a Role value: send one of "ROLE_UNSPECIFIED", "ROLE_USER", "ROLE_AGENT", or its number`
+	if err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("got %v, want %s", err, want)
 	}
 }
 

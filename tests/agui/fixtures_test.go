@@ -186,3 +186,13 @@ func assertSameJSON(t *testing.T, want, got []byte) {
 		t.Errorf("re-encoded value differs (-fixture +agui):\n%s\n%s", diff, got)
 	}
 }
+
+// TestEnumErrorsListTheValues: Validate names the values an enum allows.
+func TestEnumErrorsListTheValues(t *testing.T) {
+	role := agui.TextMessageRole("robot")
+	err := (&agui.TextMessageStartEvent{MessageID: "m", Role: &role}).Validate()
+	want := `/role: "robot" is not one of the allowed values: "developer", "system", "assistant", "user"`
+	if err == nil || err.Error() != want {
+		t.Errorf("got %v, want %s", err, want)
+	}
+}

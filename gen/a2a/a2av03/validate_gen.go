@@ -16,7 +16,7 @@ func (x *APIKeySecurityScheme) validate() *Error {
 		return wire.RequiredError("")
 	}
 	if !x.In.Valid() {
-		return wire.EnumError("in", string(x.In))
+		return wire.EnumError("in", string(x.In), "\"cookie\", \"header\", \"query\"")
 	}
 	if err := wire.CheckMembers(x.Extra, func(name string) bool {
 		switch name {
@@ -931,7 +931,7 @@ func (x *Message) validate() *Error {
 		}
 	}
 	if !x.Role.Valid() {
-		return wire.EnumError("role", string(x.Role))
+		return wire.EnumError("role", string(x.Role), "\"agent\", \"user\"")
 	}
 	if err := wire.CheckMembers(x.Extra, func(name string) bool {
 		switch name {
@@ -1558,7 +1558,7 @@ func (x *TaskStatus) validate() *Error {
 		}
 	}
 	if !x.State.Valid() {
-		return wire.EnumError("state", string(x.State))
+		return wire.EnumError("state", string(x.State), "\"submitted\", \"working\", \"input-required\", \"completed\", \"canceled\", \"failed\", \"rejected\", \"auth-required\", \"unknown\"")
 	}
 	if err := wire.CheckMembers(x.Extra, func(name string) bool {
 		switch name {

@@ -15,7 +15,7 @@ func readTaskState(r *wire.Reader) TaskState {
 	}
 	v, ok := parseTaskState(s)
 	if !ok && !r.Failed() {
-		r.Fail("enum", strconv.Quote(string(s))+" is not a TaskState value")
+		r.Fail("enum", strconv.Quote(string(s))+" is not a TaskState value: send one of \"TASK_STATE_UNSPECIFIED\", \"TASK_STATE_SUBMITTED\", \"TASK_STATE_WORKING\", \"TASK_STATE_COMPLETED\", \"TASK_STATE_FAILED\", \"TASK_STATE_CANCELLED\", \"TASK_STATE_INPUT_REQUIRED\", \"TASK_STATE_REJECTED\", \"TASK_STATE_AUTH_REQUIRED\", or its number")
 	}
 	return v
 }
@@ -27,7 +27,7 @@ func readRole(r *wire.Reader) Role {
 	}
 	v, ok := parseRole(s)
 	if !ok && !r.Failed() {
-		r.Fail("enum", strconv.Quote(string(s))+" is not a Role value")
+		r.Fail("enum", strconv.Quote(string(s))+" is not a Role value: send one of \"ROLE_UNSPECIFIED\", \"ROLE_USER\", \"ROLE_AGENT\", or its number")
 	}
 	return v
 }

@@ -309,7 +309,7 @@ func (g *protoGen) emitEnumReaders(f *jen.File) {
 			jen.If(jen.Id("isNumber")).Block(jen.Return(jen.Id(name).Call(jen.Id("n")))),
 			jen.List(jen.Id("v"), jen.Id("ok")).Op(":=").Id("parse"+name).Call(jen.Id("s")),
 			jen.If(jen.Op("!").Id("ok").Op("&&").Op("!").Id("r").Dot("Failed").Call()).Block(
-				jen.Id("r").Dot("Fail").Call(jen.Lit("enum"), jen.Qual("strconv", "Quote").Call(jen.String().Call(jen.Id("s"))).Op("+").Lit(" is not a "+e.Name+" value"))),
+				jen.Id("r").Dot("Fail").Call(jen.Lit("enum"), jen.Qual("strconv", "Quote").Call(jen.String().Call(jen.Id("s"))).Op("+").Lit(" is not a "+e.Name+" value: send one of "+enumValues(e)+", or its number"))),
 			jen.Return(jen.Id("v")),
 		)
 	}

@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/dave/jennifer/jen"
+
+	"github.com/agui-gen/agui-gen/generator/ir"
 )
 
 // The runtime packages generated code imports. They are versioned with
@@ -118,4 +121,14 @@ func emitWireAPI(f *jen.File) {
 		jen.Comment("which of the union's types it is."),
 		jen.Id("ErrNoTag").Op("=").Qual(wirePkg, "ErrNoTag"),
 	)
+}
+
+// enumValues lists an enum's wire values as an error message shows them,
+// quoted and comma-separated: what a client that sent another should send.
+func enumValues(e *ir.Enum) string {
+	quoted := make([]string, len(e.Values))
+	for i, v := range e.Values {
+		quoted[i] = strconv.Quote(v.Value)
+	}
+	return strings.Join(quoted, ", ")
 }

@@ -220,7 +220,7 @@ func (g *gen) checkValueAt(t ir.Type, c ir.Constraints, v *jen.Statement, field 
 		switch d := t.Decl.(type) {
 		case *ir.Enum:
 			out = append(out, jen.If(jen.Op("!").Add(v.Clone()).Dot("Valid").Call()).Block(
-				ret(jen.Qual(wirePkg, "EnumError").Call(field, jen.String().Call(v.Clone())))))
+				ret(jen.Qual(wirePkg, "EnumError").Call(field, jen.String().Call(v.Clone()), jen.Lit(enumValues(d))))))
 		case *ir.Alias:
 			at := d.Type
 			at.NotNull = at.NotNull || t.NotNull

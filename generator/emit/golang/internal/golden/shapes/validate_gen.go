@@ -32,7 +32,7 @@ func (x *Circle) validate() *Error {
 	}
 	if x.Fill != nil {
 		if !(*x.Fill).Valid() {
-			return wire.EnumError("fill", string((*x.Fill)))
+			return wire.EnumError("fill", string((*x.Fill)), "\"none\", \"solid\"")
 		}
 	}
 	return nil
