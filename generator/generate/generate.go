@@ -273,13 +273,30 @@ func Run(in Inputs, opts Options) (*Output, error) {
 		return nil, err
 	}
 	put("agenthost", files)
-	// The packages' godoc examples, for those the output holds.
 	var dirs []string
 	for _, f := range out {
 		if d := path.Dir(f.Path); !slices.Contains(dirs, d) {
 			dirs = append(dirs, d)
 		}
 	}
+	// Every package asserts the runtime level it was generated for; those
+	// whose files do not, the copies of templates, in a file of their own.
+	for _, dir := range dirs {
+		i := slices.IndexFunc(out, func(f File) bool { return path.Dir(f.Path) == dir })
+		if slices.ContainsFunc(out, func(f File) bool { return path.Dir(f.Path) == dir && golang.AssertsRuntime(f.Content) }) {
+			continue
+		}
+		name, err := packageName(out[i])
+		if err != nil {
+			return nil, err
+		}
+		h, err := golang.HandshakeFile(joinImport(opts.ImportPath, dir), name)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, File{Path: dir + "/" + h.Name, Content: h.Content})
+	}
+	// The packages' godoc examples, for those the output holds.
 	examples, err := golang.ExampleFiles(dirs, opts.ImportPath)
 	if err != nil {
 		return nil, err
@@ -716,6 +733,15 @@ func Unrequired(dir string, files []File) ([]string, error) {
 		}
 	}
 	return slices.Sorted(maps.Keys(missing)), nil
+}
+
+// packageName is the package clause of f, a Go file.
+func packageName(f File) (string, error) {
+	parsed, err := parser.ParseFile(token.NewFileSet(), f.Path, f.Content, parser.PackageClauseOnly)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", f.Path, err)
+	}
+	return parsed.Name.Name, nil
 }
 
 // imports lists the import paths of f, a Go file.

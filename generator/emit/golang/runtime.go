@@ -82,6 +82,18 @@ func emitVersionCheck(f *jen.File) {
 	f.Const().Id("_").Op("=").Qual(versionPkg, "AtLeast"+strconv.Itoa(runtimeLevel))
 }
 
+// AssertsRuntime reports whether src, a generated file, asserts the
+// runtime level it needs.
+func AssertsRuntime(src []byte) bool {
+	return bytes.Contains(src, []byte("\nconst _ = version.AtLeast"))
+}
+
+// HandshakeFile is handshake_gen.go, which asserts the runtime level for
+// a package none of whose other files does (a copy of a template).
+func HandshakeFile(importPath, pkgName string) (File, error) {
+	return renderFile(importPath, pkgName, "handshake_gen.go", "", emitVersionCheck)
+}
+
 // emitWireAPI writes the names of the JSON runtime a package's users write
 // (agui.Error, agui.Decoder{Strict: true}, errors.Is(err, agui.ErrSyntax)),
 // as aliases of runtime/wire's, and the version handshake.
