@@ -5,31 +5,30 @@ package a2a
 
 import (
 	"net/http"
-	"strconv"
-	"sync/atomic"
 	"time"
+
+	"github.com/agui-gen/agui-gen/runtime/bounds"
 )
 
 // The bounds the handlers and NewServer put on what one client can hold,
-// unless an option or a field says otherwise.
+// unless an option or a field says otherwise: runtime/bounds', shared with
+// the AG-UI handler.
 const (
 	// DefaultWriteTimeout bounds each write of a stream: a client that
 	// reads nothing for that long is cut off, and its call's context
 	// cancelled.
-	DefaultWriteTimeout = 30 * time.Second
+	DefaultWriteTimeout = bounds.DefaultWriteTimeout
 	// DefaultMaxStreams bounds the streaming calls served at once.
-	DefaultMaxStreams = 1000
-	// DefaultMaxHeaderBytes bounds a request's header (Go's default is
-	// 1 MiB, which 300 connections that never end their headers turn into
-	// 300 MiB).
-	DefaultMaxHeaderBytes = 32 << 10
+	DefaultMaxStreams = bounds.DefaultMaxStreams
+	// DefaultMaxHeaderBytes bounds a request's header.
+	DefaultMaxHeaderBytes = bounds.DefaultMaxHeaderBytes
 	// DefaultReadHeaderTimeout, DefaultReadTimeout and DefaultIdleTimeout
 	// bound reading a request's header, reading all of it (a body is at
 	// most DefaultMaxBodyBytes), and a keep-alive connection's wait for
 	// its next request.
-	DefaultReadHeaderTimeout = 10 * time.Second
-	DefaultReadTimeout       = 30 * time.Second
-	DefaultIdleTimeout       = time.Minute
+	DefaultReadHeaderTimeout = bounds.DefaultReadHeaderTimeout
+	DefaultReadTimeout       = bounds.DefaultReadTimeout
+	DefaultIdleTimeout       = bounds.DefaultIdleTimeout
 )
 
 // NewServer returns an http.Server for handler bounded against clients
@@ -40,15 +39,7 @@ const (
 // blocking SendMessage) that outlives it; the handlers bound each write of
 // a stream instead (WithWriteTimeout). Change a field of the result to
 // change its bound.
-func NewServer(handler http.Handler) *http.Server {
-	return &http.Server{
-		Handler:           handler,
-		MaxHeaderBytes:    DefaultMaxHeaderBytes,
-		ReadHeaderTimeout: DefaultReadHeaderTimeout,
-		ReadTimeout:       DefaultReadTimeout,
-		IdleTimeout:       DefaultIdleTimeout,
-	}
-}
+func NewServer(handler http.Handler) *http.Server { return bounds.NewServer(handler) }
 
 // WithWriteTimeout bounds each write (and flush) of an SSE stream to d
 // (default DefaultWriteTimeout): a client that stops reading is cut off
@@ -66,33 +57,18 @@ func WithWriteTimeout(d time.Duration) ServerOption {
 // handlers built with one WithMaxStreams share its bound, as the two of
 // NewHandler share the default's. 0 or less removes the bound.
 func WithMaxStreams(n int) ServerOption {
-	slots := &streamSlots{max: n}
+	slots := bounds.NewStreams(n)
 	return func(c *serverConfig) { c.streams = slots }
-}
-
-// retryAfter is what a call over the stream cap is told to wait, in
-// seconds: long enough for some streams to end.
-const retryAfter = 5
-
-// streamSlots counts the streams in progress against a cap.
-type streamSlots struct {
-	max int
-	n   atomic.Int64
 }
 
 // admitStream takes a slot for a streaming call and returns the function
 // that gives it back; over the cap it answers 503 with Retry-After and
 // the error refuse writes in the binding's shape, and ok is false.
 func (c *serverConfig) admitStream(w http.ResponseWriter, refuse func(*RPCError)) (release func(), ok bool) {
-	s := c.streams
-	if s == nil {
-		return func() {}, true
-	}
-	if s.n.Add(1) > int64(s.max) && s.max > 0 {
-		s.n.Add(-1)
-		w.Header().Set("Retry-After", strconv.Itoa(retryAfter))
+	if !c.streams.Acquire() {
+		w.Header().Set("Retry-After", bounds.RetryAfter)
 		refuse(NewError(ErrInternal, "the server is serving as many streams as it can; retry later"))
 		return nil, false
 	}
-	return func() { s.n.Add(-1) }, true
+	return c.streams.Release, true
 }

@@ -15,6 +15,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/agui-gen/agui-gen/runtime/bounds"
 )
 
 // DefaultMaxBodyBytes is the request body limit unless WithMaxBodyBytes
@@ -34,7 +36,7 @@ type serverConfig struct {
 	formats      []StreamFormat
 	card         *AgentCard
 	writeTimeout time.Duration
-	streams      *streamSlots
+	streams      *bounds.Streams
 	compat       []*CompatVersion // the earlier versions served
 	telemetry    *Telemetry
 	cors         *CORS
@@ -45,7 +47,7 @@ type serverConfig struct {
 
 func newServerConfig(opts []ServerOption) *serverConfig {
 	c := &serverConfig{maxBody: DefaultMaxBodyBytes, logger: slog.Default(), versions: []string{ProtocolVersion},
-		writeTimeout: DefaultWriteTimeout, streams: &streamSlots{max: DefaultMaxStreams}, compat: CompatVersions()}
+		writeTimeout: DefaultWriteTimeout, streams: bounds.NewStreams(DefaultMaxStreams), compat: CompatVersions()}
 	for _, o := range opts {
 		o(c)
 	}

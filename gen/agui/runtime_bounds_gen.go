@@ -5,31 +5,30 @@ package agui
 
 import (
 	"net/http"
-	"strconv"
-	"sync/atomic"
 	"time"
+
+	"github.com/agui-gen/agui-gen/runtime/bounds"
 )
 
 // The bounds NewHandler and NewServer put on what one client can hold,
-// unless an option or a field says otherwise.
+// unless an option or a field says otherwise: runtime/bounds', shared with
+// the A2A handlers.
 const (
 	// DefaultWriteTimeout bounds each write of a stream: a client that
 	// reads nothing for that long is cut off, and its run's context
 	// cancelled.
-	DefaultWriteTimeout = 30 * time.Second
+	DefaultWriteTimeout = bounds.DefaultWriteTimeout
 	// DefaultMaxStreams bounds the runs a handler streams at once.
-	DefaultMaxStreams = 1000
-	// DefaultMaxHeaderBytes bounds a request's header (Go's default is
-	// 1 MiB, which 300 connections that never end their headers turn into
-	// 300 MiB).
-	DefaultMaxHeaderBytes = 32 << 10
+	DefaultMaxStreams = bounds.DefaultMaxStreams
+	// DefaultMaxHeaderBytes bounds a request's header.
+	DefaultMaxHeaderBytes = bounds.DefaultMaxHeaderBytes
 	// DefaultReadHeaderTimeout, DefaultReadTimeout and DefaultIdleTimeout
 	// bound reading a request's header, reading all of it (a body is at
 	// most DefaultMaxBodyBytes), and a keep-alive connection's wait for
 	// its next request.
-	DefaultReadHeaderTimeout = 10 * time.Second
-	DefaultReadTimeout       = 30 * time.Second
-	DefaultIdleTimeout       = time.Minute
+	DefaultReadHeaderTimeout = bounds.DefaultReadHeaderTimeout
+	DefaultReadTimeout       = bounds.DefaultReadTimeout
+	DefaultIdleTimeout       = bounds.DefaultIdleTimeout
 )
 
 // NewServer returns an http.Server for handler bounded against clients
@@ -39,15 +38,7 @@ const (
 // It sets no WriteTimeout, which would cut every stream that outlives it;
 // NewHandler bounds each write of a stream instead (WithWriteTimeout).
 // Change a field of the result to change its bound.
-func NewServer(handler http.Handler) *http.Server {
-	return &http.Server{
-		Handler:           handler,
-		MaxHeaderBytes:    DefaultMaxHeaderBytes,
-		ReadHeaderTimeout: DefaultReadHeaderTimeout,
-		ReadTimeout:       DefaultReadTimeout,
-		IdleTimeout:       DefaultIdleTimeout,
-	}
-}
+func NewServer(handler http.Handler) *http.Server { return bounds.NewServer(handler) }
 
 // WithWriteTimeout bounds each write (and flush) of a stream to d
 // (default DefaultWriteTimeout): a client that stops reading, whose
@@ -67,27 +58,8 @@ func WithWriteTimeout(d time.Duration) Option {
 // removes the bound.
 func WithMaxStreams(n int) Option { return func(c *handlerConfig) { c.maxStreams = n } }
 
-// retryAfter is what a request over the stream cap is told to wait, in
-// seconds: long enough for some runs to end.
-const retryAfter = 5
-
-// streamSlots counts the runs in progress against the cap.
-type streamSlots struct{ n atomic.Int64 }
-
-// acquire takes a slot, unless max are taken (max > 0); release gives it
-// back.
-func (s *streamSlots) acquire(max int) bool {
-	if s.n.Add(1) > int64(max) && max > 0 {
-		s.n.Add(-1)
-		return false
-	}
-	return true
-}
-
-func (s *streamSlots) release() { s.n.Add(-1) }
-
 // rejectBusy answers a run over the stream cap.
 func (h *handler) rejectBusy(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Retry-After", strconv.Itoa(retryAfter))
+	w.Header().Set("Retry-After", bounds.RetryAfter)
 	h.reject(w, r, http.StatusServiceUnavailable, "the server is streaming as many runs as it can; retry later", nil)
 }

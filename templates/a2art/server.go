@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	a2a "github.com/agui-gen/agui-gen/gen/a2a"
+	"github.com/agui-gen/agui-gen/runtime/bounds"
 )
 
 // DefaultMaxBodyBytes is the request body limit unless WithMaxBodyBytes
@@ -33,7 +34,7 @@ type serverConfig struct {
 	formats      []StreamFormat
 	card         *a2a.AgentCard
 	writeTimeout time.Duration
-	streams      *streamSlots
+	streams      *bounds.Streams
 	compat       []*a2a.CompatVersion // the earlier versions served
 	telemetry    *a2a.Telemetry
 	cors         *CORS
@@ -44,7 +45,7 @@ type serverConfig struct {
 
 func newServerConfig(opts []ServerOption) *serverConfig {
 	c := &serverConfig{maxBody: DefaultMaxBodyBytes, logger: slog.Default(), versions: []string{a2a.ProtocolVersion},
-		writeTimeout: DefaultWriteTimeout, streams: &streamSlots{max: DefaultMaxStreams}, compat: a2a.CompatVersions()}
+		writeTimeout: DefaultWriteTimeout, streams: bounds.NewStreams(DefaultMaxStreams), compat: a2a.CompatVersions()}
 	for _, o := range opts {
 		o(c)
 	}

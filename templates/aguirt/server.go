@@ -17,6 +17,7 @@ import (
 	"time"
 
 	agui "github.com/agui-gen/agui-gen/gen/agui"
+	"github.com/agui-gen/agui-gen/runtime/bounds"
 )
 
 // Agent runs one AG-UI run: it reads the input and emits events on the
@@ -159,7 +160,7 @@ func newHandler(agent Agent, opts []Option) *handler {
 			cfg.logger.LogAttrs(context.Background(), slog.LevelError, "agui: WithCapabilities: the declaration is invalid", slog.String("error", err.Error()))
 		}
 	}
-	h := &handler{agent: agent, cfg: cfg, obs: newRunObserver(cfg.telemetry, cfg.agentName)}
+	h := &handler{agent: agent, cfg: cfg, obs: newRunObserver(cfg.telemetry, cfg.agentName), streams: bounds.NewStreams(cfg.maxStreams)}
 	if cfg.namesCallers {
 		if h.owners = cfg.storedOwners(); h.owners == nil {
 			h.owners = newMemoryOwners()
@@ -175,7 +176,7 @@ type handler struct {
 	// owners holds who owns each thread, when callers are authenticated.
 	owners ThreadOwners
 	// streams counts the runs in progress, against WithMaxStreams.
-	streams streamSlots
+	streams *bounds.Streams
 	obs     *runObserver
 }
 
@@ -237,11 +238,11 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.serveMeta(w, r)
 		return
 	}
-	if !h.streams.acquire(h.cfg.maxStreams) {
+	if !h.streams.Acquire() {
 		h.rejectBusy(w, r) // before the body is read: nothing is buffered for it
 		return
 	}
-	defer h.streams.release()
+	defer h.streams.Release()
 	body, ok := h.readJSONBody(w, r)
 	if !ok {
 		return

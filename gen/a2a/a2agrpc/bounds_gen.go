@@ -5,7 +5,6 @@ package a2agrpc
 
 import (
 	"context"
-	"sync/atomic"
 	"time"
 
 	"google.golang.org/grpc"
@@ -15,6 +14,7 @@ import (
 	"google.golang.org/grpc/tap"
 
 	a2a "github.com/agui-gen/agui-gen/gen/a2a"
+	"github.com/agui-gen/agui-gen/runtime/bounds"
 )
 
 // The bounds ServerOptions and the binding put on a gRPC server.
@@ -115,26 +115,15 @@ func tappedPrincipal(ctx context.Context) (any, bool) {
 // bindings registered with one WithMaxStreams share its bound. 0 or less
 // removes the bound.
 func WithMaxStreams(n int) ServerOption {
-	slots := &streamSlots{max: n}
+	slots := bounds.NewStreams(n)
 	return func(b *binding) { b.streams = slots }
-}
-
-// streamSlots counts the streaming calls in progress against a cap.
-type streamSlots struct {
-	max int
-	n   atomic.Int64
 }
 
 // admitStream takes a slot for a streaming call and returns the function
 // that gives it back, or the error that refuses the call.
 func (b *binding) admitStream() (release func(), err error) {
-	s := b.streams
-	if s == nil {
-		return func() {}, nil
-	}
-	if s.n.Add(1) > int64(s.max) && s.max > 0 {
-		s.n.Add(-1)
+	if !b.streams.Acquire() {
 		return nil, status.Error(codes.Unavailable, "the server is serving as many streams as it can; retry later")
 	}
-	return func() { s.n.Add(-1) }, nil
+	return b.streams.Release, nil
 }

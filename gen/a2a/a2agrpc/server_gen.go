@@ -13,6 +13,7 @@ import (
 	"google.golang.org/grpc/metadata"
 
 	a2a "github.com/agui-gen/agui-gen/gen/a2a"
+	"github.com/agui-gen/agui-gen/runtime/bounds"
 )
 
 // ServerOption configures a service served over gRPC.
@@ -66,7 +67,7 @@ type binding struct {
 	absentAs     string
 	authenticate func(context.Context, metadata.MD) (any, error)
 	card         *a2a.AgentCard
-	streams      *streamSlots
+	streams      *bounds.Streams
 	compat       []*a2a.CompatVersion // the earlier versions served
 	telemetry    *a2a.Telemetry
 	// earlier is the earlier version this binding serves, or nil for the
@@ -80,7 +81,7 @@ type binding struct {
 }
 
 func newBinding(svc *a2a.Service, opts []ServerOption) *binding {
-	b := &binding{svc: svc, logger: slog.Default(), versions: []string{a2a.ProtocolVersion}, streams: &streamSlots{max: DefaultMaxStreams},
+	b := &binding{svc: svc, logger: slog.Default(), versions: []string{a2a.ProtocolVersion}, streams: bounds.NewStreams(DefaultMaxStreams),
 		compat: a2a.CompatVersions()}
 	for _, o := range opts {
 		o(b)
