@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"sync/atomic"
 
+	"github.com/agui-gen/agui-gen/runtime/jsonrpc"
 	"github.com/agui-gen/agui-gen/runtime/sse"
 )
 
@@ -155,9 +156,9 @@ func (t *jsonrpcTransport) Stream(ctx context.Context, method *MethodDesc, req P
 // server could not read ours); a result must carry ours.
 func readRPCResponse(res *http.Response, data []byte, id int64) (json.RawMessage, error) {
 	// The common answer, a result to our request, is taken in one pass.
-	if env, ok := scanEnvelope(data); ok && string(env.version) == `"2.0"` && env.error == nil && env.result != nil &&
-		string(env.id) == strconv.FormatInt(id, 10) {
-		return env.result, nil
+	if env, ok := jsonrpc.Scan(data); ok && string(env.Version) == `"2.0"` && env.Error == nil && env.Result != nil &&
+		string(env.ID) == strconv.FormatInt(id, 10) {
+		return env.Result, nil
 	}
 	var env struct {
 		JSONRPC string          `json:"jsonrpc"`

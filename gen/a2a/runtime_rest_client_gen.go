@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/agui-gen/agui-gen/runtime/httprule"
 	"github.com/agui-gen/agui-gen/runtime/sse"
 )
 
@@ -25,7 +26,7 @@ import (
 // a tenant goes to /{tenant}/…; fields not in the path travel in the body,
 // or as query parameters for rules without one.
 func NewRESTTransport(baseURL string, opts ...ClientOption) Transport {
-	t := &restTransport{base: strings.TrimSuffix(baseURL, "/"), cfg: newClientConfig(opts), tmpl: map[string]*pathTemplate{}, contentType: A2AContentType}
+	t := &restTransport{base: strings.TrimSuffix(baseURL, "/"), cfg: newClientConfig(opts), tmpl: map[string]*httprule.Template{}, contentType: A2AContentType}
 	if slices.ContainsFunc(CompatVersions(), func(v *CompatVersion) bool { return v.Version == t.cfg.version }) {
 		t.contentType = "application/json" // an earlier version had no media type of its own, and its servers read only this one
 	}
@@ -37,16 +38,16 @@ type restTransport struct {
 	cfg         *clientConfig
 	contentType string // of request bodies, in the version the transport speaks
 	mu          sync.Mutex
-	tmpl        map[string]*pathTemplate
+	tmpl        map[string]*httprule.Template
 }
 
-func (t *restTransport) template(path string) (*pathTemplate, error) {
+func (t *restTransport) template(path string) (*httprule.Template, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if p, ok := t.tmpl[path]; ok {
 		return p, nil
 	}
-	p, err := parseTemplate(path)
+	p, err := httprule.Parse(path)
 	if err != nil {
 		return nil, err
 	}
@@ -73,23 +74,23 @@ func (t *restTransport) build(method *MethodDesc, req ProtoValue) (verb, target 
 		return string(raw), kind(raw) == 'n' || kind(raw) == 'b'
 	}
 	var rule *HTTPRule
-	var tmpl *pathTemplate
+	var tmpl *httprule.Template
 	bound := -1
 	for i := range method.HTTP {
 		p, err := t.template(method.HTTP[i].Path)
 		if err != nil {
 			return "", "", nil, err
 		}
-		if _, ok := p.expand(text); ok && len(p.vars) > bound {
-			rule, tmpl, bound = &method.HTTP[i], p, len(p.vars)
+		if _, ok := p.Expand(text); ok && len(p.Fields()) > bound {
+			rule, tmpl, bound = &method.HTTP[i], p, len(p.Fields())
 		}
 	}
 	if rule == nil {
 		return "", "", nil, NewError(ErrInvalidParams, method.Name+": the request lacks the fields its HTTP path needs")
 	}
-	path, _ := tmpl.expand(text)
-	for _, v := range tmpl.vars {
-		delete(members, jsonName(v.field))
+	path, _ := tmpl.Expand(text)
+	for _, field := range tmpl.Fields() {
+		delete(members, jsonName(field))
 	}
 	target = t.base + path
 	switch rule.Body {

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 
 	a2a "github.com/agui-gen/agui-gen/gen/a2a"
+	"github.com/agui-gen/agui-gen/runtime/jsonrpc"
 	"github.com/agui-gen/agui-gen/runtime/sse"
 )
 
@@ -153,9 +154,9 @@ func (t *jsonrpcTransport) Stream(ctx context.Context, method *a2a.MethodDesc, r
 // server could not read ours); a result must carry ours.
 func readRPCResponse(res *http.Response, data []byte, id int64) (json.RawMessage, error) {
 	// The common answer, a result to our request, is taken in one pass.
-	if env, ok := scanEnvelope(data); ok && string(env.version) == `"2.0"` && env.error == nil && env.result != nil &&
-		string(env.id) == strconv.FormatInt(id, 10) {
-		return env.result, nil
+	if env, ok := jsonrpc.Scan(data); ok && string(env.Version) == `"2.0"` && env.Error == nil && env.Result != nil &&
+		string(env.ID) == strconv.FormatInt(id, 10) {
+		return env.Result, nil
 	}
 	var env struct {
 		JSONRPC string          `json:"jsonrpc"`

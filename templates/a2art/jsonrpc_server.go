@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	a2a "github.com/agui-gen/agui-gen/gen/a2a"
+	"github.com/agui-gen/agui-gen/runtime/jsonrpc"
 )
 
 // NewJSONRPCHandler serves svc over JSON-RPC 2.0 (A2A §9): POST a request
@@ -169,11 +170,11 @@ func (h *jsonrpcHandler) context(ctx context.Context, info *CallInfo, req *rpcRe
 // server serves it: its methods come first, since one given by its proto
 // alone (1.0 beside 1.1) names its methods as this version does.
 func (h *jsonrpcHandler) parse(data []byte, named *a2a.CompatVersion) (*rpcRequest, *a2a.RPCError) {
-	if env, ok := scanEnvelope(data); ok && string(env.version) == `"2.0"` &&
-		(!env.hasID || (kind(env.id) != 'o' && kind(env.id) != 'a' && kind(env.id) != 'b')) && (env.params == nil || kind(env.params) == 'o') {
-		req := &rpcRequest{params: env.params, method: string(env.method)}
-		if env.hasID {
-			req.id = env.id
+	if env, ok := jsonrpc.Scan(data); ok && string(env.Version) == `"2.0"` &&
+		(!env.HasID || (kind(env.ID) != 'o' && kind(env.ID) != 'a' && kind(env.ID) != 'b')) && (env.Params == nil || kind(env.Params) == 'o') {
+		req := &rpcRequest{params: env.Params, method: string(env.Method)}
+		if env.HasID {
+			req.id = env.ID
 		}
 		if h.lookup(req, named) {
 			return req, nil
@@ -213,7 +214,7 @@ func (r *rpcRequest) resolve() *a2a.RPCError {
 	return nil
 }
 
-// parseSlowly reads a request that scanEnvelope did not take, with
+// parseSlowly reads a request that jsonrpc.Scan did not take, with
 // encoding/json, to tell a parse error from an invalid request.
 func (h *jsonrpcHandler) parseSlowly(data []byte, named *a2a.CompatVersion) (*rpcRequest, *a2a.RPCError) {
 	var members map[string]json.RawMessage

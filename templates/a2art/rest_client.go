@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	a2a "github.com/agui-gen/agui-gen/gen/a2a"
+	"github.com/agui-gen/agui-gen/runtime/httprule"
 	"github.com/agui-gen/agui-gen/runtime/sse"
 )
 
@@ -23,7 +24,7 @@ import (
 // a tenant goes to /{tenant}/…; fields not in the path travel in the body,
 // or as query parameters for rules without one.
 func NewRESTTransport(baseURL string, opts ...ClientOption) a2a.Transport {
-	t := &restTransport{base: strings.TrimSuffix(baseURL, "/"), cfg: newClientConfig(opts), tmpl: map[string]*pathTemplate{}, contentType: A2AContentType}
+	t := &restTransport{base: strings.TrimSuffix(baseURL, "/"), cfg: newClientConfig(opts), tmpl: map[string]*httprule.Template{}, contentType: A2AContentType}
 	if slices.ContainsFunc(a2a.CompatVersions(), func(v *a2a.CompatVersion) bool { return v.Version == t.cfg.version }) {
 		t.contentType = "application/json" // an earlier version had no media type of its own, and its servers read only this one
 	}
@@ -35,16 +36,16 @@ type restTransport struct {
 	cfg         *clientConfig
 	contentType string // of request bodies, in the version the transport speaks
 	mu          sync.Mutex
-	tmpl        map[string]*pathTemplate
+	tmpl        map[string]*httprule.Template
 }
 
-func (t *restTransport) template(path string) (*pathTemplate, error) {
+func (t *restTransport) template(path string) (*httprule.Template, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if p, ok := t.tmpl[path]; ok {
 		return p, nil
 	}
-	p, err := parseTemplate(path)
+	p, err := httprule.Parse(path)
 	if err != nil {
 		return nil, err
 	}
@@ -71,23 +72,23 @@ func (t *restTransport) build(method *a2a.MethodDesc, req a2a.ProtoValue) (verb,
 		return string(raw), kind(raw) == 'n' || kind(raw) == 'b'
 	}
 	var rule *a2a.HTTPRule
-	var tmpl *pathTemplate
+	var tmpl *httprule.Template
 	bound := -1
 	for i := range method.HTTP {
 		p, err := t.template(method.HTTP[i].Path)
 		if err != nil {
 			return "", "", nil, err
 		}
-		if _, ok := p.expand(text); ok && len(p.vars) > bound {
-			rule, tmpl, bound = &method.HTTP[i], p, len(p.vars)
+		if _, ok := p.Expand(text); ok && len(p.Fields()) > bound {
+			rule, tmpl, bound = &method.HTTP[i], p, len(p.Fields())
 		}
 	}
 	if rule == nil {
 		return "", "", nil, a2a.NewError(a2a.ErrInvalidParams, method.Name+": the request lacks the fields its HTTP path needs")
 	}
-	path, _ := tmpl.expand(text)
-	for _, v := range tmpl.vars {
-		delete(members, jsonName(v.field))
+	path, _ := tmpl.Expand(text)
+	for _, field := range tmpl.Fields() {
+		delete(members, jsonName(field))
 	}
 	target = t.base + path
 	switch rule.Body {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	a2a "github.com/agui-gen/agui-gen/gen/a2a"
+	"github.com/agui-gen/agui-gen/runtime/httprule"
 )
 
 // A2AContentType is the media type of A2A's HTTP+JSON bodies (A2A §11.2).
@@ -77,7 +78,7 @@ func restRoutes(svc *a2a.Service, v *a2a.CompatVersion) ([]*route, error) {
 			continue
 		}
 		for _, rule := range mh.Desc.HTTP {
-			t, err := parseTemplate(rule.Path)
+			t, err := httprule.Parse(rule.Path)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", mh.Desc.Name, err)
 			}
@@ -98,7 +99,7 @@ type restHandler struct {
 }
 
 type route struct {
-	tmpl    *pathTemplate
+	tmpl    *httprule.Template
 	rule    a2a.HTTPRule
 	verbs   []string
 	handler *a2a.MethodHandler
@@ -119,7 +120,7 @@ func match(routes []*route, r *http.Request, path []string, accept func(*route) 
 		if accept != nil && !accept(rt) {
 			continue
 		}
-		v, ok := rt.tmpl.match(path)
+		v, ok := rt.tmpl.Match(path)
 		if !ok {
 			continue
 		}
@@ -127,7 +128,7 @@ func match(routes []*route, r *http.Request, path []string, accept func(*route) 
 			allow = append(allow, rt.verbs...)
 			continue
 		}
-		if best == nil || slices.Compare(rt.tmpl.specificity(), best.tmpl.specificity()) > 0 {
+		if best == nil || slices.Compare(rt.tmpl.Specificity(), best.tmpl.Specificity()) > 0 {
 			best, vars = rt, v
 		}
 	}
@@ -135,7 +136,7 @@ func match(routes []*route, r *http.Request, path []string, accept func(*route) 
 }
 
 func (h *restHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	path := splitPath(r.URL.EscapedPath())
+	path := httprule.SplitPath(r.URL.EscapedPath())
 	// An earlier version's client names its version, or none (0.3 clients
 	// send no A2A-Version); its paths are its own (/v1/…).
 	if len(h.earlier) > 0 {
@@ -289,8 +290,8 @@ func (h *restHandler) request(w http.ResponseWriter, r *http.Request, rt *route,
 		if !ok {
 			return nil, a2a.NewError(a2a.ErrInternal, rt.handler.Desc.Name+": request has no SetField"), 0
 		}
-		for _, v := range rt.tmpl.vars {
-			if err := setter.SetField(v.field, vars[v.field]); err != nil {
+		for _, field := range rt.tmpl.Fields() {
+			if err := setter.SetField(field, vars[field]); err != nil {
 				return nil, InvalidParams(err), http.StatusBadRequest
 			}
 		}

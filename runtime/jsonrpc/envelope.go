@@ -1,24 +1,29 @@
-package a2art
+// Package jsonrpc reads the envelope of a JSON-RPC 2.0 request or response
+// object in one pass, leaving its params or result for the message's own
+// decoder: the fast path of the A2A JSON-RPC binding, on both sides.
+package jsonrpc
 
 import (
 	"bytes"
 	"encoding/json"
 )
 
-// envelope holds the members of a JSON-RPC request or response object,
-// undecoded.
-type envelope struct {
-	version, method, params, id, result, error json.RawMessage
-	hasID                                      bool
+// Envelope holds the members of a JSON-RPC request or response object,
+// undecoded: each is nil when the object lacks it, and Method is the
+// method name's text, unquoted.
+type Envelope struct {
+	Version, Method, Params, ID, Result, Error json.RawMessage
+	// HasID tells an "id" member that is null from none.
+	HasID bool
 }
 
-// scanEnvelope reads a JSON-RPC request or response object in one pass
+// Scan reads a JSON-RPC request or response object in one pass
 // without decoding its params or result, which the message's own decoder
 // reads next. It reports false for anything it does not take whole
 // (malformed JSON, a member of the wrong type, an escaped key or method):
 // the caller then reads the object again, slowly, to say exactly what is
 // wrong.
-func scanEnvelope(data []byte) (env envelope, ok bool) {
+func Scan(data []byte) (env Envelope, ok bool) {
 	s := scanner{data: data}
 	s.space()
 	if !s.take('{') {
@@ -46,20 +51,20 @@ func scanEnvelope(data []byte) (env envelope, ok bool) {
 		v := json.RawMessage(data[start:s.pos])
 		switch string(key) {
 		case "jsonrpc":
-			env.version = v
+			env.Version = v
 		case "method":
 			if v[0] != '"' || bytes.IndexByte(v, '\\') >= 0 {
 				return
 			}
-			env.method = v[1 : len(v)-1]
+			env.Method = v[1 : len(v)-1]
 		case "params":
-			env.params = v
+			env.Params = v
 		case "id":
-			env.id, env.hasID = v, true
+			env.ID, env.HasID = v, true
 		case "result":
-			env.result = v
+			env.Result = v
 		case "error":
-			env.error = v
+			env.Error = v
 		}
 		s.space()
 		if s.take('}') {

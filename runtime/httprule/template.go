@@ -1,4 +1,14 @@
-package a2art
+// Package httprule parses, matches and fills in the path templates of
+// google.api.http rules, by which the HTTP+JSON binding routes a request to
+// its RPC and a client builds the URL of a call. The generated service
+// descriptors carry the rules (a2arpc.HTTPRule); the template syntax is
+// the rule's:
+//
+//	Template = "/" Segments [ Verb ] ;
+//	Segment  = "*" | "**" | LITERAL | Variable ;
+//	Variable = "{" FieldPath [ "=" Segments ] "}" ;
+//	Verb     = ":" LITERAL ;
+package httprule
 
 import (
 	"fmt"
@@ -6,32 +16,29 @@ import (
 	"strings"
 )
 
-// pathTemplate is a compiled google.api.http path template:
-//
-//	Template = "/" Segments [ Verb ] ;
-//	Segment  = "*" | "**" | LITERAL | Variable ;
-//	Variable = "{" FieldPath [ "=" Segments ] "}" ;
-//	Verb     = ":" LITERAL ;
-type pathTemplate struct {
-	segs []tmplSeg
-	vars []tmplVar
-	verb string
+// Template is a parsed path template.
+type Template struct {
+	segs   []segment
+	vars   []variable
+	fields []string
+	verb   string
 }
 
-type tmplSeg struct {
+type segment struct {
 	literal string // for a literal segment
 	wild    bool   // "*": one segment
 	deep    bool   // "**": the rest of the path
 }
 
-// tmplVar binds the segments [start, end) to a field.
-type tmplVar struct {
+// variable binds the segments [start, end) to a field.
+type variable struct {
 	field      string
 	start, end int
 }
 
-func parseTemplate(src string) (*pathTemplate, error) {
-	t := &pathTemplate{}
+// Parse parses a path template, such as "/tasks/{id=*}:cancel".
+func Parse(src string) (*Template, error) {
+	t := &Template{}
 	if !strings.HasPrefix(src, "/") {
 		return nil, fmt.Errorf("path template %q does not start with /", src)
 	}
@@ -68,7 +75,7 @@ func parseTemplate(src string) (*pathTemplate, error) {
 			if !hasPattern {
 				pattern = "*"
 			}
-			v := tmplVar{field: field, start: len(t.segs)}
+			v := variable{field: field, start: len(t.segs)}
 			for _, p := range strings.Split(pattern, "/") {
 				s, err := parseSeg(src, p)
 				if err != nil {
@@ -78,6 +85,7 @@ func parseTemplate(src string) (*pathTemplate, error) {
 			}
 			v.end = len(t.segs)
 			t.vars = append(t.vars, v)
+			t.fields = append(t.fields, field)
 		} else {
 			end := strings.IndexByte(rest, '/')
 			if end < 0 {
@@ -107,29 +115,30 @@ func parseTemplate(src string) (*pathTemplate, error) {
 	return t, nil
 }
 
-func parseSeg(src, p string) (tmplSeg, error) {
+func parseSeg(src, p string) (segment, error) {
 	switch {
 	case p == "*":
-		return tmplSeg{wild: true}, nil
+		return segment{wild: true}, nil
 	case p == "**":
-		return tmplSeg{deep: true}, nil
+		return segment{deep: true}, nil
 	case p == "" || strings.ContainsAny(p, "{}*"):
-		return tmplSeg{}, fmt.Errorf("path template %q: bad segment %q", src, p)
+		return segment{}, fmt.Errorf("path template %q: bad segment %q", src, p)
 	}
-	return tmplSeg{literal: p}, nil
+	return segment{literal: p}, nil
 }
 
-// requestPath is a request's path split into raw (still escaped) segments,
-// so that an escaped "/" or ":" stays data.
-type requestPath []string
+// Path is a request's path split into raw (still escaped) segments, so
+// that an escaped "/" or ":" stays data.
+type Path []string
 
-func splitPath(escaped string) requestPath {
+// SplitPath splits a request's escaped path (url.URL.EscapedPath).
+func SplitPath(escaped string) Path {
 	return strings.Split(strings.TrimPrefix(escaped, "/"), "/")
 }
 
-// match matches a request path; it returns the variables' values,
-// unescaped.
-func (t *pathTemplate) match(path requestPath) (map[string]string, bool) {
+// Match matches a request path; it returns the variables' values,
+// unescaped, by their field paths.
+func (t *Template) Match(path Path) (map[string]string, bool) {
 	segs := path
 	if t.verb != "" {
 		last := segs[len(segs)-1]
@@ -137,7 +146,7 @@ func (t *pathTemplate) match(path requestPath) (map[string]string, bool) {
 		if !ok {
 			return nil, false
 		}
-		segs = append(append(requestPath{}, segs[:len(segs)-1]...), base)
+		segs = append(append(Path{}, segs[:len(segs)-1]...), base)
 	}
 	n := len(t.segs)
 	deep := n > 0 && t.segs[n-1].deep
@@ -164,8 +173,15 @@ func (t *pathTemplate) match(path requestPath) (map[string]string, bool) {
 		if t.segs[end-1].deep {
 			end = len(segs)
 		}
+		multi := v.end-v.start > 1 || t.segs[v.end-1].deep
 		parts := make([]string, 0, end-v.start)
 		for _, raw := range segs[v.start:end] {
+			if multi {
+				// A variable of several segments keeps an escaped slash
+				// escaped, so that it stays apart from the slashes
+				// between them, as google.api.http says ({+var}).
+				raw = keepSlashes.Replace(raw)
+			}
 			p, err := url.PathUnescape(raw)
 			if err != nil {
 				return nil, false
@@ -177,9 +193,14 @@ func (t *pathTemplate) match(path requestPath) (map[string]string, bool) {
 	return vars, true
 }
 
-// specificity ranks templates that match the same path: a literal segment
-// beats a variable one, earlier segments first, and a verb beats none.
-func (t *pathTemplate) specificity() []int {
+// keepSlashes escapes the escaped slashes of a raw segment once more, so
+// that unescaping it leaves them escaped.
+var keepSlashes = strings.NewReplacer("%2F", "%252F", "%2f", "%252f")
+
+// Specificity ranks templates that match the same path, compared with
+// slices.Compare: a literal segment beats a variable one, earlier segments
+// first, and a verb beats none.
+func (t *Template) Specificity() []int {
 	out := make([]int, 0, len(t.segs)+1)
 	for _, s := range t.segs {
 		switch {
@@ -197,15 +218,18 @@ func (t *pathTemplate) specificity() []int {
 	return out
 }
 
-// expand fills the template's variables from values, escaping each
+// Expand fills the template's variables from values, escaping each
 // segment, for a client building a URL. It reports false when a variable
-// has no value.
-func (t *pathTemplate) expand(values func(field string) (string, bool)) (string, bool) {
+// has no value, or a wildcard is bound to no variable.
+func (t *Template) Expand(values func(field string) (string, bool)) (string, bool) {
 	var b strings.Builder
 	for i := 0; i < len(t.segs); {
 		b.WriteByte('/')
 		v := t.varAt(i)
 		if v == nil {
+			if t.segs[i].literal == "" {
+				return "", false // a wildcard no variable binds: nothing to fill it with
+			}
 			b.WriteString(url.PathEscape(t.segs[i].literal))
 			i++
 			continue
@@ -238,7 +262,11 @@ func escapeSegment(v string) string {
 	return strings.ReplaceAll(url.PathEscape(v), ":", "%3A")
 }
 
-func (t *pathTemplate) varAt(seg int) *tmplVar {
+// Fields are the field paths of the template's variables, in order. The
+// caller must not change the slice.
+func (t *Template) Fields() []string { return t.fields }
+
+func (t *Template) varAt(seg int) *variable {
 	for i := range t.vars {
 		if t.vars[i].start == seg {
 			return &t.vars[i]

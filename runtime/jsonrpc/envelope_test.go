@@ -1,4 +1,4 @@
-package a2art
+package jsonrpc
 
 import (
 	"encoding/json"
@@ -6,9 +6,9 @@ import (
 	"unicode/utf8"
 )
 
-// FuzzScanEnvelope: whatever scanEnvelope takes is valid JSON whose
+// FuzzScan: whatever Scan takes is valid JSON whose
 // members are the ones it returned, as encoding/json reads them.
-func FuzzScanEnvelope(f *testing.F) {
+func FuzzScan(f *testing.F) {
 	for _, seed := range []string{
 		`{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"parts":[{"text":"a\"b"}]}}}`,
 		`{"id":"x","method":"GetTask","jsonrpc":"2.0"}`, `{"jsonrpc":"2.0","id":7,"result":{"task":{"id":"t"}}}`,
@@ -21,7 +21,7 @@ func FuzzScanEnvelope(f *testing.F) {
 		if !utf8.Valid(data) {
 			return // the handler refuses such a body before it parses it
 		}
-		env, ok := scanEnvelope(data)
+		env, ok := Scan(data)
 		if !ok {
 			return
 		}
@@ -34,13 +34,13 @@ func FuzzScanEnvelope(f *testing.F) {
 		}
 		var wantMethod string
 		if raw, ok := m["method"]; ok {
-			if json.Unmarshal(raw, &wantMethod) != nil || wantMethod != string(env.method) {
-				t.Fatalf("method %q, encoding/json reads %s", env.method, raw)
+			if json.Unmarshal(raw, &wantMethod) != nil || wantMethod != string(env.Method) {
+				t.Fatalf("method %q, encoding/json reads %s", env.Method, raw)
 			}
 		}
 		_, wantID := m["id"]
-		if env.hasID != wantID || string(env.id) != string(m["id"]) || string(env.params) != string(m["params"]) ||
-			string(env.version) != string(m["jsonrpc"]) || string(env.result) != string(m["result"]) || string(env.error) != string(m["error"]) {
+		if env.HasID != wantID || string(env.ID) != string(m["id"]) || string(env.Params) != string(m["params"]) ||
+			string(env.Version) != string(m["jsonrpc"]) || string(env.Result) != string(m["result"]) || string(env.Error) != string(m["error"]) {
 			t.Fatalf("%q: members differ from encoding/json's", data)
 		}
 	})
