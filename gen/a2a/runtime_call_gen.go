@@ -8,25 +8,26 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
-	"strings"
+
+	"github.com/agui-gen/agui-gen/runtime/a2arpc"
 )
 
 // The names of the bindings, as AgentInterface.protocolBinding carries them.
 const (
-	BindingJSONRPC  = "JSONRPC"
-	BindingHTTPJSON = "HTTP+JSON"
-	BindingGRPC     = "GRPC"
+	BindingJSONRPC  = a2arpc.BindingJSONRPC
+	BindingHTTPJSON = a2arpc.BindingHTTPJSON
+	BindingGRPC     = a2arpc.BindingGRPC
 )
 
 // Service parameters (A2A §3.2.6): HTTP headers, or gRPC metadata in lower
 // case. The version may also come as a query parameter.
 const (
-	VersionHeader    = "A2A-Version"
-	ExtensionsHeader = "A2A-Extensions"
+	VersionHeader    = a2arpc.VersionHeader
+	ExtensionsHeader = a2arpc.ExtensionsHeader
 )
 
 // LegacyVersion is what a request without A2A-Version asks for (A2A §3.6.2).
-const LegacyVersion = "0.3"
+const LegacyVersion = a2arpc.LegacyVersion
 
 // CallInfo is what a server knows about one call beyond its request
 // message. Handlers read it with CallInfoFrom.
@@ -76,22 +77,8 @@ func CallInfoFrom(ctx context.Context) *CallInfo {
 }
 
 // ParseVersion reads a protocol version: Major.Minor, with a patch number
-// allowed and ignored (versions are never negotiated by patch). It returns
-// the Major.Minor form.
-func ParseVersion(s string) (string, bool) {
-	parts := strings.Split(strings.TrimSpace(s), ".")
-	if len(parts) < 2 || len(parts) > 3 {
-		return "", false
-	}
-	for _, p := range parts {
-		if _, err := strconv.ParseUint(p, 10, 16); err != nil {
-			return "", false
-		}
-	}
-	major, _ := strconv.ParseUint(parts[0], 10, 16)
-	minor, _ := strconv.ParseUint(parts[1], 10, 16)
-	return strconv.FormatUint(major, 10) + "." + strconv.FormatUint(minor, 10), true
-}
+// allowed and ignored. It returns the Major.Minor form.
+func ParseVersion(s string) (string, bool) { return a2arpc.ParseVersion(s) }
 
 // NegotiateVersion picks the version a call is served in: requested (the
 // A2A-Version value, empty when absent) must name one of supported, patch
@@ -99,82 +86,14 @@ func ParseVersion(s string) (string, bool) {
 // otherwise. A failure is ErrVersionNotSupported, whose message says what
 // the request asked for and which header to send instead.
 func NegotiateVersion(requested string, supported []string, absentAs string) (string, *RPCError) {
-	v := requested
-	if strings.TrimSpace(v) == "" {
-		v = absentAs
-		if v == "" {
-			v = LegacyVersion
-		}
-	}
-	mm, ok := ParseVersion(v)
-	if ok {
-		for _, s := range supported {
-			if s == mm {
-				return mm, nil
-			}
-		}
-	}
-	if strings.TrimSpace(requested) == "" && absentAs == "" {
-		return "", MissingVersion("", supported)
-	}
-	return "", NewError(ErrVersionNotSupported, "the requested A2A protocol version '"+v+
-		"' is not supported; this agent speaks "+strings.Join(supported, ", ")+": send the header "+
-		VersionHeader+": "+newestVersion(supported))
+	return a2arpc.NegotiateVersion(requested, supported, absentAs)
 }
 
 // MissingVersion is the error for a call that names no A2A-Version where
-// the version it is read as (LegacyVersion, A2A §3.6.2) is not served: it
-// says so, and which header to send. what names the call when it is known
-// to be one of this version's ("SendMessage", "POST /message:send"), so the
-// client learns that it called the right method with the wrong version.
+// the version it is read as (LegacyVersion) is not served; what names the
+// call when it is known to be one of this version's ("SendMessage").
 func MissingVersion(what string, supported []string) *RPCError {
-	msg := "this request names no " + VersionHeader + ", which A2A reads as version " + LegacyVersion +
-		" (A2A §3.6.2), and this agent speaks " + strings.Join(supported, ", ") + " here"
-	if what != "" {
-		msg = what + " is an A2A " + newestVersion(supported) + " method, but this request names no " + VersionHeader +
-			", which A2A reads as version " + LegacyVersion + " (A2A §3.6.2)"
-	}
-	return NewError(ErrVersionNotSupported, msg+": send the header "+VersionHeader+": "+newestVersion(supported))
-}
-
-// newestVersion is the newest of versions (Major.Minor), or
-// a2a.ProtocolVersion when there are none.
-func newestVersion(versions []string) string {
-	newest := ""
-	key := func(v string) (uint64, uint64) {
-		major, minor, _ := strings.Cut(v, ".")
-		a, _ := strconv.ParseUint(major, 10, 16)
-		b, _ := strconv.ParseUint(minor, 10, 16)
-		return a, b
-	}
-	for _, v := range versions {
-		if newest == "" {
-			newest = v
-			continue
-		}
-		a, b := key(v)
-		na, nb := key(newest)
-		if a > na || (a == na && b > nb) {
-			newest = v
-		}
-	}
-	if newest == "" {
-		return ProtocolVersion
-	}
-	return newest
-}
-
-// splitList reads a comma-separated header value (A2A-Extensions).
-func splitList(values []string) []string {
-	var out []string
-	for _, v := range values {
-		for _, item := range strings.Split(v, ",") {
-			if item = strings.TrimSpace(item); item != "" {
-				out = append(out, item)
-			}
-		}
-	}
-	return out
+	return a2arpc.MissingVersion(what, supported)
 }
 
 // checkCard refuses a call the card the server serves does not allow (A2A

@@ -16,6 +16,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/agui-gen/agui-gen/runtime/a2arpc"
 	"github.com/agui-gen/agui-gen/runtime/bounds"
 )
 
@@ -113,7 +114,7 @@ func WithKeepAlive(interval time.Duration) ServerOption {
 // callInfo builds the CallInfo of an HTTP request and authenticates it;
 // the version is negotiated later, by version.
 func (c *serverConfig) callInfo(r *http.Request, binding string) (*CallInfo, *RPCError) {
-	info := &CallInfo{Binding: binding, Header: r.Header, Extensions: splitList(r.Header.Values(ExtensionsHeader)),
+	info := &CallInfo{Binding: binding, Header: r.Header, Extensions: a2arpc.SplitList(r.Header.Values(ExtensionsHeader)),
 		LastEventID: r.Header.Get("Last-Event-ID"), Card: c.card, Telemetry: c.telemetry}
 	if c.authenticate != nil {
 		p, err := c.authenticate(r)
