@@ -17,15 +17,14 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"net/url"
 	"strings"
 	"sync"
 	"time"
 
-	_ "modernc.org/sqlite" // the "sqlite" driver
-
 	a2a "github.com/agui-gen/agui-gen/gen/a2a"
 	"github.com/agui-gen/agui-gen/gen/a2a/a2atask"
+	"github.com/agui-gen/agui-gen/runtime/batch"
+	"github.com/agui-gen/agui-gen/runtime/sqlite"
 )
 
 // migrations create and evolve the schema, in order; the database records
@@ -92,7 +91,7 @@ var migrations = []string{
 type Store struct {
 	db     *sql.DB
 	poll   time.Duration
-	writes *a2atask.Batcher[change]
+	writes *batch.Batcher[sqlite.Change]
 
 	signals   a2atask.Signals
 	closed    chan struct{}
@@ -111,22 +110,15 @@ func WithPollInterval(d time.Duration) Option { return func(s *Store) { s.poll =
 // Open opens, or creates, the database at path, in WAL mode, and brings
 // its schema up to date.
 func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
-	q := url.Values{}
-	for _, p := range []string{"journal_mode(WAL)", "busy_timeout(10000)", "foreign_keys(1)", "synchronous(NORMAL)"} {
-		q.Add("_pragma", p)
-	}
-	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+	db, err := sqlite.Open(path, sqlite.Config{Pragmas: []string{"journal_mode(WAL)", "busy_timeout(10000)", "foreign_keys(1)", "synchronous(NORMAL)"}})
 	if err != nil {
 		return nil, err
 	}
-	// One connection: SQLite has one writer at a time, and a pool of them
-	// would spin on the lock where one connection queues in Go.
-	db.SetMaxOpenConns(1)
-	s := &Store{db: db, poll: 200 * time.Millisecond, writes: newChanges(db), closed: make(chan struct{}), done: make(chan struct{})}
+	s := &Store{db: db, poll: 200 * time.Millisecond, writes: sqlite.NewChanges(db), closed: make(chan struct{}), done: make(chan struct{})}
 	for _, o := range opts {
 		o(s)
 	}
-	if err := s.migrate(ctx); err != nil {
+	if err := sqlite.Migrate(ctx, db, "a2a_schema", migrations); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("sqlitestore: %s: %w", path, err)
 	}
@@ -144,33 +136,6 @@ func (s *Store) Close() error {
 		err = s.db.Close()
 	})
 	return err
-}
-
-func (s *Store) migrate(ctx context.Context) error {
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS a2a_schema (version INTEGER NOT NULL)`); err != nil {
-		return err
-	}
-	var version int
-	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM a2a_schema`).Scan(&version); err != nil {
-		return err
-	}
-	if version > len(migrations) {
-		return fmt.Errorf("the database has schema version %d, newer than this code's %d", version, len(migrations))
-	}
-	for i := version; i < len(migrations); i++ {
-		if _, err := tx.ExecContext(ctx, migrations[i]); err != nil {
-			return fmt.Errorf("migration %d: %w", i+1, err)
-		}
-	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM a2a_schema; INSERT INTO a2a_schema (version) VALUES (?)`, len(migrations)); err != nil {
-		return err
-	}
-	return tx.Commit()
 }
 
 func statusTime(t *a2a.Task) int64 {
@@ -261,7 +226,7 @@ func leaseNanos(until time.Time) int64 {
 
 // Append implements a2atask.Appender: the event and the task's generation,
 // state and time, and a new snapshot of the task only when one is due
-// (a2atask.SnapshotDue), in the next transaction of writes (newChanges).
+// (a2atask.SnapshotDue), in the next transaction of writes (sqlite.NewChanges).
 func (s *Store) Append(ctx context.Context, id string, prev int64, event *a2a.StreamResponse, task *a2a.Task) (int64, error) {
 	gen := prev + 1
 	st, updated := a2atask.StatusColumns(event)
@@ -499,23 +464,14 @@ func (s *Store) ClaimPushes(ctx context.Context, taskID, holder string, until ti
 
 // PushesDelivered implements a2atask.PushOutbox.
 func (s *Store) PushesDelivered(ctx context.Context, taskID, holder string, gen int64, until time.Time) (bool, error) {
-	return changed(s.db.ExecContext(ctx, `UPDATE a2a_push_outbox SET delivered = MAX(delivered, ?3), held_until = ?4 WHERE task_id = ?1 AND holder = ?2`,
+	return sqlite.Changed(s.db.ExecContext(ctx, `UPDATE a2a_push_outbox SET delivered = MAX(delivered, ?3), held_until = ?4 WHERE task_id = ?1 AND holder = ?2`,
 		taskID, holder, gen, until.UnixNano()))
 }
 
 // ReleasePushes implements a2atask.PushOutbox.
 func (s *Store) ReleasePushes(ctx context.Context, taskID, holder string) (bool, error) {
-	return changed(s.db.ExecContext(ctx, `UPDATE a2a_push_outbox SET holder = '', held_until = 0 WHERE task_id = ? AND holder = ? AND delivered >= owed`,
+	return sqlite.Changed(s.db.ExecContext(ctx, `UPDATE a2a_push_outbox SET holder = '', held_until = 0 WHERE task_id = ? AND holder = ? AND delivered >= owed`,
 		taskID, holder))
-}
-
-// changed reports whether a statement changed a row.
-func changed(res sql.Result, err error) (bool, error) {
-	if err != nil {
-		return false, err
-	}
-	n, err := res.RowsAffected()
-	return n > 0, err
 }
 
 // OwedPushes implements a2atask.PushOutbox.
