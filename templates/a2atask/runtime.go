@@ -139,7 +139,7 @@ func (rt *Runtime) sweep() {
 		}
 		now := time.Now()
 		if rt.pushes != nil {
-			rt.pushes.sweep(now)
+			rt.sweepPushes(now)
 		}
 		ids, err := rt.store.Orphans(rt.ctx, now, 100)
 		if err != nil {
@@ -192,7 +192,7 @@ func stamp(t *a2a.Task, ev *a2a.StreamResponse, gen int64) {
 // counts the state the task entered.
 func (rt *Runtime) written(taskID string, gen int64, ev *a2a.StreamResponse) {
 	if rt.pushes != nil {
-		rt.pushes.written(taskID, gen)
+		rt.pushes.Written(taskID, gen)
 	}
 	rt.obs.transition(ev)
 }
