@@ -89,6 +89,9 @@ type Store struct {
 	db     *sql.DB
 	poll   time.Duration
 	writes *batch.Batcher[sqlite.Change]
+	// Claims keeps the push outbox's claims (a2atask.PushOutbox) in
+	// a2a_push_outbox.
+	*sqlite.Claims
 
 	signals   a2atask.Signals
 	closed    chan struct{}
@@ -111,7 +114,7 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Store{db: db, poll: 200 * time.Millisecond, writes: sqlite.NewChanges(db), closed: make(chan struct{}), done: make(chan struct{})}
+	s := &Store{db: db, poll: 200 * time.Millisecond, writes: sqlite.NewChanges(db), Claims: sqlite.NewClaims(db, "a2a_push_outbox"), closed: make(chan struct{}), done: make(chan struct{})}
 	for _, o := range opts {
 		o(s)
 	}
@@ -445,41 +448,6 @@ func (s *Store) DeletePushConfig(ctx context.Context, taskID, id string) (bool, 
 	}
 	n, err := res.RowsAffected()
 	return n > 0, err
-}
-
-// ClaimPushes implements a2atask.PushOutbox.
-func (s *Store) ClaimPushes(ctx context.Context, taskID, holder string, until time.Time) (int64, bool, error) {
-	var delivered int64
-	err := s.db.QueryRowContext(ctx, `UPDATE a2a_push_outbox SET holder = ?2, held_until = ?3
-		WHERE task_id = ?1 AND delivered < owed AND (holder = ?2 OR held_until < ?4) RETURNING delivered`,
-		taskID, holder, until.UnixNano(), time.Now().UnixNano()).Scan(&delivered)
-	if errors.Is(err, sql.ErrNoRows) {
-		return 0, false, nil
-	}
-	return delivered, err == nil, err
-}
-
-// PushesDelivered implements a2atask.PushOutbox.
-func (s *Store) PushesDelivered(ctx context.Context, taskID, holder string, gen int64, until time.Time) (bool, error) {
-	return sqlite.Changed(s.db.ExecContext(ctx, `UPDATE a2a_push_outbox SET delivered = MAX(delivered, ?3), held_until = ?4 WHERE task_id = ?1 AND holder = ?2`,
-		taskID, holder, gen, until.UnixNano()))
-}
-
-// ReleasePushes implements a2atask.PushOutbox.
-func (s *Store) ReleasePushes(ctx context.Context, taskID, holder string) (bool, error) {
-	return sqlite.Changed(s.db.ExecContext(ctx, `UPDATE a2a_push_outbox SET holder = '', held_until = 0 WHERE task_id = ? AND holder = ? AND delivered >= owed`,
-		taskID, holder))
-}
-
-// OwedPushes implements a2atask.PushOutbox.
-func (s *Store) OwedPushes(ctx context.Context, t time.Time, limit int) ([]string, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT task_id FROM a2a_push_outbox WHERE delivered < owed AND held_until < ? ORDER BY held_until LIMIT ?`,
-		t.UnixNano(), limit)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	return a2atask.ScanStrings(rows)
 }
 
 // Lease implements a2atask.Store.

@@ -99,6 +99,9 @@ type Store struct {
 	pool   *pgxpool.Pool
 	poll   time.Duration
 	writes *batch.Batcher[*postgres.Write]
+	// Claims keeps the push outbox's claims (a2atask.PushOutbox) in
+	// a2a_push_outbox.
+	*postgres.Claims
 	lanes  int
 	gather time.Duration
 
@@ -158,6 +161,7 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
 		o(s)
 	}
 	s.writes = postgres.NewWrites(pool, s.lanes)
+	s.Claims = postgres.NewClaims(pool, "a2a_push_outbox", unavailable)
 	if err := postgres.Migrate(ctx, pool, migrationLock, "a2a_schema", migrations); err != nil {
 		pool.Close()
 		return nil, fmt.Errorf("pgstore: %w", err)
@@ -480,45 +484,6 @@ func (s *Store) PushConfigs(ctx context.Context, taskID string) ([]*a2a.TaskPush
 func (s *Store) DeletePushConfig(ctx context.Context, taskID, id string) (bool, error) {
 	tag, err := s.pool.Exec(ctx, `DELETE FROM a2a_push_configs WHERE task_id = $1 AND id = $2`, taskID, id)
 	return tag.RowsAffected() > 0, unavailable(err)
-}
-
-// ClaimPushes implements a2atask.PushOutbox.
-func (s *Store) ClaimPushes(ctx context.Context, taskID, holder string, until time.Time) (int64, bool, error) {
-	var delivered int64
-	err := s.pool.QueryRow(ctx, `UPDATE a2a_push_outbox SET holder = $2, held_until = $3
-		WHERE task_id = $1 AND delivered < owed AND (holder = $2 OR held_until < $4) RETURNING delivered`,
-		taskID, holder, until.UnixNano(), time.Now().UnixNano()).Scan(&delivered)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return 0, false, nil
-	}
-	return delivered, err == nil, unavailable(err)
-}
-
-// PushesDelivered implements a2atask.PushOutbox.
-func (s *Store) PushesDelivered(ctx context.Context, taskID, holder string, gen int64, until time.Time) (bool, error) {
-	tag, err := s.pool.Exec(ctx, `UPDATE a2a_push_outbox SET delivered = GREATEST(delivered, $3), held_until = $4 WHERE task_id = $1 AND holder = $2`,
-		taskID, holder, gen, until.UnixNano())
-	return tag.RowsAffected() > 0, unavailable(err)
-}
-
-// ReleasePushes implements a2atask.PushOutbox. An event appended
-// meanwhile holds its row until it commits, and this reads its owed then.
-func (s *Store) ReleasePushes(ctx context.Context, taskID, holder string) (bool, error) {
-	tag, err := s.pool.Exec(ctx, `UPDATE a2a_push_outbox SET holder = '', held_until = 0 WHERE task_id = $1 AND holder = $2 AND delivered >= owed`,
-		taskID, holder)
-	return tag.RowsAffected() > 0, unavailable(err)
-}
-
-// OwedPushes implements a2atask.PushOutbox.
-func (s *Store) OwedPushes(ctx context.Context, t time.Time, limit int) ([]string, error) {
-	rows, err := s.pool.Query(ctx, `SELECT task_id FROM a2a_push_outbox WHERE delivered < owed AND held_until < $1 ORDER BY held_until LIMIT $2`,
-		t.UnixNano(), limit)
-	if err != nil {
-		return nil, unavailable(err)
-	}
-	defer rows.Close()
-	ids, err := a2atask.ScanStrings(rows)
-	return ids, unavailable(err)
 }
 
 // Lease implements a2atask.Store.
