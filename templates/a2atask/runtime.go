@@ -15,6 +15,7 @@ import (
 	"time"
 
 	a2a "github.com/agui-gen/agui-gen/gen/a2a"
+	"github.com/agui-gen/agui-gen/runtime/outage"
 )
 
 // Runtime serves the A2A task RPCs on an Executor and a Store. It is an
@@ -35,8 +36,8 @@ type Runtime struct {
 	lease       time.Duration
 	patience    time.Duration
 
-	health health // when the store was last unavailable
-	runs   local  // the tasks this runtime's executors run
+	health outage.Health // when the store was last unavailable
+	runs   local         // the tasks this runtime's executors run
 
 	ctx     context.Context // runs outlive the requests that start them
 	stop    context.CancelFunc
@@ -146,7 +147,7 @@ func (rt *Runtime) sweep() {
 			rt.unavailable(err)
 			continue
 		}
-		if ago, ok := rt.health.since(now); ok && ago < rt.lease {
+		if ago, ok := rt.health.Since(now); ok && ago < rt.lease {
 			continue
 		}
 		for _, id := range ids {
