@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/agui-gen/agui-gen/runtime/batch"
 )
 
 // TestClaims: one holder at a time until its claim runs out; a delivery
@@ -58,5 +60,32 @@ func TestClaims(t *testing.T) {
 	c.PushesDelivered(ctx, "k", "b", 3, hour)
 	if ok, err := c.ReleasePushes(ctx, "k", "b"); !ok || err != nil {
 		t.Fatalf("release: %v %v", ok, err)
+	}
+}
+
+// TestPoller: a write another process makes to a watched key wakes its
+// watcher with the generation, within the poll interval.
+func TestPoller(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "poll.db")
+	db, other := open(t, path), open(t, path)
+	if _, err := db.ExecContext(ctx, `CREATE TABLE gens (id TEXT PRIMARY KEY, generation INTEGER NOT NULL)`); err != nil {
+		t.Fatal(err)
+	}
+	var signals batch.Signals
+	p := StartPoller(db, &signals, 10*time.Millisecond, `SELECT generation FROM gens WHERE id = ?`)
+	defer p.Close()
+	w, stop := signals.Watch("k")
+	defer stop()
+	if _, err := other.ExecContext(ctx, `INSERT INTO gens (id, generation) VALUES ('k', 4)`); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case gen := <-w:
+		if gen != 4 {
+			t.Fatalf("woken with %d, want 4", gen)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the poll never found the write")
 	}
 }

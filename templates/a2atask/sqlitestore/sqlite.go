@@ -94,8 +94,7 @@ type Store struct {
 	*sqlite.Claims
 
 	signals   a2atask.Signals
-	closed    chan struct{}
-	done      chan struct{}
+	poller    *sqlite.Poller
 	closeOnce sync.Once
 }
 
@@ -114,7 +113,7 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Store{db: db, poll: 200 * time.Millisecond, writes: sqlite.NewChanges(db), Claims: sqlite.NewClaims(db, "a2a_push_outbox"), closed: make(chan struct{}), done: make(chan struct{})}
+	s := &Store{db: db, poll: 200 * time.Millisecond, writes: sqlite.NewChanges(db), Claims: sqlite.NewClaims(db, "a2a_push_outbox")}
 	for _, o := range opts {
 		o(s)
 	}
@@ -122,7 +121,7 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("sqlitestore: %s: %w", path, err)
 	}
-	go s.pollLoop()
+	s.poller = sqlite.StartPoller(db, &s.signals, s.poll, `SELECT generation FROM a2a_tasks WHERE id = ?`)
 	return s, nil
 }
 
@@ -131,8 +130,7 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 func (s *Store) Close() error {
 	var err error
 	s.closeOnce.Do(func() {
-		close(s.closed)
-		<-s.done
+		s.poller.Close()
 		err = s.db.Close()
 	})
 	return err
@@ -389,26 +387,6 @@ func (s *Store) Peek(ctx context.Context, id string) (int64, a2a.TaskState, erro
 }
 
 func (s *Store) Watch(id string) (<-chan int64, func()) { return s.signals.Watch(id) }
-
-// pollLoop wakes watchers whose task another process has written.
-func (s *Store) pollLoop() {
-	defer close(s.done)
-	t := time.NewTicker(s.poll)
-	defer t.Stop()
-	for {
-		select {
-		case <-s.closed:
-			return
-		case <-t.C:
-		}
-		for _, id := range s.signals.Watched() {
-			var gen int64
-			if err := s.db.QueryRow(`SELECT generation FROM a2a_tasks WHERE id = ?`, id).Scan(&gen); err == nil {
-				s.signals.Notify(id, gen)
-			}
-		}
-	}
-}
 
 // SavePushConfig implements a2atask.PushConfigs. A task's first config
 // opens its outbox: the events from then on owe notifications.
