@@ -49,13 +49,13 @@ var A2ATask embed.FS
 // A2ATaskSQLite is the SQLite task store, written against gen/a2a and
 // gen/a2a/a2atask and copied into a2atask/sqlitestore.
 //
-//go:embed a2atask/sqlitestore/sqlite.go a2atask/sqlitestore/batch.go
+//go:embed a2atask/sqlitestore/sqlite.go
 var A2ATaskSQLite embed.FS
 
 // A2ATaskPostgres is the PostgreSQL task store, written against gen/a2a
 // and gen/a2a/a2atask and copied into a2atask/pgstore.
 //
-//go:embed a2atask/pgstore/pg.go a2atask/pgstore/pipeline.go
+//go:embed a2atask/pgstore/pg.go
 var A2ATaskPostgres embed.FS
 
 // A2AAuth authenticates calls from an agent card's security schemes,

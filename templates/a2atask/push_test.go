@@ -220,9 +220,7 @@ func TestPushOrderWithASlowWebhook(t *testing.T) {
 		}
 	}
 	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
-		rt.pushes.local.mu.Lock()
-		left := len(rt.pushes.local.tasks)
-		rt.pushes.local.mu.Unlock()
+		left := rt.pushes.Local().Len()
 		if left == 0 {
 			break
 		}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	a2a "github.com/agui-gen/agui-gen/gen/a2a"
+	"github.com/agui-gen/agui-gen/runtime/outage"
 )
 
 // Runtime serves the A2A task RPCs on an Executor and a Store. It is an
@@ -35,8 +36,8 @@ type Runtime struct {
 	lease       time.Duration
 	patience    time.Duration
 
-	health health // when the store was last unavailable
-	runs   local  // the tasks this runtime's executors run
+	health outage.Health // when the store was last unavailable
+	runs   local         // the tasks this runtime's executors run
 
 	ctx     context.Context // runs outlive the requests that start them
 	stop    context.CancelFunc
@@ -139,14 +140,14 @@ func (rt *Runtime) sweep() {
 		}
 		now := time.Now()
 		if rt.pushes != nil {
-			rt.pushes.sweep(now)
+			rt.sweepPushes(now)
 		}
 		ids, err := rt.store.Orphans(rt.ctx, now, 100)
 		if err != nil {
 			rt.unavailable(err)
 			continue
 		}
-		if ago, ok := rt.health.since(now); ok && ago < rt.lease {
+		if ago, ok := rt.health.Since(now); ok && ago < rt.lease {
 			continue
 		}
 		for _, id := range ids {
@@ -192,7 +193,7 @@ func stamp(t *a2a.Task, ev *a2a.StreamResponse, gen int64) {
 // counts the state the task entered.
 func (rt *Runtime) written(taskID string, gen int64, ev *a2a.StreamResponse) {
 	if rt.pushes != nil {
-		rt.pushes.written(taskID, gen)
+		rt.pushes.Written(taskID, gen)
 	}
 	rt.obs.transition(ev)
 }

@@ -17,13 +17,11 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"net/url"
 	"strings"
 	"time"
 
-	_ "modernc.org/sqlite" // the "sqlite" driver
-
 	agui "github.com/agui-gen/agui-gen/gen/agui"
+	"github.com/agui-gen/agui-gen/runtime/sqlite"
 )
 
 // migrations create and evolve the schema, in order; the database records
@@ -55,51 +53,17 @@ type Store struct{ db *sql.DB }
 // Open opens (creating if need be) the store in the file at path, and
 // brings its schema up to date. Several processes may open one file.
 func Open(ctx context.Context, path string) (*Store, error) {
-	q := url.Values{}
-	for _, p := range []string{"journal_mode(WAL)", "busy_timeout(10000)", "synchronous(FULL)"} {
-		q.Add("_pragma", p)
-	}
 	// A transaction takes the write lock when it begins: one that read
-	// first and then wrote could not wait for another process's writer
-	// (SQLite answers SQLITE_BUSY at once).
-	q.Set("_txlock", "immediate")
-	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+	// first and then wrote could not wait for another process's writer.
+	db, err := sqlite.Open(path, sqlite.Config{Pragmas: []string{"journal_mode(WAL)", "busy_timeout(10000)", "synchronous(FULL)"}, Immediate: true})
 	if err != nil {
 		return nil, err
 	}
-	db.SetMaxOpenConns(1)
-	if err := migrate(ctx, db); err != nil {
+	if err := sqlite.Migrate(ctx, db, "agui_meta_schema", migrations); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("metasqlite: %s: %w", path, err)
 	}
 	return &Store{db: db}, nil
-}
-
-func migrate(ctx context.Context, db *sql.DB) error {
-	tx, err := db.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS agui_meta_schema (version INTEGER NOT NULL)`); err != nil {
-		return err
-	}
-	var version int
-	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM agui_meta_schema`).Scan(&version); err != nil {
-		return err
-	}
-	if version > len(migrations) {
-		return fmt.Errorf("the database has schema version %d, newer than this code's %d", version, len(migrations))
-	}
-	for i := version; i < len(migrations); i++ {
-		if _, err := tx.ExecContext(ctx, migrations[i]); err != nil {
-			return fmt.Errorf("migration %d: %w", i+1, err)
-		}
-	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM agui_meta_schema; INSERT INTO agui_meta_schema (version) VALUES (?)`, len(migrations)); err != nil {
-		return err
-	}
-	return tx.Commit()
 }
 
 // Close closes the file.

@@ -9,19 +9,15 @@ import (
 	"errors"
 	"fmt"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	a2a "github.com/agui-gen/agui-gen/gen/a2a"
+	"github.com/agui-gen/agui-gen/runtime/outage"
 )
 
-// The pauses between tries of a store call that failed with ErrUnavailable:
-// doubling from the first to the last, which is kept until the store is
-// back, so that a run notices the store's return within that time.
-const (
-	firstPause = 50 * time.Millisecond
-	lastPause  = time.Second
-)
+// lastPause is the longest pause between tries of a store call that
+// failed with ErrUnavailable (runtime/outage).
+const lastPause = outage.LastPause
 
 // errStoreUnavailable is what a caller is told when the store is
 // unavailable and the request cannot wait for it: what happened, which
@@ -34,28 +30,13 @@ var errStoreUnavailable = func() *a2a.RPCError {
 	return e
 }()
 
-// health remembers when the runtime last found its store unavailable.
-type health struct{ lastDown atomic.Int64 } // Unix nanoseconds
-
-func (h *health) down(at time.Time) { h.lastDown.Store(at.UnixNano()) }
-
-// since reports how long ago the store was last found unavailable, or
-// false when it never was.
-func (h *health) since(now time.Time) (time.Duration, bool) {
-	last := h.lastDown.Load()
-	if last == 0 {
-		return 0, false
-	}
-	return now.Sub(time.Unix(0, last)), true
-}
-
 // unavailable reports whether err says the store is unavailable, and
 // records it.
 func (rt *Runtime) unavailable(err error) bool {
 	if !errors.Is(err, ErrUnavailable) {
 		return false
 	}
-	rt.health.down(time.Now())
+	rt.health.Down(time.Now())
 	return true
 }
 
@@ -63,24 +44,16 @@ func (rt *Runtime) unavailable(err error) bool {
 // ErrUnavailable, or ctx ends, pausing between tries. It returns op's last
 // error.
 func (rt *Runtime) outlast(ctx context.Context, op func() error) error {
-	pause := firstPause
-	logged := false
-	for {
-		err := op()
-		if err == nil || !rt.unavailable(err) {
-			return err
-		}
-		if !logged {
-			rt.logger.Warn("a2atask: the task store is unavailable; trying again until it is back", "err", err)
-			logged = true
-		}
-		select {
-		case <-ctx.Done():
-			return err
-		case <-time.After(pause):
-		}
-		pause = min(2*pause, lastPause)
-	}
+	return outage.Outlast(ctx, (*storeWatch)(rt), op)
+}
+
+// storeWatch is the runtime as outage.Outlast's Watch.
+type storeWatch Runtime
+
+func (w *storeWatch) Unavailable(err error) bool { return (*Runtime)(w).unavailable(err) }
+
+func (w *storeWatch) Waiting(err error) {
+	w.logger.Warn("a2atask: the task store is unavailable; trying again until it is back", "err", err)
 }
 
 // read makes a read for a caller who waits on it (a stream, a blocking

@@ -28,7 +28,7 @@ func (rt *Runtime) savePushConfig(ctx context.Context, cfg *a2a.TaskPushNotifica
 	if err := rt.pushEnabled(); err != nil {
 		return err
 	}
-	if err := rt.pushSender.check(cfg.URL); err != nil {
+	if err := rt.pushSender.Check(cfg.URL); err != nil {
 		return a2a.NewError(a2a.ErrInvalidParams, err.Error())
 	}
 	if cfg.ID == "" {

@@ -26,6 +26,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	agui "github.com/agui-gen/agui-gen/gen/agui"
+	"github.com/agui-gen/agui-gen/runtime/postgres"
 )
 
 // migrations create and evolve the schema, in order; the database records
@@ -69,39 +70,11 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("metapg: %w", err)
 	}
-	if err := migrate(ctx, pool); err != nil {
+	if err := postgres.Migrate(ctx, pool, migrationLock, "agui_meta_schema", migrations); err != nil {
 		pool.Close()
 		return nil, fmt.Errorf("metapg: %w", err)
 	}
 	return &Store{pool: pool}, nil
-}
-
-func migrate(ctx context.Context, pool *pgxpool.Pool) error {
-	return pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, int64(migrationLock)); err != nil {
-			return err
-		}
-		if _, err := tx.Exec(ctx, `CREATE TABLE IF NOT EXISTS agui_meta_schema (version integer NOT NULL)`); err != nil {
-			return err
-		}
-		var version int
-		if err := tx.QueryRow(ctx, `SELECT COALESCE(MAX(version), 0) FROM agui_meta_schema`).Scan(&version); err != nil {
-			return err
-		}
-		if version > len(migrations) {
-			return fmt.Errorf("the database has schema version %d, newer than this code's %d", version, len(migrations))
-		}
-		for i := version; i < len(migrations); i++ {
-			if _, err := tx.Exec(ctx, migrations[i]); err != nil {
-				return fmt.Errorf("migration %d: %w", i+1, err)
-			}
-		}
-		if _, err := tx.Exec(ctx, `DELETE FROM agui_meta_schema`); err != nil {
-			return err
-		}
-		_, err := tx.Exec(ctx, `INSERT INTO agui_meta_schema (version) VALUES ($1)`, len(migrations))
-		return err
-	})
 }
 
 // Close closes the connections.

@@ -3,9 +3,6 @@ package pgstore
 import (
 	"context"
 	"errors"
-	"slices"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -213,33 +210,4 @@ func TestMigrateToSnapshots(t *testing.T) {
 
 func TestOutboxContract(t *testing.T) {
 	storetest.RunOutbox(t, func(t *testing.T) storetest.OutboxStore { return open(t, freshDatabase(t)) })
-}
-
-// TestPayloads: announcements share notifications, a line each, none
-// over PostgreSQL's payload limit, and each reads back as it was written.
-func TestPayloads(t *testing.T) {
-	var writes []string
-	for i := range 500 {
-		writes = append(writes, strconv.Itoa(i+1)+" "+strings.Repeat("t", 30)+strconv.Itoa(i))
-	}
-	got := payloads(writes)
-	if len(got) < 2 || len(got) > 3 {
-		t.Fatalf("%d payloads for %d announcements of about 36 bytes", len(got), len(writes))
-	}
-	var back []string
-	for _, p := range got {
-		if len(p) > maxPayload {
-			t.Errorf("a payload of %d bytes", len(p))
-		}
-		for _, line := range strings.Split(p, "\n") {
-			id, gen := announced(line)
-			back = append(back, strconv.FormatInt(gen, 10)+" "+id)
-		}
-	}
-	if !slices.Equal(back, writes) {
-		t.Errorf("read back %d announcements, differently", len(back))
-	}
-	if payloads(nil) != nil {
-		t.Error("a payload for nothing")
-	}
 }

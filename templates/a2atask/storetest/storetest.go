@@ -4,19 +4,14 @@ package storetest
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
-	"net/url"
-	"os"
 	"strconv"
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/agui-gen/agui-gen/gen/a2a"
 	"github.com/agui-gen/agui-gen/gen/a2a/a2atask"
+	"github.com/agui-gen/agui-gen/runtime/postgres/pgtest"
 )
 
 func task(id, ctxID string, state a2a.TaskState, at time.Time) *a2a.Task {
@@ -355,45 +350,13 @@ func join(s []string) string {
 }
 
 // PostgresDSN is the server the Postgres tests use: A2A_TEST_POSTGRES, or
-// the role .ci/postgres creates on the local cluster.
-func PostgresDSN() string {
-	if dsn := os.Getenv("A2A_TEST_POSTGRES"); dsn != "" {
-		return dsn
-	}
-	return "postgres://a2a:a2a@127.0.0.1:5432/postgres?sslmode=disable"
-}
+// the role .ci/postgres creates on the local cluster (pgtest.DSN).
+func PostgresDSN() string { return pgtest.DSN() }
 
 // PostgresDatabase creates an empty database for one test, dropped when it
 // ends, and returns its DSN. It skips the test when there is no server, and
-// fails it when CI is set.
-func PostgresDatabase(t testing.TB) string {
-	t.Helper()
-	ctx := context.Background()
-	admin, err := pgx.Connect(ctx, PostgresDSN())
-	if err != nil {
-		msg := "no Postgres at " + PostgresDSN() + " (run bash .ci/postgres as root, or set A2A_TEST_POSTGRES): " + err.Error()
-		if os.Getenv("CI") != "" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
-	var b [6]byte
-	rand.Read(b[:])
-	name := "a2a_test_" + hex.EncodeToString(b[:])
-	if _, err := admin.Exec(ctx, "CREATE DATABASE "+name); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		admin.Exec(context.Background(), "DROP DATABASE "+name+" WITH (FORCE)")
-		admin.Close(context.Background())
-	})
-	u, err := url.Parse(PostgresDSN())
-	if err != nil {
-		t.Fatal(err)
-	}
-	u.Path = "/" + name
-	return u.String()
-}
+// fails it when CI is set (pgtest.Database).
+func PostgresDatabase(t testing.TB) string { return pgtest.Database(t) }
 
 // OutboxStore is a store that keeps the push outbox.
 type OutboxStore interface {

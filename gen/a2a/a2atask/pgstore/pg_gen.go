@@ -18,36 +18,24 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"net"
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	a2a "github.com/agui-gen/agui-gen/gen/a2a"
 	"github.com/agui-gen/agui-gen/gen/a2a/a2atask"
+	"github.com/agui-gen/agui-gen/runtime/batch"
+	"github.com/agui-gen/agui-gen/runtime/postgres"
 )
 
-// channel is the NOTIFY channel writes announce a task on: its generation
-// and ID, "17 id", a line each, which a replica's watchers take as they
-// are, reading only the events after their cursor, and which wake none of
-// them twice.
-//
-// A replica announces its writes after they commit, in batches, one
-// statement for all the writes of a few milliseconds (WithAnnounceDelay),
-// as few notifications as the payload limit allows (announcer). (A replica
-// from before the lines takes a notification of several as one unknown
-// task, and its poll finds the writes.) A NOTIFY in the write itself would serialize the commits of
-// the whole database: PostgreSQL holds a database-wide lock from a
-// notifying transaction's commit until its WAL is flushed, so no two such
-// commits share a flush. A replica that dies between a commit and its
-// announcement leaves the other replicas' polls to find the write.
+// channel is the NOTIFY channel writes announce a task on
+// (postgres.Notifier): its generation and ID, "17 id", a line each. A
+// replica announces its writes after they commit, in batches, one
+// statement for all the writes of a few milliseconds (WithAnnounceDelay).
 const channel = "a2a_tasks"
 
 // migrations create and evolve the schema, in order; the database records
@@ -110,20 +98,15 @@ const migrationLock = 0x6132615f73746f72 // "a2a_stor"
 type Store struct {
 	pool   *pgxpool.Pool
 	poll   time.Duration
-	writes *a2atask.Batcher[*write]
+	writes *batch.Batcher[*postgres.Write]
+	// Claims keeps the push outbox's claims (a2atask.PushOutbox) in
+	// a2a_push_outbox.
+	*postgres.Claims
 	lanes  int
 	gather time.Duration
 
-	signals a2atask.Signals
-	// unannounced holds the writes this replica has not yet announced to
-	// the others: the latest generation of each task; announce wakes the
-	// announcer.
-	mu          sync.Mutex
-	unannounced map[string]int64
-	announce    chan struct{}
-
-	cancel    context.CancelFunc
-	done      sync.WaitGroup
+	signals   batch.Signals
+	notifier  *postgres.Notifier
 	closeOnce sync.Once
 }
 
@@ -173,21 +156,20 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("pgstore: %w", err)
 	}
-	s := &Store{pool: pool, poll: time.Second, announce: make(chan struct{}, 1), lanes: max(1, int(pool.Config().MaxConns)/4), gather: DefaultAnnounceDelay}
+	s := &Store{pool: pool, poll: time.Second, lanes: max(1, int(pool.Config().MaxConns)/4), gather: DefaultAnnounceDelay}
 	for _, o := range opts {
 		o(s)
 	}
-	s.writes = newWrites(pool, s.lanes)
-	if err := s.migrate(ctx); err != nil {
+	s.writes = postgres.NewWrites(pool, s.lanes)
+	s.Claims = postgres.NewClaims(pool, "a2a_push_outbox", unavailable)
+	if err := postgres.Migrate(ctx, pool, migrationLock, "a2a_schema", migrations); err != nil {
 		pool.Close()
 		return nil, fmt.Errorf("pgstore: %w", err)
 	}
-	bg, cancel := context.WithCancel(context.Background())
-	s.cancel = cancel
-	s.done.Add(3)
-	go s.listen(bg)
-	go s.pollLoop(bg)
-	go s.announcer(bg)
+	s.notifier = postgres.StartNotifier(pool, &s.signals, postgres.NotifierConfig{
+		Channel: channel, Gather: s.gather, Poll: s.poll,
+		Generations: `SELECT id, generation FROM a2a_tasks WHERE id = ANY($1)`,
+	})
 	return s, nil
 }
 
@@ -195,39 +177,10 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
 // nothing.
 func (s *Store) Close() error {
 	s.closeOnce.Do(func() {
-		s.cancel()
-		s.done.Wait()
+		s.notifier.Close()
 		s.pool.Close()
 	})
 	return nil
-}
-
-func (s *Store) migrate(ctx context.Context) error {
-	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, int64(migrationLock)); err != nil {
-			return err
-		}
-		if _, err := tx.Exec(ctx, `CREATE TABLE IF NOT EXISTS a2a_schema (version integer NOT NULL)`); err != nil {
-			return err
-		}
-		var version int
-		if err := tx.QueryRow(ctx, `SELECT COALESCE(MAX(version), 0) FROM a2a_schema`).Scan(&version); err != nil {
-			return err
-		}
-		if version > len(migrations) {
-			return fmt.Errorf("the database has schema version %d, newer than this code's %d", version, len(migrations))
-		}
-		for i := version; i < len(migrations); i++ {
-			if _, err := tx.Exec(ctx, migrations[i]); err != nil {
-				return fmt.Errorf("migration %d: %w", i+1, err)
-			}
-		}
-		if _, err := tx.Exec(ctx, `DELETE FROM a2a_schema`); err != nil {
-			return err
-		}
-		_, err := tx.Exec(ctx, `INSERT INTO a2a_schema (version) VALUES ($1)`, len(migrations))
-		return err
-	})
 }
 
 func statusTime(t *a2a.Task) int64 {
@@ -245,7 +198,7 @@ func state(t *a2a.Task) int32 {
 }
 
 // Create implements a2atask.Store: the task and its first event in one
-// statement, in the next batch of writes (newWrites).
+// statement, in the next batch of writes (postgres.NewWrites).
 func (s *Store) Create(ctx context.Context, owner string, task *a2a.Task, event *a2a.StreamResponse) error {
 	return s.CreateLeased(ctx, owner, task, event, time.Time{})
 }
@@ -309,7 +262,7 @@ func (s *Store) Update(ctx context.Context, task *a2a.Task, prev int64, event *a
 
 // Append implements a2atask.Appender. The event and the task's
 // generation, state and time go in one statement, in the next batch of
-// writes (newWrites); when a new snapshot is due
+// writes (postgres.NewWrites); when a new snapshot is due
 // (a2atask.SnapshotDue) a second statement writes it, unless a later
 // writer's snapshot is there already. A snapshot is the task at its
 // generation, so one that a crash leaves unwritten costs only the events a
@@ -499,150 +452,9 @@ func (s *Store) Events(ctx context.Context, id string, after int64) ([]a2atask.E
 
 func (s *Store) Watch(id string) (<-chan int64, func()) { return s.signals.Watch(id) }
 
-// listen turns the other replicas' notifications into wake-ups, holding
-// one connection, and reconnects when it drops.
-func (s *Store) listen(ctx context.Context) {
-	defer s.done.Done()
-	for ctx.Err() == nil {
-		conn, err := s.pool.Acquire(ctx)
-		if err == nil {
-			if _, err = conn.Exec(ctx, "LISTEN "+channel); err == nil {
-				for {
-					n, err := conn.Conn().WaitForNotification(ctx)
-					if err != nil {
-						break
-					}
-					for _, line := range strings.Split(n.Payload, "\n") {
-						s.signals.Notify(announced(line))
-					}
-				}
-			}
-			// The connection's LISTEN must not go back to the pool.
-			conn.Conn().Close(context.Background())
-			conn.Release()
-		}
-		select {
-		case <-ctx.Done():
-		case <-time.After(time.Second):
-		}
-	}
-}
-
 // wrote wakes this replica's watchers of a task written at generation gen
-// and has the announcer tell the other replicas.
-func (s *Store) wrote(id string, gen int64) {
-	s.signals.Notify(id, gen)
-	s.mu.Lock()
-	if s.unannounced == nil {
-		s.unannounced = map[string]int64{}
-	}
-	s.unannounced[id] = max(s.unannounced[id], gen)
-	s.mu.Unlock()
-	select {
-	case s.announce <- struct{}{}:
-	default: // the announcer has been told already
-	}
-}
-
-// announcer sends the writes of this replica to the others' listeners: all
-// those made since the last batch, and in the announce delay after the
-// first of them, in one statement.
-func (s *Store) announcer(ctx context.Context) {
-	defer s.done.Done()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-s.announce:
-		}
-		if s.gather > 0 {
-			select {
-			case <-ctx.Done():
-				return
-			case <-time.After(s.gather):
-			}
-		}
-		s.mu.Lock()
-		writes := make([]string, 0, len(s.unannounced))
-		for id, gen := range s.unannounced {
-			writes = append(writes, strconv.FormatInt(gen, 10)+" "+id)
-		}
-		clear(s.unannounced)
-		s.mu.Unlock()
-		// A batch that fails is not sent again: the replicas' polls find
-		// the writes it announced.
-		s.pool.Exec(ctx, `SELECT pg_notify($1, payload) FROM unnest($2::text[]) AS payload`, channel, payloads(writes))
-	}
-}
-
-// maxPayload keeps a notification's payload under PostgreSQL's limit of
-// 8,000 bytes.
-const maxPayload = 7900
-
-// payloads joins announcements, a line each, into as few notification
-// payloads as the limit allows, so that a replica takes a batch of another's
-// writes in one notification, not one each.
-func payloads(writes []string) []string {
-	var out []string
-	var b strings.Builder
-	for _, w := range writes {
-		if b.Len() > 0 && b.Len()+1+len(w) > maxPayload {
-			out = append(out, b.String())
-			b.Reset()
-		}
-		if b.Len() > 0 {
-			b.WriteByte('\n')
-		}
-		b.WriteString(w)
-	}
-	if b.Len() > 0 {
-		out = append(out, b.String())
-	}
-	return out
-}
-
-// announced reads a line of a notification's payload: "generation id", or
-// the ID alone, as replicas before generations were announced send, whose
-// generation is unknown.
-func announced(payload string) (id string, gen int64) {
-	if g, id, ok := strings.Cut(payload, " "); ok {
-		if gen, err := strconv.ParseInt(g, 10, 64); err == nil && gen > 0 {
-			return id, gen
-		}
-	}
-	return payload, 0
-}
-
-// pollLoop wakes watchers whose task changed without a notification
-// reaching this replica.
-func (s *Store) pollLoop(ctx context.Context) {
-	defer s.done.Done()
-	t := time.NewTicker(s.poll)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-		ids := s.signals.Watched()
-		if len(ids) == 0 {
-			continue
-		}
-		rows, err := s.pool.Query(ctx, `SELECT id, generation FROM a2a_tasks WHERE id = ANY($1)`, ids)
-		if err != nil {
-			continue
-		}
-		for rows.Next() {
-			var id string
-			var gen int64
-			if rows.Scan(&id, &gen) == nil {
-				s.signals.Notify(id, gen)
-			}
-		}
-		rows.Close()
-	}
-}
+// and has the notifier tell the other replicas.
+func (s *Store) wrote(id string, gen int64) { s.notifier.Wrote(id, gen) }
 
 // SavePushConfig implements a2atask.PushConfigs. A task's first config
 // opens its outbox: the events from then on owe notifications.
@@ -674,45 +486,6 @@ func (s *Store) DeletePushConfig(ctx context.Context, taskID, id string) (bool, 
 	return tag.RowsAffected() > 0, unavailable(err)
 }
 
-// ClaimPushes implements a2atask.PushOutbox.
-func (s *Store) ClaimPushes(ctx context.Context, taskID, holder string, until time.Time) (int64, bool, error) {
-	var delivered int64
-	err := s.pool.QueryRow(ctx, `UPDATE a2a_push_outbox SET holder = $2, held_until = $3
-		WHERE task_id = $1 AND delivered < owed AND (holder = $2 OR held_until < $4) RETURNING delivered`,
-		taskID, holder, until.UnixNano(), time.Now().UnixNano()).Scan(&delivered)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return 0, false, nil
-	}
-	return delivered, err == nil, unavailable(err)
-}
-
-// PushesDelivered implements a2atask.PushOutbox.
-func (s *Store) PushesDelivered(ctx context.Context, taskID, holder string, gen int64, until time.Time) (bool, error) {
-	tag, err := s.pool.Exec(ctx, `UPDATE a2a_push_outbox SET delivered = GREATEST(delivered, $3), held_until = $4 WHERE task_id = $1 AND holder = $2`,
-		taskID, holder, gen, until.UnixNano())
-	return tag.RowsAffected() > 0, unavailable(err)
-}
-
-// ReleasePushes implements a2atask.PushOutbox. An event appended
-// meanwhile holds its row until it commits, and this reads its owed then.
-func (s *Store) ReleasePushes(ctx context.Context, taskID, holder string) (bool, error) {
-	tag, err := s.pool.Exec(ctx, `UPDATE a2a_push_outbox SET holder = '', held_until = 0 WHERE task_id = $1 AND holder = $2 AND delivered >= owed`,
-		taskID, holder)
-	return tag.RowsAffected() > 0, unavailable(err)
-}
-
-// OwedPushes implements a2atask.PushOutbox.
-func (s *Store) OwedPushes(ctx context.Context, t time.Time, limit int) ([]string, error) {
-	rows, err := s.pool.Query(ctx, `SELECT task_id FROM a2a_push_outbox WHERE delivered < owed AND held_until < $1 ORDER BY held_until LIMIT $2`,
-		t.UnixNano(), limit)
-	if err != nil {
-		return nil, unavailable(err)
-	}
-	defer rows.Close()
-	ids, err := a2atask.ScanStrings(rows)
-	return ids, unavailable(err)
-}
-
 // Lease implements a2atask.Store.
 func (s *Store) Lease(ctx context.Context, id string, until time.Time) error {
 	tag, err := s.pool.Exec(ctx, `UPDATE a2a_tasks SET lease_until = $1 WHERE id = $2`, until.UnixNano(), id)
@@ -737,28 +510,19 @@ func (s *Store) Orphans(ctx context.Context, t time.Time, limit int) ([]string, 
 	return ids, unavailable(err)
 }
 
+// queryRow runs sql with args in the next batch of writes and scans its one
+// row with scan.
+func (s *Store) queryRow(ctx context.Context, scan func(pgx.Row) error, sql string, args ...any) error {
+	return s.writes.Do(ctx, &postgres.Write{SQL: sql, Args: args, Scan: scan})
+}
+
 // unavailable marks an error that says the database cannot be reached or
 // is restarting (refused or lost connections, the server shutting down or
 // starting up, no connection slot free) with a2atask.ErrUnavailable, so
 // that the runtime waits for the database instead of failing the work.
 // A caller's cancelled context is the caller's doing, and stays as it is.
 func unavailable(err error) error {
-	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return err
-	}
-	var pe *pgconn.PgError
-	var ce *pgconn.ConnectError
-	var ne net.Error
-	switch {
-	case errors.As(err, &pe):
-		// Class 08 is connection exceptions; 57P01-57P03 a server shutting
-		// down, crashed or starting up; 53300 too many connections.
-		if !strings.HasPrefix(pe.Code, "08") && pe.Code != "57P01" && pe.Code != "57P02" && pe.Code != "57P03" && pe.Code != "53300" {
-			return err
-		}
-	case errors.As(err, &ce), errors.As(err, &ne), pgconn.SafeToRetry(err), errors.Is(err, pgconn.ErrConnClosed),
-		errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EPIPE):
-	default:
+	if !postgres.Unavailable(err) {
 		return err
 	}
 	return fmt.Errorf("%w: %w", a2atask.ErrUnavailable, err)

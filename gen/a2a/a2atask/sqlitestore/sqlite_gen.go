@@ -17,15 +17,14 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"net/url"
 	"strings"
 	"sync"
 	"time"
 
-	_ "modernc.org/sqlite" // the "sqlite" driver
-
 	a2a "github.com/agui-gen/agui-gen/gen/a2a"
 	"github.com/agui-gen/agui-gen/gen/a2a/a2atask"
+	"github.com/agui-gen/agui-gen/runtime/batch"
+	"github.com/agui-gen/agui-gen/runtime/sqlite"
 )
 
 // migrations create and evolve the schema, in order; the database records
@@ -92,11 +91,13 @@ var migrations = []string{
 type Store struct {
 	db     *sql.DB
 	poll   time.Duration
-	writes *a2atask.Batcher[change]
+	writes *batch.Batcher[sqlite.Change]
+	// Claims keeps the push outbox's claims (a2atask.PushOutbox) in
+	// a2a_push_outbox.
+	*sqlite.Claims
 
 	signals   a2atask.Signals
-	closed    chan struct{}
-	done      chan struct{}
+	poller    *sqlite.Poller
 	closeOnce sync.Once
 }
 
@@ -111,26 +112,19 @@ func WithPollInterval(d time.Duration) Option { return func(s *Store) { s.poll =
 // Open opens, or creates, the database at path, in WAL mode, and brings
 // its schema up to date.
 func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
-	q := url.Values{}
-	for _, p := range []string{"journal_mode(WAL)", "busy_timeout(10000)", "foreign_keys(1)", "synchronous(NORMAL)"} {
-		q.Add("_pragma", p)
-	}
-	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+	db, err := sqlite.Open(path, sqlite.Config{Pragmas: []string{"journal_mode(WAL)", "busy_timeout(10000)", "foreign_keys(1)", "synchronous(NORMAL)"}})
 	if err != nil {
 		return nil, err
 	}
-	// One connection: SQLite has one writer at a time, and a pool of them
-	// would spin on the lock where one connection queues in Go.
-	db.SetMaxOpenConns(1)
-	s := &Store{db: db, poll: 200 * time.Millisecond, writes: newChanges(db), closed: make(chan struct{}), done: make(chan struct{})}
+	s := &Store{db: db, poll: 200 * time.Millisecond, writes: sqlite.NewChanges(db), Claims: sqlite.NewClaims(db, "a2a_push_outbox")}
 	for _, o := range opts {
 		o(s)
 	}
-	if err := s.migrate(ctx); err != nil {
+	if err := sqlite.Migrate(ctx, db, "a2a_schema", migrations); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("sqlitestore: %s: %w", path, err)
 	}
-	go s.pollLoop()
+	s.poller = sqlite.StartPoller(db, &s.signals, s.poll, `SELECT generation FROM a2a_tasks WHERE id = ?`)
 	return s, nil
 }
 
@@ -139,38 +133,10 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 func (s *Store) Close() error {
 	var err error
 	s.closeOnce.Do(func() {
-		close(s.closed)
-		<-s.done
+		s.poller.Close()
 		err = s.db.Close()
 	})
 	return err
-}
-
-func (s *Store) migrate(ctx context.Context) error {
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS a2a_schema (version INTEGER NOT NULL)`); err != nil {
-		return err
-	}
-	var version int
-	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM a2a_schema`).Scan(&version); err != nil {
-		return err
-	}
-	if version > len(migrations) {
-		return fmt.Errorf("the database has schema version %d, newer than this code's %d", version, len(migrations))
-	}
-	for i := version; i < len(migrations); i++ {
-		if _, err := tx.ExecContext(ctx, migrations[i]); err != nil {
-			return fmt.Errorf("migration %d: %w", i+1, err)
-		}
-	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM a2a_schema; INSERT INTO a2a_schema (version) VALUES (?)`, len(migrations)); err != nil {
-		return err
-	}
-	return tx.Commit()
 }
 
 func statusTime(t *a2a.Task) int64 {
@@ -261,7 +227,7 @@ func leaseNanos(until time.Time) int64 {
 
 // Append implements a2atask.Appender: the event and the task's generation,
 // state and time, and a new snapshot of the task only when one is due
-// (a2atask.SnapshotDue), in the next transaction of writes (newChanges).
+// (a2atask.SnapshotDue), in the next transaction of writes (sqlite.NewChanges).
 func (s *Store) Append(ctx context.Context, id string, prev int64, event *a2a.StreamResponse, task *a2a.Task) (int64, error) {
 	gen := prev + 1
 	st, updated := a2atask.StatusColumns(event)
@@ -425,26 +391,6 @@ func (s *Store) Peek(ctx context.Context, id string) (int64, a2a.TaskState, erro
 
 func (s *Store) Watch(id string) (<-chan int64, func()) { return s.signals.Watch(id) }
 
-// pollLoop wakes watchers whose task another process has written.
-func (s *Store) pollLoop() {
-	defer close(s.done)
-	t := time.NewTicker(s.poll)
-	defer t.Stop()
-	for {
-		select {
-		case <-s.closed:
-			return
-		case <-t.C:
-		}
-		for _, id := range s.signals.Watched() {
-			var gen int64
-			if err := s.db.QueryRow(`SELECT generation FROM a2a_tasks WHERE id = ?`, id).Scan(&gen); err == nil {
-				s.signals.Notify(id, gen)
-			}
-		}
-	}
-}
-
 // SavePushConfig implements a2atask.PushConfigs. A task's first config
 // opens its outbox: the events from then on owe notifications.
 func (s *Store) SavePushConfig(ctx context.Context, cfg *a2a.TaskPushNotificationConfig) error {
@@ -483,50 +429,6 @@ func (s *Store) DeletePushConfig(ctx context.Context, taskID, id string) (bool, 
 	}
 	n, err := res.RowsAffected()
 	return n > 0, err
-}
-
-// ClaimPushes implements a2atask.PushOutbox.
-func (s *Store) ClaimPushes(ctx context.Context, taskID, holder string, until time.Time) (int64, bool, error) {
-	var delivered int64
-	err := s.db.QueryRowContext(ctx, `UPDATE a2a_push_outbox SET holder = ?2, held_until = ?3
-		WHERE task_id = ?1 AND delivered < owed AND (holder = ?2 OR held_until < ?4) RETURNING delivered`,
-		taskID, holder, until.UnixNano(), time.Now().UnixNano()).Scan(&delivered)
-	if errors.Is(err, sql.ErrNoRows) {
-		return 0, false, nil
-	}
-	return delivered, err == nil, err
-}
-
-// PushesDelivered implements a2atask.PushOutbox.
-func (s *Store) PushesDelivered(ctx context.Context, taskID, holder string, gen int64, until time.Time) (bool, error) {
-	return changed(s.db.ExecContext(ctx, `UPDATE a2a_push_outbox SET delivered = MAX(delivered, ?3), held_until = ?4 WHERE task_id = ?1 AND holder = ?2`,
-		taskID, holder, gen, until.UnixNano()))
-}
-
-// ReleasePushes implements a2atask.PushOutbox.
-func (s *Store) ReleasePushes(ctx context.Context, taskID, holder string) (bool, error) {
-	return changed(s.db.ExecContext(ctx, `UPDATE a2a_push_outbox SET holder = '', held_until = 0 WHERE task_id = ? AND holder = ? AND delivered >= owed`,
-		taskID, holder))
-}
-
-// changed reports whether a statement changed a row.
-func changed(res sql.Result, err error) (bool, error) {
-	if err != nil {
-		return false, err
-	}
-	n, err := res.RowsAffected()
-	return n > 0, err
-}
-
-// OwedPushes implements a2atask.PushOutbox.
-func (s *Store) OwedPushes(ctx context.Context, t time.Time, limit int) ([]string, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT task_id FROM a2a_push_outbox WHERE delivered < owed AND held_until < ? ORDER BY held_until LIMIT ?`,
-		t.UnixNano(), limit)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	return a2atask.ScanStrings(rows)
 }
 
 // Lease implements a2atask.Store.

@@ -1,4 +1,4 @@
-package a2atask
+package batch
 
 import (
 	"context"

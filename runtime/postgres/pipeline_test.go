@@ -1,9 +1,12 @@
-package pgstore
+package postgres
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -12,18 +15,19 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/agui-gen/agui-gen/gen/a2a/a2atask"
+	"github.com/agui-gen/agui-gen/runtime/batch"
+	"github.com/agui-gen/agui-gen/runtime/postgres/pgtest"
 )
 
 // queuedBehindSlowWrite starts a write that holds the pipeline's one lane
 // for a while, then the given writes, and waits until all of them are
 // queued behind it, so that they go out as one batch.
-func queuedBehindSlowWrite(t *testing.T, p *a2atask.Batcher[*write], writes []func() error) []error {
+func queuedBehindSlowWrite(t *testing.T, p *batch.Batcher[*Write], writes []func() error) []error {
 	t.Helper()
 	ctx := context.Background()
 	slow := make(chan error, 1)
 	go func() {
-		slow <- p.Do(ctx, &write{sql: `SELECT pg_sleep(0.3)::text`, scan: func(row pgx.Row) error { return row.Scan(new(string)) }})
+		slow <- p.Do(ctx, &Write{SQL: `SELECT pg_sleep(0.3)::text`, Scan: func(row pgx.Row) error { return row.Scan(new(string)) }})
 	}()
 	waitQueued(t, p, 0, 1) // the slow write has the lane
 	errs := make([]error, len(writes))
@@ -39,7 +43,7 @@ func queuedBehindSlowWrite(t *testing.T, p *a2atask.Batcher[*write], writes []fu
 	return errs
 }
 
-func waitQueued(t *testing.T, p *a2atask.Batcher[*write], queued, sending int) {
+func waitQueued(t *testing.T, p *batch.Batcher[*Write], queued, sending int) {
 	t.Helper()
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
 		q, s := p.Pending()
@@ -54,7 +58,7 @@ func waitQueued(t *testing.T, p *a2atask.Batcher[*write], queued, sending int) {
 
 func pool(t *testing.T) *pgxpool.Pool {
 	t.Helper()
-	pool, err := pgxpool.New(context.Background(), freshDatabase(t))
+	pool, err := pgxpool.New(context.Background(), pgtest.Database(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,12 +69,12 @@ func pool(t *testing.T) *pgxpool.Pool {
 // TestPipelineSharesOneTransaction: the writes queued while a batch is at
 // the server go out in the next one, all in one transaction.
 func TestPipelineSharesOneTransaction(t *testing.T) {
-	p := newWrites(pool(t), 1)
+	p := NewWrites(pool(t), 1)
 	xids := make([]int64, 10)
 	var writes []func() error
 	for i := range xids {
 		writes = append(writes, func() error {
-			return p.Do(context.Background(), &write{sql: `SELECT txid_current()`, scan: func(row pgx.Row) error { return row.Scan(&xids[i]) }})
+			return p.Do(context.Background(), &Write{SQL: `SELECT txid_current()`, Scan: func(row pgx.Row) error { return row.Scan(&xids[i]) }})
 		})
 	}
 	for _, err := range queuedBehindSlowWrite(t, p, writes) {
@@ -95,7 +99,7 @@ func TestPipelineIsolatesAFailingWrite(t *testing.T) {
 	if _, err := db.Exec(ctx, `CREATE TABLE written (n integer PRIMARY KEY)`); err != nil {
 		t.Fatal(err)
 	}
-	p := newWrites(db, 1)
+	p := NewWrites(db, 1)
 	const bad = 3
 	var writes []func() error
 	for i := range 6 {
@@ -104,7 +108,7 @@ func TestPipelineIsolatesAFailingWrite(t *testing.T) {
 			sql = `SELECT $1::integer / 0`
 		}
 		writes = append(writes, func() error {
-			return p.Do(ctx, &write{sql: sql, args: []any{i}, scan: func(row pgx.Row) error { return row.Scan(new(int)) }})
+			return p.Do(ctx, &Write{SQL: sql, Args: []any{i}, Scan: func(row pgx.Row) error { return row.Scan(new(int)) }})
 		})
 	}
 	errs := queuedBehindSlowWrite(t, p, writes)
@@ -129,13 +133,13 @@ func TestPipelineIsolatesAFailingWrite(t *testing.T) {
 // TestPipelineUnderLoad: many writers on few lanes all get their own
 // results, and the lanes are given back.
 func TestPipelineUnderLoad(t *testing.T) {
-	p := newWrites(pool(t), 2)
+	p := NewWrites(pool(t), 2)
 	var wg sync.WaitGroup
 	errs := make(chan error, 400)
 	for i := range 400 {
 		wg.Go(func() {
 			var got int
-			err := p.Do(context.Background(), &write{sql: `SELECT $1::integer`, args: []any{i}, scan: func(row pgx.Row) error { return row.Scan(&got) }})
+			err := p.Do(context.Background(), &Write{SQL: `SELECT $1::integer`, Args: []any{i}, Scan: func(row pgx.Row) error { return row.Scan(&got) }})
 			if err == nil && got != i {
 				err = fmt.Errorf("write %d read %d", i, got)
 			}
@@ -150,4 +154,33 @@ func TestPipelineUnderLoad(t *testing.T) {
 		t.Error(err)
 	}
 	waitQueued(t, p, 0, 0)
+}
+
+// TestPayloads: announcements share notifications, a line each, none
+// over PostgreSQL's payload limit, and each reads back as it was written.
+func TestPayloads(t *testing.T) {
+	var writes []string
+	for i := range 500 {
+		writes = append(writes, strconv.Itoa(i+1)+" "+strings.Repeat("t", 30)+strconv.Itoa(i))
+	}
+	got := Payloads(writes)
+	if len(got) < 2 || len(got) > 3 {
+		t.Fatalf("%d payloads for %d announcements of about 36 bytes", len(got), len(writes))
+	}
+	var back []string
+	for _, p := range got {
+		if len(p) > MaxPayload {
+			t.Errorf("a payload of %d bytes", len(p))
+		}
+		for _, line := range strings.Split(p, "\n") {
+			id, gen := Announced(line)
+			back = append(back, strconv.FormatInt(gen, 10)+" "+id)
+		}
+	}
+	if !slices.Equal(back, writes) {
+		t.Errorf("read back %d announcements, differently", len(back))
+	}
+	if Payloads(nil) != nil {
+		t.Error("a payload for nothing")
+	}
 }

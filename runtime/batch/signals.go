@@ -1,8 +1,8 @@
-package a2atask
+package batch
 
 import "sync"
 
-// Signals is the registry of watchers a Store needs for Watch. Stores call
+// Signals is the registry of watchers a task store needs for Watch. Stores call
 // Notify when they write a task and when they learn of another process's
 // write (a database notification, polling): each watcher is signalled a
 // generation once, and wake-ups that find a watcher signalled already
@@ -12,7 +12,8 @@ type Signals struct {
 	watchers map[string]map[chan int64]int64 // the generation each was last signalled
 }
 
-// Watch implements Store.Watch.
+// Watch registers a watcher of id: the channel it is signalled on, and the
+// function that ends it. It is what a task store's Watch returns.
 func (s *Signals) Watch(id string) (<-chan int64, func()) {
 	ch := make(chan int64, 1)
 	s.mu.Lock()
