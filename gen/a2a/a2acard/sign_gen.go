@@ -30,8 +30,13 @@ type KeyFunc = cardsig.KeyFunc
 // SignOptions name the key a signature is made with.
 type SignOptions = cardsig.SignOptions
 
-// ErrUnsigned is returned by Verify for a card without signatures.
-var ErrUnsigned = cardsig.ErrUnsigned
+// ErrUnsigned is returned by Verify for a card without signatures, and
+// ErrNoValidSignature, wrapped with what each signature failed of, when no
+// signature of a card verifies.
+var (
+	ErrUnsigned         = cardsig.ErrUnsigned
+	ErrNoValidSignature = cardsig.ErrNoValidSignature
+)
 
 // StaticKeys trusts the keys given, by key ID.
 func StaticKeys(keys map[string]crypto.PublicKey) KeyFunc { return cardsig.StaticKeys(keys) }
