@@ -16,6 +16,7 @@ import (
 	"github.com/agui-gen/agui-gen/examples/a2a-demo/echo"
 	"github.com/agui-gen/agui-gen/gen/a2a"
 	"github.com/agui-gen/agui-gen/gen/a2a/a2acard"
+	"github.com/agui-gen/agui-gen/runtime/cardsig"
 )
 
 // richCard is a card with every kind of member a canonical form has to get
@@ -112,6 +113,18 @@ func TestCardSignaturesWithA2AJS(t *testing.T) {
 			var decoded a2a.AgentCard
 			if err := decoded.UnmarshalJSON(theirsSigned); err != nil || len(decoded.Signatures) != 1 {
 				t.Fatalf("the SDK's signed card: %v", err)
+			}
+			// runtime/cardsig on the SDK's bytes as they came, with no
+			// generated type between: the same verdict.
+			var raw struct{ Signatures []cardsig.Signature }
+			if err := json.Unmarshal(theirsSigned, &raw); err != nil || len(raw.Signatures) != 1 {
+				t.Fatalf("the SDK's signatures: %v", err)
+			}
+			if err := cardsig.Verify(ctx, theirsSigned, raw.Signatures, trusted); err != nil {
+				t.Fatalf("cardsig does not verify the SDK's signature over its bytes: %v", err)
+			}
+			if err := cardsig.Verify(ctx, signed.AppendJSON(nil), raw.Signatures, trusted); err == nil {
+				t.Fatal("cardsig verified the SDK's signature over a changed card")
 			}
 		})
 	}

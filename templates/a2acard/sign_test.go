@@ -71,8 +71,8 @@ func TestSignAndVerify(t *testing.T) {
 				t.Fatal("a card whose interfaces were blanked under their proto name verified")
 			}
 			other := a2acard.StaticKeys(map[string]crypto.PublicKey{kid: keys(t)[kid].Public()})
-			if err := a2acard.Verify(ctx, signed, other); err == nil {
-				t.Fatal("verified with another key")
+			if err := a2acard.Verify(ctx, signed, other); !errors.Is(err, a2acard.ErrNoValidSignature) {
+				t.Fatalf("verified with another key: %v", err)
 			}
 		})
 	}
