@@ -7,15 +7,19 @@ import (
 	"context"
 	"encoding/binary"
 	"io"
-	"time"
+
+	"github.com/agui-gen/agui-gen/runtime/sse"
 )
 
 // protoWriter writes the protobuf transport: each event is a 4-byte
-// big-endian length followed by that many bytes of one Event envelope.
-type protoWriter struct{ *frameSink }
+// big-endian length followed by that many bytes of one Event envelope. Its
+// queue has no keep-alive frame: the binary transport has no comment, and
+// an empty frame would be an event.
+type protoWriter struct{ *sse.Queue }
 
-func newProtoWriter(w io.Writer, cfg sinkConfig) *protoWriter {
-	return &protoWriter{newFrameSink(w, cfg)}
+func newProtoWriter(w io.Writer, cfg sse.QueueConfig) *protoWriter {
+	cfg.KeepAlive = ""
+	return &protoWriter{newQueue(w, cfg)}
 }
 
 func (p *protoWriter) ContentType() string { return MediaTypeProto }
@@ -26,7 +30,7 @@ func (p *protoWriter) WriteEvent(ctx context.Context, ev Event) error {
 	if m, ok := ev.(*MetaEvent); ok {
 		ev = MetaAsCustom(m)
 	}
-	return p.enqueue(ctx, func(b []byte) []byte {
+	return p.Append(ctx, func(b []byte) []byte {
 		at := len(b)
 		b, ok := AppendEventProto(append(b, 0, 0, 0, 0), ev)
 		if !ok {
@@ -36,7 +40,3 @@ func (p *protoWriter) WriteEvent(ctx context.Context, ev Event) error {
 		return b
 	})
 }
-
-// KeepAlive does nothing: the binary transport has no comment frame, and an
-// empty frame would be an event.
-func (p *protoWriter) KeepAlive(time.Duration) {}

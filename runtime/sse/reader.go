@@ -1,7 +1,10 @@
-// Package sse reads Server-Sent Events (the WHATWG event stream format),
-// the framing of AG-UI's default transport and of A2A's streaming calls on
-// JSON-RPC and HTTP+JSON. The clients of both protocols read their streams
-// with its Reader.
+// Package sse reads and writes Server-Sent Events (the WHATWG event stream
+// format), the framing of AG-UI's default transport and of A2A's streaming
+// calls on JSON-RPC and HTTP+JSON. The clients of both protocols read their
+// streams with its Reader. The servers of both write theirs through its
+// Queue, the batched, bounded frame queue of one streamed response, which
+// carries AG-UI's length-prefixed protobuf frames as well as events
+// (AppendEvent frames one).
 package sse
 
 import (

@@ -12,6 +12,7 @@ import (
 
 	a2a "github.com/agui-gen/agui-gen/gen/a2a"
 	"github.com/agui-gen/agui-gen/runtime/jsonrpc"
+	"github.com/agui-gen/agui-gen/runtime/sse"
 )
 
 // NewJSONRPCHandler serves svc over JSON-RPC 2.0 (A2A §9): POST a request
@@ -340,7 +341,7 @@ func (h *jsonrpcHandler) serveStream(ctx context.Context, w http.ResponseWriter,
 	if id == nil {
 		id = nullID
 	}
-	ctx, sse, end := h.cfg.openStream(ctx, w)
+	ctx, stream, end := h.cfg.openStream(ctx, w)
 	defer end()
 	var buf []byte
 	sent := false
@@ -351,7 +352,7 @@ func (h *jsonrpcHandler) serveStream(ctx context.Context, w http.ResponseWriter,
 		}
 		buf = req.appendAnswer(buf[:0], id, m, nil)
 		sent = true
-		return sse.namedEvent("", next(), buf)
+		return stream.Event(ctx, "", next(), buf)
 	})
 	switch {
 	case req.id == nil:
@@ -360,9 +361,9 @@ func (h *jsonrpcHandler) serveStream(ctx context.Context, w http.ResponseWriter,
 		end() // nothing was written: the writer has not started the stream
 		h.writeRefusal(w, req, id, rerr)
 	case rerr != nil:
-		h.writeStreamError(w, sse, req, id, rerr)
+		h.writeStreamError(w, stream, req, id, rerr)
 	default:
-		sse.open() // a stream with no events is still a stream
+		stream.Open() // a stream with no events is still a stream
 	}
 }
 
@@ -382,15 +383,16 @@ func (h *jsonrpcHandler) writeRefusal(w http.ResponseWriter, req *rpcRequest, id
 
 // writeStreamError reports a streaming call's failure: as an SSE event when
 // the stream has started, else as the stream's only event.
-func (h *jsonrpcHandler) writeStreamError(w http.ResponseWriter, sse *sseWriter, req *rpcRequest, id json.RawMessage, rerr *a2a.RPCError) {
+func (h *jsonrpcHandler) writeStreamError(w http.ResponseWriter, stream *sse.Queue, req *rpcRequest, id json.RawMessage, rerr *a2a.RPCError) {
 	if id == nil {
 		w.WriteHeader(http.StatusNoContent)
 		return
 	}
-	if sse == nil {
-		sse = newSSEWriter(w)
+	if stream == nil {
+		stream = newEventStream(w, sse.QueueConfig{})
+		defer stream.Close()
 	}
-	_ = sse.event(req.appendAnswer(nil, id, nil, rerr))
+	_ = stream.Event(context.Background(), "", "", req.appendAnswer(nil, id, nil, rerr))
 }
 
 // maxBatch bounds the requests of one batch, which run one after another

@@ -308,7 +308,7 @@ var queryAliases = map[string]string{"lastUpdatedAfter": "statusTimestampAfter"}
 // the first message is an ordinary error response; after it, an "error"
 // event holding the google.rpc.Status.
 func (h *restHandler) serveStream(ctx context.Context, w http.ResponseWriter, rt *route, req a2a.ProtoValue) {
-	ctx, sse, end := h.cfg.openStream(ctx, w)
+	ctx, stream, end := h.cfg.openStream(ctx, w)
 	defer end()
 	var buf []byte
 	sent := false
@@ -316,14 +316,14 @@ func (h *restHandler) serveStream(ctx context.Context, w http.ResponseWriter, rt
 	rerr := InvokeStream(ctx, h.cfg.logger, rt.handler, req, func(m a2a.ProtoValue) error {
 		buf = m.AppendJSON(buf[:0])
 		sent = true
-		return sse.namedEvent("", next(), buf)
+		return stream.Event(ctx, "", next(), buf)
 	})
 	if rerr == nil {
-		sse.open() // a stream with no events is still a stream
+		stream.Open() // a stream with no events is still a stream
 		return
 	}
 	if !sent {
-		sse.close()
+		stream.Close()
 		if rt.earlier != nil && !ownBindings(rt.earlier) {
 			writeEarlierError(w, restStatus(rerr), rerr)
 			return
@@ -332,10 +332,10 @@ func (h *restHandler) serveStream(ctx context.Context, w http.ResponseWriter, rt
 		return
 	}
 	if rt.earlier != nil && !ownBindings(rt.earlier) {
-		_ = sse.namedEvent("error", "", appendEarlierError(nil, rerr))
+		_ = stream.Event(ctx, "error", "", appendEarlierError(nil, rerr))
 		return
 	}
-	_ = sse.namedEvent("error", "", appendStatus(nil, restStatus(rerr), statusName(rerr), rerr))
+	_ = stream.Event(ctx, "error", "", appendStatus(nil, restStatus(rerr), statusName(rerr), rerr))
 }
 
 // writeEarlierError writes rerr as 0.3's HTTP+JSON clients read an error:

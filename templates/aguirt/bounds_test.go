@@ -119,7 +119,7 @@ func TestCancelWakesAnAgentWaitingOnAStalledReader(t *testing.T) {
 	waitFor(t, "the agent to wait on the full send queue", func() bool {
 		buf := make([]byte, 1<<20)
 		for _, g := range strings.Split(string(buf[:runtime.Stack(buf, true)]), "\n\n") {
-			if strings.Contains(g, "(*frameSink).enqueue") && strings.Contains(g, "(*Cond).Wait") {
+			if strings.Contains(g, "(*Queue).Append") && strings.Contains(g, "(*Cond).Wait") {
 				return true
 			}
 		}
@@ -258,7 +258,7 @@ func TestCancelWhileAnEventWaitsKeepsTheSequence(t *testing.T) {
 	waitFor(t, "the agent to wait on the full send queue", func() bool {
 		buf := make([]byte, 1<<20)
 		for _, g := range strings.Split(string(buf[:runtime.Stack(buf, true)]), "\n\n") {
-			if strings.Contains(g, "(*frameSink).enqueue") && strings.Contains(g, "(*Cond).Wait") && strings.Contains(g, "(*Stream).Emit") {
+			if strings.Contains(g, "(*Queue).Append") && strings.Contains(g, "(*Cond).Wait") && strings.Contains(g, "(*Stream).Emit") {
 				return true
 			}
 		}

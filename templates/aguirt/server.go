@@ -18,6 +18,7 @@ import (
 
 	agui "github.com/agui-gen/agui-gen/gen/agui"
 	"github.com/agui-gen/agui-gen/runtime/bounds"
+	"github.com/agui-gen/agui-gen/runtime/sse"
 )
 
 // Agent runs one AG-UI run: it reads the input and emits events on the
@@ -320,7 +321,7 @@ func (h *handler) serveRun(w http.ResponseWriter, r *http.Request, agentCtx cont
 	// it for the write timeout, and the agent's context is cancelled.
 	agentCtx, cut := context.WithCancelCause(agentCtx)
 	defer cut(nil)
-	sink := sinkConfig{writeTimeout: h.cfg.writeTimeout, onFail: func(err error) {
+	sink := sse.QueueConfig{WriteTimeout: h.cfg.writeTimeout, OnFail: func(err error) {
 		cut(fmt.Errorf("agui: the stream to the client failed: %w", err))
 	}}
 	var ew eventWriter
@@ -331,10 +332,7 @@ func (h *handler) serveRun(w http.ResponseWriter, r *http.Request, agentCtx cont
 	}
 	// Closed last: everything queued is written before ServeHTTP returns.
 	defer ew.Close()
-	header := w.Header()
-	header.Set("Content-Type", ew.ContentType())
-	header.Set("Cache-Control", "no-cache")
-	header.Set("X-Accel-Buffering", "no")
+	sse.SetHeader(w.Header(), ew.ContentType())
 	w.WriteHeader(http.StatusOK)
 	if f, ok := w.(http.Flusher); ok {
 		f.Flush()
