@@ -190,7 +190,9 @@ func TestQueueIsBounded(t *testing.T) {
 	if err := q.Close(); !errors.Is(err, rec.fail) {
 		t.Errorf("Close returned %v", err)
 	}
-	if n > max/len(event)+2 {
+	// What the producer got in is at most the batch being written (which
+	// took what had queued, up to the bound) and a full queue behind it.
+	if n > 2*(max/len(event)+1) {
 		t.Errorf("%d events queued past a failed write, the bound is %d bytes", n, max)
 	}
 	if len(failed) != 1 || !errors.Is(failed[0], rec.fail) || !errors.Is(q.Err(), rec.fail) {
@@ -389,17 +391,25 @@ func TestQueueWriteTimeout(t *testing.T) {
 	if _, err := bufio.NewReader(conn).ReadString('\n'); err != nil { // the status line, then nothing more
 		t.Fatal(err)
 	}
+	isTimeout := func(err error) bool {
+		var ne net.Error
+		return errors.As(err, &ne) && ne.Timeout()
+	}
 	select {
 	case err := <-result:
-		var ne net.Error
-		if !errors.As(err, &ne) || !ne.Timeout() {
-			t.Errorf("the producer got %v, want a timeout", err)
+		// The cut closes the connection, which cancels the request's
+		// context: the producer may see either first.
+		if !isTimeout(err) && !errors.Is(err, context.Canceled) {
+			t.Errorf("the producer got %v, want a timeout or the request's cancellation", err)
 		}
 	case <-time.After(20 * time.Second):
 		t.Fatal("the stalled client was not cut")
 	}
 	if len(failed) != 1 {
-		t.Errorf("OnFail called %d times", len(failed))
+		t.Fatalf("OnFail called %d times", len(failed))
+	}
+	if err := <-failed; !isTimeout(err) {
+		t.Errorf("OnFail was told %v, want the write's timeout", err)
 	}
 }
 
@@ -455,6 +465,9 @@ func TestQueueEventsRead(t *testing.T) {
 // In steady state a frame costs no allocation: the queue's buffers are
 // reused from batch to batch.
 func TestQueueSteadyStateAllocations(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts mean nothing under the race detector, whose sync.Pool drops buffers at random")
+	}
 	q := sse.NewQueue(io.Discard, sse.QueueConfig{})
 	ctx := context.Background()
 	data := []byte(`{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"a few words "}`)
