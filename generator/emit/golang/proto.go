@@ -1,7 +1,6 @@
 package golang
 
 import (
-	"bytes"
 	"fmt"
 	"slices"
 	"sort"
@@ -35,8 +34,7 @@ func ProtoPackage(pkg *ir.Package, opts Options) ([]File, error) {
 	if err := g.resolveNames(); err != nil {
 		return nil, err
 	}
-	var files []File
-	for _, s := range []struct {
+	steps := []struct {
 		name  string
 		build func(f *jen.File)
 	}{
@@ -46,21 +44,21 @@ func ProtoPackage(pkg *ir.Package, opts Options) ([]File, error) {
 		{"proto_gen.go", g.emitProto},
 		{"validate_gen.go", g.emitValidate},
 		{"service_gen.go", g.emitServices},
-		{"wire_gen.go", func(f *jen.File) { emitWireAPI(f) }},
-		{"rpc_gen.go", emitA2ARPC},
-	} {
-		if s.name == "rpc_gen.go" && !opts.A2ARuntime {
-			continue
+		{"wire_gen.go", emitWireAPI},
+	}
+	if opts.A2ARuntime {
+		steps = append(steps, struct {
+			name  string
+			build func(f *jen.File)
+		}{"rpc_gen.go", emitA2ARPC})
+	}
+	var files []File
+	for _, s := range steps {
+		f, err := renderFile(opts.ImportPath, opts.PackageName, s.name, sourceLine(pkg), s.build)
+		if err != nil {
+			return nil, err
 		}
-		f := newFile(opts.ImportPath, opts.PackageName)
-		f.HeaderComment(Header)
-		f.HeaderComment("Source: " + sourceLine(pkg))
-		s.build(f)
-		var buf bytes.Buffer
-		if err := f.Render(&buf); err != nil {
-			return nil, fmt.Errorf("rendering %s: %w", s.name, err)
-		}
-		files = append(files, File{Name: s.name, Content: buf.Bytes()})
+		files = append(files, f)
 	}
 	if opts.A2ARuntime {
 		rt, err := renderRuntime(templates.A2ARuntime, "a2art", opts.ImportPath, opts.PackageName, sourceLine(pkg), templates.A2AImportPath)
