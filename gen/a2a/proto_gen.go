@@ -24,12 +24,7 @@ func (x *SendMessageConfiguration) AppendProto(b []byte) []byte {
 	}
 	if x.TaskPushNotificationConfig != nil {
 		b = append(b, 0x12)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = x.TaskPushNotificationConfig.AppendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(x.TaskPushNotificationConfig.AppendProto(append(b, 0)), len(b))
 	}
 	if x.HistoryLength != nil {
 		b = append(b, 0x18)
@@ -125,43 +120,23 @@ func (x *Task) AppendProto(b []byte) []byte {
 	}
 	if x.Status != nil {
 		b = append(b, 0x1a)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = x.Status.AppendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(x.Status.AppendProto(append(b, 0)), len(b))
 	}
 	if len(x.Artifacts) > 0 {
 		for _, e := range x.Artifacts {
 			b = append(b, 0x22)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = e.AppendProto(b)
-				b = wire.EndLen(b, at)
-			}
+			b = wire.EndLen(e.AppendProto(append(b, 0)), len(b))
 		}
 	}
 	if len(x.History) > 0 {
 		for _, e := range x.History {
 			b = append(b, 0x2a)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = e.AppendProto(b)
-				b = wire.EndLen(b, at)
-			}
+			b = wire.EndLen(e.AppendProto(append(b, 0)), len(b))
 		}
 	}
 	if x.Metadata != nil {
 		b = append(b, 0x32)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = wire.AppendStructWire(b, x.Metadata)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(wire.AppendStructWire(append(b, 0), x.Metadata), len(b))
 	}
 	return b
 }
@@ -266,21 +241,11 @@ func (x *TaskStatus) AppendProto(b []byte) []byte {
 	}
 	if x.Message != nil {
 		b = append(b, 0x12)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = x.Message.AppendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(x.Message.AppendProto(append(b, 0)), len(b))
 	}
 	if x.Timestamp != nil {
 		b = append(b, 0x1a)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = wire.AppendTimestampWire(b, *x.Timestamp)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(wire.AppendTimestampWire(append(b, 0), *x.Timestamp), len(b))
 	}
 	return b
 }
@@ -363,21 +328,11 @@ func (x *Part) AppendProto(b []byte) []byte {
 	}
 	if v, ok := x.Content.(*PartData); ok {
 		b = append(b, 0x22)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = wire.AppendValueWire(b, v.Data)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(wire.AppendValueWire(append(b, 0), v.Data), len(b))
 	}
 	if x.Metadata != nil {
 		b = append(b, 0x2a)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = wire.AppendStructWire(b, x.Metadata)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(wire.AppendStructWire(append(b, 0), x.Metadata), len(b))
 	}
 	if x.Filename != "" {
 		b = append(b, 0x32)
@@ -506,22 +461,12 @@ func (x *Message) AppendProto(b []byte) []byte {
 	if len(x.Parts) > 0 {
 		for _, e := range x.Parts {
 			b = append(b, 0x2a)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = e.AppendProto(b)
-				b = wire.EndLen(b, at)
-			}
+			b = wire.EndLen(e.AppendProto(append(b, 0)), len(b))
 		}
 	}
 	if x.Metadata != nil {
 		b = append(b, 0x32)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = wire.AppendStructWire(b, x.Metadata)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(wire.AppendStructWire(append(b, 0), x.Metadata), len(b))
 	}
 	if len(x.Extensions) > 0 {
 		for _, e := range x.Extensions {
@@ -654,22 +599,12 @@ func (x *Artifact) AppendProto(b []byte) []byte {
 	if len(x.Parts) > 0 {
 		for _, e := range x.Parts {
 			b = append(b, 0x22)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = e.AppendProto(b)
-				b = wire.EndLen(b, at)
-			}
+			b = wire.EndLen(e.AppendProto(append(b, 0)), len(b))
 		}
 	}
 	if x.Metadata != nil {
 		b = append(b, 0x2a)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = wire.AppendStructWire(b, x.Metadata)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(wire.AppendStructWire(append(b, 0), x.Metadata), len(b))
 	}
 	if len(x.Extensions) > 0 {
 		for _, e := range x.Extensions {
@@ -778,21 +713,11 @@ func (x *TaskStatusUpdateEvent) AppendProto(b []byte) []byte {
 	}
 	if x.Status != nil {
 		b = append(b, 0x1a)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = x.Status.AppendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(x.Status.AppendProto(append(b, 0)), len(b))
 	}
 	if x.Metadata != nil {
 		b = append(b, 0x22)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = wire.AppendStructWire(b, x.Metadata)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(wire.AppendStructWire(append(b, 0), x.Metadata), len(b))
 	}
 	return b
 }
@@ -877,12 +802,7 @@ func (x *TaskArtifactUpdateEvent) AppendProto(b []byte) []byte {
 	}
 	if x.Artifact != nil {
 		b = append(b, 0x1a)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = x.Artifact.AppendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(x.Artifact.AppendProto(append(b, 0)), len(b))
 	}
 	if x.Append {
 		b = append(b, 0x20)
@@ -894,12 +814,7 @@ func (x *TaskArtifactUpdateEvent) AppendProto(b []byte) []byte {
 	}
 	if x.Metadata != nil {
 		b = append(b, 0x32)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = wire.AppendStructWire(b, x.Metadata)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(wire.AppendStructWire(append(b, 0), x.Metadata), len(b))
 	}
 	return b
 }
@@ -1151,22 +1066,12 @@ func (x *AgentCard) AppendProto(b []byte) []byte {
 	if len(x.SupportedInterfaces) > 0 {
 		for _, e := range x.SupportedInterfaces {
 			b = append(b, 0x1a)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = e.AppendProto(b)
-				b = wire.EndLen(b, at)
-			}
+			b = wire.EndLen(e.AppendProto(append(b, 0)), len(b))
 		}
 	}
 	if x.Provider != nil {
 		b = append(b, 0x22)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = x.Provider.AppendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(x.Provider.AppendProto(append(b, 0)), len(b))
 	}
 	if x.Version != "" {
 		b = append(b, 0x2a)
@@ -1178,12 +1083,7 @@ func (x *AgentCard) AppendProto(b []byte) []byte {
 	}
 	if x.Capabilities != nil {
 		b = append(b, 0x3a)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = x.Capabilities.AppendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(x.Capabilities.AppendProto(append(b, 0)), len(b))
 	}
 	if len(x.SecuritySchemes) > 0 {
 		for _, k := range wire.SortedKeys(x.SecuritySchemes) {
@@ -1194,12 +1094,7 @@ func (x *AgentCard) AppendProto(b []byte) []byte {
 				b = append(b, 0x0a)
 				b = wire.AppendLenString(b, k)
 				b = append(b, 0x12)
-				{
-					var at int
-					b, at = wire.BeginLen(b)
-					b = x.SecuritySchemes[k].AppendProto(b)
-					b = wire.EndLen(b, at)
-				}
+				b = wire.EndLen(x.SecuritySchemes[k].AppendProto(append(b, 0)), len(b))
 				b = wire.EndLen(b, at)
 			}
 		}
@@ -1207,12 +1102,7 @@ func (x *AgentCard) AppendProto(b []byte) []byte {
 	if len(x.SecurityRequirements) > 0 {
 		for _, e := range x.SecurityRequirements {
 			b = append(b, 0x4a)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = e.AppendProto(b)
-				b = wire.EndLen(b, at)
-			}
+			b = wire.EndLen(e.AppendProto(append(b, 0)), len(b))
 		}
 	}
 	if len(x.DefaultInputModes) > 0 {
@@ -1230,23 +1120,13 @@ func (x *AgentCard) AppendProto(b []byte) []byte {
 	if len(x.Skills) > 0 {
 		for _, e := range x.Skills {
 			b = append(b, 0x62)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = e.AppendProto(b)
-				b = wire.EndLen(b, at)
-			}
+			b = wire.EndLen(e.AppendProto(append(b, 0)), len(b))
 		}
 	}
 	if len(x.Signatures) > 0 {
 		for _, e := range x.Signatures {
 			b = append(b, 0x6a)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = e.AppendProto(b)
-				b = wire.EndLen(b, at)
-			}
+			b = wire.EndLen(e.AppendProto(append(b, 0)), len(b))
 		}
 	}
 	if x.IconURL != nil {
@@ -1525,12 +1405,7 @@ func (x *AgentCapabilities) AppendProto(b []byte) []byte {
 	if len(x.Extensions) > 0 {
 		for _, e := range x.Extensions {
 			b = append(b, 0x1a)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = e.AppendProto(b)
-				b = wire.EndLen(b, at)
-			}
+			b = wire.EndLen(e.AppendProto(append(b, 0)), len(b))
 		}
 	}
 	if x.ExtendedAgentCard != nil {
@@ -1637,12 +1512,7 @@ func (x *AgentExtension) AppendProto(b []byte) []byte {
 	}
 	if x.Params != nil {
 		b = append(b, 0x22)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = wire.AppendStructWire(b, x.Params)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(wire.AppendStructWire(append(b, 0), x.Params), len(b))
 	}
 	return b
 }
@@ -1755,12 +1625,7 @@ func (x *AgentSkill) AppendProto(b []byte) []byte {
 	if len(x.SecurityRequirements) > 0 {
 		for _, e := range x.SecurityRequirements {
 			b = append(b, 0x42)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = e.AppendProto(b)
-				b = wire.EndLen(b, at)
-			}
+			b = wire.EndLen(e.AppendProto(append(b, 0)), len(b))
 		}
 	}
 	return b
@@ -1878,12 +1743,7 @@ func (x *AgentCardSignature) AppendProto(b []byte) []byte {
 	}
 	if x.Header != nil {
 		b = append(b, 0x1a)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = wire.AppendStructWire(b, x.Header)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(wire.AppendStructWire(append(b, 0), x.Header), len(b))
 	}
 	return b
 }
@@ -1973,12 +1833,7 @@ func (x *TaskPushNotificationConfig) AppendProto(b []byte) []byte {
 	}
 	if x.Authentication != nil {
 		b = append(b, 0x32)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = x.Authentication.AppendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(x.Authentication.AppendProto(append(b, 0)), len(b))
 	}
 	return b
 }
@@ -2133,12 +1988,7 @@ func (x *SecurityRequirement) AppendProto(b []byte) []byte {
 				b = append(b, 0x0a)
 				b = wire.AppendLenString(b, k)
 				b = append(b, 0x12)
-				{
-					var at int
-					b, at = wire.BeginLen(b)
-					b = x.Schemes[k].AppendProto(b)
-					b = wire.EndLen(b, at)
-				}
+				b = wire.EndLen(x.Schemes[k].AppendProto(append(b, 0)), len(b))
 				b = wire.EndLen(b, at)
 			}
 		}
@@ -2227,48 +2077,23 @@ func (x *SecurityScheme) AppendProto(b []byte) []byte {
 	}
 	if v, ok := x.Scheme.(*SecuritySchemeAPIKeySecurityScheme); ok {
 		b = append(b, 0x0a)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = v.APIKeySecurityScheme.AppendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(v.APIKeySecurityScheme.AppendProto(append(b, 0)), len(b))
 	}
 	if v, ok := x.Scheme.(*SecuritySchemeHTTPAuthSecurityScheme); ok {
 		b = append(b, 0x12)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = v.HTTPAuthSecurityScheme.AppendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(v.HTTPAuthSecurityScheme.AppendProto(append(b, 0)), len(b))
 	}
 	if v, ok := x.Scheme.(*SecuritySchemeOAuth2SecurityScheme); ok {
 		b = append(b, 0x1a)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = v.OAuth2SecurityScheme.AppendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(v.OAuth2SecurityScheme.AppendProto(append(b, 0)), len(b))
 	}
 	if v, ok := x.Scheme.(*SecuritySchemeOpenIDConnectSecurityScheme); ok {
 		b = append(b, 0x22)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = v.OpenIDConnectSecurityScheme.AppendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(v.OpenIDConnectSecurityScheme.AppendProto(append(b, 0)), len(b))
 	}
 	if v, ok := x.Scheme.(*SecuritySchemeMTLSSecurityScheme); ok {
 		b = append(b, 0x2a)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = v.MTLSSecurityScheme.AppendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(v.MTLSSecurityScheme.AppendProto(append(b, 0)), len(b))
 	}
 	return b
 }
@@ -2519,12 +2344,7 @@ func (x *OAuth2SecurityScheme) AppendProto(b []byte) []byte {
 	}
 	if x.Flows != nil {
 		b = append(b, 0x12)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = x.Flows.AppendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(x.Flows.AppendProto(append(b, 0)), len(b))
 	}
 	if x.OAuth2MetadataURL != "" {
 		b = append(b, 0x1a)
@@ -2722,48 +2542,23 @@ func (x *OAuthFlows) AppendProto(b []byte) []byte {
 	}
 	if v, ok := x.Flow.(*OAuthFlowsAuthorizationCode); ok {
 		b = append(b, 0x0a)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = v.AuthorizationCode.AppendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(v.AuthorizationCode.AppendProto(append(b, 0)), len(b))
 	}
 	if v, ok := x.Flow.(*OAuthFlowsClientCredentials); ok {
 		b = append(b, 0x12)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = v.ClientCredentials.AppendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(v.ClientCredentials.AppendProto(append(b, 0)), len(b))
 	}
 	if v, ok := x.Flow.(*OAuthFlowsImplicit); ok {
 		b = append(b, 0x1a)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = v.Implicit.AppendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(v.Implicit.AppendProto(append(b, 0)), len(b))
 	}
 	if v, ok := x.Flow.(*OAuthFlowsPassword); ok {
 		b = append(b, 0x22)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = v.Password.AppendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(v.Password.AppendProto(append(b, 0)), len(b))
 	}
 	if v, ok := x.Flow.(*OAuthFlowsDeviceCode); ok {
 		b = append(b, 0x2a)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = v.DeviceCode.AppendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(v.DeviceCode.AppendProto(append(b, 0)), len(b))
 	}
 	return b
 }
@@ -3445,30 +3240,15 @@ func (x *SendMessageRequest) AppendProto(b []byte) []byte {
 	}
 	if x.Message != nil {
 		b = append(b, 0x12)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = x.Message.AppendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(x.Message.AppendProto(append(b, 0)), len(b))
 	}
 	if x.Configuration != nil {
 		b = append(b, 0x1a)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = x.Configuration.AppendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(x.Configuration.AppendProto(append(b, 0)), len(b))
 	}
 	if x.Metadata != nil {
 		b = append(b, 0x22)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = wire.AppendStructWire(b, x.Metadata)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(wire.AppendStructWire(append(b, 0), x.Metadata), len(b))
 	}
 	return b
 }
@@ -3650,12 +3430,7 @@ func (x *ListTasksRequest) AppendProto(b []byte) []byte {
 	}
 	if x.StatusTimestampAfter != nil {
 		b = append(b, 0x3a)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = wire.AppendTimestampWire(b, *x.StatusTimestampAfter)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(wire.AppendTimestampWire(append(b, 0), *x.StatusTimestampAfter), len(b))
 	}
 	if x.IncludeArtifacts != nil {
 		b = append(b, 0x40)
@@ -3769,12 +3544,7 @@ func (x *ListTasksResponse) AppendProto(b []byte) []byte {
 	if len(x.Tasks) > 0 {
 		for _, e := range x.Tasks {
 			b = append(b, 0x0a)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = e.AppendProto(b)
-				b = wire.EndLen(b, at)
-			}
+			b = wire.EndLen(e.AppendProto(append(b, 0)), len(b))
 		}
 	}
 	if x.NextPageToken != "" {
@@ -3876,12 +3646,7 @@ func (x *CancelTaskRequest) AppendProto(b []byte) []byte {
 	}
 	if x.Metadata != nil {
 		b = append(b, 0x1a)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = wire.AppendStructWire(b, x.Metadata)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(wire.AppendStructWire(append(b, 0), x.Metadata), len(b))
 	}
 	return b
 }
@@ -4316,21 +4081,11 @@ func (x *SendMessageResponse) AppendProto(b []byte) []byte {
 	}
 	if v, ok := x.Payload.(*SendMessageResponseTask); ok {
 		b = append(b, 0x0a)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = v.Task.AppendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(v.Task.AppendProto(append(b, 0)), len(b))
 	}
 	if v, ok := x.Payload.(*SendMessageResponseMessage); ok {
 		b = append(b, 0x12)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = v.Message.AppendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(v.Message.AppendProto(append(b, 0)), len(b))
 	}
 	return b
 }
@@ -4399,39 +4154,19 @@ func (x *StreamResponse) AppendProto(b []byte) []byte {
 	}
 	if v, ok := x.Payload.(*StreamResponseTask); ok {
 		b = append(b, 0x0a)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = v.Task.AppendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(v.Task.AppendProto(append(b, 0)), len(b))
 	}
 	if v, ok := x.Payload.(*StreamResponseMessage); ok {
 		b = append(b, 0x12)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = v.Message.AppendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(v.Message.AppendProto(append(b, 0)), len(b))
 	}
 	if v, ok := x.Payload.(*StreamResponseStatusUpdate); ok {
 		b = append(b, 0x1a)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = v.StatusUpdate.AppendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(v.StatusUpdate.AppendProto(append(b, 0)), len(b))
 	}
 	if v, ok := x.Payload.(*StreamResponseArtifactUpdate); ok {
 		b = append(b, 0x22)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = v.ArtifactUpdate.AppendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(v.ArtifactUpdate.AppendProto(append(b, 0)), len(b))
 	}
 	return b
 }
@@ -4517,12 +4252,7 @@ func (x *ListTaskPushNotificationConfigsResponse) AppendProto(b []byte) []byte {
 	if len(x.Configs) > 0 {
 		for _, e := range x.Configs {
 			b = append(b, 0x0a)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = e.AppendProto(b)
-				b = wire.EndLen(b, at)
-			}
+			b = wire.EndLen(e.AppendProto(append(b, 0)), len(b))
 		}
 	}
 	if x.NextPageToken != "" {

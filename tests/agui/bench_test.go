@@ -588,3 +588,46 @@ func BenchmarkDecode(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkProto encodes and decodes the mix in the protobuf transport's
+// form (the events that have one), so a change to the protobuf emitter can
+// be compared with the commit before it.
+func BenchmarkProto(b *testing.B) {
+	var evs []agui.Event
+	var frames [][]byte
+	total := 0
+	for _, ev := range benchMixEvents() {
+		if data, ok := agui.AppendEventProto(nil, ev); ok {
+			evs = append(evs, ev)
+			frames = append(frames, data)
+			total += len(data)
+		}
+	}
+	if len(evs) == 0 {
+		b.Fatal("no event of the mix has a protobuf form")
+	}
+	b.Run("op=encode", func(b *testing.B) {
+		b.SetBytes(int64(total))
+		b.ReportAllocs()
+		buf := make([]byte, 0, 4096)
+		for b.Loop() {
+			for _, ev := range evs {
+				buf, _ = agui.AppendEventProto(buf[:0], ev)
+				sinkInt += len(buf)
+			}
+		}
+	})
+	b.Run("op=decode", func(b *testing.B) {
+		b.SetBytes(int64(total))
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, f := range frames {
+				ev, err := agui.UnmarshalEventProto(f)
+				if err != nil {
+					b.Fatal(err)
+				}
+				sinkEvent = ev
+			}
+		}
+	})
+}

@@ -24,12 +24,7 @@ func (x *SendMessageConfiguration) AppendProto(b []byte) []byte {
 	}
 	if x.PushNotification != nil {
 		b = append(b, 0x12)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = x.PushNotification.AppendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(x.PushNotification.AppendProto(append(b, 0)), len(b))
 	}
 	if x.HistoryLength != 0 {
 		b = append(b, 0x18)
@@ -122,43 +117,23 @@ func (x *Task) AppendProto(b []byte) []byte {
 	}
 	if x.Status != nil {
 		b = append(b, 0x1a)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = x.Status.AppendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(x.Status.AppendProto(append(b, 0)), len(b))
 	}
 	if len(x.Artifacts) > 0 {
 		for _, e := range x.Artifacts {
 			b = append(b, 0x22)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = e.AppendProto(b)
-				b = wire.EndLen(b, at)
-			}
+			b = wire.EndLen(e.AppendProto(append(b, 0)), len(b))
 		}
 	}
 	if len(x.History) > 0 {
 		for _, e := range x.History {
 			b = append(b, 0x2a)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = e.AppendProto(b)
-				b = wire.EndLen(b, at)
-			}
+			b = wire.EndLen(e.AppendProto(append(b, 0)), len(b))
 		}
 	}
 	if x.Metadata != nil {
 		b = append(b, 0x32)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = wire.AppendStructWire(b, x.Metadata)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(wire.AppendStructWire(append(b, 0), x.Metadata), len(b))
 	}
 	return b
 }
@@ -263,21 +238,11 @@ func (x *TaskStatus) AppendProto(b []byte) []byte {
 	}
 	if x.Update != nil {
 		b = append(b, 0x12)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = x.Update.AppendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(x.Update.AppendProto(append(b, 0)), len(b))
 	}
 	if x.Timestamp != nil {
 		b = append(b, 0x1a)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = wire.AppendTimestampWire(b, *x.Timestamp)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(wire.AppendTimestampWire(append(b, 0), *x.Timestamp), len(b))
 	}
 	return b
 }
@@ -352,21 +317,11 @@ func (x *Part) AppendProto(b []byte) []byte {
 	}
 	if v, ok := x.Part.(*PartFile); ok {
 		b = append(b, 0x12)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = v.File.AppendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(v.File.AppendProto(append(b, 0)), len(b))
 	}
 	if v, ok := x.Part.(*PartData); ok {
 		b = append(b, 0x1a)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = v.Data.AppendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(v.Data.AppendProto(append(b, 0)), len(b))
 	}
 	return b
 }
@@ -526,12 +481,7 @@ func (x *DataPart) AppendProto(b []byte) []byte {
 	}
 	if x.Data != nil {
 		b = append(b, 0x0a)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = wire.AppendStructWire(b, x.Data)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(wire.AppendStructWire(append(b, 0), x.Data), len(b))
 	}
 	return b
 }
@@ -606,22 +556,12 @@ func (x *Message) AppendProto(b []byte) []byte {
 	if len(x.Content) > 0 {
 		for _, e := range x.Content {
 			b = append(b, 0x2a)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = e.AppendProto(b)
-				b = wire.EndLen(b, at)
-			}
+			b = wire.EndLen(e.AppendProto(append(b, 0)), len(b))
 		}
 	}
 	if x.Metadata != nil {
 		b = append(b, 0x32)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = wire.AppendStructWire(b, x.Metadata)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(wire.AppendStructWire(append(b, 0), x.Metadata), len(b))
 	}
 	if len(x.Extensions) > 0 {
 		for _, e := range x.Extensions {
@@ -741,22 +681,12 @@ func (x *Artifact) AppendProto(b []byte) []byte {
 	if len(x.Parts) > 0 {
 		for _, e := range x.Parts {
 			b = append(b, 0x2a)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = e.AppendProto(b)
-				b = wire.EndLen(b, at)
-			}
+			b = wire.EndLen(e.AppendProto(append(b, 0)), len(b))
 		}
 	}
 	if x.Metadata != nil {
 		b = append(b, 0x32)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = wire.AppendStructWire(b, x.Metadata)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(wire.AppendStructWire(append(b, 0), x.Metadata), len(b))
 	}
 	if len(x.Extensions) > 0 {
 		for _, e := range x.Extensions {
@@ -865,12 +795,7 @@ func (x *TaskStatusUpdateEvent) AppendProto(b []byte) []byte {
 	}
 	if x.Status != nil {
 		b = append(b, 0x1a)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = x.Status.AppendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(x.Status.AppendProto(append(b, 0)), len(b))
 	}
 	if x.Final {
 		b = append(b, 0x20)
@@ -878,12 +803,7 @@ func (x *TaskStatusUpdateEvent) AppendProto(b []byte) []byte {
 	}
 	if x.Metadata != nil {
 		b = append(b, 0x2a)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = wire.AppendStructWire(b, x.Metadata)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(wire.AppendStructWire(append(b, 0), x.Metadata), len(b))
 	}
 	return b
 }
@@ -974,12 +894,7 @@ func (x *TaskArtifactUpdateEvent) AppendProto(b []byte) []byte {
 	}
 	if x.Artifact != nil {
 		b = append(b, 0x1a)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = x.Artifact.AppendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(x.Artifact.AppendProto(append(b, 0)), len(b))
 	}
 	if x.Append {
 		b = append(b, 0x20)
@@ -991,12 +906,7 @@ func (x *TaskArtifactUpdateEvent) AppendProto(b []byte) []byte {
 	}
 	if x.Metadata != nil {
 		b = append(b, 0x32)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = wire.AppendStructWire(b, x.Metadata)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(wire.AppendStructWire(append(b, 0), x.Metadata), len(b))
 	}
 	return b
 }
@@ -1097,12 +1007,7 @@ func (x *PushNotificationConfig) AppendProto(b []byte) []byte {
 	}
 	if x.Authentication != nil {
 		b = append(b, 0x22)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = x.Authentication.AppendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(x.Authentication.AppendProto(append(b, 0)), len(b))
 	}
 	return b
 }
@@ -1327,12 +1232,7 @@ func (x *AgentCard) AppendProto(b []byte) []byte {
 	}
 	if x.Provider != nil {
 		b = append(b, 0x22)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = x.Provider.AppendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(x.Provider.AppendProto(append(b, 0)), len(b))
 	}
 	if x.Version != "" {
 		b = append(b, 0x2a)
@@ -1344,12 +1244,7 @@ func (x *AgentCard) AppendProto(b []byte) []byte {
 	}
 	if x.Capabilities != nil {
 		b = append(b, 0x3a)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = x.Capabilities.AppendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(x.Capabilities.AppendProto(append(b, 0)), len(b))
 	}
 	if len(x.SecuritySchemes) > 0 {
 		for _, k := range wire.SortedKeys(x.SecuritySchemes) {
@@ -1360,12 +1255,7 @@ func (x *AgentCard) AppendProto(b []byte) []byte {
 				b = append(b, 0x0a)
 				b = wire.AppendLenString(b, k)
 				b = append(b, 0x12)
-				{
-					var at int
-					b, at = wire.BeginLen(b)
-					b = x.SecuritySchemes[k].AppendProto(b)
-					b = wire.EndLen(b, at)
-				}
+				b = wire.EndLen(x.SecuritySchemes[k].AppendProto(append(b, 0)), len(b))
 				b = wire.EndLen(b, at)
 			}
 		}
@@ -1373,12 +1263,7 @@ func (x *AgentCard) AppendProto(b []byte) []byte {
 	if len(x.Security) > 0 {
 		for _, e := range x.Security {
 			b = append(b, 0x4a)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = e.AppendProto(b)
-				b = wire.EndLen(b, at)
-			}
+			b = wire.EndLen(e.AppendProto(append(b, 0)), len(b))
 		}
 	}
 	if len(x.DefaultInputModes) > 0 {
@@ -1396,12 +1281,7 @@ func (x *AgentCard) AppendProto(b []byte) []byte {
 	if len(x.Skills) > 0 {
 		for _, e := range x.Skills {
 			b = append(b, 0x62)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = e.AppendProto(b)
-				b = wire.EndLen(b, at)
-			}
+			b = wire.EndLen(e.AppendProto(append(b, 0)), len(b))
 		}
 	}
 	if x.SupportsAuthenticatedExtendedCard {
@@ -1415,12 +1295,7 @@ func (x *AgentCard) AppendProto(b []byte) []byte {
 	if len(x.AdditionalInterfaces) > 0 {
 		for _, e := range x.AdditionalInterfaces {
 			b = append(b, 0x7a)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = e.AppendProto(b)
-				b = wire.EndLen(b, at)
-			}
+			b = wire.EndLen(e.AppendProto(append(b, 0)), len(b))
 		}
 	}
 	if x.ProtocolVersion != "" {
@@ -1430,12 +1305,7 @@ func (x *AgentCard) AppendProto(b []byte) []byte {
 	if len(x.Signatures) > 0 {
 		for _, e := range x.Signatures {
 			b = append(b, 0x8a, 0x01)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = e.AppendProto(b)
-				b = wire.EndLen(b, at)
-			}
+			b = wire.EndLen(e.AppendProto(append(b, 0)), len(b))
 		}
 	}
 	return b
@@ -1722,12 +1592,7 @@ func (x *AgentCapabilities) AppendProto(b []byte) []byte {
 	if len(x.Extensions) > 0 {
 		for _, e := range x.Extensions {
 			b = append(b, 0x1a)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = e.AppendProto(b)
-				b = wire.EndLen(b, at)
-			}
+			b = wire.EndLen(e.AppendProto(append(b, 0)), len(b))
 		}
 	}
 	return b
@@ -1815,12 +1680,7 @@ func (x *AgentExtension) AppendProto(b []byte) []byte {
 	}
 	if x.Params != nil {
 		b = append(b, 0x22)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = wire.AppendStructWire(b, x.Params)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(wire.AppendStructWire(append(b, 0), x.Params), len(b))
 	}
 	return b
 }
@@ -1933,12 +1793,7 @@ func (x *AgentSkill) AppendProto(b []byte) []byte {
 	if len(x.Security) > 0 {
 		for _, e := range x.Security {
 			b = append(b, 0x42)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = e.AppendProto(b)
-				b = wire.EndLen(b, at)
-			}
+			b = wire.EndLen(e.AppendProto(append(b, 0)), len(b))
 		}
 	}
 	return b
@@ -2056,12 +1911,7 @@ func (x *AgentCardSignature) AppendProto(b []byte) []byte {
 	}
 	if x.Header != nil {
 		b = append(b, 0x1a)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = wire.AppendStructWire(b, x.Header)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(wire.AppendStructWire(append(b, 0), x.Header), len(b))
 	}
 	return b
 }
@@ -2135,12 +1985,7 @@ func (x *TaskPushNotificationConfig) AppendProto(b []byte) []byte {
 	}
 	if x.PushNotificationConfig != nil {
 		b = append(b, 0x12)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = x.PushNotificationConfig.AppendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(x.PushNotificationConfig.AppendProto(append(b, 0)), len(b))
 	}
 	return b
 }
@@ -2271,12 +2116,7 @@ func (x *Security) AppendProto(b []byte) []byte {
 				b = append(b, 0x0a)
 				b = wire.AppendLenString(b, k)
 				b = append(b, 0x12)
-				{
-					var at int
-					b, at = wire.BeginLen(b)
-					b = x.Schemes[k].AppendProto(b)
-					b = wire.EndLen(b, at)
-				}
+				b = wire.EndLen(x.Schemes[k].AppendProto(append(b, 0)), len(b))
 				b = wire.EndLen(b, at)
 			}
 		}
@@ -2365,48 +2205,23 @@ func (x *SecurityScheme) AppendProto(b []byte) []byte {
 	}
 	if v, ok := x.Scheme.(*SecuritySchemeAPIKeySecurityScheme); ok {
 		b = append(b, 0x0a)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = v.APIKeySecurityScheme.AppendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(v.APIKeySecurityScheme.AppendProto(append(b, 0)), len(b))
 	}
 	if v, ok := x.Scheme.(*SecuritySchemeHTTPAuthSecurityScheme); ok {
 		b = append(b, 0x12)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = v.HTTPAuthSecurityScheme.AppendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(v.HTTPAuthSecurityScheme.AppendProto(append(b, 0)), len(b))
 	}
 	if v, ok := x.Scheme.(*SecuritySchemeOAuth2SecurityScheme); ok {
 		b = append(b, 0x1a)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = v.OAuth2SecurityScheme.AppendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(v.OAuth2SecurityScheme.AppendProto(append(b, 0)), len(b))
 	}
 	if v, ok := x.Scheme.(*SecuritySchemeOpenIDConnectSecurityScheme); ok {
 		b = append(b, 0x22)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = v.OpenIDConnectSecurityScheme.AppendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(v.OpenIDConnectSecurityScheme.AppendProto(append(b, 0)), len(b))
 	}
 	if v, ok := x.Scheme.(*SecuritySchemeMTLSSecurityScheme); ok {
 		b = append(b, 0x2a)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = v.MTLSSecurityScheme.AppendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(v.MTLSSecurityScheme.AppendProto(append(b, 0)), len(b))
 	}
 	return b
 }
@@ -2657,12 +2472,7 @@ func (x *OAuth2SecurityScheme) AppendProto(b []byte) []byte {
 	}
 	if x.Flows != nil {
 		b = append(b, 0x12)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = x.Flows.AppendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(x.Flows.AppendProto(append(b, 0)), len(b))
 	}
 	if x.OAuth2MetadataURL != "" {
 		b = append(b, 0x1a)
@@ -2860,39 +2670,19 @@ func (x *OAuthFlows) AppendProto(b []byte) []byte {
 	}
 	if v, ok := x.Flow.(*OAuthFlowsAuthorizationCode); ok {
 		b = append(b, 0x0a)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = v.AuthorizationCode.AppendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(v.AuthorizationCode.AppendProto(append(b, 0)), len(b))
 	}
 	if v, ok := x.Flow.(*OAuthFlowsClientCredentials); ok {
 		b = append(b, 0x12)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = v.ClientCredentials.AppendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(v.ClientCredentials.AppendProto(append(b, 0)), len(b))
 	}
 	if v, ok := x.Flow.(*OAuthFlowsImplicit); ok {
 		b = append(b, 0x1a)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = v.Implicit.AppendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(v.Implicit.AppendProto(append(b, 0)), len(b))
 	}
 	if v, ok := x.Flow.(*OAuthFlowsPassword); ok {
 		b = append(b, 0x22)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = v.Password.AppendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(v.Password.AppendProto(append(b, 0)), len(b))
 	}
 	return b
 }
@@ -3431,30 +3221,15 @@ func (x *SendMessageRequest) AppendProto(b []byte) []byte {
 	}
 	if x.Request != nil {
 		b = append(b, 0x0a)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = x.Request.AppendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(x.Request.AppendProto(append(b, 0)), len(b))
 	}
 	if x.Configuration != nil {
 		b = append(b, 0x12)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = x.Configuration.AppendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(x.Configuration.AppendProto(append(b, 0)), len(b))
 	}
 	if x.Metadata != nil {
 		b = append(b, 0x1a)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = wire.AppendStructWire(b, x.Metadata)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(wire.AppendStructWire(append(b, 0), x.Metadata), len(b))
 	}
 	return b
 }
@@ -3772,12 +3547,7 @@ func (x *CreateTaskPushNotificationConfigRequest) AppendProto(b []byte) []byte {
 	}
 	if x.Config != nil {
 		b = append(b, 0x1a)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = x.Config.AppendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(x.Config.AppendProto(append(b, 0)), len(b))
 	}
 	return b
 }
@@ -4026,21 +3796,11 @@ func (x *SendMessageResponse) AppendProto(b []byte) []byte {
 	}
 	if v, ok := x.Payload.(*SendMessageResponseTask); ok {
 		b = append(b, 0x0a)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = v.Task.AppendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(v.Task.AppendProto(append(b, 0)), len(b))
 	}
 	if v, ok := x.Payload.(*SendMessageResponseMsg); ok {
 		b = append(b, 0x12)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = v.Msg.AppendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(v.Msg.AppendProto(append(b, 0)), len(b))
 	}
 	return b
 }
@@ -4109,39 +3869,19 @@ func (x *StreamResponse) AppendProto(b []byte) []byte {
 	}
 	if v, ok := x.Payload.(*StreamResponseTask); ok {
 		b = append(b, 0x0a)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = v.Task.AppendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(v.Task.AppendProto(append(b, 0)), len(b))
 	}
 	if v, ok := x.Payload.(*StreamResponseMsg); ok {
 		b = append(b, 0x12)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = v.Msg.AppendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(v.Msg.AppendProto(append(b, 0)), len(b))
 	}
 	if v, ok := x.Payload.(*StreamResponseStatusUpdate); ok {
 		b = append(b, 0x1a)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = v.StatusUpdate.AppendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(v.StatusUpdate.AppendProto(append(b, 0)), len(b))
 	}
 	if v, ok := x.Payload.(*StreamResponseArtifactUpdate); ok {
 		b = append(b, 0x22)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = v.ArtifactUpdate.AppendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(v.ArtifactUpdate.AppendProto(append(b, 0)), len(b))
 	}
 	return b
 }
@@ -4227,12 +3967,7 @@ func (x *ListTaskPushNotificationConfigResponse) AppendProto(b []byte) []byte {
 	if len(x.Configs) > 0 {
 		for _, e := range x.Configs {
 			b = append(b, 0x0a)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = e.AppendProto(b)
-				b = wire.EndLen(b, at)
-			}
+			b = wire.EndLen(e.AppendProto(append(b, 0)), len(b))
 		}
 	}
 	if x.NextPageToken != "" {

@@ -95,7 +95,7 @@ func (g *gen) emitProtoTransport(f *jen.File, ledger *freeze.Ledger) error {
 			continue // no protobuf form (META is SSE-only)
 		}
 		cases = append(cases, jen.Case(jen.Op("*").Id(g.n.decl[m.Struct])).Block(
-			append([]jen.Code{appendTagCode(arm, wireBytes)}, lenDelimited(jen.Id("x").Dot("appendProto").Call(jen.Id("b")))...)...))
+			append([]jen.Code{appendTagCode(arm, wireBytes)}, lenDelimited(func(b *jen.Statement) *jen.Statement { return jen.Id("x").Dot("appendProto").Call(b) })...)...))
 		p.enqueue(m.Struct)
 	}
 	cases = append(cases, jen.Default().Block(jen.Return(jen.Id("b"), jen.False())))
@@ -106,6 +106,9 @@ func (g *gen) emitProtoTransport(f *jen.File, ledger *freeze.Ledger) error {
 		jen.Switch(jen.Id("x").Op(":=").Id("ev").Assert(jen.Type())).Block(cases...),
 		jen.Return(jen.Id("b"), jen.True()),
 	)
+	if p.base != nil {
+		p.emitBaseEvent(f)
+	}
 	for len(p.queue) > 0 && p.err == nil {
 		st := p.queue[0]
 		p.queue = p.queue[1:]
@@ -244,8 +247,8 @@ func (p *aguiProto) inBase(fl *ir.Field) bool {
 	return false
 }
 
-// baseEvent writes the base_event message: the event type and the BaseEvent
-// members.
+// baseEvent writes an event's base_event message: its type, and the
+// BaseEvent members, which every event writes alike (emitBaseEvent).
 func (p *aguiProto) baseEvent(st *ir.Struct, msg string) protoField {
 	num := p.number(msg + ".base_event")
 	var typ string
@@ -254,30 +257,33 @@ func (p *aguiProto) baseEvent(st *ir.Struct, msg string) protoField {
 			typ = fl.Const.String
 		}
 	}
-	var inner []protoField
-	if n := p.number("EventType." + typ); n != 0 {
-		inner = append(inner, protoField{p.number("BaseEvent.type"), []jen.Code{appendTagCode(p.number("BaseEvent.type"), wireVarint),
-			jen.Id("b").Op("=").Qual(wirePkg, "AppendVarint").Call(jen.Id("b"), jen.Lit(n))}})
-	}
+	n := p.number("EventType." + typ)
+	return protoField{num, append([]jen.Code{appendTagCode(num, wireBytes)}, lenDelimited(func(b *jen.Statement) *jen.Statement {
+		return jen.Id("x").Dot(p.g.n.decl[p.base]).Dot("appendProto").Call(b, jen.Lit(n))
+	})...)}
+}
+
+// emitBaseEvent writes the body of the base_event message every event
+// carries: the event type's number, then the BaseEvent members.
+func (p *aguiProto) emitBaseEvent(f *jen.File) {
+	typeNum := p.number("BaseEvent.type")
+	inner := []protoField{{typeNum, []jen.Code{jen.If(jen.Id("eventType").Op("!=").Lit(0)).Block(
+		appendTagCode(typeNum, wireVarint), jen.Id("b").Op("=").Qual(wirePkg, "AppendVarint").Call(jen.Id("b"), jen.Id("eventType")))}}}
 	for _, bf := range p.base.Fields {
-		if bf.Narrowed {
-			continue
+		if !bf.Narrowed {
+			inner = append(inner, p.field(p.base, "BaseEvent", bf)...)
 		}
-		inner = append(inner, p.field(st, "BaseEvent", bf)...)
 	}
 	slices.SortStableFunc(inner, func(a, b protoField) int { return a.num - b.num })
-	var code []jen.Code
+	var body []jen.Code
 	for _, pf := range inner {
-		code = append(code, pf.code...)
+		body = append(body, pf.code...)
 	}
-	return protoField{num, append([]jen.Code{appendTagCode(num, wireBytes)}, jen.BlockFunc(func(gr *jen.Group) {
-		gr.Var().Id("at").Int()
-		gr.List(jen.Id("b"), jen.Id("at")).Op("=").Qual(wirePkg, "BeginLen").Call(jen.Id("b"))
-		for _, c := range code {
-			gr.Add(c)
-		}
-		gr.Id("b").Op("=").Qual(wirePkg, "EndLen").Call(jen.Id("b"), jen.Id("at"))
-	}))}
+	f.Line()
+	f.Comment("appendProto appends x as the body of the protobuf message BaseEvent, whose type is")
+	f.Comment("eventType's number in the EventType enum.")
+	f.Func().Params(jen.Id("x").Op("*").Id(p.g.n.decl[p.base])).Id("appendProto").Params(jen.Id("b").Index().Byte(), jen.Id("eventType").Uint64()).Index().Byte().Block(
+		append(body, jen.Return(jen.Id("b")))...)
 }
 
 // tagField writes a flattened union's tag: as an enum when the ledger has
@@ -421,7 +427,7 @@ func (p *aguiProto) value(st *ir.Struct, fl *ir.Field, num int, v *jen.Statement
 		if fl.Required {
 			raw = jen.Qual(wirePkg, "RawOrNull").Call(v)
 		}
-		return append([]jen.Code{appendTagCode(num, wireBytes)}, lenDelimited(jen.Qual(wirePkg, fn).Call(jen.Id("b"), raw))...)
+		return append([]jen.Code{appendTagCode(num, wireBytes)}, lenDelimited(func(b *jen.Statement) *jen.Statement { return jen.Qual(wirePkg, fn).Call(b, raw) })...)
 	case ir.KindArray:
 		elem := resolveAlias(*t.Elem)
 		var each []jen.Code
@@ -433,7 +439,7 @@ func (p *aguiProto) value(st *ir.Struct, fl *ir.Field, num int, v *jen.Statement
 		case isStructType(elem):
 			p.enqueue(elem.Decl.(*ir.Struct))
 			return []jen.Code{jen.For(jen.Id("i").Op(":=").Range().Add(v)).Block(
-				append([]jen.Code{appendTagCode(num, wireBytes)}, lenDelimited(v.Clone().Index(jen.Id("i")).Dot("appendProto").Call(jen.Id("b")))...)...)}
+				append([]jen.Code{appendTagCode(num, wireBytes)}, lenDelimited(func(b *jen.Statement) *jen.Statement { return v.Clone().Index(jen.Id("i")).Dot("appendProto").Call(b) })...)...)}
 		default:
 			p.fail("%s.%s: arrays of %d have no protobuf form", st.Name, fl.Name, elem.Kind)
 			return nil
@@ -445,7 +451,7 @@ func (p *aguiProto) value(st *ir.Struct, fl *ir.Field, num int, v *jen.Statement
 			return []jen.Code{appendTagCode(num, wireBytes), jen.Id("b").Op("=").Qual(wirePkg, "AppendLenString").Call(jen.Id("b"), jen.String().Call(v))}
 		case *ir.Struct:
 			p.enqueue(d)
-			return append([]jen.Code{appendTagCode(num, wireBytes)}, lenDelimited(v.Dot("appendProto").Call(jen.Id("b")))...)
+			return append([]jen.Code{appendTagCode(num, wireBytes)}, lenDelimited(func(b *jen.Statement) *jen.Statement { return v.Dot("appendProto").Call(b) })...)
 		case *ir.Union:
 			return append([]jen.Code{appendTagCode(num, wireBytes)}, p.unionValue(d, v)...)
 		}
@@ -482,7 +488,7 @@ func (p *aguiProto) unionValue(u *ir.Union, v *jen.Statement) []jen.Code {
 				continue
 			}
 			cases = append(cases, jen.Case(jen.Op("*").Id(p.g.n.decl[m.Struct])).Block(
-				append([]jen.Code{appendTagCode(arm, wireBytes)}, lenDelimited(jen.Id("m").Dot("appendProto").Call(jen.Id("b")))...)...))
+				append([]jen.Code{appendTagCode(arm, wireBytes)}, lenDelimited(func(b *jen.Statement) *jen.Statement { return jen.Id("m").Dot("appendProto").Call(b) })...)...))
 		}
 		return []jen.Code{jen.BlockFunc(func(gr *jen.Group) {
 			gr.Var().Id("at").Int()
@@ -492,7 +498,7 @@ func (p *aguiProto) unionValue(u *ir.Union, v *jen.Statement) []jen.Code {
 		})}
 	}
 	p.flat = appendUnique(p.flat, u)
-	return lenDelimited(jen.Id("append"+p.g.n.decl[u]+"Proto").Call(jen.Id("b"), v))
+	return lenDelimited(func(b *jen.Statement) *jen.Statement { return jen.Id("append"+p.g.n.decl[u]+"Proto").Call(b, v) })
 }
 
 func appendUnique(us []*ir.Union, u *ir.Union) []*ir.Union {

@@ -57,6 +57,9 @@ func (p *aguiProto) emitProtoDecoders(f *jen.File, events *ir.Union) {
 		jen.If(jen.Id("ev").Op("==").Nil()).Block(jen.Return(jen.Nil(), jen.Qual(wirePkg, "ValidationError").Call(jen.Lit(""), jen.Lit("oneOf"), jen.Lit("the Event envelope holds no event")))),
 		jen.Return(jen.Id("ev"), jen.Nil()),
 	)
+	if p.base != nil {
+		p.emitBaseEventReader(f)
+	}
 	for _, st := range p.order {
 		p.emitReader(f, st)
 	}
@@ -71,7 +74,7 @@ func (p *aguiProto) emitReader(f *jen.File, st *ir.Struct) {
 	var pre, post []jen.Code
 	isEvent := p.base != nil && containsStruct(st.Mixins, p.base)
 	if isEvent {
-		cases = append(cases, p.readBaseEvent(st, msg))
+		cases = append(cases, p.readBaseEvent(msg))
 	}
 	u := p.unionOf[st]
 	for _, fl := range st.AllFields() {
@@ -92,21 +95,7 @@ func (p *aguiProto) emitReader(f *jen.File, st *ir.Struct) {
 		pre = append(pre, pr...)
 		post = append(post, po...)
 	}
-	var sw []jen.Code
-	for _, c := range cases {
-		sw = append(sw, jen.Case(jen.Lit(c.num)).Block(append([]jen.Code{
-			jen.If(jen.Id("wt").Op("!=").Lit(c.wt)).Block(jen.Id("w").Dot("Skip").Call(jen.Id("wt")), jen.Continue())}, c.code...)...))
-	}
-	sw = append(sw, jen.Default().Block(jen.Id("w").Dot("Skip").Call(jen.Id("wt"))))
-	body := append([]jen.Code{}, pre...)
-	body = append(body, jen.For().Block(
-		jen.List(jen.Id("num"), jen.Id("wt"), jen.Id("ok")).Op(":=").Id("w").Dot("Next").Call(),
-		jen.If(jen.Op("!").Id("ok")).Block(jen.Break()),
-		jen.Switch(jen.Id("num")).Block(sw...),
-	))
-	body = append(body, jen.If(jen.Id("w").Dot("Err").Call().Op("!=").Nil()).Block(jen.Return(jen.Id("w").Dot("Err").Call())))
-	body = append(body, post...)
-	body = append(body, jen.Return(jen.Nil()))
+	body := readLoop(cases, pre, post)
 	f.Line()
 	f.Comment(fmt.Sprintf("readProto reads the body of the protobuf message %s into x.", msg))
 	f.Func().Params(jen.Id("x").Op("*").Id(p.g.n.decl[st])).Id("readProto").Params(jen.Id("w").Op("*").Qual(wirePkg, "ProtoReader")).Op("*").Id("Error").Block(body...)
@@ -121,32 +110,53 @@ func containsStruct(ss []*ir.Struct, s *ir.Struct) bool {
 	return false
 }
 
-// readBaseEvent reads base_event into the BaseEvent mixin.
-func (p *aguiProto) readBaseEvent(st *ir.Struct, msg string) protoCase {
-	num := p.number(msg + ".base_event")
-	var inner []jen.Code
-	for _, bf := range p.base.Fields {
-		if bf.Narrowed {
-			continue
-		}
-		cs, _, _ := p.readField(st, "BaseEvent", bf)
-		for _, c := range cs {
-			inner = append(inner, jen.Case(jen.Lit(c.num)).Block(append([]jen.Code{
-				jen.If(jen.Id("wt").Op("!=").Lit(c.wt)).Block(jen.Id("w").Dot("Skip").Call(jen.Id("wt")), jen.Continue())}, c.code...)...))
-		}
-	}
-	inner = append(inner, jen.Default().Block(jen.Id("w").Dot("Skip").Call(jen.Id("wt"))))
-	return protoCase{num, wireBytes, []jen.Code{
-		jen.If(jen.Err().Op(":=").Func().Params(jen.Id("w").Op("*").Qual(wirePkg, "ProtoReader")).Op("*").Id("Error").Block(
-			jen.For().Block(
-				jen.List(jen.Id("num"), jen.Id("wt"), jen.Id("ok")).Op(":=").Id("w").Dot("Next").Call(),
-				jen.If(jen.Op("!").Id("ok")).Block(jen.Break()),
-				jen.Switch(jen.Id("num")).Block(inner...),
-			),
-			jen.Return(jen.Id("w").Dot("Err").Call()),
-		).Call(jen.Qual(wirePkg, "NewProtoReader").Call(jen.Id("w").Dot("LenBytes").Call())), jen.Err().Op("!=").Nil()).Block(
+// readBaseEvent reads base_event into the BaseEvent mixin
+// (emitBaseEventReader).
+func (p *aguiProto) readBaseEvent(msg string) protoCase {
+	return protoCase{p.number(msg + ".base_event"), wireBytes, []jen.Code{
+		jen.If(jen.Err().Op(":=").Id("x").Dot(p.g.n.decl[p.base]).Dot("readProto").Call(
+			jen.Qual(wirePkg, "NewProtoReader").Call(jen.Id("w").Dot("LenBytes").Call())), jen.Err().Op("!=").Nil()).Block(
 			jen.Return(jen.Err().Dot("Under").Call(jen.Lit("base_event")))),
 	}}
+}
+
+// emitBaseEventReader writes the reader of the base_event message every
+// event carries. The type is not kept: the envelope's arm names the event.
+func (p *aguiProto) emitBaseEventReader(f *jen.File) {
+	var cases []protoCase
+	for _, bf := range p.base.Fields {
+		if !bf.Narrowed {
+			cs, _, _ := p.readField(p.base, "BaseEvent", bf)
+			cases = append(cases, cs...)
+		}
+	}
+	f.Line()
+	f.Comment("readProto reads the body of the protobuf message BaseEvent into x.")
+	f.Func().Params(jen.Id("x").Op("*").Id(p.g.n.decl[p.base])).Id("readProto").Params(jen.Id("w").Op("*").Qual(wirePkg, "ProtoReader")).Op("*").Id("Error").Block(
+		readLoop(cases, nil, nil)...)
+}
+
+// readLoop is the body of a reader: pre, the loop over the fields with a
+// case per field number, post, and the reader's error.
+func readLoop(cases []protoCase, pre, post []jen.Code) []jen.Code {
+	var sw []jen.Code
+	for _, c := range cases {
+		sw = append(sw, jen.Case(jen.Lit(c.num)).Block(append([]jen.Code{
+			jen.If(jen.Id("wt").Op("!=").Lit(c.wt)).Block(jen.Id("w").Dot("Skip").Call(jen.Id("wt")), jen.Continue())}, c.code...)...))
+	}
+	sw = append(sw, jen.Default().Block(jen.Id("w").Dot("Skip").Call(jen.Id("wt"))))
+	body := append([]jen.Code{}, pre...)
+	body = append(body, jen.For().Block(
+		jen.List(jen.Id("num"), jen.Id("wt"), jen.Id("ok")).Op(":=").Id("w").Dot("Next").Call(),
+		jen.If(jen.Op("!").Id("ok")).Block(jen.Break()),
+		jen.Switch(jen.Id("num")).Block(sw...),
+	))
+	if len(post) == 0 {
+		return append(body, jen.Return(jen.Id("w").Dot("Err").Call()))
+	}
+	body = append(body, jen.If(jen.Id("w").Dot("Err").Call().Op("!=").Nil()).Block(jen.Return(jen.Id("w").Dot("Err").Call())))
+	body = append(body, post...)
+	return append(body, jen.Return(jen.Nil()))
 }
 
 // readField returns the cases reading a member of st, and statements to

@@ -94,28 +94,29 @@ func (g *protoGen) wireValue(t ir.Type, v *jen.Statement) []jen.Code {
 		case *ir.Enum:
 			return set(jen.Qual(wirePkg, "AppendVarint").Call(b, jen.Uint64().Call(jen.Int64().Call(v))))
 		case *ir.Struct:
-			return lenDelimited(v.Dot("AppendProto").Call(b))
+			return lenDelimited(func(b *jen.Statement) *jen.Statement { return v.Dot("AppendProto").Call(b) })
 		}
 	case ir.KindTimestamp:
-		return lenDelimited(jen.Qual(wirePkg, "AppendTimestampWire").Call(b, jen.Op("*").Add(v)))
+		return lenDelimited(func(b *jen.Statement) *jen.Statement {
+			return jen.Qual(wirePkg, "AppendTimestampWire").Call(b, jen.Op("*").Add(v))
+		})
 	case ir.KindAny:
 		fn := "AppendValueWire"
 		if t.Scalar == "google.protobuf.Struct" {
 			fn = "AppendStructWire"
 		}
-		return lenDelimited(jen.Qual(wirePkg, fn).Call(b, v))
+		return lenDelimited(func(b *jen.Statement) *jen.Statement { return jen.Qual(wirePkg, fn).Call(b, v) })
 	}
 	panic("proto wireValue: unsupported type")
 }
 
-// lenDelimited wraps an append of a message body with its length.
-func lenDelimited(body *jen.Statement) []jen.Code {
-	return []jen.Code{jen.BlockFunc(func(gr *jen.Group) {
-		gr.Var().Id("at").Int()
-		gr.List(jen.Id("b"), jen.Id("at")).Op("=").Qual(wirePkg, "BeginLen").Call(jen.Id("b"))
-		gr.Id("b").Op("=").Add(body)
-		gr.Id("b").Op("=").Qual(wirePkg, "EndLen").Call(jen.Id("b"), jen.Id("at"))
-	})}
+// lenDelimited appends a message body with its length: a one-byte length
+// placeholder at len(b), the body after it, and the length written over the
+// placeholder. len(b) is read before b is assigned, whatever the order the
+// arguments are evaluated in.
+func lenDelimited(body func(b *jen.Statement) *jen.Statement) []jen.Code {
+	return []jen.Code{jen.Id("b").Op("=").Qual(wirePkg, "EndLen").Call(
+		body(jen.Append(jen.Id("b"), jen.Lit(0))), jen.Len(jen.Id("b")))}
 }
 
 // wireField appends a whole field: tags and values.
