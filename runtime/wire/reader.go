@@ -154,6 +154,19 @@ func (r *Reader) Missing(name string) {
 	}
 }
 
+// MissingOf reports, as Missing does, the first of an object's required
+// members that its decoder did not see: names lists them in order, the i-th
+// marked by bit i of seen. Decoders call it only when a bit is clear, so an
+// object with every member present pays one comparison.
+func (r *Reader) MissingOf(seen uint64, names ...string) {
+	for i, name := range names {
+		if seen&(1<<i) == 0 {
+			r.Missing(name)
+			return
+		}
+	}
+}
+
 func (r *Reader) skipSpace() {
 	for r.pos < len(r.data) {
 		switch r.data[r.pos] {

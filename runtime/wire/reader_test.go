@@ -180,3 +180,23 @@ func TestNegativeZeroIsWrittenAsZero(t *testing.T) {
 		t.Errorf("-0 written as %s, want 0 as JSON.stringify writes it", got)
 	}
 }
+
+// TestMissingOfNamesTheFirstAbsentMember checks the bit of each required
+// member against its name, and that a complete set reports nothing.
+func TestMissingOfNamesTheFirstAbsentMember(t *testing.T) {
+	names := []string{"type", "messageId", "delta"}
+	for seen, want := range map[uint64]string{0: "/type", 0b001: "/messageId", 0b011: "/delta", 0b101: "/messageId", 0b111: ""} {
+		r := NewReader([]byte(`{}`), Decoder{})
+		r.MissingOf(seen, names...)
+		var got string
+		if e := r.err; e != nil {
+			got = e.Path
+			if e.Rule != "required" {
+				t.Errorf("seen %03b: rule %q, want required", seen, e.Rule)
+			}
+		}
+		if got != want {
+			t.Errorf("seen %03b: reported %q, want %q", seen, got, want)
+		}
+	}
+}

@@ -32,18 +32,7 @@ func (x *APIKeySecurityScheme) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x7) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("in")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("name")
-			return
-		}
-		if seen&uint64(0x4) == 0 {
-			r.Missing("type")
-			return
-		}
+		r.MissingOf(seen, "in", "name", "type")
 	}
 }
 
@@ -145,42 +134,7 @@ func (x *AgentCard) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x1ff) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("capabilities")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("defaultInputModes")
-			return
-		}
-		if seen&uint64(0x4) == 0 {
-			r.Missing("defaultOutputModes")
-			return
-		}
-		if seen&uint64(0x8) == 0 {
-			r.Missing("description")
-			return
-		}
-		if seen&uint64(0x10) == 0 {
-			r.Missing("name")
-			return
-		}
-		if seen&uint64(0x20) == 0 {
-			r.Missing("protocolVersion")
-			return
-		}
-		if seen&uint64(0x40) == 0 {
-			r.Missing("skills")
-			return
-		}
-		if seen&uint64(0x80) == 0 {
-			r.Missing("url")
-			return
-		}
-		if seen&uint64(0x100) == 0 {
-			r.Missing("version")
-			return
-		}
+		r.MissingOf(seen, "capabilities", "defaultInputModes", "defaultOutputModes", "description", "name", "protocolVersion", "skills", "url", "version")
 	}
 }
 
@@ -212,14 +166,7 @@ func (x *AgentCardSignature) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x3) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("protected")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("signature")
-			return
-		}
+		r.MissingOf(seen, "protected", "signature")
 	}
 }
 
@@ -252,10 +199,7 @@ func (x *AgentExtension) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x1) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("uri")
-			return
-		}
+		r.MissingOf(seen, "uri")
 	}
 }
 
@@ -285,14 +229,7 @@ func (x *AgentInterface) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x3) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("transport")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("url")
-			return
-		}
+		r.MissingOf(seen, "transport", "url")
 	}
 }
 
@@ -322,14 +259,7 @@ func (x *AgentProvider) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x3) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("organization")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("url")
-			return
-		}
+		r.MissingOf(seen, "organization", "url")
 	}
 }
 
@@ -377,22 +307,7 @@ func (x *AgentSkill) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0xf) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("description")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("id")
-			return
-		}
-		if seen&uint64(0x4) == 0 {
-			r.Missing("name")
-			return
-		}
-		if seen&uint64(0x8) == 0 {
-			r.Missing("tags")
-			return
-		}
+		r.MissingOf(seen, "description", "id", "name", "tags")
 	}
 }
 
@@ -430,14 +345,7 @@ func (x *Artifact) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x3) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("artifactId")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("parts")
-			return
-		}
+		r.MissingOf(seen, "artifactId", "parts")
 	}
 }
 
@@ -472,18 +380,7 @@ func (x *AuthorizationCodeOAuthFlow) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x7) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("authorizationUrl")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("scopes")
-			return
-		}
-		if seen&uint64(0x4) == 0 {
-			r.Missing("tokenUrl")
-			return
-		}
+		r.MissingOf(seen, "authorizationUrl", "scopes", "tokenUrl")
 	}
 }
 
@@ -519,22 +416,7 @@ func (x *CancelTaskRequest) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0xf) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("id")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("jsonrpc")
-			return
-		}
-		if seen&uint64(0x4) == 0 {
-			r.Missing("method")
-			return
-		}
-		if seen&uint64(0x8) == 0 {
-			r.Missing("params")
-			return
-		}
+		r.MissingOf(seen, "id", "jsonrpc", "method", "params")
 	}
 }
 
@@ -567,18 +449,7 @@ func (x *CancelTaskSuccessResponse) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x7) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("id")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("jsonrpc")
-			return
-		}
-		if seen&uint64(0x4) == 0 {
-			r.Missing("result")
-			return
-		}
+		r.MissingOf(seen, "id", "jsonrpc", "result")
 	}
 }
 
@@ -610,14 +481,7 @@ func (x *ClientCredentialsOAuthFlow) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x3) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("scopes")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("tokenUrl")
-			return
-		}
+		r.MissingOf(seen, "scopes", "tokenUrl")
 	}
 }
 
@@ -649,14 +513,7 @@ func (x *DataPart) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x3) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("data")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("kind")
-			return
-		}
+		r.MissingOf(seen, "data", "kind")
 	}
 }
 
@@ -688,14 +545,7 @@ func (x *DeleteTaskPushNotificationConfigParams) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x3) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("id")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("pushNotificationConfigId")
-			return
-		}
+		r.MissingOf(seen, "id", "pushNotificationConfigId")
 	}
 }
 
@@ -731,22 +581,7 @@ func (x *DeleteTaskPushNotificationConfigRequest) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0xf) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("id")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("jsonrpc")
-			return
-		}
-		if seen&uint64(0x4) == 0 {
-			r.Missing("method")
-			return
-		}
-		if seen&uint64(0x8) == 0 {
-			r.Missing("params")
-			return
-		}
+		r.MissingOf(seen, "id", "jsonrpc", "method", "params")
 	}
 }
 
@@ -779,18 +614,7 @@ func (x *DeleteTaskPushNotificationConfigSuccessResponse) ReadJSON(r *wire.Reade
 		}
 	}
 	if seen != uint64(0x7) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("id")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("jsonrpc")
-			return
-		}
-		if seen&uint64(0x4) == 0 {
-			r.Missing("result")
-			return
-		}
+		r.MissingOf(seen, "id", "jsonrpc", "result")
 	}
 }
 
@@ -822,14 +646,7 @@ func (x *FilePart) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x3) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("file")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("kind")
-			return
-		}
+		r.MissingOf(seen, "file", "kind")
 	}
 }
 
@@ -894,10 +711,7 @@ func (x *FileWithBytes) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x1) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("bytes")
-			return
-		}
+		r.MissingOf(seen, "bytes")
 	}
 }
 
@@ -928,10 +742,7 @@ func (x *FileWithURI) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x1) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("uri")
-			return
-		}
+		r.MissingOf(seen, "uri")
 	}
 }
 
@@ -964,18 +775,7 @@ func (x *GetAuthenticatedExtendedCardRequest) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x7) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("id")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("jsonrpc")
-			return
-		}
-		if seen&uint64(0x4) == 0 {
-			r.Missing("method")
-			return
-		}
+		r.MissingOf(seen, "id", "jsonrpc", "method")
 	}
 }
 
@@ -1008,18 +808,7 @@ func (x *GetAuthenticatedExtendedCardSuccessResponse) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x7) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("id")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("jsonrpc")
-			return
-		}
-		if seen&uint64(0x4) == 0 {
-			r.Missing("result")
-			return
-		}
+		r.MissingOf(seen, "id", "jsonrpc", "result")
 	}
 }
 
@@ -1050,10 +839,7 @@ func (x *GetTaskPushNotificationConfigParams) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x1) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("id")
-			return
-		}
+		r.MissingOf(seen, "id")
 	}
 }
 
@@ -1089,22 +875,7 @@ func (x *GetTaskPushNotificationConfigRequest) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0xf) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("id")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("jsonrpc")
-			return
-		}
-		if seen&uint64(0x4) == 0 {
-			r.Missing("method")
-			return
-		}
-		if seen&uint64(0x8) == 0 {
-			r.Missing("params")
-			return
-		}
+		r.MissingOf(seen, "id", "jsonrpc", "method", "params")
 	}
 }
 
@@ -1137,18 +908,7 @@ func (x *GetTaskPushNotificationConfigSuccessResponse) ReadJSON(r *wire.Reader) 
 		}
 	}
 	if seen != uint64(0x7) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("id")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("jsonrpc")
-			return
-		}
-		if seen&uint64(0x4) == 0 {
-			r.Missing("result")
-			return
-		}
+		r.MissingOf(seen, "id", "jsonrpc", "result")
 	}
 }
 
@@ -1184,22 +944,7 @@ func (x *GetTaskRequest) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0xf) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("id")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("jsonrpc")
-			return
-		}
-		if seen&uint64(0x4) == 0 {
-			r.Missing("method")
-			return
-		}
-		if seen&uint64(0x8) == 0 {
-			r.Missing("params")
-			return
-		}
+		r.MissingOf(seen, "id", "jsonrpc", "method", "params")
 	}
 }
 
@@ -1232,18 +977,7 @@ func (x *GetTaskSuccessResponse) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x7) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("id")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("jsonrpc")
-			return
-		}
-		if seen&uint64(0x4) == 0 {
-			r.Missing("result")
-			return
-		}
+		r.MissingOf(seen, "id", "jsonrpc", "result")
 	}
 }
 
@@ -1277,14 +1011,7 @@ func (x *HTTPAuthSecurityScheme) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x3) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("scheme")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("type")
-			return
-		}
+		r.MissingOf(seen, "scheme", "type")
 	}
 }
 
@@ -1316,14 +1043,7 @@ func (x *ImplicitOAuthFlow) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x3) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("authorizationUrl")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("scopes")
-			return
-		}
+		r.MissingOf(seen, "authorizationUrl", "scopes")
 	}
 }
 
@@ -1356,18 +1076,7 @@ func (x *JsonrpcSuccessResponse) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x7) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("id")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("jsonrpc")
-			return
-		}
-		if seen&uint64(0x4) == 0 {
-			r.Missing("result")
-			return
-		}
+		r.MissingOf(seen, "id", "jsonrpc", "result")
 	}
 }
 
@@ -1396,10 +1105,7 @@ func (x *ListTaskPushNotificationConfigParams) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x1) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("id")
-			return
-		}
+		r.MissingOf(seen, "id")
 	}
 }
 
@@ -1435,22 +1141,7 @@ func (x *ListTaskPushNotificationConfigRequest) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0xf) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("id")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("jsonrpc")
-			return
-		}
-		if seen&uint64(0x4) == 0 {
-			r.Missing("method")
-			return
-		}
-		if seen&uint64(0x8) == 0 {
-			r.Missing("params")
-			return
-		}
+		r.MissingOf(seen, "id", "jsonrpc", "method", "params")
 	}
 }
 
@@ -1483,18 +1174,7 @@ func (x *ListTaskPushNotificationConfigSuccessResponse) ReadJSON(r *wire.Reader)
 		}
 	}
 	if seen != uint64(0x7) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("id")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("jsonrpc")
-			return
-		}
-		if seen&uint64(0x4) == 0 {
-			r.Missing("result")
-			return
-		}
+		r.MissingOf(seen, "id", "jsonrpc", "result")
 	}
 }
 
@@ -1540,22 +1220,7 @@ func (x *Message) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0xf) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("kind")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("messageId")
-			return
-		}
-		if seen&uint64(0x4) == 0 {
-			r.Missing("parts")
-			return
-		}
-		if seen&uint64(0x8) == 0 {
-			r.Missing("role")
-			return
-		}
+		r.MissingOf(seen, "kind", "messageId", "parts", "role")
 	}
 }
 
@@ -1616,10 +1281,7 @@ func (x *MessageSendParams) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x1) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("message")
-			return
-		}
+		r.MissingOf(seen, "message")
 	}
 }
 
@@ -1648,10 +1310,7 @@ func (x *MutualTLSSecurityScheme) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x1) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("type")
-			return
-		}
+		r.MissingOf(seen, "type")
 	}
 }
 
@@ -1685,14 +1344,7 @@ func (x *OAuth2SecurityScheme) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x3) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("flows")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("type")
-			return
-		}
+		r.MissingOf(seen, "flows", "type")
 	}
 }
 
@@ -1756,14 +1408,7 @@ func (x *OpenIDConnectSecurityScheme) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x3) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("openIdConnectUrl")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("type")
-			return
-		}
+		r.MissingOf(seen, "openIdConnectUrl", "type")
 	}
 }
 
@@ -1843,14 +1488,7 @@ func (x *PasswordOAuthFlow) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x3) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("scopes")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("tokenUrl")
-			return
-		}
+		r.MissingOf(seen, "scopes", "tokenUrl")
 	}
 }
 
@@ -1879,10 +1517,7 @@ func (x *PushNotificationAuthenticationInfo) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x1) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("schemes")
-			return
-		}
+		r.MissingOf(seen, "schemes")
 	}
 }
 
@@ -1916,10 +1551,7 @@ func (x *PushNotificationConfig) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x1) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("url")
-			return
-		}
+		r.MissingOf(seen, "url")
 	}
 }
 
@@ -2011,22 +1643,7 @@ func (x *SendMessageRequest) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0xf) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("id")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("jsonrpc")
-			return
-		}
-		if seen&uint64(0x4) == 0 {
-			r.Missing("method")
-			return
-		}
-		if seen&uint64(0x8) == 0 {
-			r.Missing("params")
-			return
-		}
+		r.MissingOf(seen, "id", "jsonrpc", "method", "params")
 	}
 }
 
@@ -2059,18 +1676,7 @@ func (x *SendMessageSuccessResponse) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x7) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("id")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("jsonrpc")
-			return
-		}
-		if seen&uint64(0x4) == 0 {
-			r.Missing("result")
-			return
-		}
+		r.MissingOf(seen, "id", "jsonrpc", "result")
 	}
 }
 
@@ -2150,22 +1756,7 @@ func (x *SendStreamingMessageRequest) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0xf) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("id")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("jsonrpc")
-			return
-		}
-		if seen&uint64(0x4) == 0 {
-			r.Missing("method")
-			return
-		}
-		if seen&uint64(0x8) == 0 {
-			r.Missing("params")
-			return
-		}
+		r.MissingOf(seen, "id", "jsonrpc", "method", "params")
 	}
 }
 
@@ -2198,18 +1789,7 @@ func (x *SendStreamingMessageSuccessResponse) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x7) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("id")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("jsonrpc")
-			return
-		}
-		if seen&uint64(0x4) == 0 {
-			r.Missing("result")
-			return
-		}
+		r.MissingOf(seen, "id", "jsonrpc", "result")
 	}
 }
 
@@ -2297,22 +1877,7 @@ func (x *SetTaskPushNotificationConfigRequest) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0xf) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("id")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("jsonrpc")
-			return
-		}
-		if seen&uint64(0x4) == 0 {
-			r.Missing("method")
-			return
-		}
-		if seen&uint64(0x8) == 0 {
-			r.Missing("params")
-			return
-		}
+		r.MissingOf(seen, "id", "jsonrpc", "method", "params")
 	}
 }
 
@@ -2345,18 +1910,7 @@ func (x *SetTaskPushNotificationConfigSuccessResponse) ReadJSON(r *wire.Reader) 
 		}
 	}
 	if seen != uint64(0x7) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("id")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("jsonrpc")
-			return
-		}
-		if seen&uint64(0x4) == 0 {
-			r.Missing("result")
-			return
-		}
+		r.MissingOf(seen, "id", "jsonrpc", "result")
 	}
 }
 
@@ -2398,22 +1952,7 @@ func (x *Task) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0xf) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("contextId")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("id")
-			return
-		}
-		if seen&uint64(0x4) == 0 {
-			r.Missing("kind")
-			return
-		}
-		if seen&uint64(0x8) == 0 {
-			r.Missing("status")
-			return
-		}
+		r.MissingOf(seen, "contextId", "id", "kind", "status")
 	}
 }
 
@@ -2455,22 +1994,7 @@ func (x *TaskArtifactUpdateEvent) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0xf) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("artifact")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("contextId")
-			return
-		}
-		if seen&uint64(0x4) == 0 {
-			r.Missing("kind")
-			return
-		}
-		if seen&uint64(0x8) == 0 {
-			r.Missing("taskId")
-			return
-		}
+		r.MissingOf(seen, "artifact", "contextId", "kind", "taskId")
 	}
 }
 
@@ -2499,10 +2023,7 @@ func (x *TaskIDParams) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x1) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("id")
-			return
-		}
+		r.MissingOf(seen, "id")
 	}
 }
 
@@ -2532,14 +2053,7 @@ func (x *TaskPushNotificationConfig) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x3) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("pushNotificationConfig")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("taskId")
-			return
-		}
+		r.MissingOf(seen, "pushNotificationConfig", "taskId")
 	}
 }
 
@@ -2570,10 +2084,7 @@ func (x *TaskQueryParams) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x1) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("id")
-			return
-		}
+		r.MissingOf(seen, "id")
 	}
 }
 
@@ -2609,22 +2120,7 @@ func (x *TaskResubscriptionRequest) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0xf) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("id")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("jsonrpc")
-			return
-		}
-		if seen&uint64(0x4) == 0 {
-			r.Missing("method")
-			return
-		}
-		if seen&uint64(0x8) == 0 {
-			r.Missing("params")
-			return
-		}
+		r.MissingOf(seen, "id", "jsonrpc", "method", "params")
 	}
 }
 
@@ -2656,10 +2152,7 @@ func (x *TaskStatus) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x1) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("state")
-			return
-		}
+		r.MissingOf(seen, "state")
 	}
 }
 
@@ -2700,26 +2193,7 @@ func (x *TaskStatusUpdateEvent) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x1f) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("contextId")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("final")
-			return
-		}
-		if seen&uint64(0x4) == 0 {
-			r.Missing("kind")
-			return
-		}
-		if seen&uint64(0x8) == 0 {
-			r.Missing("status")
-			return
-		}
-		if seen&uint64(0x10) == 0 {
-			r.Missing("taskId")
-			return
-		}
+		r.MissingOf(seen, "contextId", "final", "kind", "status", "taskId")
 	}
 }
 
@@ -2751,14 +2225,7 @@ func (x *TextPart) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x3) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("kind")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("text")
-			return
-		}
+		r.MissingOf(seen, "kind", "text")
 	}
 }
 

@@ -91,12 +91,15 @@ func (g *gen) emitReadJSON(f *jen.File, st *ir.Struct) error {
 		if len(required) == 64 {
 			all = ^uint64(0)
 		}
-		checks := []jen.Code{}
+		names := []jen.Code{jen.Id("seen")}
 		for _, fl := range required {
-			checks = append(checks, jen.If(jen.Id("seen").Op("&").Lit(uint64(1)<<bit[fl]).Op("==").Lit(0)).Block(
-				jen.Id("r").Dot("Missing").Call(jen.Lit(fl.Name)), jen.Return()))
+			names = append(names, jen.Lit(fl.Name))
 		}
-		body = append(body, jen.If(jen.Id("seen").Op("!=").Lit(all).Op("&&").Op("!").Id("r").Dot("Failed").Call()).Block(checks...))
+		report := []jen.Code{jen.Id("r").Dot("MissingOf").Call(names...)}
+		if len(post) > 0 {
+			report = append(report, jen.Return()) // the deferred members are not read
+		}
+		body = append(body, jen.If(jen.Id("seen").Op("!=").Lit(all).Op("&&").Op("!").Id("r").Dot("Failed").Call()).Block(report...))
 	}
 	body = append(body, post...)
 	f.Line()

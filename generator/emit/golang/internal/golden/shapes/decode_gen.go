@@ -77,14 +77,7 @@ func (x *Circle) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x3) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("kind")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("radius")
-			return
-		}
+		r.MissingOf(seen, "kind", "radius")
 	}
 }
 
@@ -123,14 +116,7 @@ func (x *Polygon) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x3) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("kind")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("points")
-			return
-		}
+		r.MissingOf(seen, "kind", "points")
 	}
 }
 
@@ -162,14 +148,7 @@ func (x *Point) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x3) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("x")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("y")
-			return
-		}
+		r.MissingOf(seen, "x", "y")
 	}
 }
 
