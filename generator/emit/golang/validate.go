@@ -3,6 +3,7 @@ package golang
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/dave/jennifer/jen"
@@ -11,11 +12,21 @@ import (
 	"github.com/agui-gen/agui-gen/generator/naming"
 )
 
-// emitValidators writes Validate for every value type.
+// emitValidators writes Validate for every value type, and validate for
+// the mixins whose members they check alike.
 func (g *gen) emitValidators(f *jen.File) {
+	shared := map[*ir.Struct]bool{}
 	for _, d := range g.pkg.Decls {
 		if st, ok := d.(*ir.Struct); ok && !st.IsMixin {
-			g.emitValidate(f, st)
+			g.emitValidate(f, st, shared)
+		}
+	}
+	for _, d := range g.pkg.Decls {
+		if st, ok := d.(*ir.Struct); ok && shared[st] {
+			f.Line()
+			f.Comment("validate checks the members that the types composing " + g.n.decl[st] + " take from it.")
+			f.Func().Params(jen.Id("x").Op("*").Id(g.n.decl[st])).Id("validate").Params().Op("*").Id("Error").Block(
+				append(g.mixinChecks(st), jen.Return(jen.Nil()))...)
 		}
 	}
 	for _, c := range g.n.order {
@@ -24,14 +35,25 @@ func (g *gen) emitValidators(f *jen.File) {
 	g.emitPatterns(f)
 }
 
-func (g *gen) emitValidate(f *jen.File, st *ir.Struct) {
+func (g *gen) emitValidate(f *jen.File, st *ir.Struct, shared map[*ir.Struct]bool) {
 	name := g.n.decl[st]
 	var body []jen.Code
-	for _, fl := range st.AllFields() {
-		if !stored(fl) {
-			continue // consts, union tags and selector tags hold no value to check
+	var last *ir.Struct // the mixin whose validate the last check calls
+	all := st.AllFields()
+	for i := 0; i < len(all); i++ {
+		// A mixin whose members st holds unchanged, in a row, is checked by
+		// its own validate, as every type composing it is.
+		if m := mixinAt(st, all[i:]); m != nil && len(g.mixinChecks(m)) > 0 {
+			shared[m], last = true, m
+			body = append(body, jen.If(jen.Err().Op(":=").Id("x").Dot(g.n.decl[m]).Dot("validate").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
+			i += len(m.AllFields()) - 1
+			continue
 		}
-		body = append(body, g.checkField(st, fl)...)
+		if stored(all[i]) { // consts, union tags and selector tags hold no value to check
+			if checks := g.checkField(st, all[i]); len(checks) > 0 {
+				body, last = append(body, checks...), nil
+			}
+		}
 	}
 	if g.hasExtra(st) {
 		var declared []jen.Code
@@ -51,8 +73,38 @@ func (g *gen) emitValidate(f *jen.File, st *ir.Struct) {
 		jen.Return(jen.Qual(wirePkg, "AsError").Call(jen.Id("x").Dot("validate").Call())))
 	f.Line()
 	body = append([]jen.Code{jen.If(jen.Id("x").Op("==").Nil()).Block(jen.Return(jen.Qual(wirePkg, "RequiredError").Call(jen.Lit(""))))}, body...)
-	body = append(body, jen.Return(jen.Nil()))
+	if last != nil && !g.hasExtra(st) {
+		body[len(body)-1] = jen.Return(jen.Id("x").Dot(g.n.decl[last]).Dot("validate").Call())
+	} else {
+		body = append(body, jen.Return(jen.Nil()))
+	}
 	f.Func().Params(jen.Id("x").Op("*").Id(name)).Id("validate").Params().Op("*").Id("Error").Block(body...)
+}
+
+// mixinAt returns the mixin of st whose members begin fields, each
+// unchanged or overridden where neither holds a value (an event's type
+// narrowed to its constant), or nil.
+func mixinAt(st *ir.Struct, fields []*ir.Field) *ir.Struct {
+	for _, m := range st.Mixins {
+		mf := m.AllFields()
+		if len(mf) > 0 && len(mf) <= len(fields) && slices.EqualFunc(mf, fields[:len(mf)], func(own, held *ir.Field) bool {
+			return own == held || held.Overrides == own && !stored(own) && !stored(held)
+		}) {
+			return m
+		}
+	}
+	return nil
+}
+
+// mixinChecks returns the checks of a mixin's stored members.
+func (g *gen) mixinChecks(m *ir.Struct) []jen.Code {
+	var checks []jen.Code
+	for _, fl := range m.AllFields() {
+		if stored(fl) {
+			checks = append(checks, g.checkField(m, fl)...)
+		}
+	}
+	return checks
 }
 
 // checkField returns the checks of one stored member.

@@ -203,14 +203,7 @@ func (x *TextMessageStartEvent) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x3) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("type")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("messageId")
-			return
-		}
+		r.MissingOf(seen, "type", "messageId")
 	}
 }
 
@@ -251,18 +244,7 @@ func (x *TextMessageContentEvent) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x7) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("type")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("messageId")
-			return
-		}
-		if seen&uint64(0x4) == 0 {
-			r.Missing("delta")
-			return
-		}
+		r.MissingOf(seen, "type", "messageId", "delta")
 	}
 }
 
@@ -300,14 +282,7 @@ func (x *TextMessageEndEvent) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x3) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("type")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("messageId")
-			return
-		}
+		r.MissingOf(seen, "type", "messageId")
 	}
 }
 
@@ -350,10 +325,7 @@ func (x *TextMessageChunkEvent) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x1) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("type")
-			return
-		}
+		r.MissingOf(seen, "type")
 	}
 }
 
@@ -396,18 +368,7 @@ func (x *ToolCallStartEvent) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x7) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("type")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("toolCallId")
-			return
-		}
-		if seen&uint64(0x4) == 0 {
-			r.Missing("toolCallName")
-			return
-		}
+		r.MissingOf(seen, "type", "toolCallId", "toolCallName")
 	}
 }
 
@@ -448,18 +409,7 @@ func (x *ToolCallArgsEvent) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x7) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("type")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("toolCallId")
-			return
-		}
-		if seen&uint64(0x4) == 0 {
-			r.Missing("delta")
-			return
-		}
+		r.MissingOf(seen, "type", "toolCallId", "delta")
 	}
 }
 
@@ -497,14 +447,7 @@ func (x *ToolCallEndEvent) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x3) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("type")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("toolCallId")
-			return
-		}
+		r.MissingOf(seen, "type", "toolCallId")
 	}
 }
 
@@ -547,10 +490,7 @@ func (x *ToolCallChunkEvent) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x1) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("type")
-			return
-		}
+		r.MissingOf(seen, "type")
 	}
 }
 
@@ -596,22 +536,7 @@ func (x *ToolCallResultEvent) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0xf) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("type")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("messageId")
-			return
-		}
-		if seen&uint64(0x4) == 0 {
-			r.Missing("toolCallId")
-			return
-		}
-		if seen&uint64(0x8) == 0 {
-			r.Missing("content")
-			return
-		}
+		r.MissingOf(seen, "type", "messageId", "toolCallId", "content")
 	}
 }
 
@@ -649,14 +574,7 @@ func (x *StateSnapshotEvent) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x3) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("type")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("snapshot")
-			return
-		}
+		r.MissingOf(seen, "type", "snapshot")
 	}
 }
 
@@ -694,14 +612,7 @@ func (x *StateDeltaEvent) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x3) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("type")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("delta")
-			return
-		}
+		r.MissingOf(seen, "type", "delta")
 	}
 }
 
@@ -737,14 +648,7 @@ func (x *MessagesSnapshotEvent) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x3) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("type")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("messages")
-			return
-		}
+		r.MissingOf(seen, "type", "messages")
 	}
 }
 
@@ -790,22 +694,7 @@ func (x *ActivitySnapshotEvent) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0xf) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("type")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("messageId")
-			return
-		}
-		if seen&uint64(0x4) == 0 {
-			r.Missing("activityType")
-			return
-		}
-		if seen&uint64(0x8) == 0 {
-			r.Missing("content")
-			return
-		}
+		r.MissingOf(seen, "type", "messageId", "activityType", "content")
 	}
 }
 
@@ -849,22 +738,7 @@ func (x *ActivityDeltaEvent) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0xf) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("type")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("messageId")
-			return
-		}
-		if seen&uint64(0x4) == 0 {
-			r.Missing("activityType")
-			return
-		}
-		if seen&uint64(0x8) == 0 {
-			r.Missing("patch")
-			return
-		}
+		r.MissingOf(seen, "type", "messageId", "activityType", "patch")
 	}
 }
 
@@ -904,14 +778,7 @@ func (x *RawEvent) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x3) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("type")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("event")
-			return
-		}
+		r.MissingOf(seen, "type", "event")
 	}
 }
 
@@ -952,18 +819,7 @@ func (x *CustomEvent) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x7) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("type")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("name")
-			return
-		}
-		if seen&uint64(0x4) == 0 {
-			r.Missing("value")
-			return
-		}
+		r.MissingOf(seen, "type", "name", "value")
 	}
 }
 
@@ -1009,18 +865,7 @@ func (x *RunStartedEvent) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x7) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("type")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("threadId")
-			return
-		}
-		if seen&uint64(0x4) == 0 {
-			r.Missing("runId")
-			return
-		}
+		r.MissingOf(seen, "type", "threadId", "runId")
 	}
 }
 
@@ -1065,18 +910,7 @@ func (x *RunFinishedEvent) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x7) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("type")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("threadId")
-			return
-		}
-		if seen&uint64(0x4) == 0 {
-			r.Missing("runId")
-			return
-		}
+		r.MissingOf(seen, "type", "threadId", "runId")
 	}
 }
 
@@ -1116,14 +950,7 @@ func (x *RunErrorEvent) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x3) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("type")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("message")
-			return
-		}
+		r.MissingOf(seen, "type", "message")
 	}
 }
 
@@ -1161,14 +988,7 @@ func (x *StepStartedEvent) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x3) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("type")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("stepName")
-			return
-		}
+		r.MissingOf(seen, "type", "stepName")
 	}
 }
 
@@ -1206,14 +1026,7 @@ func (x *StepFinishedEvent) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x3) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("type")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("stepName")
-			return
-		}
+		r.MissingOf(seen, "type", "stepName")
 	}
 }
 
@@ -1251,14 +1064,7 @@ func (x *ReasoningStartEvent) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x3) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("type")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("messageId")
-			return
-		}
+		r.MissingOf(seen, "type", "messageId")
 	}
 }
 
@@ -1299,18 +1105,7 @@ func (x *ReasoningMessageStartEvent) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x7) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("type")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("messageId")
-			return
-		}
-		if seen&uint64(0x4) == 0 {
-			r.Missing("role")
-			return
-		}
+		r.MissingOf(seen, "type", "messageId", "role")
 	}
 }
 
@@ -1351,18 +1146,7 @@ func (x *ReasoningMessageContentEvent) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x7) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("type")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("messageId")
-			return
-		}
-		if seen&uint64(0x4) == 0 {
-			r.Missing("delta")
-			return
-		}
+		r.MissingOf(seen, "type", "messageId", "delta")
 	}
 }
 
@@ -1400,14 +1184,7 @@ func (x *ReasoningMessageEndEvent) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x3) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("type")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("messageId")
-			return
-		}
+		r.MissingOf(seen, "type", "messageId")
 	}
 }
 
@@ -1446,10 +1223,7 @@ func (x *ReasoningMessageChunkEvent) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x1) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("type")
-			return
-		}
+		r.MissingOf(seen, "type")
 	}
 }
 
@@ -1487,14 +1261,7 @@ func (x *ReasoningEndEvent) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x3) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("type")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("messageId")
-			return
-		}
+		r.MissingOf(seen, "type", "messageId")
 	}
 }
 
@@ -1540,22 +1307,7 @@ func (x *ReasoningEncryptedValueEvent) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0xf) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("type")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("subtype")
-			return
-		}
-		if seen&uint64(0x4) == 0 {
-			r.Missing("entityId")
-			return
-		}
-		if seen&uint64(0x8) == 0 {
-			r.Missing("encryptedValue")
-			return
-		}
+		r.MissingOf(seen, "type", "subtype", "entityId", "encryptedValue")
 	}
 }
 
@@ -1602,18 +1354,7 @@ func (x *SubagentStartedEvent) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x7) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("type")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("subagentRunId")
-			return
-		}
-		if seen&uint64(0x4) == 0 {
-			r.Missing("name")
-			return
-		}
+		r.MissingOf(seen, "type", "subagentRunId", "name")
 	}
 }
 
@@ -1653,14 +1394,7 @@ func (x *SubagentFinishedEvent) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x3) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("type")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("subagentRunId")
-			return
-		}
+		r.MissingOf(seen, "type", "subagentRunId")
 	}
 }
 
@@ -1701,18 +1435,7 @@ func (x *SubagentErrorEvent) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x7) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("type")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("subagentRunId")
-			return
-		}
-		if seen&uint64(0x4) == 0 {
-			r.Missing("message")
-			return
-		}
+		r.MissingOf(seen, "type", "subagentRunId", "message")
 	}
 }
 
@@ -1789,10 +1512,7 @@ func (x *RunFinishedSuccessOutcome) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x1) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("type")
-			return
-		}
+		r.MissingOf(seen, "type")
 	}
 }
 
@@ -1822,14 +1542,7 @@ func (x *RunFinishedInterruptOutcome) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x3) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("type")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("interrupts")
-			return
-		}
+		r.MissingOf(seen, "type", "interrupts")
 	}
 }
 
@@ -1856,10 +1569,7 @@ func (x *RunFinishedCancelledOutcome) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x1) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("type")
-			return
-		}
+		r.MissingOf(seen, "type")
 	}
 }
 
@@ -1930,10 +1640,7 @@ func (x *SubagentFinishedSuccessOutcome) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x1) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("type")
-			return
-		}
+		r.MissingOf(seen, "type")
 	}
 }
 
@@ -1962,10 +1669,7 @@ func (x *SubagentFinishedSuspendedOutcome) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x1) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("type")
-			return
-		}
+		r.MissingOf(seen, "type")
 	}
 }
 
@@ -2007,14 +1711,7 @@ func (x *Interrupt) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x3) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("id")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("reason")
-			return
-		}
+		r.MissingOf(seen, "id", "reason")
 	}
 }
 
@@ -2048,14 +1745,7 @@ func (x *ResumeEntry) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x3) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("interruptId")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("status")
-			return
-		}
+		r.MissingOf(seen, "interruptId", "status")
 	}
 }
 
@@ -2198,18 +1888,7 @@ func (x *DeveloperMessage) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x7) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("id")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("role")
-			return
-		}
-		if seen&uint64(0x4) == 0 {
-			r.Missing("content")
-			return
-		}
+		r.MissingOf(seen, "id", "role", "content")
 	}
 }
 
@@ -2252,18 +1931,7 @@ func (x *SystemMessage) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x7) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("id")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("role")
-			return
-		}
-		if seen&uint64(0x4) == 0 {
-			r.Missing("content")
-			return
-		}
+		r.MissingOf(seen, "id", "role", "content")
 	}
 }
 
@@ -2307,14 +1975,7 @@ func (x *AssistantMessage) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x3) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("id")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("role")
-			return
-		}
+		r.MissingOf(seen, "id", "role")
 	}
 }
 
@@ -2357,18 +2018,7 @@ func (x *UserMessage) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x7) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("id")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("role")
-			return
-		}
-		if seen&uint64(0x4) == 0 {
-			r.Missing("content")
-			return
-		}
+		r.MissingOf(seen, "id", "role", "content")
 	}
 }
 
@@ -2414,22 +2064,7 @@ func (x *ToolMessage) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0xf) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("id")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("role")
-			return
-		}
-		if seen&uint64(0x4) == 0 {
-			r.Missing("content")
-			return
-		}
-		if seen&uint64(0x8) == 0 {
-			r.Missing("toolCallId")
-			return
-		}
+		r.MissingOf(seen, "id", "role", "content", "toolCallId")
 	}
 }
 
@@ -2469,22 +2104,7 @@ func (x *ActivityMessage) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0xf) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("id")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("role")
-			return
-		}
-		if seen&uint64(0x4) == 0 {
-			r.Missing("activityType")
-			return
-		}
-		if seen&uint64(0x8) == 0 {
-			r.Missing("content")
-			return
-		}
+		r.MissingOf(seen, "id", "role", "activityType", "content")
 	}
 }
 
@@ -2525,18 +2145,7 @@ func (x *ReasoningMessage) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x7) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("id")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("role")
-			return
-		}
-		if seen&uint64(0x4) == 0 {
-			r.Missing("content")
-			return
-		}
+		r.MissingOf(seen, "id", "role", "content")
 	}
 }
 
@@ -2575,18 +2184,7 @@ func (x *ToolCall) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x7) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("id")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("type")
-			return
-		}
-		if seen&uint64(0x4) == 0 {
-			r.Missing("function")
-			return
-		}
+		r.MissingOf(seen, "id", "type", "function")
 	}
 }
 
@@ -2616,14 +2214,7 @@ func (x *FunctionCall) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x3) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("name")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("arguments")
-			return
-		}
+		r.MissingOf(seen, "name", "arguments")
 	}
 }
 
@@ -2713,14 +2304,7 @@ func (x *TextPart) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x3) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("type")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("text")
-			return
-		}
+		r.MissingOf(seen, "type", "text")
 	}
 }
 
@@ -2754,14 +2338,7 @@ func (x *ImagePart) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x3) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("type")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("source")
-			return
-		}
+		r.MissingOf(seen, "type", "source")
 	}
 }
 
@@ -2795,14 +2372,7 @@ func (x *AudioPart) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x3) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("type")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("source")
-			return
-		}
+		r.MissingOf(seen, "type", "source")
 	}
 }
 
@@ -2836,14 +2406,7 @@ func (x *VideoPart) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x3) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("type")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("source")
-			return
-		}
+		r.MissingOf(seen, "type", "source")
 	}
 }
 
@@ -2877,14 +2440,7 @@ func (x *DocumentPart) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x3) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("type")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("source")
-			return
-		}
+		r.MissingOf(seen, "type", "source")
 	}
 }
 
@@ -2965,18 +2521,7 @@ func (x *DataSource) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x7) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("type")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("value")
-			return
-		}
-		if seen&uint64(0x4) == 0 {
-			r.Missing("mimeType")
-			return
-		}
+		r.MissingOf(seen, "type", "value", "mimeType")
 	}
 }
 
@@ -3008,14 +2553,7 @@ func (x *URLSource) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x3) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("type")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("value")
-			return
-		}
+		r.MissingOf(seen, "type", "value")
 	}
 }
 
@@ -3049,14 +2587,7 @@ func (x *FileSource) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x3) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("type")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("value")
-			return
-		}
+		r.MissingOf(seen, "type", "value")
 	}
 }
 
@@ -3086,14 +2617,7 @@ func (x *Context) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x3) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("description")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("value")
-			return
-		}
+		r.MissingOf(seen, "description", "value")
 	}
 }
 
@@ -3127,14 +2651,7 @@ func (x *Tool) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x3) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("name")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("description")
-			return
-		}
+		r.MissingOf(seen, "name", "description")
 	}
 }
 
@@ -3181,18 +2698,7 @@ func (x *RunAgentInput) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x7) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("threadId")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("runId")
-			return
-		}
-		if seen&uint64(0x4) == 0 {
-			r.Missing("messages")
-			return
-		}
+		r.MissingOf(seen, "threadId", "runId", "messages")
 	}
 }
 
@@ -3221,10 +2727,7 @@ func (x *SubagentInfo) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x1) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("name")
-			return
-		}
+		r.MissingOf(seen, "name")
 	}
 }
 
@@ -3707,18 +3210,7 @@ func (x *AddOperation) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x7) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("op")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("path")
-			return
-		}
-		if seen&uint64(0x4) == 0 {
-			r.Missing("value")
-			return
-		}
+		r.MissingOf(seen, "op", "path", "value")
 	}
 }
 
@@ -3748,14 +3240,7 @@ func (x *RemoveOperation) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x3) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("op")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("path")
-			return
-		}
+		r.MissingOf(seen, "op", "path")
 	}
 }
 
@@ -3788,18 +3273,7 @@ func (x *ReplaceOperation) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x7) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("op")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("path")
-			return
-		}
-		if seen&uint64(0x4) == 0 {
-			r.Missing("value")
-			return
-		}
+		r.MissingOf(seen, "op", "path", "value")
 	}
 }
 
@@ -3832,18 +3306,7 @@ func (x *MoveOperation) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x7) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("op")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("from")
-			return
-		}
-		if seen&uint64(0x4) == 0 {
-			r.Missing("path")
-			return
-		}
+		r.MissingOf(seen, "op", "from", "path")
 	}
 }
 
@@ -3876,18 +3339,7 @@ func (x *CopyOperation) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x7) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("op")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("from")
-			return
-		}
-		if seen&uint64(0x4) == 0 {
-			r.Missing("path")
-			return
-		}
+		r.MissingOf(seen, "op", "from", "path")
 	}
 }
 
@@ -3920,18 +3372,7 @@ func (x *TestOperation) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x7) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("op")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("path")
-			return
-		}
-		if seen&uint64(0x4) == 0 {
-			r.Missing("value")
-			return
-		}
+		r.MissingOf(seen, "op", "path", "value")
 	}
 }
 
@@ -3974,18 +3415,8 @@ func (x *MetaEvent) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x7) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("type")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("metaType")
-			return
-		}
-		if seen&uint64(0x4) == 0 {
-			r.Missing("payload")
-			return
-		}
+		r.MissingOf(seen, "type", "metaType", "payload")
+		return
 	}
 	r.Revisit(payloadAt, func(r *wire.Reader) {
 		x.Payload = readMetaPayload(r, metaType)
@@ -4067,10 +3498,7 @@ func (x *ThumbsUpPayload) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x1) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("messageId")
-			return
-		}
+		r.MissingOf(seen, "messageId")
 	}
 }
 
@@ -4103,10 +3531,7 @@ func (x *ThumbsDownPayload) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x1) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("messageId")
-			return
-		}
+		r.MissingOf(seen, "messageId")
 	}
 }
 
@@ -4137,10 +3562,7 @@ func (x *NotePayload) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x1) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("text")
-			return
-		}
+		r.MissingOf(seen, "text")
 	}
 }
 
@@ -4170,14 +3592,7 @@ func (x *TagPayload) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x3) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("tags")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("targetId")
-			return
-		}
+		r.MissingOf(seen, "tags", "targetId")
 	}
 }
 
@@ -4208,10 +3623,7 @@ func (x *BookmarkPayload) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x1) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("messageId")
-			return
-		}
+		r.MissingOf(seen, "messageId")
 	}
 }
 
@@ -4242,10 +3654,7 @@ func (x *CopyPayload) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x1) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("messageId")
-			return
-		}
+		r.MissingOf(seen, "messageId")
 	}
 }
 
@@ -4305,14 +3714,7 @@ func (x *RatingPayload) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x3) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("messageId")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("rating")
-			return
-		}
+		r.MissingOf(seen, "messageId", "rating")
 	}
 }
 
@@ -4343,10 +3745,7 @@ func (x *AnalyticsPayload) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x1) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("event")
-			return
-		}
+		r.MissingOf(seen, "event")
 	}
 }
 
@@ -4382,14 +3781,7 @@ func (x *ModerationPayload) ReadJSON(r *wire.Reader) {
 		}
 	}
 	if seen != uint64(0x3) && !r.Failed() {
-		if seen&uint64(0x1) == 0 {
-			r.Missing("action")
-			return
-		}
-		if seen&uint64(0x2) == 0 {
-			r.Missing("category")
-			return
-		}
+		r.MissingOf(seen, "action", "category")
 	}
 }
 

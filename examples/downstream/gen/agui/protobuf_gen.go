@@ -16,288 +16,129 @@ func AppendEventProto(b []byte, ev Event) ([]byte, bool) {
 	switch x := ev.(type) {
 	case *TextMessageStartEvent:
 		b = append(b, 0x0a)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = x.appendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(x.appendProto(append(b, 0)), len(b))
 	case *TextMessageContentEvent:
 		b = append(b, 0x12)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = x.appendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(x.appendProto(append(b, 0)), len(b))
 	case *TextMessageEndEvent:
 		b = append(b, 0x1a)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = x.appendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(x.appendProto(append(b, 0)), len(b))
 	case *TextMessageChunkEvent:
 		b = append(b, 0x8a, 0x01)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = x.appendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(x.appendProto(append(b, 0)), len(b))
 	case *ToolCallStartEvent:
 		b = append(b, 0x22)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = x.appendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(x.appendProto(append(b, 0)), len(b))
 	case *ToolCallArgsEvent:
 		b = append(b, 0x2a)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = x.appendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(x.appendProto(append(b, 0)), len(b))
 	case *ToolCallEndEvent:
 		b = append(b, 0x32)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = x.appendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(x.appendProto(append(b, 0)), len(b))
 	case *ToolCallChunkEvent:
 		b = append(b, 0x92, 0x01)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = x.appendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(x.appendProto(append(b, 0)), len(b))
 	case *ToolCallResultEvent:
 		b = append(b, 0xb2, 0x01)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = x.appendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(x.appendProto(append(b, 0)), len(b))
 	case *StateSnapshotEvent:
 		b = append(b, 0x3a)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = x.appendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(x.appendProto(append(b, 0)), len(b))
 	case *StateDeltaEvent:
 		b = append(b, 0x42)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = x.appendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(x.appendProto(append(b, 0)), len(b))
 	case *MessagesSnapshotEvent:
 		b = append(b, 0x4a)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = x.appendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(x.appendProto(append(b, 0)), len(b))
 	case *ActivitySnapshotEvent:
 		b = append(b, 0xba, 0x01)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = x.appendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(x.appendProto(append(b, 0)), len(b))
 	case *ActivityDeltaEvent:
 		b = append(b, 0xc2, 0x01)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = x.appendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(x.appendProto(append(b, 0)), len(b))
 	case *RawEvent:
 		b = append(b, 0x52)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = x.appendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(x.appendProto(append(b, 0)), len(b))
 	case *CustomEvent:
 		b = append(b, 0x5a)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = x.appendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(x.appendProto(append(b, 0)), len(b))
 	case *RunStartedEvent:
 		b = append(b, 0x62)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = x.appendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(x.appendProto(append(b, 0)), len(b))
 	case *RunFinishedEvent:
 		b = append(b, 0x6a)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = x.appendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(x.appendProto(append(b, 0)), len(b))
 	case *RunErrorEvent:
 		b = append(b, 0x72)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = x.appendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(x.appendProto(append(b, 0)), len(b))
 	case *StepStartedEvent:
 		b = append(b, 0x7a)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = x.appendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(x.appendProto(append(b, 0)), len(b))
 	case *StepFinishedEvent:
 		b = append(b, 0x82, 0x01)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = x.appendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(x.appendProto(append(b, 0)), len(b))
 	case *ReasoningStartEvent:
 		b = append(b, 0xca, 0x01)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = x.appendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(x.appendProto(append(b, 0)), len(b))
 	case *ReasoningMessageStartEvent:
 		b = append(b, 0xd2, 0x01)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = x.appendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(x.appendProto(append(b, 0)), len(b))
 	case *ReasoningMessageContentEvent:
 		b = append(b, 0xda, 0x01)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = x.appendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(x.appendProto(append(b, 0)), len(b))
 	case *ReasoningMessageEndEvent:
 		b = append(b, 0xe2, 0x01)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = x.appendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(x.appendProto(append(b, 0)), len(b))
 	case *ReasoningMessageChunkEvent:
 		b = append(b, 0xea, 0x01)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = x.appendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(x.appendProto(append(b, 0)), len(b))
 	case *ReasoningEndEvent:
 		b = append(b, 0xf2, 0x01)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = x.appendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(x.appendProto(append(b, 0)), len(b))
 	case *ReasoningEncryptedValueEvent:
 		b = append(b, 0xfa, 0x01)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = x.appendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(x.appendProto(append(b, 0)), len(b))
 	case *SubagentStartedEvent:
 		b = append(b, 0x9a, 0x01)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = x.appendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(x.appendProto(append(b, 0)), len(b))
 	case *SubagentFinishedEvent:
 		b = append(b, 0xa2, 0x01)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = x.appendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(x.appendProto(append(b, 0)), len(b))
 	case *SubagentErrorEvent:
 		b = append(b, 0xaa, 0x01)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = x.appendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(x.appendProto(append(b, 0)), len(b))
 	default:
 		return b, false
 	}
 	return b, true
 }
 
+// appendProto appends x as the body of the protobuf message BaseEvent, whose type is
+// eventType's number in the EventType enum.
+func (x *BaseEvent) appendProto(b []byte, eventType uint64) []byte {
+	if eventType != 0 {
+		b = append(b, 0x08)
+		b = wire.AppendVarint(b, eventType)
+	}
+	if x.Timestamp != nil {
+		b = append(b, 0x10)
+		b = wire.AppendVarint(b, uint64(*x.Timestamp))
+	}
+	if x.RawEvent != nil {
+		b = append(b, 0x1a)
+		b = wire.EndLen(wire.AppendValueWire(append(b, 0), x.RawEvent), len(b))
+	}
+	if x.Metadata != nil {
+		b = append(b, 0x22)
+		b = wire.EndLen(wire.AppendStructWire(append(b, 0), x.Metadata), len(b))
+	}
+	return b
+}
+
 // appendProto appends x as the body of the protobuf message TextMessageStartEvent.
 func (x *TextMessageStartEvent) appendProto(b []byte) []byte {
 	b = append(b, 0x0a)
-	{
-		var at int
-		b, at = wire.BeginLen(b)
-		if x.BaseEvent.Timestamp != nil {
-			b = append(b, 0x10)
-			b = wire.AppendVarint(b, uint64(*x.BaseEvent.Timestamp))
-		}
-		if x.BaseEvent.RawEvent != nil {
-			b = append(b, 0x1a)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = wire.AppendValueWire(b, x.BaseEvent.RawEvent)
-				b = wire.EndLen(b, at)
-			}
-		}
-		if x.BaseEvent.Metadata != nil {
-			b = append(b, 0x22)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = wire.AppendStructWire(b, x.BaseEvent.Metadata)
-				b = wire.EndLen(b, at)
-			}
-		}
-		b = wire.EndLen(b, at)
-	}
+	b = wire.EndLen(x.BaseEvent.appendProto(append(b, 0), 0), len(b))
 	if x.MessageID != "" {
 		b = append(b, 0x12)
 		b = wire.AppendLenString(b, x.MessageID)
@@ -320,35 +161,7 @@ func (x *TextMessageStartEvent) appendProto(b []byte) []byte {
 // appendProto appends x as the body of the protobuf message TextMessageContentEvent.
 func (x *TextMessageContentEvent) appendProto(b []byte) []byte {
 	b = append(b, 0x0a)
-	{
-		var at int
-		b, at = wire.BeginLen(b)
-		b = append(b, 0x08)
-		b = wire.AppendVarint(b, 1)
-		if x.BaseEvent.Timestamp != nil {
-			b = append(b, 0x10)
-			b = wire.AppendVarint(b, uint64(*x.BaseEvent.Timestamp))
-		}
-		if x.BaseEvent.RawEvent != nil {
-			b = append(b, 0x1a)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = wire.AppendValueWire(b, x.BaseEvent.RawEvent)
-				b = wire.EndLen(b, at)
-			}
-		}
-		if x.BaseEvent.Metadata != nil {
-			b = append(b, 0x22)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = wire.AppendStructWire(b, x.BaseEvent.Metadata)
-				b = wire.EndLen(b, at)
-			}
-		}
-		b = wire.EndLen(b, at)
-	}
+	b = wire.EndLen(x.BaseEvent.appendProto(append(b, 0), 1), len(b))
 	if x.MessageID != "" {
 		b = append(b, 0x12)
 		b = wire.AppendLenString(b, x.MessageID)
@@ -367,35 +180,7 @@ func (x *TextMessageContentEvent) appendProto(b []byte) []byte {
 // appendProto appends x as the body of the protobuf message TextMessageEndEvent.
 func (x *TextMessageEndEvent) appendProto(b []byte) []byte {
 	b = append(b, 0x0a)
-	{
-		var at int
-		b, at = wire.BeginLen(b)
-		b = append(b, 0x08)
-		b = wire.AppendVarint(b, 2)
-		if x.BaseEvent.Timestamp != nil {
-			b = append(b, 0x10)
-			b = wire.AppendVarint(b, uint64(*x.BaseEvent.Timestamp))
-		}
-		if x.BaseEvent.RawEvent != nil {
-			b = append(b, 0x1a)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = wire.AppendValueWire(b, x.BaseEvent.RawEvent)
-				b = wire.EndLen(b, at)
-			}
-		}
-		if x.BaseEvent.Metadata != nil {
-			b = append(b, 0x22)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = wire.AppendStructWire(b, x.BaseEvent.Metadata)
-				b = wire.EndLen(b, at)
-			}
-		}
-		b = wire.EndLen(b, at)
-	}
+	b = wire.EndLen(x.BaseEvent.appendProto(append(b, 0), 2), len(b))
 	if x.MessageID != "" {
 		b = append(b, 0x12)
 		b = wire.AppendLenString(b, x.MessageID)
@@ -410,35 +195,7 @@ func (x *TextMessageEndEvent) appendProto(b []byte) []byte {
 // appendProto appends x as the body of the protobuf message TextMessageChunkEvent.
 func (x *TextMessageChunkEvent) appendProto(b []byte) []byte {
 	b = append(b, 0x0a)
-	{
-		var at int
-		b, at = wire.BeginLen(b)
-		b = append(b, 0x08)
-		b = wire.AppendVarint(b, 19)
-		if x.BaseEvent.Timestamp != nil {
-			b = append(b, 0x10)
-			b = wire.AppendVarint(b, uint64(*x.BaseEvent.Timestamp))
-		}
-		if x.BaseEvent.RawEvent != nil {
-			b = append(b, 0x1a)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = wire.AppendValueWire(b, x.BaseEvent.RawEvent)
-				b = wire.EndLen(b, at)
-			}
-		}
-		if x.BaseEvent.Metadata != nil {
-			b = append(b, 0x22)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = wire.AppendStructWire(b, x.BaseEvent.Metadata)
-				b = wire.EndLen(b, at)
-			}
-		}
-		b = wire.EndLen(b, at)
-	}
+	b = wire.EndLen(x.BaseEvent.appendProto(append(b, 0), 19), len(b))
 	if x.MessageID != nil {
 		b = append(b, 0x12)
 		b = wire.AppendLenString(b, *x.MessageID)
@@ -465,35 +222,7 @@ func (x *TextMessageChunkEvent) appendProto(b []byte) []byte {
 // appendProto appends x as the body of the protobuf message ToolCallStartEvent.
 func (x *ToolCallStartEvent) appendProto(b []byte) []byte {
 	b = append(b, 0x0a)
-	{
-		var at int
-		b, at = wire.BeginLen(b)
-		b = append(b, 0x08)
-		b = wire.AppendVarint(b, 3)
-		if x.BaseEvent.Timestamp != nil {
-			b = append(b, 0x10)
-			b = wire.AppendVarint(b, uint64(*x.BaseEvent.Timestamp))
-		}
-		if x.BaseEvent.RawEvent != nil {
-			b = append(b, 0x1a)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = wire.AppendValueWire(b, x.BaseEvent.RawEvent)
-				b = wire.EndLen(b, at)
-			}
-		}
-		if x.BaseEvent.Metadata != nil {
-			b = append(b, 0x22)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = wire.AppendStructWire(b, x.BaseEvent.Metadata)
-				b = wire.EndLen(b, at)
-			}
-		}
-		b = wire.EndLen(b, at)
-	}
+	b = wire.EndLen(x.BaseEvent.appendProto(append(b, 0), 3), len(b))
 	if x.ToolCallID != "" {
 		b = append(b, 0x12)
 		b = wire.AppendLenString(b, x.ToolCallID)
@@ -516,35 +245,7 @@ func (x *ToolCallStartEvent) appendProto(b []byte) []byte {
 // appendProto appends x as the body of the protobuf message ToolCallArgsEvent.
 func (x *ToolCallArgsEvent) appendProto(b []byte) []byte {
 	b = append(b, 0x0a)
-	{
-		var at int
-		b, at = wire.BeginLen(b)
-		b = append(b, 0x08)
-		b = wire.AppendVarint(b, 4)
-		if x.BaseEvent.Timestamp != nil {
-			b = append(b, 0x10)
-			b = wire.AppendVarint(b, uint64(*x.BaseEvent.Timestamp))
-		}
-		if x.BaseEvent.RawEvent != nil {
-			b = append(b, 0x1a)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = wire.AppendValueWire(b, x.BaseEvent.RawEvent)
-				b = wire.EndLen(b, at)
-			}
-		}
-		if x.BaseEvent.Metadata != nil {
-			b = append(b, 0x22)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = wire.AppendStructWire(b, x.BaseEvent.Metadata)
-				b = wire.EndLen(b, at)
-			}
-		}
-		b = wire.EndLen(b, at)
-	}
+	b = wire.EndLen(x.BaseEvent.appendProto(append(b, 0), 4), len(b))
 	if x.ToolCallID != "" {
 		b = append(b, 0x12)
 		b = wire.AppendLenString(b, x.ToolCallID)
@@ -563,35 +264,7 @@ func (x *ToolCallArgsEvent) appendProto(b []byte) []byte {
 // appendProto appends x as the body of the protobuf message ToolCallEndEvent.
 func (x *ToolCallEndEvent) appendProto(b []byte) []byte {
 	b = append(b, 0x0a)
-	{
-		var at int
-		b, at = wire.BeginLen(b)
-		b = append(b, 0x08)
-		b = wire.AppendVarint(b, 5)
-		if x.BaseEvent.Timestamp != nil {
-			b = append(b, 0x10)
-			b = wire.AppendVarint(b, uint64(*x.BaseEvent.Timestamp))
-		}
-		if x.BaseEvent.RawEvent != nil {
-			b = append(b, 0x1a)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = wire.AppendValueWire(b, x.BaseEvent.RawEvent)
-				b = wire.EndLen(b, at)
-			}
-		}
-		if x.BaseEvent.Metadata != nil {
-			b = append(b, 0x22)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = wire.AppendStructWire(b, x.BaseEvent.Metadata)
-				b = wire.EndLen(b, at)
-			}
-		}
-		b = wire.EndLen(b, at)
-	}
+	b = wire.EndLen(x.BaseEvent.appendProto(append(b, 0), 5), len(b))
 	if x.ToolCallID != "" {
 		b = append(b, 0x12)
 		b = wire.AppendLenString(b, x.ToolCallID)
@@ -606,35 +279,7 @@ func (x *ToolCallEndEvent) appendProto(b []byte) []byte {
 // appendProto appends x as the body of the protobuf message ToolCallChunkEvent.
 func (x *ToolCallChunkEvent) appendProto(b []byte) []byte {
 	b = append(b, 0x0a)
-	{
-		var at int
-		b, at = wire.BeginLen(b)
-		b = append(b, 0x08)
-		b = wire.AppendVarint(b, 20)
-		if x.BaseEvent.Timestamp != nil {
-			b = append(b, 0x10)
-			b = wire.AppendVarint(b, uint64(*x.BaseEvent.Timestamp))
-		}
-		if x.BaseEvent.RawEvent != nil {
-			b = append(b, 0x1a)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = wire.AppendValueWire(b, x.BaseEvent.RawEvent)
-				b = wire.EndLen(b, at)
-			}
-		}
-		if x.BaseEvent.Metadata != nil {
-			b = append(b, 0x22)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = wire.AppendStructWire(b, x.BaseEvent.Metadata)
-				b = wire.EndLen(b, at)
-			}
-		}
-		b = wire.EndLen(b, at)
-	}
+	b = wire.EndLen(x.BaseEvent.appendProto(append(b, 0), 20), len(b))
 	if x.ToolCallID != nil {
 		b = append(b, 0x12)
 		b = wire.AppendLenString(b, *x.ToolCallID)
@@ -661,35 +306,7 @@ func (x *ToolCallChunkEvent) appendProto(b []byte) []byte {
 // appendProto appends x as the body of the protobuf message ToolCallResultEvent.
 func (x *ToolCallResultEvent) appendProto(b []byte) []byte {
 	b = append(b, 0x0a)
-	{
-		var at int
-		b, at = wire.BeginLen(b)
-		b = append(b, 0x08)
-		b = wire.AppendVarint(b, 21)
-		if x.BaseEvent.Timestamp != nil {
-			b = append(b, 0x10)
-			b = wire.AppendVarint(b, uint64(*x.BaseEvent.Timestamp))
-		}
-		if x.BaseEvent.RawEvent != nil {
-			b = append(b, 0x1a)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = wire.AppendValueWire(b, x.BaseEvent.RawEvent)
-				b = wire.EndLen(b, at)
-			}
-		}
-		if x.BaseEvent.Metadata != nil {
-			b = append(b, 0x22)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = wire.AppendStructWire(b, x.BaseEvent.Metadata)
-				b = wire.EndLen(b, at)
-			}
-		}
-		b = wire.EndLen(b, at)
-	}
+	b = wire.EndLen(x.BaseEvent.appendProto(append(b, 0), 21), len(b))
 	if x.Attributable.SubagentRunID != nil {
 		b = append(b, 0x12)
 		b = wire.AppendLenString(b, *x.Attributable.SubagentRunID)
@@ -718,44 +335,19 @@ func (x *ToolCallResultEvent) appendProto(b []byte) []byte {
 			switch m := e.(type) {
 			case *TextPart:
 				b = append(b, 0x0a)
-				{
-					var at int
-					b, at = wire.BeginLen(b)
-					b = m.appendProto(b)
-					b = wire.EndLen(b, at)
-				}
+				b = wire.EndLen(m.appendProto(append(b, 0)), len(b))
 			case *ImagePart:
 				b = append(b, 0x12)
-				{
-					var at int
-					b, at = wire.BeginLen(b)
-					b = m.appendProto(b)
-					b = wire.EndLen(b, at)
-				}
+				b = wire.EndLen(m.appendProto(append(b, 0)), len(b))
 			case *AudioPart:
 				b = append(b, 0x1a)
-				{
-					var at int
-					b, at = wire.BeginLen(b)
-					b = m.appendProto(b)
-					b = wire.EndLen(b, at)
-				}
+				b = wire.EndLen(m.appendProto(append(b, 0)), len(b))
 			case *VideoPart:
 				b = append(b, 0x22)
-				{
-					var at int
-					b, at = wire.BeginLen(b)
-					b = m.appendProto(b)
-					b = wire.EndLen(b, at)
-				}
+				b = wire.EndLen(m.appendProto(append(b, 0)), len(b))
 			case *DocumentPart:
 				b = append(b, 0x2a)
-				{
-					var at int
-					b, at = wire.BeginLen(b)
-					b = m.appendProto(b)
-					b = wire.EndLen(b, at)
-				}
+				b = wire.EndLen(m.appendProto(append(b, 0)), len(b))
 			}
 			b = wire.EndLen(b, at)
 		}
@@ -766,42 +358,9 @@ func (x *ToolCallResultEvent) appendProto(b []byte) []byte {
 // appendProto appends x as the body of the protobuf message StateSnapshotEvent.
 func (x *StateSnapshotEvent) appendProto(b []byte) []byte {
 	b = append(b, 0x0a)
-	{
-		var at int
-		b, at = wire.BeginLen(b)
-		b = append(b, 0x08)
-		b = wire.AppendVarint(b, 6)
-		if x.BaseEvent.Timestamp != nil {
-			b = append(b, 0x10)
-			b = wire.AppendVarint(b, uint64(*x.BaseEvent.Timestamp))
-		}
-		if x.BaseEvent.RawEvent != nil {
-			b = append(b, 0x1a)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = wire.AppendValueWire(b, x.BaseEvent.RawEvent)
-				b = wire.EndLen(b, at)
-			}
-		}
-		if x.BaseEvent.Metadata != nil {
-			b = append(b, 0x22)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = wire.AppendStructWire(b, x.BaseEvent.Metadata)
-				b = wire.EndLen(b, at)
-			}
-		}
-		b = wire.EndLen(b, at)
-	}
+	b = wire.EndLen(x.BaseEvent.appendProto(append(b, 0), 6), len(b))
 	b = append(b, 0x12)
-	{
-		var at int
-		b, at = wire.BeginLen(b)
-		b = wire.AppendValueWire(b, wire.RawOrNull(x.Snapshot))
-		b = wire.EndLen(b, at)
-	}
+	b = wire.EndLen(wire.AppendValueWire(append(b, 0), wire.RawOrNull(x.Snapshot)), len(b))
 	if x.Attributable.SubagentRunID != nil {
 		b = append(b, 0x1a)
 		b = wire.AppendLenString(b, *x.Attributable.SubagentRunID)
@@ -812,43 +371,10 @@ func (x *StateSnapshotEvent) appendProto(b []byte) []byte {
 // appendProto appends x as the body of the protobuf message StateDeltaEvent.
 func (x *StateDeltaEvent) appendProto(b []byte) []byte {
 	b = append(b, 0x0a)
-	{
-		var at int
-		b, at = wire.BeginLen(b)
-		b = append(b, 0x08)
-		b = wire.AppendVarint(b, 7)
-		if x.BaseEvent.Timestamp != nil {
-			b = append(b, 0x10)
-			b = wire.AppendVarint(b, uint64(*x.BaseEvent.Timestamp))
-		}
-		if x.BaseEvent.RawEvent != nil {
-			b = append(b, 0x1a)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = wire.AppendValueWire(b, x.BaseEvent.RawEvent)
-				b = wire.EndLen(b, at)
-			}
-		}
-		if x.BaseEvent.Metadata != nil {
-			b = append(b, 0x22)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = wire.AppendStructWire(b, x.BaseEvent.Metadata)
-				b = wire.EndLen(b, at)
-			}
-		}
-		b = wire.EndLen(b, at)
-	}
+	b = wire.EndLen(x.BaseEvent.appendProto(append(b, 0), 7), len(b))
 	for _, e := range x.Delta {
 		b = append(b, 0x12)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = appendJSONPatchOperationProto(b, e)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(appendJSONPatchOperationProto(append(b, 0), e), len(b))
 	}
 	if x.Attributable.SubagentRunID != nil {
 		b = append(b, 0x1a)
@@ -860,43 +386,10 @@ func (x *StateDeltaEvent) appendProto(b []byte) []byte {
 // appendProto appends x as the body of the protobuf message MessagesSnapshotEvent.
 func (x *MessagesSnapshotEvent) appendProto(b []byte) []byte {
 	b = append(b, 0x0a)
-	{
-		var at int
-		b, at = wire.BeginLen(b)
-		b = append(b, 0x08)
-		b = wire.AppendVarint(b, 8)
-		if x.BaseEvent.Timestamp != nil {
-			b = append(b, 0x10)
-			b = wire.AppendVarint(b, uint64(*x.BaseEvent.Timestamp))
-		}
-		if x.BaseEvent.RawEvent != nil {
-			b = append(b, 0x1a)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = wire.AppendValueWire(b, x.BaseEvent.RawEvent)
-				b = wire.EndLen(b, at)
-			}
-		}
-		if x.BaseEvent.Metadata != nil {
-			b = append(b, 0x22)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = wire.AppendStructWire(b, x.BaseEvent.Metadata)
-				b = wire.EndLen(b, at)
-			}
-		}
-		b = wire.EndLen(b, at)
-	}
+	b = wire.EndLen(x.BaseEvent.appendProto(append(b, 0), 8), len(b))
 	for _, e := range x.Messages {
 		b = append(b, 0x12)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = appendMessageProto(b, e)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(appendMessageProto(append(b, 0), e), len(b))
 	}
 	return b
 }
@@ -904,35 +397,7 @@ func (x *MessagesSnapshotEvent) appendProto(b []byte) []byte {
 // appendProto appends x as the body of the protobuf message ActivitySnapshotEvent.
 func (x *ActivitySnapshotEvent) appendProto(b []byte) []byte {
 	b = append(b, 0x0a)
-	{
-		var at int
-		b, at = wire.BeginLen(b)
-		b = append(b, 0x08)
-		b = wire.AppendVarint(b, 22)
-		if x.BaseEvent.Timestamp != nil {
-			b = append(b, 0x10)
-			b = wire.AppendVarint(b, uint64(*x.BaseEvent.Timestamp))
-		}
-		if x.BaseEvent.RawEvent != nil {
-			b = append(b, 0x1a)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = wire.AppendValueWire(b, x.BaseEvent.RawEvent)
-				b = wire.EndLen(b, at)
-			}
-		}
-		if x.BaseEvent.Metadata != nil {
-			b = append(b, 0x22)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = wire.AppendStructWire(b, x.BaseEvent.Metadata)
-				b = wire.EndLen(b, at)
-			}
-		}
-		b = wire.EndLen(b, at)
-	}
+	b = wire.EndLen(x.BaseEvent.appendProto(append(b, 0), 22), len(b))
 	if x.Attributable.SubagentRunID != nil {
 		b = append(b, 0x12)
 		b = wire.AppendLenString(b, *x.Attributable.SubagentRunID)
@@ -946,12 +411,7 @@ func (x *ActivitySnapshotEvent) appendProto(b []byte) []byte {
 		b = wire.AppendLenString(b, x.ActivityType)
 	}
 	b = append(b, 0x2a)
-	{
-		var at int
-		b, at = wire.BeginLen(b)
-		b = wire.AppendStructWire(b, wire.RawOrNull(x.Content))
-		b = wire.EndLen(b, at)
-	}
+	b = wire.EndLen(wire.AppendStructWire(append(b, 0), wire.RawOrNull(x.Content)), len(b))
 	if x.Replace != nil {
 		b = append(b, 0x30)
 		b = wire.AppendBoolVarint(b, *x.Replace)
@@ -962,35 +422,7 @@ func (x *ActivitySnapshotEvent) appendProto(b []byte) []byte {
 // appendProto appends x as the body of the protobuf message ActivityDeltaEvent.
 func (x *ActivityDeltaEvent) appendProto(b []byte) []byte {
 	b = append(b, 0x0a)
-	{
-		var at int
-		b, at = wire.BeginLen(b)
-		b = append(b, 0x08)
-		b = wire.AppendVarint(b, 23)
-		if x.BaseEvent.Timestamp != nil {
-			b = append(b, 0x10)
-			b = wire.AppendVarint(b, uint64(*x.BaseEvent.Timestamp))
-		}
-		if x.BaseEvent.RawEvent != nil {
-			b = append(b, 0x1a)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = wire.AppendValueWire(b, x.BaseEvent.RawEvent)
-				b = wire.EndLen(b, at)
-			}
-		}
-		if x.BaseEvent.Metadata != nil {
-			b = append(b, 0x22)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = wire.AppendStructWire(b, x.BaseEvent.Metadata)
-				b = wire.EndLen(b, at)
-			}
-		}
-		b = wire.EndLen(b, at)
-	}
+	b = wire.EndLen(x.BaseEvent.appendProto(append(b, 0), 23), len(b))
 	if x.Attributable.SubagentRunID != nil {
 		b = append(b, 0x12)
 		b = wire.AppendLenString(b, *x.Attributable.SubagentRunID)
@@ -1005,12 +437,7 @@ func (x *ActivityDeltaEvent) appendProto(b []byte) []byte {
 	}
 	for _, e := range x.Patch {
 		b = append(b, 0x2a)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = appendJSONPatchOperationProto(b, e)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(appendJSONPatchOperationProto(append(b, 0), e), len(b))
 	}
 	return b
 }
@@ -1018,42 +445,9 @@ func (x *ActivityDeltaEvent) appendProto(b []byte) []byte {
 // appendProto appends x as the body of the protobuf message RawEvent.
 func (x *RawEvent) appendProto(b []byte) []byte {
 	b = append(b, 0x0a)
-	{
-		var at int
-		b, at = wire.BeginLen(b)
-		b = append(b, 0x08)
-		b = wire.AppendVarint(b, 9)
-		if x.BaseEvent.Timestamp != nil {
-			b = append(b, 0x10)
-			b = wire.AppendVarint(b, uint64(*x.BaseEvent.Timestamp))
-		}
-		if x.BaseEvent.RawEvent != nil {
-			b = append(b, 0x1a)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = wire.AppendValueWire(b, x.BaseEvent.RawEvent)
-				b = wire.EndLen(b, at)
-			}
-		}
-		if x.BaseEvent.Metadata != nil {
-			b = append(b, 0x22)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = wire.AppendStructWire(b, x.BaseEvent.Metadata)
-				b = wire.EndLen(b, at)
-			}
-		}
-		b = wire.EndLen(b, at)
-	}
+	b = wire.EndLen(x.BaseEvent.appendProto(append(b, 0), 9), len(b))
 	b = append(b, 0x12)
-	{
-		var at int
-		b, at = wire.BeginLen(b)
-		b = wire.AppendValueWire(b, wire.RawOrNull(x.Event))
-		b = wire.EndLen(b, at)
-	}
+	b = wire.EndLen(wire.AppendValueWire(append(b, 0), wire.RawOrNull(x.Event)), len(b))
 	if x.Source != nil {
 		b = append(b, 0x1a)
 		b = wire.AppendLenString(b, *x.Source)
@@ -1068,46 +462,13 @@ func (x *RawEvent) appendProto(b []byte) []byte {
 // appendProto appends x as the body of the protobuf message CustomEvent.
 func (x *CustomEvent) appendProto(b []byte) []byte {
 	b = append(b, 0x0a)
-	{
-		var at int
-		b, at = wire.BeginLen(b)
-		b = append(b, 0x08)
-		b = wire.AppendVarint(b, 10)
-		if x.BaseEvent.Timestamp != nil {
-			b = append(b, 0x10)
-			b = wire.AppendVarint(b, uint64(*x.BaseEvent.Timestamp))
-		}
-		if x.BaseEvent.RawEvent != nil {
-			b = append(b, 0x1a)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = wire.AppendValueWire(b, x.BaseEvent.RawEvent)
-				b = wire.EndLen(b, at)
-			}
-		}
-		if x.BaseEvent.Metadata != nil {
-			b = append(b, 0x22)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = wire.AppendStructWire(b, x.BaseEvent.Metadata)
-				b = wire.EndLen(b, at)
-			}
-		}
-		b = wire.EndLen(b, at)
-	}
+	b = wire.EndLen(x.BaseEvent.appendProto(append(b, 0), 10), len(b))
 	if x.Name != "" {
 		b = append(b, 0x12)
 		b = wire.AppendLenString(b, x.Name)
 	}
 	b = append(b, 0x1a)
-	{
-		var at int
-		b, at = wire.BeginLen(b)
-		b = wire.AppendValueWire(b, wire.RawOrNull(x.Value))
-		b = wire.EndLen(b, at)
-	}
+	b = wire.EndLen(wire.AppendValueWire(append(b, 0), wire.RawOrNull(x.Value)), len(b))
 	if x.Attributable.SubagentRunID != nil {
 		b = append(b, 0x22)
 		b = wire.AppendLenString(b, *x.Attributable.SubagentRunID)
@@ -1118,35 +479,7 @@ func (x *CustomEvent) appendProto(b []byte) []byte {
 // appendProto appends x as the body of the protobuf message RunStartedEvent.
 func (x *RunStartedEvent) appendProto(b []byte) []byte {
 	b = append(b, 0x0a)
-	{
-		var at int
-		b, at = wire.BeginLen(b)
-		b = append(b, 0x08)
-		b = wire.AppendVarint(b, 11)
-		if x.BaseEvent.Timestamp != nil {
-			b = append(b, 0x10)
-			b = wire.AppendVarint(b, uint64(*x.BaseEvent.Timestamp))
-		}
-		if x.BaseEvent.RawEvent != nil {
-			b = append(b, 0x1a)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = wire.AppendValueWire(b, x.BaseEvent.RawEvent)
-				b = wire.EndLen(b, at)
-			}
-		}
-		if x.BaseEvent.Metadata != nil {
-			b = append(b, 0x22)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = wire.AppendStructWire(b, x.BaseEvent.Metadata)
-				b = wire.EndLen(b, at)
-			}
-		}
-		b = wire.EndLen(b, at)
-	}
+	b = wire.EndLen(x.BaseEvent.appendProto(append(b, 0), 11), len(b))
 	if x.ThreadID != "" {
 		b = append(b, 0x12)
 		b = wire.AppendLenString(b, x.ThreadID)
@@ -1161,12 +494,7 @@ func (x *RunStartedEvent) appendProto(b []byte) []byte {
 	}
 	if x.Input != nil {
 		b = append(b, 0x2a)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = x.Input.appendProto(b)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(x.Input.appendProto(append(b, 0)), len(b))
 	}
 	if x.ProtocolVersion != nil {
 		b = append(b, 0x32)
@@ -1178,35 +506,7 @@ func (x *RunStartedEvent) appendProto(b []byte) []byte {
 // appendProto appends x as the body of the protobuf message RunFinishedEvent.
 func (x *RunFinishedEvent) appendProto(b []byte) []byte {
 	b = append(b, 0x0a)
-	{
-		var at int
-		b, at = wire.BeginLen(b)
-		b = append(b, 0x08)
-		b = wire.AppendVarint(b, 12)
-		if x.BaseEvent.Timestamp != nil {
-			b = append(b, 0x10)
-			b = wire.AppendVarint(b, uint64(*x.BaseEvent.Timestamp))
-		}
-		if x.BaseEvent.RawEvent != nil {
-			b = append(b, 0x1a)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = wire.AppendValueWire(b, x.BaseEvent.RawEvent)
-				b = wire.EndLen(b, at)
-			}
-		}
-		if x.BaseEvent.Metadata != nil {
-			b = append(b, 0x22)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = wire.AppendStructWire(b, x.BaseEvent.Metadata)
-				b = wire.EndLen(b, at)
-			}
-		}
-		b = wire.EndLen(b, at)
-	}
+	b = wire.EndLen(x.BaseEvent.appendProto(append(b, 0), 12), len(b))
 	if x.ThreadID != "" {
 		b = append(b, 0x12)
 		b = wire.AppendLenString(b, x.ThreadID)
@@ -1217,12 +517,7 @@ func (x *RunFinishedEvent) appendProto(b []byte) []byte {
 	}
 	if x.Result != nil {
 		b = append(b, 0x22)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = wire.AppendValueWire(b, x.Result)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(wire.AppendValueWire(append(b, 0), x.Result), len(b))
 	}
 	if x.Outcome != nil {
 		b = append(b, 0x2a)
@@ -1231,23 +526,13 @@ func (x *RunFinishedEvent) appendProto(b []byte) []byte {
 	if x, ok := x.Outcome.(*RunFinishedInterruptOutcome); ok {
 		for i := range x.Interrupts {
 			b = append(b, 0x32)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = x.Interrupts[i].appendProto(b)
-				b = wire.EndLen(b, at)
-			}
+			b = wire.EndLen(x.Interrupts[i].appendProto(append(b, 0)), len(b))
 		}
 	}
 	if x.Usage != nil {
 		for i := range x.Usage {
 			b = append(b, 0x3a)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = x.Usage[i].appendProto(b)
-				b = wire.EndLen(b, at)
-			}
+			b = wire.EndLen(x.Usage[i].appendProto(append(b, 0)), len(b))
 		}
 	}
 	if x, ok := x.Outcome.(*RunFinishedSuccessOutcome); ok {
@@ -1264,35 +549,7 @@ func (x *RunFinishedEvent) appendProto(b []byte) []byte {
 // appendProto appends x as the body of the protobuf message RunErrorEvent.
 func (x *RunErrorEvent) appendProto(b []byte) []byte {
 	b = append(b, 0x0a)
-	{
-		var at int
-		b, at = wire.BeginLen(b)
-		b = append(b, 0x08)
-		b = wire.AppendVarint(b, 13)
-		if x.BaseEvent.Timestamp != nil {
-			b = append(b, 0x10)
-			b = wire.AppendVarint(b, uint64(*x.BaseEvent.Timestamp))
-		}
-		if x.BaseEvent.RawEvent != nil {
-			b = append(b, 0x1a)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = wire.AppendValueWire(b, x.BaseEvent.RawEvent)
-				b = wire.EndLen(b, at)
-			}
-		}
-		if x.BaseEvent.Metadata != nil {
-			b = append(b, 0x22)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = wire.AppendStructWire(b, x.BaseEvent.Metadata)
-				b = wire.EndLen(b, at)
-			}
-		}
-		b = wire.EndLen(b, at)
-	}
+	b = wire.EndLen(x.BaseEvent.appendProto(append(b, 0), 13), len(b))
 	if x.Code != nil {
 		b = append(b, 0x12)
 		b = wire.AppendLenString(b, *x.Code)
@@ -1304,12 +561,7 @@ func (x *RunErrorEvent) appendProto(b []byte) []byte {
 	if x.Usage != nil {
 		for i := range x.Usage {
 			b = append(b, 0x22)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = x.Usage[i].appendProto(b)
-				b = wire.EndLen(b, at)
-			}
+			b = wire.EndLen(x.Usage[i].appendProto(append(b, 0)), len(b))
 		}
 	}
 	return b
@@ -1318,35 +570,7 @@ func (x *RunErrorEvent) appendProto(b []byte) []byte {
 // appendProto appends x as the body of the protobuf message StepStartedEvent.
 func (x *StepStartedEvent) appendProto(b []byte) []byte {
 	b = append(b, 0x0a)
-	{
-		var at int
-		b, at = wire.BeginLen(b)
-		b = append(b, 0x08)
-		b = wire.AppendVarint(b, 14)
-		if x.BaseEvent.Timestamp != nil {
-			b = append(b, 0x10)
-			b = wire.AppendVarint(b, uint64(*x.BaseEvent.Timestamp))
-		}
-		if x.BaseEvent.RawEvent != nil {
-			b = append(b, 0x1a)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = wire.AppendValueWire(b, x.BaseEvent.RawEvent)
-				b = wire.EndLen(b, at)
-			}
-		}
-		if x.BaseEvent.Metadata != nil {
-			b = append(b, 0x22)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = wire.AppendStructWire(b, x.BaseEvent.Metadata)
-				b = wire.EndLen(b, at)
-			}
-		}
-		b = wire.EndLen(b, at)
-	}
+	b = wire.EndLen(x.BaseEvent.appendProto(append(b, 0), 14), len(b))
 	if x.StepName != "" {
 		b = append(b, 0x12)
 		b = wire.AppendLenString(b, x.StepName)
@@ -1361,35 +585,7 @@ func (x *StepStartedEvent) appendProto(b []byte) []byte {
 // appendProto appends x as the body of the protobuf message StepFinishedEvent.
 func (x *StepFinishedEvent) appendProto(b []byte) []byte {
 	b = append(b, 0x0a)
-	{
-		var at int
-		b, at = wire.BeginLen(b)
-		b = append(b, 0x08)
-		b = wire.AppendVarint(b, 15)
-		if x.BaseEvent.Timestamp != nil {
-			b = append(b, 0x10)
-			b = wire.AppendVarint(b, uint64(*x.BaseEvent.Timestamp))
-		}
-		if x.BaseEvent.RawEvent != nil {
-			b = append(b, 0x1a)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = wire.AppendValueWire(b, x.BaseEvent.RawEvent)
-				b = wire.EndLen(b, at)
-			}
-		}
-		if x.BaseEvent.Metadata != nil {
-			b = append(b, 0x22)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = wire.AppendStructWire(b, x.BaseEvent.Metadata)
-				b = wire.EndLen(b, at)
-			}
-		}
-		b = wire.EndLen(b, at)
-	}
+	b = wire.EndLen(x.BaseEvent.appendProto(append(b, 0), 15), len(b))
 	if x.StepName != "" {
 		b = append(b, 0x12)
 		b = wire.AppendLenString(b, x.StepName)
@@ -1404,35 +600,7 @@ func (x *StepFinishedEvent) appendProto(b []byte) []byte {
 // appendProto appends x as the body of the protobuf message ReasoningStartEvent.
 func (x *ReasoningStartEvent) appendProto(b []byte) []byte {
 	b = append(b, 0x0a)
-	{
-		var at int
-		b, at = wire.BeginLen(b)
-		b = append(b, 0x08)
-		b = wire.AppendVarint(b, 24)
-		if x.BaseEvent.Timestamp != nil {
-			b = append(b, 0x10)
-			b = wire.AppendVarint(b, uint64(*x.BaseEvent.Timestamp))
-		}
-		if x.BaseEvent.RawEvent != nil {
-			b = append(b, 0x1a)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = wire.AppendValueWire(b, x.BaseEvent.RawEvent)
-				b = wire.EndLen(b, at)
-			}
-		}
-		if x.BaseEvent.Metadata != nil {
-			b = append(b, 0x22)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = wire.AppendStructWire(b, x.BaseEvent.Metadata)
-				b = wire.EndLen(b, at)
-			}
-		}
-		b = wire.EndLen(b, at)
-	}
+	b = wire.EndLen(x.BaseEvent.appendProto(append(b, 0), 24), len(b))
 	if x.Attributable.SubagentRunID != nil {
 		b = append(b, 0x12)
 		b = wire.AppendLenString(b, *x.Attributable.SubagentRunID)
@@ -1447,35 +615,7 @@ func (x *ReasoningStartEvent) appendProto(b []byte) []byte {
 // appendProto appends x as the body of the protobuf message ReasoningMessageStartEvent.
 func (x *ReasoningMessageStartEvent) appendProto(b []byte) []byte {
 	b = append(b, 0x0a)
-	{
-		var at int
-		b, at = wire.BeginLen(b)
-		b = append(b, 0x08)
-		b = wire.AppendVarint(b, 25)
-		if x.BaseEvent.Timestamp != nil {
-			b = append(b, 0x10)
-			b = wire.AppendVarint(b, uint64(*x.BaseEvent.Timestamp))
-		}
-		if x.BaseEvent.RawEvent != nil {
-			b = append(b, 0x1a)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = wire.AppendValueWire(b, x.BaseEvent.RawEvent)
-				b = wire.EndLen(b, at)
-			}
-		}
-		if x.BaseEvent.Metadata != nil {
-			b = append(b, 0x22)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = wire.AppendStructWire(b, x.BaseEvent.Metadata)
-				b = wire.EndLen(b, at)
-			}
-		}
-		b = wire.EndLen(b, at)
-	}
+	b = wire.EndLen(x.BaseEvent.appendProto(append(b, 0), 25), len(b))
 	if x.Attributable.SubagentRunID != nil {
 		b = append(b, 0x12)
 		b = wire.AppendLenString(b, *x.Attributable.SubagentRunID)
@@ -1492,35 +632,7 @@ func (x *ReasoningMessageStartEvent) appendProto(b []byte) []byte {
 // appendProto appends x as the body of the protobuf message ReasoningMessageContentEvent.
 func (x *ReasoningMessageContentEvent) appendProto(b []byte) []byte {
 	b = append(b, 0x0a)
-	{
-		var at int
-		b, at = wire.BeginLen(b)
-		b = append(b, 0x08)
-		b = wire.AppendVarint(b, 26)
-		if x.BaseEvent.Timestamp != nil {
-			b = append(b, 0x10)
-			b = wire.AppendVarint(b, uint64(*x.BaseEvent.Timestamp))
-		}
-		if x.BaseEvent.RawEvent != nil {
-			b = append(b, 0x1a)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = wire.AppendValueWire(b, x.BaseEvent.RawEvent)
-				b = wire.EndLen(b, at)
-			}
-		}
-		if x.BaseEvent.Metadata != nil {
-			b = append(b, 0x22)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = wire.AppendStructWire(b, x.BaseEvent.Metadata)
-				b = wire.EndLen(b, at)
-			}
-		}
-		b = wire.EndLen(b, at)
-	}
+	b = wire.EndLen(x.BaseEvent.appendProto(append(b, 0), 26), len(b))
 	if x.Attributable.SubagentRunID != nil {
 		b = append(b, 0x12)
 		b = wire.AppendLenString(b, *x.Attributable.SubagentRunID)
@@ -1539,35 +651,7 @@ func (x *ReasoningMessageContentEvent) appendProto(b []byte) []byte {
 // appendProto appends x as the body of the protobuf message ReasoningMessageEndEvent.
 func (x *ReasoningMessageEndEvent) appendProto(b []byte) []byte {
 	b = append(b, 0x0a)
-	{
-		var at int
-		b, at = wire.BeginLen(b)
-		b = append(b, 0x08)
-		b = wire.AppendVarint(b, 27)
-		if x.BaseEvent.Timestamp != nil {
-			b = append(b, 0x10)
-			b = wire.AppendVarint(b, uint64(*x.BaseEvent.Timestamp))
-		}
-		if x.BaseEvent.RawEvent != nil {
-			b = append(b, 0x1a)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = wire.AppendValueWire(b, x.BaseEvent.RawEvent)
-				b = wire.EndLen(b, at)
-			}
-		}
-		if x.BaseEvent.Metadata != nil {
-			b = append(b, 0x22)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = wire.AppendStructWire(b, x.BaseEvent.Metadata)
-				b = wire.EndLen(b, at)
-			}
-		}
-		b = wire.EndLen(b, at)
-	}
+	b = wire.EndLen(x.BaseEvent.appendProto(append(b, 0), 27), len(b))
 	if x.Attributable.SubagentRunID != nil {
 		b = append(b, 0x12)
 		b = wire.AppendLenString(b, *x.Attributable.SubagentRunID)
@@ -1582,35 +666,7 @@ func (x *ReasoningMessageEndEvent) appendProto(b []byte) []byte {
 // appendProto appends x as the body of the protobuf message ReasoningMessageChunkEvent.
 func (x *ReasoningMessageChunkEvent) appendProto(b []byte) []byte {
 	b = append(b, 0x0a)
-	{
-		var at int
-		b, at = wire.BeginLen(b)
-		b = append(b, 0x08)
-		b = wire.AppendVarint(b, 28)
-		if x.BaseEvent.Timestamp != nil {
-			b = append(b, 0x10)
-			b = wire.AppendVarint(b, uint64(*x.BaseEvent.Timestamp))
-		}
-		if x.BaseEvent.RawEvent != nil {
-			b = append(b, 0x1a)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = wire.AppendValueWire(b, x.BaseEvent.RawEvent)
-				b = wire.EndLen(b, at)
-			}
-		}
-		if x.BaseEvent.Metadata != nil {
-			b = append(b, 0x22)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = wire.AppendStructWire(b, x.BaseEvent.Metadata)
-				b = wire.EndLen(b, at)
-			}
-		}
-		b = wire.EndLen(b, at)
-	}
+	b = wire.EndLen(x.BaseEvent.appendProto(append(b, 0), 28), len(b))
 	if x.Attributable.SubagentRunID != nil {
 		b = append(b, 0x12)
 		b = wire.AppendLenString(b, *x.Attributable.SubagentRunID)
@@ -1629,35 +685,7 @@ func (x *ReasoningMessageChunkEvent) appendProto(b []byte) []byte {
 // appendProto appends x as the body of the protobuf message ReasoningEndEvent.
 func (x *ReasoningEndEvent) appendProto(b []byte) []byte {
 	b = append(b, 0x0a)
-	{
-		var at int
-		b, at = wire.BeginLen(b)
-		b = append(b, 0x08)
-		b = wire.AppendVarint(b, 29)
-		if x.BaseEvent.Timestamp != nil {
-			b = append(b, 0x10)
-			b = wire.AppendVarint(b, uint64(*x.BaseEvent.Timestamp))
-		}
-		if x.BaseEvent.RawEvent != nil {
-			b = append(b, 0x1a)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = wire.AppendValueWire(b, x.BaseEvent.RawEvent)
-				b = wire.EndLen(b, at)
-			}
-		}
-		if x.BaseEvent.Metadata != nil {
-			b = append(b, 0x22)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = wire.AppendStructWire(b, x.BaseEvent.Metadata)
-				b = wire.EndLen(b, at)
-			}
-		}
-		b = wire.EndLen(b, at)
-	}
+	b = wire.EndLen(x.BaseEvent.appendProto(append(b, 0), 29), len(b))
 	if x.Attributable.SubagentRunID != nil {
 		b = append(b, 0x12)
 		b = wire.AppendLenString(b, *x.Attributable.SubagentRunID)
@@ -1672,35 +700,7 @@ func (x *ReasoningEndEvent) appendProto(b []byte) []byte {
 // appendProto appends x as the body of the protobuf message ReasoningEncryptedValueEvent.
 func (x *ReasoningEncryptedValueEvent) appendProto(b []byte) []byte {
 	b = append(b, 0x0a)
-	{
-		var at int
-		b, at = wire.BeginLen(b)
-		b = append(b, 0x08)
-		b = wire.AppendVarint(b, 30)
-		if x.BaseEvent.Timestamp != nil {
-			b = append(b, 0x10)
-			b = wire.AppendVarint(b, uint64(*x.BaseEvent.Timestamp))
-		}
-		if x.BaseEvent.RawEvent != nil {
-			b = append(b, 0x1a)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = wire.AppendValueWire(b, x.BaseEvent.RawEvent)
-				b = wire.EndLen(b, at)
-			}
-		}
-		if x.BaseEvent.Metadata != nil {
-			b = append(b, 0x22)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = wire.AppendStructWire(b, x.BaseEvent.Metadata)
-				b = wire.EndLen(b, at)
-			}
-		}
-		b = wire.EndLen(b, at)
-	}
+	b = wire.EndLen(x.BaseEvent.appendProto(append(b, 0), 30), len(b))
 	if x.Attributable.SubagentRunID != nil {
 		b = append(b, 0x12)
 		b = wire.AppendLenString(b, *x.Attributable.SubagentRunID)
@@ -1727,35 +727,7 @@ func (x *ReasoningEncryptedValueEvent) appendProto(b []byte) []byte {
 // appendProto appends x as the body of the protobuf message SubagentStartedEvent.
 func (x *SubagentStartedEvent) appendProto(b []byte) []byte {
 	b = append(b, 0x0a)
-	{
-		var at int
-		b, at = wire.BeginLen(b)
-		b = append(b, 0x08)
-		b = wire.AppendVarint(b, 16)
-		if x.BaseEvent.Timestamp != nil {
-			b = append(b, 0x10)
-			b = wire.AppendVarint(b, uint64(*x.BaseEvent.Timestamp))
-		}
-		if x.BaseEvent.RawEvent != nil {
-			b = append(b, 0x1a)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = wire.AppendValueWire(b, x.BaseEvent.RawEvent)
-				b = wire.EndLen(b, at)
-			}
-		}
-		if x.BaseEvent.Metadata != nil {
-			b = append(b, 0x22)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = wire.AppendStructWire(b, x.BaseEvent.Metadata)
-				b = wire.EndLen(b, at)
-			}
-		}
-		b = wire.EndLen(b, at)
-	}
+	b = wire.EndLen(x.BaseEvent.appendProto(append(b, 0), 16), len(b))
 	if x.SubagentRunID != "" {
 		b = append(b, 0x12)
 		b = wire.AppendLenString(b, x.SubagentRunID)
@@ -1786,47 +758,14 @@ func (x *SubagentStartedEvent) appendProto(b []byte) []byte {
 // appendProto appends x as the body of the protobuf message SubagentFinishedEvent.
 func (x *SubagentFinishedEvent) appendProto(b []byte) []byte {
 	b = append(b, 0x0a)
-	{
-		var at int
-		b, at = wire.BeginLen(b)
-		b = append(b, 0x08)
-		b = wire.AppendVarint(b, 17)
-		if x.BaseEvent.Timestamp != nil {
-			b = append(b, 0x10)
-			b = wire.AppendVarint(b, uint64(*x.BaseEvent.Timestamp))
-		}
-		if x.BaseEvent.RawEvent != nil {
-			b = append(b, 0x1a)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = wire.AppendValueWire(b, x.BaseEvent.RawEvent)
-				b = wire.EndLen(b, at)
-			}
-		}
-		if x.BaseEvent.Metadata != nil {
-			b = append(b, 0x22)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = wire.AppendStructWire(b, x.BaseEvent.Metadata)
-				b = wire.EndLen(b, at)
-			}
-		}
-		b = wire.EndLen(b, at)
-	}
+	b = wire.EndLen(x.BaseEvent.appendProto(append(b, 0), 17), len(b))
 	if x.SubagentRunID != "" {
 		b = append(b, 0x12)
 		b = wire.AppendLenString(b, x.SubagentRunID)
 	}
 	if x.Result != nil {
 		b = append(b, 0x1a)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = wire.AppendValueWire(b, x.Result)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(wire.AppendValueWire(append(b, 0), x.Result), len(b))
 	}
 	if x.Outcome != nil {
 		b = append(b, 0x22)
@@ -1846,35 +785,7 @@ func (x *SubagentFinishedEvent) appendProto(b []byte) []byte {
 // appendProto appends x as the body of the protobuf message SubagentErrorEvent.
 func (x *SubagentErrorEvent) appendProto(b []byte) []byte {
 	b = append(b, 0x0a)
-	{
-		var at int
-		b, at = wire.BeginLen(b)
-		b = append(b, 0x08)
-		b = wire.AppendVarint(b, 18)
-		if x.BaseEvent.Timestamp != nil {
-			b = append(b, 0x10)
-			b = wire.AppendVarint(b, uint64(*x.BaseEvent.Timestamp))
-		}
-		if x.BaseEvent.RawEvent != nil {
-			b = append(b, 0x1a)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = wire.AppendValueWire(b, x.BaseEvent.RawEvent)
-				b = wire.EndLen(b, at)
-			}
-		}
-		if x.BaseEvent.Metadata != nil {
-			b = append(b, 0x22)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = wire.AppendStructWire(b, x.BaseEvent.Metadata)
-				b = wire.EndLen(b, at)
-			}
-		}
-		b = wire.EndLen(b, at)
-	}
+	b = wire.EndLen(x.BaseEvent.appendProto(append(b, 0), 18), len(b))
 	if x.SubagentRunID != "" {
 		b = append(b, 0x12)
 		b = wire.AppendLenString(b, x.SubagentRunID)
@@ -1902,12 +813,7 @@ func (x *TextPart) appendProto(b []byte) []byte {
 	}
 	if x.Metadata != nil {
 		b = append(b, 0x1a)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = wire.AppendValueWire(b, x.Metadata)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(wire.AppendValueWire(append(b, 0), x.Metadata), len(b))
 	}
 	return b
 }
@@ -1921,39 +827,19 @@ func (x *ImagePart) appendProto(b []byte) []byte {
 		switch m := x.Source.(type) {
 		case *DataSource:
 			b = append(b, 0x0a)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = m.appendProto(b)
-				b = wire.EndLen(b, at)
-			}
+			b = wire.EndLen(m.appendProto(append(b, 0)), len(b))
 		case *URLSource:
 			b = append(b, 0x12)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = m.appendProto(b)
-				b = wire.EndLen(b, at)
-			}
+			b = wire.EndLen(m.appendProto(append(b, 0)), len(b))
 		case *FileSource:
 			b = append(b, 0x1a)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = m.appendProto(b)
-				b = wire.EndLen(b, at)
-			}
+			b = wire.EndLen(m.appendProto(append(b, 0)), len(b))
 		}
 		b = wire.EndLen(b, at)
 	}
 	if x.Metadata != nil {
 		b = append(b, 0x12)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = wire.AppendValueWire(b, x.Metadata)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(wire.AppendValueWire(append(b, 0), x.Metadata), len(b))
 	}
 	if x.ID != nil {
 		b = append(b, 0x1a)
@@ -1971,39 +857,19 @@ func (x *AudioPart) appendProto(b []byte) []byte {
 		switch m := x.Source.(type) {
 		case *DataSource:
 			b = append(b, 0x0a)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = m.appendProto(b)
-				b = wire.EndLen(b, at)
-			}
+			b = wire.EndLen(m.appendProto(append(b, 0)), len(b))
 		case *URLSource:
 			b = append(b, 0x12)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = m.appendProto(b)
-				b = wire.EndLen(b, at)
-			}
+			b = wire.EndLen(m.appendProto(append(b, 0)), len(b))
 		case *FileSource:
 			b = append(b, 0x1a)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = m.appendProto(b)
-				b = wire.EndLen(b, at)
-			}
+			b = wire.EndLen(m.appendProto(append(b, 0)), len(b))
 		}
 		b = wire.EndLen(b, at)
 	}
 	if x.Metadata != nil {
 		b = append(b, 0x12)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = wire.AppendValueWire(b, x.Metadata)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(wire.AppendValueWire(append(b, 0), x.Metadata), len(b))
 	}
 	if x.ID != nil {
 		b = append(b, 0x1a)
@@ -2021,39 +887,19 @@ func (x *VideoPart) appendProto(b []byte) []byte {
 		switch m := x.Source.(type) {
 		case *DataSource:
 			b = append(b, 0x0a)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = m.appendProto(b)
-				b = wire.EndLen(b, at)
-			}
+			b = wire.EndLen(m.appendProto(append(b, 0)), len(b))
 		case *URLSource:
 			b = append(b, 0x12)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = m.appendProto(b)
-				b = wire.EndLen(b, at)
-			}
+			b = wire.EndLen(m.appendProto(append(b, 0)), len(b))
 		case *FileSource:
 			b = append(b, 0x1a)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = m.appendProto(b)
-				b = wire.EndLen(b, at)
-			}
+			b = wire.EndLen(m.appendProto(append(b, 0)), len(b))
 		}
 		b = wire.EndLen(b, at)
 	}
 	if x.Metadata != nil {
 		b = append(b, 0x12)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = wire.AppendValueWire(b, x.Metadata)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(wire.AppendValueWire(append(b, 0), x.Metadata), len(b))
 	}
 	if x.ID != nil {
 		b = append(b, 0x1a)
@@ -2071,39 +917,19 @@ func (x *DocumentPart) appendProto(b []byte) []byte {
 		switch m := x.Source.(type) {
 		case *DataSource:
 			b = append(b, 0x0a)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = m.appendProto(b)
-				b = wire.EndLen(b, at)
-			}
+			b = wire.EndLen(m.appendProto(append(b, 0)), len(b))
 		case *URLSource:
 			b = append(b, 0x12)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = m.appendProto(b)
-				b = wire.EndLen(b, at)
-			}
+			b = wire.EndLen(m.appendProto(append(b, 0)), len(b))
 		case *FileSource:
 			b = append(b, 0x1a)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = m.appendProto(b)
-				b = wire.EndLen(b, at)
-			}
+			b = wire.EndLen(m.appendProto(append(b, 0)), len(b))
 		}
 		b = wire.EndLen(b, at)
 	}
 	if x.Metadata != nil {
 		b = append(b, 0x12)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = wire.AppendValueWire(b, x.Metadata)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(wire.AppendValueWire(append(b, 0), x.Metadata), len(b))
 	}
 	if x.ID != nil {
 		b = append(b, 0x1a)
@@ -2119,12 +945,7 @@ func (x *AddOperation) appendProto(b []byte) []byte {
 		b = wire.AppendLenString(b, x.Path)
 	}
 	b = append(b, 0x22)
-	{
-		var at int
-		b, at = wire.BeginLen(b)
-		b = wire.AppendValueWire(b, wire.RawOrNull(x.Value))
-		b = wire.EndLen(b, at)
-	}
+	b = wire.EndLen(wire.AppendValueWire(append(b, 0), wire.RawOrNull(x.Value)), len(b))
 	return b
 }
 
@@ -2148,12 +969,7 @@ func (x *ReplaceOperation) appendProto(b []byte) []byte {
 		b = wire.AppendLenString(b, x.Path)
 	}
 	b = append(b, 0x22)
-	{
-		var at int
-		b, at = wire.BeginLen(b)
-		b = wire.AppendValueWire(b, wire.RawOrNull(x.Value))
-		b = wire.EndLen(b, at)
-	}
+	b = wire.EndLen(wire.AppendValueWire(append(b, 0), wire.RawOrNull(x.Value)), len(b))
 	return b
 }
 
@@ -2192,12 +1008,7 @@ func (x *TestOperation) appendProto(b []byte) []byte {
 		b = wire.AppendLenString(b, x.Path)
 	}
 	b = append(b, 0x22)
-	{
-		var at int
-		b, at = wire.BeginLen(b)
-		b = wire.AppendValueWire(b, wire.RawOrNull(x.Value))
-		b = wire.EndLen(b, at)
-	}
+	b = wire.EndLen(wire.AppendValueWire(append(b, 0), wire.RawOrNull(x.Value)), len(b))
 	return b
 }
 
@@ -2217,12 +1028,7 @@ func (x *DeveloperMessage) appendProto(b []byte) []byte {
 	}
 	if x.BaseMessage.Metadata != nil {
 		b = append(b, 0x4a)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = wire.AppendStructWire(b, x.BaseMessage.Metadata)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(wire.AppendStructWire(append(b, 0), x.BaseMessage.Metadata), len(b))
 	}
 	if x.BaseMessage.Attributable.SubagentRunID != nil {
 		b = append(b, 0x52)
@@ -2255,12 +1061,7 @@ func (x *SystemMessage) appendProto(b []byte) []byte {
 	}
 	if x.BaseMessage.Metadata != nil {
 		b = append(b, 0x4a)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = wire.AppendStructWire(b, x.BaseMessage.Metadata)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(wire.AppendStructWire(append(b, 0), x.BaseMessage.Metadata), len(b))
 	}
 	if x.BaseMessage.Attributable.SubagentRunID != nil {
 		b = append(b, 0x52)
@@ -2296,22 +1097,12 @@ func (x *AssistantMessage) appendProto(b []byte) []byte {
 	if x.ToolCalls != nil {
 		for i := range x.ToolCalls {
 			b = append(b, 0x2a)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = x.ToolCalls[i].appendProto(b)
-				b = wire.EndLen(b, at)
-			}
+			b = wire.EndLen(x.ToolCalls[i].appendProto(append(b, 0)), len(b))
 		}
 	}
 	if x.BaseMessage.Metadata != nil {
 		b = append(b, 0x4a)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = wire.AppendStructWire(b, x.BaseMessage.Metadata)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(wire.AppendStructWire(append(b, 0), x.BaseMessage.Metadata), len(b))
 	}
 	if x.BaseMessage.Attributable.SubagentRunID != nil {
 		b = append(b, 0x52)
@@ -2352,56 +1143,26 @@ func (x *UserMessage) appendProto(b []byte) []byte {
 			switch m := e.(type) {
 			case *TextPart:
 				b = append(b, 0x0a)
-				{
-					var at int
-					b, at = wire.BeginLen(b)
-					b = m.appendProto(b)
-					b = wire.EndLen(b, at)
-				}
+				b = wire.EndLen(m.appendProto(append(b, 0)), len(b))
 			case *ImagePart:
 				b = append(b, 0x12)
-				{
-					var at int
-					b, at = wire.BeginLen(b)
-					b = m.appendProto(b)
-					b = wire.EndLen(b, at)
-				}
+				b = wire.EndLen(m.appendProto(append(b, 0)), len(b))
 			case *AudioPart:
 				b = append(b, 0x1a)
-				{
-					var at int
-					b, at = wire.BeginLen(b)
-					b = m.appendProto(b)
-					b = wire.EndLen(b, at)
-				}
+				b = wire.EndLen(m.appendProto(append(b, 0)), len(b))
 			case *VideoPart:
 				b = append(b, 0x22)
-				{
-					var at int
-					b, at = wire.BeginLen(b)
-					b = m.appendProto(b)
-					b = wire.EndLen(b, at)
-				}
+				b = wire.EndLen(m.appendProto(append(b, 0)), len(b))
 			case *DocumentPart:
 				b = append(b, 0x2a)
-				{
-					var at int
-					b, at = wire.BeginLen(b)
-					b = m.appendProto(b)
-					b = wire.EndLen(b, at)
-				}
+				b = wire.EndLen(m.appendProto(append(b, 0)), len(b))
 			}
 			b = wire.EndLen(b, at)
 		}
 	}
 	if x.BaseMessage.Metadata != nil {
 		b = append(b, 0x4a)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = wire.AppendStructWire(b, x.BaseMessage.Metadata)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(wire.AppendStructWire(append(b, 0), x.BaseMessage.Metadata), len(b))
 	}
 	if x.BaseMessage.Attributable.SubagentRunID != nil {
 		b = append(b, 0x52)
@@ -2444,56 +1205,26 @@ func (x *ToolMessage) appendProto(b []byte) []byte {
 			switch m := e.(type) {
 			case *TextPart:
 				b = append(b, 0x0a)
-				{
-					var at int
-					b, at = wire.BeginLen(b)
-					b = m.appendProto(b)
-					b = wire.EndLen(b, at)
-				}
+				b = wire.EndLen(m.appendProto(append(b, 0)), len(b))
 			case *ImagePart:
 				b = append(b, 0x12)
-				{
-					var at int
-					b, at = wire.BeginLen(b)
-					b = m.appendProto(b)
-					b = wire.EndLen(b, at)
-				}
+				b = wire.EndLen(m.appendProto(append(b, 0)), len(b))
 			case *AudioPart:
 				b = append(b, 0x1a)
-				{
-					var at int
-					b, at = wire.BeginLen(b)
-					b = m.appendProto(b)
-					b = wire.EndLen(b, at)
-				}
+				b = wire.EndLen(m.appendProto(append(b, 0)), len(b))
 			case *VideoPart:
 				b = append(b, 0x22)
-				{
-					var at int
-					b, at = wire.BeginLen(b)
-					b = m.appendProto(b)
-					b = wire.EndLen(b, at)
-				}
+				b = wire.EndLen(m.appendProto(append(b, 0)), len(b))
 			case *DocumentPart:
 				b = append(b, 0x2a)
-				{
-					var at int
-					b, at = wire.BeginLen(b)
-					b = m.appendProto(b)
-					b = wire.EndLen(b, at)
-				}
+				b = wire.EndLen(m.appendProto(append(b, 0)), len(b))
 			}
 			b = wire.EndLen(b, at)
 		}
 	}
 	if x.Metadata != nil {
 		b = append(b, 0x4a)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = wire.AppendStructWire(b, x.Metadata)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(wire.AppendStructWire(append(b, 0), x.Metadata), len(b))
 	}
 	if x.Attributable.SubagentRunID != nil {
 		b = append(b, 0x52)
@@ -2520,12 +1251,7 @@ func (x *ActivityMessage) appendProto(b []byte) []byte {
 	b = wire.AppendLenString(b, "activity")
 	if x.Metadata != nil {
 		b = append(b, 0x4a)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = wire.AppendStructWire(b, x.Metadata)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(wire.AppendStructWire(append(b, 0), x.Metadata), len(b))
 	}
 	if x.Attributable.SubagentRunID != nil {
 		b = append(b, 0x52)
@@ -2534,12 +1260,7 @@ func (x *ActivityMessage) appendProto(b []byte) []byte {
 	b = append(b, 0x62)
 	b = wire.AppendLenString(b, x.ActivityType)
 	b = append(b, 0x6a)
-	{
-		var at int
-		b, at = wire.BeginLen(b)
-		b = wire.AppendStructWire(b, wire.RawOrNull(x.Content))
-		b = wire.EndLen(b, at)
-	}
+	b = wire.EndLen(wire.AppendStructWire(append(b, 0), wire.RawOrNull(x.Content)), len(b))
 	return b
 }
 
@@ -2555,12 +1276,7 @@ func (x *ReasoningMessage) appendProto(b []byte) []byte {
 	b = wire.AppendLenString(b, x.Content)
 	if x.Metadata != nil {
 		b = append(b, 0x4a)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = wire.AppendStructWire(b, x.Metadata)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(wire.AppendStructWire(append(b, 0), x.Metadata), len(b))
 	}
 	if x.Attributable.SubagentRunID != nil {
 		b = append(b, 0x52)
@@ -2593,62 +1309,32 @@ func (x *RunAgentInput) appendProto(b []byte) []byte {
 	}
 	if x.State != nil {
 		b = append(b, 0x22)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = wire.AppendValueWire(b, x.State)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(wire.AppendValueWire(append(b, 0), x.State), len(b))
 	}
 	for _, e := range x.Messages {
 		b = append(b, 0x2a)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = appendMessageProto(b, e)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(appendMessageProto(append(b, 0), e), len(b))
 	}
 	if x.Tools != nil {
 		for i := range x.Tools {
 			b = append(b, 0x32)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = x.Tools[i].appendProto(b)
-				b = wire.EndLen(b, at)
-			}
+			b = wire.EndLen(x.Tools[i].appendProto(append(b, 0)), len(b))
 		}
 	}
 	if x.Context != nil {
 		for i := range x.Context {
 			b = append(b, 0x3a)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = x.Context[i].appendProto(b)
-				b = wire.EndLen(b, at)
-			}
+			b = wire.EndLen(x.Context[i].appendProto(append(b, 0)), len(b))
 		}
 	}
 	if x.ForwardedProps != nil {
 		b = append(b, 0x42)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = wire.AppendValueWire(b, x.ForwardedProps)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(wire.AppendValueWire(append(b, 0), x.ForwardedProps), len(b))
 	}
 	if x.Resume != nil {
 		for i := range x.Resume {
 			b = append(b, 0x4a)
-			{
-				var at int
-				b, at = wire.BeginLen(b)
-				b = x.Resume[i].appendProto(b)
-				b = wire.EndLen(b, at)
-			}
+			b = wire.EndLen(x.Resume[i].appendProto(append(b, 0)), len(b))
 		}
 	}
 	if x.ProtocolVersion != nil {
@@ -2678,12 +1364,7 @@ func (x *Interrupt) appendProto(b []byte) []byte {
 	}
 	if x.ResponseSchema != nil {
 		b = append(b, 0x2a)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = wire.AppendValueWire(b, x.ResponseSchema)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(wire.AppendValueWire(append(b, 0), x.ResponseSchema), len(b))
 	}
 	if x.ExpiresAt != nil {
 		b = append(b, 0x32)
@@ -2691,12 +1372,7 @@ func (x *Interrupt) appendProto(b []byte) []byte {
 	}
 	if x.Metadata != nil {
 		b = append(b, 0x3a)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = wire.AppendValueWire(b, x.Metadata)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(wire.AppendValueWire(append(b, 0), x.Metadata), len(b))
 	}
 	if x.Attributable.SubagentRunID != nil {
 		b = append(b, 0x42)
@@ -2794,20 +1470,10 @@ func (x *ToolCall) appendProto(b []byte) []byte {
 	b = append(b, 0x12)
 	b = wire.AppendLenString(b, "function")
 	b = append(b, 0x1a)
-	{
-		var at int
-		b, at = wire.BeginLen(b)
-		b = x.Function.appendProto(b)
-		b = wire.EndLen(b, at)
-	}
+	b = wire.EndLen(x.Function.appendProto(append(b, 0)), len(b))
 	if x.Metadata != nil {
 		b = append(b, 0x22)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = wire.AppendStructWire(b, x.Metadata)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(wire.AppendStructWire(append(b, 0), x.Metadata), len(b))
 	}
 	if x.EncryptedValue != nil {
 		b = append(b, 0x2a)
@@ -2832,21 +1498,11 @@ func (x *Tool) appendProto(b []byte) []byte {
 	}
 	if x.Parameters != nil {
 		b = append(b, 0x1a)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = wire.AppendValueWire(b, x.Parameters)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(wire.AppendValueWire(append(b, 0), x.Parameters), len(b))
 	}
 	if x.Metadata != nil {
 		b = append(b, 0x22)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = wire.AppendStructWire(b, x.Metadata)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(wire.AppendStructWire(append(b, 0), x.Metadata), len(b))
 	}
 	return b
 }
@@ -2876,21 +1532,11 @@ func (x *ResumeEntry) appendProto(b []byte) []byte {
 	}
 	if x.Payload != nil {
 		b = append(b, 0x1a)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = wire.AppendValueWire(b, x.Payload)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(wire.AppendValueWire(append(b, 0), x.Payload), len(b))
 	}
 	if x.Metadata != nil {
 		b = append(b, 0x22)
-		{
-			var at int
-			b, at = wire.BeginLen(b)
-			b = wire.AppendStructWire(b, x.Metadata)
-			b = wire.EndLen(b, at)
-		}
+		b = wire.EndLen(wire.AppendStructWire(append(b, 0), x.Metadata), len(b))
 	}
 	return b
 }
@@ -3115,6 +1761,39 @@ func UnmarshalEventProto(data []byte) (Event, error) {
 	return ev, nil
 }
 
+// readProto reads the body of the protobuf message BaseEvent into x.
+func (x *BaseEvent) readProto(w *wire.ProtoReader) *Error {
+	for {
+		num, wt, ok := w.Next()
+		if !ok {
+			break
+		}
+		switch num {
+		case 2:
+			if wt != 0 {
+				w.Skip(wt)
+				continue
+			}
+			x.Timestamp = wire.Ptr(int64(w.Varint()))
+		case 3:
+			if wt != 2 {
+				w.Skip(wt)
+				continue
+			}
+			x.RawEvent = wire.WireValue(w, "rawEvent")
+		case 4:
+			if wt != 2 {
+				w.Skip(wt)
+				continue
+			}
+			x.Metadata = wire.WireStruct(w, "metadata")
+		default:
+			w.Skip(wt)
+		}
+	}
+	return w.Err()
+}
+
 // readProto reads the body of the protobuf message TextMessageStartEvent into x.
 func (x *TextMessageStartEvent) readProto(w *wire.ProtoReader) *Error {
 	for {
@@ -3128,37 +1807,7 @@ func (x *TextMessageStartEvent) readProto(w *wire.ProtoReader) *Error {
 				w.Skip(wt)
 				continue
 			}
-			if err := func(w *wire.ProtoReader) *Error {
-				for {
-					num, wt, ok := w.Next()
-					if !ok {
-						break
-					}
-					switch num {
-					case 2:
-						if wt != 0 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.Timestamp = wire.Ptr(int64(w.Varint()))
-					case 3:
-						if wt != 2 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.RawEvent = wire.WireValue(w, "rawEvent")
-					case 4:
-						if wt != 2 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.Metadata = wire.WireStruct(w, "metadata")
-					default:
-						w.Skip(wt)
-					}
-				}
-				return w.Err()
-			}(wire.NewProtoReader(w.LenBytes())); err != nil {
+			if err := x.BaseEvent.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
 				return err.Under("base_event")
 			}
 		case 5:
@@ -3189,10 +1838,7 @@ func (x *TextMessageStartEvent) readProto(w *wire.ProtoReader) *Error {
 			w.Skip(wt)
 		}
 	}
-	if w.Err() != nil {
-		return w.Err()
-	}
-	return nil
+	return w.Err()
 }
 
 // readProto reads the body of the protobuf message TextMessageContentEvent into x.
@@ -3208,37 +1854,7 @@ func (x *TextMessageContentEvent) readProto(w *wire.ProtoReader) *Error {
 				w.Skip(wt)
 				continue
 			}
-			if err := func(w *wire.ProtoReader) *Error {
-				for {
-					num, wt, ok := w.Next()
-					if !ok {
-						break
-					}
-					switch num {
-					case 2:
-						if wt != 0 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.Timestamp = wire.Ptr(int64(w.Varint()))
-					case 3:
-						if wt != 2 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.RawEvent = wire.WireValue(w, "rawEvent")
-					case 4:
-						if wt != 2 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.Metadata = wire.WireStruct(w, "metadata")
-					default:
-						w.Skip(wt)
-					}
-				}
-				return w.Err()
-			}(wire.NewProtoReader(w.LenBytes())); err != nil {
+			if err := x.BaseEvent.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
 				return err.Under("base_event")
 			}
 		case 4:
@@ -3263,10 +1879,7 @@ func (x *TextMessageContentEvent) readProto(w *wire.ProtoReader) *Error {
 			w.Skip(wt)
 		}
 	}
-	if w.Err() != nil {
-		return w.Err()
-	}
-	return nil
+	return w.Err()
 }
 
 // readProto reads the body of the protobuf message TextMessageEndEvent into x.
@@ -3282,37 +1895,7 @@ func (x *TextMessageEndEvent) readProto(w *wire.ProtoReader) *Error {
 				w.Skip(wt)
 				continue
 			}
-			if err := func(w *wire.ProtoReader) *Error {
-				for {
-					num, wt, ok := w.Next()
-					if !ok {
-						break
-					}
-					switch num {
-					case 2:
-						if wt != 0 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.Timestamp = wire.Ptr(int64(w.Varint()))
-					case 3:
-						if wt != 2 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.RawEvent = wire.WireValue(w, "rawEvent")
-					case 4:
-						if wt != 2 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.Metadata = wire.WireStruct(w, "metadata")
-					default:
-						w.Skip(wt)
-					}
-				}
-				return w.Err()
-			}(wire.NewProtoReader(w.LenBytes())); err != nil {
+			if err := x.BaseEvent.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
 				return err.Under("base_event")
 			}
 		case 3:
@@ -3331,10 +1914,7 @@ func (x *TextMessageEndEvent) readProto(w *wire.ProtoReader) *Error {
 			w.Skip(wt)
 		}
 	}
-	if w.Err() != nil {
-		return w.Err()
-	}
-	return nil
+	return w.Err()
 }
 
 // readProto reads the body of the protobuf message TextMessageChunkEvent into x.
@@ -3350,37 +1930,7 @@ func (x *TextMessageChunkEvent) readProto(w *wire.ProtoReader) *Error {
 				w.Skip(wt)
 				continue
 			}
-			if err := func(w *wire.ProtoReader) *Error {
-				for {
-					num, wt, ok := w.Next()
-					if !ok {
-						break
-					}
-					switch num {
-					case 2:
-						if wt != 0 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.Timestamp = wire.Ptr(int64(w.Varint()))
-					case 3:
-						if wt != 2 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.RawEvent = wire.WireValue(w, "rawEvent")
-					case 4:
-						if wt != 2 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.Metadata = wire.WireStruct(w, "metadata")
-					default:
-						w.Skip(wt)
-					}
-				}
-				return w.Err()
-			}(wire.NewProtoReader(w.LenBytes())); err != nil {
+			if err := x.BaseEvent.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
 				return err.Under("base_event")
 			}
 		case 6:
@@ -3417,10 +1967,7 @@ func (x *TextMessageChunkEvent) readProto(w *wire.ProtoReader) *Error {
 			w.Skip(wt)
 		}
 	}
-	if w.Err() != nil {
-		return w.Err()
-	}
-	return nil
+	return w.Err()
 }
 
 // readProto reads the body of the protobuf message ToolCallStartEvent into x.
@@ -3436,37 +1983,7 @@ func (x *ToolCallStartEvent) readProto(w *wire.ProtoReader) *Error {
 				w.Skip(wt)
 				continue
 			}
-			if err := func(w *wire.ProtoReader) *Error {
-				for {
-					num, wt, ok := w.Next()
-					if !ok {
-						break
-					}
-					switch num {
-					case 2:
-						if wt != 0 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.Timestamp = wire.Ptr(int64(w.Varint()))
-					case 3:
-						if wt != 2 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.RawEvent = wire.WireValue(w, "rawEvent")
-					case 4:
-						if wt != 2 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.Metadata = wire.WireStruct(w, "metadata")
-					default:
-						w.Skip(wt)
-					}
-				}
-				return w.Err()
-			}(wire.NewProtoReader(w.LenBytes())); err != nil {
+			if err := x.BaseEvent.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
 				return err.Under("base_event")
 			}
 		case 5:
@@ -3497,10 +2014,7 @@ func (x *ToolCallStartEvent) readProto(w *wire.ProtoReader) *Error {
 			w.Skip(wt)
 		}
 	}
-	if w.Err() != nil {
-		return w.Err()
-	}
-	return nil
+	return w.Err()
 }
 
 // readProto reads the body of the protobuf message ToolCallArgsEvent into x.
@@ -3516,37 +2030,7 @@ func (x *ToolCallArgsEvent) readProto(w *wire.ProtoReader) *Error {
 				w.Skip(wt)
 				continue
 			}
-			if err := func(w *wire.ProtoReader) *Error {
-				for {
-					num, wt, ok := w.Next()
-					if !ok {
-						break
-					}
-					switch num {
-					case 2:
-						if wt != 0 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.Timestamp = wire.Ptr(int64(w.Varint()))
-					case 3:
-						if wt != 2 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.RawEvent = wire.WireValue(w, "rawEvent")
-					case 4:
-						if wt != 2 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.Metadata = wire.WireStruct(w, "metadata")
-					default:
-						w.Skip(wt)
-					}
-				}
-				return w.Err()
-			}(wire.NewProtoReader(w.LenBytes())); err != nil {
+			if err := x.BaseEvent.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
 				return err.Under("base_event")
 			}
 		case 4:
@@ -3571,10 +2055,7 @@ func (x *ToolCallArgsEvent) readProto(w *wire.ProtoReader) *Error {
 			w.Skip(wt)
 		}
 	}
-	if w.Err() != nil {
-		return w.Err()
-	}
-	return nil
+	return w.Err()
 }
 
 // readProto reads the body of the protobuf message ToolCallEndEvent into x.
@@ -3590,37 +2071,7 @@ func (x *ToolCallEndEvent) readProto(w *wire.ProtoReader) *Error {
 				w.Skip(wt)
 				continue
 			}
-			if err := func(w *wire.ProtoReader) *Error {
-				for {
-					num, wt, ok := w.Next()
-					if !ok {
-						break
-					}
-					switch num {
-					case 2:
-						if wt != 0 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.Timestamp = wire.Ptr(int64(w.Varint()))
-					case 3:
-						if wt != 2 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.RawEvent = wire.WireValue(w, "rawEvent")
-					case 4:
-						if wt != 2 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.Metadata = wire.WireStruct(w, "metadata")
-					default:
-						w.Skip(wt)
-					}
-				}
-				return w.Err()
-			}(wire.NewProtoReader(w.LenBytes())); err != nil {
+			if err := x.BaseEvent.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
 				return err.Under("base_event")
 			}
 		case 3:
@@ -3639,10 +2090,7 @@ func (x *ToolCallEndEvent) readProto(w *wire.ProtoReader) *Error {
 			w.Skip(wt)
 		}
 	}
-	if w.Err() != nil {
-		return w.Err()
-	}
-	return nil
+	return w.Err()
 }
 
 // readProto reads the body of the protobuf message ToolCallChunkEvent into x.
@@ -3658,37 +2106,7 @@ func (x *ToolCallChunkEvent) readProto(w *wire.ProtoReader) *Error {
 				w.Skip(wt)
 				continue
 			}
-			if err := func(w *wire.ProtoReader) *Error {
-				for {
-					num, wt, ok := w.Next()
-					if !ok {
-						break
-					}
-					switch num {
-					case 2:
-						if wt != 0 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.Timestamp = wire.Ptr(int64(w.Varint()))
-					case 3:
-						if wt != 2 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.RawEvent = wire.WireValue(w, "rawEvent")
-					case 4:
-						if wt != 2 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.Metadata = wire.WireStruct(w, "metadata")
-					default:
-						w.Skip(wt)
-					}
-				}
-				return w.Err()
-			}(wire.NewProtoReader(w.LenBytes())); err != nil {
+			if err := x.BaseEvent.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
 				return err.Under("base_event")
 			}
 		case 6:
@@ -3725,10 +2143,7 @@ func (x *ToolCallChunkEvent) readProto(w *wire.ProtoReader) *Error {
 			w.Skip(wt)
 		}
 	}
-	if w.Err() != nil {
-		return w.Err()
-	}
-	return nil
+	return w.Err()
 }
 
 // readProto reads the body of the protobuf message ToolCallResultEvent into x.
@@ -3745,37 +2160,7 @@ func (x *ToolCallResultEvent) readProto(w *wire.ProtoReader) *Error {
 				w.Skip(wt)
 				continue
 			}
-			if err := func(w *wire.ProtoReader) *Error {
-				for {
-					num, wt, ok := w.Next()
-					if !ok {
-						break
-					}
-					switch num {
-					case 2:
-						if wt != 0 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.Timestamp = wire.Ptr(int64(w.Varint()))
-					case 3:
-						if wt != 2 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.RawEvent = wire.WireValue(w, "rawEvent")
-					case 4:
-						if wt != 2 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.Metadata = wire.WireStruct(w, "metadata")
-					default:
-						w.Skip(wt)
-					}
-				}
-				return w.Err()
-			}(wire.NewProtoReader(w.LenBytes())); err != nil {
+			if err := x.BaseEvent.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
 				return err.Under("base_event")
 			}
 		case 2:
@@ -3845,37 +2230,7 @@ func (x *StateSnapshotEvent) readProto(w *wire.ProtoReader) *Error {
 				w.Skip(wt)
 				continue
 			}
-			if err := func(w *wire.ProtoReader) *Error {
-				for {
-					num, wt, ok := w.Next()
-					if !ok {
-						break
-					}
-					switch num {
-					case 2:
-						if wt != 0 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.Timestamp = wire.Ptr(int64(w.Varint()))
-					case 3:
-						if wt != 2 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.RawEvent = wire.WireValue(w, "rawEvent")
-					case 4:
-						if wt != 2 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.Metadata = wire.WireStruct(w, "metadata")
-					default:
-						w.Skip(wt)
-					}
-				}
-				return w.Err()
-			}(wire.NewProtoReader(w.LenBytes())); err != nil {
+			if err := x.BaseEvent.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
 				return err.Under("base_event")
 			}
 		case 3:
@@ -3894,10 +2249,7 @@ func (x *StateSnapshotEvent) readProto(w *wire.ProtoReader) *Error {
 			w.Skip(wt)
 		}
 	}
-	if w.Err() != nil {
-		return w.Err()
-	}
-	return nil
+	return w.Err()
 }
 
 // readProto reads the body of the protobuf message StateDeltaEvent into x.
@@ -3913,37 +2265,7 @@ func (x *StateDeltaEvent) readProto(w *wire.ProtoReader) *Error {
 				w.Skip(wt)
 				continue
 			}
-			if err := func(w *wire.ProtoReader) *Error {
-				for {
-					num, wt, ok := w.Next()
-					if !ok {
-						break
-					}
-					switch num {
-					case 2:
-						if wt != 0 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.Timestamp = wire.Ptr(int64(w.Varint()))
-					case 3:
-						if wt != 2 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.RawEvent = wire.WireValue(w, "rawEvent")
-					case 4:
-						if wt != 2 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.Metadata = wire.WireStruct(w, "metadata")
-					default:
-						w.Skip(wt)
-					}
-				}
-				return w.Err()
-			}(wire.NewProtoReader(w.LenBytes())); err != nil {
+			if err := x.BaseEvent.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
 				return err.Under("base_event")
 			}
 		case 3:
@@ -3966,10 +2288,7 @@ func (x *StateDeltaEvent) readProto(w *wire.ProtoReader) *Error {
 			w.Skip(wt)
 		}
 	}
-	if w.Err() != nil {
-		return w.Err()
-	}
-	return nil
+	return w.Err()
 }
 
 // readProto reads the body of the protobuf message MessagesSnapshotEvent into x.
@@ -3985,37 +2304,7 @@ func (x *MessagesSnapshotEvent) readProto(w *wire.ProtoReader) *Error {
 				w.Skip(wt)
 				continue
 			}
-			if err := func(w *wire.ProtoReader) *Error {
-				for {
-					num, wt, ok := w.Next()
-					if !ok {
-						break
-					}
-					switch num {
-					case 2:
-						if wt != 0 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.Timestamp = wire.Ptr(int64(w.Varint()))
-					case 3:
-						if wt != 2 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.RawEvent = wire.WireValue(w, "rawEvent")
-					case 4:
-						if wt != 2 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.Metadata = wire.WireStruct(w, "metadata")
-					default:
-						w.Skip(wt)
-					}
-				}
-				return w.Err()
-			}(wire.NewProtoReader(w.LenBytes())); err != nil {
+			if err := x.BaseEvent.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
 				return err.Under("base_event")
 			}
 		case 2:
@@ -4032,10 +2321,7 @@ func (x *MessagesSnapshotEvent) readProto(w *wire.ProtoReader) *Error {
 			w.Skip(wt)
 		}
 	}
-	if w.Err() != nil {
-		return w.Err()
-	}
-	return nil
+	return w.Err()
 }
 
 // readProto reads the body of the protobuf message ActivitySnapshotEvent into x.
@@ -4051,37 +2337,7 @@ func (x *ActivitySnapshotEvent) readProto(w *wire.ProtoReader) *Error {
 				w.Skip(wt)
 				continue
 			}
-			if err := func(w *wire.ProtoReader) *Error {
-				for {
-					num, wt, ok := w.Next()
-					if !ok {
-						break
-					}
-					switch num {
-					case 2:
-						if wt != 0 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.Timestamp = wire.Ptr(int64(w.Varint()))
-					case 3:
-						if wt != 2 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.RawEvent = wire.WireValue(w, "rawEvent")
-					case 4:
-						if wt != 2 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.Metadata = wire.WireStruct(w, "metadata")
-					default:
-						w.Skip(wt)
-					}
-				}
-				return w.Err()
-			}(wire.NewProtoReader(w.LenBytes())); err != nil {
+			if err := x.BaseEvent.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
 				return err.Under("base_event")
 			}
 		case 2:
@@ -4140,37 +2396,7 @@ func (x *ActivityDeltaEvent) readProto(w *wire.ProtoReader) *Error {
 				w.Skip(wt)
 				continue
 			}
-			if err := func(w *wire.ProtoReader) *Error {
-				for {
-					num, wt, ok := w.Next()
-					if !ok {
-						break
-					}
-					switch num {
-					case 2:
-						if wt != 0 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.Timestamp = wire.Ptr(int64(w.Varint()))
-					case 3:
-						if wt != 2 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.RawEvent = wire.WireValue(w, "rawEvent")
-					case 4:
-						if wt != 2 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.Metadata = wire.WireStruct(w, "metadata")
-					default:
-						w.Skip(wt)
-					}
-				}
-				return w.Err()
-			}(wire.NewProtoReader(w.LenBytes())); err != nil {
+			if err := x.BaseEvent.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
 				return err.Under("base_event")
 			}
 		case 2:
@@ -4205,10 +2431,7 @@ func (x *ActivityDeltaEvent) readProto(w *wire.ProtoReader) *Error {
 			w.Skip(wt)
 		}
 	}
-	if w.Err() != nil {
-		return w.Err()
-	}
-	return nil
+	return w.Err()
 }
 
 // readProto reads the body of the protobuf message RawEvent into x.
@@ -4224,37 +2447,7 @@ func (x *RawEvent) readProto(w *wire.ProtoReader) *Error {
 				w.Skip(wt)
 				continue
 			}
-			if err := func(w *wire.ProtoReader) *Error {
-				for {
-					num, wt, ok := w.Next()
-					if !ok {
-						break
-					}
-					switch num {
-					case 2:
-						if wt != 0 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.Timestamp = wire.Ptr(int64(w.Varint()))
-					case 3:
-						if wt != 2 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.RawEvent = wire.WireValue(w, "rawEvent")
-					case 4:
-						if wt != 2 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.Metadata = wire.WireStruct(w, "metadata")
-					default:
-						w.Skip(wt)
-					}
-				}
-				return w.Err()
-			}(wire.NewProtoReader(w.LenBytes())); err != nil {
+			if err := x.BaseEvent.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
 				return err.Under("base_event")
 			}
 		case 4:
@@ -4279,10 +2472,7 @@ func (x *RawEvent) readProto(w *wire.ProtoReader) *Error {
 			w.Skip(wt)
 		}
 	}
-	if w.Err() != nil {
-		return w.Err()
-	}
-	return nil
+	return w.Err()
 }
 
 // readProto reads the body of the protobuf message CustomEvent into x.
@@ -4298,37 +2488,7 @@ func (x *CustomEvent) readProto(w *wire.ProtoReader) *Error {
 				w.Skip(wt)
 				continue
 			}
-			if err := func(w *wire.ProtoReader) *Error {
-				for {
-					num, wt, ok := w.Next()
-					if !ok {
-						break
-					}
-					switch num {
-					case 2:
-						if wt != 0 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.Timestamp = wire.Ptr(int64(w.Varint()))
-					case 3:
-						if wt != 2 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.RawEvent = wire.WireValue(w, "rawEvent")
-					case 4:
-						if wt != 2 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.Metadata = wire.WireStruct(w, "metadata")
-					default:
-						w.Skip(wt)
-					}
-				}
-				return w.Err()
-			}(wire.NewProtoReader(w.LenBytes())); err != nil {
+			if err := x.BaseEvent.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
 				return err.Under("base_event")
 			}
 		case 4:
@@ -4353,10 +2513,7 @@ func (x *CustomEvent) readProto(w *wire.ProtoReader) *Error {
 			w.Skip(wt)
 		}
 	}
-	if w.Err() != nil {
-		return w.Err()
-	}
-	return nil
+	return w.Err()
 }
 
 // readProto reads the body of the protobuf message RunStartedEvent into x.
@@ -4372,37 +2529,7 @@ func (x *RunStartedEvent) readProto(w *wire.ProtoReader) *Error {
 				w.Skip(wt)
 				continue
 			}
-			if err := func(w *wire.ProtoReader) *Error {
-				for {
-					num, wt, ok := w.Next()
-					if !ok {
-						break
-					}
-					switch num {
-					case 2:
-						if wt != 0 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.Timestamp = wire.Ptr(int64(w.Varint()))
-					case 3:
-						if wt != 2 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.RawEvent = wire.WireValue(w, "rawEvent")
-					case 4:
-						if wt != 2 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.Metadata = wire.WireStruct(w, "metadata")
-					default:
-						w.Skip(wt)
-					}
-				}
-				return w.Err()
-			}(wire.NewProtoReader(w.LenBytes())); err != nil {
+			if err := x.BaseEvent.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
 				return err.Under("base_event")
 			}
 		case 2:
@@ -4442,10 +2569,7 @@ func (x *RunStartedEvent) readProto(w *wire.ProtoReader) *Error {
 			w.Skip(wt)
 		}
 	}
-	if w.Err() != nil {
-		return w.Err()
-	}
-	return nil
+	return w.Err()
 }
 
 // readProto reads the body of the protobuf message RunFinishedEvent into x.
@@ -4465,37 +2589,7 @@ func (x *RunFinishedEvent) readProto(w *wire.ProtoReader) *Error {
 				w.Skip(wt)
 				continue
 			}
-			if err := func(w *wire.ProtoReader) *Error {
-				for {
-					num, wt, ok := w.Next()
-					if !ok {
-						break
-					}
-					switch num {
-					case 2:
-						if wt != 0 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.Timestamp = wire.Ptr(int64(w.Varint()))
-					case 3:
-						if wt != 2 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.RawEvent = wire.WireValue(w, "rawEvent")
-					case 4:
-						if wt != 2 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.Metadata = wire.WireStruct(w, "metadata")
-					default:
-						w.Skip(wt)
-					}
-				}
-				return w.Err()
-			}(wire.NewProtoReader(w.LenBytes())); err != nil {
+			if err := x.BaseEvent.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
 				return err.Under("base_event")
 			}
 		case 2:
@@ -4599,37 +2693,7 @@ func (x *RunErrorEvent) readProto(w *wire.ProtoReader) *Error {
 				w.Skip(wt)
 				continue
 			}
-			if err := func(w *wire.ProtoReader) *Error {
-				for {
-					num, wt, ok := w.Next()
-					if !ok {
-						break
-					}
-					switch num {
-					case 2:
-						if wt != 0 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.Timestamp = wire.Ptr(int64(w.Varint()))
-					case 3:
-						if wt != 2 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.RawEvent = wire.WireValue(w, "rawEvent")
-					case 4:
-						if wt != 2 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.Metadata = wire.WireStruct(w, "metadata")
-					default:
-						w.Skip(wt)
-					}
-				}
-				return w.Err()
-			}(wire.NewProtoReader(w.LenBytes())); err != nil {
+			if err := x.BaseEvent.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
 				return err.Under("base_event")
 			}
 		case 3:
@@ -4658,10 +2722,7 @@ func (x *RunErrorEvent) readProto(w *wire.ProtoReader) *Error {
 			w.Skip(wt)
 		}
 	}
-	if w.Err() != nil {
-		return w.Err()
-	}
-	return nil
+	return w.Err()
 }
 
 // readProto reads the body of the protobuf message StepStartedEvent into x.
@@ -4677,37 +2738,7 @@ func (x *StepStartedEvent) readProto(w *wire.ProtoReader) *Error {
 				w.Skip(wt)
 				continue
 			}
-			if err := func(w *wire.ProtoReader) *Error {
-				for {
-					num, wt, ok := w.Next()
-					if !ok {
-						break
-					}
-					switch num {
-					case 2:
-						if wt != 0 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.Timestamp = wire.Ptr(int64(w.Varint()))
-					case 3:
-						if wt != 2 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.RawEvent = wire.WireValue(w, "rawEvent")
-					case 4:
-						if wt != 2 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.Metadata = wire.WireStruct(w, "metadata")
-					default:
-						w.Skip(wt)
-					}
-				}
-				return w.Err()
-			}(wire.NewProtoReader(w.LenBytes())); err != nil {
+			if err := x.BaseEvent.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
 				return err.Under("base_event")
 			}
 		case 3:
@@ -4726,10 +2757,7 @@ func (x *StepStartedEvent) readProto(w *wire.ProtoReader) *Error {
 			w.Skip(wt)
 		}
 	}
-	if w.Err() != nil {
-		return w.Err()
-	}
-	return nil
+	return w.Err()
 }
 
 // readProto reads the body of the protobuf message StepFinishedEvent into x.
@@ -4745,37 +2773,7 @@ func (x *StepFinishedEvent) readProto(w *wire.ProtoReader) *Error {
 				w.Skip(wt)
 				continue
 			}
-			if err := func(w *wire.ProtoReader) *Error {
-				for {
-					num, wt, ok := w.Next()
-					if !ok {
-						break
-					}
-					switch num {
-					case 2:
-						if wt != 0 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.Timestamp = wire.Ptr(int64(w.Varint()))
-					case 3:
-						if wt != 2 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.RawEvent = wire.WireValue(w, "rawEvent")
-					case 4:
-						if wt != 2 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.Metadata = wire.WireStruct(w, "metadata")
-					default:
-						w.Skip(wt)
-					}
-				}
-				return w.Err()
-			}(wire.NewProtoReader(w.LenBytes())); err != nil {
+			if err := x.BaseEvent.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
 				return err.Under("base_event")
 			}
 		case 3:
@@ -4794,10 +2792,7 @@ func (x *StepFinishedEvent) readProto(w *wire.ProtoReader) *Error {
 			w.Skip(wt)
 		}
 	}
-	if w.Err() != nil {
-		return w.Err()
-	}
-	return nil
+	return w.Err()
 }
 
 // readProto reads the body of the protobuf message ReasoningStartEvent into x.
@@ -4813,37 +2808,7 @@ func (x *ReasoningStartEvent) readProto(w *wire.ProtoReader) *Error {
 				w.Skip(wt)
 				continue
 			}
-			if err := func(w *wire.ProtoReader) *Error {
-				for {
-					num, wt, ok := w.Next()
-					if !ok {
-						break
-					}
-					switch num {
-					case 2:
-						if wt != 0 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.Timestamp = wire.Ptr(int64(w.Varint()))
-					case 3:
-						if wt != 2 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.RawEvent = wire.WireValue(w, "rawEvent")
-					case 4:
-						if wt != 2 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.Metadata = wire.WireStruct(w, "metadata")
-					default:
-						w.Skip(wt)
-					}
-				}
-				return w.Err()
-			}(wire.NewProtoReader(w.LenBytes())); err != nil {
+			if err := x.BaseEvent.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
 				return err.Under("base_event")
 			}
 		case 2:
@@ -4862,10 +2827,7 @@ func (x *ReasoningStartEvent) readProto(w *wire.ProtoReader) *Error {
 			w.Skip(wt)
 		}
 	}
-	if w.Err() != nil {
-		return w.Err()
-	}
-	return nil
+	return w.Err()
 }
 
 // readProto reads the body of the protobuf message ReasoningMessageStartEvent into x.
@@ -4881,37 +2843,7 @@ func (x *ReasoningMessageStartEvent) readProto(w *wire.ProtoReader) *Error {
 				w.Skip(wt)
 				continue
 			}
-			if err := func(w *wire.ProtoReader) *Error {
-				for {
-					num, wt, ok := w.Next()
-					if !ok {
-						break
-					}
-					switch num {
-					case 2:
-						if wt != 0 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.Timestamp = wire.Ptr(int64(w.Varint()))
-					case 3:
-						if wt != 2 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.RawEvent = wire.WireValue(w, "rawEvent")
-					case 4:
-						if wt != 2 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.Metadata = wire.WireStruct(w, "metadata")
-					default:
-						w.Skip(wt)
-					}
-				}
-				return w.Err()
-			}(wire.NewProtoReader(w.LenBytes())); err != nil {
+			if err := x.BaseEvent.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
 				return err.Under("base_event")
 			}
 		case 2:
@@ -4930,10 +2862,7 @@ func (x *ReasoningMessageStartEvent) readProto(w *wire.ProtoReader) *Error {
 			w.Skip(wt)
 		}
 	}
-	if w.Err() != nil {
-		return w.Err()
-	}
-	return nil
+	return w.Err()
 }
 
 // readProto reads the body of the protobuf message ReasoningMessageContentEvent into x.
@@ -4949,37 +2878,7 @@ func (x *ReasoningMessageContentEvent) readProto(w *wire.ProtoReader) *Error {
 				w.Skip(wt)
 				continue
 			}
-			if err := func(w *wire.ProtoReader) *Error {
-				for {
-					num, wt, ok := w.Next()
-					if !ok {
-						break
-					}
-					switch num {
-					case 2:
-						if wt != 0 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.Timestamp = wire.Ptr(int64(w.Varint()))
-					case 3:
-						if wt != 2 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.RawEvent = wire.WireValue(w, "rawEvent")
-					case 4:
-						if wt != 2 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.Metadata = wire.WireStruct(w, "metadata")
-					default:
-						w.Skip(wt)
-					}
-				}
-				return w.Err()
-			}(wire.NewProtoReader(w.LenBytes())); err != nil {
+			if err := x.BaseEvent.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
 				return err.Under("base_event")
 			}
 		case 2:
@@ -5004,10 +2903,7 @@ func (x *ReasoningMessageContentEvent) readProto(w *wire.ProtoReader) *Error {
 			w.Skip(wt)
 		}
 	}
-	if w.Err() != nil {
-		return w.Err()
-	}
-	return nil
+	return w.Err()
 }
 
 // readProto reads the body of the protobuf message ReasoningMessageEndEvent into x.
@@ -5023,37 +2919,7 @@ func (x *ReasoningMessageEndEvent) readProto(w *wire.ProtoReader) *Error {
 				w.Skip(wt)
 				continue
 			}
-			if err := func(w *wire.ProtoReader) *Error {
-				for {
-					num, wt, ok := w.Next()
-					if !ok {
-						break
-					}
-					switch num {
-					case 2:
-						if wt != 0 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.Timestamp = wire.Ptr(int64(w.Varint()))
-					case 3:
-						if wt != 2 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.RawEvent = wire.WireValue(w, "rawEvent")
-					case 4:
-						if wt != 2 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.Metadata = wire.WireStruct(w, "metadata")
-					default:
-						w.Skip(wt)
-					}
-				}
-				return w.Err()
-			}(wire.NewProtoReader(w.LenBytes())); err != nil {
+			if err := x.BaseEvent.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
 				return err.Under("base_event")
 			}
 		case 2:
@@ -5072,10 +2938,7 @@ func (x *ReasoningMessageEndEvent) readProto(w *wire.ProtoReader) *Error {
 			w.Skip(wt)
 		}
 	}
-	if w.Err() != nil {
-		return w.Err()
-	}
-	return nil
+	return w.Err()
 }
 
 // readProto reads the body of the protobuf message ReasoningMessageChunkEvent into x.
@@ -5091,37 +2954,7 @@ func (x *ReasoningMessageChunkEvent) readProto(w *wire.ProtoReader) *Error {
 				w.Skip(wt)
 				continue
 			}
-			if err := func(w *wire.ProtoReader) *Error {
-				for {
-					num, wt, ok := w.Next()
-					if !ok {
-						break
-					}
-					switch num {
-					case 2:
-						if wt != 0 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.Timestamp = wire.Ptr(int64(w.Varint()))
-					case 3:
-						if wt != 2 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.RawEvent = wire.WireValue(w, "rawEvent")
-					case 4:
-						if wt != 2 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.Metadata = wire.WireStruct(w, "metadata")
-					default:
-						w.Skip(wt)
-					}
-				}
-				return w.Err()
-			}(wire.NewProtoReader(w.LenBytes())); err != nil {
+			if err := x.BaseEvent.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
 				return err.Under("base_event")
 			}
 		case 2:
@@ -5146,10 +2979,7 @@ func (x *ReasoningMessageChunkEvent) readProto(w *wire.ProtoReader) *Error {
 			w.Skip(wt)
 		}
 	}
-	if w.Err() != nil {
-		return w.Err()
-	}
-	return nil
+	return w.Err()
 }
 
 // readProto reads the body of the protobuf message ReasoningEndEvent into x.
@@ -5165,37 +2995,7 @@ func (x *ReasoningEndEvent) readProto(w *wire.ProtoReader) *Error {
 				w.Skip(wt)
 				continue
 			}
-			if err := func(w *wire.ProtoReader) *Error {
-				for {
-					num, wt, ok := w.Next()
-					if !ok {
-						break
-					}
-					switch num {
-					case 2:
-						if wt != 0 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.Timestamp = wire.Ptr(int64(w.Varint()))
-					case 3:
-						if wt != 2 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.RawEvent = wire.WireValue(w, "rawEvent")
-					case 4:
-						if wt != 2 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.Metadata = wire.WireStruct(w, "metadata")
-					default:
-						w.Skip(wt)
-					}
-				}
-				return w.Err()
-			}(wire.NewProtoReader(w.LenBytes())); err != nil {
+			if err := x.BaseEvent.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
 				return err.Under("base_event")
 			}
 		case 2:
@@ -5214,10 +3014,7 @@ func (x *ReasoningEndEvent) readProto(w *wire.ProtoReader) *Error {
 			w.Skip(wt)
 		}
 	}
-	if w.Err() != nil {
-		return w.Err()
-	}
-	return nil
+	return w.Err()
 }
 
 // readProto reads the body of the protobuf message ReasoningEncryptedValueEvent into x.
@@ -5233,37 +3030,7 @@ func (x *ReasoningEncryptedValueEvent) readProto(w *wire.ProtoReader) *Error {
 				w.Skip(wt)
 				continue
 			}
-			if err := func(w *wire.ProtoReader) *Error {
-				for {
-					num, wt, ok := w.Next()
-					if !ok {
-						break
-					}
-					switch num {
-					case 2:
-						if wt != 0 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.Timestamp = wire.Ptr(int64(w.Varint()))
-					case 3:
-						if wt != 2 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.RawEvent = wire.WireValue(w, "rawEvent")
-					case 4:
-						if wt != 2 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.Metadata = wire.WireStruct(w, "metadata")
-					default:
-						w.Skip(wt)
-					}
-				}
-				return w.Err()
-			}(wire.NewProtoReader(w.LenBytes())); err != nil {
+			if err := x.BaseEvent.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
 				return err.Under("base_event")
 			}
 		case 2:
@@ -5300,10 +3067,7 @@ func (x *ReasoningEncryptedValueEvent) readProto(w *wire.ProtoReader) *Error {
 			w.Skip(wt)
 		}
 	}
-	if w.Err() != nil {
-		return w.Err()
-	}
-	return nil
+	return w.Err()
 }
 
 // readProto reads the body of the protobuf message SubagentStartedEvent into x.
@@ -5319,37 +3083,7 @@ func (x *SubagentStartedEvent) readProto(w *wire.ProtoReader) *Error {
 				w.Skip(wt)
 				continue
 			}
-			if err := func(w *wire.ProtoReader) *Error {
-				for {
-					num, wt, ok := w.Next()
-					if !ok {
-						break
-					}
-					switch num {
-					case 2:
-						if wt != 0 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.Timestamp = wire.Ptr(int64(w.Varint()))
-					case 3:
-						if wt != 2 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.RawEvent = wire.WireValue(w, "rawEvent")
-					case 4:
-						if wt != 2 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.Metadata = wire.WireStruct(w, "metadata")
-					default:
-						w.Skip(wt)
-					}
-				}
-				return w.Err()
-			}(wire.NewProtoReader(w.LenBytes())); err != nil {
+			if err := x.BaseEvent.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
 				return err.Under("base_event")
 			}
 		case 2:
@@ -5392,10 +3126,7 @@ func (x *SubagentStartedEvent) readProto(w *wire.ProtoReader) *Error {
 			w.Skip(wt)
 		}
 	}
-	if w.Err() != nil {
-		return w.Err()
-	}
-	return nil
+	return w.Err()
 }
 
 // readProto reads the body of the protobuf message SubagentFinishedEvent into x.
@@ -5414,37 +3145,7 @@ func (x *SubagentFinishedEvent) readProto(w *wire.ProtoReader) *Error {
 				w.Skip(wt)
 				continue
 			}
-			if err := func(w *wire.ProtoReader) *Error {
-				for {
-					num, wt, ok := w.Next()
-					if !ok {
-						break
-					}
-					switch num {
-					case 2:
-						if wt != 0 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.Timestamp = wire.Ptr(int64(w.Varint()))
-					case 3:
-						if wt != 2 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.RawEvent = wire.WireValue(w, "rawEvent")
-					case 4:
-						if wt != 2 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.Metadata = wire.WireStruct(w, "metadata")
-					default:
-						w.Skip(wt)
-					}
-				}
-				return w.Err()
-			}(wire.NewProtoReader(w.LenBytes())); err != nil {
+			if err := x.BaseEvent.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
 				return err.Under("base_event")
 			}
 		case 2:
@@ -5514,37 +3215,7 @@ func (x *SubagentErrorEvent) readProto(w *wire.ProtoReader) *Error {
 				w.Skip(wt)
 				continue
 			}
-			if err := func(w *wire.ProtoReader) *Error {
-				for {
-					num, wt, ok := w.Next()
-					if !ok {
-						break
-					}
-					switch num {
-					case 2:
-						if wt != 0 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.Timestamp = wire.Ptr(int64(w.Varint()))
-					case 3:
-						if wt != 2 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.RawEvent = wire.WireValue(w, "rawEvent")
-					case 4:
-						if wt != 2 {
-							w.Skip(wt)
-							continue
-						}
-						x.BaseEvent.Metadata = wire.WireStruct(w, "metadata")
-					default:
-						w.Skip(wt)
-					}
-				}
-				return w.Err()
-			}(wire.NewProtoReader(w.LenBytes())); err != nil {
+			if err := x.BaseEvent.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
 				return err.Under("base_event")
 			}
 		case 2:
@@ -5569,10 +3240,7 @@ func (x *SubagentErrorEvent) readProto(w *wire.ProtoReader) *Error {
 			w.Skip(wt)
 		}
 	}
-	if w.Err() != nil {
-		return w.Err()
-	}
-	return nil
+	return w.Err()
 }
 
 // readProto reads the body of the protobuf message TextInputPart into x.
@@ -5605,10 +3273,7 @@ func (x *TextPart) readProto(w *wire.ProtoReader) *Error {
 			w.Skip(wt)
 		}
 	}
-	if w.Err() != nil {
-		return w.Err()
-	}
-	return nil
+	return w.Err()
 }
 
 // readProto reads the body of the protobuf message ImageInputPart into x.
@@ -5645,10 +3310,7 @@ func (x *ImagePart) readProto(w *wire.ProtoReader) *Error {
 			w.Skip(wt)
 		}
 	}
-	if w.Err() != nil {
-		return w.Err()
-	}
-	return nil
+	return w.Err()
 }
 
 // readProto reads the body of the protobuf message AudioInputPart into x.
@@ -5685,10 +3347,7 @@ func (x *AudioPart) readProto(w *wire.ProtoReader) *Error {
 			w.Skip(wt)
 		}
 	}
-	if w.Err() != nil {
-		return w.Err()
-	}
-	return nil
+	return w.Err()
 }
 
 // readProto reads the body of the protobuf message VideoInputPart into x.
@@ -5725,10 +3384,7 @@ func (x *VideoPart) readProto(w *wire.ProtoReader) *Error {
 			w.Skip(wt)
 		}
 	}
-	if w.Err() != nil {
-		return w.Err()
-	}
-	return nil
+	return w.Err()
 }
 
 // readProto reads the body of the protobuf message DocumentInputPart into x.
@@ -5765,10 +3421,7 @@ func (x *DocumentPart) readProto(w *wire.ProtoReader) *Error {
 			w.Skip(wt)
 		}
 	}
-	if w.Err() != nil {
-		return w.Err()
-	}
-	return nil
+	return w.Err()
 }
 
 // readProto reads the body of the protobuf message JsonPatchOperation into x.
@@ -5795,10 +3448,7 @@ func (x *AddOperation) readProto(w *wire.ProtoReader) *Error {
 			w.Skip(wt)
 		}
 	}
-	if w.Err() != nil {
-		return w.Err()
-	}
-	return nil
+	return w.Err()
 }
 
 // readProto reads the body of the protobuf message JsonPatchOperation into x.
@@ -5819,10 +3469,7 @@ func (x *RemoveOperation) readProto(w *wire.ProtoReader) *Error {
 			w.Skip(wt)
 		}
 	}
-	if w.Err() != nil {
-		return w.Err()
-	}
-	return nil
+	return w.Err()
 }
 
 // readProto reads the body of the protobuf message JsonPatchOperation into x.
@@ -5849,10 +3496,7 @@ func (x *ReplaceOperation) readProto(w *wire.ProtoReader) *Error {
 			w.Skip(wt)
 		}
 	}
-	if w.Err() != nil {
-		return w.Err()
-	}
-	return nil
+	return w.Err()
 }
 
 // readProto reads the body of the protobuf message JsonPatchOperation into x.
@@ -5879,10 +3523,7 @@ func (x *MoveOperation) readProto(w *wire.ProtoReader) *Error {
 			w.Skip(wt)
 		}
 	}
-	if w.Err() != nil {
-		return w.Err()
-	}
-	return nil
+	return w.Err()
 }
 
 // readProto reads the body of the protobuf message JsonPatchOperation into x.
@@ -5909,10 +3550,7 @@ func (x *CopyOperation) readProto(w *wire.ProtoReader) *Error {
 			w.Skip(wt)
 		}
 	}
-	if w.Err() != nil {
-		return w.Err()
-	}
-	return nil
+	return w.Err()
 }
 
 // readProto reads the body of the protobuf message JsonPatchOperation into x.
@@ -5939,10 +3577,7 @@ func (x *TestOperation) readProto(w *wire.ProtoReader) *Error {
 			w.Skip(wt)
 		}
 	}
-	if w.Err() != nil {
-		return w.Err()
-	}
-	return nil
+	return w.Err()
 }
 
 // readProto reads the body of the protobuf message Message into x.
@@ -5999,10 +3634,7 @@ func (x *DeveloperMessage) readProto(w *wire.ProtoReader) *Error {
 			w.Skip(wt)
 		}
 	}
-	if w.Err() != nil {
-		return w.Err()
-	}
-	return nil
+	return w.Err()
 }
 
 // readProto reads the body of the protobuf message Message into x.
@@ -6059,10 +3691,7 @@ func (x *SystemMessage) readProto(w *wire.ProtoReader) *Error {
 			w.Skip(wt)
 		}
 	}
-	if w.Err() != nil {
-		return w.Err()
-	}
-	return nil
+	return w.Err()
 }
 
 // readProto reads the body of the protobuf message Message into x.
@@ -6129,10 +3758,7 @@ func (x *AssistantMessage) readProto(w *wire.ProtoReader) *Error {
 			w.Skip(wt)
 		}
 	}
-	if w.Err() != nil {
-		return w.Err()
-	}
-	return nil
+	return w.Err()
 }
 
 // readProto reads the body of the protobuf message Message into x.
@@ -6390,10 +4016,7 @@ func (x *ReasoningMessage) readProto(w *wire.ProtoReader) *Error {
 			w.Skip(wt)
 		}
 	}
-	if w.Err() != nil {
-		return w.Err()
-	}
-	return nil
+	return w.Err()
 }
 
 // readProto reads the body of the protobuf message RunAgentInput into x.
@@ -6484,10 +4107,7 @@ func (x *RunAgentInput) readProto(w *wire.ProtoReader) *Error {
 			w.Skip(wt)
 		}
 	}
-	if w.Err() != nil {
-		return w.Err()
-	}
-	return nil
+	return w.Err()
 }
 
 // readProto reads the body of the protobuf message Interrupt into x.
@@ -6550,10 +4170,7 @@ func (x *Interrupt) readProto(w *wire.ProtoReader) *Error {
 			w.Skip(wt)
 		}
 	}
-	if w.Err() != nil {
-		return w.Err()
-	}
-	return nil
+	return w.Err()
 }
 
 // readProto reads the body of the protobuf message Usage into x.
@@ -6616,10 +4233,7 @@ func (x *TokenUsage) readProto(w *wire.ProtoReader) *Error {
 			w.Skip(wt)
 		}
 	}
-	if w.Err() != nil {
-		return w.Err()
-	}
-	return nil
+	return w.Err()
 }
 
 // readProto reads the body of the protobuf message InputContentDataSource into x.
@@ -6646,10 +4260,7 @@ func (x *DataSource) readProto(w *wire.ProtoReader) *Error {
 			w.Skip(wt)
 		}
 	}
-	if w.Err() != nil {
-		return w.Err()
-	}
-	return nil
+	return w.Err()
 }
 
 // readProto reads the body of the protobuf message InputContentUrlSource into x.
@@ -6676,10 +4287,7 @@ func (x *URLSource) readProto(w *wire.ProtoReader) *Error {
 			w.Skip(wt)
 		}
 	}
-	if w.Err() != nil {
-		return w.Err()
-	}
-	return nil
+	return w.Err()
 }
 
 // readProto reads the body of the protobuf message InputContentFileSource into x.
@@ -6712,10 +4320,7 @@ func (x *FileSource) readProto(w *wire.ProtoReader) *Error {
 			w.Skip(wt)
 		}
 	}
-	if w.Err() != nil {
-		return w.Err()
-	}
-	return nil
+	return w.Err()
 }
 
 // readProto reads the body of the protobuf message ToolCall into x.
@@ -6762,10 +4367,7 @@ func (x *ToolCall) readProto(w *wire.ProtoReader) *Error {
 			w.Skip(wt)
 		}
 	}
-	if w.Err() != nil {
-		return w.Err()
-	}
-	return nil
+	return w.Err()
 }
 
 // readProto reads the body of the protobuf message Tool into x.
@@ -6804,10 +4406,7 @@ func (x *Tool) readProto(w *wire.ProtoReader) *Error {
 			w.Skip(wt)
 		}
 	}
-	if w.Err() != nil {
-		return w.Err()
-	}
-	return nil
+	return w.Err()
 }
 
 // readProto reads the body of the protobuf message Context into x.
@@ -6834,10 +4433,7 @@ func (x *Context) readProto(w *wire.ProtoReader) *Error {
 			w.Skip(wt)
 		}
 	}
-	if w.Err() != nil {
-		return w.Err()
-	}
-	return nil
+	return w.Err()
 }
 
 // readProto reads the body of the protobuf message ResumeEntry into x.
@@ -6876,10 +4472,7 @@ func (x *ResumeEntry) readProto(w *wire.ProtoReader) *Error {
 			w.Skip(wt)
 		}
 	}
-	if w.Err() != nil {
-		return w.Err()
-	}
-	return nil
+	return w.Err()
 }
 
 // readProto reads the body of the protobuf message ToolCall.Function into x.
@@ -6906,10 +4499,7 @@ func (x *FunctionCall) readProto(w *wire.ProtoReader) *Error {
 			w.Skip(wt)
 		}
 	}
-	if w.Err() != nil {
-		return w.Err()
-	}
-	return nil
+	return w.Err()
 }
 
 // readContentPartProto reads the body of the protobuf message InputContent as a ContentPart.

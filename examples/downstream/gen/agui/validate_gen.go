@@ -20,23 +20,8 @@ func (x *TextMessageStartEvent) validate() *Error {
 	if x == nil {
 		return wire.RequiredError("")
 	}
-	if x.BaseEvent.Timestamp != nil {
-		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
-			return wire.ValidationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
-		}
-		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
-			return wire.ValidationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
-		}
-	}
-	if x.BaseEvent.RawEvent != nil {
-		if err := wire.CheckRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
-			return err
-		}
-	}
-	if x.BaseEvent.Metadata != nil {
-		if err := wire.CheckRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
-			return err
-		}
+	if err := x.BaseEvent.validate(); err != nil {
+		return err
 	}
 	if x.Role != nil {
 		if !(*x.Role).Valid() {
@@ -56,25 +41,7 @@ func (x *TextMessageContentEvent) validate() *Error {
 	if x == nil {
 		return wire.RequiredError("")
 	}
-	if x.BaseEvent.Timestamp != nil {
-		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
-			return wire.ValidationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
-		}
-		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
-			return wire.ValidationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
-		}
-	}
-	if x.BaseEvent.RawEvent != nil {
-		if err := wire.CheckRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
-			return err
-		}
-	}
-	if x.BaseEvent.Metadata != nil {
-		if err := wire.CheckRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
-			return err
-		}
-	}
-	return nil
+	return x.BaseEvent.validate()
 }
 
 // Validate checks x against the schema's constraints and returns the first
@@ -87,25 +54,7 @@ func (x *TextMessageEndEvent) validate() *Error {
 	if x == nil {
 		return wire.RequiredError("")
 	}
-	if x.BaseEvent.Timestamp != nil {
-		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
-			return wire.ValidationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
-		}
-		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
-			return wire.ValidationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
-		}
-	}
-	if x.BaseEvent.RawEvent != nil {
-		if err := wire.CheckRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
-			return err
-		}
-	}
-	if x.BaseEvent.Metadata != nil {
-		if err := wire.CheckRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
-			return err
-		}
-	}
-	return nil
+	return x.BaseEvent.validate()
 }
 
 // Validate checks x against the schema's constraints and returns the first
@@ -118,23 +67,8 @@ func (x *TextMessageChunkEvent) validate() *Error {
 	if x == nil {
 		return wire.RequiredError("")
 	}
-	if x.BaseEvent.Timestamp != nil {
-		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
-			return wire.ValidationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
-		}
-		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
-			return wire.ValidationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
-		}
-	}
-	if x.BaseEvent.RawEvent != nil {
-		if err := wire.CheckRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
-			return err
-		}
-	}
-	if x.BaseEvent.Metadata != nil {
-		if err := wire.CheckRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
-			return err
-		}
+	if err := x.BaseEvent.validate(); err != nil {
+		return err
 	}
 	if x.Role != nil {
 		if !(*x.Role).Valid() {
@@ -154,25 +88,7 @@ func (x *ToolCallStartEvent) validate() *Error {
 	if x == nil {
 		return wire.RequiredError("")
 	}
-	if x.BaseEvent.Timestamp != nil {
-		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
-			return wire.ValidationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
-		}
-		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
-			return wire.ValidationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
-		}
-	}
-	if x.BaseEvent.RawEvent != nil {
-		if err := wire.CheckRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
-			return err
-		}
-	}
-	if x.BaseEvent.Metadata != nil {
-		if err := wire.CheckRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
-			return err
-		}
-	}
-	return nil
+	return x.BaseEvent.validate()
 }
 
 // Validate checks x against the schema's constraints and returns the first
@@ -185,25 +101,7 @@ func (x *ToolCallArgsEvent) validate() *Error {
 	if x == nil {
 		return wire.RequiredError("")
 	}
-	if x.BaseEvent.Timestamp != nil {
-		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
-			return wire.ValidationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
-		}
-		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
-			return wire.ValidationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
-		}
-	}
-	if x.BaseEvent.RawEvent != nil {
-		if err := wire.CheckRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
-			return err
-		}
-	}
-	if x.BaseEvent.Metadata != nil {
-		if err := wire.CheckRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
-			return err
-		}
-	}
-	return nil
+	return x.BaseEvent.validate()
 }
 
 // Validate checks x against the schema's constraints and returns the first
@@ -216,25 +114,7 @@ func (x *ToolCallEndEvent) validate() *Error {
 	if x == nil {
 		return wire.RequiredError("")
 	}
-	if x.BaseEvent.Timestamp != nil {
-		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
-			return wire.ValidationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
-		}
-		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
-			return wire.ValidationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
-		}
-	}
-	if x.BaseEvent.RawEvent != nil {
-		if err := wire.CheckRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
-			return err
-		}
-	}
-	if x.BaseEvent.Metadata != nil {
-		if err := wire.CheckRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
-			return err
-		}
-	}
-	return nil
+	return x.BaseEvent.validate()
 }
 
 // Validate checks x against the schema's constraints and returns the first
@@ -247,25 +127,7 @@ func (x *ToolCallChunkEvent) validate() *Error {
 	if x == nil {
 		return wire.RequiredError("")
 	}
-	if x.BaseEvent.Timestamp != nil {
-		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
-			return wire.ValidationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
-		}
-		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
-			return wire.ValidationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
-		}
-	}
-	if x.BaseEvent.RawEvent != nil {
-		if err := wire.CheckRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
-			return err
-		}
-	}
-	if x.BaseEvent.Metadata != nil {
-		if err := wire.CheckRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
-			return err
-		}
-	}
-	return nil
+	return x.BaseEvent.validate()
 }
 
 // Validate checks x against the schema's constraints and returns the first
@@ -278,23 +140,8 @@ func (x *ToolCallResultEvent) validate() *Error {
 	if x == nil {
 		return wire.RequiredError("")
 	}
-	if x.BaseEvent.Timestamp != nil {
-		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
-			return wire.ValidationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
-		}
-		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
-			return wire.ValidationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
-		}
-	}
-	if x.BaseEvent.RawEvent != nil {
-		if err := wire.CheckRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
-			return err
-		}
-	}
-	if x.BaseEvent.Metadata != nil {
-		if err := wire.CheckRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
-			return err
-		}
+	if err := x.BaseEvent.validate(); err != nil {
+		return err
 	}
 	if err := x.Content.validate(); err != nil {
 		return err.Under("content")
@@ -315,23 +162,8 @@ func (x *StateSnapshotEvent) validate() *Error {
 	if x == nil {
 		return wire.RequiredError("")
 	}
-	if x.BaseEvent.Timestamp != nil {
-		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
-			return wire.ValidationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
-		}
-		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
-			return wire.ValidationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
-		}
-	}
-	if x.BaseEvent.RawEvent != nil {
-		if err := wire.CheckRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
-			return err
-		}
-	}
-	if x.BaseEvent.Metadata != nil {
-		if err := wire.CheckRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
-			return err
-		}
+	if err := x.BaseEvent.validate(); err != nil {
+		return err
 	}
 	if err := wire.CheckRaw("snapshot", x.Snapshot, false, false); err != nil {
 		return err
@@ -349,23 +181,8 @@ func (x *StateDeltaEvent) validate() *Error {
 	if x == nil {
 		return wire.RequiredError("")
 	}
-	if x.BaseEvent.Timestamp != nil {
-		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
-			return wire.ValidationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
-		}
-		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
-			return wire.ValidationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
-		}
-	}
-	if x.BaseEvent.RawEvent != nil {
-		if err := wire.CheckRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
-			return err
-		}
-	}
-	if x.BaseEvent.Metadata != nil {
-		if err := wire.CheckRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
-			return err
-		}
+	if err := x.BaseEvent.validate(); err != nil {
+		return err
 	}
 	for i := range x.Delta {
 		if x.Delta[i] == nil {
@@ -388,23 +205,8 @@ func (x *MessagesSnapshotEvent) validate() *Error {
 	if x == nil {
 		return wire.RequiredError("")
 	}
-	if x.BaseEvent.Timestamp != nil {
-		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
-			return wire.ValidationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
-		}
-		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
-			return wire.ValidationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
-		}
-	}
-	if x.BaseEvent.RawEvent != nil {
-		if err := wire.CheckRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
-			return err
-		}
-	}
-	if x.BaseEvent.Metadata != nil {
-		if err := wire.CheckRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
-			return err
-		}
+	if err := x.BaseEvent.validate(); err != nil {
+		return err
 	}
 	for i := range x.Messages {
 		if x.Messages[i] == nil {
@@ -427,23 +229,8 @@ func (x *ActivitySnapshotEvent) validate() *Error {
 	if x == nil {
 		return wire.RequiredError("")
 	}
-	if x.BaseEvent.Timestamp != nil {
-		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
-			return wire.ValidationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
-		}
-		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
-			return wire.ValidationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
-		}
-	}
-	if x.BaseEvent.RawEvent != nil {
-		if err := wire.CheckRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
-			return err
-		}
-	}
-	if x.BaseEvent.Metadata != nil {
-		if err := wire.CheckRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
-			return err
-		}
+	if err := x.BaseEvent.validate(); err != nil {
+		return err
 	}
 	if err := wire.CheckRaw("content", x.Content, false, true); err != nil {
 		return err
@@ -461,23 +248,8 @@ func (x *ActivityDeltaEvent) validate() *Error {
 	if x == nil {
 		return wire.RequiredError("")
 	}
-	if x.BaseEvent.Timestamp != nil {
-		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
-			return wire.ValidationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
-		}
-		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
-			return wire.ValidationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
-		}
-	}
-	if x.BaseEvent.RawEvent != nil {
-		if err := wire.CheckRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
-			return err
-		}
-	}
-	if x.BaseEvent.Metadata != nil {
-		if err := wire.CheckRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
-			return err
-		}
+	if err := x.BaseEvent.validate(); err != nil {
+		return err
 	}
 	for i := range x.Patch {
 		if x.Patch[i] == nil {
@@ -500,23 +272,8 @@ func (x *RawEvent) validate() *Error {
 	if x == nil {
 		return wire.RequiredError("")
 	}
-	if x.BaseEvent.Timestamp != nil {
-		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
-			return wire.ValidationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
-		}
-		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
-			return wire.ValidationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
-		}
-	}
-	if x.BaseEvent.RawEvent != nil {
-		if err := wire.CheckRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
-			return err
-		}
-	}
-	if x.BaseEvent.Metadata != nil {
-		if err := wire.CheckRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
-			return err
-		}
+	if err := x.BaseEvent.validate(); err != nil {
+		return err
 	}
 	if err := wire.CheckRaw("event", x.Event, false, false); err != nil {
 		return err
@@ -534,23 +291,8 @@ func (x *CustomEvent) validate() *Error {
 	if x == nil {
 		return wire.RequiredError("")
 	}
-	if x.BaseEvent.Timestamp != nil {
-		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
-			return wire.ValidationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
-		}
-		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
-			return wire.ValidationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
-		}
-	}
-	if x.BaseEvent.RawEvent != nil {
-		if err := wire.CheckRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
-			return err
-		}
-	}
-	if x.BaseEvent.Metadata != nil {
-		if err := wire.CheckRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
-			return err
-		}
+	if err := x.BaseEvent.validate(); err != nil {
+		return err
 	}
 	if err := wire.CheckRaw("value", x.Value, false, false); err != nil {
 		return err
@@ -568,23 +310,8 @@ func (x *RunStartedEvent) validate() *Error {
 	if x == nil {
 		return wire.RequiredError("")
 	}
-	if x.BaseEvent.Timestamp != nil {
-		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
-			return wire.ValidationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
-		}
-		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
-			return wire.ValidationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
-		}
-	}
-	if x.BaseEvent.RawEvent != nil {
-		if err := wire.CheckRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
-			return err
-		}
-	}
-	if x.BaseEvent.Metadata != nil {
-		if err := wire.CheckRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
-			return err
-		}
+	if err := x.BaseEvent.validate(); err != nil {
+		return err
 	}
 	if x.Input != nil {
 		if err := x.Input.validate(); err != nil {
@@ -604,23 +331,8 @@ func (x *RunFinishedEvent) validate() *Error {
 	if x == nil {
 		return wire.RequiredError("")
 	}
-	if x.BaseEvent.Timestamp != nil {
-		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
-			return wire.ValidationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
-		}
-		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
-			return wire.ValidationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
-		}
-	}
-	if x.BaseEvent.RawEvent != nil {
-		if err := wire.CheckRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
-			return err
-		}
-	}
-	if x.BaseEvent.Metadata != nil {
-		if err := wire.CheckRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
-			return err
-		}
+	if err := x.BaseEvent.validate(); err != nil {
+		return err
 	}
 	if x.Result != nil {
 		if err := wire.CheckRaw("result", x.Result, true, false); err != nil {
@@ -650,23 +362,8 @@ func (x *RunErrorEvent) validate() *Error {
 	if x == nil {
 		return wire.RequiredError("")
 	}
-	if x.BaseEvent.Timestamp != nil {
-		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
-			return wire.ValidationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
-		}
-		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
-			return wire.ValidationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
-		}
-	}
-	if x.BaseEvent.RawEvent != nil {
-		if err := wire.CheckRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
-			return err
-		}
-	}
-	if x.BaseEvent.Metadata != nil {
-		if err := wire.CheckRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
-			return err
-		}
+	if err := x.BaseEvent.validate(); err != nil {
+		return err
 	}
 	for i := range x.Usage {
 		if err := x.Usage[i].validate(); err != nil {
@@ -686,25 +383,7 @@ func (x *StepStartedEvent) validate() *Error {
 	if x == nil {
 		return wire.RequiredError("")
 	}
-	if x.BaseEvent.Timestamp != nil {
-		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
-			return wire.ValidationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
-		}
-		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
-			return wire.ValidationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
-		}
-	}
-	if x.BaseEvent.RawEvent != nil {
-		if err := wire.CheckRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
-			return err
-		}
-	}
-	if x.BaseEvent.Metadata != nil {
-		if err := wire.CheckRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
-			return err
-		}
-	}
-	return nil
+	return x.BaseEvent.validate()
 }
 
 // Validate checks x against the schema's constraints and returns the first
@@ -717,25 +396,7 @@ func (x *StepFinishedEvent) validate() *Error {
 	if x == nil {
 		return wire.RequiredError("")
 	}
-	if x.BaseEvent.Timestamp != nil {
-		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
-			return wire.ValidationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
-		}
-		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
-			return wire.ValidationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
-		}
-	}
-	if x.BaseEvent.RawEvent != nil {
-		if err := wire.CheckRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
-			return err
-		}
-	}
-	if x.BaseEvent.Metadata != nil {
-		if err := wire.CheckRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
-			return err
-		}
-	}
-	return nil
+	return x.BaseEvent.validate()
 }
 
 // Validate checks x against the schema's constraints and returns the first
@@ -748,25 +409,7 @@ func (x *ReasoningStartEvent) validate() *Error {
 	if x == nil {
 		return wire.RequiredError("")
 	}
-	if x.BaseEvent.Timestamp != nil {
-		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
-			return wire.ValidationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
-		}
-		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
-			return wire.ValidationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
-		}
-	}
-	if x.BaseEvent.RawEvent != nil {
-		if err := wire.CheckRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
-			return err
-		}
-	}
-	if x.BaseEvent.Metadata != nil {
-		if err := wire.CheckRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
-			return err
-		}
-	}
-	return nil
+	return x.BaseEvent.validate()
 }
 
 // Validate checks x against the schema's constraints and returns the first
@@ -779,25 +422,7 @@ func (x *ReasoningMessageStartEvent) validate() *Error {
 	if x == nil {
 		return wire.RequiredError("")
 	}
-	if x.BaseEvent.Timestamp != nil {
-		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
-			return wire.ValidationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
-		}
-		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
-			return wire.ValidationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
-		}
-	}
-	if x.BaseEvent.RawEvent != nil {
-		if err := wire.CheckRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
-			return err
-		}
-	}
-	if x.BaseEvent.Metadata != nil {
-		if err := wire.CheckRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
-			return err
-		}
-	}
-	return nil
+	return x.BaseEvent.validate()
 }
 
 // Validate checks x against the schema's constraints and returns the first
@@ -810,25 +435,7 @@ func (x *ReasoningMessageContentEvent) validate() *Error {
 	if x == nil {
 		return wire.RequiredError("")
 	}
-	if x.BaseEvent.Timestamp != nil {
-		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
-			return wire.ValidationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
-		}
-		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
-			return wire.ValidationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
-		}
-	}
-	if x.BaseEvent.RawEvent != nil {
-		if err := wire.CheckRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
-			return err
-		}
-	}
-	if x.BaseEvent.Metadata != nil {
-		if err := wire.CheckRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
-			return err
-		}
-	}
-	return nil
+	return x.BaseEvent.validate()
 }
 
 // Validate checks x against the schema's constraints and returns the first
@@ -841,25 +448,7 @@ func (x *ReasoningMessageEndEvent) validate() *Error {
 	if x == nil {
 		return wire.RequiredError("")
 	}
-	if x.BaseEvent.Timestamp != nil {
-		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
-			return wire.ValidationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
-		}
-		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
-			return wire.ValidationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
-		}
-	}
-	if x.BaseEvent.RawEvent != nil {
-		if err := wire.CheckRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
-			return err
-		}
-	}
-	if x.BaseEvent.Metadata != nil {
-		if err := wire.CheckRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
-			return err
-		}
-	}
-	return nil
+	return x.BaseEvent.validate()
 }
 
 // Validate checks x against the schema's constraints and returns the first
@@ -872,25 +461,7 @@ func (x *ReasoningMessageChunkEvent) validate() *Error {
 	if x == nil {
 		return wire.RequiredError("")
 	}
-	if x.BaseEvent.Timestamp != nil {
-		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
-			return wire.ValidationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
-		}
-		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
-			return wire.ValidationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
-		}
-	}
-	if x.BaseEvent.RawEvent != nil {
-		if err := wire.CheckRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
-			return err
-		}
-	}
-	if x.BaseEvent.Metadata != nil {
-		if err := wire.CheckRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
-			return err
-		}
-	}
-	return nil
+	return x.BaseEvent.validate()
 }
 
 // Validate checks x against the schema's constraints and returns the first
@@ -903,25 +474,7 @@ func (x *ReasoningEndEvent) validate() *Error {
 	if x == nil {
 		return wire.RequiredError("")
 	}
-	if x.BaseEvent.Timestamp != nil {
-		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
-			return wire.ValidationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
-		}
-		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
-			return wire.ValidationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
-		}
-	}
-	if x.BaseEvent.RawEvent != nil {
-		if err := wire.CheckRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
-			return err
-		}
-	}
-	if x.BaseEvent.Metadata != nil {
-		if err := wire.CheckRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
-			return err
-		}
-	}
-	return nil
+	return x.BaseEvent.validate()
 }
 
 // Validate checks x against the schema's constraints and returns the first
@@ -934,23 +487,8 @@ func (x *ReasoningEncryptedValueEvent) validate() *Error {
 	if x == nil {
 		return wire.RequiredError("")
 	}
-	if x.BaseEvent.Timestamp != nil {
-		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
-			return wire.ValidationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
-		}
-		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
-			return wire.ValidationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
-		}
-	}
-	if x.BaseEvent.RawEvent != nil {
-		if err := wire.CheckRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
-			return err
-		}
-	}
-	if x.BaseEvent.Metadata != nil {
-		if err := wire.CheckRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
-			return err
-		}
+	if err := x.BaseEvent.validate(); err != nil {
+		return err
 	}
 	if !x.Subtype.Valid() {
 		return wire.EnumError("subtype", string(x.Subtype), "\"tool-call\", \"message\"")
@@ -968,25 +506,7 @@ func (x *SubagentStartedEvent) validate() *Error {
 	if x == nil {
 		return wire.RequiredError("")
 	}
-	if x.BaseEvent.Timestamp != nil {
-		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
-			return wire.ValidationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
-		}
-		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
-			return wire.ValidationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
-		}
-	}
-	if x.BaseEvent.RawEvent != nil {
-		if err := wire.CheckRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
-			return err
-		}
-	}
-	if x.BaseEvent.Metadata != nil {
-		if err := wire.CheckRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
-			return err
-		}
-	}
-	return nil
+	return x.BaseEvent.validate()
 }
 
 // Validate checks x against the schema's constraints and returns the first
@@ -999,23 +519,8 @@ func (x *SubagentFinishedEvent) validate() *Error {
 	if x == nil {
 		return wire.RequiredError("")
 	}
-	if x.BaseEvent.Timestamp != nil {
-		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
-			return wire.ValidationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
-		}
-		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
-			return wire.ValidationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
-		}
-	}
-	if x.BaseEvent.RawEvent != nil {
-		if err := wire.CheckRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
-			return err
-		}
-	}
-	if x.BaseEvent.Metadata != nil {
-		if err := wire.CheckRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
-			return err
-		}
+	if err := x.BaseEvent.validate(); err != nil {
+		return err
 	}
 	if x.Result != nil {
 		if err := wire.CheckRaw("result", x.Result, true, false); err != nil {
@@ -1040,25 +545,7 @@ func (x *SubagentErrorEvent) validate() *Error {
 	if x == nil {
 		return wire.RequiredError("")
 	}
-	if x.BaseEvent.Timestamp != nil {
-		if (*x.BaseEvent.Timestamp) < -9007199254740991 {
-			return wire.ValidationError("timestamp", "minimum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is less than the minimum -9007199254740991")
-		}
-		if (*x.BaseEvent.Timestamp) > 9007199254740991 {
-			return wire.ValidationError("timestamp", "maximum", strconv.FormatInt((*x.BaseEvent.Timestamp), 10)+" is greater than the maximum 9007199254740991")
-		}
-	}
-	if x.BaseEvent.RawEvent != nil {
-		if err := wire.CheckRaw("rawEvent", x.BaseEvent.RawEvent, true, false); err != nil {
-			return err
-		}
-	}
-	if x.BaseEvent.Metadata != nil {
-		if err := wire.CheckRaw("metadata", x.BaseEvent.Metadata, false, true); err != nil {
-			return err
-		}
-	}
-	return nil
+	return x.BaseEvent.validate()
 }
 
 // Validate checks x against the schema's constraints and returns the first
@@ -1254,12 +741,7 @@ func (x *DeveloperMessage) validate() *Error {
 	if x == nil {
 		return wire.RequiredError("")
 	}
-	if x.BaseMessage.Metadata != nil {
-		if err := wire.CheckRaw("metadata", x.BaseMessage.Metadata, false, true); err != nil {
-			return err
-		}
-	}
-	return nil
+	return x.BaseMessage.validate()
 }
 
 // Validate checks x against the schema's constraints and returns the first
@@ -1272,12 +754,7 @@ func (x *SystemMessage) validate() *Error {
 	if x == nil {
 		return wire.RequiredError("")
 	}
-	if x.BaseMessage.Metadata != nil {
-		if err := wire.CheckRaw("metadata", x.BaseMessage.Metadata, false, true); err != nil {
-			return err
-		}
-	}
-	return nil
+	return x.BaseMessage.validate()
 }
 
 // Validate checks x against the schema's constraints and returns the first
@@ -1290,10 +767,8 @@ func (x *AssistantMessage) validate() *Error {
 	if x == nil {
 		return wire.RequiredError("")
 	}
-	if x.BaseMessage.Metadata != nil {
-		if err := wire.CheckRaw("metadata", x.BaseMessage.Metadata, false, true); err != nil {
-			return err
-		}
+	if err := x.BaseMessage.validate(); err != nil {
+		return err
 	}
 	for i := range x.ToolCalls {
 		if err := x.ToolCalls[i].validate(); err != nil {
@@ -1313,10 +788,8 @@ func (x *UserMessage) validate() *Error {
 	if x == nil {
 		return wire.RequiredError("")
 	}
-	if x.BaseMessage.Metadata != nil {
-		if err := wire.CheckRaw("metadata", x.BaseMessage.Metadata, false, true); err != nil {
-			return err
-		}
+	if err := x.BaseMessage.validate(); err != nil {
+		return err
 	}
 	if err := x.Content.validate(); err != nil {
 		return err.Under("content")
@@ -2314,6 +1787,39 @@ func (x *ModerationPayload) validate() *Error {
 			return err
 		}
 		if err := wire.CheckMaximum("confidence", (*x.Confidence), 1.0); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// validate checks the members that the types composing BaseEvent take from it.
+func (x *BaseEvent) validate() *Error {
+	if x.Timestamp != nil {
+		if (*x.Timestamp) < -9007199254740991 {
+			return wire.ValidationError("timestamp", "minimum", strconv.FormatInt((*x.Timestamp), 10)+" is less than the minimum -9007199254740991")
+		}
+		if (*x.Timestamp) > 9007199254740991 {
+			return wire.ValidationError("timestamp", "maximum", strconv.FormatInt((*x.Timestamp), 10)+" is greater than the maximum 9007199254740991")
+		}
+	}
+	if x.RawEvent != nil {
+		if err := wire.CheckRaw("rawEvent", x.RawEvent, true, false); err != nil {
+			return err
+		}
+	}
+	if x.Metadata != nil {
+		if err := wire.CheckRaw("metadata", x.Metadata, false, true); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// validate checks the members that the types composing BaseMessage take from it.
+func (x *BaseMessage) validate() *Error {
+	if x.Metadata != nil {
+		if err := wire.CheckRaw("metadata", x.Metadata, false, true); err != nil {
 			return err
 		}
 	}

@@ -19,10 +19,8 @@ func (x *Circle) validate() *Error {
 	if x == nil {
 		return wire.RequiredError("")
 	}
-	if x.Base.Extra != nil {
-		if err := wire.CheckRaw("extra", x.Base.Extra, true, false); err != nil {
-			return err
-		}
+	if err := x.Base.validate(); err != nil {
+		return err
 	}
 	if err := wire.CheckFinite("radius", x.Radius); err != nil {
 		return err
@@ -48,10 +46,8 @@ func (x *Polygon) validate() *Error {
 	if x == nil {
 		return wire.RequiredError("")
 	}
-	if x.Base.Extra != nil {
-		if err := wire.CheckRaw("extra", x.Base.Extra, true, false); err != nil {
-			return err
-		}
+	if err := x.Base.validate(); err != nil {
+		return err
 	}
 	if err := wire.CheckMinItems("points", len(x.Points), 3); err != nil {
 		return err
@@ -98,6 +94,16 @@ func (x *Point) validate() *Error {
 		return false
 	}); err != nil {
 		return err
+	}
+	return nil
+}
+
+// validate checks the members that the types composing Base take from it.
+func (x *Base) validate() *Error {
+	if x.Extra != nil {
+		if err := wire.CheckRaw("extra", x.Extra, true, false); err != nil {
+			return err
+		}
 	}
 	return nil
 }
