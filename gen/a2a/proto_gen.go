@@ -46,37 +46,21 @@ func (x *SendMessageConfiguration) UnmarshalProto(data []byte) error {
 
 func (x *SendMessageConfiguration) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.AcceptedOutputModes = append(x.AcceptedOutputModes, wire.WireString(w))
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.TaskPushNotificationConfig = readTaskPushNotificationConfigProto(w, "taskPushNotificationConfig")
-		case 3:
-			if wt != 0 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireVarint:
 			x.HistoryLength = wire.Ptr(int32(w.Varint()))
-		case 4:
-			if wt != 0 {
-				w.Skip(wt)
-				continue
-			}
+		case 4<<3 | wire.WireVarint:
 			x.ReturnImmediately = w.Varint() != 0
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -150,49 +134,25 @@ func (x *Task) UnmarshalProto(data []byte) error {
 
 func (x *Task) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.ID = wire.WireString(w)
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.ContextID = wire.WireString(w)
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.Status = readTaskStatusProto(w, "status")
-		case 4:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 4<<3 | wire.WireBytes:
 			x.Artifacts = append(x.Artifacts, readArtifactProto(w, "artifacts"))
-		case 5:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 5<<3 | wire.WireBytes:
 			x.History = append(x.History, readMessageProto(w, "history"))
-		case 6:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 6<<3 | wire.WireBytes:
 			x.Metadata = wire.WireStruct(w, "metadata")
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -259,31 +219,19 @@ func (x *TaskStatus) UnmarshalProto(data []byte) error {
 
 func (x *TaskStatus) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 0 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireVarint:
 			x.State = TaskState(int32(w.Varint()))
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.Message = readMessageProto(w, "message")
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.Timestamp = wire.WireTimestamp(w, "timestamp")
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -354,55 +302,27 @@ func (x *Part) UnmarshalProto(data []byte) error {
 
 func (x *Part) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.Content = &PartText{Text: wire.WireString(w)}
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.Content = &PartRaw{Raw: bytes.Clone(w.LenBytes())}
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.Content = &PartURL{URL: wire.WireString(w)}
-		case 4:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 4<<3 | wire.WireBytes:
 			x.Content = &PartData{Data: wire.WireValue(w, "data")}
-		case 5:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 5<<3 | wire.WireBytes:
 			x.Metadata = wire.WireStruct(w, "metadata")
-		case 6:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 6<<3 | wire.WireBytes:
 			x.Filename = wire.WireString(w)
-		case 7:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 7<<3 | wire.WireBytes:
 			x.MediaType = wire.WireString(w)
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -492,61 +412,29 @@ func (x *Message) UnmarshalProto(data []byte) error {
 
 func (x *Message) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.MessageID = wire.WireString(w)
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.ContextID = wire.WireString(w)
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.TaskID = wire.WireString(w)
-		case 4:
-			if wt != 0 {
-				w.Skip(wt)
-				continue
-			}
+		case 4<<3 | wire.WireVarint:
 			x.Role = Role(int32(w.Varint()))
-		case 5:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 5<<3 | wire.WireBytes:
 			x.Parts = append(x.Parts, readPartProto(w, "parts"))
-		case 6:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 6<<3 | wire.WireBytes:
 			x.Metadata = wire.WireStruct(w, "metadata")
-		case 7:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 7<<3 | wire.WireBytes:
 			x.Extensions = append(x.Extensions, wire.WireString(w))
-		case 8:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 8<<3 | wire.WireBytes:
 			x.ReferenceTaskIDs = append(x.ReferenceTaskIDs, wire.WireString(w))
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -624,49 +512,25 @@ func (x *Artifact) UnmarshalProto(data []byte) error {
 
 func (x *Artifact) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.ArtifactID = wire.WireString(w)
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.Name = wire.WireString(w)
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.Description = wire.WireString(w)
-		case 4:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 4<<3 | wire.WireBytes:
 			x.Parts = append(x.Parts, readPartProto(w, "parts"))
-		case 5:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 5<<3 | wire.WireBytes:
 			x.Metadata = wire.WireStruct(w, "metadata")
-		case 6:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 6<<3 | wire.WireBytes:
 			x.Extensions = append(x.Extensions, wire.WireString(w))
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -731,37 +595,21 @@ func (x *TaskStatusUpdateEvent) UnmarshalProto(data []byte) error {
 
 func (x *TaskStatusUpdateEvent) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.TaskID = wire.WireString(w)
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.ContextID = wire.WireString(w)
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.Status = readTaskStatusProto(w, "status")
-		case 4:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 4<<3 | wire.WireBytes:
 			x.Metadata = wire.WireStruct(w, "metadata")
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -828,49 +676,25 @@ func (x *TaskArtifactUpdateEvent) UnmarshalProto(data []byte) error {
 
 func (x *TaskArtifactUpdateEvent) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.TaskID = wire.WireString(w)
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.ContextID = wire.WireString(w)
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.Artifact = readArtifactProto(w, "artifact")
-		case 4:
-			if wt != 0 {
-				w.Skip(wt)
-				continue
-			}
+		case 4<<3 | wire.WireVarint:
 			x.Append = w.Varint() != 0
-		case 5:
-			if wt != 0 {
-				w.Skip(wt)
-				continue
-			}
+		case 5<<3 | wire.WireVarint:
 			x.LastChunk = w.Varint() != 0
-		case 6:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 6<<3 | wire.WireBytes:
 			x.Metadata = wire.WireStruct(w, "metadata")
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -921,25 +745,17 @@ func (x *AuthenticationInfo) UnmarshalProto(data []byte) error {
 
 func (x *AuthenticationInfo) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.Scheme = wire.WireString(w)
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.Credentials = wire.WireString(w)
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -996,37 +812,21 @@ func (x *AgentInterface) UnmarshalProto(data []byte) error {
 
 func (x *AgentInterface) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.URL = wire.WireString(w)
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.ProtocolBinding = wire.WireString(w)
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.Tenant = wire.WireString(w)
-		case 4:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 4<<3 | wire.WireBytes:
 			x.ProtocolVersion = wire.WireString(w)
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -1145,58 +945,26 @@ func (x *AgentCard) UnmarshalProto(data []byte) error {
 
 func (x *AgentCard) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.Name = wire.WireString(w)
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.Description = wire.WireString(w)
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.SupportedInterfaces = append(x.SupportedInterfaces, readAgentInterfaceProto(w, "supportedInterfaces"))
-		case 4:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 4<<3 | wire.WireBytes:
 			x.Provider = readAgentProviderProto(w, "provider")
-		case 5:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 5<<3 | wire.WireBytes:
 			x.Version = wire.WireString(w)
-		case 6:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 6<<3 | wire.WireBytes:
 			x.DocumentationURL = wire.Ptr(wire.WireString(w))
-		case 7:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 7<<3 | wire.WireBytes:
 			x.Capabilities = readAgentCapabilitiesProto(w, "capabilities")
-		case 8:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 8<<3 | wire.WireBytes:
 			if x.SecuritySchemes == nil {
 				x.SecuritySchemes = make(map[string]*SecurityScheme)
 			}
@@ -1221,44 +989,20 @@ func (x *AgentCard) readProto(w *wire.ProtoReader) *Error {
 				return e.Err().Under("securitySchemes")
 			}
 			x.SecuritySchemes[k] = v
-		case 9:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 9<<3 | wire.WireBytes:
 			x.SecurityRequirements = append(x.SecurityRequirements, readSecurityRequirementProto(w, "securityRequirements"))
-		case 10:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 10<<3 | wire.WireBytes:
 			x.DefaultInputModes = append(x.DefaultInputModes, wire.WireString(w))
-		case 11:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 11<<3 | wire.WireBytes:
 			x.DefaultOutputModes = append(x.DefaultOutputModes, wire.WireString(w))
-		case 12:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 12<<3 | wire.WireBytes:
 			x.Skills = append(x.Skills, readAgentSkillProto(w, "skills"))
-		case 13:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 13<<3 | wire.WireBytes:
 			x.Signatures = append(x.Signatures, readAgentCardSignatureProto(w, "signatures"))
-		case 14:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 14<<3 | wire.WireBytes:
 			x.IconURL = wire.Ptr(wire.WireString(w))
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -1347,25 +1091,17 @@ func (x *AgentProvider) UnmarshalProto(data []byte) error {
 
 func (x *AgentProvider) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.URL = wire.WireString(w)
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.Organization = wire.WireString(w)
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -1424,37 +1160,21 @@ func (x *AgentCapabilities) UnmarshalProto(data []byte) error {
 
 func (x *AgentCapabilities) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 0 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireVarint:
 			x.Streaming = wire.Ptr(w.Varint() != 0)
-		case 2:
-			if wt != 0 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireVarint:
 			x.PushNotifications = wire.Ptr(w.Varint() != 0)
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.Extensions = append(x.Extensions, readAgentExtensionProto(w, "extensions"))
-		case 4:
-			if wt != 0 {
-				w.Skip(wt)
-				continue
-			}
+		case 4<<3 | wire.WireVarint:
 			x.ExtendedAgentCard = wire.Ptr(w.Varint() != 0)
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -1526,37 +1246,21 @@ func (x *AgentExtension) UnmarshalProto(data []byte) error {
 
 func (x *AgentExtension) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.URI = wire.WireString(w)
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.Description = wire.WireString(w)
-		case 3:
-			if wt != 0 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireVarint:
 			x.Required = w.Varint() != 0
-		case 4:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 4<<3 | wire.WireBytes:
 			x.Params = wire.WireStruct(w, "params")
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -1640,61 +1344,29 @@ func (x *AgentSkill) UnmarshalProto(data []byte) error {
 
 func (x *AgentSkill) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.ID = wire.WireString(w)
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.Name = wire.WireString(w)
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.Description = wire.WireString(w)
-		case 4:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 4<<3 | wire.WireBytes:
 			x.Tags = append(x.Tags, wire.WireString(w))
-		case 5:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 5<<3 | wire.WireBytes:
 			x.Examples = append(x.Examples, wire.WireString(w))
-		case 6:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 6<<3 | wire.WireBytes:
 			x.InputModes = append(x.InputModes, wire.WireString(w))
-		case 7:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 7<<3 | wire.WireBytes:
 			x.OutputModes = append(x.OutputModes, wire.WireString(w))
-		case 8:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 8<<3 | wire.WireBytes:
 			x.SecurityRequirements = append(x.SecurityRequirements, readSecurityRequirementProto(w, "securityRequirements"))
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -1757,31 +1429,19 @@ func (x *AgentCardSignature) UnmarshalProto(data []byte) error {
 
 func (x *AgentCardSignature) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.Protected = wire.WireString(w)
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.Signature = wire.WireString(w)
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.Header = wire.WireStruct(w, "header")
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -1847,49 +1507,25 @@ func (x *TaskPushNotificationConfig) UnmarshalProto(data []byte) error {
 
 func (x *TaskPushNotificationConfig) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.Tenant = wire.WireString(w)
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.ID = wire.WireString(w)
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.TaskID = wire.WireString(w)
-		case 4:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 4<<3 | wire.WireBytes:
 			x.URL = wire.WireString(w)
-		case 5:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 5<<3 | wire.WireBytes:
 			x.Token = wire.WireString(w)
-		case 6:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 6<<3 | wire.WireBytes:
 			x.Authentication = readAuthenticationInfoProto(w, "authentication")
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -1937,19 +1573,15 @@ func (x *StringList) UnmarshalProto(data []byte) error {
 
 func (x *StringList) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.List = append(x.List, wire.WireString(w))
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -2005,16 +1637,12 @@ func (x *SecurityRequirement) UnmarshalProto(data []byte) error {
 
 func (x *SecurityRequirement) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			if x.Schemes == nil {
 				x.Schemes = make(map[string]*StringList)
 			}
@@ -2040,7 +1668,7 @@ func (x *SecurityRequirement) readProto(w *wire.ProtoReader) *Error {
 			}
 			x.Schemes[k] = v
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -2107,43 +1735,23 @@ func (x *SecurityScheme) UnmarshalProto(data []byte) error {
 
 func (x *SecurityScheme) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.Scheme = &SecuritySchemeAPIKeySecurityScheme{APIKeySecurityScheme: readAPIKeySecuritySchemeProto(w, "apiKeySecurityScheme")}
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.Scheme = &SecuritySchemeHTTPAuthSecurityScheme{HTTPAuthSecurityScheme: readHTTPAuthSecuritySchemeProto(w, "httpAuthSecurityScheme")}
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.Scheme = &SecuritySchemeOAuth2SecurityScheme{OAuth2SecurityScheme: readOAuth2SecuritySchemeProto(w, "oauth2SecurityScheme")}
-		case 4:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 4<<3 | wire.WireBytes:
 			x.Scheme = &SecuritySchemeOpenIDConnectSecurityScheme{OpenIDConnectSecurityScheme: readOpenIDConnectSecuritySchemeProto(w, "openIdConnectSecurityScheme")}
-		case 5:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 5<<3 | wire.WireBytes:
 			x.Scheme = &SecuritySchemeMTLSSecurityScheme{MTLSSecurityScheme: readMutualTLSSecuritySchemeProto(w, "mtlsSecurityScheme")}
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -2208,31 +1816,19 @@ func (x *APIKeySecurityScheme) UnmarshalProto(data []byte) error {
 
 func (x *APIKeySecurityScheme) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.Description = wire.WireString(w)
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.Location = wire.WireString(w)
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.Name = wire.WireString(w)
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -2285,31 +1881,19 @@ func (x *HTTPAuthSecurityScheme) UnmarshalProto(data []byte) error {
 
 func (x *HTTPAuthSecurityScheme) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.Description = wire.WireString(w)
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.Scheme = wire.WireString(w)
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.BearerFormat = wire.WireString(w)
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -2362,31 +1946,19 @@ func (x *OAuth2SecurityScheme) UnmarshalProto(data []byte) error {
 
 func (x *OAuth2SecurityScheme) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.Description = wire.WireString(w)
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.Flows = readOAuthFlowsProto(w, "flows")
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.OAuth2MetadataURL = wire.WireString(w)
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -2436,25 +2008,17 @@ func (x *OpenIDConnectSecurityScheme) UnmarshalProto(data []byte) error {
 
 func (x *OpenIDConnectSecurityScheme) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.Description = wire.WireString(w)
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.OpenIDConnectURL = wire.WireString(w)
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -2499,19 +2063,15 @@ func (x *MutualTLSSecurityScheme) UnmarshalProto(data []byte) error {
 
 func (x *MutualTLSSecurityScheme) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.Description = wire.WireString(w)
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -2572,43 +2132,23 @@ func (x *OAuthFlows) UnmarshalProto(data []byte) error {
 
 func (x *OAuthFlows) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.Flow = &OAuthFlowsAuthorizationCode{AuthorizationCode: readAuthorizationCodeOAuthFlowProto(w, "authorizationCode")}
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.Flow = &OAuthFlowsClientCredentials{ClientCredentials: readClientCredentialsOAuthFlowProto(w, "clientCredentials")}
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.Flow = &OAuthFlowsImplicit{Implicit: readImplicitOAuthFlowProto(w, "implicit")}
-		case 4:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 4<<3 | wire.WireBytes:
 			x.Flow = &OAuthFlowsPassword{Password: readPasswordOAuthFlowProto(w, "password")}
-		case 5:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 5<<3 | wire.WireBytes:
 			x.Flow = &OAuthFlowsDeviceCode{DeviceCode: readDeviceCodeOAuthFlowProto(w, "deviceCode")}
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -2691,34 +2231,18 @@ func (x *AuthorizationCodeOAuthFlow) UnmarshalProto(data []byte) error {
 
 func (x *AuthorizationCodeOAuthFlow) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.AuthorizationURL = wire.WireString(w)
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.TokenURL = wire.WireString(w)
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.RefreshURL = wire.WireString(w)
-		case 4:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 4<<3 | wire.WireBytes:
 			if x.Scopes == nil {
 				x.Scopes = make(map[string]string)
 			}
@@ -2743,14 +2267,10 @@ func (x *AuthorizationCodeOAuthFlow) readProto(w *wire.ProtoReader) *Error {
 				return e.Err().Under("scopes")
 			}
 			x.Scopes[k] = v
-		case 5:
-			if wt != 0 {
-				w.Skip(wt)
-				continue
-			}
+		case 5<<3 | wire.WireVarint:
 			x.PkceRequired = w.Varint() != 0
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -2814,28 +2334,16 @@ func (x *ClientCredentialsOAuthFlow) UnmarshalProto(data []byte) error {
 
 func (x *ClientCredentialsOAuthFlow) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.TokenURL = wire.WireString(w)
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.RefreshURL = wire.WireString(w)
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			if x.Scopes == nil {
 				x.Scopes = make(map[string]string)
 			}
@@ -2861,7 +2369,7 @@ func (x *ClientCredentialsOAuthFlow) readProto(w *wire.ProtoReader) *Error {
 			}
 			x.Scopes[k] = v
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -2925,28 +2433,16 @@ func (x *ImplicitOAuthFlow) UnmarshalProto(data []byte) error {
 
 func (x *ImplicitOAuthFlow) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.AuthorizationURL = wire.WireString(w)
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.RefreshURL = wire.WireString(w)
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			if x.Scopes == nil {
 				x.Scopes = make(map[string]string)
 			}
@@ -2972,7 +2468,7 @@ func (x *ImplicitOAuthFlow) readProto(w *wire.ProtoReader) *Error {
 			}
 			x.Scopes[k] = v
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -3036,28 +2532,16 @@ func (x *PasswordOAuthFlow) UnmarshalProto(data []byte) error {
 
 func (x *PasswordOAuthFlow) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.TokenURL = wire.WireString(w)
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.RefreshURL = wire.WireString(w)
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			if x.Scopes == nil {
 				x.Scopes = make(map[string]string)
 			}
@@ -3083,7 +2567,7 @@ func (x *PasswordOAuthFlow) readProto(w *wire.ProtoReader) *Error {
 			}
 			x.Scopes[k] = v
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -3151,34 +2635,18 @@ func (x *DeviceCodeOAuthFlow) UnmarshalProto(data []byte) error {
 
 func (x *DeviceCodeOAuthFlow) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.DeviceAuthorizationURL = wire.WireString(w)
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.TokenURL = wire.WireString(w)
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.RefreshURL = wire.WireString(w)
-		case 4:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 4<<3 | wire.WireBytes:
 			if x.Scopes == nil {
 				x.Scopes = make(map[string]string)
 			}
@@ -3204,7 +2672,7 @@ func (x *DeviceCodeOAuthFlow) readProto(w *wire.ProtoReader) *Error {
 			}
 			x.Scopes[k] = v
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -3262,37 +2730,21 @@ func (x *SendMessageRequest) UnmarshalProto(data []byte) error {
 
 func (x *SendMessageRequest) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.Tenant = wire.WireString(w)
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.Message = readMessageProto(w, "message")
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.Configuration = readSendMessageConfigurationProto(w, "configuration")
-		case 4:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 4<<3 | wire.WireBytes:
 			x.Metadata = wire.WireStruct(w, "metadata")
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -3348,31 +2800,19 @@ func (x *GetTaskRequest) UnmarshalProto(data []byte) error {
 
 func (x *GetTaskRequest) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.Tenant = wire.WireString(w)
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.ID = wire.WireString(w)
-		case 3:
-			if wt != 0 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireVarint:
 			x.HistoryLength = wire.Ptr(int32(w.Varint()))
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -3448,61 +2888,29 @@ func (x *ListTasksRequest) UnmarshalProto(data []byte) error {
 
 func (x *ListTasksRequest) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.Tenant = wire.WireString(w)
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.ContextID = wire.WireString(w)
-		case 3:
-			if wt != 0 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireVarint:
 			x.Status = TaskState(int32(w.Varint()))
-		case 4:
-			if wt != 0 {
-				w.Skip(wt)
-				continue
-			}
+		case 4<<3 | wire.WireVarint:
 			x.PageSize = wire.Ptr(int32(w.Varint()))
-		case 5:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 5<<3 | wire.WireBytes:
 			x.PageToken = wire.WireString(w)
-		case 6:
-			if wt != 0 {
-				w.Skip(wt)
-				continue
-			}
+		case 6<<3 | wire.WireVarint:
 			x.HistoryLength = wire.Ptr(int32(w.Varint()))
-		case 7:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 7<<3 | wire.WireBytes:
 			x.StatusTimestampAfter = wire.WireTimestamp(w, "statusTimestampAfter")
-		case 8:
-			if wt != 0 {
-				w.Skip(wt)
-				continue
-			}
+		case 8<<3 | wire.WireVarint:
 			x.IncludeArtifacts = wire.Ptr(w.Varint() != 0)
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -3571,37 +2979,21 @@ func (x *ListTasksResponse) UnmarshalProto(data []byte) error {
 
 func (x *ListTasksResponse) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.Tasks = append(x.Tasks, readTaskProto(w, "tasks"))
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.NextPageToken = wire.WireString(w)
-		case 3:
-			if wt != 0 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireVarint:
 			x.PageSize = int32(w.Varint())
-		case 4:
-			if wt != 0 {
-				w.Skip(wt)
-				continue
-			}
+		case 4<<3 | wire.WireVarint:
 			x.TotalSize = int32(w.Varint())
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -3660,31 +3052,19 @@ func (x *CancelTaskRequest) UnmarshalProto(data []byte) error {
 
 func (x *CancelTaskRequest) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.Tenant = wire.WireString(w)
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.ID = wire.WireString(w)
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.Metadata = wire.WireStruct(w, "metadata")
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -3738,31 +3118,19 @@ func (x *GetTaskPushNotificationConfigRequest) UnmarshalProto(data []byte) error
 
 func (x *GetTaskPushNotificationConfigRequest) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.Tenant = wire.WireString(w)
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.TaskID = wire.WireString(w)
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.ID = wire.WireString(w)
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -3815,31 +3183,19 @@ func (x *DeleteTaskPushNotificationConfigRequest) UnmarshalProto(data []byte) er
 
 func (x *DeleteTaskPushNotificationConfigRequest) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.Tenant = wire.WireString(w)
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.TaskID = wire.WireString(w)
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.ID = wire.WireString(w)
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -3888,25 +3244,17 @@ func (x *SubscribeToTaskRequest) UnmarshalProto(data []byte) error {
 
 func (x *SubscribeToTaskRequest) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.Tenant = wire.WireString(w)
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.ID = wire.WireString(w)
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -3963,37 +3311,21 @@ func (x *ListTaskPushNotificationConfigsRequest) UnmarshalProto(data []byte) err
 
 func (x *ListTaskPushNotificationConfigsRequest) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.TaskID = wire.WireString(w)
-		case 2:
-			if wt != 0 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireVarint:
 			x.PageSize = int32(w.Varint())
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.PageToken = wire.WireString(w)
-		case 4:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 4<<3 | wire.WireBytes:
 			x.Tenant = wire.WireString(w)
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -4038,19 +3370,15 @@ func (x *GetExtendedAgentCardRequest) UnmarshalProto(data []byte) error {
 
 func (x *GetExtendedAgentCardRequest) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.Tenant = wire.WireString(w)
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -4099,25 +3427,17 @@ func (x *SendMessageResponse) UnmarshalProto(data []byte) error {
 
 func (x *SendMessageResponse) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.Payload = &SendMessageResponseTask{Task: readTaskProto(w, "task")}
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.Payload = &SendMessageResponseMessage{Message: readMessageProto(w, "message")}
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -4180,37 +3500,21 @@ func (x *StreamResponse) UnmarshalProto(data []byte) error {
 
 func (x *StreamResponse) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.Payload = &StreamResponseTask{Task: readTaskProto(w, "task")}
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.Payload = &StreamResponseMessage{Message: readMessageProto(w, "message")}
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.Payload = &StreamResponseStatusUpdate{StatusUpdate: readTaskStatusUpdateEventProto(w, "statusUpdate")}
-		case 4:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 4<<3 | wire.WireBytes:
 			x.Payload = &StreamResponseArtifactUpdate{ArtifactUpdate: readTaskArtifactUpdateEventProto(w, "artifactUpdate")}
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -4271,25 +3575,17 @@ func (x *ListTaskPushNotificationConfigsResponse) UnmarshalProto(data []byte) er
 
 func (x *ListTaskPushNotificationConfigsResponse) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.Configs = append(x.Configs, readTaskPushNotificationConfigProto(w, "configs"))
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.NextPageToken = wire.WireString(w)
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -4336,12 +3632,14 @@ func (x *Empty) UnmarshalProto(data []byte) error {
 
 func (x *Empty) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		_ = num
-		w.Skip(wt)
+		switch tag {
+		default:
+			w.SkipTag(tag)
+		}
 	}
 	return w.Err()
 }

@@ -144,6 +144,18 @@ func (w *ProtoReader) Fail(msg string) {
 	}
 }
 
+// NextTag reads the next field's key as it is on the wire, its number
+// and wire type in one value (num<<3 | wt), for a decoder to switch on with
+// a constant case per field: case 2<<3 | WireBytes. It returns false where
+// Next does.
+func (w *ProtoReader) NextTag() (tag uint64, ok bool) {
+	num, wt, ok := w.Next()
+	return uint64(num)<<3 | uint64(wt), ok
+}
+
+// SkipTag skips the value of the field whose key NextTag returned.
+func (w *ProtoReader) SkipTag(tag uint64) { w.Skip(int(tag & 7)) }
+
 // Next reads the next field's key. It returns false at the end of the data
 // or on an error: a field number of 0 or above 2^29-1, a group, or a wire
 // type that does not exist.

@@ -312,3 +312,39 @@ func FuzzWireReader(f *testing.F) {
 		}
 	})
 }
+
+// TestNextTagSwitches reads fields the way generated readers do: a case per
+// number and wire type, a field in another wire type skipped whole.
+func TestNextTagSwitches(t *testing.T) {
+	var b []byte
+	b = AppendTag(b, 1, WireBytes)
+	b = AppendLenString(b, "kept")
+	b = AppendTag(b, 2, WireBytes) // field 2 is a varint: skipped
+	b = AppendLenString(b, "wrong type")
+	b = AppendTag(b, 2, WireVarint)
+	b = AppendVarint(b, 300)
+	b = AppendTag(b, 1<<20, WireFixed64) // unknown, large number
+	b = AppendFixed64(b, 7)
+	w := NewProtoReader(b)
+	var s string
+	var n uint64
+	var skipped int
+	for {
+		tag, ok := w.NextTag()
+		if !ok {
+			break
+		}
+		switch tag {
+		case 1<<3 | WireBytes:
+			s = WireString(w)
+		case 2<<3 | WireVarint:
+			n = w.Varint()
+		default:
+			skipped++
+			w.SkipTag(tag)
+		}
+	}
+	if w.Err() != nil || s != "kept" || n != 300 || skipped != 2 {
+		t.Fatalf("read %q, %d, skipped %d, err %v; want \"kept\", 300, skipped 2, no error", s, n, skipped, w.Err())
+	}
+}

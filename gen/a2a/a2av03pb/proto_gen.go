@@ -46,37 +46,21 @@ func (x *SendMessageConfiguration) UnmarshalProto(data []byte) error {
 
 func (x *SendMessageConfiguration) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.AcceptedOutputModes = append(x.AcceptedOutputModes, wire.WireString(w))
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.PushNotification = readPushNotificationConfigProto(w, "pushNotification")
-		case 3:
-			if wt != 0 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireVarint:
 			x.HistoryLength = int32(w.Varint())
-		case 4:
-			if wt != 0 {
-				w.Skip(wt)
-				continue
-			}
+		case 4<<3 | wire.WireVarint:
 			x.Blocking = w.Varint() != 0
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -147,49 +131,25 @@ func (x *Task) UnmarshalProto(data []byte) error {
 
 func (x *Task) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.ID = wire.WireString(w)
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.ContextID = wire.WireString(w)
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.Status = readTaskStatusProto(w, "status")
-		case 4:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 4<<3 | wire.WireBytes:
 			x.Artifacts = append(x.Artifacts, readArtifactProto(w, "artifacts"))
-		case 5:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 5<<3 | wire.WireBytes:
 			x.History = append(x.History, readMessageProto(w, "history"))
-		case 6:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 6<<3 | wire.WireBytes:
 			x.Metadata = wire.WireStruct(w, "metadata")
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -256,31 +216,19 @@ func (x *TaskStatus) UnmarshalProto(data []byte) error {
 
 func (x *TaskStatus) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 0 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireVarint:
 			x.State = TaskState(int32(w.Varint()))
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.Update = readMessageProto(w, "message")
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.Timestamp = wire.WireTimestamp(w, "timestamp")
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -335,31 +283,19 @@ func (x *Part) UnmarshalProto(data []byte) error {
 
 func (x *Part) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.Part = &PartText{Text: wire.WireString(w)}
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.Part = &PartFile{File: readFilePartProto(w, "file")}
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.Part = &PartData{Data: readDataPartProto(w, "data")}
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -420,31 +356,19 @@ func (x *FilePart) UnmarshalProto(data []byte) error {
 
 func (x *FilePart) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.File = &FilePartFileWithURI{FileWithURI: wire.WireString(w)}
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.File = &FilePartFileWithBytes{FileWithBytes: bytes.Clone(w.LenBytes())}
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.MIMEType = wire.WireString(w)
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -495,19 +419,15 @@ func (x *DataPart) UnmarshalProto(data []byte) error {
 
 func (x *DataPart) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.Data = wire.WireStruct(w, "data")
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -581,55 +501,27 @@ func (x *Message) UnmarshalProto(data []byte) error {
 
 func (x *Message) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.MessageID = wire.WireString(w)
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.ContextID = wire.WireString(w)
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.TaskID = wire.WireString(w)
-		case 4:
-			if wt != 0 {
-				w.Skip(wt)
-				continue
-			}
+		case 4<<3 | wire.WireVarint:
 			x.Role = Role(int32(w.Varint()))
-		case 5:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 5<<3 | wire.WireBytes:
 			x.Content = append(x.Content, readPartProto(w, "content"))
-		case 6:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 6<<3 | wire.WireBytes:
 			x.Metadata = wire.WireStruct(w, "metadata")
-		case 7:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 7<<3 | wire.WireBytes:
 			x.Extensions = append(x.Extensions, wire.WireString(w))
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -706,49 +598,25 @@ func (x *Artifact) UnmarshalProto(data []byte) error {
 
 func (x *Artifact) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.ArtifactID = wire.WireString(w)
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.Name = wire.WireString(w)
-		case 4:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 4<<3 | wire.WireBytes:
 			x.Description = wire.WireString(w)
-		case 5:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 5<<3 | wire.WireBytes:
 			x.Parts = append(x.Parts, readPartProto(w, "parts"))
-		case 6:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 6<<3 | wire.WireBytes:
 			x.Metadata = wire.WireStruct(w, "metadata")
-		case 7:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 7<<3 | wire.WireBytes:
 			x.Extensions = append(x.Extensions, wire.WireString(w))
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -817,43 +685,23 @@ func (x *TaskStatusUpdateEvent) UnmarshalProto(data []byte) error {
 
 func (x *TaskStatusUpdateEvent) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.TaskID = wire.WireString(w)
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.ContextID = wire.WireString(w)
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.Status = readTaskStatusProto(w, "status")
-		case 4:
-			if wt != 0 {
-				w.Skip(wt)
-				continue
-			}
+		case 4<<3 | wire.WireVarint:
 			x.Final = w.Varint() != 0
-		case 5:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 5<<3 | wire.WireBytes:
 			x.Metadata = wire.WireStruct(w, "metadata")
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -920,49 +768,25 @@ func (x *TaskArtifactUpdateEvent) UnmarshalProto(data []byte) error {
 
 func (x *TaskArtifactUpdateEvent) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.TaskID = wire.WireString(w)
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.ContextID = wire.WireString(w)
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.Artifact = readArtifactProto(w, "artifact")
-		case 4:
-			if wt != 0 {
-				w.Skip(wt)
-				continue
-			}
+		case 4<<3 | wire.WireVarint:
 			x.Append = w.Varint() != 0
-		case 5:
-			if wt != 0 {
-				w.Skip(wt)
-				continue
-			}
+		case 5<<3 | wire.WireVarint:
 			x.LastChunk = w.Varint() != 0
-		case 6:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 6<<3 | wire.WireBytes:
 			x.Metadata = wire.WireStruct(w, "metadata")
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -1021,37 +845,21 @@ func (x *PushNotificationConfig) UnmarshalProto(data []byte) error {
 
 func (x *PushNotificationConfig) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.ID = wire.WireString(w)
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.URL = wire.WireString(w)
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.Token = wire.WireString(w)
-		case 4:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 4<<3 | wire.WireBytes:
 			x.Authentication = readAuthenticationInfoProto(w, "authentication")
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -1103,25 +911,17 @@ func (x *AuthenticationInfo) UnmarshalProto(data []byte) error {
 
 func (x *AuthenticationInfo) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.Schemes = append(x.Schemes, wire.WireString(w))
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.Credentials = wire.WireString(w)
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -1171,25 +971,17 @@ func (x *AgentInterface) UnmarshalProto(data []byte) error {
 
 func (x *AgentInterface) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.URL = wire.WireString(w)
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.Transport = wire.WireString(w)
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -1320,58 +1112,26 @@ func (x *AgentCard) UnmarshalProto(data []byte) error {
 
 func (x *AgentCard) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.Name = wire.WireString(w)
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.Description = wire.WireString(w)
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.URL = wire.WireString(w)
-		case 4:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 4<<3 | wire.WireBytes:
 			x.Provider = readAgentProviderProto(w, "provider")
-		case 5:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 5<<3 | wire.WireBytes:
 			x.Version = wire.WireString(w)
-		case 6:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 6<<3 | wire.WireBytes:
 			x.DocumentationURL = wire.WireString(w)
-		case 7:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 7<<3 | wire.WireBytes:
 			x.Capabilities = readAgentCapabilitiesProto(w, "capabilities")
-		case 8:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 8<<3 | wire.WireBytes:
 			if x.SecuritySchemes == nil {
 				x.SecuritySchemes = make(map[string]*SecurityScheme)
 			}
@@ -1396,62 +1156,26 @@ func (x *AgentCard) readProto(w *wire.ProtoReader) *Error {
 				return e.Err().Under("securitySchemes")
 			}
 			x.SecuritySchemes[k] = v
-		case 9:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 9<<3 | wire.WireBytes:
 			x.Security = append(x.Security, readSecurityProto(w, "security"))
-		case 10:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 10<<3 | wire.WireBytes:
 			x.DefaultInputModes = append(x.DefaultInputModes, wire.WireString(w))
-		case 11:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 11<<3 | wire.WireBytes:
 			x.DefaultOutputModes = append(x.DefaultOutputModes, wire.WireString(w))
-		case 12:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 12<<3 | wire.WireBytes:
 			x.Skills = append(x.Skills, readAgentSkillProto(w, "skills"))
-		case 13:
-			if wt != 0 {
-				w.Skip(wt)
-				continue
-			}
+		case 13<<3 | wire.WireVarint:
 			x.SupportsAuthenticatedExtendedCard = w.Varint() != 0
-		case 14:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 14<<3 | wire.WireBytes:
 			x.PreferredTransport = wire.WireString(w)
-		case 15:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 15<<3 | wire.WireBytes:
 			x.AdditionalInterfaces = append(x.AdditionalInterfaces, readAgentInterfaceProto(w, "additionalInterfaces"))
-		case 16:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 16<<3 | wire.WireBytes:
 			x.ProtocolVersion = wire.WireString(w)
-		case 17:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 17<<3 | wire.WireBytes:
 			x.Signatures = append(x.Signatures, readAgentCardSignatureProto(w, "signatures"))
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -1534,25 +1258,17 @@ func (x *AgentProvider) UnmarshalProto(data []byte) error {
 
 func (x *AgentProvider) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.URL = wire.WireString(w)
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.Organization = wire.WireString(w)
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -1607,31 +1323,19 @@ func (x *AgentCapabilities) UnmarshalProto(data []byte) error {
 
 func (x *AgentCapabilities) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 0 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireVarint:
 			x.Streaming = w.Varint() != 0
-		case 2:
-			if wt != 0 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireVarint:
 			x.PushNotifications = w.Varint() != 0
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.Extensions = append(x.Extensions, readAgentExtensionProto(w, "extensions"))
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -1694,37 +1398,21 @@ func (x *AgentExtension) UnmarshalProto(data []byte) error {
 
 func (x *AgentExtension) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.URI = wire.WireString(w)
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.Description = wire.WireString(w)
-		case 3:
-			if wt != 0 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireVarint:
 			x.Required = w.Varint() != 0
-		case 4:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 4<<3 | wire.WireBytes:
 			x.Params = wire.WireStruct(w, "params")
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -1808,61 +1496,29 @@ func (x *AgentSkill) UnmarshalProto(data []byte) error {
 
 func (x *AgentSkill) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.ID = wire.WireString(w)
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.Name = wire.WireString(w)
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.Description = wire.WireString(w)
-		case 4:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 4<<3 | wire.WireBytes:
 			x.Tags = append(x.Tags, wire.WireString(w))
-		case 5:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 5<<3 | wire.WireBytes:
 			x.Examples = append(x.Examples, wire.WireString(w))
-		case 6:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 6<<3 | wire.WireBytes:
 			x.InputModes = append(x.InputModes, wire.WireString(w))
-		case 7:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 7<<3 | wire.WireBytes:
 			x.OutputModes = append(x.OutputModes, wire.WireString(w))
-		case 8:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 8<<3 | wire.WireBytes:
 			x.Security = append(x.Security, readSecurityProto(w, "security"))
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -1925,31 +1581,19 @@ func (x *AgentCardSignature) UnmarshalProto(data []byte) error {
 
 func (x *AgentCardSignature) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.Protected = wire.WireString(w)
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.Signature = wire.WireString(w)
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.Header = wire.WireStruct(w, "header")
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -1999,25 +1643,17 @@ func (x *TaskPushNotificationConfig) UnmarshalProto(data []byte) error {
 
 func (x *TaskPushNotificationConfig) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.Name = wire.WireString(w)
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.PushNotificationConfig = readPushNotificationConfigProto(w, "pushNotificationConfig")
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -2065,19 +1701,15 @@ func (x *StringList) UnmarshalProto(data []byte) error {
 
 func (x *StringList) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.List = append(x.List, wire.WireString(w))
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -2133,16 +1765,12 @@ func (x *Security) UnmarshalProto(data []byte) error {
 
 func (x *Security) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			if x.Schemes == nil {
 				x.Schemes = make(map[string]*StringList)
 			}
@@ -2168,7 +1796,7 @@ func (x *Security) readProto(w *wire.ProtoReader) *Error {
 			}
 			x.Schemes[k] = v
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -2235,43 +1863,23 @@ func (x *SecurityScheme) UnmarshalProto(data []byte) error {
 
 func (x *SecurityScheme) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.Scheme = &SecuritySchemeAPIKeySecurityScheme{APIKeySecurityScheme: readAPIKeySecuritySchemeProto(w, "apiKeySecurityScheme")}
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.Scheme = &SecuritySchemeHTTPAuthSecurityScheme{HTTPAuthSecurityScheme: readHTTPAuthSecuritySchemeProto(w, "httpAuthSecurityScheme")}
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.Scheme = &SecuritySchemeOAuth2SecurityScheme{OAuth2SecurityScheme: readOAuth2SecuritySchemeProto(w, "oauth2SecurityScheme")}
-		case 4:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 4<<3 | wire.WireBytes:
 			x.Scheme = &SecuritySchemeOpenIDConnectSecurityScheme{OpenIDConnectSecurityScheme: readOpenIDConnectSecuritySchemeProto(w, "openIdConnectSecurityScheme")}
-		case 5:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 5<<3 | wire.WireBytes:
 			x.Scheme = &SecuritySchemeMTLSSecurityScheme{MTLSSecurityScheme: readMutualTLSSecuritySchemeProto(w, "mtlsSecurityScheme")}
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -2336,31 +1944,19 @@ func (x *APIKeySecurityScheme) UnmarshalProto(data []byte) error {
 
 func (x *APIKeySecurityScheme) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.Description = wire.WireString(w)
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.Location = wire.WireString(w)
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.Name = wire.WireString(w)
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -2413,31 +2009,19 @@ func (x *HTTPAuthSecurityScheme) UnmarshalProto(data []byte) error {
 
 func (x *HTTPAuthSecurityScheme) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.Description = wire.WireString(w)
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.Scheme = wire.WireString(w)
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.BearerFormat = wire.WireString(w)
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -2490,31 +2074,19 @@ func (x *OAuth2SecurityScheme) UnmarshalProto(data []byte) error {
 
 func (x *OAuth2SecurityScheme) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.Description = wire.WireString(w)
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.Flows = readOAuthFlowsProto(w, "flows")
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.OAuth2MetadataURL = wire.WireString(w)
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -2564,25 +2136,17 @@ func (x *OpenIDConnectSecurityScheme) UnmarshalProto(data []byte) error {
 
 func (x *OpenIDConnectSecurityScheme) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.Description = wire.WireString(w)
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.OpenIDConnectURL = wire.WireString(w)
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -2627,19 +2191,15 @@ func (x *MutualTLSSecurityScheme) UnmarshalProto(data []byte) error {
 
 func (x *MutualTLSSecurityScheme) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.Description = wire.WireString(w)
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -2696,37 +2256,21 @@ func (x *OAuthFlows) UnmarshalProto(data []byte) error {
 
 func (x *OAuthFlows) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.Flow = &OAuthFlowsAuthorizationCode{AuthorizationCode: readAuthorizationCodeOAuthFlowProto(w, "authorizationCode")}
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.Flow = &OAuthFlowsClientCredentials{ClientCredentials: readClientCredentialsOAuthFlowProto(w, "clientCredentials")}
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.Flow = &OAuthFlowsImplicit{Implicit: readImplicitOAuthFlowProto(w, "implicit")}
-		case 4:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 4<<3 | wire.WireBytes:
 			x.Flow = &OAuthFlowsPassword{Password: readPasswordOAuthFlowProto(w, "password")}
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -2803,34 +2347,18 @@ func (x *AuthorizationCodeOAuthFlow) UnmarshalProto(data []byte) error {
 
 func (x *AuthorizationCodeOAuthFlow) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.AuthorizationURL = wire.WireString(w)
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.TokenURL = wire.WireString(w)
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.RefreshURL = wire.WireString(w)
-		case 4:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 4<<3 | wire.WireBytes:
 			if x.Scopes == nil {
 				x.Scopes = make(map[string]string)
 			}
@@ -2856,7 +2384,7 @@ func (x *AuthorizationCodeOAuthFlow) readProto(w *wire.ProtoReader) *Error {
 			}
 			x.Scopes[k] = v
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -2920,28 +2448,16 @@ func (x *ClientCredentialsOAuthFlow) UnmarshalProto(data []byte) error {
 
 func (x *ClientCredentialsOAuthFlow) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.TokenURL = wire.WireString(w)
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.RefreshURL = wire.WireString(w)
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			if x.Scopes == nil {
 				x.Scopes = make(map[string]string)
 			}
@@ -2967,7 +2483,7 @@ func (x *ClientCredentialsOAuthFlow) readProto(w *wire.ProtoReader) *Error {
 			}
 			x.Scopes[k] = v
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -3031,28 +2547,16 @@ func (x *ImplicitOAuthFlow) UnmarshalProto(data []byte) error {
 
 func (x *ImplicitOAuthFlow) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.AuthorizationURL = wire.WireString(w)
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.RefreshURL = wire.WireString(w)
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			if x.Scopes == nil {
 				x.Scopes = make(map[string]string)
 			}
@@ -3078,7 +2582,7 @@ func (x *ImplicitOAuthFlow) readProto(w *wire.ProtoReader) *Error {
 			}
 			x.Scopes[k] = v
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -3142,28 +2646,16 @@ func (x *PasswordOAuthFlow) UnmarshalProto(data []byte) error {
 
 func (x *PasswordOAuthFlow) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.TokenURL = wire.WireString(w)
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.RefreshURL = wire.WireString(w)
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			if x.Scopes == nil {
 				x.Scopes = make(map[string]string)
 			}
@@ -3189,7 +2681,7 @@ func (x *PasswordOAuthFlow) readProto(w *wire.ProtoReader) *Error {
 			}
 			x.Scopes[k] = v
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -3243,31 +2735,19 @@ func (x *SendMessageRequest) UnmarshalProto(data []byte) error {
 
 func (x *SendMessageRequest) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.Request = readMessageProto(w, "message")
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.Configuration = readSendMessageConfigurationProto(w, "configuration")
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.Metadata = wire.WireStruct(w, "metadata")
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -3319,25 +2799,17 @@ func (x *GetTaskRequest) UnmarshalProto(data []byte) error {
 
 func (x *GetTaskRequest) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.Name = wire.WireString(w)
-		case 2:
-			if wt != 0 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireVarint:
 			x.HistoryLength = int32(w.Varint())
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -3382,19 +2854,15 @@ func (x *CancelTaskRequest) UnmarshalProto(data []byte) error {
 
 func (x *CancelTaskRequest) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.Name = wire.WireString(w)
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -3439,19 +2907,15 @@ func (x *GetTaskPushNotificationConfigRequest) UnmarshalProto(data []byte) error
 
 func (x *GetTaskPushNotificationConfigRequest) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.Name = wire.WireString(w)
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -3496,19 +2960,15 @@ func (x *DeleteTaskPushNotificationConfigRequest) UnmarshalProto(data []byte) er
 
 func (x *DeleteTaskPushNotificationConfigRequest) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.Name = wire.WireString(w)
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -3561,31 +3021,19 @@ func (x *CreateTaskPushNotificationConfigRequest) UnmarshalProto(data []byte) er
 
 func (x *CreateTaskPushNotificationConfigRequest) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.Parent = wire.WireString(w)
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.ConfigID = wire.WireString(w)
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.Config = readTaskPushNotificationConfigProto(w, "config")
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -3631,19 +3079,15 @@ func (x *TaskSubscriptionRequest) UnmarshalProto(data []byte) error {
 
 func (x *TaskSubscriptionRequest) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.Name = wire.WireString(w)
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -3696,31 +3140,19 @@ func (x *ListTaskPushNotificationConfigRequest) UnmarshalProto(data []byte) erro
 
 func (x *ListTaskPushNotificationConfigRequest) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.Parent = wire.WireString(w)
-		case 2:
-			if wt != 0 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireVarint:
 			x.PageSize = int32(w.Varint())
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.PageToken = wire.WireString(w)
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -3761,12 +3193,14 @@ func (x *GetAgentCardRequest) UnmarshalProto(data []byte) error {
 
 func (x *GetAgentCardRequest) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		_ = num
-		w.Skip(wt)
+		switch tag {
+		default:
+			w.SkipTag(tag)
+		}
 	}
 	return w.Err()
 }
@@ -3814,25 +3248,17 @@ func (x *SendMessageResponse) UnmarshalProto(data []byte) error {
 
 func (x *SendMessageResponse) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.Payload = &SendMessageResponseTask{Task: readTaskProto(w, "task")}
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.Payload = &SendMessageResponseMsg{Msg: readMessageProto(w, "message")}
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -3895,37 +3321,21 @@ func (x *StreamResponse) UnmarshalProto(data []byte) error {
 
 func (x *StreamResponse) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.Payload = &StreamResponseTask{Task: readTaskProto(w, "task")}
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.Payload = &StreamResponseMsg{Msg: readMessageProto(w, "message")}
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.Payload = &StreamResponseStatusUpdate{StatusUpdate: readTaskStatusUpdateEventProto(w, "statusUpdate")}
-		case 4:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 4<<3 | wire.WireBytes:
 			x.Payload = &StreamResponseArtifactUpdate{ArtifactUpdate: readTaskArtifactUpdateEventProto(w, "artifactUpdate")}
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -3986,25 +3396,17 @@ func (x *ListTaskPushNotificationConfigResponse) UnmarshalProto(data []byte) err
 
 func (x *ListTaskPushNotificationConfigResponse) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.Configs = append(x.Configs, readTaskPushNotificationConfigProto(w, "configs"))
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.NextPageToken = wire.WireString(w)
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -4051,12 +3453,14 @@ func (x *Empty) UnmarshalProto(data []byte) error {
 
 func (x *Empty) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		_ = num
-		w.Skip(wt)
+		switch tag {
+		default:
+			w.SkipTag(tag)
+		}
 	}
 	return w.Err()
 }

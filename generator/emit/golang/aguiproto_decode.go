@@ -2,6 +2,7 @@ package golang
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/dave/jennifer/jen"
 
@@ -137,20 +138,15 @@ func (p *aguiProto) emitBaseEventReader(f *jen.File) {
 }
 
 // readLoop is the body of a reader: pre, the loop over the fields with a
-// case per field number, post, and the reader's error.
+// case per field, post, and the reader's error.
 func readLoop(cases []protoCase, pre, post []jen.Code) []jen.Code {
+	cases = slices.Clone(cases)
+	slices.SortStableFunc(cases, func(a, b protoCase) int { return a.num - b.num }) // in number order, as the encoder writes
 	var sw []jen.Code
 	for _, c := range cases {
-		sw = append(sw, jen.Case(jen.Lit(c.num)).Block(append([]jen.Code{
-			jen.If(jen.Id("wt").Op("!=").Lit(c.wt)).Block(jen.Id("w").Dot("Skip").Call(jen.Id("wt")), jen.Continue())}, c.code...)...))
+		sw = append(sw, tagCase(c.num, c.wt, c.code...))
 	}
-	sw = append(sw, jen.Default().Block(jen.Id("w").Dot("Skip").Call(jen.Id("wt"))))
-	body := append([]jen.Code{}, pre...)
-	body = append(body, jen.For().Block(
-		jen.List(jen.Id("num"), jen.Id("wt"), jen.Id("ok")).Op(":=").Id("w").Dot("Next").Call(),
-		jen.If(jen.Op("!").Id("ok")).Block(jen.Break()),
-		jen.Switch(jen.Id("num")).Block(sw...),
-	))
+	body := append(append([]jen.Code{}, pre...), fieldLoop(sw))
 	if len(post) == 0 {
 		return append(body, jen.Return(jen.Id("w").Dot("Err").Call()))
 	}

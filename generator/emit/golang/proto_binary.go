@@ -57,6 +57,26 @@ func tagBytes(num, wt int) []jen.Code {
 	return append(out, jen.Op(fmt.Sprintf("0x%02x", byte(v))))
 }
 
+// wireTypeNames are runtime/wire's names of the wire types.
+var wireTypeNames = map[int]string{wireVarint: "WireVarint", wireFixed64: "WireFixed64", wireBytes: "WireBytes", wireFixed32: "WireFixed32"}
+
+// tagCase is the case, in a reader's switch on ProtoReader.NextTag, of
+// field num in wire type wt: a value in any other wire type is skipped, as
+// an unknown field is.
+func tagCase(num, wt int, body ...jen.Code) jen.Code {
+	return jen.Case(jen.Lit(num).Op("<<").Lit(3).Op("|").Qual(wirePkg, wireTypeNames[wt])).Block(body...)
+}
+
+// fieldLoop reads fields from w until its end, switching on their keys;
+// a field no case takes is skipped.
+func fieldLoop(cases []jen.Code) jen.Code {
+	return jen.For().Block(
+		jen.List(jen.Id("tag"), jen.Id("ok")).Op(":=").Id("w").Dot("NextTag").Call(),
+		jen.If(jen.Op("!").Id("ok")).Block(jen.Break()),
+		jen.Switch(jen.Id("tag")).Block(append(cases, jen.Default().Block(jen.Id("w").Dot("SkipTag").Call(jen.Id("tag"))))...),
+	)
+}
+
 func appendTagCode(num, wt int) jen.Code {
 	return jen.Id("b").Op("=").Append(append([]jen.Code{jen.Id("b")}, tagBytes(num, wt)...)...)
 }
@@ -244,32 +264,26 @@ func (g *protoGen) emitReadProto(f *jen.File, st *ir.Struct) {
 	for _, fl := range byNumber(st) {
 		t := fl.Type
 		field := fl.WireName()
-		var stmts []jen.Code
 		dst := jen.Id("x").Dot(g.field[fl])
 		switch {
 		case fl.Oneof != nil:
-			stmts = append(stmts,
-				jen.If(jen.Id("wt").Op("!=").Lit(wireType(t))).Block(jen.Id("w").Dot("Skip").Call(jen.Id("wt")), jen.Continue()),
-				jen.Id("x").Dot(jenName(fl.Oneof)).Op("=").Op("&").Id(g.wrapper[fl]).Values(jen.Dict{jen.Id(g.field[fl]): g.readWire(t, "w", field)}))
+			cases = append(cases, tagCase(fl.Number, wireType(t),
+				jen.Id("x").Dot(jenName(fl.Oneof)).Op("=").Op("&").Id(g.wrapper[fl]).Values(jen.Dict{jen.Id(g.field[fl]): g.readWire(t, "w", field)})))
 		case t.Kind == ir.KindArray:
 			elem := *t.Elem
 			if packable(elem) {
-				stmts = append(stmts, jen.If(jen.Id("wt").Op("==").Lit(wireBytes)).Block(
+				cases = append(cases, tagCase(fl.Number, wireBytes,
 					jen.Id("p").Op(":=").Qual(wirePkg, "NewProtoReader").Call(jen.Id("w").Dot("LenBytes").Call()),
 					jen.For(jen.Id("p").Dot("More").Call()).Block(
 						dst.Clone().Op("=").Append(dst.Clone(), g.readWire(elem, "p", "")),
 					),
 					jen.If(jen.Id("p").Dot("Err").Call().Op("!=").Nil()).Block(jen.Return(jen.Id("p").Dot("Err").Call().Dot("Under").Call(jen.Lit(field)))),
-					jen.Continue(),
 				))
 			}
-			stmts = append(stmts,
-				jen.If(jen.Id("wt").Op("!=").Lit(wireType(elem))).Block(jen.Id("w").Dot("Skip").Call(jen.Id("wt")), jen.Continue()),
-				dst.Clone().Op("=").Append(dst.Clone(), g.readWire(elem, "w", field)))
+			cases = append(cases, tagCase(fl.Number, wireType(elem), dst.Clone().Op("=").Append(dst.Clone(), g.readWire(elem, "w", field))))
 		case t.Kind == ir.KindMap:
 			key, val := *t.Key, *t.Elem
-			stmts = append(stmts,
-				jen.If(jen.Id("wt").Op("!=").Lit(wireBytes)).Block(jen.Id("w").Dot("Skip").Call(jen.Id("wt")), jen.Continue()),
+			cases = append(cases, tagCase(fl.Number, wireBytes,
 				jen.If(dst.Clone().Op("==").Nil()).Block(dst.Clone().Op("=").Make(g.goType(t))),
 				jen.Id("e").Op(":=").Qual(wirePkg, "NewProtoReader").Call(jen.Id("w").Dot("LenBytes").Call()),
 				jen.Var().Id("k").Add(g.goType(key)),
@@ -285,31 +299,18 @@ func (g *protoGen) emitReadProto(f *jen.File, st *ir.Struct) {
 				}),
 				jen.If(jen.Id("e").Dot("Err").Call().Op("!=").Nil()).Block(jen.Return(jen.Id("e").Dot("Err").Call().Dot("Under").Call(jen.Lit(field)))),
 				dst.Clone().Index(jen.Id("k")).Op("=").Id("v"),
-			)
+			))
 		default:
 			val := g.readWire(t, "w", field)
 			if fl.Presence && isScalarLike(t) {
 				val = jen.Qual(wirePkg, "Ptr").Call(val)
 			}
-			stmts = append(stmts,
-				jen.If(jen.Id("wt").Op("!=").Lit(wireType(t))).Block(jen.Id("w").Dot("Skip").Call(jen.Id("wt")), jen.Continue()),
-				dst.Clone().Op("=").Add(val))
+			cases = append(cases, tagCase(fl.Number, wireType(t), dst.Clone().Op("=").Add(val)))
 		}
-		cases = append(cases, jen.Case(jen.Lit(fl.Number)).Block(stmts...))
-	}
-	cases = append(cases, jen.Default().Block(jen.Id("w").Dot("Skip").Call(jen.Id("wt"))))
-	loop := []jen.Code{
-		jen.List(jen.Id("num"), jen.Id("wt"), jen.Id("ok")).Op(":=").Id("w").Dot("Next").Call(),
-		jen.If(jen.Op("!").Id("ok")).Block(jen.Break()),
-	}
-	if len(st.Fields) > 0 {
-		loop = append(loop, jen.Switch(jen.Id("num")).Block(cases...))
-	} else {
-		loop = append(loop, jen.Id("_").Op("=").Id("num"), jen.Id("w").Dot("Skip").Call(jen.Id("wt")))
 	}
 	f.Line()
 	f.Func().Params(jen.Id("x").Op("*").Id(name)).Id("readProto").Params(jen.Id("w").Op("*").Qual(wirePkg, "ProtoReader")).Op("*").Id("Error").Block(
-		jen.For().Block(loop...),
+		fieldLoop(cases),
 		jen.Return(jen.Id("w").Dot("Err").Call()),
 	)
 	f.Line()

@@ -1764,31 +1764,19 @@ func UnmarshalEventProto(data []byte) (Event, error) {
 // readProto reads the body of the protobuf message BaseEvent into x.
 func (x *BaseEvent) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 2:
-			if wt != 0 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 2<<3 | wire.WireVarint:
 			x.Timestamp = wire.Ptr(int64(w.Varint()))
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.RawEvent = wire.WireValue(w, "rawEvent")
-		case 4:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 4<<3 | wire.WireBytes:
 			x.Metadata = wire.WireStruct(w, "metadata")
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -1797,45 +1785,25 @@ func (x *BaseEvent) readProto(w *wire.ProtoReader) *Error {
 // readProto reads the body of the protobuf message TextMessageStartEvent into x.
 func (x *TextMessageStartEvent) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			if err := x.BaseEvent.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
 				return err.Under("base_event")
 			}
-		case 5:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
-			x.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.MessageID = wire.WireString(w)
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.Role = wire.Ptr(TextMessageRole(wire.WireString(w)))
-		case 4:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 4<<3 | wire.WireBytes:
 			x.Name = wire.Ptr(wire.WireString(w))
+		case 5<<3 | wire.WireBytes:
+			x.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -1844,39 +1812,23 @@ func (x *TextMessageStartEvent) readProto(w *wire.ProtoReader) *Error {
 // readProto reads the body of the protobuf message TextMessageContentEvent into x.
 func (x *TextMessageContentEvent) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			if err := x.BaseEvent.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
 				return err.Under("base_event")
 			}
-		case 4:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
-			x.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.MessageID = wire.WireString(w)
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.Delta = wire.WireString(w)
+		case 4<<3 | wire.WireBytes:
+			x.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -1885,33 +1837,21 @@ func (x *TextMessageContentEvent) readProto(w *wire.ProtoReader) *Error {
 // readProto reads the body of the protobuf message TextMessageEndEvent into x.
 func (x *TextMessageEndEvent) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			if err := x.BaseEvent.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
 				return err.Under("base_event")
 			}
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
-			x.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.MessageID = wire.WireString(w)
+		case 3<<3 | wire.WireBytes:
+			x.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -1920,51 +1860,27 @@ func (x *TextMessageEndEvent) readProto(w *wire.ProtoReader) *Error {
 // readProto reads the body of the protobuf message TextMessageChunkEvent into x.
 func (x *TextMessageChunkEvent) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			if err := x.BaseEvent.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
 				return err.Under("base_event")
 			}
-		case 6:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
-			x.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.MessageID = wire.Ptr(wire.WireString(w))
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.Role = wire.Ptr(TextMessageRole(wire.WireString(w)))
-		case 4:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 4<<3 | wire.WireBytes:
 			x.Delta = wire.Ptr(wire.WireString(w))
-		case 5:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 5<<3 | wire.WireBytes:
 			x.Name = wire.Ptr(wire.WireString(w))
+		case 6<<3 | wire.WireBytes:
+			x.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -1973,45 +1889,25 @@ func (x *TextMessageChunkEvent) readProto(w *wire.ProtoReader) *Error {
 // readProto reads the body of the protobuf message ToolCallStartEvent into x.
 func (x *ToolCallStartEvent) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			if err := x.BaseEvent.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
 				return err.Under("base_event")
 			}
-		case 5:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
-			x.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.ToolCallID = wire.WireString(w)
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.ToolCallName = wire.WireString(w)
-		case 4:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 4<<3 | wire.WireBytes:
 			x.ParentMessageID = wire.Ptr(wire.WireString(w))
+		case 5<<3 | wire.WireBytes:
+			x.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -2020,39 +1916,23 @@ func (x *ToolCallStartEvent) readProto(w *wire.ProtoReader) *Error {
 // readProto reads the body of the protobuf message ToolCallArgsEvent into x.
 func (x *ToolCallArgsEvent) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			if err := x.BaseEvent.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
 				return err.Under("base_event")
 			}
-		case 4:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
-			x.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.ToolCallID = wire.WireString(w)
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.Delta = wire.WireString(w)
+		case 4<<3 | wire.WireBytes:
+			x.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -2061,33 +1941,21 @@ func (x *ToolCallArgsEvent) readProto(w *wire.ProtoReader) *Error {
 // readProto reads the body of the protobuf message ToolCallEndEvent into x.
 func (x *ToolCallEndEvent) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			if err := x.BaseEvent.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
 				return err.Under("base_event")
 			}
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
-			x.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.ToolCallID = wire.WireString(w)
+		case 3<<3 | wire.WireBytes:
+			x.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -2096,51 +1964,27 @@ func (x *ToolCallEndEvent) readProto(w *wire.ProtoReader) *Error {
 // readProto reads the body of the protobuf message ToolCallChunkEvent into x.
 func (x *ToolCallChunkEvent) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			if err := x.BaseEvent.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
 				return err.Under("base_event")
 			}
-		case 6:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
-			x.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.ToolCallID = wire.Ptr(wire.WireString(w))
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.ToolCallName = wire.Ptr(wire.WireString(w))
-		case 4:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 4<<3 | wire.WireBytes:
 			x.ParentMessageID = wire.Ptr(wire.WireString(w))
-		case 5:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 5<<3 | wire.WireBytes:
 			x.Delta = wire.Ptr(wire.WireString(w))
+		case 6<<3 | wire.WireBytes:
+			x.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -2150,62 +1994,34 @@ func (x *ToolCallChunkEvent) readProto(w *wire.ProtoReader) *Error {
 func (x *ToolCallResultEvent) readProto(w *wire.ProtoReader) *Error {
 	var seenContent bool
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			if err := x.BaseEvent.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
 				return err.Under("base_event")
 			}
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.MessageID = wire.WireString(w)
-		case 4:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 4<<3 | wire.WireBytes:
 			x.ToolCallID = wire.WireString(w)
-		case 5:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 5<<3 | wire.WireBytes:
 			x.Content.Text = wire.WireString(w)
 			seenContent = true
-		case 7:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 6<<3 | wire.WireBytes:
+			x.Role = wire.Ptr(wire.WireString(w))
+		case 7<<3 | wire.WireBytes:
 			v, err := readContentPartProto(w.LenBytes())
 			if err != nil {
 				return err.Under("content")
 			}
 			x.Content.Parts = append(x.Content.Parts, v)
-		case 6:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
-			x.Role = wire.Ptr(wire.WireString(w))
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	if w.Err() != nil {
@@ -2220,33 +2036,21 @@ func (x *ToolCallResultEvent) readProto(w *wire.ProtoReader) *Error {
 // readProto reads the body of the protobuf message StateSnapshotEvent into x.
 func (x *StateSnapshotEvent) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			if err := x.BaseEvent.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
 				return err.Under("base_event")
 			}
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
-			x.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.Snapshot = wire.WireValue(w, "snapshot")
+		case 3<<3 | wire.WireBytes:
+			x.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -2255,37 +2059,25 @@ func (x *StateSnapshotEvent) readProto(w *wire.ProtoReader) *Error {
 // readProto reads the body of the protobuf message StateDeltaEvent into x.
 func (x *StateDeltaEvent) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			if err := x.BaseEvent.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
 				return err.Under("base_event")
 			}
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
-			x.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			v, err := readJSONPatchOperationProto(w.LenBytes())
 			if err != nil {
 				return err.At(len(x.Delta)).Under("delta")
 			}
 			x.Delta = append(x.Delta, v)
+		case 3<<3 | wire.WireBytes:
+			x.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -2294,31 +2086,23 @@ func (x *StateDeltaEvent) readProto(w *wire.ProtoReader) *Error {
 // readProto reads the body of the protobuf message MessagesSnapshotEvent into x.
 func (x *MessagesSnapshotEvent) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			if err := x.BaseEvent.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
 				return err.Under("base_event")
 			}
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			v, err := readMessageProto(w.LenBytes())
 			if err != nil {
 				return err.At(len(x.Messages)).Under("messages")
 			}
 			x.Messages = append(x.Messages, v)
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -2327,51 +2111,27 @@ func (x *MessagesSnapshotEvent) readProto(w *wire.ProtoReader) *Error {
 // readProto reads the body of the protobuf message ActivitySnapshotEvent into x.
 func (x *ActivitySnapshotEvent) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			if err := x.BaseEvent.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
 				return err.Under("base_event")
 			}
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.MessageID = wire.WireString(w)
-		case 4:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 4<<3 | wire.WireBytes:
 			x.ActivityType = wire.WireString(w)
-		case 5:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 5<<3 | wire.WireBytes:
 			x.Content = wire.WireStruct(w, "content")
-		case 6:
-			if wt != 0 {
-				w.Skip(wt)
-				continue
-			}
+		case 6<<3 | wire.WireVarint:
 			x.Replace = wire.Ptr(w.Varint() != 0)
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	if w.Err() != nil {
@@ -2386,49 +2146,29 @@ func (x *ActivitySnapshotEvent) readProto(w *wire.ProtoReader) *Error {
 // readProto reads the body of the protobuf message ActivityDeltaEvent into x.
 func (x *ActivityDeltaEvent) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			if err := x.BaseEvent.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
 				return err.Under("base_event")
 			}
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.MessageID = wire.WireString(w)
-		case 4:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 4<<3 | wire.WireBytes:
 			x.ActivityType = wire.WireString(w)
-		case 5:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 5<<3 | wire.WireBytes:
 			v, err := readJSONPatchOperationProto(w.LenBytes())
 			if err != nil {
 				return err.At(len(x.Patch)).Under("patch")
 			}
 			x.Patch = append(x.Patch, v)
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -2437,39 +2177,23 @@ func (x *ActivityDeltaEvent) readProto(w *wire.ProtoReader) *Error {
 // readProto reads the body of the protobuf message RawEvent into x.
 func (x *RawEvent) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			if err := x.BaseEvent.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
 				return err.Under("base_event")
 			}
-		case 4:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
-			x.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.Event = wire.WireValue(w, "event")
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.Source = wire.Ptr(wire.WireString(w))
+		case 4<<3 | wire.WireBytes:
+			x.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -2478,39 +2202,23 @@ func (x *RawEvent) readProto(w *wire.ProtoReader) *Error {
 // readProto reads the body of the protobuf message CustomEvent into x.
 func (x *CustomEvent) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			if err := x.BaseEvent.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
 				return err.Under("base_event")
 			}
-		case 4:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
-			x.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.Name = wire.WireString(w)
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.Value = wire.WireValue(w, "value")
+		case 4<<3 | wire.WireBytes:
+			x.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -2519,54 +2227,30 @@ func (x *CustomEvent) readProto(w *wire.ProtoReader) *Error {
 // readProto reads the body of the protobuf message RunStartedEvent into x.
 func (x *RunStartedEvent) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			if err := x.BaseEvent.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
 				return err.Under("base_event")
 			}
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.ThreadID = wire.WireString(w)
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.RunID = wire.WireString(w)
-		case 6:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
-			x.ProtocolVersion = wire.Ptr(wire.WireString(w))
-		case 4:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 4<<3 | wire.WireBytes:
 			x.ParentRunID = wire.Ptr(wire.WireString(w))
-		case 5:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 5<<3 | wire.WireBytes:
 			x.Input = new(RunAgentInput)
 			if err := x.Input.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
 				return err.Under("input")
 			}
+		case 6<<3 | wire.WireBytes:
+			x.ProtocolVersion = wire.Ptr(wire.WireString(w))
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -2579,60 +2263,24 @@ func (x *RunFinishedEvent) readProto(w *wire.ProtoReader) *Error {
 	var m1 RunFinishedInterruptOutcome
 	var m2 RunFinishedCancelledOutcome
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			if err := x.BaseEvent.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
 				return err.Under("base_event")
 			}
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.ThreadID = wire.WireString(w)
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.RunID = wire.WireString(w)
-		case 4:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 4<<3 | wire.WireBytes:
 			x.Result = wire.WireValue(w, "result")
-		case 5:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 5<<3 | wire.WireBytes:
 			tagRunFinishedOutcome = wire.WireString(w)
-		case 8:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
-			if err := func() *Error {
-				x := &m0
-				x.PendingToolCallIDs = append(x.PendingToolCallIDs, wire.WireString(w))
-				return nil
-			}(); err != nil {
-				return err
-			}
-		case 6:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 6<<3 | wire.WireBytes:
 			if err := func() *Error {
 				x := &m1
 				var v Interrupt
@@ -2644,18 +2292,22 @@ func (x *RunFinishedEvent) readProto(w *wire.ProtoReader) *Error {
 			}(); err != nil {
 				return err
 			}
-		case 7:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 7<<3 | wire.WireBytes:
 			var v TokenUsage
 			if err := v.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
 				return err.At(len(x.Usage)).Under("usage")
 			}
 			x.Usage = append(x.Usage, v)
+		case 8<<3 | wire.WireBytes:
+			if err := func() *Error {
+				x := &m0
+				x.PendingToolCallIDs = append(x.PendingToolCallIDs, wire.WireString(w))
+				return nil
+			}(); err != nil {
+				return err
+			}
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	if w.Err() != nil {
@@ -2683,43 +2335,27 @@ func (x *RunFinishedEvent) readProto(w *wire.ProtoReader) *Error {
 // readProto reads the body of the protobuf message RunErrorEvent into x.
 func (x *RunErrorEvent) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			if err := x.BaseEvent.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
 				return err.Under("base_event")
 			}
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
-			x.Message = wire.WireString(w)
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.Code = wire.Ptr(wire.WireString(w))
-		case 4:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
+			x.Message = wire.WireString(w)
+		case 4<<3 | wire.WireBytes:
 			var v TokenUsage
 			if err := v.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
 				return err.At(len(x.Usage)).Under("usage")
 			}
 			x.Usage = append(x.Usage, v)
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -2728,33 +2364,21 @@ func (x *RunErrorEvent) readProto(w *wire.ProtoReader) *Error {
 // readProto reads the body of the protobuf message StepStartedEvent into x.
 func (x *StepStartedEvent) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			if err := x.BaseEvent.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
 				return err.Under("base_event")
 			}
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
-			x.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.StepName = wire.WireString(w)
+		case 3<<3 | wire.WireBytes:
+			x.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -2763,33 +2387,21 @@ func (x *StepStartedEvent) readProto(w *wire.ProtoReader) *Error {
 // readProto reads the body of the protobuf message StepFinishedEvent into x.
 func (x *StepFinishedEvent) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			if err := x.BaseEvent.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
 				return err.Under("base_event")
 			}
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
-			x.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.StepName = wire.WireString(w)
+		case 3<<3 | wire.WireBytes:
+			x.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -2798,33 +2410,21 @@ func (x *StepFinishedEvent) readProto(w *wire.ProtoReader) *Error {
 // readProto reads the body of the protobuf message ReasoningStartEvent into x.
 func (x *ReasoningStartEvent) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			if err := x.BaseEvent.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
 				return err.Under("base_event")
 			}
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.MessageID = wire.WireString(w)
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -2833,33 +2433,21 @@ func (x *ReasoningStartEvent) readProto(w *wire.ProtoReader) *Error {
 // readProto reads the body of the protobuf message ReasoningMessageStartEvent into x.
 func (x *ReasoningMessageStartEvent) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			if err := x.BaseEvent.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
 				return err.Under("base_event")
 			}
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.MessageID = wire.WireString(w)
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -2868,39 +2456,23 @@ func (x *ReasoningMessageStartEvent) readProto(w *wire.ProtoReader) *Error {
 // readProto reads the body of the protobuf message ReasoningMessageContentEvent into x.
 func (x *ReasoningMessageContentEvent) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			if err := x.BaseEvent.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
 				return err.Under("base_event")
 			}
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.MessageID = wire.WireString(w)
-		case 4:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 4<<3 | wire.WireBytes:
 			x.Delta = wire.WireString(w)
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -2909,33 +2481,21 @@ func (x *ReasoningMessageContentEvent) readProto(w *wire.ProtoReader) *Error {
 // readProto reads the body of the protobuf message ReasoningMessageEndEvent into x.
 func (x *ReasoningMessageEndEvent) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			if err := x.BaseEvent.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
 				return err.Under("base_event")
 			}
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.MessageID = wire.WireString(w)
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -2944,39 +2504,23 @@ func (x *ReasoningMessageEndEvent) readProto(w *wire.ProtoReader) *Error {
 // readProto reads the body of the protobuf message ReasoningMessageChunkEvent into x.
 func (x *ReasoningMessageChunkEvent) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			if err := x.BaseEvent.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
 				return err.Under("base_event")
 			}
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.MessageID = wire.Ptr(wire.WireString(w))
-		case 4:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 4<<3 | wire.WireBytes:
 			x.Delta = wire.Ptr(wire.WireString(w))
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -2985,33 +2529,21 @@ func (x *ReasoningMessageChunkEvent) readProto(w *wire.ProtoReader) *Error {
 // readProto reads the body of the protobuf message ReasoningEndEvent into x.
 func (x *ReasoningEndEvent) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			if err := x.BaseEvent.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
 				return err.Under("base_event")
 			}
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.MessageID = wire.WireString(w)
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -3020,51 +2552,27 @@ func (x *ReasoningEndEvent) readProto(w *wire.ProtoReader) *Error {
 // readProto reads the body of the protobuf message ReasoningEncryptedValueEvent into x.
 func (x *ReasoningEncryptedValueEvent) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			if err := x.BaseEvent.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
 				return err.Under("base_event")
 			}
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.Subtype = ReasoningEncryptedValueSubtype(wire.WireString(w))
-		case 4:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 4<<3 | wire.WireBytes:
 			x.EntityID = wire.WireString(w)
-		case 5:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 5<<3 | wire.WireBytes:
 			x.EncryptedValue = wire.WireString(w)
-		case 6:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 6<<3 | wire.WireBytes:
 			x.EncryptedValueType = wire.Ptr(wire.WireString(w))
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -3073,57 +2581,29 @@ func (x *ReasoningEncryptedValueEvent) readProto(w *wire.ProtoReader) *Error {
 // readProto reads the body of the protobuf message SubagentStartedEvent into x.
 func (x *SubagentStartedEvent) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			if err := x.BaseEvent.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
 				return err.Under("base_event")
 			}
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.SubagentRunID = wire.WireString(w)
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.Name = wire.WireString(w)
-		case 4:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 4<<3 | wire.WireBytes:
 			x.Description = wire.Ptr(wire.WireString(w))
-		case 5:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 5<<3 | wire.WireBytes:
 			x.ParentSubagentRunID = wire.Ptr(wire.WireString(w))
-		case 6:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 6<<3 | wire.WireBytes:
 			x.ParentToolCallID = wire.Ptr(wire.WireString(w))
-		case 7:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 7<<3 | wire.WireBytes:
 			x.ParentMessageID = wire.Ptr(wire.WireString(w))
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -3135,42 +2615,22 @@ func (x *SubagentFinishedEvent) readProto(w *wire.ProtoReader) *Error {
 	var m0 SubagentFinishedSuccessOutcome
 	var m1 SubagentFinishedSuspendedOutcome
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			if err := x.BaseEvent.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
 				return err.Under("base_event")
 			}
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.SubagentRunID = wire.WireString(w)
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.Result = wire.WireValue(w, "result")
-		case 4:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 4<<3 | wire.WireBytes:
 			tagSubagentFinishedOutcome = wire.WireString(w)
-		case 5:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 5<<3 | wire.WireBytes:
 			if err := func() *Error {
 				x := &m1
 				x.InterruptIDs = append(x.InterruptIDs, wire.WireString(w))
@@ -3179,7 +2639,7 @@ func (x *SubagentFinishedEvent) readProto(w *wire.ProtoReader) *Error {
 				return err
 			}
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	if w.Err() != nil {
@@ -3205,39 +2665,23 @@ func (x *SubagentFinishedEvent) readProto(w *wire.ProtoReader) *Error {
 // readProto reads the body of the protobuf message SubagentErrorEvent into x.
 func (x *SubagentErrorEvent) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			if err := x.BaseEvent.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
 				return err.Under("base_event")
 			}
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.SubagentRunID = wire.WireString(w)
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.Message = wire.WireString(w)
-		case 4:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 4<<3 | wire.WireBytes:
 			x.Code = wire.Ptr(wire.WireString(w))
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -3246,31 +2690,19 @@ func (x *SubagentErrorEvent) readProto(w *wire.ProtoReader) *Error {
 // readProto reads the body of the protobuf message TextInputPart into x.
 func (x *TextPart) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
-			x.ID = wire.Ptr(wire.WireString(w))
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.Text = wire.WireString(w)
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
+			x.ID = wire.Ptr(wire.WireString(w))
+		case 3<<3 | wire.WireBytes:
 			x.Metadata = wire.WireValue(w, "metadata")
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -3279,35 +2711,23 @@ func (x *TextPart) readProto(w *wire.ProtoReader) *Error {
 // readProto reads the body of the protobuf message ImageInputPart into x.
 func (x *ImagePart) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
-			x.ID = wire.Ptr(wire.WireString(w))
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			v, err := readPartSourceProto(w.LenBytes())
 			if err != nil {
 				return err.Under("source")
 			}
 			x.Source = v
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.Metadata = wire.WireValue(w, "metadata")
+		case 3<<3 | wire.WireBytes:
+			x.ID = wire.Ptr(wire.WireString(w))
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -3316,35 +2736,23 @@ func (x *ImagePart) readProto(w *wire.ProtoReader) *Error {
 // readProto reads the body of the protobuf message AudioInputPart into x.
 func (x *AudioPart) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
-			x.ID = wire.Ptr(wire.WireString(w))
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			v, err := readPartSourceProto(w.LenBytes())
 			if err != nil {
 				return err.Under("source")
 			}
 			x.Source = v
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.Metadata = wire.WireValue(w, "metadata")
+		case 3<<3 | wire.WireBytes:
+			x.ID = wire.Ptr(wire.WireString(w))
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -3353,35 +2761,23 @@ func (x *AudioPart) readProto(w *wire.ProtoReader) *Error {
 // readProto reads the body of the protobuf message VideoInputPart into x.
 func (x *VideoPart) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
-			x.ID = wire.Ptr(wire.WireString(w))
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			v, err := readPartSourceProto(w.LenBytes())
 			if err != nil {
 				return err.Under("source")
 			}
 			x.Source = v
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.Metadata = wire.WireValue(w, "metadata")
+		case 3<<3 | wire.WireBytes:
+			x.ID = wire.Ptr(wire.WireString(w))
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -3390,35 +2786,23 @@ func (x *VideoPart) readProto(w *wire.ProtoReader) *Error {
 // readProto reads the body of the protobuf message DocumentInputPart into x.
 func (x *DocumentPart) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
-			x.ID = wire.Ptr(wire.WireString(w))
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			v, err := readPartSourceProto(w.LenBytes())
 			if err != nil {
 				return err.Under("source")
 			}
 			x.Source = v
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.Metadata = wire.WireValue(w, "metadata")
+		case 3<<3 | wire.WireBytes:
+			x.ID = wire.Ptr(wire.WireString(w))
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -3427,25 +2811,17 @@ func (x *DocumentPart) readProto(w *wire.ProtoReader) *Error {
 // readProto reads the body of the protobuf message JsonPatchOperation into x.
 func (x *AddOperation) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 2<<3 | wire.WireBytes:
 			x.Path = wire.WireString(w)
-		case 4:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 4<<3 | wire.WireBytes:
 			x.Value = wire.WireValue(w, "value")
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -3454,19 +2830,15 @@ func (x *AddOperation) readProto(w *wire.ProtoReader) *Error {
 // readProto reads the body of the protobuf message JsonPatchOperation into x.
 func (x *RemoveOperation) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 2<<3 | wire.WireBytes:
 			x.Path = wire.WireString(w)
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -3475,25 +2847,17 @@ func (x *RemoveOperation) readProto(w *wire.ProtoReader) *Error {
 // readProto reads the body of the protobuf message JsonPatchOperation into x.
 func (x *ReplaceOperation) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 2<<3 | wire.WireBytes:
 			x.Path = wire.WireString(w)
-		case 4:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 4<<3 | wire.WireBytes:
 			x.Value = wire.WireValue(w, "value")
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -3502,25 +2866,17 @@ func (x *ReplaceOperation) readProto(w *wire.ProtoReader) *Error {
 // readProto reads the body of the protobuf message JsonPatchOperation into x.
 func (x *MoveOperation) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
-			x.From = wire.WireString(w)
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 2<<3 | wire.WireBytes:
 			x.Path = wire.WireString(w)
+		case 3<<3 | wire.WireBytes:
+			x.From = wire.WireString(w)
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -3529,25 +2885,17 @@ func (x *MoveOperation) readProto(w *wire.ProtoReader) *Error {
 // readProto reads the body of the protobuf message JsonPatchOperation into x.
 func (x *CopyOperation) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
-			x.From = wire.WireString(w)
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 2<<3 | wire.WireBytes:
 			x.Path = wire.WireString(w)
+		case 3<<3 | wire.WireBytes:
+			x.From = wire.WireString(w)
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -3556,25 +2904,17 @@ func (x *CopyOperation) readProto(w *wire.ProtoReader) *Error {
 // readProto reads the body of the protobuf message JsonPatchOperation into x.
 func (x *TestOperation) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 2<<3 | wire.WireBytes:
 			x.Path = wire.WireString(w)
-		case 4:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 4<<3 | wire.WireBytes:
 			x.Value = wire.WireValue(w, "value")
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -3583,55 +2923,27 @@ func (x *TestOperation) readProto(w *wire.ProtoReader) *Error {
 // readProto reads the body of the protobuf message Message into x.
 func (x *DeveloperMessage) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 10:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
-			x.BaseMessage.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.BaseMessage.ID = wire.WireString(w)
-		case 4:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
-			x.BaseMessage.Name = wire.Ptr(wire.WireString(w))
-		case 11:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
-			x.BaseMessage.EncryptedValue = wire.Ptr(wire.WireString(w))
-		case 14:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
-			x.BaseMessage.EncryptedValueType = wire.Ptr(wire.WireString(w))
-		case 9:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
-			x.BaseMessage.Metadata = wire.WireStruct(w, "metadata")
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.Content = wire.WireString(w)
+		case 4<<3 | wire.WireBytes:
+			x.BaseMessage.Name = wire.Ptr(wire.WireString(w))
+		case 9<<3 | wire.WireBytes:
+			x.BaseMessage.Metadata = wire.WireStruct(w, "metadata")
+		case 10<<3 | wire.WireBytes:
+			x.BaseMessage.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
+		case 11<<3 | wire.WireBytes:
+			x.BaseMessage.EncryptedValue = wire.Ptr(wire.WireString(w))
+		case 14<<3 | wire.WireBytes:
+			x.BaseMessage.EncryptedValueType = wire.Ptr(wire.WireString(w))
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -3640,55 +2952,27 @@ func (x *DeveloperMessage) readProto(w *wire.ProtoReader) *Error {
 // readProto reads the body of the protobuf message Message into x.
 func (x *SystemMessage) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 10:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
-			x.BaseMessage.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.BaseMessage.ID = wire.WireString(w)
-		case 4:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
-			x.BaseMessage.Name = wire.Ptr(wire.WireString(w))
-		case 11:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
-			x.BaseMessage.EncryptedValue = wire.Ptr(wire.WireString(w))
-		case 14:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
-			x.BaseMessage.EncryptedValueType = wire.Ptr(wire.WireString(w))
-		case 9:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
-			x.BaseMessage.Metadata = wire.WireStruct(w, "metadata")
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.Content = wire.WireString(w)
+		case 4<<3 | wire.WireBytes:
+			x.BaseMessage.Name = wire.Ptr(wire.WireString(w))
+		case 9<<3 | wire.WireBytes:
+			x.BaseMessage.Metadata = wire.WireStruct(w, "metadata")
+		case 10<<3 | wire.WireBytes:
+			x.BaseMessage.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
+		case 11<<3 | wire.WireBytes:
+			x.BaseMessage.EncryptedValue = wire.Ptr(wire.WireString(w))
+		case 14<<3 | wire.WireBytes:
+			x.BaseMessage.EncryptedValueType = wire.Ptr(wire.WireString(w))
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -3697,65 +2981,33 @@ func (x *SystemMessage) readProto(w *wire.ProtoReader) *Error {
 // readProto reads the body of the protobuf message Message into x.
 func (x *AssistantMessage) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 10:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
-			x.BaseMessage.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.BaseMessage.ID = wire.WireString(w)
-		case 4:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
-			x.BaseMessage.Name = wire.Ptr(wire.WireString(w))
-		case 11:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
-			x.BaseMessage.EncryptedValue = wire.Ptr(wire.WireString(w))
-		case 14:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
-			x.BaseMessage.EncryptedValueType = wire.Ptr(wire.WireString(w))
-		case 9:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
-			x.BaseMessage.Metadata = wire.WireStruct(w, "metadata")
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.Content = wire.Ptr(wire.WireString(w))
-		case 5:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 4<<3 | wire.WireBytes:
+			x.BaseMessage.Name = wire.Ptr(wire.WireString(w))
+		case 5<<3 | wire.WireBytes:
 			var v ToolCall
 			if err := v.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
 				return err.At(len(x.ToolCalls)).Under("toolCalls")
 			}
 			x.ToolCalls = append(x.ToolCalls, v)
+		case 9<<3 | wire.WireBytes:
+			x.BaseMessage.Metadata = wire.WireStruct(w, "metadata")
+		case 10<<3 | wire.WireBytes:
+			x.BaseMessage.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
+		case 11<<3 | wire.WireBytes:
+			x.BaseMessage.EncryptedValue = wire.Ptr(wire.WireString(w))
+		case 14<<3 | wire.WireBytes:
+			x.BaseMessage.EncryptedValueType = wire.Ptr(wire.WireString(w))
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -3765,66 +3017,34 @@ func (x *AssistantMessage) readProto(w *wire.ProtoReader) *Error {
 func (x *UserMessage) readProto(w *wire.ProtoReader) *Error {
 	var seenContent bool
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 10:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
-			x.BaseMessage.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.BaseMessage.ID = wire.WireString(w)
-		case 4:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
-			x.BaseMessage.Name = wire.Ptr(wire.WireString(w))
-		case 11:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
-			x.BaseMessage.EncryptedValue = wire.Ptr(wire.WireString(w))
-		case 14:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
-			x.BaseMessage.EncryptedValueType = wire.Ptr(wire.WireString(w))
-		case 9:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
-			x.BaseMessage.Metadata = wire.WireStruct(w, "metadata")
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.Content.Text = wire.WireString(w)
 			seenContent = true
-		case 8:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 4<<3 | wire.WireBytes:
+			x.BaseMessage.Name = wire.Ptr(wire.WireString(w))
+		case 8<<3 | wire.WireBytes:
 			v, err := readContentPartProto(w.LenBytes())
 			if err != nil {
 				return err.Under("content")
 			}
 			x.Content.Parts = append(x.Content.Parts, v)
+		case 9<<3 | wire.WireBytes:
+			x.BaseMessage.Metadata = wire.WireStruct(w, "metadata")
+		case 10<<3 | wire.WireBytes:
+			x.BaseMessage.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
+		case 11<<3 | wire.WireBytes:
+			x.BaseMessage.EncryptedValue = wire.Ptr(wire.WireString(w))
+		case 14<<3 | wire.WireBytes:
+			x.BaseMessage.EncryptedValueType = wire.Ptr(wire.WireString(w))
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	if w.Err() != nil {
@@ -3840,72 +3060,36 @@ func (x *UserMessage) readProto(w *wire.ProtoReader) *Error {
 func (x *ToolMessage) readProto(w *wire.ProtoReader) *Error {
 	var seenContent bool
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 10:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
-			x.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.ID = wire.WireString(w)
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.Content.Text = wire.WireString(w)
 			seenContent = true
-		case 8:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 6<<3 | wire.WireBytes:
+			x.ToolCallID = wire.WireString(w)
+		case 7<<3 | wire.WireBytes:
+			x.Error = wire.Ptr(wire.WireString(w))
+		case 8<<3 | wire.WireBytes:
 			v, err := readContentPartProto(w.LenBytes())
 			if err != nil {
 				return err.Under("content")
 			}
 			x.Content.Parts = append(x.Content.Parts, v)
-		case 6:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
-			x.ToolCallID = wire.WireString(w)
-		case 7:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
-			x.Error = wire.Ptr(wire.WireString(w))
-		case 11:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
-			x.EncryptedValue = wire.Ptr(wire.WireString(w))
-		case 14:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
-			x.EncryptedValueType = wire.Ptr(wire.WireString(w))
-		case 9:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 9<<3 | wire.WireBytes:
 			x.Metadata = wire.WireStruct(w, "metadata")
+		case 10<<3 | wire.WireBytes:
+			x.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
+		case 11<<3 | wire.WireBytes:
+			x.EncryptedValue = wire.Ptr(wire.WireString(w))
+		case 14<<3 | wire.WireBytes:
+			x.EncryptedValueType = wire.Ptr(wire.WireString(w))
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	if w.Err() != nil {
@@ -3920,43 +3104,23 @@ func (x *ToolMessage) readProto(w *wire.ProtoReader) *Error {
 // readProto reads the body of the protobuf message Message into x.
 func (x *ActivityMessage) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 10:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
-			x.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.ID = wire.WireString(w)
-		case 12:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
-			x.ActivityType = wire.WireString(w)
-		case 13:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
-			x.Content = wire.WireStruct(w, "content")
-		case 9:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 9<<3 | wire.WireBytes:
 			x.Metadata = wire.WireStruct(w, "metadata")
+		case 10<<3 | wire.WireBytes:
+			x.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
+		case 12<<3 | wire.WireBytes:
+			x.ActivityType = wire.WireString(w)
+		case 13<<3 | wire.WireBytes:
+			x.Content = wire.WireStruct(w, "content")
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	if w.Err() != nil {
@@ -3971,49 +3135,25 @@ func (x *ActivityMessage) readProto(w *wire.ProtoReader) *Error {
 // readProto reads the body of the protobuf message Message into x.
 func (x *ReasoningMessage) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 10:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
-			x.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.ID = wire.WireString(w)
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.Content = wire.WireString(w)
-		case 11:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
-			x.EncryptedValue = wire.Ptr(wire.WireString(w))
-		case 14:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
-			x.EncryptedValueType = wire.Ptr(wire.WireString(w))
-		case 9:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 9<<3 | wire.WireBytes:
 			x.Metadata = wire.WireStruct(w, "metadata")
+		case 10<<3 | wire.WireBytes:
+			x.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
+		case 11<<3 | wire.WireBytes:
+			x.EncryptedValue = wire.Ptr(wire.WireString(w))
+		case 14<<3 | wire.WireBytes:
+			x.EncryptedValueType = wire.Ptr(wire.WireString(w))
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -4022,89 +3162,49 @@ func (x *ReasoningMessage) readProto(w *wire.ProtoReader) *Error {
 // readProto reads the body of the protobuf message RunAgentInput into x.
 func (x *RunAgentInput) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.ThreadID = wire.WireString(w)
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.RunID = wire.WireString(w)
-		case 10:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
-			x.ProtocolVersion = wire.Ptr(wire.WireString(w))
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.ParentRunID = wire.Ptr(wire.WireString(w))
-		case 4:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 4<<3 | wire.WireBytes:
 			x.State = wire.WireValue(w, "state")
-		case 5:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 5<<3 | wire.WireBytes:
 			v, err := readMessageProto(w.LenBytes())
 			if err != nil {
 				return err.At(len(x.Messages)).Under("messages")
 			}
 			x.Messages = append(x.Messages, v)
-		case 6:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 6<<3 | wire.WireBytes:
 			var v Tool
 			if err := v.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
 				return err.At(len(x.Tools)).Under("tools")
 			}
 			x.Tools = append(x.Tools, v)
-		case 7:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 7<<3 | wire.WireBytes:
 			var v Context
 			if err := v.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
 				return err.At(len(x.Context)).Under("context")
 			}
 			x.Context = append(x.Context, v)
-		case 8:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 8<<3 | wire.WireBytes:
 			x.ForwardedProps = wire.WireValue(w, "forwardedProps")
-		case 9:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 9<<3 | wire.WireBytes:
 			var v ResumeEntry
 			if err := v.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
 				return err.At(len(x.Resume)).Under("resume")
 			}
 			x.Resume = append(x.Resume, v)
+		case 10<<3 | wire.WireBytes:
+			x.ProtocolVersion = wire.Ptr(wire.WireString(w))
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -4113,61 +3213,29 @@ func (x *RunAgentInput) readProto(w *wire.ProtoReader) *Error {
 // readProto reads the body of the protobuf message Interrupt into x.
 func (x *Interrupt) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 8:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
-			x.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.ID = wire.WireString(w)
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.Reason = wire.WireString(w)
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.Message = wire.Ptr(wire.WireString(w))
-		case 4:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 4<<3 | wire.WireBytes:
 			x.ToolCallID = wire.Ptr(wire.WireString(w))
-		case 5:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 5<<3 | wire.WireBytes:
 			x.ResponseSchema = wire.WireValue(w, "responseSchema")
-		case 6:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 6<<3 | wire.WireBytes:
 			x.ExpiresAt = wire.Ptr(wire.WireString(w))
-		case 7:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 7<<3 | wire.WireBytes:
 			x.Metadata = wire.WireValue(w, "metadata")
+		case 8<<3 | wire.WireBytes:
+			x.Attributable.SubagentRunID = wire.Ptr(wire.WireString(w))
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -4176,61 +3244,29 @@ func (x *Interrupt) readProto(w *wire.ProtoReader) *Error {
 // readProto reads the body of the protobuf message Usage into x.
 func (x *TokenUsage) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.Provider = wire.Ptr(wire.WireString(w))
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.Model = wire.Ptr(wire.WireString(w))
-		case 3:
-			if wt != 0 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireVarint:
 			x.InputTokens = wire.Ptr(int64(w.Varint()))
-		case 4:
-			if wt != 0 {
-				w.Skip(wt)
-				continue
-			}
+		case 4<<3 | wire.WireVarint:
 			x.OutputTokens = wire.Ptr(int64(w.Varint()))
-		case 5:
-			if wt != 0 {
-				w.Skip(wt)
-				continue
-			}
+		case 5<<3 | wire.WireVarint:
 			x.TotalTokens = wire.Ptr(int64(w.Varint()))
-		case 6:
-			if wt != 0 {
-				w.Skip(wt)
-				continue
-			}
+		case 6<<3 | wire.WireVarint:
 			x.ReasoningTokens = wire.Ptr(int64(w.Varint()))
-		case 7:
-			if wt != 0 {
-				w.Skip(wt)
-				continue
-			}
+		case 7<<3 | wire.WireVarint:
 			x.CachedInputTokens = wire.Ptr(int64(w.Varint()))
-		case 8:
-			if wt != 0 {
-				w.Skip(wt)
-				continue
-			}
+		case 8<<3 | wire.WireVarint:
 			x.CacheWriteInputTokens = wire.Ptr(int64(w.Varint()))
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -4239,25 +3275,17 @@ func (x *TokenUsage) readProto(w *wire.ProtoReader) *Error {
 // readProto reads the body of the protobuf message InputContentDataSource into x.
 func (x *DataSource) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.Value = wire.WireString(w)
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.MIMEType = wire.WireString(w)
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -4266,25 +3294,17 @@ func (x *DataSource) readProto(w *wire.ProtoReader) *Error {
 // readProto reads the body of the protobuf message InputContentUrlSource into x.
 func (x *URLSource) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.Value = wire.WireString(w)
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.MIMEType = wire.Ptr(wire.WireString(w))
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -4293,31 +3313,19 @@ func (x *URLSource) readProto(w *wire.ProtoReader) *Error {
 // readProto reads the body of the protobuf message InputContentFileSource into x.
 func (x *FileSource) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.Value = wire.WireString(w)
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.Provider = wire.Ptr(wire.WireString(w))
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.MIMEType = wire.Ptr(wire.WireString(w))
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -4326,45 +3334,25 @@ func (x *FileSource) readProto(w *wire.ProtoReader) *Error {
 // readProto reads the body of the protobuf message ToolCall into x.
 func (x *ToolCall) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.ID = wire.WireString(w)
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			if err := x.Function.readProto(wire.NewProtoReader(w.LenBytes())); err != nil {
 				return err.Under("function")
 			}
-		case 5:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
-			x.EncryptedValue = wire.Ptr(wire.WireString(w))
-		case 6:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
-			x.EncryptedValueType = wire.Ptr(wire.WireString(w))
-		case 4:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 4<<3 | wire.WireBytes:
 			x.Metadata = wire.WireStruct(w, "metadata")
+		case 5<<3 | wire.WireBytes:
+			x.EncryptedValue = wire.Ptr(wire.WireString(w))
+		case 6<<3 | wire.WireBytes:
+			x.EncryptedValueType = wire.Ptr(wire.WireString(w))
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -4373,37 +3361,21 @@ func (x *ToolCall) readProto(w *wire.ProtoReader) *Error {
 // readProto reads the body of the protobuf message Tool into x.
 func (x *Tool) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.Name = wire.WireString(w)
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.Description = wire.WireString(w)
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.Parameters = wire.WireValue(w, "parameters")
-		case 4:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 4<<3 | wire.WireBytes:
 			x.Metadata = wire.WireStruct(w, "metadata")
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -4412,25 +3384,17 @@ func (x *Tool) readProto(w *wire.ProtoReader) *Error {
 // readProto reads the body of the protobuf message Context into x.
 func (x *Context) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.Description = wire.WireString(w)
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.Value = wire.WireString(w)
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -4439,37 +3403,21 @@ func (x *Context) readProto(w *wire.ProtoReader) *Error {
 // readProto reads the body of the protobuf message ResumeEntry into x.
 func (x *ResumeEntry) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.InterruptID = wire.WireString(w)
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.Status = ResumeEntryStatus(wire.WireString(w))
-		case 3:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 3<<3 | wire.WireBytes:
 			x.Payload = wire.WireValue(w, "payload")
-		case 4:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 4<<3 | wire.WireBytes:
 			x.Metadata = wire.WireStruct(w, "metadata")
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
@@ -4478,25 +3426,17 @@ func (x *ResumeEntry) readProto(w *wire.ProtoReader) *Error {
 // readProto reads the body of the protobuf message ToolCall.Function into x.
 func (x *FunctionCall) readProto(w *wire.ProtoReader) *Error {
 	for {
-		num, wt, ok := w.Next()
+		tag, ok := w.NextTag()
 		if !ok {
 			break
 		}
-		switch num {
-		case 1:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		switch tag {
+		case 1<<3 | wire.WireBytes:
 			x.Name = wire.WireString(w)
-		case 2:
-			if wt != 2 {
-				w.Skip(wt)
-				continue
-			}
+		case 2<<3 | wire.WireBytes:
 			x.Arguments = wire.WireString(w)
 		default:
-			w.Skip(wt)
+			w.SkipTag(tag)
 		}
 	}
 	return w.Err()
