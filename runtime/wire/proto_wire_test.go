@@ -329,11 +329,7 @@ func TestNextTagSwitches(t *testing.T) {
 	var s string
 	var n uint64
 	var skipped int
-	for {
-		tag, ok := w.NextTag()
-		if !ok {
-			break
-		}
+	for tag, ok := w.NextTag(); ok; tag, ok = w.NextTag() {
 		switch tag {
 		case 1<<3 | WireBytes:
 			s = WireString(w)

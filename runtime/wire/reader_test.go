@@ -54,10 +54,10 @@ func (p *probe) AppendJSON(b []byte) []byte { return b }
 func (p *probe) Validate() error            { return nil }
 func (p *probe) validate() *Error           { return nil }
 func (p *probe) ReadJSON(r *Reader) {
-	var seen uint64
 	if !r.BeginObject() {
 		return
 	}
+	var seen uint64
 	for r.NextField() {
 		switch string(r.Key()) {
 		case "name":
