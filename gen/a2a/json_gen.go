@@ -40,9 +40,6 @@ func (x *SendMessageConfiguration) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	start := len(b)
 	if len(x.AcceptedOutputModes) > 0 {
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"acceptedOutputModes":`...)
 		b = append(b, '[')
 		for i := range x.AcceptedOutputModes {
@@ -142,31 +139,18 @@ func (x *Task) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, '{')
-	start := len(b)
-	if len(b) > start {
-		b = append(b, ',')
-	}
 	b = append(b, `"id":`...)
 	b = wire.AppendString(b, x.ID)
 	if x.ContextID != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"contextId":`...)
+		b = append(b, `,"contextId":`...)
 		b = wire.AppendString(b, x.ContextID)
 	}
 	if x.Status != nil {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"status":`...)
+		b = append(b, `,"status":`...)
 		b = x.Status.AppendJSON(b)
 	}
 	if len(x.Artifacts) > 0 {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"artifacts":`...)
+		b = append(b, `,"artifacts":`...)
 		b = append(b, '[')
 		for i := range x.Artifacts {
 			if i > 0 {
@@ -177,10 +161,7 @@ func (x *Task) AppendJSON(b []byte) []byte {
 		b = append(b, ']')
 	}
 	if len(x.History) > 0 {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"history":`...)
+		b = append(b, `,"history":`...)
 		b = append(b, '[')
 		for i := range x.History {
 			if i > 0 {
@@ -191,10 +172,7 @@ func (x *Task) AppendJSON(b []byte) []byte {
 		b = append(b, ']')
 	}
 	if x.Metadata != nil {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"metadata":`...)
+		b = append(b, `,"metadata":`...)
 		b = wire.AppendRaw(b, x.Metadata)
 	}
 	return append(b, '}')
@@ -283,24 +261,14 @@ func (x *TaskStatus) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, '{')
-	start := len(b)
-	if len(b) > start {
-		b = append(b, ',')
-	}
 	b = append(b, `"state":`...)
 	b = wire.AppendEnum(b, x.State.String(), int32(x.State))
 	if x.Message != nil {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"message":`...)
+		b = append(b, `,"message":`...)
 		b = x.Message.AppendJSON(b)
 	}
 	if x.Timestamp != nil {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"timestamp":`...)
+		b = append(b, `,"timestamp":`...)
 		b = wire.AppendTimestamp(b, *x.Timestamp)
 	}
 	return append(b, '}')
@@ -367,27 +335,15 @@ func (x *Part) AppendJSON(b []byte) []byte {
 	start := len(b)
 	switch v := x.Content.(type) {
 	case *PartText:
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"text":`...)
 		b = wire.AppendString(b, v.Text)
 	case *PartRaw:
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"raw":`...)
 		b = wire.AppendBytes(b, v.Raw)
 	case *PartURL:
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"url":`...)
 		b = wire.AppendString(b, v.URL)
 	case *PartData:
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"data":`...)
 		b = wire.AppendRaw(b, v.Data)
 	}
@@ -522,35 +478,19 @@ func (x *Message) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, '{')
-	start := len(b)
-	if len(b) > start {
-		b = append(b, ',')
-	}
 	b = append(b, `"messageId":`...)
 	b = wire.AppendString(b, x.MessageID)
 	if x.ContextID != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"contextId":`...)
+		b = append(b, `,"contextId":`...)
 		b = wire.AppendString(b, x.ContextID)
 	}
 	if x.TaskID != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"taskId":`...)
+		b = append(b, `,"taskId":`...)
 		b = wire.AppendString(b, x.TaskID)
 	}
-	if len(b) > start {
-		b = append(b, ',')
-	}
-	b = append(b, `"role":`...)
+	b = append(b, `,"role":`...)
 	b = wire.AppendEnum(b, x.Role.String(), int32(x.Role))
-	if len(b) > start {
-		b = append(b, ',')
-	}
-	b = append(b, `"parts":`...)
+	b = append(b, `,"parts":`...)
 	b = append(b, '[')
 	for i := range x.Parts {
 		if i > 0 {
@@ -560,17 +500,11 @@ func (x *Message) AppendJSON(b []byte) []byte {
 	}
 	b = append(b, ']')
 	if x.Metadata != nil {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"metadata":`...)
+		b = append(b, `,"metadata":`...)
 		b = wire.AppendRaw(b, x.Metadata)
 	}
 	if len(x.Extensions) > 0 {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"extensions":`...)
+		b = append(b, `,"extensions":`...)
 		b = append(b, '[')
 		for i := range x.Extensions {
 			if i > 0 {
@@ -581,10 +515,7 @@ func (x *Message) AppendJSON(b []byte) []byte {
 		b = append(b, ']')
 	}
 	if len(x.ReferenceTaskIDs) > 0 {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"referenceTaskIds":`...)
+		b = append(b, `,"referenceTaskIds":`...)
 		b = append(b, '[')
 		for i := range x.ReferenceTaskIDs {
 			if i > 0 {
@@ -696,30 +627,17 @@ func (x *Artifact) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, '{')
-	start := len(b)
-	if len(b) > start {
-		b = append(b, ',')
-	}
 	b = append(b, `"artifactId":`...)
 	b = wire.AppendString(b, x.ArtifactID)
 	if x.Name != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"name":`...)
+		b = append(b, `,"name":`...)
 		b = wire.AppendString(b, x.Name)
 	}
 	if x.Description != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"description":`...)
+		b = append(b, `,"description":`...)
 		b = wire.AppendString(b, x.Description)
 	}
-	if len(b) > start {
-		b = append(b, ',')
-	}
-	b = append(b, `"parts":`...)
+	b = append(b, `,"parts":`...)
 	b = append(b, '[')
 	for i := range x.Parts {
 		if i > 0 {
@@ -729,17 +647,11 @@ func (x *Artifact) AppendJSON(b []byte) []byte {
 	}
 	b = append(b, ']')
 	if x.Metadata != nil {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"metadata":`...)
+		b = append(b, `,"metadata":`...)
 		b = wire.AppendRaw(b, x.Metadata)
 	}
 	if len(x.Extensions) > 0 {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"extensions":`...)
+		b = append(b, `,"extensions":`...)
 		b = append(b, '[')
 		for i := range x.Extensions {
 			if i > 0 {
@@ -835,29 +747,16 @@ func (x *TaskStatusUpdateEvent) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, '{')
-	start := len(b)
-	if len(b) > start {
-		b = append(b, ',')
-	}
 	b = append(b, `"taskId":`...)
 	b = wire.AppendString(b, x.TaskID)
-	if len(b) > start {
-		b = append(b, ',')
-	}
-	b = append(b, `"contextId":`...)
+	b = append(b, `,"contextId":`...)
 	b = wire.AppendString(b, x.ContextID)
 	if x.Status != nil {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"status":`...)
+		b = append(b, `,"status":`...)
 		b = x.Status.AppendJSON(b)
 	}
 	if x.Metadata != nil {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"metadata":`...)
+		b = append(b, `,"metadata":`...)
 		b = wire.AppendRaw(b, x.Metadata)
 	}
 	return append(b, '}')
@@ -928,43 +827,24 @@ func (x *TaskArtifactUpdateEvent) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, '{')
-	start := len(b)
-	if len(b) > start {
-		b = append(b, ',')
-	}
 	b = append(b, `"taskId":`...)
 	b = wire.AppendString(b, x.TaskID)
-	if len(b) > start {
-		b = append(b, ',')
-	}
-	b = append(b, `"contextId":`...)
+	b = append(b, `,"contextId":`...)
 	b = wire.AppendString(b, x.ContextID)
 	if x.Artifact != nil {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"artifact":`...)
+		b = append(b, `,"artifact":`...)
 		b = x.Artifact.AppendJSON(b)
 	}
 	if x.Append {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"append":`...)
+		b = append(b, `,"append":`...)
 		b = wire.AppendBool(b, x.Append)
 	}
 	if x.LastChunk {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"lastChunk":`...)
+		b = append(b, `,"lastChunk":`...)
 		b = wire.AppendBool(b, x.LastChunk)
 	}
 	if x.Metadata != nil {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"metadata":`...)
+		b = append(b, `,"metadata":`...)
 		b = wire.AppendRaw(b, x.Metadata)
 	}
 	return append(b, '}')
@@ -1049,17 +929,10 @@ func (x *AuthenticationInfo) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, '{')
-	start := len(b)
-	if len(b) > start {
-		b = append(b, ',')
-	}
 	b = append(b, `"scheme":`...)
 	b = wire.AppendString(b, x.Scheme)
 	if x.Credentials != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"credentials":`...)
+		b = append(b, `,"credentials":`...)
 		b = wire.AppendString(b, x.Credentials)
 	}
 	return append(b, '}')
@@ -1116,28 +989,15 @@ func (x *AgentInterface) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, '{')
-	start := len(b)
-	if len(b) > start {
-		b = append(b, ',')
-	}
 	b = append(b, `"url":`...)
 	b = wire.AppendString(b, x.URL)
-	if len(b) > start {
-		b = append(b, ',')
-	}
-	b = append(b, `"protocolBinding":`...)
+	b = append(b, `,"protocolBinding":`...)
 	b = wire.AppendString(b, x.ProtocolBinding)
 	if x.Tenant != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"tenant":`...)
+		b = append(b, `,"tenant":`...)
 		b = wire.AppendString(b, x.Tenant)
 	}
-	if len(b) > start {
-		b = append(b, ',')
-	}
-	b = append(b, `"protocolVersion":`...)
+	b = append(b, `,"protocolVersion":`...)
 	b = wire.AppendString(b, x.ProtocolVersion)
 	return append(b, '}')
 }
@@ -1207,21 +1067,11 @@ func (x *AgentCard) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, '{')
-	start := len(b)
-	if len(b) > start {
-		b = append(b, ',')
-	}
 	b = append(b, `"name":`...)
 	b = wire.AppendString(b, x.Name)
-	if len(b) > start {
-		b = append(b, ',')
-	}
-	b = append(b, `"description":`...)
+	b = append(b, `,"description":`...)
 	b = wire.AppendString(b, x.Description)
-	if len(b) > start {
-		b = append(b, ',')
-	}
-	b = append(b, `"supportedInterfaces":`...)
+	b = append(b, `,"supportedInterfaces":`...)
 	b = append(b, '[')
 	for i := range x.SupportedInterfaces {
 		if i > 0 {
@@ -1231,36 +1081,21 @@ func (x *AgentCard) AppendJSON(b []byte) []byte {
 	}
 	b = append(b, ']')
 	if x.Provider != nil {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"provider":`...)
+		b = append(b, `,"provider":`...)
 		b = x.Provider.AppendJSON(b)
 	}
-	if len(b) > start {
-		b = append(b, ',')
-	}
-	b = append(b, `"version":`...)
+	b = append(b, `,"version":`...)
 	b = wire.AppendString(b, x.Version)
 	if x.DocumentationURL != nil {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"documentationUrl":`...)
+		b = append(b, `,"documentationUrl":`...)
 		b = wire.AppendString(b, *x.DocumentationURL)
 	}
 	if x.Capabilities != nil {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"capabilities":`...)
+		b = append(b, `,"capabilities":`...)
 		b = x.Capabilities.AppendJSON(b)
 	}
 	if len(x.SecuritySchemes) > 0 {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"securitySchemes":`...)
+		b = append(b, `,"securitySchemes":`...)
 		b = append(b, '{')
 		for i, k := range wire.SortedKeys(x.SecuritySchemes) {
 			if i > 0 {
@@ -1273,10 +1108,7 @@ func (x *AgentCard) AppendJSON(b []byte) []byte {
 		b = append(b, '}')
 	}
 	if len(x.SecurityRequirements) > 0 {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"securityRequirements":`...)
+		b = append(b, `,"securityRequirements":`...)
 		b = append(b, '[')
 		for i := range x.SecurityRequirements {
 			if i > 0 {
@@ -1286,10 +1118,7 @@ func (x *AgentCard) AppendJSON(b []byte) []byte {
 		}
 		b = append(b, ']')
 	}
-	if len(b) > start {
-		b = append(b, ',')
-	}
-	b = append(b, `"defaultInputModes":`...)
+	b = append(b, `,"defaultInputModes":`...)
 	b = append(b, '[')
 	for i := range x.DefaultInputModes {
 		if i > 0 {
@@ -1298,10 +1127,7 @@ func (x *AgentCard) AppendJSON(b []byte) []byte {
 		b = wire.AppendString(b, x.DefaultInputModes[i])
 	}
 	b = append(b, ']')
-	if len(b) > start {
-		b = append(b, ',')
-	}
-	b = append(b, `"defaultOutputModes":`...)
+	b = append(b, `,"defaultOutputModes":`...)
 	b = append(b, '[')
 	for i := range x.DefaultOutputModes {
 		if i > 0 {
@@ -1310,10 +1136,7 @@ func (x *AgentCard) AppendJSON(b []byte) []byte {
 		b = wire.AppendString(b, x.DefaultOutputModes[i])
 	}
 	b = append(b, ']')
-	if len(b) > start {
-		b = append(b, ',')
-	}
-	b = append(b, `"skills":`...)
+	b = append(b, `,"skills":`...)
 	b = append(b, '[')
 	for i := range x.Skills {
 		if i > 0 {
@@ -1323,10 +1146,7 @@ func (x *AgentCard) AppendJSON(b []byte) []byte {
 	}
 	b = append(b, ']')
 	if len(x.Signatures) > 0 {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"signatures":`...)
+		b = append(b, `,"signatures":`...)
 		b = append(b, '[')
 		for i := range x.Signatures {
 			if i > 0 {
@@ -1337,10 +1157,7 @@ func (x *AgentCard) AppendJSON(b []byte) []byte {
 		b = append(b, ']')
 	}
 	if x.IconURL != nil {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"iconUrl":`...)
+		b = append(b, `,"iconUrl":`...)
 		b = wire.AppendString(b, *x.IconURL)
 	}
 	return append(b, '}')
@@ -1496,16 +1313,9 @@ func (x *AgentProvider) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, '{')
-	start := len(b)
-	if len(b) > start {
-		b = append(b, ',')
-	}
 	b = append(b, `"url":`...)
 	b = wire.AppendString(b, x.URL)
-	if len(b) > start {
-		b = append(b, ',')
-	}
-	b = append(b, `"organization":`...)
+	b = append(b, `,"organization":`...)
 	b = wire.AppendString(b, x.Organization)
 	return append(b, '}')
 }
@@ -1563,9 +1373,6 @@ func (x *AgentCapabilities) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	start := len(b)
 	if x.Streaming != nil {
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"streaming":`...)
 		b = wire.AppendBool(b, *x.Streaming)
 	}
@@ -1663,9 +1470,6 @@ func (x *AgentExtension) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	start := len(b)
 	if x.URI != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"uri":`...)
 		b = wire.AppendString(b, x.URI)
 	}
@@ -1758,26 +1562,13 @@ func (x *AgentSkill) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, '{')
-	start := len(b)
-	if len(b) > start {
-		b = append(b, ',')
-	}
 	b = append(b, `"id":`...)
 	b = wire.AppendString(b, x.ID)
-	if len(b) > start {
-		b = append(b, ',')
-	}
-	b = append(b, `"name":`...)
+	b = append(b, `,"name":`...)
 	b = wire.AppendString(b, x.Name)
-	if len(b) > start {
-		b = append(b, ',')
-	}
-	b = append(b, `"description":`...)
+	b = append(b, `,"description":`...)
 	b = wire.AppendString(b, x.Description)
-	if len(b) > start {
-		b = append(b, ',')
-	}
-	b = append(b, `"tags":`...)
+	b = append(b, `,"tags":`...)
 	b = append(b, '[')
 	for i := range x.Tags {
 		if i > 0 {
@@ -1787,10 +1578,7 @@ func (x *AgentSkill) AppendJSON(b []byte) []byte {
 	}
 	b = append(b, ']')
 	if len(x.Examples) > 0 {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"examples":`...)
+		b = append(b, `,"examples":`...)
 		b = append(b, '[')
 		for i := range x.Examples {
 			if i > 0 {
@@ -1801,10 +1589,7 @@ func (x *AgentSkill) AppendJSON(b []byte) []byte {
 		b = append(b, ']')
 	}
 	if len(x.InputModes) > 0 {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"inputModes":`...)
+		b = append(b, `,"inputModes":`...)
 		b = append(b, '[')
 		for i := range x.InputModes {
 			if i > 0 {
@@ -1815,10 +1600,7 @@ func (x *AgentSkill) AppendJSON(b []byte) []byte {
 		b = append(b, ']')
 	}
 	if len(x.OutputModes) > 0 {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"outputModes":`...)
+		b = append(b, `,"outputModes":`...)
 		b = append(b, '[')
 		for i := range x.OutputModes {
 			if i > 0 {
@@ -1829,10 +1611,7 @@ func (x *AgentSkill) AppendJSON(b []byte) []byte {
 		b = append(b, ']')
 	}
 	if len(x.SecurityRequirements) > 0 {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"securityRequirements":`...)
+		b = append(b, `,"securityRequirements":`...)
 		b = append(b, '[')
 		for i := range x.SecurityRequirements {
 			if i > 0 {
@@ -1948,22 +1727,12 @@ func (x *AgentCardSignature) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, '{')
-	start := len(b)
-	if len(b) > start {
-		b = append(b, ',')
-	}
 	b = append(b, `"protected":`...)
 	b = wire.AppendString(b, x.Protected)
-	if len(b) > start {
-		b = append(b, ',')
-	}
-	b = append(b, `"signature":`...)
+	b = append(b, `,"signature":`...)
 	b = wire.AppendString(b, x.Signature)
 	if x.Header != nil {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"header":`...)
+		b = append(b, `,"header":`...)
 		b = wire.AppendRaw(b, x.Header)
 	}
 	return append(b, '}')
@@ -2029,9 +1798,6 @@ func (x *TaskPushNotificationConfig) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	start := len(b)
 	if x.Tenant != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"tenant":`...)
 		b = wire.AppendString(b, x.Tenant)
 	}
@@ -2055,17 +1821,11 @@ func (x *TaskPushNotificationConfig) AppendJSON(b []byte) []byte {
 	b = append(b, `"url":`...)
 	b = wire.AppendString(b, x.URL)
 	if x.Token != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"token":`...)
+		b = append(b, `,"token":`...)
 		b = wire.AppendString(b, x.Token)
 	}
 	if x.Authentication != nil {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"authentication":`...)
+		b = append(b, `,"authentication":`...)
 		b = x.Authentication.AppendJSON(b)
 	}
 	return append(b, '}')
@@ -2150,11 +1910,7 @@ func (x *StringList) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, '{')
-	start := len(b)
 	if len(x.List) > 0 {
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"list":`...)
 		b = append(b, '[')
 		for i := range x.List {
@@ -2214,11 +1970,7 @@ func (x *SecurityRequirement) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, '{')
-	start := len(b)
 	if len(x.Schemes) > 0 {
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"schemes":`...)
 		b = append(b, '{')
 		for i, k := range wire.SortedKeys(x.Schemes) {
@@ -2285,36 +2037,20 @@ func (x *SecurityScheme) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, '{')
-	start := len(b)
 	switch v := x.Scheme.(type) {
 	case *SecuritySchemeAPIKeySecurityScheme:
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"apiKeySecurityScheme":`...)
 		b = v.APIKeySecurityScheme.AppendJSON(b)
 	case *SecuritySchemeHTTPAuthSecurityScheme:
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"httpAuthSecurityScheme":`...)
 		b = v.HTTPAuthSecurityScheme.AppendJSON(b)
 	case *SecuritySchemeOAuth2SecurityScheme:
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"oauth2SecurityScheme":`...)
 		b = v.OAuth2SecurityScheme.AppendJSON(b)
 	case *SecuritySchemeOpenIDConnectSecurityScheme:
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"openIdConnectSecurityScheme":`...)
 		b = v.OpenIDConnectSecurityScheme.AppendJSON(b)
 	case *SecuritySchemeMTLSSecurityScheme:
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"mtlsSecurityScheme":`...)
 		b = v.MTLSSecurityScheme.AppendJSON(b)
 	}
@@ -2425,9 +2161,6 @@ func (x *APIKeySecurityScheme) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	start := len(b)
 	if x.Description != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"description":`...)
 		b = wire.AppendString(b, x.Description)
 	}
@@ -2436,10 +2169,7 @@ func (x *APIKeySecurityScheme) AppendJSON(b []byte) []byte {
 	}
 	b = append(b, `"location":`...)
 	b = wire.AppendString(b, x.Location)
-	if len(b) > start {
-		b = append(b, ',')
-	}
-	b = append(b, `"name":`...)
+	b = append(b, `,"name":`...)
 	b = wire.AppendString(b, x.Name)
 	return append(b, '}')
 }
@@ -2504,9 +2234,6 @@ func (x *HTTPAuthSecurityScheme) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	start := len(b)
 	if x.Description != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"description":`...)
 		b = wire.AppendString(b, x.Description)
 	}
@@ -2516,10 +2243,7 @@ func (x *HTTPAuthSecurityScheme) AppendJSON(b []byte) []byte {
 	b = append(b, `"scheme":`...)
 	b = wire.AppendString(b, x.Scheme)
 	if x.BearerFormat != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"bearerFormat":`...)
+		b = append(b, `,"bearerFormat":`...)
 		b = wire.AppendString(b, x.BearerFormat)
 	}
 	return append(b, '}')
@@ -2585,9 +2309,6 @@ func (x *OAuth2SecurityScheme) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	start := len(b)
 	if x.Description != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"description":`...)
 		b = wire.AppendString(b, x.Description)
 	}
@@ -2668,9 +2389,6 @@ func (x *OpenIDConnectSecurityScheme) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	start := len(b)
 	if x.Description != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"description":`...)
 		b = wire.AppendString(b, x.Description)
 	}
@@ -2733,11 +2451,7 @@ func (x *MutualTLSSecurityScheme) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, '{')
-	start := len(b)
 	if x.Description != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"description":`...)
 		b = wire.AppendString(b, x.Description)
 	}
@@ -2788,36 +2502,20 @@ func (x *OAuthFlows) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, '{')
-	start := len(b)
 	switch v := x.Flow.(type) {
 	case *OAuthFlowsAuthorizationCode:
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"authorizationCode":`...)
 		b = v.AuthorizationCode.AppendJSON(b)
 	case *OAuthFlowsClientCredentials:
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"clientCredentials":`...)
 		b = v.ClientCredentials.AppendJSON(b)
 	case *OAuthFlowsImplicit:
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"implicit":`...)
 		b = v.Implicit.AppendJSON(b)
 	case *OAuthFlowsPassword:
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"password":`...)
 		b = v.Password.AppendJSON(b)
 	case *OAuthFlowsDeviceCode:
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"deviceCode":`...)
 		b = v.DeviceCode.AppendJSON(b)
 	}
@@ -2926,28 +2624,15 @@ func (x *AuthorizationCodeOAuthFlow) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, '{')
-	start := len(b)
-	if len(b) > start {
-		b = append(b, ',')
-	}
 	b = append(b, `"authorizationUrl":`...)
 	b = wire.AppendString(b, x.AuthorizationURL)
-	if len(b) > start {
-		b = append(b, ',')
-	}
-	b = append(b, `"tokenUrl":`...)
+	b = append(b, `,"tokenUrl":`...)
 	b = wire.AppendString(b, x.TokenURL)
 	if x.RefreshURL != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"refreshUrl":`...)
+		b = append(b, `,"refreshUrl":`...)
 		b = wire.AppendString(b, x.RefreshURL)
 	}
-	if len(b) > start {
-		b = append(b, ',')
-	}
-	b = append(b, `"scopes":`...)
+	b = append(b, `,"scopes":`...)
 	b = append(b, '{')
 	for i, k := range wire.SortedKeys(x.Scopes) {
 		if i > 0 {
@@ -2959,10 +2644,7 @@ func (x *AuthorizationCodeOAuthFlow) AppendJSON(b []byte) []byte {
 	}
 	b = append(b, '}')
 	if x.PkceRequired {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"pkceRequired":`...)
+		b = append(b, `,"pkceRequired":`...)
 		b = wire.AppendBool(b, x.PkceRequired)
 	}
 	return append(b, '}')
@@ -3047,23 +2729,13 @@ func (x *ClientCredentialsOAuthFlow) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, '{')
-	start := len(b)
-	if len(b) > start {
-		b = append(b, ',')
-	}
 	b = append(b, `"tokenUrl":`...)
 	b = wire.AppendString(b, x.TokenURL)
 	if x.RefreshURL != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"refreshUrl":`...)
+		b = append(b, `,"refreshUrl":`...)
 		b = wire.AppendString(b, x.RefreshURL)
 	}
-	if len(b) > start {
-		b = append(b, ',')
-	}
-	b = append(b, `"scopes":`...)
+	b = append(b, `,"scopes":`...)
 	b = append(b, '{')
 	for i, k := range wire.SortedKeys(x.Scopes) {
 		if i > 0 {
@@ -3144,9 +2816,6 @@ func (x *ImplicitOAuthFlow) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	start := len(b)
 	if x.AuthorizationURL != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"authorizationUrl":`...)
 		b = wire.AppendString(b, x.AuthorizationURL)
 	}
@@ -3243,9 +2912,6 @@ func (x *PasswordOAuthFlow) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	start := len(b)
 	if x.TokenURL != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"tokenUrl":`...)
 		b = wire.AppendString(b, x.TokenURL)
 	}
@@ -3340,28 +3006,15 @@ func (x *DeviceCodeOAuthFlow) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, '{')
-	start := len(b)
-	if len(b) > start {
-		b = append(b, ',')
-	}
 	b = append(b, `"deviceAuthorizationUrl":`...)
 	b = wire.AppendString(b, x.DeviceAuthorizationURL)
-	if len(b) > start {
-		b = append(b, ',')
-	}
-	b = append(b, `"tokenUrl":`...)
+	b = append(b, `,"tokenUrl":`...)
 	b = wire.AppendString(b, x.TokenURL)
 	if x.RefreshURL != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"refreshUrl":`...)
+		b = append(b, `,"refreshUrl":`...)
 		b = wire.AppendString(b, x.RefreshURL)
 	}
-	if len(b) > start {
-		b = append(b, ',')
-	}
-	b = append(b, `"scopes":`...)
+	b = append(b, `,"scopes":`...)
 	b = append(b, '{')
 	for i, k := range wire.SortedKeys(x.Scopes) {
 		if i > 0 {
@@ -3449,9 +3102,6 @@ func (x *SendMessageRequest) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	start := len(b)
 	if x.Tenant != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"tenant":`...)
 		b = wire.AppendString(b, x.Tenant)
 	}
@@ -3546,9 +3196,6 @@ func (x *GetTaskRequest) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	start := len(b)
 	if x.Tenant != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"tenant":`...)
 		b = wire.AppendString(b, x.Tenant)
 	}
@@ -3558,10 +3205,7 @@ func (x *GetTaskRequest) AppendJSON(b []byte) []byte {
 	b = append(b, `"id":`...)
 	b = wire.AppendString(b, x.ID)
 	if x.HistoryLength != nil {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"historyLength":`...)
+		b = append(b, `,"historyLength":`...)
 		b = wire.AppendInt(b, int64(*x.HistoryLength))
 	}
 	return append(b, '}')
@@ -3625,9 +3269,6 @@ func (x *ListTasksRequest) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	start := len(b)
 	if x.Tenant != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"tenant":`...)
 		b = wire.AppendString(b, x.Tenant)
 	}
@@ -3770,10 +3411,6 @@ func (x *ListTasksResponse) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, '{')
-	start := len(b)
-	if len(b) > start {
-		b = append(b, ',')
-	}
 	b = append(b, `"tasks":`...)
 	b = append(b, '[')
 	for i := range x.Tasks {
@@ -3783,20 +3420,11 @@ func (x *ListTasksResponse) AppendJSON(b []byte) []byte {
 		b = x.Tasks[i].AppendJSON(b)
 	}
 	b = append(b, ']')
-	if len(b) > start {
-		b = append(b, ',')
-	}
-	b = append(b, `"nextPageToken":`...)
+	b = append(b, `,"nextPageToken":`...)
 	b = wire.AppendString(b, x.NextPageToken)
-	if len(b) > start {
-		b = append(b, ',')
-	}
-	b = append(b, `"pageSize":`...)
+	b = append(b, `,"pageSize":`...)
 	b = wire.AppendInt(b, int64(x.PageSize))
-	if len(b) > start {
-		b = append(b, ',')
-	}
-	b = append(b, `"totalSize":`...)
+	b = append(b, `,"totalSize":`...)
 	b = wire.AppendInt(b, int64(x.TotalSize))
 	return append(b, '}')
 }
@@ -3870,9 +3498,6 @@ func (x *CancelTaskRequest) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	start := len(b)
 	if x.Tenant != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"tenant":`...)
 		b = wire.AppendString(b, x.Tenant)
 	}
@@ -3882,10 +3507,7 @@ func (x *CancelTaskRequest) AppendJSON(b []byte) []byte {
 	b = append(b, `"id":`...)
 	b = wire.AppendString(b, x.ID)
 	if x.Metadata != nil {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"metadata":`...)
+		b = append(b, `,"metadata":`...)
 		b = wire.AppendRaw(b, x.Metadata)
 	}
 	return append(b, '}')
@@ -3951,9 +3573,6 @@ func (x *GetTaskPushNotificationConfigRequest) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	start := len(b)
 	if x.Tenant != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"tenant":`...)
 		b = wire.AppendString(b, x.Tenant)
 	}
@@ -3962,10 +3581,7 @@ func (x *GetTaskPushNotificationConfigRequest) AppendJSON(b []byte) []byte {
 	}
 	b = append(b, `"taskId":`...)
 	b = wire.AppendString(b, x.TaskID)
-	if len(b) > start {
-		b = append(b, ',')
-	}
-	b = append(b, `"id":`...)
+	b = append(b, `,"id":`...)
 	b = wire.AppendString(b, x.ID)
 	return append(b, '}')
 }
@@ -4030,9 +3646,6 @@ func (x *DeleteTaskPushNotificationConfigRequest) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	start := len(b)
 	if x.Tenant != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"tenant":`...)
 		b = wire.AppendString(b, x.Tenant)
 	}
@@ -4041,10 +3654,7 @@ func (x *DeleteTaskPushNotificationConfigRequest) AppendJSON(b []byte) []byte {
 	}
 	b = append(b, `"taskId":`...)
 	b = wire.AppendString(b, x.TaskID)
-	if len(b) > start {
-		b = append(b, ',')
-	}
-	b = append(b, `"id":`...)
+	b = append(b, `,"id":`...)
 	b = wire.AppendString(b, x.ID)
 	return append(b, '}')
 }
@@ -4109,9 +3719,6 @@ func (x *SubscribeToTaskRequest) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	start := len(b)
 	if x.Tenant != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"tenant":`...)
 		b = wire.AppendString(b, x.Tenant)
 	}
@@ -4176,9 +3783,6 @@ func (x *ListTaskPushNotificationConfigsRequest) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	start := len(b)
 	if x.Tenant != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"tenant":`...)
 		b = wire.AppendString(b, x.Tenant)
 	}
@@ -4188,17 +3792,11 @@ func (x *ListTaskPushNotificationConfigsRequest) AppendJSON(b []byte) []byte {
 	b = append(b, `"taskId":`...)
 	b = wire.AppendString(b, x.TaskID)
 	if x.PageSize != 0 {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"pageSize":`...)
+		b = append(b, `,"pageSize":`...)
 		b = wire.AppendInt(b, int64(x.PageSize))
 	}
 	if x.PageToken != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"pageToken":`...)
+		b = append(b, `,"pageToken":`...)
 		b = wire.AppendString(b, x.PageToken)
 	}
 	return append(b, '}')
@@ -4269,11 +3867,7 @@ func (x *GetExtendedAgentCardRequest) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, '{')
-	start := len(b)
 	if x.Tenant != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"tenant":`...)
 		b = wire.AppendString(b, x.Tenant)
 	}
@@ -4324,18 +3918,11 @@ func (x *SendMessageResponse) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, '{')
-	start := len(b)
 	switch v := x.Payload.(type) {
 	case *SendMessageResponseTask:
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"task":`...)
 		b = v.Task.AppendJSON(b)
 	case *SendMessageResponseMessage:
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"message":`...)
 		b = v.Message.AppendJSON(b)
 	}
@@ -4405,30 +3992,17 @@ func (x *StreamResponse) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, '{')
-	start := len(b)
 	switch v := x.Payload.(type) {
 	case *StreamResponseTask:
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"task":`...)
 		b = v.Task.AppendJSON(b)
 	case *StreamResponseMessage:
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"message":`...)
 		b = v.Message.AppendJSON(b)
 	case *StreamResponseStatusUpdate:
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"statusUpdate":`...)
 		b = v.StatusUpdate.AppendJSON(b)
 	case *StreamResponseArtifactUpdate:
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"artifactUpdate":`...)
 		b = v.ArtifactUpdate.AppendJSON(b)
 	}
@@ -4526,9 +4100,6 @@ func (x *ListTaskPushNotificationConfigsResponse) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	start := len(b)
 	if len(x.Configs) > 0 {
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"configs":`...)
 		b = append(b, '[')
 		for i := range x.Configs {

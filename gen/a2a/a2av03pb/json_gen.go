@@ -40,9 +40,6 @@ func (x *SendMessageConfiguration) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	start := len(b)
 	if len(x.AcceptedOutputModes) > 0 {
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"acceptedOutputModes":`...)
 		b = append(b, '[')
 		for i := range x.AcceptedOutputModes {
@@ -146,9 +143,6 @@ func (x *Task) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	start := len(b)
 	if x.ID != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"id":`...)
 		b = wire.AppendString(b, x.ID)
 	}
@@ -289,9 +283,6 @@ func (x *TaskStatus) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	start := len(b)
 	if x.State != 0 {
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"state":`...)
 		b = wire.AppendEnum(b, x.State.String(), int32(x.State))
 	}
@@ -370,24 +361,14 @@ func (x *Part) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, '{')
-	start := len(b)
 	switch v := x.Part.(type) {
 	case *PartText:
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"text":`...)
 		b = wire.AppendString(b, v.Text)
 	case *PartFile:
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"file":`...)
 		b = v.File.AppendJSON(b)
 	case *PartData:
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"data":`...)
 		b = v.Data.AppendJSON(b)
 	}
@@ -473,15 +454,9 @@ func (x *FilePart) AppendJSON(b []byte) []byte {
 	start := len(b)
 	switch v := x.File.(type) {
 	case *FilePartFileWithURI:
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"fileWithUri":`...)
 		b = wire.AppendString(b, v.FileWithURI)
 	case *FilePartFileWithBytes:
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"fileWithBytes":`...)
 		b = wire.AppendBytes(b, v.FileWithBytes)
 	}
@@ -565,11 +540,7 @@ func (x *DataPart) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, '{')
-	start := len(b)
 	if x.Data != nil {
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"data":`...)
 		b = wire.AppendRaw(b, x.Data)
 	}
@@ -622,9 +593,6 @@ func (x *Message) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	start := len(b)
 	if x.MessageID != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"messageId":`...)
 		b = wire.AppendString(b, x.MessageID)
 	}
@@ -779,9 +747,6 @@ func (x *Artifact) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	start := len(b)
 	if x.ArtifactID != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"artifactId":`...)
 		b = wire.AppendString(b, x.ArtifactID)
 	}
@@ -922,9 +887,6 @@ func (x *TaskStatusUpdateEvent) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	start := len(b)
 	if x.TaskID != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"taskId":`...)
 		b = wire.AppendString(b, x.TaskID)
 	}
@@ -1033,9 +995,6 @@ func (x *TaskArtifactUpdateEvent) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	start := len(b)
 	if x.TaskID != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"taskId":`...)
 		b = wire.AppendString(b, x.TaskID)
 	}
@@ -1158,9 +1117,6 @@ func (x *PushNotificationConfig) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	start := len(b)
 	if x.ID != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"id":`...)
 		b = wire.AppendString(b, x.ID)
 	}
@@ -1255,9 +1211,6 @@ func (x *AuthenticationInfo) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	start := len(b)
 	if len(x.Schemes) > 0 {
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"schemes":`...)
 		b = append(b, '[')
 		for i := range x.Schemes {
@@ -1333,9 +1286,6 @@ func (x *AgentInterface) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	start := len(b)
 	if x.URL != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"url":`...)
 		b = wire.AppendString(b, x.URL)
 	}
@@ -1402,9 +1352,6 @@ func (x *AgentCard) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	start := len(b)
 	if x.ProtocolVersion != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"protocolVersion":`...)
 		b = wire.AppendString(b, x.ProtocolVersion)
 	}
@@ -1751,9 +1698,6 @@ func (x *AgentProvider) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	start := len(b)
 	if x.URL != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"url":`...)
 		b = wire.AppendString(b, x.URL)
 	}
@@ -1820,9 +1764,6 @@ func (x *AgentCapabilities) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	start := len(b)
 	if x.Streaming {
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"streaming":`...)
 		b = wire.AppendBool(b, x.Streaming)
 	}
@@ -1912,9 +1853,6 @@ func (x *AgentExtension) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	start := len(b)
 	if x.URI != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"uri":`...)
 		b = wire.AppendString(b, x.URI)
 	}
@@ -2009,9 +1947,6 @@ func (x *AgentSkill) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	start := len(b)
 	if x.ID != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"id":`...)
 		b = wire.AppendString(b, x.ID)
 	}
@@ -2205,22 +2140,12 @@ func (x *AgentCardSignature) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, '{')
-	start := len(b)
-	if len(b) > start {
-		b = append(b, ',')
-	}
 	b = append(b, `"protected":`...)
 	b = wire.AppendString(b, x.Protected)
-	if len(b) > start {
-		b = append(b, ',')
-	}
-	b = append(b, `"signature":`...)
+	b = append(b, `,"signature":`...)
 	b = wire.AppendString(b, x.Signature)
 	if x.Header != nil {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"header":`...)
+		b = append(b, `,"header":`...)
 		b = wire.AppendRaw(b, x.Header)
 	}
 	return append(b, '}')
@@ -2286,9 +2211,6 @@ func (x *TaskPushNotificationConfig) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	start := len(b)
 	if x.Name != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"name":`...)
 		b = wire.AppendString(b, x.Name)
 	}
@@ -2353,11 +2275,7 @@ func (x *StringList) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, '{')
-	start := len(b)
 	if len(x.List) > 0 {
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"list":`...)
 		b = append(b, '[')
 		for i := range x.List {
@@ -2417,11 +2335,7 @@ func (x *Security) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, '{')
-	start := len(b)
 	if len(x.Schemes) > 0 {
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"schemes":`...)
 		b = append(b, '{')
 		for i, k := range wire.SortedKeys(x.Schemes) {
@@ -2488,36 +2402,20 @@ func (x *SecurityScheme) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, '{')
-	start := len(b)
 	switch v := x.Scheme.(type) {
 	case *SecuritySchemeAPIKeySecurityScheme:
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"apiKeySecurityScheme":`...)
 		b = v.APIKeySecurityScheme.AppendJSON(b)
 	case *SecuritySchemeHTTPAuthSecurityScheme:
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"httpAuthSecurityScheme":`...)
 		b = v.HTTPAuthSecurityScheme.AppendJSON(b)
 	case *SecuritySchemeOAuth2SecurityScheme:
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"oauth2SecurityScheme":`...)
 		b = v.OAuth2SecurityScheme.AppendJSON(b)
 	case *SecuritySchemeOpenIDConnectSecurityScheme:
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"openIdConnectSecurityScheme":`...)
 		b = v.OpenIDConnectSecurityScheme.AppendJSON(b)
 	case *SecuritySchemeMTLSSecurityScheme:
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"mtlsSecurityScheme":`...)
 		b = v.MTLSSecurityScheme.AppendJSON(b)
 	}
@@ -2628,9 +2526,6 @@ func (x *APIKeySecurityScheme) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	start := len(b)
 	if x.Description != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"description":`...)
 		b = wire.AppendString(b, x.Description)
 	}
@@ -2711,9 +2606,6 @@ func (x *HTTPAuthSecurityScheme) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	start := len(b)
 	if x.Description != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"description":`...)
 		b = wire.AppendString(b, x.Description)
 	}
@@ -2794,9 +2686,6 @@ func (x *OAuth2SecurityScheme) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	start := len(b)
 	if x.Description != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"description":`...)
 		b = wire.AppendString(b, x.Description)
 	}
@@ -2877,9 +2766,6 @@ func (x *OpenIDConnectSecurityScheme) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	start := len(b)
 	if x.Description != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"description":`...)
 		b = wire.AppendString(b, x.Description)
 	}
@@ -2944,11 +2830,7 @@ func (x *MutualTLSSecurityScheme) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, '{')
-	start := len(b)
 	if x.Description != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"description":`...)
 		b = wire.AppendString(b, x.Description)
 	}
@@ -2999,30 +2881,17 @@ func (x *OAuthFlows) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, '{')
-	start := len(b)
 	switch v := x.Flow.(type) {
 	case *OAuthFlowsAuthorizationCode:
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"authorizationCode":`...)
 		b = v.AuthorizationCode.AppendJSON(b)
 	case *OAuthFlowsClientCredentials:
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"clientCredentials":`...)
 		b = v.ClientCredentials.AppendJSON(b)
 	case *OAuthFlowsImplicit:
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"implicit":`...)
 		b = v.Implicit.AppendJSON(b)
 	case *OAuthFlowsPassword:
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"password":`...)
 		b = v.Password.AppendJSON(b)
 	}
@@ -3120,9 +2989,6 @@ func (x *AuthorizationCodeOAuthFlow) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	start := len(b)
 	if x.AuthorizationURL != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"authorizationUrl":`...)
 		b = wire.AppendString(b, x.AuthorizationURL)
 	}
@@ -3233,9 +3099,6 @@ func (x *ClientCredentialsOAuthFlow) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	start := len(b)
 	if x.TokenURL != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"tokenUrl":`...)
 		b = wire.AppendString(b, x.TokenURL)
 	}
@@ -3332,9 +3195,6 @@ func (x *ImplicitOAuthFlow) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	start := len(b)
 	if x.AuthorizationURL != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"authorizationUrl":`...)
 		b = wire.AppendString(b, x.AuthorizationURL)
 	}
@@ -3431,9 +3291,6 @@ func (x *PasswordOAuthFlow) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	start := len(b)
 	if x.TokenURL != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"tokenUrl":`...)
 		b = wire.AppendString(b, x.TokenURL)
 	}
@@ -3530,9 +3387,6 @@ func (x *SendMessageRequest) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	start := len(b)
 	if x.Request != nil {
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"message":`...)
 		b = x.Request.AppendJSON(b)
 	}
@@ -3611,17 +3465,10 @@ func (x *GetTaskRequest) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, '{')
-	start := len(b)
-	if len(b) > start {
-		b = append(b, ',')
-	}
 	b = append(b, `"name":`...)
 	b = wire.AppendString(b, x.Name)
 	if x.HistoryLength != 0 {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"historyLength":`...)
+		b = append(b, `,"historyLength":`...)
 		b = wire.AppendInt(b, int64(x.HistoryLength))
 	}
 	return append(b, '}')
@@ -3678,11 +3525,7 @@ func (x *CancelTaskRequest) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, '{')
-	start := len(b)
 	if x.Name != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"name":`...)
 		b = wire.AppendString(b, x.Name)
 	}
@@ -3733,11 +3576,7 @@ func (x *GetTaskPushNotificationConfigRequest) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, '{')
-	start := len(b)
 	if x.Name != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"name":`...)
 		b = wire.AppendString(b, x.Name)
 	}
@@ -3788,11 +3627,7 @@ func (x *DeleteTaskPushNotificationConfigRequest) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, '{')
-	start := len(b)
 	if x.Name != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"name":`...)
 		b = wire.AppendString(b, x.Name)
 	}
@@ -3843,22 +3678,12 @@ func (x *CreateTaskPushNotificationConfigRequest) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, '{')
-	start := len(b)
-	if len(b) > start {
-		b = append(b, ',')
-	}
 	b = append(b, `"parent":`...)
 	b = wire.AppendString(b, x.Parent)
-	if len(b) > start {
-		b = append(b, ',')
-	}
-	b = append(b, `"configId":`...)
+	b = append(b, `,"configId":`...)
 	b = wire.AppendString(b, x.ConfigID)
 	if x.Config != nil {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `"config":`...)
+		b = append(b, `,"config":`...)
 		b = x.Config.AppendJSON(b)
 	}
 	return append(b, '}')
@@ -3922,11 +3747,7 @@ func (x *TaskSubscriptionRequest) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, '{')
-	start := len(b)
 	if x.Name != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"name":`...)
 		b = wire.AppendString(b, x.Name)
 	}
@@ -3979,9 +3800,6 @@ func (x *ListTaskPushNotificationConfigRequest) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	start := len(b)
 	if x.Parent != "" {
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"parent":`...)
 		b = wire.AppendString(b, x.Parent)
 	}
@@ -4100,18 +3918,11 @@ func (x *SendMessageResponse) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, '{')
-	start := len(b)
 	switch v := x.Payload.(type) {
 	case *SendMessageResponseTask:
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"task":`...)
 		b = v.Task.AppendJSON(b)
 	case *SendMessageResponseMsg:
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"message":`...)
 		b = v.Msg.AppendJSON(b)
 	}
@@ -4181,30 +3992,17 @@ func (x *StreamResponse) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, '{')
-	start := len(b)
 	switch v := x.Payload.(type) {
 	case *StreamResponseTask:
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"task":`...)
 		b = v.Task.AppendJSON(b)
 	case *StreamResponseMsg:
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"message":`...)
 		b = v.Msg.AppendJSON(b)
 	case *StreamResponseStatusUpdate:
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"statusUpdate":`...)
 		b = v.StatusUpdate.AppendJSON(b)
 	case *StreamResponseArtifactUpdate:
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"artifactUpdate":`...)
 		b = v.ArtifactUpdate.AppendJSON(b)
 	}
@@ -4302,9 +4100,6 @@ func (x *ListTaskPushNotificationConfigResponse) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	start := len(b)
 	if len(x.Configs) > 0 {
-		if len(b) > start {
-			b = append(b, ',')
-		}
 		b = append(b, `"configs":`...)
 		b = append(b, '[')
 		for i := range x.Configs {

@@ -1,6 +1,8 @@
 package golang
 
 import (
+	"slices"
+
 	"github.com/dave/jennifer/jen"
 
 	"github.com/agui-gen/agui-gen/generator/ir"
@@ -133,15 +135,11 @@ func (g *protoGen) emitAppendJSON(f *jen.File, st *ir.Struct) {
 		jen.If(jen.Id("x").Op("==").Nil()).Block(jen.Return(jen.Append(jen.Id("b"), jen.Lit("null").Op("...")))),
 		jen.Id("b").Op("=").Append(jen.Id("b"), jen.LitRune('{')),
 	}
-	if len(st.Fields) > 0 {
-		body = append(body, jen.Id("start").Op(":=").Len(jen.Id("b")))
-	}
-	key := func(fl *ir.Field) []jen.Code {
-		return []jen.Code{
-			jen.If(jen.Len(jen.Id("b")).Op(">").Id("start")).Block(jen.Id("b").Op("=").Append(jen.Id("b"), jen.LitRune(','))),
-			jen.Id("b").Op("=").Append(jen.Id("b"), textLit(jsonKey(fl.WireName())).Op("...")),
-		}
-	}
+	// The separator before a member is decided here when it can be: none
+	// before the first member written for sure, one after it; a check of
+	// what was written only where members before may or may not have been.
+	place, checked := noneWritten, false
+	key := func(fl *ir.Field) []jen.Code { return memberKey(jsonKey(fl.WireName()), place, &checked) }
 	done := map[*ir.Oneof]bool{}
 	for _, fl := range st.Fields {
 		if o := fl.Oneof; o != nil {
@@ -154,6 +152,7 @@ func (g *protoGen) emitAppendJSON(f *jen.File, st *ir.Struct) {
 					gr.Case(jen.Op("*").Id(g.wrapper[m])).Block(append(key(m), g.jsonValue(m.Type, jen.Id("v").Dot(g.field[m]))...)...)
 				}
 			})
+			place = afterOptional(place) // no member of the oneof may be set
 			body = append(body, sw)
 			continue
 		}
@@ -165,9 +164,14 @@ func (g *protoGen) emitAppendJSON(f *jen.File, st *ir.Struct) {
 		write := append(key(fl), g.jsonValue(fl.Type, val)...)
 		if alwaysWritten(fl) {
 			body = append(body, write...)
+			place = written
 			continue
 		}
 		body = append(body, jen.If(g.setCond(fl, v)).Block(write...))
+		place = afterOptional(place)
+	}
+	if checked {
+		body = slices.Insert(body, 2, jen.Code(jen.Id("start").Op(":=").Len(jen.Id("b"))))
 	}
 	body = append(body, jen.Return(jen.Append(jen.Id("b"), jen.LitRune('}'))))
 	f.Line()
@@ -177,6 +181,37 @@ func (g *protoGen) emitAppendJSON(f *jen.File, st *ir.Struct) {
 	f.Comment("MarshalJSON implements json.Marshaler with ProtoJSON.")
 	f.Func().Params(jen.Id("x").Op("*").Id(name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
 		jen.Return(jen.Id("x").Dot("AppendJSON").Call(jen.Nil()), jen.Nil()))
+}
+
+// A member's place in an object: whether members before it were written.
+const (
+	noneWritten  = iota // none was: no separator
+	written             // one was: a separator
+	maybeWritten        // it depends: compare len(b) with start
+)
+
+// memberKey writes a member's key k, and its separator as place calls for;
+// it sets *checked when the separator compares len(b) with start.
+func memberKey(k string, place int, checked *bool) []jen.Code {
+	switch place {
+	case noneWritten:
+		return []jen.Code{jen.Id("b").Op("=").Append(jen.Id("b"), textLit(k).Op("..."))}
+	case written:
+		return []jen.Code{jen.Id("b").Op("=").Append(jen.Id("b"), textLit(","+k).Op("..."))}
+	}
+	*checked = true
+	return []jen.Code{
+		jen.If(jen.Len(jen.Id("b")).Op(">").Id("start")).Block(jen.Id("b").Op("=").Append(jen.Id("b"), jen.LitRune(','))),
+		jen.Id("b").Op("=").Append(jen.Id("b"), textLit(k).Op("...")),
+	}
+}
+
+// afterOptional is the place after a member that may not be written.
+func afterOptional(place int) int {
+	if place == noneWritten {
+		return maybeWritten
+	}
+	return place
 }
 
 func jenName(o *ir.Oneof) string { return naming.Exported(o.Name) }
