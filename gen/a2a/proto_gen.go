@@ -16,11 +16,9 @@ func (x *SendMessageConfiguration) AppendProto(b []byte) []byte {
 	if x == nil {
 		return b
 	}
-	if len(x.AcceptedOutputModes) > 0 {
-		for _, e := range x.AcceptedOutputModes {
-			b = append(b, 0x0a)
-			b = wire.AppendLenString(b, e)
-		}
+	for _, e := range x.AcceptedOutputModes {
+		b = append(b, 0x0a)
+		b = wire.AppendLenString(b, e)
 	}
 	if x.TaskPushNotificationConfig != nil {
 		b = append(b, 0x12)
@@ -106,17 +104,13 @@ func (x *Task) AppendProto(b []byte) []byte {
 		b = append(b, 0x1a)
 		b = wire.EndLen(x.Status.AppendProto(append(b, 0)), len(b))
 	}
-	if len(x.Artifacts) > 0 {
-		for _, e := range x.Artifacts {
-			b = append(b, 0x22)
-			b = wire.EndLen(e.AppendProto(append(b, 0)), len(b))
-		}
+	for _, e := range x.Artifacts {
+		b = append(b, 0x22)
+		b = wire.EndLen(e.AppendProto(append(b, 0)), len(b))
 	}
-	if len(x.History) > 0 {
-		for _, e := range x.History {
-			b = append(b, 0x2a)
-			b = wire.EndLen(e.AppendProto(append(b, 0)), len(b))
-		}
+	for _, e := range x.History {
+		b = append(b, 0x2a)
+		b = wire.EndLen(e.AppendProto(append(b, 0)), len(b))
 	}
 	if x.Metadata != nil {
 		b = append(b, 0x32)
@@ -378,27 +372,21 @@ func (x *Message) AppendProto(b []byte) []byte {
 		b = append(b, 0x20)
 		b = wire.AppendVarint(b, uint64(int64(x.Role)))
 	}
-	if len(x.Parts) > 0 {
-		for _, e := range x.Parts {
-			b = append(b, 0x2a)
-			b = wire.EndLen(e.AppendProto(append(b, 0)), len(b))
-		}
+	for _, e := range x.Parts {
+		b = append(b, 0x2a)
+		b = wire.EndLen(e.AppendProto(append(b, 0)), len(b))
 	}
 	if x.Metadata != nil {
 		b = append(b, 0x32)
 		b = wire.EndLen(wire.AppendStructWire(append(b, 0), x.Metadata), len(b))
 	}
-	if len(x.Extensions) > 0 {
-		for _, e := range x.Extensions {
-			b = append(b, 0x3a)
-			b = wire.AppendLenString(b, e)
-		}
+	for _, e := range x.Extensions {
+		b = append(b, 0x3a)
+		b = wire.AppendLenString(b, e)
 	}
-	if len(x.ReferenceTaskIDs) > 0 {
-		for _, e := range x.ReferenceTaskIDs {
-			b = append(b, 0x42)
-			b = wire.AppendLenString(b, e)
-		}
+	for _, e := range x.ReferenceTaskIDs {
+		b = append(b, 0x42)
+		b = wire.AppendLenString(b, e)
 	}
 	return b
 }
@@ -484,21 +472,17 @@ func (x *Artifact) AppendProto(b []byte) []byte {
 		b = append(b, 0x1a)
 		b = wire.AppendLenString(b, x.Description)
 	}
-	if len(x.Parts) > 0 {
-		for _, e := range x.Parts {
-			b = append(b, 0x22)
-			b = wire.EndLen(e.AppendProto(append(b, 0)), len(b))
-		}
+	for _, e := range x.Parts {
+		b = append(b, 0x22)
+		b = wire.EndLen(e.AppendProto(append(b, 0)), len(b))
 	}
 	if x.Metadata != nil {
 		b = append(b, 0x2a)
 		b = wire.EndLen(wire.AppendStructWire(append(b, 0), x.Metadata), len(b))
 	}
-	if len(x.Extensions) > 0 {
-		for _, e := range x.Extensions {
-			b = append(b, 0x32)
-			b = wire.AppendLenString(b, e)
-		}
+	for _, e := range x.Extensions {
+		b = append(b, 0x32)
+		b = wire.AppendLenString(b, e)
 	}
 	return b
 }
@@ -863,11 +847,9 @@ func (x *AgentCard) AppendProto(b []byte) []byte {
 		b = append(b, 0x12)
 		b = wire.AppendLenString(b, x.Description)
 	}
-	if len(x.SupportedInterfaces) > 0 {
-		for _, e := range x.SupportedInterfaces {
-			b = append(b, 0x1a)
-			b = wire.EndLen(e.AppendProto(append(b, 0)), len(b))
-		}
+	for _, e := range x.SupportedInterfaces {
+		b = append(b, 0x1a)
+		b = wire.EndLen(e.AppendProto(append(b, 0)), len(b))
 	}
 	if x.Provider != nil {
 		b = append(b, 0x22)
@@ -899,35 +881,25 @@ func (x *AgentCard) AppendProto(b []byte) []byte {
 			}
 		}
 	}
-	if len(x.SecurityRequirements) > 0 {
-		for _, e := range x.SecurityRequirements {
-			b = append(b, 0x4a)
-			b = wire.EndLen(e.AppendProto(append(b, 0)), len(b))
-		}
+	for _, e := range x.SecurityRequirements {
+		b = append(b, 0x4a)
+		b = wire.EndLen(e.AppendProto(append(b, 0)), len(b))
 	}
-	if len(x.DefaultInputModes) > 0 {
-		for _, e := range x.DefaultInputModes {
-			b = append(b, 0x52)
-			b = wire.AppendLenString(b, e)
-		}
+	for _, e := range x.DefaultInputModes {
+		b = append(b, 0x52)
+		b = wire.AppendLenString(b, e)
 	}
-	if len(x.DefaultOutputModes) > 0 {
-		for _, e := range x.DefaultOutputModes {
-			b = append(b, 0x5a)
-			b = wire.AppendLenString(b, e)
-		}
+	for _, e := range x.DefaultOutputModes {
+		b = append(b, 0x5a)
+		b = wire.AppendLenString(b, e)
 	}
-	if len(x.Skills) > 0 {
-		for _, e := range x.Skills {
-			b = append(b, 0x62)
-			b = wire.EndLen(e.AppendProto(append(b, 0)), len(b))
-		}
+	for _, e := range x.Skills {
+		b = append(b, 0x62)
+		b = wire.EndLen(e.AppendProto(append(b, 0)), len(b))
 	}
-	if len(x.Signatures) > 0 {
-		for _, e := range x.Signatures {
-			b = append(b, 0x6a)
-			b = wire.EndLen(e.AppendProto(append(b, 0)), len(b))
-		}
+	for _, e := range x.Signatures {
+		b = append(b, 0x6a)
+		b = wire.EndLen(e.AppendProto(append(b, 0)), len(b))
 	}
 	if x.IconURL != nil {
 		b = append(b, 0x72)
@@ -1138,11 +1110,9 @@ func (x *AgentCapabilities) AppendProto(b []byte) []byte {
 		b = append(b, 0x10)
 		b = wire.AppendBoolVarint(b, *x.PushNotifications)
 	}
-	if len(x.Extensions) > 0 {
-		for _, e := range x.Extensions {
-			b = append(b, 0x1a)
-			b = wire.EndLen(e.AppendProto(append(b, 0)), len(b))
-		}
+	for _, e := range x.Extensions {
+		b = append(b, 0x1a)
+		b = wire.EndLen(e.AppendProto(append(b, 0)), len(b))
 	}
 	if x.ExtendedAgentCard != nil {
 		b = append(b, 0x20)
@@ -1302,35 +1272,25 @@ func (x *AgentSkill) AppendProto(b []byte) []byte {
 		b = append(b, 0x1a)
 		b = wire.AppendLenString(b, x.Description)
 	}
-	if len(x.Tags) > 0 {
-		for _, e := range x.Tags {
-			b = append(b, 0x22)
-			b = wire.AppendLenString(b, e)
-		}
+	for _, e := range x.Tags {
+		b = append(b, 0x22)
+		b = wire.AppendLenString(b, e)
 	}
-	if len(x.Examples) > 0 {
-		for _, e := range x.Examples {
-			b = append(b, 0x2a)
-			b = wire.AppendLenString(b, e)
-		}
+	for _, e := range x.Examples {
+		b = append(b, 0x2a)
+		b = wire.AppendLenString(b, e)
 	}
-	if len(x.InputModes) > 0 {
-		for _, e := range x.InputModes {
-			b = append(b, 0x32)
-			b = wire.AppendLenString(b, e)
-		}
+	for _, e := range x.InputModes {
+		b = append(b, 0x32)
+		b = wire.AppendLenString(b, e)
 	}
-	if len(x.OutputModes) > 0 {
-		for _, e := range x.OutputModes {
-			b = append(b, 0x3a)
-			b = wire.AppendLenString(b, e)
-		}
+	for _, e := range x.OutputModes {
+		b = append(b, 0x3a)
+		b = wire.AppendLenString(b, e)
 	}
-	if len(x.SecurityRequirements) > 0 {
-		for _, e := range x.SecurityRequirements {
-			b = append(b, 0x42)
-			b = wire.EndLen(e.AppendProto(append(b, 0)), len(b))
-		}
+	for _, e := range x.SecurityRequirements {
+		b = append(b, 0x42)
+		b = wire.EndLen(e.AppendProto(append(b, 0)), len(b))
 	}
 	return b
 }
@@ -1555,11 +1515,9 @@ func (x *StringList) AppendProto(b []byte) []byte {
 	if x == nil {
 		return b
 	}
-	if len(x.List) > 0 {
-		for _, e := range x.List {
-			b = append(b, 0x0a)
-			b = wire.AppendLenString(b, e)
-		}
+	for _, e := range x.List {
+		b = append(b, 0x0a)
+		b = wire.AppendLenString(b, e)
 	}
 	return b
 }
@@ -2949,11 +2907,9 @@ func (x *ListTasksResponse) AppendProto(b []byte) []byte {
 	if x == nil {
 		return b
 	}
-	if len(x.Tasks) > 0 {
-		for _, e := range x.Tasks {
-			b = append(b, 0x0a)
-			b = wire.EndLen(e.AppendProto(append(b, 0)), len(b))
-		}
+	for _, e := range x.Tasks {
+		b = append(b, 0x0a)
+		b = wire.EndLen(e.AppendProto(append(b, 0)), len(b))
 	}
 	if x.NextPageToken != "" {
 		b = append(b, 0x12)
@@ -3553,11 +3509,9 @@ func (x *ListTaskPushNotificationConfigsResponse) AppendProto(b []byte) []byte {
 	if x == nil {
 		return b
 	}
-	if len(x.Configs) > 0 {
-		for _, e := range x.Configs {
-			b = append(b, 0x0a)
-			b = wire.EndLen(e.AppendProto(append(b, 0)), len(b))
-		}
+	for _, e := range x.Configs {
+		b = append(b, 0x0a)
+		b = wire.EndLen(e.AppendProto(append(b, 0)), len(b))
 	}
 	if x.NextPageToken != "" {
 		b = append(b, 0x12)

@@ -198,6 +198,10 @@ func (g *protoGen) emitAppendProto(f *jen.File, st *ir.Struct) {
 		if fl.Presence && isScalarLike(fl.Type) {
 			val = jen.Op("*").Add(v.Clone())
 		}
+		if fl.Type.Kind == ir.KindArray && !packable(*fl.Type.Elem) {
+			body = append(body, g.wireField(fl, val)...) // a loop, which an empty list skips
+			continue
+		}
 		body = append(body, jen.If(g.setCond(fl, v)).Block(g.wireField(fl, val)...))
 	}
 	body = append(body, jen.Return(jen.Id("b")))

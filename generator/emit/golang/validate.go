@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/dave/jennifer/jen"
 
@@ -121,7 +122,7 @@ func (g *gen) checkField(st *ir.Struct, fl *ir.Field) []jen.Code {
 	case repPointer:
 		inner := v.Clone()
 		if !isStructType(t) {
-			inner = jen.Parens(jen.Op("*").Add(v.Clone()))
+			inner = jen.Op("*").Add(v.Clone())
 		}
 		checks := g.checkValue(t, c, inner, jen.Lit(fl.Name), errUnder(fl.Name))
 		if len(checks) == 0 {
@@ -242,10 +243,10 @@ func (g *gen) checkValueAt(t ir.Type, c ir.Constraints, v *jen.Statement, field 
 		i, done := g.nest("i")
 		elemWrap := func(e jen.Code) jen.Code { return wrap(jen.Add(e).Dot("At").Call(jen.Id(i))) }
 		elem := *t.Elem
-		elemChecks := g.checkValueAt(elem, mergeConstraints(ir.Constraints{}, elem), v.Clone().Index(jen.Id(i)), jen.Lit(""), elemWrap, elemWrap)
+		elemChecks := g.checkValueAt(elem, mergeConstraints(ir.Constraints{}, elem), selectable(v).Index(jen.Id(i)), jen.Lit(""), elemWrap, elemWrap)
 		done()
 		if isUnion(elem) {
-			elemChecks = append([]jen.Code{jen.If(v.Clone().Index(jen.Id(i)).Op("==").Nil()).Block(
+			elemChecks = append([]jen.Code{jen.If(selectable(v).Index(jen.Id(i)).Op("==").Nil()).Block(
 				jen.Return(elemWrap(jen.Qual(wirePkg, "RequiredError").Call(jen.Lit("")))))}, elemChecks...)
 		}
 		if len(elemChecks) > 0 {
@@ -256,10 +257,10 @@ func (g *gen) checkValueAt(t ir.Type, c ir.Constraints, v *jen.Statement, field 
 		k := i
 		elemWrap := func(e jen.Code) jen.Code { return wrap(jen.Add(e).Dot("Under").Call(jen.Id(k))) }
 		elem := *t.Elem
-		elemChecks := g.checkValueAt(elem, mergeConstraints(ir.Constraints{}, elem), v.Clone().Index(jen.Id(k)), jen.Lit(""), elemWrap, elemWrap)
+		elemChecks := g.checkValueAt(elem, mergeConstraints(ir.Constraints{}, elem), selectable(v).Index(jen.Id(k)), jen.Lit(""), elemWrap, elemWrap)
 		done()
 		if isUnion(elem) {
-			elemChecks = append([]jen.Code{jen.If(v.Clone().Index(jen.Id(k)).Op("==").Nil()).Block(
+			elemChecks = append([]jen.Code{jen.If(selectable(v).Index(jen.Id(k)).Op("==").Nil()).Block(
 				jen.Return(elemWrap(jen.Qual(wirePkg, "RequiredError").Call(jen.Lit("")))))}, elemChecks...)
 		}
 		if len(elemChecks) > 0 {
@@ -267,21 +268,30 @@ func (g *gen) checkValueAt(t ir.Type, c ir.Constraints, v *jen.Statement, field 
 			out = append(out, jen.For(jen.Id("_").Op(",").Id(k).Op(":=").Range().Qual(wirePkg, "SortedKeys").Call(v.Clone())).Block(elemChecks...))
 		}
 	case ir.KindStringOrArray:
-		out = append(out, jen.If(jen.Err().Op(":=").Add(v.Clone()).Dot("validate").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(wrap(jen.Err()))))
+		out = append(out, jen.If(jen.Err().Op(":=").Add(selectable(v)).Dot("validate").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(wrap(jen.Err()))))
 	case ir.KindNamed:
 		switch d := t.Decl.(type) {
 		case *ir.Enum:
-			out = append(out, jen.If(jen.Op("!").Add(v.Clone()).Dot("Valid").Call()).Block(
+			out = append(out, jen.If(jen.Op("!").Add(selectable(v)).Dot("Valid").Call()).Block(
 				ret(jen.Qual(wirePkg, "EnumError").Call(field, jen.String().Call(v.Clone()), jen.Lit(enumValues(d))))))
 		case *ir.Alias:
 			at := d.Type
 			at.NotNull = at.NotNull || t.NotNull
 			return g.checkValueAt(at, c, v, field, direct, wrap)
 		case *ir.Struct, *ir.Union:
-			out = append(out, jen.If(jen.Err().Op(":=").Add(v.Clone()).Dot("validate").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(wrap(jen.Err()))))
+			out = append(out, jen.If(jen.Err().Op(":=").Add(selectable(v)).Dot("validate").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(wrap(jen.Err()))))
 		}
 	}
 	return out
+}
+
+// selectable is v ready for a selector or an index: in parentheses when it
+// is a dereference, which they would bind inside of.
+func selectable(v *jen.Statement) *jen.Statement {
+	if strings.HasPrefix(fmt.Sprintf("%#v", v), "*") {
+		return jen.Parens(v.Clone())
+	}
+	return v.Clone()
 }
 
 // intBound compares an integer with a bound, in integers where the bound is

@@ -16,11 +16,9 @@ func (x *SendMessageConfiguration) AppendProto(b []byte) []byte {
 	if x == nil {
 		return b
 	}
-	if len(x.AcceptedOutputModes) > 0 {
-		for _, e := range x.AcceptedOutputModes {
-			b = append(b, 0x0a)
-			b = wire.AppendLenString(b, e)
-		}
+	for _, e := range x.AcceptedOutputModes {
+		b = append(b, 0x0a)
+		b = wire.AppendLenString(b, e)
 	}
 	if x.PushNotification != nil {
 		b = append(b, 0x12)
@@ -103,17 +101,13 @@ func (x *Task) AppendProto(b []byte) []byte {
 		b = append(b, 0x1a)
 		b = wire.EndLen(x.Status.AppendProto(append(b, 0)), len(b))
 	}
-	if len(x.Artifacts) > 0 {
-		for _, e := range x.Artifacts {
-			b = append(b, 0x22)
-			b = wire.EndLen(e.AppendProto(append(b, 0)), len(b))
-		}
+	for _, e := range x.Artifacts {
+		b = append(b, 0x22)
+		b = wire.EndLen(e.AppendProto(append(b, 0)), len(b))
 	}
-	if len(x.History) > 0 {
-		for _, e := range x.History {
-			b = append(b, 0x2a)
-			b = wire.EndLen(e.AppendProto(append(b, 0)), len(b))
-		}
+	for _, e := range x.History {
+		b = append(b, 0x2a)
+		b = wire.EndLen(e.AppendProto(append(b, 0)), len(b))
 	}
 	if x.Metadata != nil {
 		b = append(b, 0x32)
@@ -473,21 +467,17 @@ func (x *Message) AppendProto(b []byte) []byte {
 		b = append(b, 0x20)
 		b = wire.AppendVarint(b, uint64(int64(x.Role)))
 	}
-	if len(x.Content) > 0 {
-		for _, e := range x.Content {
-			b = append(b, 0x2a)
-			b = wire.EndLen(e.AppendProto(append(b, 0)), len(b))
-		}
+	for _, e := range x.Content {
+		b = append(b, 0x2a)
+		b = wire.EndLen(e.AppendProto(append(b, 0)), len(b))
 	}
 	if x.Metadata != nil {
 		b = append(b, 0x32)
 		b = wire.EndLen(wire.AppendStructWire(append(b, 0), x.Metadata), len(b))
 	}
-	if len(x.Extensions) > 0 {
-		for _, e := range x.Extensions {
-			b = append(b, 0x3a)
-			b = wire.AppendLenString(b, e)
-		}
+	for _, e := range x.Extensions {
+		b = append(b, 0x3a)
+		b = wire.AppendLenString(b, e)
 	}
 	return b
 }
@@ -570,21 +560,17 @@ func (x *Artifact) AppendProto(b []byte) []byte {
 		b = append(b, 0x22)
 		b = wire.AppendLenString(b, x.Description)
 	}
-	if len(x.Parts) > 0 {
-		for _, e := range x.Parts {
-			b = append(b, 0x2a)
-			b = wire.EndLen(e.AppendProto(append(b, 0)), len(b))
-		}
+	for _, e := range x.Parts {
+		b = append(b, 0x2a)
+		b = wire.EndLen(e.AppendProto(append(b, 0)), len(b))
 	}
 	if x.Metadata != nil {
 		b = append(b, 0x32)
 		b = wire.EndLen(wire.AppendStructWire(append(b, 0), x.Metadata), len(b))
 	}
-	if len(x.Extensions) > 0 {
-		for _, e := range x.Extensions {
-			b = append(b, 0x3a)
-			b = wire.AppendLenString(b, e)
-		}
+	for _, e := range x.Extensions {
+		b = append(b, 0x3a)
+		b = wire.AppendLenString(b, e)
 	}
 	return b
 }
@@ -889,11 +875,9 @@ func (x *AuthenticationInfo) AppendProto(b []byte) []byte {
 	if x == nil {
 		return b
 	}
-	if len(x.Schemes) > 0 {
-		for _, e := range x.Schemes {
-			b = append(b, 0x0a)
-			b = wire.AppendLenString(b, e)
-		}
+	for _, e := range x.Schemes {
+		b = append(b, 0x0a)
+		b = wire.AppendLenString(b, e)
 	}
 	if x.Credentials != "" {
 		b = append(b, 0x12)
@@ -1052,29 +1036,21 @@ func (x *AgentCard) AppendProto(b []byte) []byte {
 			}
 		}
 	}
-	if len(x.Security) > 0 {
-		for _, e := range x.Security {
-			b = append(b, 0x4a)
-			b = wire.EndLen(e.AppendProto(append(b, 0)), len(b))
-		}
+	for _, e := range x.Security {
+		b = append(b, 0x4a)
+		b = wire.EndLen(e.AppendProto(append(b, 0)), len(b))
 	}
-	if len(x.DefaultInputModes) > 0 {
-		for _, e := range x.DefaultInputModes {
-			b = append(b, 0x52)
-			b = wire.AppendLenString(b, e)
-		}
+	for _, e := range x.DefaultInputModes {
+		b = append(b, 0x52)
+		b = wire.AppendLenString(b, e)
 	}
-	if len(x.DefaultOutputModes) > 0 {
-		for _, e := range x.DefaultOutputModes {
-			b = append(b, 0x5a)
-			b = wire.AppendLenString(b, e)
-		}
+	for _, e := range x.DefaultOutputModes {
+		b = append(b, 0x5a)
+		b = wire.AppendLenString(b, e)
 	}
-	if len(x.Skills) > 0 {
-		for _, e := range x.Skills {
-			b = append(b, 0x62)
-			b = wire.EndLen(e.AppendProto(append(b, 0)), len(b))
-		}
+	for _, e := range x.Skills {
+		b = append(b, 0x62)
+		b = wire.EndLen(e.AppendProto(append(b, 0)), len(b))
 	}
 	if x.SupportsAuthenticatedExtendedCard {
 		b = append(b, 0x68)
@@ -1084,21 +1060,17 @@ func (x *AgentCard) AppendProto(b []byte) []byte {
 		b = append(b, 0x72)
 		b = wire.AppendLenString(b, x.PreferredTransport)
 	}
-	if len(x.AdditionalInterfaces) > 0 {
-		for _, e := range x.AdditionalInterfaces {
-			b = append(b, 0x7a)
-			b = wire.EndLen(e.AppendProto(append(b, 0)), len(b))
-		}
+	for _, e := range x.AdditionalInterfaces {
+		b = append(b, 0x7a)
+		b = wire.EndLen(e.AppendProto(append(b, 0)), len(b))
 	}
 	if x.ProtocolVersion != "" {
 		b = append(b, 0x82, 0x01)
 		b = wire.AppendLenString(b, x.ProtocolVersion)
 	}
-	if len(x.Signatures) > 0 {
-		for _, e := range x.Signatures {
-			b = append(b, 0x8a, 0x01)
-			b = wire.EndLen(e.AppendProto(append(b, 0)), len(b))
-		}
+	for _, e := range x.Signatures {
+		b = append(b, 0x8a, 0x01)
+		b = wire.EndLen(e.AppendProto(append(b, 0)), len(b))
 	}
 	return b
 }
@@ -1305,11 +1277,9 @@ func (x *AgentCapabilities) AppendProto(b []byte) []byte {
 		b = append(b, 0x10)
 		b = wire.AppendBoolVarint(b, x.PushNotifications)
 	}
-	if len(x.Extensions) > 0 {
-		for _, e := range x.Extensions {
-			b = append(b, 0x1a)
-			b = wire.EndLen(e.AppendProto(append(b, 0)), len(b))
-		}
+	for _, e := range x.Extensions {
+		b = append(b, 0x1a)
+		b = wire.EndLen(e.AppendProto(append(b, 0)), len(b))
 	}
 	return b
 }
@@ -1454,35 +1424,25 @@ func (x *AgentSkill) AppendProto(b []byte) []byte {
 		b = append(b, 0x1a)
 		b = wire.AppendLenString(b, x.Description)
 	}
-	if len(x.Tags) > 0 {
-		for _, e := range x.Tags {
-			b = append(b, 0x22)
-			b = wire.AppendLenString(b, e)
-		}
+	for _, e := range x.Tags {
+		b = append(b, 0x22)
+		b = wire.AppendLenString(b, e)
 	}
-	if len(x.Examples) > 0 {
-		for _, e := range x.Examples {
-			b = append(b, 0x2a)
-			b = wire.AppendLenString(b, e)
-		}
+	for _, e := range x.Examples {
+		b = append(b, 0x2a)
+		b = wire.AppendLenString(b, e)
 	}
-	if len(x.InputModes) > 0 {
-		for _, e := range x.InputModes {
-			b = append(b, 0x32)
-			b = wire.AppendLenString(b, e)
-		}
+	for _, e := range x.InputModes {
+		b = append(b, 0x32)
+		b = wire.AppendLenString(b, e)
 	}
-	if len(x.OutputModes) > 0 {
-		for _, e := range x.OutputModes {
-			b = append(b, 0x3a)
-			b = wire.AppendLenString(b, e)
-		}
+	for _, e := range x.OutputModes {
+		b = append(b, 0x3a)
+		b = wire.AppendLenString(b, e)
 	}
-	if len(x.Security) > 0 {
-		for _, e := range x.Security {
-			b = append(b, 0x42)
-			b = wire.EndLen(e.AppendProto(append(b, 0)), len(b))
-		}
+	for _, e := range x.Security {
+		b = append(b, 0x42)
+		b = wire.EndLen(e.AppendProto(append(b, 0)), len(b))
 	}
 	return b
 }
@@ -1683,11 +1643,9 @@ func (x *StringList) AppendProto(b []byte) []byte {
 	if x == nil {
 		return b
 	}
-	if len(x.List) > 0 {
-		for _, e := range x.List {
-			b = append(b, 0x0a)
-			b = wire.AppendLenString(b, e)
-		}
+	for _, e := range x.List {
+		b = append(b, 0x0a)
+		b = wire.AppendLenString(b, e)
 	}
 	return b
 }
@@ -3374,11 +3332,9 @@ func (x *ListTaskPushNotificationConfigResponse) AppendProto(b []byte) []byte {
 	if x == nil {
 		return b
 	}
-	if len(x.Configs) > 0 {
-		for _, e := range x.Configs {
-			b = append(b, 0x0a)
-			b = wire.EndLen(e.AppendProto(append(b, 0)), len(b))
-		}
+	for _, e := range x.Configs {
+		b = append(b, 0x0a)
+		b = wire.EndLen(e.AppendProto(append(b, 0)), len(b))
 	}
 	if x.NextPageToken != "" {
 		b = append(b, 0x12)

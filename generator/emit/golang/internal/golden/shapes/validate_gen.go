@@ -30,7 +30,7 @@ func (x *Circle) validate() *Error {
 	}
 	if x.Fill != nil {
 		if !(*x.Fill).Valid() {
-			return wire.EnumError("fill", string((*x.Fill)), "\"none\", \"solid\"")
+			return wire.EnumError("fill", string(*x.Fill), "\"none\", \"solid\"")
 		}
 	}
 	return nil
@@ -82,8 +82,8 @@ func (x *Point) validate() *Error {
 		return wire.ValidationError("x", "maximum", strconv.FormatInt(x.X, 10)+" is greater than the maximum 1000")
 	}
 	if x.ID != nil {
-		if !pointIDPattern.MatchString((*x.ID)) {
-			return wire.ValidationError("id", "pattern", strconv.Quote((*x.ID))+" does not match ^p[0-9]+$")
+		if !pointIDPattern.MatchString(*x.ID) {
+			return wire.ValidationError("id", "pattern", strconv.Quote(*x.ID)+" does not match ^p[0-9]+$")
 		}
 	}
 	if err := wire.CheckMembers(x.Extra, func(name string) bool {
