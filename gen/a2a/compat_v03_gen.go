@@ -15,154 +15,154 @@ import (
 // compatV03Proto describes the service of A2A 0.3's proto (a2a.v1.A2AService) as its gRPC and HTTP+JSON
 // clients call it.
 var compatV03Proto = a2arpc.ServiceDesc{
+	Name: "a2a.v1.A2AService",
 	Methods: []a2arpc.MethodDesc{{
-		Earlier:    "0.3",
+		Name:       "SendMessage",
 		FullMethod: "/a2a.v1.A2AService/SendMessage",
 		HTTP: []a2arpc.HTTPRule{{
-			Body:   "*",
 			Method: "POST",
 			Path:   "/v1/message:send",
+			Body:   "*",
 		}},
-		Name: "SendMessage",
 		NewRequest: func() a2arpc.ProtoValue {
 			return new(a2av03pb.SendMessageRequest)
 		},
 		NewResponse: func() a2arpc.ProtoValue {
 			return new(a2av03pb.SendMessageResponse)
 		},
+		Earlier: "0.3",
 	}, {
-		Earlier:    "0.3",
-		FullMethod: "/a2a.v1.A2AService/SendStreamingMessage",
+		Name:            "SendStreamingMessage",
+		FullMethod:      "/a2a.v1.A2AService/SendStreamingMessage",
+		ServerStreaming: true,
 		HTTP: []a2arpc.HTTPRule{{
-			Body:   "*",
 			Method: "POST",
 			Path:   "/v1/message:stream",
+			Body:   "*",
 		}},
-		Name: "SendStreamingMessage",
 		NewRequest: func() a2arpc.ProtoValue {
 			return new(a2av03pb.SendMessageRequest)
 		},
 		NewResponse: func() a2arpc.ProtoValue {
 			return new(a2av03pb.StreamResponse)
 		},
-		ServerStreaming: true,
+		Earlier: "0.3",
 	}, {
-		Earlier:    "0.3",
+		Name:       "GetTask",
 		FullMethod: "/a2a.v1.A2AService/GetTask",
 		HTTP: []a2arpc.HTTPRule{{
 			Method: "GET",
 			Path:   "/v1/{name=tasks/*}",
 		}},
-		Name: "GetTask",
 		NewRequest: func() a2arpc.ProtoValue {
 			return new(a2av03pb.GetTaskRequest)
 		},
 		NewResponse: func() a2arpc.ProtoValue {
 			return new(a2av03pb.Task)
 		},
+		Earlier: "0.3",
 	}, {
-		Earlier:    "0.3",
+		Name:       "CancelTask",
 		FullMethod: "/a2a.v1.A2AService/CancelTask",
 		HTTP: []a2arpc.HTTPRule{{
-			Body:   "*",
 			Method: "POST",
 			Path:   "/v1/{name=tasks/*}:cancel",
+			Body:   "*",
 		}},
-		Name: "CancelTask",
 		NewRequest: func() a2arpc.ProtoValue {
 			return new(a2av03pb.CancelTaskRequest)
 		},
 		NewResponse: func() a2arpc.ProtoValue {
 			return new(a2av03pb.Task)
 		},
+		Earlier: "0.3",
 	}, {
-		Earlier:    "0.3",
-		FullMethod: "/a2a.v1.A2AService/TaskSubscription",
+		Name:            "TaskSubscription",
+		FullMethod:      "/a2a.v1.A2AService/TaskSubscription",
+		ServerStreaming: true,
 		HTTP: []a2arpc.HTTPRule{{
 			Method: "GET",
 			Path:   "/v1/{name=tasks/*}:subscribe",
 		}},
-		Name: "TaskSubscription",
 		NewRequest: func() a2arpc.ProtoValue {
 			return new(a2av03pb.TaskSubscriptionRequest)
 		},
 		NewResponse: func() a2arpc.ProtoValue {
 			return new(a2av03pb.StreamResponse)
 		},
-		ServerStreaming: true,
+		Earlier: "0.3",
 	}, {
-		Earlier:    "0.3",
+		Name:       "CreateTaskPushNotificationConfig",
 		FullMethod: "/a2a.v1.A2AService/CreateTaskPushNotificationConfig",
 		HTTP: []a2arpc.HTTPRule{{
-			Body:   "config",
 			Method: "POST",
 			Path:   "/v1/{parent=tasks/*}/pushNotificationConfigs",
+			Body:   "config",
 		}},
-		Name: "CreateTaskPushNotificationConfig",
 		NewRequest: func() a2arpc.ProtoValue {
 			return new(a2av03pb.CreateTaskPushNotificationConfigRequest)
 		},
 		NewResponse: func() a2arpc.ProtoValue {
 			return new(a2av03pb.TaskPushNotificationConfig)
 		},
+		Earlier: "0.3",
 	}, {
-		Earlier:    "0.3",
+		Name:       "GetTaskPushNotificationConfig",
 		FullMethod: "/a2a.v1.A2AService/GetTaskPushNotificationConfig",
 		HTTP: []a2arpc.HTTPRule{{
 			Method: "GET",
 			Path:   "/v1/{name=tasks/*/pushNotificationConfigs/*}",
 		}},
-		Name: "GetTaskPushNotificationConfig",
 		NewRequest: func() a2arpc.ProtoValue {
 			return new(a2av03pb.GetTaskPushNotificationConfigRequest)
 		},
 		NewResponse: func() a2arpc.ProtoValue {
 			return new(a2av03pb.TaskPushNotificationConfig)
 		},
+		Earlier: "0.3",
 	}, {
-		Earlier:    "0.3",
+		Name:       "ListTaskPushNotificationConfig",
 		FullMethod: "/a2a.v1.A2AService/ListTaskPushNotificationConfig",
 		HTTP: []a2arpc.HTTPRule{{
 			Method: "GET",
 			Path:   "/v1/{parent=tasks/*}/pushNotificationConfigs",
 		}},
-		Name: "ListTaskPushNotificationConfig",
 		NewRequest: func() a2arpc.ProtoValue {
 			return new(a2av03pb.ListTaskPushNotificationConfigRequest)
 		},
 		NewResponse: func() a2arpc.ProtoValue {
 			return new(a2av03pb.ListTaskPushNotificationConfigResponse)
 		},
+		Earlier: "0.3",
 	}, {
-		Earlier:    "0.3",
+		Name:       "GetAgentCard",
 		FullMethod: "/a2a.v1.A2AService/GetAgentCard",
 		HTTP: []a2arpc.HTTPRule{{
 			Method: "GET",
 			Path:   "/v1/card",
 		}},
-		Name: "GetAgentCard",
 		NewRequest: func() a2arpc.ProtoValue {
 			return new(a2av03pb.GetAgentCardRequest)
 		},
 		NewResponse: func() a2arpc.ProtoValue {
 			return new(a2av03pb.AgentCard)
 		},
+		Earlier: "0.3",
 	}, {
-		Earlier:    "0.3",
+		Name:       "DeleteTaskPushNotificationConfig",
 		FullMethod: "/a2a.v1.A2AService/DeleteTaskPushNotificationConfig",
 		HTTP: []a2arpc.HTTPRule{{
 			Method: "DELETE",
 			Path:   "/v1/{name=tasks/*/pushNotificationConfigs/*}",
 		}},
-		Name: "DeleteTaskPushNotificationConfig",
 		NewRequest: func() a2arpc.ProtoValue {
 			return new(a2av03pb.DeleteTaskPushNotificationConfigRequest)
 		},
 		NewResponse: func() a2arpc.ProtoValue {
 			return new(a2av03pb.Empty)
 		},
+		Earlier: "0.3",
 	}},
-	Name: "a2a.v1.A2AService",
 }
 
 // compatV03 serves the JSON-RPC methods of A2A 0.3, generated from its JSON Schema and

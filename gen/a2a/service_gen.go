@@ -111,18 +111,19 @@ func NewMessage(fullName string) a2arpc.ProtoValue {
 //
 // A2AService describes the lf.a2a.v1.A2AService service.
 var A2AService = a2arpc.ServiceDesc{
+	Name: "lf.a2a.v1.A2AService",
 	Methods: []a2arpc.MethodDesc{{
+		Name:       "SendMessage",
 		FullMethod: "/lf.a2a.v1.A2AService/SendMessage",
 		HTTP: []a2arpc.HTTPRule{{
-			Body:   "*",
 			Method: "POST",
 			Path:   "/message:send",
-		}, {
 			Body:   "*",
+		}, {
 			Method: "POST",
 			Path:   "/{tenant}/message:send",
+			Body:   "*",
 		}},
-		Name: "SendMessage",
 		NewRequest: func() a2arpc.ProtoValue {
 			return new(SendMessageRequest)
 		},
@@ -130,25 +131,26 @@ var A2AService = a2arpc.ServiceDesc{
 			return new(SendMessageResponse)
 		},
 	}, {
-		FullMethod: "/lf.a2a.v1.A2AService/SendStreamingMessage",
+		Name:            "SendStreamingMessage",
+		FullMethod:      "/lf.a2a.v1.A2AService/SendStreamingMessage",
+		ServerStreaming: true,
 		HTTP: []a2arpc.HTTPRule{{
-			Body:   "*",
 			Method: "POST",
 			Path:   "/message:stream",
-		}, {
 			Body:   "*",
+		}, {
 			Method: "POST",
 			Path:   "/{tenant}/message:stream",
+			Body:   "*",
 		}},
-		Name: "SendStreamingMessage",
 		NewRequest: func() a2arpc.ProtoValue {
 			return new(SendMessageRequest)
 		},
 		NewResponse: func() a2arpc.ProtoValue {
 			return new(StreamResponse)
 		},
-		ServerStreaming: true,
 	}, {
+		Name:       "GetTask",
 		FullMethod: "/lf.a2a.v1.A2AService/GetTask",
 		HTTP: []a2arpc.HTTPRule{{
 			Method: "GET",
@@ -157,7 +159,6 @@ var A2AService = a2arpc.ServiceDesc{
 			Method: "GET",
 			Path:   "/{tenant}/tasks/{id=*}",
 		}},
-		Name: "GetTask",
 		NewRequest: func() a2arpc.ProtoValue {
 			return new(GetTaskRequest)
 		},
@@ -165,6 +166,7 @@ var A2AService = a2arpc.ServiceDesc{
 			return new(Task)
 		},
 	}, {
+		Name:       "ListTasks",
 		FullMethod: "/lf.a2a.v1.A2AService/ListTasks",
 		HTTP: []a2arpc.HTTPRule{{
 			Method: "GET",
@@ -173,7 +175,6 @@ var A2AService = a2arpc.ServiceDesc{
 			Method: "GET",
 			Path:   "/{tenant}/tasks",
 		}},
-		Name: "ListTasks",
 		NewRequest: func() a2arpc.ProtoValue {
 			return new(ListTasksRequest)
 		},
@@ -181,17 +182,17 @@ var A2AService = a2arpc.ServiceDesc{
 			return new(ListTasksResponse)
 		},
 	}, {
+		Name:       "CancelTask",
 		FullMethod: "/lf.a2a.v1.A2AService/CancelTask",
 		HTTP: []a2arpc.HTTPRule{{
-			Body:   "*",
 			Method: "POST",
 			Path:   "/tasks/{id=*}:cancel",
-		}, {
 			Body:   "*",
+		}, {
 			Method: "POST",
 			Path:   "/{tenant}/tasks/{id=*}:cancel",
+			Body:   "*",
 		}},
-		Name: "CancelTask",
 		NewRequest: func() a2arpc.ProtoValue {
 			return new(CancelTaskRequest)
 		},
@@ -199,7 +200,9 @@ var A2AService = a2arpc.ServiceDesc{
 			return new(Task)
 		},
 	}, {
-		FullMethod: "/lf.a2a.v1.A2AService/SubscribeToTask",
+		Name:            "SubscribeToTask",
+		FullMethod:      "/lf.a2a.v1.A2AService/SubscribeToTask",
+		ServerStreaming: true,
 		HTTP: []a2arpc.HTTPRule{{
 			Method: "GET",
 			Path:   "/tasks/{id=*}:subscribe",
@@ -207,26 +210,24 @@ var A2AService = a2arpc.ServiceDesc{
 			Method: "GET",
 			Path:   "/{tenant}/tasks/{id=*}:subscribe",
 		}},
-		Name: "SubscribeToTask",
 		NewRequest: func() a2arpc.ProtoValue {
 			return new(SubscribeToTaskRequest)
 		},
 		NewResponse: func() a2arpc.ProtoValue {
 			return new(StreamResponse)
 		},
-		ServerStreaming: true,
 	}, {
+		Name:       "CreateTaskPushNotificationConfig",
 		FullMethod: "/lf.a2a.v1.A2AService/CreateTaskPushNotificationConfig",
 		HTTP: []a2arpc.HTTPRule{{
-			Body:   "*",
 			Method: "POST",
 			Path:   "/tasks/{task_id=*}/pushNotificationConfigs",
-		}, {
 			Body:   "*",
+		}, {
 			Method: "POST",
 			Path:   "/{tenant}/tasks/{task_id=*}/pushNotificationConfigs",
+			Body:   "*",
 		}},
-		Name: "CreateTaskPushNotificationConfig",
 		NewRequest: func() a2arpc.ProtoValue {
 			return new(TaskPushNotificationConfig)
 		},
@@ -234,6 +235,7 @@ var A2AService = a2arpc.ServiceDesc{
 			return new(TaskPushNotificationConfig)
 		},
 	}, {
+		Name:       "GetTaskPushNotificationConfig",
 		FullMethod: "/lf.a2a.v1.A2AService/GetTaskPushNotificationConfig",
 		HTTP: []a2arpc.HTTPRule{{
 			Method: "GET",
@@ -242,7 +244,6 @@ var A2AService = a2arpc.ServiceDesc{
 			Method: "GET",
 			Path:   "/{tenant}/tasks/{task_id=*}/pushNotificationConfigs/{id=*}",
 		}},
-		Name: "GetTaskPushNotificationConfig",
 		NewRequest: func() a2arpc.ProtoValue {
 			return new(GetTaskPushNotificationConfigRequest)
 		},
@@ -250,6 +251,7 @@ var A2AService = a2arpc.ServiceDesc{
 			return new(TaskPushNotificationConfig)
 		},
 	}, {
+		Name:       "ListTaskPushNotificationConfigs",
 		FullMethod: "/lf.a2a.v1.A2AService/ListTaskPushNotificationConfigs",
 		HTTP: []a2arpc.HTTPRule{{
 			Method: "GET",
@@ -258,7 +260,6 @@ var A2AService = a2arpc.ServiceDesc{
 			Method: "GET",
 			Path:   "/{tenant}/tasks/{task_id=*}/pushNotificationConfigs",
 		}},
-		Name: "ListTaskPushNotificationConfigs",
 		NewRequest: func() a2arpc.ProtoValue {
 			return new(ListTaskPushNotificationConfigsRequest)
 		},
@@ -266,6 +267,7 @@ var A2AService = a2arpc.ServiceDesc{
 			return new(ListTaskPushNotificationConfigsResponse)
 		},
 	}, {
+		Name:       "GetExtendedAgentCard",
 		FullMethod: "/lf.a2a.v1.A2AService/GetExtendedAgentCard",
 		HTTP: []a2arpc.HTTPRule{{
 			Method: "GET",
@@ -274,7 +276,6 @@ var A2AService = a2arpc.ServiceDesc{
 			Method: "GET",
 			Path:   "/{tenant}/extendedAgentCard",
 		}},
-		Name: "GetExtendedAgentCard",
 		NewRequest: func() a2arpc.ProtoValue {
 			return new(GetExtendedAgentCardRequest)
 		},
@@ -282,6 +283,7 @@ var A2AService = a2arpc.ServiceDesc{
 			return new(AgentCard)
 		},
 	}, {
+		Name:       "DeleteTaskPushNotificationConfig",
 		FullMethod: "/lf.a2a.v1.A2AService/DeleteTaskPushNotificationConfig",
 		HTTP: []a2arpc.HTTPRule{{
 			Method: "DELETE",
@@ -290,7 +292,6 @@ var A2AService = a2arpc.ServiceDesc{
 			Method: "DELETE",
 			Path:   "/{tenant}/tasks/{task_id=*}/pushNotificationConfigs/{id=*}",
 		}},
-		Name: "DeleteTaskPushNotificationConfig",
 		NewRequest: func() a2arpc.ProtoValue {
 			return new(DeleteTaskPushNotificationConfigRequest)
 		},
@@ -298,7 +299,6 @@ var A2AService = a2arpc.ServiceDesc{
 			return new(Empty)
 		},
 	}},
-	Name: "lf.a2a.v1.A2AService",
 }
 
 // A2AServiceServer is the server side of lf.a2a.v1.A2AService: implement it, bind it with

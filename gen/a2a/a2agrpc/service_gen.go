@@ -11,46 +11,46 @@ import (
 // A2AServiceDesc describes the lf.a2a.v1.A2AService service to grpc-go; RegisterA2AServiceServer
 // serves it.
 var A2AServiceDesc = grpc.ServiceDesc{
-	HandlerType: (*any)(nil),
-	Metadata:    "a2a.proto",
-	Methods: []grpc.MethodDesc{{
-		Handler:    unaryHandler(0),
-		MethodName: "SendMessage",
-	}, {
-		Handler:    unaryHandler(2),
-		MethodName: "GetTask",
-	}, {
-		Handler:    unaryHandler(3),
-		MethodName: "ListTasks",
-	}, {
-		Handler:    unaryHandler(4),
-		MethodName: "CancelTask",
-	}, {
-		Handler:    unaryHandler(6),
-		MethodName: "CreateTaskPushNotificationConfig",
-	}, {
-		Handler:    unaryHandler(7),
-		MethodName: "GetTaskPushNotificationConfig",
-	}, {
-		Handler:    unaryHandler(8),
-		MethodName: "ListTaskPushNotificationConfigs",
-	}, {
-		Handler:    unaryHandler(9),
-		MethodName: "GetExtendedAgentCard",
-	}, {
-		Handler:    unaryHandler(10),
-		MethodName: "DeleteTaskPushNotificationConfig",
-	}},
 	ServiceName: "lf.a2a.v1.A2AService",
+	HandlerType: (*any)(nil),
+	Methods: []grpc.MethodDesc{{
+		MethodName: "SendMessage",
+		Handler:    unaryHandler(0),
+	}, {
+		MethodName: "GetTask",
+		Handler:    unaryHandler(2),
+	}, {
+		MethodName: "ListTasks",
+		Handler:    unaryHandler(3),
+	}, {
+		MethodName: "CancelTask",
+		Handler:    unaryHandler(4),
+	}, {
+		MethodName: "CreateTaskPushNotificationConfig",
+		Handler:    unaryHandler(6),
+	}, {
+		MethodName: "GetTaskPushNotificationConfig",
+		Handler:    unaryHandler(7),
+	}, {
+		MethodName: "ListTaskPushNotificationConfigs",
+		Handler:    unaryHandler(8),
+	}, {
+		MethodName: "GetExtendedAgentCard",
+		Handler:    unaryHandler(9),
+	}, {
+		MethodName: "DeleteTaskPushNotificationConfig",
+		Handler:    unaryHandler(10),
+	}},
 	Streams: []grpc.StreamDesc{{
+		StreamName:    "SendStreamingMessage",
 		Handler:       streamHandler(1),
 		ServerStreams: true,
-		StreamName:    "SendStreamingMessage",
 	}, {
+		StreamName:    "SubscribeToTask",
 		Handler:       streamHandler(5),
 		ServerStreams: true,
-		StreamName:    "SubscribeToTask",
 	}},
+	Metadata: "a2a.proto",
 }
 
 // RegisterA2AServiceServer serves srv on s over gRPC. Calls reach srv decoded and validated, with the

@@ -128,10 +128,10 @@ func (cg *compatGen) protoTable(c *CompatProto, rules fs.FS, dir string) (*proto
 	}
 	cg.f.Commentf("%s describes the service of A2A %s's proto (%s) as its gRPC and HTTP+JSON", desc, cg.version, oldSvc[0].FullName)
 	cg.f.Comment("clients call it.")
-	cg.f.Var().Id(desc).Op("=").Qual(a2arpcPkg, "ServiceDesc").Values(jen.Dict{
-		jen.Id("Name"):    jen.Lit(oldSvc[0].FullName),
-		jen.Id("Methods"): jen.Index().Qual(a2arpcPkg, "MethodDesc").Values(methods...),
-	})
+	cg.f.Var().Id(desc).Op("=").Qual(a2arpcPkg, "ServiceDesc").Add(keyed(
+		jen.Id("Name").Op(":").Lit(oldSvc[0].FullName),
+		jen.Id("Methods").Op(":").Index().Qual(a2arpcPkg, "MethodDesc").Values(methods...),
+	))
 	cg.f.Line()
 	return pg, jen.Dict{
 		jen.Id("Proto"): jen.Op("&").Id(desc),
@@ -197,31 +197,7 @@ func (pg *protoCompatGen) protoConverters() {
 
 // methodDesc is the descriptor of one RPC of the earlier proto.
 func (pg *protoCompatGen) methodDesc(s *ir.Service, m *ir.Method, rules []ir.HTTPRule) jen.Code {
-	var hs []jen.Code
-	for _, h := range rules {
-		vals := jen.Dict{jen.Id("Method"): jen.Lit(h.Method), jen.Id("Path"): jen.Lit(h.Path)}
-		if h.Body != "" {
-			vals[jen.Id("Body")] = jen.Lit(h.Body)
-		}
-		if h.ResponseBody != "" {
-			vals[jen.Id("ResponseBody")] = jen.Lit(h.ResponseBody)
-		}
-		hs = append(hs, jen.Values(vals))
-	}
-	vals := jen.Dict{
-		jen.Id("Name"):        jen.Lit(m.Name),
-		jen.Id("Earlier"):     jen.Lit(pg.version),
-		jen.Id("FullMethod"):  jen.Lit("/" + s.FullName + "/" + m.Name),
-		jen.Id("NewRequest"):  jen.Func().Params().Qual(a2arpcPkg, "ProtoValue").Block(jen.Return(jen.New(pg.oldType(m.Input)))),
-		jen.Id("NewResponse"): jen.Func().Params().Qual(a2arpcPkg, "ProtoValue").Block(jen.Return(jen.New(pg.oldType(m.Output)))),
-	}
-	if len(hs) > 0 {
-		vals[jen.Id("HTTP")] = jen.Index().Qual(a2arpcPkg, "HTTPRule").Values(hs...)
-	}
-	if m.ServerStreaming {
-		vals[jen.Id("ServerStreaming")] = jen.True()
-	}
-	return jen.Values(vals)
+	return methodDesc(m, "/"+s.FullName+"/"+m.Name, pg.version, rules, pg.oldType(m.Input), pg.oldType(m.Output))
 }
 
 // readHTTPRules reads http.txt, when the rules have one: an RPC's name, an

@@ -158,27 +158,27 @@ func (g *protoGen) emitGRPCService(f *jen.File, s *ir.Service, parent string) {
 			continue
 		}
 		if m.ServerStreaming {
-			streams = append(streams, jen.Values(jen.Dict{
-				jen.Id("StreamName"):    jen.Lit(m.Name),
-				jen.Id("Handler"):       jen.Id("streamHandler").Call(jen.Lit(i)),
-				jen.Id("ServerStreams"): jen.True(),
-			}))
+			streams = append(streams, keyed(
+				jen.Id("StreamName").Op(":").Lit(m.Name),
+				jen.Id("Handler").Op(":").Id("streamHandler").Call(jen.Lit(i)),
+				jen.Id("ServerStreams").Op(":").True(),
+			))
 			continue
 		}
-		methods = append(methods, jen.Values(jen.Dict{
-			jen.Id("MethodName"): jen.Lit(m.Name),
-			jen.Id("Handler"):    jen.Id("unaryHandler").Call(jen.Lit(i)),
-		}))
+		methods = append(methods, keyed(
+			jen.Id("MethodName").Op(":").Lit(m.Name),
+			jen.Id("Handler").Op(":").Id("unaryHandler").Call(jen.Lit(i)),
+		))
 	}
 	f.Add(comment(wrap(fmt.Sprintf("%s describes the %s service to grpc-go; Register%sServer serves it.", desc, s.FullName, svc), 100)))
-	f.Var().Id(desc).Op("=").Qual(grpcPkg, "ServiceDesc").Values(jen.Dict{
-		jen.Id("ServiceName"): jen.Lit(s.FullName),
+	f.Var().Id(desc).Op("=").Qual(grpcPkg, "ServiceDesc").Add(keyed(
+		jen.Id("ServiceName").Op(":").Lit(s.FullName),
 		// The registered implementation is the bound service, whatever its type.
-		jen.Id("HandlerType"): jen.Parens(jen.Op("*").Any()).Call(jen.Nil()),
-		jen.Id("Methods"):     jen.Index().Qual(grpcPkg, "MethodDesc").Values(methods...),
-		jen.Id("Streams"):     jen.Index().Qual(grpcPkg, "StreamDesc").Values(streams...),
-		jen.Id("Metadata"):    jen.Lit(g.pkg.Sources[0].File),
-	})
+		jen.Id("HandlerType").Op(":").Parens(jen.Op("*").Any()).Call(jen.Nil()),
+		jen.Id("Methods").Op(":").Index().Qual(grpcPkg, "MethodDesc").Values(methods...),
+		jen.Id("Streams").Op(":").Index().Qual(grpcPkg, "StreamDesc").Values(streams...),
+		jen.Id("Metadata").Op(":").Lit(g.pkg.Sources[0].File),
+	))
 	f.Line()
 	f.Add(comment(wrap(fmt.Sprintf("Register%sServer serves srv on s over gRPC. Calls reach srv decoded and "+
 		"validated, with the a2a-version metadata negotiated and a CallInfo in their context.", svc), 100)))

@@ -148,40 +148,60 @@ func (g *protoGen) emitServices(f *jen.File) {
 		doc := protoDoc(name, s.Doc)
 		doc = append(doc, "", fmt.Sprintf("%s describes the %s service.", name, s.FullName))
 		f.Add(comment(doc))
-		f.Var().Id(name).Op("=").Qual(a2arpcPkg, "ServiceDesc").Values(jen.Dict{
-			jen.Id("Name"): jen.Lit(s.FullName),
-			jen.Id("Methods"): jen.Index().Qual(a2arpcPkg, "MethodDesc").ValuesFunc(func(gr *jen.Group) {
-				for _, m := range s.Methods {
-					var rules []jen.Code
-					for _, h := range m.HTTP {
-						vals := jen.Dict{jen.Id("Method"): jen.Lit(h.Method), jen.Id("Path"): jen.Lit(h.Path)}
-						if h.Body != "" {
-							vals[jen.Id("Body")] = jen.Lit(h.Body)
-						}
-						if h.ResponseBody != "" {
-							vals[jen.Id("ResponseBody")] = jen.Lit(h.ResponseBody)
-						}
-						rules = append(rules, jen.Values(vals))
-					}
-					vals := jen.Dict{
-						jen.Id("Name"):        jen.Lit(m.Name),
-						jen.Id("FullMethod"):  jen.Lit("/" + s.FullName + "/" + m.Name),
-						jen.Id("HTTP"):        jen.Index().Qual(a2arpcPkg, "HTTPRule").Values(rules...),
-						jen.Id("NewRequest"):  jen.Func().Params().Qual(a2arpcPkg, "ProtoValue").Block(jen.Return(jen.New(jen.Id(g.decl[m.Input])))),
-						jen.Id("NewResponse"): jen.Func().Params().Qual(a2arpcPkg, "ProtoValue").Block(jen.Return(jen.New(jen.Id(g.decl[m.Output])))),
-					}
-					if m.ClientStreaming {
-						vals[jen.Id("ClientStreaming")] = jen.True()
-					}
-					if m.ServerStreaming {
-						vals[jen.Id("ServerStreaming")] = jen.True()
-					}
-					gr.Values(vals)
-				}
-			}),
-		})
+		var methods []jen.Code
+		for _, m := range s.Methods {
+			methods = append(methods, methodDesc(m, "/"+s.FullName+"/"+m.Name, "", m.HTTP, jen.Id(g.decl[m.Input]), jen.Id(g.decl[m.Output])))
+		}
+		f.Var().Id(name).Op("=").Qual(a2arpcPkg, "ServiceDesc").Add(keyed(
+			jen.Id("Name").Op(":").Lit(s.FullName),
+			jen.Id("Methods").Op(":").Index().Qual(a2arpcPkg, "MethodDesc").Values(methods...),
+		))
 		g.emitServer(f, s)
 		g.emitClient(f, s)
 	}
 	g.emitFieldSetters(f)
+}
+
+// methodDesc is the a2arpc.MethodDesc literal of m, its members in the
+// struct's order (jen.Dict would sort them by name). earlier names the
+// earlier version whose proto m is of, or is "".
+func methodDesc(m *ir.Method, fullMethod, earlier string, rules []ir.HTTPRule, in, out jen.Code) jen.Code {
+	elems := []jen.Code{jen.Id("Name").Op(":").Lit(m.Name), jen.Id("FullMethod").Op(":").Lit(fullMethod)}
+	if m.ClientStreaming {
+		elems = append(elems, jen.Id("ClientStreaming").Op(":").True())
+	}
+	if m.ServerStreaming {
+		elems = append(elems, jen.Id("ServerStreaming").Op(":").True())
+	}
+	if len(rules) > 0 {
+		var hs []jen.Code
+		for _, h := range rules {
+			rule := []jen.Code{jen.Id("Method").Op(":").Lit(h.Method), jen.Id("Path").Op(":").Lit(h.Path)}
+			if h.Body != "" {
+				rule = append(rule, jen.Id("Body").Op(":").Lit(h.Body))
+			}
+			if h.ResponseBody != "" {
+				rule = append(rule, jen.Id("ResponseBody").Op(":").Lit(h.ResponseBody))
+			}
+			hs = append(hs, keyed(rule...))
+		}
+		elems = append(elems, jen.Id("HTTP").Op(":").Index().Qual(a2arpcPkg, "HTTPRule").Values(hs...))
+	}
+	elems = append(elems,
+		jen.Id("NewRequest").Op(":").Func().Params().Qual(a2arpcPkg, "ProtoValue").Block(jen.Return(jen.New(in))),
+		jen.Id("NewResponse").Op(":").Func().Params().Qual(a2arpcPkg, "ProtoValue").Block(jen.Return(jen.New(out))))
+	if earlier != "" {
+		elems = append(elems, jen.Id("Earlier").Op(":").Lit(earlier))
+	}
+	return keyed(elems...)
+}
+
+// keyed is a composite literal's keyed elements (Name: value), in the order
+// given and a line each, as gofmt lays out jen.Dict's, which sorts them.
+func keyed(elems ...jen.Code) *jen.Statement {
+	body := jen.Line()
+	for _, e := range elems {
+		body.Add(e).Op(",").Line()
+	}
+	return jen.Values(body)
 }

@@ -125,14 +125,15 @@ func NewMessage(fullName string) a2arpc.ProtoValue {
 //
 // A2AService describes the a2a.v1.A2AService service.
 var A2AService = a2arpc.ServiceDesc{
+	Name: "a2a.v1.A2AService",
 	Methods: []a2arpc.MethodDesc{{
+		Name:       "SendMessage",
 		FullMethod: "/a2a.v1.A2AService/SendMessage",
 		HTTP: []a2arpc.HTTPRule{{
-			Body:   "*",
 			Method: "POST",
 			Path:   "/v1/message:send",
+			Body:   "*",
 		}},
-		Name: "SendMessage",
 		NewRequest: func() a2arpc.ProtoValue {
 			return new(SendMessageRequest)
 		},
@@ -140,27 +141,27 @@ var A2AService = a2arpc.ServiceDesc{
 			return new(SendMessageResponse)
 		},
 	}, {
-		FullMethod: "/a2a.v1.A2AService/SendStreamingMessage",
+		Name:            "SendStreamingMessage",
+		FullMethod:      "/a2a.v1.A2AService/SendStreamingMessage",
+		ServerStreaming: true,
 		HTTP: []a2arpc.HTTPRule{{
-			Body:   "*",
 			Method: "POST",
 			Path:   "/v1/message:stream",
+			Body:   "*",
 		}},
-		Name: "SendStreamingMessage",
 		NewRequest: func() a2arpc.ProtoValue {
 			return new(SendMessageRequest)
 		},
 		NewResponse: func() a2arpc.ProtoValue {
 			return new(StreamResponse)
 		},
-		ServerStreaming: true,
 	}, {
+		Name:       "GetTask",
 		FullMethod: "/a2a.v1.A2AService/GetTask",
 		HTTP: []a2arpc.HTTPRule{{
 			Method: "GET",
 			Path:   "/v1/{name=tasks/*}",
 		}},
-		Name: "GetTask",
 		NewRequest: func() a2arpc.ProtoValue {
 			return new(GetTaskRequest)
 		},
@@ -168,13 +169,13 @@ var A2AService = a2arpc.ServiceDesc{
 			return new(Task)
 		},
 	}, {
+		Name:       "CancelTask",
 		FullMethod: "/a2a.v1.A2AService/CancelTask",
 		HTTP: []a2arpc.HTTPRule{{
-			Body:   "*",
 			Method: "POST",
 			Path:   "/v1/{name=tasks/*}:cancel",
+			Body:   "*",
 		}},
-		Name: "CancelTask",
 		NewRequest: func() a2arpc.ProtoValue {
 			return new(CancelTaskRequest)
 		},
@@ -182,27 +183,27 @@ var A2AService = a2arpc.ServiceDesc{
 			return new(Task)
 		},
 	}, {
-		FullMethod: "/a2a.v1.A2AService/TaskSubscription",
+		Name:            "TaskSubscription",
+		FullMethod:      "/a2a.v1.A2AService/TaskSubscription",
+		ServerStreaming: true,
 		HTTP: []a2arpc.HTTPRule{{
 			Method: "GET",
 			Path:   "/v1/{name=tasks/*}:subscribe",
 		}},
-		Name: "TaskSubscription",
 		NewRequest: func() a2arpc.ProtoValue {
 			return new(TaskSubscriptionRequest)
 		},
 		NewResponse: func() a2arpc.ProtoValue {
 			return new(StreamResponse)
 		},
-		ServerStreaming: true,
 	}, {
+		Name:       "CreateTaskPushNotificationConfig",
 		FullMethod: "/a2a.v1.A2AService/CreateTaskPushNotificationConfig",
 		HTTP: []a2arpc.HTTPRule{{
-			Body:   "config",
 			Method: "POST",
 			Path:   "/v1/{parent=task/*/pushNotificationConfigs}",
+			Body:   "config",
 		}},
-		Name: "CreateTaskPushNotificationConfig",
 		NewRequest: func() a2arpc.ProtoValue {
 			return new(CreateTaskPushNotificationConfigRequest)
 		},
@@ -210,12 +211,12 @@ var A2AService = a2arpc.ServiceDesc{
 			return new(TaskPushNotificationConfig)
 		},
 	}, {
+		Name:       "GetTaskPushNotificationConfig",
 		FullMethod: "/a2a.v1.A2AService/GetTaskPushNotificationConfig",
 		HTTP: []a2arpc.HTTPRule{{
 			Method: "GET",
 			Path:   "/v1/{name=tasks/*/pushNotificationConfigs/*}",
 		}},
-		Name: "GetTaskPushNotificationConfig",
 		NewRequest: func() a2arpc.ProtoValue {
 			return new(GetTaskPushNotificationConfigRequest)
 		},
@@ -223,12 +224,12 @@ var A2AService = a2arpc.ServiceDesc{
 			return new(TaskPushNotificationConfig)
 		},
 	}, {
+		Name:       "ListTaskPushNotificationConfig",
 		FullMethod: "/a2a.v1.A2AService/ListTaskPushNotificationConfig",
 		HTTP: []a2arpc.HTTPRule{{
 			Method: "GET",
 			Path:   "/v1/{parent=tasks/*}/pushNotificationConfigs",
 		}},
-		Name: "ListTaskPushNotificationConfig",
 		NewRequest: func() a2arpc.ProtoValue {
 			return new(ListTaskPushNotificationConfigRequest)
 		},
@@ -236,12 +237,12 @@ var A2AService = a2arpc.ServiceDesc{
 			return new(ListTaskPushNotificationConfigResponse)
 		},
 	}, {
+		Name:       "GetAgentCard",
 		FullMethod: "/a2a.v1.A2AService/GetAgentCard",
 		HTTP: []a2arpc.HTTPRule{{
 			Method: "GET",
 			Path:   "/v1/card",
 		}},
-		Name: "GetAgentCard",
 		NewRequest: func() a2arpc.ProtoValue {
 			return new(GetAgentCardRequest)
 		},
@@ -249,12 +250,12 @@ var A2AService = a2arpc.ServiceDesc{
 			return new(AgentCard)
 		},
 	}, {
+		Name:       "DeleteTaskPushNotificationConfig",
 		FullMethod: "/a2a.v1.A2AService/DeleteTaskPushNotificationConfig",
 		HTTP: []a2arpc.HTTPRule{{
 			Method: "DELETE",
 			Path:   "/v1/{name=tasks/*/pushNotificationConfigs/*}",
 		}},
-		Name: "DeleteTaskPushNotificationConfig",
 		NewRequest: func() a2arpc.ProtoValue {
 			return new(DeleteTaskPushNotificationConfigRequest)
 		},
@@ -262,7 +263,6 @@ var A2AService = a2arpc.ServiceDesc{
 			return new(Empty)
 		},
 	}},
-	Name: "a2a.v1.A2AService",
 }
 
 // A2AServiceServer is the server side of a2a.v1.A2AService: implement it, bind it with BindA2AService,
