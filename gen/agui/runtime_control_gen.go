@@ -4,25 +4,16 @@
 package agui
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net/http"
-	"slices"
 	"strings"
 	"sync"
-)
 
-// The paths, below an agent's endpoint, of what a handler serves besides
-// runs: the agent's capabilities (GET), the de facto convention of the AG-UI
-// SDKs, and the cancel of a run in progress (POST).
-const (
-	CapabilitiesPath = "/capabilities"
-	CancelPath       = "/cancel"
+	"github.com/agui-gen/agui-gen/runtime/aguihttp"
 )
 
 // CapabilitiesProvider is an Agent that declares what it can do, in the
@@ -203,12 +194,6 @@ func (rs *runs) cancel(key runKey, caller string) bool {
 	return true
 }
 
-// CancelRequest is the body of POST {path}/cancel.
-type CancelRequest struct {
-	ThreadID string `json:"threadId"`
-	RunID    string `json:"runId"`
-}
-
 // serveCancel answers POST {path}/cancel: the run stops, its agent's
 // context cancelled and its stream closed to the agent, and the run ends
 // with RUN_FINISHED and a cancelled outcome. A run whose agent has
@@ -220,7 +205,7 @@ func (h *handler) serveCancel(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	var req CancelRequest
+	var req aguihttp.CancelRequest
 	if err := json.Unmarshal(body, &req); err != nil || req.ThreadID == "" || req.RunID == "" {
 		h.reject(w, r, http.StatusBadRequest, `send {"threadId": …, "runId": …}`, nil)
 		return
@@ -344,7 +329,7 @@ func (h *handler) saveCheckpoint(ctx context.Context, threadID string, resumed b
 // known field holding a malformed value makes it unusable); an agent that
 // declares none answers 404, an *HTTPError. Neither stops a run.
 func (c *Client) Capabilities(ctx context.Context) (*AgentCapabilities, error) {
-	body, err := c.call(ctx, http.MethodGet, CapabilitiesPath, nil, maxControlAnswer)
+	body, err := c.endpoint().Call(ctx, http.MethodGet, aguihttp.CapabilitiesPath, nil, aguihttp.MaxControlAnswer)
 	if err != nil {
 		return nil, err
 	}
@@ -362,52 +347,7 @@ func (c *Client) Capabilities(ctx context.Context) (*AgentCapabilities, error) {
 // with RUN_FINISHED and a cancelled outcome. A run the server does not have,
 // or whose agent has already returned, is an *HTTPError with status 404.
 func (c *Client) Cancel(ctx context.Context, threadID, runID string) error {
-	body, _ := json.Marshal(CancelRequest{ThreadID: threadID, RunID: runID})
-	_, err := c.call(ctx, http.MethodPost, CancelPath, body, maxControlAnswer)
+	body, _ := json.Marshal(aguihttp.CancelRequest{ThreadID: threadID, RunID: runID})
+	_, err := c.endpoint().Call(ctx, http.MethodPost, aguihttp.CancelPath, body, aguihttp.MaxControlAnswer)
 	return err
-}
-
-// maxControlAnswer bounds what the client reads of the answer to a
-// capabilities or cancel request.
-const maxControlAnswer = 1 << 20
-
-// call makes a request to a route below the agent's URL and returns the
-// body of a 2xx answer, which must be at most limit bytes long.
-func (c *Client) call(ctx context.Context, method, route string, body []byte, limit int64) ([]byte, error) {
-	var rd io.Reader
-	if body != nil {
-		rd = bytes.NewReader(body)
-	}
-	req, err := http.NewRequestWithContext(ctx, method, strings.TrimSuffix(c.URL, "/")+route, rd)
-	if err != nil {
-		return nil, err
-	}
-	for k, vs := range c.Header {
-		req.Header[k] = slices.Clone(vs)
-	}
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	req.Header.Set("Accept", "application/json")
-	hc := c.HTTPClient
-	if hc == nil {
-		hc = http.DefaultClient
-	}
-	res, err := hc.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer res.Body.Close()
-	if res.StatusCode < 200 || res.StatusCode > 299 {
-		data, _ := io.ReadAll(io.LimitReader(res.Body, 64<<10))
-		return nil, &HTTPError{StatusCode: res.StatusCode, Body: data, Header: res.Header}
-	}
-	data, err := io.ReadAll(io.LimitReader(res.Body, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(data)) > limit {
-		return nil, fmt.Errorf("agui: the answer to %s %s exceeds %d bytes", method, req.URL.Path, limit)
-	}
-	return data, nil
 }

@@ -6,10 +6,8 @@ package agui
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"net/http"
-	"strconv"
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -17,6 +15,8 @@ import (
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/metric"
 	"go.opentelemetry.io/otel/trace"
+
+	"github.com/agui-gen/agui-gen/runtime/aguihttp"
 )
 
 // instrumentationScope names the tracer and meter of the AG-UI runtime.
@@ -260,21 +260,8 @@ func endSpan(span trace.Span, err error) {
 	if err != nil && !errors.Is(err, io.EOF) {
 		span.SetStatus(codes.Error, err.Error())
 		if span.IsRecording() {
-			span.SetAttributes(attrErrorType.String(clientErrorType(err)))
+			span.SetAttributes(attrErrorType.String(aguihttp.ErrorType(err)))
 		}
 	}
 	span.End()
-}
-
-// clientErrorType is error.type for a run a client could not complete: the
-// HTTP status of a refusal, or the error's Go type.
-func clientErrorType(err error) string {
-	var he *HTTPError
-	if errors.As(err, &he) {
-		return strconv.Itoa(he.StatusCode)
-	}
-	if errors.Is(err, ErrTruncated) {
-		return "truncated"
-	}
-	return fmt.Sprintf("%T", err)
 }

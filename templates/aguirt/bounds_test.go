@@ -81,7 +81,7 @@ func receive(t *testing.T, what string, ch <-chan error) error {
 // goroutine of the run ends, the handler's included, although the client
 // keeps its connection open.
 func TestStalledReaderIsCutOff(t *testing.T) {
-	for name, accept := range map[string]string{"sse": MediaTypeSSE, "protobuf": MediaTypeProto} {
+	for name, accept := range map[string]string{"sse": agui.MediaTypeSSE, "protobuf": agui.MediaTypeProto} {
 		t.Run(name, func(t *testing.T) {
 			testDone := make(chan struct{})
 			defer close(testDone)
@@ -113,7 +113,7 @@ func TestCancelWakesAnAgentWaitingOnAStalledReader(t *testing.T) {
 		WithWriteTimeout(time.Hour), WithLogger(quietLogger())))
 	defer srv.Close()
 	baseline := runtime.NumGoroutine()
-	c := stalledClient(t, srv.Listener.Addr().String(), MediaTypeSSE)
+	c := stalledClient(t, srv.Listener.Addr().String(), agui.MediaTypeSSE)
 	defer c.Close()
 	// The agent is in a Stream call that waits for the send queue to drain.
 	waitFor(t, "the agent to wait on the full send queue", func() bool {
@@ -209,7 +209,7 @@ func (s readSpy) Read(p []byte) (int, error) {
 func TestUnauthenticatedBodiesAreNotRead(t *testing.T) {
 	h := NewHandler(AgentFunc(func(context.Context, *agui.RunAgentInput, *Stream) error { return nil }),
 		WithBearerToken("k"), WithMetaStore(NewMemoryMeta()), WithLogger(quietLogger()))
-	for _, path := range []string{"/agent", "/agent" + CancelPath, "/agent" + MetaPath} {
+	for _, path := range []string{"/agent", "/agent" + agui.CancelPath, "/agent" + MetaPath} {
 		var read atomic.Bool
 		req := httptest.NewRequest(http.MethodPost, path, readSpy{strings.NewReader(runInput), &read})
 		req.Header.Set("Content-Type", "application/json")

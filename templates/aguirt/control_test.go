@@ -46,7 +46,7 @@ func TestCapabilities(t *testing.T) {
 			srv := httptest.NewServer(tc.h)
 			defer srv.Close()
 			caps, err := (&Client{URL: srv.URL + "/agent"}).Capabilities(context.Background())
-			var he *HTTPError
+			var he *agui.HTTPError
 			switch {
 			case tc.status == 200 && (err != nil || *caps.Identity.Name != "weather" || !*caps.HumanInTheLoop.Interrupts):
 				t.Errorf("capabilities %+v, %v", caps, err)
@@ -98,13 +98,13 @@ func TestCancel(t *testing.T) {
 	if _, err := c.Run(ctx, &agui.RunAgentInput{ThreadID: "t1", RunID: "r1", Messages: []agui.Message{}}); err == nil || !strings.Contains(err.Error(), "409") {
 		t.Errorf("a second run r1: %v", err)
 	}
-	var he *HTTPError
+	var he *agui.HTTPError
 	if err := c.Cancel(ctx, "t2", "r1"); !errors.As(err, &he) || he.StatusCode != 404 {
 		t.Errorf("cancel with the wrong thread: %v", err)
 	}
 	// A text/plain body would let any web page cancel runs without a CORS
 	// preflight.
-	res, err := http.Post(srv.URL+CancelPath, "text/plain", strings.NewReader(`{"threadId":"t1","runId":"r1"}`))
+	res, err := http.Post(srv.URL+agui.CancelPath, "text/plain", strings.NewReader(`{"threadId":"t1","runId":"r1"}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,7 +163,7 @@ func TestCheckpoints(t *testing.T) {
 	if err := run("r1"); err != nil {
 		t.Fatal(err)
 	}
-	var he *HTTPError
+	var he *agui.HTTPError
 	if err := run("r2"); !errors.As(err, &he) || he.StatusCode != http.StatusConflict || !strings.Contains(string(he.Body), "i1, i2") {
 		t.Fatalf("a run that ignores the open interrupts: %v", err)
 	}
@@ -229,7 +229,7 @@ func TestConcurrentResumesOfOneInterrupt(t *testing.T) {
 		t.Fatal(err)
 	}
 	<-acting
-	var he *HTTPError
+	var he *agui.HTTPError
 	if _, err := c.Run(ctx, runInThread("t1", "r3", approve)); !errors.As(err, &he) || he.StatusCode != http.StatusConflict {
 		t.Errorf("a second resume while the first runs: %v", err)
 	}
@@ -417,7 +417,7 @@ func TestCancelAfterTheAgentReturned(t *testing.T) {
 	}
 	evs := streamed(t, rs)
 	last := evs[len(evs)-1]
-	var he *HTTPError
+	var he *agui.HTTPError
 	if !errors.As(cancelErr, &he) || he.StatusCode != http.StatusNotFound {
 		t.Errorf("a cancel after the agent returned: %v", cancelErr)
 	}
@@ -497,7 +497,7 @@ func TestCancelIsTheCallersOwn(t *testing.T) {
 	if caller := <-started; caller != "alice" {
 		t.Errorf("the agent's caller is %q", caller)
 	}
-	var he *HTTPError
+	var he *agui.HTTPError
 	if err := as("bob").Cancel(ctx, "t1", "r1"); !errors.As(err, &he) || he.StatusCode != http.StatusNotFound {
 		t.Errorf("bob cancelled alice's run: %v", err)
 	}

@@ -529,7 +529,7 @@ func (c *Client) SendMeta(ctx context.Context, threadID, runID string, events ..
 	if runID != "" {
 		q.Set("runId", runID)
 	}
-	data, err := c.call(ctx, http.MethodPost, MetaPath+"?"+q.Encode(), body, maxMetaAnswer)
+	data, err := c.endpoint().Call(ctx, http.MethodPost, MetaPath+"?"+q.Encode(), body, maxMetaAnswer)
 	if err != nil {
 		return nil, err
 	}
@@ -555,7 +555,7 @@ func (c *Client) Meta(ctx context.Context, q MetaQuery) (*MetaPage, error) {
 	if q.Limit > 0 {
 		v.Set("limit", strconv.Itoa(q.Limit))
 	}
-	data, err := c.call(ctx, http.MethodGet, MetaPath+"?"+v.Encode(), nil, maxMetaAnswer)
+	data, err := c.endpoint().Call(ctx, http.MethodGet, MetaPath+"?"+v.Encode(), nil, maxMetaAnswer)
 	if err != nil {
 		return nil, err
 	}

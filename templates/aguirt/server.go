@@ -17,6 +17,7 @@ import (
 	"time"
 
 	agui "github.com/agui-gen/agui-gen/gen/agui"
+	"github.com/agui-gen/agui-gen/runtime/aguihttp"
 	"github.com/agui-gen/agui-gen/runtime/bounds"
 	"github.com/agui-gen/agui-gen/runtime/sse"
 )
@@ -147,7 +148,7 @@ func WithLogger(logger *slog.Logger) Option { return func(c *handlerConfig) { c.
 // Pages of other origins may call it once WithCORS names theirs.
 func NewHandler(agent Agent, opts ...Option) http.Handler {
 	h := newHandler(agent, opts)
-	return h.cfg.cors.Handler(h, h.cfg.logger, "agui", []string{http.MethodGet, http.MethodHead, http.MethodPost}, corsHeaders, corsExposed)
+	return h.cfg.cors.Handler(h, h.cfg.logger, "agui", []string{http.MethodGet, http.MethodHead, http.MethodPost}, aguihttp.CORSHeaders, aguihttp.CORSExposed)
 }
 
 func newHandler(agent Agent, opts []Option) *handler {
@@ -207,10 +208,10 @@ func (h *handler) reject(w http.ResponseWriter, r *http.Request, status int, msg
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	route, allow := "", []string{http.MethodPost}
 	switch {
-	case strings.HasSuffix(r.URL.Path, CapabilitiesPath):
-		route, allow = CapabilitiesPath, []string{http.MethodGet, http.MethodHead}
-	case strings.HasSuffix(r.URL.Path, CancelPath):
-		route = CancelPath
+	case strings.HasSuffix(r.URL.Path, aguihttp.CapabilitiesPath):
+		route, allow = aguihttp.CapabilitiesPath, []string{http.MethodGet, http.MethodHead}
+	case strings.HasSuffix(r.URL.Path, aguihttp.CancelPath):
+		route = aguihttp.CancelPath
 	case strings.HasSuffix(r.URL.Path, MetaPath):
 		route, allow = MetaPath, []string{http.MethodGet, http.MethodHead, http.MethodPost}
 	}
@@ -229,10 +230,10 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		r = r.WithContext(ContextWithCaller(r.Context(), caller))
 	}
 	switch route {
-	case CapabilitiesPath:
+	case aguihttp.CapabilitiesPath:
 		h.serveCapabilities(w, r)
 		return
-	case CancelPath:
+	case aguihttp.CancelPath:
 		h.serveCancel(w, r)
 		return
 	case MetaPath:
@@ -325,7 +326,7 @@ func (h *handler) serveRun(w http.ResponseWriter, r *http.Request, agentCtx cont
 		cut(fmt.Errorf("agui: the stream to the client failed: %w", err))
 	}}
 	var ew eventWriter
-	if protoTransportFor(input.ProtocolVersion) && prefersProto(r.Header.Get("Accept")) {
+	if aguihttp.ProtoTransportFor(input.ProtocolVersion) && aguihttp.PrefersProto(r.Header.Get("Accept")) {
 		ew = newProtoWriter(w, sink)
 	} else {
 		ew = newSSEWriter(w, sink)
@@ -341,7 +342,7 @@ func (h *handler) serveRun(w http.ResponseWriter, r *http.Request, agentCtx cont
 	stream.run.tel = tel
 	defer stream.detachTelemetry() // before tel.end, whatever the agent left running
 	stream.metaAsCustom = !h.cfg.nativeMeta
-	if v := streamVersion(input.ProtocolVersion, agui.EarlierVersions(), protocolVersion); v != "" {
+	if v := aguihttp.StreamVersion(input.ProtocolVersion, agui.EarlierVersions(), protocolVersion); v != "" {
 		stream.run.down = newDowngrader(ctx, h.cfg.logger, v)
 	}
 	if run != nil && h.cfg.checkpoints != nil {

@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 
 	agui "github.com/agui-gen/agui-gen/gen/agui"
+	"github.com/agui-gen/agui-gen/runtime/aguihttp"
 )
 
 // ErrRunOver is returned by a Stream once its run has finished or failed.
@@ -782,8 +783,8 @@ func declaredVersion(consumer *string) string {
 	if consumer == nil {
 		return protocolVersion
 	}
-	c, ok1 := parseMajorMinor(*consumer)
-	o, ok2 := parseMajorMinor(protocolVersion)
+	c, ok1 := aguihttp.ParseMajorMinor(*consumer)
+	o, ok2 := aguihttp.ParseMajorMinor(protocolVersion)
 	if ok1 && ok2 && c[0] == o[0] && c[1] < o[1] {
 		return *consumer
 	}

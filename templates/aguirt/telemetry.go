@@ -3,10 +3,8 @@ package aguirt
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"net/http"
-	"strconv"
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -16,6 +14,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	agui "github.com/agui-gen/agui-gen/gen/agui"
+	"github.com/agui-gen/agui-gen/runtime/aguihttp"
 )
 
 // instrumentationScope names the tracer and meter of the AG-UI runtime.
@@ -259,21 +258,8 @@ func endSpan(span trace.Span, err error) {
 	if err != nil && !errors.Is(err, io.EOF) {
 		span.SetStatus(codes.Error, err.Error())
 		if span.IsRecording() {
-			span.SetAttributes(attrErrorType.String(clientErrorType(err)))
+			span.SetAttributes(attrErrorType.String(aguihttp.ErrorType(err)))
 		}
 	}
 	span.End()
-}
-
-// clientErrorType is error.type for a run a client could not complete: the
-// HTTP status of a refusal, or the error's Go type.
-func clientErrorType(err error) string {
-	var he *HTTPError
-	if errors.As(err, &he) {
-		return strconv.Itoa(he.StatusCode)
-	}
-	if errors.Is(err, ErrTruncated) {
-		return "truncated"
-	}
-	return fmt.Sprintf("%T", err)
 }

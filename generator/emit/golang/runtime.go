@@ -33,6 +33,7 @@ func newFile(importPath, pkgName string) *jen.File {
 	f.ImportName(versionPkg, "version")
 	f.ImportName(telemetryPkg, "telemetry")
 	f.ImportName(a2arpcPkg, "a2arpc")
+	f.ImportName(aguihttpPkg, "aguihttp")
 	return f
 }
 
