@@ -21,7 +21,9 @@ import (
 
 	"github.com/agui-gen/agui-gen/runtime/aguihttp"
 	"github.com/agui-gen/agui-gen/runtime/bounds"
+	"github.com/agui-gen/agui-gen/runtime/inflight"
 	"github.com/agui-gen/agui-gen/runtime/sse"
+	"github.com/agui-gen/agui-gen/runtime/threads"
 )
 
 // Agent runs one AG-UI run: it reads the input and emits events on the
@@ -57,13 +59,13 @@ type handlerConfig struct {
 	keepAlive    time.Duration
 	logger       *slog.Logger
 	capabilities *AgentCapabilities
-	checkpoints  Checkpoints
+	checkpoints  threads.Checkpoints[Interrupt]
 	meta         MetaStore
 	metaReplay   bool
 	nativeMeta   bool
 	maxMetaBatch int
-	owners       ThreadOwners
-	threadAccess ThreadAccess
+	owners       threads.Owners
+	threadAccess threads.Access
 	writeTimeout time.Duration
 	maxStreams   int
 	telemetry    *Telemetry
@@ -167,7 +169,7 @@ func newHandler(agent Agent, opts []Option) *handler {
 	h := &handler{agent: agent, cfg: cfg, obs: newRunObserver(cfg.telemetry, cfg.agentName), streams: bounds.NewStreams(cfg.maxStreams)}
 	if cfg.namesCallers {
 		if h.owners = cfg.storedOwners(); h.owners == nil {
-			h.owners = newMemoryOwners()
+			h.owners = threads.NewMemoryOwners()
 		}
 	}
 	return h
@@ -176,9 +178,9 @@ func newHandler(agent Agent, opts []Option) *handler {
 type handler struct {
 	agent Agent
 	cfg   handlerConfig
-	runs  runs
+	runs  inflight.Registry
 	// owners holds who owns each thread, when callers are authenticated.
-	owners ThreadOwners
+	owners threads.Owners
 	// streams counts the runs in progress, against WithMaxStreams.
 	streams *bounds.Streams
 	obs     *runObserver
@@ -229,7 +231,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			h.reject(w, r, http.StatusUnauthorized, err.Error(), nil)
 			return
 		}
-		r = r.WithContext(ContextWithCaller(r.Context(), caller))
+		r = r.WithContext(threads.ContextWithCaller(r.Context(), caller))
 	}
 	switch route {
 	case aguihttp.CapabilitiesPath:
@@ -277,16 +279,16 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithCancelCause(r.Context())
 	defer cancel(nil)
-	run := &activeRun{key: runKey{input.ThreadID, input.RunID}, caller: CallerFrom(ctx), stopped: make(chan struct{}), cancel: cancel}
-	added, threadBusy := h.runs.add(run.key, run)
+	run := inflight.NewRun(inflight.Key{ThreadID: input.ThreadID, RunID: input.RunID}, threads.CallerFrom(ctx), cancel)
+	added, threadBusy := h.runs.Add(run)
 	if !added {
 		h.reject(w, r, http.StatusConflict, "run "+input.RunID+" of thread "+input.ThreadID+" is already in progress", &Error{Path: "/runId", Rule: "unique"})
 		return
 	}
-	defer h.runs.remove(run.key)
+	defer h.runs.Remove(run.Key)
 	if h.cfg.checkpoints != nil {
 		var err error
-		if run.resumes, err = h.checkResume(r.Context(), input); err != nil {
+		if run.Resumes, err = h.checkResume(r.Context(), input); err != nil {
 			var re *resumeError
 			if errors.As(err, &re) {
 				h.reject(w, r, http.StatusConflict, err.Error(), &Error{Path: "/resume", Rule: "resume"})
@@ -297,7 +299,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		// Registered before the read, so of two runs answering the same
 		// interrupts at once, the later one sees the earlier here.
-		if run.resumes && threadBusy {
+		if run.Resumes && threadBusy {
 			h.reject(w, r, http.StatusConflict, "another run of thread "+input.ThreadID+" is in progress; resume it once that run has ended", &Error{Path: "/resume", Rule: "resume"})
 			return
 		}
@@ -316,7 +318,7 @@ func (h *handler) rejectInvalid(w http.ResponseWriter, r *http.Request, err erro
 // the ledger's protobuf schema, and as SSE otherwise: never a 406, since a
 // producer must fall back to SSE. run is the run's
 // registration, for cancels and checkpoints; nil for ServeRun.
-func (h *handler) serveRun(w http.ResponseWriter, r *http.Request, agentCtx context.Context, input *RunAgentInput, run *activeRun) {
+func (h *handler) serveRun(w http.ResponseWriter, r *http.Request, agentCtx context.Context, input *RunAgentInput, run *inflight.Run) {
 	ctx, tel := h.obs.startRun(r.Context(), r.Header, input)
 	defer tel.end() // last: the run's span covers its stream to the end
 	agentCtx = carryTrace(agentCtx, ctx)
@@ -349,13 +351,13 @@ func (h *handler) serveRun(w http.ResponseWriter, r *http.Request, agentCtx cont
 	}
 	if run != nil && h.cfg.checkpoints != nil {
 		stream.run.onEnd = func(open []Interrupt) {
-			h.saveCheckpoint(ctx, input.ThreadID, run.resumes, open)
-			h.runs.leave(run.key)
+			h.saveCheckpoint(ctx, input.ThreadID, run.Resumes, open)
+			h.runs.Leave(run.Key)
 		}
 	}
 	var stopped <-chan struct{}
 	if run != nil {
-		stopped = run.stopped
+		stopped = run.Stopped()
 	}
 	// The agent runs on its own goroutine, after the run's first events,
 	// so that a cancel ends the run at once, whether or not the agent heeds
@@ -370,7 +372,7 @@ func (h *handler) serveRun(w http.ResponseWriter, r *http.Request, agentCtx cont
 		if h.cfg.metaReplay && h.cfg.meta != nil {
 			h.replayMeta(ctx, stream, input.ThreadID)
 		}
-		if run != nil && !h.runs.attach(run.key, stream) { // from here a cancel stops the stream
+		if run != nil && !h.runs.Attach(run.Key, stream.stop) { // from here a cancel stops the stream
 			done <- &startError{errRunGone}
 			return
 		}
@@ -419,7 +421,7 @@ serve:
 	// left behind, return at once.
 	ew.Drain()
 	stream.stop(ErrRunOver)
-	if run != nil && h.runs.end(run.key) {
+	if run != nil && h.runs.End(run.Key) {
 		// Whatever the agent returned, the run was cancelled, and the
 		// client is still there to be told.
 		stream.MarkCancelled()

@@ -3,7 +3,11 @@
 
 package agui
 
-import "github.com/agui-gen/agui-gen/runtime/aguihttp"
+import (
+	"context"
+	"github.com/agui-gen/agui-gen/runtime/aguihttp"
+	"github.com/agui-gen/agui-gen/runtime/threads"
+)
 
 // MediaTypeSSE is the media type of the SSE event transport.
 const MediaTypeSSE = aguihttp.MediaTypeSSE
@@ -35,3 +39,50 @@ type HTTPError = aguihttp.HTTPError
 // active, or before any run began: the run has no outcome, and must not be taken
 // for one that succeeded. What it delivered stays applied.
 var ErrTruncated = aguihttp.ErrTruncated
+
+// ThreadOwners records who owns each thread. With WithAuthenticator a handler makes
+// the first caller who runs on a thread its owner; from then on every other caller
+// is answered as if the thread did not exist: its resumes, cancels, META intake,
+// queries and replay. A run on it is refused with the same 404. (WithBearerToken and
+// WithAuthorizer admit callers without telling them apart: under them, as with no
+// authentication, every thread is everyone's.) The stores that come with agui-gen
+// (NewMemoryCheckpoints, and the SQL stores) keep owners with the interrupts, so an
+// owner survives a restart where they do.
+type ThreadOwners = threads.Owners
+
+// ThreadAccess decides whether caller may use a thread that owner owns, as if it
+// were caller's own (run on it, resume its interrupts, send and read its META). It
+// is asked only when the two differ, and its answer is all another caller learns:
+// one refused is answered as for a thread that does not exist.
+type ThreadAccess = threads.Access
+
+// ErrThreadNotFound is what a caller learns of a thread it may not use: the same
+// as of one that does not exist.
+var ErrThreadNotFound = threads.ErrNotFound
+
+// Checkpoints keep the interrupts each thread's last run ended with, so a handler
+// can check that the next run's resume answers every one: AG-UI 1.1 says a producer
+// that knows an interrupt is open must not act on an absent entry. Without
+// checkpoints the handler is stateless and the agent checks what it can.
+type Checkpoints = threads.Checkpoints[Interrupt]
+
+// NewMemoryCheckpoints keeps checkpoints in memory, for one process, and is a
+// ThreadOwners too: the owners of threads go with their interrupts.
+func NewMemoryCheckpoints() Checkpoints {
+	return threads.NewMemoryCheckpoints[Interrupt]()
+}
+
+// CallerFrom returns the caller WithAuthenticator named for the request whose
+// context ctx is or derives from ("" when none did), or the one ContextWithCaller
+// attached.
+func CallerFrom(ctx context.Context) string {
+	return threads.CallerFrom(ctx)
+}
+
+// ContextWithCaller attaches a caller to ctx, for runs started in process (Invoke)
+// on behalf of someone an outer layer authenticated: an A2A principal in the bridge,
+// say. The agent finds it in CallerFrom, and Invoke, given thread owners, holds the
+// run's thread to it as a handler would.
+func ContextWithCaller(ctx context.Context, caller string) context.Context {
+	return threads.ContextWithCaller(ctx, caller)
+}

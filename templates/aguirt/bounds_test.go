@@ -16,6 +16,7 @@ import (
 	"time"
 
 	agui "github.com/agui-gen/agui-gen/gen/agui"
+	"github.com/agui-gen/agui-gen/runtime/inflight"
 )
 
 // stalledClient posts a run to addr on a connection of its own and never
@@ -129,10 +130,10 @@ func TestCancelWakesAnAgentWaitingOnAStalledReader(t *testing.T) {
 	if err := client.Cancel(context.Background(), "t1", "r1"); err != nil {
 		t.Fatal(err)
 	}
-	if err := receive(t, "the agent's Stream call to return", callErr); !errors.Is(err, errCancelled) {
+	if err := receive(t, "the agent's Stream call to return", callErr); !errors.Is(err, inflight.ErrCancelled) {
 		t.Fatalf("the agent's call returned %v, want the cancel", err)
 	}
-	if cause := receive(t, "the agent's context to be cancelled", ctxCause); !errors.Is(cause, errCancelled) {
+	if cause := receive(t, "the agent's context to be cancelled", ctxCause); !errors.Is(cause, inflight.ErrCancelled) {
 		t.Fatalf("the agent's context ended for %v", cause)
 	}
 	// The run's end waits for the client (or the write timeout); once the
@@ -267,7 +268,7 @@ func TestCancelWhileAnEventWaitsKeepsTheSequence(t *testing.T) {
 	if err := (&Client{URL: srv.URL + "/agent"}).Cancel(context.Background(), "t1", "r1"); err != nil {
 		t.Fatal(err)
 	}
-	if err := receive(t, "the agent's call to return", called); !errors.Is(err, errCancelled) {
+	if err := receive(t, "the agent's call to return", called); !errors.Is(err, inflight.ErrCancelled) {
 		t.Fatalf("the agent's call returned %v", err)
 	}
 	// Now the client reads everything: every event must pass the sequence

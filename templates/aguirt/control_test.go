@@ -13,6 +13,7 @@ import (
 	"time"
 
 	agui "github.com/agui-gen/agui-gen/gen/agui"
+	"github.com/agui-gen/agui-gen/runtime/inflight"
 )
 
 type capableAgent struct {
@@ -117,7 +118,7 @@ func TestCancel(t *testing.T) {
 	}
 	select {
 	case cause := <-stopped:
-		if !errors.Is(cause, errCancelled) {
+		if !errors.Is(cause, inflight.ErrCancelled) {
 			t.Errorf("the agent stopped for %v", cause)
 		}
 	case <-time.After(5 * time.Second):
@@ -148,7 +149,7 @@ func TestCheckpoints(t *testing.T) {
 			resumedWith = append(resumedWith, e.InterruptID)
 		}
 		return s.Text("resumed")
-	}), WithCheckpoints(NewMemoryCheckpoints()), WithLogger(quietLogger()))
+	}), WithCheckpoints(agui.NewMemoryCheckpoints()), WithLogger(quietLogger()))
 	srv := httptest.NewServer(h)
 	defer srv.Close()
 	c := &Client{URL: srv.URL}
@@ -191,7 +192,7 @@ func runInThread(threadID, runID string, resume ...agui.ResumeEntry) *agui.RunAg
 
 // hookedCheckpoints calls beforeSet before each SetInterrupts.
 type hookedCheckpoints struct {
-	Checkpoints
+	agui.Checkpoints
 	beforeSet func()
 }
 
@@ -214,7 +215,7 @@ func TestConcurrentResumesOfOneInterrupt(t *testing.T) {
 		acting <- struct{}{}
 		<-release
 		return s.Text("paid")
-	}), WithCheckpoints(NewMemoryCheckpoints()), WithLogger(quietLogger()))
+	}), WithCheckpoints(agui.NewMemoryCheckpoints()), WithLogger(quietLogger()))
 	srv := httptest.NewServer(h)
 	defer srv.Close()
 	c := &Client{URL: srv.URL}
@@ -247,7 +248,7 @@ func TestConcurrentResumesOfOneInterrupt(t *testing.T) {
 // them, however slow the store, and its resume answers them.
 func TestCheckpointIsKeptBeforeRunFinished(t *testing.T) {
 	var resumedWith []string
-	memory := NewMemoryCheckpoints()
+	memory := agui.NewMemoryCheckpoints()
 	store := hookedCheckpoints{memory, func() { time.Sleep(50 * time.Millisecond) }}
 	h := NewHandler(AgentFunc(func(ctx context.Context, in *agui.RunAgentInput, s *Stream) error {
 		if in.RunID == "r1" {
@@ -311,7 +312,7 @@ func (w leaveOnRunFinished) Flush() { w.ResponseWriter.(http.Flusher).Flush() }
 // client goes as soon as it has RUN_FINISHED still answers the thread's
 // interrupts.
 func TestCheckpointClearedWhenTheClientLeavesOnRunFinished(t *testing.T) {
-	store := NewMemoryCheckpoints()
+	store := agui.NewMemoryCheckpoints()
 	h := NewHandler(AgentFunc(func(ctx context.Context, in *agui.RunAgentInput, s *Stream) error {
 		if len(in.Resume) == 0 {
 			return s.Interrupt(agui.Interrupt{ID: "i1", Reason: "approval"})
@@ -383,7 +384,7 @@ func TestCancelEndsTheRunWhenTheAgentIgnoresIt(t *testing.T) {
 	} else if _, ok := fin.Outcome.(*agui.RunFinishedCancelledOutcome); !ok {
 		t.Errorf("outcome %#v", fin.Outcome)
 	}
-	if err := <-late; !errors.Is(err, errCancelled) {
+	if err := <-late; !errors.Is(err, inflight.ErrCancelled) {
 		t.Errorf("the agent's call after the cancel: %v", err)
 	}
 	if got := strings.Join(deltas, ","); got != "before" {
@@ -398,7 +399,7 @@ func TestCancelAfterTheAgentReturned(t *testing.T) {
 	var c *Client
 	var cancelErr error
 	// The checkpoint is kept after the agent returned, before RUN_FINISHED.
-	store := hookedCheckpoints{NewMemoryCheckpoints(), func() {
+	store := hookedCheckpoints{agui.NewMemoryCheckpoints(), func() {
 		// Bounded: a cancel that waited on the ending run would hang here.
 		ctx, stop := context.WithTimeout(context.Background(), 5*time.Second)
 		defer stop()
@@ -473,7 +474,7 @@ func TestRunIDsAreScopedToTheirThread(t *testing.T) {
 func TestCancelIsTheCallersOwn(t *testing.T) {
 	started := make(chan string, 1)
 	h := NewHandler(AgentFunc(func(ctx context.Context, in *agui.RunAgentInput, s *Stream) error {
-		started <- CallerFrom(ctx)
+		started <- agui.CallerFrom(ctx)
 		<-ctx.Done()
 		return ctx.Err()
 	}), WithLogger(quietLogger()), WithAuthenticator(func(r *http.Request) (string, error) {

@@ -34,6 +34,7 @@ func newFile(importPath, pkgName string) *jen.File {
 	f.ImportName(telemetryPkg, "telemetry")
 	f.ImportName(a2arpcPkg, "a2arpc")
 	f.ImportName(aguihttpPkg, "aguihttp")
+	f.ImportName(threadsPkg, "threads")
 	return f
 }
 
