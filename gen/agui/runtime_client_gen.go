@@ -14,6 +14,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/agui-gen/agui-gen/runtime/aguihttp"
+	"github.com/agui-gen/agui-gen/runtime/aguitel"
 	"github.com/agui-gen/agui-gen/runtime/sse"
 )
 
@@ -77,16 +78,16 @@ func (c *Client) Run(ctx context.Context, input *RunAgentInput) (*RunStream, err
 	if err := in.Validate(); err != nil {
 		return nil, fmt.Errorf("agui: invalid RunAgentInput: %w", err)
 	}
-	ctx, span := startClientRun(ctx, c.Telemetry, &in)
+	ctx, span := aguitel.StartClientRun(ctx, c.Telemetry, in.ThreadID, in.RunID)
 	ep := c.endpoint()
 	req, err := ep.NewRunRequest(ctx, in.AppendJSON(nil), c.Protobuf, c.Telemetry.Inject)
 	if err != nil {
-		endSpan(span, err)
+		aguitel.EndClientRun(span, err)
 		return nil, err
 	}
 	resp, err := ep.Open(req)
 	if err != nil {
-		endSpan(span, err)
+		aguitel.EndClientRun(span, err)
 		return nil, err
 	}
 	s := &RunStream{body: resp.Body, header: resp.Header, verifier: NewVerifier(), onWarning: c.OnWarning, span: span}
@@ -100,7 +101,7 @@ func (c *Client) Run(ctx context.Context, input *RunAgentInput) (*RunStream, err
 	src, err := newEventSource(resp.Header.Get("Content-Type"), resp.Body, s.warn)
 	if err != nil {
 		resp.Body.Close()
-		endSpan(span, err)
+		aguitel.EndClientRun(span, err)
 		return nil, err
 	}
 	s.src = src
@@ -232,7 +233,7 @@ func (s *RunStream) finish(err error) {
 	}
 	s.err = err
 	s.body.Close()
-	endSpan(s.span, err)
+	aguitel.EndClientRun(s.span, err)
 }
 
 // checkVersion judges the producer's declared protocol version (see
@@ -286,7 +287,7 @@ func (s *RunStream) Wait() error {
 func (s *RunStream) Close() error {
 	if s.err == nil {
 		s.err = errors.New("agui: the run stream was closed")
-		endSpan(s.span, nil)
+		aguitel.EndClientRun(s.span, nil)
 	}
 	return s.body.Close()
 }

@@ -19,8 +19,6 @@ import (
 	"sync"
 	"time"
 	"unicode/utf8"
-
-	"go.opentelemetry.io/otel/metric"
 )
 
 // MetaPath is the route, below an agent's endpoint, where META events that
@@ -212,7 +210,7 @@ func (h *handler) serveMeta(w http.ResponseWriter, r *http.Request) {
 	}
 	if h.cfg.telemetry.Metering() {
 		for _, ev := range events {
-			h.obs.metaEvents.Add(r.Context(), 1, metric.WithAttributes(attrMetaType.String(ev.Payload.MetaType())))
+			h.obs.MetaEvent(r.Context(), ev.Payload.MetaType())
 		}
 	}
 	writeJSON(w, http.StatusOK, MetaIntake{Events: stored})

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/agui-gen/agui-gen/runtime/aguihttp"
+	"github.com/agui-gen/agui-gen/runtime/aguitel"
 	"github.com/agui-gen/agui-gen/runtime/bounds"
 	"github.com/agui-gen/agui-gen/runtime/inflight"
 	"github.com/agui-gen/agui-gen/runtime/sse"
@@ -166,7 +167,7 @@ func newHandler(agent Agent, opts []Option) *handler {
 			cfg.logger.LogAttrs(context.Background(), slog.LevelError, "agui: WithCapabilities: the declaration is invalid", slog.String("error", err.Error()))
 		}
 	}
-	h := &handler{agent: agent, cfg: cfg, obs: newRunObserver(cfg.telemetry, cfg.agentName), streams: bounds.NewStreams(cfg.maxStreams)}
+	h := &handler{agent: agent, cfg: cfg, obs: aguitel.NewObserver(cfg.telemetry, cfg.agentName), streams: bounds.NewStreams(cfg.maxStreams)}
 	if cfg.namesCallers {
 		if h.owners = cfg.storedOwners(); h.owners == nil {
 			h.owners = threads.NewMemoryOwners()
@@ -183,7 +184,7 @@ type handler struct {
 	owners threads.Owners
 	// streams counts the runs in progress, against WithMaxStreams.
 	streams *bounds.Streams
-	obs     *runObserver
+	obs     *aguitel.Observer
 }
 
 // requestError is the JSON body of a rejected request.
@@ -319,9 +320,9 @@ func (h *handler) rejectInvalid(w http.ResponseWriter, r *http.Request, err erro
 // producer must fall back to SSE. run is the run's
 // registration, for cancels and checkpoints; nil for ServeRun.
 func (h *handler) serveRun(w http.ResponseWriter, r *http.Request, agentCtx context.Context, input *RunAgentInput, run *inflight.Run) {
-	ctx, tel := h.obs.startRun(r.Context(), r.Header, input)
-	defer tel.end() // last: the run's span covers its stream to the end
-	agentCtx = carryTrace(agentCtx, ctx)
+	ctx, tel := h.obs.StartRun(r.Context(), r.Header, input.ThreadID, input.RunID, input.ParentRunID)
+	defer tel.End() // last: the run's span covers its stream to the end
+	agentCtx = aguitel.CarryTrace(agentCtx, ctx)
 	// A client that stops reading is cut off once a write has waited for
 	// it for the write timeout, and the agent's context is cancelled.
 	agentCtx, cut := context.WithCancelCause(agentCtx)
@@ -377,8 +378,8 @@ func (h *handler) serveRun(w http.ResponseWriter, r *http.Request, agentCtx cont
 			return
 		}
 		close(started)
-		err := runAgent(tel.startAgent(agentCtx, input), h.cfg.logger, h.agent, input, stream)
-		tel.endAgent(err)
+		err := runAgent(tel.StartAgent(agentCtx, input.ThreadID), h.cfg.logger, h.agent, input, stream)
+		tel.EndAgent(err, errorCode(err))
 		done <- err
 	}()
 	var keepAlive <-chan time.Time
@@ -499,8 +500,8 @@ func Invoke(ctx context.Context, agent Agent, input *RunAgentInput, emit func(Ev
 		return err
 	}
 	cfg := h.cfg
-	ctx, tel := h.obs.startRun(ctx, nil, input)
-	defer tel.end()
+	ctx, tel := h.obs.StartRun(ctx, nil, input.ThreadID, input.RunID, input.ParentRunID)
+	defer tel.End()
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	w := &funcWriter{emit: emit, cancel: cancel}
@@ -510,8 +511,8 @@ func Invoke(ctx context.Context, agent Agent, input *RunAgentInput, emit func(Ev
 	if err := stream.start(input); err != nil {
 		return err
 	}
-	err := runAgent(tel.startAgent(ctx, input), cfg.logger, agent, input, stream)
-	tel.endAgent(err)
+	err := runAgent(tel.StartAgent(ctx, input.ThreadID), cfg.logger, agent, input, stream)
+	tel.EndAgent(err, errorCode(err))
 	endRun(ctx, cfg.logger, stream, err)
 	if cause := context.Cause(ctx); cause != nil && w.failed {
 		return cause

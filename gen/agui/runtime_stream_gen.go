@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 
 	"github.com/agui-gen/agui-gen/runtime/aguihttp"
+	"github.com/agui-gen/agui-gen/runtime/aguitel"
 )
 
 // ErrRunOver is returned by a Stream once its run has finished or failed.
@@ -77,7 +78,7 @@ type runState struct {
 	// version, after the run's own checks.
 	down *downgrader
 	// tel, when set, takes each event sent, for the run's telemetry.
-	tel *runTelemetry
+	tel *aguitel.Run
 }
 
 func newStream(ctx context.Context, w eventSink, threadID, runID string) *Stream {
@@ -135,7 +136,7 @@ func (s *Stream) send(ev Event) error {
 		return err
 	}
 	if s.run.tel != nil {
-		s.run.tel.event(sent)
+		observe(s.run.tel, sent)
 	}
 	return nil
 }

@@ -17,8 +17,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"go.opentelemetry.io/otel/metric"
-
 	agui "github.com/agui-gen/agui-gen/gen/agui"
 )
 
@@ -211,7 +209,7 @@ func (h *handler) serveMeta(w http.ResponseWriter, r *http.Request) {
 	}
 	if h.cfg.telemetry.Metering() {
 		for _, ev := range events {
-			h.obs.metaEvents.Add(r.Context(), 1, metric.WithAttributes(attrMetaType.String(ev.Payload.MetaType())))
+			h.obs.MetaEvent(r.Context(), ev.Payload.MetaType())
 		}
 	}
 	writeJSON(w, http.StatusOK, MetaIntake{Events: stored})

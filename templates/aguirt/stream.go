@@ -13,6 +13,7 @@ import (
 
 	agui "github.com/agui-gen/agui-gen/gen/agui"
 	"github.com/agui-gen/agui-gen/runtime/aguihttp"
+	"github.com/agui-gen/agui-gen/runtime/aguitel"
 )
 
 // ErrRunOver is returned by a Stream once its run has finished or failed.
@@ -75,7 +76,7 @@ type runState struct {
 	// version, after the run's own checks.
 	down *downgrader
 	// tel, when set, takes each event sent, for the run's telemetry.
-	tel *runTelemetry
+	tel *aguitel.Run
 }
 
 func newStream(ctx context.Context, w eventSink, threadID, runID string) *Stream {
@@ -133,7 +134,7 @@ func (s *Stream) send(ev agui.Event) error {
 		return err
 	}
 	if s.run.tel != nil {
-		s.run.tel.event(sent)
+		observe(s.run.tel, sent)
 	}
 	return nil
 }
