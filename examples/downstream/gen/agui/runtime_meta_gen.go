@@ -19,8 +19,6 @@ import (
 	"sync"
 	"time"
 	"unicode/utf8"
-
-	"go.opentelemetry.io/otel/metric"
 )
 
 // MetaPath is the route, below an agent's endpoint, where META events that
@@ -212,7 +210,7 @@ func (h *handler) serveMeta(w http.ResponseWriter, r *http.Request) {
 	}
 	if h.cfg.telemetry.Metering() {
 		for _, ev := range events {
-			h.obs.metaEvents.Add(r.Context(), 1, metric.WithAttributes(attrMetaType.String(ev.Payload.MetaType())))
+			h.obs.MetaEvent(r.Context(), ev.Payload.MetaType())
 		}
 	}
 	writeJSON(w, http.StatusOK, MetaIntake{Events: stored})
@@ -530,7 +528,7 @@ func (c *Client) SendMeta(ctx context.Context, threadID, runID string, events ..
 	if runID != "" {
 		q.Set("runId", runID)
 	}
-	data, err := c.call(ctx, http.MethodPost, MetaPath+"?"+q.Encode(), body, maxMetaAnswer)
+	data, err := c.endpoint().Call(ctx, http.MethodPost, MetaPath+"?"+q.Encode(), body, maxMetaAnswer)
 	if err != nil {
 		return nil, err
 	}
@@ -556,7 +554,7 @@ func (c *Client) Meta(ctx context.Context, q MetaQuery) (*MetaPage, error) {
 	if q.Limit > 0 {
 		v.Set("limit", strconv.Itoa(q.Limit))
 	}
-	data, err := c.call(ctx, http.MethodGet, MetaPath+"?"+v.Encode(), nil, maxMetaAnswer)
+	data, err := c.endpoint().Call(ctx, http.MethodGet, MetaPath+"?"+v.Encode(), nil, maxMetaAnswer)
 	if err != nil {
 		return nil, err
 	}
