@@ -31,7 +31,7 @@ type Run struct {
 	cancel  context.CancelCauseFunc
 
 	// Guarded by Registry.mu.
-	stop      func(error) // the run's stream's; nil until it streams
+	stream    Stopper // nil until the run streams
 	cancelled bool        // a cancel was accepted
 	returned  bool        // the agent has returned: too late to cancel
 	left      bool        // no longer counted in its thread's runs
@@ -100,24 +100,28 @@ func (rs *Registry) leaveThread(run *Run) {
 	}
 }
 
-// Attach gives a cancel the run's stream to stop, through stop; a cancel
-// accepted before the run streamed stops it now.
+// Stopper is a run's stream, which a cancel stops: from then on nothing
+// the agent emits goes out, and its calls return err.
+type Stopper interface{ Stop(err error) }
+
+// Attach gives a cancel the run's stream to stop; a cancel accepted before
+// the run streamed stops it now.
 //
 // It reports whether the run is still in progress: a handler that gave up
 // on its client before the run streamed has ended it, and its agent must
 // not start.
-func (rs *Registry) Attach(key Key, stop func(error)) bool {
+func (rs *Registry) Attach(key Key, stream Stopper) bool {
 	rs.mu.Lock()
 	run := rs.active[key]
 	if run == nil || run.returned {
 		rs.mu.Unlock()
 		return false
 	}
-	run.stop = stop
+	run.stream = stream
 	cancelled := run.cancelled
 	rs.mu.Unlock()
 	if cancelled {
-		stop(ErrCancelled)
+		stream.Stop(ErrCancelled)
 	}
 	return true
 }
@@ -145,11 +149,11 @@ func (rs *Registry) Cancel(key Key, caller string) bool {
 	}
 	first := !run.cancelled
 	run.cancelled = true
-	stop := run.stop
+	stream := run.stream
 	rs.mu.Unlock()
 	if first {
-		if stop != nil {
-			stop(ErrCancelled)
+		if stream != nil {
+			stream.Stop(ErrCancelled)
 		}
 		run.cancel(ErrCancelled)
 		close(run.stopped)

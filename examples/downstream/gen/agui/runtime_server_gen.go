@@ -373,7 +373,7 @@ func (h *handler) serveRun(w http.ResponseWriter, r *http.Request, agentCtx cont
 		if h.cfg.metaReplay && h.cfg.meta != nil {
 			h.replayMeta(ctx, stream, input.ThreadID)
 		}
-		if run != nil && !h.runs.Attach(run.Key, stream.stop) { // from here a cancel stops the stream
+		if run != nil && !h.runs.Attach(run.Key, stopper{stream}) { // from here a cancel stops the stream
 			done <- &startError{errRunGone}
 			return
 		}
@@ -552,6 +552,12 @@ func errorCode(err error) string {
 	}
 	return ""
 }
+
+// stopper is a run's stream as the cancel registry stops it; a struct of
+// one pointer, so passing it as an interface allocates nothing.
+type stopper struct{ s *Stream }
+
+func (s stopper) Stop(err error) { s.s.stop(err) }
 
 // Listen returns a listener on addr. An address without a host, such as
 // ":8080", binds 127.0.0.1 only: serving every interface is something to ask
