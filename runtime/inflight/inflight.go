@@ -32,9 +32,9 @@ type Run struct {
 
 	// Guarded by Registry.mu.
 	stream    Stopper // nil until the run streams
-	cancelled bool        // a cancel was accepted
-	returned  bool        // the agent has returned: too late to cancel
-	left      bool        // no longer counted in its thread's runs
+	cancelled bool    // a cancel was accepted
+	returned  bool    // the agent has returned: too late to cancel
+	left      bool    // no longer counted in its thread's runs
 }
 
 // NewRun is a run of key that caller started, whose context cancel
