@@ -4,25 +4,16 @@
 package agui
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net/http"
-	"slices"
 	"strings"
-	"sync"
-)
 
-// The paths, below an agent's endpoint, of what a handler serves besides
-// runs: the agent's capabilities (GET), the de facto convention of the AG-UI
-// SDKs, and the cancel of a run in progress (POST).
-const (
-	CapabilitiesPath = "/capabilities"
-	CancelPath       = "/cancel"
+	"github.com/agui-gen/agui-gen/runtime/aguihttp"
+	"github.com/agui-gen/agui-gen/runtime/inflight"
+	"github.com/agui-gen/agui-gen/runtime/threads"
 )
 
 // CapabilitiesProvider is an Agent that declares what it can do, in the
@@ -65,150 +56,6 @@ func (h *handler) serveCapabilities(w http.ResponseWriter, r *http.Request) {
 	w.Write(caps.AppendJSON(nil))
 }
 
-// errCancelled is the cause of a run's context when a cancel request
-// stopped it; the agent's Stream calls return it from then on.
-var errCancelled = errors.New("agui: the run was cancelled")
-
-// runKey names a run: run ids are chosen by clients, so they are unique
-// within a thread at most.
-type runKey struct{ threadID, runID string }
-
-// activeRun is a run in progress, for the cancel route.
-type activeRun struct {
-	key runKey
-	// caller is who started the run, as WithAuthenticator named them: the
-	// only caller who may cancel it.
-	caller string
-	// resumes is set when the run answers its thread's open interrupts.
-	resumes bool
-	// stopped is closed once a cancel has stopped the agent's stream and
-	// context.
-	stopped chan struct{}
-	cancel  context.CancelCauseFunc
-
-	// Guarded by runs.mu.
-	stream    *Stream // nil until the run streams
-	cancelled bool    // a cancel was accepted
-	returned  bool    // the agent has returned: too late to cancel
-	left      bool    // no longer counted in its thread's runs
-}
-
-// runs are the runs a handler is serving.
-type runs struct {
-	mu      sync.Mutex
-	active  map[runKey]*activeRun
-	threads map[string]int // runs in progress per thread
-}
-
-// add registers a run; ok is false when a run with its key is in progress.
-// threadBusy reports whether another run of its thread was: a resume
-// decided after add is then safe from a concurrent resume of the same
-// interrupts, since one of the two sees the other.
-func (rs *runs) add(key runKey, run *activeRun) (ok, threadBusy bool) {
-	rs.mu.Lock()
-	defer rs.mu.Unlock()
-	if rs.active == nil {
-		rs.active, rs.threads = map[runKey]*activeRun{}, map[string]int{}
-	}
-	if rs.active[key] != nil {
-		return false, false
-	}
-	rs.active[key] = run
-	rs.threads[key.threadID]++
-	return true, rs.threads[key.threadID] > 1
-}
-
-func (rs *runs) remove(key runKey) {
-	rs.mu.Lock()
-	defer rs.mu.Unlock()
-	rs.leaveThread(rs.active[key])
-	delete(rs.active, key)
-}
-
-// leave stops counting a run among its thread's runs in progress: once
-// its end is settled, a resume sent on its terminal event must not find
-// the thread busy.
-func (rs *runs) leave(key runKey) {
-	rs.mu.Lock()
-	defer rs.mu.Unlock()
-	rs.leaveThread(rs.active[key])
-}
-
-// leaveThread is leave for a caller holding rs.mu.
-func (rs *runs) leaveThread(run *activeRun) {
-	if run == nil || run.left {
-		return
-	}
-	run.left = true
-	if rs.threads[run.key.threadID]--; rs.threads[run.key.threadID] == 0 {
-		delete(rs.threads, run.key.threadID)
-	}
-}
-
-// attach gives a cancel the run's stream to stop; a cancel accepted
-// before the run streamed stops it now.
-//
-// It reports whether the run is still in progress: a handler that gave up
-// on its client before the run streamed (the first write failed) has ended
-// it, and its agent must not start.
-func (rs *runs) attach(key runKey, stream *Stream) bool {
-	rs.mu.Lock()
-	run := rs.active[key]
-	if run == nil || run.returned {
-		rs.mu.Unlock()
-		return false
-	}
-	run.stream = stream
-	cancelled := run.cancelled
-	rs.mu.Unlock()
-	if cancelled {
-		stream.stop(errCancelled)
-	}
-	return true
-}
-
-// end closes the run to cancels, once its agent has returned or been
-// stopped, and reports whether a cancel was accepted first.
-func (rs *runs) end(key runKey) (cancelled bool) {
-	rs.mu.Lock()
-	defer rs.mu.Unlock()
-	run := rs.active[key]
-	run.returned = true
-	return run.cancelled
-}
-
-// cancel stops a run of caller's whose agent is still running: once it
-// returns true, nothing the agent emits from then on goes out (a call
-// already writing, held up by a slow client, may finish), and the agent's
-// context is cancelled. It is false when caller has no such run.
-func (rs *runs) cancel(key runKey, caller string) bool {
-	rs.mu.Lock()
-	run := rs.active[key]
-	if run == nil || run.returned || run.caller != caller {
-		rs.mu.Unlock()
-		return false
-	}
-	first := !run.cancelled
-	run.cancelled = true
-	stream := run.stream
-	rs.mu.Unlock()
-	if first {
-		if stream != nil {
-			stream.stop(errCancelled)
-		}
-		run.cancel(errCancelled)
-		close(run.stopped)
-	}
-	<-run.stopped
-	return true
-}
-
-// CancelRequest is the body of POST {path}/cancel.
-type CancelRequest struct {
-	ThreadID string `json:"threadId"`
-	RunID    string `json:"runId"`
-}
-
 // serveCancel answers POST {path}/cancel: the run stops, its agent's
 // context cancelled and its stream closed to the agent, and the run ends
 // with RUN_FINISHED and a cancelled outcome. A run whose agent has
@@ -220,63 +67,22 @@ func (h *handler) serveCancel(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	var req CancelRequest
+	var req aguihttp.CancelRequest
 	if err := json.Unmarshal(body, &req); err != nil || req.ThreadID == "" || req.RunID == "" {
 		h.reject(w, r, http.StatusBadRequest, `send {"threadId": …, "runId": …}`, nil)
 		return
 	}
-	if !h.runs.cancel(runKey{req.ThreadID, req.RunID}, CallerFrom(r.Context())) {
+	if !h.runs.Cancel(inflight.Key{ThreadID: req.ThreadID, RunID: req.RunID}, threads.CallerFrom(r.Context())) {
 		h.reject(w, r, http.StatusNotFound, fmt.Sprintf("no run %s of thread %s is in progress here", req.RunID, req.ThreadID), nil)
 		return
 	}
 	w.WriteHeader(http.StatusAccepted)
 }
 
-// Checkpoints keep the interrupts each thread's last run ended with, so a
-// handler can check that the next run's resume answers every one: AG-UI
-// 1.1 says a producer that knows an interrupt is open must not act on an
-// absent entry. Without checkpoints the handler is stateless and the
-// agent checks what it can.
-type Checkpoints interface {
-	// Interrupts returns the thread's open interrupts (none: nil).
-	Interrupts(ctx context.Context, threadID string) ([]Interrupt, error)
-	// SetInterrupts records them; none clears the thread's.
-	SetInterrupts(ctx context.Context, threadID string, open []Interrupt) error
-}
-
 // WithCheckpoints checks resumes against the interrupts store keeps, and
 // keeps each run's.
-func WithCheckpoints(store Checkpoints) Option {
+func WithCheckpoints(store threads.Checkpoints[Interrupt]) Option {
 	return func(c *handlerConfig) { c.checkpoints = store }
-}
-
-// NewMemoryCheckpoints keeps checkpoints in memory, for one process, and
-// is a ThreadOwners too: the owners of threads go with their interrupts.
-func NewMemoryCheckpoints() Checkpoints {
-	return &memoryCheckpoints{open: map[string][]Interrupt{}, memoryOwners: newMemoryOwners()}
-}
-
-type memoryCheckpoints struct {
-	mu   sync.Mutex
-	open map[string][]Interrupt
-	*memoryOwners
-}
-
-func (m *memoryCheckpoints) Interrupts(_ context.Context, threadID string) ([]Interrupt, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.open[threadID], nil
-}
-
-func (m *memoryCheckpoints) SetInterrupts(_ context.Context, threadID string, open []Interrupt) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if len(open) == 0 {
-		delete(m.open, threadID)
-	} else {
-		m.open[threadID] = open
-	}
-	return nil
 }
 
 // checkResume checks, before a run starts, that its resume answers every
@@ -344,7 +150,7 @@ func (h *handler) saveCheckpoint(ctx context.Context, threadID string, resumed b
 // known field holding a malformed value makes it unusable); an agent that
 // declares none answers 404, an *HTTPError. Neither stops a run.
 func (c *Client) Capabilities(ctx context.Context) (*AgentCapabilities, error) {
-	body, err := c.call(ctx, http.MethodGet, CapabilitiesPath, nil, maxControlAnswer)
+	body, err := c.endpoint().Call(ctx, http.MethodGet, aguihttp.CapabilitiesPath, nil, aguihttp.MaxControlAnswer)
 	if err != nil {
 		return nil, err
 	}
@@ -362,52 +168,7 @@ func (c *Client) Capabilities(ctx context.Context) (*AgentCapabilities, error) {
 // with RUN_FINISHED and a cancelled outcome. A run the server does not have,
 // or whose agent has already returned, is an *HTTPError with status 404.
 func (c *Client) Cancel(ctx context.Context, threadID, runID string) error {
-	body, _ := json.Marshal(CancelRequest{ThreadID: threadID, RunID: runID})
-	_, err := c.call(ctx, http.MethodPost, CancelPath, body, maxControlAnswer)
+	body, _ := json.Marshal(aguihttp.CancelRequest{ThreadID: threadID, RunID: runID})
+	_, err := c.endpoint().Call(ctx, http.MethodPost, aguihttp.CancelPath, body, aguihttp.MaxControlAnswer)
 	return err
-}
-
-// maxControlAnswer bounds what the client reads of the answer to a
-// capabilities or cancel request.
-const maxControlAnswer = 1 << 20
-
-// call makes a request to a route below the agent's URL and returns the
-// body of a 2xx answer, which must be at most limit bytes long.
-func (c *Client) call(ctx context.Context, method, route string, body []byte, limit int64) ([]byte, error) {
-	var rd io.Reader
-	if body != nil {
-		rd = bytes.NewReader(body)
-	}
-	req, err := http.NewRequestWithContext(ctx, method, strings.TrimSuffix(c.URL, "/")+route, rd)
-	if err != nil {
-		return nil, err
-	}
-	for k, vs := range c.Header {
-		req.Header[k] = slices.Clone(vs)
-	}
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	req.Header.Set("Accept", "application/json")
-	hc := c.HTTPClient
-	if hc == nil {
-		hc = http.DefaultClient
-	}
-	res, err := hc.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer res.Body.Close()
-	if res.StatusCode < 200 || res.StatusCode > 299 {
-		data, _ := io.ReadAll(io.LimitReader(res.Body, 64<<10))
-		return nil, &HTTPError{StatusCode: res.StatusCode, Body: data, Header: res.Header}
-	}
-	data, err := io.ReadAll(io.LimitReader(res.Body, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(data)) > limit {
-		return nil, fmt.Errorf("agui: the answer to %s %s exceeds %d bytes", method, req.URL.Path, limit)
-	}
-	return data, nil
 }

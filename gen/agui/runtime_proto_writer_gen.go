@@ -5,9 +5,9 @@ package agui
 
 import (
 	"context"
-	"encoding/binary"
 	"io"
 
+	"github.com/agui-gen/agui-gen/runtime/aguihttp"
 	"github.com/agui-gen/agui-gen/runtime/sse"
 )
 
@@ -22,7 +22,7 @@ func newProtoWriter(w io.Writer, cfg sse.QueueConfig) *protoWriter {
 	return &protoWriter{newQueue(w, cfg)}
 }
 
-func (p *protoWriter) ContentType() string { return MediaTypeProto }
+func (p *protoWriter) ContentType() string { return aguihttp.MediaTypeProto }
 
 // WriteEvent queues one frame. META has no protobuf form: it goes as the
 // CUSTOM event that carries it. Any other event without one is skipped.
@@ -31,12 +31,6 @@ func (p *protoWriter) WriteEvent(ctx context.Context, ev Event) error {
 		ev = MetaAsCustom(m)
 	}
 	return p.Append(ctx, func(b []byte) []byte {
-		at := len(b)
-		b, ok := AppendEventProto(append(b, 0, 0, 0, 0), ev)
-		if !ok {
-			return b[:at]
-		}
-		binary.BigEndian.PutUint32(b[at:at+4], uint32(len(b)-at-4))
-		return b
+		return aguihttp.AppendFrame(b, func(b []byte) ([]byte, bool) { return AppendEventProto(b, ev) })
 	})
 }

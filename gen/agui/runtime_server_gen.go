@@ -19,8 +19,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agui-gen/agui-gen/runtime/aguihttp"
+	"github.com/agui-gen/agui-gen/runtime/aguitel"
 	"github.com/agui-gen/agui-gen/runtime/bounds"
+	"github.com/agui-gen/agui-gen/runtime/inflight"
 	"github.com/agui-gen/agui-gen/runtime/sse"
+	"github.com/agui-gen/agui-gen/runtime/threads"
 )
 
 // Agent runs one AG-UI run: it reads the input and emits events on the
@@ -56,13 +60,13 @@ type handlerConfig struct {
 	keepAlive    time.Duration
 	logger       *slog.Logger
 	capabilities *AgentCapabilities
-	checkpoints  Checkpoints
+	checkpoints  threads.Checkpoints[Interrupt]
 	meta         MetaStore
 	metaReplay   bool
 	nativeMeta   bool
 	maxMetaBatch int
-	owners       ThreadOwners
-	threadAccess ThreadAccess
+	owners       threads.Owners
+	threadAccess threads.Access
 	writeTimeout time.Duration
 	maxStreams   int
 	telemetry    *Telemetry
@@ -149,7 +153,7 @@ func WithLogger(logger *slog.Logger) Option { return func(c *handlerConfig) { c.
 // Pages of other origins may call it once WithCORS names theirs.
 func NewHandler(agent Agent, opts ...Option) http.Handler {
 	h := newHandler(agent, opts)
-	return h.cfg.cors.Handler(h, h.cfg.logger, "agui", []string{http.MethodGet, http.MethodHead, http.MethodPost}, corsHeaders, corsExposed)
+	return h.cfg.cors.Handler(h, h.cfg.logger, "agui", []string{http.MethodGet, http.MethodHead, http.MethodPost}, aguihttp.CORSHeaders, aguihttp.CORSExposed)
 }
 
 func newHandler(agent Agent, opts []Option) *handler {
@@ -163,10 +167,10 @@ func newHandler(agent Agent, opts []Option) *handler {
 			cfg.logger.LogAttrs(context.Background(), slog.LevelError, "agui: WithCapabilities: the declaration is invalid", slog.String("error", err.Error()))
 		}
 	}
-	h := &handler{agent: agent, cfg: cfg, obs: newRunObserver(cfg.telemetry, cfg.agentName), streams: bounds.NewStreams(cfg.maxStreams)}
+	h := &handler{agent: agent, cfg: cfg, obs: aguitel.NewObserver(cfg.telemetry, cfg.agentName), streams: bounds.NewStreams(cfg.maxStreams)}
 	if cfg.namesCallers {
 		if h.owners = cfg.storedOwners(); h.owners == nil {
-			h.owners = newMemoryOwners()
+			h.owners = threads.NewMemoryOwners()
 		}
 	}
 	return h
@@ -175,12 +179,12 @@ func newHandler(agent Agent, opts []Option) *handler {
 type handler struct {
 	agent Agent
 	cfg   handlerConfig
-	runs  runs
+	runs  inflight.Registry
 	// owners holds who owns each thread, when callers are authenticated.
-	owners ThreadOwners
+	owners threads.Owners
 	// streams counts the runs in progress, against WithMaxStreams.
 	streams *bounds.Streams
-	obs     *runObserver
+	obs     *aguitel.Observer
 }
 
 // requestError is the JSON body of a rejected request.
@@ -209,10 +213,10 @@ func (h *handler) reject(w http.ResponseWriter, r *http.Request, status int, msg
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	route, allow := "", []string{http.MethodPost}
 	switch {
-	case strings.HasSuffix(r.URL.Path, CapabilitiesPath):
-		route, allow = CapabilitiesPath, []string{http.MethodGet, http.MethodHead}
-	case strings.HasSuffix(r.URL.Path, CancelPath):
-		route = CancelPath
+	case strings.HasSuffix(r.URL.Path, aguihttp.CapabilitiesPath):
+		route, allow = aguihttp.CapabilitiesPath, []string{http.MethodGet, http.MethodHead}
+	case strings.HasSuffix(r.URL.Path, aguihttp.CancelPath):
+		route = aguihttp.CancelPath
 	case strings.HasSuffix(r.URL.Path, MetaPath):
 		route, allow = MetaPath, []string{http.MethodGet, http.MethodHead, http.MethodPost}
 	}
@@ -228,13 +232,13 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			h.reject(w, r, http.StatusUnauthorized, err.Error(), nil)
 			return
 		}
-		r = r.WithContext(ContextWithCaller(r.Context(), caller))
+		r = r.WithContext(threads.ContextWithCaller(r.Context(), caller))
 	}
 	switch route {
-	case CapabilitiesPath:
+	case aguihttp.CapabilitiesPath:
 		h.serveCapabilities(w, r)
 		return
-	case CancelPath:
+	case aguihttp.CancelPath:
 		h.serveCancel(w, r)
 		return
 	case MetaPath:
@@ -276,16 +280,16 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithCancelCause(r.Context())
 	defer cancel(nil)
-	run := &activeRun{key: runKey{input.ThreadID, input.RunID}, caller: CallerFrom(ctx), stopped: make(chan struct{}), cancel: cancel}
-	added, threadBusy := h.runs.add(run.key, run)
+	run := inflight.NewRun(inflight.Key{ThreadID: input.ThreadID, RunID: input.RunID}, threads.CallerFrom(ctx), cancel)
+	added, threadBusy := h.runs.Add(run)
 	if !added {
 		h.reject(w, r, http.StatusConflict, "run "+input.RunID+" of thread "+input.ThreadID+" is already in progress", &Error{Path: "/runId", Rule: "unique"})
 		return
 	}
-	defer h.runs.remove(run.key)
+	defer h.runs.Remove(run.Key)
 	if h.cfg.checkpoints != nil {
 		var err error
-		if run.resumes, err = h.checkResume(r.Context(), input); err != nil {
+		if run.Resumes, err = h.checkResume(r.Context(), input); err != nil {
 			var re *resumeError
 			if errors.As(err, &re) {
 				h.reject(w, r, http.StatusConflict, err.Error(), &Error{Path: "/resume", Rule: "resume"})
@@ -296,7 +300,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		// Registered before the read, so of two runs answering the same
 		// interrupts at once, the later one sees the earlier here.
-		if run.resumes && threadBusy {
+		if run.Resumes && threadBusy {
 			h.reject(w, r, http.StatusConflict, "another run of thread "+input.ThreadID+" is in progress; resume it once that run has ended", &Error{Path: "/resume", Rule: "resume"})
 			return
 		}
@@ -315,10 +319,10 @@ func (h *handler) rejectInvalid(w http.ResponseWriter, r *http.Request, err erro
 // the ledger's protobuf schema, and as SSE otherwise: never a 406, since a
 // producer must fall back to SSE. run is the run's
 // registration, for cancels and checkpoints; nil for ServeRun.
-func (h *handler) serveRun(w http.ResponseWriter, r *http.Request, agentCtx context.Context, input *RunAgentInput, run *activeRun) {
-	ctx, tel := h.obs.startRun(r.Context(), r.Header, input)
-	defer tel.end() // last: the run's span covers its stream to the end
-	agentCtx = carryTrace(agentCtx, ctx)
+func (h *handler) serveRun(w http.ResponseWriter, r *http.Request, agentCtx context.Context, input *RunAgentInput, run *inflight.Run) {
+	ctx, tel := h.obs.StartRun(r.Context(), r.Header, input.ThreadID, input.RunID, input.ParentRunID)
+	defer tel.End() // last: the run's span covers its stream to the end
+	agentCtx = aguitel.CarryTrace(agentCtx, ctx)
 	// A client that stops reading is cut off once a write has waited for
 	// it for the write timeout, and the agent's context is cancelled.
 	agentCtx, cut := context.WithCancelCause(agentCtx)
@@ -327,7 +331,7 @@ func (h *handler) serveRun(w http.ResponseWriter, r *http.Request, agentCtx cont
 		cut(fmt.Errorf("agui: the stream to the client failed: %w", err))
 	}}
 	var ew eventWriter
-	if protoTransportFor(input.ProtocolVersion) && prefersProto(r.Header.Get("Accept")) {
+	if aguihttp.ProtoTransportFor(input.ProtocolVersion) && aguihttp.PrefersProto(r.Header.Get("Accept")) {
 		ew = newProtoWriter(w, sink)
 	} else {
 		ew = newSSEWriter(w, sink)
@@ -343,18 +347,18 @@ func (h *handler) serveRun(w http.ResponseWriter, r *http.Request, agentCtx cont
 	stream.run.tel = tel
 	defer stream.detachTelemetry() // before tel.end, whatever the agent left running
 	stream.metaAsCustom = !h.cfg.nativeMeta
-	if v := streamVersion(input.ProtocolVersion, EarlierVersions(), protocolVersion); v != "" {
+	if v := aguihttp.StreamVersion(input.ProtocolVersion, EarlierVersions(), protocolVersion); v != "" {
 		stream.run.down = newDowngrader(ctx, h.cfg.logger, v)
 	}
 	if run != nil && h.cfg.checkpoints != nil {
 		stream.run.onEnd = func(open []Interrupt) {
-			h.saveCheckpoint(ctx, input.ThreadID, run.resumes, open)
-			h.runs.leave(run.key)
+			h.saveCheckpoint(ctx, input.ThreadID, run.Resumes, open)
+			h.runs.Leave(run.Key)
 		}
 	}
 	var stopped <-chan struct{}
 	if run != nil {
-		stopped = run.stopped
+		stopped = run.Stopped()
 	}
 	// The agent runs on its own goroutine, after the run's first events,
 	// so that a cancel ends the run at once, whether or not the agent heeds
@@ -369,13 +373,13 @@ func (h *handler) serveRun(w http.ResponseWriter, r *http.Request, agentCtx cont
 		if h.cfg.metaReplay && h.cfg.meta != nil {
 			h.replayMeta(ctx, stream, input.ThreadID)
 		}
-		if run != nil && !h.runs.attach(run.key, stream) { // from here a cancel stops the stream
+		if run != nil && !h.runs.Attach(run.Key, stopper{stream}) { // from here a cancel stops the stream
 			done <- &startError{errRunGone}
 			return
 		}
 		close(started)
-		err := runAgent(tel.startAgent(agentCtx, input), h.cfg.logger, h.agent, input, stream)
-		tel.endAgent(err)
+		err := runAgent(tel.StartAgent(agentCtx, input.ThreadID), h.cfg.logger, h.agent, input, stream)
+		tel.EndAgent(err, errorCode(err))
 		done <- err
 	}()
 	var keepAlive <-chan time.Time
@@ -418,7 +422,7 @@ serve:
 	// left behind, return at once.
 	ew.Drain()
 	stream.stop(ErrRunOver)
-	if run != nil && h.runs.end(run.key) {
+	if run != nil && h.runs.End(run.Key) {
 		// Whatever the agent returned, the run was cancelled, and the
 		// client is still there to be told.
 		stream.MarkCancelled()
@@ -496,8 +500,8 @@ func Invoke(ctx context.Context, agent Agent, input *RunAgentInput, emit func(Ev
 		return err
 	}
 	cfg := h.cfg
-	ctx, tel := h.obs.startRun(ctx, nil, input)
-	defer tel.end()
+	ctx, tel := h.obs.StartRun(ctx, nil, input.ThreadID, input.RunID, input.ParentRunID)
+	defer tel.End()
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	w := &funcWriter{emit: emit, cancel: cancel}
@@ -507,8 +511,8 @@ func Invoke(ctx context.Context, agent Agent, input *RunAgentInput, emit func(Ev
 	if err := stream.start(input); err != nil {
 		return err
 	}
-	err := runAgent(tel.startAgent(ctx, input), cfg.logger, agent, input, stream)
-	tel.endAgent(err)
+	err := runAgent(tel.StartAgent(ctx, input.ThreadID), cfg.logger, agent, input, stream)
+	tel.EndAgent(err, errorCode(err))
 	endRun(ctx, cfg.logger, stream, err)
 	if cause := context.Cause(ctx); cause != nil && w.failed {
 		return cause
@@ -548,6 +552,12 @@ func errorCode(err error) string {
 	}
 	return ""
 }
+
+// stopper is a run's stream as the cancel registry stops it; a struct of
+// one pointer, so passing it as an interface allocates nothing.
+type stopper struct{ s *Stream }
+
+func (s stopper) Stop(err error) { s.s.stop(err) }
 
 // Listen returns a listener on addr. An address without a host, such as
 // ":8080", binds 127.0.0.1 only: serving every interface is something to ask

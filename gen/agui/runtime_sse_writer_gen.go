@@ -8,6 +8,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/agui-gen/agui-gen/runtime/aguihttp"
 	"github.com/agui-gen/agui-gen/runtime/sse"
 )
 
@@ -65,7 +66,7 @@ func newSSEWriter(w io.Writer, cfg sse.QueueConfig) *sseWriter {
 	return &sseWriter{newQueue(w, cfg)}
 }
 
-func (s *sseWriter) ContentType() string { return MediaTypeSSE }
+func (s *sseWriter) ContentType() string { return aguihttp.MediaTypeSSE }
 
 func (s *sseWriter) WriteEvent(ctx context.Context, ev Event) error {
 	return s.Append(ctx, func(b []byte) []byte { return sse.AppendEventFunc(b, "", "", ev.AppendJSON) })

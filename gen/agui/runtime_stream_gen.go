@@ -13,6 +13,9 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+
+	"github.com/agui-gen/agui-gen/runtime/aguihttp"
+	"github.com/agui-gen/agui-gen/runtime/aguitel"
 )
 
 // ErrRunOver is returned by a Stream once its run has finished or failed.
@@ -75,7 +78,7 @@ type runState struct {
 	// version, after the run's own checks.
 	down *downgrader
 	// tel, when set, takes each event sent, for the run's telemetry.
-	tel *runTelemetry
+	tel *aguitel.Run
 }
 
 func newStream(ctx context.Context, w eventSink, threadID, runID string) *Stream {
@@ -133,7 +136,7 @@ func (s *Stream) send(ev Event) error {
 		return err
 	}
 	if s.run.tel != nil {
-		s.run.tel.event(sent)
+		observe(s.run.tel, sent)
 	}
 	return nil
 }
@@ -783,8 +786,8 @@ func declaredVersion(consumer *string) string {
 	if consumer == nil {
 		return protocolVersion
 	}
-	c, ok1 := parseMajorMinor(*consumer)
-	o, ok2 := parseMajorMinor(protocolVersion)
+	c, ok1 := aguihttp.ParseMajorMinor(*consumer)
+	o, ok2 := aguihttp.ParseMajorMinor(protocolVersion)
 	if ok1 && ok2 && c[0] == o[0] && c[1] < o[1] {
 		return *consumer
 	}

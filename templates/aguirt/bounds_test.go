@@ -16,6 +16,7 @@ import (
 	"time"
 
 	agui "github.com/agui-gen/agui-gen/gen/agui"
+	"github.com/agui-gen/agui-gen/runtime/inflight"
 )
 
 // stalledClient posts a run to addr on a connection of its own and never
@@ -81,7 +82,7 @@ func receive(t *testing.T, what string, ch <-chan error) error {
 // goroutine of the run ends, the handler's included, although the client
 // keeps its connection open.
 func TestStalledReaderIsCutOff(t *testing.T) {
-	for name, accept := range map[string]string{"sse": MediaTypeSSE, "protobuf": MediaTypeProto} {
+	for name, accept := range map[string]string{"sse": agui.MediaTypeSSE, "protobuf": agui.MediaTypeProto} {
 		t.Run(name, func(t *testing.T) {
 			testDone := make(chan struct{})
 			defer close(testDone)
@@ -113,7 +114,7 @@ func TestCancelWakesAnAgentWaitingOnAStalledReader(t *testing.T) {
 		WithWriteTimeout(time.Hour), WithLogger(quietLogger())))
 	defer srv.Close()
 	baseline := runtime.NumGoroutine()
-	c := stalledClient(t, srv.Listener.Addr().String(), MediaTypeSSE)
+	c := stalledClient(t, srv.Listener.Addr().String(), agui.MediaTypeSSE)
 	defer c.Close()
 	// The agent is in a Stream call that waits for the send queue to drain.
 	waitFor(t, "the agent to wait on the full send queue", func() bool {
@@ -129,10 +130,10 @@ func TestCancelWakesAnAgentWaitingOnAStalledReader(t *testing.T) {
 	if err := client.Cancel(context.Background(), "t1", "r1"); err != nil {
 		t.Fatal(err)
 	}
-	if err := receive(t, "the agent's Stream call to return", callErr); !errors.Is(err, errCancelled) {
+	if err := receive(t, "the agent's Stream call to return", callErr); !errors.Is(err, inflight.ErrCancelled) {
 		t.Fatalf("the agent's call returned %v, want the cancel", err)
 	}
-	if cause := receive(t, "the agent's context to be cancelled", ctxCause); !errors.Is(cause, errCancelled) {
+	if cause := receive(t, "the agent's context to be cancelled", ctxCause); !errors.Is(cause, inflight.ErrCancelled) {
 		t.Fatalf("the agent's context ended for %v", cause)
 	}
 	// The run's end waits for the client (or the write timeout); once the
@@ -209,7 +210,7 @@ func (s readSpy) Read(p []byte) (int, error) {
 func TestUnauthenticatedBodiesAreNotRead(t *testing.T) {
 	h := NewHandler(AgentFunc(func(context.Context, *agui.RunAgentInput, *Stream) error { return nil }),
 		WithBearerToken("k"), WithMetaStore(NewMemoryMeta()), WithLogger(quietLogger()))
-	for _, path := range []string{"/agent", "/agent" + CancelPath, "/agent" + MetaPath} {
+	for _, path := range []string{"/agent", "/agent" + agui.CancelPath, "/agent" + MetaPath} {
 		var read atomic.Bool
 		req := httptest.NewRequest(http.MethodPost, path, readSpy{strings.NewReader(runInput), &read})
 		req.Header.Set("Content-Type", "application/json")
@@ -267,7 +268,7 @@ func TestCancelWhileAnEventWaitsKeepsTheSequence(t *testing.T) {
 	if err := (&Client{URL: srv.URL + "/agent"}).Cancel(context.Background(), "t1", "r1"); err != nil {
 		t.Fatal(err)
 	}
-	if err := receive(t, "the agent's call to return", called); !errors.Is(err, errCancelled) {
+	if err := receive(t, "the agent's call to return", called); !errors.Is(err, inflight.ErrCancelled) {
 		t.Fatalf("the agent's call returned %v", err)
 	}
 	// Now the client reads everything: every event must pass the sequence

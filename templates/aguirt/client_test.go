@@ -66,7 +66,7 @@ func TestClientRun(t *testing.T) {
 	if len(got) != 6 {
 		t.Errorf("delivered %v", got)
 	}
-	if req.Method != http.MethodPost || req.Header.Get("Accept") != MediaTypeSSE || req.Header.Get("Content-Type") != "application/json" ||
+	if req.Method != http.MethodPost || req.Header.Get("Accept") != agui.MediaTypeSSE || req.Header.Get("Content-Type") != "application/json" ||
 		req.Header.Get("Authorization") != "Bearer x" {
 		t.Errorf("request %s %v", req.Method, req.Header)
 	}
@@ -98,7 +98,7 @@ func TestClientHTTPError(t *testing.T) {
 	}))
 	defer srv.Close()
 	_, err := (&Client{URL: srv.URL}).Run(context.Background(), clientInput())
-	var he *HTTPError
+	var he *agui.HTTPError
 	if !errors.As(err, &he) || he.StatusCode != 404 || !strings.Contains(string(he.Body), "no such agent") ||
 		err.Error() != "agui: HTTP 404: no such agent" {
 		t.Fatalf("%v", err)
@@ -157,7 +157,7 @@ func TestClientProtobufResponse(t *testing.T) {
 		msgs = generatedID.ReplaceAll(msgs, []byte("$1_ID"))
 		results = append(results, append(msgs, s.State()...))
 	}
-	if accepts[0] != MediaTypeSSE || accepts[1] != MediaTypeProto {
+	if accepts[0] != agui.MediaTypeSSE || accepts[1] != agui.MediaTypeProto {
 		t.Errorf("transports %v", accepts)
 	}
 	if !bytes.Equal(results[0], results[1]) {
@@ -165,7 +165,7 @@ func TestClientProtobufResponse(t *testing.T) {
 	}
 
 	// A frame cut short is an error, not a clean end.
-	srv2, _, _ := sseServer(t, MediaTypeProto, "\x00\x00\x00\x09\x62")
+	srv2, _, _ := sseServer(t, agui.MediaTypeProto, "\x00\x00\x00\x09\x62")
 	st, err := (&Client{URL: srv2.URL}).Run(context.Background(), clientInput())
 	if err != nil {
 		t.Fatal(err)
@@ -174,12 +174,12 @@ func TestClientProtobufResponse(t *testing.T) {
 		t.Fatalf("truncated frame: %v", err)
 	}
 	// With parameters it is not the protobuf media type: read as SSE.
-	srv3, _, _ := sseServer(t, MediaTypeProto+"; x=1", "")
+	srv3, _, _ := sseServer(t, agui.MediaTypeProto+"; x=1", "")
 	st, err = (&Client{URL: srv3.URL}).Run(context.Background(), clientInput())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := st.Wait(); !errors.Is(err, ErrTruncated) {
+	if err := st.Wait(); !errors.Is(err, agui.ErrTruncated) {
 		t.Fatalf("%v", err)
 	}
 }
@@ -190,9 +190,9 @@ func TestClientStreamFailures(t *testing.T) {
 		name, body string
 		check      func(error) bool
 	}{
-		{"empty body", "", func(err error) bool { return errors.Is(err, ErrTruncated) }},
+		{"empty body", "", func(err error) bool { return errors.Is(err, agui.ErrTruncated) }},
 		{"truncated run", start + "data: {\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m\"}\n\n",
-			func(err error) bool { return errors.Is(err, ErrTruncated) && strings.Contains(err.Error(), `"r"`) }},
+			func(err error) bool { return errors.Is(err, agui.ErrTruncated) && strings.Contains(err.Error(), `"r"`) }},
 		{"sequence violation", start + "data: {\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"m\"}\n\n",
 			func(err error) bool { var se *SequenceError; return errors.As(err, &se) && se.Index == 1 }},
 		{"malformed event", start + "data: {\"type\":\"TEXT_MESSAGE_START\",\"messageId\":7}\n\n",
@@ -205,7 +205,7 @@ func TestClientStreamFailures(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			srv, _, _ := sseServer(t, MediaTypeSSE, c.body)
+			srv, _, _ := sseServer(t, agui.MediaTypeSSE, c.body)
 			s, err := (&Client{URL: srv.URL}).Run(context.Background(), clientInput())
 			if err != nil {
 				t.Fatal(err)
@@ -224,7 +224,7 @@ func TestClientStreamFailures(t *testing.T) {
 func TestClientContextAndClose(t *testing.T) {
 	release := make(chan struct{})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", MediaTypeSSE)
+		w.Header().Set("Content-Type", agui.MediaTypeSSE)
 		io.WriteString(w, "data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n")
 		w.(http.Flusher).Flush()
 		select {

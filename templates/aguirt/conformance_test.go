@@ -264,11 +264,11 @@ func replay(t *testing.T, fx conformanceFixture) conformanceResult {
 		mu.Lock()
 		request = body
 		mu.Unlock()
-		if r.Method != http.MethodPost || r.Header.Get("Accept") != MediaTypeSSE || r.Header.Get("Content-Type") != "application/json" {
+		if r.Method != http.MethodPost || r.Header.Get("Accept") != agui.MediaTypeSSE || r.Header.Get("Content-Type") != "application/json" {
 			http.Error(w, "bad request line or headers", http.StatusBadRequest)
 			return
 		}
-		w.Header().Set("Content-Type", MediaTypeSSE)
+		w.Header().Set("Content-Type", agui.MediaTypeSSE)
 		for _, ev := range fx.Stream {
 			var line bytes.Buffer
 			if err := json.Compact(&line, ev); err != nil {

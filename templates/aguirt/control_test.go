@@ -13,6 +13,7 @@ import (
 	"time"
 
 	agui "github.com/agui-gen/agui-gen/gen/agui"
+	"github.com/agui-gen/agui-gen/runtime/inflight"
 )
 
 type capableAgent struct {
@@ -46,7 +47,7 @@ func TestCapabilities(t *testing.T) {
 			srv := httptest.NewServer(tc.h)
 			defer srv.Close()
 			caps, err := (&Client{URL: srv.URL + "/agent"}).Capabilities(context.Background())
-			var he *HTTPError
+			var he *agui.HTTPError
 			switch {
 			case tc.status == 200 && (err != nil || *caps.Identity.Name != "weather" || !*caps.HumanInTheLoop.Interrupts):
 				t.Errorf("capabilities %+v, %v", caps, err)
@@ -98,13 +99,13 @@ func TestCancel(t *testing.T) {
 	if _, err := c.Run(ctx, &agui.RunAgentInput{ThreadID: "t1", RunID: "r1", Messages: []agui.Message{}}); err == nil || !strings.Contains(err.Error(), "409") {
 		t.Errorf("a second run r1: %v", err)
 	}
-	var he *HTTPError
+	var he *agui.HTTPError
 	if err := c.Cancel(ctx, "t2", "r1"); !errors.As(err, &he) || he.StatusCode != 404 {
 		t.Errorf("cancel with the wrong thread: %v", err)
 	}
 	// A text/plain body would let any web page cancel runs without a CORS
 	// preflight.
-	res, err := http.Post(srv.URL+CancelPath, "text/plain", strings.NewReader(`{"threadId":"t1","runId":"r1"}`))
+	res, err := http.Post(srv.URL+agui.CancelPath, "text/plain", strings.NewReader(`{"threadId":"t1","runId":"r1"}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +118,7 @@ func TestCancel(t *testing.T) {
 	}
 	select {
 	case cause := <-stopped:
-		if !errors.Is(cause, errCancelled) {
+		if !errors.Is(cause, inflight.ErrCancelled) {
 			t.Errorf("the agent stopped for %v", cause)
 		}
 	case <-time.After(5 * time.Second):
@@ -148,7 +149,7 @@ func TestCheckpoints(t *testing.T) {
 			resumedWith = append(resumedWith, e.InterruptID)
 		}
 		return s.Text("resumed")
-	}), WithCheckpoints(NewMemoryCheckpoints()), WithLogger(quietLogger()))
+	}), WithCheckpoints(agui.NewMemoryCheckpoints()), WithLogger(quietLogger()))
 	srv := httptest.NewServer(h)
 	defer srv.Close()
 	c := &Client{URL: srv.URL}
@@ -163,7 +164,7 @@ func TestCheckpoints(t *testing.T) {
 	if err := run("r1"); err != nil {
 		t.Fatal(err)
 	}
-	var he *HTTPError
+	var he *agui.HTTPError
 	if err := run("r2"); !errors.As(err, &he) || he.StatusCode != http.StatusConflict || !strings.Contains(string(he.Body), "i1, i2") {
 		t.Fatalf("a run that ignores the open interrupts: %v", err)
 	}
@@ -191,7 +192,7 @@ func runInThread(threadID, runID string, resume ...agui.ResumeEntry) *agui.RunAg
 
 // hookedCheckpoints calls beforeSet before each SetInterrupts.
 type hookedCheckpoints struct {
-	Checkpoints
+	agui.Checkpoints
 	beforeSet func()
 }
 
@@ -214,7 +215,7 @@ func TestConcurrentResumesOfOneInterrupt(t *testing.T) {
 		acting <- struct{}{}
 		<-release
 		return s.Text("paid")
-	}), WithCheckpoints(NewMemoryCheckpoints()), WithLogger(quietLogger()))
+	}), WithCheckpoints(agui.NewMemoryCheckpoints()), WithLogger(quietLogger()))
 	srv := httptest.NewServer(h)
 	defer srv.Close()
 	c := &Client{URL: srv.URL}
@@ -229,7 +230,7 @@ func TestConcurrentResumesOfOneInterrupt(t *testing.T) {
 		t.Fatal(err)
 	}
 	<-acting
-	var he *HTTPError
+	var he *agui.HTTPError
 	if _, err := c.Run(ctx, runInThread("t1", "r3", approve)); !errors.As(err, &he) || he.StatusCode != http.StatusConflict {
 		t.Errorf("a second resume while the first runs: %v", err)
 	}
@@ -247,7 +248,7 @@ func TestConcurrentResumesOfOneInterrupt(t *testing.T) {
 // them, however slow the store, and its resume answers them.
 func TestCheckpointIsKeptBeforeRunFinished(t *testing.T) {
 	var resumedWith []string
-	memory := NewMemoryCheckpoints()
+	memory := agui.NewMemoryCheckpoints()
 	store := hookedCheckpoints{memory, func() { time.Sleep(50 * time.Millisecond) }}
 	h := NewHandler(AgentFunc(func(ctx context.Context, in *agui.RunAgentInput, s *Stream) error {
 		if in.RunID == "r1" {
@@ -311,7 +312,7 @@ func (w leaveOnRunFinished) Flush() { w.ResponseWriter.(http.Flusher).Flush() }
 // client goes as soon as it has RUN_FINISHED still answers the thread's
 // interrupts.
 func TestCheckpointClearedWhenTheClientLeavesOnRunFinished(t *testing.T) {
-	store := NewMemoryCheckpoints()
+	store := agui.NewMemoryCheckpoints()
 	h := NewHandler(AgentFunc(func(ctx context.Context, in *agui.RunAgentInput, s *Stream) error {
 		if len(in.Resume) == 0 {
 			return s.Interrupt(agui.Interrupt{ID: "i1", Reason: "approval"})
@@ -383,7 +384,7 @@ func TestCancelEndsTheRunWhenTheAgentIgnoresIt(t *testing.T) {
 	} else if _, ok := fin.Outcome.(*agui.RunFinishedCancelledOutcome); !ok {
 		t.Errorf("outcome %#v", fin.Outcome)
 	}
-	if err := <-late; !errors.Is(err, errCancelled) {
+	if err := <-late; !errors.Is(err, inflight.ErrCancelled) {
 		t.Errorf("the agent's call after the cancel: %v", err)
 	}
 	if got := strings.Join(deltas, ","); got != "before" {
@@ -398,7 +399,7 @@ func TestCancelAfterTheAgentReturned(t *testing.T) {
 	var c *Client
 	var cancelErr error
 	// The checkpoint is kept after the agent returned, before RUN_FINISHED.
-	store := hookedCheckpoints{NewMemoryCheckpoints(), func() {
+	store := hookedCheckpoints{agui.NewMemoryCheckpoints(), func() {
 		// Bounded: a cancel that waited on the ending run would hang here.
 		ctx, stop := context.WithTimeout(context.Background(), 5*time.Second)
 		defer stop()
@@ -417,7 +418,7 @@ func TestCancelAfterTheAgentReturned(t *testing.T) {
 	}
 	evs := streamed(t, rs)
 	last := evs[len(evs)-1]
-	var he *HTTPError
+	var he *agui.HTTPError
 	if !errors.As(cancelErr, &he) || he.StatusCode != http.StatusNotFound {
 		t.Errorf("a cancel after the agent returned: %v", cancelErr)
 	}
@@ -473,7 +474,7 @@ func TestRunIDsAreScopedToTheirThread(t *testing.T) {
 func TestCancelIsTheCallersOwn(t *testing.T) {
 	started := make(chan string, 1)
 	h := NewHandler(AgentFunc(func(ctx context.Context, in *agui.RunAgentInput, s *Stream) error {
-		started <- CallerFrom(ctx)
+		started <- agui.CallerFrom(ctx)
 		<-ctx.Done()
 		return ctx.Err()
 	}), WithLogger(quietLogger()), WithAuthenticator(func(r *http.Request) (string, error) {
@@ -497,7 +498,7 @@ func TestCancelIsTheCallersOwn(t *testing.T) {
 	if caller := <-started; caller != "alice" {
 		t.Errorf("the agent's caller is %q", caller)
 	}
-	var he *HTTPError
+	var he *agui.HTTPError
 	if err := as("bob").Cancel(ctx, "t1", "r1"); !errors.As(err, &he) || he.StatusCode != http.StatusNotFound {
 		t.Errorf("bob cancelled alice's run: %v", err)
 	}

@@ -65,8 +65,8 @@ func TestCORSPreflightEveryRoute(t *testing.T) {
 	const asked = "authorization,content-type,last-event-id,traceparent"
 	for _, c := range []struct{ method, path string }{
 		{http.MethodPost, "/agent"},
-		{http.MethodGet, "/agent" + CapabilitiesPath},
-		{http.MethodPost, "/agent" + CancelPath},
+		{http.MethodGet, "/agent" + agui.CapabilitiesPath},
+		{http.MethodPost, "/agent" + agui.CancelPath},
 		{http.MethodPost, "/agent" + MetaPath},
 		{http.MethodGet, "/agent" + MetaPath},
 	} {
@@ -112,7 +112,7 @@ func TestCORSActualRequests(t *testing.T) {
 	if resp.Header.Get("Access-Control-Allow-Credentials") != "" {
 		t.Error("credentials allowed without AllowCredentials")
 	}
-	req, _ = http.NewRequest(http.MethodGet, srv.URL+"/agent"+CapabilitiesPath, nil)
+	req, _ = http.NewRequest(http.MethodGet, srv.URL+"/agent"+agui.CapabilitiesPath, nil)
 	req.Header.Set("Origin", pageOrigin)
 	resp, body = do(t, req)
 	if resp.StatusCode != http.StatusOK || resp.Header.Get("Access-Control-Allow-Origin") != pageOrigin || !strings.Contains(body, "streaming") {

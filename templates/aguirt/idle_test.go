@@ -29,7 +29,7 @@ func BenchmarkIdleStreamMemory(b *testing.B) {
 		return nil
 	})
 	plain := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", MediaTypeSSE)
+		w.Header().Set("Content-Type", agui.MediaTypeSSE)
 		w.WriteHeader(http.StatusOK)
 		http.NewResponseController(w).Flush()
 		select {

@@ -17,9 +17,8 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"go.opentelemetry.io/otel/metric"
-
 	agui "github.com/agui-gen/agui-gen/gen/agui"
+	"github.com/agui-gen/agui-gen/runtime/metastore"
 )
 
 // MetaPath is the route, below an agent's endpoint, where META events that
@@ -82,7 +81,7 @@ func (q MetaQuery) Match(m StoredMeta) bool {
 
 // ErrMetaConflict is returned by MetaStore.PutMeta when an event's id is
 // already the thread's for a different event.
-var ErrMetaConflict = errors.New("agui: a META event id is taken by a different event")
+var ErrMetaConflict = metastore.ErrConflict
 
 // MetaStore keeps the META events of threads. PutMeta stores a batch whole
 // or not at all: an event whose id the thread already holds is the same
@@ -211,7 +210,7 @@ func (h *handler) serveMeta(w http.ResponseWriter, r *http.Request) {
 	}
 	if h.cfg.telemetry.Metering() {
 		for _, ev := range events {
-			h.obs.metaEvents.Add(r.Context(), 1, metric.WithAttributes(attrMetaType.String(ev.Payload.MetaType())))
+			h.obs.MetaEvent(r.Context(), ev.Payload.MetaType())
 		}
 	}
 	writeJSON(w, http.StatusOK, MetaIntake{Events: stored})
@@ -529,7 +528,7 @@ func (c *Client) SendMeta(ctx context.Context, threadID, runID string, events ..
 	if runID != "" {
 		q.Set("runId", runID)
 	}
-	data, err := c.call(ctx, http.MethodPost, MetaPath+"?"+q.Encode(), body, maxMetaAnswer)
+	data, err := c.endpoint().Call(ctx, http.MethodPost, MetaPath+"?"+q.Encode(), body, maxMetaAnswer)
 	if err != nil {
 		return nil, err
 	}
@@ -555,7 +554,7 @@ func (c *Client) Meta(ctx context.Context, q MetaQuery) (*MetaPage, error) {
 	if q.Limit > 0 {
 		v.Set("limit", strconv.Itoa(q.Limit))
 	}
-	data, err := c.call(ctx, http.MethodGet, MetaPath+"?"+v.Encode(), nil, maxMetaAnswer)
+	data, err := c.endpoint().Call(ctx, http.MethodGet, MetaPath+"?"+v.Encode(), nil, maxMetaAnswer)
 	if err != nil {
 		return nil, err
 	}
@@ -647,4 +646,81 @@ func ScanMeta(rows MetaRows, threadID string) ([]StoredMeta, error) {
 		out = append(out, m)
 	}
 	return out, rows.Err()
+}
+
+// SQLStore is a MetaStore, Checkpoints and ThreadOwners over one of the
+// runtime's SQL stores (metasqlite.Open, metapg.Open), which keep events
+// and interrupts as their JSON: it encodes and decodes them.
+type SQLStore struct{ b metastore.Backend }
+
+// NewSQLStore serves b's tables as this package's types.
+func NewSQLStore(b metastore.Backend) *SQLStore { return &SQLStore{b: b} }
+
+// Close closes the database.
+func (s *SQLStore) Close() error { return s.b.Close() }
+
+// PutMeta implements MetaStore: the batch in one transaction.
+func (s *SQLStore) PutMeta(ctx context.Context, threadID, runID string, events []*agui.MetaEvent) ([]StoredMeta, error) {
+	puts := make([]metastore.Put, len(events))
+	for i, ev := range events {
+		puts[i] = metastore.Put{ID: *ev.ID, MetaType: ev.Payload.MetaType(), MessageID: ev.MessageID(), Event: ev.AppendJSON(nil)}
+	}
+	rows, err := s.b.PutMeta(ctx, threadID, runID, puts)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]StoredMeta, len(rows))
+	for i, r := range rows {
+		out[i] = StoredMeta{Seq: r.Seq, ThreadID: threadID, RunID: r.RunID, Received: r.Received, Event: events[i]}
+	}
+	return out, nil
+}
+
+// Meta implements MetaStore.
+func (s *SQLStore) Meta(ctx context.Context, q MetaQuery) ([]StoredMeta, error) {
+	limit := q.Limit
+	if limit <= 0 {
+		limit = DefaultMetaPage
+	}
+	rows, err := s.b.Meta(ctx, metastore.Query{ThreadID: q.ThreadID, MetaType: q.MetaType, MessageID: q.MessageID, RunID: q.RunID, After: q.After, Limit: limit})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]StoredMeta, len(rows))
+	for i, r := range rows {
+		ev := new(agui.MetaEvent)
+		if err := ev.UnmarshalJSON(r.Event); err != nil {
+			return nil, fmt.Errorf("agui: a stored META event does not decode: %w", err)
+		}
+		out[i] = StoredMeta{Seq: r.Seq, ThreadID: q.ThreadID, RunID: r.RunID, Received: r.Received, Event: ev}
+	}
+	return out, nil
+}
+
+// ClaimThread implements ThreadOwners.
+func (s *SQLStore) ClaimThread(ctx context.Context, threadID, caller string) (string, error) {
+	return s.b.ClaimThread(ctx, threadID, caller)
+}
+
+// ThreadOwner implements ThreadOwners.
+func (s *SQLStore) ThreadOwner(ctx context.Context, threadID string) (string, bool, error) {
+	return s.b.ThreadOwner(ctx, threadID)
+}
+
+// Interrupts implements Checkpoints.
+func (s *SQLStore) Interrupts(ctx context.Context, threadID string) ([]agui.Interrupt, error) {
+	data, err := s.b.Interrupts(ctx, threadID)
+	if err != nil {
+		return nil, err
+	}
+	return ParseInterrupts(data)
+}
+
+// SetInterrupts implements Checkpoints.
+func (s *SQLStore) SetInterrupts(ctx context.Context, threadID string, open []agui.Interrupt) error {
+	var data []byte
+	if len(open) > 0 {
+		data = AppendInterrupts(nil, open)
+	}
+	return s.b.SetInterrupts(ctx, threadID, data)
 }

@@ -47,7 +47,7 @@ func TestMetaIntake(t *testing.T) {
 		t.Fatalf("resent: %+v %v", again, err)
 	}
 	// A different event under a taken id is refused, and the batch with it.
-	var he *HTTPError
+	var he *agui.HTTPError
 	if _, err := c.SendMeta(ctx, "t1", "", agui.NewShareMeta(), withID(agui.NewThumbsDownMeta("m1"), "e1")); !errors.As(err, &he) || he.StatusCode != http.StatusConflict {
 		t.Fatalf("a forged id: %v", err)
 	}
@@ -144,7 +144,7 @@ func TestMetaReplayAndAuth(t *testing.T) {
 	store := NewMemoryMeta()
 	srv, c := metaServer(t, store, WithMetaReplay(), WithBearerToken("k"))
 	ctx := context.Background()
-	var he *HTTPError
+	var he *agui.HTTPError
 	if _, err := c.SendMeta(ctx, "t1", "", agui.NewThumbsUpMeta("m1")); !errors.As(err, &he) || he.StatusCode != 401 {
 		t.Fatalf("without the token: %v", err)
 	}

@@ -2,10 +2,10 @@ package aguirt
 
 import (
 	"context"
-	"encoding/binary"
 	"io"
 
 	agui "github.com/agui-gen/agui-gen/gen/agui"
+	"github.com/agui-gen/agui-gen/runtime/aguihttp"
 	"github.com/agui-gen/agui-gen/runtime/sse"
 )
 
@@ -20,7 +20,7 @@ func newProtoWriter(w io.Writer, cfg sse.QueueConfig) *protoWriter {
 	return &protoWriter{newQueue(w, cfg)}
 }
 
-func (p *protoWriter) ContentType() string { return MediaTypeProto }
+func (p *protoWriter) ContentType() string { return aguihttp.MediaTypeProto }
 
 // WriteEvent queues one frame. META has no protobuf form: it goes as the
 // CUSTOM event that carries it. Any other event without one is skipped.
@@ -29,12 +29,6 @@ func (p *protoWriter) WriteEvent(ctx context.Context, ev agui.Event) error {
 		ev = MetaAsCustom(m)
 	}
 	return p.Append(ctx, func(b []byte) []byte {
-		at := len(b)
-		b, ok := agui.AppendEventProto(append(b, 0, 0, 0, 0), ev)
-		if !ok {
-			return b[:at]
-		}
-		binary.BigEndian.PutUint32(b[at:at+4], uint32(len(b)-at-4))
-		return b
+		return aguihttp.AppendFrame(b, func(b []byte) ([]byte, bool) { return agui.AppendEventProto(b, ev) })
 	})
 }

@@ -333,21 +333,6 @@ func TestInvoke(t *testing.T) {
 	}
 }
 
-func TestPrefersProto(t *testing.T) {
-	for accept, want := range map[string]bool{
-		"": false, "text/event-stream": false, MediaTypeProto: true, "*/*": false, "application/*": false,
-		MediaTypeProto + ";q=0.5, text/event-stream": false, MediaTypeProto + ";q=0": false,
-		MediaTypeProto + ", text/event-stream;q=0.5": true, MediaTypeProto + ", text/event-stream": true,
-		MediaTypeProto + ";q=0.5, */*;q=0.1": true, MediaTypeProto + ";q=0.5, text/event-stream;q=0, */*": true,
-		"*/*, " + MediaTypeProto + ";q=0": false, "text/*": false, "application/json": false,
-		"text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8": false, // a browser's
-	} {
-		if got := prefersProto(accept); got != want {
-			t.Errorf("prefersProto(%q) = %v, want %v", accept, got, want)
-		}
-	}
-}
-
 func TestListenDefaultsToLoopback(t *testing.T) {
 	l, err := Listen(":0")
 	if err != nil {
@@ -376,17 +361,17 @@ func TestProtobufWhenPreferred(t *testing.T) {
 	h := NewHandler(AgentFunc(func(_ context.Context, _ *agui.RunAgentInput, s *Stream) error {
 		return s.Text("hi")
 	}), WithLogger(quietLogger()))
-	if ct := post(t, h, runInput, map[string]string{"Accept": "*/*"}).Header().Get("Content-Type"); ct != MediaTypeSSE {
+	if ct := post(t, h, runInput, map[string]string{"Accept": "*/*"}).Header().Get("Content-Type"); ct != agui.MediaTypeSSE {
 		t.Errorf("Accept */* got Content-Type %q, want SSE", ct)
 	}
 	// A client that declares no protocol version predates the protobuf
 	// transport the ledger numbers: it gets SSE whatever it asks for.
-	if ct := post(t, h, runInput, map[string]string{"Accept": MediaTypeProto}).Header().Get("Content-Type"); ct != MediaTypeSSE {
+	if ct := post(t, h, runInput, map[string]string{"Accept": agui.MediaTypeProto}).Header().Get("Content-Type"); ct != agui.MediaTypeSSE {
 		t.Errorf("a client without a protocol version asking for protobuf got %q, want SSE", ct)
 	}
 	declared := `{"threadId":"t1","runId":"r1","protocolVersion":"1.0","messages":[{"id":"u1","role":"user","content":"hi"}]}`
-	rec := post(t, h, declared, map[string]string{"Accept": MediaTypeProto + ", */*;q=0.1"})
-	if ct := rec.Header().Get("Content-Type"); ct != MediaTypeProto {
+	rec := post(t, h, declared, map[string]string{"Accept": agui.MediaTypeProto + ", */*;q=0.1"})
+	if ct := rec.Header().Get("Content-Type"); ct != agui.MediaTypeProto {
 		t.Fatalf("Content-Type %q", ct)
 	}
 	body := rec.Body.Bytes()
@@ -406,7 +391,7 @@ func TestProtobufWhenPreferred(t *testing.T) {
 	if frames != 5 {
 		t.Errorf("%d frames", frames)
 	}
-	if rec := post(t, h, runInput, map[string]string{"Accept": "text/event-stream"}); rec.Header().Get("Content-Type") != MediaTypeSSE {
+	if rec := post(t, h, runInput, map[string]string{"Accept": "text/event-stream"}); rec.Header().Get("Content-Type") != agui.MediaTypeSSE {
 		t.Errorf("SSE not chosen for text/event-stream")
 	}
 }
@@ -616,26 +601,5 @@ func TestSubagentInterruptsSuspendIt(t *testing.T) {
 	out, ok := fin.Outcome.(*agui.RunFinishedInterruptOutcome)
 	if !ok || len(out.Interrupts) != 1 || out.Interrupts[0].SubagentRunID == nil || *out.Interrupts[0].SubagentRunID != innerID {
 		t.Errorf("RUN_FINISHED %s", fin.AppendJSON(nil))
-	}
-}
-
-// A client gets the latest earlier version no later than its own; one
-// older than all of them, or declaring none, the oldest; one of ours or a
-// later version, or an unreadable one, ours ("").
-func TestStreamVersion(t *testing.T) {
-	earlier := []string{"1.0", "1.2"}
-	for declared, want := range map[string]string{"": "1.0", "0.9": "1.0", "1.0": "1.0", "1.1": "1.0", "1.2": "1.2",
-		"1.3": "", "1.4": "", "2.0": "", "one": ""} {
-		var d *string
-		if declared != "" {
-			d = &declared
-		}
-		if got := streamVersion(d, earlier, "1.3"); got != want {
-			t.Errorf("a client declaring %q gets %q, want %q", declared, got, want)
-		}
-	}
-	v := "1.0"
-	if got := streamVersion(&v, nil, "1.3"); got != "" {
-		t.Errorf("with no earlier version: %q", got)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	agui "github.com/agui-gen/agui-gen/gen/agui"
+	"github.com/agui-gen/agui-gen/runtime/aguihttp"
 	"github.com/agui-gen/agui-gen/runtime/sse"
 )
 
@@ -63,7 +64,7 @@ func newSSEWriter(w io.Writer, cfg sse.QueueConfig) *sseWriter {
 	return &sseWriter{newQueue(w, cfg)}
 }
 
-func (s *sseWriter) ContentType() string { return MediaTypeSSE }
+func (s *sseWriter) ContentType() string { return aguihttp.MediaTypeSSE }
 
 func (s *sseWriter) WriteEvent(ctx context.Context, ev agui.Event) error {
 	return s.Append(ctx, func(b []byte) []byte { return sse.AppendEventFunc(b, "", "", ev.AppendJSON) })

@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 
 	agui "github.com/agui-gen/agui-gen/gen/agui"
+	"github.com/agui-gen/agui-gen/runtime/aguihttp"
+	"github.com/agui-gen/agui-gen/runtime/aguitel"
 )
 
 // ErrRunOver is returned by a Stream once its run has finished or failed.
@@ -74,7 +76,7 @@ type runState struct {
 	// version, after the run's own checks.
 	down *downgrader
 	// tel, when set, takes each event sent, for the run's telemetry.
-	tel *runTelemetry
+	tel *aguitel.Run
 }
 
 func newStream(ctx context.Context, w eventSink, threadID, runID string) *Stream {
@@ -132,7 +134,7 @@ func (s *Stream) send(ev agui.Event) error {
 		return err
 	}
 	if s.run.tel != nil {
-		s.run.tel.event(sent)
+		observe(s.run.tel, sent)
 	}
 	return nil
 }
@@ -782,8 +784,8 @@ func declaredVersion(consumer *string) string {
 	if consumer == nil {
 		return protocolVersion
 	}
-	c, ok1 := parseMajorMinor(*consumer)
-	o, ok2 := parseMajorMinor(protocolVersion)
+	c, ok1 := aguihttp.ParseMajorMinor(*consumer)
+	o, ok2 := aguihttp.ParseMajorMinor(protocolVersion)
 	if ok1 && ok2 && c[0] == o[0] && c[1] < o[1] {
 		return *consumer
 	}

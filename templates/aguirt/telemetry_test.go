@@ -92,17 +92,17 @@ func TestRunTelemetry(t *testing.T) {
 			t.Errorf("%s is not a child of %s in one trace", link.child.Name, link.parent.Name)
 		}
 	}
-	for key, want := range map[attribute.Key]string{attrThreadID: "t1", attrRunID: "r1", attrOutcome: "success", attrEventsCount: itoa(n)} {
+	for key, want := range map[attribute.Key]string{attribute.Key("agui.thread_id"): "t1", attribute.Key("agui.run_id"): "r1", attribute.Key("agui.run.outcome"): "success", attribute.Key("agui.events.count"): itoa(n)} {
 		if got := spanAttr(run, key); got != want {
 			t.Errorf("agui.run %s = %q, want %q", key, got, want)
 		}
 	}
-	for key, want := range map[attribute.Key]string{attrOperation: "invoke_agent", "gen_ai.agent.name": "helper", "gen_ai.conversation.id": "t1", "gen_ai.system": "_OTHER"} {
+	for key, want := range map[attribute.Key]string{attribute.Key("gen_ai.operation.name"): "invoke_agent", "gen_ai.agent.name": "helper", "gen_ai.conversation.id": "t1", "gen_ai.system": "_OTHER"} {
 		if got := spanAttr(agentSpan, key); got != want {
 			t.Errorf("invoke_agent %s = %q, want %q", key, got, want)
 		}
 	}
-	if spanAttr(tool, attrToolName) != "search" || spanAttr(tool, attrToolCallID) == "" {
+	if spanAttr(tool, attribute.Key("gen_ai.tool.name")) != "search" || spanAttr(tool, attribute.Key("gen_ai.tool.call.id")) == "" {
 		t.Errorf("execute_tool attributes: %v", tool.Attributes)
 	}
 
@@ -141,10 +141,10 @@ func TestRunTelemetryError(t *testing.T) {
 		t.Fatalf("Wait: %v, RUN_ERROR %v", err, rs.RunError())
 	}
 	run := spanNamed(t, spans.GetSpans(), "agui.run", trace.SpanKindInternal)
-	if spanAttr(run, attrOutcome) != "error" || spanAttr(run, attrErrorType) != "model_unavailable" {
+	if spanAttr(run, attribute.Key("agui.run.outcome")) != "error" || spanAttr(run, attribute.Key("error.type")) != "model_unavailable" {
 		t.Errorf("agui.run of a failed run: %v", run.Attributes)
 	}
-	if agentSpan := spanNamed(t, spans.GetSpans(), "invoke_agent helper", trace.SpanKindInternal); spanAttr(agentSpan, attrErrorType) != "model_unavailable" {
+	if agentSpan := spanNamed(t, spans.GetSpans(), "invoke_agent helper", trace.SpanKindInternal); spanAttr(agentSpan, attribute.Key("error.type")) != "model_unavailable" {
 		t.Errorf("invoke_agent of a failed run: %v", agentSpan.Attributes)
 	}
 }
@@ -170,7 +170,7 @@ func TestMetaTelemetry(t *testing.T) {
 		for _, m := range sm.Metrics {
 			if m.Name == "agui.server.meta_events" {
 				for _, p := range m.Data.(metricdata.Sum[int64]).DataPoints {
-					typ, _ := p.Attributes.Value(attrMetaType)
+					typ, _ := p.Attributes.Value(attribute.Key("agui.meta.type"))
 					got[typ.AsString()] += p.Value
 				}
 			}

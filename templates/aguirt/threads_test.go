@@ -30,22 +30,22 @@ func TestBearerSchemeInAnyCase(t *testing.T) {
 // caller (the bridge's A2A principal) is held to the thread's owner as a
 // handler's run is.
 func TestInvokeHoldsTheThreadToItsCaller(t *testing.T) {
-	owners := NewMemoryCheckpoints()
+	owners := agui.NewMemoryCheckpoints()
 	ran := 0
 	agent := AgentFunc(func(ctx context.Context, in *agui.RunAgentInput, s *Stream) error {
 		ran++
-		if CallerFrom(ctx) != "alice" {
-			t.Errorf("the agent's caller is %q", CallerFrom(ctx))
+		if agui.CallerFrom(ctx) != "alice" {
+			t.Errorf("the agent's caller is %q", agui.CallerFrom(ctx))
 		}
 		return nil
 	})
 	invoke := func(ctx context.Context) error {
 		return Invoke(ctx, agent, runInThread("t1", NewID("run")), func(agui.Event) error { return nil }, WithCheckpoints(owners))
 	}
-	if err := invoke(ContextWithCaller(context.Background(), "alice")); err != nil {
+	if err := invoke(agui.ContextWithCaller(context.Background(), "alice")); err != nil {
 		t.Fatal(err)
 	}
-	if err := invoke(ContextWithCaller(context.Background(), "bob")); !errors.Is(err, ErrThreadNotFound) {
+	if err := invoke(agui.ContextWithCaller(context.Background(), "bob")); !errors.Is(err, agui.ErrThreadNotFound) {
 		t.Errorf("bob's run on alice's thread: %v", err)
 	}
 	// Without a caller nothing is held: the in-process caller decides.
@@ -63,7 +63,7 @@ func TestInvokeHoldsTheThreadToItsCaller(t *testing.T) {
 // request's fault, 400, not the store's 500.
 func TestRunThreadIDsAStoreCannotKeep(t *testing.T) {
 	h := NewHandler(AgentFunc(func(context.Context, *agui.RunAgentInput, *Stream) error { return nil }),
-		WithCheckpoints(NewMemoryCheckpoints()), WithLogger(quietLogger()))
+		WithCheckpoints(agui.NewMemoryCheckpoints()), WithLogger(quietLogger()))
 	for _, id := range []string{strings.Repeat("t", MaxMetaKeyBytes+1), "t\x00"} {
 		body := string((&agui.RunAgentInput{ThreadID: id, RunID: "r", Messages: []agui.Message{}}).AppendJSON(nil))
 		if rec := post(t, h, body, nil); rec.Code != http.StatusBadRequest || !strings.Contains(rec.Body.String(), `"path":"/threadId"`) {

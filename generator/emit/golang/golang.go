@@ -77,7 +77,7 @@ func Package(pkg *ir.Package, opts Options) ([]File, error) {
 		if err != nil {
 			return nil, err
 		}
-		reserved = names
+		reserved = append(names, aguiAPINames()...)
 	}
 	n, err := resolveNames(pkg, reserved...)
 	if err != nil {
@@ -221,5 +221,16 @@ func renderRuntime(fsys fs.FS, dir, importPath, pkgName, source, genImport strin
 		return nil, err
 	}
 	tel, err := renderFile(importPath, pkgName, "telemetry_gen.go", source, emitTelemetry)
-	return append(rt, tel), err
+	if err != nil {
+		return nil, err
+	}
+	rt = append(rt, tel)
+	if dir == "aguirt" {
+		api, err := renderFile(importPath, pkgName, "runtimeapi_gen.go", source, emitAGUIAPI)
+		if err != nil {
+			return nil, err
+		}
+		rt = append(rt, api)
+	}
+	return rt, nil
 }

@@ -33,6 +33,8 @@ func newFile(importPath, pkgName string) *jen.File {
 	f.ImportName(versionPkg, "version")
 	f.ImportName(telemetryPkg, "telemetry")
 	f.ImportName(a2arpcPkg, "a2arpc")
+	f.ImportName(aguihttpPkg, "aguihttp")
+	f.ImportName(threadsPkg, "threads")
 	return f
 }
 

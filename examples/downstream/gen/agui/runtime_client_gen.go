@@ -4,20 +4,17 @@
 package agui
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"iter"
-	"mime"
 	"net/http"
-	"slices"
-	"strconv"
-	"strings"
 
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/agui-gen/agui-gen/runtime/aguihttp"
+	"github.com/agui-gen/agui-gen/runtime/aguitel"
 	"github.com/agui-gen/agui-gen/runtime/sse"
 )
 
@@ -57,29 +54,10 @@ type Client struct {
 	Telemetry *Telemetry
 }
 
-// HTTPError is a run the server refused before streaming: a response
-// status other than 2xx.
-type HTTPError struct {
-	// StatusCode is the response status, such as 400.
-	StatusCode int
-	// Body is the start of the response body (at most 64 KiB).
-	Body []byte
-	// Header is the response's header.
-	Header http.Header
+// endpoint is where c's requests go.
+func (c *Client) endpoint() aguihttp.Endpoint {
+	return aguihttp.Endpoint{URL: c.URL, HTTPClient: c.HTTPClient, Header: c.Header}
 }
-
-func (e *HTTPError) Error() string {
-	msg := strings.TrimSpace(string(e.Body))
-	if msg == "" {
-		msg = http.StatusText(e.StatusCode)
-	}
-	return "agui: HTTP " + strconv.Itoa(e.StatusCode) + ": " + msg
-}
-
-// ErrTruncated is behind the error of a stream that ended while a run was
-// still active, or before any run began: the run has no outcome, and must
-// not be taken for one that succeeded. What it delivered stays applied.
-var ErrTruncated = errors.New("agui: the stream ended before the run did")
 
 // Run starts a run: it validates input, sends it, and returns the stream of
 // the response once its status is known. A status other than 2xx is an
@@ -100,36 +78,16 @@ func (c *Client) Run(ctx context.Context, input *RunAgentInput) (*RunStream, err
 	if err := in.Validate(); err != nil {
 		return nil, fmt.Errorf("agui: invalid RunAgentInput: %w", err)
 	}
-	ctx, span := startClientRun(ctx, c.Telemetry, &in)
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.URL, bytes.NewReader(in.AppendJSON(nil)))
+	ctx, span := aguitel.StartClientRun(ctx, c.Telemetry, in.ThreadID, in.RunID)
+	ep := c.endpoint()
+	req, err := ep.NewRunRequest(ctx, in.AppendJSON(nil), c.Protobuf, c.Telemetry.Inject)
 	if err != nil {
-		endSpan(span, err)
+		aguitel.EndClientRun(span, err)
 		return nil, err
 	}
-	c.Telemetry.Inject(ctx, req.Header)
-	for k, vs := range c.Header {
-		req.Header[k] = slices.Clone(vs)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	if c.Protobuf {
-		req.Header.Set("Accept", MediaTypeProto+", "+MediaTypeSSE+";q=0.5")
-	} else {
-		req.Header.Set("Accept", MediaTypeSSE)
-	}
-	hc := c.HTTPClient
-	if hc == nil {
-		hc = http.DefaultClient
-	}
-	resp, err := hc.Do(req)
+	resp, err := ep.Open(req)
 	if err != nil {
-		endSpan(span, err)
-		return nil, err
-	}
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		body, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
-		resp.Body.Close()
-		err := &HTTPError{StatusCode: resp.StatusCode, Body: body, Header: resp.Header}
-		endSpan(span, err)
+		aguitel.EndClientRun(span, err)
 		return nil, err
 	}
 	s := &RunStream{body: resp.Body, header: resp.Header, verifier: NewVerifier(), onWarning: c.OnWarning, span: span}
@@ -143,7 +101,7 @@ func (c *Client) Run(ctx context.Context, input *RunAgentInput) (*RunStream, err
 	src, err := newEventSource(resp.Header.Get("Content-Type"), resp.Body, s.warn)
 	if err != nil {
 		resp.Body.Close()
-		endSpan(span, err)
+		aguitel.EndClientRun(span, err)
 		return nil, err
 	}
 	s.src = src
@@ -163,15 +121,11 @@ type eventSource interface {
 // protobuf transport for MediaTypeProto (parameters and case aside), SSE for
 // anything else.
 func newEventSource(contentType string, body io.Reader, warn func(string)) (eventSource, error) {
-	if mt, _, err := mime.ParseMediaType(contentType); err == nil && mt == MediaTypeProto {
-		return &protoSource{r: body, warn: warn}, nil
+	if aguihttp.IsProto(contentType) {
+		return &protoSource{r: aguihttp.NewFrameReader(body), warn: warn}, nil
 	}
-	return &sseSource{r: sse.NewReader(body, MaxFrameBytes), warn: warn}, nil
+	return &sseSource{r: sse.NewReader(body, aguihttp.MaxFrameBytes), warn: warn}, nil
 }
-
-// MaxFrameBytes is the most a client reads of one event before failing the
-// stream: the data of one SSE event, or one protobuf frame.
-const MaxFrameBytes = 10 << 20
 
 // sseSource is the SSE transport: one JSON event per SSE event.
 type sseSource struct {
@@ -230,9 +184,9 @@ func (s *RunStream) Next() (Event, error) {
 			if s.verifier.phase == phaseNone || s.verifier.phase == phaseActive {
 				o := s.verifier.Open()
 				if o.RunID != "" {
-					err = fmt.Errorf("%w (run %q)", ErrTruncated, o.RunID)
+					err = fmt.Errorf("%w (run %q)", aguihttp.ErrTruncated, o.RunID)
 				} else {
-					err = ErrTruncated
+					err = aguihttp.ErrTruncated
 				}
 			}
 			s.finish(err)
@@ -279,40 +233,19 @@ func (s *RunStream) finish(err error) {
 	}
 	s.err = err
 	s.body.Close()
-	endSpan(s.span, err)
+	aguitel.EndClientRun(s.span, err)
 }
 
-// checkVersion judges the producer's declared protocol version: the same
-// or an older minor of this major passes quietly; a newer minor, another
-// major, or something that is not MAJOR.MINOR is served anyway, with a
-// warning. An absent declaration (a producer from before versions) passes.
+// checkVersion judges the producer's declared protocol version (see
+// aguihttp.ProducerVersionWarning). An absent declaration (a producer from
+// before versions) passes.
 func (s *RunStream) checkVersion(v *string) {
-	if v == nil || *v == ProtocolVersion {
+	if v == nil {
 		return
 	}
-	theirs, ok1 := parseMajorMinor(*v)
-	ours, ok2 := parseMajorMinor(ProtocolVersion)
-	switch {
-	case !ok1 || !ok2:
-		s.warn(fmt.Sprintf("cannot interpret the producer's protocolVersion %q; proceeding as %s", *v, ProtocolVersion))
-	case theirs[0] != ours[0]:
-		s.warn(fmt.Sprintf("the producer speaks protocol %s, a different major version from this client's %s; proceeding", *v, ProtocolVersion))
-	case theirs[1] > ours[1]:
-		s.warn(fmt.Sprintf("the producer speaks protocol %s, newer than this client's %s; proceeding, stripping what this version does not know", *v, ProtocolVersion))
+	if msg := aguihttp.ProducerVersionWarning(*v, ProtocolVersion); msg != "" {
+		s.warn(msg)
 	}
-}
-
-func parseMajorMinor(v string) ([2]int, bool) {
-	major, minor, ok := strings.Cut(v, ".")
-	if !ok {
-		return [2]int{}, false
-	}
-	a, err1 := strconv.Atoi(major)
-	b, err2 := strconv.Atoi(minor)
-	if err1 != nil || err2 != nil || a < 0 || b < 0 || strings.HasPrefix(major, "+") || strings.HasPrefix(minor, "+") {
-		return [2]int{}, false
-	}
-	return [2]int{a, b}, true
 }
 
 // Events returns an iterator over the rest of the stream: each event with
@@ -354,7 +287,7 @@ func (s *RunStream) Wait() error {
 func (s *RunStream) Close() error {
 	if s.err == nil {
 		s.err = errors.New("agui: the run stream was closed")
-		endSpan(s.span, nil)
+		aguitel.EndClientRun(s.span, nil)
 	}
 	return s.body.Close()
 }

@@ -9,16 +9,6 @@ import "github.com/agui-gen/agui-gen/runtime/crossorigin"
 // WithCORS. It is crossorigin.CORS, one type for both protocols.
 type CORS = crossorigin.CORS
 
-// corsHeaders are the request headers an AG-UI client may send: the body's
-// and the answer's types, a bearer token, the event a resume starts after,
-// and the trace context.
-var corsHeaders = []string{"Accept", "Authorization", "Content-Type", "Last-Event-ID", "traceparent", "tracestate", "baggage"}
-
-// corsExposed are the response headers a page may read besides the ones
-// every page may (Content-Type among them): why a call was refused, and
-// when to try again.
-var corsExposed = []string{"Retry-After", "WWW-Authenticate"}
-
 // WithCORS answers the CORS preflights of every route of the handler (a
 // run, …/capabilities, …/cancel, …/meta) and lets the pages of c's origins
 // read the answers, streams included. A request from another origin gets
