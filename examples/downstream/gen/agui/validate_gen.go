@@ -25,7 +25,7 @@ func (x *TextMessageStartEvent) validate() *Error {
 	}
 	if x.Role != nil {
 		if !(*x.Role).Valid() {
-			return wire.EnumError("role", string((*x.Role)), "\"developer\", \"system\", \"assistant\", \"user\"")
+			return wire.EnumError("role", string(*x.Role), "\"developer\", \"system\", \"assistant\", \"user\"")
 		}
 	}
 	return nil
@@ -72,7 +72,7 @@ func (x *TextMessageChunkEvent) validate() *Error {
 	}
 	if x.Role != nil {
 		if !(*x.Role).Valid() {
-			return wire.EnumError("role", string((*x.Role)), "\"developer\", \"system\", \"assistant\", \"user\"")
+			return wire.EnumError("role", string(*x.Role), "\"developer\", \"system\", \"assistant\", \"user\"")
 		}
 	}
 	return nil
@@ -681,51 +681,51 @@ func (x *TokenUsage) validate() *Error {
 		return wire.RequiredError("")
 	}
 	if x.InputTokens != nil {
-		if (*x.InputTokens) < 0 {
-			return wire.ValidationError("inputTokens", "minimum", strconv.FormatInt((*x.InputTokens), 10)+" is less than the minimum 0")
+		if *x.InputTokens < 0 {
+			return wire.ValidationError("inputTokens", "minimum", strconv.FormatInt(*x.InputTokens, 10)+" is less than the minimum 0")
 		}
-		if (*x.InputTokens) > 9007199254740991 {
-			return wire.ValidationError("inputTokens", "maximum", strconv.FormatInt((*x.InputTokens), 10)+" is greater than the maximum 9007199254740991")
+		if *x.InputTokens > 9007199254740991 {
+			return wire.ValidationError("inputTokens", "maximum", strconv.FormatInt(*x.InputTokens, 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
 	if x.OutputTokens != nil {
-		if (*x.OutputTokens) < 0 {
-			return wire.ValidationError("outputTokens", "minimum", strconv.FormatInt((*x.OutputTokens), 10)+" is less than the minimum 0")
+		if *x.OutputTokens < 0 {
+			return wire.ValidationError("outputTokens", "minimum", strconv.FormatInt(*x.OutputTokens, 10)+" is less than the minimum 0")
 		}
-		if (*x.OutputTokens) > 9007199254740991 {
-			return wire.ValidationError("outputTokens", "maximum", strconv.FormatInt((*x.OutputTokens), 10)+" is greater than the maximum 9007199254740991")
+		if *x.OutputTokens > 9007199254740991 {
+			return wire.ValidationError("outputTokens", "maximum", strconv.FormatInt(*x.OutputTokens, 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
 	if x.TotalTokens != nil {
-		if (*x.TotalTokens) < 0 {
-			return wire.ValidationError("totalTokens", "minimum", strconv.FormatInt((*x.TotalTokens), 10)+" is less than the minimum 0")
+		if *x.TotalTokens < 0 {
+			return wire.ValidationError("totalTokens", "minimum", strconv.FormatInt(*x.TotalTokens, 10)+" is less than the minimum 0")
 		}
-		if (*x.TotalTokens) > 9007199254740991 {
-			return wire.ValidationError("totalTokens", "maximum", strconv.FormatInt((*x.TotalTokens), 10)+" is greater than the maximum 9007199254740991")
+		if *x.TotalTokens > 9007199254740991 {
+			return wire.ValidationError("totalTokens", "maximum", strconv.FormatInt(*x.TotalTokens, 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
 	if x.ReasoningTokens != nil {
-		if (*x.ReasoningTokens) < 0 {
-			return wire.ValidationError("reasoningTokens", "minimum", strconv.FormatInt((*x.ReasoningTokens), 10)+" is less than the minimum 0")
+		if *x.ReasoningTokens < 0 {
+			return wire.ValidationError("reasoningTokens", "minimum", strconv.FormatInt(*x.ReasoningTokens, 10)+" is less than the minimum 0")
 		}
-		if (*x.ReasoningTokens) > 9007199254740991 {
-			return wire.ValidationError("reasoningTokens", "maximum", strconv.FormatInt((*x.ReasoningTokens), 10)+" is greater than the maximum 9007199254740991")
+		if *x.ReasoningTokens > 9007199254740991 {
+			return wire.ValidationError("reasoningTokens", "maximum", strconv.FormatInt(*x.ReasoningTokens, 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
 	if x.CachedInputTokens != nil {
-		if (*x.CachedInputTokens) < 0 {
-			return wire.ValidationError("cachedInputTokens", "minimum", strconv.FormatInt((*x.CachedInputTokens), 10)+" is less than the minimum 0")
+		if *x.CachedInputTokens < 0 {
+			return wire.ValidationError("cachedInputTokens", "minimum", strconv.FormatInt(*x.CachedInputTokens, 10)+" is less than the minimum 0")
 		}
-		if (*x.CachedInputTokens) > 9007199254740991 {
-			return wire.ValidationError("cachedInputTokens", "maximum", strconv.FormatInt((*x.CachedInputTokens), 10)+" is greater than the maximum 9007199254740991")
+		if *x.CachedInputTokens > 9007199254740991 {
+			return wire.ValidationError("cachedInputTokens", "maximum", strconv.FormatInt(*x.CachedInputTokens, 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
 	if x.CacheWriteInputTokens != nil {
-		if (*x.CacheWriteInputTokens) < 0 {
-			return wire.ValidationError("cacheWriteInputTokens", "minimum", strconv.FormatInt((*x.CacheWriteInputTokens), 10)+" is less than the minimum 0")
+		if *x.CacheWriteInputTokens < 0 {
+			return wire.ValidationError("cacheWriteInputTokens", "minimum", strconv.FormatInt(*x.CacheWriteInputTokens, 10)+" is less than the minimum 0")
 		}
-		if (*x.CacheWriteInputTokens) > 9007199254740991 {
-			return wire.ValidationError("cacheWriteInputTokens", "maximum", strconv.FormatInt((*x.CacheWriteInputTokens), 10)+" is greater than the maximum 9007199254740991")
+		if *x.CacheWriteInputTokens > 9007199254740991 {
+			return wire.ValidationError("cacheWriteInputTokens", "maximum", strconv.FormatInt(*x.CacheWriteInputTokens, 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
 	return nil
@@ -1309,19 +1309,19 @@ func (x *ExecutionCapabilities) validate() *Error {
 		return wire.RequiredError("")
 	}
 	if x.MaxIterations != nil {
-		if (*x.MaxIterations) < 0 {
-			return wire.ValidationError("maxIterations", "minimum", strconv.FormatInt((*x.MaxIterations), 10)+" is less than the minimum 0")
+		if *x.MaxIterations < 0 {
+			return wire.ValidationError("maxIterations", "minimum", strconv.FormatInt(*x.MaxIterations, 10)+" is less than the minimum 0")
 		}
-		if (*x.MaxIterations) > 9007199254740991 {
-			return wire.ValidationError("maxIterations", "maximum", strconv.FormatInt((*x.MaxIterations), 10)+" is greater than the maximum 9007199254740991")
+		if *x.MaxIterations > 9007199254740991 {
+			return wire.ValidationError("maxIterations", "maximum", strconv.FormatInt(*x.MaxIterations, 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
 	if x.MaxExecutionTime != nil {
-		if (*x.MaxExecutionTime) < 0 {
-			return wire.ValidationError("maxExecutionTime", "minimum", strconv.FormatInt((*x.MaxExecutionTime), 10)+" is less than the minimum 0")
+		if *x.MaxExecutionTime < 0 {
+			return wire.ValidationError("maxExecutionTime", "minimum", strconv.FormatInt(*x.MaxExecutionTime, 10)+" is less than the minimum 0")
 		}
-		if (*x.MaxExecutionTime) > 9007199254740991 {
-			return wire.ValidationError("maxExecutionTime", "maximum", strconv.FormatInt((*x.MaxExecutionTime), 10)+" is greater than the maximum 9007199254740991")
+		if *x.MaxExecutionTime > 9007199254740991 {
+			return wire.ValidationError("maxExecutionTime", "maximum", strconv.FormatInt(*x.MaxExecutionTime, 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
 	return nil
@@ -1584,19 +1584,19 @@ func (x *MetaEvent) validate() *Error {
 		return wire.RequiredError("")
 	}
 	if x.ID != nil {
-		if utf8.RuneCountInString((*x.ID)) < 1 {
+		if utf8.RuneCountInString(*x.ID) < 1 {
 			return wire.ValidationError("id", "minLength", "is shorter than 1 characters")
 		}
-		if utf8.RuneCountInString((*x.ID)) > 256 {
+		if utf8.RuneCountInString(*x.ID) > 256 {
 			return wire.ValidationError("id", "maxLength", "is longer than 256 characters")
 		}
 	}
 	if x.Timestamp != nil {
-		if (*x.Timestamp) < -9007199254740991 {
-			return wire.ValidationError("timestamp", "minimum", strconv.FormatInt((*x.Timestamp), 10)+" is less than the minimum -9007199254740991")
+		if *x.Timestamp < -9007199254740991 {
+			return wire.ValidationError("timestamp", "minimum", strconv.FormatInt(*x.Timestamp, 10)+" is less than the minimum -9007199254740991")
 		}
-		if (*x.Timestamp) > 9007199254740991 {
-			return wire.ValidationError("timestamp", "maximum", strconv.FormatInt((*x.Timestamp), 10)+" is greater than the maximum 9007199254740991")
+		if *x.Timestamp > 9007199254740991 {
+			return wire.ValidationError("timestamp", "maximum", strconv.FormatInt(*x.Timestamp, 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
 	if x.RawEvent != nil {
@@ -1698,11 +1698,11 @@ func (x *CopyPayload) validate() *Error {
 		return wire.RequiredError("")
 	}
 	if x.Length != nil {
-		if (*x.Length) < 0 {
-			return wire.ValidationError("length", "minimum", strconv.FormatInt((*x.Length), 10)+" is less than the minimum 0")
+		if *x.Length < 0 {
+			return wire.ValidationError("length", "minimum", strconv.FormatInt(*x.Length, 10)+" is less than the minimum 0")
 		}
-		if (*x.Length) > 9007199254740991 {
-			return wire.ValidationError("length", "maximum", strconv.FormatInt((*x.Length), 10)+" is greater than the maximum 9007199254740991")
+		if *x.Length > 9007199254740991 {
+			return wire.ValidationError("length", "maximum", strconv.FormatInt(*x.Length, 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
 	return nil
@@ -1738,10 +1738,10 @@ func (x *RatingPayload) validate() *Error {
 		return err
 	}
 	if x.MaxRating != nil {
-		if err := wire.CheckFinite("maxRating", (*x.MaxRating)); err != nil {
+		if err := wire.CheckFinite("maxRating", *x.MaxRating); err != nil {
 			return err
 		}
-		if err := wire.CheckMinimum("maxRating", (*x.MaxRating), 1.0); err != nil {
+		if err := wire.CheckMinimum("maxRating", *x.MaxRating, 1.0); err != nil {
 			return err
 		}
 	}
@@ -1780,13 +1780,13 @@ func (x *ModerationPayload) validate() *Error {
 		return wire.EnumError("action", string(x.Action), "\"flag\", \"hide\", \"remove\", \"allow\"")
 	}
 	if x.Confidence != nil {
-		if err := wire.CheckFinite("confidence", (*x.Confidence)); err != nil {
+		if err := wire.CheckFinite("confidence", *x.Confidence); err != nil {
 			return err
 		}
-		if err := wire.CheckMinimum("confidence", (*x.Confidence), 0.0); err != nil {
+		if err := wire.CheckMinimum("confidence", *x.Confidence, 0.0); err != nil {
 			return err
 		}
-		if err := wire.CheckMaximum("confidence", (*x.Confidence), 1.0); err != nil {
+		if err := wire.CheckMaximum("confidence", *x.Confidence, 1.0); err != nil {
 			return err
 		}
 	}
@@ -1796,11 +1796,11 @@ func (x *ModerationPayload) validate() *Error {
 // validate checks the members that the types composing BaseEvent take from it.
 func (x *BaseEvent) validate() *Error {
 	if x.Timestamp != nil {
-		if (*x.Timestamp) < -9007199254740991 {
-			return wire.ValidationError("timestamp", "minimum", strconv.FormatInt((*x.Timestamp), 10)+" is less than the minimum -9007199254740991")
+		if *x.Timestamp < -9007199254740991 {
+			return wire.ValidationError("timestamp", "minimum", strconv.FormatInt(*x.Timestamp, 10)+" is less than the minimum -9007199254740991")
 		}
-		if (*x.Timestamp) > 9007199254740991 {
-			return wire.ValidationError("timestamp", "maximum", strconv.FormatInt((*x.Timestamp), 10)+" is greater than the maximum 9007199254740991")
+		if *x.Timestamp > 9007199254740991 {
+			return wire.ValidationError("timestamp", "maximum", strconv.FormatInt(*x.Timestamp, 10)+" is greater than the maximum 9007199254740991")
 		}
 	}
 	if x.RawEvent != nil {
