@@ -1,4 +1,4 @@
-package a2art
+package a2ahttp
 
 import (
 	"context"
@@ -6,15 +6,15 @@ import (
 	"fmt"
 	"io"
 
-	a2a "github.com/agui-gen/agui-gen/gen/a2a"
+	"github.com/agui-gen/agui-gen/runtime/a2arpc"
 	"github.com/agui-gen/agui-gen/runtime/sse"
 )
 
 // readEvents yields the messages of an event stream, each event decoded by
 // decode, until the stream ends, decode fails, an event exceeds max bytes,
 // or the caller stops.
-func readEvents(ctx context.Context, method *a2a.MethodDesc, body io.Reader, max int64, yield func(a2a.ProtoValue, error) bool,
-	decode func(sse.Event) (a2a.ProtoValue, error)) {
+func readEvents(ctx context.Context, method *a2arpc.MethodDesc, body io.Reader, max int64, yield func(a2arpc.ProtoValue, error) bool,
+	decode func(sse.Event) (a2arpc.ProtoValue, error)) {
 	events := sse.NewReader(body, int(max))
 	for {
 		ev, err := events.Next()

@@ -1,4 +1,4 @@
-package a2art
+package a2ahttp
 
 import (
 	"bytes"
@@ -9,28 +9,30 @@ import (
 	"net/http"
 	"strings"
 
-	a2a "github.com/agui-gen/agui-gen/gen/a2a"
+	"github.com/agui-gen/agui-gen/runtime/a2arpc"
+	"github.com/agui-gen/agui-gen/runtime/telemetry"
 )
 
-// ClientOption configures the client transports and the card resolver.
-type ClientOption func(*clientConfig)
+// ClientOption[C, I] configures the client transports and the card resolver.
+type ClientOption[C Card, I comparable] func(*clientConfig[C, I])
 
-type clientConfig struct {
+type clientConfig[C Card, I comparable] struct {
+	spec        *Spec[C, I]
 	http        *http.Client
 	header      http.Header
 	version     string
 	maxResponse int64
-	factories   map[string]TransportFactory
+	factories   map[string]TransportFactory[C, I]
 	bindings    []string
-	telemetry   *a2a.Telemetry
+	telemetry   *telemetry.Telemetry
 }
 
-// TransportFactory makes the transport of one agent interface; the a2agrpc
-// package has the one for BindingGRPC.
-type TransportFactory func(iface *a2a.AgentInterface, opts ...ClientOption) (a2a.Transport, error)
+// TransportFactory[C, I] makes the transport of one agent interface; the a2agrpc
+// package has the one for a2arpc.BindingGRPC.
+type TransportFactory[C Card, I comparable] func(iface I, opts ...ClientOption[C, I]) (a2arpc.Transport, error)
 
-func newClientConfig(opts []ClientOption) *clientConfig {
-	c := &clientConfig{http: http.DefaultClient, header: http.Header{}, version: a2a.ProtocolVersion, maxResponse: 64 << 20}
+func newClientConfig[C Card, I comparable](spec *Spec[C, I], opts []ClientOption[C, I]) *clientConfig[C, I] {
+	c := &clientConfig[C, I]{spec: spec, http: http.DefaultClient, header: http.Header{}, version: spec.ProtocolVersion, maxResponse: 64 << 20}
 	for _, o := range opts {
 		o(c)
 	}
@@ -38,38 +40,38 @@ func newClientConfig(opts []ClientOption) *clientConfig {
 }
 
 // WithHTTPClient sends requests with client (default http.DefaultClient).
-func WithHTTPClient(client *http.Client) ClientOption {
-	return func(c *clientConfig) { c.http = client }
+func WithHTTPClient[C Card, I comparable](client *http.Client) ClientOption[C, I] {
+	return func(c *clientConfig[C, I]) { c.http = client }
 }
 
 // WithHeader adds a header to every request, such as Authorization.
-func WithHeader(key, value string) ClientOption {
-	return func(c *clientConfig) { c.header.Add(key, value) }
+func WithHeader[C Card, I comparable](key, value string) ClientOption[C, I] {
+	return func(c *clientConfig[C, I]) { c.header.Add(key, value) }
 }
 
 // WithVersion sets the A2A-Version the client sends (default
 // ProtocolVersion).
-func WithVersion(v string) ClientOption { return func(c *clientConfig) { c.version = v } }
+func WithVersion[C Card, I comparable](v string) ClientOption[C, I] { return func(c *clientConfig[C, I]) { c.version = v } }
 
 // ClientHeaders returns the headers opts add to every request, for a
 // transport of another binding (gRPC sends them as metadata).
-func ClientHeaders(opts ...ClientOption) http.Header {
-	return newClientConfig(opts).header
+func ClientHeaders[C Card, I comparable](spec *Spec[C, I], opts ...ClientOption[C, I]) http.Header {
+	return newClientConfig(spec, opts).header
 }
 
 // ClientTelemetry is the Telemetry that opts set (WithClientTelemetry), for
 // a transport made elsewhere (a2agrpc.WithGRPC); nil when none does.
-func ClientTelemetry(opts ...ClientOption) *a2a.Telemetry { return newClientConfig(opts).telemetry }
+func ClientTelemetry[C Card, I comparable](spec *Spec[C, I], opts ...ClientOption[C, I]) *telemetry.Telemetry { return newClientConfig(spec, opts).telemetry }
 
 // WithMaxResponseBytes limits a unary response body, and each event of a
 // stream (default 64 MiB).
-func WithMaxResponseBytes(n int64) ClientOption { return func(c *clientConfig) { c.maxResponse = n } }
+func WithMaxResponseBytes[C Card, I comparable](n int64) ClientOption[C, I] { return func(c *clientConfig[C, I]) { c.maxResponse = n } }
 
 // WithTransport lets NewTransportFromCard use f for interfaces of binding.
-func WithTransport(binding string, f TransportFactory) ClientOption {
-	return func(c *clientConfig) {
+func WithTransport[C Card, I comparable](binding string, f TransportFactory[C, I]) ClientOption[C, I] {
+	return func(c *clientConfig[C, I]) {
 		if c.factories == nil {
-			c.factories = map[string]TransportFactory{}
+			c.factories = map[string]TransportFactory[C, I]{}
 		}
 		c.factories[binding] = f
 	}
@@ -77,11 +79,11 @@ func WithTransport(binding string, f TransportFactory) ClientOption {
 
 // WithPreferredBindings orders the bindings NewTransportFromCard picks
 // from; by default it follows the card's order, the agent's preference.
-func WithPreferredBindings(bindings ...string) ClientOption {
-	return func(c *clientConfig) { c.bindings = bindings }
+func WithPreferredBindings[C Card, I comparable](bindings ...string) ClientOption[C, I] {
+	return func(c *clientConfig[C, I]) { c.bindings = bindings }
 }
 
-func (c *clientConfig) newRequest(ctx context.Context, method, url string, body []byte, contentType, accept string) (*http.Request, error) {
+func (c *clientConfig[C, I]) newRequest(ctx context.Context, method, url string, body []byte, contentType, accept string) (*http.Request, error) {
 	var rd io.Reader
 	if body != nil {
 		rd = bytes.NewReader(body)
@@ -97,13 +99,13 @@ func (c *clientConfig) newRequest(ctx context.Context, method, url string, body 
 		req.Header.Set("Content-Type", contentType)
 	}
 	req.Header.Set("Accept", accept)
-	req.Header.Set(VersionHeader, c.version)
+	req.Header.Set(a2arpc.VersionHeader, c.version)
 	c.telemetry.Inject(ctx, req.Header)
 	return req, nil
 }
 
 // readAll reads a response body within the limit.
-func (c *clientConfig) readAll(res *http.Response) ([]byte, error) {
+func (c *clientConfig[C, I]) readAll(res *http.Response) ([]byte, error) {
 	data, err := io.ReadAll(io.LimitReader(res.Body, c.maxResponse+1))
 	if err != nil {
 		return nil, err
@@ -117,7 +119,7 @@ func (c *clientConfig) readAll(res *http.Response) ([]byte, error) {
 // errorDetails reads the details of an error (JSON-RPC error.data, or
 // google.rpc.Status details): the ErrorInfo reason and metadata, and the
 // field violations of a BadRequest.
-func errorDetails(raw json.RawMessage) (reason string, meta map[string]string, violations []a2a.FieldViolation) {
+func errorDetails(raw json.RawMessage) (reason string, meta map[string]string, violations []a2arpc.FieldViolation) {
 	var details []struct {
 		Type            string            `json:"@type"`
 		Reason          string            `json:"reason"`
@@ -134,12 +136,12 @@ func errorDetails(raw json.RawMessage) (reason string, meta map[string]string, v
 	for _, d := range details {
 		switch d.Type {
 		case "type.googleapis.com/google.rpc.ErrorInfo":
-			if d.Domain == a2a.ErrorDomain || d.Domain == "" {
+			if d.Domain == a2arpc.ErrorDomain || d.Domain == "" {
 				reason, meta = d.Reason, d.Metadata
 			}
 		case "type.googleapis.com/google.rpc.BadRequest":
 			for _, v := range d.FieldViolations {
-				violations = append(violations, a2a.FieldViolation{Field: v.Field, Description: v.Description})
+				violations = append(violations, a2arpc.FieldViolation{Field: v.Field, Description: v.Description})
 			}
 		}
 	}
@@ -157,7 +159,7 @@ func httpError(res *http.Response, body []byte) error {
 	if res.StatusCode == http.StatusNotFound {
 		code = 12 // a path the server does not know, not a task it lacks
 	}
-	return a2a.ErrorFromStatus(code, "", fmt.Sprintf("HTTP %s: %s", res.Status, text))
+	return a2arpc.ErrorFromStatus(code, "", fmt.Sprintf("HTTP %s: %s", res.Status, text))
 }
 
 // grpcCodeForHTTP is the google.rpc.Code an HTTP status stands for when a
@@ -176,4 +178,12 @@ func grpcCodeForHTTP(status int) int {
 		return 12 // UNIMPLEMENTED
 	}
 	return 2 // UNKNOWN
+}
+
+// WithClientTelemetry sends the client's traces and metrics where t says
+// (default: OpenTelemetry's global providers). Each call is a span named
+// after its method, of kind CLIENT, whose trace context the request
+// carries.
+func WithClientTelemetry[C Card, I comparable](t *telemetry.Telemetry) ClientOption[C, I] {
+	return func(c *clientConfig[C, I]) { c.telemetry = t }
 }

@@ -1,4 +1,4 @@
-package a2art
+package a2ahttp
 
 import (
 	"bytes"
@@ -10,7 +10,8 @@ import (
 	"strconv"
 	"strings"
 
-	a2a "github.com/agui-gen/agui-gen/gen/a2a"
+	"github.com/agui-gen/agui-gen/runtime/a2arpc"
+	"github.com/agui-gen/agui-gen/runtime/a2acall"
 )
 
 // WithEarlierVersions names the earlier protocol versions (Major.Minor) the
@@ -18,16 +19,16 @@ import (
 // (a2a.CompatVersions: 0.3 unless generated without it). By default all of
 // them; WithEarlierVersions() serves none, and a request of such a version
 // is then refused with VERSION_NOT_SUPPORTED.
-func WithEarlierVersions(versions ...string) ServerOption {
-	return func(c *serverConfig) { c.compat = EarlierVersions(versions...) }
+func WithEarlierVersions[C Card, I comparable](versions ...string) ServerOption[C, I] {
+	return func(c *serverConfig[C, I]) { c.compat = EarlierVersions(c.spec.CompatVersions(), versions...) }
 }
 
-// EarlierVersions returns the earlier versions the package was generated to
-// serve (CompatVersions) that versions names (Major.Minor), for the
-// bindings' WithEarlierVersions options.
-func EarlierVersions(versions ...string) []*a2a.CompatVersion {
-	var out []*a2a.CompatVersion
-	for _, v := range a2a.CompatVersions() {
+// EarlierVersions returns those of all, the earlier versions the package
+// was generated to serve (CompatVersions), that versions names
+// (Major.Minor), for the bindings' WithEarlierVersions options.
+func EarlierVersions(all []*a2arpc.CompatVersion, versions ...string) []*a2arpc.CompatVersion {
+	var out []*a2arpc.CompatVersion
+	for _, v := range all {
 		if slices.Contains(versions, v.Version) {
 			out = append(out, v)
 		}
@@ -39,9 +40,9 @@ func EarlierVersions(versions ...string) []*a2a.CompatVersion {
 // JSON-RPC method named name, and the method: a client that names no
 // version speaks 0.3 (whose method names are its own), and one of this
 // major's versions names its version (namedEarlier).
-func (c *serverConfig) compatMethod(name string) (*a2a.CompatVersion, *a2a.CompatMethod) {
+func (c *serverConfig[C, I]) compatMethod(name string) (*a2arpc.CompatVersion, *a2arpc.CompatMethod) {
 	for _, v := range c.compat {
-		if ownBindings(v) {
+		if c.ownBindings(v) {
 			continue
 		}
 		if m := v.Method(name); m != nil {
@@ -55,10 +56,10 @@ func (c *serverConfig) compatMethod(name string) (*a2a.CompatVersion, *a2a.Compa
 // version's method: the client sent no A2A-Version (0.3 clients send none)
 // or named that version. A client that names another version called a
 // method its version does not have.
-func compatVersion(r *http.Request, v *a2a.CompatVersion, method string, info *CallInfo) *a2a.RPCError {
+func compatVersion[C Card](r *http.Request, v *a2arpc.CompatVersion, method string, info *a2acall.CallInfo[C]) *a2arpc.RPCError {
 	if requested := requestedVersion(r); requested != "" {
-		if mm, ok := ParseVersion(requested); !ok || mm != v.Version {
-			return a2a.NewError(a2a.ErrMethodNotFound, "method not found: "+strconv.Quote(method)+" is an A2A "+v.Version+" method")
+		if mm, ok := a2arpc.ParseVersion(requested); !ok || mm != v.Version {
+			return a2arpc.NewError(a2arpc.ErrMethodNotFound, "method not found: "+strconv.Quote(method)+" is an A2A "+v.Version+" method")
 		}
 	}
 	info.Version = v.Version
@@ -67,12 +68,12 @@ func compatVersion(r *http.Request, v *a2a.CompatVersion, method string, info *C
 
 // namedEarlier returns the earlier version the server serves that r names
 // in A2A-Version, or nil.
-func (c *serverConfig) namedEarlier(r *http.Request) *a2a.CompatVersion {
+func (c *serverConfig[C, I]) namedEarlier(r *http.Request) *a2arpc.CompatVersion {
 	requested := requestedVersion(r)
 	if requested == "" {
 		return nil
 	}
-	mm, ok := ParseVersion(requested)
+	mm, ok := a2arpc.ParseVersion(requested)
 	if !ok {
 		return nil
 	}
@@ -89,35 +90,40 @@ func (c *serverConfig) namedEarlier(r *http.Request) *a2a.CompatVersion {
 // methods and paths, by the same names, and read its errors; they are told
 // apart by their A2A-Version alone. An earlier major's (0.3) bindings are
 // its own: method names, paths, error shapes.
-func ownBindings(v *a2a.CompatVersion) bool {
+func ownBindings(v *a2arpc.CompatVersion, version string) bool {
 	major, _, _ := strings.Cut(v.Version, ".")
-	ours, _, _ := strings.Cut(a2a.ProtocolVersion, ".")
+	ours, _, _ := strings.Cut(version, ".")
 	return major == ours
+}
+
+// ownBindings is ownBindings at the version served.
+func (c *serverConfig[C, I]) ownBindings(v *a2arpc.CompatVersion) bool {
+	return ownBindings(v, c.spec.ProtocolVersion)
 }
 
 // mayBeEarlier reports whether r may come from a client of an earlier
 // major version the server serves, whose errors have shapes of their own.
-func (c *serverConfig) mayBeEarlier(r *http.Request) bool {
+func (c *serverConfig[C, I]) mayBeEarlier(r *http.Request) bool {
 	clientOf := c.clientOf(r)
-	return slices.ContainsFunc(c.compat, func(v *a2a.CompatVersion) bool { return !ownBindings(v) && clientOf(v) })
+	return slices.ContainsFunc(c.compat, func(v *a2arpc.CompatVersion) bool { return !c.ownBindings(v) && clientOf(v) })
 }
 
 // clientOf reports, for r, whether it may come from a client of an earlier
 // version v: it names v, or, where v's bindings are its own (0.3 clients
 // send no A2A-Version), none. The request is read once, not per version.
-func (c *serverConfig) clientOf(r *http.Request) func(v *a2a.CompatVersion) bool {
+func (c *serverConfig[C, I]) clientOf(r *http.Request) func(v *a2arpc.CompatVersion) bool {
 	if requestedVersion(r) == "" {
-		return func(v *a2a.CompatVersion) bool { return !ownBindings(v) }
+		return func(v *a2arpc.CompatVersion) bool { return !c.ownBindings(v) }
 	}
 	named := c.namedEarlier(r)
-	return func(v *a2a.CompatVersion) bool { return v == named }
+	return func(v *a2arpc.CompatVersion) bool { return v == named }
 }
 
 // appendCompatResponse appends a JSON-RPC response in an earlier version's
 // JSON: its result, or an error object without 1.0's details, which 0.3
 // clients read as an object, not a list (m is nil for an error written
 // before the method was known).
-func appendCompatResponse(b []byte, id json.RawMessage, m *a2a.CompatMethod, result a2a.ProtoValue, rerr *a2a.RPCError) []byte {
+func appendCompatResponse(b []byte, id json.RawMessage, m *a2arpc.CompatMethod, result a2arpc.ProtoValue, rerr *a2arpc.RPCError) []byte {
 	b = append(b, `{"jsonrpc":"2.0","id":`...)
 	b = append(b, id...)
 	if rerr != nil {
@@ -144,25 +150,26 @@ func appendCompatResponse(b []byte, id json.RawMessage, m *a2a.CompatMethod, res
 //
 // A signed card is served as it was signed: its signatures cover its
 // members, and members added here would break them.
-func compatCard(card *a2a.AgentCard, versions []*a2a.CompatVersion) []byte {
-	if len(versions) == 0 || len(card.Signatures) > 0 {
+func compatCard[C Card, I comparable](spec *Spec[C, I], card C, versions []*a2arpc.CompatVersion) []byte {
+	if len(versions) == 0 || spec.Signed(card) {
 		return card.AppendJSON(nil)
 	}
-	served := new(a2a.AgentCard)
+	served := spec.NewCard()
 	_ = served.UnmarshalProto(card.AppendProto(nil)) // a copy, so the caller's card is left as it is
 	listed := func(url, binding, version string) bool {
-		return slices.ContainsFunc(served.SupportedInterfaces, func(i *a2a.AgentInterface) bool {
-			return i.URL == url && i.ProtocolBinding == binding && i.ProtocolVersion == version
+		return slices.ContainsFunc(spec.Interfaces(served), func(i I) bool {
+			v := spec.Interface(i)
+			return v.URL == url && v.ProtocolBinding == binding && v.ProtocolVersion == version
 		})
 	}
 	for _, v := range versions {
-		for _, i := range card.SupportedInterfaces {
+		for _, iface := range spec.Interfaces(card) {
+			i := spec.Interface(iface)
 			// JSON-RPC serves every earlier version; HTTP+JSON and gRPC those
 			// generated with their proto.
-			serves := i.ProtocolBinding == BindingJSONRPC || v.Proto != nil
-			if serves && i.ProtocolVersion == a2a.ProtocolVersion && !listed(i.URL, i.ProtocolBinding, v.Version) {
-				served.SupportedInterfaces = append(served.SupportedInterfaces,
-					&a2a.AgentInterface{URL: i.URL, ProtocolBinding: i.ProtocolBinding, Tenant: i.Tenant, ProtocolVersion: v.Version})
+			serves := i.ProtocolBinding == a2arpc.BindingJSONRPC || v.Proto != nil
+			if serves && i.ProtocolVersion == spec.ProtocolVersion && !listed(i.URL, i.ProtocolBinding, v.Version) {
+				spec.AddInterface(served, Interface{URL: i.URL, ProtocolBinding: i.ProtocolBinding, Tenant: i.Tenant, ProtocolVersion: v.Version})
 			}
 		}
 	}
@@ -220,99 +227,41 @@ func merge(a, b any) any {
 	return ao
 }
 
-// CompatService serves the RPCs of v's proto (v.Proto) with svc: one
-// handler per RPC, in their order, each calling the handler of the RPC that
-// serves it (v.RPCs). A request the conversion refuses (a value this version
-// cannot hold) is invalid params; the converted request is validated as
-// this version's. An RPC whose counterpart svc does not implement is left
-// unimplemented. The gRPC and HTTP+JSON bindings serve earlier versions
-// with it; nil when v has no proto.
-func CompatService(v *a2a.CompatVersion, svc *a2a.Service) *a2a.Service {
-	if v.Proto == nil {
-		return nil
-	}
-	out := &a2a.Service{Desc: v.Proto, Handlers: make([]a2a.MethodHandler, len(v.RPCs))}
-	for i := range v.RPCs {
-		rpc := &v.RPCs[i]
-		out.Handlers[i].Desc = &v.Proto.Methods[i]
-		h := svc.Method(rpc.Serves)
-		if h == nil {
-			continue
-		}
-		switch {
-		case h.Unary != nil:
-			out.Handlers[i].Unary = func(ctx context.Context, req a2a.ProtoValue) (a2a.ProtoValue, error) {
-				in, rerr := compatUp(rpc, req)
-				if rerr != nil {
-					return nil, rerr
-				}
-				resp, err := h.Unary(ctx, in)
-				if err != nil || resp == nil {
-					return nil, err
-				}
-				return rpc.Down(resp), nil
-			}
-		case h.Stream != nil:
-			out.Handlers[i].Stream = func(ctx context.Context, req a2a.ProtoValue, send func(a2a.ProtoValue) error) error {
-				in, rerr := compatUp(rpc, req)
-				if rerr != nil {
-					return rerr
-				}
-				return h.Stream(ctx, in, func(m a2a.ProtoValue) error { return send(rpc.Down(m)) })
-			}
-		}
-	}
-	return out
-}
-
-// compatUp converts an earlier version's request to this version's and
-// validates it as this version's.
-func compatUp(rpc *a2a.CompatRPC, req a2a.ProtoValue) (a2a.ProtoValue, *a2a.RPCError) {
-	in, err := rpc.Up(req)
-	if err != nil {
-		return nil, InvalidParams(err)
-	}
-	if rerr := validateRequest(in); rerr != nil {
-		return nil, rerr
-	}
-	return in, nil
-}
-
 // NewCompatTransport calls a server that speaks only the earlier version v
 // (a 0.3 agent) through inner, a transport to it over gRPC or HTTP+JSON: each
 // call is converted to the RPC of v's proto that this version's RPC pairs
 // with, and each answer back (v.RPCs). NewTransportFromCard picks it when a
 // card offers nothing newer.
-func NewCompatTransport(inner a2a.Transport, v *a2a.CompatVersion) a2a.Transport {
+func NewCompatTransport(inner a2arpc.Transport, v *a2arpc.CompatVersion) a2arpc.Transport {
 	return &compatTransport{inner: inner, v: v}
 }
 
 type compatTransport struct {
-	inner a2a.Transport
-	v     *a2a.CompatVersion
+	inner a2arpc.Transport
+	v     *a2arpc.CompatVersion
 }
 
 // rpc finds the earlier version's RPC that method pairs with.
-func (t *compatTransport) rpc(method *a2a.MethodDesc) (*a2a.CompatRPC, *a2a.MethodDesc, error) {
+func (t *compatTransport) rpc(method *a2arpc.MethodDesc) (*a2arpc.CompatRPC, *a2arpc.MethodDesc, error) {
 	for i := range t.v.RPCs {
 		if t.v.RPCs[i].Serves == method.Name {
 			return &t.v.RPCs[i], &t.v.Proto.Methods[i], nil
 		}
 	}
-	return nil, nil, a2a.NewError(a2a.ErrUnsupportedOperation, "A2A "+t.v.Version+" has no "+method.Name)
+	return nil, nil, a2arpc.NewError(a2arpc.ErrUnsupportedOperation, "A2A "+t.v.Version+" has no "+method.Name)
 }
 
 // answer reads one of the earlier version's responses as this version's,
 // into resp.
-func (t *compatTransport) answer(rpc *a2a.CompatRPC, m *a2a.MethodDesc, old, resp a2a.ProtoValue) error {
+func (t *compatTransport) answer(rpc *a2arpc.CompatRPC, m *a2arpc.MethodDesc, old, resp a2arpc.ProtoValue) error {
 	v, err := rpc.Response(old)
 	if err != nil {
-		return a2a.NewError(a2a.ErrInvalidAgentResponse, rpc.Serves+" (A2A "+t.v.Version+" "+m.Name+"): "+err.Error())
+		return a2arpc.NewError(a2arpc.ErrInvalidAgentResponse, rpc.Serves+" (A2A "+t.v.Version+" "+m.Name+"): "+err.Error())
 	}
 	return resp.UnmarshalProto(v.AppendProto(nil))
 }
 
-func (t *compatTransport) Call(ctx context.Context, method *a2a.MethodDesc, req, resp a2a.ProtoValue) error {
+func (t *compatTransport) Call(ctx context.Context, method *a2arpc.MethodDesc, req, resp a2arpc.ProtoValue) error {
 	rpc, m, err := t.rpc(method)
 	if err != nil {
 		return err
@@ -324,8 +273,8 @@ func (t *compatTransport) Call(ctx context.Context, method *a2a.MethodDesc, req,
 	return t.answer(rpc, m, old, resp)
 }
 
-func (t *compatTransport) Stream(ctx context.Context, method *a2a.MethodDesc, req a2a.ProtoValue) iter.Seq2[a2a.ProtoValue, error] {
-	return func(yield func(a2a.ProtoValue, error) bool) {
+func (t *compatTransport) Stream(ctx context.Context, method *a2arpc.MethodDesc, req a2arpc.ProtoValue) iter.Seq2[a2arpc.ProtoValue, error] {
+	return func(yield func(a2arpc.ProtoValue, error) bool) {
 		rpc, m, err := t.rpc(method)
 		if err != nil {
 			yield(nil, err)

@@ -1,4 +1,4 @@
-package a2art
+package a2ahttp
 
 import (
 	"bytes"
@@ -10,7 +10,8 @@ import (
 	"strconv"
 	"strings"
 
-	a2a "github.com/agui-gen/agui-gen/gen/a2a"
+	"github.com/agui-gen/agui-gen/runtime/a2arpc"
+	"github.com/agui-gen/agui-gen/runtime/a2acall"
 	"github.com/agui-gen/agui-gen/runtime/jsonrpc"
 	"github.com/agui-gen/agui-gen/runtime/sse"
 )
@@ -30,14 +31,14 @@ import (
 // table (-32001…), with a google.rpc.ErrorInfo in error.data. Batches are
 // served as §6 says, unary RPCs only; notifications run and get no reply.
 // Pages of other origins may call it once WithCORS names theirs.
-func NewJSONRPCHandler(svc *a2a.Service, opts ...ServerOption) http.Handler {
-	cfg := newServerConfig(opts)
-	return cfg.cors.Handler(&jsonrpcHandler{svc: svc, cfg: cfg}, cfg.logger, "a2a", []string{http.MethodPost}, corsHeaders, corsExposed)
+func NewJSONRPCHandler[C Card, I comparable](spec *Spec[C, I], svc *a2arpc.Service, opts ...ServerOption[C, I]) http.Handler {
+	cfg := newServerConfig(spec, opts)
+	return cfg.cors.Handler(&jsonrpcHandler[C, I]{svc: svc, cfg: cfg}, cfg.logger, "a2a", []string{http.MethodPost}, corsHeaders, corsExposed)
 }
 
-type jsonrpcHandler struct {
-	svc *a2a.Service
-	cfg *serverConfig
+type jsonrpcHandler[C Card, I comparable] struct {
+	svc *a2arpc.Service
+	cfg *serverConfig[C, I]
 }
 
 // nullID is the id of a response to a request whose id could not be read.
@@ -49,11 +50,14 @@ type rpcRequest struct {
 	method   string
 	params   json.RawMessage
 	streamed bool // the method streams
-	handler  *a2a.MethodHandler
+	handler  *a2arpc.MethodHandler
 	// compat is the earlier version's method the request names, served by
 	// handler; nil for a method of this version.
-	compat        *a2a.CompatMethod
-	compatVersion *a2a.CompatVersion
+	compat        *a2arpc.CompatMethod
+	compatVersion *a2arpc.CompatVersion
+	// foreign reports that compatVersion is of an earlier major, whose
+	// bindings are its own (ownBindings).
+	foreign bool
 	// earlier reports a request refused before its method is known from a
 	// client that may speak an earlier version: its error is written in the
 	// form every version reads.
@@ -63,10 +67,10 @@ type rpcRequest struct {
 // appendAnswer appends the response to req in the JSON of its version.
 // An earlier version of this major reads this version's errors, details
 // and all.
-func (r *rpcRequest) appendAnswer(b []byte, id json.RawMessage, result a2a.ProtoValue, rerr *a2a.RPCError) []byte {
+func (r *rpcRequest) appendAnswer(b []byte, id json.RawMessage, result a2arpc.ProtoValue, rerr *a2arpc.RPCError) []byte {
 	switch {
 	case r == nil:
-	case r.compat != nil && (rerr == nil || !ownBindings(r.compatVersion)):
+	case r.compat != nil && (rerr == nil || r.foreign):
 		return appendCompatResponse(b, id, r.compat, result, rerr)
 	case r.earlier && rerr != nil:
 		return appendCompatResponse(b, id, nil, nil, rerr)
@@ -74,17 +78,17 @@ func (r *rpcRequest) appendAnswer(b []byte, id json.RawMessage, result a2a.Proto
 	return appendResponse(b, id, result, rerr)
 }
 
-func (h *jsonrpcHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+func (h *jsonrpcHandler[C, I]) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
-		h.writeError(w, http.StatusMethodNotAllowed, nullID, a2a.NewError(a2a.ErrInvalidRequest, "JSON-RPC requests are POSTed; got "+r.Method))
+		h.writeError(w, http.StatusMethodNotAllowed, nullID, a2arpc.NewError(a2arpc.ErrInvalidRequest, "JSON-RPC requests are POSTed; got "+r.Method))
 		return
 	}
 	if ct := r.Header.Get("Content-Type"); ct != "" && !isJSONMediaType(ct) {
-		h.writeError(w, http.StatusUnsupportedMediaType, nullID, a2a.NewError(a2a.ErrInvalidRequest, "Content-Type "+ct+" is not JSON"))
+		h.writeError(w, http.StatusUnsupportedMediaType, nullID, a2arpc.NewError(a2arpc.ErrInvalidRequest, "Content-Type "+ct+" is not JSON"))
 		return
 	}
-	info, rerr := h.cfg.callInfo(r, BindingJSONRPC)
+	info, rerr := h.cfg.callInfo(r, a2arpc.BindingJSONRPC)
 	if rerr != nil {
 		h.writeEarlyError(w, r, rerr) // the body, and its id, are not read yet
 		return
@@ -114,7 +118,7 @@ func (h *jsonrpcHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if req.compat != nil {
 			rerr = compatVersion(r, req.compatVersion, req.method, info)
 		} else if rerr = h.cfg.version(r, info); rerr != nil && req.handler != nil && h.cfg.missingVersion(r) {
-			rerr = MissingVersion(req.method, h.cfg.versions) // one of this version's methods, without its header
+			rerr = a2arpc.MissingVersion(req.method, h.cfg.versions) // one of this version's methods, without its header
 		}
 	}
 	if rerr == nil {
@@ -157,10 +161,10 @@ func (r *rpcRequest) idOrNull() json.RawMessage {
 	return r.id
 }
 
-func (h *jsonrpcHandler) context(ctx context.Context, info *CallInfo, req *rpcRequest) context.Context {
+func (h *jsonrpcHandler[C, I]) context(ctx context.Context, info *a2acall.CallInfo[C], req *rpcRequest) context.Context {
 	call := *info
 	call.Method = req.handler.Desc
-	return WithCallInfo(ctx, &call)
+	return a2acall.WithCallInfo(ctx, &call)
 }
 
 // parse reads one request object and finds its method's handler, if the
@@ -170,7 +174,7 @@ func (h *jsonrpcHandler) context(ctx context.Context, info *CallInfo, req *rpcRe
 // named is the earlier version the request names in A2A-Version, when the
 // server serves it: its methods come first, since one given by its proto
 // alone (1.0 beside 1.1) names its methods as this version does.
-func (h *jsonrpcHandler) parse(data []byte, named *a2a.CompatVersion) (*rpcRequest, *a2a.RPCError) {
+func (h *jsonrpcHandler[C, I]) parse(data []byte, named *a2arpc.CompatVersion) (*rpcRequest, *a2arpc.RPCError) {
 	if env, ok := jsonrpc.Scan(data); ok && string(env.Version) == `"2.0"` &&
 		(!env.HasID || (kind(env.ID) != 'o' && kind(env.ID) != 'a' && kind(env.ID) != 'b')) && (env.Params == nil || kind(env.Params) == 'o') {
 		req := &rpcRequest{params: env.Params, method: string(env.Method)}
@@ -187,7 +191,7 @@ func (h *jsonrpcHandler) parse(data []byte, named *a2a.CompatVersion) (*rpcReque
 // lookup sets the handler of req's method and reports whether the service
 // serves it: named's method of that name, else this version's, else an
 // earlier version's of that name (0.3's "message/send").
-func (h *jsonrpcHandler) lookup(req *rpcRequest, named *a2a.CompatVersion) bool {
+func (h *jsonrpcHandler[C, I]) lookup(req *rpcRequest, named *a2arpc.CompatVersion) bool {
 	req.handler, req.compat, req.compatVersion = nil, nil, nil
 	if m := named.Method(req.method); m != nil {
 		req.handler, req.compat, req.compatVersion = h.svc.Method(m.Serves), m, named
@@ -204,26 +208,27 @@ func (h *jsonrpcHandler) lookup(req *rpcRequest, named *a2a.CompatVersion) bool 
 		return false
 	}
 	req.streamed = req.handler.Stream != nil
+	req.foreign = req.compatVersion != nil && !h.cfg.ownBindings(req.compatVersion)
 	return true
 }
 
 // resolve refuses a request whose method the service does not serve.
-func (r *rpcRequest) resolve() *a2a.RPCError {
+func (r *rpcRequest) resolve() *a2arpc.RPCError {
 	if r.handler == nil {
-		return a2a.NewError(a2a.ErrMethodNotFound, "method not found: "+strconv.Quote(r.method))
+		return a2arpc.NewError(a2arpc.ErrMethodNotFound, "method not found: "+strconv.Quote(r.method))
 	}
 	return nil
 }
 
 // parseSlowly reads a request that jsonrpc.Scan did not take, with
 // encoding/json, to tell a parse error from an invalid request.
-func (h *jsonrpcHandler) parseSlowly(data []byte, named *a2a.CompatVersion) (*rpcRequest, *a2a.RPCError) {
+func (h *jsonrpcHandler[C, I]) parseSlowly(data []byte, named *a2arpc.CompatVersion) (*rpcRequest, *a2arpc.RPCError) {
 	var members map[string]json.RawMessage
 	if err := json.Unmarshal(data, &members); err != nil {
 		if !json.Valid(data) {
-			return nil, a2a.NewError(a2a.ErrParse, "parse error: "+err.Error())
+			return nil, a2arpc.NewError(a2arpc.ErrParse, "parse error: "+err.Error())
 		}
-		return nil, a2a.NewError(a2a.ErrInvalidRequest, "a JSON-RPC request is an object")
+		return nil, a2arpc.NewError(a2arpc.ErrInvalidRequest, "a JSON-RPC request is an object")
 	}
 	req := &rpcRequest{}
 	if id, ok := members["id"]; ok {
@@ -231,27 +236,27 @@ func (h *jsonrpcHandler) parseSlowly(data []byte, named *a2a.CompatVersion) (*rp
 		case 's', 'n', '0':
 			req.id = id
 		default:
-			return nil, a2a.NewError(a2a.ErrInvalidRequest, "id must be a string, a number or null")
+			return nil, a2arpc.NewError(a2arpc.ErrInvalidRequest, "id must be a string, a number or null")
 		}
 	}
 	if v, ok := members["jsonrpc"]; !ok || string(v) != `"2.0"` {
-		return req, a2a.NewError(a2a.ErrInvalidRequest, `jsonrpc must be "2.0"`)
+		return req, a2arpc.NewError(a2arpc.ErrInvalidRequest, `jsonrpc must be "2.0"`)
 	}
 	m, ok := members["method"]
 	if !ok || kind(m) != 's' {
-		return req, a2a.NewError(a2a.ErrInvalidRequest, "method must be a string")
+		return req, a2arpc.NewError(a2arpc.ErrInvalidRequest, "method must be a string")
 	}
 	if err := json.Unmarshal(m, &req.method); err != nil {
-		return req, a2a.NewError(a2a.ErrInvalidRequest, "method must be a string")
+		return req, a2arpc.NewError(a2arpc.ErrInvalidRequest, "method must be a string")
 	}
 	h.lookup(req, named)
 	req.params = members["params"]
 	switch kind(req.params) {
 	case 0, 'o':
 	case 'a':
-		return req, a2a.NewError(a2a.ErrInvalidParams, "params must be an object (by-name); A2A has no positional params")
+		return req, a2arpc.NewError(a2arpc.ErrInvalidParams, "params must be an object (by-name); A2A has no positional params")
 	default:
-		return req, a2a.NewError(a2a.ErrInvalidRequest, "params must be an object")
+		return req, a2arpc.NewError(a2arpc.ErrInvalidRequest, "params must be an object")
 	}
 	return req, nil
 }
@@ -280,7 +285,7 @@ func kind(v json.RawMessage) byte {
 }
 
 // decode builds the request message from params.
-func (h *jsonrpcHandler) decode(req *rpcRequest) (a2a.ProtoValue, *a2a.RPCError) {
+func (h *jsonrpcHandler[C, I]) decode(req *rpcRequest) (a2arpc.ProtoValue, *a2arpc.RPCError) {
 	msg := req.handler.Desc.NewRequest()
 	params := req.params
 	if params == nil {
@@ -289,7 +294,7 @@ func (h *jsonrpcHandler) decode(req *rpcRequest) (a2a.ProtoValue, *a2a.RPCError)
 	if req.compat != nil {
 		converted, err := req.compat.Request(params)
 		if err != nil {
-			return nil, InvalidParams(err)
+			return nil, a2acall.InvalidParams(err)
 		}
 		return converted, nil
 	}
@@ -299,12 +304,12 @@ func (h *jsonrpcHandler) decode(req *rpcRequest) (a2a.ProtoValue, *a2a.RPCError)
 	return msg, nil
 }
 
-func (h *jsonrpcHandler) unary(ctx context.Context, req *rpcRequest) (a2a.ProtoValue, *a2a.RPCError) {
+func (h *jsonrpcHandler[C, I]) unary(ctx context.Context, req *rpcRequest) (a2arpc.ProtoValue, *a2arpc.RPCError) {
 	msg, rerr := h.decode(req)
 	if rerr != nil {
 		return nil, rerr
 	}
-	return InvokeUnary(ctx, h.cfg.logger, req.handler, msg)
+	return a2acall.InvokeUnary(ctx, h.cfg.spec.Call, h.cfg.logger, req.handler, msg)
 }
 
 // sseOnly reports whether r is an earlier major version's (0.3) streaming
@@ -312,14 +317,14 @@ func (h *jsonrpcHandler) unary(ctx context.Context, req *rpcRequest) (a2a.ProtoV
 // any other Content-Type without reading it): an error before the first
 // event is then the stream's only event.
 func (r *rpcRequest) sseOnly() bool {
-	return r.earlier || (r.compat != nil && !ownBindings(r.compatVersion))
+	return r.earlier || (r.compat != nil && r.foreign)
 }
 
 // serveStream answers a streaming RPC with SSE of JSON-RPC responses. An
 // error before the first message is a plain JSON-RPC response (writeRefusal),
 // one after it an event of the stream.
-func (h *jsonrpcHandler) serveStream(ctx context.Context, w http.ResponseWriter, r *http.Request, req *rpcRequest) {
-	release, ok := h.cfg.admitStream(w, func(rerr *a2a.RPCError) {
+func (h *jsonrpcHandler[C, I]) serveStream(ctx context.Context, w http.ResponseWriter, r *http.Request, req *rpcRequest) {
+	release, ok := h.cfg.admitStream(w, func(rerr *a2arpc.RPCError) {
 		h.writeErrorFor(w, http.StatusServiceUnavailable, req, req.idOrNull(), rerr)
 	})
 	if !ok {
@@ -345,8 +350,8 @@ func (h *jsonrpcHandler) serveStream(ctx context.Context, w http.ResponseWriter,
 	defer end()
 	var buf []byte
 	sent := false
-	next := eventIDs(ctx)
-	rerr = InvokeStream(ctx, h.cfg.logger, req.handler, msg, func(m a2a.ProtoValue) error {
+	next := eventIDs[C](ctx)
+	rerr = a2acall.InvokeStream(ctx, h.cfg.spec.Call, h.cfg.logger, req.handler, msg, func(m a2arpc.ProtoValue) error {
 		if req.id == nil {
 			return nil // a notification: nobody listens
 		}
@@ -370,7 +375,7 @@ func (h *jsonrpcHandler) serveStream(ctx context.Context, w http.ResponseWriter,
 // writeRefusal answers a streaming call refused before its first event:
 // with one JSON-RPC response, as a unary call is answered, or, for a 0.3
 // client, as the only event of a stream.
-func (h *jsonrpcHandler) writeRefusal(w http.ResponseWriter, req *rpcRequest, id json.RawMessage, rerr *a2a.RPCError) {
+func (h *jsonrpcHandler[C, I]) writeRefusal(w http.ResponseWriter, req *rpcRequest, id json.RawMessage, rerr *a2arpc.RPCError) {
 	switch {
 	case id == nil:
 		w.WriteHeader(http.StatusNoContent)
@@ -383,7 +388,7 @@ func (h *jsonrpcHandler) writeRefusal(w http.ResponseWriter, req *rpcRequest, id
 
 // writeStreamError reports a streaming call's failure: as an SSE event when
 // the stream has started, else as the stream's only event.
-func (h *jsonrpcHandler) writeStreamError(w http.ResponseWriter, stream *sse.Queue, req *rpcRequest, id json.RawMessage, rerr *a2a.RPCError) {
+func (h *jsonrpcHandler[C, I]) writeStreamError(w http.ResponseWriter, stream *sse.Queue, req *rpcRequest, id json.RawMessage, rerr *a2arpc.RPCError) {
 	if id == nil {
 		w.WriteHeader(http.StatusNoContent)
 		return
@@ -400,18 +405,18 @@ func (h *jsonrpcHandler) writeStreamError(w http.ResponseWriter, stream *sse.Que
 // and its SDKs do not send them.
 const maxBatch = 64
 
-func (h *jsonrpcHandler) serveBatch(w http.ResponseWriter, r *http.Request, info *CallInfo, body []byte) {
+func (h *jsonrpcHandler[C, I]) serveBatch(w http.ResponseWriter, r *http.Request, info *a2acall.CallInfo[C], body []byte) {
 	var items []json.RawMessage
 	if err := json.Unmarshal(body, &items); err != nil {
-		h.writeError(w, http.StatusOK, nullID, a2a.NewError(a2a.ErrParse, "parse error: "+err.Error()))
+		h.writeError(w, http.StatusOK, nullID, a2arpc.NewError(a2arpc.ErrParse, "parse error: "+err.Error()))
 		return
 	}
 	if len(items) == 0 {
-		h.writeError(w, http.StatusOK, nullID, a2a.NewError(a2a.ErrInvalidRequest, "an empty batch is not a request"))
+		h.writeError(w, http.StatusOK, nullID, a2arpc.NewError(a2arpc.ErrInvalidRequest, "an empty batch is not a request"))
 		return
 	}
 	if len(items) > maxBatch {
-		h.writeError(w, http.StatusOK, nullID, a2a.NewError(a2a.ErrInvalidRequest, fmt.Sprintf("a batch holds at most %d requests; this one has %d", maxBatch, len(items))))
+		h.writeError(w, http.StatusOK, nullID, a2arpc.NewError(a2arpc.ErrInvalidRequest, fmt.Sprintf("a batch holds at most %d requests; this one has %d", maxBatch, len(items))))
 		return
 	}
 	out := []byte{'['}
@@ -421,11 +426,11 @@ func (h *jsonrpcHandler) serveBatch(w http.ResponseWriter, r *http.Request, info
 		if rerr == nil {
 			rerr = req.resolve() // the batch's version is negotiated already
 		}
-		var result a2a.ProtoValue
+		var result a2arpc.ProtoValue
 		switch {
 		case rerr != nil:
 		case req.streamed:
-			rerr = a2a.NewError(a2a.ErrInvalidRequest, req.method+" streams its answer, which a batch cannot carry")
+			rerr = a2arpc.NewError(a2arpc.ErrInvalidRequest, req.method+" streams its answer, which a batch cannot carry")
 		default:
 			result, rerr = h.unary(h.context(r.Context(), info, req), req)
 		}
@@ -450,7 +455,7 @@ func (h *jsonrpcHandler) serveBatch(w http.ResponseWriter, r *http.Request, info
 // plain response, with status 200, since a JSON-RPC client reads errors
 // from the body of a 200 (a2a-go's reads no other); to a 0.3 client that
 // streams, as the only event of an SSE stream.
-func (h *jsonrpcHandler) writeEarlyError(w http.ResponseWriter, r *http.Request, rerr *a2a.RPCError) {
+func (h *jsonrpcHandler[C, I]) writeEarlyError(w http.ResponseWriter, r *http.Request, rerr *a2arpc.RPCError) {
 	// A client that names no version, or an earlier major the server
 	// serves, may read only that version's error object, without 1.0's
 	// details.
@@ -474,13 +479,13 @@ func acceptsSSE(accept []string) bool {
 	return false
 }
 
-func (h *jsonrpcHandler) writeError(w http.ResponseWriter, status int, id json.RawMessage, rerr *a2a.RPCError) {
+func (h *jsonrpcHandler[C, I]) writeError(w http.ResponseWriter, status int, id json.RawMessage, rerr *a2arpc.RPCError) {
 	h.writeErrorFor(w, status, nil, id, rerr)
 }
 
 // writeErrorFor answers req with an error, in the JSON of its version.
-func (h *jsonrpcHandler) writeErrorFor(w http.ResponseWriter, status int, req *rpcRequest, id json.RawMessage, rerr *a2a.RPCError) {
-	if status >= 500 || rerr.Code == a2a.ErrInternal.Code {
+func (h *jsonrpcHandler[C, I]) writeErrorFor(w http.ResponseWriter, status int, req *rpcRequest, id json.RawMessage, rerr *a2arpc.RPCError) {
+	if status >= 500 || rerr.Code == a2arpc.ErrInternal.Code {
 		h.cfg.logger.Warn("a2a: JSON-RPC request failed", "code", rerr.Code, "err", rerr.Message)
 	}
 	w.Header().Set("Content-Type", "application/json")
@@ -490,7 +495,7 @@ func (h *jsonrpcHandler) writeErrorFor(w http.ResponseWriter, status int, req *r
 
 // appendResponse appends a JSON-RPC response object: result, or error when
 // rerr is set.
-func appendResponse(b []byte, id json.RawMessage, result a2a.ProtoValue, rerr *a2a.RPCError) []byte {
+func appendResponse(b []byte, id json.RawMessage, result a2arpc.ProtoValue, rerr *a2arpc.RPCError) []byte {
 	b = append(b, `{"jsonrpc":"2.0","id":`...)
 	b = append(b, id...)
 	if rerr != nil {
@@ -506,7 +511,7 @@ func appendResponse(b []byte, id json.RawMessage, result a2a.ProtoValue, rerr *a
 // appendRPCError appends a JSON-RPC error object; data holds the
 // google.rpc.ErrorInfo of the error and, for invalid params, a
 // google.rpc.BadRequest naming the fields.
-func appendRPCError(b []byte, e *a2a.RPCError) []byte {
+func appendRPCError(b []byte, e *a2arpc.RPCError) []byte {
 	b = append(b, `{"code":`...)
 	b = strconv.AppendInt(b, int64(e.Code), 10)
 	b = append(b, `,"message":`...)
@@ -518,10 +523,10 @@ func appendRPCError(b []byte, e *a2a.RPCError) []byte {
 
 // appendErrorDetails appends the details of an error as ProtoJSON Any
 // values: its ErrorInfo, then a BadRequest when it names fields.
-func appendErrorDetails(b []byte, e *a2a.RPCError) []byte {
+func appendErrorDetails(b []byte, e *a2arpc.RPCError) []byte {
 	b = append(b, `[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":`...)
 	b = appendJSONString(b, e.Reason)
-	b = append(b, `,"domain":"`+a2a.ErrorDomain+`"`...)
+	b = append(b, `,"domain":"`+a2arpc.ErrorDomain+`"`...)
 	if len(e.Metadata) > 0 {
 		meta, _ := json.Marshal(e.Metadata) // sorted keys
 		b = append(b, `,"metadata":`...)

@@ -1,9 +1,9 @@
-package a2art
+package a2ahttp
 
 import (
 	"net/http"
 
-	a2a "github.com/agui-gen/agui-gen/gen/a2a"
+	"github.com/agui-gen/agui-gen/runtime/a2arpc"
 )
 
 // NewHandler serves an agent over HTTP at one base URL: its card at
@@ -12,18 +12,18 @@ import (
 // binding, both with the base URL (Interfaces builds them). Options apply
 // to both bindings, and every call is held to what the card declares
 // (WithAgentCard).
-func NewHandler(svc *a2a.Service, card *a2a.AgentCard, opts ...ServerOption) (http.Handler, error) {
-	cardHandler, err := NewAgentCardHandler(card, opts...)
+func NewHandler[C Card, I comparable](spec *Spec[C, I], svc *a2arpc.Service, card C, opts ...ServerOption[C, I]) (http.Handler, error) {
+	cardHandler, err := NewAgentCardHandler(spec, card, opts...)
 	if err != nil {
 		return nil, err
 	}
 	// One stream cap for both bindings, unless opts name another.
-	opts = append([]ServerOption{WithAgentCard(card), WithMaxStreams(DefaultMaxStreams)}, opts...)
-	rest, err := NewRESTHandler(svc, opts...)
+	opts = append([]ServerOption[C, I]{WithAgentCard[C, I](card), WithMaxStreams[C, I](DefaultMaxStreams)}, opts...)
+	rest, err := NewRESTHandler(spec, svc, opts...)
 	if err != nil {
 		return nil, err
 	}
-	jsonrpc := NewJSONRPCHandler(svc, opts...)
+	jsonrpc := NewJSONRPCHandler(spec, svc, opts...)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch {
 		case r.URL.Path == WellKnownCardPath:
@@ -38,9 +38,9 @@ func NewHandler(svc *a2a.Service, card *a2a.AgentCard, opts ...ServerOption) (ht
 
 // Interfaces returns the card entries of the bindings NewHandler serves at
 // baseURL, JSON-RPC first, at ProtocolVersion.
-func Interfaces(baseURL string) []*a2a.AgentInterface {
-	return []*a2a.AgentInterface{
-		{URL: baseURL, ProtocolBinding: BindingJSONRPC, ProtocolVersion: a2a.ProtocolVersion},
-		{URL: baseURL, ProtocolBinding: BindingHTTPJSON, ProtocolVersion: a2a.ProtocolVersion},
+func Interfaces[C Card, I comparable](spec *Spec[C, I], baseURL string) []I {
+	return []I{
+		spec.NewInterface(Interface{URL: baseURL, ProtocolBinding: a2arpc.BindingJSONRPC, ProtocolVersion: spec.ProtocolVersion}),
+		spec.NewInterface(Interface{URL: baseURL, ProtocolBinding: a2arpc.BindingHTTPJSON, ProtocolVersion: spec.ProtocolVersion}),
 	}
 }

@@ -1,10 +1,11 @@
-package a2art
+package a2ahttp
 
 import (
 	"context"
 	"fmt"
 	"net/http"
 
+	"github.com/agui-gen/agui-gen/runtime/a2acall"
 	"github.com/agui-gen/agui-gen/runtime/sse"
 )
 
@@ -33,7 +34,7 @@ func newEventStream(w http.ResponseWriter, cfg sse.QueueConfig) *sse.Queue {
 // producer faster than the connection costs one write a batch, not one an
 // event; and end, which writes what is queued, stops the writer and must
 // run before the handler returns.
-func (c *serverConfig) openStream(ctx context.Context, w http.ResponseWriter) (context.Context, *sse.Queue, func()) {
+func (c *serverConfig[C, I]) openStream(ctx context.Context, w http.ResponseWriter) (context.Context, *sse.Queue, func()) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	stream := newEventStream(w, sse.QueueConfig{WriteTimeout: c.writeTimeout, OnFail: func(err error) {
 		cancel(fmt.Errorf("a2a: the stream to the client failed: %w", err))
@@ -48,9 +49,9 @@ func (c *serverConfig) openStream(ctx context.Context, w http.ResponseWriter) (c
 // eventIDs lets the handler of a stream name its events: it sets the
 // call's EventID, and the returned function takes the id named for the
 // event being written, if any.
-func eventIDs(ctx context.Context) func() string {
+func eventIDs[C Card](ctx context.Context) func() string {
 	var pending string
-	if info := CallInfoFrom(ctx); info != nil {
+	if info := a2acall.From[C](ctx); info != nil {
 		info.EventID = func(id string) { pending = id }
 	}
 	return func() string {

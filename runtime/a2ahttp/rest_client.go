@@ -1,4 +1,4 @@
-package a2art
+package a2ahttp
 
 import (
 	"bytes"
@@ -13,7 +13,8 @@ import (
 	"strings"
 	"sync"
 
-	a2a "github.com/agui-gen/agui-gen/gen/a2a"
+	"github.com/agui-gen/agui-gen/runtime/a2arpc"
+	"github.com/agui-gen/agui-gen/runtime/a2acall"
 	"github.com/agui-gen/agui-gen/runtime/httprule"
 	"github.com/agui-gen/agui-gen/runtime/sse"
 )
@@ -23,23 +24,23 @@ import (
 // the rule whose path variables the request fills best, so a request with
 // a tenant goes to /{tenant}/…; fields not in the path travel in the body,
 // or as query parameters for rules without one.
-func NewRESTTransport(baseURL string, opts ...ClientOption) a2a.Transport {
-	t := &restTransport{base: strings.TrimSuffix(baseURL, "/"), cfg: newClientConfig(opts), tmpl: map[string]*httprule.Template{}, contentType: A2AContentType}
-	if slices.ContainsFunc(a2a.CompatVersions(), func(v *a2a.CompatVersion) bool { return v.Version == t.cfg.version }) {
+func NewRESTTransport[C Card, I comparable](spec *Spec[C, I], baseURL string, opts ...ClientOption[C, I]) a2arpc.Transport {
+	t := &restTransport[C, I]{base: strings.TrimSuffix(baseURL, "/"), cfg: newClientConfig(spec, opts), tmpl: map[string]*httprule.Template{}, contentType: A2AContentType}
+	if slices.ContainsFunc(spec.CompatVersions(), func(v *a2arpc.CompatVersion) bool { return v.Version == t.cfg.version }) {
 		t.contentType = "application/json" // an earlier version had no media type of its own, and its servers read only this one
 	}
-	return observeTransport(t, BindingHTTPJSON, t.cfg)
+	return a2acall.ObserveTransport(spec.Call, t, a2arpc.BindingHTTPJSON, t.cfg.telemetry)
 }
 
-type restTransport struct {
+type restTransport[C Card, I comparable] struct {
 	base        string
-	cfg         *clientConfig
+	cfg         *clientConfig[C, I]
 	contentType string // of request bodies, in the version the transport speaks
 	mu          sync.Mutex
 	tmpl        map[string]*httprule.Template
 }
 
-func (t *restTransport) template(path string) (*httprule.Template, error) {
+func (t *restTransport[C, I]) template(path string) (*httprule.Template, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if p, ok := t.tmpl[path]; ok {
@@ -54,7 +55,7 @@ func (t *restTransport) template(path string) (*httprule.Template, error) {
 }
 
 // build turns a request into an HTTP method, URL and body.
-func (t *restTransport) build(method *a2a.MethodDesc, req a2a.ProtoValue) (verb, target string, body []byte, err error) {
+func (t *restTransport[C, I]) build(method *a2arpc.MethodDesc, req a2arpc.ProtoValue) (verb, target string, body []byte, err error) {
 	doc := req.AppendJSON(nil)
 	var members map[string]json.RawMessage
 	if err := json.Unmarshal(doc, &members); err != nil {
@@ -71,7 +72,7 @@ func (t *restTransport) build(method *a2a.MethodDesc, req a2a.ProtoValue) (verb,
 		}
 		return string(raw), kind(raw) == 'n' || kind(raw) == 'b'
 	}
-	var rule *a2a.HTTPRule
+	var rule *a2arpc.HTTPRule
 	var tmpl *httprule.Template
 	bound := -1
 	for i := range method.HTTP {
@@ -84,7 +85,7 @@ func (t *restTransport) build(method *a2a.MethodDesc, req a2a.ProtoValue) (verb,
 		}
 	}
 	if rule == nil {
-		return "", "", nil, a2a.NewError(a2a.ErrInvalidParams, method.Name+": the request lacks the fields its HTTP path needs")
+		return "", "", nil, a2arpc.NewError(a2arpc.ErrInvalidParams, method.Name+": the request lacks the fields its HTTP path needs")
 	}
 	path, _ := tmpl.Expand(text)
 	for _, field := range tmpl.Fields() {
@@ -101,7 +102,7 @@ func (t *restTransport) build(method *a2a.MethodDesc, req a2a.ProtoValue) (verb,
 		for name, raw := range members {
 			values, ok := queryValues(raw)
 			if !ok {
-				return "", "", nil, a2a.NewError(a2a.ErrInvalidParams, method.Name+": field "+name+" cannot travel as a query parameter")
+				return "", "", nil, a2arpc.NewError(a2arpc.ErrInvalidParams, method.Name+": field "+name+" cannot travel as a query parameter")
 			}
 			q[name] = values
 		}
@@ -168,7 +169,7 @@ func jsonName(field string) string {
 // do sends a request; a streaming RPC bound to GET is retried with POST on
 // 405, as servers that follow the spec's prose serve only that
 // (a2aproject/A2A#1574).
-func (t *restTransport) do(ctx context.Context, method *a2a.MethodDesc, req a2a.ProtoValue, accept string) (*http.Response, error) {
+func (t *restTransport[C, I]) do(ctx context.Context, method *a2arpc.MethodDesc, req a2arpc.ProtoValue, accept string) (*http.Response, error) {
 	verb, target, body, err := t.build(method, req)
 	if err != nil {
 		return nil, err
@@ -192,7 +193,7 @@ func (t *restTransport) do(ctx context.Context, method *a2a.MethodDesc, req a2a.
 	return res, err
 }
 
-func (t *restTransport) Call(ctx context.Context, method *a2a.MethodDesc, req, resp a2a.ProtoValue) error {
+func (t *restTransport[C, I]) Call(ctx context.Context, method *a2arpc.MethodDesc, req, resp a2arpc.ProtoValue) error {
 	res, err := t.do(ctx, method, req, A2AContentType+", application/json")
 	if err != nil {
 		return err
@@ -209,13 +210,13 @@ func (t *restTransport) Call(ctx context.Context, method *a2a.MethodDesc, req, r
 		return nil
 	}
 	if err := resp.UnmarshalJSON(data); err != nil {
-		return a2a.NewError(a2a.ErrInvalidAgentResponse, method.Name+": "+err.Error())
+		return a2arpc.NewError(a2arpc.ErrInvalidAgentResponse, method.Name+": "+err.Error())
 	}
 	return nil
 }
 
-func (t *restTransport) Stream(ctx context.Context, method *a2a.MethodDesc, req a2a.ProtoValue) iter.Seq2[a2a.ProtoValue, error] {
-	return func(yield func(a2a.ProtoValue, error) bool) {
+func (t *restTransport[C, I]) Stream(ctx context.Context, method *a2arpc.MethodDesc, req a2arpc.ProtoValue) iter.Seq2[a2arpc.ProtoValue, error] {
+	return func(yield func(a2arpc.ProtoValue, error) bool) {
 		ctx, cancel := context.WithCancel(ctx)
 		defer cancel()
 		res, err := t.do(ctx, method, req, "text/event-stream")
@@ -232,13 +233,13 @@ func (t *restTransport) Stream(ctx context.Context, method *a2a.MethodDesc, req 
 			yield(nil, err)
 			return
 		}
-		readEvents(ctx, method, res.Body, t.cfg.maxResponse, yield, func(ev sse.Event) (a2a.ProtoValue, error) {
+		readEvents(ctx, method, res.Body, t.cfg.maxResponse, yield, func(ev sse.Event) (a2arpc.ProtoValue, error) {
 			if ev.Name == "error" || bytes.HasPrefix(ev.Data, []byte(`{"error"`)) {
 				return nil, statusError(res, ev.Data)
 			}
 			msg := method.NewResponse()
 			if err := msg.UnmarshalJSON(ev.Data); err != nil {
-				return nil, a2a.NewError(a2a.ErrInvalidAgentResponse, method.Name+": "+err.Error())
+				return nil, a2arpc.NewError(a2arpc.ErrInvalidAgentResponse, method.Name+": "+err.Error())
 			}
 			return msg, nil
 		})
@@ -263,16 +264,16 @@ func statusError(res *http.Response, data []byte) error {
 	}
 	if body.Error == nil {
 		if body.Code != nil && *body.Code < 0 {
-			return a2a.ErrorFromCode(*body.Code, "", body.Message)
+			return a2arpc.ErrorFromCode(*body.Code, "", body.Message)
 		}
 		return httpError(res, data)
 	}
 	reason, meta, violations := errorDetails(body.Error.Details)
 	code := grpcCodeForHTTP(res.StatusCode)
 	if body.Error.Status != "" {
-		code = a2a.GRPCCodeOf(body.Error.Status)
+		code = a2arpc.GRPCCodeOf(body.Error.Status)
 	}
-	e := a2a.ErrorFromStatus(code, reason, body.Error.Message)
+	e := a2arpc.ErrorFromStatus(code, reason, body.Error.Message)
 	e.Metadata, e.Violations = meta, violations
 	return e
 }

@@ -1,6 +1,9 @@
-package a2art
+package a2ahttp
 
-import "github.com/agui-gen/agui-gen/runtime/crossorigin"
+import (
+	"github.com/agui-gen/agui-gen/runtime/a2arpc"
+	"github.com/agui-gen/agui-gen/runtime/crossorigin"
+)
 
 // CORS lets pages of other origins call the handler from a browser; see
 // WithCORS. It is crossorigin.CORS, one type for both protocols.
@@ -10,14 +13,14 @@ type CORS = crossorigin.CORS
 // and the answer's types, credentials, the protocol version and
 // extensions, the event a resubscription starts after, and the trace
 // context.
-var corsHeaders = []string{"Accept", "Authorization", "Content-Type", VersionHeader, ExtensionsHeader, "Last-Event-ID",
+var corsHeaders = []string{"Accept", "Authorization", "Content-Type", a2arpc.VersionHeader, a2arpc.ExtensionsHeader, "Last-Event-ID",
 	"traceparent", "tracestate", "baggage"}
 
 // corsExposed are the response headers a page may read besides the ones
 // every page may (Content-Type among them): the version and extensions of
 // the answer, why a call was refused, when to try again, and the methods a
 // path allows.
-var corsExposed = []string{VersionHeader, ExtensionsHeader, "Retry-After", "WWW-Authenticate", "Allow"}
+var corsExposed = []string{a2arpc.VersionHeader, a2arpc.ExtensionsHeader, "Retry-After", "WWW-Authenticate", "Allow"}
 
 // WithCORS answers the CORS preflights of the JSON-RPC endpoint and of
 // every HTTP+JSON route, and lets the pages of c's origins read the
@@ -26,6 +29,6 @@ var corsExposed = []string{VersionHeader, ExtensionsHeader, "Retry-After", "WWW-
 // an Origin (curl, servers) are served as before. Without this option, or
 // with no origins, a preflight (OPTIONS) is refused as any other method
 // the route does not serve.
-func WithCORS(c CORS) ServerOption {
-	return func(cfg *serverConfig) { cfg.cors = &c }
+func WithCORS[C Card, I comparable](c CORS) ServerOption[C, I] {
+	return func(cfg *serverConfig[C, I]) { cfg.cors = &c }
 }

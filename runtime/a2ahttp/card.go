@@ -1,4 +1,4 @@
-package a2art
+package a2ahttp
 
 import (
 	"context"
@@ -11,7 +11,7 @@ import (
 	"slices"
 	"strings"
 
-	a2a "github.com/agui-gen/agui-gen/gen/a2a"
+	"github.com/agui-gen/agui-gen/runtime/a2arpc"
 )
 
 // WellKnownCardPath is where an agent publishes its card (A2A §8.2).
@@ -23,11 +23,11 @@ const WellKnownCardPath = "/.well-known/agent-card.json"
 // a card is public. For the earlier versions the server serves (opts:
 // WithEarlierVersions; by default all it was generated for), the card
 // also carries what their clients read, beside what 1.0 clients read.
-func NewAgentCardHandler(card *a2a.AgentCard, opts ...ServerOption) (http.Handler, error) {
+func NewAgentCardHandler[C Card, I comparable](spec *Spec[C, I], card C, opts ...ServerOption[C, I]) (http.Handler, error) {
 	if err := card.Validate(); err != nil {
 		return nil, fmt.Errorf("agent card: %w", err)
 	}
-	body := compatCard(card, newServerConfig(opts).compat)
+	body := compatCard(spec, card, newServerConfig(spec, opts).compat)
 	sum := sha256.Sum256(body)
 	return &cardHandler{body: body, etag: `"` + hex.EncodeToString(sum[:12]) + `"`}, nil
 }
@@ -52,7 +52,7 @@ func (h *cardHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	default:
 		hdr.Set("Allow", "GET, HEAD, OPTIONS")
-		writeStatus(w, http.StatusMethodNotAllowed, "UNIMPLEMENTED", a2a.NewError(a2a.ErrMethodNotFound, "the agent card is read with GET"))
+		writeStatus(w, http.StatusMethodNotAllowed, "UNIMPLEMENTED", a2arpc.NewError(a2arpc.ErrMethodNotFound, "the agent card is read with GET"))
 		return
 	}
 	hdr.Set("Cache-Control", "public, max-age=300")
@@ -83,35 +83,40 @@ func etagMatches(header, etag string) bool {
 // supportedInterfaces, protocolVersion 0.3.x) is read in that version's
 // JSON, its url and additionalInterfaces becoming interfaces at that
 // version.
-func ResolveCard(ctx context.Context, baseURL string, opts ...ClientOption) (*a2a.AgentCard, error) {
-	cfg := newClientConfig(opts)
+func ResolveCard[C Card, I comparable](ctx context.Context, spec *Spec[C, I], baseURL string, opts ...ClientOption[C, I]) (C, error) {
+	var none C
+	cfg := newClientConfig(spec, opts)
 	target := strings.TrimSuffix(baseURL, "/") + WellKnownCardPath
 	req, err := cfg.newRequest(ctx, http.MethodGet, target, nil, "", "application/json")
 	if err != nil {
-		return nil, err
+		return none, err
 	}
 	res, err := cfg.http.Do(req)
 	if err != nil {
-		return nil, fmt.Errorf("a2a: fetching the agent card: %w", err)
+		return none, fmt.Errorf("a2a: fetching the agent card: %w", err)
 	}
 	defer res.Body.Close()
 	data, err := cfg.readAll(res)
 	if err != nil {
-		return nil, err
+		return none, err
 	}
 	if res.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("a2a: fetching the agent card from %s: %w", target, httpError(res, data))
+		return none, fmt.Errorf("a2a: fetching the agent card from %s: %w", target, httpError(res, data))
 	}
-	if v := earlierCard(data); v != nil {
+	if v := earlierCard(spec, data); v != nil {
 		card, err := v.ReadCard(data)
 		if err != nil {
-			return nil, fmt.Errorf("a2a: A2A %s agent card from %s: %w", v.Version, target, err)
+			return none, fmt.Errorf("a2a: A2A %s agent card from %s: %w", v.Version, target, err)
 		}
-		return card.(*a2a.AgentCard), nil
+		c, ok := card.(C)
+		if !ok {
+			return none, fmt.Errorf("a2a: A2A %s agent card from %s: read as %T", v.Version, target, card)
+		}
+		return c, nil
 	}
-	card := new(a2a.AgentCard)
+	card := spec.NewCard()
 	if err := card.UnmarshalJSON(data); err != nil {
-		return nil, fmt.Errorf("a2a: agent card from %s: %w", target, err)
+		return none, fmt.Errorf("a2a: agent card from %s: %w", target, err)
 	}
 	return card, nil
 }
@@ -119,7 +124,7 @@ func ResolveCard(ctx context.Context, baseURL string, opts ...ClientOption) (*a2
 // earlierCard returns the earlier version whose card data is: one that
 // lists no supportedInterfaces (1.0's) and names that version in
 // protocolVersion; nil for any other card.
-func earlierCard(data []byte) *a2a.CompatVersion {
+func earlierCard[C Card, I comparable](spec *Spec[C, I], data []byte) *a2arpc.CompatVersion {
 	var top struct {
 		ProtocolVersion     string          `json:"protocolVersion"`
 		SupportedInterfaces json.RawMessage `json:"supportedInterfaces"`
@@ -127,11 +132,11 @@ func earlierCard(data []byte) *a2a.CompatVersion {
 	if json.Unmarshal(data, &top) != nil || top.SupportedInterfaces != nil {
 		return nil
 	}
-	mm, ok := ParseVersion(top.ProtocolVersion)
+	mm, ok := a2arpc.ParseVersion(top.ProtocolVersion)
 	if !ok {
 		return nil
 	}
-	for _, v := range a2a.CompatVersions() {
+	for _, v := range spec.CompatVersions() {
 		if v.Version == mm && v.ReadCard != nil {
 			return v
 		}
@@ -148,9 +153,9 @@ func earlierCard(data []byte) *a2a.CompatVersion {
 // one the package was generated for (a 0.3 agent's card, as ResolveCard
 // reads it) gets NewCompatJSONRPCTransport for JSON-RPC, and
 // NewCompatTransport over gRPC or HTTP+JSON.
-func NewTransportFromCard(card *a2a.AgentCard, opts ...ClientOption) (a2a.Transport, *a2a.AgentInterface, error) {
-	cfg := newClientConfig(opts)
-	ifaces := slices.Clone(card.SupportedInterfaces)
+func NewTransportFromCard[C Card, I comparable](spec *Spec[C, I], card C, opts ...ClientOption[C, I]) (a2arpc.Transport, I, error) {
+	cfg := newClientConfig(spec, opts)
+	ifaces := slices.Clone(spec.Interfaces(card))
 	if len(cfg.bindings) > 0 {
 		rank := func(b string) int {
 			if i := slices.Index(cfg.bindings, b); i >= 0 {
@@ -158,20 +163,24 @@ func NewTransportFromCard(card *a2a.AgentCard, opts ...ClientOption) (a2a.Transp
 			}
 			return len(cfg.bindings)
 		}
-		slices.SortStableFunc(ifaces, func(a, b *a2a.AgentInterface) int { return rank(a.ProtocolBinding) - rank(b.ProtocolBinding) })
+		slices.SortStableFunc(ifaces, func(a, b I) int {
+			return rank(spec.Interface(a).ProtocolBinding) - rank(spec.Interface(b).ProtocolBinding)
+		})
 	}
+	var none I
 	var seen []string
-	for _, iface := range ifaces {
-		if iface == nil {
+	for _, i := range ifaces {
+		if i == none {
 			continue
 		}
+		iface := spec.Interface(i)
 		seen = append(seen, iface.ProtocolBinding+"@"+iface.ProtocolVersion)
-		if v, ok := ParseVersion(iface.ProtocolVersion); !ok || v != cfg.version {
+		if v, ok := a2arpc.ParseVersion(iface.ProtocolVersion); !ok || v != cfg.version {
 			continue
 		}
-		t, err := dial(cfg, iface, opts)
+		t, err := dial(cfg, i, iface.ProtocolBinding, iface.URL, opts)
 		if err != nil {
-			return nil, nil, err
+			return nil, none, err
 		}
 		if t == nil {
 			continue
@@ -179,64 +188,65 @@ func NewTransportFromCard(card *a2a.AgentCard, opts ...ClientOption) (a2a.Transp
 		if iface.Tenant != "" {
 			t = &tenantTransport{Transport: t, tenant: iface.Tenant}
 		}
-		return t, iface, nil
+		return t, i, nil
 	}
 	// Nothing at this version: an earlier version's interface (a 0.3
 	// agent's) is spoken through its conversion: JSON-RPC by its JSON, the
 	// other bindings by its proto when the package has it. (The tenant is
 	// 1.0's; an earlier interface has none.)
-	for _, iface := range ifaces {
-		if iface == nil {
+	for _, i := range ifaces {
+		if i == none {
 			continue
 		}
-		v, _ := ParseVersion(iface.ProtocolVersion)
-		for _, c := range a2a.CompatVersions() {
+		iface := spec.Interface(i)
+		v, _ := a2arpc.ParseVersion(iface.ProtocolVersion)
+		for _, c := range spec.CompatVersions() {
 			if c.Version != v {
 				continue
 			}
 			switch {
-			case iface.ProtocolBinding == BindingJSONRPC:
-				return NewCompatJSONRPCTransport(iface.URL, c, opts...), iface, nil
+			case iface.ProtocolBinding == a2arpc.BindingJSONRPC:
+				return NewCompatJSONRPCTransport(spec, iface.URL, c, opts...), i, nil
 			case c.Proto != nil:
-				t, err := dial(cfg, iface, append(slices.Clone(opts), WithVersion(c.Version)))
+				t, err := dial(cfg, i, iface.ProtocolBinding, iface.URL, append(slices.Clone(opts), WithVersion[C, I](c.Version)))
 				if err != nil {
-					return nil, nil, err
+					return nil, none, err
 				}
 				if t != nil {
-					return NewCompatTransport(t, c), iface, nil
+					return NewCompatTransport(t, c), i, nil
 				}
 			}
 		}
 	}
-	return nil, nil, fmt.Errorf("a2a: the agent card offers no interface this client speaks (version %s; offered: %s)", cfg.version, strings.Join(seen, ", "))
+	return nil, none, fmt.Errorf("a2a: the agent card offers no interface this client speaks (version %s; offered: %s)", cfg.version, strings.Join(seen, ", "))
 }
 
 // dial makes a transport to iface: its binding's factory when the options
 // give one, else the built-in JSON-RPC or HTTP+JSON one; nil for another
 // binding.
-func dial(cfg *clientConfig, iface *a2a.AgentInterface, opts []ClientOption) (a2a.Transport, error) {
-	switch f := cfg.factories[iface.ProtocolBinding]; {
+func dial[C Card, I comparable](cfg *clientConfig[C, I], iface I, binding, url string, opts []ClientOption[C, I]) (a2arpc.Transport, error) {
+	switch f := cfg.factories[binding]; {
 	case f != nil:
 		return f(iface, opts...)
-	case iface.ProtocolBinding == BindingJSONRPC:
-		return NewJSONRPCTransport(iface.URL, opts...), nil
-	case iface.ProtocolBinding == BindingHTTPJSON:
-		return NewRESTTransport(iface.URL, opts...), nil
+	case binding == a2arpc.BindingJSONRPC:
+		return NewJSONRPCTransport(cfg.spec, url, opts...), nil
+	case binding == a2arpc.BindingHTTPJSON:
+		return NewRESTTransport(cfg.spec, url, opts...), nil
 	}
 	return nil, nil
 }
 
 // tenantTransport sets the interface's tenant on every request.
 type tenantTransport struct {
-	a2a.Transport
+	a2arpc.Transport
 	tenant string
 }
 
 // withTenant is a copy of req with the tenant set: the caller's request
 // is left as it was, for it may be in use elsewhere.
-func (t *tenantTransport) withTenant(m *a2a.MethodDesc, req a2a.ProtoValue) a2a.ProtoValue {
+func (t *tenantTransport) withTenant(m *a2arpc.MethodDesc, req a2arpc.ProtoValue) a2arpc.ProtoValue {
 	cp := m.NewRequest()
-	s, ok := cp.(a2a.FieldSetter)
+	s, ok := cp.(a2arpc.FieldSetter)
 	if !ok || cp.UnmarshalProto(req.AppendProto(nil)) != nil {
 		return req
 	}
@@ -244,10 +254,10 @@ func (t *tenantTransport) withTenant(m *a2a.MethodDesc, req a2a.ProtoValue) a2a.
 	return cp
 }
 
-func (t *tenantTransport) Call(ctx context.Context, m *a2a.MethodDesc, req, resp a2a.ProtoValue) error {
+func (t *tenantTransport) Call(ctx context.Context, m *a2arpc.MethodDesc, req, resp a2arpc.ProtoValue) error {
 	return t.Transport.Call(ctx, m, t.withTenant(m, req), resp)
 }
 
-func (t *tenantTransport) Stream(ctx context.Context, m *a2a.MethodDesc, req a2a.ProtoValue) iter.Seq2[a2a.ProtoValue, error] {
+func (t *tenantTransport) Stream(ctx context.Context, m *a2arpc.MethodDesc, req a2arpc.ProtoValue) iter.Seq2[a2arpc.ProtoValue, error] {
 	return t.Transport.Stream(ctx, m, t.withTenant(m, req))
 }

@@ -1,4 +1,4 @@
-package a2art
+package a2ahttp
 
 import (
 	"context"
@@ -8,7 +8,8 @@ import (
 	"strconv"
 	"strings"
 
-	a2a "github.com/agui-gen/agui-gen/gen/a2a"
+	"github.com/agui-gen/agui-gen/runtime/a2arpc"
+	"github.com/agui-gen/agui-gen/runtime/a2acall"
 )
 
 // A StreamFormat answers a streaming RPC in a wire format of its own,
@@ -27,16 +28,16 @@ type StreamFormat struct {
 	// stop early; the call is then cancelled. The binding's SSE event ids
 	// (and so Last-Event-ID) are the binding's own: a format has its own
 	// framing.
-	Serve func(w http.ResponseWriter, r *http.Request, method *a2a.MethodDesc, req a2a.ProtoValue, responses iter.Seq2[a2a.ProtoValue, error])
+	Serve func(w http.ResponseWriter, r *http.Request, method *a2arpc.MethodDesc, req a2arpc.ProtoValue, responses iter.Seq2[a2arpc.ProtoValue, error])
 }
 
 // WithStreamFormat adds a format streaming RPCs can be answered in.
-func WithStreamFormat(f StreamFormat) ServerOption {
-	return func(c *serverConfig) { c.formats = append(c.formats, f) }
+func WithStreamFormat[C Card, I comparable](f StreamFormat) ServerOption[C, I] {
+	return func(c *serverConfig[C, I]) { c.formats = append(c.formats, f) }
 }
 
 // streamFormat is the format r asks for, or nil for the binding's own.
-func (c *serverConfig) streamFormat(r *http.Request) *StreamFormat {
+func (c *serverConfig[C, I]) streamFormat(r *http.Request) *StreamFormat {
 	if len(c.formats) == 0 {
 		return nil
 	}
@@ -67,19 +68,19 @@ func refused(q string) bool {
 // serveFormat runs a streaming RPC for f. It waits for the first response
 // (or the error that comes instead, which it returns for the binding to
 // report), then hands the stream to f.Serve.
-func serveFormat(ctx context.Context, cfg *serverConfig, f *StreamFormat, w http.ResponseWriter, r *http.Request,
-	h *a2a.MethodHandler, req a2a.ProtoValue) *a2a.RPCError {
+func serveFormat[C Card, I comparable](ctx context.Context, cfg *serverConfig[C, I], f *StreamFormat, w http.ResponseWriter, r *http.Request,
+	h *a2arpc.MethodHandler, req a2arpc.ProtoValue) *a2arpc.RPCError {
 	ctx, cancel := context.WithCancel(ctx)
 	type item struct {
-		msg a2a.ProtoValue
-		err *a2a.RPCError
+		msg a2arpc.ProtoValue
+		err *a2arpc.RPCError
 	}
 	items := make(chan item)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		defer close(items)
-		rerr := InvokeStream(ctx, cfg.logger, h, req, func(m a2a.ProtoValue) error {
+		rerr := a2acall.InvokeStream(ctx, cfg.spec.Call, cfg.logger, h, req, func(m a2arpc.ProtoValue) error {
 			select {
 			case items <- item{msg: m}:
 				return nil
@@ -99,7 +100,7 @@ func serveFormat(ctx context.Context, cfg *serverConfig, f *StreamFormat, w http
 	if first.err != nil {
 		return first.err
 	}
-	f.Serve(w, r.WithContext(ctx), h.Desc, req, func(yield func(a2a.ProtoValue, error) bool) {
+	f.Serve(w, r.WithContext(ctx), h.Desc, req, func(yield func(a2arpc.ProtoValue, error) bool) {
 		if first.msg == nil {
 			return
 		}

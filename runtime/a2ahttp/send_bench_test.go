@@ -1,4 +1,4 @@
-package a2art_test
+package a2ahttp_test
 
 import (
 	"context"
@@ -16,7 +16,7 @@ import (
 // baseline the instrumentation's cost is measured against, by running this
 // benchmark on a commit from before it too.
 //
-//	go test ./templates/a2art -run XXX -bench 'SendMessage$' -count 10 > new.txt
+//	go test ./runtime/a2ahttp -run XXX -bench 'SendMessage$' -count 10 > new.txt
 func BenchmarkSendMessage(b *testing.B) {
 	benchSend(b, nil, nil)
 }

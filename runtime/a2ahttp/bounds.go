@@ -1,10 +1,10 @@
-package a2art
+package a2ahttp
 
 import (
 	"net/http"
 	"time"
 
-	a2a "github.com/agui-gen/agui-gen/gen/a2a"
+	"github.com/agui-gen/agui-gen/runtime/a2arpc"
 	"github.com/agui-gen/agui-gen/runtime/bounds"
 )
 
@@ -45,8 +45,8 @@ func NewServer(handler http.Handler) *http.Server { return bounds.NewServer(hand
 // cancelled, so its handler stops. 0 or less removes the bound. A
 // ResponseWriter that cannot take a write deadline (see
 // http.ResponseController) is written without one.
-func WithWriteTimeout(d time.Duration) ServerOption {
-	return func(c *serverConfig) { c.writeTimeout = d }
+func WithWriteTimeout[C Card, I comparable](d time.Duration) ServerOption[C, I] {
+	return func(c *serverConfig[C, I]) { c.writeTimeout = d }
 }
 
 // WithMaxStreams bounds the streaming calls served at once to n (default
@@ -54,18 +54,18 @@ func WithWriteTimeout(d time.Duration) ServerOption {
 // caller is authenticated (over HTTP+JSON, before its body is read). The
 // handlers built with one WithMaxStreams share its bound, as the two of
 // NewHandler share the default's. 0 or less removes the bound.
-func WithMaxStreams(n int) ServerOption {
+func WithMaxStreams[C Card, I comparable](n int) ServerOption[C, I] {
 	slots := bounds.NewStreams(n)
-	return func(c *serverConfig) { c.streams = slots }
+	return func(c *serverConfig[C, I]) { c.streams = slots }
 }
 
 // admitStream takes a slot for a streaming call and returns the function
 // that gives it back; over the cap it answers 503 with Retry-After and
 // the error refuse writes in the binding's shape, and ok is false.
-func (c *serverConfig) admitStream(w http.ResponseWriter, refuse func(*a2a.RPCError)) (release func(), ok bool) {
+func (c *serverConfig[C, I]) admitStream(w http.ResponseWriter, refuse func(*a2arpc.RPCError)) (release func(), ok bool) {
 	if !c.streams.Acquire() {
 		w.Header().Set("Retry-After", bounds.RetryAfter)
-		refuse(a2a.NewError(a2a.ErrInternal, "the server is serving as many streams as it can; retry later"))
+		refuse(a2arpc.NewError(a2arpc.ErrInternal, "the server is serving as many streams as it can; retry later"))
 		return nil, false
 	}
 	return c.streams.Release, true

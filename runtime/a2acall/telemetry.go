@@ -1,4 +1,4 @@
-package a2art
+package a2acall
 
 import (
 	"context"
@@ -13,7 +13,8 @@ import (
 	"go.opentelemetry.io/otel/metric"
 	"go.opentelemetry.io/otel/trace"
 
-	a2a "github.com/agui-gen/agui-gen/gen/a2a"
+	"github.com/agui-gen/agui-gen/runtime/a2arpc"
+	"github.com/agui-gen/agui-gen/runtime/telemetry"
 )
 
 // instrumentationScope names the tracer and meter of the A2A runtime.
@@ -40,23 +41,9 @@ const (
 	attrErrorType       = attribute.Key("error.type")
 )
 
-// WithTelemetry sends the server's traces and metrics where t says
-// (default: OpenTelemetry's global providers). Each call is a span named
-// after its method, of kind SERVER, child of the trace context the request
-// carries (traceparent in its HTTP headers or gRPC metadata).
-func WithTelemetry(t *a2a.Telemetry) ServerOption { return func(c *serverConfig) { c.telemetry = t } }
-
-// WithClientTelemetry sends the client's traces and metrics where t says
-// (default: OpenTelemetry's global providers). Each call is a span named
-// after its method, of kind CLIENT, whose trace context the request
-// carries.
-func WithClientTelemetry(t *a2a.Telemetry) ClientOption {
-	return func(c *clientConfig) { c.telemetry = t }
-}
-
 // callObserver holds the instruments of one Telemetry.
 type callObserver struct {
-	tel            *a2a.Telemetry
+	tel            *telemetry.Telemetry
 	tracer         trace.Tracer
 	serverDuration metric.Float64Histogram
 	clientDuration metric.Float64Histogram
@@ -69,9 +56,9 @@ type callObserver struct {
 
 // observers are the callObservers made so far, by Telemetry; nil's uses the
 // global providers, which forward to whatever SDK is installed later.
-var observers sync.Map // *a2a.Telemetry → *callObserver
+var observers sync.Map // *telemetry.Telemetry → *callObserver
 
-func observerOf(t *a2a.Telemetry) *callObserver {
+func observerOf(t *telemetry.Telemetry) *callObserver {
 	if o, ok := observers.Load(t); ok {
 		return o.(*callObserver)
 	}
@@ -79,7 +66,7 @@ func observerOf(t *a2a.Telemetry) *callObserver {
 	return o.(*callObserver)
 }
 
-func newCallObserver(t *a2a.Telemetry) *callObserver {
+func newCallObserver(t *telemetry.Telemetry) *callObserver {
 	m := t.Meter(instrumentationScope)
 	o := &callObserver{tel: t, tracer: t.Tracer(instrumentationScope)}
 	// An instrument the SDK refuses is a no-op one: telemetry must not stop
@@ -140,7 +127,7 @@ type call struct {
 }
 
 // startCall starts the telemetry of a call of m on binding, in ctx, as kind.
-func (o *callObserver) startCall(ctx context.Context, kind trace.SpanStartOption, m *a2a.MethodDesc, binding string, req a2a.ProtoValue) call {
+func startCall[C comparable](o *callObserver, ctx context.Context, spec *Spec[C], kind trace.SpanStartOption, m *a2arpc.MethodDesc, binding string, req a2arpc.ProtoValue) call {
 	c := call{obs: o, ctx: ctx, method: m.Name, binding: binding}
 	if o.tel.Metering() {
 		c.start = time.Now()
@@ -149,7 +136,7 @@ func (o *callObserver) startCall(ctx context.Context, kind trace.SpanStartOption
 		c.ctx, c.span = o.tracer.Start(ctx, m.Name, kind)
 		if c.span.IsRecording() {
 			c.span.SetAttributes(attrRPCSystem.String("a2a"), attrRPCMethod.String(m.Name), attrA2ABinding.String(binding))
-			c.span.SetAttributes(requestAttrs(req)...)
+			c.span.SetAttributes(requestAttrs(spec.Request(req))...)
 		} else {
 			c.span = nil
 		}
@@ -159,25 +146,25 @@ func (o *callObserver) startCall(ctx context.Context, kind trace.SpanStartOption
 
 // startServer starts the telemetry of a call a server serves, child of the
 // trace context of its request.
-func (o *callObserver) startServer(ctx context.Context, info *CallInfo, m *a2a.MethodDesc, req a2a.ProtoValue) call {
-	c := o.startCall(o.tel.Extract(ctx, info.Header), serverKind, m, info.Binding, req)
+func startServer[C comparable](o *callObserver, ctx context.Context, spec *Spec[C], info *CallInfo[C], m *a2arpc.MethodDesc, req a2arpc.ProtoValue) call {
+	c := startCall(o, o.tel.Extract(ctx, info.Header), spec, serverKind, m, info.Binding, req)
 	c.server = true
 	if c.span != nil {
 		c.span.SetAttributes(attrA2AVersion.String(info.Version))
-		c.span.SetAttributes(cardAttrs(info.Card)...)
+		c.span.SetAttributes(cardAttrs(spec, info.Card)...)
 	}
 	return c
 }
 
 // end ends the call's span and records its duration, with err its outcome
 // and resp, when there is one, its answer.
-func (c *call) end(resp a2a.ProtoValue, err error) {
+func endCall[C comparable](c *call, spec *Spec[C], resp a2arpc.ProtoValue, err error) {
 	if c.span == nil && c.start.IsZero() {
 		return
 	}
 	status := "OK"
 	if err != nil {
-		status = errorStatus(c.binding, a2a.AsRPCError(err))
+		status = errorStatus(c.binding, a2arpc.AsRPCError(err))
 	}
 	if c.span != nil {
 		c.span.SetAttributes(attrRPCStatus.String(status))
@@ -186,7 +173,7 @@ func (c *call) end(resp a2a.ProtoValue, err error) {
 			c.span.SetStatus(codes.Error, err.Error())
 		}
 		if resp != nil {
-			c.span.SetAttributes(responseAttrs(resp)...)
+			c.span.SetAttributes(responseAttrs(spec.Response(resp))...)
 		}
 		c.span.End()
 	}
@@ -202,22 +189,25 @@ func (c *call) end(resp a2a.ProtoValue, err error) {
 // observeSend wraps the send of a streaming call a server serves: each
 // message counted, and its task's id and state, and each change of the
 // state, on the span.
-func (c *call) observeSend(send func(a2a.ProtoValue) error) func(a2a.ProtoValue) error {
+func observeSend[C comparable](c *call, spec *Spec[C], send func(a2arpc.ProtoValue) error) func(a2arpc.ProtoValue) error {
 	if c.span == nil && c.start.IsZero() {
 		return send
 	}
 	if !c.start.IsZero() {
 		c.obs.activeStreams.Add(c.ctx, 1, c.obs.attributes(seriesKey{method: c.method, binding: c.binding}))
 	}
-	return func(m a2a.ProtoValue) error {
+	return func(m a2arpc.ProtoValue) error {
 		err := send(m)
-		if ev, ok := m.(*a2a.StreamResponse); ok && err == nil {
-			if !c.start.IsZero() {
-				c.obs.streamEvents.Add(c.ctx, 1, c.obs.attributes(seriesKey{method: c.method, event: eventType(ev)}))
-			}
-			c.taskEvent(ev)
+		if err != nil {
+			return err
 		}
-		return err
+		if f, ok := spec.Event(m); ok {
+			if !c.start.IsZero() {
+				c.obs.streamEvents.Add(c.ctx, 1, c.obs.attributes(seriesKey{method: c.method, event: f.Event}))
+			}
+			c.taskEvent(&f)
+		}
+		return nil
 	}
 }
 
@@ -228,150 +218,96 @@ func (c *call) endStream() {
 	}
 }
 
-// taskEvent puts what a streamed message says of its task on the span.
-func (c *call) taskEvent(ev *a2a.StreamResponse) {
+// taskEvent puts what a streamed message says of its task on the span: a
+// task's attributes, or a status update's task and state, with an event
+// for the change of state.
+func (c *call) taskEvent(f *Facts) {
 	if c.span == nil {
 		return
 	}
-	switch p := ev.Payload.(type) {
-	case *a2a.StreamResponseTask:
-		c.span.SetAttributes(taskAttrs(p.Task)...)
-	case *a2a.StreamResponseStatusUpdate:
-		if s := p.StatusUpdate.Status; s != nil {
-			state := attrA2ATaskState.String(s.State.String())
-			c.span.SetAttributes(attrA2ATaskID.String(p.StatusUpdate.TaskID), state)
-			c.span.AddEvent("a2a.task.status_update", trace.WithAttributes(state))
-		}
+	switch {
+	case f.Task:
+		c.span.SetAttributes(taskAttrs(f)...)
+	case f.Event == "status_update" && f.State != "":
+		state := attrA2ATaskState.String(f.State)
+		c.span.SetAttributes(attrA2ATaskID.String(f.TaskID), state)
+		c.span.AddEvent("a2a.task.status_update", trace.WithAttributes(state))
 	}
-}
-
-func eventType(ev *a2a.StreamResponse) string {
-	switch ev.Payload.(type) {
-	case *a2a.StreamResponseTask:
-		return "task"
-	case *a2a.StreamResponseMessage:
-		return "message"
-	case *a2a.StreamResponseStatusUpdate:
-		return "status_update"
-	case *a2a.StreamResponseArtifactUpdate:
-		return "artifact_update"
-	}
-	return "unknown"
 }
 
 // errorStatus is an error's code as its binding writes it: the JSON-RPC
 // code, the HTTP status, or the gRPC status name.
-func errorStatus(binding string, e *a2a.RPCError) string {
+func errorStatus(binding string, e *a2arpc.RPCError) string {
 	switch binding {
-	case BindingHTTPJSON:
+	case a2arpc.BindingHTTPJSON:
 		return strconv.Itoa(e.HTTPStatus())
-	case BindingGRPC:
+	case a2arpc.BindingGRPC:
 		return e.Status()
 	}
 	return strconv.Itoa(e.Code)
 }
 
 // cardAttrs are the gen_ai.agent attributes of the agent a card describes.
-func cardAttrs(card *a2a.AgentCard) []attribute.KeyValue {
-	if card == nil {
+func cardAttrs[C comparable](spec *Spec[C], card C) []attribute.KeyValue {
+	var none C
+	if card == none {
 		return nil
 	}
-	attrs := []attribute.KeyValue{attrAgentName.String(card.Name)}
-	if card.Description != "" {
-		attrs = append(attrs, attrAgentDesc.String(card.Description))
+	name, desc, version := spec.Agent(card)
+	attrs := []attribute.KeyValue{attrAgentName.String(name)}
+	if desc != "" {
+		attrs = append(attrs, attrAgentDesc.String(desc))
 	}
-	if card.Version != "" {
-		attrs = append(attrs, attrAgentVersion.String(card.Version))
+	if version != "" {
+		attrs = append(attrs, attrAgentVersion.String(version))
 	}
 	return attrs
 }
 
 // requestAttrs are what a request says of its task, message and tenant.
-func requestAttrs(req a2a.ProtoValue) []attribute.KeyValue {
+func requestAttrs(f Facts) []attribute.KeyValue {
 	var attrs []attribute.KeyValue
 	add := func(k attribute.Key, v string) {
 		if v != "" {
 			attrs = append(attrs, k.String(v))
 		}
 	}
-	task := func(tenant, id string) {
-		add(attrA2ATenant, tenant)
-		add(attrA2ATaskID, id)
-	}
-	switch r := req.(type) {
-	case *a2a.SendMessageRequest:
-		add(attrA2ATenant, r.Tenant)
-		if m := r.Message; m != nil {
-			add(attrA2AMessageID, m.MessageID)
-			add(attrA2ATaskID, m.TaskID)
-			add(attrConversationID, m.ContextID)
-			if len(m.ReferenceTaskIDs) > 0 {
-				attrs = append(attrs, attrA2AReferenceIDs.StringSlice(m.ReferenceTaskIDs))
-			}
-		}
-	case *a2a.GetTaskRequest:
-		task(r.Tenant, r.ID)
-	case *a2a.CancelTaskRequest:
-		task(r.Tenant, r.ID)
-	case *a2a.SubscribeToTaskRequest:
-		task(r.Tenant, r.ID)
-	case *a2a.TaskPushNotificationConfig:
-		task(r.Tenant, r.TaskID)
-	case *a2a.GetTaskPushNotificationConfigRequest:
-		task(r.Tenant, r.TaskID)
-	case *a2a.ListTaskPushNotificationConfigsRequest:
-		task(r.Tenant, r.TaskID)
-	case *a2a.DeleteTaskPushNotificationConfigRequest:
-		task(r.Tenant, r.TaskID)
-	case *a2a.ListTasksRequest:
-		add(attrA2ATenant, r.Tenant)
-		add(attrConversationID, r.ContextID)
-	case *a2a.GetExtendedAgentCardRequest:
-		add(attrA2ATenant, r.Tenant)
+	add(attrA2ATenant, f.Tenant)
+	add(attrA2AMessageID, f.MessageID)
+	add(attrA2ATaskID, f.TaskID)
+	add(attrConversationID, f.ContextID)
+	if len(f.ReferenceTaskIDs) > 0 {
+		attrs = append(attrs, attrA2AReferenceIDs.StringSlice(f.ReferenceTaskIDs))
 	}
 	return attrs
 }
 
 // responseAttrs are what an answer says of its task or message.
-func responseAttrs(resp a2a.ProtoValue) []attribute.KeyValue {
-	switch r := resp.(type) {
-	case *a2a.Task:
-		return taskAttrs(r)
-	case *a2a.SendMessageResponse:
-		switch p := r.Payload.(type) {
-		case *a2a.SendMessageResponseTask:
-			return taskAttrs(p.Task)
-		case *a2a.SendMessageResponseMessage:
-			if p.Message != nil {
-				return []attribute.KeyValue{attrA2AMessageID.String(p.Message.MessageID)}
-			}
-		}
+func responseAttrs(f Facts) []attribute.KeyValue {
+	switch {
+	case f.Task:
+		return taskAttrs(&f)
+	case f.Event == "message":
+		return []attribute.KeyValue{attrA2AMessageID.String(f.MessageID)}
 	}
 	return nil
 }
 
-func taskAttrs(t *a2a.Task) []attribute.KeyValue {
-	if t == nil {
-		return nil
-	}
-	attrs := []attribute.KeyValue{attrA2ATaskID.String(t.ID), attrConversationID.String(t.ContextID)}
-	if t.Status != nil {
-		attrs = append(attrs, attrA2ATaskState.String(t.Status.State.String()))
+func taskAttrs(f *Facts) []attribute.KeyValue {
+	attrs := []attribute.KeyValue{attrA2ATaskID.String(f.TaskID), attrConversationID.String(f.ContextID)}
+	if f.State != "" {
+		attrs = append(attrs, attrA2ATaskState.String(f.State))
 	}
 	return attrs
 }
 
 // observedTransport is a client transport whose calls are spans and
 // whose requests carry their trace context.
-type observedTransport struct {
-	a2a.Transport
+type observedTransport[C comparable] struct {
+	a2arpc.Transport
+	spec    *Spec[C]
 	obs     *callObserver
 	binding string
-}
-
-// observeTransport wraps the transport t of binding.
-func observeTransport(t a2a.Transport, binding string, cfg *clientConfig) a2a.Transport {
-	return &observedTransport{Transport: t, obs: observerOf(cfg.telemetry), binding: binding}
 }
 
 // ObserveTransport makes each call of t, a transport of binding, a span
@@ -379,39 +315,39 @@ func observeTransport(t a2a.Transport, binding string, cfg *clientConfig) a2a.Tr
 // providers). t must write the trace context of each call's context on its
 // requests (InjectTraceContext). The transports of this package and of
 // a2agrpc come observed.
-func ObserveTransport(t a2a.Transport, binding string, tel *a2a.Telemetry) a2a.Transport {
-	return &observedTransport{Transport: t, obs: observerOf(tel), binding: binding}
+func ObserveTransport[C comparable](spec *Spec[C], t a2arpc.Transport, binding string, tel *telemetry.Telemetry) a2arpc.Transport {
+	return &observedTransport[C]{Transport: t, spec: spec, obs: observerOf(tel), binding: binding}
 }
 
 // Close closes the transport beneath, when it is an io.Closer (one
 // a2agrpc.WithGRPC dialled), and does nothing otherwise.
-func (t *observedTransport) Close() error {
+func (t *observedTransport[C]) Close() error {
 	if c, ok := t.Transport.(io.Closer); ok {
 		return c.Close()
 	}
 	return nil
 }
 
-func (t *observedTransport) Call(ctx context.Context, m *a2a.MethodDesc, req, resp a2a.ProtoValue) error {
-	c := t.obs.startCall(ctx, clientKind, m, t.binding, req)
+func (t *observedTransport[C]) Call(ctx context.Context, m *a2arpc.MethodDesc, req, resp a2arpc.ProtoValue) error {
+	c := startCall(t.obs, ctx, t.spec, clientKind, m, t.binding, req)
 	err := t.Transport.Call(c.ctx, m, req, resp)
 	if err != nil {
 		resp = nil
 	}
-	c.end(resp, err)
+	endCall(&c, t.spec, resp, err)
 	return err
 }
 
-func (t *observedTransport) Stream(ctx context.Context, m *a2a.MethodDesc, req a2a.ProtoValue) iter.Seq2[a2a.ProtoValue, error] {
-	return func(yield func(a2a.ProtoValue, error) bool) {
-		c := t.obs.startCall(ctx, clientKind, m, t.binding, req)
+func (t *observedTransport[C]) Stream(ctx context.Context, m *a2arpc.MethodDesc, req a2arpc.ProtoValue) iter.Seq2[a2arpc.ProtoValue, error] {
+	return func(yield func(a2arpc.ProtoValue, error) bool) {
+		c := startCall(t.obs, ctx, t.spec, clientKind, m, t.binding, req)
 		var failed error
-		defer func() { c.end(nil, failed) }()
+		defer func() { endCall(&c, t.spec, nil, failed) }()
 		for msg, err := range t.Transport.Stream(c.ctx, m, req) {
 			if err != nil {
 				failed = err
-			} else if ev, ok := msg.(*a2a.StreamResponse); ok {
-				c.taskEvent(ev)
+			} else if f, ok := t.spec.Event(msg); ok {
+				c.taskEvent(&f)
 			}
 			if !yield(msg, err) {
 				return
@@ -424,7 +360,7 @@ func (t *observedTransport) Stream(ctx context.Context, m *a2a.MethodDesc, req a
 // tracestate, baggage) through set, as tel's propagator writes it (nil:
 // the global propagator): for a transport written outside this package,
 // set adds a header or a gRPC metadata entry.
-func InjectTraceContext(ctx context.Context, tel *a2a.Telemetry, set func(key, value string)) {
+func InjectTraceContext(ctx context.Context, tel *telemetry.Telemetry, set func(key, value string)) {
 	tel.TextMapPropagator().Inject(ctx, setterCarrier(set))
 }
 

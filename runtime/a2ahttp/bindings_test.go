@@ -1,7 +1,7 @@
 // The tests of this package exercise its copy in gen/a2a, the code users get:
 // run agui-gen generate --out gen after editing the templates.
 
-package a2art_test
+package a2ahttp_test
 
 import (
 	"context"

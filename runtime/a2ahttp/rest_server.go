@@ -1,4 +1,4 @@
-package a2art
+package a2ahttp
 
 import (
 	"bytes"
@@ -12,7 +12,8 @@ import (
 	"strings"
 	"time"
 
-	a2a "github.com/agui-gen/agui-gen/gen/a2a"
+	"github.com/agui-gen/agui-gen/runtime/a2arpc"
+	"github.com/agui-gen/agui-gen/runtime/a2acall"
 	"github.com/agui-gen/agui-gen/runtime/httprule"
 )
 
@@ -36,8 +37,8 @@ const A2AContentType = "application/a2a+json"
 // (/v1/message:send) is converted to this version's RPC and answered in the
 // earlier version's ProtoJSON, its errors as that version's clients read
 // them. Pages of other origins may call it once WithCORS names theirs.
-func NewRESTHandler(svc *a2a.Service, opts ...ServerOption) (http.Handler, error) {
-	h := &restHandler{cfg: newServerConfig(opts)}
+func NewRESTHandler[C Card, I comparable](spec *Spec[C, I], svc *a2arpc.Service, opts ...ServerOption[C, I]) (http.Handler, error) {
+	h := &restHandler[C, I]{cfg: newServerConfig(spec, opts)}
 	var err error
 	if h.routes, err = restRoutes(svc, nil); err != nil {
 		return nil, err
@@ -46,14 +47,15 @@ func NewRESTHandler(svc *a2a.Service, opts ...ServerOption) (http.Handler, error
 		if v.Proto == nil {
 			continue
 		}
-		routes, err := restRoutes(CompatService(v, svc), v)
+		routes, err := restRoutes(a2acall.CompatService(v, svc), v)
 		if err != nil {
 			return nil, err
 		}
 		for _, rt := range routes {
 			// The AG-UI format is written from this version's stream.
-			i := slices.IndexFunc(v.Proto.Methods, func(m a2a.MethodDesc) bool { return m.Name == rt.handler.Desc.Name })
+			i := slices.IndexFunc(v.Proto.Methods, func(m a2arpc.MethodDesc) bool { return m.Name == rt.handler.Desc.Name })
 			rt.rpc, rt.serves = &v.RPCs[i], svc.Method(v.RPCs[i].Serves)
+			rt.foreign = !h.cfg.ownBindings(v)
 		}
 		h.earlier = append(h.earlier, routes...)
 	}
@@ -70,7 +72,7 @@ func NewRESTHandler(svc *a2a.Service, opts ...ServerOption) (http.Handler, error
 
 // restRoutes lists the routes of svc's HTTP bindings, for the earlier
 // version v when v is not nil.
-func restRoutes(svc *a2a.Service, v *a2a.CompatVersion) ([]*route, error) {
+func restRoutes(svc *a2arpc.Service, v *a2arpc.CompatVersion) ([]*route, error) {
 	var routes []*route
 	for i := range svc.Handlers {
 		mh := &svc.Handlers[i]
@@ -92,22 +94,23 @@ func restRoutes(svc *a2a.Service, v *a2a.CompatVersion) ([]*route, error) {
 	return routes, nil
 }
 
-type restHandler struct {
-	cfg     *serverConfig
+type restHandler[C Card, I comparable] struct {
+	cfg     *serverConfig[C, I]
 	routes  []*route
 	earlier []*route // of the earlier versions served
 }
 
 type route struct {
 	tmpl    *httprule.Template
-	rule    a2a.HTTPRule
+	rule    a2arpc.HTTPRule
 	verbs   []string
-	handler *a2a.MethodHandler
+	handler *a2arpc.MethodHandler
 	// earlier is the earlier version the route serves, or nil for this one;
 	// rpc says how, and serves is the handler of this version that does.
-	earlier *a2a.CompatVersion
-	rpc     *a2a.CompatRPC
-	serves  *a2a.MethodHandler
+	earlier *a2arpc.CompatVersion
+	foreign bool // earlier is of an earlier major, whose bindings are its own
+	rpc     *a2arpc.CompatRPC
+	serves  *a2arpc.MethodHandler
 }
 
 // match finds the most specific of routes for the request's path and
@@ -135,7 +138,7 @@ func match(routes []*route, r *http.Request, path []string, accept func(*route) 
 	return best, vars, allow
 }
 
-func (h *restHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+func (h *restHandler[C, I]) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	path := httprule.SplitPath(r.URL.EscapedPath())
 	// An earlier version's client names its version, or none (0.3 clients
 	// send no A2A-Version); its paths are its own (/v1/…).
@@ -155,7 +158,7 @@ func (h *restHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if rerr != nil {
 		if best != nil && h.cfg.missingVersion(r) {
 			// One of this version's paths, without its header.
-			rerr = MissingVersion(best.handler.Desc.Name+" ("+r.Method+" "+r.URL.Path+")", h.cfg.versions)
+			rerr = a2arpc.MissingVersion(best.handler.Desc.Name+" ("+r.Method+" "+r.URL.Path+")", h.cfg.versions)
 		}
 		writeError(w, rerr)
 		return
@@ -165,34 +168,34 @@ func (h *restHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			slices.Sort(allow)
 			allow = slices.Compact(allow)
 			w.Header().Set("Allow", strings.Join(allow, ", "))
-			writeStatus(w, http.StatusMethodNotAllowed, "UNIMPLEMENTED", a2a.NewError(a2a.ErrMethodNotFound, r.Method+" is not allowed on "+r.URL.Path))
+			writeStatus(w, http.StatusMethodNotAllowed, "UNIMPLEMENTED", a2arpc.NewError(a2arpc.ErrMethodNotFound, r.Method+" is not allowed on "+r.URL.Path))
 			return
 		}
-		writeStatus(w, http.StatusNotFound, "NOT_FOUND", a2a.NewError(a2a.ErrMethodNotFound, "no A2A method at "+r.Method+" "+r.URL.Path))
+		writeStatus(w, http.StatusNotFound, "NOT_FOUND", a2arpc.NewError(a2arpc.ErrMethodNotFound, "no A2A method at "+r.Method+" "+r.URL.Path))
 		return
 	}
 	h.serve(w, r, best, bestVars, version)
 }
 
-func (h *restHandler) serve(w http.ResponseWriter, r *http.Request, rt *route, vars map[string]string, version string) {
-	fail := func(status int, rerr *a2a.RPCError) {
+func (h *restHandler[C, I]) serve(w http.ResponseWriter, r *http.Request, rt *route, vars map[string]string, version string) {
+	fail := func(status int, rerr *a2arpc.RPCError) {
 		if status == 0 {
 			status = restStatus(rerr)
 		}
-		if rt.earlier != nil && !ownBindings(rt.earlier) {
+		if rt.foreign {
 			writeEarlierError(w, status, rerr)
 			return
 		}
 		writeStatus(w, status, statusName(rerr), rerr)
 	}
-	info, rerr := h.cfg.callInfo(r, BindingHTTPJSON)
+	info, rerr := h.cfg.callInfo(r, a2arpc.BindingHTTPJSON)
 	if rerr != nil {
 		fail(0, rerr)
 		return
 	}
 	info.Version, info.Method = version, rt.handler.Desc
 	if rt.handler.Stream != nil {
-		release, ok := h.cfg.admitStream(w, func(rerr *a2a.RPCError) { fail(http.StatusServiceUnavailable, rerr) })
+		release, ok := h.cfg.admitStream(w, func(rerr *a2arpc.RPCError) { fail(http.StatusServiceUnavailable, rerr) })
 		if !ok {
 			return // before the body is read
 		}
@@ -203,7 +206,7 @@ func (h *restHandler) serve(w http.ResponseWriter, r *http.Request, rt *route, v
 		fail(status, rerr)
 		return
 	}
-	ctx := WithCallInfo(r.Context(), info)
+	ctx := a2acall.WithCallInfo(r.Context(), info)
 	if rt.handler.Stream != nil {
 		if f := h.cfg.streamFormat(r); f != nil {
 			handler := rt.handler
@@ -213,7 +216,7 @@ func (h *restHandler) serve(w http.ResponseWriter, r *http.Request, rt *route, v
 				// and the call validates the converted request.
 				up, err := rt.rpc.Up(req)
 				if err != nil {
-					fail(0, InvalidParams(err))
+					fail(0, a2acall.InvalidParams(err))
 					return
 				}
 				req, handler = up, rt.serves
@@ -226,7 +229,7 @@ func (h *restHandler) serve(w http.ResponseWriter, r *http.Request, rt *route, v
 		h.serveStream(ctx, w, rt, req)
 		return
 	}
-	resp, rerr := InvokeUnary(ctx, h.cfg.logger, rt.handler, req)
+	resp, rerr := a2acall.InvokeUnary(ctx, h.cfg.spec.Call, h.cfg.logger, rt.handler, req)
 	if rerr != nil {
 		fail(0, rerr)
 		return
@@ -246,7 +249,7 @@ func (h *restHandler) serve(w http.ResponseWriter, r *http.Request, rt *route, v
 // request builds the request message from the body, the path variables
 // and the query parameters, and validates it. A failure comes with the
 // HTTP status to answer with, or 0 for the error's own.
-func (h *restHandler) request(w http.ResponseWriter, r *http.Request, rt *route, vars map[string]string) (a2a.ProtoValue, *a2a.RPCError, int) {
+func (h *restHandler[C, I]) request(w http.ResponseWriter, r *http.Request, rt *route, vars map[string]string) (a2arpc.ProtoValue, *a2arpc.RPCError, int) {
 	req := rt.handler.Desc.NewRequest()
 	if rt.rule.Body != "" && r.Method != http.MethodGet {
 		body, rerr, status := h.cfg.readBody(w, r)
@@ -258,18 +261,18 @@ func (h *restHandler) request(w http.ResponseWriter, r *http.Request, rt *route,
 			if ct := r.Header.Get("Content-Type"); ct != "" && !isJSONMediaType(ct) {
 				// ContentTypeNotSupported is about message parts' media types;
 				// a body that is not JSON is an invalid request, as JSON-RPC has it.
-				return nil, a2a.NewError(a2a.ErrInvalidRequest, "Content-Type "+ct+" is not JSON; send "+A2AContentType), http.StatusUnsupportedMediaType
+				return nil, a2arpc.NewError(a2arpc.ErrInvalidRequest, "Content-Type "+ct+" is not JSON; send "+A2AContentType), http.StatusUnsupportedMediaType
 			}
 			if rt.rule.Body != "*" {
 				body = append(append([]byte(`{"`+rt.rule.Body+`":`), body...), '}')
 			}
 			if err := req.UnmarshalJSON(body); err != nil {
-				return nil, InvalidParams(err), http.StatusBadRequest
+				return nil, a2acall.InvalidParams(err), http.StatusBadRequest
 			}
 		}
-	} else if setter, ok := req.(a2a.FieldSetter); ok {
+	} else if setter, ok := req.(a2arpc.FieldSetter); ok {
 		for name, values := range r.URL.Query() {
-			if name == VersionHeader {
+			if name == a2arpc.VersionHeader {
 				continue
 			}
 			if alias, ok := queryAliases[name]; ok {
@@ -277,22 +280,22 @@ func (h *restHandler) request(w http.ResponseWriter, r *http.Request, rt *route,
 			}
 			for _, v := range values {
 				if err := setter.SetField(name, v); err != nil {
-					if errors.Is(err, a2a.ErrUnknownField) {
+					if errors.Is(err, a2arpc.ErrUnknownField) {
 						break // unknown fields are ignored (A2A §5.7)
 					}
-					return nil, InvalidParams(err), http.StatusBadRequest
+					return nil, a2acall.InvalidParams(err), http.StatusBadRequest
 				}
 			}
 		}
 	}
 	if len(vars) > 0 {
-		setter, ok := req.(a2a.FieldSetter)
+		setter, ok := req.(a2arpc.FieldSetter)
 		if !ok {
-			return nil, a2a.NewError(a2a.ErrInternal, rt.handler.Desc.Name+": request has no SetField"), 0
+			return nil, a2arpc.NewError(a2arpc.ErrInternal, rt.handler.Desc.Name+": request has no SetField"), 0
 		}
 		for _, field := range rt.tmpl.Fields() {
 			if err := setter.SetField(field, vars[field]); err != nil {
-				return nil, InvalidParams(err), http.StatusBadRequest
+				return nil, a2acall.InvalidParams(err), http.StatusBadRequest
 			}
 		}
 	}
@@ -307,13 +310,13 @@ var queryAliases = map[string]string{"lastUpdatedAfter": "statusTimestampAfter"}
 // serveStream answers with SSE of bare response messages. An error before
 // the first message is an ordinary error response; after it, an "error"
 // event holding the google.rpc.Status.
-func (h *restHandler) serveStream(ctx context.Context, w http.ResponseWriter, rt *route, req a2a.ProtoValue) {
+func (h *restHandler[C, I]) serveStream(ctx context.Context, w http.ResponseWriter, rt *route, req a2arpc.ProtoValue) {
 	ctx, stream, end := h.cfg.openStream(ctx, w)
 	defer end()
 	var buf []byte
 	sent := false
-	next := eventIDs(ctx)
-	rerr := InvokeStream(ctx, h.cfg.logger, rt.handler, req, func(m a2a.ProtoValue) error {
+	next := eventIDs[C](ctx)
+	rerr := a2acall.InvokeStream(ctx, h.cfg.spec.Call, h.cfg.logger, rt.handler, req, func(m a2arpc.ProtoValue) error {
 		buf = m.AppendJSON(buf[:0])
 		sent = true
 		return stream.Event(ctx, "", next(), buf)
@@ -324,14 +327,14 @@ func (h *restHandler) serveStream(ctx context.Context, w http.ResponseWriter, rt
 	}
 	if !sent {
 		stream.Close()
-		if rt.earlier != nil && !ownBindings(rt.earlier) {
+		if rt.foreign {
 			writeEarlierError(w, restStatus(rerr), rerr)
 			return
 		}
 		writeError(w, rerr)
 		return
 	}
-	if rt.earlier != nil && !ownBindings(rt.earlier) {
+	if rt.foreign {
 		_ = stream.Event(ctx, "error", "", appendEarlierError(nil, rerr))
 		return
 	}
@@ -342,7 +345,7 @@ func (h *restHandler) serveStream(ctx context.Context, w http.ResponseWriter, rt
 // the JSON-RPC error object, {"code":-32001,"message":…}, with an HTTP
 // status (A2A 0.3 gave REST no error shape of its own; @a2a-js/sdk's 0.3
 // client and server use this one).
-func writeEarlierError(w http.ResponseWriter, status int, rerr *a2a.RPCError) {
+func writeEarlierError(w http.ResponseWriter, status int, rerr *a2arpc.RPCError) {
 	w.Header().Set("Content-Type", "application/json")
 	setRetryAfter(w, status, rerr)
 	if status == http.StatusUnauthorized {
@@ -352,7 +355,7 @@ func writeEarlierError(w http.ResponseWriter, status int, rerr *a2a.RPCError) {
 	w.Write(appendEarlierError(nil, rerr))
 }
 
-func appendEarlierError(b []byte, rerr *a2a.RPCError) []byte {
+func appendEarlierError(b []byte, rerr *a2arpc.RPCError) []byte {
 	b = append(b, `{"code":`...)
 	b = strconv.AppendInt(b, int64(rerr.Code), 10)
 	b = append(b, `,"message":`...)
@@ -361,29 +364,17 @@ func appendEarlierError(b []byte, rerr *a2a.RPCError) []byte {
 }
 
 // writeError writes rerr as a google.rpc.Status body with its HTTP status.
-func writeError(w http.ResponseWriter, rerr *a2a.RPCError) {
+func writeError(w http.ResponseWriter, rerr *a2arpc.RPCError) {
 	writeStatus(w, restStatus(rerr), statusName(rerr), rerr)
 }
 
 // Unavailable, as the cause of an error (RPCError.Err), says that the call
-// failed because the service, or something it depends on such as its task
-// store, cannot serve it now, and that the same call may succeed after
-// RetryAfter. HTTP+JSON answers such an error with 503 Service Unavailable,
-// google.rpc.Code UNAVAILABLE and a Retry-After header (RFC 9110 §10.2.3),
-// which clients and proxies know to retry; JSON-RPC keeps its error's
-// code, in the body of a 200.
-type Unavailable struct {
-	// RetryAfter is how long to wait before trying again; it is sent in
-	// whole seconds, at least one.
-	RetryAfter time.Duration
-}
-
-func (u *Unavailable) Error() string {
-	return "unavailable: try again in " + u.RetryAfter.String()
-}
+// may succeed later; HTTP+JSON answers it with 503 and Retry-After. It is
+// a2acall.Unavailable.
+type Unavailable = a2acall.Unavailable
 
 // unavailable returns the Unavailable behind rerr, or nil.
-func unavailable(rerr *a2a.RPCError) *Unavailable {
+func unavailable(rerr *a2arpc.RPCError) *Unavailable {
 	var u *Unavailable
 	if errors.As(rerr, &u) {
 		return u
@@ -393,7 +384,7 @@ func unavailable(rerr *a2a.RPCError) *Unavailable {
 
 // restStatus is the HTTP status of rerr in HTTP+JSON: 503 for an error
 // that passes (Unavailable), else the error table's.
-func restStatus(rerr *a2a.RPCError) int {
+func restStatus(rerr *a2arpc.RPCError) int {
 	if unavailable(rerr) != nil {
 		return http.StatusServiceUnavailable
 	}
@@ -401,7 +392,7 @@ func restStatus(rerr *a2a.RPCError) int {
 }
 
 // statusName is the google.rpc.Code name of rerr in HTTP+JSON.
-func statusName(rerr *a2a.RPCError) string {
+func statusName(rerr *a2arpc.RPCError) string {
 	if unavailable(rerr) != nil {
 		return "UNAVAILABLE"
 	}
@@ -409,14 +400,14 @@ func statusName(rerr *a2a.RPCError) string {
 }
 
 // setRetryAfter says, on a 503 of an error that passes, when to try again.
-func setRetryAfter(w http.ResponseWriter, httpStatus int, rerr *a2a.RPCError) {
+func setRetryAfter(w http.ResponseWriter, httpStatus int, rerr *a2arpc.RPCError) {
 	if u := unavailable(rerr); u != nil && httpStatus == http.StatusServiceUnavailable {
 		secs := int64((u.RetryAfter + time.Second - 1) / time.Second)
 		w.Header().Set("Retry-After", strconv.FormatInt(max(secs, 1), 10))
 	}
 }
 
-func writeStatus(w http.ResponseWriter, httpStatus int, status string, rerr *a2a.RPCError) {
+func writeStatus(w http.ResponseWriter, httpStatus int, status string, rerr *a2arpc.RPCError) {
 	// application/json, not application/a2a+json: google.rpc.Status is not
 	// an A2A message, and clients (a2a-go) read error bodies only as JSON.
 	w.Header().Set("Content-Type", "application/json")
@@ -430,7 +421,7 @@ func writeStatus(w http.ResponseWriter, httpStatus int, status string, rerr *a2a
 
 // appendStatus appends {"error":{code,status,message,details}}, the JSON
 // form of google.rpc.Status that A2A §11.6 uses.
-func appendStatus(b []byte, httpStatus int, status string, rerr *a2a.RPCError) []byte {
+func appendStatus(b []byte, httpStatus int, status string, rerr *a2arpc.RPCError) []byte {
 	b = append(b, `{"error":{"code":`...)
 	b = strconv.AppendInt(b, int64(httpStatus), 10)
 	b = append(b, `,"status":`...)

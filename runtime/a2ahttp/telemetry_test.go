@@ -1,4 +1,4 @@
-package a2art_test
+package a2ahttp_test
 
 import (
 	"bytes"

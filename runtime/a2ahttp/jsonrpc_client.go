@@ -1,4 +1,4 @@
-package a2art
+package a2ahttp
 
 import (
 	"context"
@@ -10,59 +10,60 @@ import (
 	"strconv"
 	"sync/atomic"
 
-	a2a "github.com/agui-gen/agui-gen/gen/a2a"
+	"github.com/agui-gen/agui-gen/runtime/a2arpc"
+	"github.com/agui-gen/agui-gen/runtime/a2acall"
 	"github.com/agui-gen/agui-gen/runtime/jsonrpc"
 	"github.com/agui-gen/agui-gen/runtime/sse"
 )
 
 // NewJSONRPCTransport calls over JSON-RPC 2.0, POSTing to url (an
 // AgentInterface's url).
-func NewJSONRPCTransport(url string, opts ...ClientOption) a2a.Transport {
-	cfg := newClientConfig(opts)
-	return observeTransport(&jsonrpcTransport{url: url, cfg: cfg}, BindingJSONRPC, cfg)
+func NewJSONRPCTransport[C Card, I comparable](spec *Spec[C, I], url string, opts ...ClientOption[C, I]) a2arpc.Transport {
+	cfg := newClientConfig(spec, opts)
+	return a2acall.ObserveTransport(spec.Call, &jsonrpcTransport[C, I]{url: url, cfg: cfg}, a2arpc.BindingJSONRPC, cfg.telemetry)
 }
 
 // NewCompatJSONRPCTransport calls a server that speaks only the earlier
 // protocol version v (one of a2a.CompatVersions: a 0.3 agent) over JSON-RPC
 // at url: each call is converted to v's method and JSON, and the answer
 // back. NewTransportFromCard picks it when a card offers nothing newer.
-func NewCompatJSONRPCTransport(url string, v *a2a.CompatVersion, opts ...ClientOption) a2a.Transport {
-	cfg := newClientConfig(opts)
+func NewCompatJSONRPCTransport[C Card, I comparable](spec *Spec[C, I], url string, v *a2arpc.CompatVersion, opts ...ClientOption[C, I]) a2arpc.Transport {
+	cfg := newClientConfig(spec, opts)
 	cfg.version = v.Version
-	return observeTransport(&jsonrpcTransport{url: url, cfg: cfg, compat: v}, BindingJSONRPC, cfg)
+	return a2acall.ObserveTransport(spec.Call, &jsonrpcTransport[C, I]{url: url, cfg: cfg, compat: v}, a2arpc.BindingJSONRPC, cfg.telemetry)
 }
 
-type jsonrpcTransport struct {
+type jsonrpcTransport[C Card, I comparable] struct {
 	url    string
-	cfg    *clientConfig
+	cfg    *clientConfig[C, I]
 	nextID atomic.Int64
-	compat *a2a.CompatVersion // the earlier version the server speaks, or nil
+	compat *a2arpc.CompatVersion // the earlier version the server speaks, or nil
 }
 
 // compatMethod is the earlier version's method for method; an error when
 // that version has none.
-func (t *jsonrpcTransport) compatMethod(method *a2a.MethodDesc) (*a2a.CompatMethod, error) {
+func (t *jsonrpcTransport[C, I]) compatMethod(method *a2arpc.MethodDesc) (*a2arpc.CompatMethod, error) {
 	m := t.compat.ServedBy(method.Name)
 	if m == nil {
-		return nil, a2a.NewError(a2a.ErrUnsupportedOperation, "A2A "+t.compat.Version+" has no "+method.Name)
+		return nil, a2arpc.NewError(a2arpc.ErrUnsupportedOperation, "A2A "+t.compat.Version+" has no "+method.Name)
 	}
 	return m, nil
 }
 
 // decode reads a result into resp: as it is, or through the earlier
 // version's method m.
-func (t *jsonrpcTransport) decode(method *a2a.MethodDesc, m *a2a.CompatMethod, result json.RawMessage, resp a2a.ProtoValue) error {
+func (t *jsonrpcTransport[C, I]) decode(method *a2arpc.MethodDesc, m *a2arpc.CompatMethod, result json.RawMessage, resp a2arpc.ProtoValue) error {
 	if m == nil {
 		return decodeResult(method, result, resp)
 	}
 	v, err := m.Response(result)
 	if err != nil {
-		return a2a.NewError(a2a.ErrInvalidAgentResponse, method.Name+" (A2A "+t.compat.Version+" "+m.Method+"): "+err.Error())
+		return a2arpc.NewError(a2arpc.ErrInvalidAgentResponse, method.Name+" (A2A "+t.compat.Version+" "+m.Method+"): "+err.Error())
 	}
 	return resp.UnmarshalProto(v.AppendProto(nil))
 }
 
-func (t *jsonrpcTransport) post(ctx context.Context, method *a2a.MethodDesc, req a2a.ProtoValue, accept string) (*http.Response, int64, error) {
+func (t *jsonrpcTransport[C, I]) post(ctx context.Context, method *a2arpc.MethodDesc, req a2arpc.ProtoValue, accept string) (*http.Response, int64, error) {
 	id := t.nextID.Add(1)
 	body := []byte(`{"jsonrpc":"2.0","id":`)
 	body = strconv.AppendInt(body, id, 10)
@@ -94,7 +95,7 @@ func (t *jsonrpcTransport) post(ctx context.Context, method *a2a.MethodDesc, req
 	return res, id, nil
 }
 
-func (t *jsonrpcTransport) Call(ctx context.Context, method *a2a.MethodDesc, req, resp a2a.ProtoValue) error {
+func (t *jsonrpcTransport[C, I]) Call(ctx context.Context, method *a2arpc.MethodDesc, req, resp a2arpc.ProtoValue) error {
 	res, id, err := t.post(ctx, method, req, "application/json")
 	if err != nil {
 		return err
@@ -111,8 +112,8 @@ func (t *jsonrpcTransport) Call(ctx context.Context, method *a2a.MethodDesc, req
 	return t.decode(method, t.compat.ServedBy(method.Name), result, resp)
 }
 
-func (t *jsonrpcTransport) Stream(ctx context.Context, method *a2a.MethodDesc, req a2a.ProtoValue) iter.Seq2[a2a.ProtoValue, error] {
-	return func(yield func(a2a.ProtoValue, error) bool) {
+func (t *jsonrpcTransport[C, I]) Stream(ctx context.Context, method *a2arpc.MethodDesc, req a2arpc.ProtoValue) iter.Seq2[a2arpc.ProtoValue, error] {
+	return func(yield func(a2arpc.ProtoValue, error) bool) {
 		ctx, cancel := context.WithCancel(ctx)
 		defer cancel()
 		m := t.compat.ServedBy(method.Name)
@@ -138,7 +139,7 @@ func (t *jsonrpcTransport) Stream(ctx context.Context, method *a2a.MethodDesc, r
 			yield(nil, err)
 			return
 		}
-		readEvents(ctx, method, res.Body, t.cfg.maxResponse, yield, func(ev sse.Event) (a2a.ProtoValue, error) {
+		readEvents(ctx, method, res.Body, t.cfg.maxResponse, yield, func(ev sse.Event) (a2arpc.ProtoValue, error) {
 			result, err := readRPCResponse(res, ev.Data, id)
 			if err != nil {
 				return nil, err
@@ -172,16 +173,16 @@ func readRPCResponse(res *http.Response, data []byte, id int64) (json.RawMessage
 		if res.StatusCode != http.StatusOK {
 			return nil, httpError(res, data)
 		}
-		return nil, a2a.NewError(a2a.ErrInvalidAgentResponse, "the answer is not a JSON-RPC 2.0 response")
+		return nil, a2arpc.NewError(a2arpc.ErrInvalidAgentResponse, "the answer is not a JSON-RPC 2.0 response")
 	}
 	if env.Error != nil {
 		reason, meta, violations := errorDetails(env.Error.Data)
-		e := a2a.ErrorFromCode(env.Error.Code, reason, env.Error.Message)
+		e := a2arpc.ErrorFromCode(env.Error.Code, reason, env.Error.Message)
 		e.Metadata, e.Violations = meta, violations
 		return nil, e
 	}
 	if string(env.ID) != strconv.FormatInt(id, 10) {
-		return nil, a2a.NewError(a2a.ErrInvalidAgentResponse, fmt.Sprintf("the answer is to request %s, not %d", env.ID, id))
+		return nil, a2arpc.NewError(a2arpc.ErrInvalidAgentResponse, fmt.Sprintf("the answer is to request %s, not %d", env.ID, id))
 	}
 	return env.Result, nil
 }
@@ -189,15 +190,15 @@ func readRPCResponse(res *http.Response, data []byte, id int64) (json.RawMessage
 // decodeResult decodes a result into resp. A null or absent result leaves
 // resp empty, since peers answer google.protobuf.Empty with null, nothing
 // or {}; for a response with required fields that is no answer at all.
-func decodeResult(method *a2a.MethodDesc, result json.RawMessage, resp a2a.ProtoValue) error {
+func decodeResult(method *a2arpc.MethodDesc, result json.RawMessage, resp a2arpc.ProtoValue) error {
 	if len(result) == 0 || string(result) == "null" {
 		if resp.Validate() != nil {
-			return a2a.NewError(a2a.ErrInvalidAgentResponse, method.Name+": the answer has no result")
+			return a2arpc.NewError(a2arpc.ErrInvalidAgentResponse, method.Name+": the answer has no result")
 		}
 		return nil
 	}
 	if err := resp.UnmarshalJSON(result); err != nil {
-		return a2a.NewError(a2a.ErrInvalidAgentResponse, method.Name+": "+err.Error())
+		return a2arpc.NewError(a2arpc.ErrInvalidAgentResponse, method.Name+": "+err.Error())
 	}
 	return nil
 }
