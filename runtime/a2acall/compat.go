@@ -63,4 +63,3 @@ func compatUp(rpc *a2arpc.CompatRPC, req a2arpc.ProtoValue) (a2arpc.ProtoValue, 
 	}
 	return in, nil
 }
-

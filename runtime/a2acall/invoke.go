@@ -170,4 +170,3 @@ type Unavailable struct {
 func (u *Unavailable) Error() string {
 	return "unavailable: try again in " + u.RetryAfter.String()
 }
-

@@ -51,7 +51,9 @@ func WithHeader[C Card, I comparable](key, value string) ClientOption[C, I] {
 
 // WithVersion sets the A2A-Version the client sends (default
 // ProtocolVersion).
-func WithVersion[C Card, I comparable](v string) ClientOption[C, I] { return func(c *clientConfig[C, I]) { c.version = v } }
+func WithVersion[C Card, I comparable](v string) ClientOption[C, I] {
+	return func(c *clientConfig[C, I]) { c.version = v }
+}
 
 // ClientHeaders returns the headers opts add to every request, for a
 // transport of another binding (gRPC sends them as metadata).
@@ -61,11 +63,15 @@ func ClientHeaders[C Card, I comparable](spec *Spec[C, I], opts ...ClientOption[
 
 // ClientTelemetry is the Telemetry that opts set (WithClientTelemetry), for
 // a transport made elsewhere (a2agrpc.WithGRPC); nil when none does.
-func ClientTelemetry[C Card, I comparable](spec *Spec[C, I], opts ...ClientOption[C, I]) *telemetry.Telemetry { return newClientConfig(spec, opts).telemetry }
+func ClientTelemetry[C Card, I comparable](spec *Spec[C, I], opts ...ClientOption[C, I]) *telemetry.Telemetry {
+	return newClientConfig(spec, opts).telemetry
+}
 
 // WithMaxResponseBytes limits a unary response body, and each event of a
 // stream (default 64 MiB).
-func WithMaxResponseBytes[C Card, I comparable](n int64) ClientOption[C, I] { return func(c *clientConfig[C, I]) { c.maxResponse = n } }
+func WithMaxResponseBytes[C Card, I comparable](n int64) ClientOption[C, I] {
+	return func(c *clientConfig[C, I]) { c.maxResponse = n }
+}
 
 // WithTransport lets NewTransportFromCard use f for interfaces of binding.
 func WithTransport[C Card, I comparable](binding string, f TransportFactory[C, I]) ClientOption[C, I] {

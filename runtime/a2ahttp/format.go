@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/agui-gen/agui-gen/runtime/a2arpc"
 	"github.com/agui-gen/agui-gen/runtime/a2acall"
+	"github.com/agui-gen/agui-gen/runtime/a2arpc"
 )
 
 // A StreamFormat answers a streaming RPC in a wire format of its own,

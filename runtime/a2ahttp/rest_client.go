@@ -13,8 +13,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/agui-gen/agui-gen/runtime/a2arpc"
 	"github.com/agui-gen/agui-gen/runtime/a2acall"
+	"github.com/agui-gen/agui-gen/runtime/a2arpc"
 	"github.com/agui-gen/agui-gen/runtime/httprule"
 	"github.com/agui-gen/agui-gen/runtime/sse"
 )

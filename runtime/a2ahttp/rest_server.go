@@ -12,8 +12,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agui-gen/agui-gen/runtime/a2arpc"
 	"github.com/agui-gen/agui-gen/runtime/a2acall"
+	"github.com/agui-gen/agui-gen/runtime/a2arpc"
 	"github.com/agui-gen/agui-gen/runtime/httprule"
 )
 

@@ -11,10 +11,10 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/agui-gen/agui-gen/runtime/a2arpc"
 	"github.com/agui-gen/agui-gen/runtime/a2acall"
-	"github.com/agui-gen/agui-gen/runtime/telemetry"
+	"github.com/agui-gen/agui-gen/runtime/a2arpc"
 	"github.com/agui-gen/agui-gen/runtime/bounds"
+	"github.com/agui-gen/agui-gen/runtime/telemetry"
 )
 
 // DefaultMaxBodyBytes is the request body limit unless WithMaxBodyBytes
@@ -55,11 +55,15 @@ func newServerConfig[C Card, I comparable](spec *Spec[C, I], opts []ServerOption
 
 // WithMaxBodyBytes limits request bodies (default 1 MiB); a larger body is
 // refused with 413 before it is read.
-func WithMaxBodyBytes[C Card, I comparable](n int64) ServerOption[C, I] { return func(c *serverConfig[C, I]) { c.maxBody = n } }
+func WithMaxBodyBytes[C Card, I comparable](n int64) ServerOption[C, I] {
+	return func(c *serverConfig[C, I]) { c.maxBody = n }
+}
 
 // WithLogger logs refused requests and handler failures (default
 // slog.Default()).
-func WithLogger[C Card, I comparable](l *slog.Logger) ServerOption[C, I] { return func(c *serverConfig[C, I]) { c.logger = l } }
+func WithLogger[C Card, I comparable](l *slog.Logger) ServerOption[C, I] {
+	return func(c *serverConfig[C, I]) { c.logger = l }
+}
 
 // WithProtocolVersions sets the protocol versions (Major.Minor) the server
 // accepts in A2A-Version; by default only ProtocolVersion.
@@ -71,7 +75,9 @@ func WithProtocolVersions[C Card, I comparable](versions ...string) ServerOption
 // version v. The spec reads an absent header as 0.3 (A2A §3.6.2), which a
 // 1.x server refuses with VERSION_NOT_SUPPORTED; clients written before the
 // header existed can be served as 1.0 with this option.
-func WithMissingVersionAs[C Card, I comparable](v string) ServerOption[C, I] { return func(c *serverConfig[C, I]) { c.absentAs = v } }
+func WithMissingVersionAs[C Card, I comparable](v string) ServerOption[C, I] {
+	return func(c *serverConfig[C, I]) { c.absentAs = v }
+}
 
 // WithAuthenticator runs authenticate on every request before its body is
 // read. Its result becomes CallInfo.Principal; an error refuses the call:
@@ -89,7 +95,9 @@ func WithAuthenticator[C Card, I comparable](authenticate func(*http.Request) (p
 // EXTENSION_SUPPORT_REQUIRED. NewHandler passes the card it serves; give
 // it to NewJSONRPCHandler and NewRESTHandler when they serve one card
 // between them.
-func WithAgentCard[C Card, I comparable](card C) ServerOption[C, I] { return func(c *serverConfig[C, I]) { c.card = card } }
+func WithAgentCard[C Card, I comparable](card C) ServerOption[C, I] {
+	return func(c *serverConfig[C, I]) { c.card = card }
+}
 
 // WithStreamRefusalsAsEvents answers a JSON-RPC streaming call that is
 // refused before its first event (a card without streaming, a finished task
@@ -202,7 +210,6 @@ func decodeRequest(data []byte, req a2arpc.ProtoValue) *a2arpc.RPCError {
 	}
 	return nil
 }
-
 
 // WithTelemetry sends the server's traces and metrics where t says
 // (default: OpenTelemetry's global providers). Each call is a span named
