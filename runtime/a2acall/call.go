@@ -16,7 +16,7 @@ import (
 )
 
 // CallInfo is what a server knows about one call beyond its request
-// message. Handlers read it with CallInfoFrom.
+// message. Handlers read it with From (the generated a2a.CallInfoFrom).
 type CallInfo[C comparable] struct {
 	// Binding is a2arpc.BindingJSONRPC, BindingHTTPJSON or BindingGRPC.
 	Binding string

@@ -1,5 +1,5 @@
-// The tests of this package exercise its copy in gen/a2a, the code users get:
-// run agui-gen generate --out gen after editing the templates.
+// The tests of this package exercise it through gen/a2a, as users call it:
+// regenerate (agui-gen generate --out gen) after changing the generator or templates/a2art.
 
 package a2ahttp_test
 

@@ -13,7 +13,7 @@ import (
 	"github.com/agui-gen/agui-gen/runtime/telemetry"
 )
 
-// ClientOption[C, I] configures the client transports and the card resolver.
+// ClientOption configures the client transports and the card resolver.
 type ClientOption[C Card, I comparable] func(*clientConfig[C, I])
 
 type clientConfig[C Card, I comparable] struct {
@@ -27,7 +27,7 @@ type clientConfig[C Card, I comparable] struct {
 	telemetry   *telemetry.Telemetry
 }
 
-// TransportFactory[C, I] makes the transport of one agent interface; the a2agrpc
+// TransportFactory makes the transport of one agent interface; the a2agrpc
 // package has the one for a2arpc.BindingGRPC.
 type TransportFactory[C Card, I comparable] func(iface I, opts ...ClientOption[C, I]) (a2arpc.Transport, error)
 

@@ -21,7 +21,7 @@ import (
 // says otherwise.
 const DefaultMaxBodyBytes = 1 << 20
 
-// ServerOption[C, I] configures the server handlers.
+// ServerOption configures the server handlers.
 type ServerOption[C Card, I comparable] func(*serverConfig[C, I])
 
 type serverConfig[C Card, I comparable] struct {
