@@ -13,9 +13,10 @@ import "embed"
 //go:embed aguirt/*.go
 var AGUIRuntime embed.FS
 
-// A2ARuntime is the A2A runtime (JSON-RPC and HTTP+JSON bindings, clients,
-// version negotiation, agent card), written against the generated package
-// gen/a2a and copied into it with the a2a. qualifiers removed.
+// A2ARuntime is the spec-typed piece of the A2A runtime: the specs that bind
+// runtime/a2acall and runtime/a2ahttp (the bindings, clients, version
+// negotiation, agent card) to gen/a2a's types, written against gen/a2a and
+// copied into it with the a2a. qualifiers removed.
 //
 //go:embed a2art/*.go
 var A2ARuntime embed.FS

@@ -50,7 +50,10 @@ func ProtoPackage(pkg *ir.Package, opts Options) ([]File, error) {
 		steps = append(steps, struct {
 			name  string
 			build func(f *jen.File)
-		}{"rpc_gen.go", emitA2ARPC})
+		}{"rpc_gen.go", emitA2ARPC}, struct {
+			name  string
+			build func(f *jen.File)
+		}{"bindings_gen.go", emitA2AHTTP})
 	}
 	var files []File
 	for _, s := range steps {
@@ -82,7 +85,7 @@ func sourceLine(pkg *ir.Package) string {
 func (g *protoGen) resolveNames() error {
 	var reserved []string
 	if g.opts.A2ARuntime {
-		reserved = a2arpcNames()
+		reserved = append(a2arpcNames(), a2aHTTPNames()...)
 		rt, err := templateNames(templates.A2ARuntime, "a2art")
 		if err != nil {
 			return err

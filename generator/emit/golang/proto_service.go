@@ -12,8 +12,8 @@ import (
 
 // The typed server and client of a service. What an RPC is called, what it
 // takes and returns and whether it streams comes from the IR; how a binding
-// carries it is the runtime's (runtime/a2arpc) and support code
-// (templates/a2art) that works on the Service and Transport types these
+// carries it is the runtime's (runtime/a2arpc, runtime/a2acall,
+// runtime/a2ahttp, gen/a2a/a2agrpc), which work on the Service and Transport types these
 // wrap.
 
 // served reports whether the bindings can carry m: unary and

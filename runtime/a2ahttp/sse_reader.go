@@ -1,0 +1,36 @@
+package a2ahttp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/agui-gen/agui-gen/runtime/a2arpc"
+	"github.com/agui-gen/agui-gen/runtime/sse"
+)
+
+// readEvents yields the messages of an event stream, each event decoded by
+// decode, until the stream ends, decode fails, an event exceeds max bytes,
+// or the caller stops.
+func readEvents(ctx context.Context, method *a2arpc.MethodDesc, body io.Reader, max int64, yield func(a2arpc.ProtoValue, error) bool,
+	decode func(sse.Event) (a2arpc.ProtoValue, error)) {
+	events := sse.NewReader(body, int(max))
+	for {
+		ev, err := events.Next()
+		if err != nil {
+			if !errors.Is(err, io.EOF) && ctx.Err() == nil {
+				yield(nil, fmt.Errorf("a2a: %s: reading the stream: %w", method.Name, err))
+			}
+			return
+		}
+		msg, err := decode(ev)
+		if err != nil {
+			yield(nil, err)
+			return
+		}
+		if !yield(msg, nil) {
+			return
+		}
+	}
+}
