@@ -13,25 +13,32 @@ import (
 	"time"
 )
 
-// CallInfo is what a server knows about one call beyond its request message; handlers read it with CallInfoFrom. It is a2acall.CallInfo.
+// CallInfo is what a server knows about one call beyond its request message;
+// handlers read it with CallInfoFrom. It is a2acall.CallInfo.
 type CallInfo = a2acall.CallInfo[*AgentCard]
 
 // ServerOption configures the server handlers. It is a2ahttp.ServerOption.
 type ServerOption = a2ahttp.ServerOption[*AgentCard, *AgentInterface]
 
-// ClientOption configures the client transports and the card resolver. It is a2ahttp.ClientOption.
+// ClientOption configures the client transports and the card resolver. It is
+// a2ahttp.ClientOption.
 type ClientOption = a2ahttp.ClientOption[*AgentCard, *AgentInterface]
 
-// TransportFactory makes the transport of one agent interface; the a2agrpc package has the one for BindingGRPC. It is a2ahttp.TransportFactory.
+// TransportFactory makes the transport of one agent interface; the a2agrpc package
+// has the one for BindingGRPC. It is a2ahttp.TransportFactory.
 type TransportFactory = a2ahttp.TransportFactory[*AgentCard, *AgentInterface]
 
-// StreamFormat answers a streaming RPC in a wire format of its own, for a client that asks for it (WithStreamFormat). It is a2ahttp.StreamFormat.
+// StreamFormat answers a streaming RPC in a wire format of its own, for a client
+// that asks for it (WithStreamFormat). It is a2ahttp.StreamFormat.
 type StreamFormat = a2ahttp.StreamFormat
 
-// CORS lets pages of other origins call the handlers from a browser (WithCORS); one type for both protocols. It is a2ahttp.CORS.
+// CORS lets pages of other origins call the handlers from a browser (WithCORS);
+// one type for both protocols. It is a2ahttp.CORS.
 type CORS = a2ahttp.CORS
 
-// Unavailable is the cause of an error (RPCError.Err) that says the call may succeed after RetryAfter; HTTP+JSON answers it with 503 and Retry-After. It is a2acall.Unavailable.
+// Unavailable is the cause of an error (RPCError.Err) that says the call may
+// succeed after RetryAfter; HTTP+JSON answers it with 503 and Retry-After. It is
+// a2acall.Unavailable.
 type Unavailable = a2acall.Unavailable
 
 // The bindings' constants (a2arpc, a2ahttp).
@@ -53,22 +60,27 @@ const (
 	DefaultIdleTimeout       = a2ahttp.DefaultIdleTimeout
 )
 
-// ParseVersion reads a protocol version: Major.Minor, with a patch number allowed and ignored. It returns the Major.Minor form.
+// ParseVersion reads a protocol version: Major.Minor, with a patch number allowed
+// and ignored. It returns the Major.Minor form.
 func ParseVersion(s string) (string, bool) {
 	return a2arpc.ParseVersion(s)
 }
 
-// NegotiateVersion picks the version a call is served in from the A2A-Version it names (empty when absent) and the versions supported; an absent value means LegacyVersion unless absentAs says otherwise.
+// NegotiateVersion picks the version a call is served in from the A2A-Version it
+// names (empty when absent) and the versions supported; an absent value means
+// LegacyVersion unless absentAs says otherwise.
 func NegotiateVersion(requested string, supported []string, absentAs string) (string, *RPCError) {
 	return a2arpc.NegotiateVersion(requested, supported, absentAs)
 }
 
-// MissingVersion is the error for a call that names no A2A-Version where LegacyVersion is not served; what names the call.
+// MissingVersion is the error for a call that names no A2A-Version where
+// LegacyVersion is not served; what names the call.
 func MissingVersion(what string, supported []string) *RPCError {
 	return a2arpc.MissingVersion(what, supported)
 }
 
-// WithCallInfo returns ctx carrying info; the bindings call it before a handler runs.
+// WithCallInfo returns ctx carrying info; the bindings call it before a handler
+// runs.
 func WithCallInfo(ctx context.Context, info *CallInfo) context.Context {
 	return a2acall.WithCallInfo(ctx, info)
 }
@@ -78,117 +90,151 @@ func CallInfoFrom(ctx context.Context) *CallInfo {
 	return a2acall.From[*AgentCard](ctx)
 }
 
-// InvokeUnary runs a unary handler the way every binding does: the call held to the card of its CallInfo, the request validated, a panic caught, a nil response made the empty response, and an error outside the A2A table answered as ErrInternal (a2acall.InvokeUnary).
+// InvokeUnary runs a unary handler the way every binding does: the call held to
+// the card of its CallInfo, the request validated, a panic caught, a nil response
+// made the empty response, and an error outside the A2A table answered as
+// ErrInternal (a2acall.InvokeUnary).
 func InvokeUnary(ctx context.Context, logger *slog.Logger, h *MethodHandler, req ProtoValue) (ProtoValue, *RPCError) {
 	return a2acall.InvokeUnary(ctx, callSpec, logger, h, req)
 }
 
-// InvokeStream runs a streaming handler as InvokeUnary runs a unary one; send writes one message to the caller.
+// InvokeStream runs a streaming handler as InvokeUnary runs a unary one; send
+// writes one message to the caller.
 func InvokeStream(ctx context.Context, logger *slog.Logger, h *MethodHandler, req ProtoValue, send func(ProtoValue) error) *RPCError {
 	return a2acall.InvokeStream(ctx, callSpec, logger, h, req, send)
 }
 
-// AuthError is what an authenticator's error becomes: an *RPCError keeps its code (ErrPermissionDenied), anything else is ErrUnauthenticated.
+// AuthError is what an authenticator's error becomes: an *RPCError keeps its code
+// (ErrPermissionDenied), anything else is ErrUnauthenticated.
 func AuthError(err error) *RPCError {
 	return a2acall.AuthError(err)
 }
 
-// InvalidParams turns an error from decoding or validating a request into ErrInvalidParams (ErrParse for malformed JSON) with a field violation naming where it happened.
+// InvalidParams turns an error from decoding or validating a request into
+// ErrInvalidParams (ErrParse for malformed JSON) with a field violation naming
+// where it happened.
 func InvalidParams(err error) *RPCError {
 	return a2acall.InvalidParams(err)
 }
 
-// CompatService serves the RPCs of v's proto with svc, each converted to the RPC that serves it; nil when v has no proto.
+// CompatService serves the RPCs of v's proto with svc, each converted to the RPC
+// that serves it; nil when v has no proto.
 func CompatService(v *CompatVersion, svc *Service) *Service {
 	return a2acall.CompatService(v, svc)
 }
 
-// ObserveTransport makes each call of t, a transport of binding, a span of kind CLIENT, and records its duration, where tel says (nil: the global providers).
+// ObserveTransport makes each call of t, a transport of binding, a span of kind
+// CLIENT, and records its duration, where tel says (nil: the global providers).
 func ObserveTransport(t Transport, binding string, tel *Telemetry) Transport {
 	return a2acall.ObserveTransport(callSpec, t, binding, tel)
 }
 
-// InjectTraceContext writes the trace context of ctx through set, as tel's propagator writes it (nil: the global propagator), for a transport written outside this package.
+// InjectTraceContext writes the trace context of ctx through set, as tel's
+// propagator writes it (nil: the global propagator), for a transport written
+// outside this package.
 func InjectTraceContext(ctx context.Context, tel *Telemetry, set func(key, value string)) {
 	a2acall.InjectTraceContext(ctx, tel, set)
 }
 
-// NewHandler serves an agent over HTTP at one base URL: its card at /.well-known/agent-card.json, JSON-RPC at POST /, and HTTP+JSON at the paths of its google.api.http rules; every call is held to what the card declares (a2ahttp.NewHandler).
+// NewHandler serves an agent over HTTP at one base URL: its card at
+// /.well-known/agent-card.json, JSON-RPC at POST /, and HTTP+JSON at the paths of
+// its google.api.http rules; every call is held to what the card declares
+// (a2ahttp.NewHandler).
 func NewHandler(svc *Service, card *AgentCard, opts ...ServerOption) (http.Handler, error) {
 	return a2ahttp.NewHandler(httpSpec, svc, card, opts...)
 }
 
-// Interfaces returns the card entries of the bindings NewHandler serves at baseURL, JSON-RPC first, at ProtocolVersion.
+// Interfaces returns the card entries of the bindings NewHandler serves at
+// baseURL, JSON-RPC first, at ProtocolVersion.
 func Interfaces(baseURL string) []*AgentInterface {
 	return a2ahttp.Interfaces(httpSpec, baseURL)
 }
 
-// NewJSONRPCHandler serves svc over JSON-RPC 2.0 (A2A §9), streaming RPCs as Server-Sent Events (a2ahttp.NewJSONRPCHandler).
+// NewJSONRPCHandler serves svc over JSON-RPC 2.0 (A2A §9), streaming RPCs as
+// Server-Sent Events (a2ahttp.NewJSONRPCHandler).
 func NewJSONRPCHandler(svc *Service, opts ...ServerOption) http.Handler {
 	return a2ahttp.NewJSONRPCHandler(httpSpec, svc, opts...)
 }
 
-// NewRESTHandler serves svc over HTTP+JSON at the paths of its methods' google.api.http rules (A2A §11), and the earlier versions served at theirs (a2ahttp.NewRESTHandler).
+// NewRESTHandler serves svc over HTTP+JSON at the paths of its methods'
+// google.api.http rules (A2A §11), and the earlier versions served at theirs
+// (a2ahttp.NewRESTHandler).
 func NewRESTHandler(svc *Service, opts ...ServerOption) (http.Handler, error) {
 	return a2ahttp.NewRESTHandler(httpSpec, svc, opts...)
 }
 
-// NewAgentCardHandler serves card, validated and encoded once, to GET and HEAD: cacheable, readable from any origin, and readable by the clients of the earlier versions served.
+// NewAgentCardHandler serves card, validated and encoded once, to GET and HEAD:
+// cacheable, readable from any origin, and readable by the clients of the earlier
+// versions served.
 func NewAgentCardHandler(card *AgentCard, opts ...ServerOption) (http.Handler, error) {
 	return a2ahttp.NewAgentCardHandler(httpSpec, card, opts...)
 }
 
-// ResolveCard fetches the agent card published below baseURL; an earlier version's card is read as this version's.
+// ResolveCard fetches the agent card published below baseURL; an earlier version's
+// card is read as this version's.
 func ResolveCard(ctx context.Context, baseURL string, opts ...ClientOption) (*AgentCard, error) {
 	return a2ahttp.ResolveCard(ctx, httpSpec, baseURL, opts...)
 }
 
-// NewTransportFromCard returns a transport to the first of the card's interfaces that this client speaks, in the card's order or WithPreferredBindings' (a2ahttp.NewTransportFromCard).
+// NewTransportFromCard returns a transport to the first of the card's interfaces
+// that this client speaks, in the card's order or WithPreferredBindings'
+// (a2ahttp.NewTransportFromCard).
 func NewTransportFromCard(card *AgentCard, opts ...ClientOption) (Transport, *AgentInterface, error) {
 	return a2ahttp.NewTransportFromCard(httpSpec, card, opts...)
 }
 
-// NewJSONRPCTransport calls over JSON-RPC 2.0, POSTing to url (an AgentInterface's url).
+// NewJSONRPCTransport calls over JSON-RPC 2.0, POSTing to url (an AgentInterface's
+// url).
 func NewJSONRPCTransport(url string, opts ...ClientOption) Transport {
 	return a2ahttp.NewJSONRPCTransport(httpSpec, url, opts...)
 }
 
-// NewCompatJSONRPCTransport calls a server that speaks only the earlier protocol version v (one of CompatVersions) over JSON-RPC at url, each call converted to v's method and JSON.
+// NewCompatJSONRPCTransport calls a server that speaks only the earlier protocol
+// version v (one of CompatVersions) over JSON-RPC at url, each call converted to
+// v's method and JSON.
 func NewCompatJSONRPCTransport(url string, v *CompatVersion, opts ...ClientOption) Transport {
 	return a2ahttp.NewCompatJSONRPCTransport(httpSpec, url, v, opts...)
 }
 
-// NewRESTTransport calls over HTTP+JSON, at the paths of the methods' google.api.http rules below baseURL (an AgentInterface's url).
+// NewRESTTransport calls over HTTP+JSON, at the paths of the methods'
+// google.api.http rules below baseURL (an AgentInterface's url).
 func NewRESTTransport(baseURL string, opts ...ClientOption) Transport {
 	return a2ahttp.NewRESTTransport(httpSpec, baseURL, opts...)
 }
 
-// NewCompatTransport calls a server that speaks only the earlier version v through inner, a transport to it over gRPC or HTTP+JSON, each call converted to v's RPC.
+// NewCompatTransport calls a server that speaks only the earlier version v through
+// inner, a transport to it over gRPC or HTTP+JSON, each call converted to v's RPC.
 func NewCompatTransport(inner Transport, v *CompatVersion) Transport {
 	return a2ahttp.NewCompatTransport(inner, v)
 }
 
-// ClientHeaders returns the headers opts add to every request, for a transport of another binding (gRPC sends them as metadata).
+// ClientHeaders returns the headers opts add to every request, for a transport of
+// another binding (gRPC sends them as metadata).
 func ClientHeaders(opts ...ClientOption) http.Header {
 	return a2ahttp.ClientHeaders(httpSpec, opts...)
 }
 
-// ClientTelemetry is the Telemetry that opts set (WithClientTelemetry), for a transport made elsewhere; nil when none does.
+// ClientTelemetry is the Telemetry that opts set (WithClientTelemetry), for a
+// transport made elsewhere; nil when none does.
 func ClientTelemetry(opts ...ClientOption) *Telemetry {
 	return a2ahttp.ClientTelemetry(httpSpec, opts...)
 }
 
-// EarlierVersions returns the earlier versions the package was generated to serve (CompatVersions) that versions names (Major.Minor).
+// EarlierVersions returns the earlier versions the package was generated to serve
+// (CompatVersions) that versions names (Major.Minor).
 func EarlierVersions(versions ...string) []*CompatVersion {
 	return a2ahttp.EarlierVersions(CompatVersions(), versions...)
 }
 
-// NewServer returns an http.Server for handler bounded against clients that hold what they are given; it sets no WriteTimeout, since the handlers bound each write of a stream.
+// NewServer returns an http.Server for handler bounded against clients that hold
+// what they are given; it sets no WriteTimeout, since the handlers bound each
+// write of a stream.
 func NewServer(handler http.Handler) *http.Server {
 	return a2ahttp.NewServer(handler)
 }
 
-// WithMaxBodyBytes limits request bodies (default 1 MiB); a larger body is refused with 413 before it is read.
+// WithMaxBodyBytes limits request bodies (default 1 MiB); a larger body is refused
+// with 413 before it is read.
 func WithMaxBodyBytes(n int64) ServerOption {
 	return a2ahttp.WithMaxBodyBytes[*AgentCard, *AgentInterface](n)
 }
@@ -198,52 +244,63 @@ func WithLogger(l *slog.Logger) ServerOption {
 	return a2ahttp.WithLogger[*AgentCard, *AgentInterface](l)
 }
 
-// WithProtocolVersions sets the protocol versions (Major.Minor) the server accepts in A2A-Version; by default only ProtocolVersion.
+// WithProtocolVersions sets the protocol versions (Major.Minor) the server accepts
+// in A2A-Version; by default only ProtocolVersion.
 func WithProtocolVersions(versions ...string) ServerOption {
 	return a2ahttp.WithProtocolVersions[*AgentCard, *AgentInterface](versions...)
 }
 
-// WithMissingVersionAs serves a request that carries no A2A-Version as version v, where the spec reads it as 0.3.
+// WithMissingVersionAs serves a request that carries no A2A-Version as version v,
+// where the spec reads it as 0.3.
 func WithMissingVersionAs(v string) ServerOption {
 	return a2ahttp.WithMissingVersionAs[*AgentCard, *AgentInterface](v)
 }
 
-// WithAuthenticator runs authenticate on every request before its body is read; its result becomes CallInfo.Principal, and an error refuses the call (ErrUnauthenticated unless it is an *RPCError).
+// WithAuthenticator runs authenticate on every request before its body is read;
+// its result becomes CallInfo.Principal, and an error refuses the call
+// (ErrUnauthenticated unless it is an *RPCError).
 func WithAuthenticator(authenticate func(*http.Request) (principal any, err error)) ServerOption {
 	return a2ahttp.WithAuthenticator[*AgentCard, *AgentInterface](authenticate)
 }
 
-// WithAgentCard holds every call to what card declares (A2A §3.3.4): streaming, and the extensions it marks required.
+// WithAgentCard holds every call to what card declares (A2A §3.3.4): streaming,
+// and the extensions it marks required.
 func WithAgentCard(card *AgentCard) ServerOption {
 	return a2ahttp.WithAgentCard[*AgentCard, *AgentInterface](card)
 }
 
-// WithStreamRefusalsAsEvents answers a JSON-RPC streaming call refused before its first event as an SSE stream whose only event is the error.
+// WithStreamRefusalsAsEvents answers a JSON-RPC streaming call refused before its
+// first event as an SSE stream whose only event is the error.
 func WithStreamRefusalsAsEvents() ServerOption {
 	return a2ahttp.WithStreamRefusalsAsEvents[*AgentCard, *AgentInterface]()
 }
 
-// WithKeepAlive writes an SSE comment on a stream that has been idle for interval, so proxies keep it open. Off by default.
+// WithKeepAlive writes an SSE comment on a stream that has been idle for interval,
+// so proxies keep it open. Off by default.
 func WithKeepAlive(interval time.Duration) ServerOption {
 	return a2ahttp.WithKeepAlive[*AgentCard, *AgentInterface](interval)
 }
 
-// WithWriteTimeout bounds each write (and flush) of an SSE stream to d (default DefaultWriteTimeout); 0 or less removes the bound.
+// WithWriteTimeout bounds each write (and flush) of an SSE stream to d (default
+// DefaultWriteTimeout); 0 or less removes the bound.
 func WithWriteTimeout(d time.Duration) ServerOption {
 	return a2ahttp.WithWriteTimeout[*AgentCard, *AgentInterface](d)
 }
 
-// WithMaxStreams bounds the streaming calls served at once to n (default DefaultMaxStreams); 0 or less removes the bound.
+// WithMaxStreams bounds the streaming calls served at once to n (default
+// DefaultMaxStreams); 0 or less removes the bound.
 func WithMaxStreams(n int) ServerOption {
 	return a2ahttp.WithMaxStreams[*AgentCard, *AgentInterface](n)
 }
 
-// WithEarlierVersions names the earlier protocol versions (Major.Minor) the server serves beside its own, of those it was generated for; by default all of them.
+// WithEarlierVersions names the earlier protocol versions (Major.Minor) the server
+// serves beside its own, of those it was generated for; by default all of them.
 func WithEarlierVersions(versions ...string) ServerOption {
 	return a2ahttp.WithEarlierVersions[*AgentCard, *AgentInterface](versions...)
 }
 
-// WithCORS answers the CORS preflights of the JSON-RPC endpoint and of every HTTP+JSON route, and lets the pages of c's origins read the answers.
+// WithCORS answers the CORS preflights of the JSON-RPC endpoint and of every
+// HTTP+JSON route, and lets the pages of c's origins read the answers.
 func WithCORS(c CORS) ServerOption {
 	return a2ahttp.WithCORS[*AgentCard, *AgentInterface](c)
 }
@@ -253,7 +310,8 @@ func WithStreamFormat(f StreamFormat) ServerOption {
 	return a2ahttp.WithStreamFormat[*AgentCard, *AgentInterface](f)
 }
 
-// WithTelemetry sends the server's traces and metrics where t says (default: OpenTelemetry's global providers).
+// WithTelemetry sends the server's traces and metrics where t says (default:
+// OpenTelemetry's global providers).
 func WithTelemetry(t *Telemetry) ServerOption {
 	return a2ahttp.WithTelemetry[*AgentCard, *AgentInterface](t)
 }
@@ -273,7 +331,8 @@ func WithVersion(v string) ClientOption {
 	return a2ahttp.WithVersion[*AgentCard, *AgentInterface](v)
 }
 
-// WithMaxResponseBytes limits a unary response body, and each event of a stream (default 64 MiB).
+// WithMaxResponseBytes limits a unary response body, and each event of a stream
+// (default 64 MiB).
 func WithMaxResponseBytes(n int64) ClientOption {
 	return a2ahttp.WithMaxResponseBytes[*AgentCard, *AgentInterface](n)
 }
@@ -283,12 +342,14 @@ func WithTransport(binding string, f TransportFactory) ClientOption {
 	return a2ahttp.WithTransport[*AgentCard, *AgentInterface](binding, f)
 }
 
-// WithPreferredBindings orders the bindings NewTransportFromCard picks from; by default it follows the card's order.
+// WithPreferredBindings orders the bindings NewTransportFromCard picks from; by
+// default it follows the card's order.
 func WithPreferredBindings(bindings ...string) ClientOption {
 	return a2ahttp.WithPreferredBindings[*AgentCard, *AgentInterface](bindings...)
 }
 
-// WithClientTelemetry sends the client's traces and metrics where t says (default: OpenTelemetry's global providers).
+// WithClientTelemetry sends the client's traces and metrics where t says (default:
+// OpenTelemetry's global providers).
 func WithClientTelemetry(t *Telemetry) ClientOption {
 	return a2ahttp.WithClientTelemetry[*AgentCard, *AgentInterface](t)
 }

@@ -5,7 +5,8 @@ package a2a
 
 import "github.com/agui-gen/agui-gen/runtime/a2arpc"
 
-// ServiceDesc describes an RPC service as data, for servers and clients to route by. It is a2arpc.ServiceDesc.
+// ServiceDesc describes an RPC service as data, for servers and clients to route
+// by. It is a2arpc.ServiceDesc.
 type ServiceDesc = a2arpc.ServiceDesc
 
 // MethodDesc describes one RPC. It is a2arpc.MethodDesc.
@@ -14,37 +15,47 @@ type MethodDesc = a2arpc.MethodDesc
 // HTTPRule is one HTTP+JSON binding of an RPC. It is a2arpc.HTTPRule.
 type HTTPRule = a2arpc.HTTPRule
 
-// ProtoValue is implemented by every message type of the package. It is a2arpc.ProtoValue.
+// ProtoValue is implemented by every message type of the package. It is
+// a2arpc.ProtoValue.
 type ProtoValue = a2arpc.ProtoValue
 
-// FieldSetter is implemented by the request messages of RPCs with HTTP bindings. It is a2arpc.FieldSetter.
+// FieldSetter is implemented by the request messages of RPCs with HTTP bindings.
+// It is a2arpc.FieldSetter.
 type FieldSetter = a2arpc.FieldSetter
 
-// Service is a service bound to an implementation, as every transport serves one. It is a2arpc.Service.
+// Service is a service bound to an implementation, as every transport serves one.
+// It is a2arpc.Service.
 type Service = a2arpc.Service
 
 // MethodHandler serves one RPC, whatever the binding. It is a2arpc.MethodHandler.
 type MethodHandler = a2arpc.MethodHandler
 
-// Transport carries RPCs from a client to a server over one binding. It is a2arpc.Transport.
+// Transport carries RPCs from a client to a server over one binding. It is
+// a2arpc.Transport.
 type Transport = a2arpc.Transport
 
-// RPCError is an error of the A2A error table, as every binding writes it. It is a2arpc.RPCError.
+// RPCError is an error of the A2A error table, as every binding writes it. It is
+// a2arpc.RPCError.
 type RPCError = a2arpc.RPCError
 
-// FieldViolation names one invalid request field of an RPCError. It is a2arpc.FieldViolation.
+// FieldViolation names one invalid request field of an RPCError. It is
+// a2arpc.FieldViolation.
 type FieldViolation = a2arpc.FieldViolation
 
-// CompatVersion serves the clients of an earlier protocol version with this version's service. It is a2arpc.CompatVersion.
+// CompatVersion serves the clients of an earlier protocol version with this
+// version's service. It is a2arpc.CompatVersion.
 type CompatVersion = a2arpc.CompatVersion
 
-// CompatMethod is one JSON-RPC method of an earlier version. It is a2arpc.CompatMethod.
+// CompatMethod is one JSON-RPC method of an earlier version. It is
+// a2arpc.CompatMethod.
 type CompatMethod = a2arpc.CompatMethod
 
-// CompatRPC is how one RPC of an earlier version's proto is served. It is a2arpc.CompatRPC.
+// CompatRPC is how one RPC of an earlier version's proto is served. It is
+// a2arpc.CompatRPC.
 type CompatRPC = a2arpc.CompatRPC
 
-// CompatError is a value of an earlier version that this version cannot hold. It is a2arpc.CompatError.
+// CompatError is a value of an earlier version that this version cannot hold. It
+// is a2arpc.CompatError.
 type CompatError = a2arpc.CompatError
 
 // ErrorDomain is the google.rpc.ErrorInfo domain of A2A errors.
@@ -76,27 +87,32 @@ var (
 // no top-level field for.
 var ErrUnknownField = a2arpc.ErrUnknownField
 
-// NewError returns an error of the kind of sentinel (one of the Err… values) with its own message.
+// NewError returns an error of the kind of sentinel (one of the Err… values)
+// with its own message.
 func NewError(sentinel *RPCError, message string) *RPCError {
 	return a2arpc.NewError(sentinel, message)
 }
 
-// AsRPCError turns any error a handler returns into the *RPCError a binding writes.
+// AsRPCError turns any error a handler returns into the *RPCError a binding
+// writes.
 func AsRPCError(err error) *RPCError {
 	return a2arpc.AsRPCError(err)
 }
 
-// ErrorFromCode rebuilds an error a peer sent: by its ErrorInfo reason when it has one the table knows, else by its code.
+// ErrorFromCode rebuilds an error a peer sent: by its ErrorInfo reason when it has
+// one the table knows, else by its code.
 func ErrorFromCode(code int, reason, message string) *RPCError {
 	return a2arpc.ErrorFromCode(code, reason, message)
 }
 
-// ErrorFromStatus rebuilds an error from a google.rpc.Code and an ErrorInfo reason, for the bindings that carry no JSON-RPC code.
+// ErrorFromStatus rebuilds an error from a google.rpc.Code and an ErrorInfo
+// reason, for the bindings that carry no JSON-RPC code.
 func ErrorFromStatus(grpcCode int, reason, message string) *RPCError {
 	return a2arpc.ErrorFromStatus(grpcCode, reason, message)
 }
 
-// GRPCCodeOf looks a google.rpc.Code up by its name ("NOT_FOUND"); an unknown name is UNKNOWN's.
+// GRPCCodeOf looks a google.rpc.Code up by its name ("NOT_FOUND"); an unknown name
+// is UNKNOWN's.
 func GRPCCodeOf(name string) int {
 	return a2arpc.GRPCCodeOf(name)
 }

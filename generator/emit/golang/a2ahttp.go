@@ -229,7 +229,7 @@ func emitA2AHTTP(f *jen.File) {
 	f.ImportName(a2acallPkg, "a2acall")
 	f.ImportName(a2ahttpPkg, "a2ahttp")
 	for _, t := range a2aTypes {
-		f.Comment(t.name + " " + t.doc + " It is " + pkgBase(t.pkg) + "." + t.target + ".")
+		f.Add(comment(wrap(t.name+" "+t.doc+" It is "+pkgBase(t.pkg)+"."+t.target+".", 80)))
 		f.Type().Id(t.name).Op("=").Add(a2aInstance(t.pkg, t.target, t.inst))
 		f.Line()
 	}
@@ -266,7 +266,7 @@ func emitA2AHTTP(f *jen.File) {
 			body = jen.Return(call)
 		}
 		f.Line()
-		f.Comment(fn.name + " " + fn.doc)
+		f.Add(comment(wrap(fn.name+" "+fn.doc, 80)))
 		sig := jen.Func().Id(fn.name).Params(params...)
 		switch len(results) {
 		case 0:

@@ -71,7 +71,7 @@ func a2arpcNames() []string {
 // emitA2ARPC writes the package's names for runtime/a2arpc's.
 func emitA2ARPC(f *jen.File) {
 	for _, t := range a2arpcTypes {
-		f.Comment(t.name + " " + t.doc + " It is a2arpc." + t.name + ".")
+		f.Add(comment(wrap(t.name+" "+t.doc+" It is a2arpc."+t.name+".", 80)))
 		f.Type().Id(t.name).Op("=").Qual(a2arpcPkg, t.name)
 		f.Line()
 	}
@@ -91,7 +91,7 @@ func emitA2ARPC(f *jen.File) {
 	f.Var().Id("ErrUnknownField").Op("=").Qual(a2arpcPkg, "ErrUnknownField")
 	for _, fn := range a2arpcFuncs {
 		f.Line()
-		f.Comment(fn.name + " " + fn.doc)
+		f.Add(comment(wrap(fn.name+" "+fn.doc, 80)))
 		f.Func().Id(fn.name).Params(fn.params...).Add(fn.result).Block(
 			jen.Return(jen.Qual(a2arpcPkg, fn.name).Call(fn.args...)),
 		)
