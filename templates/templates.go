@@ -28,12 +28,6 @@ var A2ARuntime embed.FS
 //go:embed a2acompat
 var A2ACompat embed.FS
 
-// A2AGRPC is the gRPC binding, written against gen/a2a and copied into its
-// a2agrpc subpackage with the import path rewritten.
-//
-//go:embed a2agrpc/*.go
-var A2AGRPC embed.FS
-
 // A2ACard signs and verifies agent cards, written against gen/a2a and
 // copied into its a2acard subpackage with the import path rewritten.
 //
