@@ -60,18 +60,6 @@ func GRPCPackage(pkg *ir.Package, parent, importPath string) ([]File, error) {
 	return []File{binding, {Name: "service_gen.go", Content: buf.Bytes()}}, nil
 }
 
-// CardPackage emits the a2acard subpackage, which signs and verifies agent
-// cards: the support code of templates/a2acard, against parent.
-func CardPackage(parent string) ([]File, error) {
-	return subpackageSupport(templates.A2ACard, "a2acard", "a2acard", parent)
-}
-
-// AuthPackage emits the a2aauth subpackage, which authenticates calls from
-// an agent card's security schemes: the support code of templates/a2aauth.
-func AuthPackage(parent string) ([]File, error) {
-	return subpackageSupport(templates.A2AAuth, "a2aauth", "a2aauth", parent)
-}
-
 // TaskPackage emits the a2atask subpackage, the task runtime, and its
 // store subpackages: the support code of templates/a2atask, against
 // parent. File names are relative to the a2atask directory.
