@@ -21,7 +21,9 @@ type benchAgent struct {
 	events int
 }
 
-func (a *benchAgent) GetTask(context.Context, *a2a.GetTaskRequest) (*a2a.Task, error) { return a.task, nil }
+func (a *benchAgent) GetTask(context.Context, *a2a.GetTaskRequest) (*a2a.Task, error) {
+	return a.task, nil
+}
 
 func (a *benchAgent) SendStreamingMessage(_ context.Context, _ *a2a.SendMessageRequest, send func(*a2a.StreamResponse) error) error {
 	ev := &a2a.StreamResponse{Payload: &a2a.StreamResponseStatusUpdate{StatusUpdate: &a2a.TaskStatusUpdateEvent{
