@@ -28,14 +28,10 @@ var A2ARuntime embed.FS
 //go:embed a2acompat
 var A2ACompat embed.FS
 
-// A2AGRPC is the gRPC binding, written against gen/a2a and copied into its
-// a2agrpc subpackage with the import path rewritten.
-//
-//go:embed a2agrpc/*.go
-var A2AGRPC embed.FS
-
-// A2ACard signs and verifies agent cards, written against gen/a2a and
-// copied into its a2acard subpackage with the import path rewritten.
+// A2ACard is the spec-typed piece of the a2acard subpackage: the signing
+// and verifying of the typed agent card over runtime/cardsig, written
+// against gen/a2a and copied into a2acard with the import path rewritten
+// beside the generated aliases of cardsig's names.
 //
 //go:embed a2acard/*.go
 var A2ACard embed.FS
@@ -59,8 +55,10 @@ var A2ATaskSQLite embed.FS
 //go:embed a2atask/pgstore/pg.go
 var A2ATaskPostgres embed.FS
 
-// A2AAuth authenticates calls from an agent card's security schemes,
-// written against gen/a2a and copied into its a2aauth subpackage.
+// A2AAuth is the spec-typed piece of the a2aauth subpackage: the reading of
+// an agent card's security schemes into runtime/auth, written against
+// gen/a2a and copied into a2aauth beside the generated aliases of
+// runtime/auth's names.
 //
 //go:embed a2aauth/*.go
 var A2AAuth embed.FS

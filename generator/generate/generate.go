@@ -250,11 +250,11 @@ func Run(in Inputs, opts Options) (*Output, error) {
 		return nil, err
 	}
 	put("a2a/a2agrpc", files)
-	if files, err = golang.CardPackage(a2aImport); err != nil {
+	if files, err = golang.CardPackage(a2aImport, a2aImport+"/a2acard"); err != nil {
 		return nil, err
 	}
 	put("a2a/a2acard", files)
-	if files, err = golang.AuthPackage(a2aImport); err != nil {
+	if files, err = golang.AuthPackage(a2aImport, a2aImport+"/a2aauth"); err != nil {
 		return nil, err
 	}
 	put("a2a/a2aauth", files)

@@ -1,4 +1,8 @@
-package a2aauth
+// The tests of this package exercise it as generated, in gen/a2a/a2aauth
+// (its card reading, and the names of runtime/auth it offers): run
+// agui-gen generate --out gen after editing the template.
+
+package a2aauth_test
 
 import (
 	"context"
@@ -21,6 +25,7 @@ import (
 
 	"github.com/agui-gen/agui-gen/examples/a2a-demo/echo"
 	a2a "github.com/agui-gen/agui-gen/gen/a2a"
+	"github.com/agui-gen/agui-gen/gen/a2a/a2aauth"
 )
 
 // securedCard declares a JWT bearer scheme, an API key in a header, and an
@@ -84,9 +89,9 @@ func request(header ...string) *http.Request {
 
 func TestSchemes(t *testing.T) {
 	s := newSigner(t)
-	auth, err := New(securedCard(), Verifiers{
-		APIKey: StaticTokens(map[string]string{"key-123": "ci-bot"}),
-		JWT:    &JWT{Issuer: "https://auth.example", Audience: "agent", Keys: StaticKeys(s.jwk)},
+	auth, err := a2aauth.New(securedCard(), a2aauth.Verifiers{
+		APIKey: a2aauth.StaticTokens(map[string]string{"key-123": "ci-bot"}),
+		JWT:    &a2aauth.JWT{Issuer: "https://auth.example", Audience: "agent", Keys: a2aauth.StaticKeys(s.jwk)},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -125,7 +130,7 @@ func TestSchemes(t *testing.T) {
 				}
 				return
 			}
-			if err != nil || p.(*Principal).Subject != c.subject {
+			if err != nil || p.(*a2aauth.Principal).Subject != c.subject {
 				t.Fatalf("got %v %v", p, err)
 			}
 		})
@@ -138,7 +143,7 @@ func TestScopeDenied(t *testing.T) {
 	s := newSigner(t)
 	card := securedCard()
 	card.SecurityRequirements = card.SecurityRequirements[2:] // OAuth with tasks.write only
-	auth, err := New(card, Verifiers{JWT: &JWT{Keys: StaticKeys(s.jwk)}})
+	auth, err := a2aauth.New(card, a2aauth.Verifiers{JWT: &a2aauth.JWT{Keys: a2aauth.StaticKeys(s.jwk)}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,16 +154,16 @@ func TestScopeDenied(t *testing.T) {
 }
 
 func TestNewRefusesWhatItCannotCheck(t *testing.T) {
-	if _, err := New(securedCard(), Verifiers{APIKey: StaticTokens(nil)}); err == nil || !strings.Contains(err.Error(), "JWT") {
+	if _, err := a2aauth.New(securedCard(), a2aauth.Verifiers{APIKey: a2aauth.StaticTokens(nil)}); err == nil || !strings.Contains(err.Error(), "JWT") {
 		t.Fatalf("no JWT verifier: %v", err)
 	}
 	card := securedCard()
 	card.SecurityRequirements = append(card.SecurityRequirements, &a2a.SecurityRequirement{Schemes: map[string]*a2a.StringList{"ghost": {}}})
-	if _, err := New(card, Verifiers{APIKey: StaticTokens(nil), JWT: &JWT{}}); err == nil {
+	if _, err := a2aauth.New(card, a2aauth.Verifiers{APIKey: a2aauth.StaticTokens(nil), JWT: &a2aauth.JWT{}}); err == nil {
 		t.Fatal("a requirement naming no scheme")
 	}
 	open := echo.Card("x")
-	auth, err := New(open, Verifiers{})
+	auth, err := a2aauth.New(open, a2aauth.Verifiers{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,20 +177,20 @@ func TestJWKSFromFileAndURL(t *testing.T) {
 	set, _ := json.Marshal(jose.JSONWebKeySet{Keys: []jose.JSONWebKey{s.jwk}})
 	path := filepath.Join(t.TempDir(), "jwks.json")
 	os.WriteFile(path, set, 0o600)
-	fromFile, err := JWKSFile(path)
+	fromFile, err := a2aauth.JWKSFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	fetches := 0
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fetches++; w.Write(set) }))
 	defer srv.Close()
-	for name, keys := range map[string]KeySet{"file": fromFile, "url": JWKSURL(srv.URL, time.Hour, nil)} {
-		auth, err := New(securedCard(), Verifiers{APIKey: StaticTokens(nil), JWT: &JWT{Keys: keys}})
+	for name, keys := range map[string]a2aauth.KeySet{"file": fromFile, "url": a2aauth.JWKSURL(srv.URL, time.Hour, nil)} {
+		auth, err := a2aauth.New(securedCard(), a2aauth.Verifiers{APIKey: a2aauth.StaticTokens(nil), JWT: &a2aauth.JWT{Keys: keys}})
 		if err != nil {
 			t.Fatal(err)
 		}
 		for range 2 {
-			if p, err := auth.HTTP(request("Authorization", "Bearer "+s.token(t, valid("dave"), nil))); err != nil || p.(*Principal).Subject != "dave" {
+			if p, err := auth.HTTP(request("Authorization", "Bearer "+s.token(t, valid("dave"), nil))); err != nil || p.(*a2aauth.Principal).Subject != "dave" {
 				t.Fatalf("%s: %v", name, err)
 			}
 		}
@@ -201,7 +206,7 @@ func TestJWKSFromFileAndURL(t *testing.T) {
 func TestOverTheBindings(t *testing.T) {
 	s := newSigner(t)
 	card := securedCard()
-	auth, err := New(card, Verifiers{APIKey: StaticTokens(map[string]string{"k": "bot"}), JWT: &JWT{Keys: StaticKeys(s.jwk)}})
+	auth, err := a2aauth.New(card, a2aauth.Verifiers{APIKey: a2aauth.StaticTokens(map[string]string{"k": "bot"}), JWT: &a2aauth.JWT{Keys: a2aauth.StaticKeys(s.jwk)}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -235,8 +240,8 @@ func TestAPIKeyLocationsAndHMAC(t *testing.T) {
 	for _, loc := range []string{"query", "cookie"} {
 		card := securedCard()
 		card.SecuritySchemes["key"].Scheme.(*a2a.SecuritySchemeAPIKeySecurityScheme).APIKeySecurityScheme.Location = loc
-		auth, err := New(card, Verifiers{APIKey: StaticTokens(map[string]string{"k9": "bot"}),
-			JWT: &JWT{Algorithms: []jose.SignatureAlgorithm{jose.HS256}, Keys: StaticKeys(jose.JSONWebKey{Key: secret, KeyID: "hs", Algorithm: "HS256"})}})
+		auth, err := a2aauth.New(card, a2aauth.Verifiers{APIKey: a2aauth.StaticTokens(map[string]string{"k9": "bot"}),
+			JWT: &a2aauth.JWT{Algorithms: []jose.SignatureAlgorithm{jose.HS256}, Keys: a2aauth.StaticKeys(jose.JSONWebKey{Key: secret, KeyID: "hs", Algorithm: "HS256"})}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -245,13 +250,13 @@ func TestAPIKeyLocationsAndHMAC(t *testing.T) {
 			r = httptest.NewRequest(http.MethodPost, "/", nil)
 			r.AddCookie(&http.Cookie{Name: "X-API-Key", Value: "k9"})
 		}
-		if p, err := auth.HTTP(r); err != nil || p.(*Principal).Subject != "bot" {
+		if p, err := auth.HTTP(r); err != nil || p.(*a2aauth.Principal).Subject != "bot" {
 			t.Fatalf("key in %s: %v", loc, err)
 		}
 		// HMAC tokens verify when the algorithm is listed.
 		hs, _ := jose.NewSigner(jose.SigningKey{Algorithm: jose.HS256, Key: secret}, (&jose.SignerOptions{}).WithHeader("kid", "hs"))
 		tok, _ := jwt.Signed(hs).Claims(valid("frank")).Serialize()
-		if p, err := auth.HTTP(request("Authorization", "Bearer "+tok)); err != nil || p.(*Principal).Subject != "frank" {
+		if p, err := auth.HTTP(request("Authorization", "Bearer "+tok)); err != nil || p.(*a2aauth.Principal).Subject != "frank" {
 			t.Fatalf("HS256 when listed: %v", err)
 		}
 	}
@@ -260,12 +265,12 @@ func TestAPIKeyLocationsAndHMAC(t *testing.T) {
 // TestGRPCMetadata: over gRPC, the authenticator reads the call's
 // metadata (lower-case keys).
 func TestGRPCMetadata(t *testing.T) {
-	auth, err := New(securedCard(), Verifiers{APIKey: StaticTokens(map[string]string{"k": "bot"}), JWT: &JWT{Keys: StaticKeys()}})
+	auth, err := a2aauth.New(securedCard(), a2aauth.Verifiers{APIKey: a2aauth.StaticTokens(map[string]string{"k": "bot"}), JWT: &a2aauth.JWT{Keys: a2aauth.StaticKeys()}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	p, err := auth.GRPC(context.Background(), metadata.Pairs("x-api-key", "k"))
-	if err != nil || p.(*Principal).Subject != "bot" {
+	if err != nil || p.(*a2aauth.Principal).Subject != "bot" {
 		t.Fatalf("gRPC metadata: %v", err)
 	}
 	if _, err := auth.GRPC(context.Background(), metadata.Pairs()); !errors.Is(err, a2a.ErrUnauthenticated) {

@@ -1,10 +1,11 @@
-// This file and the others of templates/a2acard are written against the
-// generated package gen/a2a; the generator copies them into the a2acard
-// subpackage of its output with that import path rewritten. The JWS and
-// JCS work is runtime/cardsig's, on the card's JSON; this layer reads and
-// writes the typed card.
-
 package a2acard
+
+// This file is the spec-typed piece of the a2acard package: it reads and
+// writes the typed card, and runtime/cardsig does the JWS and JCS work on
+// the card's JSON. It is written against the generated package gen/a2a and
+// copied into the a2acard subpackage of the output with that import path
+// rewritten; the rest of the package (its doc, the aliases of cardsig's
+// names) is generated (generator/emit/golang/a2aauth.go).
 
 import (
 	"context"
@@ -16,39 +17,9 @@ import (
 	a2a "github.com/agui-gen/agui-gen/gen/a2a"
 )
 
-// Header is what a signature's protected header says about its key.
-type Header = cardsig.Header
-
-// KeyFunc returns the public key a signature was made with, from its
-// header. Trust lives here: return only keys obtained out of band, or from
-// a jku the caller trusts.
-type KeyFunc = cardsig.KeyFunc
-
-// SignOptions name the key a signature is made with.
-type SignOptions = cardsig.SignOptions
-
-// ErrUnsigned is returned by Verify for a card without signatures, and
-// ErrNoValidSignature, wrapped with what each signature failed of, when no
-// signature of a card verifies.
-var (
-	ErrUnsigned         = cardsig.ErrUnsigned
-	ErrNoValidSignature = cardsig.ErrNoValidSignature
-)
-
-// StaticKeys trusts the keys given, by key ID.
-func StaticKeys(keys map[string]crypto.PublicKey) KeyFunc { return cardsig.StaticKeys(keys) }
-
-// JWKS trusts the public keys of a JSON Web Key Set (RFC 7517), by key ID.
-func JWKS(set []byte) (KeyFunc, error) { return cardsig.JWKS(set) }
-
-// Canonical is the payload a card's signatures sign: the card's JSON
-// without its signatures and without members that hold nothing, in JCS
-// form.
-func Canonical(cardJSON []byte) ([]byte, error) { return cardsig.Canonical(cardJSON) }
-
 // Sign adds a signature by key to card. The algorithm follows the key:
 // ES256, ES384 or ES512 for ECDSA, EdDSA for Ed25519, RS256 for RSA.
-func Sign(card *a2a.AgentCard, key crypto.Signer, opts SignOptions) error {
+func Sign(card *a2a.AgentCard, key crypto.Signer, opts cardsig.SignOptions) error {
 	s, err := cardsig.Sign(card.AppendJSON(nil), key, opts)
 	if err != nil {
 		return err
@@ -59,7 +30,7 @@ func Sign(card *a2a.AgentCard, key crypto.Signer, opts SignOptions) error {
 
 // Verify checks the signatures of a card as received (its JSON): it
 // succeeds when one of them verifies with the key keys returns for it.
-func Verify(ctx context.Context, cardJSON []byte, keys KeyFunc) error {
+func Verify(ctx context.Context, cardJSON []byte, keys cardsig.KeyFunc) error {
 	card := new(a2a.AgentCard)
 	if err := card.UnmarshalJSON(cardJSON); err != nil {
 		return fmt.Errorf("a2acard: reading the card: %w", err)
@@ -71,7 +42,7 @@ func Verify(ctx context.Context, cardJSON []byte, keys KeyFunc) error {
 // the card as decoded, re-encoded, not the bytes it came in: a member the
 // decoder reads differently from a JSON tool (a field under both its JSON
 // and its proto name, say) cannot change the card a signature covers.
-func VerifyCard(ctx context.Context, card *a2a.AgentCard, keys KeyFunc) error {
+func VerifyCard(ctx context.Context, card *a2a.AgentCard, keys cardsig.KeyFunc) error {
 	sigs := make([]cardsig.Signature, 0, len(card.Signatures))
 	for _, s := range card.Signatures {
 		if s != nil {
@@ -83,7 +54,7 @@ func VerifyCard(ctx context.Context, card *a2a.AgentCard, keys KeyFunc) error {
 
 // Resolve fetches the card published below baseURL (with a2a.ResolveCard
 // and opts), verifies its signatures with keys and validates it.
-func Resolve(ctx context.Context, baseURL string, keys KeyFunc, opts ...a2a.ClientOption) (*a2a.AgentCard, error) {
+func Resolve(ctx context.Context, baseURL string, keys cardsig.KeyFunc, opts ...a2a.ClientOption) (*a2a.AgentCard, error) {
 	card, err := a2a.ResolveCard(ctx, baseURL, opts...)
 	if err != nil {
 		return nil, err

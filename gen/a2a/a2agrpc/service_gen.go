@@ -5,6 +5,7 @@ package a2agrpc
 
 import (
 	"github.com/agui-gen/agui-gen/gen/a2a"
+	grpcrt "github.com/agui-gen/agui-gen/runtime/a2agrpc"
 	"google.golang.org/grpc"
 )
 
@@ -15,48 +16,48 @@ var A2AServiceDesc = grpc.ServiceDesc{
 	HandlerType: (*any)(nil),
 	Methods: []grpc.MethodDesc{{
 		MethodName: "SendMessage",
-		Handler:    unaryHandler(0),
+		Handler:    grpcrt.UnaryHandler(0),
 	}, {
 		MethodName: "GetTask",
-		Handler:    unaryHandler(2),
+		Handler:    grpcrt.UnaryHandler(2),
 	}, {
 		MethodName: "ListTasks",
-		Handler:    unaryHandler(3),
+		Handler:    grpcrt.UnaryHandler(3),
 	}, {
 		MethodName: "CancelTask",
-		Handler:    unaryHandler(4),
+		Handler:    grpcrt.UnaryHandler(4),
 	}, {
 		MethodName: "CreateTaskPushNotificationConfig",
-		Handler:    unaryHandler(6),
+		Handler:    grpcrt.UnaryHandler(6),
 	}, {
 		MethodName: "GetTaskPushNotificationConfig",
-		Handler:    unaryHandler(7),
+		Handler:    grpcrt.UnaryHandler(7),
 	}, {
 		MethodName: "ListTaskPushNotificationConfigs",
-		Handler:    unaryHandler(8),
+		Handler:    grpcrt.UnaryHandler(8),
 	}, {
 		MethodName: "GetExtendedAgentCard",
-		Handler:    unaryHandler(9),
+		Handler:    grpcrt.UnaryHandler(9),
 	}, {
 		MethodName: "DeleteTaskPushNotificationConfig",
-		Handler:    unaryHandler(10),
+		Handler:    grpcrt.UnaryHandler(10),
 	}},
 	Streams: []grpc.StreamDesc{{
 		StreamName:    "SendStreamingMessage",
-		Handler:       streamHandler(1),
+		Handler:       grpcrt.StreamHandler(1),
 		ServerStreams: true,
 	}, {
 		StreamName:    "SubscribeToTask",
-		Handler:       streamHandler(5),
+		Handler:       grpcrt.StreamHandler(5),
 		ServerStreams: true,
 	}},
 	Metadata: "a2a.proto",
 }
 
-// RegisterA2AServiceServer serves srv on s over gRPC. Calls reach srv decoded and validated, with the
-// a2a-version metadata negotiated and a CallInfo in their context.
+// RegisterA2AServiceServer serves srv on s over gRPC. Calls reach srv decoded and validated, with
+// the a2a-version metadata negotiated and a CallInfo in their context.
 func RegisterA2AServiceServer(s grpc.ServiceRegistrar, srv a2a.A2AServiceServer, opts ...ServerOption) {
-	register(s, &A2AServiceDesc, a2a.BindA2AService(srv), opts)
+	grpcrt.Register(spec, s, &A2AServiceDesc, a2a.BindA2AService(srv), opts...)
 }
 
 // NewA2AServiceClient calls the lf.a2a.v1.A2AService service over conn.

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io/fs"
-	"sort"
 
 	"github.com/dave/jennifer/jen"
 
@@ -12,13 +11,21 @@ import (
 	"github.com/agui-gen/agui-gen/templates"
 )
 
-const grpcPkg = "google.golang.org/grpc"
+const (
+	grpcPkg     = "google.golang.org/grpc"
+	metadataPkg = "google.golang.org/grpc/metadata"
+	// a2agrpcPkg is the runtime of the gRPC binding, imported by the
+	// generated a2agrpc package as grpcrt, since the two share a name.
+	a2agrpcPkg   = runtimePath + "/a2agrpc"
+	a2agrpcAlias = "grpcrt"
+)
 
 // GRPCPackage emits the gRPC binding of a package generated from a proto:
 // a subpackage (named a2agrpc) beside it, at importPath, holding one
-// grpc.ServiceDesc per service, generated from the IR, and the support
-// code of templates/a2agrpc. parent is the import path of the package with
-// the types.
+// grpc.ServiceDesc per service, generated from the IR, with its Register
+// and client functions (service_gen.go), and the names of runtime/a2agrpc
+// bound to the package's types (grpc_gen.go). parent is the import path of
+// the package with the types.
 func GRPCPackage(pkg *ir.Package, parent, importPath string) ([]File, error) {
 	const name = "a2agrpc"
 	pg := &protoGen{pkg: pkg, decl: map[ir.Decl]string{}, field: map[*ir.Field]string{},
@@ -32,6 +39,7 @@ func GRPCPackage(pkg *ir.Package, parent, importPath string) ([]File, error) {
 	f.HeaderComment("Source: " + sourceLine(pkg))
 	f.ImportName(parent, "a2a")
 	f.ImportName(grpcPkg, "grpc")
+	f.ImportAlias(a2agrpcPkg, a2agrpcAlias)
 	for _, s := range pkg.Services() {
 		pg.emitGRPCService(f, s, parent)
 	}
@@ -39,25 +47,17 @@ func GRPCPackage(pkg *ir.Package, parent, importPath string) ([]File, error) {
 	if err := f.Render(&buf); err != nil {
 		return nil, fmt.Errorf("rendering the gRPC service: %w", err)
 	}
-	support, err := subpackageSupport(templates.A2AGRPC, name, name, parent)
+	iface, err := pg.interfaceFields()
 	if err != nil {
 		return nil, err
 	}
-	files := append([]File{{Name: "service_gen.go", Content: buf.Bytes()}}, support...)
-	sort.Slice(files, func(i, j int) bool { return files[i].Name < files[j].Name })
-	return files, nil
-}
-
-// CardPackage emits the a2acard subpackage, which signs and verifies agent
-// cards: the support code of templates/a2acard, against parent.
-func CardPackage(parent string) ([]File, error) {
-	return subpackageSupport(templates.A2ACard, "a2acard", "a2acard", parent)
-}
-
-// AuthPackage emits the a2aauth subpackage, which authenticates calls from
-// an agent card's security schemes: the support code of templates/a2aauth.
-func AuthPackage(parent string) ([]File, error) {
-	return subpackageSupport(templates.A2AAuth, "a2aauth", "a2aauth", parent)
+	binding, err := renderFile(importPath, name, "grpc_gen.go", sourceLine(pkg), func(f *jen.File) {
+		emitGRPCBinding(f, parent, iface)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return []File{binding, {Name: "service_gen.go", Content: buf.Bytes()}}, nil
 }
 
 // TaskPackage emits the a2atask subpackage, the task runtime, and its
@@ -160,17 +160,17 @@ func (g *protoGen) emitGRPCService(f *jen.File, s *ir.Service, parent string) {
 		if m.ServerStreaming {
 			streams = append(streams, keyed(
 				jen.Id("StreamName").Op(":").Lit(m.Name),
-				jen.Id("Handler").Op(":").Id("streamHandler").Call(jen.Lit(i)),
+				jen.Id("Handler").Op(":").Qual(a2agrpcPkg, "StreamHandler").Call(jen.Lit(i)),
 				jen.Id("ServerStreams").Op(":").True(),
 			))
 			continue
 		}
 		methods = append(methods, keyed(
 			jen.Id("MethodName").Op(":").Lit(m.Name),
-			jen.Id("Handler").Op(":").Id("unaryHandler").Call(jen.Lit(i)),
+			jen.Id("Handler").Op(":").Qual(a2agrpcPkg, "UnaryHandler").Call(jen.Lit(i)),
 		))
 	}
-	f.Add(comment(wrap(fmt.Sprintf("%s describes the %s service to grpc-go; Register%sServer serves it.", desc, s.FullName, svc), 100)))
+	f.Add(comment(wrap(fmt.Sprintf("%s describes the %s service to grpc-go; Register%sServer serves it.", desc, s.FullName, svc), 97)))
 	f.Var().Id(desc).Op("=").Qual(grpcPkg, "ServiceDesc").Add(keyed(
 		jen.Id("ServiceName").Op(":").Lit(s.FullName),
 		// The registered implementation is the bound service, whatever its type.
@@ -181,11 +181,12 @@ func (g *protoGen) emitGRPCService(f *jen.File, s *ir.Service, parent string) {
 	))
 	f.Line()
 	f.Add(comment(wrap(fmt.Sprintf("Register%sServer serves srv on s over gRPC. Calls reach srv decoded and "+
-		"validated, with the a2a-version metadata negotiated and a CallInfo in their context.", svc), 100)))
+		"validated, with the a2a-version metadata negotiated and a CallInfo in their context.", svc), 97)))
 	f.Func().Id("Register"+svc+"Server").Params(
 		jen.Id("s").Qual(grpcPkg, "ServiceRegistrar"), jen.Id("srv").Qual(parent, svc+"Server"), jen.Id("opts").Op("...").Id("ServerOption"),
 	).Block(
-		jen.Id("register").Call(jen.Id("s"), jen.Op("&").Id(desc), jen.Qual(parent, "Bind"+svc).Call(jen.Id("srv")), jen.Id("opts")),
+		jen.Qual(a2agrpcPkg, "Register").Call(jen.Id(grpcSpecVar), jen.Id("s"), jen.Op("&").Id(desc),
+			jen.Qual(parent, "Bind"+svc).Call(jen.Id("srv")), jen.Id("opts").Op("...")),
 	)
 	f.Line()
 	f.Commentf("New%sClient calls the %s service over conn.", svc, s.FullName)

@@ -9,17 +9,17 @@ import (
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/protoadapt"
 
-	a2a "github.com/agui-gen/agui-gen/gen/a2a"
+	"github.com/agui-gen/agui-gen/runtime/a2arpc"
 )
 
 // toStatus writes an A2A error as a gRPC status: its code from the A2A
 // table, an ErrorInfo detail, and a BadRequest when it names fields.
-func toStatus(e *a2a.RPCError) error { return toStatusCode(e, codes.Code(e.GRPCCode())) }
+func toStatus(e *a2arpc.RPCError) error { return toStatusCode(e, codes.Code(e.GRPCCode())) }
 
 // status is e as the binding's clients read it: by this version's table,
 // or where an earlier version's clients read an error by another code,
 // by theirs.
-func (b *binding) status(e *a2a.RPCError) error {
+func (b *binding[C, I]) status(e *a2arpc.RPCError) error {
 	if b.earlier != nil {
 		if c, ok := earlierCodes[b.earlier.Version][e.Code]; ok {
 			return toStatusCode(e, c)
@@ -35,15 +35,15 @@ func (b *binding) status(e *a2a.RPCError) error {
 // "task not cancelable").
 var earlierCodes = map[string]map[int]codes.Code{
 	"0.3": {
-		a2a.ErrPushNotificationNotSupported.Code:   codes.Unimplemented,
-		a2a.ErrUnsupportedOperation.Code:           codes.Unimplemented,
-		a2a.ErrExtendedAgentCardNotConfigured.Code: codes.NotFound,
+		a2arpc.ErrPushNotificationNotSupported.Code:   codes.Unimplemented,
+		a2arpc.ErrUnsupportedOperation.Code:           codes.Unimplemented,
+		a2arpc.ErrExtendedAgentCardNotConfigured.Code: codes.NotFound,
 	},
 }
 
-func toStatusCode(e *a2a.RPCError, code codes.Code) error {
+func toStatusCode(e *a2arpc.RPCError, code codes.Code) error {
 	st := status.New(code, e.Error())
-	details := []protoadapt.MessageV1{&errdetails.ErrorInfo{Reason: e.Reason, Domain: a2a.ErrorDomain, Metadata: e.Metadata}}
+	details := []protoadapt.MessageV1{&errdetails.ErrorInfo{Reason: e.Reason, Domain: a2arpc.ErrorDomain, Metadata: e.Metadata}}
 	if len(e.Violations) > 0 {
 		br := &errdetails.BadRequest{}
 		for _, v := range e.Violations {
@@ -72,22 +72,22 @@ func fromStatus(err error, version string) error {
 	}
 	var reason string
 	var meta map[string]string
-	var violations []a2a.FieldViolation
+	var violations []a2arpc.FieldViolation
 	for _, d := range st.Details() {
 		switch d := d.(type) {
 		case *errdetails.ErrorInfo:
-			if d.Domain == a2a.ErrorDomain || d.Domain == "" {
+			if d.Domain == a2arpc.ErrorDomain || d.Domain == "" {
 				reason, meta = d.Reason, d.Metadata
 			}
 		case *errdetails.BadRequest:
 			for _, v := range d.FieldViolations {
-				violations = append(violations, a2a.FieldViolation{Field: v.Field, Description: v.Description})
+				violations = append(violations, a2arpc.FieldViolation{Field: v.Field, Description: v.Description})
 			}
 		}
 	}
-	e := a2a.ErrorFromStatus(int(st.Code()), reason, st.Message())
+	e := a2arpc.ErrorFromStatus(int(st.Code()), reason, st.Message())
 	if sentinel, ok := earlierReadings[version][st.Code()]; ok && reason == "" {
-		e = a2a.NewError(sentinel, st.Message())
+		e = a2arpc.NewError(sentinel, st.Message())
 	}
 	e.Metadata, e.Violations = meta, violations
 	return e
@@ -96,9 +96,9 @@ func fromStatus(err error, version string) error {
 // earlierReadings are what an earlier version's servers mean by a code when
 // they send no ErrorInfo (0.3's send none), where this version's table reads
 // it otherwise: 0.3's table (a2a-go v0.3.15's grpcutil) has one error a code.
-var earlierReadings = map[string]map[codes.Code]*a2a.RPCError{
+var earlierReadings = map[string]map[codes.Code]*a2arpc.RPCError{
 	"0.3": {
-		codes.FailedPrecondition: a2a.ErrTaskNotCancelable,
-		codes.Unimplemented:      a2a.ErrUnsupportedOperation,
+		codes.FailedPrecondition: a2arpc.ErrTaskNotCancelable,
+		codes.Unimplemented:      a2arpc.ErrUnsupportedOperation,
 	},
 }

@@ -10,7 +10,8 @@ import (
 	"google.golang.org/grpc/status"
 	"google.golang.org/grpc/tap"
 
-	a2a "github.com/agui-gen/agui-gen/gen/a2a"
+	"github.com/agui-gen/agui-gen/runtime/a2acall"
+	"github.com/agui-gen/agui-gen/runtime/a2ahttp"
 	"github.com/agui-gen/agui-gen/runtime/bounds"
 )
 
@@ -18,11 +19,11 @@ import (
 const (
 	// DefaultMaxRecvMsgSize bounds a request message: the body limit of
 	// the HTTP bindings (gRPC's own default is 4 MiB).
-	DefaultMaxRecvMsgSize = a2a.DefaultMaxBodyBytes
+	DefaultMaxRecvMsgSize = a2ahttp.DefaultMaxBodyBytes
 	// DefaultMaxHeaderListSize bounds a call's metadata (gRPC's own
-	// default is 16 MiB), as a2a.DefaultMaxHeaderBytes bounds an HTTP
+	// default is 16 MiB), as a2ahttp.DefaultMaxHeaderBytes bounds an HTTP
 	// request's header.
-	DefaultMaxHeaderListSize = a2a.DefaultMaxHeaderBytes
+	DefaultMaxHeaderListSize = a2ahttp.DefaultMaxHeaderBytes
 	// DefaultMaxConcurrentStreams bounds the calls in progress on one
 	// connection, as Go's HTTP/2 server does.
 	DefaultMaxConcurrentStreams = 250
@@ -48,7 +49,7 @@ const (
 
 // ServerOptions returns the options of a gRPC server for the A2A service
 // that no client can exhaust. opts are the options given to
-// Register…Server; with WithAuthenticator among them, a call is
+// Register; with WithAuthenticator among them, a call is
 // authenticated when its headers arrive, before its message is read
 // (grpc.InTapHandle), so a caller without credentials makes the server
 // buffer nothing, and the binding takes the principal found then instead
@@ -69,7 +70,7 @@ const (
 //
 //	s := grpc.NewServer(append(a2agrpc.ServerOptions(opts...), grpc.Creds(creds))...)
 //	a2agrpc.RegisterA2AServiceServer(s, agent, opts...)
-func ServerOptions(opts ...ServerOption) []grpc.ServerOption {
+func ServerOptions[C a2ahttp.Card, I comparable](spec *Spec[C, I], opts ...ServerOption[C, I]) []grpc.ServerOption {
 	out := []grpc.ServerOption{
 		grpc.MaxRecvMsgSize(DefaultMaxRecvMsgSize),
 		grpc.MaxHeaderListSize(DefaultMaxHeaderListSize),
@@ -82,11 +83,11 @@ func ServerOptions(opts ...ServerOption) []grpc.ServerOption {
 		}),
 		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: DefaultMinPingInterval}),
 	}
-	if b := newBinding(nil, opts); b.authenticate != nil {
+	if b := newBinding(spec, nil, opts); b.authenticate != nil {
 		out = append(out, grpc.InTapHandle(func(ctx context.Context, info *tap.Info) (context.Context, error) {
 			p, err := b.authenticate(ctx, info.Header)
 			if err != nil {
-				return ctx, toStatus(a2a.AuthError(err))
+				return ctx, toStatus(a2acall.AuthError(err))
 			}
 			return context.WithValue(ctx, tappedKey{}, tapped{p}), nil
 		}))
@@ -111,14 +112,14 @@ func tappedPrincipal(ctx context.Context) (any, bool) {
 // its caller is authenticated and before its message is read. The
 // bindings registered with one WithMaxStreams share its bound. 0 or less
 // removes the bound.
-func WithMaxStreams(n int) ServerOption {
+func WithMaxStreams[C a2ahttp.Card, I comparable](n int) ServerOption[C, I] {
 	slots := bounds.NewStreams(n)
-	return func(b *binding) { b.streams = slots }
+	return func(b *binding[C, I]) { b.streams = slots }
 }
 
 // admitStream takes a slot for a streaming call and returns the function
 // that gives it back, or the error that refuses the call.
-func (b *binding) admitStream() (release func(), err error) {
+func (b *binding[C, I]) admitStream() (release func(), err error) {
 	if !b.streams.Acquire() {
 		return nil, status.Error(codes.Unavailable, "the server is serving as many streams as it can; retry later")
 	}

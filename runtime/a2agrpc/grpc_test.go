@@ -1,5 +1,6 @@
-// The tests of this package exercise its copy in gen/a2a/a2agrpc: run
-// agui-gen generate --out gen after editing the templates.
+// The tests of this package exercise it through gen/a2a/a2agrpc, as users
+// call it: regenerate (agui-gen generate --out gen) after changing the
+// generator's emitGRPCBinding.
 
 package a2agrpc_test
 
