@@ -11,6 +11,16 @@ import (
 	"github.com/agui-gen/agui-gen/templates/a2atask/storetest"
 )
 
+// The runtime uses what a store implements of these through type
+// assertions: a method that drifted from them would be skipped, not fail.
+var (
+	_ a2atask.Store         = (*Store)(nil)
+	_ a2atask.Appender      = (*Store)(nil)
+	_ a2atask.LeasedCreator = (*Store)(nil)
+	_ a2atask.Peeker        = (*Store)(nil)
+	_ a2atask.PushOutbox    = (*Store)(nil)
+)
+
 func open(t *testing.T, path string, opts ...Option) *Store {
 	t.Helper()
 	s, err := Open(context.Background(), path, opts...)
