@@ -263,17 +263,18 @@ func collect[T any](rows Rows, scan func() (T, error)) ([]T, error) {
 // driver ("?" or "$n"): count is what the query's total counts, and page,
 // with its arguments, adds the cursor.
 func ListFilter[S ~int32](q Query[S], placeholder func(n int) string) (count string, countArgs []any, page string, pageArgs []any) {
-	var where string
-	var args []any
+	var conds [5]string // on the stack: a List allocates what it did before the stores moved here
+	n := 0
+	args := make([]any, 0, 2) // the owner and the limit, the common query
 	add := func(cond string, values ...any) {
 		for _, v := range values {
 			args = append(args, v)
-			cond = strings.Replace(cond, "?", placeholder(len(args)), 1)
+			if p := placeholder(len(args)); p != "?" {
+				cond = strings.Replace(cond, "?", p, 1)
+			}
 		}
-		if where != "" {
-			where += " AND "
-		}
-		where += cond
+		conds[n] = cond
+		n++
 	}
 	add("owner = ?", q.Owner)
 	if q.ContextID != "" {
@@ -285,10 +286,11 @@ func ListFilter[S ~int32](q Query[S], placeholder func(n int) string) (count str
 	if !q.UpdatedAfter.IsZero() {
 		add("updated > ?", q.UpdatedAfter.UnixNano())
 	}
-	count, countArgs = where, args
-	if q.After != nil {
-		u := q.After.Updated.UnixNano()
-		add("(updated < ? OR (updated = ? AND id < ?))", u, u, q.After.ID)
+	count, countArgs = strings.Join(conds[:n], " AND "), args
+	if q.After == nil {
+		return count, countArgs, count, args
 	}
-	return count, countArgs, where, args
+	u := q.After.Updated.UnixNano()
+	add("(updated < ? OR (updated = ? AND id < ?))", u, u, q.After.ID)
+	return count, countArgs, strings.Join(conds[:n], " AND "), args
 }

@@ -231,10 +231,7 @@ func (s *Store[T, E, C, S]) Append(ctx context.Context, id string, prev int64, e
 	// statement as the event's.
 	settles := task != none && s.spec.Settles(event)
 	err := s.writes.Do(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		var snapshot int64
-		err := tx.QueryRowContext(ctx, `UPDATE a2a_tasks SET generation = ?, state = COALESCE(?, state), updated = COALESCE(?, updated),
-			snapshot = CASE WHEN ? THEN ? ELSE snapshot END
-			WHERE id = ? AND generation = ? RETURNING snapshot`, gen, st, updated, settles, gen, id, prev).Scan(&snapshot)
+		snapshot, err := moveTask(ctx, tx, id, prev, st, updated, settles)
 		if errors.Is(err, sql.ErrNoRows) {
 			return missingOrMoved(ctx, tx, id)
 		}
@@ -268,6 +265,20 @@ func (s *Store[T, E, C, S]) Append(ctx context.Context, id string, prev int64, e
 	}
 	s.signals.Notify(id, gen)
 	return gen, nil
+}
+
+// moveTask brings the row of task id from generation prev to prev+1 with
+// the state and time of its event (nil leaves them), and its snapshot
+// generation along when settles, and returns the snapshot generation; the
+// error is sql.ErrNoRows when the task is not at prev. Like countTasks and
+// peek, it is not generic so that the compiler inlines QueryRowContext,
+// and the Row stays off the heap.
+func moveTask(ctx context.Context, tx *sql.Tx, id string, prev int64, state *int32, updated *int64, settles bool) (int64, error) {
+	var snapshot int64
+	err := tx.QueryRowContext(ctx, `UPDATE a2a_tasks SET generation = ?, state = COALESCE(?, state), updated = COALESCE(?, updated),
+			snapshot = CASE WHEN ? THEN ? ELSE snapshot END
+			WHERE id = ? AND generation = ? RETURNING snapshot`, prev+1, state, updated, settles, prev+1, id, prev).Scan(&snapshot)
+	return snapshot, err
 }
 
 // Get reads a task: its snapshot, and the events after it applied.
@@ -316,8 +327,8 @@ func (s *Store[T, E, C, S]) replay(ctx context.Context, q querier, id string, re
 // and the total number that match.
 func (s *Store[T, E, C, S]) List(ctx context.Context, q taskstore.Query[S]) ([]*taskstore.Record[T], int, error) {
 	count, countArgs, where, args := taskstore.ListFilter(q, func(int) string { return "?" })
-	var total int
-	if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM a2a_tasks WHERE `+count, countArgs...).Scan(&total); err != nil {
+	total, err := countTasks(ctx, s.db, count, countArgs)
+	if err != nil {
 		return nil, 0, err
 	}
 	rows, err := s.db.QueryContext(ctx, `SELECT t.owner, t.generation, t.snapshot, s.task FROM a2a_tasks t JOIN a2a_task_snapshots s ON s.task_id = t.id WHERE `+
@@ -344,6 +355,13 @@ func (s *Store[T, E, C, S]) List(ctx context.Context, q taskstore.Query[S]) ([]*
 	return out, total, nil
 }
 
+// countTasks counts the tasks that match where (see moveTask).
+func countTasks(ctx context.Context, db *sql.DB, where string, args []any) (int, error) {
+	var total int
+	err := db.QueryRowContext(ctx, `SELECT COUNT(*) FROM a2a_tasks WHERE `+where, args...).Scan(&total)
+	return total, err
+}
+
 // Events returns the events of a task after generation after, in order.
 func (s *Store[T, E, C, S]) Events(ctx context.Context, id string, after int64) ([]taskstore.Event[E], error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT generation, event FROM a2a_task_events WHERE task_id = ? AND generation > ? ORDER BY generation`, id, after)
@@ -366,13 +384,17 @@ func (s *Store[T, E, C, S]) Events(ctx context.Context, id string, after int64) 
 
 // Peek tells a task's generation and state without reading the task.
 func (s *Store[T, E, C, S]) Peek(ctx context.Context, id string) (int64, S, error) {
-	var gen int64
-	var st int32
-	err := s.db.QueryRowContext(ctx, `SELECT generation, state FROM a2a_tasks WHERE id = ?`, id).Scan(&gen, &st)
+	gen, st, err := peek(ctx, s.db, id)
+	return gen, S(st), err
+}
+
+// peek is Peek, not generic (see moveTask).
+func peek(ctx context.Context, db *sql.DB, id string) (gen int64, state int32, err error) {
+	err = db.QueryRowContext(ctx, `SELECT generation, state FROM a2a_tasks WHERE id = ?`, id).Scan(&gen, &state)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, 0, taskstore.ErrNotFound
 	}
-	return gen, S(st), err
+	return gen, state, err
 }
 
 // Watch signals on the returned channel after events are appended to the
