@@ -125,14 +125,14 @@ func (m *Memory) List(ctx context.Context, q Query) ([]*Record, int, error) {
 		match = append(match, &rec)
 	}
 	slices.SortFunc(match, func(a, b *Record) int {
-		if before(Cursor{updated(a.Task), a.Task.ID}, Cursor{updated(b.Task), b.Task.ID}) {
+		if before(Cursor{Updated: updated(a.Task), ID: a.Task.ID}, Cursor{Updated: updated(b.Task), ID: b.Task.ID}) {
 			return -1
 		}
 		return 1
 	})
 	total := len(match)
 	if q.After != nil {
-		i := slices.IndexFunc(match, func(r *Record) bool { return before(*q.After, Cursor{updated(r.Task), r.Task.ID}) })
+		i := slices.IndexFunc(match, func(r *Record) bool { return before(*q.After, Cursor{Updated: updated(r.Task), ID: r.Task.ID}) })
 		if i < 0 {
 			i = len(match)
 		}

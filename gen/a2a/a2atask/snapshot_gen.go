@@ -7,27 +7,45 @@ import (
 	"time"
 
 	a2a "github.com/agui-gen/agui-gen/gen/a2a"
+	"github.com/agui-gen/agui-gen/runtime/taskstore"
 )
 
-// The SQL stores keep a task as a snapshot, the task at some generation,
-// and its events after it: appending an event (Appender) writes the event
-// and the task's small columns (generation, state, time), and a reader
-// applies the events after the snapshot to it. A new snapshot is written
-// when the events since the last one are as many as the snapshot's own
-// generation, or SnapshotEvery when that is more, so that writing them
-// costs the same per event at any task length, and a read applies fewer
-// events than the task has; and when the task settles (ends or stops for
-// input), so that a settled task is read whole.
-const SnapshotEvery = 64
+// SnapshotEvery is the least number of events between two snapshots of
+// a task in a SQL store (runtime/taskstore), which also writes one when
+// the task settles (ends or stops for input).
+const SnapshotEvery = taskstore.SnapshotEvery
 
 // SnapshotDue reports whether appending the event that brings a task to
 // generation gen, its snapshot at generation snapshot, writes a new
 // snapshot.
 func SnapshotDue(snapshot, gen int64, event *a2a.StreamResponse) bool {
-	if state, _, ok := EventStatus(event); ok && settled(state) {
-		return true
-	}
-	return gen-snapshot >= max(SnapshotEvery, snapshot)
+	return storeSpec.SnapshotDue(snapshot, gen, event)
+}
+
+// StoreSpec tells the SQL stores of runtime/taskstore what they need to
+// know of this package's types and rules: how a task's columns, a status
+// update, a settled state and the replay of events are had here. The
+// pgstore and sqlitestore subpackages open their stores with it.
+func StoreSpec() taskstore.Spec[*a2a.Task, *a2a.StreamResponse, *a2a.TaskPushNotificationConfig, a2a.TaskState] {
+	return storeSpec
+}
+
+var storeSpec = taskstore.Spec[*a2a.Task, *a2a.StreamResponse, *a2a.TaskPushNotificationConfig, a2a.TaskState]{
+	NewTask:   func() *a2a.Task { return new(a2a.Task) },
+	NewEvent:  func() *a2a.StreamResponse { return new(a2a.StreamResponse) },
+	NewConfig: func() *a2a.TaskPushNotificationConfig { return new(a2a.TaskPushNotificationConfig) },
+	Columns: func(t *a2a.Task) (string, string, a2a.TaskState, time.Time) {
+		var st a2a.TaskState
+		if t.Status != nil {
+			st = t.Status.State
+		}
+		return t.ID, t.ContextID, st, updated(t)
+	},
+	Status:    EventStatus,
+	Settled:   settled,
+	Replay:    Replay,
+	ConfigKey: func(c *a2a.TaskPushNotificationConfig) (string, string) { return c.TaskID, c.ID },
+	Running:   []a2a.TaskState{a2a.TaskStateSubmitted, a2a.TaskStateWorking},
 }
 
 // EventStatus is the state and time a status update event gives its task;
@@ -48,17 +66,7 @@ func EventStatus(event *a2a.StreamResponse) (state a2a.TaskState, at time.Time, 
 // that appending event sets: nil (NULL, which leaves them) for an event
 // that is not a status update.
 func StatusColumns(event *a2a.StreamResponse) (state *int32, updated *int64) {
-	st, at, ok := EventStatus(event)
-	if !ok {
-		return nil, nil
-	}
-	v := int32(st)
-	state = &v
-	if !at.IsZero() {
-		u := at.UnixNano()
-		updated = &u
-	}
-	return state, updated
+	return storeSpec.StatusColumns(event)
 }
 
 // Replay applies events, the ones after rec's snapshot, to rec's task, in

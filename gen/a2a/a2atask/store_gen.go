@@ -5,10 +5,10 @@ package a2atask
 
 import (
 	"context"
-	"errors"
 	"time"
 
 	a2a "github.com/agui-gen/agui-gen/gen/a2a"
+	"github.com/agui-gen/agui-gen/runtime/taskstore"
 )
 
 // Store keeps tasks and their event logs. Each write of a task appends its
@@ -166,44 +166,26 @@ func plainText(p *a2a.Part) bool {
 	return ok && len(p.Metadata) == 0 && p.Filename == "" && p.MediaType == ""
 }
 
-// Record is a stored task.
-type Record struct {
-	Task       *a2a.Task
-	Owner      string
-	Generation int64
-}
+// Record is a stored task: Task, Owner and Generation.
+type Record = taskstore.Record[*a2a.Task]
 
-// Event is one entry of a task's event log.
-type Event struct {
-	Generation int64
-	Payload    *a2a.StreamResponse
-}
+// Event is one entry of a task's event log: Generation and Payload.
+type Event = taskstore.Event[*a2a.StreamResponse]
 
-// Query selects tasks for List.
-type Query struct {
-	Owner     string
-	ContextID string // "" for any
-	State     a2a.TaskState
-	// UpdatedAfter, when not zero, keeps the tasks whose status changed
-	// after it.
-	UpdatedAfter time.Time
-	// After is the cursor of the previous page: the last task it held.
-	After *Cursor
-	Limit int
-}
+// Query selects tasks for List: Owner, ContextID ("" for any), State (0
+// for any), UpdatedAfter (when not zero, the tasks whose status changed
+// after it), After (the cursor of the previous page) and Limit.
+type Query = taskstore.Query[a2a.TaskState]
 
 // Cursor is a position in the order List returns tasks in.
-type Cursor struct {
-	Updated time.Time
-	ID      string
-}
+type Cursor = taskstore.Cursor
 
 var (
 	// ErrNotFound is returned for a task the store does not hold.
-	ErrNotFound = errors.New("a2atask: no such task")
+	ErrNotFound = taskstore.ErrNotFound
 	// ErrConflict is returned by Update when the task changed since the
 	// generation the writer read.
-	ErrConflict = errors.New("a2atask: the task changed concurrently")
+	ErrConflict = taskstore.ErrConflict
 	// ErrUnavailable is wrapped by the errors a store returns while its
 	// database cannot be reached or is restarting: errors that pass. The
 	// runtime tries a run's writes again until the store is back (an Update
@@ -211,7 +193,7 @@ var (
 	// the leases that ran out meanwhile for dead processes, and tells
 	// callers that the store is unavailable rather than that something
 	// failed inside.
-	ErrUnavailable = errors.New("a2atask: the task store is unavailable")
+	ErrUnavailable = taskstore.ErrUnavailable
 )
 
 // updated is when a task's status last changed.
