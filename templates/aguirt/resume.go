@@ -201,7 +201,8 @@ wait:
 type logSink struct {
 	log runlog.Log
 	key string
-	buf []byte // reused: the log copies what it keeps
+	buf []byte    // reused: the log copies what it keeps
+	one [1][]byte // Append's argument, without a slice per event
 }
 
 func (s *logSink) WriteEvent(ctx context.Context, ev agui.Event) error {
@@ -211,7 +212,8 @@ func (s *logSink) WriteEvent(ctx context.Context, ev agui.Event) error {
 		// Never lost to the log's bound, and the log is complete with it.
 		return s.log.End(context.WithoutCancel(ctx), s.key, s.buf)
 	}
-	_, err := s.log.Append(ctx, s.key, s.buf)
+	s.one[0] = s.buf
+	_, err := s.log.Append(ctx, s.key, s.one[:]...)
 	return err
 }
 
