@@ -88,6 +88,14 @@ func (m *Memory) Create(ctx context.Context, run Run) error {
 
 // add copies data into r's chunks, as its next entry.
 func (r *memRun) add(data []byte) {
+	if len(data) > chunkSize/4 {
+		// A large entry gets a block of its own: a chunk it would not fill
+		// is not left mostly empty.
+		r.entries = append(r.entries, append([]byte(nil), data...))
+		r.size += len(data)
+		r.run.Last++
+		return
+	}
 	if len(data) > cap(r.chunk)-len(r.chunk) {
 		r.chunk = make([]byte, 0, max(chunkSize, len(data)))
 	}

@@ -11,6 +11,10 @@ import (
 // beyond the log.
 const DefaultPageSize = 64
 
+// MaxQueuedBytes is how many bytes of entries Tail queues before it
+// flushes them, within a page.
+const MaxQueuedBytes = 32 << 10
+
 // TailConfig is how Tail hands over what it reads.
 type TailConfig struct {
 	// Emit queues one entry for the reader.
@@ -55,6 +59,7 @@ func Tail(ctx context.Context, log Log, key string, after int64, cfg TailConfig)
 		if err != nil {
 			return after, err
 		}
+		queued := 0
 		for _, e := range p.Entries {
 			if e.Pos != after+1 {
 				// A log that skips or repeats a position is broken: stop
@@ -65,6 +70,15 @@ func Tail(ctx context.Context, log Log, key string, after int64, cfg TailConfig)
 				return after, err
 			}
 			after = e.Pos
+			if queued += len(e.Data); queued >= MaxQueuedBytes {
+				// Written before more is queued: a reader that stops
+				// reading holds this much beyond the log, whatever the
+				// page size.
+				if err := cfg.Flush(); err != nil {
+					return after, err
+				}
+				queued = 0
+			}
 		}
 		if len(p.Entries) > 0 {
 			if err := cfg.Flush(); err != nil {
