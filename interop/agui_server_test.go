@@ -1,15 +1,18 @@
 package interop_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/agui-gen/agui-gen/gen/agui"
+	"github.com/agui-gen/agui-gen/runtime/runlog"
 )
 
 // scriptedAgent uses every event family the stream builder offers.
@@ -76,6 +79,45 @@ func TestHTTPAgentAgainstGeneratedHandler(t *testing.T) {
 		t.Errorf("transports served %v, want %v", served, want)
 	}
 }
+
+// TestHTTPAgentAgainstResumableHandler: with resumable runs on, every SSE
+// event carries an id and the runs are logged; @ag-ui/client 1.0.0 and
+// 0.0.59, which do not resume, read the runs as without them (SSE and
+// protobuf), and the capabilities declare transport.resumable.
+func TestHTTPAgentAgainstResumableHandler(t *testing.T) {
+	requireNode(t)
+	log := runlog.NewMemory(runlog.MemoryOptions{})
+	h := agui.NewHandler(scriptedAgent, agui.WithResumableRuns(log))
+	var ids atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.ServeHTTP(&idCounter{ResponseWriter: w, n: &ids}, r)
+	}))
+	defer srv.Close()
+	t.Run("sse", func(t *testing.T) { checkHTTPAgentRun(t, srv.URL) })
+	t.Run("protobuf", func(t *testing.T) { checkHTTPAgentRun(t, "--proto", srv.URL) })
+	t.Run("0.0.59", func(t *testing.T) { checkHTTPAgentRun(t, "--client", "0.0.59", srv.URL) })
+	if ids.Load() == 0 {
+		t.Error("the SSE runs carried no event ids: the option did not reach the wire")
+	}
+	if log.Len() != 3 {
+		t.Errorf("%d runs logged, want 3", log.Len())
+	}
+}
+
+// idCounter counts the id lines a response writes.
+type idCounter struct {
+	http.ResponseWriter
+	n *atomic.Int64
+}
+
+func (c *idCounter) Write(b []byte) (int, error) {
+	c.n.Add(int64(bytes.Count(b, []byte("\nid: r1.")) + bytes.Count(b[:min(len(b), 7)], []byte("id: r1."))))
+	return c.ResponseWriter.Write(b)
+}
+
+func (c *idCounter) Flush() { http.NewResponseController(c.ResponseWriter).Flush() }
+
+func (c *idCounter) Unwrap() http.ResponseWriter { return c.ResponseWriter }
 
 // TestHTTPAgent0059AgainstGeneratedHandler: @ag-ui/client 0.0.59, the one
 // CopilotKit 1.74/1.75 bundles, declares no protocol version, and its

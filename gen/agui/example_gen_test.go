@@ -17,10 +17,12 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"time"
 
 	"go.opentelemetry.io/otel/propagation"
 
 	agui "github.com/agui-gen/agui-gen/gen/agui"
+	"github.com/agui-gen/agui-gen/runtime/runlog"
 )
 
 // Events are encoded without reflection, into a buffer the caller reuses,
@@ -175,6 +177,49 @@ func ExampleClient_Cancel() {
 	// streaming: true
 	// interrupt
 	// cancelled
+}
+
+// Runs that outlive their connection: the handler logs each run's events
+// and every SSE event carries an id, so a Client whose stream is cut
+// resumes it by itself (GET with Last-Event-ID), and another client joins
+// a run in progress, made whole by a prelude.
+func ExampleWithResumableRuns() {
+	halfway, goOn := make(chan struct{}), make(chan struct{})
+	agent := agui.AgentFunc(func(ctx context.Context, in *agui.RunAgentInput, s *agui.Stream) error {
+		if err := s.Text("Hello, "); err != nil {
+			return err
+		}
+		close(halfway)
+		<-goOn
+		return s.Text("world")
+	})
+	h := agui.NewHandler(agent,
+		agui.WithResumableRuns(runlog.NewMemory(runlog.MemoryOptions{}), agui.DetachedTimeout(time.Minute)),
+	)
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	ctx := context.Background()
+	client := &agui.Client{URL: srv.URL} // resumes a cut stream (Client.Resume)
+
+	run, err := client.Run(ctx, &agui.RunAgentInput{ThreadID: "t1", RunID: "r1", Messages: []agui.Message{}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	<-halfway
+	joined, err := client.Join(ctx, "t1", "r1") // GET {path}?threadId=t1&runId=r1
+	if err != nil {
+		log.Fatal(err)
+	}
+	close(goOn)
+	for _, rs := range []*agui.RunStream{run, joined} {
+		if err := rs.Wait(); err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(*rs.Messages()[0].(*agui.AssistantMessage).Content)
+	}
+	// Output:
+	// Hello, world
+	// Hello, world
 }
 
 // outcome reads a run to its end and returns the type of its outcome.

@@ -42,6 +42,9 @@ func (h *handler) serveCapabilities(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	if h.cfg.resumable != nil {
+		caps = withResumable(caps)
+	}
 	if caps == nil {
 		h.reject(w, r, http.StatusNotFound, "the agent declares no capabilities", nil)
 		return

@@ -72,6 +72,9 @@ type handlerConfig struct {
 	telemetry    *Telemetry
 	agentName    string
 	cors         *CORS
+	// resumable, when set, logs runs and lets clients resume them
+	// (WithResumableRuns).
+	resumable *resumable
 }
 
 // Option configures NewHandler.
@@ -219,6 +222,8 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		route = aguihttp.CancelPath
 	case strings.HasSuffix(r.URL.Path, MetaPath):
 		route, allow = MetaPath, []string{http.MethodGet, http.MethodHead, http.MethodPost}
+	case h.cfg.resumable != nil:
+		allow = []string{http.MethodPost, http.MethodGet} // GET: a resume or a join
 	}
 	if !slices.Contains(allow, r.Method) {
 		w.Header().Set("Allow", strings.Join(allow, ", "))
@@ -245,11 +250,22 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.serveMeta(w, r)
 		return
 	}
+	if r.Method == http.MethodGet {
+		h.serveResume(w, r)
+		return
+	}
 	if !h.streams.Acquire() {
 		h.rejectBusy(w, r) // before the body is read: nothing is buffered for it
 		return
 	}
-	defer h.streams.Release()
+	// A resumable run, once started, holds its slot, its registration and
+	// its context until it ends, past this request.
+	handedOver := false
+	defer func() {
+		if !handedOver {
+			h.streams.Release()
+		}
+	}()
 	body, ok := h.readJSONBody(w, r)
 	if !ok {
 		return
@@ -278,15 +294,27 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.rejectThread(w, r, err)
 		return
 	}
-	ctx, cancel := context.WithCancelCause(r.Context())
-	defer cancel(nil)
+	parent := r.Context()
+	if h.cfg.resumable != nil {
+		parent = context.WithoutCancel(parent) // the run outlives its client
+	}
+	ctx, cancel := context.WithCancelCause(parent)
+	defer func() {
+		if !handedOver {
+			cancel(nil)
+		}
+	}()
 	run := inflight.NewRun(inflight.Key{ThreadID: input.ThreadID, RunID: input.RunID}, threads.CallerFrom(ctx), cancel)
 	added, threadBusy := h.runs.Add(run)
 	if !added {
 		h.reject(w, r, http.StatusConflict, "run "+input.RunID+" of thread "+input.ThreadID+" is already in progress", &Error{Path: "/runId", Rule: "unique"})
 		return
 	}
-	defer h.runs.Remove(run.Key)
+	defer func() {
+		if !handedOver {
+			h.runs.Remove(run.Key)
+		}
+	}()
 	if h.cfg.checkpoints != nil {
 		var err error
 		if run.Resumes, err = h.checkResume(r.Context(), input); err != nil {
@@ -304,6 +332,10 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			h.reject(w, r, http.StatusConflict, "another run of thread "+input.ThreadID+" is in progress; resume it once that run has ended", &Error{Path: "/resume", Rule: "resume"})
 			return
 		}
+	}
+	if h.cfg.resumable != nil {
+		handedOver = h.startResumable(w, r, ctx, cancel, input, run)
+		return
 	}
 	h.serveRun(w, r, ctx, input, run)
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -83,6 +84,31 @@ func (e Endpoint) NewRunRequest(ctx context.Context, body []byte, proto bool, in
 		req.Header.Set("Accept", AcceptProto)
 	} else {
 		req.Header.Set("Accept", AcceptSSE)
+	}
+	return req, nil
+}
+
+// NewResumeRequest is the GET of a resumable run's events (a handler
+// with resumable runs answers it): after the event lastEventID names, when
+// it is not "", else the run that query names (threadId, runId) from its
+// start, as a joiner gets it. Resumes are SSE only.
+func (e Endpoint) NewResumeRequest(ctx context.Context, lastEventID string, query url.Values) (*http.Request, error) {
+	u := e.URL
+	if len(query) > 0 {
+		sep := "?"
+		if strings.Contains(u, "?") {
+			sep = "&"
+		}
+		u += sep + query.Encode()
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return nil, err
+	}
+	e.addHeader(req)
+	req.Header.Set("Accept", MediaTypeSSE)
+	if lastEventID != "" {
+		req.Header.Set("Last-Event-ID", lastEventID)
 	}
 	return req, nil
 }

@@ -2,10 +2,15 @@ package aguirt
 
 import (
 	"context"
+	"io"
+	"net/http"
 	"net/http/httptest"
+	"strconv"
+	"strings"
 	"testing"
 
 	agui "github.com/agui-gen/agui-gen/gen/agui"
+	"github.com/agui-gen/agui-gen/runtime/runlog"
 )
 
 // BenchmarkRunStream: one run of 200 text deltas, handler and client in
@@ -36,9 +41,19 @@ func benchRun(b *testing.B, opts []Option, client *Client) {
 	}
 	client.URL = srv.URL
 	ctx := context.Background()
-	in := &agui.RunAgentInput{ThreadID: "t", RunID: "r"}
 	b.ReportAllocs()
+	i := 0
+	cpu := cpuTime()
+	defer func() {
+		// The process's CPU time, server and client, per event: what other
+		// processes on the machine do not change as they do wall time.
+		b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N*200), "cpu-ns/event")
+	}()
 	for b.Loop() {
+		// A run id of its own: a resumable run settles its registration
+		// just after its stream ends.
+		i++
+		in := &agui.RunAgentInput{ThreadID: "t", RunID: "r" + strconv.Itoa(i)}
 		rs, err := client.Run(ctx, in)
 		if err != nil {
 			b.Fatal(err)
@@ -46,5 +61,63 @@ func benchRun(b *testing.B, opts []Option, client *Client) {
 		if err := rs.Wait(); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkRunStreamResumable: BenchmarkRunStream with resumable runs off
+// and on (the memory log), in one run, for the ratio of the two:
+//
+//	go test ./templates/aguirt -run XXX -bench 'RunStreamResumable' -count 10 > r.txt
+//	benchstat -col /resumable r.txt
+func BenchmarkRunStreamResumable(b *testing.B) {
+	b.Run("resumable=off", func(b *testing.B) { benchRun(b, nil, nil) })
+	b.Run("resumable=on", func(b *testing.B) {
+		benchRun(b, []Option{WithResumableRuns(runlog.NewMemory(runlog.MemoryOptions{MaxEndedRuns: 64}))}, nil)
+	})
+}
+
+// BenchmarkRunStreamResumableServer: BenchmarkRunStreamResumable with a
+// client that reads the response's bytes and nothing more, so the CPU
+// measured is the server's (and the HTTP transport's): the server's cost
+// per event with resumable runs off and on.
+//
+//	go test ./templates/aguirt -run XXX -bench 'RunStreamResumableServer' -count 10 > r.txt
+//	benchstat -col /resumable r.txt
+func BenchmarkRunStreamResumableServer(b *testing.B) {
+	agent := AgentFunc(func(ctx context.Context, in *agui.RunAgentInput, s *Stream) error {
+		for range 200 {
+			if err := s.Text("a few words "); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	for _, on := range []bool{false, true} {
+		name, opts := "resumable=off", []Option{WithLogger(quietLogger())}
+		if on {
+			name = "resumable=on"
+			opts = append(opts, WithResumableRuns(runlog.NewMemory(runlog.MemoryOptions{MaxEndedRuns: 64})))
+		}
+		b.Run(name, func(b *testing.B) {
+			srv := httptest.NewServer(NewHandler(agent, opts...))
+			defer srv.Close()
+			b.ReportAllocs()
+			i := 0
+			cpu := cpuTime()
+			for b.Loop() {
+				i++
+				body := `{"threadId":"t","runId":"r` + strconv.Itoa(i) + `","messages":[]}`
+				resp, err := http.Post(srv.URL, "application/json", strings.NewReader(body))
+				if err != nil {
+					b.Fatal(err)
+				}
+				n, _ := io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+				if n < 200*50 {
+					b.Fatalf("a run of %d bytes", n)
+				}
+			}
+			b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N*200), "cpu-ns/event")
+		})
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"io"
 	"iter"
 	"net/http"
+	"net/url"
+	"time"
 
 	"go.opentelemetry.io/otel/trace"
 
@@ -52,6 +54,40 @@ type Client struct {
 	// request to the stream's end, whose trace context the request carries
 	// (traceparent).
 	Telemetry *Telemetry
+	// Resume is how a cut stream of a resumable run is resumed: when the
+	// stream carried event ids (a server with WithResumableRuns sends
+	// them) and ends before its run did, the client asks for the events
+	// after the last id it received (GET with Last-Event-ID), and the
+	// caller reads on as if nothing happened. The zero value resumes with
+	// the defaults.
+	Resume ResumePolicy
+}
+
+// ResumePolicy bounds how a Client resumes cut streams.
+type ResumePolicy struct {
+	// Off turns resuming off: a cut stream fails, as it does on a server
+	// without resumable runs.
+	Off bool
+	// Attempts is how many times in a row a cut stream is resumed with no
+	// event received in between before it fails (0: 8).
+	Attempts int
+	// MinDelay is the wait before the second attempt in a row (the first
+	// goes at once), doubled for each later one up to MaxDelay (0: 100
+	// ms, 2 s).
+	MinDelay, MaxDelay time.Duration
+}
+
+func (p ResumePolicy) withDefaults() ResumePolicy {
+	if p.Attempts <= 0 {
+		p.Attempts = 8
+	}
+	if p.MinDelay <= 0 {
+		p.MinDelay = 100 * time.Millisecond
+	}
+	if p.MaxDelay <= 0 {
+		p.MaxDelay = 2 * time.Second
+	}
+	return p
 }
 
 // endpoint is where c's requests go.
@@ -90,14 +126,21 @@ func (c *Client) Run(ctx context.Context, input *RunAgentInput) (*RunStream, err
 		aguitel.EndClientRun(span, err)
 		return nil, err
 	}
-	s := &RunStream{body: resp.Body, header: resp.Header, verifier: NewVerifier(), onWarning: c.OnWarning, span: span}
-	msgs := make([]Message, len(input.Messages))
-	for i, m := range input.Messages {
+	return c.newRunStream(ctx, resp, input.Messages, input.State, span)
+}
+
+// newRunStream reads resp, a run's events, whose conversation starts from
+// messages and state.
+func (c *Client) newRunStream(ctx context.Context, resp *http.Response, messages []Message, state State, span trace.Span) (*RunStream, error) {
+	s := &RunStream{body: resp.Body, header: resp.Header, verifier: NewVerifier(), onWarning: c.OnWarning, span: span,
+		ctx: ctx, ep: c.endpoint(), policy: c.Resume.withDefaults()}
+	msgs := make([]Message, len(messages))
+	for i, m := range messages {
 		msgs[i] = cloneMessage(m)
 	}
-	s.conv = NewConversation(msgs, cloneRaw(input.State))
+	s.conv = NewConversation(msgs, cloneRaw(state))
 	s.conv.OnWarning = s.warn
-	s.verifier.seedOwners(input.Messages)
+	s.verifier.seedOwners(messages)
 	src, err := newEventSource(resp.Header.Get("Content-Type"), resp.Body, s.warn)
 	if err != nil {
 		resp.Body.Close()
@@ -106,6 +149,90 @@ func (c *Client) Run(ctx context.Context, input *RunAgentInput) (*RunStream, err
 	}
 	s.src = src
 	return s, nil
+}
+
+// Join reads a run in progress on a server with resumable runs
+// (WithResumableRuns) that this client did not start, or whose stream it
+// lost with no event id: another tab, another device. The stream begins
+// with the run so far (RUN_STARTED, MESSAGES_SNAPSHOT, STATE_SNAPSHOT, a
+// start for each thing still open), then goes on live, resumed when cut as
+// Run's is. A run the server does not have, or another caller's, is an
+// *HTTPError with status 404.
+func (c *Client) Join(ctx context.Context, threadID, runID string) (*RunStream, error) {
+	ctx, span := aguitel.StartClientRun(ctx, c.Telemetry, threadID, runID)
+	ep := c.endpoint()
+	req, err := ep.NewResumeRequest(ctx, "", url.Values{"threadId": {threadID}, "runId": {runID}})
+	if err != nil {
+		aguitel.EndClientRun(span, err)
+		return nil, err
+	}
+	resp, err := ep.Open(req)
+	if err != nil {
+		aguitel.EndClientRun(span, err)
+		return nil, err
+	}
+	return c.newRunStream(ctx, resp, nil, nil, span)
+}
+
+// lastID is the id of the last event a source read with one, "" when it
+// has read none (the protobuf transport has no ids).
+func lastID(src eventSource) string {
+	if s, ok := src.(*sseSource); ok {
+		return s.lastID
+	}
+	return ""
+}
+
+// resume replaces a cut stream's body with the events after its last id,
+// trying again with backoff, and reports whether it did. err is not nil
+// when it tried and failed: the stream's error, saying why. cut is why the
+// stream ended.
+func (s *RunStream) resume(cut error) (resumed bool, err error) {
+	id := lastID(s.src)
+	if s.policy.Off || id == "" || s.verifier.phase != phaseActive || s.ctx.Err() != nil {
+		return false, nil
+	}
+	var tooLarge *sse.TooLargeError
+	if src, ok := s.src.(*sseSource); !ok || !src.cut || errors.As(cut, &tooLarge) {
+		return false, nil // the stream is broken, not cut
+	}
+	if errors.Is(cut, io.EOF) {
+		cut = fmt.Errorf("%w (run %q)", aguihttp.ErrTruncated, s.verifier.Open().RunID)
+	}
+	delay := s.policy.MinDelay
+	err = fmt.Errorf("%d attempts in a row brought no event", s.policy.Attempts)
+	for s.tries < s.policy.Attempts {
+		if s.tries > 0 {
+			t := time.NewTimer(delay)
+			select {
+			case <-t.C:
+			case <-s.ctx.Done():
+				t.Stop()
+				return false, fmt.Errorf("%w; not resumed: %w", cut, context.Cause(s.ctx))
+			}
+			delay = min(2*delay, s.policy.MaxDelay)
+		}
+		s.tries++
+		var req *http.Request
+		if req, err = s.ep.NewResumeRequest(s.ctx, id, nil); err != nil {
+			break
+		}
+		var resp *http.Response
+		if resp, err = s.ep.Open(req); err != nil {
+			var he *aguihttp.HTTPError
+			if errors.As(err, &he) && he.StatusCode >= 400 && he.StatusCode < 500 && he.StatusCode != http.StatusTooManyRequests {
+				break // the server will not resume it: say why
+			}
+			continue
+		}
+		s.body.Close()
+		s.body = resp.Body
+		src := &sseSource{r: sse.NewReader(resp.Body, aguihttp.MaxFrameBytes), warn: s.warn, lastID: id, n: s.src.(*sseSource).n}
+		s.src = src
+		s.resumes++
+		return true, nil
+	}
+	return false, fmt.Errorf("%w; resuming it after event %s failed: %w", cut, id, err)
 }
 
 // eventSource reads the events of one response body, in wire order; it is
@@ -129,15 +256,21 @@ func newEventSource(contentType string, body io.Reader, warn func(string)) (even
 
 // sseSource is the SSE transport: one JSON event per SSE event.
 type sseSource struct {
-	r    *sse.Reader
-	warn func(string)
-	n    int // events read
+	r      *sse.Reader
+	warn   func(string)
+	n      int    // events read
+	lastID string // the id of the last event that had one
+	cut    bool   // reading the body failed, or it ended
 }
 
 func (s *sseSource) next() (Event, error) {
 	frame, err := s.r.Next()
 	if err != nil {
+		s.cut = true
 		return nil, err
+	}
+	if frame.ID != "" {
+		s.lastID = frame.ID
 	}
 	s.n++
 	ev, err := DecodeEventLenient(frame.Data, s.warn)
@@ -162,6 +295,14 @@ type RunStream struct {
 	runErr    *RunErrorEvent
 	err       error // io.EOF after a clean end
 	span      trace.Span
+
+	// For resumes: the run's context and endpoint, and how many resumes
+	// were tried since the last event.
+	ctx     context.Context
+	ep      aguihttp.Endpoint
+	policy  ResumePolicy
+	tries   int
+	resumes int
 }
 
 func (s *RunStream) warn(msg string) {
@@ -180,6 +321,14 @@ func (s *RunStream) warn(msg string) {
 func (s *RunStream) Next() (Event, error) {
 	for s.err == nil {
 		ev, err := s.src.next()
+		if err != nil {
+			if resumed, rerr := s.resume(err); resumed {
+				continue
+			} else if rerr != nil {
+				s.finish(rerr)
+				break
+			}
+		}
 		if errors.Is(err, io.EOF) {
 			if s.verifier.phase == phaseNone || s.verifier.phase == phaseActive {
 				o := s.verifier.Open()
@@ -196,6 +345,7 @@ func (s *RunStream) Next() (Event, error) {
 			s.finish(err)
 			break
 		}
+		s.tries = 0
 		if ev == nil {
 			continue
 		}
@@ -322,6 +472,10 @@ func (s *RunStream) RunError() *RunErrorEvent { return s.runErr }
 // Open reports what is open in the current run, as the stream's Verifier
 // sees it.
 func (s *RunStream) Open() OpenItems { return s.verifier.Open() }
+
+// Resumes reports how many times the stream was resumed after its
+// connection was cut (see Client.Resume).
+func (s *RunStream) Resumes() int { return s.resumes }
 
 // Header returns the response's header.
 func (s *RunStream) Header() http.Header { return s.header }

@@ -1,0 +1,85 @@
+package runlog
+
+import (
+	"sync"
+	"time"
+)
+
+// Lease counts the readers attached to a run in progress, and stops the
+// run once no one has been attached for a while: a run that outlives its
+// connection does not outlive every client for long.
+type Lease struct {
+	mu      sync.Mutex
+	n       int
+	timer   *time.Timer
+	timeout time.Duration
+	expire  func()
+	closed  bool
+}
+
+// NewLease returns the lease of a run that calls expire once no reader
+// has been attached for timeout (never, when timeout is 0 or less). It
+// starts detached: the first Attach stops its clock.
+func NewLease(timeout time.Duration, expire func()) *Lease {
+	l := &Lease{timeout: timeout, expire: expire}
+	l.arm()
+	return l
+}
+
+// arm starts the clock of a lease no one is attached to. The caller holds
+// l.mu, or owns l.
+func (l *Lease) arm() {
+	if l.timeout <= 0 || l.closed {
+		return
+	}
+	l.timer = time.AfterFunc(l.timeout, func() {
+		l.mu.Lock()
+		fire := l.n == 0 && !l.closed
+		l.closed = l.closed || fire
+		l.mu.Unlock()
+		if fire {
+			l.expire()
+		}
+	})
+}
+
+// Attach counts a reader until detach is called (more than once is
+// once).
+func (l *Lease) Attach() (detach func()) {
+	l.mu.Lock()
+	l.n++
+	if l.n == 1 && l.timer != nil {
+		l.timer.Stop()
+		l.timer = nil
+	}
+	l.mu.Unlock()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			l.mu.Lock()
+			if l.n--; l.n == 0 {
+				l.arm()
+			}
+			l.mu.Unlock()
+		})
+	}
+}
+
+// Attached reports how many readers are attached.
+func (l *Lease) Attached() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.n
+}
+
+// Close stops the lease of a run that has ended: expire is not called
+// after it returns, unless it had already begun.
+func (l *Lease) Close() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.closed = true
+	if l.timer != nil {
+		l.timer.Stop()
+		l.timer = nil
+	}
+}

@@ -1,0 +1,236 @@
+package runlog
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/agui-gen/agui-gen/runtime/batch"
+)
+
+// MemoryOptions bound a Memory log.
+type MemoryOptions struct {
+	// Retention is how long a run's log is kept once it has ended, for
+	// the resumes of clients that were away at the end (0: 10 minutes).
+	Retention time.Duration
+	// MaxRunBytes bounds the bytes of one run's entries (0: 16 MiB); an
+	// Append past it fails with ErrFull, and the run ends with an error.
+	MaxRunBytes int
+	// MaxEndedRuns bounds how many ended runs are kept, the oldest
+	// dropped first, whatever their retention (0: 10,000).
+	MaxEndedRuns int
+	// Now is the clock (nil: time.Now), for tests.
+	Now func() time.Time
+}
+
+// Memory is a Log in this process's memory: the logs of the runs this
+// process serves, gone when it stops. It holds at most the logs of the
+// runs in progress and of the runs that ended within the retention (no
+// more than MaxEndedRuns), each at most MaxRunBytes.
+type Memory struct {
+	opts    MemoryOptions
+	mu      sync.Mutex
+	runs    map[string]*memRun
+	byIDs   map[[2]string]string // thread and run ids → the newest key
+	ended   []endedRun           // in the order they ended
+	signals batch.Signals
+}
+
+type memRun struct {
+	run     Run
+	entries [][]byte // entry i is position i+1; its bytes are never rewritten
+	chunk   []byte   // where the next entries' bytes are copied
+	size    int
+}
+
+type endedRun struct {
+	key string
+	at  time.Time
+}
+
+// chunkSize is the size of the blocks a run's entries are copied into:
+// one allocation for many small events.
+const chunkSize = 16 << 10
+
+// NewMemory returns an empty log in memory.
+func NewMemory(opts MemoryOptions) *Memory {
+	if opts.Retention <= 0 {
+		opts.Retention = 10 * time.Minute
+	}
+	if opts.MaxRunBytes <= 0 {
+		opts.MaxRunBytes = 16 << 20
+	}
+	if opts.MaxEndedRuns <= 0 {
+		opts.MaxEndedRuns = 10000
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	return &Memory{opts: opts, runs: map[string]*memRun{}, byIDs: map[[2]string]string{}}
+}
+
+// Create implements Log.
+func (m *Memory) Create(ctx context.Context, run Run) error {
+	now := m.opts.Now()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.sweep(now)
+	if _, ok := m.runs[run.Key]; ok {
+		return ErrExists
+	}
+	run.Last, run.Ended, run.Started = 0, false, now
+	run.Input = append([]byte(nil), run.Input...)
+	m.runs[run.Key] = &memRun{run: run}
+	m.byIDs[[2]string{run.ThreadID, run.RunID}] = run.Key
+	return nil
+}
+
+// add copies data into r's chunks, as its next entry.
+func (r *memRun) add(data []byte) {
+	if len(data) > chunkSize/4 {
+		// A large entry gets a block of its own: a chunk it would not fill
+		// is not left mostly empty.
+		r.entries = append(r.entries, append([]byte(nil), data...))
+		r.size += len(data)
+		r.run.Last++
+		return
+	}
+	if len(data) > cap(r.chunk)-len(r.chunk) {
+		r.chunk = make([]byte, 0, max(chunkSize, len(data)))
+	}
+	at := len(r.chunk)
+	r.chunk = append(r.chunk, data...)
+	r.entries = append(r.entries, r.chunk[at:len(r.chunk):len(r.chunk)])
+	r.size += len(data)
+	r.run.Last++
+}
+
+// Append implements Log.
+func (m *Memory) Append(ctx context.Context, key string, data ...[]byte) (int64, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	r := m.runs[key]
+	if r == nil {
+		return 0, ErrNotFound
+	}
+	if r.run.Ended {
+		return 0, ErrEnded
+	}
+	n := 0
+	for _, d := range data {
+		n += len(d)
+	}
+	if r.size+n > m.opts.MaxRunBytes {
+		return 0, fmt.Errorf("%w: it holds %d bytes, at most %d", ErrFull, r.size, m.opts.MaxRunBytes)
+	}
+	for _, d := range data {
+		r.add(d)
+	}
+	m.signals.Notify(key, r.run.Last)
+	return r.run.Last, nil
+}
+
+// End implements Log.
+func (m *Memory) End(ctx context.Context, key string, last []byte) error {
+	now := m.opts.Now()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	r := m.runs[key]
+	if r == nil {
+		return ErrNotFound
+	}
+	if r.run.Ended {
+		return nil
+	}
+	if last != nil {
+		r.add(last)
+	}
+	r.run.Ended = true
+	m.ended = append(m.ended, endedRun{key, now})
+	m.sweep(now)
+	// 0: every watcher looks, though an end may add no entry.
+	m.signals.Notify(key, 0)
+	return nil
+}
+
+// sweep drops the logs past their retention, and the oldest ended ones
+// past MaxEndedRuns. The caller holds m.mu.
+func (m *Memory) sweep(now time.Time) {
+	drop := 0
+	for drop < len(m.ended) && (len(m.ended)-drop > m.opts.MaxEndedRuns || now.Sub(m.ended[drop].at) > m.opts.Retention) {
+		key := m.ended[drop].key
+		if r := m.runs[key]; r != nil {
+			ids := [2]string{r.run.ThreadID, r.run.RunID}
+			if m.byIDs[ids] == key {
+				delete(m.byIDs, ids)
+			}
+			delete(m.runs, key)
+		}
+		m.ended[drop] = endedRun{}
+		drop++
+	}
+	if drop > 0 {
+		// A follower of a dropped log finds it gone at its next Read.
+		m.ended = m.ended[drop:]
+	}
+}
+
+// Get implements Log.
+func (m *Memory) Get(ctx context.Context, key string) (Run, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.sweep(m.opts.Now())
+	r := m.runs[key]
+	if r == nil {
+		return Run{}, ErrNotFound
+	}
+	return r.run, nil
+}
+
+// Find implements Log.
+func (m *Memory) Find(ctx context.Context, threadID, runID string) (Run, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.sweep(m.opts.Now())
+	r := m.runs[m.byIDs[[2]string{threadID, runID}]]
+	if r == nil {
+		return Run{}, ErrNotFound
+	}
+	return r.run, nil
+}
+
+// Read implements Log. The entries' bytes are the log's own, shared, not
+// copied: reading costs what the entries' headers do.
+func (m *Memory) Read(ctx context.Context, key string, after int64, max int) (Page, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	r := m.runs[key]
+	if r == nil {
+		return Page{}, ErrNotFound
+	}
+	p := Page{Last: r.run.Last, Ended: r.run.Ended}
+	if after < 0 {
+		after = 0
+	}
+	if after >= r.run.Last || max <= 0 {
+		return p, nil
+	}
+	n := min(int64(max), r.run.Last-after)
+	p.Entries = make([]Entry, n)
+	for i := range p.Entries {
+		pos := after + int64(i) + 1
+		p.Entries[i] = Entry{Pos: pos, Data: r.entries[pos-1]}
+	}
+	return p, nil
+}
+
+// Watch implements Log.
+func (m *Memory) Watch(key string) (<-chan int64, func()) { return m.signals.Watch(key) }
+
+// Len reports how many runs' logs m holds, in progress and ended.
+func (m *Memory) Len() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.runs)
+}

@@ -1,0 +1,115 @@
+// Package runlog keeps the event logs of resumable runs: each run's
+// events, in order, as the bytes a stream sends, under a key the server
+// chose, so that a client whose connection dropped gets exactly what it
+// missed (Tail, after the position its last event id names) and the run
+// goes on while no one is connected (Lease). It knows nothing of a
+// protocol: AG-UI's handler (templates/aguirt, WithResumableRuns) writes
+// its events' JSON here, and reads them back for a resume or a late
+// joiner.
+//
+// Memory is the log of one process. A log on SQL (SQLite, PostgreSQL)
+// implements the same Log interface; Watch then learns of other replicas'
+// appends through the database's notifications.
+package runlog
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"errors"
+	"time"
+)
+
+// Run is what a log knows of one run.
+type Run struct {
+	// Key is the server's name of the run's log (NewKey): random, so an id
+	// that names it cannot be guessed, and unique across runs that share
+	// a client's thread and run ids.
+	Key string
+	// ThreadID and RunID are the client's ids of the run.
+	ThreadID, RunID string
+	// Owner is the caller who started the run, "" when callers are not
+	// told apart: the only caller who may read it back.
+	Owner string
+	// Input is what the run was started with (for AG-UI, the
+	// RunAgentInput's JSON): where a late joiner's conversation begins.
+	Input []byte
+	// Last is the position of the run's last entry, 0 when it has none.
+	Last int64
+	// Ended is set once the run's log is complete: no entry follows Last.
+	Ended bool
+	// Started is when the run was created.
+	Started time.Time
+}
+
+// Entry is one entry of a run's log: an event, as its stream sends it.
+type Entry struct {
+	// Pos is the entry's position: 1 for a run's first, then 2, 3, …
+	Pos int64
+	// Data is the event's bytes. They belong to the log: a reader must
+	// not change them.
+	Data []byte
+}
+
+// Page is a stretch of a run's log, as Read returns it.
+type Page struct {
+	Entries []Entry
+	// Last is the position of the run's last entry when it was read.
+	Last int64
+	// Ended is set when the log was complete when read: once a reader has
+	// every entry up to Last, there is nothing more to wait for.
+	Ended bool
+}
+
+// Log keeps the logs of runs. Implementations are safe for concurrent
+// use, and for use by several processes when they share a database.
+type Log interface {
+	// Create starts the log of a run; run.Key must be new (ErrExists
+	// otherwise). Last, Ended and Started are the log's to set.
+	Create(ctx context.Context, run Run) error
+	// Append adds entries to a run's log, at the positions after its last,
+	// and returns the position of the last one added. A log that is full
+	// returns an error wrapping ErrFull, and adds nothing; one that has
+	// ended returns ErrEnded.
+	Append(ctx context.Context, key string, data ...[]byte) (last int64, err error)
+	// End completes a run's log, with last, when not nil, as its final
+	// entry, which a full log takes still: a run's end is never lost to
+	// its log's bound. Ending a log that has ended changes nothing.
+	End(ctx context.Context, key string, last []byte) error
+	// Get returns what the log knows of a run, ErrNotFound when it has no
+	// log under key (never had, or has dropped it: see Memory's
+	// retention).
+	Get(ctx context.Context, key string) (Run, error)
+	// Find returns the newest run with the client's thread and run ids,
+	// ErrNotFound when there is none.
+	Find(ctx context.Context, threadID, runID string) (Run, error)
+	// Read returns up to max entries of a run's log after position after,
+	// in order, ErrNotFound for a run the log does not hold.
+	Read(ctx context.Context, key string, after int64, max int) (Page, error)
+	// Watch signals, without blocking the writer, after entries are
+	// appended to the run's log or it ends: a hint to Read, which the
+	// signals of several appends may share. stop ends the watch.
+	Watch(key string) (signal <-chan int64, stop func())
+}
+
+var (
+	// ErrNotFound is the error for a run a log does not hold.
+	ErrNotFound = errors.New("runlog: no such run log (unknown, or dropped after its retention)")
+	// ErrExists is the error of Create for a key already in use.
+	ErrExists = errors.New("runlog: a run log with this key exists")
+	// ErrFull is wrapped by the error of an Append past a log's bound.
+	ErrFull = errors.New("runlog: the run's log is full")
+	// ErrEnded is the error of an Append to a log that has ended.
+	ErrEnded = errors.New("runlog: the run's log has ended")
+)
+
+// KeyLen is the length of a key NewKey makes: 16 random bytes, base64url
+// without padding.
+const KeyLen = 22
+
+// NewKey returns a fresh run key: 128 random bits, which no one guesses.
+func NewKey() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return base64.RawURLEncoding.EncodeToString(b[:])
+}

@@ -1,0 +1,179 @@
+package runlog
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+func TestIDRoundTrip(t *testing.T) {
+	key := NewKey()
+	if len(key) != KeyLen {
+		t.Fatalf("key %q has %d characters", key, len(key))
+	}
+	for _, pos := range []int64{1, 9, 10, 1 << 40, 1<<63 - 1} {
+		id := FormatID(key, pos)
+		k, p, err := ParseID(id)
+		if err != nil || k != key || p != pos {
+			t.Errorf("ParseID(%q) = %q, %d, %v", id, k, p, err)
+		}
+		if len(id) > MaxIDLen {
+			t.Errorf("%q is longer than MaxIDLen", id)
+		}
+	}
+	for _, bad := range []string{"", "r1.", "r2." + key + ".1", "r1." + key + ".0", "r1." + key + ".01", "r1." + key + ".",
+		"r1." + key + ".1a", "r1." + key[:KeyLen-1] + ".1", "r1." + key + "x.1", "r1." + key + ".9223372036854775808",
+		"r1." + strings.Repeat("+", KeyLen) + ".1", "r1." + key + ".-1", "r1." + key + ". 1"} {
+		if _, _, err := ParseID(bad); !errors.Is(err, ErrBadID) {
+			t.Errorf("ParseID(%q) = %v, want ErrBadID", bad, err)
+		}
+	}
+}
+
+// FuzzParseID: ParseID never panics, and what it accepts is exactly what
+// FormatID writes.
+func FuzzParseID(f *testing.F) {
+	key := "AAAAAAAAAAAAAAAAAAAAAA"
+	for _, s := range []string{FormatID(key, 1), FormatID(key, 1<<62), "r1." + key + ".0", "r1.", "", "r1." + key + ".18446744073709551616", "\xff\xfe", "r1." + key + ".1\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, id string) {
+		k, pos, err := ParseID(id)
+		if err != nil {
+			if !errors.Is(err, ErrBadID) {
+				t.Fatalf("ParseID(%q): %v does not wrap ErrBadID", id, err)
+			}
+			return
+		}
+		if pos < 1 || len(k) != KeyLen || FormatID(k, pos) != id {
+			t.Fatalf("ParseID(%q) accepted %q, %d, which FormatID writes as %q", id, k, pos, FormatID(k, pos))
+		}
+	})
+}
+
+func TestMemoryLog(t *testing.T) {
+	ctx := context.Background()
+	now := time.Unix(1000, 0)
+	m := NewMemory(MemoryOptions{Retention: time.Minute, MaxRunBytes: 10, MaxEndedRuns: 2, Now: func() time.Time { return now }})
+	if err := m.Create(ctx, Run{Key: "k1", ThreadID: "t", RunID: "r", Owner: "alice"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Create(ctx, Run{Key: "k1"}); !errors.Is(err, ErrExists) {
+		t.Errorf("a second Create of k1: %v", err)
+	}
+	if last, err := m.Append(ctx, "k1", []byte("abc"), []byte("def")); err != nil || last != 2 {
+		t.Fatalf("Append: %d %v", last, err)
+	}
+	if _, err := m.Append(ctx, "k1", []byte("too long")); !errors.Is(err, ErrFull) {
+		t.Errorf("an Append past the bound: %v", err)
+	}
+	if err := m.End(ctx, "k1", []byte("the end, past the bound")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Append(ctx, "k1", []byte("x")); !errors.Is(err, ErrEnded) {
+		t.Errorf("an Append after the end: %v", err)
+	}
+	p, err := m.Read(ctx, "k1", 1, 10)
+	if err != nil || !p.Ended || p.Last != 3 || len(p.Entries) != 2 || string(p.Entries[0].Data) != "def" || p.Entries[1].Pos != 3 {
+		t.Fatalf("Read after 1: %+v %v", p, err)
+	}
+	if run, err := m.Find(ctx, "t", "r"); err != nil || run.Key != "k1" || run.Owner != "alice" || !run.Ended {
+		t.Errorf("Find: %+v %v", run, err)
+	}
+	// Retention: gone a minute after its end.
+	now = now.Add(2 * time.Minute)
+	if _, err := m.Get(ctx, "k1"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("Get past the retention: %v", err)
+	}
+	if _, err := m.Find(ctx, "t", "r"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("Find past the retention: %v", err)
+	}
+	// MaxEndedRuns: the oldest ended go first; runs in progress stay.
+	for i := range 4 {
+		key := fmt.Sprint("e", i)
+		m.Create(ctx, Run{Key: key})
+		if i < 3 {
+			m.End(ctx, key, nil)
+		}
+	}
+	if m.Len() != 3 {
+		t.Errorf("%d logs held, want 2 ended and 1 in progress", m.Len())
+	}
+	if _, err := m.Get(ctx, "e0"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("the oldest ended run is still held: %v", err)
+	}
+}
+
+func TestTail(t *testing.T) {
+	ctx := context.Background()
+	m := NewMemory(MemoryOptions{})
+	m.Create(ctx, Run{Key: "k"})
+	m.Append(ctx, "k", []byte("1"), []byte("2"))
+	var got []string
+	done := make(chan error, 1)
+	flushes := 0
+	go func() {
+		last, err := Tail(ctx, m, "k", 1, TailConfig{PageSize: 2,
+			Emit:  func(e Entry) error { got = append(got, fmt.Sprint(e.Pos, ":", string(e.Data))); return nil },
+			Flush: func() error { flushes++; return nil }})
+		if err == nil && last != 5 {
+			err = fmt.Errorf("last %d", last)
+		}
+		done <- err
+	}()
+	for i := 3; i <= 4; i++ {
+		time.Sleep(time.Millisecond)
+		m.Append(ctx, "k", []byte(fmt.Sprint(i)))
+	}
+	m.End(ctx, "k", []byte("5"))
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if s := strings.Join(got, " "); s != "2:2 3:3 4:4 5:5" {
+		t.Errorf("tailed %s", s)
+	}
+
+	// A reader that goes away ends the tail with its cause.
+	m.Create(ctx, Run{Key: "k2"})
+	cctx, cancel := context.WithCancelCause(ctx)
+	gone := errors.New("gone")
+	go func() { time.Sleep(5 * time.Millisecond); cancel(gone) }()
+	if _, err := Tail(cctx, m, "k2", 0, TailConfig{Emit: func(Entry) error { return nil }, Flush: func() error { return nil }}); !errors.Is(err, gone) {
+		t.Errorf("Tail of a reader gone: %v", err)
+	}
+	if _, err := Tail(ctx, m, "nope", 0, TailConfig{}); !errors.Is(err, ErrNotFound) {
+		t.Errorf("Tail of no log: %v", err)
+	}
+}
+
+func TestLease(t *testing.T) {
+	var fired atomic.Int32
+	l := NewLease(20*time.Millisecond, func() { fired.Add(1) })
+	detach := l.Attach()
+	time.Sleep(40 * time.Millisecond)
+	if fired.Load() != 0 {
+		t.Fatal("a lease with a reader attached expired")
+	}
+	detach()
+	detach() // twice is once
+	if l.Attached() != 0 {
+		t.Fatalf("%d attached", l.Attached())
+	}
+	deadline := time.Now().Add(2 * time.Second)
+	for fired.Load() == 0 && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	if fired.Load() != 1 {
+		t.Fatal("a lease with no one attached did not expire")
+	}
+	closed := NewLease(10*time.Millisecond, func() { fired.Add(1) })
+	closed.Close()
+	time.Sleep(30 * time.Millisecond)
+	if fired.Load() != 1 {
+		t.Error("a closed lease expired")
+	}
+}

@@ -1,0 +1,114 @@
+package runlog
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// DefaultPageSize is how many entries Tail reads at a time unless
+// TailConfig says otherwise: what a reader that stops reading can hold
+// beyond the log.
+const DefaultPageSize = 64
+
+// MaxQueuedBytes is how many bytes of entries Tail queues before it
+// flushes them, within a page.
+const MaxQueuedBytes = 32 << 10
+
+// TailConfig is how Tail hands over what it reads.
+type TailConfig struct {
+	// Emit queues one entry for the reader.
+	Emit func(e Entry) error
+	// Flush writes what Emit queued; Tail calls it after each page, so a
+	// stream holds one page at most.
+	Flush func() error
+	// KeepAlive, when not 0, calls OnIdle when nothing was sent for that
+	// long, then Flush.
+	KeepAlive time.Duration
+	OnIdle    func()
+	// PageSize is how many entries a Read returns at most (0:
+	// DefaultPageSize).
+	PageSize int
+}
+
+// Tail hands over the entries of run key after position after, in
+// order, as they are appended, and returns the position of the last it
+// handed over, with nil once the log has ended and all of it was handed
+// over; the cause of ctx once it is done; ErrNotFound when the log is not
+// (or no longer) held; or the error of Emit or Flush.
+func Tail(ctx context.Context, log Log, key string, after int64, cfg TailConfig) (int64, error) {
+	size := cfg.PageSize
+	if size <= 0 {
+		size = DefaultPageSize
+	}
+	// Watched before the first read: an append between the read and the
+	// wait still wakes it.
+	signal, stop := log.Watch(key)
+	defer stop()
+	var idle <-chan time.Time
+	if cfg.KeepAlive > 0 && cfg.OnIdle != nil {
+		t := time.NewTicker(cfg.KeepAlive)
+		defer t.Stop()
+		idle = t.C
+	}
+	for {
+		if err := ctx.Err(); err != nil {
+			return after, context.Cause(ctx)
+		}
+		p, err := log.Read(ctx, key, after, size)
+		if err != nil {
+			return after, err
+		}
+		queued := 0
+		for _, e := range p.Entries {
+			if e.Pos != after+1 {
+				// A log that skips or repeats a position is broken: stop
+				// rather than send a stream with a hole in it.
+				return after, errGap(after, e.Pos)
+			}
+			if err := cfg.Emit(e); err != nil {
+				return after, err
+			}
+			after = e.Pos
+			if queued += len(e.Data); queued >= MaxQueuedBytes {
+				// Written before more is queued: a reader that stops
+				// reading holds this much beyond the log, whatever the
+				// page size.
+				if err := cfg.Flush(); err != nil {
+					return after, err
+				}
+				queued = 0
+			}
+		}
+		if len(p.Entries) > 0 {
+			if err := cfg.Flush(); err != nil {
+				return after, err
+			}
+		}
+		if after >= p.Last {
+			if p.Ended {
+				return after, nil
+			}
+		} else if len(p.Entries) > 0 {
+			continue // more to read now
+		}
+		select {
+		case <-signal:
+		case <-ctx.Done():
+			return after, context.Cause(ctx)
+		case <-idle:
+			cfg.OnIdle()
+			if err := cfg.Flush(); err != nil {
+				return after, err
+			}
+		}
+	}
+}
+
+type gapError struct{ after, got int64 }
+
+func errGap(after, got int64) error { return &gapError{after, got} }
+
+func (e *gapError) Error() string {
+	return fmt.Sprintf("runlog: the log returned position %d after %d", e.got, e.after)
+}
