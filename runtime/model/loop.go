@@ -193,7 +193,7 @@ func (l *Loop) call(ctx context.Context, c ToolCall) (string, error) {
 		return "error: the arguments are not valid JSON; call the tool again with a JSON object", nil
 	}
 	result, err := f.Call(ctx, args)
-	if cerr := ctx.Err(); cerr != nil {
+	if ctx.Err() != nil {
 		return "", context.Cause(ctx)
 	}
 	if err != nil {

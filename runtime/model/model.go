@@ -271,3 +271,6 @@ func (e *Error) Error() string {
 }
 
 func (e *Error) Unwrap() error { return e.Err }
+
+// TotalTokens is input plus output, AG-UI's totalTokens.
+func (u Usage) TotalTokens() int64 { return u.InputTokens + u.OutputTokens }
