@@ -183,6 +183,9 @@ func (l *Loop) Run(ctx context.Context, req *Request, sink Sink) (Outcome, error
 func (l *Loop) call(ctx context.Context, c ToolCall) (string, error) {
 	f := l.funcs[c.Name]
 	if f == nil {
+		if len(l.tools) == 0 {
+			return fmt.Sprintf("error: there is no tool named %q here; answer without it", c.Name), nil
+		}
 		return fmt.Sprintf("error: there is no tool named %q; the tools are %s", c.Name, l.toolNames()), nil
 	}
 	args := json.RawMessage(c.Arguments)
