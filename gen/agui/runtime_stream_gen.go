@@ -56,6 +56,7 @@ type runState struct {
 	parents    map[string]string // subagent run id → the subagent that started it ("" for the agent)
 	cancelled  bool
 	result     json.RawMessage
+	usage      []TokenUsage // one entry per provider and model
 	over       bool
 	// stopped, once set, is what every call of the agent returns: a cancel
 	// closed the stream to it, though the run's end still goes out. It is
@@ -628,6 +629,66 @@ func (s *Stream) SetResult(result json.RawMessage) {
 	s.run.result = result
 }
 
+// AddUsage adds the token counts of a model call to the run's usage,
+// sent in RUN_FINISHED or RUN_ERROR: counts of the same provider and model
+// are summed into one entry, as the protocol asks. Counts that would pass
+// the JSON safe-integer range make the run's end fail validation, which
+// turns it into RUN_ERROR.
+func (s *Stream) AddUsage(u TokenUsage) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i := range s.run.usage {
+		if e := &s.run.usage[i]; sameLabel(e.Provider, u.Provider) && sameLabel(e.Model, u.Model) {
+			sumUsage(e, &u)
+			return
+		}
+	}
+	e := TokenUsage{Provider: u.Provider, Model: u.Model}
+	sumUsage(&e, &u)
+	s.run.usage = append(s.run.usage, e)
+}
+
+// sumUsage adds src's counts to dst's.
+func sumUsage(dst, src *TokenUsage) {
+	dst.InputTokens = addCount(dst.InputTokens, src.InputTokens)
+	dst.OutputTokens = addCount(dst.OutputTokens, src.OutputTokens)
+	dst.TotalTokens = addCount(dst.TotalTokens, src.TotalTokens)
+	dst.ReasoningTokens = addCount(dst.ReasoningTokens, src.ReasoningTokens)
+	dst.CachedInputTokens = addCount(dst.CachedInputTokens, src.CachedInputTokens)
+	dst.CacheWriteInputTokens = addCount(dst.CacheWriteInputTokens, src.CacheWriteInputTokens)
+}
+
+func sameLabel(a, b *string) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }
+
+// addCount is a+b with either absent; a fresh pointer, so no count is
+// shared with the caller's.
+func addCount(a, b *int64) *int64 {
+	if a == nil && b == nil {
+		return nil
+	}
+	var n int64
+	if a != nil {
+		n = *a
+	}
+	if b != nil {
+		n += *b
+	}
+	return &n
+}
+
+// withTotals is usage with each entry's totalTokens set to its input plus
+// output, the protocol's accounting, where both are known.
+func withTotals(usage []TokenUsage) []TokenUsage {
+	for i := range usage {
+		u := &usage[i]
+		if u.InputTokens != nil && u.OutputTokens != nil {
+			n := *u.InputTokens + *u.OutputTokens
+			u.TotalTokens = &n
+		}
+	}
+	return usage
+}
+
 // Subagent starts a subagent run and returns a view of the stream whose
 // events are attributed to it. Finish it with Subagent.Finish or Fail; one
 // still running when the parent run ends is finished then.
@@ -725,7 +786,7 @@ func (s *Stream) start(input *RunAgentInput) error {
 // raised, for the client to answer when it comes back.
 func (s *Stream) finish() error {
 	return s.envelope(func() error {
-		ev := &RunFinishedEvent{ThreadID: s.threadID, RunID: s.runID}
+		ev := &RunFinishedEvent{ThreadID: s.threadID, RunID: s.runID, Usage: withTotals(s.run.usage)}
 		var open []Interrupt
 		switch {
 		case s.run.cancelled:
@@ -756,7 +817,7 @@ func (s *Stream) finish() error {
 func (s *Stream) fail(message, code string) error {
 	return s.envelope(func() error {
 		s.settle(nil)
-		ev := &RunErrorEvent{Message: message}
+		ev := &RunErrorEvent{Message: message, Usage: withTotals(s.run.usage)}
 		if code != "" {
 			ev.Code = &code
 		}

@@ -319,13 +319,13 @@ type modelEvent struct {
 
 // model is what the agent needs of a model client: a streaming call with
 // the conversation and the tools the model may call.
-type model interface {
+type modelClient interface {
 	Stream(ctx context.Context, turns []turn, tools []agui.Tool) iter.Seq2[modelEvent, error]
 }
 
 // modelAgent serves a model over AG-UI.
 type modelAgent struct {
-	model model
+	model modelClient
 }
 
 func (a *modelAgent) Run(ctx context.Context, in *agui.RunAgentInput, s *agui.Stream) error {

@@ -1,0 +1,51 @@
+package openai
+
+import (
+	"testing"
+
+	oai "github.com/openai/openai-go/v3"
+
+	"github.com/agui-gen/agui-gen/runtime/model"
+)
+
+type discard struct{}
+
+func (discard) StartText(string) error                     { return nil }
+func (discard) Text(string) error                          { return nil }
+func (discard) EndText() error                             { return nil }
+func (discard) StartReasoning(string) error                { return nil }
+func (discard) Reasoning(string) error                     { return nil }
+func (discard) EndReasoning() error                        { return nil }
+func (discard) StartToolCall(string, string, string) error { return nil }
+func (discard) ToolCallArgs(string, string) error          { return nil }
+func (discard) EndToolCall(string) error                   { return nil }
+func (discard) ToolResult(string, string) error            { return nil }
+func (discard) Usage(model.Usage) error                    { return nil }
+
+// BenchmarkChunk is the adapter's own work on one text chunk the SDK has
+// decoded (what BenchmarkStream's impl=adapter adds to impl=sdk, without
+// the SDK's decoding, whose noise hides it there). The text is kept for
+// the turn, so its builder grows: amortized, and reported per chunk.
+func BenchmarkChunk(b *testing.B) {
+	for _, tc := range []struct{ name, json string }{
+		{"text", `{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":" tok"},"finish_reason":null}],"usage":null}`},
+		{"reasoning", `{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":null,"reasoning_content":" tok"},"finish_reason":null}]}`},
+	} {
+		b.Run("delta="+tc.name, func(b *testing.B) {
+			var c oai.ChatCompletionChunk
+			if err := c.UnmarshalJSON([]byte(tc.json)); err != nil {
+				b.Fatal(err)
+			}
+			t := &turn{sink: discard{}, provider: "openai"}
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := t.chunk(&c); err != nil {
+					b.Fatal(err)
+				}
+				if t.text.Len() > 1<<20 || t.reasoning.Len() > 1<<20 { // a long answer, then the next
+					*t = turn{sink: discard{}, provider: "openai"}
+				}
+			}
+		})
+	}
+}
