@@ -1,0 +1,111 @@
+package aguirt
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/agui-gen/agui-gen/runtime/model"
+	"github.com/agui-gen/agui-gen/runtime/model/anthropic"
+	"github.com/agui-gen/agui-gen/runtime/model/anthropic/anthropictest"
+)
+
+const anthropicFixtures = "../../runtime/model/anthropic/testdata/"
+
+// The Anthropic adapter behind ModelAgent, checked by the verifier: thinking
+// and two server-side tool calls in one turn, their results, and the
+// second turn's request carrying the thinking block back with its
+// signature, the tool_use blocks and the tool_result blocks.
+func TestModelAgentAnthropicToolLoop(t *testing.T) {
+	srv := anthropictest.NewServer(t, anthropictest.Fixture(t, anthropicFixtures+"tool_use_parallel.sse"),
+		anthropictest.Fixture(t, anthropicFixtures+"text.sse"))
+	weather := model.Func{Tool: model.Tool{Name: "get_weather", Description: "Weather of a city.",
+		Parameters: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}`)},
+		Call: func(_ context.Context, args json.RawMessage) (string, error) {
+			var a struct{ City string }
+			if err := json.Unmarshal(args, &a); err != nil {
+				return "", err
+			}
+			return "18°C in " + a.City, nil
+		}}
+	agent, err := ModelAgent(anthropic.New(srv.Client(), "claude-sonnet-4-5"), model.WithTools(weather))
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs, err := runModel(t, context.Background(), agent, userInput("r1", "Weather in Paris and Tokyo?"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `RUN_STARTED
+REASONING_START msg_01Parallel2Calls-reasoning-0
+REASONING_MESSAGE_START msg_01Parallel2Calls-reasoning-0
+REASONING_MESSAGE_CONTENT Two cities: two calls.
+REASONING_MESSAGE_END
+REASONING_END
+TOOL_CALL_START toolu_01Paris get_weather parent=msg_01Parallel2Calls
+TOOL_CALL_ARGS toolu_01Paris {"city": 
+TOOL_CALL_ARGS toolu_01Paris "Paris"}
+TOOL_CALL_END toolu_01Paris
+TOOL_CALL_START toolu_02Tokyo get_weather parent=msg_01Parallel2Calls
+TOOL_CALL_ARGS toolu_02Tokyo {"city": 
+TOOL_CALL_ARGS toolu_02Tokyo "Tokyo"}
+TOOL_CALL_END toolu_02Tokyo
+TOOL_CALL_RESULT toolu_01Paris 18°C in Paris
+TOOL_CALL_RESULT toolu_02Tokyo 18°C in Tokyo
+TEXT_MESSAGE_START msg_1nZdL29xx5MUA1yADyHTEsnR8uuvGzszyY
+TEXT_MESSAGE_CONTENT Hello
+TEXT_MESSAGE_CONTENT !
+TEXT_MESSAGE_END
+RUN_FINISHED usage={"provider":"anthropic","model":"claude-sonnet-4-5-20250929","inputTokens":845,"outputTokens":110,"totalTokens":955,"reasoningTokens":12,"cachedInputTokens":500,"cacheWriteInputTokens":300}`
+	if got := summaries(evs); got != want {
+		t.Errorf("events:\n%s\nwant:\n%s", got, want)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests to the model", len(reqs))
+	}
+	var second struct {
+		Messages []json.RawMessage `json:"messages"`
+	}
+	if err := json.Unmarshal(reqs[1], &second); err != nil {
+		t.Fatal(err)
+	}
+	got := make([]string, len(second.Messages))
+	for i, m := range second.Messages {
+		got[i] = string(m)
+	}
+	wantMsgs := []string{
+		`{"content":[{"text":"Weather in Paris and Tokyo?","type":"text"}],"role":"user"}`,
+		`{"content":[{"signature":"ErUBCkYIBxgCIkB0c2ln","thinking":"Two cities: two calls.","type":"thinking"},` +
+			`{"id":"toolu_01Paris","input":{"city":"Paris"},"name":"get_weather","type":"tool_use"},` +
+			`{"id":"toolu_02Tokyo","input":{"city":"Tokyo"},"name":"get_weather","type":"tool_use"}],"role":"assistant"}`,
+		`{"content":[{"tool_use_id":"toolu_01Paris","content":[{"text":"18°C in Paris","type":"text"}],"type":"tool_result"},` +
+			`{"tool_use_id":"toolu_02Tokyo","content":[{"text":"18°C in Tokyo","type":"text"}],"type":"tool_result"}],"role":"user"}`,
+	}
+	if strings.Join(got, "\n") != strings.Join(wantMsgs, "\n") {
+		t.Errorf("second request's messages:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(wantMsgs, "\n"))
+	}
+}
+
+func TestModelAgentAnthropicErrorMidStream(t *testing.T) {
+	srv := anthropictest.NewServer(t, anthropictest.Fixture(t, anthropicFixtures+"error_midstream.sse"))
+	agent, err := ModelAgent(anthropic.New(srv.Client(), "claude-sonnet-4-5"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs, err := runModel(t, context.Background(), agent, userInput("r1", "Hello"), nil)
+	var re *RunError
+	if !errors.As(err, &re) || re.Code != "overloaded_error" {
+		t.Fatalf("error %v", err)
+	}
+	want := `RUN_STARTED
+TEXT_MESSAGE_START msg_01ErrorMidStream
+TEXT_MESSAGE_CONTENT The answer
+TEXT_MESSAGE_CONTENT  is
+RUN_ERROR overloaded_error: anthropic: Overloaded (overloaded_error)`
+	if got := summaries(evs); got != want {
+		t.Errorf("events:\n%s\nwant:\n%s", got, want)
+	}
+}
