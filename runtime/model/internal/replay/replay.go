@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -40,7 +41,8 @@ type Server struct {
 	goneOnce  sync.Once
 }
 
-// NewServer starts a server answering POST path, closed at the test's end.
+// NewServer starts a server answering POST path (every path under it when
+// it ends with "/"), closed at the test's end.
 // errorBody is the provider's JSON error body for an error of its kind
 // ("not_found", "server_error") the server itself answers.
 func NewServer(t testing.TB, path string, errorBody func(kind, message string) string, replies ...Reply) *Server {
@@ -67,13 +69,20 @@ func (s *Server) Requests() [][]byte {
 	return append([][]byte(nil), s.requests...)
 }
 
+func (s *Server) serves(path string) bool {
+	if strings.HasSuffix(s.path, "/") {
+		return strings.HasPrefix(path, s.path)
+	}
+	return path == s.path
+}
+
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
 	s.mu.Lock()
 	n := len(s.requests)
 	s.requests = append(s.requests, body)
 	s.mu.Unlock()
-	if r.Method != http.MethodPost || r.URL.Path != s.path {
+	if r.Method != http.MethodPost || !s.serves(r.URL.Path) {
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusNotFound)
 		_, _ = io.WriteString(w, s.errorBody("not_found", "the replay server serves POST "+s.path+" only"))
