@@ -1,0 +1,88 @@
+package aguirt
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/agui-gen/agui-gen/runtime/model"
+	"github.com/agui-gen/agui-gen/runtime/model/gemini"
+	"github.com/agui-gen/agui-gen/runtime/model/gemini/geminitest"
+)
+
+const geminiFixtures = "../../runtime/model/gemini/testdata/"
+
+// The Gemini adapter behind ModelAgent, checked by the verifier: a thought
+// summary and two whole function calls, their results, and the second
+// request carrying the call's thought signature and the function
+// responses back.
+func TestModelAgentGeminiToolLoop(t *testing.T) {
+	srv := geminitest.NewServer(t, geminitest.Fixture(t, geminiFixtures+"thought_function_calls.sse"),
+		geminitest.Fixture(t, geminiFixtures+"text.sse"))
+	weather := model.Func{Tool: model.Tool{Name: "get_weather", Description: "Weather of a city.",
+		Parameters: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}`)},
+		Call: func(_ context.Context, args json.RawMessage) (string, error) {
+			var a struct{ City string }
+			if err := json.Unmarshal(args, &a); err != nil {
+				return "", err
+			}
+			return "18°C in " + a.City, nil
+		}}
+	agent, err := ModelAgent(gemini.New(srv.Client(t), "gemini-2.5-flash"), model.WithTools(weather))
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs, err := runModel(t, context.Background(), agent, userInput("r1", "Weather in Paris and Tokyo?"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := "nBhPaPt2Kc2E1MkPqZ2R2Qw"
+	c0, c1 := "call_"+id+"_0", "call_"+id+"_1"
+	want := `RUN_STARTED
+REASONING_START ` + id + `-reasoning
+REASONING_MESSAGE_START ` + id + `-reasoning
+REASONING_MESSAGE_CONTENT Two cities, so two calls.
+REASONING_MESSAGE_END
+REASONING_END
+TOOL_CALL_START ` + c0 + ` get_weather parent=` + id + `
+TOOL_CALL_ARGS ` + c0 + ` {"city":"Paris"}
+TOOL_CALL_END ` + c0 + `
+TOOL_CALL_START ` + c1 + ` get_weather parent=` + id + `
+TOOL_CALL_ARGS ` + c1 + ` {"city":"Tokyo"}
+TOOL_CALL_END ` + c1 + `
+TOOL_CALL_RESULT ` + c0 + ` 18°C in Paris
+TOOL_CALL_RESULT ` + c1 + ` 18°C in Tokyo
+TEXT_MESSAGE_START mBhPaOWaL8aE1MkP3vLkoQg
+TEXT_MESSAGE_CONTENT Hello
+TEXT_MESSAGE_CONTENT ! How can I help?
+TEXT_MESSAGE_END
+RUN_FINISHED usage={"provider":"gemini","model":"gemini-2.5-flash","inputTokens":68,"outputTokens":37,"totalTokens":105,"reasoningTokens":20,"cachedInputTokens":32}`
+	if got := summaries(evs); got != want {
+		t.Errorf("events:\n%s\nwant:\n%s", got, want)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests to the model", len(reqs))
+	}
+	var second struct {
+		Contents []json.RawMessage `json:"contents"`
+	}
+	if err := json.Unmarshal(reqs[1], &second); err != nil {
+		t.Fatal(err)
+	}
+	got := make([]string, len(second.Contents))
+	for i, m := range second.Contents {
+		got[i] = string(m)
+	}
+	wantContents := []string{
+		`{"parts":[{"text":"Weather in Paris and Tokyo?"}],"role":"user"}`,
+		`{"parts":[{"functionCall":{"args":{"city":"Paris"},"id":"` + c0 + `","name":"get_weather"},"thoughtSignature":"c2lnbmF0dXJl"},` +
+			`{"functionCall":{"args":{"city":"Tokyo"},"id":"` + c1 + `","name":"get_weather"}}],"role":"model"}`,
+		`{"parts":[{"functionResponse":{"id":"` + c0 + `","name":"get_weather","response":{"output":"18°C in Paris"}}},` +
+			`{"functionResponse":{"id":"` + c1 + `","name":"get_weather","response":{"output":"18°C in Tokyo"}}}],"role":"user"}`,
+	}
+	if strings.Join(got, "\n") != strings.Join(wantContents, "\n") {
+		t.Errorf("second request's contents:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(wantContents, "\n"))
+	}
+}
