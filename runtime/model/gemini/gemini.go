@@ -254,8 +254,9 @@ type turn struct {
 	rsnOpen   bool
 	calls     []model.ToolCall
 	sigs      []model.Reasoning
-	stop      string // the provider's finishReason, or a prompt's blockReason
-	usage     *model.Usage
+	stop      string      // the provider's finishReason, or a prompt's blockReason
+	usage     model.Usage // the last chunk's (Gemini's counts are cumulative)
+	hasUsage  bool
 }
 
 func (t *turn) chunk(r *genai.GenerateContentResponse) error {
@@ -267,7 +268,8 @@ func (t *turn) chunk(r *genai.GenerateContentResponse) error {
 		}
 	}
 	if u := r.UsageMetadata; u != nil {
-		t.usage = &model.Usage{Provider: t.provider, Model: r.ModelVersion,
+		t.hasUsage = true
+		t.usage = model.Usage{Provider: t.provider, Model: r.ModelVersion,
 			InputTokens:       int64(u.PromptTokenCount) + int64(u.ToolUsePromptTokenCount),
 			OutputTokens:      int64(u.CandidatesTokenCount) + int64(u.ThoughtsTokenCount),
 			ReasoningTokens:   int64(u.ThoughtsTokenCount),
@@ -398,9 +400,9 @@ func (t *turn) finish() (model.Turn, error) {
 	if t.out.Stop == "" {
 		t.out.Stop = stopReason(t.stop, len(t.calls) > 0)
 	}
-	if t.usage != nil {
-		t.out.Usage = *t.usage
-		if err := t.sink.Usage(*t.usage); err != nil {
+	if t.hasUsage {
+		t.out.Usage = t.usage
+		if err := t.sink.Usage(t.usage); err != nil {
 			return t.out, err
 		}
 	}

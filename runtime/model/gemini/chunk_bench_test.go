@@ -1,0 +1,52 @@
+package gemini
+
+import (
+	"encoding/json"
+	"testing"
+
+	"google.golang.org/genai"
+
+	"github.com/agui-gen/agui-gen/runtime/model"
+)
+
+type discard struct{}
+
+func (discard) StartText(string) error                     { return nil }
+func (discard) Text(string) error                          { return nil }
+func (discard) EndText() error                             { return nil }
+func (discard) StartReasoning(string) error                { return nil }
+func (discard) Reasoning(string) error                     { return nil }
+func (discard) EndReasoning() error                        { return nil }
+func (discard) StartToolCall(string, string, string) error { return nil }
+func (discard) ToolCallArgs(string, string) error          { return nil }
+func (discard) EndToolCall(string) error                   { return nil }
+func (discard) ToolResult(string, string) error            { return nil }
+func (discard) Usage(model.Usage) error                    { return nil }
+
+// BenchmarkChunk is the adapter's own work on one response chunk the SDK
+// has decoded (text or a thought, with its usage), without the SDK's
+// decoding. The text is kept for the turn, so its builder grows: amortized,
+// and reported per chunk.
+func BenchmarkChunk(b *testing.B) {
+	for _, tc := range []struct{ name, json string }{
+		{"text", `{"candidates":[{"content":{"parts":[{"text":" tok"}],"role":"model"},"index":0}],"usageMetadata":{"promptTokenCount":8,"candidatesTokenCount":1},"modelVersion":"m","responseId":"r1"}`},
+		{"thought", `{"candidates":[{"content":{"parts":[{"text":" tok","thought":true}],"role":"model"},"index":0}],"usageMetadata":{"promptTokenCount":8,"thoughtsTokenCount":1},"modelVersion":"m","responseId":"r1"}`},
+	} {
+		b.Run("part="+tc.name, func(b *testing.B) {
+			var r genai.GenerateContentResponse
+			if err := json.Unmarshal([]byte(tc.json), &r); err != nil {
+				b.Fatal(err)
+			}
+			t := &turn{sink: discard{}, provider: "gemini"}
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := t.chunk(&r); err != nil {
+					b.Fatal(err)
+				}
+				if t.text.Len() > 1<<20 || t.reasoning.Len() > 1<<20 { // a long answer, then the next
+					*t = turn{sink: discard{}, provider: "gemini"}
+				}
+			}
+		})
+	}
+}
