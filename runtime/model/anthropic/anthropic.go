@@ -14,7 +14,9 @@
 //
 // What the stream carries is mapped onto model.Sink as follows:
 //   - text blocks are text under the message's id (message_start's); text
-//     blocks in a row (as citations split them) are one text item;
+//     blocks in a row (as citations split them) are one text item, and a
+//     text item after a thinking or tool_use block is under the message id
+//     with "-text-" and the block's index appended;
 //   - a thinking block is reasoning, under the message id with
 //     "-reasoning-" and the block's index appended; its signature
 //     (signature_delta) is kept in the turn's Reasoning, not streamed;
@@ -318,6 +320,7 @@ type turn struct {
 	model     string
 	text      strings.Builder
 	textOpen  bool
+	textItems int
 	blocks    []block // by content block index
 	reasoning []model.Reasoning
 	calls     []model.ToolCall
@@ -442,10 +445,17 @@ func (t *turn) start(ev *sdk.MessageStreamEventUnion) error {
 	switch cb.Type {
 	case "text":
 		if !t.textOpen {
-			if err := t.sink.StartText(t.id); err != nil {
+			// A text item after a thinking or tool_use block needs an id of
+			// its own: the message's was used by the first.
+			id := t.id
+			if t.textItems > 0 {
+				id = t.id + "-text-" + strconv.FormatInt(ev.Index, 10)
+			}
+			if err := t.sink.StartText(id); err != nil {
 				return err
 			}
 			t.textOpen = true
+			t.textItems++
 		}
 		if cb.Text != "" {
 			t.text.WriteString(cb.Text)

@@ -144,6 +144,36 @@ func TestSeveralToolUsesInOneTurn(t *testing.T) {
 	}
 }
 
+// Text after a tool_use block is a text item of its own, under an id of
+// its own; the turn's text is all of it.
+func TestTextAfterToolUse(t *testing.T) {
+	ev := func(typ, data string) string { return "event: " + typ + "\ndata: " + data + "\n\n" }
+	body := ev("message_start", `{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"m","content":[],"usage":{"input_tokens":1,"output_tokens":1}}}`) +
+		ev("content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"text","text":"A"}}`) +
+		ev("content_block_stop", `{"type":"content_block_stop","index":0}`) +
+		ev("content_block_start", `{"type":"content_block_start","index":1,"content_block":{"type":"tool_use","id":"toolu_1","name":"now","input":{}}}`) +
+		ev("content_block_stop", `{"type":"content_block_stop","index":1}`) +
+		ev("content_block_start", `{"type":"content_block_start","index":2,"content_block":{"type":"text","text":""}}`) +
+		ev("content_block_delta", `{"type":"content_block_delta","index":2,"delta":{"type":"text_delta","text":"B"}}`) +
+		ev("content_block_stop", `{"type":"content_block_stop","index":2}`) +
+		ev("message_delta", `{"type":"message_delta","delta":{"stop_reason":"tool_use"},"usage":{"output_tokens":9}}`) +
+		ev("message_stop", `{"type":"message_stop"}`)
+	srv := anthropictest.NewServer(t, anthropictest.Reply{Body: []byte(body)})
+	rec := &recorder{}
+	turn, err := anthropic.New(srv.Client(), "m").Stream(context.Background(), hello, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"text-start msg_1", `text "A"`, "text-end", "call-start msg_1 toolu_1 now", `call-args toolu_1 "{}"`,
+		"call-end toolu_1", "text-start msg_1-text-2", `text "B"`, "text-end", "usage anthropic m in=1 out=9 reasoning=0 cached=0"}
+	if d := cmp.Diff(want, rec.calls); d != "" {
+		t.Errorf("sink calls (-want +got):\n%s", d)
+	}
+	if turn.Message.TextOf() != "AB" || turn.Message.ToolCalls[0].Arguments != "{}" {
+		t.Errorf("turn %+v", turn)
+	}
+}
+
 // The request carries the conversation in the Messages API's shape: system
 // and developer messages in system, turns alternating (consecutive ones of
 // a role merged), thinking sent back with its signature before the text and
