@@ -199,15 +199,24 @@ var (
 	abuseGRPCLine = regexp.MustCompile(`msg="serving A2A over gRPC" addr=(\S+)`)
 )
 
-// buildExampleServer builds examples/server into a temporary directory.
+// buildExampleServer builds examples/server once for all the tests that
+// run it (each runs processes of its own from the one binary).
 func buildExampleServer(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "server")
-	if out, err := exec.Command("go", "build", "-o", bin, "./server").CombinedOutput(); err != nil {
-		t.Fatalf("go build ./server: %v\n%s", err, out)
+	bin, err := buildServerOnce()
+	if err != nil {
+		t.Fatal(err)
 	}
 	return bin
 }
+
+var buildServerOnce = sync.OnceValues(func() (string, error) {
+	bin := filepath.Join(binDir, "server")
+	if out, err := exec.Command("go", "build", "-o", bin, "./server").CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go build ./server: %v\n%s", err, out)
+	}
+	return bin, nil
+})
 
 // startAbuseServer runs the server bin with a token, a SQLite file of its
 // own and a gRPC port; it returns the process and the HTTP and gRPC

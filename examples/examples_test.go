@@ -5,6 +5,7 @@ package examples_test
 
 import (
 	"bytes"
+	"fmt"
 	"io/fs"
 	"maps"
 	"os"
@@ -12,8 +13,46 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
+
+	"github.com/agui-gen/agui-gen/internal/longtest"
 )
+
+// binDir holds the agui-gen binary the tests share, built once.
+var binDir string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "examples-bin-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	binDir = dir
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// buildAGUIGen builds ../cmd/agui-gen once for all the tests that run it, as
+// go run would have built it for each.
+var buildAGUIGen = sync.OnceValues(func() (string, error) {
+	bin := filepath.Join(binDir, "agui-gen")
+	if out, err := exec.Command("go", "build", "-o", bin, "../cmd/agui-gen").CombinedOutput(); err != nil {
+		return "", fmt.Errorf("building agui-gen: %v\n%s", err, out)
+	}
+	return bin, nil
+})
+
+// aguiGen returns the path of the agui-gen binary built from this checkout.
+func aguiGen(t *testing.T) string {
+	t.Helper()
+	bin, err := buildAGUIGen()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bin
+}
 
 const (
 	downstreamDir = "downstream"
@@ -25,9 +64,8 @@ const (
 // go generate, builds, vets and runs it, and checks that the regenerated files
 // are identical to the checked-in ones, so a stale example fails the suite.
 func TestDownstream(t *testing.T) {
-	if testing.Short() {
-		t.Skip("skipping the downstream example in -short mode: it compiles agui-gen and runs go generate in a copy of examples/downstream")
-	}
+	longtest.Skip(t, "the downstream example compiles agui-gen and runs go generate, go build, go vet and go run in a copy of examples/downstream")
+	t.Parallel()
 	goBin, err := exec.LookPath("go")
 	if err != nil {
 		t.Skipf("skipping the downstream example: no go command on PATH: %v", err)
@@ -153,12 +191,12 @@ func firstLine(b []byte) []byte {
 // generated into its gen directory, and its go:generate line regenerates
 // them. A second scaffold refuses to overwrite.
 func TestScaffoldNewModule(t *testing.T) {
-	if testing.Short() {
-		t.Skip("skipping the scaffold in -short mode: it builds a new module")
-	}
+	longtest.Skip(t, "the scaffold builds, vets and tests a new module")
+	t.Parallel()
+	bin := aguiGen(t)
 	dir := filepath.Join(t.TempDir(), "myagent")
 	scaffold := func() ([]byte, error) {
-		return exec.Command("go", "run", "../cmd/agui-gen", "scaffold", "--out", dir, "--module", "example.com/myagent").CombinedOutput()
+		return exec.Command(bin, "scaffold", "--out", dir, "--module", "example.com/myagent").CombinedOutput()
 	}
 	if out, err := scaffold(); err != nil {
 		t.Fatalf("agui-gen scaffold: %v\n%s", err, out)
@@ -191,11 +229,10 @@ func TestScaffoldNewModule(t *testing.T) {
 // agui package and its META stores alone: its module takes in no A2A and
 // no card signing, and its own vet and tests pass.
 func TestScaffoldAGUIOnly(t *testing.T) {
-	if testing.Short() {
-		t.Skip("skipping the scaffold in -short mode: it builds a new module")
-	}
+	longtest.Skip(t, "the AG-UI-only scaffold builds, vets and tests a new module")
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "uionly")
-	if out, err := exec.Command("go", "run", "../cmd/agui-gen", "scaffold", "--out", dir, "--module", "example.com/uionly", "--only", "agui").CombinedOutput(); err != nil {
+	if out, err := exec.Command(aguiGen(t), "scaffold", "--out", dir, "--module", "example.com/uionly", "--only", "agui").CombinedOutput(); err != nil {
 		t.Fatalf("agui-gen scaffold --only agui: %v\n%s", err, out)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "gen", "a2a")); err == nil {

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/agui-gen/agui-gen/internal/longtest"
 )
 
 // rung is one step of the spec ladder: a version the repository holds, or
@@ -63,13 +65,9 @@ var ladderSpecs = map[string]string{
 // as a user runs it: for each rung, diff (its report the golden one),
 // generate, then the scaffold's go vet and go test.
 func TestSpecLadder(t *testing.T) {
-	if testing.Short() {
-		t.Skip("skipping the spec ladder in -short mode: it regenerates and tests a scaffold for each spec version")
-	}
-	bin := filepath.Join(t.TempDir(), "agui-gen")
-	if out, err := exec.Command("go", "build", "-o", bin, "../cmd/agui-gen").CombinedOutput(); err != nil {
-		t.Fatalf("building agui-gen: %v\n%s", err, out)
-	}
+	longtest.Skip(t, "the spec ladder regenerates, vets and tests a scaffold for each spec version")
+	t.Parallel()
+	bin := aguiGen(t)
 	dir := filepath.Join(t.TempDir(), "ladder")
 	if out, err := exec.Command(bin, "scaffold", "--out", dir, "--module", "example.com/ladder").CombinedOutput(); err != nil {
 		t.Fatalf("agui-gen scaffold: %v\n%s", err, out)
@@ -128,10 +126,8 @@ func TestDraftsReachTheCurrentSchema(t *testing.T) {
 	if testing.Short() {
 		t.Skip("skipping the drafts' diffs in -short mode: it builds agui-gen")
 	}
-	bin := filepath.Join(t.TempDir(), "agui-gen")
-	if out, err := exec.Command("go", "build", "-o", bin, "../cmd/agui-gen").CombinedOutput(); err != nil {
-		t.Fatalf("building agui-gen: %v\n%s", err, out)
-	}
+	t.Parallel()
+	bin := aguiGen(t)
 	for _, draft := range []string{"ceb76a8c49f4", "8cf4b49d2ac0", "b5d1810bebc1", "41655f473f46"} {
 		out, err := exec.Command(bin, "diff",
 			"--from", "../generator/testdata/agui-history/schema-"+draft+".json", "--to", "../schemas/agui/schema.json").CombinedOutput()

@@ -12,11 +12,13 @@ import (
 
 	"github.com/agui-gen/agui-gen/generator/diff"
 	"github.com/agui-gen/agui-gen/generator/emit/golang"
+	"github.com/agui-gen/agui-gen/internal/longtest"
 )
 
 // The report of what the 0.3 ⇄ 1.0 conversion cannot carry names each
 // converter's losses and the rule that completes it.
 func TestCompatLosses(t *testing.T) {
+	t.Parallel()
 	specs, err := EmbeddedCompat()
 	if err != nil {
 		t.Fatal(err)
@@ -69,6 +71,7 @@ func TestCompatLosses(t *testing.T) {
 // Each RPC of 0.3's proto is served by the RPC of 1.0 the diff pairs it
 // with, renamed ones included.
 func TestCompatRPCPairs(t *testing.T) {
+	t.Parallel()
 	specs, err := EmbeddedCompat()
 	if err != nil {
 		t.Fatal(err)
@@ -95,6 +98,7 @@ func TestCompatRPCPairs(t *testing.T) {
 // version (0.3's a2a.v1); one whose package reads as the current version
 // must say which version it defines.
 func TestCompatProtoNeedsItsVersion(t *testing.T) {
+	t.Parallel()
 	in, err := Embedded()
 	if err != nil {
 		t.Fatal(err)
@@ -120,6 +124,7 @@ func TestCompatProtoNeedsItsVersion(t *testing.T) {
 // Generating without an earlier version removes the package one generated
 // before, and --check names its files.
 func TestCompatNoneRemovesTheEarlierPackage(t *testing.T) {
+	t.Parallel()
 	in, err := Embedded()
 	if err != nil {
 		t.Fatal(err)
@@ -154,9 +159,8 @@ func TestCompatNoneRemovesTheEarlierPackage(t *testing.T) {
 // An earlier version given by its JSON Schema alone is served over
 // JSON-RPC only: the package builds without the rules of its proto.
 func TestCompatWithoutItsProto(t *testing.T) {
-	if testing.Short() {
-		t.Skip("skipping in -short mode: it builds a generated A2A package")
-	}
+	t.Parallel()
+	longtest.Skip(t, "it vets a generated A2A package")
 	in, err := Embedded()
 	if err != nil {
 		t.Fatal(err)

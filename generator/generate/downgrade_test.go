@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/agui-gen/agui-gen/generator/generate"
+	"github.com/agui-gen/agui-gen/internal/longtest"
 )
 
 // TestEarlierAGUIVersionsGetTheirOwnStream generates the AG-UI package from
@@ -17,9 +18,8 @@ import (
 // its own version, @ag-ui/client 1.0.0 reads the 1.2 server's stream
 // without a warning, and the new event and member cross the A2A bridge.
 func TestEarlierAGUIVersionsGetTheirOwnStream(t *testing.T) {
-	if testing.Short() {
-		t.Skip("skipping in -short mode: it builds a generated AG-UI package")
-	}
+	t.Parallel()
+	longtest.Skip(t, "it builds a generated AG-UI package and runs its tests")
 	in := embedded(t)
 	var err error
 	if in.AGUISchema, err = generate.ReadSpec("testdata/agui-next/schema.json"); err != nil {
@@ -48,6 +48,7 @@ func TestEarlierAGUIVersionsGetTheirOwnStream(t *testing.T) {
 // An earlier AG-UI schema must be earlier, and name its version; the
 // embedded default is skipped for a schema older than it.
 func TestEarlierAGUISchemasAreChecked(t *testing.T) {
+	t.Parallel()
 	next, err := generate.ReadSpec("testdata/agui-next/schema.json")
 	if err != nil {
 		t.Fatal(err)

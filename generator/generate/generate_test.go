@@ -75,6 +75,7 @@ func embedded(t *testing.T) generate.Inputs {
 // TestCheckedInGenIsFresh fails when gen/ differs from a fresh generate:
 // gen/ is never edited by hand.
 func TestCheckedInGenIsFresh(t *testing.T) {
+	t.Parallel()
 	files, err := generate.Generate(embedded(t), generate.Options{ImportPath: genImport})
 	if err != nil {
 		t.Fatal(err)
@@ -91,6 +92,7 @@ func TestCheckedInGenIsFresh(t *testing.T) {
 // TestOutputIsIdenticalAcrossRunsAndFolders writes the output twice, to two
 // folders with different import paths, and compares the trees byte for byte.
 func TestOutputIsIdenticalAcrossRunsAndFolders(t *testing.T) {
+	t.Parallel()
 	in := embedded(t)
 	dirs := []string{t.TempDir(), t.TempDir()}
 	paths := []string{"example.com/a/gen", "example.org/b/out"}
@@ -138,6 +140,7 @@ func readTree(t *testing.T, dir string) map[string][]byte {
 // header, and imports nothing from agui-gen but its runtime; every package
 // asserts the runtime version it needs.
 func TestOutputIsFormattedAndSelfContained(t *testing.T) {
+	t.Parallel()
 	files, err := generate.Generate(embedded(t), generate.Options{ImportPath: genImport})
 	if err != nil {
 		t.Fatal(err)
@@ -185,6 +188,7 @@ func TestOutputIsFormattedAndSelfContained(t *testing.T) {
 // TestWriteRemovesOnlyStaleGeneratedFiles: a generated file no longer
 // produced is deleted, a hand-written file beside it is kept.
 func TestWriteRemovesOnlyStaleGeneratedFiles(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	pkg := filepath.Join(dir, "agui")
 	os.MkdirAll(pkg, 0o755)
@@ -223,6 +227,7 @@ func TestWriteRemovesOnlyStaleGeneratedFiles(t *testing.T) {
 // tests run with a2a-go v0.3.15's and @a2a-js/sdk 0.3.14's clients. The
 // run says what it decided.
 func TestEarlierMajorAsTheMainProto(t *testing.T) {
+	t.Parallel()
 	in := embedded(t)
 	var err error
 	if in.A2AProto, err = generate.ReadSpec("../testdata/a2a-v0.3.0.proto"); err != nil {

@@ -7,12 +7,14 @@ import (
 	"testing"
 
 	"github.com/agui-gen/agui-gen/generator/generate"
+	"github.com/agui-gen/agui-gen/internal/longtest"
 )
 
 // TestGenerationTemplateIsTheEmbeddedProtosOutput: templates/a2atask's
 // generation.go, which lets the template package compile, is what the
 // generator emits for the embedded proto.
 func TestGenerationTemplateIsTheEmbeddedProtosOutput(t *testing.T) {
+	t.Parallel()
 	files, err := generate.Generate(embedded(t), generate.Options{ImportPath: genImport})
 	if err != nil {
 		t.Fatal(err)
@@ -39,9 +41,8 @@ func TestGenerationTemplateIsTheEmbeddedProtosOutput(t *testing.T) {
 // (testdata/generation) against its runtime with our client and a2a-go's,
 // as 1.1 and 1.0 clients.
 func TestDevProtoGeneration(t *testing.T) {
-	if testing.Short() {
-		t.Skip("skipping the dev-1.1 generation in -short mode: it builds a generated A2A package")
-	}
+	t.Parallel()
+	longtest.Skip(t, "the dev-1.1 generation builds a generated A2A package and runs its tests")
 	in := embedded(t)
 	var err error
 	if in.A2AProto, err = generate.ReadSpec("../testdata/a2a-dev-1.1.proto"); err != nil {

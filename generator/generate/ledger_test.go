@@ -23,6 +23,7 @@ const nextSchema = "testdata/agui-next/schema.json"
 // was added, with the next free numbers, moving and reusing none; a second
 // run on the ledger it wrote adds nothing and writes the same code.
 func TestExtendLedger(t *testing.T) {
+	t.Parallel()
 	in := embedded(t)
 	var err error
 	if in.AGUISchema, err = generate.ReadSpec(nextSchema); err != nil {
@@ -81,6 +82,7 @@ func TestExtendLedger(t *testing.T) {
 // compatible; a number moved, or given to another slot, is breaking on the
 // protobuf wire.
 func TestDiffReadsLedgers(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	from, err := generate.LoadSide(ctx, "embedded")
 	if err != nil {
@@ -146,6 +148,7 @@ func TestDiffReadsLedgers(t *testing.T) {
 // Unimplemented type, so an RPC a new proto adds is compatible for the Go
 // API, and diff says so.
 func TestAddedRPCBreaksNoImplementation(t *testing.T) {
+	t.Parallel()
 	in := embedded(t)
 	proto := strings.Replace(string(in.A2AProto.Data), "  rpc DeleteTaskPushNotificationConfig(",
 		"  rpc PingTask(GetTaskRequest) returns (Task) {\n    option (google.api.http) = {get: \"/tasks/{id=*}:ping\"};\n  }\n\n  rpc DeleteTaskPushNotificationConfig(", 1)

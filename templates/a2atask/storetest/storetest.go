@@ -28,71 +28,102 @@ func statusEvent(t *a2a.Task) *a2a.StreamResponse {
 // whole, with open's reason, so that it reports SKIP, not a PASS of
 // skipped tests.
 func Run(t *testing.T, open func(t *testing.T) a2atask.Store) {
-	ctx := context.Background()
-	base := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	c := contract{open: open, ctx: context.Background(), base: time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)}
 	open(t) // skips here when there is no store to be had
 
-	t.Run("create, update, events", func(t *testing.T) {
-		s := open(t)
-		tk := task("t1", "c1", a2a.TaskStateSubmitted, base)
-		if err := s.Create(ctx, "alice", tk, &a2a.StreamResponse{Payload: &a2a.StreamResponseTask{Task: tk}}); err != nil {
-			t.Fatal(err)
-		}
-		if err := s.Create(ctx, "alice", tk, statusEvent(tk)); !errors.Is(err, a2atask.ErrConflict) {
-			t.Fatalf("second create: %v", err)
-		}
-		rec, err := s.Get(ctx, "t1")
-		if err != nil || rec.Generation != 1 || rec.Owner != "alice" || rec.Task.Status.State != a2a.TaskStateSubmitted {
-			t.Fatalf("get: %v %+v", err, rec)
-		}
-		rec.Task.ContextID = "changed by the caller"
-		if again, _ := s.Get(ctx, "t1"); again.Task.ContextID != "c1" {
-			t.Fatal("a returned record shares memory with the store")
-		}
-		working := task("t1", "c1", a2a.TaskStateWorking, base.Add(time.Second))
-		gen, err := s.Update(ctx, working, 1, statusEvent(working))
-		if err != nil || gen != 2 {
-			t.Fatalf("update: %d %v", gen, err)
-		}
-		if _, err := s.Update(ctx, working, 1, statusEvent(working)); !errors.Is(err, a2atask.ErrConflict) {
-			t.Fatalf("stale update: %v", err)
-		}
-		if _, err := s.Update(ctx, task("nope", "c", a2a.TaskStateWorking, base), 1, statusEvent(working)); !errors.Is(err, a2atask.ErrNotFound) {
-			t.Fatalf("update of a missing task: %v", err)
-		}
-		if _, err := s.Get(ctx, "nope"); !errors.Is(err, a2atask.ErrNotFound) {
-			t.Fatalf("get of a missing task: %v", err)
-		}
-		if _, err := s.Events(ctx, "nope", 0); !errors.Is(err, a2atask.ErrNotFound) {
-			t.Fatalf("events of a missing task: %v", err)
-		}
-		events, err := s.Events(ctx, "t1", 0)
-		if err != nil || len(events) != 2 || events[0].Generation != 1 || events[1].Generation != 2 {
-			t.Fatalf("events: %v %+v", err, events)
-		}
-		if _, ok := events[0].Payload.Payload.(*a2a.StreamResponseTask); !ok {
-			t.Fatal("the first event is not the task")
-		}
-		if after, _ := s.Events(ctx, "t1", 1); len(after) != 1 || after[0].Generation != 2 {
-			t.Fatalf("events after 1: %+v", after)
-		}
-	})
+	for _, sub := range []struct {
+		name string
+		run  func(contract, *testing.T)
+	}{
+		{"create, update, events", contract.createUpdateEvents},
+		{"append", contract.appendEvents},
+		{"peek", contract.peek},
+		{"watch", contract.watch},
+		{"leases", contract.leases},
+		{"push configs", contract.pushConfigs},
+		{"list", contract.list},
+	} {
+		t.Run(sub.name, func(t *testing.T) { sub.run(c, t) })
+	}
+}
 
-	t.Run("append", func(t *testing.T) {
-		s := open(t)
-		appender, ok := s.(a2atask.Appender)
-		if !ok {
-			t.Skip("the store takes changes as whole tasks only")
-		}
-		tk := task("t1", "c1", a2a.TaskStateWorking, base)
-		if err := s.Create(ctx, "alice", tk, &a2a.StreamResponse{Payload: &a2a.StreamResponseTask{Task: tk}}); err != nil {
-			t.Fatal(err)
-		}
-		chunk := func(text string, appendParts bool) *a2a.StreamResponse {
-			return &a2a.StreamResponse{Payload: &a2a.StreamResponseArtifactUpdate{ArtifactUpdate: &a2a.TaskArtifactUpdateEvent{
-				TaskID: "t1", ContextID: "c1", Append: appendParts,
-				Artifact: &a2a.Artifact{ArtifactID: "a", Parts: []*a2a.Part{{Content: &a2a.PartText{Text: text}}}}}}}
-		}
+// contract is what Run's subtests share: the stores' opener, and a context
+// and a time to build tasks at.
+type contract struct {
+	open func(t *testing.T) a2atask.Store
+	ctx  context.Context
+	base time.Time
+}
+
+// createUpdateEvents creates a task, updates it by generation and reads it
+// and its events back; conflicts and missing tasks are their errors, and a
+// returned record is the caller's.
+func (c contract) createUpdateEvents(t *testing.T) {
+	ctx, base, open := c.ctx, c.base, c.open
+	s := open(t)
+	tk := task("t1", "c1", a2a.TaskStateSubmitted, base)
+	if err := s.Create(ctx, "alice", tk, &a2a.StreamResponse{Payload: &a2a.StreamResponseTask{Task: tk}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Create(ctx, "alice", tk, statusEvent(tk)); !errors.Is(err, a2atask.ErrConflict) {
+		t.Fatalf("second create: %v", err)
+	}
+	rec, err := s.Get(ctx, "t1")
+	if err != nil || rec.Generation != 1 || rec.Owner != "alice" || rec.Task.Status.State != a2a.TaskStateSubmitted {
+		t.Fatalf("get: %v %+v", err, rec)
+	}
+	rec.Task.ContextID = "changed by the caller"
+	if again, _ := s.Get(ctx, "t1"); again.Task.ContextID != "c1" {
+		t.Fatal("a returned record shares memory with the store")
+	}
+	working := task("t1", "c1", a2a.TaskStateWorking, base.Add(time.Second))
+	gen, err := s.Update(ctx, working, 1, statusEvent(working))
+	if err != nil || gen != 2 {
+		t.Fatalf("update: %d %v", gen, err)
+	}
+	if _, err := s.Update(ctx, working, 1, statusEvent(working)); !errors.Is(err, a2atask.ErrConflict) {
+		t.Fatalf("stale update: %v", err)
+	}
+	if _, err := s.Update(ctx, task("nope", "c", a2a.TaskStateWorking, base), 1, statusEvent(working)); !errors.Is(err, a2atask.ErrNotFound) {
+		t.Fatalf("update of a missing task: %v", err)
+	}
+	if _, err := s.Get(ctx, "nope"); !errors.Is(err, a2atask.ErrNotFound) {
+		t.Fatalf("get of a missing task: %v", err)
+	}
+	if _, err := s.Events(ctx, "nope", 0); !errors.Is(err, a2atask.ErrNotFound) {
+		t.Fatalf("events of a missing task: %v", err)
+	}
+	events, err := s.Events(ctx, "t1", 0)
+	if err != nil || len(events) != 2 || events[0].Generation != 1 || events[1].Generation != 2 {
+		t.Fatalf("events: %v %+v", err, events)
+	}
+	if _, ok := events[0].Payload.Payload.(*a2a.StreamResponseTask); !ok {
+		t.Fatal("the first event is not the task")
+	}
+	if after, _ := s.Events(ctx, "t1", 1); len(after) != 1 || after[0].Generation != 2 {
+		t.Fatalf("events after 1: %+v", after)
+	}
+}
+
+// appendEvents takes changes as events (a2atask.Appender), with or without
+// the task they make.
+func (c contract) appendEvents(t *testing.T) {
+	ctx, base, open := c.ctx, c.base, c.open
+	s := open(t)
+	appender, ok := s.(a2atask.Appender)
+	if !ok {
+		t.Skip("the store takes changes as whole tasks only")
+	}
+	tk := task("t1", "c1", a2a.TaskStateWorking, base)
+	if err := s.Create(ctx, "alice", tk, &a2a.StreamResponse{Payload: &a2a.StreamResponseTask{Task: tk}}); err != nil {
+		t.Fatal(err)
+	}
+	chunk := func(text string, appendParts bool) *a2a.StreamResponse {
+		return &a2a.StreamResponse{Payload: &a2a.StreamResponseArtifactUpdate{ArtifactUpdate: &a2a.TaskArtifactUpdateEvent{
+			TaskID: "t1", ContextID: "c1", Append: appendParts,
+			Artifact: &a2a.Artifact{ArtifactID: "a", Parts: []*a2a.Part{{Content: &a2a.PartText{Text: text}}}}}}}
+	}
+	t.Run("chunks, a status, conflicts", func(t *testing.T) {
 		want := &a2a.Task{ID: "t1", ContextID: "c1", Status: tk.Status}
 		for i, ev := range []*a2a.StreamResponse{chunk("one", false), chunk("two", true)} {
 			// The first without the task, which the store then reads back
@@ -129,14 +160,15 @@ func Run(t *testing.T, open func(t *testing.T) a2atask.Store) {
 		if events, err := s.Events(ctx, "t1", 1); err != nil || len(events) != 3 || events[2].Generation != 4 {
 			t.Fatalf("events: %v %+v", err, events)
 		}
-
+	})
+	t.Run("a long task across snapshots", func(t *testing.T) {
 		// A long task, read between snapshots and after them, by Get and
 		// List alike.
 		long := task("t2", "c2", a2a.TaskStateWorking, base)
 		if err := s.Create(ctx, "alice", long, &a2a.StreamResponse{Payload: &a2a.StreamResponseTask{Task: long}}); err != nil {
 			t.Fatal(err)
 		}
-		want = &a2a.Task{ID: "t2", ContextID: "c2", Status: long.Status}
+		want := &a2a.Task{ID: "t2", ContextID: "c2", Status: long.Status}
 		for i := range 3*a2atask.SnapshotEvery + 7 {
 			ev := chunk(strconv.Itoa(i), i > 0)
 			ev.Payload.(*a2a.StreamResponseArtifactUpdate).ArtifactUpdate.TaskID = "t2"
@@ -163,173 +195,186 @@ func Run(t *testing.T, open func(t *testing.T) a2atask.Store) {
 			t.Fatalf("list: %v %d", err, len(page))
 		}
 	})
-
-	t.Run("peek", func(t *testing.T) {
-		s := open(t)
-		peeker, ok := s.(a2atask.Peeker)
-		if !ok {
-			t.Skip("the store tells a task's generation and state only by reading it")
-		}
-		tk := task("t1", "c1", a2a.TaskStateSubmitted, base)
-		if err := s.Create(ctx, "alice", tk, &a2a.StreamResponse{Payload: &a2a.StreamResponseTask{Task: tk}}); err != nil {
-			t.Fatal(err)
-		}
-		working := task("t1", "c1", a2a.TaskStateWorking, base.Add(time.Second))
-		if _, err := s.Update(ctx, working, 1, statusEvent(working)); err != nil {
-			t.Fatal(err)
-		}
-		if gen, state, err := peeker.Peek(ctx, "t1"); err != nil || gen != 2 || state != a2a.TaskStateWorking {
-			t.Errorf("peek: %d %v %v", gen, state, err)
-		}
-		if _, _, err := peeker.Peek(ctx, "nope"); !errors.Is(err, a2atask.ErrNotFound) {
-			t.Errorf("peek of a missing task: %v", err)
-		}
-	})
-
-	t.Run("watch", func(t *testing.T) {
-		s := open(t)
-		tk := task("w", "c", a2a.TaskStateSubmitted, base)
-		s.Create(ctx, "", tk, statusEvent(tk))
-		signal, stop := s.Watch("w")
-		defer stop()
-		go func() {
-			time.Sleep(10 * time.Millisecond)
-			next := task("w", "c", a2a.TaskStateWorking, base)
-			s.Update(ctx, next, 1, statusEvent(next))
-		}()
-		deadline := time.After(5 * time.Second)
-		for {
-			select {
-			case gen := <-signal:
-				if gen < 0 || gen > 2 {
-					t.Fatalf("signalled generation %d, want one written (or 0, unknown)", gen)
-				}
-				if rec, _ := s.Get(ctx, "w"); rec.Generation == 2 {
-					return
-				}
-			case <-deadline:
-				t.Fatal("no signal after a write")
-			}
-		}
-	})
-
-	t.Run("leases", func(t *testing.T) {
-		s := open(t)
-		for _, tk := range []*a2a.Task{task("running", "c", a2a.TaskStateWorking, base), task("done", "c", a2a.TaskStateCompleted, base),
-			task("waiting", "c", a2a.TaskStateInputRequired, base), task("leased", "c", a2a.TaskStateSubmitted, base)} {
-			if err := s.Create(ctx, "", tk, statusEvent(tk)); err != nil {
-				t.Fatal(err)
-			}
-		}
-		now := time.Now()
-		if err := s.Lease(ctx, "leased", now.Add(time.Minute)); err != nil {
-			t.Fatal(err)
-		}
-		if err := s.Lease(ctx, "nope", now); !errors.Is(err, a2atask.ErrNotFound) {
-			t.Fatalf("lease of a missing task: %v", err)
-		}
-		ids, err := s.Orphans(ctx, now, 10)
-		if err != nil || join(ids) != "running" {
-			t.Fatalf("orphans now: %v %v", ids, err)
-		}
-		if ids, _ := s.Orphans(ctx, now.Add(2*time.Minute), 10); join(ids) != "leased running" {
-			t.Fatalf("orphans later: %v", ids)
-		}
-		// A task created with its lease is no orphan until the lease ends.
-		if lc, ok := s.(a2atask.LeasedCreator); ok {
-			tk := task("born-leased", "c", a2a.TaskStateSubmitted, base)
-			if err := lc.CreateLeased(ctx, "", tk, statusEvent(tk), now.Add(time.Minute)); err != nil {
-				t.Fatal(err)
-			}
-			if ids, _ := s.Orphans(ctx, now, 10); join(ids) != "running" {
-				t.Errorf("orphans now, with a task created leased: %v", ids)
-			}
-			if ids, _ := s.Orphans(ctx, now.Add(2*time.Minute), 10); join(ids) != "born-leased leased running" {
-				t.Errorf("orphans later, with a task created leased: %v", ids)
-			}
-		}
-	})
-
-	t.Run("push configs", func(t *testing.T) {
-		s, ok := open(t).(a2atask.PushConfigs)
-		if !ok {
-			t.Skip("the store keeps no push notification configs")
-		}
-		for _, id := range []string{"b", "a"} {
-			if err := s.SavePushConfig(ctx, &a2a.TaskPushNotificationConfig{TaskID: "t", ID: id, URL: "https://hook.example/" + id}); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if err := s.SavePushConfig(ctx, &a2a.TaskPushNotificationConfig{TaskID: "t", ID: "b", URL: "https://hook.example/new", Token: "x"}); err != nil {
-			t.Fatal(err)
-		}
-		cfgs, err := s.PushConfigs(ctx, "t")
-		if err != nil || len(cfgs) != 2 || cfgs[0].ID != "a" || cfgs[1].URL != "https://hook.example/new" || cfgs[1].Token != "x" {
-			t.Fatalf("configs: %v %v", err, cfgs)
-		}
-		if found, err := s.DeletePushConfig(ctx, "t", "a"); err != nil || !found {
-			t.Fatalf("delete: %v %v", found, err)
-		}
-		// Deleting what is gone is no error: the runtime's delete is
-		// idempotent (A2A §3.1.10).
-		if found, err := s.DeletePushConfig(ctx, "t", "a"); found || err != nil {
-			t.Fatalf("deleted twice: %v %v", found, err)
-		}
-		if found, err := s.DeletePushConfig(ctx, "no-configs", "a"); found || err != nil {
-			t.Fatalf("delete on a task without configs: %v %v", found, err)
-		}
-		if cfgs, _ := s.PushConfigs(ctx, "other"); len(cfgs) != 0 {
-			t.Fatal("another task's configs")
-		}
-	})
-
-	t.Run("list", func(t *testing.T) {
-		s := open(t)
-		for i := range 7 {
-			owner, state := "alice", a2a.TaskStateCompleted
-			if i == 3 {
-				owner = "bob"
-			}
-			if i%2 == 0 {
-				state = a2a.TaskStateWorking
-			}
-			tk := task("l"+strconv.Itoa(i), "ctx"+strconv.Itoa(i%3), state, base.Add(time.Duration(i%5)*time.Minute))
-			if err := s.Create(ctx, owner, tk, statusEvent(tk)); err != nil {
-				t.Fatal(err)
-			}
-		}
-		var ids []string
-		var after *a2atask.Cursor
-		for {
-			page, total, err := s.List(ctx, a2atask.Query{Owner: "alice", Limit: 4, After: after})
-			if err != nil || total != 6 {
-				t.Fatalf("list: %v, total %d", err, total)
-			}
-			for _, r := range page {
-				ids = append(ids, r.Task.ID)
-			}
-			if len(page) < 4 {
-				break
-			}
-			last := page[len(page)-1].Task
-			after = &a2atask.Cursor{Updated: *last.Status.Timestamp, ID: last.ID}
-		}
-		// Newest status first; l6 and l1 share a time, and the larger ID comes first.
-		want := "l4 l2 l6 l1 l5 l0"
-		if got := join(ids); got != want {
-			t.Fatalf("order %s, want %s", got, want)
-		}
-		page, total, _ := s.List(ctx, a2atask.Query{Owner: "alice", State: a2a.TaskStateWorking, ContextID: "ctx0", Limit: 10})
-		if total != 2 || join(ids2(page)) != "l6 l0" {
-			t.Fatalf("filtered: %d %s", total, join(ids2(page)))
-		}
-		page, total, _ = s.List(ctx, a2atask.Query{Owner: "alice", UpdatedAfter: base.Add(time.Minute), Limit: 10})
-		if total != 2 || join(ids2(page)) != "l4 l2" {
-			t.Fatalf("updated after: %d %s", total, join(ids2(page)))
-		}
-	})
 }
 
+// peek tells a task's generation and state without reading it
+// (a2atask.Peeker).
+func (c contract) peek(t *testing.T) {
+	ctx, base, open := c.ctx, c.base, c.open
+	s := open(t)
+	peeker, ok := s.(a2atask.Peeker)
+	if !ok {
+		t.Skip("the store tells a task's generation and state only by reading it")
+	}
+	tk := task("t1", "c1", a2a.TaskStateSubmitted, base)
+	if err := s.Create(ctx, "alice", tk, &a2a.StreamResponse{Payload: &a2a.StreamResponseTask{Task: tk}}); err != nil {
+		t.Fatal(err)
+	}
+	working := task("t1", "c1", a2a.TaskStateWorking, base.Add(time.Second))
+	if _, err := s.Update(ctx, working, 1, statusEvent(working)); err != nil {
+		t.Fatal(err)
+	}
+	if gen, state, err := peeker.Peek(ctx, "t1"); err != nil || gen != 2 || state != a2a.TaskStateWorking {
+		t.Errorf("peek: %d %v %v", gen, state, err)
+	}
+	if _, _, err := peeker.Peek(ctx, "nope"); !errors.Is(err, a2atask.ErrNotFound) {
+		t.Errorf("peek of a missing task: %v", err)
+	}
+}
+
+// watch signals a write to a watched task.
+func (c contract) watch(t *testing.T) {
+	ctx, base, open := c.ctx, c.base, c.open
+	s := open(t)
+	tk := task("w", "c", a2a.TaskStateSubmitted, base)
+	s.Create(ctx, "", tk, statusEvent(tk))
+	signal, stop := s.Watch("w")
+	defer stop()
+	go func() {
+		time.Sleep(10 * time.Millisecond)
+		next := task("w", "c", a2a.TaskStateWorking, base)
+		s.Update(ctx, next, 1, statusEvent(next))
+	}()
+	deadline := time.After(5 * time.Second)
+	for {
+		select {
+		case gen := <-signal:
+			if gen < 0 || gen > 2 {
+				t.Fatalf("signalled generation %d, want one written (or 0, unknown)", gen)
+			}
+			if rec, _ := s.Get(ctx, "w"); rec.Generation == 2 {
+				return
+			}
+		case <-deadline:
+			t.Fatal("no signal after a write")
+		}
+	}
+}
+
+// leases reports as orphans the unfinished tasks whose lease has run out, or
+// that have none.
+func (c contract) leases(t *testing.T) {
+	ctx, base, open := c.ctx, c.base, c.open
+	s := open(t)
+	for _, tk := range []*a2a.Task{task("running", "c", a2a.TaskStateWorking, base), task("done", "c", a2a.TaskStateCompleted, base),
+		task("waiting", "c", a2a.TaskStateInputRequired, base), task("leased", "c", a2a.TaskStateSubmitted, base)} {
+		if err := s.Create(ctx, "", tk, statusEvent(tk)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	now := time.Now()
+	if err := s.Lease(ctx, "leased", now.Add(time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Lease(ctx, "nope", now); !errors.Is(err, a2atask.ErrNotFound) {
+		t.Fatalf("lease of a missing task: %v", err)
+	}
+	ids, err := s.Orphans(ctx, now, 10)
+	if err != nil || join(ids) != "running" {
+		t.Fatalf("orphans now: %v %v", ids, err)
+	}
+	if ids, _ := s.Orphans(ctx, now.Add(2*time.Minute), 10); join(ids) != "leased running" {
+		t.Fatalf("orphans later: %v", ids)
+	}
+	// A task created with its lease is no orphan until the lease ends.
+	if lc, ok := s.(a2atask.LeasedCreator); ok {
+		tk := task("born-leased", "c", a2a.TaskStateSubmitted, base)
+		if err := lc.CreateLeased(ctx, "", tk, statusEvent(tk), now.Add(time.Minute)); err != nil {
+			t.Fatal(err)
+		}
+		if ids, _ := s.Orphans(ctx, now, 10); join(ids) != "running" {
+			t.Errorf("orphans now, with a task created leased: %v", ids)
+		}
+		if ids, _ := s.Orphans(ctx, now.Add(2*time.Minute), 10); join(ids) != "born-leased leased running" {
+			t.Errorf("orphans later, with a task created leased: %v", ids)
+		}
+	}
+}
+
+// pushConfigs keeps push notification configs per task, replaced by ID,
+// deleted idempotently.
+func (c contract) pushConfigs(t *testing.T) {
+	ctx, open := c.ctx, c.open
+	s, ok := open(t).(a2atask.PushConfigs)
+	if !ok {
+		t.Skip("the store keeps no push notification configs")
+	}
+	for _, id := range []string{"b", "a"} {
+		if err := s.SavePushConfig(ctx, &a2a.TaskPushNotificationConfig{TaskID: "t", ID: id, URL: "https://hook.example/" + id}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.SavePushConfig(ctx, &a2a.TaskPushNotificationConfig{TaskID: "t", ID: "b", URL: "https://hook.example/new", Token: "x"}); err != nil {
+		t.Fatal(err)
+	}
+	cfgs, err := s.PushConfigs(ctx, "t")
+	if err != nil || len(cfgs) != 2 || cfgs[0].ID != "a" || cfgs[1].URL != "https://hook.example/new" || cfgs[1].Token != "x" {
+		t.Fatalf("configs: %v %v", err, cfgs)
+	}
+	if found, err := s.DeletePushConfig(ctx, "t", "a"); err != nil || !found {
+		t.Fatalf("delete: %v %v", found, err)
+	}
+	// Deleting what is gone is no error: the runtime's delete is
+	// idempotent (A2A §3.1.10).
+	if found, err := s.DeletePushConfig(ctx, "t", "a"); found || err != nil {
+		t.Fatalf("deleted twice: %v %v", found, err)
+	}
+	if found, err := s.DeletePushConfig(ctx, "no-configs", "a"); found || err != nil {
+		t.Fatalf("delete on a task without configs: %v %v", found, err)
+	}
+	if cfgs, _ := s.PushConfigs(ctx, "other"); len(cfgs) != 0 {
+		t.Fatal("another task's configs")
+	}
+}
+
+// list lists an owner's tasks newest first, in pages, filtered by state,
+// context and time.
+func (c contract) list(t *testing.T) {
+	ctx, base, open := c.ctx, c.base, c.open
+	s := open(t)
+	for i := range 7 {
+		owner, state := "alice", a2a.TaskStateCompleted
+		if i == 3 {
+			owner = "bob"
+		}
+		if i%2 == 0 {
+			state = a2a.TaskStateWorking
+		}
+		tk := task("l"+strconv.Itoa(i), "ctx"+strconv.Itoa(i%3), state, base.Add(time.Duration(i%5)*time.Minute))
+		if err := s.Create(ctx, owner, tk, statusEvent(tk)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var ids []string
+	var after *a2atask.Cursor
+	for {
+		page, total, err := s.List(ctx, a2atask.Query{Owner: "alice", Limit: 4, After: after})
+		if err != nil || total != 6 {
+			t.Fatalf("list: %v, total %d", err, total)
+		}
+		for _, r := range page {
+			ids = append(ids, r.Task.ID)
+		}
+		if len(page) < 4 {
+			break
+		}
+		last := page[len(page)-1].Task
+		after = &a2atask.Cursor{Updated: *last.Status.Timestamp, ID: last.ID}
+	}
+	// Newest status first; l6 and l1 share a time, and the larger ID comes first.
+	want := "l4 l2 l6 l1 l5 l0"
+	if got := join(ids); got != want {
+		t.Fatalf("order %s, want %s", got, want)
+	}
+	page, total, _ := s.List(ctx, a2atask.Query{Owner: "alice", State: a2a.TaskStateWorking, ContextID: "ctx0", Limit: 10})
+	if total != 2 || join(ids2(page)) != "l6 l0" {
+		t.Fatalf("filtered: %d %s", total, join(ids2(page)))
+	}
+	page, total, _ = s.List(ctx, a2atask.Query{Owner: "alice", UpdatedAfter: base.Add(time.Minute), Limit: 10})
+	if total != 2 || join(ids2(page)) != "l4 l2" {
+		t.Fatalf("updated after: %d %s", total, join(ids2(page)))
+	}
+}
 func ids2(recs []*a2atask.Record) []string {
 	var out []string
 	for _, r := range recs {
