@@ -3,10 +3,10 @@ package runlog
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
-	"github.com/agui-gen/agui-gen/runtime/batch"
 )
 
 // MemoryOptions bound a Memory log.
@@ -34,7 +34,10 @@ type Memory struct {
 	runs    map[string]*memRun
 	byIDs   map[[2]string]string // thread and run ids → the newest key
 	ended   []endedRun           // in the order they ended
-	signals batch.Signals
+	// watchers are the channels of each key's watchers. Signalling one
+	// is a send that does not wait: one whose signal is pending (a
+	// follower busy writing what it read) costs the writer a look.
+	watchers map[string][]chan int64
 }
 
 type memRun struct {
@@ -67,7 +70,7 @@ func NewMemory(opts MemoryOptions) *Memory {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	return &Memory{opts: opts, runs: map[string]*memRun{}, byIDs: map[[2]string]string{}}
+	return &Memory{opts: opts, runs: map[string]*memRun{}, byIDs: map[[2]string]string{}, watchers: map[string][]chan int64{}}
 }
 
 // Create implements Log.
@@ -127,7 +130,7 @@ func (m *Memory) Append(ctx context.Context, key string, data ...[]byte) (int64,
 	for _, d := range data {
 		r.add(d)
 	}
-	m.signals.Notify(key, r.run.Last)
+	m.notify(key, r.run.Last)
 	return r.run.Last, nil
 }
 
@@ -150,7 +153,7 @@ func (m *Memory) End(ctx context.Context, key string, last []byte) error {
 	m.ended = append(m.ended, endedRun{key, now})
 	m.sweep(now)
 	// 0: every watcher looks, though an end may add no entry.
-	m.signals.Notify(key, 0)
+	m.notify(key, 0)
 	return nil
 }
 
@@ -202,7 +205,7 @@ func (m *Memory) Find(ctx context.Context, threadID, runID string) (Run, error) 
 
 // Read implements Log. The entries' bytes are the log's own, shared, not
 // copied: reading costs what the entries' headers do.
-func (m *Memory) Read(ctx context.Context, key string, after int64, max int) (Page, error) {
+func (m *Memory) Read(ctx context.Context, key string, after int64, max int, into []Entry) (Page, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	r := m.runs[key]
@@ -217,16 +220,45 @@ func (m *Memory) Read(ctx context.Context, key string, after int64, max int) (Pa
 		return p, nil
 	}
 	n := min(int64(max), r.run.Last-after)
-	p.Entries = make([]Entry, n)
-	for i := range p.Entries {
-		pos := after + int64(i) + 1
-		p.Entries[i] = Entry{Pos: pos, Data: r.entries[pos-1]}
+	p.Entries = slices.Grow(into[:0], int(n))
+	for pos := after + 1; pos <= after+n; pos++ {
+		p.Entries = append(p.Entries, Entry{Pos: pos, Data: r.entries[pos-1]})
 	}
 	return p, nil
 }
 
 // Watch implements Log.
-func (m *Memory) Watch(key string) (<-chan int64, func()) { return m.signals.Watch(key) }
+func (m *Memory) Watch(key string) (<-chan int64, func()) {
+	ch := make(chan int64, 1)
+	m.mu.Lock()
+	m.watchers[key] = append(m.watchers[key], ch)
+	m.mu.Unlock()
+	return ch, func() {
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		ws := m.watchers[key]
+		if i := slices.Index(ws, ch); i >= 0 {
+			ws = slices.Delete(ws, i, i+1)
+		}
+		if len(ws) == 0 {
+			delete(m.watchers, key)
+		} else {
+			m.watchers[key] = ws
+		}
+	}
+}
+
+// notify signals key's watchers that the log is at position last (0:
+// it has ended). A watcher whose signal is pending keeps it: it reads
+// what followed too. The caller holds m.mu.
+func (m *Memory) notify(key string, last int64) {
+	for _, ch := range m.watchers[key] {
+		select {
+		case ch <- last:
+		default:
+		}
+	}
+}
 
 // Len reports how many runs' logs m holds, in progress and ended.
 func (m *Memory) Len() int {

@@ -77,7 +77,7 @@ func TestMemoryLog(t *testing.T) {
 	if _, err := m.Append(ctx, "k1", []byte("x")); !errors.Is(err, ErrEnded) {
 		t.Errorf("an Append after the end: %v", err)
 	}
-	p, err := m.Read(ctx, "k1", 1, 10)
+	p, err := m.Read(ctx, "k1", 1, 10, nil)
 	if err != nil || !p.Ended || p.Last != 3 || len(p.Entries) != 2 || string(p.Entries[0].Data) != "def" || p.Entries[1].Pos != 3 {
 		t.Fatalf("Read after 1: %+v %v", p, err)
 	}

@@ -51,14 +51,16 @@ func Tail(ctx context.Context, log Log, key string, after int64, cfg TailConfig)
 		defer t.Stop()
 		idle = t.C
 	}
+	var page []Entry // reused: a follower reads without allocating
 	for {
 		if err := ctx.Err(); err != nil {
 			return after, context.Cause(ctx)
 		}
-		p, err := log.Read(ctx, key, after, size)
+		p, err := log.Read(ctx, key, after, size, page)
 		if err != nil {
 			return after, err
 		}
+		page = p.Entries
 		queued := 0
 		for _, e := range p.Entries {
 			if e.Pos != after+1 {

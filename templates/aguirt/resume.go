@@ -390,12 +390,14 @@ func (h *handler) joinPrelude(ctx context.Context, run runlog.Run) ([]agui.Event
 		first  agui.Event
 		at     int64
 		starts = map[string]agui.Event{} // the start event of each item, by kind, owner and id
+		page   []runlog.Entry
 	)
 	for {
-		p, err := h.cfg.resumable.log.Read(ctx, run.Key, at, runlog.DefaultPageSize)
+		p, err := h.cfg.resumable.log.Read(ctx, run.Key, at, runlog.DefaultPageSize, page)
 		if err != nil {
 			return nil, 0, err
 		}
+		page = p.Entries
 		for _, e := range p.Entries {
 			ev, err := DecodeEventLenient(e.Data, nil)
 			if err != nil {
