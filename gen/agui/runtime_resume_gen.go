@@ -203,19 +203,29 @@ wait:
 type logSink struct {
 	log runlog.Log
 	key string
-	buf []byte    // reused: the log copies what it keeps
 	one [1][]byte // Append's argument, without a slice per event
 }
 
+// logBuffers holds the buffers events are encoded in before the log copies
+// them: a run that waits (its agent working, its client gone) holds none.
+var logBuffers = sync.Pool{New: func() any { return new([]byte) }}
+
 func (s *logSink) WriteEvent(ctx context.Context, ev Event) error {
-	s.buf = ev.AppendJSON(s.buf[:0])
+	buf := logBuffers.Get().(*[]byte)
+	defer func() {
+		if cap(*buf) <= 64<<10 {
+			logBuffers.Put(buf)
+		}
+	}()
+	*buf = ev.AppendJSON((*buf)[:0])
 	switch ev.(type) {
 	case *RunFinishedEvent, *RunErrorEvent:
 		// Never lost to the log's bound, and the log is complete with it.
-		return s.log.End(context.WithoutCancel(ctx), s.key, s.buf)
+		return s.log.End(context.WithoutCancel(ctx), s.key, *buf)
 	}
-	s.one[0] = s.buf
+	s.one[0] = *buf
 	_, err := s.log.Append(ctx, s.key, s.one[:]...)
+	s.one[0] = nil
 	return err
 }
 

@@ -52,9 +52,17 @@ type endedRun struct {
 	at  time.Time
 }
 
-// chunkSize is the size of the blocks a run's entries are copied into:
-// one allocation for many small events.
-const chunkSize = 16 << 10
+// chunkSize is the size of the blocks a run's small entries are copied
+// into: one allocation for many small events. Larger entries (up to
+// maxChunk/4) go in blocks that double, up to maxChunk, so that a run of
+// events of a few KiB each is packed too: a block of its own for each
+// would be rounded up to the allocator's next size class, up to a sixth
+// more. Entries larger still get a block of their own.
+const (
+	chunkSize = 16 << 10
+	maxChunk  = 64 << 10
+	smallSize = 1 << 10
+)
 
 // NewMemory returns an empty log in memory.
 func NewMemory(opts MemoryOptions) *Memory {
@@ -91,20 +99,22 @@ func (m *Memory) Create(ctx context.Context, run Run) error {
 
 // add copies data into r's chunks, as its next entry.
 func (r *memRun) add(data []byte) {
-	if len(data) > chunkSize/4 {
-		// A large entry gets a block of its own: a chunk it would not fill
-		// is not left mostly empty.
-		r.entries = append(r.entries, append([]byte(nil), data...))
-		r.size += len(data)
-		r.run.Last++
-		return
+	if len(data) > maxChunk/4 {
+		r.entries = append(r.entries, slices.Clip(append([]byte(nil), data...)))
+	} else {
+		if len(data) > cap(r.chunk)-len(r.chunk) {
+			size := chunkSize
+			if len(data) > smallSize {
+				// Each block of larger entries twice the last: what the
+				// run's last block leaves unused stays a fraction of the run.
+				size = min(max(2*cap(r.chunk), chunkSize), maxChunk)
+			}
+			r.chunk = make([]byte, 0, max(size, len(data)))
+		}
+		at := len(r.chunk)
+		r.chunk = append(r.chunk, data...)
+		r.entries = append(r.entries, r.chunk[at:len(r.chunk):len(r.chunk)])
 	}
-	if len(data) > cap(r.chunk)-len(r.chunk) {
-		r.chunk = make([]byte, 0, max(chunkSize, len(data)))
-	}
-	at := len(r.chunk)
-	r.chunk = append(r.chunk, data...)
-	r.entries = append(r.entries, r.chunk[at:len(r.chunk):len(r.chunk)])
 	r.size += len(data)
 	r.run.Last++
 }
