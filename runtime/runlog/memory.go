@@ -6,7 +6,6 @@ import (
 	"slices"
 	"sync"
 	"time"
-
 )
 
 // MemoryOptions bound a Memory log.
@@ -29,11 +28,11 @@ type MemoryOptions struct {
 // runs in progress and of the runs that ended within the retention (no
 // more than MaxEndedRuns), each at most MaxRunBytes.
 type Memory struct {
-	opts    MemoryOptions
-	mu      sync.Mutex
-	runs    map[string]*memRun
-	byIDs   map[[2]string]string // thread and run ids → the newest key
-	ended   []endedRun           // in the order they ended
+	opts  MemoryOptions
+	mu    sync.Mutex
+	runs  map[string]*memRun
+	byIDs map[[2]string]string // thread and run ids → the newest key
+	ended []endedRun           // in the order they ended
 	// watchers are the channels of each key's watchers. Signalling one
 	// is a send that does not wait: one whose signal is pending (a
 	// follower busy writing what it read) costs the writer a look.
