@@ -203,19 +203,29 @@ wait:
 type logSink struct {
 	log runlog.Log
 	key string
-	buf []byte    // reused: the log copies what it keeps
 	one [1][]byte // Append's argument, without a slice per event
 }
 
+// logBuffers holds the buffers events are encoded in before the log copies
+// them: a run that waits (its agent working, its client gone) holds none.
+var logBuffers = sync.Pool{New: func() any { return new([]byte) }}
+
 func (s *logSink) WriteEvent(ctx context.Context, ev Event) error {
-	s.buf = ev.AppendJSON(s.buf[:0])
+	buf := logBuffers.Get().(*[]byte)
+	defer func() {
+		if cap(*buf) <= 64<<10 {
+			logBuffers.Put(buf)
+		}
+	}()
+	*buf = ev.AppendJSON((*buf)[:0])
 	switch ev.(type) {
 	case *RunFinishedEvent, *RunErrorEvent:
 		// Never lost to the log's bound, and the log is complete with it.
-		return s.log.End(context.WithoutCancel(ctx), s.key, s.buf)
+		return s.log.End(context.WithoutCancel(ctx), s.key, *buf)
 	}
-	s.one[0] = s.buf
+	s.one[0] = *buf
 	_, err := s.log.Append(ctx, s.key, s.one[:]...)
+	s.one[0] = nil
 	return err
 }
 
@@ -392,12 +402,14 @@ func (h *handler) joinPrelude(ctx context.Context, run runlog.Run) ([]Event, int
 		first  Event
 		at     int64
 		starts = map[string]Event{} // the start event of each item, by kind, owner and id
+		page   []runlog.Entry
 	)
 	for {
-		p, err := h.cfg.resumable.log.Read(ctx, run.Key, at, runlog.DefaultPageSize)
+		p, err := h.cfg.resumable.log.Read(ctx, run.Key, at, runlog.DefaultPageSize, page)
 		if err != nil {
 			return nil, 0, err
 		}
+		page = p.Entries
 		for _, e := range p.Entries {
 			ev, err := DecodeEventLenient(e.Data, nil)
 			if err != nil {

@@ -3,10 +3,9 @@ package runlog
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
-
-	"github.com/agui-gen/agui-gen/runtime/batch"
 )
 
 // MemoryOptions bound a Memory log.
@@ -29,12 +28,15 @@ type MemoryOptions struct {
 // runs in progress and of the runs that ended within the retention (no
 // more than MaxEndedRuns), each at most MaxRunBytes.
 type Memory struct {
-	opts    MemoryOptions
-	mu      sync.Mutex
-	runs    map[string]*memRun
-	byIDs   map[[2]string]string // thread and run ids → the newest key
-	ended   []endedRun           // in the order they ended
-	signals batch.Signals
+	opts  MemoryOptions
+	mu    sync.Mutex
+	runs  map[string]*memRun
+	byIDs map[[2]string]string // thread and run ids → the newest key
+	ended []endedRun           // in the order they ended
+	// watchers are the channels of each key's watchers. Signalling one
+	// is a send that does not wait: one whose signal is pending (a
+	// follower busy writing what it read) costs the writer a look.
+	watchers map[string][]chan int64
 }
 
 type memRun struct {
@@ -49,9 +51,17 @@ type endedRun struct {
 	at  time.Time
 }
 
-// chunkSize is the size of the blocks a run's entries are copied into:
-// one allocation for many small events.
-const chunkSize = 16 << 10
+// chunkSize is the size of the blocks a run's small entries are copied
+// into: one allocation for many small events. Larger entries (up to
+// maxChunk/4) go in blocks that double, up to maxChunk, so that a run of
+// events of a few KiB each is packed too: a block of its own for each
+// would be rounded up to the allocator's next size class, up to a sixth
+// more. Entries larger still get a block of their own.
+const (
+	chunkSize = 16 << 10
+	maxChunk  = 64 << 10
+	smallSize = 1 << 10
+)
 
 // NewMemory returns an empty log in memory.
 func NewMemory(opts MemoryOptions) *Memory {
@@ -67,7 +77,7 @@ func NewMemory(opts MemoryOptions) *Memory {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	return &Memory{opts: opts, runs: map[string]*memRun{}, byIDs: map[[2]string]string{}}
+	return &Memory{opts: opts, runs: map[string]*memRun{}, byIDs: map[[2]string]string{}, watchers: map[string][]chan int64{}}
 }
 
 // Create implements Log.
@@ -88,20 +98,22 @@ func (m *Memory) Create(ctx context.Context, run Run) error {
 
 // add copies data into r's chunks, as its next entry.
 func (r *memRun) add(data []byte) {
-	if len(data) > chunkSize/4 {
-		// A large entry gets a block of its own: a chunk it would not fill
-		// is not left mostly empty.
-		r.entries = append(r.entries, append([]byte(nil), data...))
-		r.size += len(data)
-		r.run.Last++
-		return
+	if len(data) > maxChunk/4 {
+		r.entries = append(r.entries, slices.Clip(append([]byte(nil), data...)))
+	} else {
+		if len(data) > cap(r.chunk)-len(r.chunk) {
+			size := chunkSize
+			if len(data) > smallSize {
+				// Each block of larger entries twice the last: what the
+				// run's last block leaves unused stays a fraction of the run.
+				size = min(max(2*cap(r.chunk), chunkSize), maxChunk)
+			}
+			r.chunk = make([]byte, 0, max(size, len(data)))
+		}
+		at := len(r.chunk)
+		r.chunk = append(r.chunk, data...)
+		r.entries = append(r.entries, r.chunk[at:len(r.chunk):len(r.chunk)])
 	}
-	if len(data) > cap(r.chunk)-len(r.chunk) {
-		r.chunk = make([]byte, 0, max(chunkSize, len(data)))
-	}
-	at := len(r.chunk)
-	r.chunk = append(r.chunk, data...)
-	r.entries = append(r.entries, r.chunk[at:len(r.chunk):len(r.chunk)])
 	r.size += len(data)
 	r.run.Last++
 }
@@ -127,7 +139,7 @@ func (m *Memory) Append(ctx context.Context, key string, data ...[]byte) (int64,
 	for _, d := range data {
 		r.add(d)
 	}
-	m.signals.Notify(key, r.run.Last)
+	m.notify(key, r.run.Last)
 	return r.run.Last, nil
 }
 
@@ -150,7 +162,7 @@ func (m *Memory) End(ctx context.Context, key string, last []byte) error {
 	m.ended = append(m.ended, endedRun{key, now})
 	m.sweep(now)
 	// 0: every watcher looks, though an end may add no entry.
-	m.signals.Notify(key, 0)
+	m.notify(key, 0)
 	return nil
 }
 
@@ -202,7 +214,7 @@ func (m *Memory) Find(ctx context.Context, threadID, runID string) (Run, error) 
 
 // Read implements Log. The entries' bytes are the log's own, shared, not
 // copied: reading costs what the entries' headers do.
-func (m *Memory) Read(ctx context.Context, key string, after int64, max int) (Page, error) {
+func (m *Memory) Read(ctx context.Context, key string, after int64, max int, into []Entry) (Page, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	r := m.runs[key]
@@ -217,16 +229,45 @@ func (m *Memory) Read(ctx context.Context, key string, after int64, max int) (Pa
 		return p, nil
 	}
 	n := min(int64(max), r.run.Last-after)
-	p.Entries = make([]Entry, n)
-	for i := range p.Entries {
-		pos := after + int64(i) + 1
-		p.Entries[i] = Entry{Pos: pos, Data: r.entries[pos-1]}
+	p.Entries = slices.Grow(into[:0], int(n))
+	for pos := after + 1; pos <= after+n; pos++ {
+		p.Entries = append(p.Entries, Entry{Pos: pos, Data: r.entries[pos-1]})
 	}
 	return p, nil
 }
 
 // Watch implements Log.
-func (m *Memory) Watch(key string) (<-chan int64, func()) { return m.signals.Watch(key) }
+func (m *Memory) Watch(key string) (<-chan int64, func()) {
+	ch := make(chan int64, 1)
+	m.mu.Lock()
+	m.watchers[key] = append(m.watchers[key], ch)
+	m.mu.Unlock()
+	return ch, func() {
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		ws := m.watchers[key]
+		if i := slices.Index(ws, ch); i >= 0 {
+			ws = slices.Delete(ws, i, i+1)
+		}
+		if len(ws) == 0 {
+			delete(m.watchers, key)
+		} else {
+			m.watchers[key] = ws
+		}
+	}
+}
+
+// notify signals key's watchers that the log is at position last (0:
+// it has ended). A watcher whose signal is pending keeps it: it reads
+// what followed too. The caller holds m.mu.
+func (m *Memory) notify(key string, last int64) {
+	for _, ch := range m.watchers[key] {
+		select {
+		case ch <- last:
+		default:
+		}
+	}
+}
 
 // Len reports how many runs' logs m holds, in progress and ended.
 func (m *Memory) Len() int {

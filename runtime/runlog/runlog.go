@@ -84,11 +84,15 @@ type Log interface {
 	// ErrNotFound when there is none.
 	Find(ctx context.Context, threadID, runID string) (Run, error)
 	// Read returns up to max entries of a run's log after position after,
-	// in order, ErrNotFound for a run the log does not hold.
-	Read(ctx context.Context, key string, after int64, max int) (Page, error)
+	// in order, ErrNotFound for a run the log does not hold. The page's
+	// entries are appended to into[:0], whose array a reader that reads
+	// again and again reuses (nil: a new one).
+	Read(ctx context.Context, key string, after int64, max int, into []Entry) (Page, error)
 	// Watch signals, without blocking the writer, after entries are
 	// appended to the run's log or it ends: a hint to Read, which the
-	// signals of several appends may share. stop ends the watch.
+	// signals of several appends may share (a watcher that has not taken
+	// its signal yet gets no other: its next Read sees them all). stop
+	// ends the watch.
 	Watch(key string) (signal <-chan int64, stop func())
 }
 

@@ -77,7 +77,7 @@ func TestMemoryLog(t *testing.T) {
 	if _, err := m.Append(ctx, "k1", []byte("x")); !errors.Is(err, ErrEnded) {
 		t.Errorf("an Append after the end: %v", err)
 	}
-	p, err := m.Read(ctx, "k1", 1, 10)
+	p, err := m.Read(ctx, "k1", 1, 10, nil)
 	if err != nil || !p.Ended || p.Last != 3 || len(p.Entries) != 2 || string(p.Entries[0].Data) != "def" || p.Entries[1].Pos != 3 {
 		t.Fatalf("Read after 1: %+v %v", p, err)
 	}
@@ -175,5 +175,35 @@ func TestLease(t *testing.T) {
 	time.Sleep(30 * time.Millisecond)
 	if fired.Load() != 1 {
 		t.Error("a closed lease expired")
+	}
+}
+
+// TestMemoryPacksEntries: entries of every size, small ones in shared
+// blocks, larger ones in blocks that double, the largest alone, read back
+// as they were appended, none reaching into the next.
+func TestMemoryPacksEntries(t *testing.T) {
+	ctx := context.Background()
+	m := NewMemory(MemoryOptions{MaxRunBytes: 64 << 20})
+	if err := m.Create(ctx, Run{Key: "k"}); err != nil {
+		t.Fatal(err)
+	}
+	var want [][]byte
+	for i, size := range []int{10, 900, 4200, 4200, 20 << 10, 3, 16 << 10, 4200, 70 << 10, 1500, 1} {
+		for j := range 20 {
+			d := []byte(strings.Repeat(string(rune('a'+(i+j)%26)), size))
+			want = append(want, d)
+			if _, err := m.Append(ctx, "k", d); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	p, err := m.Read(ctx, "k", 0, len(want), nil)
+	if err != nil || len(p.Entries) != len(want) {
+		t.Fatalf("Read: %d entries, %v", len(p.Entries), err)
+	}
+	for i, e := range p.Entries {
+		if e.Pos != int64(i+1) || string(e.Data) != string(want[i]) || cap(e.Data) != len(e.Data) {
+			t.Fatalf("entry %d: pos %d, %d bytes (cap %d), want %d", i, e.Pos, len(e.Data), cap(e.Data), len(want[i]))
+		}
 	}
 }

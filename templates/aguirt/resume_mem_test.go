@@ -107,7 +107,7 @@ func BenchmarkStalledStreamMemory(b *testing.B) {
 						if err != nil {
 							b.Fatal(err)
 						}
-						p, _ := log.Read(context.Background(), run.Key, 0, int(run.Last))
+						p, _ := log.Read(context.Background(), run.Key, 0, int(run.Last), nil)
 						for _, e := range p.Entries {
 							logged += len(e.Data)
 						}

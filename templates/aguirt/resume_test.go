@@ -558,7 +558,7 @@ func TestDetachedRunGoesOn(t *testing.T) {
 		for deadline := time.Now().Add(5 * time.Second); !run.Ended && time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
 			run, _ = log.Get(context.Background(), run.Key)
 		}
-		p, err := log.Read(context.Background(), run.Key, run.Last-1, 1)
+		p, err := log.Read(context.Background(), run.Key, run.Last-1, 1, nil)
 		if err != nil || len(p.Entries) != 1 {
 			t.Fatalf("%v %v", p, err)
 		}

@@ -1,0 +1,197 @@
+// Package runlogtest is the contract of runlog.Log as a test suite: every
+// log (Memory, one on SQL) runs it, so that they are interchangeable under
+// AG-UI's handler.
+package runlogtest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/agui-gen/agui-gen/runtime/runlog"
+)
+
+// Run runs the contract against the logs newLog makes, a new, empty one
+// for each subtest. maxRunBytes is the bound of one run's entries the log
+// was made with (0: the test of ErrFull is skipped).
+func Run(t *testing.T, newLog func(t *testing.T) runlog.Log, maxRunBytes int) {
+	ctx := context.Background()
+	t.Run("CreateAppendRead", func(t *testing.T) {
+		l := newLog(t)
+		key := runlog.NewKey()
+		if err := l.Create(ctx, runlog.Run{Key: key, ThreadID: "t", RunID: "r", Owner: "alice", Input: []byte(`{"x":1}`)}); err != nil {
+			t.Fatal(err)
+		}
+		if err := l.Create(ctx, runlog.Run{Key: key}); !errors.Is(err, runlog.ErrExists) {
+			t.Errorf("a second Create: %v, want ErrExists", err)
+		}
+		if last, err := l.Append(ctx, key, []byte("a"), []byte("bb")); err != nil || last != 2 {
+			t.Fatalf("Append: %d, %v", last, err)
+		}
+		if last, err := l.Append(ctx, key, []byte("ccc")); err != nil || last != 3 {
+			t.Fatalf("Append: %d, %v", last, err)
+		}
+		run, err := l.Get(ctx, key)
+		if err != nil || run.Key != key || run.ThreadID != "t" || run.RunID != "r" || run.Owner != "alice" ||
+			string(run.Input) != `{"x":1}` || run.Last != 3 || run.Ended || run.Started.IsZero() {
+			t.Fatalf("Get: %+v, %v", run, err)
+		}
+		p, err := l.Read(ctx, key, 0, 10, nil)
+		if err != nil || got(p) != "1:a 2:bb 3:ccc" || p.Last != 3 || p.Ended {
+			t.Fatalf("Read: %s %+v, %v", got(p), p, err)
+		}
+		buf := make([]runlog.Entry, 0, 8)
+		p, err = l.Read(ctx, key, 1, 1, buf)
+		if err != nil || got(p) != "2:bb" || p.Last != 3 {
+			t.Fatalf("Read after 1, 1: %s, %v", got(p), err)
+		}
+		if &p.Entries[:1][0] != &buf[:1][0] {
+			t.Error("Read did not reuse the page it was given")
+		}
+		if p, err := l.Read(ctx, key, 3, 10, nil); err != nil || len(p.Entries) != 0 || p.Last != 3 {
+			t.Errorf("Read at the end: %+v, %v", p, err)
+		}
+		for _, f := range []func() error{
+			func() error { _, err := l.Append(ctx, "nope", []byte("x")); return err },
+			func() error { _, err := l.Get(ctx, "nope"); return err },
+			func() error { _, err := l.Read(ctx, "nope", 0, 1, nil); return err },
+			func() error { return l.End(ctx, "nope", nil) },
+			func() error { _, err := l.Find(ctx, "no", "such"); return err },
+		} {
+			if err := f(); !errors.Is(err, runlog.ErrNotFound) {
+				t.Errorf("an unknown run: %v, want ErrNotFound", err)
+			}
+		}
+	})
+	t.Run("End", func(t *testing.T) {
+		l := newLog(t)
+		key := runlog.NewKey()
+		mustCreate(t, l, runlog.Run{Key: key, ThreadID: "t", RunID: "r"})
+		l.Append(ctx, key, []byte("a"))
+		if err := l.End(ctx, key, []byte("end")); err != nil {
+			t.Fatal(err)
+		}
+		if err := l.End(ctx, key, []byte("again")); err != nil {
+			t.Errorf("a second End: %v", err)
+		}
+		if _, err := l.Append(ctx, key, []byte("x")); !errors.Is(err, runlog.ErrEnded) {
+			t.Errorf("Append after the end: %v, want ErrEnded", err)
+		}
+		p, err := l.Read(ctx, key, 0, 10, nil)
+		if err != nil || got(p) != "1:a 2:end" || !p.Ended || p.Last != 2 {
+			t.Errorf("Read of an ended run: %s %+v, %v", got(p), p, err)
+		}
+		key2 := runlog.NewKey()
+		mustCreate(t, l, runlog.Run{Key: key2})
+		if err := l.End(ctx, key2, nil); err != nil {
+			t.Fatal(err)
+		}
+		if run, err := l.Get(ctx, key2); err != nil || !run.Ended || run.Last != 0 {
+			t.Errorf("a run ended with no entry: %+v, %v", run, err)
+		}
+	})
+	t.Run("Find", func(t *testing.T) {
+		l := newLog(t)
+		older, newer := runlog.NewKey(), runlog.NewKey()
+		mustCreate(t, l, runlog.Run{Key: older, ThreadID: "t", RunID: "r"})
+		time.Sleep(2 * time.Millisecond)
+		mustCreate(t, l, runlog.Run{Key: newer, ThreadID: "t", RunID: "r"})
+		mustCreate(t, l, runlog.Run{Key: runlog.NewKey(), ThreadID: "t", RunID: "other"})
+		if run, err := l.Find(ctx, "t", "r"); err != nil || run.Key != newer {
+			t.Errorf("Find: %+v, %v, want the newer run", run, err)
+		}
+	})
+	if maxRunBytes > 0 {
+		t.Run("Full", func(t *testing.T) {
+			l := newLog(t)
+			key := runlog.NewKey()
+			mustCreate(t, l, runlog.Run{Key: key})
+			if _, err := l.Append(ctx, key, make([]byte, maxRunBytes+1)); !errors.Is(err, runlog.ErrFull) {
+				t.Errorf("an Append past the bound: %v, want ErrFull", err)
+			}
+			if _, err := l.Append(ctx, key, make([]byte, maxRunBytes), []byte("x")); !errors.Is(err, runlog.ErrFull) {
+				t.Errorf("a batch past the bound: %v, want ErrFull", err)
+			}
+			if run, _ := l.Get(ctx, key); run.Last != 0 {
+				t.Errorf("a refused Append added %d entries", run.Last)
+			}
+			if err := l.End(ctx, key, []byte("the end, which a full log takes")); err != nil {
+				t.Fatal(err)
+			}
+			if p, _ := l.Read(ctx, key, 0, 10, nil); got(p) != "1:the end, which a full log takes" {
+				t.Errorf("Read: %s", got(p))
+			}
+		})
+	}
+	t.Run("WatchAndTail", func(t *testing.T) {
+		l := newLog(t)
+		key := runlog.NewKey()
+		mustCreate(t, l, runlog.Run{Key: key})
+		signal, stop := l.Watch(key)
+		defer stop()
+		l.Append(ctx, key, []byte("1"))
+		select {
+		case <-signal:
+		case <-time.After(5 * time.Second):
+			t.Fatal("no signal after an Append")
+		}
+		var mu sync.Mutex
+		var tailed []string
+		done := make(chan error, 1)
+		go func() {
+			_, err := runlog.Tail(ctx, l, key, 0, runlog.TailConfig{PageSize: 3,
+				Emit: func(e runlog.Entry) error {
+					mu.Lock()
+					defer mu.Unlock()
+					tailed = append(tailed, fmt.Sprint(e.Pos, ":", string(e.Data)))
+					return nil
+				},
+				Flush: func() error { return nil }})
+			done <- err
+		}()
+		var want []string
+		want = append(want, "1:1")
+		for i := 2; i <= 20; i++ {
+			if i%5 == 0 {
+				time.Sleep(time.Millisecond)
+			}
+			l.Append(ctx, key, []byte(fmt.Sprint(i)))
+			want = append(want, fmt.Sprint(i, ":", i))
+		}
+		l.End(ctx, key, []byte("end"))
+		want = append(want, "21:end")
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatal(err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("Tail did not end with the log")
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if g, w := strings.Join(tailed, " "), strings.Join(want, " "); g != w {
+			t.Errorf("tailed %s\nwant   %s", g, w)
+		}
+	})
+}
+
+func mustCreate(t *testing.T, l runlog.Log, run runlog.Run) {
+	t.Helper()
+	if err := l.Create(context.Background(), run); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// got is a page's entries, position:data, space-separated.
+func got(p runlog.Page) string {
+	s := make([]string, len(p.Entries))
+	for i, e := range p.Entries {
+		s[i] = fmt.Sprint(e.Pos, ":", string(e.Data))
+	}
+	return strings.Join(s, " ")
+}

@@ -1,0 +1,257 @@
+// Package sqlitelog is a runlog.Log in a SQLite database file (through
+// runtime/sqlite): the logs of resumable runs outlive the process, and
+// processes that share the file resume each other's runs, a Watch learning
+// of another process's appends by polling.
+package sqlitelog
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/agui-gen/agui-gen/runtime/batch"
+	"github.com/agui-gen/agui-gen/runtime/runlog"
+	"github.com/agui-gen/agui-gen/runtime/sqlite"
+)
+
+// Options bound a Log.
+type Options struct {
+	// Retention is how long a run's log is kept once it has ended (0: 10
+	// minutes); ended logs past it are deleted as runs are created.
+	Retention time.Duration
+	// MaxRunBytes bounds the bytes of one run's entries (0: 16 MiB).
+	MaxRunBytes int
+	// PollInterval is how often a Watch looks for other processes' appends
+	// (0: 250ms); this process's own wake it at once.
+	PollInterval time.Duration
+}
+
+// Log is a runlog.Log in a SQLite database.
+type Log struct {
+	db      *sql.DB
+	opts    Options
+	changes *batch.Batcher[sqlite.Change]
+	signals batch.Signals
+	poller  *sqlite.Poller
+}
+
+var migrations = []string{
+	`CREATE TABLE runlog_runs (
+		key TEXT PRIMARY KEY,
+		thread_id TEXT NOT NULL,
+		run_id TEXT NOT NULL,
+		owner TEXT NOT NULL,
+		input BLOB,
+		last INTEGER NOT NULL DEFAULT 0,
+		size INTEGER NOT NULL DEFAULT 0,
+		ended INTEGER NOT NULL DEFAULT 0,
+		started INTEGER NOT NULL,
+		ended_at INTEGER
+	);
+	CREATE INDEX runlog_runs_ids ON runlog_runs (thread_id, run_id);
+	CREATE INDEX runlog_runs_ended ON runlog_runs (ended_at) WHERE ended_at IS NOT NULL;
+	CREATE TABLE runlog_entries (
+		key TEXT NOT NULL,
+		pos INTEGER NOT NULL,
+		data BLOB NOT NULL,
+		PRIMARY KEY (key, pos)
+	) WITHOUT ROWID;`,
+}
+
+// Open opens, or creates, the run log in the database file at path.
+func Open(ctx context.Context, path string, opts Options) (*Log, error) {
+	db, err := sqlite.Open(path, sqlite.Config{Pragmas: []string{"journal_mode(WAL)", "busy_timeout(5000)", "synchronous(NORMAL)"}, Immediate: true})
+	if err != nil {
+		return nil, err
+	}
+	if err := sqlite.Migrate(ctx, db, "runlog_schema", migrations); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("sqlitelog: migrating %s: %w", path, err)
+	}
+	if opts.Retention <= 0 {
+		opts.Retention = 10 * time.Minute
+	}
+	if opts.MaxRunBytes <= 0 {
+		opts.MaxRunBytes = 16 << 20
+	}
+	if opts.PollInterval <= 0 {
+		opts.PollInterval = 250 * time.Millisecond
+	}
+	l := &Log{db: db, opts: opts, changes: sqlite.NewChanges(db)}
+	// The generation: twice the last position, plus one once ended.
+	l.poller = sqlite.StartPoller(db, &l.signals, opts.PollInterval, `SELECT last * 2 + ended FROM runlog_runs WHERE key = ?`)
+	return l, nil
+}
+
+// Close stops the log's polling and closes its database.
+func (l *Log) Close() error {
+	l.poller.Close()
+	return l.db.Close()
+}
+
+// Create implements runlog.Log.
+func (l *Log) Create(ctx context.Context, run runlog.Run) error {
+	now := time.Now()
+	return l.changes.Do(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		cutoff := now.Add(-l.opts.Retention).UnixNano()
+		if _, err := tx.ExecContext(ctx, `DELETE FROM runlog_entries WHERE key IN (SELECT key FROM runlog_runs WHERE ended_at < ?)`, cutoff); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM runlog_runs WHERE ended_at < ?`, cutoff); err != nil {
+			return err
+		}
+		input := run.Input
+		if input == nil {
+			input = []byte{}
+		}
+		res, err := tx.ExecContext(ctx, `INSERT INTO runlog_runs (key, thread_id, run_id, owner, input, started) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING`,
+			run.Key, run.ThreadID, run.RunID, run.Owner, input, now.UnixNano())
+		if ok, err := sqlite.Changed(res, err); err != nil {
+			return err
+		} else if !ok {
+			return runlog.ErrExists
+		}
+		return nil
+	})
+}
+
+// Append implements runlog.Log. The appends of runs that come while one
+// is written go together in the next transaction.
+func (l *Log) Append(ctx context.Context, key string, data ...[]byte) (int64, error) {
+	var last int64
+	err := l.changes.Do(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		var size int64
+		var ended bool
+		if err := tx.QueryRowContext(ctx, `SELECT last, size, ended FROM runlog_runs WHERE key = ?`, key).Scan(&last, &size, &ended); err != nil {
+			if errors.Is(err, sql.ErrNoRows) {
+				return runlog.ErrNotFound
+			}
+			return err
+		}
+		if ended {
+			return runlog.ErrEnded
+		}
+		n := int64(0)
+		for _, d := range data {
+			n += int64(len(d))
+		}
+		if size+n > int64(l.opts.MaxRunBytes) {
+			return fmt.Errorf("%w: it holds %d bytes, at most %d", runlog.ErrFull, size, l.opts.MaxRunBytes)
+		}
+		for _, d := range data {
+			last++
+			if _, err := tx.ExecContext(ctx, `INSERT INTO runlog_entries (key, pos, data) VALUES (?, ?, ?)`, key, last, d); err != nil {
+				return err
+			}
+		}
+		_, err := tx.ExecContext(ctx, `UPDATE runlog_runs SET last = ?, size = ? WHERE key = ?`, last, size+n, key)
+		return err
+	})
+	if err != nil {
+		return 0, err
+	}
+	l.signals.Notify(key, last*2)
+	return last, nil
+}
+
+// End implements runlog.Log.
+func (l *Log) End(ctx context.Context, key string, data []byte) error {
+	err := l.changes.Do(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		var last int64
+		var ended bool
+		if err := tx.QueryRowContext(ctx, `SELECT last, ended FROM runlog_runs WHERE key = ?`, key).Scan(&last, &ended); err != nil {
+			if errors.Is(err, sql.ErrNoRows) {
+				return runlog.ErrNotFound
+			}
+			return err
+		}
+		if ended {
+			return nil
+		}
+		if data != nil {
+			last++
+			if _, err := tx.ExecContext(ctx, `INSERT INTO runlog_entries (key, pos, data) VALUES (?, ?, ?)`, key, last, data); err != nil {
+				return err
+			}
+		}
+		_, err := tx.ExecContext(ctx, `UPDATE runlog_runs SET last = ?, size = size + ?, ended = 1, ended_at = ? WHERE key = ?`, last, len(data), time.Now().UnixNano(), key)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	l.signals.Notify(key, 0)
+	return nil
+}
+
+const runColumns = `key, thread_id, run_id, owner, input, last, ended, started`
+
+func scanRun(row *sql.Row) (runlog.Run, error) {
+	var r runlog.Run
+	var started int64
+	if err := row.Scan(&r.Key, &r.ThreadID, &r.RunID, &r.Owner, &r.Input, &r.Last, &r.Ended, &started); err != nil {
+		if errors.Is(err, sql.ErrNoRows) {
+			return runlog.Run{}, runlog.ErrNotFound
+		}
+		return runlog.Run{}, err
+	}
+	r.Started = time.Unix(0, started)
+	return r, nil
+}
+
+// live is the condition of a run still held: in progress, or ended within
+// the retention.
+const live = `(ended_at IS NULL OR ended_at >= ?)`
+
+// Get implements runlog.Log.
+func (l *Log) Get(ctx context.Context, key string) (runlog.Run, error) {
+	return scanRun(l.db.QueryRowContext(ctx, `SELECT `+runColumns+` FROM runlog_runs WHERE key = ? AND `+live, key, l.cutoff()))
+}
+
+// Find implements runlog.Log.
+func (l *Log) Find(ctx context.Context, threadID, runID string) (runlog.Run, error) {
+	return scanRun(l.db.QueryRowContext(ctx, `SELECT `+runColumns+` FROM runlog_runs WHERE thread_id = ? AND run_id = ? AND `+live+
+		` ORDER BY started DESC, rowid DESC LIMIT 1`, threadID, runID, l.cutoff()))
+}
+
+func (l *Log) cutoff() int64 { return time.Now().Add(-l.opts.Retention).UnixNano() }
+
+// Read implements runlog.Log. The entries are read before the run's last
+// position and end: a page never claims an end its entries do not reach.
+func (l *Log) Read(ctx context.Context, key string, after int64, max int, into []runlog.Entry) (runlog.Page, error) {
+	p := runlog.Page{Entries: into[:0]}
+	if max > 0 {
+		rows, err := l.db.QueryContext(ctx, `SELECT pos, data FROM runlog_entries WHERE key = ? AND pos > ? ORDER BY pos LIMIT ?`, key, after, max)
+		if err != nil {
+			return runlog.Page{}, err
+		}
+		for rows.Next() {
+			var e runlog.Entry
+			if err := rows.Scan(&e.Pos, &e.Data); err != nil {
+				rows.Close()
+				return runlog.Page{}, err
+			}
+			p.Entries = append(p.Entries, e)
+		}
+		if err := rows.Close(); err != nil {
+			return runlog.Page{}, err
+		}
+		if err := rows.Err(); err != nil {
+			return runlog.Page{}, err
+		}
+	}
+	if err := l.db.QueryRowContext(ctx, `SELECT last, ended FROM runlog_runs WHERE key = ? AND `+live, key, l.cutoff()).Scan(&p.Last, &p.Ended); err != nil {
+		if errors.Is(err, sql.ErrNoRows) {
+			return runlog.Page{}, runlog.ErrNotFound
+		}
+		return runlog.Page{}, err
+	}
+	return p, nil
+}
+
+// Watch implements runlog.Log.
+func (l *Log) Watch(key string) (<-chan int64, func()) { return l.signals.Watch(key) }
+
+var _ runlog.Log = (*Log)(nil)
