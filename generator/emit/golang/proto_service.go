@@ -95,16 +95,16 @@ func (g *protoGen) emitServer(f *jen.File, s *ir.Service) {
 	f.Add(comment([]string{
 		fmt.Sprintf("Bind%s binds srv to the %s service, for the transports to serve.", svc, s.FullName),
 	}))
+	var handlers []jen.Code
+	for i, m := range s.Methods {
+		handlers = append(handlers, g.bindMethod(i, m))
+	}
 	f.Func().Id("Bind"+svc).Params(jen.Id("srv").Id(server)).Op("*").Qual(a2arpcPkg, "Service").Block(
 		jen.Id("d").Op(":=").Op("&").Id(svc),
-		jen.Return(jen.Op("&").Qual(a2arpcPkg, "Service").Values(jen.Dict{
-			jen.Id("Desc"): jen.Id("d"),
-			jen.Id("Handlers"): jen.Index().Qual(a2arpcPkg, "MethodHandler").ValuesFunc(func(gr *jen.Group) {
-				for i, m := range s.Methods {
-					gr.Add(g.bindMethod(i, m))
-				}
-			}),
-		})),
+		jen.Return(jen.Op("&").Qual(a2arpcPkg, "Service").Add(keyed(
+			jen.Id("Desc").Op(":").Id("d"),
+			jen.Id("Handlers").Op(":").Index().Qual(a2arpcPkg, "MethodHandler").Add(keyed(handlers...)),
+		))),
 	)
 }
 
@@ -128,37 +128,18 @@ func (g *protoGen) serverSignature(m *ir.Method, named bool) *jen.Statement {
 	return jen.Params(params...).Params(jen.Op("*").Id(g.decl[m.Output]), jen.Error())
 }
 
-// bindMethod is the MethodHandler of the i-th method: it asserts the
+// bindMethod is the MethodHandler of the i-th method: runtime/a2arpc's
+// generic handler of its kind around the server's method, which asserts the
 // request to its type and hands the typed values over.
 func (g *protoGen) bindMethod(i int, m *ir.Method) jen.Code {
 	desc := jen.Op("&").Id("d").Dot("Methods").Index(jen.Lit(i))
-	if !served(m) {
-		return jen.Values(jen.Dict{jen.Id("Desc"): desc})
+	switch {
+	case !served(m):
+		return keyed(jen.Id("Desc").Op(":").Add(desc))
+	case m.ServerStreaming:
+		return jen.Qual(a2arpcPkg, "StreamMethod").Call(desc, jen.Id("srv").Dot(m.Name))
 	}
-	in, out := g.decl[m.Input], g.decl[m.Output]
-	if m.ServerStreaming {
-		return jen.Values(jen.Dict{
-			jen.Id("Desc"): desc,
-			jen.Id("Stream"): jen.Func().Params(
-				jen.Id("ctx").Qual("context", "Context"), jen.Id("req").Qual(a2arpcPkg, "ProtoValue"),
-				jen.Id("send").Func().Params(jen.Qual(a2arpcPkg, "ProtoValue")).Error(),
-			).Error().Block(
-				jen.Return(jen.Id("srv").Dot(m.Name).Call(jen.Id("ctx"), jen.Id("req").Assert(jen.Op("*").Id(in)),
-					jen.Func().Params(jen.Id("m").Op("*").Id(out)).Error().Block(jen.Return(jen.Id("send").Call(jen.Id("m")))))),
-			),
-		})
-	}
-	return jen.Values(jen.Dict{
-		jen.Id("Desc"): desc,
-		jen.Id("Unary"): jen.Func().Params(
-			jen.Id("ctx").Qual("context", "Context"), jen.Id("req").Qual(a2arpcPkg, "ProtoValue"),
-		).Params(jen.Qual(a2arpcPkg, "ProtoValue"), jen.Error()).Block(
-			jen.List(jen.Id("resp"), jen.Err()).Op(":=").Id("srv").Dot(m.Name).Call(jen.Id("ctx"), jen.Id("req").Assert(jen.Op("*").Id(in))),
-			// A nil *T must not become a non-nil ProtoValue.
-			jen.If(jen.Id("resp").Op("==").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
-			jen.Return(jen.Id("resp"), jen.Err()),
-		),
-	})
+	return jen.Qual(a2arpcPkg, "UnaryMethod").Call(desc, jen.Id("srv").Dot(m.Name))
 }
 
 func (g *protoGen) emitClient(f *jen.File, s *ir.Service) {

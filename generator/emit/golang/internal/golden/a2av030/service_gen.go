@@ -365,93 +365,18 @@ func BindA2AService(srv A2AServiceServer) *a2arpc.Service {
 	d := &A2AService
 	return &a2arpc.Service{
 		Desc: d,
-		Handlers: []a2arpc.MethodHandler{{
-			Desc: &d.Methods[0],
-			Unary: func(ctx context.Context, req a2arpc.ProtoValue) (a2arpc.ProtoValue, error) {
-				resp, err := srv.SendMessage(ctx, req.(*SendMessageRequest))
-				if resp == nil {
-					return nil, err
-				}
-				return resp, err
-			},
-		}, {
-			Desc: &d.Methods[1],
-			Stream: func(ctx context.Context, req a2arpc.ProtoValue, send func(a2arpc.ProtoValue) error) error {
-				return srv.SendStreamingMessage(ctx, req.(*SendMessageRequest), func(m *StreamResponse) error {
-					return send(m)
-				})
-			},
-		}, {
-			Desc: &d.Methods[2],
-			Unary: func(ctx context.Context, req a2arpc.ProtoValue) (a2arpc.ProtoValue, error) {
-				resp, err := srv.GetTask(ctx, req.(*GetTaskRequest))
-				if resp == nil {
-					return nil, err
-				}
-				return resp, err
-			},
-		}, {
-			Desc: &d.Methods[3],
-			Unary: func(ctx context.Context, req a2arpc.ProtoValue) (a2arpc.ProtoValue, error) {
-				resp, err := srv.CancelTask(ctx, req.(*CancelTaskRequest))
-				if resp == nil {
-					return nil, err
-				}
-				return resp, err
-			},
-		}, {
-			Desc: &d.Methods[4],
-			Stream: func(ctx context.Context, req a2arpc.ProtoValue, send func(a2arpc.ProtoValue) error) error {
-				return srv.TaskSubscription(ctx, req.(*TaskSubscriptionRequest), func(m *StreamResponse) error {
-					return send(m)
-				})
-			},
-		}, {
-			Desc: &d.Methods[5],
-			Unary: func(ctx context.Context, req a2arpc.ProtoValue) (a2arpc.ProtoValue, error) {
-				resp, err := srv.CreateTaskPushNotificationConfig(ctx, req.(*CreateTaskPushNotificationConfigRequest))
-				if resp == nil {
-					return nil, err
-				}
-				return resp, err
-			},
-		}, {
-			Desc: &d.Methods[6],
-			Unary: func(ctx context.Context, req a2arpc.ProtoValue) (a2arpc.ProtoValue, error) {
-				resp, err := srv.GetTaskPushNotificationConfig(ctx, req.(*GetTaskPushNotificationConfigRequest))
-				if resp == nil {
-					return nil, err
-				}
-				return resp, err
-			},
-		}, {
-			Desc: &d.Methods[7],
-			Unary: func(ctx context.Context, req a2arpc.ProtoValue) (a2arpc.ProtoValue, error) {
-				resp, err := srv.ListTaskPushNotificationConfig(ctx, req.(*ListTaskPushNotificationConfigRequest))
-				if resp == nil {
-					return nil, err
-				}
-				return resp, err
-			},
-		}, {
-			Desc: &d.Methods[8],
-			Unary: func(ctx context.Context, req a2arpc.ProtoValue) (a2arpc.ProtoValue, error) {
-				resp, err := srv.GetAgentCard(ctx, req.(*GetAgentCardRequest))
-				if resp == nil {
-					return nil, err
-				}
-				return resp, err
-			},
-		}, {
-			Desc: &d.Methods[9],
-			Unary: func(ctx context.Context, req a2arpc.ProtoValue) (a2arpc.ProtoValue, error) {
-				resp, err := srv.DeleteTaskPushNotificationConfig(ctx, req.(*DeleteTaskPushNotificationConfigRequest))
-				if resp == nil {
-					return nil, err
-				}
-				return resp, err
-			},
-		}},
+		Handlers: []a2arpc.MethodHandler{
+			a2arpc.UnaryMethod(&d.Methods[0], srv.SendMessage),
+			a2arpc.StreamMethod(&d.Methods[1], srv.SendStreamingMessage),
+			a2arpc.UnaryMethod(&d.Methods[2], srv.GetTask),
+			a2arpc.UnaryMethod(&d.Methods[3], srv.CancelTask),
+			a2arpc.StreamMethod(&d.Methods[4], srv.TaskSubscription),
+			a2arpc.UnaryMethod(&d.Methods[5], srv.CreateTaskPushNotificationConfig),
+			a2arpc.UnaryMethod(&d.Methods[6], srv.GetTaskPushNotificationConfig),
+			a2arpc.UnaryMethod(&d.Methods[7], srv.ListTaskPushNotificationConfig),
+			a2arpc.UnaryMethod(&d.Methods[8], srv.GetAgentCard),
+			a2arpc.UnaryMethod(&d.Methods[9], srv.DeleteTaskPushNotificationConfig),
+		},
 	}
 }
 
