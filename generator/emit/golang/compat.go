@@ -825,25 +825,12 @@ func isIdentity(elem jen.Code) bool {
 
 // oldGoType is the Go type of one element of the earlier version's type t.
 func (cg *compatGen) oldGoType(t ir.Type) *jen.Statement {
-	switch t.Kind {
-	case ir.KindString:
-		return jen.String()
-	case ir.KindInt:
-		return jen.Int64()
-	case ir.KindFloat:
-		return jen.Float64()
-	case ir.KindBool:
-		return jen.Bool()
-	case ir.KindAny:
-		return jen.Qual(jsonPkg, "RawMessage")
-	case ir.KindArray:
-		return jen.Index().Add(cg.oldGoType(*t.Elem))
-	case ir.KindMap:
-		return jen.Map(jen.String()).Add(cg.oldGoType(*t.Elem))
-	case ir.KindNamed:
+	return schemaGoType(t, func(t ir.Type) *jen.Statement {
+		if t.Kind != ir.KindNamed {
+			panic(fmt.Sprintf("oldGoType: the converters take no string-or-array choice (%s)", t.Name))
+		}
 		return cg.oldType(t.Decl)
-	}
-	panic(fmt.Sprintf("oldGoType: kind %d", t.Kind))
+	})
 }
 
 func (cg *compatGen) unionConverter(p pair, old *ir.Union, cur *ir.Struct) {

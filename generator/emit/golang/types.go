@@ -42,8 +42,21 @@ func repOf(t ir.Type, required bool) rep {
 	return repPointer
 }
 
-// goType is the Go type of a value of type t.
+// goType is the Go type of t in this package.
 func (g *gen) goType(t ir.Type) *jen.Statement {
+	return schemaGoType(t, func(t ir.Type) *jen.Statement {
+		if t.Kind == ir.KindStringOrArray {
+			return jen.Id(g.n.choice[t.Name].Name)
+		}
+		return jen.Id(g.n.decl[t.Decl])
+	})
+}
+
+// schemaGoType is the Go type of a JSON Schema type t: scalars, raw JSON,
+// slices and string-keyed maps here; named, for a declaration or a
+// string-or-array choice, says what its package calls it (this package's
+// name, or an earlier version's type in its own package).
+func schemaGoType(t ir.Type, named func(ir.Type) *jen.Statement) *jen.Statement {
 	switch t.Kind {
 	case ir.KindString:
 		return jen.String()
@@ -56,13 +69,11 @@ func (g *gen) goType(t ir.Type) *jen.Statement {
 	case ir.KindAny:
 		return jen.Qual(jsonPkg, "RawMessage")
 	case ir.KindArray:
-		return jen.Index().Add(g.goType(*t.Elem))
+		return jen.Index().Add(schemaGoType(*t.Elem, named))
 	case ir.KindMap:
-		return jen.Map(jen.String()).Add(g.goType(*t.Elem))
-	case ir.KindStringOrArray:
-		return jen.Id(g.n.choice[t.Name].Name)
-	case ir.KindNamed:
-		return jen.Id(g.n.decl[t.Decl])
+		return jen.Map(jen.String()).Add(schemaGoType(*t.Elem, named))
+	case ir.KindStringOrArray, ir.KindNamed:
+		return named(t)
 	}
 	panic(fmt.Sprintf("unknown kind %d", t.Kind))
 }
