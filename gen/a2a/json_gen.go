@@ -138,8 +138,7 @@ func (x *Task) AppendJSON(b []byte) []byte {
 	if x == nil {
 		return append(b, "null"...)
 	}
-	b = append(b, '{')
-	b = append(b, `"id":`...)
+	b = append(b, `{"id":`...)
 	b = wire.AppendString(b, x.ID)
 	if x.ContextID != "" {
 		b = append(b, `,"contextId":`...)
@@ -260,8 +259,7 @@ func (x *TaskStatus) AppendJSON(b []byte) []byte {
 	if x == nil {
 		return append(b, "null"...)
 	}
-	b = append(b, '{')
-	b = append(b, `"state":`...)
+	b = append(b, `{"state":`...)
 	b = wire.AppendEnum(b, x.State.String(), int32(x.State))
 	if x.Message != nil {
 		b = append(b, `,"message":`...)
@@ -477,8 +475,7 @@ func (x *Message) AppendJSON(b []byte) []byte {
 	if x == nil {
 		return append(b, "null"...)
 	}
-	b = append(b, '{')
-	b = append(b, `"messageId":`...)
+	b = append(b, `{"messageId":`...)
 	b = wire.AppendString(b, x.MessageID)
 	if x.ContextID != "" {
 		b = append(b, `,"contextId":`...)
@@ -626,8 +623,7 @@ func (x *Artifact) AppendJSON(b []byte) []byte {
 	if x == nil {
 		return append(b, "null"...)
 	}
-	b = append(b, '{')
-	b = append(b, `"artifactId":`...)
+	b = append(b, `{"artifactId":`...)
 	b = wire.AppendString(b, x.ArtifactID)
 	if x.Name != "" {
 		b = append(b, `,"name":`...)
@@ -746,8 +742,7 @@ func (x *TaskStatusUpdateEvent) AppendJSON(b []byte) []byte {
 	if x == nil {
 		return append(b, "null"...)
 	}
-	b = append(b, '{')
-	b = append(b, `"taskId":`...)
+	b = append(b, `{"taskId":`...)
 	b = wire.AppendString(b, x.TaskID)
 	b = append(b, `,"contextId":`...)
 	b = wire.AppendString(b, x.ContextID)
@@ -826,8 +821,7 @@ func (x *TaskArtifactUpdateEvent) AppendJSON(b []byte) []byte {
 	if x == nil {
 		return append(b, "null"...)
 	}
-	b = append(b, '{')
-	b = append(b, `"taskId":`...)
+	b = append(b, `{"taskId":`...)
 	b = wire.AppendString(b, x.TaskID)
 	b = append(b, `,"contextId":`...)
 	b = wire.AppendString(b, x.ContextID)
@@ -928,8 +922,7 @@ func (x *AuthenticationInfo) AppendJSON(b []byte) []byte {
 	if x == nil {
 		return append(b, "null"...)
 	}
-	b = append(b, '{')
-	b = append(b, `"scheme":`...)
+	b = append(b, `{"scheme":`...)
 	b = wire.AppendString(b, x.Scheme)
 	if x.Credentials != "" {
 		b = append(b, `,"credentials":`...)
@@ -988,8 +981,7 @@ func (x *AgentInterface) AppendJSON(b []byte) []byte {
 	if x == nil {
 		return append(b, "null"...)
 	}
-	b = append(b, '{')
-	b = append(b, `"url":`...)
+	b = append(b, `{"url":`...)
 	b = wire.AppendString(b, x.URL)
 	b = append(b, `,"protocolBinding":`...)
 	b = wire.AppendString(b, x.ProtocolBinding)
@@ -1066,8 +1058,7 @@ func (x *AgentCard) AppendJSON(b []byte) []byte {
 	if x == nil {
 		return append(b, "null"...)
 	}
-	b = append(b, '{')
-	b = append(b, `"name":`...)
+	b = append(b, `{"name":`...)
 	b = wire.AppendString(b, x.Name)
 	b = append(b, `,"description":`...)
 	b = wire.AppendString(b, x.Description)
@@ -1312,8 +1303,7 @@ func (x *AgentProvider) AppendJSON(b []byte) []byte {
 	if x == nil {
 		return append(b, "null"...)
 	}
-	b = append(b, '{')
-	b = append(b, `"url":`...)
+	b = append(b, `{"url":`...)
 	b = wire.AppendString(b, x.URL)
 	b = append(b, `,"organization":`...)
 	b = wire.AppendString(b, x.Organization)
@@ -1561,8 +1551,7 @@ func (x *AgentSkill) AppendJSON(b []byte) []byte {
 	if x == nil {
 		return append(b, "null"...)
 	}
-	b = append(b, '{')
-	b = append(b, `"id":`...)
+	b = append(b, `{"id":`...)
 	b = wire.AppendString(b, x.ID)
 	b = append(b, `,"name":`...)
 	b = wire.AppendString(b, x.Name)
@@ -1726,8 +1715,7 @@ func (x *AgentCardSignature) AppendJSON(b []byte) []byte {
 	if x == nil {
 		return append(b, "null"...)
 	}
-	b = append(b, '{')
-	b = append(b, `"protected":`...)
+	b = append(b, `{"protected":`...)
 	b = wire.AppendString(b, x.Protected)
 	b = append(b, `,"signature":`...)
 	b = wire.AppendString(b, x.Signature)
@@ -2623,8 +2611,7 @@ func (x *AuthorizationCodeOAuthFlow) AppendJSON(b []byte) []byte {
 	if x == nil {
 		return append(b, "null"...)
 	}
-	b = append(b, '{')
-	b = append(b, `"authorizationUrl":`...)
+	b = append(b, `{"authorizationUrl":`...)
 	b = wire.AppendString(b, x.AuthorizationURL)
 	b = append(b, `,"tokenUrl":`...)
 	b = wire.AppendString(b, x.TokenURL)
@@ -2728,8 +2715,7 @@ func (x *ClientCredentialsOAuthFlow) AppendJSON(b []byte) []byte {
 	if x == nil {
 		return append(b, "null"...)
 	}
-	b = append(b, '{')
-	b = append(b, `"tokenUrl":`...)
+	b = append(b, `{"tokenUrl":`...)
 	b = wire.AppendString(b, x.TokenURL)
 	if x.RefreshURL != "" {
 		b = append(b, `,"refreshUrl":`...)
@@ -3005,8 +2991,7 @@ func (x *DeviceCodeOAuthFlow) AppendJSON(b []byte) []byte {
 	if x == nil {
 		return append(b, "null"...)
 	}
-	b = append(b, '{')
-	b = append(b, `"deviceAuthorizationUrl":`...)
+	b = append(b, `{"deviceAuthorizationUrl":`...)
 	b = wire.AppendString(b, x.DeviceAuthorizationURL)
 	b = append(b, `,"tokenUrl":`...)
 	b = wire.AppendString(b, x.TokenURL)
@@ -3410,8 +3395,7 @@ func (x *ListTasksResponse) AppendJSON(b []byte) []byte {
 	if x == nil {
 		return append(b, "null"...)
 	}
-	b = append(b, '{')
-	b = append(b, `"tasks":`...)
+	b = append(b, `{"tasks":`...)
 	b = append(b, '[')
 	for i := range x.Tasks {
 		if i > 0 {
@@ -4172,8 +4156,7 @@ func (x *Empty) AppendJSON(b []byte) []byte {
 	if x == nil {
 		return append(b, "null"...)
 	}
-	b = append(b, '{')
-	return append(b, '}')
+	return append(b, `{}`...)
 }
 
 // MarshalJSON implements json.Marshaler with ProtoJSON.

@@ -38,8 +38,7 @@ func (x *TextMessageStartEvent) AppendJSON(b []byte) []byte {
 		b = append(b, `,"name":`...)
 		b = wire.AppendString(b, *x.Name)
 	}
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -74,8 +73,7 @@ func (x *TextMessageContentEvent) AppendJSON(b []byte) []byte {
 	b = wire.AppendString(b, x.MessageID)
 	b = append(b, `,"delta":`...)
 	b = wire.AppendString(b, x.Delta)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -108,8 +106,7 @@ func (x *TextMessageEndEvent) AppendJSON(b []byte) []byte {
 	}
 	b = append(b, `,"messageId":`...)
 	b = wire.AppendString(b, x.MessageID)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -156,8 +153,7 @@ func (x *TextMessageChunkEvent) AppendJSON(b []byte) []byte {
 		b = append(b, `,"name":`...)
 		b = wire.AppendString(b, *x.Name)
 	}
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -196,8 +192,7 @@ func (x *ToolCallStartEvent) AppendJSON(b []byte) []byte {
 		b = append(b, `,"parentMessageId":`...)
 		b = wire.AppendString(b, *x.ParentMessageID)
 	}
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -232,8 +227,7 @@ func (x *ToolCallArgsEvent) AppendJSON(b []byte) []byte {
 	b = wire.AppendString(b, x.ToolCallID)
 	b = append(b, `,"delta":`...)
 	b = wire.AppendString(b, x.Delta)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -266,8 +260,7 @@ func (x *ToolCallEndEvent) AppendJSON(b []byte) []byte {
 	}
 	b = append(b, `,"toolCallId":`...)
 	b = wire.AppendString(b, x.ToolCallID)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -314,8 +307,7 @@ func (x *ToolCallChunkEvent) AppendJSON(b []byte) []byte {
 		b = append(b, `,"delta":`...)
 		b = wire.AppendString(b, *x.Delta)
 	}
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -356,8 +348,7 @@ func (x *ToolCallResultEvent) AppendJSON(b []byte) []byte {
 		b = append(b, `,"role":`...)
 		b = wire.AppendString(b, *x.Role)
 	}
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -390,8 +381,7 @@ func (x *StateSnapshotEvent) AppendJSON(b []byte) []byte {
 	}
 	b = append(b, `,"snapshot":`...)
 	b = wire.AppendRaw(b, x.Snapshot)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -431,8 +421,7 @@ func (x *StateDeltaEvent) AppendJSON(b []byte) []byte {
 		b = wire.AppendValue(b, x.Delta[i])
 	}
 	b = append(b, ']')
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -468,8 +457,7 @@ func (x *MessagesSnapshotEvent) AppendJSON(b []byte) []byte {
 		b = wire.AppendValue(b, x.Messages[i])
 	}
 	b = append(b, ']')
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -510,8 +498,7 @@ func (x *ActivitySnapshotEvent) AppendJSON(b []byte) []byte {
 		b = append(b, `,"replace":`...)
 		b = wire.AppendBool(b, *x.Replace)
 	}
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -555,8 +542,7 @@ func (x *ActivityDeltaEvent) AppendJSON(b []byte) []byte {
 		b = wire.AppendValue(b, x.Patch[i])
 	}
 	b = append(b, ']')
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -593,8 +579,7 @@ func (x *RawEvent) AppendJSON(b []byte) []byte {
 		b = append(b, `,"source":`...)
 		b = wire.AppendString(b, *x.Source)
 	}
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -629,8 +614,7 @@ func (x *CustomEvent) AppendJSON(b []byte) []byte {
 	b = wire.AppendString(b, x.Name)
 	b = append(b, `,"value":`...)
 	b = wire.AppendRaw(b, x.Value)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -673,8 +657,7 @@ func (x *RunStartedEvent) AppendJSON(b []byte) []byte {
 		b = append(b, `,"input":`...)
 		b = x.Input.AppendJSON(b)
 	}
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -724,8 +707,7 @@ func (x *RunFinishedEvent) AppendJSON(b []byte) []byte {
 		}
 		b = append(b, ']')
 	}
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -769,8 +751,7 @@ func (x *RunErrorEvent) AppendJSON(b []byte) []byte {
 		}
 		b = append(b, ']')
 	}
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -803,8 +784,7 @@ func (x *StepStartedEvent) AppendJSON(b []byte) []byte {
 	}
 	b = append(b, `,"stepName":`...)
 	b = wire.AppendString(b, x.StepName)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -837,8 +817,7 @@ func (x *StepFinishedEvent) AppendJSON(b []byte) []byte {
 	}
 	b = append(b, `,"stepName":`...)
 	b = wire.AppendString(b, x.StepName)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -871,8 +850,7 @@ func (x *ReasoningStartEvent) AppendJSON(b []byte) []byte {
 	}
 	b = append(b, `,"messageId":`...)
 	b = wire.AppendString(b, x.MessageID)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -905,8 +883,7 @@ func (x *ReasoningMessageStartEvent) AppendJSON(b []byte) []byte {
 	}
 	b = append(b, `,"messageId":`...)
 	b = wire.AppendString(b, x.MessageID)
-	b = append(b, `,"role":"reasoning"}`...)
-	return b
+	return append(b, `,"role":"reasoning"}`...)
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -941,8 +918,7 @@ func (x *ReasoningMessageContentEvent) AppendJSON(b []byte) []byte {
 	b = wire.AppendString(b, x.MessageID)
 	b = append(b, `,"delta":`...)
 	b = wire.AppendString(b, x.Delta)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -975,8 +951,7 @@ func (x *ReasoningMessageEndEvent) AppendJSON(b []byte) []byte {
 	}
 	b = append(b, `,"messageId":`...)
 	b = wire.AppendString(b, x.MessageID)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -1015,8 +990,7 @@ func (x *ReasoningMessageChunkEvent) AppendJSON(b []byte) []byte {
 		b = append(b, `,"delta":`...)
 		b = wire.AppendString(b, *x.Delta)
 	}
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -1049,8 +1023,7 @@ func (x *ReasoningEndEvent) AppendJSON(b []byte) []byte {
 	}
 	b = append(b, `,"messageId":`...)
 	b = wire.AppendString(b, x.MessageID)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -1091,8 +1064,7 @@ func (x *ReasoningEncryptedValueEvent) AppendJSON(b []byte) []byte {
 		b = append(b, `,"encryptedValueType":`...)
 		b = wire.AppendString(b, *x.EncryptedValueType)
 	}
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -1139,8 +1111,7 @@ func (x *SubagentStartedEvent) AppendJSON(b []byte) []byte {
 		b = append(b, `,"parentMessageId":`...)
 		b = wire.AppendString(b, *x.ParentMessageID)
 	}
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -1177,8 +1148,7 @@ func (x *SubagentFinishedEvent) AppendJSON(b []byte) []byte {
 		b = append(b, `,"outcome":`...)
 		b = wire.AppendValue(b, x.Outcome)
 	}
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -1213,8 +1183,7 @@ func (x *SubagentErrorEvent) AppendJSON(b []byte) []byte {
 		b = append(b, `,"code":`...)
 		b = wire.AppendString(b, *x.Code)
 	}
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -1240,8 +1209,7 @@ func (x *RunFinishedSuccessOutcome) AppendJSON(b []byte) []byte {
 		}
 		b = append(b, ']')
 	}
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -1264,8 +1232,7 @@ func (x *RunFinishedInterruptOutcome) AppendJSON(b []byte) []byte {
 		b = x.Interrupts[i].AppendJSON(b)
 	}
 	b = append(b, ']')
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -1279,8 +1246,7 @@ func (x *RunFinishedCancelledOutcome) AppendJSON(b []byte) []byte {
 	if x == nil {
 		return append(b, "null"...)
 	}
-	b = append(b, `{"type":"cancelled"}`...)
-	return b
+	return append(b, `{"type":"cancelled"}`...)
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -1294,8 +1260,7 @@ func (x *SubagentFinishedSuccessOutcome) AppendJSON(b []byte) []byte {
 	if x == nil {
 		return append(b, "null"...)
 	}
-	b = append(b, `{"type":"success"}`...)
-	return b
+	return append(b, `{"type":"success"}`...)
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -1321,8 +1286,7 @@ func (x *SubagentFinishedSuspendedOutcome) AppendJSON(b []byte) []byte {
 		}
 		b = append(b, ']')
 	}
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -1369,8 +1333,7 @@ func (x *Interrupt) AppendJSON(b []byte) []byte {
 		b = append(b, `,"metadata":`...)
 		b = wire.AppendRaw(b, x.Metadata)
 	}
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -1396,8 +1359,7 @@ func (x *ResumeEntry) AppendJSON(b []byte) []byte {
 		b = append(b, `,"metadata":`...)
 		b = wire.AppendRaw(b, x.Metadata)
 	}
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -1466,8 +1428,7 @@ func (x *TokenUsage) AppendJSON(b []byte) []byte {
 		b = append(b, `"cacheWriteInputTokens":`...)
 		b = wire.AppendInt(b, *x.CacheWriteInputTokens)
 	}
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -1511,8 +1472,7 @@ func (x *DeveloperMessage) AppendJSON(b []byte) []byte {
 	}
 	b = append(b, `,"content":`...)
 	b = wire.AppendString(b, x.Content)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -1556,8 +1516,7 @@ func (x *SystemMessage) AppendJSON(b []byte) []byte {
 	}
 	b = append(b, `,"content":`...)
 	b = wire.AppendString(b, x.Content)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -1614,8 +1573,7 @@ func (x *AssistantMessage) AppendJSON(b []byte) []byte {
 		}
 		b = append(b, ']')
 	}
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -1659,8 +1617,7 @@ func (x *UserMessage) AppendJSON(b []byte) []byte {
 	}
 	b = append(b, `,"content":`...)
 	b = x.Content.appendJSON(b)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -1705,8 +1662,7 @@ func (x *ToolMessage) AppendJSON(b []byte) []byte {
 		b = append(b, `,"metadata":`...)
 		b = wire.AppendRaw(b, x.Metadata)
 	}
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -1739,8 +1695,7 @@ func (x *ActivityMessage) AppendJSON(b []byte) []byte {
 		b = append(b, `,"metadata":`...)
 		b = wire.AppendRaw(b, x.Metadata)
 	}
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -1779,8 +1734,7 @@ func (x *ReasoningMessage) AppendJSON(b []byte) []byte {
 		b = append(b, `,"metadata":`...)
 		b = wire.AppendRaw(b, x.Metadata)
 	}
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -1810,8 +1764,7 @@ func (x *ToolCall) AppendJSON(b []byte) []byte {
 		b = append(b, `,"metadata":`...)
 		b = wire.AppendRaw(b, x.Metadata)
 	}
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -1829,8 +1782,7 @@ func (x *FunctionCall) AppendJSON(b []byte) []byte {
 	b = wire.AppendString(b, x.Name)
 	b = append(b, `,"arguments":`...)
 	b = wire.AppendString(b, x.Arguments)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -1855,8 +1807,7 @@ func (x *TextPart) AppendJSON(b []byte) []byte {
 		b = append(b, `,"metadata":`...)
 		b = wire.AppendRaw(b, x.Metadata)
 	}
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -1881,8 +1832,7 @@ func (x *ImagePart) AppendJSON(b []byte) []byte {
 		b = append(b, `,"metadata":`...)
 		b = wire.AppendRaw(b, x.Metadata)
 	}
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -1907,8 +1857,7 @@ func (x *AudioPart) AppendJSON(b []byte) []byte {
 		b = append(b, `,"metadata":`...)
 		b = wire.AppendRaw(b, x.Metadata)
 	}
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -1933,8 +1882,7 @@ func (x *VideoPart) AppendJSON(b []byte) []byte {
 		b = append(b, `,"metadata":`...)
 		b = wire.AppendRaw(b, x.Metadata)
 	}
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -1959,8 +1907,7 @@ func (x *DocumentPart) AppendJSON(b []byte) []byte {
 		b = append(b, `,"metadata":`...)
 		b = wire.AppendRaw(b, x.Metadata)
 	}
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -1978,8 +1925,7 @@ func (x *DataSource) AppendJSON(b []byte) []byte {
 	b = wire.AppendString(b, x.Value)
 	b = append(b, `,"mimeType":`...)
 	b = wire.AppendString(b, x.MIMEType)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -1999,8 +1945,7 @@ func (x *URLSource) AppendJSON(b []byte) []byte {
 		b = append(b, `,"mimeType":`...)
 		b = wire.AppendString(b, *x.MIMEType)
 	}
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -2024,8 +1969,7 @@ func (x *FileSource) AppendJSON(b []byte) []byte {
 		b = append(b, `,"mimeType":`...)
 		b = wire.AppendString(b, *x.MIMEType)
 	}
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -2043,8 +1987,7 @@ func (x *Context) AppendJSON(b []byte) []byte {
 	b = wire.AppendString(b, x.Description)
 	b = append(b, `,"value":`...)
 	b = wire.AppendString(b, x.Value)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -2070,8 +2013,7 @@ func (x *Tool) AppendJSON(b []byte) []byte {
 		b = append(b, `,"metadata":`...)
 		b = wire.AppendRaw(b, x.Metadata)
 	}
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -2147,8 +2089,7 @@ func (x *RunAgentInput) AppendJSON(b []byte) []byte {
 		}
 		b = append(b, ']')
 	}
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -2168,8 +2109,7 @@ func (x *SubagentInfo) AppendJSON(b []byte) []byte {
 		b = append(b, `,"description":`...)
 		b = wire.AppendString(b, *x.Description)
 	}
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -2231,8 +2171,7 @@ func (x *IdentityCapabilities) AppendJSON(b []byte) []byte {
 		b = append(b, `"metadata":`...)
 		b = wire.AppendRaw(b, x.Metadata)
 	}
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -2280,8 +2219,7 @@ func (x *TransportCapabilities) AppendJSON(b []byte) []byte {
 		b = append(b, `"resumable":`...)
 		b = wire.AppendBool(b, *x.Resumable)
 	}
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -2329,8 +2267,7 @@ func (x *ToolsCapabilities) AppendJSON(b []byte) []byte {
 		b = append(b, `"clientProvided":`...)
 		b = wire.AppendBool(b, *x.ClientProvided)
 	}
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -2364,8 +2301,7 @@ func (x *OutputCapabilities) AppendJSON(b []byte) []byte {
 		}
 		b = append(b, ']')
 	}
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -2406,8 +2342,7 @@ func (x *StateCapabilities) AppendJSON(b []byte) []byte {
 		b = append(b, `"persistentState":`...)
 		b = wire.AppendBool(b, *x.PersistentState)
 	}
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -2455,8 +2390,7 @@ func (x *MultiAgentCapabilities) AppendJSON(b []byte) []byte {
 		}
 		b = append(b, ']')
 	}
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -2490,8 +2424,7 @@ func (x *ReasoningCapabilities) AppendJSON(b []byte) []byte {
 		b = append(b, `"encrypted":`...)
 		b = wire.AppendBool(b, *x.Encrypted)
 	}
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -2539,8 +2472,7 @@ func (x *MultimodalInputCapabilities) AppendJSON(b []byte) []byte {
 		b = append(b, `"file":`...)
 		b = wire.AppendBool(b, *x.File)
 	}
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -2567,8 +2499,7 @@ func (x *MultimodalOutputCapabilities) AppendJSON(b []byte) []byte {
 		b = append(b, `"audio":`...)
 		b = wire.AppendBool(b, *x.Audio)
 	}
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -2595,8 +2526,7 @@ func (x *MultimodalCapabilities) AppendJSON(b []byte) []byte {
 		b = append(b, `"output":`...)
 		b = x.Output.AppendJSON(b)
 	}
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -2637,8 +2567,7 @@ func (x *ExecutionCapabilities) AppendJSON(b []byte) []byte {
 		b = append(b, `"maxExecutionTime":`...)
 		b = wire.AppendInt(b, *x.MaxExecutionTime)
 	}
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -2693,8 +2622,7 @@ func (x *HumanInTheLoopCapabilities) AppendJSON(b []byte) []byte {
 		b = append(b, `"approveWithEdits":`...)
 		b = wire.AppendBool(b, *x.ApproveWithEdits)
 	}
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -2784,8 +2712,7 @@ func (x *AgentCapabilities) AppendJSON(b []byte) []byte {
 		b = append(b, `"custom":`...)
 		b = wire.AppendRaw(b, x.Custom)
 	}
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -2804,8 +2731,7 @@ func (x *AddOperation) AppendJSON(b []byte) []byte {
 	b = append(b, `,"value":`...)
 	b = wire.AppendRaw(b, x.Value)
 	b = wire.AppendMembers(b, x.Extra)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -2822,8 +2748,7 @@ func (x *RemoveOperation) AppendJSON(b []byte) []byte {
 	b = append(b, `{"op":"remove","path":`...)
 	b = wire.AppendString(b, x.Path)
 	b = wire.AppendMembers(b, x.Extra)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -2842,8 +2767,7 @@ func (x *ReplaceOperation) AppendJSON(b []byte) []byte {
 	b = append(b, `,"value":`...)
 	b = wire.AppendRaw(b, x.Value)
 	b = wire.AppendMembers(b, x.Extra)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -2862,8 +2786,7 @@ func (x *MoveOperation) AppendJSON(b []byte) []byte {
 	b = append(b, `,"path":`...)
 	b = wire.AppendString(b, x.Path)
 	b = wire.AppendMembers(b, x.Extra)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -2882,8 +2805,7 @@ func (x *CopyOperation) AppendJSON(b []byte) []byte {
 	b = append(b, `,"path":`...)
 	b = wire.AppendString(b, x.Path)
 	b = wire.AppendMembers(b, x.Extra)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -2902,8 +2824,7 @@ func (x *TestOperation) AppendJSON(b []byte) []byte {
 	b = append(b, `,"value":`...)
 	b = wire.AppendRaw(b, x.Value)
 	b = wire.AppendMembers(b, x.Extra)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -2942,8 +2863,7 @@ func (x *MetaEvent) AppendJSON(b []byte) []byte {
 	b = wire.AppendString(b, tag)
 	b = append(b, `,"payload":`...)
 	b = wire.AppendValue(b, x.Payload)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -2963,8 +2883,7 @@ func (x *ThumbsUpPayload) AppendJSON(b []byte) []byte {
 		b = append(b, `,"userId":`...)
 		b = wire.AppendString(b, *x.UserID)
 	}
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -2992,8 +2911,7 @@ func (x *ThumbsDownPayload) AppendJSON(b []byte) []byte {
 		b = append(b, `,"comment":`...)
 		b = wire.AppendString(b, *x.Comment)
 	}
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -3017,8 +2935,7 @@ func (x *NotePayload) AppendJSON(b []byte) []byte {
 		b = append(b, `,"author":`...)
 		b = wire.AppendString(b, *x.Author)
 	}
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -3043,8 +2960,7 @@ func (x *TagPayload) AppendJSON(b []byte) []byte {
 	b = append(b, ']')
 	b = append(b, `,"targetId":`...)
 	b = wire.AppendString(b, x.TargetID)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -3068,8 +2984,7 @@ func (x *BookmarkPayload) AppendJSON(b []byte) []byte {
 		b = append(b, `,"label":`...)
 		b = wire.AppendString(b, *x.Label)
 	}
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -3093,8 +3008,7 @@ func (x *CopyPayload) AppendJSON(b []byte) []byte {
 		b = append(b, `,"length":`...)
 		b = wire.AppendInt(b, *x.Length)
 	}
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -3128,8 +3042,7 @@ func (x *SharePayload) AppendJSON(b []byte) []byte {
 		b = append(b, `"channel":`...)
 		b = wire.AppendString(b, *x.Channel)
 	}
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -3155,8 +3068,7 @@ func (x *RatingPayload) AppendJSON(b []byte) []byte {
 		b = append(b, `,"maxRating":`...)
 		b = wire.AppendFloat(b, *x.MaxRating)
 	}
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -3180,8 +3092,7 @@ func (x *AnalyticsPayload) AppendJSON(b []byte) []byte {
 		b = append(b, `,"properties":`...)
 		b = wire.AppendRaw(b, x.Properties)
 	}
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -3211,8 +3122,7 @@ func (x *ModerationPayload) AppendJSON(b []byte) []byte {
 		b = append(b, `,"moderator":`...)
 		b = wire.AppendString(b, *x.Moderator)
 	}
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.

@@ -26,8 +26,7 @@ func (x *APIKeySecurityScheme) AppendJSON(b []byte) []byte {
 	b = wire.AppendString(b, x.Name)
 	b = append(b, `,"type":"apiKey"`...)
 	b = wire.AppendMembers(b, x.Extra)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -83,8 +82,7 @@ func (x *AgentCapabilities) AppendJSON(b []byte) []byte {
 		b = append(b, ':')
 		b = wire.AppendRaw(b, m.Value)
 	}
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -225,8 +223,7 @@ func (x *AgentCard) AppendJSON(b []byte) []byte {
 	b = append(b, `,"version":`...)
 	b = wire.AppendString(b, x.Version)
 	b = wire.AppendMembers(b, x.Extra)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -254,8 +251,7 @@ func (x *AgentCardSignature) AppendJSON(b []byte) []byte {
 	b = append(b, `,"signature":`...)
 	b = wire.AppendString(b, x.Signature)
 	b = wire.AppendMembers(b, x.Extra)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -295,8 +291,7 @@ func (x *AgentExtension) AppendJSON(b []byte) []byte {
 	b = append(b, `"uri":`...)
 	b = wire.AppendString(b, x.URI)
 	b = wire.AppendMembers(b, x.Extra)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -315,8 +310,7 @@ func (x *AgentInterface) AppendJSON(b []byte) []byte {
 	b = append(b, `,"url":`...)
 	b = wire.AppendString(b, x.URL)
 	b = wire.AppendMembers(b, x.Extra)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -335,8 +329,7 @@ func (x *AgentProvider) AppendJSON(b []byte) []byte {
 	b = append(b, `,"url":`...)
 	b = wire.AppendString(b, x.URL)
 	b = wire.AppendMembers(b, x.Extra)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -426,8 +419,7 @@ func (x *AgentSkill) AppendJSON(b []byte) []byte {
 	}
 	b = append(b, ']')
 	b = wire.AppendMembers(b, x.Extra)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -476,8 +468,7 @@ func (x *Artifact) AppendJSON(b []byte) []byte {
 	}
 	b = append(b, ']')
 	b = wire.AppendMembers(b, x.Extra)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -511,8 +502,7 @@ func (x *AuthorizationCodeOAuthFlow) AppendJSON(b []byte) []byte {
 	b = append(b, `,"tokenUrl":`...)
 	b = wire.AppendString(b, x.TokenURL)
 	b = wire.AppendMembers(b, x.Extra)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -531,8 +521,7 @@ func (x *CancelTaskRequest) AppendJSON(b []byte) []byte {
 	b = append(b, `,"jsonrpc":"2.0","method":"tasks/cancel","params":`...)
 	b = x.Params.AppendJSON(b)
 	b = wire.AppendMembers(b, x.Extra)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -551,8 +540,7 @@ func (x *CancelTaskSuccessResponse) AppendJSON(b []byte) []byte {
 	b = append(b, `,"jsonrpc":"2.0","result":`...)
 	b = x.Result.AppendJSON(b)
 	b = wire.AppendMembers(b, x.Extra)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -589,8 +577,7 @@ func (x *ClientCredentialsOAuthFlow) AppendJSON(b []byte) []byte {
 	b = append(b, `,"tokenUrl":`...)
 	b = wire.AppendString(b, x.TokenURL)
 	b = wire.AppendMembers(b, x.Extra)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -612,8 +599,7 @@ func (x *DataPart) AppendJSON(b []byte) []byte {
 		b = wire.AppendRaw(b, x.Metadata)
 	}
 	b = wire.AppendMembers(b, x.Extra)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -636,8 +622,7 @@ func (x *DeleteTaskPushNotificationConfigParams) AppendJSON(b []byte) []byte {
 	b = append(b, `,"pushNotificationConfigId":`...)
 	b = wire.AppendString(b, x.PushNotificationConfigID)
 	b = wire.AppendMembers(b, x.Extra)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -656,8 +641,7 @@ func (x *DeleteTaskPushNotificationConfigRequest) AppendJSON(b []byte) []byte {
 	b = append(b, `,"jsonrpc":"2.0","method":"tasks/pushNotificationConfig/delete","params":`...)
 	b = x.Params.AppendJSON(b)
 	b = wire.AppendMembers(b, x.Extra)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -676,8 +660,7 @@ func (x *DeleteTaskPushNotificationConfigSuccessResponse) AppendJSON(b []byte) [
 	b = append(b, `,"jsonrpc":"2.0","result":`...)
 	b = wire.AppendRaw(b, x.Result)
 	b = wire.AppendMembers(b, x.Extra)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -699,8 +682,7 @@ func (x *FilePart) AppendJSON(b []byte) []byte {
 		b = wire.AppendRaw(b, x.Metadata)
 	}
 	b = wire.AppendMembers(b, x.Extra)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -725,8 +707,7 @@ func (x *FileWithBytes) AppendJSON(b []byte) []byte {
 		b = wire.AppendString(b, *x.Name)
 	}
 	b = wire.AppendMembers(b, x.Extra)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -759,8 +740,7 @@ func (x *FileWithURI) AppendJSON(b []byte) []byte {
 	b = append(b, `"uri":`...)
 	b = wire.AppendString(b, x.URI)
 	b = wire.AppendMembers(b, x.Extra)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -778,8 +758,7 @@ func (x *GetAuthenticatedExtendedCardRequest) AppendJSON(b []byte) []byte {
 	b = wire.AppendRaw(b, x.ID)
 	b = append(b, `,"jsonrpc":"2.0","method":"agent/getAuthenticatedExtendedCard"`...)
 	b = wire.AppendMembers(b, x.Extra)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -798,8 +777,7 @@ func (x *GetAuthenticatedExtendedCardSuccessResponse) AppendJSON(b []byte) []byt
 	b = append(b, `,"jsonrpc":"2.0","result":`...)
 	b = x.Result.AppendJSON(b)
 	b = wire.AppendMembers(b, x.Extra)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -824,8 +802,7 @@ func (x *GetTaskPushNotificationConfigParams) AppendJSON(b []byte) []byte {
 		b = wire.AppendString(b, *x.PushNotificationConfigID)
 	}
 	b = wire.AppendMembers(b, x.Extra)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -844,8 +821,7 @@ func (x *GetTaskPushNotificationConfigRequest) AppendJSON(b []byte) []byte {
 	b = append(b, `,"jsonrpc":"2.0","method":"tasks/pushNotificationConfig/get","params":`...)
 	b = x.Params.AppendJSON(b)
 	b = wire.AppendMembers(b, x.Extra)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -864,8 +840,7 @@ func (x *GetTaskPushNotificationConfigSuccessResponse) AppendJSON(b []byte) []by
 	b = append(b, `,"jsonrpc":"2.0","result":`...)
 	b = x.Result.AppendJSON(b)
 	b = wire.AppendMembers(b, x.Extra)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -884,8 +859,7 @@ func (x *GetTaskRequest) AppendJSON(b []byte) []byte {
 	b = append(b, `,"jsonrpc":"2.0","method":"tasks/get","params":`...)
 	b = x.Params.AppendJSON(b)
 	b = wire.AppendMembers(b, x.Extra)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -904,8 +878,7 @@ func (x *GetTaskSuccessResponse) AppendJSON(b []byte) []byte {
 	b = append(b, `,"jsonrpc":"2.0","result":`...)
 	b = x.Result.AppendJSON(b)
 	b = wire.AppendMembers(b, x.Extra)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -939,8 +912,7 @@ func (x *HTTPAuthSecurityScheme) AppendJSON(b []byte) []byte {
 	b = wire.AppendString(b, x.Scheme)
 	b = append(b, `,"type":"http"`...)
 	b = wire.AppendMembers(b, x.Extra)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -972,8 +944,7 @@ func (x *ImplicitOAuthFlow) AppendJSON(b []byte) []byte {
 	}
 	b = append(b, '}')
 	b = wire.AppendMembers(b, x.Extra)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -992,8 +963,7 @@ func (x *JsonrpcSuccessResponse) AppendJSON(b []byte) []byte {
 	b = append(b, `,"jsonrpc":"2.0","result":`...)
 	b = wire.AppendRaw(b, x.Result)
 	b = wire.AppendMembers(b, x.Extra)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -1014,8 +984,7 @@ func (x *ListTaskPushNotificationConfigParams) AppendJSON(b []byte) []byte {
 		b = wire.AppendRaw(b, x.Metadata)
 	}
 	b = wire.AppendMembers(b, x.Extra)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -1034,8 +1003,7 @@ func (x *ListTaskPushNotificationConfigRequest) AppendJSON(b []byte) []byte {
 	b = append(b, `,"jsonrpc":"2.0","method":"tasks/pushNotificationConfig/list","params":`...)
 	b = x.Params.AppendJSON(b)
 	b = wire.AppendMembers(b, x.Extra)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -1061,8 +1029,7 @@ func (x *ListTaskPushNotificationConfigSuccessResponse) AppendJSON(b []byte) []b
 	}
 	b = append(b, ']')
 	b = wire.AppendMembers(b, x.Extra)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -1133,8 +1100,7 @@ func (x *Message) AppendJSON(b []byte) []byte {
 		b = wire.AppendString(b, *x.TaskID)
 	}
 	b = wire.AppendMembers(b, x.Extra)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -1190,8 +1156,7 @@ func (x *MessageSendConfiguration) AppendJSON(b []byte) []byte {
 		b = append(b, ':')
 		b = wire.AppendRaw(b, m.Value)
 	}
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -1221,8 +1186,7 @@ func (x *MessageSendParams) AppendJSON(b []byte) []byte {
 		b = wire.AppendRaw(b, x.Metadata)
 	}
 	b = wire.AppendMembers(b, x.Extra)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -1248,8 +1212,7 @@ func (x *MutualTLSSecurityScheme) AppendJSON(b []byte) []byte {
 	b = append(b, `"type":`...)
 	b = append(b, `"mutualTLS"`...)
 	b = wire.AppendMembers(b, x.Extra)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -1280,8 +1243,7 @@ func (x *OAuth2SecurityScheme) AppendJSON(b []byte) []byte {
 	}
 	b = append(b, `,"type":"oauth2"`...)
 	b = wire.AppendMembers(b, x.Extra)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -1330,8 +1292,7 @@ func (x *OAuthFlows) AppendJSON(b []byte) []byte {
 		b = append(b, ':')
 		b = wire.AppendRaw(b, m.Value)
 	}
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -1358,8 +1319,7 @@ func (x *OpenIDConnectSecurityScheme) AppendJSON(b []byte) []byte {
 	b = wire.AppendString(b, x.OpenIDConnectURL)
 	b = append(b, `,"type":"openIdConnect"`...)
 	b = wire.AppendMembers(b, x.Extra)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -1396,8 +1356,7 @@ func (x *PasswordOAuthFlow) AppendJSON(b []byte) []byte {
 	b = append(b, `,"tokenUrl":`...)
 	b = wire.AppendString(b, x.TokenURL)
 	b = wire.AppendMembers(b, x.Extra)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -1430,8 +1389,7 @@ func (x *PushNotificationAuthenticationInfo) AppendJSON(b []byte) []byte {
 	}
 	b = append(b, ']')
 	b = wire.AppendMembers(b, x.Extra)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -1471,8 +1429,7 @@ func (x *PushNotificationConfig) AppendJSON(b []byte) []byte {
 	b = append(b, `"url":`...)
 	b = wire.AppendString(b, x.URL)
 	b = wire.AppendMembers(b, x.Extra)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -1491,8 +1448,7 @@ func (x *SendMessageRequest) AppendJSON(b []byte) []byte {
 	b = append(b, `,"jsonrpc":"2.0","method":"message/send","params":`...)
 	b = x.Params.AppendJSON(b)
 	b = wire.AppendMembers(b, x.Extra)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -1511,8 +1467,7 @@ func (x *SendMessageSuccessResponse) AppendJSON(b []byte) []byte {
 	b = append(b, `,"jsonrpc":"2.0","result":`...)
 	b = wire.AppendValue(b, x.Result)
 	b = wire.AppendMembers(b, x.Extra)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -1531,8 +1486,7 @@ func (x *SendStreamingMessageRequest) AppendJSON(b []byte) []byte {
 	b = append(b, `,"jsonrpc":"2.0","method":"message/stream","params":`...)
 	b = x.Params.AppendJSON(b)
 	b = wire.AppendMembers(b, x.Extra)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -1551,8 +1505,7 @@ func (x *SendStreamingMessageSuccessResponse) AppendJSON(b []byte) []byte {
 	b = append(b, `,"jsonrpc":"2.0","result":`...)
 	b = wire.AppendValue(b, x.Result)
 	b = wire.AppendMembers(b, x.Extra)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -1571,8 +1524,7 @@ func (x *SetTaskPushNotificationConfigRequest) AppendJSON(b []byte) []byte {
 	b = append(b, `,"jsonrpc":"2.0","method":"tasks/pushNotificationConfig/set","params":`...)
 	b = x.Params.AppendJSON(b)
 	b = wire.AppendMembers(b, x.Extra)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -1591,8 +1543,7 @@ func (x *SetTaskPushNotificationConfigSuccessResponse) AppendJSON(b []byte) []by
 	b = append(b, `,"jsonrpc":"2.0","result":`...)
 	b = x.Result.AppendJSON(b)
 	b = wire.AppendMembers(b, x.Extra)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -1645,8 +1596,7 @@ func (x *Task) AppendJSON(b []byte) []byte {
 	b = append(b, `,"status":`...)
 	b = x.Status.AppendJSON(b)
 	b = wire.AppendMembers(b, x.Extra)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -1685,8 +1635,7 @@ func (x *TaskArtifactUpdateEvent) AppendJSON(b []byte) []byte {
 	b = append(b, `,"taskId":`...)
 	b = wire.AppendString(b, x.TaskID)
 	b = wire.AppendMembers(b, x.Extra)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -1707,8 +1656,7 @@ func (x *TaskIDParams) AppendJSON(b []byte) []byte {
 		b = wire.AppendRaw(b, x.Metadata)
 	}
 	b = wire.AppendMembers(b, x.Extra)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -1727,8 +1675,7 @@ func (x *TaskPushNotificationConfig) AppendJSON(b []byte) []byte {
 	b = append(b, `,"taskId":`...)
 	b = wire.AppendString(b, x.TaskID)
 	b = wire.AppendMembers(b, x.Extra)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -1758,8 +1705,7 @@ func (x *TaskQueryParams) AppendJSON(b []byte) []byte {
 		b = wire.AppendRaw(b, x.Metadata)
 	}
 	b = wire.AppendMembers(b, x.Extra)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -1778,8 +1724,7 @@ func (x *TaskResubscriptionRequest) AppendJSON(b []byte) []byte {
 	b = append(b, `,"jsonrpc":"2.0","method":"tasks/resubscribe","params":`...)
 	b = x.Params.AppendJSON(b)
 	b = wire.AppendMembers(b, x.Extra)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -1809,8 +1754,7 @@ func (x *TaskStatus) AppendJSON(b []byte) []byte {
 		b = wire.AppendString(b, *x.Timestamp)
 	}
 	b = wire.AppendMembers(b, x.Extra)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -1838,8 +1782,7 @@ func (x *TaskStatusUpdateEvent) AppendJSON(b []byte) []byte {
 	b = append(b, `,"taskId":`...)
 	b = wire.AppendString(b, x.TaskID)
 	b = wire.AppendMembers(b, x.Extra)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -1861,8 +1804,7 @@ func (x *TextPart) AppendJSON(b []byte) []byte {
 	b = append(b, `,"text":`...)
 	b = wire.AppendString(b, x.Text)
 	b = wire.AppendMembers(b, x.Extra)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.

@@ -2139,8 +2139,7 @@ func (x *AgentCardSignature) AppendJSON(b []byte) []byte {
 	if x == nil {
 		return append(b, "null"...)
 	}
-	b = append(b, '{')
-	b = append(b, `"protected":`...)
+	b = append(b, `{"protected":`...)
 	b = wire.AppendString(b, x.Protected)
 	b = append(b, `,"signature":`...)
 	b = wire.AppendString(b, x.Signature)
@@ -3464,8 +3463,7 @@ func (x *GetTaskRequest) AppendJSON(b []byte) []byte {
 	if x == nil {
 		return append(b, "null"...)
 	}
-	b = append(b, '{')
-	b = append(b, `"name":`...)
+	b = append(b, `{"name":`...)
 	b = wire.AppendString(b, x.Name)
 	if x.HistoryLength != 0 {
 		b = append(b, `,"historyLength":`...)
@@ -3677,8 +3675,7 @@ func (x *CreateTaskPushNotificationConfigRequest) AppendJSON(b []byte) []byte {
 	if x == nil {
 		return append(b, "null"...)
 	}
-	b = append(b, '{')
-	b = append(b, `"parent":`...)
+	b = append(b, `{"parent":`...)
 	b = wire.AppendString(b, x.Parent)
 	b = append(b, `,"configId":`...)
 	b = wire.AppendString(b, x.ConfigID)
@@ -3877,8 +3874,7 @@ func (x *GetAgentCardRequest) AppendJSON(b []byte) []byte {
 	if x == nil {
 		return append(b, "null"...)
 	}
-	b = append(b, '{')
-	return append(b, '}')
+	return append(b, `{}`...)
 }
 
 // MarshalJSON implements json.Marshaler with ProtoJSON.
@@ -4172,8 +4168,7 @@ func (x *Empty) AppendJSON(b []byte) []byte {
 	if x == nil {
 		return append(b, "null"...)
 	}
-	b = append(b, '{')
-	return append(b, '}')
+	return append(b, `{}`...)
 }
 
 // MarshalJSON implements json.Marshaler with ProtoJSON.

@@ -115,6 +115,38 @@ func (e *encoder) always(name string, value []jen.Code) {
 	e.state = stateCertain
 }
 
+// optional records a member that may not have been written.
+func (e *encoder) optional() {
+	if e.state == stateEmpty {
+		e.state = stateMaybe
+	}
+}
+
+// body is the AppendJSON body: nil written as null, the object's
+// statements, and start, the byte after '{', recorded where a separator
+// depends on what was written. The object's closing text is returned
+// appended, not appended and then returned.
+func (e *encoder) body() []jen.Code {
+	end := e.pending.String()
+	e.pending.Reset()
+	body := []jen.Code{jen.If(jen.Id("x").Op("==").Nil()).Block(jen.Return(jen.Append(jen.Id("b"), jen.Lit("null").Op("..."))))}
+	if e.needStart {
+		// Nothing certain was written before a separator that depends:
+		// the first statement appends '{' alone.
+		body = append(body, e.stmts[0], jen.Id("start").Op(":=").Len(jen.Id("b")))
+		body = append(body, e.stmts[1:]...)
+	} else {
+		body = append(body, e.stmts...)
+	}
+	switch len(end) {
+	case 0:
+		return append(body, jen.Return(jen.Id("b")))
+	case 1:
+		return append(body, jen.Return(jen.Append(jen.Id("b"), jen.LitRune(rune(end[0])))))
+	}
+	return append(body, jen.Return(jen.Append(jen.Id("b"), textLit(end).Op("..."))))
+}
+
 // emitEncoders writes AppendJSON and MarshalJSON for every value type.
 func (g *gen) emitEncoders(f *jen.File) {
 	for _, d := range g.pkg.Decls {
@@ -165,17 +197,7 @@ func (g *gen) emitAppendJSON(f *jen.File, st *ir.Struct) {
 		}
 	}
 	e.lit("}")
-	e.flush()
-	body := []jen.Code{jen.If(jen.Id("x").Op("==").Nil()).Block(jen.Return(jen.Append(jen.Id("b"), jen.Lit("null").Op("..."))))}
-	if e.needStart {
-		// start marks the byte after '{', to tell whether a separator is due.
-		first := e.stmts[0]
-		body = append(body, first, jen.Id("start").Op(":=").Len(jen.Id("b")))
-		body = append(body, e.stmts[1:]...)
-	} else {
-		body = append(body, e.stmts...)
-	}
-	body = append(body, jen.Return(jen.Id("b")))
+	body := e.body()
 	f.Line()
 	f.Comment("AppendJSON appends the JSON encoding of x to b: members in schema order, absent")
 	f.Comment("optional members left out, required ones always written.")
@@ -217,9 +239,7 @@ func (g *gen) encodeField(e *encoder, st *ir.Struct, fl *ir.Field) {
 		body := append(e.keyCode(fl.Name), g.appendValue(fl.Type, deref)...)
 		e.add(jen.If(v.Clone().Op("!=").Nil()).Block(body...))
 	}
-	if e.state == stateEmpty {
-		e.state = stateMaybe
-	}
+	e.optional()
 }
 
 func isStructType(t ir.Type) bool {

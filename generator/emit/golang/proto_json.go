@@ -1,8 +1,6 @@
 package golang
 
 import (
-	"slices"
-
 	"github.com/dave/jennifer/jen"
 
 	"github.com/agui-gen/agui-gen/generator/ir"
@@ -131,15 +129,8 @@ func (g *protoGen) jsonValue(t ir.Type, v *jen.Statement) []jen.Code {
 
 func (g *protoGen) emitAppendJSON(f *jen.File, st *ir.Struct) {
 	name := g.decl[st]
-	body := []jen.Code{
-		jen.If(jen.Id("x").Op("==").Nil()).Block(jen.Return(jen.Append(jen.Id("b"), jen.Lit("null").Op("...")))),
-		jen.Id("b").Op("=").Append(jen.Id("b"), jen.LitRune('{')),
-	}
-	// The separator before a member is decided here when it can be: none
-	// before the first member written for sure, one after it; a check of
-	// what was written only where members before may or may not have been.
-	place, checked := noneWritten, false
-	key := func(fl *ir.Field) []jen.Code { return memberKey(jsonKey(fl.WireName()), place, &checked) }
+	e := &encoder{}
+	e.lit("{")
 	done := map[*ir.Oneof]bool{}
 	for _, fl := range st.Fields {
 		if o := fl.Oneof; o != nil {
@@ -147,13 +138,12 @@ func (g *protoGen) emitAppendJSON(f *jen.File, st *ir.Struct) {
 				continue
 			}
 			done[o] = true
-			sw := jen.Switch(jen.Id("v").Op(":=").Id("x").Dot(jenName(o)).Assert(jen.Type())).BlockFunc(func(gr *jen.Group) {
+			e.add(jen.Switch(jen.Id("v").Op(":=").Id("x").Dot(jenName(o)).Assert(jen.Type())).BlockFunc(func(gr *jen.Group) {
 				for _, m := range o.Fields {
-					gr.Case(jen.Op("*").Id(g.wrapper[m])).Block(append(key(m), g.jsonValue(m.Type, jen.Id("v").Dot(g.field[m]))...)...)
+					gr.Case(jen.Op("*").Id(g.wrapper[m])).Block(append(e.keyCode(m.WireName()), g.jsonValue(m.Type, jen.Id("v").Dot(g.field[m]))...)...)
 				}
-			})
-			place = afterOptional(place) // no member of the oneof may be set
-			body = append(body, sw)
+			}))
+			e.optional() // no member of the oneof may be set
 			continue
 		}
 		v := jen.Id("x").Dot(g.field[fl])
@@ -161,19 +151,15 @@ func (g *protoGen) emitAppendJSON(f *jen.File, st *ir.Struct) {
 		if fl.Presence && isScalarLike(fl.Type) {
 			val = jen.Op("*").Add(v.Clone())
 		}
-		write := append(key(fl), g.jsonValue(fl.Type, val)...)
 		if alwaysWritten(fl) {
-			body = append(body, write...)
-			place = written
+			e.always(fl.WireName(), g.jsonValue(fl.Type, val))
 			continue
 		}
-		body = append(body, jen.If(g.setCond(fl, v)).Block(write...))
-		place = afterOptional(place)
+		e.add(jen.If(g.setCond(fl, v)).Block(append(e.keyCode(fl.WireName()), g.jsonValue(fl.Type, val)...)...))
+		e.optional()
 	}
-	if checked {
-		body = slices.Insert(body, 2, jen.Code(jen.Id("start").Op(":=").Len(jen.Id("b"))))
-	}
-	body = append(body, jen.Return(jen.Append(jen.Id("b"), jen.LitRune('}'))))
+	e.lit("}")
+	body := e.body()
 	f.Line()
 	f.Comment("AppendJSON appends the ProtoJSON encoding of x to b.")
 	f.Func().Params(jen.Id("x").Op("*").Id(name)).Id("AppendJSON").Params(jen.Id("b").Index().Byte()).Index().Byte().Block(body...)
@@ -181,37 +167,6 @@ func (g *protoGen) emitAppendJSON(f *jen.File, st *ir.Struct) {
 	f.Comment("MarshalJSON implements json.Marshaler with ProtoJSON.")
 	f.Func().Params(jen.Id("x").Op("*").Id(name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
 		jen.Return(jen.Id("x").Dot("AppendJSON").Call(jen.Nil()), jen.Nil()))
-}
-
-// A member's place in an object: whether members before it were written.
-const (
-	noneWritten  = iota // none was: no separator
-	written             // one was: a separator
-	maybeWritten        // it depends: compare len(b) with start
-)
-
-// memberKey writes a member's key k, and its separator as place calls for;
-// it sets *checked when the separator compares len(b) with start.
-func memberKey(k string, place int, checked *bool) []jen.Code {
-	switch place {
-	case noneWritten:
-		return []jen.Code{jen.Id("b").Op("=").Append(jen.Id("b"), textLit(k).Op("..."))}
-	case written:
-		return []jen.Code{jen.Id("b").Op("=").Append(jen.Id("b"), textLit(","+k).Op("..."))}
-	}
-	*checked = true
-	return []jen.Code{
-		jen.If(jen.Len(jen.Id("b")).Op(">").Id("start")).Block(jen.Id("b").Op("=").Append(jen.Id("b"), jen.LitRune(','))),
-		jen.Id("b").Op("=").Append(jen.Id("b"), textLit(k).Op("...")),
-	}
-}
-
-// afterOptional is the place after a member that may not be written.
-func afterOptional(place int) int {
-	if place == noneWritten {
-		return maybeWritten
-	}
-	return place
 }
 
 func jenName(o *ir.Oneof) string { return naming.Exported(o.Name) }

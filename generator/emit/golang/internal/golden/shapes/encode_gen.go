@@ -26,8 +26,7 @@ func (x *Circle) AppendJSON(b []byte) []byte {
 		b = append(b, `,"fill":`...)
 		b = wire.AppendString(b, string(*x.Fill))
 	}
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -74,8 +73,7 @@ func (x *Polygon) AppendJSON(b []byte) []byte {
 		}
 		b = append(b, ']')
 	}
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -98,8 +96,7 @@ func (x *Point) AppendJSON(b []byte) []byte {
 		b = wire.AppendString(b, *x.ID)
 	}
 	b = wire.AppendMembers(b, x.Extra)
-	b = append(b, '}')
-	return b
+	return append(b, '}')
 }
 
 // MarshalJSON implements json.Marshaler.
