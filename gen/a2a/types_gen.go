@@ -151,6 +151,39 @@ type SendMessageConfiguration struct {
 	ReturnImmediately bool `json:"returnImmediately,omitempty"`
 }
 
+// GetAcceptedOutputModes returns AcceptedOutputModes, or the zero value when x is nil.
+func (x *SendMessageConfiguration) GetAcceptedOutputModes() []string {
+	if x != nil {
+		return x.AcceptedOutputModes
+	}
+	return nil
+}
+
+// GetTaskPushNotificationConfig returns TaskPushNotificationConfig, or the zero value when x is
+// nil.
+func (x *SendMessageConfiguration) GetTaskPushNotificationConfig() *TaskPushNotificationConfig {
+	if x != nil {
+		return x.TaskPushNotificationConfig
+	}
+	return nil
+}
+
+// GetHistoryLength returns *HistoryLength, or the zero value when x or HistoryLength is nil.
+func (x *SendMessageConfiguration) GetHistoryLength() int32 {
+	if x != nil && x.HistoryLength != nil {
+		return *x.HistoryLength
+	}
+	return 0
+}
+
+// GetReturnImmediately returns ReturnImmediately, or the zero value when x is nil.
+func (x *SendMessageConfiguration) GetReturnImmediately() bool {
+	if x != nil {
+		return x.ReturnImmediately
+	}
+	return false
+}
+
 // `Task` is the core unit of action for A2A. It has a current status
 // and when results are created for the task they are stored in the
 // artifact. If there are multiple turns for a task, these are stored in
@@ -183,6 +216,54 @@ type Task struct {
 	Metadata json.RawMessage `json:"metadata,omitempty"`
 }
 
+// GetID returns ID, or the zero value when x is nil.
+func (x *Task) GetID() string {
+	if x != nil {
+		return x.ID
+	}
+	return ""
+}
+
+// GetContextID returns ContextID, or the zero value when x is nil.
+func (x *Task) GetContextID() string {
+	if x != nil {
+		return x.ContextID
+	}
+	return ""
+}
+
+// GetStatus returns Status, or the zero value when x is nil.
+func (x *Task) GetStatus() *TaskStatus {
+	if x != nil {
+		return x.Status
+	}
+	return nil
+}
+
+// GetArtifacts returns Artifacts, or the zero value when x is nil.
+func (x *Task) GetArtifacts() []*Artifact {
+	if x != nil {
+		return x.Artifacts
+	}
+	return nil
+}
+
+// GetHistory returns History, or the zero value when x is nil.
+func (x *Task) GetHistory() []*Message {
+	if x != nil {
+		return x.History
+	}
+	return nil
+}
+
+// GetMetadata returns Metadata, or the zero value when x is nil.
+func (x *Task) GetMetadata() json.RawMessage {
+	if x != nil {
+		return x.Metadata
+	}
+	return nil
+}
+
 // A container for the status of a task
 type TaskStatus struct {
 	// The current state of this task.
@@ -196,6 +277,30 @@ type TaskStatus struct {
 	// ISO 8601 Timestamp when the status was recorded.
 	// Example: "2023-10-27T10:00:00Z"
 	Timestamp *time.Time `json:"timestamp,omitempty"`
+}
+
+// GetState returns State, or the zero value when x is nil.
+func (x *TaskStatus) GetState() TaskState {
+	if x != nil {
+		return x.State
+	}
+	return 0
+}
+
+// GetMessage returns Message, or the zero value when x is nil.
+func (x *TaskStatus) GetMessage() *Message {
+	if x != nil {
+		return x.Message
+	}
+	return nil
+}
+
+// GetTimestamp returns Timestamp, or the zero value when x is nil.
+func (x *TaskStatus) GetTimestamp() *time.Time {
+	if x != nil {
+		return x.Timestamp
+	}
+	return nil
 }
 
 // `Part` represents a container for a section of communication content.
@@ -258,6 +363,70 @@ type PartData struct {
 
 func (*PartData) isPartContent() {}
 
+// GetContent returns Content, or nil when x is nil.
+func (x *Part) GetContent() PartContent {
+	if x != nil {
+		return x.Content
+	}
+	return nil
+}
+
+// GetText returns the Text Content holds, or the zero value when it holds another (or x is nil).
+func (x *Part) GetText() string {
+	if v, ok := x.GetContent().(*PartText); ok {
+		return v.Text
+	}
+	return ""
+}
+
+// GetRaw returns the Raw Content holds, or the zero value when it holds another (or x is nil).
+func (x *Part) GetRaw() []byte {
+	if v, ok := x.GetContent().(*PartRaw); ok {
+		return v.Raw
+	}
+	return nil
+}
+
+// GetURL returns the URL Content holds, or the zero value when it holds another (or x is nil).
+func (x *Part) GetURL() string {
+	if v, ok := x.GetContent().(*PartURL); ok {
+		return v.URL
+	}
+	return ""
+}
+
+// GetData returns the Data Content holds, or the zero value when it holds another (or x is nil).
+func (x *Part) GetData() json.RawMessage {
+	if v, ok := x.GetContent().(*PartData); ok {
+		return v.Data
+	}
+	return nil
+}
+
+// GetMetadata returns Metadata, or the zero value when x is nil.
+func (x *Part) GetMetadata() json.RawMessage {
+	if x != nil {
+		return x.Metadata
+	}
+	return nil
+}
+
+// GetFilename returns Filename, or the zero value when x is nil.
+func (x *Part) GetFilename() string {
+	if x != nil {
+		return x.Filename
+	}
+	return ""
+}
+
+// GetMediaType returns MediaType, or the zero value when x is nil.
+func (x *Part) GetMediaType() string {
+	if x != nil {
+		return x.MediaType
+	}
+	return ""
+}
+
 // `Message` is one unit of communication between client and server. It can be
 // associated with a context and/or a task. For server messages, `context_id` must
 // be provided, and `task_id` only if a task was created. For client messages, both
@@ -297,6 +466,70 @@ type Message struct {
 	ReferenceTaskIDs []string `json:"referenceTaskIds,omitempty"`
 }
 
+// GetMessageID returns MessageID, or the zero value when x is nil.
+func (x *Message) GetMessageID() string {
+	if x != nil {
+		return x.MessageID
+	}
+	return ""
+}
+
+// GetContextID returns ContextID, or the zero value when x is nil.
+func (x *Message) GetContextID() string {
+	if x != nil {
+		return x.ContextID
+	}
+	return ""
+}
+
+// GetTaskID returns TaskID, or the zero value when x is nil.
+func (x *Message) GetTaskID() string {
+	if x != nil {
+		return x.TaskID
+	}
+	return ""
+}
+
+// GetRole returns Role, or the zero value when x is nil.
+func (x *Message) GetRole() Role {
+	if x != nil {
+		return x.Role
+	}
+	return 0
+}
+
+// GetParts returns Parts, or the zero value when x is nil.
+func (x *Message) GetParts() []*Part {
+	if x != nil {
+		return x.Parts
+	}
+	return nil
+}
+
+// GetMetadata returns Metadata, or the zero value when x is nil.
+func (x *Message) GetMetadata() json.RawMessage {
+	if x != nil {
+		return x.Metadata
+	}
+	return nil
+}
+
+// GetExtensions returns Extensions, or the zero value when x is nil.
+func (x *Message) GetExtensions() []string {
+	if x != nil {
+		return x.Extensions
+	}
+	return nil
+}
+
+// GetReferenceTaskIDs returns ReferenceTaskIDs, or the zero value when x is nil.
+func (x *Message) GetReferenceTaskIDs() []string {
+	if x != nil {
+		return x.ReferenceTaskIDs
+	}
+	return nil
+}
+
 // Artifact artifacts represent task outputs.
 type Artifact struct {
 	// Unique identifier (e.g. UUID) for the artifact. It must be unique within a task.
@@ -322,6 +555,54 @@ type Artifact struct {
 	Extensions []string `json:"extensions,omitempty"`
 }
 
+// GetArtifactID returns ArtifactID, or the zero value when x is nil.
+func (x *Artifact) GetArtifactID() string {
+	if x != nil {
+		return x.ArtifactID
+	}
+	return ""
+}
+
+// GetName returns Name, or the zero value when x is nil.
+func (x *Artifact) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+// GetDescription returns Description, or the zero value when x is nil.
+func (x *Artifact) GetDescription() string {
+	if x != nil {
+		return x.Description
+	}
+	return ""
+}
+
+// GetParts returns Parts, or the zero value when x is nil.
+func (x *Artifact) GetParts() []*Part {
+	if x != nil {
+		return x.Parts
+	}
+	return nil
+}
+
+// GetMetadata returns Metadata, or the zero value when x is nil.
+func (x *Artifact) GetMetadata() json.RawMessage {
+	if x != nil {
+		return x.Metadata
+	}
+	return nil
+}
+
+// GetExtensions returns Extensions, or the zero value when x is nil.
+func (x *Artifact) GetExtensions() []string {
+	if x != nil {
+		return x.Extensions
+	}
+	return nil
+}
+
 // An event sent by the agent to notify the client of a change in a task's status.
 type TaskStatusUpdateEvent struct {
 	// The ID of the task that has changed.
@@ -341,6 +622,38 @@ type TaskStatusUpdateEvent struct {
 
 	// Optional. Metadata associated with the task update.
 	Metadata json.RawMessage `json:"metadata,omitempty"`
+}
+
+// GetTaskID returns TaskID, or the zero value when x is nil.
+func (x *TaskStatusUpdateEvent) GetTaskID() string {
+	if x != nil {
+		return x.TaskID
+	}
+	return ""
+}
+
+// GetContextID returns ContextID, or the zero value when x is nil.
+func (x *TaskStatusUpdateEvent) GetContextID() string {
+	if x != nil {
+		return x.ContextID
+	}
+	return ""
+}
+
+// GetStatus returns Status, or the zero value when x is nil.
+func (x *TaskStatusUpdateEvent) GetStatus() *TaskStatus {
+	if x != nil {
+		return x.Status
+	}
+	return nil
+}
+
+// GetMetadata returns Metadata, or the zero value when x is nil.
+func (x *TaskStatusUpdateEvent) GetMetadata() json.RawMessage {
+	if x != nil {
+		return x.Metadata
+	}
+	return nil
 }
 
 // A task delta where an artifact has been generated.
@@ -371,6 +684,54 @@ type TaskArtifactUpdateEvent struct {
 	Metadata json.RawMessage `json:"metadata,omitempty"`
 }
 
+// GetTaskID returns TaskID, or the zero value when x is nil.
+func (x *TaskArtifactUpdateEvent) GetTaskID() string {
+	if x != nil {
+		return x.TaskID
+	}
+	return ""
+}
+
+// GetContextID returns ContextID, or the zero value when x is nil.
+func (x *TaskArtifactUpdateEvent) GetContextID() string {
+	if x != nil {
+		return x.ContextID
+	}
+	return ""
+}
+
+// GetArtifact returns Artifact, or the zero value when x is nil.
+func (x *TaskArtifactUpdateEvent) GetArtifact() *Artifact {
+	if x != nil {
+		return x.Artifact
+	}
+	return nil
+}
+
+// GetAppend returns Append, or the zero value when x is nil.
+func (x *TaskArtifactUpdateEvent) GetAppend() bool {
+	if x != nil {
+		return x.Append
+	}
+	return false
+}
+
+// GetLastChunk returns LastChunk, or the zero value when x is nil.
+func (x *TaskArtifactUpdateEvent) GetLastChunk() bool {
+	if x != nil {
+		return x.LastChunk
+	}
+	return false
+}
+
+// GetMetadata returns Metadata, or the zero value when x is nil.
+func (x *TaskArtifactUpdateEvent) GetMetadata() json.RawMessage {
+	if x != nil {
+		return x.Metadata
+	}
+	return nil
+}
+
 // AuthenticationInfo defines authentication details, used for push notifications.
 type AuthenticationInfo struct {
 	// HTTP Authentication Scheme from the [IANA
@@ -384,6 +745,22 @@ type AuthenticationInfo struct {
 
 	// Push Notification credentials. Format depends on the scheme (e.g., token for Bearer).
 	Credentials string `json:"credentials,omitempty"`
+}
+
+// GetScheme returns Scheme, or the zero value when x is nil.
+func (x *AuthenticationInfo) GetScheme() string {
+	if x != nil {
+		return x.Scheme
+	}
+	return ""
+}
+
+// GetCredentials returns Credentials, or the zero value when x is nil.
+func (x *AuthenticationInfo) GetCredentials() string {
+	if x != nil {
+		return x.Credentials
+	}
+	return ""
 }
 
 // AgentInterface declares a combination of a target URL, transport and protocol version for
@@ -417,6 +794,38 @@ type AgentInterface struct {
 	//
 	// Required.
 	ProtocolVersion string `json:"protocolVersion,omitempty"`
+}
+
+// GetURL returns URL, or the zero value when x is nil.
+func (x *AgentInterface) GetURL() string {
+	if x != nil {
+		return x.URL
+	}
+	return ""
+}
+
+// GetProtocolBinding returns ProtocolBinding, or the zero value when x is nil.
+func (x *AgentInterface) GetProtocolBinding() string {
+	if x != nil {
+		return x.ProtocolBinding
+	}
+	return ""
+}
+
+// GetTenant returns Tenant, or the zero value when x is nil.
+func (x *AgentInterface) GetTenant() string {
+	if x != nil {
+		return x.Tenant
+	}
+	return ""
+}
+
+// GetProtocolVersion returns ProtocolVersion, or the zero value when x is nil.
+func (x *AgentInterface) GetProtocolVersion() string {
+	if x != nil {
+		return x.ProtocolVersion
+	}
+	return ""
 }
 
 // A self-describing manifest for an agent. It provides essential
@@ -495,6 +904,119 @@ type AgentCard struct {
 	IconURL *string `json:"iconUrl,omitempty"`
 }
 
+// GetName returns Name, or the zero value when x is nil.
+func (x *AgentCard) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+// GetDescription returns Description, or the zero value when x is nil.
+func (x *AgentCard) GetDescription() string {
+	if x != nil {
+		return x.Description
+	}
+	return ""
+}
+
+// GetSupportedInterfaces returns SupportedInterfaces, or the zero value when x is nil.
+func (x *AgentCard) GetSupportedInterfaces() []*AgentInterface {
+	if x != nil {
+		return x.SupportedInterfaces
+	}
+	return nil
+}
+
+// GetProvider returns Provider, or the zero value when x is nil.
+func (x *AgentCard) GetProvider() *AgentProvider {
+	if x != nil {
+		return x.Provider
+	}
+	return nil
+}
+
+// GetVersion returns Version, or the zero value when x is nil.
+func (x *AgentCard) GetVersion() string {
+	if x != nil {
+		return x.Version
+	}
+	return ""
+}
+
+// GetDocumentationURL returns *DocumentationURL, or the zero value when x or DocumentationURL is
+// nil.
+func (x *AgentCard) GetDocumentationURL() string {
+	if x != nil && x.DocumentationURL != nil {
+		return *x.DocumentationURL
+	}
+	return ""
+}
+
+// GetCapabilities returns Capabilities, or the zero value when x is nil.
+func (x *AgentCard) GetCapabilities() *AgentCapabilities {
+	if x != nil {
+		return x.Capabilities
+	}
+	return nil
+}
+
+// GetSecuritySchemes returns SecuritySchemes, or the zero value when x is nil.
+func (x *AgentCard) GetSecuritySchemes() map[string]*SecurityScheme {
+	if x != nil {
+		return x.SecuritySchemes
+	}
+	return nil
+}
+
+// GetSecurityRequirements returns SecurityRequirements, or the zero value when x is nil.
+func (x *AgentCard) GetSecurityRequirements() []*SecurityRequirement {
+	if x != nil {
+		return x.SecurityRequirements
+	}
+	return nil
+}
+
+// GetDefaultInputModes returns DefaultInputModes, or the zero value when x is nil.
+func (x *AgentCard) GetDefaultInputModes() []string {
+	if x != nil {
+		return x.DefaultInputModes
+	}
+	return nil
+}
+
+// GetDefaultOutputModes returns DefaultOutputModes, or the zero value when x is nil.
+func (x *AgentCard) GetDefaultOutputModes() []string {
+	if x != nil {
+		return x.DefaultOutputModes
+	}
+	return nil
+}
+
+// GetSkills returns Skills, or the zero value when x is nil.
+func (x *AgentCard) GetSkills() []*AgentSkill {
+	if x != nil {
+		return x.Skills
+	}
+	return nil
+}
+
+// GetSignatures returns Signatures, or the zero value when x is nil.
+func (x *AgentCard) GetSignatures() []*AgentCardSignature {
+	if x != nil {
+		return x.Signatures
+	}
+	return nil
+}
+
+// GetIconURL returns *IconURL, or the zero value when x or IconURL is nil.
+func (x *AgentCard) GetIconURL() string {
+	if x != nil && x.IconURL != nil {
+		return *x.IconURL
+	}
+	return ""
+}
+
 // AgentProvider represents the service provider of an agent.
 type AgentProvider struct {
 	// A URL for the agent provider's website or relevant documentation.
@@ -508,6 +1030,22 @@ type AgentProvider struct {
 	//
 	// Required.
 	Organization string `json:"organization,omitempty"`
+}
+
+// GetURL returns URL, or the zero value when x is nil.
+func (x *AgentProvider) GetURL() string {
+	if x != nil {
+		return x.URL
+	}
+	return ""
+}
+
+// GetOrganization returns Organization, or the zero value when x is nil.
+func (x *AgentProvider) GetOrganization() string {
+	if x != nil {
+		return x.Organization
+	}
+	return ""
 }
 
 // AgentCapabilities defines optional capabilities supported by an agent.
@@ -533,6 +1071,40 @@ type AgentCapabilities struct {
 	ExtendedAgentCard *bool `json:"extendedAgentCard,omitempty"`
 }
 
+// GetStreaming returns *Streaming, or the zero value when x or Streaming is nil.
+func (x *AgentCapabilities) GetStreaming() bool {
+	if x != nil && x.Streaming != nil {
+		return *x.Streaming
+	}
+	return false
+}
+
+// GetPushNotifications returns *PushNotifications, or the zero value when x or PushNotifications
+// is nil.
+func (x *AgentCapabilities) GetPushNotifications() bool {
+	if x != nil && x.PushNotifications != nil {
+		return *x.PushNotifications
+	}
+	return false
+}
+
+// GetExtensions returns Extensions, or the zero value when x is nil.
+func (x *AgentCapabilities) GetExtensions() []*AgentExtension {
+	if x != nil {
+		return x.Extensions
+	}
+	return nil
+}
+
+// GetExtendedAgentCard returns *ExtendedAgentCard, or the zero value when x or ExtendedAgentCard
+// is nil.
+func (x *AgentCapabilities) GetExtendedAgentCard() bool {
+	if x != nil && x.ExtendedAgentCard != nil {
+		return *x.ExtendedAgentCard
+	}
+	return false
+}
+
 // A declaration of a protocol extension supported by an Agent.
 type AgentExtension struct {
 	// The unique URI identifying the extension.
@@ -546,6 +1118,38 @@ type AgentExtension struct {
 
 	// Optional. Extension-specific configuration parameters.
 	Params json.RawMessage `json:"params,omitempty"`
+}
+
+// GetURI returns URI, or the zero value when x is nil.
+func (x *AgentExtension) GetURI() string {
+	if x != nil {
+		return x.URI
+	}
+	return ""
+}
+
+// GetDescription returns Description, or the zero value when x is nil.
+func (x *AgentExtension) GetDescription() string {
+	if x != nil {
+		return x.Description
+	}
+	return ""
+}
+
+// GetRequired returns Required, or the zero value when x is nil.
+func (x *AgentExtension) GetRequired() bool {
+	if x != nil {
+		return x.Required
+	}
+	return false
+}
+
+// GetParams returns Params, or the zero value when x is nil.
+func (x *AgentExtension) GetParams() json.RawMessage {
+	if x != nil {
+		return x.Params
+	}
+	return nil
 }
 
 // AgentSkill represents a distinct capability or function that an agent can perform.
@@ -583,6 +1187,70 @@ type AgentSkill struct {
 	SecurityRequirements []*SecurityRequirement `json:"securityRequirements,omitempty"`
 }
 
+// GetID returns ID, or the zero value when x is nil.
+func (x *AgentSkill) GetID() string {
+	if x != nil {
+		return x.ID
+	}
+	return ""
+}
+
+// GetName returns Name, or the zero value when x is nil.
+func (x *AgentSkill) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+// GetDescription returns Description, or the zero value when x is nil.
+func (x *AgentSkill) GetDescription() string {
+	if x != nil {
+		return x.Description
+	}
+	return ""
+}
+
+// GetTags returns Tags, or the zero value when x is nil.
+func (x *AgentSkill) GetTags() []string {
+	if x != nil {
+		return x.Tags
+	}
+	return nil
+}
+
+// GetExamples returns Examples, or the zero value when x is nil.
+func (x *AgentSkill) GetExamples() []string {
+	if x != nil {
+		return x.Examples
+	}
+	return nil
+}
+
+// GetInputModes returns InputModes, or the zero value when x is nil.
+func (x *AgentSkill) GetInputModes() []string {
+	if x != nil {
+		return x.InputModes
+	}
+	return nil
+}
+
+// GetOutputModes returns OutputModes, or the zero value when x is nil.
+func (x *AgentSkill) GetOutputModes() []string {
+	if x != nil {
+		return x.OutputModes
+	}
+	return nil
+}
+
+// GetSecurityRequirements returns SecurityRequirements, or the zero value when x is nil.
+func (x *AgentSkill) GetSecurityRequirements() []*SecurityRequirement {
+	if x != nil {
+		return x.SecurityRequirements
+	}
+	return nil
+}
+
 // AgentCardSignature represents a JWS signature of an AgentCard.
 // This follows the JSON format of an RFC 7515 JSON Web Signature (JWS).
 type AgentCardSignature struct {
@@ -599,6 +1267,30 @@ type AgentCardSignature struct {
 
 	// The unprotected JWS header values.
 	Header json.RawMessage `json:"header,omitempty"`
+}
+
+// GetProtected returns Protected, or the zero value when x is nil.
+func (x *AgentCardSignature) GetProtected() string {
+	if x != nil {
+		return x.Protected
+	}
+	return ""
+}
+
+// GetSignature returns Signature, or the zero value when x is nil.
+func (x *AgentCardSignature) GetSignature() string {
+	if x != nil {
+		return x.Signature
+	}
+	return ""
+}
+
+// GetHeader returns Header, or the zero value when x is nil.
+func (x *AgentCardSignature) GetHeader() json.RawMessage {
+	if x != nil {
+		return x.Header
+	}
+	return nil
 }
 
 // A container associating a push notification configuration with a specific task.
@@ -626,6 +1318,54 @@ type TaskPushNotificationConfig struct {
 	Authentication *AuthenticationInfo `json:"authentication,omitempty"`
 }
 
+// GetTenant returns Tenant, or the zero value when x is nil.
+func (x *TaskPushNotificationConfig) GetTenant() string {
+	if x != nil {
+		return x.Tenant
+	}
+	return ""
+}
+
+// GetID returns ID, or the zero value when x is nil.
+func (x *TaskPushNotificationConfig) GetID() string {
+	if x != nil {
+		return x.ID
+	}
+	return ""
+}
+
+// GetTaskID returns TaskID, or the zero value when x is nil.
+func (x *TaskPushNotificationConfig) GetTaskID() string {
+	if x != nil {
+		return x.TaskID
+	}
+	return ""
+}
+
+// GetURL returns URL, or the zero value when x is nil.
+func (x *TaskPushNotificationConfig) GetURL() string {
+	if x != nil {
+		return x.URL
+	}
+	return ""
+}
+
+// GetToken returns Token, or the zero value when x is nil.
+func (x *TaskPushNotificationConfig) GetToken() string {
+	if x != nil {
+		return x.Token
+	}
+	return ""
+}
+
+// GetAuthentication returns Authentication, or the zero value when x is nil.
+func (x *TaskPushNotificationConfig) GetAuthentication() *AuthenticationInfo {
+	if x != nil {
+		return x.Authentication
+	}
+	return nil
+}
+
 // protolint:disable REPEATED_FIELD_NAMES_PLURALIZED
 // A list of strings.
 type StringList struct {
@@ -633,10 +1373,26 @@ type StringList struct {
 	List []string `json:"list,omitempty"`
 }
 
+// GetList returns List, or the zero value when x is nil.
+func (x *StringList) GetList() []string {
+	if x != nil {
+		return x.List
+	}
+	return nil
+}
+
 // SecurityRequirement defines the security requirements for an agent.
 type SecurityRequirement struct {
 	// A map of security schemes to the required scopes.
 	Schemes map[string]*StringList `json:"schemes,omitempty"`
+}
+
+// GetSchemes returns Schemes, or the zero value when x is nil.
+func (x *SecurityRequirement) GetSchemes() map[string]*StringList {
+	if x != nil {
+		return x.Schemes
+	}
+	return nil
 }
 
 // SecurityScheme defines a security scheme that can be used to secure an agent's endpoints.
@@ -697,6 +1453,59 @@ type SecuritySchemeMTLSSecurityScheme struct {
 
 func (*SecuritySchemeMTLSSecurityScheme) isSecuritySchemeScheme() {}
 
+// GetScheme returns Scheme, or nil when x is nil.
+func (x *SecurityScheme) GetScheme() SecuritySchemeScheme {
+	if x != nil {
+		return x.Scheme
+	}
+	return nil
+}
+
+// GetAPIKeySecurityScheme returns the APIKeySecurityScheme Scheme holds, or the zero value when it
+// holds another (or x is nil).
+func (x *SecurityScheme) GetAPIKeySecurityScheme() *APIKeySecurityScheme {
+	if v, ok := x.GetScheme().(*SecuritySchemeAPIKeySecurityScheme); ok {
+		return v.APIKeySecurityScheme
+	}
+	return nil
+}
+
+// GetHTTPAuthSecurityScheme returns the HTTPAuthSecurityScheme Scheme holds, or the zero value
+// when it holds another (or x is nil).
+func (x *SecurityScheme) GetHTTPAuthSecurityScheme() *HTTPAuthSecurityScheme {
+	if v, ok := x.GetScheme().(*SecuritySchemeHTTPAuthSecurityScheme); ok {
+		return v.HTTPAuthSecurityScheme
+	}
+	return nil
+}
+
+// GetOAuth2SecurityScheme returns the OAuth2SecurityScheme Scheme holds, or the zero value when it
+// holds another (or x is nil).
+func (x *SecurityScheme) GetOAuth2SecurityScheme() *OAuth2SecurityScheme {
+	if v, ok := x.GetScheme().(*SecuritySchemeOAuth2SecurityScheme); ok {
+		return v.OAuth2SecurityScheme
+	}
+	return nil
+}
+
+// GetOpenIDConnectSecurityScheme returns the OpenIDConnectSecurityScheme Scheme holds, or the zero
+// value when it holds another (or x is nil).
+func (x *SecurityScheme) GetOpenIDConnectSecurityScheme() *OpenIDConnectSecurityScheme {
+	if v, ok := x.GetScheme().(*SecuritySchemeOpenIDConnectSecurityScheme); ok {
+		return v.OpenIDConnectSecurityScheme
+	}
+	return nil
+}
+
+// GetMTLSSecurityScheme returns the MTLSSecurityScheme Scheme holds, or the zero value when it
+// holds another (or x is nil).
+func (x *SecurityScheme) GetMTLSSecurityScheme() *MutualTLSSecurityScheme {
+	if v, ok := x.GetScheme().(*SecuritySchemeMTLSSecurityScheme); ok {
+		return v.MTLSSecurityScheme
+	}
+	return nil
+}
+
 // APIKeySecurityScheme defines a security scheme using an API key.
 type APIKeySecurityScheme struct {
 	// An optional description for the security scheme.
@@ -711,6 +1520,30 @@ type APIKeySecurityScheme struct {
 	//
 	// Required.
 	Name string `json:"name,omitempty"`
+}
+
+// GetDescription returns Description, or the zero value when x is nil.
+func (x *APIKeySecurityScheme) GetDescription() string {
+	if x != nil {
+		return x.Description
+	}
+	return ""
+}
+
+// GetLocation returns Location, or the zero value when x is nil.
+func (x *APIKeySecurityScheme) GetLocation() string {
+	if x != nil {
+		return x.Location
+	}
+	return ""
+}
+
+// GetName returns Name, or the zero value when x is nil.
+func (x *APIKeySecurityScheme) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
 }
 
 // HTTPAuthSecurityScheme defines a security scheme using HTTP authentication.
@@ -730,6 +1563,30 @@ type HTTPAuthSecurityScheme struct {
 	BearerFormat string `json:"bearerFormat,omitempty"`
 }
 
+// GetDescription returns Description, or the zero value when x is nil.
+func (x *HTTPAuthSecurityScheme) GetDescription() string {
+	if x != nil {
+		return x.Description
+	}
+	return ""
+}
+
+// GetScheme returns Scheme, or the zero value when x is nil.
+func (x *HTTPAuthSecurityScheme) GetScheme() string {
+	if x != nil {
+		return x.Scheme
+	}
+	return ""
+}
+
+// GetBearerFormat returns BearerFormat, or the zero value when x is nil.
+func (x *HTTPAuthSecurityScheme) GetBearerFormat() string {
+	if x != nil {
+		return x.BearerFormat
+	}
+	return ""
+}
+
 // OAuth2SecurityScheme defines a security scheme using OAuth 2.0.
 type OAuth2SecurityScheme struct {
 	// An optional description for the security scheme.
@@ -746,6 +1603,30 @@ type OAuth2SecurityScheme struct {
 	OAuth2MetadataURL string `json:"oauth2MetadataUrl,omitempty"`
 }
 
+// GetDescription returns Description, or the zero value when x is nil.
+func (x *OAuth2SecurityScheme) GetDescription() string {
+	if x != nil {
+		return x.Description
+	}
+	return ""
+}
+
+// GetFlows returns Flows, or the zero value when x is nil.
+func (x *OAuth2SecurityScheme) GetFlows() *OAuthFlows {
+	if x != nil {
+		return x.Flows
+	}
+	return nil
+}
+
+// GetOAuth2MetadataURL returns OAuth2MetadataURL, or the zero value when x is nil.
+func (x *OAuth2SecurityScheme) GetOAuth2MetadataURL() string {
+	if x != nil {
+		return x.OAuth2MetadataURL
+	}
+	return ""
+}
+
 // OpenIDConnectSecurityScheme defines a security scheme using OpenID Connect.
 type OpenIDConnectSecurityScheme struct {
 	// An optional description for the security scheme.
@@ -758,10 +1639,34 @@ type OpenIDConnectSecurityScheme struct {
 	OpenIDConnectURL string `json:"openIdConnectUrl,omitempty"`
 }
 
+// GetDescription returns Description, or the zero value when x is nil.
+func (x *OpenIDConnectSecurityScheme) GetDescription() string {
+	if x != nil {
+		return x.Description
+	}
+	return ""
+}
+
+// GetOpenIDConnectURL returns OpenIDConnectURL, or the zero value when x is nil.
+func (x *OpenIDConnectSecurityScheme) GetOpenIDConnectURL() string {
+	if x != nil {
+		return x.OpenIDConnectURL
+	}
+	return ""
+}
+
 // MutualTLSSecurityScheme defines a security scheme using mTLS authentication.
 type MutualTLSSecurityScheme struct {
 	// An optional description for the security scheme.
 	Description string `json:"description,omitempty"`
+}
+
+// GetDescription returns Description, or the zero value when x is nil.
+func (x *MutualTLSSecurityScheme) GetDescription() string {
+	if x != nil {
+		return x.Description
+	}
+	return ""
 }
 
 // OAuthFlows defines the configuration for the supported OAuth 2.0 flows.
@@ -824,6 +1729,59 @@ type OAuthFlowsDeviceCode struct {
 
 func (*OAuthFlowsDeviceCode) isOAuthFlowsFlow() {}
 
+// GetFlow returns Flow, or nil when x is nil.
+func (x *OAuthFlows) GetFlow() OAuthFlowsFlow {
+	if x != nil {
+		return x.Flow
+	}
+	return nil
+}
+
+// GetAuthorizationCode returns the AuthorizationCode Flow holds, or the zero value when it holds
+// another (or x is nil).
+func (x *OAuthFlows) GetAuthorizationCode() *AuthorizationCodeOAuthFlow {
+	if v, ok := x.GetFlow().(*OAuthFlowsAuthorizationCode); ok {
+		return v.AuthorizationCode
+	}
+	return nil
+}
+
+// GetClientCredentials returns the ClientCredentials Flow holds, or the zero value when it holds
+// another (or x is nil).
+func (x *OAuthFlows) GetClientCredentials() *ClientCredentialsOAuthFlow {
+	if v, ok := x.GetFlow().(*OAuthFlowsClientCredentials); ok {
+		return v.ClientCredentials
+	}
+	return nil
+}
+
+// GetImplicit returns the Implicit Flow holds, or the zero value when it holds another (or x is
+// nil).
+func (x *OAuthFlows) GetImplicit() *ImplicitOAuthFlow {
+	if v, ok := x.GetFlow().(*OAuthFlowsImplicit); ok {
+		return v.Implicit
+	}
+	return nil
+}
+
+// GetPassword returns the Password Flow holds, or the zero value when it holds another (or x is
+// nil).
+func (x *OAuthFlows) GetPassword() *PasswordOAuthFlow {
+	if v, ok := x.GetFlow().(*OAuthFlowsPassword); ok {
+		return v.Password
+	}
+	return nil
+}
+
+// GetDeviceCode returns the DeviceCode Flow holds, or the zero value when it holds another (or x
+// is nil).
+func (x *OAuthFlows) GetDeviceCode() *DeviceCodeOAuthFlow {
+	if v, ok := x.GetFlow().(*OAuthFlowsDeviceCode); ok {
+		return v.DeviceCode
+	}
+	return nil
+}
+
 // AuthorizationCodeOAuthFlow defines configuration details for the OAuth 2.0 Authorization Code flow.
 type AuthorizationCodeOAuthFlow struct {
 	// The authorization URL to be used for this flow.
@@ -849,6 +1807,46 @@ type AuthorizationCodeOAuthFlow struct {
 	PkceRequired bool `json:"pkceRequired,omitempty"`
 }
 
+// GetAuthorizationURL returns AuthorizationURL, or the zero value when x is nil.
+func (x *AuthorizationCodeOAuthFlow) GetAuthorizationURL() string {
+	if x != nil {
+		return x.AuthorizationURL
+	}
+	return ""
+}
+
+// GetTokenURL returns TokenURL, or the zero value when x is nil.
+func (x *AuthorizationCodeOAuthFlow) GetTokenURL() string {
+	if x != nil {
+		return x.TokenURL
+	}
+	return ""
+}
+
+// GetRefreshURL returns RefreshURL, or the zero value when x is nil.
+func (x *AuthorizationCodeOAuthFlow) GetRefreshURL() string {
+	if x != nil {
+		return x.RefreshURL
+	}
+	return ""
+}
+
+// GetScopes returns Scopes, or the zero value when x is nil.
+func (x *AuthorizationCodeOAuthFlow) GetScopes() map[string]string {
+	if x != nil {
+		return x.Scopes
+	}
+	return nil
+}
+
+// GetPkceRequired returns PkceRequired, or the zero value when x is nil.
+func (x *AuthorizationCodeOAuthFlow) GetPkceRequired() bool {
+	if x != nil {
+		return x.PkceRequired
+	}
+	return false
+}
+
 // ClientCredentialsOAuthFlow defines configuration details for the OAuth 2.0 Client Credentials flow.
 type ClientCredentialsOAuthFlow struct {
 	// The token URL to be used for this flow.
@@ -863,6 +1861,30 @@ type ClientCredentialsOAuthFlow struct {
 	//
 	// Required.
 	Scopes map[string]string `json:"scopes,omitempty"`
+}
+
+// GetTokenURL returns TokenURL, or the zero value when x is nil.
+func (x *ClientCredentialsOAuthFlow) GetTokenURL() string {
+	if x != nil {
+		return x.TokenURL
+	}
+	return ""
+}
+
+// GetRefreshURL returns RefreshURL, or the zero value when x is nil.
+func (x *ClientCredentialsOAuthFlow) GetRefreshURL() string {
+	if x != nil {
+		return x.RefreshURL
+	}
+	return ""
+}
+
+// GetScopes returns Scopes, or the zero value when x is nil.
+func (x *ClientCredentialsOAuthFlow) GetScopes() map[string]string {
+	if x != nil {
+		return x.Scopes
+	}
+	return nil
 }
 
 // Deprecated: Use Authorization Code + PKCE instead.
@@ -880,6 +1902,30 @@ type ImplicitOAuthFlow struct {
 	Scopes map[string]string `json:"scopes,omitempty"`
 }
 
+// GetAuthorizationURL returns AuthorizationURL, or the zero value when x is nil.
+func (x *ImplicitOAuthFlow) GetAuthorizationURL() string {
+	if x != nil {
+		return x.AuthorizationURL
+	}
+	return ""
+}
+
+// GetRefreshURL returns RefreshURL, or the zero value when x is nil.
+func (x *ImplicitOAuthFlow) GetRefreshURL() string {
+	if x != nil {
+		return x.RefreshURL
+	}
+	return ""
+}
+
+// GetScopes returns Scopes, or the zero value when x is nil.
+func (x *ImplicitOAuthFlow) GetScopes() map[string]string {
+	if x != nil {
+		return x.Scopes
+	}
+	return nil
+}
+
 // Deprecated: Use Authorization Code + PKCE or Device Code.
 type PasswordOAuthFlow struct {
 	// The token URL to be used for this flow. This MUST be in the form of a URL.
@@ -893,6 +1939,30 @@ type PasswordOAuthFlow struct {
 	// The available scopes for the OAuth2 security scheme. A map between the
 	// scope name and a short description for it. The map MAY be empty.
 	Scopes map[string]string `json:"scopes,omitempty"`
+}
+
+// GetTokenURL returns TokenURL, or the zero value when x is nil.
+func (x *PasswordOAuthFlow) GetTokenURL() string {
+	if x != nil {
+		return x.TokenURL
+	}
+	return ""
+}
+
+// GetRefreshURL returns RefreshURL, or the zero value when x is nil.
+func (x *PasswordOAuthFlow) GetRefreshURL() string {
+	if x != nil {
+		return x.RefreshURL
+	}
+	return ""
+}
+
+// GetScopes returns Scopes, or the zero value when x is nil.
+func (x *PasswordOAuthFlow) GetScopes() map[string]string {
+	if x != nil {
+		return x.Scopes
+	}
+	return nil
 }
 
 // DeviceCodeOAuthFlow defines configuration details for the OAuth 2.0 Device Code flow (RFC 8628).
@@ -918,6 +1988,38 @@ type DeviceCodeOAuthFlow struct {
 	Scopes map[string]string `json:"scopes,omitempty"`
 }
 
+// GetDeviceAuthorizationURL returns DeviceAuthorizationURL, or the zero value when x is nil.
+func (x *DeviceCodeOAuthFlow) GetDeviceAuthorizationURL() string {
+	if x != nil {
+		return x.DeviceAuthorizationURL
+	}
+	return ""
+}
+
+// GetTokenURL returns TokenURL, or the zero value when x is nil.
+func (x *DeviceCodeOAuthFlow) GetTokenURL() string {
+	if x != nil {
+		return x.TokenURL
+	}
+	return ""
+}
+
+// GetRefreshURL returns RefreshURL, or the zero value when x is nil.
+func (x *DeviceCodeOAuthFlow) GetRefreshURL() string {
+	if x != nil {
+		return x.RefreshURL
+	}
+	return ""
+}
+
+// GetScopes returns Scopes, or the zero value when x is nil.
+func (x *DeviceCodeOAuthFlow) GetScopes() map[string]string {
+	if x != nil {
+		return x.Scopes
+	}
+	return nil
+}
+
 // SendMessageRequest represents a request for the `SendMessage` method.
 type SendMessageRequest struct {
 	// Optional. Opaque routing identifier. Must match the `tenant` value from
@@ -934,6 +2036,38 @@ type SendMessageRequest struct {
 
 	// A flexible key-value map for passing additional context or parameters.
 	Metadata json.RawMessage `json:"metadata,omitempty"`
+}
+
+// GetTenant returns Tenant, or the zero value when x is nil.
+func (x *SendMessageRequest) GetTenant() string {
+	if x != nil {
+		return x.Tenant
+	}
+	return ""
+}
+
+// GetMessage returns Message, or the zero value when x is nil.
+func (x *SendMessageRequest) GetMessage() *Message {
+	if x != nil {
+		return x.Message
+	}
+	return nil
+}
+
+// GetConfiguration returns Configuration, or the zero value when x is nil.
+func (x *SendMessageRequest) GetConfiguration() *SendMessageConfiguration {
+	if x != nil {
+		return x.Configuration
+	}
+	return nil
+}
+
+// GetMetadata returns Metadata, or the zero value when x is nil.
+func (x *SendMessageRequest) GetMetadata() json.RawMessage {
+	if x != nil {
+		return x.Metadata
+	}
+	return nil
 }
 
 // GetTaskRequest represents a request for the `GetTask` method.
@@ -954,6 +2088,30 @@ type GetTaskRequest struct {
 	//
 	// Nil means unset, which differs from the zero value.
 	HistoryLength *int32 `json:"historyLength,omitempty"`
+}
+
+// GetTenant returns Tenant, or the zero value when x is nil.
+func (x *GetTaskRequest) GetTenant() string {
+	if x != nil {
+		return x.Tenant
+	}
+	return ""
+}
+
+// GetID returns ID, or the zero value when x is nil.
+func (x *GetTaskRequest) GetID() string {
+	if x != nil {
+		return x.ID
+	}
+	return ""
+}
+
+// GetHistoryLength returns *HistoryLength, or the zero value when x or HistoryLength is nil.
+func (x *GetTaskRequest) GetHistoryLength() int32 {
+	if x != nil && x.HistoryLength != nil {
+		return *x.HistoryLength
+	}
+	return 0
 }
 
 // ListTasksRequest parameters for listing tasks with optional filtering criteria.
@@ -998,6 +2156,71 @@ type ListTasksRequest struct {
 	IncludeArtifacts *bool `json:"includeArtifacts,omitempty"`
 }
 
+// GetTenant returns Tenant, or the zero value when x is nil.
+func (x *ListTasksRequest) GetTenant() string {
+	if x != nil {
+		return x.Tenant
+	}
+	return ""
+}
+
+// GetContextID returns ContextID, or the zero value when x is nil.
+func (x *ListTasksRequest) GetContextID() string {
+	if x != nil {
+		return x.ContextID
+	}
+	return ""
+}
+
+// GetStatus returns Status, or the zero value when x is nil.
+func (x *ListTasksRequest) GetStatus() TaskState {
+	if x != nil {
+		return x.Status
+	}
+	return 0
+}
+
+// GetPageSize returns *PageSize, or the zero value when x or PageSize is nil.
+func (x *ListTasksRequest) GetPageSize() int32 {
+	if x != nil && x.PageSize != nil {
+		return *x.PageSize
+	}
+	return 0
+}
+
+// GetPageToken returns PageToken, or the zero value when x is nil.
+func (x *ListTasksRequest) GetPageToken() string {
+	if x != nil {
+		return x.PageToken
+	}
+	return ""
+}
+
+// GetHistoryLength returns *HistoryLength, or the zero value when x or HistoryLength is nil.
+func (x *ListTasksRequest) GetHistoryLength() int32 {
+	if x != nil && x.HistoryLength != nil {
+		return *x.HistoryLength
+	}
+	return 0
+}
+
+// GetStatusTimestampAfter returns StatusTimestampAfter, or the zero value when x is nil.
+func (x *ListTasksRequest) GetStatusTimestampAfter() *time.Time {
+	if x != nil {
+		return x.StatusTimestampAfter
+	}
+	return nil
+}
+
+// GetIncludeArtifacts returns *IncludeArtifacts, or the zero value when x or IncludeArtifacts is
+// nil.
+func (x *ListTasksRequest) GetIncludeArtifacts() bool {
+	if x != nil && x.IncludeArtifacts != nil {
+		return *x.IncludeArtifacts
+	}
+	return false
+}
+
 // Result object for `ListTasks` method containing an array of tasks and pagination information.
 type ListTasksResponse struct {
 	// Array of tasks matching the specified criteria.
@@ -1021,6 +2244,38 @@ type ListTasksResponse struct {
 	TotalSize int32 `json:"totalSize,omitempty"`
 }
 
+// GetTasks returns Tasks, or the zero value when x is nil.
+func (x *ListTasksResponse) GetTasks() []*Task {
+	if x != nil {
+		return x.Tasks
+	}
+	return nil
+}
+
+// GetNextPageToken returns NextPageToken, or the zero value when x is nil.
+func (x *ListTasksResponse) GetNextPageToken() string {
+	if x != nil {
+		return x.NextPageToken
+	}
+	return ""
+}
+
+// GetPageSize returns PageSize, or the zero value when x is nil.
+func (x *ListTasksResponse) GetPageSize() int32 {
+	if x != nil {
+		return x.PageSize
+	}
+	return 0
+}
+
+// GetTotalSize returns TotalSize, or the zero value when x is nil.
+func (x *ListTasksResponse) GetTotalSize() int32 {
+	if x != nil {
+		return x.TotalSize
+	}
+	return 0
+}
+
 // CancelTaskRequest represents a request for the `CancelTask` method.
 type CancelTaskRequest struct {
 	// Optional. Opaque routing identifier. Must match the `tenant` value from
@@ -1034,6 +2289,30 @@ type CancelTaskRequest struct {
 
 	// A flexible key-value map for passing additional context or parameters.
 	Metadata json.RawMessage `json:"metadata,omitempty"`
+}
+
+// GetTenant returns Tenant, or the zero value when x is nil.
+func (x *CancelTaskRequest) GetTenant() string {
+	if x != nil {
+		return x.Tenant
+	}
+	return ""
+}
+
+// GetID returns ID, or the zero value when x is nil.
+func (x *CancelTaskRequest) GetID() string {
+	if x != nil {
+		return x.ID
+	}
+	return ""
+}
+
+// GetMetadata returns Metadata, or the zero value when x is nil.
+func (x *CancelTaskRequest) GetMetadata() json.RawMessage {
+	if x != nil {
+		return x.Metadata
+	}
+	return nil
 }
 
 // GetTaskPushNotificationConfigRequest represents a request for the `GetTaskPushNotificationConfig`
@@ -1054,6 +2333,30 @@ type GetTaskPushNotificationConfigRequest struct {
 	ID string `json:"id,omitempty"`
 }
 
+// GetTenant returns Tenant, or the zero value when x is nil.
+func (x *GetTaskPushNotificationConfigRequest) GetTenant() string {
+	if x != nil {
+		return x.Tenant
+	}
+	return ""
+}
+
+// GetTaskID returns TaskID, or the zero value when x is nil.
+func (x *GetTaskPushNotificationConfigRequest) GetTaskID() string {
+	if x != nil {
+		return x.TaskID
+	}
+	return ""
+}
+
+// GetID returns ID, or the zero value when x is nil.
+func (x *GetTaskPushNotificationConfigRequest) GetID() string {
+	if x != nil {
+		return x.ID
+	}
+	return ""
+}
+
 // DeleteTaskPushNotificationConfigRequest represents a request for the
 // `DeleteTaskPushNotificationConfig` method.
 type DeleteTaskPushNotificationConfigRequest struct {
@@ -1072,6 +2375,30 @@ type DeleteTaskPushNotificationConfigRequest struct {
 	ID string `json:"id,omitempty"`
 }
 
+// GetTenant returns Tenant, or the zero value when x is nil.
+func (x *DeleteTaskPushNotificationConfigRequest) GetTenant() string {
+	if x != nil {
+		return x.Tenant
+	}
+	return ""
+}
+
+// GetTaskID returns TaskID, or the zero value when x is nil.
+func (x *DeleteTaskPushNotificationConfigRequest) GetTaskID() string {
+	if x != nil {
+		return x.TaskID
+	}
+	return ""
+}
+
+// GetID returns ID, or the zero value when x is nil.
+func (x *DeleteTaskPushNotificationConfigRequest) GetID() string {
+	if x != nil {
+		return x.ID
+	}
+	return ""
+}
+
 // SubscribeToTaskRequest represents a request for the `SubscribeToTask` method.
 type SubscribeToTaskRequest struct {
 	// Optional. Opaque routing identifier. Must match the `tenant` value from
@@ -1082,6 +2409,22 @@ type SubscribeToTaskRequest struct {
 	//
 	// Required.
 	ID string `json:"id,omitempty"`
+}
+
+// GetTenant returns Tenant, or the zero value when x is nil.
+func (x *SubscribeToTaskRequest) GetTenant() string {
+	if x != nil {
+		return x.Tenant
+	}
+	return ""
+}
+
+// GetID returns ID, or the zero value when x is nil.
+func (x *SubscribeToTaskRequest) GetID() string {
+	if x != nil {
+		return x.ID
+	}
+	return ""
 }
 
 // ListTaskPushNotificationConfigsRequest represents a request for the
@@ -1103,11 +2446,51 @@ type ListTaskPushNotificationConfigsRequest struct {
 	PageToken string `json:"pageToken,omitempty"`
 }
 
+// GetTenant returns Tenant, or the zero value when x is nil.
+func (x *ListTaskPushNotificationConfigsRequest) GetTenant() string {
+	if x != nil {
+		return x.Tenant
+	}
+	return ""
+}
+
+// GetTaskID returns TaskID, or the zero value when x is nil.
+func (x *ListTaskPushNotificationConfigsRequest) GetTaskID() string {
+	if x != nil {
+		return x.TaskID
+	}
+	return ""
+}
+
+// GetPageSize returns PageSize, or the zero value when x is nil.
+func (x *ListTaskPushNotificationConfigsRequest) GetPageSize() int32 {
+	if x != nil {
+		return x.PageSize
+	}
+	return 0
+}
+
+// GetPageToken returns PageToken, or the zero value when x is nil.
+func (x *ListTaskPushNotificationConfigsRequest) GetPageToken() string {
+	if x != nil {
+		return x.PageToken
+	}
+	return ""
+}
+
 // GetExtendedAgentCardRequest represents a request for the `GetExtendedAgentCard` method.
 type GetExtendedAgentCardRequest struct {
 	// Optional. Opaque routing identifier. Must match the `tenant` value from
 	// the selected `AgentInterface` in the Agent Card when that field is set.
 	Tenant string `json:"tenant,omitempty"`
+}
+
+// GetTenant returns Tenant, or the zero value when x is nil.
+func (x *GetExtendedAgentCardRequest) GetTenant() string {
+	if x != nil {
+		return x.Tenant
+	}
+	return ""
 }
 
 // SendMessageResponse represents the response for the `SendMessage` method.
@@ -1140,6 +2523,31 @@ type SendMessageResponseMessage struct {
 }
 
 func (*SendMessageResponseMessage) isSendMessageResponsePayload() {}
+
+// GetPayload returns Payload, or nil when x is nil.
+func (x *SendMessageResponse) GetPayload() SendMessageResponsePayload {
+	if x != nil {
+		return x.Payload
+	}
+	return nil
+}
+
+// GetTask returns the Task Payload holds, or the zero value when it holds another (or x is nil).
+func (x *SendMessageResponse) GetTask() *Task {
+	if v, ok := x.GetPayload().(*SendMessageResponseTask); ok {
+		return v.Task
+	}
+	return nil
+}
+
+// GetMessage returns the Message Payload holds, or the zero value when it holds another (or x is
+// nil).
+func (x *SendMessageResponse) GetMessage() *Message {
+	if v, ok := x.GetPayload().(*SendMessageResponseMessage); ok {
+		return v.Message
+	}
+	return nil
+}
 
 // A wrapper object used in streaming operations to encapsulate different types of response data.
 type StreamResponse struct {
@@ -1190,6 +2598,49 @@ type StreamResponseArtifactUpdate struct {
 
 func (*StreamResponseArtifactUpdate) isStreamResponsePayload() {}
 
+// GetPayload returns Payload, or nil when x is nil.
+func (x *StreamResponse) GetPayload() StreamResponsePayload {
+	if x != nil {
+		return x.Payload
+	}
+	return nil
+}
+
+// GetTask returns the Task Payload holds, or the zero value when it holds another (or x is nil).
+func (x *StreamResponse) GetTask() *Task {
+	if v, ok := x.GetPayload().(*StreamResponseTask); ok {
+		return v.Task
+	}
+	return nil
+}
+
+// GetMessage returns the Message Payload holds, or the zero value when it holds another (or x is
+// nil).
+func (x *StreamResponse) GetMessage() *Message {
+	if v, ok := x.GetPayload().(*StreamResponseMessage); ok {
+		return v.Message
+	}
+	return nil
+}
+
+// GetStatusUpdate returns the StatusUpdate Payload holds, or the zero value when it holds another
+// (or x is nil).
+func (x *StreamResponse) GetStatusUpdate() *TaskStatusUpdateEvent {
+	if v, ok := x.GetPayload().(*StreamResponseStatusUpdate); ok {
+		return v.StatusUpdate
+	}
+	return nil
+}
+
+// GetArtifactUpdate returns the ArtifactUpdate Payload holds, or the zero value when it holds
+// another (or x is nil).
+func (x *StreamResponse) GetArtifactUpdate() *TaskArtifactUpdateEvent {
+	if v, ok := x.GetPayload().(*StreamResponseArtifactUpdate); ok {
+		return v.ArtifactUpdate
+	}
+	return nil
+}
+
 // ListTaskPushNotificationConfigsResponse represents a successful response for the
 // `ListTaskPushNotificationConfigs`
 // method.
@@ -1199,6 +2650,22 @@ type ListTaskPushNotificationConfigsResponse struct {
 
 	// A token to retrieve the next page of results, or empty if there are no more results in the list.
 	NextPageToken string `json:"nextPageToken,omitempty"`
+}
+
+// GetConfigs returns Configs, or the zero value when x is nil.
+func (x *ListTaskPushNotificationConfigsResponse) GetConfigs() []*TaskPushNotificationConfig {
+	if x != nil {
+		return x.Configs
+	}
+	return nil
+}
+
+// GetNextPageToken returns NextPageToken, or the zero value when x is nil.
+func (x *ListTaskPushNotificationConfigsResponse) GetNextPageToken() string {
+	if x != nil {
+		return x.NextPageToken
+	}
+	return ""
 }
 
 // A generic empty message (google.protobuf.Empty), for methods that return nothing.

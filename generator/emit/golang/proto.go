@@ -372,6 +372,75 @@ func (g *protoGen) emitStruct(f *jen.File, st *ir.Struct) {
 			f.Func().Params(jen.Op("*").Id(w)).Id("is" + iface).Params().Block()
 		}
 	}
+	g.emitGetters(f, st)
+}
+
+// emitGetters writes a nil-safe getter per field, as protoc-gen-go does:
+// GetF returns the field's value, its zero value when x is nil (or a
+// pointer to an explicitly present scalar is); a oneof has one for the
+// interface and one per member, so that x.GetStatus().GetMessage() reads
+// without a nil check at each step.
+func (g *protoGen) emitGetters(f *jen.File, st *ir.Struct) {
+	name := g.decl[st]
+	recv := jen.Id("x").Op("*").Id(name)
+	done := map[*ir.Oneof]bool{}
+	for _, fl := range st.Fields {
+		if o := fl.Oneof; o != nil {
+			if !done[o] {
+				done[o] = true
+				oneof := naming.Exported(o.Name)
+				f.Line()
+				f.Add(comment(wrap(fmt.Sprintf("Get%s returns %s, or nil when x is nil.", oneof, oneof), 96)))
+				f.Func().Params(recv).Id("Get"+oneof).Params().Id(g.oneof[o]).Block(
+					jen.If(jen.Id("x").Op("!=").Nil()).Block(jen.Return(jen.Id("x").Dot(oneof))),
+					jen.Return(jen.Nil()))
+			}
+			f.Line()
+			f.Add(comment(wrap(fmt.Sprintf("Get%s returns the %s %s holds, or the zero value when it holds another (or x is nil).",
+				g.field[fl], g.field[fl], naming.Exported(o.Name)), 96)))
+			f.Func().Params(recv).Id("Get"+g.field[fl]).Params().Add(g.goType(fl.Type)).Block(
+				jen.If(jen.List(jen.Id("v"), jen.Id("ok")).Op(":=").Id("x").Dot("Get"+naming.Exported(o.Name)).Call().Assert(jen.Op("*").Id(g.wrapper[fl])), jen.Id("ok")).Block(
+					jen.Return(jen.Id("v").Dot(g.field[fl]))),
+				jen.Return(g.zeroValue(fl.Type)))
+			continue
+		}
+		v := jen.Id("x").Dot(g.field[fl])
+		present := jen.Id("x").Op("!=").Nil()
+		val := v.Clone()
+		typ := g.fieldGoType(fl)
+		if fl.Presence && isScalarLike(fl.Type) {
+			present = present.Op("&&").Add(v.Clone()).Op("!=").Nil()
+			val = jen.Op("*").Add(v.Clone())
+			typ = g.goType(fl.Type)
+		}
+		f.Line()
+		if fl.Presence && isScalarLike(fl.Type) {
+			f.Add(comment(wrap(fmt.Sprintf("Get%s returns *%s, or the zero value when x or %s is nil.", g.field[fl], g.field[fl], g.field[fl]), 96)))
+		} else {
+			f.Add(comment(wrap(fmt.Sprintf("Get%s returns %s, or the zero value when x is nil.", g.field[fl], g.field[fl]), 96)))
+		}
+		f.Func().Params(recv).Id("Get"+g.field[fl]).Params().Add(typ).Block(
+			jen.If(present).Block(jen.Return(val)),
+			jen.Return(g.zeroValue(fl.Type)))
+	}
+}
+
+// zeroValue is the zero value of a field of type t, as its getter returns
+// it for a nil message.
+func (g *protoGen) zeroValue(t ir.Type) jen.Code {
+	switch t.Kind {
+	case ir.KindString:
+		return jen.Lit("")
+	case ir.KindBool:
+		return jen.False()
+	case ir.KindInt, ir.KindFloat:
+		return jen.Lit(0)
+	case ir.KindNamed:
+		if _, ok := t.Decl.(*ir.Enum); ok {
+			return jen.Lit(0)
+		}
+	}
+	return jen.Nil()
 }
 
 func (g *protoGen) fieldDoc(fl *ir.Field) []string {

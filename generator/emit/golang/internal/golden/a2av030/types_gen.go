@@ -144,6 +144,38 @@ type SendMessageConfiguration struct {
 	Blocking bool `json:"blocking,omitempty"`
 }
 
+// GetAcceptedOutputModes returns AcceptedOutputModes, or the zero value when x is nil.
+func (x *SendMessageConfiguration) GetAcceptedOutputModes() []string {
+	if x != nil {
+		return x.AcceptedOutputModes
+	}
+	return nil
+}
+
+// GetPushNotification returns PushNotification, or the zero value when x is nil.
+func (x *SendMessageConfiguration) GetPushNotification() *PushNotificationConfig {
+	if x != nil {
+		return x.PushNotification
+	}
+	return nil
+}
+
+// GetHistoryLength returns HistoryLength, or the zero value when x is nil.
+func (x *SendMessageConfiguration) GetHistoryLength() int32 {
+	if x != nil {
+		return x.HistoryLength
+	}
+	return 0
+}
+
+// GetBlocking returns Blocking, or the zero value when x is nil.
+func (x *SendMessageConfiguration) GetBlocking() bool {
+	if x != nil {
+		return x.Blocking
+	}
+	return false
+}
+
 // Task is the core unit of action for A2A. It has a current status
 // and when results are created for the task they are stored in the
 // artifact. If there are multiple turns for a task, these are stored in
@@ -171,6 +203,54 @@ type Task struct {
 	Metadata json.RawMessage `json:"metadata,omitempty"`
 }
 
+// GetID returns ID, or the zero value when x is nil.
+func (x *Task) GetID() string {
+	if x != nil {
+		return x.ID
+	}
+	return ""
+}
+
+// GetContextID returns ContextID, or the zero value when x is nil.
+func (x *Task) GetContextID() string {
+	if x != nil {
+		return x.ContextID
+	}
+	return ""
+}
+
+// GetStatus returns Status, or the zero value when x is nil.
+func (x *Task) GetStatus() *TaskStatus {
+	if x != nil {
+		return x.Status
+	}
+	return nil
+}
+
+// GetArtifacts returns Artifacts, or the zero value when x is nil.
+func (x *Task) GetArtifacts() []*Artifact {
+	if x != nil {
+		return x.Artifacts
+	}
+	return nil
+}
+
+// GetHistory returns History, or the zero value when x is nil.
+func (x *Task) GetHistory() []*Message {
+	if x != nil {
+		return x.History
+	}
+	return nil
+}
+
+// GetMetadata returns Metadata, or the zero value when x is nil.
+func (x *Task) GetMetadata() json.RawMessage {
+	if x != nil {
+		return x.Metadata
+	}
+	return nil
+}
+
 // A container for the status of a task
 type TaskStatus struct {
 	// The current state of this task
@@ -182,6 +262,30 @@ type TaskStatus struct {
 	// Timestamp when the status was recorded.
 	// Example: "2023-10-27T10:00:00Z"
 	Timestamp *time.Time `json:"timestamp,omitempty"`
+}
+
+// GetState returns State, or the zero value when x is nil.
+func (x *TaskStatus) GetState() TaskState {
+	if x != nil {
+		return x.State
+	}
+	return 0
+}
+
+// GetUpdate returns Update, or the zero value when x is nil.
+func (x *TaskStatus) GetUpdate() *Message {
+	if x != nil {
+		return x.Update
+	}
+	return nil
+}
+
+// GetTimestamp returns Timestamp, or the zero value when x is nil.
+func (x *TaskStatus) GetTimestamp() *time.Time {
+	if x != nil {
+		return x.Timestamp
+	}
+	return nil
 }
 
 // Part represents a container for a section of communication content.
@@ -218,6 +322,38 @@ type PartData struct {
 
 func (*PartData) isPartPart() {}
 
+// GetPart returns Part, or nil when x is nil.
+func (x *Part) GetPart() PartPart {
+	if x != nil {
+		return x.Part
+	}
+	return nil
+}
+
+// GetText returns the Text Part holds, or the zero value when it holds another (or x is nil).
+func (x *Part) GetText() string {
+	if v, ok := x.GetPart().(*PartText); ok {
+		return v.Text
+	}
+	return ""
+}
+
+// GetFile returns the File Part holds, or the zero value when it holds another (or x is nil).
+func (x *Part) GetFile() *FilePart {
+	if v, ok := x.GetPart().(*PartFile); ok {
+		return v.File
+	}
+	return nil
+}
+
+// GetData returns the Data Part holds, or the zero value when it holds another (or x is nil).
+func (x *Part) GetData() *DataPart {
+	if v, ok := x.GetPart().(*PartData); ok {
+		return v.Data
+	}
+	return nil
+}
+
 // FilePart represents the different ways files can be provided. If files are
 // small, directly feeding the bytes is supported via file_with_bytes. If the
 // file is large, the agent should read the content as appropriate directly
@@ -249,10 +385,52 @@ type FilePartFileWithBytes struct {
 
 func (*FilePartFileWithBytes) isFilePartFile() {}
 
+// GetFile returns File, or nil when x is nil.
+func (x *FilePart) GetFile() FilePartFile {
+	if x != nil {
+		return x.File
+	}
+	return nil
+}
+
+// GetFileWithURI returns the FileWithURI File holds, or the zero value when it holds another (or x
+// is nil).
+func (x *FilePart) GetFileWithURI() string {
+	if v, ok := x.GetFile().(*FilePartFileWithURI); ok {
+		return v.FileWithURI
+	}
+	return ""
+}
+
+// GetFileWithBytes returns the FileWithBytes File holds, or the zero value when it holds another
+// (or x is nil).
+func (x *FilePart) GetFileWithBytes() []byte {
+	if v, ok := x.GetFile().(*FilePartFileWithBytes); ok {
+		return v.FileWithBytes
+	}
+	return nil
+}
+
+// GetMIMEType returns MIMEType, or the zero value when x is nil.
+func (x *FilePart) GetMIMEType() string {
+	if x != nil {
+		return x.MIMEType
+	}
+	return ""
+}
+
 // DataPart represents a structured blob. This is most commonly a JSON payload.
 type DataPart struct {
 	// Data is the data field.
 	Data json.RawMessage `json:"data,omitempty"`
+}
+
+// GetData returns Data, or the zero value when x is nil.
+func (x *DataPart) GetData() json.RawMessage {
+	if x != nil {
+		return x.Data
+	}
+	return nil
 }
 
 // Message is one unit of communication between client and server. It is
@@ -290,6 +468,62 @@ type Message struct {
 	Extensions []string `json:"extensions,omitempty"`
 }
 
+// GetMessageID returns MessageID, or the zero value when x is nil.
+func (x *Message) GetMessageID() string {
+	if x != nil {
+		return x.MessageID
+	}
+	return ""
+}
+
+// GetContextID returns ContextID, or the zero value when x is nil.
+func (x *Message) GetContextID() string {
+	if x != nil {
+		return x.ContextID
+	}
+	return ""
+}
+
+// GetTaskID returns TaskID, or the zero value when x is nil.
+func (x *Message) GetTaskID() string {
+	if x != nil {
+		return x.TaskID
+	}
+	return ""
+}
+
+// GetRole returns Role, or the zero value when x is nil.
+func (x *Message) GetRole() Role {
+	if x != nil {
+		return x.Role
+	}
+	return 0
+}
+
+// GetContent returns Content, or the zero value when x is nil.
+func (x *Message) GetContent() []*Part {
+	if x != nil {
+		return x.Content
+	}
+	return nil
+}
+
+// GetMetadata returns Metadata, or the zero value when x is nil.
+func (x *Message) GetMetadata() json.RawMessage {
+	if x != nil {
+		return x.Metadata
+	}
+	return nil
+}
+
+// GetExtensions returns Extensions, or the zero value when x is nil.
+func (x *Message) GetExtensions() []string {
+	if x != nil {
+		return x.Extensions
+	}
+	return nil
+}
+
 // Artifact artifacts are the container for task completed results. These are similar
 // to Messages but are intended to be the product of a task, as opposed to
 // point-to-point communication.
@@ -313,6 +547,54 @@ type Artifact struct {
 	Extensions []string `json:"extensions,omitempty"`
 }
 
+// GetArtifactID returns ArtifactID, or the zero value when x is nil.
+func (x *Artifact) GetArtifactID() string {
+	if x != nil {
+		return x.ArtifactID
+	}
+	return ""
+}
+
+// GetName returns Name, or the zero value when x is nil.
+func (x *Artifact) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+// GetDescription returns Description, or the zero value when x is nil.
+func (x *Artifact) GetDescription() string {
+	if x != nil {
+		return x.Description
+	}
+	return ""
+}
+
+// GetParts returns Parts, or the zero value when x is nil.
+func (x *Artifact) GetParts() []*Part {
+	if x != nil {
+		return x.Parts
+	}
+	return nil
+}
+
+// GetMetadata returns Metadata, or the zero value when x is nil.
+func (x *Artifact) GetMetadata() json.RawMessage {
+	if x != nil {
+		return x.Metadata
+	}
+	return nil
+}
+
+// GetExtensions returns Extensions, or the zero value when x is nil.
+func (x *Artifact) GetExtensions() []string {
+	if x != nil {
+		return x.Extensions
+	}
+	return nil
+}
+
 // TaskStatusUpdateEvent is a delta even on a task indicating that a task
 // has changed.
 type TaskStatusUpdateEvent struct {
@@ -330,6 +612,46 @@ type TaskStatusUpdateEvent struct {
 
 	// Optional metadata to associate with the task update.
 	Metadata json.RawMessage `json:"metadata,omitempty"`
+}
+
+// GetTaskID returns TaskID, or the zero value when x is nil.
+func (x *TaskStatusUpdateEvent) GetTaskID() string {
+	if x != nil {
+		return x.TaskID
+	}
+	return ""
+}
+
+// GetContextID returns ContextID, or the zero value when x is nil.
+func (x *TaskStatusUpdateEvent) GetContextID() string {
+	if x != nil {
+		return x.ContextID
+	}
+	return ""
+}
+
+// GetStatus returns Status, or the zero value when x is nil.
+func (x *TaskStatusUpdateEvent) GetStatus() *TaskStatus {
+	if x != nil {
+		return x.Status
+	}
+	return nil
+}
+
+// GetFinal returns Final, or the zero value when x is nil.
+func (x *TaskStatusUpdateEvent) GetFinal() bool {
+	if x != nil {
+		return x.Final
+	}
+	return false
+}
+
+// GetMetadata returns Metadata, or the zero value when x is nil.
+func (x *TaskStatusUpdateEvent) GetMetadata() json.RawMessage {
+	if x != nil {
+		return x.Metadata
+	}
+	return nil
 }
 
 // TaskArtifactUpdateEvent represents a task delta where an artifact has
@@ -354,6 +676,54 @@ type TaskArtifactUpdateEvent struct {
 	Metadata json.RawMessage `json:"metadata,omitempty"`
 }
 
+// GetTaskID returns TaskID, or the zero value when x is nil.
+func (x *TaskArtifactUpdateEvent) GetTaskID() string {
+	if x != nil {
+		return x.TaskID
+	}
+	return ""
+}
+
+// GetContextID returns ContextID, or the zero value when x is nil.
+func (x *TaskArtifactUpdateEvent) GetContextID() string {
+	if x != nil {
+		return x.ContextID
+	}
+	return ""
+}
+
+// GetArtifact returns Artifact, or the zero value when x is nil.
+func (x *TaskArtifactUpdateEvent) GetArtifact() *Artifact {
+	if x != nil {
+		return x.Artifact
+	}
+	return nil
+}
+
+// GetAppend returns Append, or the zero value when x is nil.
+func (x *TaskArtifactUpdateEvent) GetAppend() bool {
+	if x != nil {
+		return x.Append
+	}
+	return false
+}
+
+// GetLastChunk returns LastChunk, or the zero value when x is nil.
+func (x *TaskArtifactUpdateEvent) GetLastChunk() bool {
+	if x != nil {
+		return x.LastChunk
+	}
+	return false
+}
+
+// GetMetadata returns Metadata, or the zero value when x is nil.
+func (x *TaskArtifactUpdateEvent) GetMetadata() json.RawMessage {
+	if x != nil {
+		return x.Metadata
+	}
+	return nil
+}
+
 // Configuration for setting up push notifications for task updates.
 type PushNotificationConfig struct {
 	// A unique id for this push notification.
@@ -369,6 +739,38 @@ type PushNotificationConfig struct {
 	Authentication *AuthenticationInfo `json:"authentication,omitempty"`
 }
 
+// GetID returns ID, or the zero value when x is nil.
+func (x *PushNotificationConfig) GetID() string {
+	if x != nil {
+		return x.ID
+	}
+	return ""
+}
+
+// GetURL returns URL, or the zero value when x is nil.
+func (x *PushNotificationConfig) GetURL() string {
+	if x != nil {
+		return x.URL
+	}
+	return ""
+}
+
+// GetToken returns Token, or the zero value when x is nil.
+func (x *PushNotificationConfig) GetToken() string {
+	if x != nil {
+		return x.Token
+	}
+	return ""
+}
+
+// GetAuthentication returns Authentication, or the zero value when x is nil.
+func (x *PushNotificationConfig) GetAuthentication() *AuthenticationInfo {
+	if x != nil {
+		return x.Authentication
+	}
+	return nil
+}
+
 // AuthenticationInfo defines authentication details, used for push notifications.
 type AuthenticationInfo struct {
 	// Supported authentication schemes - e.g. Basic, Bearer, etc
@@ -376,6 +778,22 @@ type AuthenticationInfo struct {
 
 	// Optional credentials
 	Credentials string `json:"credentials,omitempty"`
+}
+
+// GetSchemes returns Schemes, or the zero value when x is nil.
+func (x *AuthenticationInfo) GetSchemes() []string {
+	if x != nil {
+		return x.Schemes
+	}
+	return nil
+}
+
+// GetCredentials returns Credentials, or the zero value when x is nil.
+func (x *AuthenticationInfo) GetCredentials() string {
+	if x != nil {
+		return x.Credentials
+	}
+	return ""
 }
 
 // AgentInterface defines additional transport information for the agent.
@@ -387,6 +805,22 @@ type AgentInterface struct {
 	// easily extended for many transport protocols. The core ones officially
 	// supported are JSONRPC, GRPC and HTTP+JSON.
 	Transport string `json:"transport,omitempty"`
+}
+
+// GetURL returns URL, or the zero value when x is nil.
+func (x *AgentInterface) GetURL() string {
+	if x != nil {
+		return x.URL
+	}
+	return ""
+}
+
+// GetTransport returns Transport, or the zero value when x is nil.
+func (x *AgentInterface) GetTransport() string {
+	if x != nil {
+		return x.Transport
+	}
+	return ""
 }
 
 // AgentCard conveys key information:
@@ -472,6 +906,143 @@ type AgentCard struct {
 	Signatures []*AgentCardSignature `json:"signatures,omitempty"`
 }
 
+// GetProtocolVersion returns ProtocolVersion, or the zero value when x is nil.
+func (x *AgentCard) GetProtocolVersion() string {
+	if x != nil {
+		return x.ProtocolVersion
+	}
+	return ""
+}
+
+// GetName returns Name, or the zero value when x is nil.
+func (x *AgentCard) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+// GetDescription returns Description, or the zero value when x is nil.
+func (x *AgentCard) GetDescription() string {
+	if x != nil {
+		return x.Description
+	}
+	return ""
+}
+
+// GetURL returns URL, or the zero value when x is nil.
+func (x *AgentCard) GetURL() string {
+	if x != nil {
+		return x.URL
+	}
+	return ""
+}
+
+// GetPreferredTransport returns PreferredTransport, or the zero value when x is nil.
+func (x *AgentCard) GetPreferredTransport() string {
+	if x != nil {
+		return x.PreferredTransport
+	}
+	return ""
+}
+
+// GetAdditionalInterfaces returns AdditionalInterfaces, or the zero value when x is nil.
+func (x *AgentCard) GetAdditionalInterfaces() []*AgentInterface {
+	if x != nil {
+		return x.AdditionalInterfaces
+	}
+	return nil
+}
+
+// GetProvider returns Provider, or the zero value when x is nil.
+func (x *AgentCard) GetProvider() *AgentProvider {
+	if x != nil {
+		return x.Provider
+	}
+	return nil
+}
+
+// GetVersion returns Version, or the zero value when x is nil.
+func (x *AgentCard) GetVersion() string {
+	if x != nil {
+		return x.Version
+	}
+	return ""
+}
+
+// GetDocumentationURL returns DocumentationURL, or the zero value when x is nil.
+func (x *AgentCard) GetDocumentationURL() string {
+	if x != nil {
+		return x.DocumentationURL
+	}
+	return ""
+}
+
+// GetCapabilities returns Capabilities, or the zero value when x is nil.
+func (x *AgentCard) GetCapabilities() *AgentCapabilities {
+	if x != nil {
+		return x.Capabilities
+	}
+	return nil
+}
+
+// GetSecuritySchemes returns SecuritySchemes, or the zero value when x is nil.
+func (x *AgentCard) GetSecuritySchemes() map[string]*SecurityScheme {
+	if x != nil {
+		return x.SecuritySchemes
+	}
+	return nil
+}
+
+// GetSecurity returns Security, or the zero value when x is nil.
+func (x *AgentCard) GetSecurity() []*Security {
+	if x != nil {
+		return x.Security
+	}
+	return nil
+}
+
+// GetDefaultInputModes returns DefaultInputModes, or the zero value when x is nil.
+func (x *AgentCard) GetDefaultInputModes() []string {
+	if x != nil {
+		return x.DefaultInputModes
+	}
+	return nil
+}
+
+// GetDefaultOutputModes returns DefaultOutputModes, or the zero value when x is nil.
+func (x *AgentCard) GetDefaultOutputModes() []string {
+	if x != nil {
+		return x.DefaultOutputModes
+	}
+	return nil
+}
+
+// GetSkills returns Skills, or the zero value when x is nil.
+func (x *AgentCard) GetSkills() []*AgentSkill {
+	if x != nil {
+		return x.Skills
+	}
+	return nil
+}
+
+// GetSupportsAuthenticatedExtendedCard returns SupportsAuthenticatedExtendedCard, or the zero
+// value when x is nil.
+func (x *AgentCard) GetSupportsAuthenticatedExtendedCard() bool {
+	if x != nil {
+		return x.SupportsAuthenticatedExtendedCard
+	}
+	return false
+}
+
+// GetSignatures returns Signatures, or the zero value when x is nil.
+func (x *AgentCard) GetSignatures() []*AgentCardSignature {
+	if x != nil {
+		return x.Signatures
+	}
+	return nil
+}
+
 // AgentProvider represents information about the service provider of an agent.
 type AgentProvider struct {
 	// The providers reference url
@@ -481,6 +1052,22 @@ type AgentProvider struct {
 	// The providers organization name
 	// Example: "Google"
 	Organization string `json:"organization,omitempty"`
+}
+
+// GetURL returns URL, or the zero value when x is nil.
+func (x *AgentProvider) GetURL() string {
+	if x != nil {
+		return x.URL
+	}
+	return ""
+}
+
+// GetOrganization returns Organization, or the zero value when x is nil.
+func (x *AgentProvider) GetOrganization() string {
+	if x != nil {
+		return x.Organization
+	}
+	return ""
 }
 
 // AgentCapabilities defines the A2A feature set supported by the agent
@@ -493,6 +1080,30 @@ type AgentCapabilities struct {
 
 	// Extensions supported by this agent.
 	Extensions []*AgentExtension `json:"extensions,omitempty"`
+}
+
+// GetStreaming returns Streaming, or the zero value when x is nil.
+func (x *AgentCapabilities) GetStreaming() bool {
+	if x != nil {
+		return x.Streaming
+	}
+	return false
+}
+
+// GetPushNotifications returns PushNotifications, or the zero value when x is nil.
+func (x *AgentCapabilities) GetPushNotifications() bool {
+	if x != nil {
+		return x.PushNotifications
+	}
+	return false
+}
+
+// GetExtensions returns Extensions, or the zero value when x is nil.
+func (x *AgentCapabilities) GetExtensions() []*AgentExtension {
+	if x != nil {
+		return x.Extensions
+	}
+	return nil
 }
 
 // A declaration of an extension supported by an Agent.
@@ -511,6 +1122,38 @@ type AgentExtension struct {
 
 	// Optional configuration for the extension.
 	Params json.RawMessage `json:"params,omitempty"`
+}
+
+// GetURI returns URI, or the zero value when x is nil.
+func (x *AgentExtension) GetURI() string {
+	if x != nil {
+		return x.URI
+	}
+	return ""
+}
+
+// GetDescription returns Description, or the zero value when x is nil.
+func (x *AgentExtension) GetDescription() string {
+	if x != nil {
+		return x.Description
+	}
+	return ""
+}
+
+// GetRequired returns Required, or the zero value when x is nil.
+func (x *AgentExtension) GetRequired() bool {
+	if x != nil {
+		return x.Required
+	}
+	return false
+}
+
+// GetParams returns Params, or the zero value when x is nil.
+func (x *AgentExtension) GetParams() json.RawMessage {
+	if x != nil {
+		return x.Params
+	}
+	return nil
 }
 
 // AgentSkill represents a unit of action/solution that the agent can perform.
@@ -553,6 +1196,70 @@ type AgentSkill struct {
 	Security []*Security `json:"security,omitempty"`
 }
 
+// GetID returns ID, or the zero value when x is nil.
+func (x *AgentSkill) GetID() string {
+	if x != nil {
+		return x.ID
+	}
+	return ""
+}
+
+// GetName returns Name, or the zero value when x is nil.
+func (x *AgentSkill) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+// GetDescription returns Description, or the zero value when x is nil.
+func (x *AgentSkill) GetDescription() string {
+	if x != nil {
+		return x.Description
+	}
+	return ""
+}
+
+// GetTags returns Tags, or the zero value when x is nil.
+func (x *AgentSkill) GetTags() []string {
+	if x != nil {
+		return x.Tags
+	}
+	return nil
+}
+
+// GetExamples returns Examples, or the zero value when x is nil.
+func (x *AgentSkill) GetExamples() []string {
+	if x != nil {
+		return x.Examples
+	}
+	return nil
+}
+
+// GetInputModes returns InputModes, or the zero value when x is nil.
+func (x *AgentSkill) GetInputModes() []string {
+	if x != nil {
+		return x.InputModes
+	}
+	return nil
+}
+
+// GetOutputModes returns OutputModes, or the zero value when x is nil.
+func (x *AgentSkill) GetOutputModes() []string {
+	if x != nil {
+		return x.OutputModes
+	}
+	return nil
+}
+
+// GetSecurity returns Security, or the zero value when x is nil.
+func (x *AgentSkill) GetSecurity() []*Security {
+	if x != nil {
+		return x.Security
+	}
+	return nil
+}
+
 // AgentCardSignature represents a JWS signature of an AgentCard.
 // This follows the JSON format of an RFC 7515 JSON Web Signature (JWS).
 type AgentCardSignature struct {
@@ -571,6 +1278,30 @@ type AgentCardSignature struct {
 	Header json.RawMessage `json:"header,omitempty"`
 }
 
+// GetProtected returns Protected, or the zero value when x is nil.
+func (x *AgentCardSignature) GetProtected() string {
+	if x != nil {
+		return x.Protected
+	}
+	return ""
+}
+
+// GetSignature returns Signature, or the zero value when x is nil.
+func (x *AgentCardSignature) GetSignature() string {
+	if x != nil {
+		return x.Signature
+	}
+	return ""
+}
+
+// GetHeader returns Header, or the zero value when x is nil.
+func (x *AgentCardSignature) GetHeader() json.RawMessage {
+	if x != nil {
+		return x.Header
+	}
+	return nil
+}
+
 // TaskPushNotificationConfig is the a2a.v1.TaskPushNotificationConfig message.
 type TaskPushNotificationConfig struct {
 	// name=tasks/{id}/pushNotificationConfigs/{id}
@@ -580,16 +1311,48 @@ type TaskPushNotificationConfig struct {
 	PushNotificationConfig *PushNotificationConfig `json:"pushNotificationConfig,omitempty"`
 }
 
+// GetName returns Name, or the zero value when x is nil.
+func (x *TaskPushNotificationConfig) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+// GetPushNotificationConfig returns PushNotificationConfig, or the zero value when x is nil.
+func (x *TaskPushNotificationConfig) GetPushNotificationConfig() *PushNotificationConfig {
+	if x != nil {
+		return x.PushNotificationConfig
+	}
+	return nil
+}
+
 // protolint:disable REPEATED_FIELD_NAMES_PLURALIZED
 type StringList struct {
 	// List is the list field.
 	List []string `json:"list,omitempty"`
 }
 
+// GetList returns List, or the zero value when x is nil.
+func (x *StringList) GetList() []string {
+	if x != nil {
+		return x.List
+	}
+	return nil
+}
+
 // Security is the a2a.v1.Security message.
 type Security struct {
 	// Schemes is the schemes field.
 	Schemes map[string]*StringList `json:"schemes,omitempty"`
+}
+
+// GetSchemes returns Schemes, or the zero value when x is nil.
+func (x *Security) GetSchemes() map[string]*StringList {
+	if x != nil {
+		return x.Schemes
+	}
+	return nil
 }
 
 // SecurityScheme is the a2a.v1.SecurityScheme message.
@@ -638,6 +1401,59 @@ type SecuritySchemeMTLSSecurityScheme struct {
 
 func (*SecuritySchemeMTLSSecurityScheme) isSecuritySchemeScheme() {}
 
+// GetScheme returns Scheme, or nil when x is nil.
+func (x *SecurityScheme) GetScheme() SecuritySchemeScheme {
+	if x != nil {
+		return x.Scheme
+	}
+	return nil
+}
+
+// GetAPIKeySecurityScheme returns the APIKeySecurityScheme Scheme holds, or the zero value when it
+// holds another (or x is nil).
+func (x *SecurityScheme) GetAPIKeySecurityScheme() *APIKeySecurityScheme {
+	if v, ok := x.GetScheme().(*SecuritySchemeAPIKeySecurityScheme); ok {
+		return v.APIKeySecurityScheme
+	}
+	return nil
+}
+
+// GetHTTPAuthSecurityScheme returns the HTTPAuthSecurityScheme Scheme holds, or the zero value
+// when it holds another (or x is nil).
+func (x *SecurityScheme) GetHTTPAuthSecurityScheme() *HTTPAuthSecurityScheme {
+	if v, ok := x.GetScheme().(*SecuritySchemeHTTPAuthSecurityScheme); ok {
+		return v.HTTPAuthSecurityScheme
+	}
+	return nil
+}
+
+// GetOAuth2SecurityScheme returns the OAuth2SecurityScheme Scheme holds, or the zero value when it
+// holds another (or x is nil).
+func (x *SecurityScheme) GetOAuth2SecurityScheme() *OAuth2SecurityScheme {
+	if v, ok := x.GetScheme().(*SecuritySchemeOAuth2SecurityScheme); ok {
+		return v.OAuth2SecurityScheme
+	}
+	return nil
+}
+
+// GetOpenIDConnectSecurityScheme returns the OpenIDConnectSecurityScheme Scheme holds, or the zero
+// value when it holds another (or x is nil).
+func (x *SecurityScheme) GetOpenIDConnectSecurityScheme() *OpenIDConnectSecurityScheme {
+	if v, ok := x.GetScheme().(*SecuritySchemeOpenIDConnectSecurityScheme); ok {
+		return v.OpenIDConnectSecurityScheme
+	}
+	return nil
+}
+
+// GetMTLSSecurityScheme returns the MTLSSecurityScheme Scheme holds, or the zero value when it
+// holds another (or x is nil).
+func (x *SecurityScheme) GetMTLSSecurityScheme() *MutualTLSSecurityScheme {
+	if v, ok := x.GetScheme().(*SecuritySchemeMTLSSecurityScheme); ok {
+		return v.MTLSSecurityScheme
+	}
+	return nil
+}
+
 // APIKeySecurityScheme is the a2a.v1.APIKeySecurityScheme message.
 type APIKeySecurityScheme struct {
 	// Description of this security scheme.
@@ -648,6 +1464,30 @@ type APIKeySecurityScheme struct {
 
 	// Name of the header, query or cookie parameter to be used.
 	Name string `json:"name,omitempty"`
+}
+
+// GetDescription returns Description, or the zero value when x is nil.
+func (x *APIKeySecurityScheme) GetDescription() string {
+	if x != nil {
+		return x.Description
+	}
+	return ""
+}
+
+// GetLocation returns Location, or the zero value when x is nil.
+func (x *APIKeySecurityScheme) GetLocation() string {
+	if x != nil {
+		return x.Location
+	}
+	return ""
+}
+
+// GetName returns Name, or the zero value when x is nil.
+func (x *APIKeySecurityScheme) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
 }
 
 // HTTPAuthSecurityScheme is the a2a.v1.HTTPAuthSecurityScheme message.
@@ -667,6 +1507,30 @@ type HTTPAuthSecurityScheme struct {
 	BearerFormat string `json:"bearerFormat,omitempty"`
 }
 
+// GetDescription returns Description, or the zero value when x is nil.
+func (x *HTTPAuthSecurityScheme) GetDescription() string {
+	if x != nil {
+		return x.Description
+	}
+	return ""
+}
+
+// GetScheme returns Scheme, or the zero value when x is nil.
+func (x *HTTPAuthSecurityScheme) GetScheme() string {
+	if x != nil {
+		return x.Scheme
+	}
+	return ""
+}
+
+// GetBearerFormat returns BearerFormat, or the zero value when x is nil.
+func (x *HTTPAuthSecurityScheme) GetBearerFormat() string {
+	if x != nil {
+		return x.BearerFormat
+	}
+	return ""
+}
+
 // OAuth2SecurityScheme is the a2a.v1.OAuth2SecurityScheme message.
 type OAuth2SecurityScheme struct {
 	// Description of this security scheme.
@@ -680,6 +1544,30 @@ type OAuth2SecurityScheme struct {
 	OAuth2MetadataURL string `json:"oauth2MetadataUrl,omitempty"`
 }
 
+// GetDescription returns Description, or the zero value when x is nil.
+func (x *OAuth2SecurityScheme) GetDescription() string {
+	if x != nil {
+		return x.Description
+	}
+	return ""
+}
+
+// GetFlows returns Flows, or the zero value when x is nil.
+func (x *OAuth2SecurityScheme) GetFlows() *OAuthFlows {
+	if x != nil {
+		return x.Flows
+	}
+	return nil
+}
+
+// GetOAuth2MetadataURL returns OAuth2MetadataURL, or the zero value when x is nil.
+func (x *OAuth2SecurityScheme) GetOAuth2MetadataURL() string {
+	if x != nil {
+		return x.OAuth2MetadataURL
+	}
+	return ""
+}
+
 // OpenIDConnectSecurityScheme is the a2a.v1.OpenIdConnectSecurityScheme message.
 type OpenIDConnectSecurityScheme struct {
 	// Description of this security scheme.
@@ -690,10 +1578,34 @@ type OpenIDConnectSecurityScheme struct {
 	OpenIDConnectURL string `json:"openIdConnectUrl,omitempty"`
 }
 
+// GetDescription returns Description, or the zero value when x is nil.
+func (x *OpenIDConnectSecurityScheme) GetDescription() string {
+	if x != nil {
+		return x.Description
+	}
+	return ""
+}
+
+// GetOpenIDConnectURL returns OpenIDConnectURL, or the zero value when x is nil.
+func (x *OpenIDConnectSecurityScheme) GetOpenIDConnectURL() string {
+	if x != nil {
+		return x.OpenIDConnectURL
+	}
+	return ""
+}
+
 // MutualTLSSecurityScheme is the a2a.v1.MutualTlsSecurityScheme message.
 type MutualTLSSecurityScheme struct {
 	// Description of this security scheme.
 	Description string `json:"description,omitempty"`
+}
+
+// GetDescription returns Description, or the zero value when x is nil.
+func (x *MutualTLSSecurityScheme) GetDescription() string {
+	if x != nil {
+		return x.Description
+	}
+	return ""
 }
 
 // OAuthFlows is the a2a.v1.OAuthFlows message.
@@ -735,6 +1647,50 @@ type OAuthFlowsPassword struct {
 
 func (*OAuthFlowsPassword) isOAuthFlowsFlow() {}
 
+// GetFlow returns Flow, or nil when x is nil.
+func (x *OAuthFlows) GetFlow() OAuthFlowsFlow {
+	if x != nil {
+		return x.Flow
+	}
+	return nil
+}
+
+// GetAuthorizationCode returns the AuthorizationCode Flow holds, or the zero value when it holds
+// another (or x is nil).
+func (x *OAuthFlows) GetAuthorizationCode() *AuthorizationCodeOAuthFlow {
+	if v, ok := x.GetFlow().(*OAuthFlowsAuthorizationCode); ok {
+		return v.AuthorizationCode
+	}
+	return nil
+}
+
+// GetClientCredentials returns the ClientCredentials Flow holds, or the zero value when it holds
+// another (or x is nil).
+func (x *OAuthFlows) GetClientCredentials() *ClientCredentialsOAuthFlow {
+	if v, ok := x.GetFlow().(*OAuthFlowsClientCredentials); ok {
+		return v.ClientCredentials
+	}
+	return nil
+}
+
+// GetImplicit returns the Implicit Flow holds, or the zero value when it holds another (or x is
+// nil).
+func (x *OAuthFlows) GetImplicit() *ImplicitOAuthFlow {
+	if v, ok := x.GetFlow().(*OAuthFlowsImplicit); ok {
+		return v.Implicit
+	}
+	return nil
+}
+
+// GetPassword returns the Password Flow holds, or the zero value when it holds another (or x is
+// nil).
+func (x *OAuthFlows) GetPassword() *PasswordOAuthFlow {
+	if v, ok := x.GetFlow().(*OAuthFlowsPassword); ok {
+		return v.Password
+	}
+	return nil
+}
+
 // AuthorizationCodeOAuthFlow is the a2a.v1.AuthorizationCodeOAuthFlow message.
 type AuthorizationCodeOAuthFlow struct {
 	// The authorization URL to be used for this flow. This MUST be in the
@@ -754,6 +1710,38 @@ type AuthorizationCodeOAuthFlow struct {
 	Scopes map[string]string `json:"scopes,omitempty"`
 }
 
+// GetAuthorizationURL returns AuthorizationURL, or the zero value when x is nil.
+func (x *AuthorizationCodeOAuthFlow) GetAuthorizationURL() string {
+	if x != nil {
+		return x.AuthorizationURL
+	}
+	return ""
+}
+
+// GetTokenURL returns TokenURL, or the zero value when x is nil.
+func (x *AuthorizationCodeOAuthFlow) GetTokenURL() string {
+	if x != nil {
+		return x.TokenURL
+	}
+	return ""
+}
+
+// GetRefreshURL returns RefreshURL, or the zero value when x is nil.
+func (x *AuthorizationCodeOAuthFlow) GetRefreshURL() string {
+	if x != nil {
+		return x.RefreshURL
+	}
+	return ""
+}
+
+// GetScopes returns Scopes, or the zero value when x is nil.
+func (x *AuthorizationCodeOAuthFlow) GetScopes() map[string]string {
+	if x != nil {
+		return x.Scopes
+	}
+	return nil
+}
+
 // ClientCredentialsOAuthFlow is the a2a.v1.ClientCredentialsOAuthFlow message.
 type ClientCredentialsOAuthFlow struct {
 	// The token URL to be used for this flow. This MUST be in the form of a URL.
@@ -767,6 +1755,30 @@ type ClientCredentialsOAuthFlow struct {
 	// The available scopes for the OAuth2 security scheme. A map between the
 	// scope name and a short description for it. The map MAY be empty.
 	Scopes map[string]string `json:"scopes,omitempty"`
+}
+
+// GetTokenURL returns TokenURL, or the zero value when x is nil.
+func (x *ClientCredentialsOAuthFlow) GetTokenURL() string {
+	if x != nil {
+		return x.TokenURL
+	}
+	return ""
+}
+
+// GetRefreshURL returns RefreshURL, or the zero value when x is nil.
+func (x *ClientCredentialsOAuthFlow) GetRefreshURL() string {
+	if x != nil {
+		return x.RefreshURL
+	}
+	return ""
+}
+
+// GetScopes returns Scopes, or the zero value when x is nil.
+func (x *ClientCredentialsOAuthFlow) GetScopes() map[string]string {
+	if x != nil {
+		return x.Scopes
+	}
+	return nil
 }
 
 // ImplicitOAuthFlow is the a2a.v1.ImplicitOAuthFlow message.
@@ -784,6 +1796,30 @@ type ImplicitOAuthFlow struct {
 	Scopes map[string]string `json:"scopes,omitempty"`
 }
 
+// GetAuthorizationURL returns AuthorizationURL, or the zero value when x is nil.
+func (x *ImplicitOAuthFlow) GetAuthorizationURL() string {
+	if x != nil {
+		return x.AuthorizationURL
+	}
+	return ""
+}
+
+// GetRefreshURL returns RefreshURL, or the zero value when x is nil.
+func (x *ImplicitOAuthFlow) GetRefreshURL() string {
+	if x != nil {
+		return x.RefreshURL
+	}
+	return ""
+}
+
+// GetScopes returns Scopes, or the zero value when x is nil.
+func (x *ImplicitOAuthFlow) GetScopes() map[string]string {
+	if x != nil {
+		return x.Scopes
+	}
+	return nil
+}
+
 // PasswordOAuthFlow is the a2a.v1.PasswordOAuthFlow message.
 type PasswordOAuthFlow struct {
 	// The token URL to be used for this flow. This MUST be in the form of a URL.
@@ -797,6 +1833,30 @@ type PasswordOAuthFlow struct {
 	// The available scopes for the OAuth2 security scheme. A map between the
 	// scope name and a short description for it. The map MAY be empty.
 	Scopes map[string]string `json:"scopes,omitempty"`
+}
+
+// GetTokenURL returns TokenURL, or the zero value when x is nil.
+func (x *PasswordOAuthFlow) GetTokenURL() string {
+	if x != nil {
+		return x.TokenURL
+	}
+	return ""
+}
+
+// GetRefreshURL returns RefreshURL, or the zero value when x is nil.
+func (x *PasswordOAuthFlow) GetRefreshURL() string {
+	if x != nil {
+		return x.RefreshURL
+	}
+	return ""
+}
+
+// GetScopes returns Scopes, or the zero value when x is nil.
+func (x *PasswordOAuthFlow) GetScopes() map[string]string {
+	if x != nil {
+		return x.Scopes
+	}
+	return nil
 }
 
 // ///////// Request Messages ///////////
@@ -813,6 +1873,30 @@ type SendMessageRequest struct {
 	Metadata json.RawMessage `json:"metadata,omitempty"`
 }
 
+// GetRequest returns Request, or the zero value when x is nil.
+func (x *SendMessageRequest) GetRequest() *Message {
+	if x != nil {
+		return x.Request
+	}
+	return nil
+}
+
+// GetConfiguration returns Configuration, or the zero value when x is nil.
+func (x *SendMessageRequest) GetConfiguration() *SendMessageConfiguration {
+	if x != nil {
+		return x.Configuration
+	}
+	return nil
+}
+
+// GetMetadata returns Metadata, or the zero value when x is nil.
+func (x *SendMessageRequest) GetMetadata() json.RawMessage {
+	if x != nil {
+		return x.Metadata
+	}
+	return nil
+}
+
 // GetTaskRequest is the a2a.v1.GetTaskRequest message.
 type GetTaskRequest struct {
 	// name=tasks/{id}
@@ -824,10 +1908,34 @@ type GetTaskRequest struct {
 	HistoryLength int32 `json:"historyLength,omitempty"`
 }
 
+// GetName returns Name, or the zero value when x is nil.
+func (x *GetTaskRequest) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+// GetHistoryLength returns HistoryLength, or the zero value when x is nil.
+func (x *GetTaskRequest) GetHistoryLength() int32 {
+	if x != nil {
+		return x.HistoryLength
+	}
+	return 0
+}
+
 // CancelTaskRequest is the a2a.v1.CancelTaskRequest message.
 type CancelTaskRequest struct {
 	// name=tasks/{id}
 	Name string `json:"name,omitempty"`
+}
+
+// GetName returns Name, or the zero value when x is nil.
+func (x *CancelTaskRequest) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
 }
 
 // GetTaskPushNotificationConfigRequest is the a2a.v1.GetTaskPushNotificationConfigRequest message.
@@ -836,10 +1944,26 @@ type GetTaskPushNotificationConfigRequest struct {
 	Name string `json:"name,omitempty"`
 }
 
+// GetName returns Name, or the zero value when x is nil.
+func (x *GetTaskPushNotificationConfigRequest) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
 // DeleteTaskPushNotificationConfigRequest is the a2a.v1.DeleteTaskPushNotificationConfigRequest message.
 type DeleteTaskPushNotificationConfigRequest struct {
 	// name=tasks/{id}/pushNotificationConfigs/{push_id}
 	Name string `json:"name,omitempty"`
+}
+
+// GetName returns Name, or the zero value when x is nil.
+func (x *DeleteTaskPushNotificationConfigRequest) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
 }
 
 // CreateTaskPushNotificationConfigRequest is the a2a.v1.CreateTaskPushNotificationConfigRequest message.
@@ -861,10 +1985,42 @@ type CreateTaskPushNotificationConfigRequest struct {
 	Config *TaskPushNotificationConfig `json:"config,omitempty"`
 }
 
+// GetParent returns Parent, or the zero value when x is nil.
+func (x *CreateTaskPushNotificationConfigRequest) GetParent() string {
+	if x != nil {
+		return x.Parent
+	}
+	return ""
+}
+
+// GetConfigID returns ConfigID, or the zero value when x is nil.
+func (x *CreateTaskPushNotificationConfigRequest) GetConfigID() string {
+	if x != nil {
+		return x.ConfigID
+	}
+	return ""
+}
+
+// GetConfig returns Config, or the zero value when x is nil.
+func (x *CreateTaskPushNotificationConfigRequest) GetConfig() *TaskPushNotificationConfig {
+	if x != nil {
+		return x.Config
+	}
+	return nil
+}
+
 // TaskSubscriptionRequest is the a2a.v1.TaskSubscriptionRequest message.
 type TaskSubscriptionRequest struct {
 	// name=tasks/{id}
 	Name string `json:"name,omitempty"`
+}
+
+// GetName returns Name, or the zero value when x is nil.
+func (x *TaskSubscriptionRequest) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
 }
 
 // ListTaskPushNotificationConfigRequest is the a2a.v1.ListTaskPushNotificationConfigRequest message.
@@ -884,6 +2040,30 @@ type ListTaskPushNotificationConfigRequest struct {
 	// `ListTaskPushNotificationConfigRequest` must match the call that provided
 	// the page token.
 	PageToken string `json:"pageToken,omitempty"`
+}
+
+// GetParent returns Parent, or the zero value when x is nil.
+func (x *ListTaskPushNotificationConfigRequest) GetParent() string {
+	if x != nil {
+		return x.Parent
+	}
+	return ""
+}
+
+// GetPageSize returns PageSize, or the zero value when x is nil.
+func (x *ListTaskPushNotificationConfigRequest) GetPageSize() int32 {
+	if x != nil {
+		return x.PageSize
+	}
+	return 0
+}
+
+// GetPageToken returns PageToken, or the zero value when x is nil.
+func (x *ListTaskPushNotificationConfigRequest) GetPageToken() string {
+	if x != nil {
+		return x.PageToken
+	}
+	return ""
 }
 
 // GetAgentCardRequest is the a2a.v1.GetAgentCardRequest message.
@@ -913,6 +2093,30 @@ type SendMessageResponseMsg struct {
 }
 
 func (*SendMessageResponseMsg) isSendMessageResponsePayload() {}
+
+// GetPayload returns Payload, or nil when x is nil.
+func (x *SendMessageResponse) GetPayload() SendMessageResponsePayload {
+	if x != nil {
+		return x.Payload
+	}
+	return nil
+}
+
+// GetTask returns the Task Payload holds, or the zero value when it holds another (or x is nil).
+func (x *SendMessageResponse) GetTask() *Task {
+	if v, ok := x.GetPayload().(*SendMessageResponseTask); ok {
+		return v.Task
+	}
+	return nil
+}
+
+// GetMsg returns the Msg Payload holds, or the zero value when it holds another (or x is nil).
+func (x *SendMessageResponse) GetMsg() *Message {
+	if v, ok := x.GetPayload().(*SendMessageResponseMsg); ok {
+		return v.Msg
+	}
+	return nil
+}
 
 // The stream response for a message. The stream should be one of the following
 // sequences:
@@ -961,6 +2165,48 @@ type StreamResponseArtifactUpdate struct {
 
 func (*StreamResponseArtifactUpdate) isStreamResponsePayload() {}
 
+// GetPayload returns Payload, or nil when x is nil.
+func (x *StreamResponse) GetPayload() StreamResponsePayload {
+	if x != nil {
+		return x.Payload
+	}
+	return nil
+}
+
+// GetTask returns the Task Payload holds, or the zero value when it holds another (or x is nil).
+func (x *StreamResponse) GetTask() *Task {
+	if v, ok := x.GetPayload().(*StreamResponseTask); ok {
+		return v.Task
+	}
+	return nil
+}
+
+// GetMsg returns the Msg Payload holds, or the zero value when it holds another (or x is nil).
+func (x *StreamResponse) GetMsg() *Message {
+	if v, ok := x.GetPayload().(*StreamResponseMsg); ok {
+		return v.Msg
+	}
+	return nil
+}
+
+// GetStatusUpdate returns the StatusUpdate Payload holds, or the zero value when it holds another
+// (or x is nil).
+func (x *StreamResponse) GetStatusUpdate() *TaskStatusUpdateEvent {
+	if v, ok := x.GetPayload().(*StreamResponseStatusUpdate); ok {
+		return v.StatusUpdate
+	}
+	return nil
+}
+
+// GetArtifactUpdate returns the ArtifactUpdate Payload holds, or the zero value when it holds
+// another (or x is nil).
+func (x *StreamResponse) GetArtifactUpdate() *TaskArtifactUpdateEvent {
+	if v, ok := x.GetPayload().(*StreamResponseArtifactUpdate); ok {
+		return v.ArtifactUpdate
+	}
+	return nil
+}
+
 // ListTaskPushNotificationConfigResponse is the a2a.v1.ListTaskPushNotificationConfigResponse message.
 type ListTaskPushNotificationConfigResponse struct {
 	// Configs is the configs field.
@@ -969,6 +2215,22 @@ type ListTaskPushNotificationConfigResponse struct {
 	// A token, which can be sent as `page_token` to retrieve the next page.
 	// If this field is omitted, there are no subsequent pages.
 	NextPageToken string `json:"nextPageToken,omitempty"`
+}
+
+// GetConfigs returns Configs, or the zero value when x is nil.
+func (x *ListTaskPushNotificationConfigResponse) GetConfigs() []*TaskPushNotificationConfig {
+	if x != nil {
+		return x.Configs
+	}
+	return nil
+}
+
+// GetNextPageToken returns NextPageToken, or the zero value when x is nil.
+func (x *ListTaskPushNotificationConfigResponse) GetNextPageToken() string {
+	if x != nil {
+		return x.NextPageToken
+	}
+	return ""
 }
 
 // A generic empty message (google.protobuf.Empty), for methods that return nothing.
