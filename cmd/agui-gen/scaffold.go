@@ -43,7 +43,7 @@ func scaffoldCommand() *cli.Command {
 			&cli.StringFlag{Name: "module", Usage: "start a new module at DIR with this `PATH` (writes go.mod); default: DIR is inside a module"},
 			&cli.StringFlag{Name: "gen", Usage: "import `PATH` of packages agui-gen generate wrote already; default: generate them into DIR/gen"},
 			&cli.StringFlag{Name: "only", Usage: "agui: a server of AG-UI alone (and META), on the agui package and no A2A, task runtime or gRPC, so go.mod takes in less; default: AG-UI and A2A"},
-			&cli.StringFlag{Name: "model", Usage: "`PROVIDER:NAME`: the agent runs on this model (openai, anthropic or gemini, as openai:gpt-4.1), its key read from the environment; default: a scripted agent"},
+			&cli.StringFlag{Name: "model", Usage: "the agent runs on the model `PROVIDER:NAME` (openai, anthropic or gemini, as openai:gpt-4.1), its key read from the environment; default: a scripted agent"},
 			&cli.BoolFlag{Name: "force", Usage: "overwrite files that exist"},
 			&cli.BoolFlag{Name: "check", Usage: "write nothing; exit 1 and name the files when DIR differs from the scaffold"},
 		},
