@@ -555,3 +555,23 @@ func TestProtoBeyondItsVersion(t *testing.T) {
 		}
 	}
 }
+
+// scaffold --model takes PROVIDER:NAME of a known provider, and says so
+// otherwise; a good one writes model.go.
+func TestScaffoldModel(t *testing.T) {
+	for _, bad := range []string{"gpt-4.1", "mistral:large", "openai:"} {
+		_, err := run(t, "scaffold", "--out", t.TempDir(), "--module", "example.com/x", "--model", bad)
+		var exit cli.ExitCoder
+		if !errors.As(err, &exit) || exit.ExitCode() != 2 || !strings.Contains(err.Error(), scaffold.ModelForm) {
+			t.Errorf("scaffold --model %s: %v", bad, err)
+		}
+	}
+	dir := t.TempDir()
+	if _, err := run(t, "scaffold", "--out", dir, "--module", "example.com/x", "--gen", "example.com/x/gen", "--model", "anthropic:claude-sonnet-4-5"); err != nil {
+		t.Fatal(err)
+	}
+	m, err := os.ReadFile(filepath.Join(dir, "model.go"))
+	if err != nil || !bytes.Contains(m, []byte(`const modelName = "claude-sonnet-4-5"`)) || !bytes.Contains(m, []byte("ANTHROPIC_API_KEY")) {
+		t.Errorf("model.go (%v):\n%s", err, m)
+	}
+}

@@ -21,19 +21,29 @@ func scaffoldCommand() *cli.Command {
 		Description: "Writes a main package to --out: an AG-UI endpoint with META feedback, capabilities, cancel and " +
 			"interrupts; the same agent over A2A (JSON-RPC, HTTP+JSON, gRPC) through the bridge and the task " +
 			"runtime; SQLite or PostgreSQL storage; bearer-token auth; graceful shutdown; a chat page on " +
-			"@ag-ui/client; and a scripted agent to replace with yours. The files are yours: they are not " +
+			"@ag-ui/client; and a scripted agent to replace with yours, or with --model an agent on a real " +
+			"model. The files are yours: they are not " +
 			"*_gen.go, and an existing one is never overwritten without --force.\n\n" +
 			"Unless --gen names packages generated elsewhere, the packages are generated into --out/gen, with a " +
 			"go:generate line to regenerate them.\n\n" +
+			"--model PROVIDER:NAME makes the agent agui.ModelAgent on that model, over runtime/model/PROVIDER " +
+			"(openai, anthropic or gemini), on AG-UI and, through the bridge, A2A; go.mod takes in that " +
+			"provider's SDK alone. The server reads its key and base URL at startup, and stops naming the " +
+			"variable that is missing: openai OPENAI_API_KEY and OPENAI_BASE_URL (Ollama, vLLM, LM Studio: " +
+			"openai:NAME with OPENAI_BASE_URL=http://localhost:11434/v1/); anthropic ANTHROPIC_API_KEY and " +
+			"ANTHROPIC_BASE_URL; gemini GEMINI_API_KEY (or GOOGLE_API_KEY) and GOOGLE_GEMINI_BASE_URL. " +
+			"Without --model the agent is scripted, and needs no key and no network.\n\n" +
 			"Examples:\n" +
 			"  agui-gen scaffold --out ./myagent --module example.com/myagent   # a new module\n" +
 			"  agui-gen scaffold --out ./cmd/agent                               # inside your module\n" +
-			"  agui-gen scaffold --out ./cmd/agent --gen example.com/app/gen      # packages you generate already",
+			"  agui-gen scaffold --out ./cmd/agent --gen example.com/app/gen      # packages you generate already\n" +
+			"  agui-gen scaffold --out ./myagent --module example.com/myagent --model openai:gpt-4.1   # a real model",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "out", Usage: "output `DIR`", Required: true},
 			&cli.StringFlag{Name: "module", Usage: "start a new module at DIR with this `PATH` (writes go.mod); default: DIR is inside a module"},
 			&cli.StringFlag{Name: "gen", Usage: "import `PATH` of packages agui-gen generate wrote already; default: generate them into DIR/gen"},
 			&cli.StringFlag{Name: "only", Usage: "agui: a server of AG-UI alone (and META), on the agui package and no A2A, task runtime or gRPC, so go.mod takes in less; default: AG-UI and A2A"},
+			&cli.StringFlag{Name: "model", Usage: "the agent runs on the model `PROVIDER:NAME` (openai, anthropic or gemini, as openai:gpt-4.1), its key read from the environment; default: a scripted agent"},
 			&cli.BoolFlag{Name: "force", Usage: "overwrite files that exist"},
 			&cli.BoolFlag{Name: "check", Usage: "write nothing; exit 1 and name the files when DIR differs from the scaffold"},
 		},
@@ -42,6 +52,13 @@ func scaffoldCommand() *cli.Command {
 }
 
 func runScaffold(c *cli.Context) error {
+	var mdl scaffold.Model
+	if c.IsSet("model") {
+		var err error
+		if mdl, err = scaffold.ParseModel(c.String("model")); err != nil {
+			return cli.Exit("scaffold "+err.Error(), 2)
+		}
+	}
 	out := c.String("out")
 	importPath, module := generate.ImportPathOf(out), c.String("module")
 	if module != "" {
@@ -62,7 +79,7 @@ func runScaffold(c *cli.Context) error {
 	default:
 		return cli.Exit(fmt.Sprintf("scaffold --only %s: the scaffold is an AG-UI server (--only agui) or, without --only, an AG-UI and A2A one", only), 2)
 	}
-	files, err := scaffold.Files(scaffold.Options{Gen: gen, Generate: generateHere, Module: module, Version: pinnableVersion(buildVersion()), Checkout: checkout(), AGUIOnly: aguiOnly})
+	files, err := scaffold.Files(scaffold.Options{Gen: gen, Generate: generateHere, Module: module, Version: pinnableVersion(buildVersion()), Checkout: checkout(), AGUIOnly: aguiOnly, Model: mdl})
 	if err != nil {
 		return err
 	}

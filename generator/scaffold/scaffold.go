@@ -46,6 +46,56 @@ type Options struct {
 	// the dependencies of the generated packages at the versions agui-gen
 	// is tested with.
 	Module string
+	// Model, when its Provider is set, makes the server's agent one on that
+	// model (agui.ModelAgent over runtime/model/PROVIDER) rather than the
+	// scripted one, and a new module's go.mod takes in that provider's SDK
+	// alone.
+	Model Model
+}
+
+// Model is a provider's model, as --model PROVIDER:NAME names it.
+type Model struct {
+	// Provider is one of Providers.
+	Provider string
+	// Name is the provider's name of the model, as gpt-4.1.
+	Name string
+}
+
+// Providers are the model providers the scaffold knows: each the name of a
+// runtime/model adapter package.
+var Providers = []string{"openai", "anthropic", "gemini"}
+
+// sdks are the module of each provider's SDK and the version agui-gen's
+// adapters are tested with.
+var sdks = map[string][2]string{
+	"openai":    {"github.com/openai/openai-go/v3", "v3.98.0"},
+	"anthropic": {"github.com/anthropics/anthropic-sdk-go/v2", "v2.15.0"},
+	"gemini":    {"google.golang.org/genai", "v1.77.0"},
+}
+
+// SDK is the module of the provider's SDK.
+func (m Model) SDK() string { return sdks[m.Provider][0] }
+
+// SDKVersion is the version of SDK that agui-gen's adapter is tested with.
+func (m Model) SDKVersion() string { return sdks[m.Provider][1] }
+
+// ModelForm is the accepted form of --model, for messages.
+const ModelForm = "PROVIDER:NAME, PROVIDER one of openai, anthropic, gemini (as openai:gpt-4.1)"
+
+// ParseModel reads --model: PROVIDER:NAME, the name being everything after
+// the first colon (an Ollama model through openai may hold one, as
+// openai:llama3.2:3b).
+func ParseModel(s string) (Model, error) {
+	provider, name, ok := strings.Cut(s, ":")
+	switch {
+	case !ok || name == "":
+		return Model{}, fmt.Errorf("--model %q: give %s", s, ModelForm)
+	case !slices.Contains(Providers, provider):
+		return Model{}, fmt.Errorf("--model %q: unknown provider %q; give %s", s, provider, ModelForm)
+	case strings.ContainsFunc(name, func(r rune) bool { return r <= ' ' || r == 0x7f }):
+		return Model{}, fmt.Errorf("--model %q: a model's name holds no spaces or control characters; give %s", s, ModelForm)
+	}
+	return Model{Provider: provider, Name: name}, nil
 }
 
 // AGUIOnlyPackages are the generated packages an AG-UI server (AGUIOnly)
@@ -57,6 +107,11 @@ var AGUIOnlyPackages = []string{"agui", "agui/metasqlite", "agui/metapg"}
 func Files(opts Options) (map[string][]byte, error) {
 	if opts.Gen == "" {
 		return nil, errors.New("scaffold: no import path for the generated packages")
+	}
+	if opts.Model.Provider != "" {
+		if _, err := ParseModel(opts.Model.Provider + ":" + opts.Model.Name); err != nil {
+			return nil, fmt.Errorf("scaffold: %w", err)
+		}
 	}
 	root, err := fs.Sub(templates.Scaffold, "scaffold")
 	if err != nil {

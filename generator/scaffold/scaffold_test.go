@@ -149,3 +149,91 @@ func TestBundleIsFresh(t *testing.T) {
 		}
 	}
 }
+
+func TestParseModel(t *testing.T) {
+	for in, want := range map[string]Model{
+		"openai:gpt-4.1":              {"openai", "gpt-4.1"},
+		"anthropic:claude-sonnet-4-5": {"anthropic", "claude-sonnet-4-5"},
+		"gemini:gemini-2.5-flash":     {"gemini", "gemini-2.5-flash"},
+		"openai:llama3.2:3b":          {"openai", "llama3.2:3b"}, // an Ollama name, through OPENAI_BASE_URL
+	} {
+		if got, err := ParseModel(in); err != nil || got != want {
+			t.Errorf("ParseModel(%q) = %+v, %v; want %+v", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "openai", "openai:", ":gpt-4.1", "mistral:large", "OpenAI:gpt-4.1", "openai:gpt 4"} {
+		_, err := ParseModel(in)
+		if err == nil || !strings.Contains(err.Error(), ModelForm) {
+			t.Errorf("ParseModel(%q): %v; want an error naming %q", in, err, ModelForm)
+		}
+	}
+	if _, err := Files(Options{Gen: exampleGen, Model: Model{Provider: "mistral", Name: "large"}}); err == nil {
+		t.Error("Files rendered a model of an unknown provider")
+	}
+}
+
+// TestModelScaffold: --model renders model.go on the provider's adapter and
+// environment, serves that agent on AG-UI and A2A, and takes in that
+// provider's SDK alone; without it there is no model.go.
+func TestModelScaffold(t *testing.T) {
+	sdks := map[string]string{"openai": "github.com/openai/openai-go/v3", "anthropic": "github.com/anthropics/anthropic-sdk-go/v2", "gemini": "google.golang.org/genai"}
+	env := map[string][]string{
+		"openai":    {`"OPENAI_API_KEY"`, `"OPENAI_BASE_URL"`},
+		"anthropic": {`"ANTHROPIC_API_KEY"`, `"ANTHROPIC_BASE_URL"`},
+		"gemini":    {`"GEMINI_API_KEY"`, `"GOOGLE_API_KEY"`, `"GOOGLE_GEMINI_BASE_URL"`},
+	}
+	ours, err := os.ReadFile("../../go.mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for provider := range sdks {
+		if m := (Model{Provider: provider}); !bytes.Contains(ours, []byte("\t"+m.SDK()+" "+m.SDKVersion()+"\n")) {
+			t.Errorf("the scaffold requires %s %s; agui-gen's go.mod has another version", m.SDK(), m.SDKVersion())
+		}
+		for _, aguiOnly := range []bool{false, true} {
+			files, err := Files(Options{Gen: "example.com/app/gen", Module: "example.com/app", AGUIOnly: aguiOnly,
+				Model: Model{Provider: provider, Name: `test-"model"`}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := string(files["model.go"])
+			for _, want := range append([]string{
+				`"github.com/agui-gen/agui-gen/runtime/model/` + provider + `"`,
+				`"example.com/app/gen/agui"`,
+				"agui.ModelAgent(",
+				`const modelName = "test-\"model\""`,
+			}, env[provider]...) {
+				if !strings.Contains(m, want) {
+					t.Errorf("%s model.go lacks %s:\n%s", provider, want, m)
+				}
+			}
+			mainGo := string(files["main.go"])
+			for _, want := range []string{"agent, err := modelAgent(ctx)", "cfg.agent = agent", "agent = cfg.agent"} {
+				if !strings.Contains(mainGo, want) {
+					t.Errorf("%s main.go lacks %q", provider, want)
+				}
+			}
+			if !aguiOnly && !strings.Contains(mainGo, "&bridge.Executor{Agent: agent,") {
+				t.Errorf("%s: A2A does not serve the model's agent through the bridge", provider)
+			}
+			mod := string(files["go.mod"])
+			for p, other := range sdks {
+				if got := strings.Contains(mod, other); got != (p == provider) {
+					t.Errorf("--model %s: go.mod takes in %s: %v", provider, other, got)
+				}
+			}
+			for _, v := range env[provider] {
+				if !strings.Contains(string(files["README.md"]), strings.Trim(v, `"`)) {
+					t.Errorf("%s README.md does not name %s", provider, v)
+				}
+			}
+		}
+	}
+	files, err := Files(Options{Gen: exampleGen})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := files["model.go"]; ok || bytes.Contains(files["main.go"], []byte("modelAgent")) {
+		t.Error("a scaffold without --model has a model's agent")
+	}
+}
