@@ -11,6 +11,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
@@ -20,6 +21,7 @@ import (
 
 	agui "github.com/agui-gen/agui-gen/gen/agui"
 	"github.com/agui-gen/agui-gen/runtime/runlog"
+	"github.com/agui-gen/agui-gen/runtime/runlog/sqlitelog"
 )
 
 // chattyAgent emits a run that opens and closes every kind of thing, with
@@ -131,12 +133,33 @@ func (b *cutBody) Read(p []byte) (int, error) {
 // delivers equals an uninterrupted run's, event for event: nothing lost,
 // repeated or out of order. Afterwards every goroutine is gone.
 func TestResumableChaos(t *testing.T) {
+	t.Run("log=memory", func(t *testing.T) {
+		resumableChaos(t, func() (RunLog, func() error) {
+			return runlog.NewMemory(runlog.MemoryOptions{}), func() error { return nil }
+		})
+	})
+	t.Run("log=sqlite", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "runs.db")
+		resumableChaos(t, func() (RunLog, func() error) {
+			l, err := sqlitelog.Open(context.Background(), path, sqlitelog.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return l, l.Close
+		})
+	})
+}
+
+// resumableChaos cuts every run's connection 1–5 times at random points:
+// each client's events, resumed, must be an uninterrupted run's, and the
+// goroutines come back to where they were once the log is closed.
+func resumableChaos(t *testing.T, open func() (log RunLog, closeLog func() error)) {
 	runs := 120
 	if testing.Short() {
 		runs = 30
 	}
 	base := runtime.NumGoroutine()
-	log := runlog.NewMemory(runlog.MemoryOptions{})
+	log, closeLog := open()
 	agent := chattyAgent(func() {
 		if rand.IntN(4) == 0 {
 			time.Sleep(time.Duration(rand.IntN(1500)) * time.Microsecond)
@@ -192,6 +215,9 @@ func TestResumableChaos(t *testing.T) {
 	}
 	t.Logf("%d runs, %d resumes", runs, resumes.Load())
 	srv.Close()
+	if err := closeLog(); err != nil {
+		t.Fatal(err)
+	}
 	waitGoroutines(t, base)
 }
 
