@@ -99,8 +99,8 @@ func ExampleNewHandler() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	reply := resp.Payload.(*a2a.SendMessageResponseMessage).Message
-	fmt.Println(reply.Parts[0].Content.(*a2a.PartText).Text)
+	reply := resp.GetMessage()
+	fmt.Println(reply.GetParts()[0].GetText())
 
 	msg.TaskID = "no-such-task"
 	_, err = client.SendMessage(ctx, &a2a.SendMessageRequest{Message: msg})

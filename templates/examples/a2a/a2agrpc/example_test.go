@@ -48,6 +48,6 @@ func ExampleRegisterA2AServiceServer() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(resp.Payload.(*a2a.SendMessageResponseMessage).Message.Parts[0].Content.(*a2a.PartText).Text)
+	fmt.Println(resp.GetMessage().GetParts()[0].GetText())
 	// Output: weather?
 }

@@ -63,10 +63,10 @@ func ExampleNew() {
 		if err != nil {
 			log.Fatal(err)
 		}
-		return resp.Payload.(*a2a.SendMessageResponseTask).Task // or *a2a.SendMessageResponseMessage, from an agent that answers with a message
+		return resp.GetTask() // nil from an agent that answers with a message (resp.GetMessage())
 	}
 	task := ask("What is the weather?", "")
-	fmt.Println(task.Status.State, task.Status.Message.Parts[0].Content.(*a2a.PartText).Text)
+	fmt.Println(task.GetStatus().GetState(), task.GetStatus().GetMessage().GetParts()[0].GetText())
 	task = ask("Paris", task.ID)
 	fmt.Println(task.Status.State, task.Artifacts[0].Parts[0].Content.(*a2a.PartText).Text)
 	// Output:
