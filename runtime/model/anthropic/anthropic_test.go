@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -15,39 +14,11 @@ import (
 	"github.com/agui-gen/agui-gen/runtime/model"
 	"github.com/agui-gen/agui-gen/runtime/model/anthropic"
 	"github.com/agui-gen/agui-gen/runtime/model/anthropic/anthropictest"
+	"github.com/agui-gen/agui-gen/runtime/model/internal/sinktest"
 )
 
-// recorder is a sink that writes down each call.
-type recorder struct {
-	calls []string
-	fail  func(call string) error // when set, its error is the call's
-}
-
-func (r *recorder) add(format string, args ...any) error {
-	c := fmt.Sprintf(format, args...)
-	r.calls = append(r.calls, c)
-	if r.fail != nil {
-		return r.fail(c)
-	}
-	return nil
-}
-
-func (r *recorder) StartText(id string) error      { return r.add("text-start %s", id) }
-func (r *recorder) Text(d string) error            { return r.add("text %q", d) }
-func (r *recorder) EndText() error                 { return r.add("text-end") }
-func (r *recorder) StartReasoning(id string) error { return r.add("reasoning-start %s", id) }
-func (r *recorder) Reasoning(d string) error       { return r.add("reasoning %q", d) }
-func (r *recorder) EndReasoning() error            { return r.add("reasoning-end") }
-func (r *recorder) StartToolCall(mid, id, name string) error {
-	return r.add("call-start %s %s %s", mid, id, name)
-}
-func (r *recorder) ToolCallArgs(id, d string) error { return r.add("call-args %s %q", id, d) }
-func (r *recorder) EndToolCall(id string) error     { return r.add("call-end %s", id) }
-func (r *recorder) ToolResult(id, c string) error   { return r.add("result %s %q", id, c) }
-func (r *recorder) Usage(u model.Usage) error {
-	return r.add("usage %s %s in=%d out=%d reasoning=%d cached=%d", u.Provider, u.Model, u.InputTokens, u.OutputTokens,
-		u.ReasoningTokens, u.CachedInputTokens)
-}
+// recorder writes down each call the adapter makes.
+type recorder = sinktest.Recorder
 
 var hello = &model.Request{Messages: []model.Message{model.Text(model.RoleUser, "Hello")}}
 
@@ -69,7 +40,7 @@ func TestText(t *testing.T) {
 		"text-start " + id, `text "Hello"`, `text "!"`, "text-end",
 		"usage anthropic claude-sonnet-4-5-20250929 in=125 out=15 reasoning=0 cached=100",
 	}
-	if d := cmp.Diff(want, rec.calls); d != "" {
+	if d := cmp.Diff(want, rec.Calls); d != "" {
 		t.Errorf("sink calls (-want +got):\n%s", d)
 	}
 	if turn.Stop != model.StopEnd || turn.ProviderStop != "end_turn" || turn.Message.TextOf() != "Hello!" ||
@@ -89,7 +60,7 @@ func TestThinking(t *testing.T) {
 		"text-start " + id, `text "The greatest common divisor of 1071 and 462 is **21**."`, "text-end",
 		"usage anthropic claude-sonnet-4-5-20250929 in=50 out=120 reasoning=0 cached=0",
 	}
-	if d := cmp.Diff(want, rec.calls); d != "" {
+	if d := cmp.Diff(want, rec.Calls); d != "" {
 		t.Errorf("sink calls (-want +got):\n%s", d)
 	}
 	wantR := []model.Reasoning{{ID: id + "-reasoning-0",
@@ -111,7 +82,7 @@ func TestToolUseInFragments(t *testing.T) {
 		"call-end " + call,
 		"usage anthropic claude-sonnet-4-5-20250929 in=472 out=89 reasoning=0 cached=0",
 	}
-	if d := cmp.Diff(want, rec.calls); d != "" {
+	if d := cmp.Diff(want, rec.Calls); d != "" {
 		t.Errorf("sink calls (-want +got):\n%s", d)
 	}
 	wantCalls := []model.ToolCall{{ID: call, Name: "get_weather", Arguments: `{"location": "San Francisco, CA"}`}}
@@ -131,7 +102,7 @@ func TestSeveralToolUsesInOneTurn(t *testing.T) {
 		"call-args " + c1 + ` "{\"city\": "`, "call-args " + c1 + ` "\"Tokyo\"}"`, "call-end " + c1,
 		"usage anthropic claude-sonnet-4-5-20250929 in=720 out=95 reasoning=12 cached=400",
 	}
-	if d := cmp.Diff(want, rec.calls); d != "" {
+	if d := cmp.Diff(want, rec.Calls); d != "" {
 		t.Errorf("sink calls (-want +got):\n%s", d)
 	}
 	wantCalls := []model.ToolCall{{ID: c0, Name: "get_weather", Arguments: `{"city": "Paris"}`},
@@ -166,7 +137,7 @@ func TestTextAfterToolUse(t *testing.T) {
 	}
 	want := []string{"text-start msg_1", `text "A"`, "text-end", "call-start msg_1 toolu_1 now", `call-args toolu_1 "{}"`,
 		"call-end toolu_1", "text-start msg_1-text-2", `text "B"`, "text-end", "usage anthropic m in=1 out=9 reasoning=0 cached=0"}
-	if d := cmp.Diff(want, rec.calls); d != "" {
+	if d := cmp.Diff(want, rec.Calls); d != "" {
 		t.Errorf("sink calls (-want +got):\n%s", d)
 	}
 	if turn.Message.TextOf() != "AB" || turn.Message.ToolCalls[0].Arguments != "{}" {
@@ -258,7 +229,7 @@ func TestErrorMidStream(t *testing.T) {
 		err.Error() != "anthropic: Overloaded (overloaded_error)" {
 		t.Fatalf("error %#v", err)
 	}
-	if got := strings.Join(rec.calls, "|"); got != `text-start msg_01ErrorMidStream|text "The answer"|text " is"` {
+	if got := strings.Join(rec.Calls, "|"); got != `text-start msg_01ErrorMidStream|text "The answer"|text " is"` {
 		t.Errorf("sink calls %s", got)
 	}
 }
@@ -299,7 +270,7 @@ func TestCancelStopsTheUpstreamRequest(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			gone := errors.New("the client went away")
-			rec := &recorder{fail: func(c string) error {
+			rec := &recorder{Fail: func(c string) error {
 				if c == `text " is"` {
 					if how == "cancel" {
 						cancel()

@@ -5,22 +5,8 @@ import (
 
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 
-	"github.com/agui-gen/agui-gen/runtime/model"
+	"github.com/agui-gen/agui-gen/runtime/model/internal/sinktest"
 )
-
-type discard struct{}
-
-func (discard) StartText(string) error                     { return nil }
-func (discard) Text(string) error                          { return nil }
-func (discard) EndText() error                             { return nil }
-func (discard) StartReasoning(string) error                { return nil }
-func (discard) Reasoning(string) error                     { return nil }
-func (discard) EndReasoning() error                        { return nil }
-func (discard) StartToolCall(string, string, string) error { return nil }
-func (discard) ToolCallArgs(string, string) error          { return nil }
-func (discard) EndToolCall(string) error                   { return nil }
-func (discard) ToolResult(string, string) error            { return nil }
-func (discard) Usage(model.Usage) error                    { return nil }
 
 // BenchmarkChunk is the adapter's own work on one content_block_delta event
 // the SDK has decoded, without the SDK's decoding. The text is kept for the
@@ -43,7 +29,7 @@ func BenchmarkChunk(b *testing.B) {
 				b.Fatal(err)
 			}
 			fresh := func() *turn {
-				t := &turn{sink: discard{}, provider: "anthropic", id: "msg_1"}
+				t := &turn{sink: sinktest.Discard{}, provider: "anthropic", id: "msg_1"}
 				if err := t.event(&start); err != nil {
 					b.Fatal(err)
 				}

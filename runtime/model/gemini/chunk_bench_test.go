@@ -6,22 +6,8 @@ import (
 
 	"google.golang.org/genai"
 
-	"github.com/agui-gen/agui-gen/runtime/model"
+	"github.com/agui-gen/agui-gen/runtime/model/internal/sinktest"
 )
-
-type discard struct{}
-
-func (discard) StartText(string) error                     { return nil }
-func (discard) Text(string) error                          { return nil }
-func (discard) EndText() error                             { return nil }
-func (discard) StartReasoning(string) error                { return nil }
-func (discard) Reasoning(string) error                     { return nil }
-func (discard) EndReasoning() error                        { return nil }
-func (discard) StartToolCall(string, string, string) error { return nil }
-func (discard) ToolCallArgs(string, string) error          { return nil }
-func (discard) EndToolCall(string) error                   { return nil }
-func (discard) ToolResult(string, string) error            { return nil }
-func (discard) Usage(model.Usage) error                    { return nil }
 
 // BenchmarkChunk is the adapter's own work on one response chunk the SDK
 // has decoded (text or a thought, with its usage), without the SDK's
@@ -37,14 +23,14 @@ func BenchmarkChunk(b *testing.B) {
 			if err := json.Unmarshal([]byte(tc.json), &r); err != nil {
 				b.Fatal(err)
 			}
-			t := &turn{sink: discard{}, provider: "gemini"}
+			t := &turn{sink: sinktest.Discard{}, provider: "gemini"}
 			b.ReportAllocs()
 			for b.Loop() {
 				if err := t.chunk(&r); err != nil {
 					b.Fatal(err)
 				}
 				if t.text.Len() > 1<<20 || t.reasoning.Len() > 1<<20 { // a long answer, then the next
-					*t = turn{sink: discard{}, provider: "gemini"}
+					*t = turn{sink: sinktest.Discard{}, provider: "gemini"}
 				}
 			}
 		})

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -15,39 +14,11 @@ import (
 	"github.com/agui-gen/agui-gen/runtime/model"
 	"github.com/agui-gen/agui-gen/runtime/model/gemini"
 	"github.com/agui-gen/agui-gen/runtime/model/gemini/geminitest"
+	"github.com/agui-gen/agui-gen/runtime/model/internal/sinktest"
 )
 
-// recorder is a sink that writes down each call.
-type recorder struct {
-	calls []string
-	fail  func(call string) error // when set, its error is the call's
-}
-
-func (r *recorder) add(format string, args ...any) error {
-	c := fmt.Sprintf(format, args...)
-	r.calls = append(r.calls, c)
-	if r.fail != nil {
-		return r.fail(c)
-	}
-	return nil
-}
-
-func (r *recorder) StartText(id string) error      { return r.add("text-start %s", id) }
-func (r *recorder) Text(d string) error            { return r.add("text %q", d) }
-func (r *recorder) EndText() error                 { return r.add("text-end") }
-func (r *recorder) StartReasoning(id string) error { return r.add("reasoning-start %s", id) }
-func (r *recorder) Reasoning(d string) error       { return r.add("reasoning %q", d) }
-func (r *recorder) EndReasoning() error            { return r.add("reasoning-end") }
-func (r *recorder) StartToolCall(mid, id, name string) error {
-	return r.add("call-start %s %s %s", mid, id, name)
-}
-func (r *recorder) ToolCallArgs(id, d string) error { return r.add("call-args %s %q", id, d) }
-func (r *recorder) EndToolCall(id string) error     { return r.add("call-end %s", id) }
-func (r *recorder) ToolResult(id, c string) error   { return r.add("result %s %q", id, c) }
-func (r *recorder) Usage(u model.Usage) error {
-	return r.add("usage %s %s in=%d out=%d reasoning=%d cached=%d", u.Provider, u.Model, u.InputTokens, u.OutputTokens,
-		u.ReasoningTokens, u.CachedInputTokens)
-}
+// recorder writes down each call the adapter makes.
+type recorder = sinktest.Recorder
 
 var hello = &model.Request{Messages: []model.Message{model.Text(model.RoleUser, "Hello")}}
 
@@ -69,7 +40,7 @@ func TestText(t *testing.T) {
 		"text-start " + id, `text "Hello"`, `text "! How can I help?"`, "text-end",
 		"usage gemini gemini-2.5-flash in=8 out=7 reasoning=0 cached=0",
 	}
-	if d := cmp.Diff(want, rec.calls); d != "" {
+	if d := cmp.Diff(want, rec.Calls); d != "" {
 		t.Errorf("sink calls (-want +got):\n%s", d)
 	}
 	if turn.Stop != model.StopEnd || turn.ProviderStop != "STOP" || turn.Message.TextOf() != "Hello! How can I help?" ||
@@ -91,7 +62,7 @@ func TestThoughtsAndFunctionCalls(t *testing.T) {
 		"call-start " + id + " " + c1 + " get_weather", "call-args " + c1 + ` "{\"city\":\"Tokyo\"}"`, "call-end " + c1,
 		"usage gemini gemini-2.5-flash in=60 out=30 reasoning=20 cached=32",
 	}
-	if d := cmp.Diff(want, rec.calls); d != "" {
+	if d := cmp.Diff(want, rec.Calls); d != "" {
 		t.Errorf("sink calls (-want +got):\n%s", d)
 	}
 	wantMsg := model.Message{Role: model.RoleAssistant,
@@ -163,7 +134,7 @@ func TestErrorMidStream(t *testing.T) {
 		err.Error() != "gemini: The model is overloaded. Please try again later. (UNAVAILABLE)" {
 		t.Fatalf("error %#v", err)
 	}
-	if got := strings.Join(rec.calls, "|"); got != `text-start oBhPaErr0rMidStream01|text "The answer is"` {
+	if got := strings.Join(rec.Calls, "|"); got != `text-start oBhPaErr0rMidStream01|text "The answer is"` {
 		t.Errorf("sink calls %s", got)
 	}
 }
@@ -203,7 +174,7 @@ func TestCancelStopsTheUpstreamRequest(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			gone := errors.New("the client went away")
-			rec := &recorder{fail: func(c string) error {
+			rec := &recorder{Fail: func(c string) error {
 				if c == `text "The answer is"` {
 					if how == "cancel" {
 						cancel()

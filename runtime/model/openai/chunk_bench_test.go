@@ -5,22 +5,8 @@ import (
 
 	oai "github.com/openai/openai-go/v3"
 
-	"github.com/agui-gen/agui-gen/runtime/model"
+	"github.com/agui-gen/agui-gen/runtime/model/internal/sinktest"
 )
-
-type discard struct{}
-
-func (discard) StartText(string) error                     { return nil }
-func (discard) Text(string) error                          { return nil }
-func (discard) EndText() error                             { return nil }
-func (discard) StartReasoning(string) error                { return nil }
-func (discard) Reasoning(string) error                     { return nil }
-func (discard) EndReasoning() error                        { return nil }
-func (discard) StartToolCall(string, string, string) error { return nil }
-func (discard) ToolCallArgs(string, string) error          { return nil }
-func (discard) EndToolCall(string) error                   { return nil }
-func (discard) ToolResult(string, string) error            { return nil }
-func (discard) Usage(model.Usage) error                    { return nil }
 
 // BenchmarkChunk is the adapter's own work on one text chunk the SDK has
 // decoded (what BenchmarkStream's impl=adapter adds to impl=sdk, without
@@ -36,14 +22,14 @@ func BenchmarkChunk(b *testing.B) {
 			if err := c.UnmarshalJSON([]byte(tc.json)); err != nil {
 				b.Fatal(err)
 			}
-			t := &turn{sink: discard{}, provider: "openai"}
+			t := &turn{sink: sinktest.Discard{}, provider: "openai"}
 			b.ReportAllocs()
 			for b.Loop() {
 				if err := t.chunk(&c); err != nil {
 					b.Fatal(err)
 				}
 				if t.text.Len() > 1<<20 || t.reasoning.Len() > 1<<20 { // a long answer, then the next
-					*t = turn{sink: discard{}, provider: "openai"}
+					*t = turn{sink: sinktest.Discard{}, provider: "openai"}
 				}
 			}
 		})

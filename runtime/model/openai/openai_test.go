@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -13,41 +12,13 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agui-gen/agui-gen/runtime/model"
+	"github.com/agui-gen/agui-gen/runtime/model/internal/sinktest"
 	"github.com/agui-gen/agui-gen/runtime/model/openai"
 	"github.com/agui-gen/agui-gen/runtime/model/openai/openaitest"
 )
 
-// recorder is a sink that writes down each call.
-type recorder struct {
-	calls []string
-	fail  func(call string) error // when set, its error is the call's
-}
-
-func (r *recorder) add(format string, args ...any) error {
-	c := fmt.Sprintf(format, args...)
-	r.calls = append(r.calls, c)
-	if r.fail != nil {
-		return r.fail(c)
-	}
-	return nil
-}
-
-func (r *recorder) StartText(id string) error      { return r.add("text-start %s", id) }
-func (r *recorder) Text(d string) error            { return r.add("text %q", d) }
-func (r *recorder) EndText() error                 { return r.add("text-end") }
-func (r *recorder) StartReasoning(id string) error { return r.add("reasoning-start %s", id) }
-func (r *recorder) Reasoning(d string) error       { return r.add("reasoning %q", d) }
-func (r *recorder) EndReasoning() error            { return r.add("reasoning-end") }
-func (r *recorder) StartToolCall(mid, id, name string) error {
-	return r.add("call-start %s %s %s", mid, id, name)
-}
-func (r *recorder) ToolCallArgs(id, d string) error { return r.add("call-args %s %q", id, d) }
-func (r *recorder) EndToolCall(id string) error     { return r.add("call-end %s", id) }
-func (r *recorder) ToolResult(id, c string) error   { return r.add("result %s %q", id, c) }
-func (r *recorder) Usage(u model.Usage) error {
-	return r.add("usage %s %s in=%d out=%d reasoning=%d cached=%d", u.Provider, u.Model, u.InputTokens, u.OutputTokens,
-		u.ReasoningTokens, u.CachedInputTokens)
-}
+// recorder writes down each call the adapter makes.
+type recorder = sinktest.Recorder
 
 var hello = &model.Request{Messages: []model.Message{model.Text(model.RoleUser, "Hello")}}
 
@@ -70,7 +41,7 @@ func TestText(t *testing.T) {
 		"text-end",
 		"usage openai gpt-4.1-2025-04-14 in=19 out=10 reasoning=0 cached=0",
 	}
-	if d := cmp.Diff(want, rec.calls); d != "" {
+	if d := cmp.Diff(want, rec.Calls); d != "" {
 		t.Errorf("sink calls (-want +got):\n%s", d)
 	}
 	if turn.Stop != model.StopEnd || turn.ProviderStop != "stop" || turn.Message.TextOf() != "Hello! How can I help?" ||
@@ -89,7 +60,7 @@ func TestReasoning(t *testing.T) {
 		"text-start " + id, `text "9.8 is larger."`, "text-end",
 		"usage openai deepseek-reasoner in=15 out=42 reasoning=36 cached=0",
 	}
-	if d := cmp.Diff(want, rec.calls); d != "" {
+	if d := cmp.Diff(want, rec.Calls); d != "" {
 		t.Errorf("sink calls (-want +got):\n%s", d)
 	}
 	if got := turn.Message.Reasoning; len(got) != 1 || got[0].Text != "9.11 and 9.8: compare the tenths.\n8 > 1." {
@@ -108,7 +79,7 @@ func TestToolCallInFragments(t *testing.T) {
 		"call-end " + call,
 		"usage openai gpt-4.1-2025-04-14 in=81 out=24 reasoning=0 cached=64",
 	}
-	if d := cmp.Diff(want, rec.calls); d != "" {
+	if d := cmp.Diff(want, rec.Calls); d != "" {
 		t.Errorf("sink calls (-want +got):\n%s", d)
 	}
 	wantCalls := []model.ToolCall{{ID: call, Name: "get_weather", Arguments: `{"city":"Paris"}`}}
@@ -128,7 +99,7 @@ func TestSeveralToolCallsInOneTurn(t *testing.T) {
 		"call-end " + c0, "call-end " + c1,
 		"usage openai gpt-4.1-2025-04-14 in=81 out=24 reasoning=0 cached=64",
 	}
-	if d := cmp.Diff(want, rec.calls); d != "" {
+	if d := cmp.Diff(want, rec.Calls); d != "" {
 		t.Errorf("sink calls (-want +got):\n%s", d)
 	}
 	wantCalls := []model.ToolCall{{ID: c0, Name: "get_weather", Arguments: `{"city": "Paris"}`},
@@ -156,7 +127,7 @@ func TestToolCallQuirks(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{"call-start c1 a f", `call-args a "{\"x\":1}"`, "call-end a", "call-start c1 b g", `call-args b "{}"`, "call-end b"}
-	if d := cmp.Diff(want, rec.calls); d != "" {
+	if d := cmp.Diff(want, rec.Calls); d != "" {
 		t.Errorf("sink calls (-want +got):\n%s", d)
 	}
 	if len(turn.Message.ToolCalls) != 2 || turn.Message.ToolCalls[0].Arguments != `{"x":1}` {
@@ -229,7 +200,7 @@ func TestErrorMidStream(t *testing.T) {
 		me.Message != "The server had an error while processing your request. Sorry about that!" {
 		t.Fatalf("error %#v", err)
 	}
-	if got := strings.Join(rec.calls, "|"); got != `text-start chatcmpl-Bq4error00004|text "The answer"|text " is"` {
+	if got := strings.Join(rec.Calls, "|"); got != `text-start chatcmpl-Bq4error00004|text "The answer"|text " is"` {
 		t.Errorf("sink calls %s", got)
 	}
 }
@@ -268,7 +239,7 @@ func TestCancelStopsTheUpstreamRequest(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			gone := errors.New("the client went away")
-			rec := &recorder{fail: func(c string) error {
+			rec := &recorder{Fail: func(c string) error {
 				if c == `text " is"` {
 					if how == "cancel" {
 						cancel()
