@@ -296,6 +296,14 @@ type BaseEvent struct {
 	Metadata Metadata `json:"metadata,omitempty"`
 }
 
+// GetTimestamp returns *Timestamp, or the zero value when x or Timestamp is nil.
+func (x *BaseEvent) GetTimestamp() int64 {
+	if x != nil && x.Timestamp != nil {
+		return *x.Timestamp
+	}
+	return 0
+}
+
 // Attributable is composed into everything that can belong to a subagent's work: the events that
 // describe content or progress, the message types, and each interrupt. Run-scoped events omit it —
 // RUN_STARTED, RUN_FINISHED and RUN_ERROR describe the run itself and MESSAGES_SNAPSHOT is
@@ -307,6 +315,14 @@ type Attributable struct {
 	// SubagentRunID is the subagent invocation this belongs to. Absent means the parent agent produced it
 	// directly.
 	SubagentRunID *SubagentRunID `json:"subagentRunId,omitempty"`
+}
+
+// GetSubagentRunID returns *SubagentRunID, or the zero value when x or SubagentRunID is nil.
+func (x *Attributable) GetSubagentRunID() SubagentRunID {
+	if x != nil && x.SubagentRunID != nil {
+		return *x.SubagentRunID
+	}
+	return ""
 }
 
 // SubagentRunID is an opaque handle for one subagent invocation, not a reusable name for a subagent
@@ -394,6 +410,22 @@ type TextMessageStartEvent struct {
 	Name *string `json:"name,omitempty"`
 }
 
+// GetRole returns *Role, or the zero value when x or Role is nil.
+func (x *TextMessageStartEvent) GetRole() TextMessageRole {
+	if x != nil && x.Role != nil {
+		return *x.Role
+	}
+	return ""
+}
+
+// GetName returns *Name, or the zero value when x or Name is nil.
+func (x *TextMessageStartEvent) GetName() string {
+	if x != nil && x.Name != nil {
+		return *x.Name
+	}
+	return ""
+}
+
 // TextMessageContentEvent appends a fragment to a streamed text message.
 type TextMessageContentEvent struct {
 	BaseEvent
@@ -438,6 +470,38 @@ type TextMessageChunkEvent struct {
 	Name *string `json:"name,omitempty"`
 }
 
+// GetMessageID returns *MessageID, or the zero value when x or MessageID is nil.
+func (x *TextMessageChunkEvent) GetMessageID() string {
+	if x != nil && x.MessageID != nil {
+		return *x.MessageID
+	}
+	return ""
+}
+
+// GetRole returns *Role, or the zero value when x or Role is nil.
+func (x *TextMessageChunkEvent) GetRole() TextMessageRole {
+	if x != nil && x.Role != nil {
+		return *x.Role
+	}
+	return ""
+}
+
+// GetDelta returns *Delta, or the zero value when x or Delta is nil.
+func (x *TextMessageChunkEvent) GetDelta() string {
+	if x != nil && x.Delta != nil {
+		return *x.Delta
+	}
+	return ""
+}
+
+// GetName returns *Name, or the zero value when x or Name is nil.
+func (x *TextMessageChunkEvent) GetName() string {
+	if x != nil && x.Name != nil {
+		return *x.Name
+	}
+	return ""
+}
+
 // ToolCallStartEvent opens a tool call. The arguments arrive as TOOL_CALL_ARGS events and the call
 // closes with TOOL_CALL_END.
 type ToolCallStartEvent struct {
@@ -453,6 +517,14 @@ type ToolCallStartEvent struct {
 	// ParentMessageID is the assistant message that holds this call. Absent means the producer did not
 	// attribute it to one.
 	ParentMessageID *string `json:"parentMessageId,omitempty"`
+}
+
+// GetParentMessageID returns *ParentMessageID, or the zero value when x or ParentMessageID is nil.
+func (x *ToolCallStartEvent) GetParentMessageID() string {
+	if x != nil && x.ParentMessageID != nil {
+		return *x.ParentMessageID
+	}
+	return ""
 }
 
 // ToolCallArgsEvent appends a fragment of a tool call's arguments.
@@ -498,6 +570,38 @@ type ToolCallChunkEvent struct {
 	Delta *string `json:"delta,omitempty"`
 }
 
+// GetToolCallID returns *ToolCallID, or the zero value when x or ToolCallID is nil.
+func (x *ToolCallChunkEvent) GetToolCallID() string {
+	if x != nil && x.ToolCallID != nil {
+		return *x.ToolCallID
+	}
+	return ""
+}
+
+// GetToolCallName returns *ToolCallName, or the zero value when x or ToolCallName is nil.
+func (x *ToolCallChunkEvent) GetToolCallName() string {
+	if x != nil && x.ToolCallName != nil {
+		return *x.ToolCallName
+	}
+	return ""
+}
+
+// GetParentMessageID returns *ParentMessageID, or the zero value when x or ParentMessageID is nil.
+func (x *ToolCallChunkEvent) GetParentMessageID() string {
+	if x != nil && x.ParentMessageID != nil {
+		return *x.ParentMessageID
+	}
+	return ""
+}
+
+// GetDelta returns *Delta, or the zero value when x or Delta is nil.
+func (x *ToolCallChunkEvent) GetDelta() string {
+	if x != nil && x.Delta != nil {
+		return *x.Delta
+	}
+	return ""
+}
+
 // ToolCallResultEvent carries what a tool returned. Mints a tool message rather than appending to an
 // existing one, which is why it has its own messageId.
 type ToolCallResultEvent struct {
@@ -520,6 +624,14 @@ type ToolCallResultEvent struct {
 	//
 	// When set, it must be "tool".
 	Role *string `json:"role,omitempty"`
+}
+
+// GetRole returns *Role, or the zero value when x or Role is nil.
+func (x *ToolCallResultEvent) GetRole() string {
+	if x != nil && x.Role != nil {
+		return *x.Role
+	}
+	return ""
 }
 
 // StateSnapshotEvent replaces the agent state wholesale. Sent when a delta cannot express the change,
@@ -588,6 +700,14 @@ type ActivitySnapshotEvent struct {
 	Replace *bool `json:"replace,omitempty"`
 }
 
+// GetReplace returns *Replace, or the zero value when x or Replace is nil.
+func (x *ActivitySnapshotEvent) GetReplace() bool {
+	if x != nil && x.Replace != nil {
+		return *x.Replace
+	}
+	return false
+}
+
 // ActivityDeltaEvent changes an activity message's content incrementally.
 type ActivityDeltaEvent struct {
 	BaseEvent
@@ -619,6 +739,14 @@ type RawEvent struct {
 
 	// Source is which provider or framework the event came from.
 	Source *string `json:"source,omitempty"`
+}
+
+// GetSource returns *Source, or the zero value when x or Source is nil.
+func (x *RawEvent) GetSource() string {
+	if x != nil && x.Source != nil {
+		return *x.Source
+	}
+	return ""
 }
 
 // CustomEvent is the protocol's extension point for an application's own events. Anything a consumer
@@ -659,6 +787,30 @@ type RunStartedEvent struct {
 	// Input is the request this run was started from, echoed back so a consumer that did not make the
 	// request can still see what the agent was asked.
 	Input *RunAgentInput `json:"input,omitempty"`
+}
+
+// GetProtocolVersion returns *ProtocolVersion, or the zero value when x or ProtocolVersion is nil.
+func (x *RunStartedEvent) GetProtocolVersion() string {
+	if x != nil && x.ProtocolVersion != nil {
+		return *x.ProtocolVersion
+	}
+	return ""
+}
+
+// GetParentRunID returns *ParentRunID, or the zero value when x or ParentRunID is nil.
+func (x *RunStartedEvent) GetParentRunID() string {
+	if x != nil && x.ParentRunID != nil {
+		return *x.ParentRunID
+	}
+	return ""
+}
+
+// GetInput returns Input, or nil when x is nil.
+func (x *RunStartedEvent) GetInput() *RunAgentInput {
+	if x != nil {
+		return x.Input
+	}
+	return nil
 }
 
 // RunFinishedEvent closes a run that did not fail. Run-scoped, so it carries no subagent attribution.
@@ -703,6 +855,14 @@ type RunErrorEvent struct {
 	// Usage is token usage accrued before the failure, for a run that completed one or more model calls
 	// before dying. Scoped as on RUN_FINISHED: the run's own calls, subagents included.
 	Usage []TokenUsage `json:"usage,omitempty"`
+}
+
+// GetCode returns *Code, or the zero value when x or Code is nil.
+func (x *RunErrorEvent) GetCode() string {
+	if x != nil && x.Code != nil {
+		return *x.Code
+	}
+	return ""
 }
 
 // StepStartedEvent opens a named step within a run, for producers whose frameworks have a step concept
@@ -776,6 +936,22 @@ type ReasoningMessageChunkEvent struct {
 	Delta *string `json:"delta,omitempty"`
 }
 
+// GetMessageID returns *MessageID, or the zero value when x or MessageID is nil.
+func (x *ReasoningMessageChunkEvent) GetMessageID() string {
+	if x != nil && x.MessageID != nil {
+		return *x.MessageID
+	}
+	return ""
+}
+
+// GetDelta returns *Delta, or the zero value when x or Delta is nil.
+func (x *ReasoningMessageChunkEvent) GetDelta() string {
+	if x != nil && x.Delta != nil {
+		return *x.Delta
+	}
+	return ""
+}
+
 // ReasoningEndEvent closes a span of reasoning.
 type ReasoningEndEvent struct {
 	BaseEvent
@@ -804,6 +980,15 @@ type ReasoningEncryptedValueEvent struct {
 	// producer can restore it as the right provider block. An open string: the producer defines the
 	// values, and a consumer stores and returns it with the value without interpreting it.
 	EncryptedValueType *string `json:"encryptedValueType,omitempty"`
+}
+
+// GetEncryptedValueType returns *EncryptedValueType, or the zero value when x or EncryptedValueType is
+// nil.
+func (x *ReasoningEncryptedValueEvent) GetEncryptedValueType() string {
+	if x != nil && x.EncryptedValueType != nil {
+		return *x.EncryptedValueType
+	}
+	return ""
 }
 
 // ReasoningEncryptedValueSubtype is whether a REASONING_ENCRYPTED_VALUE belongs to a message or to a
@@ -854,6 +1039,39 @@ type SubagentStartedEvent struct {
 	ParentMessageID *string `json:"parentMessageId,omitempty"`
 }
 
+// GetDescription returns *Description, or the zero value when x or Description is nil.
+func (x *SubagentStartedEvent) GetDescription() string {
+	if x != nil && x.Description != nil {
+		return *x.Description
+	}
+	return ""
+}
+
+// GetParentSubagentRunID returns *ParentSubagentRunID, or the zero value when x or ParentSubagentRunID
+// is nil.
+func (x *SubagentStartedEvent) GetParentSubagentRunID() SubagentRunID {
+	if x != nil && x.ParentSubagentRunID != nil {
+		return *x.ParentSubagentRunID
+	}
+	return ""
+}
+
+// GetParentToolCallID returns *ParentToolCallID, or the zero value when x or ParentToolCallID is nil.
+func (x *SubagentStartedEvent) GetParentToolCallID() string {
+	if x != nil && x.ParentToolCallID != nil {
+		return *x.ParentToolCallID
+	}
+	return ""
+}
+
+// GetParentMessageID returns *ParentMessageID, or the zero value when x or ParentMessageID is nil.
+func (x *SubagentStartedEvent) GetParentMessageID() string {
+	if x != nil && x.ParentMessageID != nil {
+		return *x.ParentMessageID
+	}
+	return ""
+}
+
 // SubagentFinishedEvent ends a subagent invocation's segment of this run, either because the work
 // completed or because it is suspended awaiting outside input.
 type SubagentFinishedEvent struct {
@@ -886,6 +1104,14 @@ type SubagentErrorEvent struct {
 
 	// Code is a machine-readable error code. An open string.
 	Code *string `json:"code,omitempty"`
+}
+
+// GetCode returns *Code, or the zero value when x or Code is nil.
+func (x *SubagentErrorEvent) GetCode() string {
+	if x != nil && x.Code != nil {
+		return *x.Code
+	}
+	return ""
 }
 
 // RunFinishedOutcome is why a run ended.
@@ -1032,6 +1258,30 @@ type Interrupt struct {
 	Metadata Metadata `json:"metadata,omitempty"`
 }
 
+// GetMessage returns *Message, or the zero value when x or Message is nil.
+func (x *Interrupt) GetMessage() string {
+	if x != nil && x.Message != nil {
+		return *x.Message
+	}
+	return ""
+}
+
+// GetToolCallID returns *ToolCallID, or the zero value when x or ToolCallID is nil.
+func (x *Interrupt) GetToolCallID() string {
+	if x != nil && x.ToolCallID != nil {
+		return *x.ToolCallID
+	}
+	return ""
+}
+
+// GetExpiresAt returns *ExpiresAt, or the zero value when x or ExpiresAt is nil.
+func (x *Interrupt) GetExpiresAt() string {
+	if x != nil && x.ExpiresAt != nil {
+		return *x.ExpiresAt
+	}
+	return ""
+}
+
 // ResumeEntry is an answer to one interrupt, sent on the run that continues from it.
 type ResumeEntry struct {
 	// InterruptID is the interrupt being answered.
@@ -1113,6 +1363,72 @@ type TokenUsage struct {
 	// Its own field because providers price a cache write differently from a cache read, so a consumer
 	// computing cost cannot do without it.
 	CacheWriteInputTokens *int64 `json:"cacheWriteInputTokens,omitempty"`
+}
+
+// GetProvider returns *Provider, or the zero value when x or Provider is nil.
+func (x *TokenUsage) GetProvider() string {
+	if x != nil && x.Provider != nil {
+		return *x.Provider
+	}
+	return ""
+}
+
+// GetModel returns *Model, or the zero value when x or Model is nil.
+func (x *TokenUsage) GetModel() string {
+	if x != nil && x.Model != nil {
+		return *x.Model
+	}
+	return ""
+}
+
+// GetInputTokens returns *InputTokens, or the zero value when x or InputTokens is nil.
+func (x *TokenUsage) GetInputTokens() int64 {
+	if x != nil && x.InputTokens != nil {
+		return *x.InputTokens
+	}
+	return 0
+}
+
+// GetOutputTokens returns *OutputTokens, or the zero value when x or OutputTokens is nil.
+func (x *TokenUsage) GetOutputTokens() int64 {
+	if x != nil && x.OutputTokens != nil {
+		return *x.OutputTokens
+	}
+	return 0
+}
+
+// GetTotalTokens returns *TotalTokens, or the zero value when x or TotalTokens is nil.
+func (x *TokenUsage) GetTotalTokens() int64 {
+	if x != nil && x.TotalTokens != nil {
+		return *x.TotalTokens
+	}
+	return 0
+}
+
+// GetReasoningTokens returns *ReasoningTokens, or the zero value when x or ReasoningTokens is nil.
+func (x *TokenUsage) GetReasoningTokens() int64 {
+	if x != nil && x.ReasoningTokens != nil {
+		return *x.ReasoningTokens
+	}
+	return 0
+}
+
+// GetCachedInputTokens returns *CachedInputTokens, or the zero value when x or CachedInputTokens is
+// nil.
+func (x *TokenUsage) GetCachedInputTokens() int64 {
+	if x != nil && x.CachedInputTokens != nil {
+		return *x.CachedInputTokens
+	}
+	return 0
+}
+
+// GetCacheWriteInputTokens returns *CacheWriteInputTokens, or the zero value when x or
+// CacheWriteInputTokens is nil.
+func (x *TokenUsage) GetCacheWriteInputTokens() int64 {
+	if x != nil && x.CacheWriteInputTokens != nil {
+		return *x.CacheWriteInputTokens
+	}
+	return 0
 }
 
 // Message is any message in a conversation. Discriminated by role.
@@ -1200,6 +1516,31 @@ type BaseMessage struct {
 	Metadata Metadata `json:"metadata,omitempty"`
 }
 
+// GetName returns *Name, or the zero value when x or Name is nil.
+func (x *BaseMessage) GetName() string {
+	if x != nil && x.Name != nil {
+		return *x.Name
+	}
+	return ""
+}
+
+// GetEncryptedValue returns *EncryptedValue, or the zero value when x or EncryptedValue is nil.
+func (x *BaseMessage) GetEncryptedValue() string {
+	if x != nil && x.EncryptedValue != nil {
+		return *x.EncryptedValue
+	}
+	return ""
+}
+
+// GetEncryptedValueType returns *EncryptedValueType, or the zero value when x or EncryptedValueType is
+// nil.
+func (x *BaseMessage) GetEncryptedValueType() string {
+	if x != nil && x.EncryptedValueType != nil {
+		return *x.EncryptedValueType
+	}
+	return ""
+}
+
 // DeveloperMessage instructions from the application developer.
 type DeveloperMessage struct {
 	BaseMessage
@@ -1226,6 +1567,14 @@ type AssistantMessage struct {
 
 	// ToolCalls is the tool calls this turn made.
 	ToolCalls []ToolCall `json:"toolCalls,omitempty"`
+}
+
+// GetContent returns *Content, or the zero value when x or Content is nil.
+func (x *AssistantMessage) GetContent() string {
+	if x != nil && x.Content != nil {
+		return *x.Content
+	}
+	return ""
 }
 
 // UserMessage is a message from the person using the application.
@@ -1265,6 +1614,31 @@ type ToolMessage struct {
 
 	// Metadata is extra information attached to this message.
 	Metadata Metadata `json:"metadata,omitempty"`
+}
+
+// GetError returns *Error, or the zero value when x or Error is nil.
+func (x *ToolMessage) GetError() string {
+	if x != nil && x.Error != nil {
+		return *x.Error
+	}
+	return ""
+}
+
+// GetEncryptedValue returns *EncryptedValue, or the zero value when x or EncryptedValue is nil.
+func (x *ToolMessage) GetEncryptedValue() string {
+	if x != nil && x.EncryptedValue != nil {
+		return *x.EncryptedValue
+	}
+	return ""
+}
+
+// GetEncryptedValueType returns *EncryptedValueType, or the zero value when x or EncryptedValueType is
+// nil.
+func (x *ToolMessage) GetEncryptedValueType() string {
+	if x != nil && x.EncryptedValueType != nil {
+		return *x.EncryptedValueType
+	}
+	return ""
 }
 
 // ActivityMessage is structured progress that is not conversation content, materialised as a message
@@ -1311,6 +1685,23 @@ type ReasoningMessage struct {
 	Metadata Metadata `json:"metadata,omitempty"`
 }
 
+// GetEncryptedValue returns *EncryptedValue, or the zero value when x or EncryptedValue is nil.
+func (x *ReasoningMessage) GetEncryptedValue() string {
+	if x != nil && x.EncryptedValue != nil {
+		return *x.EncryptedValue
+	}
+	return ""
+}
+
+// GetEncryptedValueType returns *EncryptedValueType, or the zero value when x or EncryptedValueType is
+// nil.
+func (x *ReasoningMessage) GetEncryptedValueType() string {
+	if x != nil && x.EncryptedValueType != nil {
+		return *x.EncryptedValueType
+	}
+	return ""
+}
+
 // ToolCall is a call an assistant message made. Carries no subagent attribution of its own and
 // inherits its containing message's, since several calls can share one parent.
 type ToolCall struct {
@@ -1331,6 +1722,23 @@ type ToolCall struct {
 	// containing message, because several calls can share one parent and merging them would make the
 	// result depend on their order.
 	Metadata Metadata `json:"metadata,omitempty"`
+}
+
+// GetEncryptedValue returns *EncryptedValue, or the zero value when x or EncryptedValue is nil.
+func (x *ToolCall) GetEncryptedValue() string {
+	if x != nil && x.EncryptedValue != nil {
+		return *x.EncryptedValue
+	}
+	return ""
+}
+
+// GetEncryptedValueType returns *EncryptedValueType, or the zero value when x or EncryptedValueType is
+// nil.
+func (x *ToolCall) GetEncryptedValueType() string {
+	if x != nil && x.EncryptedValueType != nil {
+		return *x.EncryptedValueType
+	}
+	return ""
 }
 
 // FunctionCall is the name and arguments of a tool call.
@@ -1409,6 +1817,14 @@ type TextPart struct {
 	Metadata json.RawMessage `json:"metadata,omitempty"`
 }
 
+// GetID returns *ID, or the zero value when x or ID is nil.
+func (x *TextPart) GetID() string {
+	if x != nil && x.ID != nil {
+		return *x.ID
+	}
+	return ""
+}
+
 // ImagePart is an image part.
 type ImagePart struct {
 	// ID identifies this part within its message. Optional, and nothing reads it yet: reserved as on the
@@ -1428,6 +1844,14 @@ type ImagePart struct {
 	Metadata json.RawMessage `json:"metadata,omitempty"`
 }
 
+// GetID returns *ID, or the zero value when x or ID is nil.
+func (x *ImagePart) GetID() string {
+	if x != nil && x.ID != nil {
+		return *x.ID
+	}
+	return ""
+}
+
 // AudioPart is an audio part.
 type AudioPart struct {
 	// ID identifies this part within its message. Optional, and nothing reads it yet: reserved as on the
@@ -1443,6 +1867,14 @@ type AudioPart struct {
 	//
 	// It may hold any JSON value but null.
 	Metadata json.RawMessage `json:"metadata,omitempty"`
+}
+
+// GetID returns *ID, or the zero value when x or ID is nil.
+func (x *AudioPart) GetID() string {
+	if x != nil && x.ID != nil {
+		return *x.ID
+	}
+	return ""
 }
 
 // VideoPart is a video part.
@@ -1462,6 +1894,14 @@ type VideoPart struct {
 	Metadata json.RawMessage `json:"metadata,omitempty"`
 }
 
+// GetID returns *ID, or the zero value when x or ID is nil.
+func (x *VideoPart) GetID() string {
+	if x != nil && x.ID != nil {
+		return *x.ID
+	}
+	return ""
+}
+
 // DocumentPart is a document part.
 type DocumentPart struct {
 	// ID identifies this part within its message. Optional, and nothing reads it yet: reserved as on the
@@ -1477,6 +1917,14 @@ type DocumentPart struct {
 	//
 	// It may hold any JSON value but null.
 	Metadata json.RawMessage `json:"metadata,omitempty"`
+}
+
+// GetID returns *ID, or the zero value when x or ID is nil.
+func (x *DocumentPart) GetID() string {
+	if x != nil && x.ID != nil {
+		return *x.ID
+	}
+	return ""
 }
 
 // PartSource is where a media part's bytes come from: carried inline, referenced by URL, or already at
@@ -1533,6 +1981,14 @@ type URLSource struct {
 	MIMEType *string `json:"mimeType,omitempty"`
 }
 
+// GetMIMEType returns *MIMEType, or the zero value when x or MIMEType is nil.
+func (x *URLSource) GetMIMEType() string {
+	if x != nil && x.MIMEType != nil {
+		return *x.MIMEType
+	}
+	return ""
+}
+
 // FileSource bytes already at the provider, named by a handle the provider issued: an OpenAI or
 // Anthropic file id, a Gemini file URI, a storage URL only that provider can read. No bytes travel and
 // nothing is fetched. Only the provider that minted the handle can resolve it; a peer that cannot
@@ -1550,6 +2006,22 @@ type FileSource struct {
 	// MIMEType is what the file is, when the producer knows. Optional, because the provider that holds the
 	// bytes knows.
 	MIMEType *string `json:"mimeType,omitempty"`
+}
+
+// GetProvider returns *Provider, or the zero value when x or Provider is nil.
+func (x *FileSource) GetProvider() string {
+	if x != nil && x.Provider != nil {
+		return *x.Provider
+	}
+	return ""
+}
+
+// GetMIMEType returns *MIMEType, or the zero value when x or MIMEType is nil.
+func (x *FileSource) GetMIMEType() string {
+	if x != nil && x.MIMEType != nil {
+		return *x.MIMEType
+	}
+	return ""
 }
 
 // Context is a named piece of ambient information given to the agent for the run, distinct from the
@@ -1626,6 +2098,22 @@ type RunAgentInput struct {
 	Resume []ResumeEntry `json:"resume,omitempty"`
 }
 
+// GetProtocolVersion returns *ProtocolVersion, or the zero value when x or ProtocolVersion is nil.
+func (x *RunAgentInput) GetProtocolVersion() string {
+	if x != nil && x.ProtocolVersion != nil {
+		return *x.ProtocolVersion
+	}
+	return ""
+}
+
+// GetParentRunID returns *ParentRunID, or the zero value when x or ParentRunID is nil.
+func (x *RunAgentInput) GetParentRunID() string {
+	if x != nil && x.ParentRunID != nil {
+		return *x.ParentRunID
+	}
+	return ""
+}
+
 // SubagentInfo describes a subagent that can be invoked by a parent agent.
 type SubagentInfo struct {
 	// Name is unique name or identifier of the subagent.
@@ -1633,6 +2121,14 @@ type SubagentInfo struct {
 
 	// Description is what this subagent specializes in. Helps clients build agent selection UIs.
 	Description *string `json:"description,omitempty"`
+}
+
+// GetDescription returns *Description, or the zero value when x or Description is nil.
+func (x *SubagentInfo) GetDescription() string {
+	if x != nil && x.Description != nil {
+		return *x.Description
+	}
+	return ""
 }
 
 // IdentityCapabilities is basic metadata about the agent. Useful for discovery UIs, agent
@@ -1661,6 +2157,54 @@ type IdentityCapabilities struct {
 	Metadata Metadata `json:"metadata,omitempty"`
 }
 
+// GetName returns *Name, or the zero value when x or Name is nil.
+func (x *IdentityCapabilities) GetName() string {
+	if x != nil && x.Name != nil {
+		return *x.Name
+	}
+	return ""
+}
+
+// GetType returns *Type, or the zero value when x or Type is nil.
+func (x *IdentityCapabilities) GetType() string {
+	if x != nil && x.Type != nil {
+		return *x.Type
+	}
+	return ""
+}
+
+// GetDescription returns *Description, or the zero value when x or Description is nil.
+func (x *IdentityCapabilities) GetDescription() string {
+	if x != nil && x.Description != nil {
+		return *x.Description
+	}
+	return ""
+}
+
+// GetVersion returns *Version, or the zero value when x or Version is nil.
+func (x *IdentityCapabilities) GetVersion() string {
+	if x != nil && x.Version != nil {
+		return *x.Version
+	}
+	return ""
+}
+
+// GetProvider returns *Provider, or the zero value when x or Provider is nil.
+func (x *IdentityCapabilities) GetProvider() string {
+	if x != nil && x.Provider != nil {
+		return *x.Provider
+	}
+	return ""
+}
+
+// GetDocumentationURL returns *DocumentationURL, or the zero value when x or DocumentationURL is nil.
+func (x *IdentityCapabilities) GetDocumentationURL() string {
+	if x != nil && x.DocumentationURL != nil {
+		return *x.DocumentationURL
+	}
+	return ""
+}
+
 // TransportCapabilities declares which transport mechanisms the agent supports. Clients use this to
 // pick the best connection strategy. Only set flags to true for transports your agent actually handles
 // — omit or set false for unsupported ones.
@@ -1679,6 +2223,47 @@ type TransportCapabilities struct {
 
 	// Resumable is set true if the agent supports resuming interrupted streams via sequence numbers.
 	Resumable *bool `json:"resumable,omitempty"`
+}
+
+// GetStreaming returns *Streaming, or the zero value when x or Streaming is nil.
+func (x *TransportCapabilities) GetStreaming() bool {
+	if x != nil && x.Streaming != nil {
+		return *x.Streaming
+	}
+	return false
+}
+
+// GetWebsocket returns *Websocket, or the zero value when x or Websocket is nil.
+func (x *TransportCapabilities) GetWebsocket() bool {
+	if x != nil && x.Websocket != nil {
+		return *x.Websocket
+	}
+	return false
+}
+
+// GetHTTPBinary returns *HTTPBinary, or the zero value when x or HTTPBinary is nil.
+func (x *TransportCapabilities) GetHTTPBinary() bool {
+	if x != nil && x.HTTPBinary != nil {
+		return *x.HTTPBinary
+	}
+	return false
+}
+
+// GetPushNotifications returns *PushNotifications, or the zero value when x or PushNotifications is
+// nil.
+func (x *TransportCapabilities) GetPushNotifications() bool {
+	if x != nil && x.PushNotifications != nil {
+		return *x.PushNotifications
+	}
+	return false
+}
+
+// GetResumable returns *Resumable, or the zero value when x or Resumable is nil.
+func (x *TransportCapabilities) GetResumable() bool {
+	if x != nil && x.Resumable != nil {
+		return *x.Resumable
+	}
+	return false
 }
 
 // ToolsCapabilities is tool calling capabilities. Distinguishes between tools the agent itself
@@ -1700,6 +2285,30 @@ type ToolsCapabilities struct {
 	ClientProvided *bool `json:"clientProvided,omitempty"`
 }
 
+// GetSupported returns *Supported, or the zero value when x or Supported is nil.
+func (x *ToolsCapabilities) GetSupported() bool {
+	if x != nil && x.Supported != nil {
+		return *x.Supported
+	}
+	return false
+}
+
+// GetParallelCalls returns *ParallelCalls, or the zero value when x or ParallelCalls is nil.
+func (x *ToolsCapabilities) GetParallelCalls() bool {
+	if x != nil && x.ParallelCalls != nil {
+		return *x.ParallelCalls
+	}
+	return false
+}
+
+// GetClientProvided returns *ClientProvided, or the zero value when x or ClientProvided is nil.
+func (x *ToolsCapabilities) GetClientProvided() bool {
+	if x != nil && x.ClientProvided != nil {
+		return *x.ClientProvided
+	}
+	return false
+}
+
 // OutputCapabilities is output format support. Enable structuredOutput when your agent can return
 // responses conforming to a JSON schema, which is useful for programmatic consumption.
 type OutputCapabilities struct {
@@ -1710,6 +2319,14 @@ type OutputCapabilities struct {
 	// SupportedMIMETypes is MIME types the agent can produce (e.g., ["text/plain", "application/json"]).
 	// Omit if the agent only produces plain text.
 	SupportedMIMETypes []string `json:"supportedMimeTypes,omitempty"`
+}
+
+// GetStructuredOutput returns *StructuredOutput, or the zero value when x or StructuredOutput is nil.
+func (x *OutputCapabilities) GetStructuredOutput() bool {
+	if x != nil && x.StructuredOutput != nil {
+		return *x.StructuredOutput
+	}
+	return false
 }
 
 // StateCapabilities is state and memory management capabilities. These tell the client how the agent
@@ -1730,6 +2347,38 @@ type StateCapabilities struct {
 	PersistentState *bool `json:"persistentState,omitempty"`
 }
 
+// GetSnapshots returns *Snapshots, or the zero value when x or Snapshots is nil.
+func (x *StateCapabilities) GetSnapshots() bool {
+	if x != nil && x.Snapshots != nil {
+		return *x.Snapshots
+	}
+	return false
+}
+
+// GetDeltas returns *Deltas, or the zero value when x or Deltas is nil.
+func (x *StateCapabilities) GetDeltas() bool {
+	if x != nil && x.Deltas != nil {
+		return *x.Deltas
+	}
+	return false
+}
+
+// GetMemory returns *Memory, or the zero value when x or Memory is nil.
+func (x *StateCapabilities) GetMemory() bool {
+	if x != nil && x.Memory != nil {
+		return *x.Memory
+	}
+	return false
+}
+
+// GetPersistentState returns *PersistentState, or the zero value when x or PersistentState is nil.
+func (x *StateCapabilities) GetPersistentState() bool {
+	if x != nil && x.PersistentState != nil {
+		return *x.PersistentState
+	}
+	return false
+}
+
 // MultiAgentCapabilities is multi-agent coordination capabilities. Enable these when your agent can
 // orchestrate or hand off work to other agents.
 type MultiAgentCapabilities struct {
@@ -1746,6 +2395,30 @@ type MultiAgentCapabilities struct {
 	Subagents []SubagentInfo `json:"subagents,omitempty"`
 }
 
+// GetSupported returns *Supported, or the zero value when x or Supported is nil.
+func (x *MultiAgentCapabilities) GetSupported() bool {
+	if x != nil && x.Supported != nil {
+		return *x.Supported
+	}
+	return false
+}
+
+// GetDelegation returns *Delegation, or the zero value when x or Delegation is nil.
+func (x *MultiAgentCapabilities) GetDelegation() bool {
+	if x != nil && x.Delegation != nil {
+		return *x.Delegation
+	}
+	return false
+}
+
+// GetHandoffs returns *Handoffs, or the zero value when x or Handoffs is nil.
+func (x *MultiAgentCapabilities) GetHandoffs() bool {
+	if x != nil && x.Handoffs != nil {
+		return *x.Handoffs
+	}
+	return false
+}
+
 // ReasoningCapabilities is reasoning and thinking capabilities. Enable these when your agent exposes
 // its internal thought process (e.g., chain-of-thought, extended thinking).
 type ReasoningCapabilities struct {
@@ -1758,6 +2431,30 @@ type ReasoningCapabilities struct {
 	// Encrypted is set true if reasoning content is encrypted (zero-data-retention mode). Clients should
 	// expect opaque encryptedValue fields instead of readable content.
 	Encrypted *bool `json:"encrypted,omitempty"`
+}
+
+// GetSupported returns *Supported, or the zero value when x or Supported is nil.
+func (x *ReasoningCapabilities) GetSupported() bool {
+	if x != nil && x.Supported != nil {
+		return *x.Supported
+	}
+	return false
+}
+
+// GetStreaming returns *Streaming, or the zero value when x or Streaming is nil.
+func (x *ReasoningCapabilities) GetStreaming() bool {
+	if x != nil && x.Streaming != nil {
+		return *x.Streaming
+	}
+	return false
+}
+
+// GetEncrypted returns *Encrypted, or the zero value when x or Encrypted is nil.
+func (x *ReasoningCapabilities) GetEncrypted() bool {
+	if x != nil && x.Encrypted != nil {
+		return *x.Encrypted
+	}
+	return false
 }
 
 // MultimodalInputCapabilities modalities the agent can accept as input. Clients use this to show or
@@ -1781,6 +2478,46 @@ type MultimodalInputCapabilities struct {
 	File *bool `json:"file,omitempty"`
 }
 
+// GetImage returns *Image, or the zero value when x or Image is nil.
+func (x *MultimodalInputCapabilities) GetImage() bool {
+	if x != nil && x.Image != nil {
+		return *x.Image
+	}
+	return false
+}
+
+// GetAudio returns *Audio, or the zero value when x or Audio is nil.
+func (x *MultimodalInputCapabilities) GetAudio() bool {
+	if x != nil && x.Audio != nil {
+		return *x.Audio
+	}
+	return false
+}
+
+// GetVideo returns *Video, or the zero value when x or Video is nil.
+func (x *MultimodalInputCapabilities) GetVideo() bool {
+	if x != nil && x.Video != nil {
+		return *x.Video
+	}
+	return false
+}
+
+// GetPdf returns *Pdf, or the zero value when x or Pdf is nil.
+func (x *MultimodalInputCapabilities) GetPdf() bool {
+	if x != nil && x.Pdf != nil {
+		return *x.Pdf
+	}
+	return false
+}
+
+// GetFile returns *File, or the zero value when x or File is nil.
+func (x *MultimodalInputCapabilities) GetFile() bool {
+	if x != nil && x.File != nil {
+		return *x.File
+	}
+	return false
+}
+
 // MultimodalOutputCapabilities modalities the agent can produce as output. Clients use this to
 // anticipate rich content in the agent's response.
 type MultimodalOutputCapabilities struct {
@@ -1791,6 +2528,22 @@ type MultimodalOutputCapabilities struct {
 	Audio *bool `json:"audio,omitempty"`
 }
 
+// GetImage returns *Image, or the zero value when x or Image is nil.
+func (x *MultimodalOutputCapabilities) GetImage() bool {
+	if x != nil && x.Image != nil {
+		return *x.Image
+	}
+	return false
+}
+
+// GetAudio returns *Audio, or the zero value when x or Audio is nil.
+func (x *MultimodalOutputCapabilities) GetAudio() bool {
+	if x != nil && x.Audio != nil {
+		return *x.Audio
+	}
+	return false
+}
+
 // MultimodalCapabilities is multimodal input and output support. Organized into input and output
 // sub-objects so clients can independently query what the agent accepts versus what it produces.
 type MultimodalCapabilities struct {
@@ -1799,6 +2552,22 @@ type MultimodalCapabilities struct {
 
 	// Output modalities the agent can produce as output (images, audio).
 	Output *MultimodalOutputCapabilities `json:"output,omitempty"`
+}
+
+// GetInput returns Input, or nil when x is nil.
+func (x *MultimodalCapabilities) GetInput() *MultimodalInputCapabilities {
+	if x != nil {
+		return x.Input
+	}
+	return nil
+}
+
+// GetOutput returns Output, or nil when x is nil.
+func (x *MultimodalCapabilities) GetOutput() *MultimodalOutputCapabilities {
+	if x != nil {
+		return x.Output
+	}
+	return nil
 }
 
 // ExecutionCapabilities is execution control and limits. Declare these so clients can set expectations
@@ -1817,6 +2586,38 @@ type ExecutionCapabilities struct {
 
 	// MaxExecutionTime is maximum wall-clock time (in milliseconds) the agent will run before timing out.
 	MaxExecutionTime *int64 `json:"maxExecutionTime,omitempty"`
+}
+
+// GetCodeExecution returns *CodeExecution, or the zero value when x or CodeExecution is nil.
+func (x *ExecutionCapabilities) GetCodeExecution() bool {
+	if x != nil && x.CodeExecution != nil {
+		return *x.CodeExecution
+	}
+	return false
+}
+
+// GetSandboxed returns *Sandboxed, or the zero value when x or Sandboxed is nil.
+func (x *ExecutionCapabilities) GetSandboxed() bool {
+	if x != nil && x.Sandboxed != nil {
+		return *x.Sandboxed
+	}
+	return false
+}
+
+// GetMaxIterations returns *MaxIterations, or the zero value when x or MaxIterations is nil.
+func (x *ExecutionCapabilities) GetMaxIterations() int64 {
+	if x != nil && x.MaxIterations != nil {
+		return *x.MaxIterations
+	}
+	return 0
+}
+
+// GetMaxExecutionTime returns *MaxExecutionTime, or the zero value when x or MaxExecutionTime is nil.
+func (x *ExecutionCapabilities) GetMaxExecutionTime() int64 {
+	if x != nil && x.MaxExecutionTime != nil {
+		return *x.MaxExecutionTime
+	}
+	return 0
 }
 
 // HumanInTheLoopCapabilities is human-in-the-loop interaction support. Enable these when your agent
@@ -1843,6 +2644,54 @@ type HumanInTheLoopCapabilities struct {
 	// ApproveWithEdits is set true if tool-call interrupts accept editedArgs in the resume payload. Only
 	// meaningful when interrupts is true.
 	ApproveWithEdits *bool `json:"approveWithEdits,omitempty"`
+}
+
+// GetSupported returns *Supported, or the zero value when x or Supported is nil.
+func (x *HumanInTheLoopCapabilities) GetSupported() bool {
+	if x != nil && x.Supported != nil {
+		return *x.Supported
+	}
+	return false
+}
+
+// GetApprovals returns *Approvals, or the zero value when x or Approvals is nil.
+func (x *HumanInTheLoopCapabilities) GetApprovals() bool {
+	if x != nil && x.Approvals != nil {
+		return *x.Approvals
+	}
+	return false
+}
+
+// GetInterventions returns *Interventions, or the zero value when x or Interventions is nil.
+func (x *HumanInTheLoopCapabilities) GetInterventions() bool {
+	if x != nil && x.Interventions != nil {
+		return *x.Interventions
+	}
+	return false
+}
+
+// GetFeedback returns *Feedback, or the zero value when x or Feedback is nil.
+func (x *HumanInTheLoopCapabilities) GetFeedback() bool {
+	if x != nil && x.Feedback != nil {
+		return *x.Feedback
+	}
+	return false
+}
+
+// GetInterrupts returns *Interrupts, or the zero value when x or Interrupts is nil.
+func (x *HumanInTheLoopCapabilities) GetInterrupts() bool {
+	if x != nil && x.Interrupts != nil {
+		return *x.Interrupts
+	}
+	return false
+}
+
+// GetApproveWithEdits returns *ApproveWithEdits, or the zero value when x or ApproveWithEdits is nil.
+func (x *HumanInTheLoopCapabilities) GetApproveWithEdits() bool {
+	if x != nil && x.ApproveWithEdits != nil {
+		return *x.ApproveWithEdits
+	}
+	return false
 }
 
 // AgentCapabilities is a typed, categorized snapshot of an agent's current capabilities. All fields
@@ -1884,6 +2733,86 @@ type AgentCapabilities struct {
 	// JSON value is allowed under a key, because the categories above cannot anticipate what an
 	// integration declares.
 	Custom json.RawMessage `json:"custom,omitempty"`
+}
+
+// GetIdentity returns Identity, or nil when x is nil.
+func (x *AgentCapabilities) GetIdentity() *IdentityCapabilities {
+	if x != nil {
+		return x.Identity
+	}
+	return nil
+}
+
+// GetTransport returns Transport, or nil when x is nil.
+func (x *AgentCapabilities) GetTransport() *TransportCapabilities {
+	if x != nil {
+		return x.Transport
+	}
+	return nil
+}
+
+// GetTools returns Tools, or nil when x is nil.
+func (x *AgentCapabilities) GetTools() *ToolsCapabilities {
+	if x != nil {
+		return x.Tools
+	}
+	return nil
+}
+
+// GetOutput returns Output, or nil when x is nil.
+func (x *AgentCapabilities) GetOutput() *OutputCapabilities {
+	if x != nil {
+		return x.Output
+	}
+	return nil
+}
+
+// GetState returns State, or nil when x is nil.
+func (x *AgentCapabilities) GetState() *StateCapabilities {
+	if x != nil {
+		return x.State
+	}
+	return nil
+}
+
+// GetMultiAgent returns MultiAgent, or nil when x is nil.
+func (x *AgentCapabilities) GetMultiAgent() *MultiAgentCapabilities {
+	if x != nil {
+		return x.MultiAgent
+	}
+	return nil
+}
+
+// GetReasoning returns Reasoning, or nil when x is nil.
+func (x *AgentCapabilities) GetReasoning() *ReasoningCapabilities {
+	if x != nil {
+		return x.Reasoning
+	}
+	return nil
+}
+
+// GetMultimodal returns Multimodal, or nil when x is nil.
+func (x *AgentCapabilities) GetMultimodal() *MultimodalCapabilities {
+	if x != nil {
+		return x.Multimodal
+	}
+	return nil
+}
+
+// GetExecution returns Execution, or nil when x is nil.
+func (x *AgentCapabilities) GetExecution() *ExecutionCapabilities {
+	if x != nil {
+		return x.Execution
+	}
+	return nil
+}
+
+// GetHumanInTheLoop returns HumanInTheLoop, or nil when x is nil.
+func (x *AgentCapabilities) GetHumanInTheLoop() *HumanInTheLoopCapabilities {
+	if x != nil {
+		return x.HumanInTheLoop
+	}
+	return nil
 }
 
 // JSONPatch is a JSON Patch document as defined by RFC 6902, referenced by STATE_DELTA.delta and
@@ -2064,6 +2993,22 @@ type MetaEvent struct {
 	//
 	// Required.
 	Payload MetaPayload `json:"payload"`
+}
+
+// GetID returns *ID, or the zero value when x or ID is nil.
+func (x *MetaEvent) GetID() string {
+	if x != nil && x.ID != nil {
+		return *x.ID
+	}
+	return ""
+}
+
+// GetTimestamp returns *Timestamp, or the zero value when x or Timestamp is nil.
+func (x *MetaEvent) GetTimestamp() int64 {
+	if x != nil && x.Timestamp != nil {
+		return *x.Timestamp
+	}
+	return 0
 }
 
 // MetaPayload is the feedback itself, shaped by metaType.
@@ -2326,6 +3271,14 @@ type ThumbsUpPayload struct {
 	UserID *string `json:"userId,omitempty"`
 }
 
+// GetUserID returns *UserID, or the zero value when x or UserID is nil.
+func (x *ThumbsUpPayload) GetUserID() string {
+	if x != nil && x.UserID != nil {
+		return *x.UserID
+	}
+	return ""
+}
+
 // ThumbsDownPayload is the payload of a thumbs_down META event: a person disapproved of a message,
 // optionally saying why.
 type ThumbsDownPayload struct {
@@ -2342,6 +3295,30 @@ type ThumbsDownPayload struct {
 	Comment *string `json:"comment,omitempty"`
 }
 
+// GetUserID returns *UserID, or the zero value when x or UserID is nil.
+func (x *ThumbsDownPayload) GetUserID() string {
+	if x != nil && x.UserID != nil {
+		return *x.UserID
+	}
+	return ""
+}
+
+// GetReason returns *Reason, or the zero value when x or Reason is nil.
+func (x *ThumbsDownPayload) GetReason() string {
+	if x != nil && x.Reason != nil {
+		return *x.Reason
+	}
+	return ""
+}
+
+// GetComment returns *Comment, or the zero value when x or Comment is nil.
+func (x *ThumbsDownPayload) GetComment() string {
+	if x != nil && x.Comment != nil {
+		return *x.Comment
+	}
+	return ""
+}
+
 // NotePayload is the payload of a note META event: free text attached to the conversation or to one
 // element of it.
 type NotePayload struct {
@@ -2354,6 +3331,22 @@ type NotePayload struct {
 
 	// Author is who wrote the note.
 	Author *string `json:"author,omitempty"`
+}
+
+// GetRelatedID returns *RelatedID, or the zero value when x or RelatedID is nil.
+func (x *NotePayload) GetRelatedID() string {
+	if x != nil && x.RelatedID != nil {
+		return *x.RelatedID
+	}
+	return ""
+}
+
+// GetAuthor returns *Author, or the zero value when x or Author is nil.
+func (x *NotePayload) GetAuthor() string {
+	if x != nil && x.Author != nil {
+		return *x.Author
+	}
+	return ""
 }
 
 // TagPayload is the payload of a tag META event: labels attached to an element of the conversation.
@@ -2379,6 +3372,22 @@ type BookmarkPayload struct {
 	Label *string `json:"label,omitempty"`
 }
 
+// GetUserID returns *UserID, or the zero value when x or UserID is nil.
+func (x *BookmarkPayload) GetUserID() string {
+	if x != nil && x.UserID != nil {
+		return *x.UserID
+	}
+	return ""
+}
+
+// GetLabel returns *Label, or the zero value when x or Label is nil.
+func (x *BookmarkPayload) GetLabel() string {
+	if x != nil && x.Label != nil {
+		return *x.Label
+	}
+	return ""
+}
+
 // CopyPayload is the payload of a copy META event: a person copied (part of) a message, a common
 // implicit signal of a useful answer.
 type CopyPayload struct {
@@ -2392,6 +3401,22 @@ type CopyPayload struct {
 	Length *int64 `json:"length,omitempty"`
 }
 
+// GetUserID returns *UserID, or the zero value when x or UserID is nil.
+func (x *CopyPayload) GetUserID() string {
+	if x != nil && x.UserID != nil {
+		return *x.UserID
+	}
+	return ""
+}
+
+// GetLength returns *Length, or the zero value when x or Length is nil.
+func (x *CopyPayload) GetLength() int64 {
+	if x != nil && x.Length != nil {
+		return *x.Length
+	}
+	return 0
+}
+
 // SharePayload is the payload of a share META event: a person shared a message or the conversation.
 type SharePayload struct {
 	// MessageID is the message shared. Absent means the conversation as a whole.
@@ -2402,6 +3427,30 @@ type SharePayload struct {
 
 	// Channel is where it was shared to, such as link or email.
 	Channel *string `json:"channel,omitempty"`
+}
+
+// GetMessageID returns *MessageID, or the zero value when x or MessageID is nil.
+func (x *SharePayload) GetMessageID() string {
+	if x != nil && x.MessageID != nil {
+		return *x.MessageID
+	}
+	return ""
+}
+
+// GetUserID returns *UserID, or the zero value when x or UserID is nil.
+func (x *SharePayload) GetUserID() string {
+	if x != nil && x.UserID != nil {
+		return *x.UserID
+	}
+	return ""
+}
+
+// GetChannel returns *Channel, or the zero value when x or Channel is nil.
+func (x *SharePayload) GetChannel() string {
+	if x != nil && x.Channel != nil {
+		return *x.Channel
+	}
+	return ""
 }
 
 // RatingPayload is the payload of a rating META event: a person scored a message on a numeric scale.
@@ -2419,6 +3468,22 @@ type RatingPayload struct {
 	MaxRating *float64 `json:"maxRating,omitempty"`
 }
 
+// GetUserID returns *UserID, or the zero value when x or UserID is nil.
+func (x *RatingPayload) GetUserID() string {
+	if x != nil && x.UserID != nil {
+		return *x.UserID
+	}
+	return ""
+}
+
+// GetMaxRating returns *MaxRating, or the zero value when x or MaxRating is nil.
+func (x *RatingPayload) GetMaxRating() float64 {
+	if x != nil && x.MaxRating != nil {
+		return *x.MaxRating
+	}
+	return 0
+}
+
 // AnalyticsPayload is the payload of an analytics META event: a named product event with free-form
 // properties, for the application's analytics pipeline.
 type AnalyticsPayload struct {
@@ -2430,6 +3495,14 @@ type AnalyticsPayload struct {
 
 	// Properties is the event's properties, any JSON object.
 	Properties json.RawMessage `json:"properties,omitempty"`
+}
+
+// GetMessageID returns *MessageID, or the zero value when x or MessageID is nil.
+func (x *AnalyticsPayload) GetMessageID() string {
+	if x != nil && x.MessageID != nil {
+		return *x.MessageID
+	}
+	return ""
 }
 
 // ModerationPayload is the payload of a moderation META event: a moderation system or a person flagged
@@ -2449,6 +3522,30 @@ type ModerationPayload struct {
 
 	// Moderator is the system or person that decided.
 	Moderator *string `json:"moderator,omitempty"`
+}
+
+// GetConfidence returns *Confidence, or the zero value when x or Confidence is nil.
+func (x *ModerationPayload) GetConfidence() float64 {
+	if x != nil && x.Confidence != nil {
+		return *x.Confidence
+	}
+	return 0
+}
+
+// GetTargetID returns *TargetID, or the zero value when x or TargetID is nil.
+func (x *ModerationPayload) GetTargetID() string {
+	if x != nil && x.TargetID != nil {
+		return *x.TargetID
+	}
+	return ""
+}
+
+// GetModerator returns *Moderator, or the zero value when x or Moderator is nil.
+func (x *ModerationPayload) GetModerator() string {
+	if x != nil && x.Moderator != nil {
+		return *x.Moderator
+	}
+	return ""
 }
 
 // ModerationPayloadAction is what was done: flagged for review, hidden, removed, or explicitly

@@ -21,6 +21,14 @@ type APIKeySecurityScheme struct {
 	Extra []Member `json:"-"`
 }
 
+// GetDescription returns *Description, or the zero value when x or Description is nil.
+func (x *APIKeySecurityScheme) GetDescription() string {
+	if x != nil && x.Description != nil {
+		return *x.Description
+	}
+	return ""
+}
+
 // APIKeySecuritySchemeIn is the location of the API key.
 type APIKeySecuritySchemeIn string
 
@@ -58,6 +66,32 @@ type AgentCapabilities struct {
 	// Extra holds members the definition does not declare, in document order; the
 	// object is open, so they are kept and written back.
 	Extra []Member `json:"-"`
+}
+
+// GetPushNotifications returns *PushNotifications, or the zero value when x or PushNotifications is
+// nil.
+func (x *AgentCapabilities) GetPushNotifications() bool {
+	if x != nil && x.PushNotifications != nil {
+		return *x.PushNotifications
+	}
+	return false
+}
+
+// GetStateTransitionHistory returns *StateTransitionHistory, or the zero value when x or
+// StateTransitionHistory is nil.
+func (x *AgentCapabilities) GetStateTransitionHistory() bool {
+	if x != nil && x.StateTransitionHistory != nil {
+		return *x.StateTransitionHistory
+	}
+	return false
+}
+
+// GetStreaming returns *Streaming, or the zero value when x or Streaming is nil.
+func (x *AgentCapabilities) GetStreaming() bool {
+	if x != nil && x.Streaming != nil {
+		return *x.Streaming
+	}
+	return false
 }
 
 // AgentCard is the AgentCard is a self-describing manifest for an agent. It provides essential
@@ -160,6 +194,48 @@ type AgentCard struct {
 	Extra []Member `json:"-"`
 }
 
+// GetDocumentationURL returns *DocumentationURL, or the zero value when x or DocumentationURL is nil.
+func (x *AgentCard) GetDocumentationURL() string {
+	if x != nil && x.DocumentationURL != nil {
+		return *x.DocumentationURL
+	}
+	return ""
+}
+
+// GetIconURL returns *IconURL, or the zero value when x or IconURL is nil.
+func (x *AgentCard) GetIconURL() string {
+	if x != nil && x.IconURL != nil {
+		return *x.IconURL
+	}
+	return ""
+}
+
+// GetPreferredTransport returns *PreferredTransport, or the zero value when x or PreferredTransport is
+// nil.
+func (x *AgentCard) GetPreferredTransport() string {
+	if x != nil && x.PreferredTransport != nil {
+		return *x.PreferredTransport
+	}
+	return ""
+}
+
+// GetProvider returns Provider, or nil when x is nil.
+func (x *AgentCard) GetProvider() *AgentProvider {
+	if x != nil {
+		return x.Provider
+	}
+	return nil
+}
+
+// GetSupportsAuthenticatedExtendedCard returns *SupportsAuthenticatedExtendedCard, or the zero value
+// when x or SupportsAuthenticatedExtendedCard is nil.
+func (x *AgentCard) GetSupportsAuthenticatedExtendedCard() bool {
+	if x != nil && x.SupportsAuthenticatedExtendedCard != nil {
+		return *x.SupportsAuthenticatedExtendedCard
+	}
+	return false
+}
+
 // AgentCardSignature is agentCardSignature represents a JWS signature of an AgentCard.
 // This follows the JSON format of an RFC 7515 JSON Web Signature (JWS).
 type AgentCardSignature struct {
@@ -196,6 +272,22 @@ type AgentExtension struct {
 	// Extra holds members the definition does not declare, in document order; the
 	// object is open, so they are kept and written back.
 	Extra []Member `json:"-"`
+}
+
+// GetDescription returns *Description, or the zero value when x or Description is nil.
+func (x *AgentExtension) GetDescription() string {
+	if x != nil && x.Description != nil {
+		return *x.Description
+	}
+	return ""
+}
+
+// GetRequired returns *Required, or the zero value when x or Required is nil.
+func (x *AgentExtension) GetRequired() bool {
+	if x != nil && x.Required != nil {
+		return *x.Required
+	}
+	return false
 }
 
 // AgentInterface declares a combination of a target URL and a transport protocol for interacting with
@@ -292,6 +384,22 @@ type Artifact struct {
 	Extra []Member `json:"-"`
 }
 
+// GetDescription returns *Description, or the zero value when x or Description is nil.
+func (x *Artifact) GetDescription() string {
+	if x != nil && x.Description != nil {
+		return *x.Description
+	}
+	return ""
+}
+
+// GetName returns *Name, or the zero value when x or Name is nil.
+func (x *Artifact) GetName() string {
+	if x != nil && x.Name != nil {
+		return *x.Name
+	}
+	return ""
+}
+
 // AuthorizationCodeOAuthFlow defines configuration details for the OAuth 2.0 Authorization Code flow.
 type AuthorizationCodeOAuthFlow struct {
 	// AuthorizationURL is the authorization URL to be used for this flow.
@@ -315,6 +423,14 @@ type AuthorizationCodeOAuthFlow struct {
 	// Extra holds members the definition does not declare, in document order; the
 	// object is open, so they are kept and written back.
 	Extra []Member `json:"-"`
+}
+
+// GetRefreshURL returns *RefreshURL, or the zero value when x or RefreshURL is nil.
+func (x *AuthorizationCodeOAuthFlow) GetRefreshURL() string {
+	if x != nil && x.RefreshURL != nil {
+		return *x.RefreshURL
+	}
+	return ""
 }
 
 // CancelTaskRequest represents a JSON-RPC request for the `tasks/cancel` method.
@@ -364,6 +480,14 @@ type ClientCredentialsOAuthFlow struct {
 	// Extra holds members the definition does not declare, in document order; the
 	// object is open, so they are kept and written back.
 	Extra []Member `json:"-"`
+}
+
+// GetRefreshURL returns *RefreshURL, or the zero value when x or RefreshURL is nil.
+func (x *ClientCredentialsOAuthFlow) GetRefreshURL() string {
+	if x != nil && x.RefreshURL != nil {
+		return *x.RefreshURL
+	}
+	return ""
 }
 
 // DataPart represents a structured data segment (e.g., JSON) within a message or artifact.
@@ -480,6 +604,22 @@ type FileWithBytes struct {
 	Extra []Member `json:"-"`
 }
 
+// GetMIMEType returns *MIMEType, or the zero value when x or MIMEType is nil.
+func (x *FileWithBytes) GetMIMEType() string {
+	if x != nil && x.MIMEType != nil {
+		return *x.MIMEType
+	}
+	return ""
+}
+
+// GetName returns *Name, or the zero value when x or Name is nil.
+func (x *FileWithBytes) GetName() string {
+	if x != nil && x.Name != nil {
+		return *x.Name
+	}
+	return ""
+}
+
 // FileWithURI represents a file with its content located at a specific URI.
 type FileWithURI struct {
 	// MIMEType is the MIME type of the file (e.g., "application/pdf").
@@ -494,6 +634,22 @@ type FileWithURI struct {
 	// Extra holds members the definition does not declare, in document order; the
 	// object is open, so they are kept and written back.
 	Extra []Member `json:"-"`
+}
+
+// GetMIMEType returns *MIMEType, or the zero value when x or MIMEType is nil.
+func (x *FileWithURI) GetMIMEType() string {
+	if x != nil && x.MIMEType != nil {
+		return *x.MIMEType
+	}
+	return ""
+}
+
+// GetName returns *Name, or the zero value when x or Name is nil.
+func (x *FileWithURI) GetName() string {
+	if x != nil && x.Name != nil {
+		return *x.Name
+	}
+	return ""
 }
 
 // GetAuthenticatedExtendedCardRequest represents a JSON-RPC request for the
@@ -540,6 +696,15 @@ type GetTaskPushNotificationConfigParams struct {
 	// Extra holds members the definition does not declare, in document order; the
 	// object is open, so they are kept and written back.
 	Extra []Member `json:"-"`
+}
+
+// GetPushNotificationConfigID returns *PushNotificationConfigID, or the zero value when x or
+// PushNotificationConfigID is nil.
+func (x *GetTaskPushNotificationConfigParams) GetPushNotificationConfigID() string {
+	if x != nil && x.PushNotificationConfigID != nil {
+		return *x.PushNotificationConfigID
+	}
+	return ""
 }
 
 // GetTaskPushNotificationConfigRequest represents a JSON-RPC request for the
@@ -623,6 +788,22 @@ type HTTPAuthSecurityScheme struct {
 	Extra []Member `json:"-"`
 }
 
+// GetBearerFormat returns *BearerFormat, or the zero value when x or BearerFormat is nil.
+func (x *HTTPAuthSecurityScheme) GetBearerFormat() string {
+	if x != nil && x.BearerFormat != nil {
+		return *x.BearerFormat
+	}
+	return ""
+}
+
+// GetDescription returns *Description, or the zero value when x or Description is nil.
+func (x *HTTPAuthSecurityScheme) GetDescription() string {
+	if x != nil && x.Description != nil {
+		return *x.Description
+	}
+	return ""
+}
+
 // ImplicitOAuthFlow defines configuration details for the OAuth 2.0 Implicit flow.
 type ImplicitOAuthFlow struct {
 	// AuthorizationURL is the authorization URL to be used for this flow. This MUST be a URL.
@@ -640,6 +821,14 @@ type ImplicitOAuthFlow struct {
 	// Extra holds members the definition does not declare, in document order; the
 	// object is open, so they are kept and written back.
 	Extra []Member `json:"-"`
+}
+
+// GetRefreshURL returns *RefreshURL, or the zero value when x or RefreshURL is nil.
+func (x *ImplicitOAuthFlow) GetRefreshURL() string {
+	if x != nil && x.RefreshURL != nil {
+		return *x.RefreshURL
+	}
+	return ""
 }
 
 // JsonrpcSuccessResponse represents a successful JSON-RPC 2.0 Response object.
@@ -742,6 +931,22 @@ type Message struct {
 	Extra []Member `json:"-"`
 }
 
+// GetContextID returns *ContextID, or the zero value when x or ContextID is nil.
+func (x *Message) GetContextID() string {
+	if x != nil && x.ContextID != nil {
+		return *x.ContextID
+	}
+	return ""
+}
+
+// GetTaskID returns *TaskID, or the zero value when x or TaskID is nil.
+func (x *Message) GetTaskID() string {
+	if x != nil && x.TaskID != nil {
+		return *x.TaskID
+	}
+	return ""
+}
+
 // MessageRole identifies the sender of the message. `user` for the client, `agent` for the service.
 type MessageRole string
 
@@ -783,6 +988,30 @@ type MessageSendConfiguration struct {
 	Extra []Member `json:"-"`
 }
 
+// GetBlocking returns *Blocking, or the zero value when x or Blocking is nil.
+func (x *MessageSendConfiguration) GetBlocking() bool {
+	if x != nil && x.Blocking != nil {
+		return *x.Blocking
+	}
+	return false
+}
+
+// GetHistoryLength returns *HistoryLength, or the zero value when x or HistoryLength is nil.
+func (x *MessageSendConfiguration) GetHistoryLength() int64 {
+	if x != nil && x.HistoryLength != nil {
+		return *x.HistoryLength
+	}
+	return 0
+}
+
+// GetPushNotificationConfig returns PushNotificationConfig, or nil when x is nil.
+func (x *MessageSendConfiguration) GetPushNotificationConfig() *PushNotificationConfig {
+	if x != nil {
+		return x.PushNotificationConfig
+	}
+	return nil
+}
+
 // MessageSendParams defines the parameters for a request to send a message to an agent. This can be
 // used
 // to create a new task, continue an existing one, or restart a task.
@@ -801,6 +1030,14 @@ type MessageSendParams struct {
 	Extra []Member `json:"-"`
 }
 
+// GetConfiguration returns Configuration, or nil when x is nil.
+func (x *MessageSendParams) GetConfiguration() *MessageSendConfiguration {
+	if x != nil {
+		return x.Configuration
+	}
+	return nil
+}
+
 // MutualTLSSecurityScheme defines a security scheme using mTLS authentication.
 type MutualTLSSecurityScheme struct {
 	// Description is an optional description for the security scheme.
@@ -809,6 +1046,14 @@ type MutualTLSSecurityScheme struct {
 	// Extra holds members the definition does not declare, in document order; the
 	// object is open, so they are kept and written back.
 	Extra []Member `json:"-"`
+}
+
+// GetDescription returns *Description, or the zero value when x or Description is nil.
+func (x *MutualTLSSecurityScheme) GetDescription() string {
+	if x != nil && x.Description != nil {
+		return *x.Description
+	}
+	return ""
 }
 
 // OAuth2SecurityScheme defines a security scheme using OAuth 2.0.
@@ -826,6 +1071,23 @@ type OAuth2SecurityScheme struct {
 	// Extra holds members the definition does not declare, in document order; the
 	// object is open, so they are kept and written back.
 	Extra []Member `json:"-"`
+}
+
+// GetDescription returns *Description, or the zero value when x or Description is nil.
+func (x *OAuth2SecurityScheme) GetDescription() string {
+	if x != nil && x.Description != nil {
+		return *x.Description
+	}
+	return ""
+}
+
+// GetOAuth2MetadataURL returns *OAuth2MetadataURL, or the zero value when x or OAuth2MetadataURL is
+// nil.
+func (x *OAuth2SecurityScheme) GetOAuth2MetadataURL() string {
+	if x != nil && x.OAuth2MetadataURL != nil {
+		return *x.OAuth2MetadataURL
+	}
+	return ""
 }
 
 // OAuthFlows defines the configuration for the supported OAuth 2.0 flows.
@@ -849,6 +1111,38 @@ type OAuthFlows struct {
 	Extra []Member `json:"-"`
 }
 
+// GetAuthorizationCode returns AuthorizationCode, or nil when x is nil.
+func (x *OAuthFlows) GetAuthorizationCode() *AuthorizationCodeOAuthFlow {
+	if x != nil {
+		return x.AuthorizationCode
+	}
+	return nil
+}
+
+// GetClientCredentials returns ClientCredentials, or nil when x is nil.
+func (x *OAuthFlows) GetClientCredentials() *ClientCredentialsOAuthFlow {
+	if x != nil {
+		return x.ClientCredentials
+	}
+	return nil
+}
+
+// GetImplicit returns Implicit, or nil when x is nil.
+func (x *OAuthFlows) GetImplicit() *ImplicitOAuthFlow {
+	if x != nil {
+		return x.Implicit
+	}
+	return nil
+}
+
+// GetPassword returns Password, or nil when x is nil.
+func (x *OAuthFlows) GetPassword() *PasswordOAuthFlow {
+	if x != nil {
+		return x.Password
+	}
+	return nil
+}
+
 // OpenIDConnectSecurityScheme defines a security scheme using OpenID Connect.
 type OpenIDConnectSecurityScheme struct {
 	// Description is an optional description for the security scheme.
@@ -860,6 +1154,14 @@ type OpenIDConnectSecurityScheme struct {
 	// Extra holds members the definition does not declare, in document order; the
 	// object is open, so they are kept and written back.
 	Extra []Member `json:"-"`
+}
+
+// GetDescription returns *Description, or the zero value when x or Description is nil.
+func (x *OpenIDConnectSecurityScheme) GetDescription() string {
+	if x != nil && x.Description != nil {
+		return *x.Description
+	}
+	return ""
 }
 
 // Part is a discriminated union representing a part of a message or artifact, which can
@@ -914,6 +1216,14 @@ type PasswordOAuthFlow struct {
 	Extra []Member `json:"-"`
 }
 
+// GetRefreshURL returns *RefreshURL, or the zero value when x or RefreshURL is nil.
+func (x *PasswordOAuthFlow) GetRefreshURL() string {
+	if x != nil && x.RefreshURL != nil {
+		return *x.RefreshURL
+	}
+	return ""
+}
+
 // PushNotificationAuthenticationInfo defines authentication details for a push notification endpoint.
 type PushNotificationAuthenticationInfo struct {
 	// Credentials is optional credentials required by the push notification endpoint.
@@ -927,6 +1237,14 @@ type PushNotificationAuthenticationInfo struct {
 	// Extra holds members the definition does not declare, in document order; the
 	// object is open, so they are kept and written back.
 	Extra []Member `json:"-"`
+}
+
+// GetCredentials returns *Credentials, or the zero value when x or Credentials is nil.
+func (x *PushNotificationAuthenticationInfo) GetCredentials() string {
+	if x != nil && x.Credentials != nil {
+		return *x.Credentials
+	}
+	return ""
 }
 
 // PushNotificationConfig defines the configuration for setting up push notifications for task updates.
@@ -948,6 +1266,30 @@ type PushNotificationConfig struct {
 	// Extra holds members the definition does not declare, in document order; the
 	// object is open, so they are kept and written back.
 	Extra []Member `json:"-"`
+}
+
+// GetAuthentication returns Authentication, or nil when x is nil.
+func (x *PushNotificationConfig) GetAuthentication() *PushNotificationAuthenticationInfo {
+	if x != nil {
+		return x.Authentication
+	}
+	return nil
+}
+
+// GetID returns *ID, or the zero value when x or ID is nil.
+func (x *PushNotificationConfig) GetID() string {
+	if x != nil && x.ID != nil {
+		return *x.ID
+	}
+	return ""
+}
+
+// GetToken returns *Token, or the zero value when x or Token is nil.
+func (x *PushNotificationConfig) GetToken() string {
+	if x != nil && x.Token != nil {
+		return *x.Token
+	}
+	return ""
 }
 
 // SecurityScheme defines a security scheme that can be used to secure an agent's endpoints.
@@ -1206,6 +1548,22 @@ type TaskArtifactUpdateEvent struct {
 	Extra []Member `json:"-"`
 }
 
+// GetAppend returns *Append, or the zero value when x or Append is nil.
+func (x *TaskArtifactUpdateEvent) GetAppend() bool {
+	if x != nil && x.Append != nil {
+		return *x.Append
+	}
+	return false
+}
+
+// GetLastChunk returns *LastChunk, or the zero value when x or LastChunk is nil.
+func (x *TaskArtifactUpdateEvent) GetLastChunk() bool {
+	if x != nil && x.LastChunk != nil {
+		return *x.LastChunk
+	}
+	return false
+}
+
 // TaskIDParams defines parameters containing a task ID, used for simple task operations.
 type TaskIDParams struct {
 	// ID is the unique identifier of the task.
@@ -1247,6 +1605,14 @@ type TaskQueryParams struct {
 	// Extra holds members the definition does not declare, in document order; the
 	// object is open, so they are kept and written back.
 	Extra []Member `json:"-"`
+}
+
+// GetHistoryLength returns *HistoryLength, or the zero value when x or HistoryLength is nil.
+func (x *TaskQueryParams) GetHistoryLength() int64 {
+	if x != nil && x.HistoryLength != nil {
+		return *x.HistoryLength
+	}
+	return 0
 }
 
 // TaskResubscriptionRequest represents a JSON-RPC request for the `tasks/resubscribe` method, used to
@@ -1304,6 +1670,22 @@ type TaskStatus struct {
 	// Extra holds members the definition does not declare, in document order; the
 	// object is open, so they are kept and written back.
 	Extra []Member `json:"-"`
+}
+
+// GetMessage returns Message, or nil when x is nil.
+func (x *TaskStatus) GetMessage() *Message {
+	if x != nil {
+		return x.Message
+	}
+	return nil
+}
+
+// GetTimestamp returns *Timestamp, or the zero value when x or Timestamp is nil.
+func (x *TaskStatus) GetTimestamp() string {
+	if x != nil && x.Timestamp != nil {
+		return *x.Timestamp
+	}
+	return ""
 }
 
 // TaskStatusUpdateEvent is an event sent by the agent to notify the client of a change in a task's

@@ -216,6 +216,68 @@ func (g *gen) emitStruct(f *jen.File, st *ir.Struct) {
 			gr.Id("Extra").Index().Id("Member").Tag(map[string]string{"json": "-"})
 		}
 	})
+	g.emitGetters(f, st)
+}
+
+// emitGetters writes a nil-safe getter for each optional member held by
+// pointer, as protoc-gen-go does for its messages: GetF returns *F, or the
+// zero value when x or F is nil, and a member that is an object returns
+// its pointer, so that chains such as caps.GetTransport().GetResumable()
+// read without a nil check at each step. A mixin's getters are promoted to
+// the types that embed it.
+func (g *gen) emitGetters(f *jen.File, st *ir.Struct) {
+	name := g.n.decl[st]
+	for _, fl := range st.Fields {
+		if !stored(fl) || repOf(fl.Type, fl.Required) != repPointer {
+			continue
+		}
+		field := g.n.field[fl]
+		v := jen.Id("x").Dot(field)
+		f.Line()
+		if isObject(fl.Type) {
+			f.Add(comment(wrap(fmt.Sprintf("Get%s returns %s, or nil when x is nil.", field, field), 100)))
+			f.Func().Params(jen.Id("x").Op("*").Id(name)).Id("Get"+field).Params().Op("*").Add(g.goType(fl.Type)).Block(
+				jen.If(jen.Id("x").Op("!=").Nil()).Block(jen.Return(v)),
+				jen.Return(jen.Nil()))
+			continue
+		}
+		f.Add(comment(wrap(fmt.Sprintf("Get%s returns *%s, or the zero value when x or %s is nil.", field, field, field), 100)))
+		f.Func().Params(jen.Id("x").Op("*").Id(name)).Id("Get"+field).Params().Add(g.goType(fl.Type)).Block(
+			jen.If(jen.Id("x").Op("!=").Nil().Op("&&").Add(v.Clone()).Op("!=").Nil()).Block(
+				jen.Return(jen.Op("*").Add(v.Clone()))),
+			jen.Return(schemaZero(fl.Type)))
+	}
+}
+
+// schemaZero is the zero value of a scalar-like schema type (a string,
+// number or boolean, or an enum or alias of one), as a getter returns it.
+func schemaZero(t ir.Type) jen.Code {
+	switch t.Kind {
+	case ir.KindString:
+		return jen.Lit("")
+	case ir.KindBool:
+		return jen.False()
+	case ir.KindInt, ir.KindFloat:
+		return jen.Lit(0)
+	case ir.KindNamed:
+		switch d := t.Decl.(type) {
+		case *ir.Enum:
+			return jen.Lit("")
+		case *ir.Alias:
+			return schemaZero(d.Type)
+		}
+	}
+	panic(fmt.Sprintf("no scalar zero value for kind %d", t.Kind))
+}
+
+// isObject reports whether t is held as a struct: a getter hands out its
+// pointer, where a scalar's getter copies the value.
+func isObject(t ir.Type) bool {
+	if t.Kind == ir.KindStringOrArray {
+		return true
+	}
+	_, ok := t.Decl.(*ir.Struct)
+	return t.Kind == ir.KindNamed && ok
 }
 
 // hasExtra reports whether a struct keeps undeclared members.

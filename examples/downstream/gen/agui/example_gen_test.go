@@ -369,11 +369,7 @@ func history(messages []agui.Message) []turn {
 		case *agui.UserMessage:
 			turns = append(turns, turn{Role: "user", Text: text(m.Content)})
 		case *agui.AssistantMessage:
-			t := turn{Role: "assistant", ToolCalls: m.ToolCalls}
-			if m.Content != nil {
-				t.Text = *m.Content
-			}
-			turns = append(turns, t)
+			turns = append(turns, turn{Role: "assistant", Text: m.GetContent(), ToolCalls: m.ToolCalls})
 		case *agui.ToolMessage: // a tool's result, such as the front end's for a call of the last run
 			turns = append(turns, turn{Role: "tool", Text: text(m.Content), ToolCallID: m.ToolCallID})
 		} // developer, reasoning and activity messages are left out here

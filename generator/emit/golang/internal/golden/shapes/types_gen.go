@@ -62,6 +62,14 @@ type Base struct {
 	Extra json.RawMessage `json:"extra,omitempty"`
 }
 
+// GetLabel returns *Label, or the zero value when x or Label is nil.
+func (x *Base) GetLabel() string {
+	if x != nil && x.Label != nil {
+		return *x.Label
+	}
+	return ""
+}
+
 // Circle draws a circle.
 type Circle struct {
 	Base
@@ -73,6 +81,14 @@ type Circle struct {
 	//
 	// Absent means "none".
 	Fill *Fill `json:"fill,omitempty"`
+}
+
+// GetFill returns *Fill, or the zero value when x or Fill is nil.
+func (x *Circle) GetFill() Fill {
+	if x != nil && x.Fill != nil {
+		return *x.Fill
+	}
+	return ""
 }
 
 // Polygon draws a polygon.
@@ -89,6 +105,14 @@ type Polygon struct {
 
 	// Tags is the tags member.
 	Tags []string `json:"tags,omitempty"`
+}
+
+// GetCaption returns Caption, or nil when x is nil.
+func (x *Polygon) GetCaption() *Caption {
+	if x != nil {
+		return x.Caption
+	}
+	return nil
 }
 
 // Fill is the Fill definition.
@@ -123,6 +147,14 @@ type Point struct {
 	// Extra holds members the definition does not declare, in document order; the
 	// object is open, so they are kept and written back.
 	Extra []Member `json:"-"`
+}
+
+// GetID returns *ID, or the zero value when x or ID is nil.
+func (x *Point) GetID() PointID {
+	if x != nil && x.ID != nil {
+		return *x.ID
+	}
+	return ""
 }
 
 // PointID is a point's name.
