@@ -412,154 +412,188 @@ type OutboxStore interface {
 // RunOutbox runs the contract tests of the push outbox on stores that open
 // returns, one per test; as Run, it skips as a whole when open skips.
 func RunOutbox(t *testing.T, open func(t *testing.T) OutboxStore) {
-	ctx := context.Background()
+	c := outboxContract{open: open, ctx: context.Background(), base: time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC), hour: time.Now().Add(time.Hour)}
 	open(t) // skips here when there is no store to be had
-	base := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
-	hour := time.Now().Add(time.Hour)
-	config := func(taskID, id string) *a2a.TaskPushNotificationConfig {
-		return &a2a.TaskPushNotificationConfig{TaskID: taskID, ID: id, URL: "https://example.com/" + id}
-	}
-	create := func(t *testing.T, s OutboxStore, id string) *a2a.Task {
-		t.Helper()
-		tk := task(id, "c", a2a.TaskStateSubmitted, base)
-		if err := s.Create(ctx, "alice", tk, &a2a.StreamResponse{Payload: &a2a.StreamResponseTask{Task: tk}}); err != nil {
-			t.Fatal(err)
-		}
-		return tk
-	}
-	// write appends a status event at prev+1, as an Appender when the store
-	// is one, else as an Update.
-	write := func(t *testing.T, s OutboxStore, tk *a2a.Task, prev int64) {
-		t.Helper()
-		tk.Status = &a2a.TaskStatus{State: a2a.TaskStateWorking, Timestamp: &base}
-		var err error
-		if a, ok := s.(a2atask.Appender); ok && prev%2 == 0 {
-			_, err = a.Append(ctx, tk.ID, prev, statusEvent(tk), nil)
-		} else {
-			_, err = s.Update(ctx, tk, prev, statusEvent(tk))
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	claim := func(t *testing.T, s OutboxStore, id, holder string, until time.Time) (int64, bool) {
-		t.Helper()
-		delivered, ok, err := s.ClaimPushes(ctx, id, holder, until)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return delivered, ok
-	}
-	owedNow := func(t *testing.T, s OutboxStore, at time.Time) string {
-		t.Helper()
-		ids, err := s.OwedPushes(ctx, at, 10)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return join(ids)
-	}
 
-	t.Run("every event of a task with configs is owed, from its first", func(t *testing.T) {
-		s := open(t)
-		// SendMessage saves the config of a new task before the task.
-		if err := s.SavePushConfig(ctx, config("p1", "a")); err != nil {
-			t.Fatal(err)
-		}
-		tk := create(t, s, "p1")
-		create(t, s, "quiet") // no config: owes nothing
-		write(t, s, tk, 1)
-		if got := owedNow(t, s, time.Now()); got != "p1" {
-			t.Fatalf("owed: %q", got)
-		}
-		if _, ok := claim(t, s, "quiet", "h1", hour); ok {
-			t.Fatal("claimed a task that owes nothing")
-		}
-		delivered, ok := claim(t, s, "p1", "h1", hour)
-		if !ok || delivered != 0 {
-			t.Fatalf("claim: %v, delivered %d", ok, delivered)
-		}
-		if _, ok := claim(t, s, "p1", "h2", hour); ok {
-			t.Fatal("a second holder claimed a held task")
-		}
-		if got := owedNow(t, s, time.Now()); got != "" {
-			t.Fatalf("a held task is listed as free: %q", got)
-		}
-		if ok, err := s.PushesDelivered(ctx, "p1", "h1", 1, hour); err != nil || !ok {
-			t.Fatalf("delivered 1: %v %v", ok, err)
-		}
-		if released, err := s.ReleasePushes(ctx, "p1", "h1"); err != nil || released {
-			t.Fatalf("released with event 2 owed: %v %v", released, err)
-		}
-		if delivered, ok := claim(t, s, "p1", "h1", hour); !ok || delivered != 1 {
-			t.Fatalf("claim again: %v, delivered %d", ok, delivered)
-		}
-		if ok, _ := s.PushesDelivered(ctx, "p1", "h1", 2, hour); !ok {
-			t.Fatal("delivered 2")
-		}
-		if released, err := s.ReleasePushes(ctx, "p1", "h1"); err != nil || !released {
-			t.Fatalf("release: %v %v", released, err)
-		}
-		if _, ok := claim(t, s, "p1", "h2", hour); ok {
-			t.Fatal("claimed a task with nothing owed")
-		}
-		write(t, s, tk, 2) // owed again
-		if delivered, ok := claim(t, s, "p1", "h2", hour); !ok || delivered != 2 {
-			t.Fatalf("claim after a new event: %v, delivered %d", ok, delivered)
-		}
-	})
+	for _, sub := range []struct {
+		name string
+		run  func(outboxContract, *testing.T)
+	}{
+		{"every event of a task with configs is owed, from its first", outboxContract.owedFromTheFirst},
+		{"a claim that runs out passes to another holder", outboxContract.claimRunsOut},
+		{"a config added to a task owes the events after it", outboxContract.configAddedLater},
+	} {
+		t.Run(sub.name, func(t *testing.T) { sub.run(c, t) })
+	}
+}
 
-	t.Run("a claim that runs out passes to another holder", func(t *testing.T) {
-		s := open(t)
-		if err := s.SavePushConfig(ctx, config("p2", "a")); err != nil {
-			t.Fatal(err)
-		}
-		create(t, s, "p2")
-		soon := time.Now().Add(50 * time.Millisecond)
-		if _, ok := claim(t, s, "p2", "dead", soon); !ok {
-			t.Fatal("claim")
-		}
-		if got := owedNow(t, s, soon.Add(time.Millisecond)); got != "p2" {
-			t.Fatalf("owed once the claim ran out: %q", got)
-		}
-		time.Sleep(time.Until(soon) + 5*time.Millisecond)
-		if delivered, ok := claim(t, s, "p2", "alive", hour); !ok || delivered != 0 {
-			t.Fatalf("takeover: %v, delivered %d", ok, delivered)
-		}
-		// The first holder, back, records nothing and releases nothing.
-		if ok, err := s.PushesDelivered(ctx, "p2", "dead", 1, hour); err != nil || ok {
-			t.Fatalf("a lost claim recorded a delivery: %v %v", ok, err)
-		}
-		if released, _ := s.ReleasePushes(ctx, "p2", "dead"); released {
-			t.Fatal("a lost claim released the task")
-		}
-		if delivered, ok := claim(t, s, "p2", "alive", hour); !ok || delivered != 0 {
-			t.Fatalf("the holder's claim: %v, delivered %d", ok, delivered)
-		}
-	})
+// outboxContract is what RunOutbox's subtests share: the stores' opener, a
+// context, a time to build tasks at, and a claim's deadline an hour away.
+type outboxContract struct {
+	open func(t *testing.T) OutboxStore
+	ctx  context.Context
+	base time.Time
+	hour time.Time
+}
 
-	t.Run("a config added to a task owes the events after it", func(t *testing.T) {
-		s := open(t)
-		tk := create(t, s, "p3")
-		write(t, s, tk, 1)
-		write(t, s, tk, 2)
-		if err := s.SavePushConfig(ctx, config("p3", "a")); err != nil {
+func (c outboxContract) config(taskID, id string) *a2a.TaskPushNotificationConfig {
+	return &a2a.TaskPushNotificationConfig{TaskID: taskID, ID: id, URL: "https://example.com/" + id}
+}
+
+func (c outboxContract) create(t *testing.T, s OutboxStore, id string) *a2a.Task {
+	t.Helper()
+	tk := task(id, "c", a2a.TaskStateSubmitted, c.base)
+	if err := s.Create(c.ctx, "alice", tk, &a2a.StreamResponse{Payload: &a2a.StreamResponseTask{Task: tk}}); err != nil {
+		t.Fatal(err)
+	}
+	return tk
+}
+
+// write appends a status event at prev+1, as an Appender when the store is
+// one (every other event), else as an Update.
+func (c outboxContract) write(t *testing.T, s OutboxStore, tk *a2a.Task, prev int64) {
+	t.Helper()
+	tk.Status = &a2a.TaskStatus{State: a2a.TaskStateWorking, Timestamp: &c.base}
+	var err error
+	if a, ok := s.(a2atask.Appender); ok && prev%2 == 0 {
+		_, err = a.Append(c.ctx, tk.ID, prev, statusEvent(tk), nil)
+	} else {
+		_, err = s.Update(c.ctx, tk, prev, statusEvent(tk))
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func (c outboxContract) claim(t *testing.T, s OutboxStore, id, holder string, until time.Time) (int64, bool) {
+	t.Helper()
+	delivered, ok, err := s.ClaimPushes(c.ctx, id, holder, until)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return delivered, ok
+}
+
+// owed lists the tasks owing pushes at a time, joined.
+func (c outboxContract) owed(t *testing.T, s OutboxStore, at time.Time) string {
+	t.Helper()
+	ids, err := s.OwedPushes(c.ctx, at, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return join(ids)
+}
+
+// owedFromTheFirst: a task with a config owes every event from its first;
+// a claim holds it for one holder until its deliveries are recorded and it
+// is released, and a new event makes it owed again.
+func (c outboxContract) owedFromTheFirst(t *testing.T) {
+	ctx, hour := c.ctx, c.hour
+	s := c.open(t)
+	// SendMessage saves the config of a new task before the task.
+	if err := s.SavePushConfig(ctx, c.config("p1", "a")); err != nil {
+		t.Fatal(err)
+	}
+	tk := c.create(t, s, "p1")
+	c.create(t, s, "quiet") // no config: owes nothing
+	c.write(t, s, tk, 1)
+	if got := c.owed(t, s, time.Now()); got != "p1" {
+		t.Fatalf("owed: %q", got)
+	}
+	if _, ok := c.claim(t, s, "quiet", "h1", hour); ok {
+		t.Fatal("claimed a task that owes nothing")
+	}
+	delivered, ok := c.claim(t, s, "p1", "h1", hour)
+	if !ok || delivered != 0 {
+		t.Fatalf("claim: %v, delivered %d", ok, delivered)
+	}
+	if _, ok := c.claim(t, s, "p1", "h2", hour); ok {
+		t.Fatal("a second holder claimed a held task")
+	}
+	if got := c.owed(t, s, time.Now()); got != "" {
+		t.Fatalf("a held task is listed as free: %q", got)
+	}
+	if ok, err := s.PushesDelivered(ctx, "p1", "h1", 1, hour); err != nil || !ok {
+		t.Fatalf("delivered 1: %v %v", ok, err)
+	}
+	if released, err := s.ReleasePushes(ctx, "p1", "h1"); err != nil || released {
+		t.Fatalf("released with event 2 owed: %v %v", released, err)
+	}
+	if delivered, ok := c.claim(t, s, "p1", "h1", hour); !ok || delivered != 1 {
+		t.Fatalf("claim again: %v, delivered %d", ok, delivered)
+	}
+	if ok, _ := s.PushesDelivered(ctx, "p1", "h1", 2, hour); !ok {
+		t.Fatal("delivered 2")
+	}
+	if released, err := s.ReleasePushes(ctx, "p1", "h1"); err != nil || !released {
+		t.Fatalf("release: %v %v", released, err)
+	}
+	if _, ok := c.claim(t, s, "p1", "h2", hour); ok {
+		t.Fatal("claimed a task with nothing owed")
+	}
+	c.write(t, s, tk, 2) // owed again
+	if delivered, ok := c.claim(t, s, "p1", "h2", hour); !ok || delivered != 2 {
+		t.Fatalf("claim after a new event: %v, delivered %d", ok, delivered)
+	}
+}
+
+// claimRunsOut: a holder that stops renewing loses the task to another,
+// and, back, records and releases nothing.
+func (c outboxContract) claimRunsOut(t *testing.T) {
+	ctx, hour := c.ctx, c.hour
+	s := c.open(t)
+	if err := s.SavePushConfig(ctx, c.config("p2", "a")); err != nil {
+		t.Fatal(err)
+	}
+	c.create(t, s, "p2")
+	soon := time.Now().Add(50 * time.Millisecond)
+	if _, ok := c.claim(t, s, "p2", "dead", soon); !ok {
+		t.Fatal("claim")
+	}
+	if got := c.owed(t, s, soon.Add(time.Millisecond)); got != "p2" {
+		t.Fatalf("owed once the claim ran out: %q", got)
+	}
+	time.Sleep(time.Until(soon) + 5*time.Millisecond)
+	if delivered, ok := c.claim(t, s, "p2", "alive", hour); !ok || delivered != 0 {
+		t.Fatalf("takeover: %v, delivered %d", ok, delivered)
+	}
+	// The first holder, back, records nothing and releases nothing.
+	if ok, err := s.PushesDelivered(ctx, "p2", "dead", 1, hour); err != nil || ok {
+		t.Fatalf("a lost claim recorded a delivery: %v %v", ok, err)
+	}
+	if released, _ := s.ReleasePushes(ctx, "p2", "dead"); released {
+		t.Fatal("a lost claim released the task")
+	}
+	if delivered, ok := c.claim(t, s, "p2", "alive", hour); !ok || delivered != 0 {
+		t.Fatalf("the holder's claim: %v, delivered %d", ok, delivered)
+	}
+}
+
+// configAddedLater: a config saved after a task's events owes only the
+// events after it, and saving another (or the same again) changes nothing
+// owed.
+func (c outboxContract) configAddedLater(t *testing.T) {
+	ctx := c.ctx
+	s := c.open(t)
+	tk := c.create(t, s, "p3")
+	c.write(t, s, tk, 1)
+	c.write(t, s, tk, 2)
+	if err := s.SavePushConfig(ctx, c.config("p3", "a")); err != nil {
+		t.Fatal(err)
+	}
+	if got := c.owed(t, s, time.Now()); got != "" {
+		t.Fatalf("events before the config are owed: %q", got)
+	}
+	for _, id := range []string{"b", "a"} {
+		if err := s.SavePushConfig(ctx, c.config("p3", id)); err != nil {
 			t.Fatal(err)
 		}
-		if got := owedNow(t, s, time.Now()); got != "" {
-			t.Fatalf("events before the config are owed: %q", got)
-		}
-		// A second config, or the first saved again, changes nothing owed.
-		for _, id := range []string{"b", "a"} {
-			if err := s.SavePushConfig(ctx, config("p3", id)); err != nil {
-				t.Fatal(err)
-			}
-		}
-		write(t, s, tk, 3)
-		if delivered, ok := claim(t, s, "p3", "h", hour); !ok || delivered != 3 {
-			t.Fatalf("claim: %v, delivered %d", ok, delivered)
-		}
-		if cfgs, err := s.PushConfigs(ctx, "p3"); err != nil || len(cfgs) != 2 {
-			t.Fatalf("configs: %d %v", len(cfgs), err)
-		}
-	})
+	}
+	c.write(t, s, tk, 3)
+	if delivered, ok := c.claim(t, s, "p3", "h", c.hour); !ok || delivered != 3 {
+		t.Fatalf("claim: %v, delivered %d", ok, delivered)
+	}
+	if cfgs, err := s.PushConfigs(ctx, "p3"); err != nil || len(cfgs) != 2 {
+		t.Fatalf("configs: %d %v", len(cfgs), err)
+	}
 }
