@@ -36,25 +36,59 @@ func handler(store agui.MetaStore) http.Handler {
 func Intake(t *testing.T, store agui.MetaStore) {
 	srv := httptest.NewServer(handler(store))
 	t.Cleanup(srv.Close)
-	do := func(method, query, body string) (int, string) {
-		t.Helper()
-		req, err := http.NewRequest(method, srv.URL+"/agent/meta?"+query, strings.NewReader(body))
-		if err != nil {
-			t.Fatal(err)
-		}
-		req.Header.Set("Content-Type", "application/json")
-		res, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer res.Body.Close()
-		b, _ := io.ReadAll(res.Body)
-		return res.StatusCode, string(b)
+	in := intake{srv: srv, store: store}
+	// In this order: what is refused first, on a thread still empty, then
+	// what is kept, then a forgery of what was kept.
+	in.refusesHostileInput(t)
+	in.keepsHostileValidEventsVerbatim(t)
+	in.refusesAForgedID(t)
+}
+
+// intake is what Intake's steps share: the server of the intake and the
+// store behind it. The steps all write to the thread "hostile".
+type intake struct {
+	srv   *httptest.Server
+	store agui.MetaStore
+}
+
+// hostileThread is the query naming the thread Intake writes to.
+const hostileThread = "threadId=hostile"
+
+// hostileKept are valid events, however hostile, that the intake keeps as
+// sent: markup, a NUL, bidirectional and SQL text, a long message id.
+var hostileKept = []string{
+	`{"type":"META","id":"h1","metaType":"<script>alert(1)</script>","payload":{"html":"</script><img src=x onerror=alert(1)>","nul":"\u0000"}}`,
+	`{"type":"META","id":"h2","metaType":"note","payload":{"text":"‮reversed‬ 𝔘𝔫𝔦𝔠𝔬𝔡𝔢 '; DROP TABLE agui_meta; --"}}`,
+	`{"type":"META","id":"h3","metaType":"thumbs_up","payload":{"messageId":"` + strings.Repeat("m", 10000) + `"}}`,
+}
+
+// do sends a request to the intake and returns its status and body.
+func (in intake) do(t *testing.T, method, query, body string) (int, string) {
+	t.Helper()
+	req, err := http.NewRequest(method, in.srv.URL+"/agent/meta?"+query, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
 	}
-	const thread = "threadId=hostile"
-	meta := func(metaType, payload string) string {
-		return `{"type":"META","metaType":"` + metaType + `","payload":` + payload + `}`
+	req.Header.Set("Content-Type", "application/json")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
 	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return res.StatusCode, string(b)
+}
+
+// metaJSON is a META event of metaType with the JSON payload payload.
+func metaJSON(metaType, payload string) string {
+	return `{"type":"META","metaType":"` + metaType + `","payload":` + payload + `}`
+}
+
+// refusesHostileInput sends bad events and keys, each a subtest: each is
+// refused with its 4xx naming what is wrong (a HEAD is answered as a
+// query), and none of them stores anything.
+func (in intake) refusesHostileInput(t *testing.T) {
+	thread, meta := hostileThread, metaJSON // short, for the table's rows
 	for _, tc := range []struct {
 		name, method, query, body, want string
 		status                          int
@@ -75,26 +109,25 @@ func Intake(t *testing.T, store agui.MetaStore) {
 		{"HEAD is a query, never a store", "HEAD", thread, meta("share", `{}`), "", 200},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			status, body := do(tc.method, tc.query, tc.body)
+			status, body := in.do(t, tc.method, tc.query, tc.body)
 			if status != tc.status || !strings.Contains(body, tc.want) {
 				t.Errorf("%d %s, want %d with %s", status, body, tc.status, tc.want)
 			}
 		})
 	}
-	if page, err := store.Meta(context.Background(), agui.MetaQuery{ThreadID: "hostile"}); err != nil || len(page) != 0 {
+	if page, err := in.store.Meta(context.Background(), agui.MetaQuery{ThreadID: "hostile"}); err != nil || len(page) != 0 {
 		t.Fatalf("refused requests stored %d events (%v)", len(page), err)
 	}
+}
 
-	// Valid, however hostile: kept as sent and read back the same.
-	kept := []string{
-		`{"type":"META","id":"h1","metaType":"<script>alert(1)</script>","payload":{"html":"</script><img src=x onerror=alert(1)>","nul":"\u0000"}}`,
-		`{"type":"META","id":"h2","metaType":"note","payload":{"text":"‮reversed‬ 𝔘𝔫𝔦𝔠𝔬𝔡𝔢 '; DROP TABLE agui_meta; --"}}`,
-		`{"type":"META","id":"h3","metaType":"thumbs_up","payload":{"messageId":"` + strings.Repeat("m", 10000) + `"}}`,
-	}
-	if status, body := do("POST", thread, "["+strings.Join(kept, ",")+"]"); status != 200 {
+// keepsHostileValidEventsVerbatim stores hostileKept in one batch and
+// reads each back as it was sent.
+func (in intake) keepsHostileValidEventsVerbatim(t *testing.T) {
+	kept := hostileKept
+	if status, body := in.do(t, "POST", hostileThread, "["+strings.Join(kept, ",")+"]"); status != 200 {
 		t.Fatalf("valid hostile events: %d %s", status, body)
 	}
-	page, err := store.Meta(context.Background(), agui.MetaQuery{ThreadID: "hostile"})
+	page, err := in.store.Meta(context.Background(), agui.MetaQuery{ThreadID: "hostile"})
 	if err != nil || len(page) != len(kept) {
 		t.Fatalf("read back %d of %d (%v)", len(page), len(kept), err)
 	}
@@ -107,13 +140,17 @@ func Intake(t *testing.T, store agui.MetaStore) {
 			t.Errorf("event %d came back as %s", i, m.Event.AppendJSON(nil))
 		}
 	}
-	// A different event under a taken id is refused, and nothing of its
-	// batch is stored.
-	if status, body := do("POST", thread, "["+meta("share", `{}`)+`,{"type":"META","id":"h1","metaType":"note","payload":{"text":"forged"}}]`); status != 409 {
+}
+
+// refusesAForgedID sends a different event under h1, which
+// keepsHostileValidEventsVerbatim stored, after a new one: a conflict, and
+// nothing of its batch is stored.
+func (in intake) refusesAForgedID(t *testing.T) {
+	if status, body := in.do(t, "POST", hostileThread, "["+metaJSON("share", `{}`)+`,{"type":"META","id":"h1","metaType":"note","payload":{"text":"forged"}}]`); status != 409 {
 		t.Errorf("a forged id: %d %s", status, body)
 	}
-	if page, _ := store.Meta(context.Background(), agui.MetaQuery{ThreadID: "hostile"}); len(page) != len(kept) {
-		t.Errorf("the forged batch left %d events", len(page)-len(kept))
+	if page, _ := in.store.Meta(context.Background(), agui.MetaQuery{ThreadID: "hostile"}); len(page) != len(hostileKept) {
+		t.Errorf("the forged batch left %d events", len(page)-len(hostileKept))
 	}
 }
 
@@ -134,6 +171,22 @@ func Crash(t *testing.T, newStorage func(t *testing.T) string, open func(t *test
 		return
 	}
 	storage := newStorage(t)
+	child, out := startCrashChild(t, storage)
+	// Deferred here, so that a t.Fatal in any step below kills the child.
+	defer child.Process.Kill()
+	base := "http://" + servingAddress(t, out) + "/agent/meta?threadId=crash"
+	acked := postUntilKilled(t, base, child)
+
+	found, err := all(context.Background(), open(t, storage), agui.MetaQuery{ThreadID: "crash", Limit: agui.MaxMetaPage})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkAllAcknowledgedStored(t, acked, found)
+}
+
+// startCrashChild starts the test binary again, running only the calling
+// test, to serve the intake on storage; its stdout says where.
+func startCrashChild(t *testing.T, storage string) (*exec.Cmd, io.Reader) {
 	// -test.run matches each level of a subtest's name on its own.
 	var run []string
 	for _, part := range strings.Split(t.Name(), "/") {
@@ -149,7 +202,12 @@ func Crash(t *testing.T, newStorage func(t *testing.T) string, open func(t *test
 	if err := child.Start(); err != nil {
 		t.Fatal(err)
 	}
-	defer child.Process.Kill()
+	return child, out
+}
+
+// servingAddress reads the child's stdout, to the end, for the address it
+// serves on, and waits a minute at most for it.
+func servingAddress(t *testing.T, out io.Reader) string {
 	addr := make(chan string, 1)
 	go func() {
 		lines := bufio.NewScanner(out)
@@ -159,50 +217,36 @@ func Crash(t *testing.T, newStorage func(t *testing.T) string, open func(t *test
 			}
 		}
 	}()
-	var base string
 	select {
 	case a := <-addr:
-		base = "http://" + a + "/agent/meta?threadId=crash"
+		return a
 	case <-time.After(time.Minute):
 		t.Fatal("the child process did not start serving")
+		return ""
 	}
+}
 
-	// Four senders post batches of five until the child dies; the child
-	// is killed once 200 events are acknowledged, with posts in flight.
+// postUntilKilled has four senders post batches of five to base until the
+// child dies; the child is killed once 200 events are acknowledged, with
+// posts in flight. It returns the seq acknowledged for each event id.
+func postUntilKilled(t *testing.T, base string, child *exec.Cmd) map[string]int64 {
 	var mu sync.Mutex
 	acked := map[string]int64{}
 	enough := make(chan struct{})
 	var once sync.Once
+	record := func(ack agui.MetaIntake) {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, m := range ack.Events {
+			acked[*m.Event.ID] = m.Seq
+		}
+		if len(acked) >= 200 {
+			once.Do(func() { close(enough) })
+		}
+	}
 	var wg sync.WaitGroup
 	for w := range 4 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for n := 0; ; n++ {
-				var batch []string
-				for k := range 5 {
-					batch = append(batch, fmt.Sprintf(`{"type":"META","id":"c%d-%d-%d","metaType":"note","payload":{"text":"n"}}`, w, n, k))
-				}
-				res, err := http.Post(base, "application/json", strings.NewReader("["+strings.Join(batch, ",")+"]"))
-				if err != nil {
-					return // the child is gone
-				}
-				var intake agui.MetaIntake
-				err = json.NewDecoder(res.Body).Decode(&intake)
-				res.Body.Close()
-				if err != nil || res.StatusCode != 200 {
-					return
-				}
-				mu.Lock()
-				for _, m := range intake.Events {
-					acked[*m.Event.ID] = m.Seq
-				}
-				if len(acked) >= 200 {
-					once.Do(func() { close(enough) })
-				}
-				mu.Unlock()
-			}
-		}()
+		wg.Go(func() { postBatches(base, w, record) })
 	}
 	select {
 	case <-enough:
@@ -214,11 +258,35 @@ func Crash(t *testing.T, newStorage func(t *testing.T) string, open func(t *test
 	}
 	wg.Wait()
 	_ = child.Wait()
+	return acked
+}
 
-	found, err := all(context.Background(), open(t, storage), agui.MetaQuery{ThreadID: "crash", Limit: agui.MaxMetaPage})
-	if err != nil {
-		t.Fatal(err)
+// postBatches posts batches of five new events of sender w to base, and
+// records each acknowledgement, until a post fails: the child is gone.
+func postBatches(base string, w int, record func(agui.MetaIntake)) {
+	for n := 0; ; n++ {
+		var batch []string
+		for k := range 5 {
+			batch = append(batch, fmt.Sprintf(`{"type":"META","id":"c%d-%d-%d","metaType":"note","payload":{"text":"n"}}`, w, n, k))
+		}
+		res, err := http.Post(base, "application/json", strings.NewReader("["+strings.Join(batch, ",")+"]"))
+		if err != nil {
+			return // the child is gone
+		}
+		var ack agui.MetaIntake
+		err = json.NewDecoder(res.Body).Decode(&ack)
+		res.Body.Close()
+		if err != nil || res.StatusCode != 200 {
+			return
+		}
+		record(ack)
 	}
+}
+
+// checkAllAcknowledgedStored checks that found, what the storage holds
+// after the kill, holds each event once, and each acknowledged event with
+// the seq it was acknowledged with.
+func checkAllAcknowledgedStored(t *testing.T, acked map[string]int64, found []agui.StoredMeta) {
 	stored := map[string]int64{}
 	for _, m := range found {
 		if _, twice := stored[*m.Event.ID]; twice {
