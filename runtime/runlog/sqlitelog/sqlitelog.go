@@ -2,6 +2,10 @@
 // runtime/sqlite): the logs of resumable runs outlive the process, and
 // processes that share the file resume each other's runs, a Watch learning
 // of another process's appends by polling.
+//
+// A run's writer keeps it alive (runlog.Liveness): a reader that finds a
+// run not ended whose writer has stopped renewing it (killed, say) ends it,
+// once, with the final entry the reader gives.
 package sqlitelog
 
 import (
@@ -9,6 +13,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/agui-gen/agui-gen/runtime/batch"
@@ -26,6 +31,11 @@ type Options struct {
 	// PollInterval is how often a Watch looks for other processes' appends
 	// (0: 250ms); this process's own wake it at once.
 	PollInterval time.Duration
+	// Lapse is how long a run's writer's mark lasts unrenewed (0: 10
+	// seconds): a run not ended whose mark is older was lost with its
+	// writer. Marks are renewed every third of it. The processes that
+	// share the file share a clock: they are on one machine.
+	Lapse time.Duration
 }
 
 // Log is a runlog.Log in a SQLite database.
@@ -35,6 +45,13 @@ type Log struct {
 	changes *batch.Batcher[sqlite.Change]
 	signals batch.Signals
 	poller  *sqlite.Poller
+
+	mu   sync.Mutex
+	mine map[string]struct{} // the runs this Log created and has not ended: the ones it keeps alive
+
+	stop      chan struct{}
+	done      chan struct{}
+	closeOnce sync.Once
 }
 
 var migrations = []string{
@@ -58,6 +75,9 @@ var migrations = []string{
 		data BLOB NOT NULL,
 		PRIMARY KEY (key, pos)
 	) WITHOUT ROWID;`,
+	// The writer's mark (runlog.Liveness), Unix nanoseconds; a run from
+	// before it is not found lost until it is appended to.
+	`ALTER TABLE runlog_runs ADD COLUMN alive_until INTEGER NOT NULL DEFAULT 9223372036854775807;`,
 }
 
 // Open opens, or creates, the run log in the database file at path.
@@ -79,22 +99,75 @@ func Open(ctx context.Context, path string, opts Options) (*Log, error) {
 	if opts.PollInterval <= 0 {
 		opts.PollInterval = 250 * time.Millisecond
 	}
-	l := &Log{db: db, opts: opts, changes: sqlite.NewChanges(db)}
+	if opts.Lapse <= 0 {
+		opts.Lapse = 10 * time.Second
+	}
+	l := &Log{db: db, opts: opts, changes: sqlite.NewChanges(db), mine: map[string]struct{}{},
+		stop: make(chan struct{}), done: make(chan struct{})}
 	// The generation: twice the last position, plus one once ended.
 	l.poller = sqlite.StartPoller(db, &l.signals, opts.PollInterval, `SELECT last * 2 + ended FROM runlog_runs WHERE key = ?`)
+	go l.renew()
 	return l, nil
 }
 
-// Close stops the log's polling and closes its database.
+// Close stops renewing this process's runs (a reader then finds those not
+// ended lost), stops the log's polling and closes its database; closing
+// again does nothing.
 func (l *Log) Close() error {
-	l.poller.Close()
-	return l.db.Close()
+	var err error
+	l.closeOnce.Do(func() {
+		close(l.stop)
+		<-l.done
+		l.poller.Close()
+		err = l.db.Close()
+	})
+	return err
+}
+
+// aliveUntil is the mark of a run written at now.
+func (l *Log) aliveUntil(now time.Time) int64 { return now.Add(l.opts.Lapse).UnixNano() }
+
+// renew renews the marks of the runs this process writes, every third of
+// the lapse, in one transaction, until Close.
+func (l *Log) renew() {
+	defer close(l.done)
+	t := time.NewTicker(l.opts.Lapse / 3)
+	defer t.Stop()
+	for {
+		select {
+		case <-l.stop:
+			return
+		case <-t.C:
+		}
+		l.mu.Lock()
+		keys := make([]string, 0, len(l.mine))
+		for k := range l.mine {
+			keys = append(keys, k)
+		}
+		l.mu.Unlock()
+		if len(keys) == 0 {
+			continue
+		}
+		until := l.aliveUntil(time.Now())
+		ctx, cancel := context.WithTimeout(context.Background(), l.opts.Lapse/3)
+		// A renewal that fails is tried again at the next tick; until the
+		// mark lapses, nothing is lost.
+		l.changes.Do(ctx, func(ctx context.Context, tx *sql.Tx) error {
+			for _, k := range keys {
+				if _, err := tx.ExecContext(ctx, `UPDATE runlog_runs SET alive_until = ? WHERE key = ? AND NOT ended`, until, k); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		cancel()
+	}
 }
 
 // Create implements runlog.Log.
 func (l *Log) Create(ctx context.Context, run runlog.Run) error {
 	now := time.Now()
-	return l.changes.Do(ctx, func(ctx context.Context, tx *sql.Tx) error {
+	err := l.changes.Do(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		cutoff := now.Add(-l.opts.Retention).UnixNano()
 		if _, err := tx.ExecContext(ctx, `DELETE FROM runlog_entries WHERE key IN (SELECT key FROM runlog_runs WHERE ended_at < ?)`, cutoff); err != nil {
 			return err
@@ -106,8 +179,8 @@ func (l *Log) Create(ctx context.Context, run runlog.Run) error {
 		if input == nil {
 			input = []byte{}
 		}
-		res, err := tx.ExecContext(ctx, `INSERT INTO runlog_runs (key, thread_id, run_id, owner, input, started) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING`,
-			run.Key, run.ThreadID, run.RunID, run.Owner, input, now.UnixNano())
+		res, err := tx.ExecContext(ctx, `INSERT INTO runlog_runs (key, thread_id, run_id, owner, input, started, alive_until) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING`,
+			run.Key, run.ThreadID, run.RunID, run.Owner, input, now.UnixNano(), l.aliveUntil(now))
 		if ok, err := sqlite.Changed(res, err); err != nil {
 			return err
 		} else if !ok {
@@ -115,6 +188,12 @@ func (l *Log) Create(ctx context.Context, run runlog.Run) error {
 		}
 		return nil
 	})
+	if err == nil {
+		l.mu.Lock()
+		l.mine[run.Key] = struct{}{}
+		l.mu.Unlock()
+	}
+	return err
 }
 
 // Append implements runlog.Log. The appends of runs that come while one
@@ -146,7 +225,7 @@ func (l *Log) Append(ctx context.Context, key string, data ...[]byte) (int64, er
 				return err
 			}
 		}
-		_, err := tx.ExecContext(ctx, `UPDATE runlog_runs SET last = ?, size = ? WHERE key = ?`, last, size+n, key)
+		_, err := tx.ExecContext(ctx, `UPDATE runlog_runs SET last = ?, size = ?, alive_until = ? WHERE key = ?`, last, size+n, l.aliveUntil(time.Now()), key)
 		return err
 	})
 	if err != nil {
@@ -158,16 +237,41 @@ func (l *Log) Append(ctx context.Context, key string, data ...[]byte) (int64, er
 
 // End implements runlog.Log.
 func (l *Log) End(ctx context.Context, key string, data []byte) error {
+	_, err := l.end(ctx, key, data, false)
+	if err == nil {
+		l.mu.Lock()
+		delete(l.mine, key)
+		l.mu.Unlock()
+	}
+	return err
+}
+
+// EndLost implements runlog.Liveness: the mark is read in the transaction
+// that ends the run, which SQLite runs alone, so of the processes that
+// find the run lost, one ends it.
+func (l *Log) EndLost(ctx context.Context, key string, data []byte) (bool, error) {
+	return l.end(ctx, key, data, true)
+}
+
+// Lapse implements runlog.Liveness.
+func (l *Log) Lapse() time.Duration { return l.opts.Lapse }
+
+// end ends run key's log with data as its final entry, when not nil, if
+// it has not ended (and, when lost, if its mark has lapsed), and reports
+// whether the run has ended, by this call or before.
+func (l *Log) end(ctx context.Context, key string, data []byte, lost bool) (bool, error) {
+	var ended, changed bool
 	err := l.changes.Do(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		var last int64
-		var ended bool
-		if err := tx.QueryRowContext(ctx, `SELECT last, ended FROM runlog_runs WHERE key = ?`, key).Scan(&last, &ended); err != nil {
+		var last, aliveUntil int64
+		ended, changed = false, false
+		if err := tx.QueryRowContext(ctx, `SELECT last, ended, alive_until FROM runlog_runs WHERE key = ?`, key).Scan(&last, &ended, &aliveUntil); err != nil {
 			if errors.Is(err, sql.ErrNoRows) {
 				return runlog.ErrNotFound
 			}
 			return err
 		}
-		if ended {
+		now := time.Now()
+		if ended || lost && aliveUntil >= now.UnixNano() {
 			return nil
 		}
 		if data != nil {
@@ -176,14 +280,17 @@ func (l *Log) End(ctx context.Context, key string, data []byte) error {
 				return err
 			}
 		}
-		_, err := tx.ExecContext(ctx, `UPDATE runlog_runs SET last = ?, size = size + ?, ended = 1, ended_at = ? WHERE key = ?`, last, len(data), time.Now().UnixNano(), key)
+		_, err := tx.ExecContext(ctx, `UPDATE runlog_runs SET last = ?, size = size + ?, ended = 1, ended_at = ? WHERE key = ?`, last, len(data), now.UnixNano(), key)
+		ended, changed = err == nil, err == nil
 		return err
 	})
 	if err != nil {
-		return err
+		return false, err
 	}
-	l.signals.Notify(key, 0)
-	return nil
+	if changed {
+		l.signals.Notify(key, 0)
+	}
+	return ended, nil
 }
 
 const runColumns = `key, thread_id, run_id, owner, input, last, ended, started`
@@ -220,6 +327,7 @@ func (l *Log) cutoff() int64 { return time.Now().Add(-l.opts.Retention).UnixNano
 
 // Read implements runlog.Log. The entries are read before the run's last
 // position and end: a page never claims an end its entries do not reach.
+// It says whether the run was lost (Page.Lapsed).
 func (l *Log) Read(ctx context.Context, key string, after int64, max int, into []runlog.Entry) (runlog.Page, error) {
 	p := runlog.Page{Entries: into[:0]}
 	if max > 0 {
@@ -242,7 +350,8 @@ func (l *Log) Read(ctx context.Context, key string, after int64, max int, into [
 			return runlog.Page{}, err
 		}
 	}
-	if err := l.db.QueryRowContext(ctx, `SELECT last, ended FROM runlog_runs WHERE key = ? AND `+live, key, l.cutoff()).Scan(&p.Last, &p.Ended); err != nil {
+	if err := l.db.QueryRowContext(ctx, `SELECT last, ended, NOT ended AND alive_until < ? FROM runlog_runs WHERE key = ? AND `+live,
+		time.Now().UnixNano(), key, l.cutoff()).Scan(&p.Last, &p.Ended, &p.Lapsed); err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
 			return runlog.Page{}, runlog.ErrNotFound
 		}
@@ -254,4 +363,7 @@ func (l *Log) Read(ctx context.Context, key string, after int64, max int, into [
 // Watch implements runlog.Log.
 func (l *Log) Watch(key string) (<-chan int64, func()) { return l.signals.Watch(key) }
 
-var _ runlog.Log = (*Log)(nil)
+var (
+	_ runlog.Log      = (*Log)(nil)
+	_ runlog.Liveness = (*Log)(nil)
+)

@@ -61,3 +61,17 @@ func TestTwoProcesses(t *testing.T) {
 		t.Fatal("the other process did not see the run end")
 	}
 }
+
+// TestLiveness: a run whose process stops renewing it is found lost and
+// ended once, whichever processes race to.
+func TestLiveness(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "runs.db")
+	runlogtest.Liveness(t, func(t *testing.T) runlogtest.Replica {
+		l, err := Open(context.Background(), path, Options{Lapse: 300 * time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { l.Close() })
+		return l
+	})
+}
