@@ -22,6 +22,7 @@ import (
 	"github.com/agui-gen/agui-gen/runtime/batch"
 	"github.com/agui-gen/agui-gen/runtime/postgres"
 	"github.com/agui-gen/agui-gen/runtime/runlog"
+	"github.com/agui-gen/agui-gen/runtime/runlog/internal/packed"
 )
 
 // Options bound a Log.
@@ -69,11 +70,14 @@ var migrations = []string{
 	);
 	CREATE INDEX agui_runlog_runs_ids ON agui_runlog_runs (thread_id, run_id, started DESC);
 	CREATE INDEX agui_runlog_runs_ended ON agui_runlog_runs (ended_at) WHERE ended_at IS NOT NULL;
-	CREATE TABLE agui_runlog_entries (
+	-- Entries packed into rows (runlog/internal/packed), keyed by the
+	-- position of a row's last: an entry of its own is a row of one.
+	CREATE TABLE agui_runlog_rows (
 		key  text NOT NULL,
-		pos  bigint NOT NULL,
+		last bigint NOT NULL,
+		n    integer NOT NULL,
 		data bytea NOT NULL,
-		PRIMARY KEY (key, pos)
+		PRIMARY KEY (key, last)
 	);`,
 }
 
@@ -201,7 +205,7 @@ func (l *Log) Create(ctx context.Context, run runlog.Run) error {
 	l.mu.Unlock()
 	if sweep {
 		if _, err := l.pool.Exec(ctx, `WITH gone AS (DELETE FROM agui_runlog_runs WHERE ended_at < $1 RETURNING key)
-			DELETE FROM agui_runlog_entries WHERE key IN (SELECT key FROM gone)`, l.cutoff(now)); err != nil {
+			DELETE FROM agui_runlog_rows WHERE key IN (SELECT key FROM gone)`, l.cutoff(now)); err != nil {
 			return err
 		}
 	}
@@ -230,24 +234,29 @@ func (l *Log) Create(ctx context.Context, run runlog.Run) error {
 	return nil
 }
 
-// Append implements runlog.Log: the entries, the run's position and its
-// mark in one statement, in the next batch of writes, which the appends of
-// other runs made meanwhile share.
+// Append implements runlog.Log: the entries, packed into rows, the run's
+// position and its mark in one statement, in the next batch of writes,
+// which the appends of other runs made meanwhile share.
 func (l *Log) Append(ctx context.Context, key string, data ...[]byte) (int64, error) {
 	n := int64(0)
 	for _, d := range data {
 		n += int64(len(d))
+	}
+	rows, _ := packed.Split(data, 0, nil, nil)
+	ends, counts, blobs := make([]int64, len(rows)), make([]int32, len(rows)), make([][]byte, len(rows))
+	for i, r := range rows {
+		ends[i], counts[i], blobs[i] = r.Last, int32(r.Count), r.Data
 	}
 	var last int64
 	err := l.write(ctx, func(row pgx.Row) error { return row.Scan(&last, new(int64)) }, `WITH moved AS (
 			UPDATE agui_runlog_runs SET last = last + $2, size = size + $3, alive_until = now() + make_interval(secs => $5)
 			WHERE key = $1 AND NOT ended AND size + $3 <= $4 RETURNING last
 		), added AS (
-			INSERT INTO agui_runlog_entries (key, pos, data)
-			SELECT $1, moved.last - $2 + u.n, u.data FROM moved, unnest($6::bytea[]) WITH ORDINALITY AS u(data, n) RETURNING 1
+			INSERT INTO agui_runlog_rows (key, last, n, data)
+			SELECT $1, moved.last - $2 + u.upto, u.n, u.data FROM moved, unnest($6::bigint[], $7::integer[], $8::bytea[]) AS u(upto, n, data) RETURNING 1
 		)
 		SELECT last, (SELECT count(*) FROM added) FROM moved`,
-		key, len(data), n, l.opts.MaxRunBytes, l.lapse(), data)
+		key, len(data), n, l.opts.MaxRunBytes, l.lapse(), ends, counts, blobs)
 	if errors.Is(err, pgx.ErrNoRows) {
 		// Why not: no such run, an ended one, or a full one.
 		var size int64
@@ -308,7 +317,7 @@ func (l *Log) end(ctx context.Context, key string, data []byte, lost bool) (bool
 			UPDATE agui_runlog_runs SET last = last + $2, size = size + $3, ended = true, ended_at = $4
 			WHERE key = $1 AND NOT ended`+cond+` RETURNING last
 		), added AS (
-			INSERT INTO agui_runlog_entries (key, pos, data) SELECT $1, last, $5 FROM moved WHERE $2 = 1 RETURNING 1
+			INSERT INTO agui_runlog_rows (key, last, n, data) SELECT $1, last, 1, $5 FROM moved WHERE $2 = 1 RETURNING 1
 		)
 		SELECT last, (SELECT count(*) FROM added) FROM moved`,
 		key, add, len(data), time.Now().UnixNano(), data)
@@ -360,16 +369,20 @@ func (l *Log) Find(ctx context.Context, threadID, runID string) (runlog.Run, err
 		runID, l.cutoff(time.Now()), threadID))
 }
 
+// readRows is how many rows a Read reads at most: a page of up to
+// readRows*packed.MaxRowBytes (and the odd larger entry).
+const readRows = 8
+
 // Read implements runlog.Log: the run's position and end and the page's
 // entries in one statement, so one snapshot: a page never claims an end
 // its entries do not reach. It says whether the run was lost
 // (Page.Lapsed) by the database's clock.
-func (l *Log) Read(ctx context.Context, key string, after int64, max int, into []runlog.Entry) (runlog.Page, error) {
-	rows, err := l.pool.Query(ctx, `SELECT r.last, r.ended, NOT r.ended AND r.alive_until < now(), e.pos, e.data
+func (l *Log) Read(ctx context.Context, key string, after int64, limit int, into []runlog.Entry) (runlog.Page, error) {
+	rows, err := l.pool.Query(ctx, `SELECT r.last, r.ended, NOT r.ended AND r.alive_until < now(), e.last, e.n, e.data
 		FROM agui_runlog_runs r LEFT JOIN LATERAL (
-			SELECT pos, data FROM agui_runlog_entries WHERE key = r.key AND pos > $3 ORDER BY pos LIMIT $4
+			SELECT last, n, data FROM agui_runlog_rows WHERE key = r.key AND last > $3 ORDER BY last LIMIT $4
 		) e ON true
-		WHERE r.key = $1 AND `+live+` ORDER BY e.pos`, key, l.cutoff(time.Now()), after, max)
+		WHERE r.key = $1 AND `+live+` ORDER BY e.last`, key, l.cutoff(time.Now()), after, readRows)
 	if err != nil {
 		return runlog.Page{}, err
 	}
@@ -377,14 +390,17 @@ func (l *Log) Read(ctx context.Context, key string, after int64, max int, into [
 	p := runlog.Page{Entries: into[:0]}
 	found := false
 	for rows.Next() {
-		var pos *int64
+		var last *int64
+		var n *int32
 		var data []byte
-		if err := rows.Scan(&p.Last, &p.Ended, &p.Lapsed, &pos, &data); err != nil {
+		if err := rows.Scan(&p.Last, &p.Ended, &p.Lapsed, &last, &n, &data); err != nil {
 			return runlog.Page{}, err
 		}
 		found = true
-		if pos != nil {
-			p.Entries = append(p.Entries, runlog.Entry{Pos: *pos, Data: data})
+		if last != nil && limit > 0 {
+			if p.Entries, err = packed.Decode(p.Entries, *last, int(*n), data, after, limit); err != nil {
+				return runlog.Page{}, err
+			}
 		}
 	}
 	if err := rows.Err(); err != nil {

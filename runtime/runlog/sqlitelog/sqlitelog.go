@@ -18,6 +18,7 @@ import (
 
 	"github.com/agui-gen/agui-gen/runtime/batch"
 	"github.com/agui-gen/agui-gen/runtime/runlog"
+	"github.com/agui-gen/agui-gen/runtime/runlog/internal/packed"
 	"github.com/agui-gen/agui-gen/runtime/sqlite"
 )
 
@@ -45,9 +46,13 @@ type Log struct {
 	changes *batch.Batcher[sqlite.Change]
 	signals batch.Signals
 	poller  *sqlite.Poller
+	// stmts are prepared once: parsing a statement cost more than running
+	// it, a third of a resumable run's CPU.
+	stmts statements
 
-	mu   sync.Mutex
-	mine map[string]struct{} // the runs this Log created and has not ended: the ones it keeps alive
+	mu        sync.Mutex
+	mine      map[string]struct{} // the runs this Log created and has not ended: the ones it keeps alive
+	lastSweep time.Time
 
 	stop      chan struct{}
 	done      chan struct{}
@@ -78,6 +83,48 @@ var migrations = []string{
 	// The writer's mark (runlog.Liveness), Unix nanoseconds; a run from
 	// before it is not found lost until it is appended to.
 	`ALTER TABLE runlog_runs ADD COLUMN alive_until INTEGER NOT NULL DEFAULT 9223372036854775807;`,
+	// Entries packed into rows (runlog/internal/packed), keyed by the
+	// position of a row's last: an entry of its own is a row of one.
+	`CREATE TABLE runlog_rows (
+		key TEXT NOT NULL,
+		last INTEGER NOT NULL,
+		n INTEGER NOT NULL,
+		data BLOB NOT NULL,
+		PRIMARY KEY (key, last)
+	) WITHOUT ROWID;
+	INSERT INTO runlog_rows (key, last, n, data) SELECT key, pos, 1, data FROM runlog_entries;
+	DROP TABLE runlog_entries;`,
+}
+
+// statements are the log's prepared statements.
+type statements struct {
+	create, appendRun, insertRow, appended, endRun, ended, read *sql.Stmt
+}
+
+// prepare prepares the statements of a log.
+func (st *statements) prepare(ctx context.Context, db *sql.DB) error {
+	for _, p := range []struct {
+		stmt **sql.Stmt
+		sql  string
+	}{
+		{&st.create, `INSERT INTO runlog_runs (key, thread_id, run_id, owner, input, started, alive_until) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING`},
+		{&st.appendRun, `SELECT last, size, ended FROM runlog_runs WHERE key = ?`},
+		{&st.endRun, `SELECT last, ended, alive_until FROM runlog_runs WHERE key = ?`},
+		{&st.ended, `UPDATE runlog_runs SET last = ?, size = size + ?, ended = 1, ended_at = ? WHERE key = ?`},
+		{&st.insertRow, `INSERT INTO runlog_rows (key, last, n, data) VALUES (?, ?, ?, ?)`},
+		{&st.appended, `UPDATE runlog_runs SET last = ?, size = ?, alive_until = ? WHERE key = ?`},
+		// One statement reads a page's rows and the run's end, in one
+		// snapshot.
+		{&st.read, `SELECT r.last, r.ended, NOT r.ended AND r.alive_until < ?, e.last, e.n, e.data
+			FROM runlog_runs r LEFT JOIN runlog_rows e ON e.key = r.key AND e.last > ?
+			WHERE r.key = ? AND ` + live + ` ORDER BY e.last LIMIT ?`},
+	} {
+		var err error
+		if *p.stmt, err = db.PrepareContext(ctx, p.sql); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Open opens, or creates, the run log in the database file at path.
@@ -104,6 +151,10 @@ func Open(ctx context.Context, path string, opts Options) (*Log, error) {
 	}
 	l := &Log{db: db, opts: opts, changes: sqlite.NewChanges(db), mine: map[string]struct{}{},
 		stop: make(chan struct{}), done: make(chan struct{})}
+	if err := l.stmts.prepare(ctx, db); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("sqlitelog: %w", err)
+	}
 	// The generation: twice the last position, plus one once ended.
 	l.poller = sqlite.StartPoller(db, &l.signals, opts.PollInterval, `SELECT last * 2 + ended FROM runlog_runs WHERE key = ?`)
 	go l.renew()
@@ -164,23 +215,31 @@ func (l *Log) renew() {
 	}
 }
 
-// Create implements runlog.Log.
+// Create implements runlog.Log. Once a second at most it deletes the logs
+// past their retention first.
 func (l *Log) Create(ctx context.Context, run runlog.Run) error {
 	now := time.Now()
+	l.mu.Lock()
+	sweep := now.Sub(l.lastSweep) >= time.Second
+	if sweep {
+		l.lastSweep = now
+	}
+	l.mu.Unlock()
 	err := l.changes.Do(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		cutoff := now.Add(-l.opts.Retention).UnixNano()
-		if _, err := tx.ExecContext(ctx, `DELETE FROM runlog_entries WHERE key IN (SELECT key FROM runlog_runs WHERE ended_at < ?)`, cutoff); err != nil {
-			return err
-		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM runlog_runs WHERE ended_at < ?`, cutoff); err != nil {
-			return err
+		if sweep {
+			cutoff := now.Add(-l.opts.Retention).UnixNano()
+			if _, err := tx.ExecContext(ctx, `DELETE FROM runlog_rows WHERE key IN (SELECT key FROM runlog_runs WHERE ended_at < ?)`, cutoff); err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, `DELETE FROM runlog_runs WHERE ended_at < ?`, cutoff); err != nil {
+				return err
+			}
 		}
 		input := run.Input
 		if input == nil {
 			input = []byte{}
 		}
-		res, err := tx.ExecContext(ctx, `INSERT INTO runlog_runs (key, thread_id, run_id, owner, input, started, alive_until) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING`,
-			run.Key, run.ThreadID, run.RunID, run.Owner, input, now.UnixNano(), l.aliveUntil(now))
+		res, err := tx.StmtContext(ctx, l.stmts.create).ExecContext(ctx, run.Key, run.ThreadID, run.RunID, run.Owner, input, now.UnixNano(), l.aliveUntil(now))
 		if ok, err := sqlite.Changed(res, err); err != nil {
 			return err
 		} else if !ok {
@@ -203,7 +262,7 @@ func (l *Log) Append(ctx context.Context, key string, data ...[]byte) (int64, er
 	err := l.changes.Do(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		var size int64
 		var ended bool
-		if err := tx.QueryRowContext(ctx, `SELECT last, size, ended FROM runlog_runs WHERE key = ?`, key).Scan(&last, &size, &ended); err != nil {
+		if err := tx.StmtContext(ctx, l.stmts.appendRun).QueryRowContext(ctx, key).Scan(&last, &size, &ended); err != nil {
 			if errors.Is(err, sql.ErrNoRows) {
 				return runlog.ErrNotFound
 			}
@@ -219,13 +278,15 @@ func (l *Log) Append(ctx context.Context, key string, data ...[]byte) (int64, er
 		if size+n > int64(l.opts.MaxRunBytes) {
 			return fmt.Errorf("%w: it holds %d bytes, at most %d", runlog.ErrFull, size, l.opts.MaxRunBytes)
 		}
-		for _, d := range data {
-			last++
-			if _, err := tx.ExecContext(ctx, `INSERT INTO runlog_entries (key, pos, data) VALUES (?, ?, ?)`, key, last, d); err != nil {
+		insert := tx.StmtContext(ctx, l.stmts.insertRow)
+		rows, _ := packed.Split(data, last, nil, nil)
+		for _, r := range rows {
+			if _, err := insert.ExecContext(ctx, key, r.Last, r.Count, r.Data); err != nil {
 				return err
 			}
 		}
-		_, err := tx.ExecContext(ctx, `UPDATE runlog_runs SET last = ?, size = ?, alive_until = ? WHERE key = ?`, last, size+n, l.aliveUntil(time.Now()), key)
+		last += int64(len(data))
+		_, err := tx.StmtContext(ctx, l.stmts.appended).ExecContext(ctx, last, size+n, l.aliveUntil(time.Now()), key)
 		return err
 	})
 	if err != nil {
@@ -264,7 +325,7 @@ func (l *Log) end(ctx context.Context, key string, data []byte, lost bool) (bool
 	err := l.changes.Do(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		var last, aliveUntil int64
 		ended, changed = false, false
-		if err := tx.QueryRowContext(ctx, `SELECT last, ended, alive_until FROM runlog_runs WHERE key = ?`, key).Scan(&last, &ended, &aliveUntil); err != nil {
+		if err := tx.StmtContext(ctx, l.stmts.endRun).QueryRowContext(ctx, key).Scan(&last, &ended, &aliveUntil); err != nil {
 			if errors.Is(err, sql.ErrNoRows) {
 				return runlog.ErrNotFound
 			}
@@ -276,11 +337,11 @@ func (l *Log) end(ctx context.Context, key string, data []byte, lost bool) (bool
 		}
 		if data != nil {
 			last++
-			if _, err := tx.ExecContext(ctx, `INSERT INTO runlog_entries (key, pos, data) VALUES (?, ?, ?)`, key, last, data); err != nil {
+			if _, err := tx.StmtContext(ctx, l.stmts.insertRow).ExecContext(ctx, key, last, 1, data); err != nil {
 				return err
 			}
 		}
-		_, err := tx.ExecContext(ctx, `UPDATE runlog_runs SET last = ?, size = size + ?, ended = 1, ended_at = ? WHERE key = ?`, last, len(data), now.UnixNano(), key)
+		_, err := tx.StmtContext(ctx, l.stmts.ended).ExecContext(ctx, last, len(data), now.UnixNano(), key)
 		ended, changed = err == nil, err == nil
 		return err
 	})
@@ -325,37 +386,40 @@ func (l *Log) Find(ctx context.Context, threadID, runID string) (runlog.Run, err
 
 func (l *Log) cutoff() int64 { return time.Now().Add(-l.opts.Retention).UnixNano() }
 
+// readRows is how many rows a Read reads at most: a page of up to
+// readRows*packed.MaxRowBytes (and the odd larger entry).
+const readRows = 8
+
 // Read implements runlog.Log. The entries are read before the run's last
 // position and end: a page never claims an end its entries do not reach.
 // It says whether the run was lost (Page.Lapsed).
-func (l *Log) Read(ctx context.Context, key string, after int64, max int, into []runlog.Entry) (runlog.Page, error) {
+func (l *Log) Read(ctx context.Context, key string, after int64, limit int, into []runlog.Entry) (runlog.Page, error) {
+	after = max(after, 0)
+	rows, err := l.stmts.read.QueryContext(ctx, time.Now().UnixNano(), after, key, l.cutoff(), readRows)
+	if err != nil {
+		return runlog.Page{}, err
+	}
+	defer rows.Close()
 	p := runlog.Page{Entries: into[:0]}
-	if max > 0 {
-		rows, err := l.db.QueryContext(ctx, `SELECT pos, data FROM runlog_entries WHERE key = ? AND pos > ? ORDER BY pos LIMIT ?`, key, after, max)
-		if err != nil {
+	found := false
+	for rows.Next() {
+		var last, n sql.NullInt64
+		var data []byte
+		if err := rows.Scan(&p.Last, &p.Ended, &p.Lapsed, &last, &n, &data); err != nil {
 			return runlog.Page{}, err
 		}
-		for rows.Next() {
-			var e runlog.Entry
-			if err := rows.Scan(&e.Pos, &e.Data); err != nil {
-				rows.Close()
+		found = true
+		if last.Valid && limit > 0 {
+			if p.Entries, err = packed.Decode(p.Entries, last.Int64, int(n.Int64), data, after, limit); err != nil {
 				return runlog.Page{}, err
 			}
-			p.Entries = append(p.Entries, e)
-		}
-		if err := rows.Close(); err != nil {
-			return runlog.Page{}, err
-		}
-		if err := rows.Err(); err != nil {
-			return runlog.Page{}, err
 		}
 	}
-	if err := l.db.QueryRowContext(ctx, `SELECT last, ended, NOT ended AND alive_until < ? FROM runlog_runs WHERE key = ? AND `+live,
-		time.Now().UnixNano(), key, l.cutoff()).Scan(&p.Last, &p.Ended, &p.Lapsed); err != nil {
-		if errors.Is(err, sql.ErrNoRows) {
-			return runlog.Page{}, runlog.ErrNotFound
-		}
+	if err := rows.Err(); err != nil {
 		return runlog.Page{}, err
+	}
+	if !found {
+		return runlog.Page{}, runlog.ErrNotFound
 	}
 	return p, nil
 }
