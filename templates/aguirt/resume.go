@@ -272,10 +272,26 @@ func (h *handler) follow(w http.ResponseWriter, r *http.Request, key string, aft
 	_, err := runlog.Tail(ctx, h.cfg.resumable.log, key, after, runlog.TailConfig{
 		Emit: emit, Flush: ew.Flush, KeepAlive: h.cfg.keepAlive,
 		OnIdle: func() { ew.KeepAlive(h.cfg.keepAlive) },
+		Lost:   lostRun,
 	})
 	if err != nil && ctx.Err() == nil && !errors.Is(err, runlog.ErrNotFound) {
 		h.cfg.logger.LogAttrs(ctx, slog.LevelInfo, "agui: a resumable stream ended early", slog.String("error", err.Error()))
 	}
+}
+
+// RunLostCode is the code of the RUN_ERROR that ends a run lost with the
+// process that ran it (killed, or stopped without ending it): on a log
+// that outlives processes (runlog.Liveness: sqlitelog, pglog), whoever
+// reads the run next, on any replica, ends it with this error, once.
+const RunLostCode = "run_lost"
+
+// lostRun is the final entry of a run lost with its process.
+func lostRun() []byte {
+	code := RunLostCode
+	return (&agui.RunErrorEvent{
+		Message: "the run was lost with the server that ran it (it stopped before the run ended); what it sent before is above; start the run again",
+		Code:    &code,
+	}).AppendJSON(nil)
 }
 
 // appendLogged frames one logged event as SSE, with its id when pos is
