@@ -101,7 +101,7 @@ func (h *handler) startResumable(w http.ResponseWriter, r *http.Request, ctx con
 	}
 	runCtx, tel := h.obs.StartRun(context.WithoutCancel(r.Context()), r.Header, input.ThreadID, input.RunID, input.ParentRunID)
 	ctx = aguitel.CarryTrace(ctx, runCtx)
-	sink := &logSink{log: rs.log, key: key}
+	sink := newLogSink(runCtx, rs.log, key)
 	stream := newStream(runCtx, sink, input.ThreadID, input.RunID)
 	stream.run.tel = tel
 	stream.metaAsCustom = !h.cfg.nativeMeta
@@ -199,34 +199,30 @@ wait:
 }
 
 // logSink is the eventSink of a resumable run: each event's JSON goes to
-// the run's log, and the run's end ends the log.
+// the run's log, in batches (runlog.Writer: the events of one run that
+// come while a batch is written share the next, one transaction on SQL),
+// and the run's end ends the log.
 type logSink struct {
-	log runlog.Log
-	key string
-	one [1][]byte // Append's argument, without a slice per event
+	w *runlog.Writer
 }
 
-// logBuffers holds the buffers events are encoded in before the log copies
-// them: a run that waits (its agent working, its client gone) holds none.
-var logBuffers = sync.Pool{New: func() any { return new([]byte) }}
+func newLogSink(ctx context.Context, log runlog.Log, key string) *logSink {
+	return &logSink{w: runlog.NewWriter(ctx, log, key)}
+}
+
+// endBuffers holds the buffers a run's last event is encoded in.
+var endBuffers = sync.Pool{New: func() any { return new([]byte) }}
 
 func (s *logSink) WriteEvent(ctx context.Context, ev Event) error {
-	buf := logBuffers.Get().(*[]byte)
-	defer func() {
-		if cap(*buf) <= 64<<10 {
-			logBuffers.Put(buf)
-		}
-	}()
-	*buf = ev.AppendJSON((*buf)[:0])
 	switch ev.(type) {
 	case *RunFinishedEvent, *RunErrorEvent:
 		// Never lost to the log's bound, and the log is complete with it.
-		return s.log.End(context.WithoutCancel(ctx), s.key, *buf)
+		buf := endBuffers.Get().(*[]byte)
+		defer endBuffers.Put(buf)
+		*buf = ev.AppendJSON((*buf)[:0])
+		return s.w.End(context.WithoutCancel(ctx), *buf)
 	}
-	s.one[0] = *buf
-	_, err := s.log.Append(ctx, s.key, s.one[:]...)
-	s.one[0] = nil
-	return err
+	return s.w.Add(ev.AppendJSON)
 }
 
 // follow streams run key's log after position after to the client:
@@ -278,10 +274,26 @@ func (h *handler) follow(w http.ResponseWriter, r *http.Request, key string, aft
 	_, err := runlog.Tail(ctx, h.cfg.resumable.log, key, after, runlog.TailConfig{
 		Emit: emit, Flush: ew.Flush, KeepAlive: h.cfg.keepAlive,
 		OnIdle: func() { ew.KeepAlive(h.cfg.keepAlive) },
+		Lost:   lostRun,
 	})
 	if err != nil && ctx.Err() == nil && !errors.Is(err, runlog.ErrNotFound) {
 		h.cfg.logger.LogAttrs(ctx, slog.LevelInfo, "agui: a resumable stream ended early", slog.String("error", err.Error()))
 	}
+}
+
+// RunLostCode is the code of the RUN_ERROR that ends a run lost with the
+// process that ran it (killed, or stopped without ending it): on a log
+// that outlives processes (runlog.Liveness: sqlitelog, pglog), whoever
+// reads the run next, on any replica, ends it with this error, once.
+const RunLostCode = "run_lost"
+
+// lostRun is the final entry of a run lost with its process.
+func lostRun() []byte {
+	code := RunLostCode
+	return (&RunErrorEvent{
+		Message: "the run was lost with the server that ran it (it stopped before the run ended); what it sent before is above; start the run again",
+		Code:    &code,
+	}).AppendJSON(nil)
 }
 
 // appendLogged frames one logged event as SSE, with its id when pos is
