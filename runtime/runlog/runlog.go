@@ -119,6 +119,18 @@ type Liveness interface {
 	EndLost(ctx context.Context, key string, last []byte) (ended bool, err error)
 }
 
+// Readers is implemented by the logs shared by processes (on SQL): a
+// reader that follows a run in one process marks it, for a while, renewing
+// the mark as long as it follows, so that the process that runs the run
+// counts the reader as attached (Lease.AttachedElsewhere) though it reads
+// elsewhere. The marks are by the log's clock (the database's).
+type Readers interface {
+	// MarkReader records that a reader follows run key for the next d.
+	MarkReader(ctx context.Context, key string, d time.Duration) error
+	// HasReader reports whether a reader's mark on run key still runs.
+	HasReader(ctx context.Context, key string) (bool, error)
+}
+
 var (
 	// ErrNotFound is the error for a run a log does not hold.
 	ErrNotFound = errors.New("runlog: no such run log (unknown, or dropped after its retention)")

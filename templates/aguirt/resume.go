@@ -118,6 +118,15 @@ func (h *handler) startResumable(w http.ResponseWriter, r *http.Request, ctx con
 		cancel(errDetached)
 		close(expired)
 	})
+	if rd, ok := rs.log.(runlog.Readers); ok {
+		// A client that resumed on another replica keeps the run going.
+		lease.AttachedElsewhere(func() bool {
+			ctx, cancel := context.WithTimeout(context.WithoutCancel(runCtx), 5*time.Second)
+			defer cancel()
+			yes, err := rd.HasReader(ctx, key)
+			return yes && err == nil
+		})
+	}
 	rs.leases.Store(key, lease)
 	detach := lease.Attach() // the client that starts it, until it goes
 	go func() {
@@ -359,6 +368,10 @@ func (h *handler) serveResume(w http.ResponseWriter, r *http.Request) {
 	}
 	if l, ok := rs.leases.Load(run.Key); ok {
 		defer l.(*runlog.Lease).Attach()()
+	} else if rd, ok := rs.log.(runlog.Readers); ok && !run.Ended && rs.detached > 0 {
+		// Run by another replica, whose lease learns of this reader from
+		// the log.
+		defer rs.markReader(ctx, rd, run.Key)()
 	}
 	if r.Header.Get("Last-Event-ID") == "" {
 		if prelude, after, err = h.joinPrelude(ctx, run); err != nil {
@@ -368,6 +381,31 @@ func (h *handler) serveResume(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	h.follow(w, r, run.Key, after, prelude, false)
+}
+
+// markReader marks run key as followed by a reader here, every third of
+// the detached timeout, until stop is called.
+func (rs *resumable) markReader(ctx context.Context, rd runlog.Readers, key string) (stop func()) {
+	every := rs.detached / 3
+	done, finished := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(finished)
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			// A mark that fails is made again at the next tick; the run's
+			// replica may stop the run meanwhile, which the reader sees.
+			_ = rd.MarkReader(ctx, key, 2*every)
+			select {
+			case <-done:
+				return
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	return func() { close(done); <-finished }
 }
 
 // mayRead reports whether the caller of ctx may read run back: the

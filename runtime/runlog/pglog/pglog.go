@@ -66,7 +66,8 @@ var migrations = []string{
 		ended       boolean NOT NULL DEFAULT false,
 		started     bigint NOT NULL,         -- Unix nanoseconds
 		ended_at    bigint,                  -- Unix nanoseconds
-		alive_until timestamptz NOT NULL     -- the writer's mark, by the database's clock
+		alive_until timestamptz NOT NULL,    -- the writer's mark, by the database's clock
+		read_until  timestamptz              -- the latest reader's mark
 	);
 	CREATE INDEX agui_runlog_runs_ids ON agui_runlog_runs (thread_id, run_id, started DESC);
 	CREATE INDEX agui_runlog_runs_ended ON agui_runlog_runs (ended_at) WHERE ended_at IS NOT NULL;
@@ -300,6 +301,23 @@ func (l *Log) EndLost(ctx context.Context, key string, data []byte) (bool, error
 // Lapse implements runlog.Liveness.
 func (l *Log) Lapse() time.Duration { return l.opts.Lapse }
 
+// MarkReader implements runlog.Readers.
+func (l *Log) MarkReader(ctx context.Context, key string, d time.Duration) error {
+	_, err := l.pool.Exec(ctx, `UPDATE agui_runlog_runs SET read_until = GREATEST(read_until, now() + make_interval(secs => $2))
+		WHERE key = $1 AND NOT ended`, key, d.Seconds())
+	return err
+}
+
+// HasReader implements runlog.Readers.
+func (l *Log) HasReader(ctx context.Context, key string) (bool, error) {
+	var yes bool
+	err := l.pool.QueryRow(ctx, `SELECT COALESCE(read_until > now(), false) FROM agui_runlog_runs WHERE key = $1`, key).Scan(&yes)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return false, runlog.ErrNotFound
+	}
+	return yes, err
+}
+
 // end ends run key's log with data as its final entry, when not nil, if
 // it has not ended (and, when lost, if its mark has lapsed), and reports
 // whether the run has ended, by this call or before.
@@ -418,4 +436,5 @@ func (l *Log) Watch(key string) (<-chan int64, func()) { return l.signals.Watch(
 var (
 	_ runlog.Log      = (*Log)(nil)
 	_ runlog.Liveness = (*Log)(nil)
+	_ runlog.Readers  = (*Log)(nil)
 )

@@ -201,11 +201,13 @@ func got(p runlog.Page) string {
 type Replica interface {
 	runlog.Log
 	runlog.Liveness
+	runlog.Readers
 	Close() error
 }
 
-// Liveness runs the contract of runlog.Liveness against the handles open
-// makes, all on one database: a run whose writer goes on is never found
+// Liveness runs the contracts of runlog.Liveness and runlog.Readers
+// against the handles open makes, all on one database: a reader's mark on
+// one handle is seen on another until it runs out; a run whose writer goes on is never found
 // lost, however long it waits between appends; one whose writer is closed
 // is, once its mark lapses, and of the readers that race to end it on
 // several handles exactly one does: the log has the run's entries, then
@@ -224,6 +226,24 @@ func Liveness(t *testing.T, open func(t *testing.T) Replica) {
 	}
 	if ended, err := reader.EndLost(ctx, alive, []byte("lost")); err != nil || ended {
 		t.Fatalf("EndLost of a run whose writer goes on: %v, %v", ended, err)
+	}
+
+	// A reader's mark on one handle is seen on another, until it runs out.
+	if yes, err := writer.HasReader(ctx, alive); err != nil || yes {
+		t.Fatalf("HasReader with no reader: %v, %v", yes, err)
+	}
+	if err := reader.MarkReader(ctx, alive, lapse); err != nil {
+		t.Fatal(err)
+	}
+	if yes, err := writer.HasReader(ctx, alive); err != nil || !yes {
+		t.Fatalf("HasReader after a mark: %v, %v", yes, err)
+	}
+	time.Sleep(lapse + lapse/2)
+	if yes, err := writer.HasReader(ctx, alive); err != nil || yes {
+		t.Fatalf("HasReader after the mark ran out: %v, %v", yes, err)
+	}
+	if _, err := writer.HasReader(ctx, "nope"); !errors.Is(err, runlog.ErrNotFound) {
+		t.Errorf("HasReader of an unknown run: %v", err)
 	}
 
 	lost := runlog.NewKey()

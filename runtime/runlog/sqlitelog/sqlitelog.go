@@ -94,6 +94,8 @@ var migrations = []string{
 	) WITHOUT ROWID;
 	INSERT INTO runlog_rows (key, last, n, data) SELECT key, pos, 1, data FROM runlog_entries;
 	DROP TABLE runlog_entries;`,
+	// The latest reader's mark (runlog.Readers), Unix nanoseconds.
+	`ALTER TABLE runlog_runs ADD COLUMN read_until INTEGER NOT NULL DEFAULT 0;`,
 }
 
 // statements are the log's prepared statements.
@@ -317,6 +319,25 @@ func (l *Log) EndLost(ctx context.Context, key string, data []byte) (bool, error
 // Lapse implements runlog.Liveness.
 func (l *Log) Lapse() time.Duration { return l.opts.Lapse }
 
+// MarkReader implements runlog.Readers.
+func (l *Log) MarkReader(ctx context.Context, key string, d time.Duration) error {
+	until := time.Now().Add(d).UnixNano()
+	return l.changes.Do(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `UPDATE runlog_runs SET read_until = max(read_until, ?) WHERE key = ? AND NOT ended`, until, key)
+		return err
+	})
+}
+
+// HasReader implements runlog.Readers.
+func (l *Log) HasReader(ctx context.Context, key string) (bool, error) {
+	var yes bool
+	err := l.db.QueryRowContext(ctx, `SELECT read_until > ? FROM runlog_runs WHERE key = ?`, time.Now().UnixNano(), key).Scan(&yes)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, runlog.ErrNotFound
+	}
+	return yes, err
+}
+
 // end ends run key's log with data as its final entry, when not nil, if
 // it has not ended (and, when lost, if its mark has lapsed), and reports
 // whether the run has ended, by this call or before.
@@ -430,4 +451,5 @@ func (l *Log) Watch(key string) (<-chan int64, func()) { return l.signals.Watch(
 var (
 	_ runlog.Log      = (*Log)(nil)
 	_ runlog.Liveness = (*Log)(nil)
+	_ runlog.Readers  = (*Log)(nil)
 )
