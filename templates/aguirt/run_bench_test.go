@@ -2,12 +2,15 @@ package aguirt
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	agui "github.com/agui-gen/agui-gen/gen/agui"
@@ -84,7 +87,9 @@ func BenchmarkRunStreamResumable(b *testing.B) {
 // client that reads the response's bytes and nothing more, so the CPU
 // measured is the server's (and the HTTP transport's): the server's cost
 // per event with resumable runs off and on, on each log (PostgreSQL when
-// there is a server: see pgtest).
+// there is a server: see pgtest), with one client running one run after
+// another and with 16 at once (as BenchmarkA2ATaskRuntime loads the task
+// runtime: the log's writes of runs made at once share commits).
 //
 //	go test ./templates/aguirt -run XXX -bench 'RunStreamResumableServer' -count 6 > r.txt
 //	benchstat -col /resumable r.txt
@@ -119,37 +124,51 @@ func BenchmarkRunStreamResumableServer(b *testing.B) {
 			return l
 		}},
 	}
-	for _, lg := range logs {
-		for _, on := range []bool{false, true} {
-			name := "log=" + lg.name + "/resumable=off"
-			if on {
-				name = "log=" + lg.name + "/resumable=on"
+	for _, clients := range []int{1, 16} {
+		for _, lg := range logs {
+			for _, on := range []bool{false, true} {
+				name := fmt.Sprintf("clients=%d/log=%s/resumable=%v", clients, lg.name, map[bool]string{false: "off", true: "on"}[on])
+				b.Run(name, func(b *testing.B) {
+					opts := []Option{WithLogger(quietLogger())}
+					if on {
+						opts = append(opts, WithResumableRuns(lg.open(b)))
+					}
+					srv := httptest.NewServer(NewHandler(agent, opts...))
+					defer srv.Close()
+					tr := &http.Transport{MaxIdleConnsPerHost: clients}
+					defer tr.CloseIdleConnections()
+					hc := &http.Client{Transport: tr}
+					var id atomic.Int64
+					run := func() {
+						body := `{"threadId":"t","runId":"r` + strconv.FormatInt(id.Add(1), 10) + `","messages":[]}`
+						resp, err := hc.Post(srv.URL, "application/json", strings.NewReader(body))
+						if err != nil {
+							b.Error(err)
+							return
+						}
+						n, _ := io.Copy(io.Discard, resp.Body)
+						resp.Body.Close()
+						if n < 200*50 {
+							b.Errorf("a run of %d bytes", n)
+						}
+					}
+					b.ReportAllocs()
+					cpu := cpuTime()
+					if clients == 1 {
+						for b.Loop() {
+							run()
+						}
+					} else {
+						b.SetParallelism((clients + runtime.GOMAXPROCS(0) - 1) / runtime.GOMAXPROCS(0))
+						b.RunParallel(func(pb *testing.PB) {
+							for pb.Next() {
+								run()
+							}
+						})
+					}
+					b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N*200), "cpu-ns/event")
+				})
 			}
-			b.Run(name, func(b *testing.B) {
-				opts := []Option{WithLogger(quietLogger())}
-				if on {
-					opts = append(opts, WithResumableRuns(lg.open(b)))
-				}
-				srv := httptest.NewServer(NewHandler(agent, opts...))
-				defer srv.Close()
-				b.ReportAllocs()
-				i := 0
-				cpu := cpuTime()
-				for b.Loop() {
-					i++
-					body := `{"threadId":"t","runId":"r` + strconv.Itoa(i) + `","messages":[]}`
-					resp, err := http.Post(srv.URL, "application/json", strings.NewReader(body))
-					if err != nil {
-						b.Fatal(err)
-					}
-					n, _ := io.Copy(io.Discard, resp.Body)
-					resp.Body.Close()
-					if n < 200*50 {
-						b.Fatalf("a run of %d bytes", n)
-					}
-				}
-				b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N*200), "cpu-ns/event")
-			})
 		}
 	}
 }

@@ -243,7 +243,9 @@ func (l *Log) Append(ctx context.Context, key string, data ...[]byte) (int64, er
 	for _, d := range data {
 		n += int64(len(d))
 	}
-	rows, _ := packed.Split(data, 0, nil, nil)
+	bufs := packed.Pool.Get().(*packed.Buffers)
+	defer bufs.Release()
+	rows := bufs.Split(data, 0)
 	ends, counts, blobs := make([]int64, len(rows)), make([]int32, len(rows)), make([][]byte, len(rows))
 	for i, r := range rows {
 		ends[i], counts[i], blobs[i] = r.Last, int32(r.Count), r.Data

@@ -281,8 +281,9 @@ func (l *Log) Append(ctx context.Context, key string, data ...[]byte) (int64, er
 			return fmt.Errorf("%w: it holds %d bytes, at most %d", runlog.ErrFull, size, l.opts.MaxRunBytes)
 		}
 		insert := tx.StmtContext(ctx, l.stmts.insertRow)
-		rows, _ := packed.Split(data, last, nil, nil)
-		for _, r := range rows {
+		bufs := packed.Pool.Get().(*packed.Buffers)
+		defer bufs.Release()
+		for _, r := range bufs.Split(data, last) {
 			if _, err := insert.ExecContext(ctx, key, r.Last, r.Count, r.Data); err != nil {
 				return err
 			}

@@ -11,6 +11,8 @@ package packed
 import (
 	"encoding/binary"
 	"errors"
+	"slices"
+	"sync"
 
 	"github.com/agui-gen/agui-gen/runtime/runlog"
 )
@@ -28,9 +30,13 @@ type Row struct {
 }
 
 // Split packs entries, to be appended after position after, into rows,
-// their data in buf (reused: the rows' data share its array).
+// their data in buf (reused, grown once: the rows' data share its array).
 func Split(entries [][]byte, after int64, buf []byte, rows []Row) ([]Row, []byte) {
-	buf = buf[:0]
+	size := 0
+	for _, e := range entries {
+		size += binary.MaxVarintLen32 + len(e)
+	}
+	buf = slices.Grow(buf[:0], size)
 	rows = rows[:0]
 	for i := 0; i < len(entries); {
 		j, size := i+1, len(entries[i])
@@ -55,6 +61,31 @@ func Split(entries [][]byte, after int64, buf []byte, rows []Row) ([]Row, []byte
 	return rows, buf
 }
 
+// Buffers are what a log splits a batch into, reused: a batch's rows are
+// written before the log returns.
+type Buffers struct {
+	Data []byte
+	Rows []Row
+}
+
+// Pool holds Buffers between batches.
+var Pool = sync.Pool{New: func() any { return new(Buffers) }}
+
+// Split packs entries into b's rows, as Split does.
+func (b *Buffers) Split(entries [][]byte, after int64) []Row {
+	b.Rows, b.Data = Split(entries, after, b.Data, b.Rows)
+	return b.Rows
+}
+
+// Release gives b back to Pool, unless it grew past a batch's usual size.
+func (b *Buffers) Release() {
+	if cap(b.Data) > 1<<20 {
+		return
+	}
+	clear(b.Rows)
+	Pool.Put(b)
+}
+
 // ErrCorrupt is the error of a row whose data does not hold its count of
 // entries.
 var ErrCorrupt = errors.New("runlog: a row of the log does not hold the entries it says")
@@ -70,6 +101,7 @@ func Decode(into []runlog.Entry, last int64, count int, data []byte, after int64
 		}
 		return into, nil
 	}
+	into = slices.Grow(into, max(0, min(count, limit-len(into))))
 	for range count {
 		n, k := binary.Uvarint(data)
 		if k <= 0 || uint64(len(data)-k) < n {
