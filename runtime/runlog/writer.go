@@ -31,6 +31,9 @@ type Writer struct {
 // for the batch being appended.
 const MaxQueued = 256 << 10
 
+// keptBuffer is the largest batch buffer kept for another batch.
+const keptBuffer = 32 << 10
+
 // batchBuf is a batch of entries: their bytes, one after the other, and
 // where each ends.
 type batchBuf struct {
@@ -106,7 +109,9 @@ func (w *Writer) drain() {
 		}
 		clear(q.entries)
 		q.data, q.ends, q.entries = q.data[:0], q.ends[:0], q.entries[:0]
-		if cap(q.data) <= 2*MaxQueued {
+		// Only small buffers are kept: the pool's buffers outlive the runs
+		// that filled them, until the next collections.
+		if cap(q.data) <= keptBuffer {
 			batchBufs.Put(q)
 		}
 	}
