@@ -24,7 +24,7 @@ func open(t *testing.T, dsn string, opts Options) *Log {
 // of runlog.Log that Memory keeps, and that of runlog.Liveness.
 func TestContract(t *testing.T) {
 	runlogtest.Run(t, func(t *testing.T) runlog.Log {
-		return open(t, pgtest.Database(t), Options{MaxRunBytes: 1 << 10, Lapse: 300 * time.Millisecond})
+		return open(t, pgtest.Database(t), Options{MaxRunBytes: 1 << 10, Lapse: time.Second})
 	}, 1<<10)
 }
 
@@ -69,6 +69,6 @@ func TestTwoReplicas(t *testing.T) {
 func TestLiveness(t *testing.T) {
 	dsn := pgtest.Database(t)
 	runlogtest.Liveness(t, func(t *testing.T) runlogtest.Replica {
-		return open(t, dsn, Options{Lapse: 300 * time.Millisecond})
+		return open(t, dsn, Options{Lapse: time.Second})
 	})
 }

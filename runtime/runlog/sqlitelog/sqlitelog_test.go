@@ -68,7 +68,7 @@ func TestTwoProcesses(t *testing.T) {
 func TestLiveness(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "runs.db")
 	runlogtest.Liveness(t, func(t *testing.T) runlogtest.Replica {
-		l, err := Open(context.Background(), path, Options{Lapse: 300 * time.Millisecond})
+		l, err := Open(context.Background(), path, Options{Lapse: time.Second})
 		if err != nil {
 			t.Fatal(err)
 		}
