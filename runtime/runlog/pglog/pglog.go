@@ -97,6 +97,9 @@ type Log struct {
 	mu        sync.Mutex
 	mine      map[string]struct{} // the runs this Log created and has not ended: the ones it keeps alive
 	lastSweep time.Time
+	// lastLostSweep is when lost runs were last swept: they have no index,
+	// which every append would update.
+	lastLostSweep time.Time
 
 	stop      chan struct{}
 	done      chan struct{}
@@ -195,18 +198,25 @@ func (l *Log) write(ctx context.Context, scan func(pgx.Row) error, sql string, a
 }
 
 // Create implements runlog.Log. Once a second at most it deletes the logs
-// past their retention first.
+// past their retention first, and once a minute those of runs lost with
+// their process longer ago than the retention, which no reader ended.
 func (l *Log) Create(ctx context.Context, run runlog.Run) error {
 	now := time.Now()
 	l.mu.Lock()
 	sweep := now.Sub(l.lastSweep) >= time.Second
+	sweepLost := sweep && now.Sub(l.lastLostSweep) >= time.Minute
 	if sweep {
 		l.lastSweep = now
 	}
+	if sweepLost {
+		l.lastLostSweep = now
+	}
 	l.mu.Unlock()
 	if sweep {
-		if _, err := l.pool.Exec(ctx, `WITH gone AS (DELETE FROM agui_runlog_runs WHERE ended_at < $1 RETURNING key)
-			DELETE FROM agui_runlog_rows WHERE key IN (SELECT key FROM gone)`, l.cutoff(now)); err != nil {
+		if _, err := l.pool.Exec(ctx, `WITH gone AS (
+				DELETE FROM agui_runlog_runs WHERE ended_at < $1 OR ($2 AND NOT ended AND alive_until < now() - make_interval(secs => $3))
+				RETURNING key
+			) DELETE FROM agui_runlog_rows WHERE key IN (SELECT key FROM gone)`, l.cutoff(now), sweepLost, l.opts.Retention.Seconds()); err != nil {
 			return err
 		}
 	}

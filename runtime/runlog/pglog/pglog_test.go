@@ -72,3 +72,12 @@ func TestLiveness(t *testing.T) {
 		return open(t, dsn, Options{Lapse: time.Second})
 	})
 }
+
+// TestExpiry: ended runs and runs lost with their replica are dropped past
+// the retention.
+func TestExpiry(t *testing.T) {
+	dsn := pgtest.Database(t)
+	runlogtest.Expiry(t, func(t *testing.T) runlogtest.Replica {
+		return open(t, dsn, Options{Retention: 200 * time.Millisecond, Lapse: 150 * time.Millisecond})
+	})
+}

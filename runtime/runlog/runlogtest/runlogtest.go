@@ -317,3 +317,35 @@ func Liveness(t *testing.T, open func(t *testing.T) Replica) {
 		t.Fatal("Tail of a run whose writer stopped did not end")
 	}
 }
+
+// Expiry checks that a shared log drops, past its retention, the logs of
+// ended runs and those of runs lost with their writer that no reader
+// ended, and keeps a run in progress. open's handles must have a retention
+// and a lapse of at most 200ms.
+func Expiry(t *testing.T, open func(t *testing.T) Replica) {
+	ctx := context.Background()
+	writer, dead := open(t), open(t)
+	ended, lost, going := runlog.NewKey(), runlog.NewKey(), runlog.NewKey()
+	mustCreate(t, writer, runlog.Run{Key: ended})
+	if err := writer.End(ctx, ended, []byte("end")); err != nil {
+		t.Fatal(err)
+	}
+	mustCreate(t, writer, runlog.Run{Key: going})
+	mustCreate(t, dead, runlog.Run{Key: lost})
+	dead.Append(ctx, lost, []byte("x"))
+	dead.Close()
+	time.Sleep(time.Second) // past the retention, and the lapse and the retention
+	// A handle's first Create sweeps.
+	mustCreate(t, open(t), runlog.Run{Key: runlog.NewKey()})
+	for _, key := range []string{ended, lost} {
+		if _, err := writer.Get(ctx, key); !errors.Is(err, runlog.ErrNotFound) {
+			t.Errorf("a run past its retention: %v, want ErrNotFound", err)
+		}
+		if p, err := writer.Read(ctx, key, 0, 10, nil); !errors.Is(err, runlog.ErrNotFound) {
+			t.Errorf("reading a run past its retention: %+v, %v", p, err)
+		}
+	}
+	if _, err := writer.Get(ctx, going); err != nil {
+		t.Errorf("a run in progress: %v", err)
+	}
+}

@@ -53,6 +53,9 @@ type Log struct {
 	mu        sync.Mutex
 	mine      map[string]struct{} // the runs this Log created and has not ended: the ones it keeps alive
 	lastSweep time.Time
+	// lastLostSweep is when lost runs were last swept: they have no index,
+	// which every append would update.
+	lastLostSweep time.Time
 
 	stop      chan struct{}
 	done      chan struct{}
@@ -218,22 +221,28 @@ func (l *Log) renew() {
 }
 
 // Create implements runlog.Log. Once a second at most it deletes the logs
-// past their retention first.
+// past their retention first, and once a minute those of runs lost with
+// their process longer ago than the retention, which no reader ended.
 func (l *Log) Create(ctx context.Context, run runlog.Run) error {
 	now := time.Now()
 	l.mu.Lock()
 	sweep := now.Sub(l.lastSweep) >= time.Second
+	sweepLost := sweep && now.Sub(l.lastLostSweep) >= time.Minute
 	if sweep {
 		l.lastSweep = now
+	}
+	if sweepLost {
+		l.lastLostSweep = now
 	}
 	l.mu.Unlock()
 	err := l.changes.Do(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		if sweep {
 			cutoff := now.Add(-l.opts.Retention).UnixNano()
-			if _, err := tx.ExecContext(ctx, `DELETE FROM runlog_rows WHERE key IN (SELECT key FROM runlog_runs WHERE ended_at < ?)`, cutoff); err != nil {
+			gone := `SELECT key FROM runlog_runs WHERE ended_at < ? OR (? AND NOT ended AND alive_until < ?)`
+			if _, err := tx.ExecContext(ctx, `DELETE FROM runlog_rows WHERE key IN (`+gone+`)`, cutoff, sweepLost, cutoff); err != nil {
 				return err
 			}
-			if _, err := tx.ExecContext(ctx, `DELETE FROM runlog_runs WHERE ended_at < ?`, cutoff); err != nil {
+			if _, err := tx.ExecContext(ctx, `DELETE FROM runlog_runs WHERE key IN (`+gone+`)`, cutoff, sweepLost, cutoff); err != nil {
 				return err
 			}
 		}

@@ -112,3 +112,17 @@ func TestMigrateToRows(t *testing.T) {
 		t.Fatalf("the migrated log: %+v, %v", p, err)
 	}
 }
+
+// TestExpiry: ended runs and runs lost with their process are dropped past
+// the retention.
+func TestExpiry(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "runs.db")
+	runlogtest.Expiry(t, func(t *testing.T) runlogtest.Replica {
+		l, err := Open(context.Background(), path, Options{Retention: 200 * time.Millisecond, Lapse: 150 * time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { l.Close() })
+		return l
+	})
+}
