@@ -101,7 +101,7 @@ func (h *handler) startResumable(w http.ResponseWriter, r *http.Request, ctx con
 	}
 	runCtx, tel := h.obs.StartRun(context.WithoutCancel(r.Context()), r.Header, input.ThreadID, input.RunID, input.ParentRunID)
 	ctx = aguitel.CarryTrace(ctx, runCtx)
-	sink := &logSink{log: rs.log, key: key}
+	sink := newLogSink(runCtx, rs.log, key)
 	stream := newStream(runCtx, sink, input.ThreadID, input.RunID)
 	stream.run.tel = tel
 	stream.metaAsCustom = !h.cfg.nativeMeta
@@ -120,6 +120,15 @@ func (h *handler) startResumable(w http.ResponseWriter, r *http.Request, ctx con
 		cancel(errDetached)
 		close(expired)
 	})
+	if rd, ok := rs.log.(runlog.Readers); ok {
+		// A client that resumed on another replica keeps the run going.
+		lease.AttachedElsewhere(func() bool {
+			ctx, cancel := context.WithTimeout(context.WithoutCancel(runCtx), 5*time.Second)
+			defer cancel()
+			yes, err := rd.HasReader(ctx, key)
+			return yes && err == nil
+		})
+	}
 	rs.leases.Store(key, lease)
 	detach := lease.Attach() // the client that starts it, until it goes
 	go func() {
@@ -199,34 +208,30 @@ wait:
 }
 
 // logSink is the eventSink of a resumable run: each event's JSON goes to
-// the run's log, and the run's end ends the log.
+// the run's log, in batches (runlog.Writer: the events of one run that
+// come while a batch is written share the next, one transaction on SQL),
+// and the run's end ends the log.
 type logSink struct {
-	log runlog.Log
-	key string
-	one [1][]byte // Append's argument, without a slice per event
+	w *runlog.Writer
 }
 
-// logBuffers holds the buffers events are encoded in before the log copies
-// them: a run that waits (its agent working, its client gone) holds none.
-var logBuffers = sync.Pool{New: func() any { return new([]byte) }}
+func newLogSink(ctx context.Context, log runlog.Log, key string) *logSink {
+	return &logSink{w: runlog.NewWriter(ctx, log, key)}
+}
+
+// endBuffers holds the buffers a run's last event is encoded in.
+var endBuffers = sync.Pool{New: func() any { return new([]byte) }}
 
 func (s *logSink) WriteEvent(ctx context.Context, ev Event) error {
-	buf := logBuffers.Get().(*[]byte)
-	defer func() {
-		if cap(*buf) <= 64<<10 {
-			logBuffers.Put(buf)
-		}
-	}()
-	*buf = ev.AppendJSON((*buf)[:0])
 	switch ev.(type) {
 	case *RunFinishedEvent, *RunErrorEvent:
 		// Never lost to the log's bound, and the log is complete with it.
-		return s.log.End(context.WithoutCancel(ctx), s.key, *buf)
+		buf := endBuffers.Get().(*[]byte)
+		defer endBuffers.Put(buf)
+		*buf = ev.AppendJSON((*buf)[:0])
+		return s.w.End(context.WithoutCancel(ctx), *buf)
 	}
-	s.one[0] = *buf
-	_, err := s.log.Append(ctx, s.key, s.one[:]...)
-	s.one[0] = nil
-	return err
+	return s.w.Add(ev.AppendJSON)
 }
 
 // follow streams run key's log after position after to the client:
@@ -278,10 +283,26 @@ func (h *handler) follow(w http.ResponseWriter, r *http.Request, key string, aft
 	_, err := runlog.Tail(ctx, h.cfg.resumable.log, key, after, runlog.TailConfig{
 		Emit: emit, Flush: ew.Flush, KeepAlive: h.cfg.keepAlive,
 		OnIdle: func() { ew.KeepAlive(h.cfg.keepAlive) },
+		Lost:   lostRun,
 	})
 	if err != nil && ctx.Err() == nil && !errors.Is(err, runlog.ErrNotFound) {
 		h.cfg.logger.LogAttrs(ctx, slog.LevelInfo, "agui: a resumable stream ended early", slog.String("error", err.Error()))
 	}
+}
+
+// RunLostCode is the code of the RUN_ERROR that ends a run lost with the
+// process that ran it (killed, or stopped without ending it): on a log
+// that outlives processes (runlog.Liveness: sqlitelog, pglog), whoever
+// reads the run next, on any replica, ends it with this error, once.
+const RunLostCode = "run_lost"
+
+// lostRun is the final entry of a run lost with its process.
+func lostRun() []byte {
+	code := RunLostCode
+	return (&RunErrorEvent{
+		Message: "the run was lost with the server that ran it (it stopped before the run ended); what it sent before is above; start the run again",
+		Code:    &code,
+	}).AppendJSON(nil)
 }
 
 // appendLogged frames one logged event as SSE, with its id when pos is
@@ -349,6 +370,10 @@ func (h *handler) serveResume(w http.ResponseWriter, r *http.Request) {
 	}
 	if l, ok := rs.leases.Load(run.Key); ok {
 		defer l.(*runlog.Lease).Attach()()
+	} else if rd, ok := rs.log.(runlog.Readers); ok && !run.Ended && rs.detached > 0 {
+		// Run by another replica, whose lease learns of this reader from
+		// the log.
+		defer rs.markReader(ctx, rd, run.Key)()
 	}
 	if r.Header.Get("Last-Event-ID") == "" {
 		if prelude, after, err = h.joinPrelude(ctx, run); err != nil {
@@ -358,6 +383,31 @@ func (h *handler) serveResume(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	h.follow(w, r, run.Key, after, prelude, false)
+}
+
+// markReader marks run key as followed by a reader here, every third of
+// the detached timeout, until stop is called.
+func (rs *resumable) markReader(ctx context.Context, rd runlog.Readers, key string) (stop func()) {
+	every := rs.detached / 3
+	done, finished := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(finished)
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			// A mark that fails is made again at the next tick; the run's
+			// replica may stop the run meanwhile, which the reader sees.
+			_ = rd.MarkReader(ctx, key, 2*every)
+			select {
+			case <-done:
+				return
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	return func() { close(done); <-finished }
 }
 
 // mayRead reports whether the caller of ctx may read run back: the

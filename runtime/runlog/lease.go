@@ -15,6 +15,9 @@ type Lease struct {
 	timeout time.Duration
 	expire  func()
 	closed  bool
+	// elsewhere reports whether a reader is attached to the run in
+	// another process (see Readers); nil: none can be.
+	elsewhere func() bool
 }
 
 // NewLease returns the lease of a run that calls expire once no reader
@@ -34,13 +37,31 @@ func (l *Lease) arm() {
 	}
 	l.timer = time.AfterFunc(l.timeout, func() {
 		l.mu.Lock()
-		fire := l.n == 0 && !l.closed
+		elsewhere := l.elsewhere
+		l.mu.Unlock()
+		// Asked without the lock: it may read a database.
+		remote := elsewhere != nil && elsewhere()
+		l.mu.Lock()
+		fire := l.n == 0 && !l.closed && !remote
 		l.closed = l.closed || fire
+		if remote && l.n == 0 && !l.closed {
+			l.arm() // attached in another process: the clock starts again
+		}
 		l.mu.Unlock()
 		if fire {
 			l.expire()
 		}
 	})
+}
+
+// AttachedElsewhere has the lease ask f, when its time is up, whether a
+// reader follows the run in another process (Readers.HasReader), and if
+// so start its clock again rather than expire: a client that resumed on
+// another replica keeps the run going.
+func (l *Lease) AttachedElsewhere(f func() bool) {
+	l.mu.Lock()
+	l.elsewhere = f
+	l.mu.Unlock()
 }
 
 // Attach counts a reader until detach is called (more than once is

@@ -59,6 +59,10 @@ type Page struct {
 	// Ended is set when the log was complete when read: once a reader has
 	// every entry up to Last, there is nothing more to wait for.
 	Ended bool
+	// Lapsed is set when the run had not ended and its writer's mark had
+	// lapsed (Liveness): the run was lost with its process, and a reader
+	// ends it (EndLost). A log in one process's memory never sets it.
+	Lapsed bool
 }
 
 // Log keeps the logs of runs. Implementations are safe for concurrent
@@ -94,6 +98,37 @@ type Log interface {
 	// its signal yet gets no other: its next Read sees them all). stop
 	// ends the watch.
 	Watch(key string) (signal <-chan int64, stop func())
+}
+
+// Liveness is implemented by the logs that outlive the processes that
+// write them (on SQL). The process that runs a run keeps a mark on its log
+// alive, renewed with each Append and every so often while the run goes
+// on (the log does it for the runs it created and has not ended); a run
+// not ended whose mark has lapsed was lost with its process, killed say,
+// and a reader that finds it so (Page.Lapsed) ends it, so that every
+// reader gets an end rather than waiting for one that never comes.
+type Liveness interface {
+	// Lapse is how long a mark lasts unrenewed: a reader waiting for more
+	// of a run that sends nothing reads it again after that long, to learn
+	// whether it was lost.
+	Lapse() time.Duration
+	// EndLost ends run key's log with last as its final entry if the run
+	// has not ended and its mark has lapsed, in one step, so that of the
+	// readers that find it lost, on any replica, only one ends it. It
+	// reports whether the run has ended, by this call or another.
+	EndLost(ctx context.Context, key string, last []byte) (ended bool, err error)
+}
+
+// Readers is implemented by the logs shared by processes (on SQL): a
+// reader that follows a run in one process marks it, for a while, renewing
+// the mark as long as it follows, so that the process that runs the run
+// counts the reader as attached (Lease.AttachedElsewhere) though it reads
+// elsewhere. The marks are by the log's clock (the database's).
+type Readers interface {
+	// MarkReader records that a reader follows run key for the next d.
+	MarkReader(ctx context.Context, key string, d time.Duration) error
+	// HasReader reports whether a reader's mark on run key still runs.
+	HasReader(ctx context.Context, key string) (bool, error)
 }
 
 var (

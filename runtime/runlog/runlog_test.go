@@ -178,6 +178,24 @@ func TestLease(t *testing.T) {
 	}
 }
 
+// TestLeaseAttachedElsewhere: a lease whose run has a reader in another
+// process starts its clock again each time it would expire, and expires
+// once that reader has gone.
+func TestLeaseAttachedElsewhere(t *testing.T) {
+	var asked, fired atomic.Int32
+	l := NewLease(5*time.Millisecond, func() { fired.Add(1) })
+	detach := l.Attach() // the clock stopped while the question is set
+	l.AttachedElsewhere(func() bool { return asked.Add(1) <= 3 })
+	detach()
+	deadline := time.Now().Add(5 * time.Second)
+	for fired.Load() == 0 && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	if fired.Load() != 1 || asked.Load() != 4 {
+		t.Fatalf("fired %d times, asked %d times; want once, after 3 answers that a reader is elsewhere and one that none is", fired.Load(), asked.Load())
+	}
+}
+
 // TestMemoryPacksEntries: entries of every size, small ones in shared
 // blocks, larger ones in blocks that double, the largest alone, read back
 // as they were appended, none reaching into the next.

@@ -32,6 +32,10 @@ type TailConfig struct {
 	// PageSize is how many entries a Read returns at most (0:
 	// DefaultPageSize).
 	PageSize int
+	// Lost, when not nil and the log has Liveness, is the final entry
+	// Tail ends a lost run's log with (an error event saying so), which
+	// the reader then gets as the run's end.
+	Lost func() []byte
 }
 
 // Tail hands over the entries of run key after position after, in
@@ -53,6 +57,18 @@ func Tail(ctx context.Context, log Log, key string, after int64, cfg TailConfig)
 		t := time.NewTicker(cfg.KeepAlive)
 		defer t.Stop()
 		idle = t.C
+	}
+	// A run whose writer died sends nothing more: a reader that waits
+	// reads again every lapse to learn whether it was lost.
+	liveness, _ := log.(Liveness)
+	if cfg.Lost == nil {
+		liveness = nil
+	}
+	var recheck <-chan time.Time
+	if liveness != nil {
+		t := time.NewTicker(liveness.Lapse())
+		defer t.Stop()
+		recheck = t.C
 	}
 	var page []Entry // reused: a follower reads without allocating
 	for {
@@ -94,10 +110,22 @@ func Tail(ctx context.Context, log Log, key string, after int64, cfg TailConfig)
 			if p.Ended {
 				return after, nil
 			}
+			if p.Lapsed && liveness != nil {
+				// Ended here or by another reader: the next read has the
+				// end. Not ended: its writer renewed the mark meanwhile.
+				ended, err := liveness.EndLost(ctx, key, cfg.Lost())
+				if err != nil {
+					return after, err
+				}
+				if ended {
+					continue
+				}
+			}
 		} else if len(p.Entries) > 0 {
 			continue // more to read now
 		}
 		select {
+		case <-recheck:
 		case <-signal:
 		case <-ctx.Done():
 			return after, context.Cause(ctx)

@@ -20,7 +20,9 @@ import (
 	"time"
 
 	agui "github.com/agui-gen/agui-gen/gen/agui"
+	"github.com/agui-gen/agui-gen/runtime/postgres/pgtest"
 	"github.com/agui-gen/agui-gen/runtime/runlog"
+	"github.com/agui-gen/agui-gen/runtime/runlog/pglog"
 	"github.com/agui-gen/agui-gen/runtime/runlog/sqlitelog"
 )
 
@@ -89,7 +91,8 @@ type cutter struct {
 	cuts  int
 	rnd   *rand.Rand
 	made  int
-	first int // the least a POST's body is cut after: past its first event
+	first int          // the least a POST's body is cut after: past its first event
+	fired atomic.Int64 // the cuts that fell inside a body, before its end
 }
 
 func (c *cutter) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -105,18 +108,24 @@ func (c *cutter) RoundTrip(req *http.Request) (*http.Response, error) {
 		if req.Method == http.MethodPost {
 			least = c.first
 		}
-		resp.Body = &cutBody{ReadCloser: resp.Body, left: least + c.rnd.IntN(2500)}
+		resp.Body = &cutBody{ReadCloser: resp.Body, left: least + c.rnd.IntN(2500), fired: &c.fired}
 	}
 	return resp, nil
 }
 
 type cutBody struct {
 	io.ReadCloser
-	left int
+	left  int
+	fired *atomic.Int64
+	cut   bool
 }
 
 func (b *cutBody) Read(p []byte) (int, error) {
 	if b.left <= 0 {
+		if !b.cut {
+			b.cut = true
+			b.fired.Add(1)
+		}
 		b.ReadCloser.Close()
 		return 0, io.ErrUnexpectedEOF
 	}
@@ -128,46 +137,96 @@ func (b *cutBody) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// TestResumableChaos: runs on the memory log, each connection cut 1 to 5
-// times at random points; the Client resumes each, and every stream it
-// delivers equals an uninterrupted run's, event for event: nothing lost,
-// repeated or out of order. Afterwards every goroutine is gone.
+// TestResumableChaos: runs on the memory log, and on SQLite and
+// PostgreSQL with two replicas (two handlers sharing the database), each
+// connection cut 1 to 5 times at random points; the Client resumes each,
+// on the SQL logs at the other replica than the one it last read from, and
+// every stream it delivers equals an uninterrupted run's, event for event:
+// nothing lost, repeated or out of order. Afterwards every goroutine is
+// gone. 200 runs a log (3 s for the three here), 30 in -short mode.
 func TestResumableChaos(t *testing.T) {
 	t.Run("log=memory", func(t *testing.T) {
-		resumableChaos(t, func() (RunLog, func() error) {
-			return runlog.NewMemory(runlog.MemoryOptions{}), func() error { return nil }
+		resumableChaos(t, func() ([]RunLog, func() error) {
+			return []RunLog{runlog.NewMemory(runlog.MemoryOptions{})}, func() error { return nil }
 		})
 	})
-	t.Run("log=sqlite", func(t *testing.T) {
+	t.Run("log=sqlite/replicas=2", func(t *testing.T) {
 		path := filepath.Join(t.TempDir(), "runs.db")
-		resumableChaos(t, func() (RunLog, func() error) {
-			l, err := sqlitelog.Open(context.Background(), path, sqlitelog.Options{})
-			if err != nil {
-				t.Fatal(err)
+		resumableChaos(t, func() ([]RunLog, func() error) {
+			var logs []RunLog
+			var closers []func() error
+			for range 2 {
+				l, err := sqlitelog.Open(context.Background(), path, sqlitelog.Options{PollInterval: 10 * time.Millisecond})
+				if err != nil {
+					t.Fatal(err)
+				}
+				logs, closers = append(logs, l), append(closers, l.Close)
 			}
-			return l, l.Close
+			return logs, func() error { return errors.Join(closers[0](), closers[1]()) }
+		})
+	})
+	t.Run("log=postgres/replicas=2", func(t *testing.T) {
+		dsn := pgtest.Database(t)
+		resumableChaos(t, func() ([]RunLog, func() error) {
+			var logs []RunLog
+			var closers []func() error
+			for range 2 {
+				l, err := pglog.Open(context.Background(), dsn, pglog.Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				logs, closers = append(logs, l), append(closers, l.Close)
+			}
+			return logs, func() error { return errors.Join(closers[0](), closers[1]()) }
 		})
 	})
 }
 
-// resumableChaos cuts every run's connection 1–5 times at random points:
+// replicaRouter sends each request of a client to the next of the
+// replicas' hosts: a resume goes to another replica than the request it
+// follows.
+type replicaRouter struct {
+	base  http.RoundTripper
+	hosts []string
+	mu    sync.Mutex
+	next  int
+}
+
+func (r *replicaRouter) RoundTrip(req *http.Request) (*http.Response, error) {
+	r.mu.Lock()
+	host := r.hosts[r.next%len(r.hosts)]
+	r.next++
+	r.mu.Unlock()
+	req = req.Clone(req.Context())
+	req.URL.Host, req.Host = host, host
+	return r.base.RoundTrip(req)
+}
+
+// resumableChaos cuts every run's connection 1–5 times at random points,
+// the run served by a handler on each of the logs open returns (replicas
+// sharing a store), each request of a client sent to the next replica:
 // each client's events, resumed, must be an uninterrupted run's, and the
-// goroutines come back to where they were once the log is closed.
-func resumableChaos(t *testing.T, open func() (log RunLog, closeLog func() error)) {
-	runs := 120
+// goroutines come back to where they were once the logs are closed.
+func resumableChaos(t *testing.T, open func() (logs []RunLog, closeLogs func() error)) {
+	runs := 200
 	if testing.Short() {
 		runs = 30
 	}
 	base := runtime.NumGoroutine()
-	log, closeLog := open()
+	logs, closeLogs := open()
 	agent := chattyAgent(func() {
 		if rand.IntN(4) == 0 {
 			time.Sleep(time.Duration(rand.IntN(1500)) * time.Microsecond)
 		}
 	})
-	srv := httptest.NewServer(NewHandler(agent, WithLogger(quietLogger()), WithResumableRuns(log)))
+	var servers []*httptest.Server
+	var hosts []string
+	for _, log := range logs {
+		srv := httptest.NewServer(NewHandler(agent, WithLogger(quietLogger()), WithResumableRuns(log)))
+		servers, hosts = append(servers, srv), append(hosts, srv.Listener.Addr().String())
+	}
 	want := reference(t, chattyAgent(nil), &agui.RunAgentInput{ThreadID: "t", RunID: "r0"})
-	var resumes atomic.Int64
+	var resumes, cuts atomic.Int64
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, 8)
 	errs := make(chan error, runs)
@@ -179,8 +238,8 @@ func resumableChaos(t *testing.T, open func() (log RunLog, closeLog func() error
 			defer func() { <-sem }()
 			tr := &http.Transport{}
 			defer tr.CloseIdleConnections()
-			cut := &cutter{base: tr, cuts: 1 + i%5, rnd: rand.New(rand.NewPCG(uint64(i), 7)), first: 400}
-			c := &Client{URL: srv.URL, HTTPClient: &http.Client{Transport: cut}, Resume: ResumePolicy{MinDelay: time.Millisecond}}
+			cut := &cutter{base: &replicaRouter{base: tr, hosts: hosts}, cuts: 1 + i%5, rnd: rand.New(rand.NewPCG(uint64(i), 7)), first: 400}
+			c := &Client{URL: servers[0].URL, HTTPClient: &http.Client{Transport: cut}, Resume: ResumePolicy{MinDelay: time.Millisecond}}
 			in := &agui.RunAgentInput{ThreadID: fmt.Sprint("t", i), RunID: fmt.Sprint("r", i)}
 			rs, err := c.Run(context.Background(), in)
 			if err != nil {
@@ -196,6 +255,7 @@ func resumableChaos(t *testing.T, open func() (log RunLog, closeLog func() error
 				got = append(got, string(ev.AppendJSON(nil)))
 			}
 			resumes.Add(int64(rs.Resumes()))
+			cuts.Add(cut.fired.Load())
 			exp := make([]string, len(want))
 			for j, w := range want {
 				exp[j] = strings.ReplaceAll(strings.ReplaceAll(strings.ReplaceAll(w, `"t"`, fmt.Sprintf(`"t%d"`, i)), `"r0"`, fmt.Sprintf(`"r%d"`, i)), "about r0", fmt.Sprint("about r", i))
@@ -213,9 +273,11 @@ func resumableChaos(t *testing.T, open func() (log RunLog, closeLog func() error
 	if resumes.Load() < int64(runs) {
 		t.Errorf("%d resumes in %d runs: the connections were not cut", resumes.Load(), runs)
 	}
-	t.Logf("%d runs, %d resumes", runs, resumes.Load())
-	srv.Close()
-	if err := closeLog(); err != nil {
+	t.Logf("%d runs on %d replicas, %d cuts, %d resumes", runs, len(logs), cuts.Load(), resumes.Load())
+	for _, srv := range servers {
+		srv.Close()
+	}
+	if err := closeLogs(); err != nil {
 		t.Fatal(err)
 	}
 	waitGoroutines(t, base)

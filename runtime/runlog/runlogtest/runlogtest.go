@@ -195,3 +195,157 @@ func got(p runlog.Page) string {
 	}
 	return strings.Join(s, " ")
 }
+
+// Replica is a handle on a log shared by processes (a database), which
+// Close lets go as a process that stops would: it renews nothing after.
+type Replica interface {
+	runlog.Log
+	runlog.Liveness
+	runlog.Readers
+	Close() error
+}
+
+// Liveness runs the contracts of runlog.Liveness and runlog.Readers
+// against the handles open makes, all on one database: a reader's mark on
+// one handle is seen on another until it runs out; a run whose writer goes on is never found
+// lost, however long it waits between appends; one whose writer is closed
+// is, once its mark lapses, and of the readers that race to end it on
+// several handles exactly one does: the log has the run's entries, then
+// one final entry, and Tail hands them over and returns.
+func Liveness(t *testing.T, open func(t *testing.T) Replica) {
+	ctx := context.Background()
+	writer, reader, other := open(t), open(t), open(t)
+	lapse := reader.Lapse()
+
+	alive := runlog.NewKey()
+	mustCreate(t, writer, runlog.Run{Key: alive, ThreadID: "t", RunID: "alive"})
+	writer.Append(ctx, alive, []byte("a"))
+	time.Sleep(2 * lapse) // the writer renews its mark with no append
+	if p, err := reader.Read(ctx, alive, 0, 10, nil); err != nil || p.Lapsed || p.Ended {
+		t.Fatalf("a run whose writer goes on: %+v, %v", p, err)
+	}
+	if ended, err := reader.EndLost(ctx, alive, []byte("lost")); err != nil || ended {
+		t.Fatalf("EndLost of a run whose writer goes on: %v, %v", ended, err)
+	}
+
+	// A reader's mark on one handle is seen on another, until it runs out.
+	if yes, err := writer.HasReader(ctx, alive); err != nil || yes {
+		t.Fatalf("HasReader with no reader: %v, %v", yes, err)
+	}
+	if err := reader.MarkReader(ctx, alive, lapse); err != nil {
+		t.Fatal(err)
+	}
+	if yes, err := writer.HasReader(ctx, alive); err != nil || !yes {
+		t.Fatalf("HasReader after a mark: %v, %v", yes, err)
+	}
+	time.Sleep(lapse + lapse/2)
+	if yes, err := writer.HasReader(ctx, alive); err != nil || yes {
+		t.Fatalf("HasReader after the mark ran out: %v, %v", yes, err)
+	}
+	if _, err := writer.HasReader(ctx, "nope"); !errors.Is(err, runlog.ErrNotFound) {
+		t.Errorf("HasReader of an unknown run: %v", err)
+	}
+
+	lost := runlog.NewKey()
+	mustCreate(t, writer, runlog.Run{Key: lost, ThreadID: "t", RunID: "lost"})
+	writer.Append(ctx, lost, []byte("1"), []byte("2"))
+	if err := writer.Close(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(3*lapse + 5*time.Second)
+	for {
+		p, err := reader.Read(ctx, lost, 0, 10, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Lapsed {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("a run whose writer stopped %s ago is not found lost: %+v", 3*lapse, p)
+		}
+		time.Sleep(lapse / 4)
+	}
+	var wg sync.WaitGroup
+	for i, l := range []Replica{reader, other, reader, other} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if ended, err := l.EndLost(ctx, lost, []byte(fmt.Sprint("lost by ", i))); err != nil || !ended {
+				t.Errorf("EndLost: %v, %v", ended, err)
+			}
+		}()
+	}
+	wg.Wait()
+	p, err := other.Read(ctx, lost, 0, 10, nil)
+	if err != nil || !p.Ended || p.Lapsed || len(p.Entries) != 3 || got(runlog.Page{Entries: p.Entries[:2]}) != "1:1 2:2" ||
+		!strings.HasPrefix(string(p.Entries[2].Data), "lost by ") {
+		t.Fatalf("the lost run's log: %s %+v, %v", got(p), p, err)
+	}
+	var tailed []string
+	last, err := runlog.Tail(ctx, reader, lost, 1, runlog.TailConfig{
+		Emit:  func(e runlog.Entry) error { tailed = append(tailed, string(e.Data)); return nil },
+		Flush: func() error { return nil },
+		Lost:  func() []byte { return []byte("never") },
+	})
+	if err != nil || last != 3 || len(tailed) != 2 || tailed[0] != "2" {
+		t.Errorf("Tail of a lost run: %v %d %v", tailed, last, err)
+	}
+
+	// Tail itself ends a run found lost, with what cfg.Lost makes.
+	writer2 := open(t)
+	lost2 := runlog.NewKey()
+	mustCreate(t, writer2, runlog.Run{Key: lost2})
+	writer2.Append(ctx, lost2, []byte("x"))
+	writer2.Close()
+	tailed = nil
+	done := make(chan error, 1)
+	go func() {
+		_, err := runlog.Tail(ctx, other, lost2, 0, runlog.TailConfig{
+			Emit:  func(e runlog.Entry) error { tailed = append(tailed, string(e.Data)); return nil },
+			Flush: func() error { return nil },
+			Lost:  func() []byte { return []byte("lost") },
+		})
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err != nil || strings.Join(tailed, " ") != "x lost" {
+			t.Errorf("Tail of a run lost while it waited: %v, %v", tailed, err)
+		}
+	case <-time.After(3*lapse + 10*time.Second):
+		t.Fatal("Tail of a run whose writer stopped did not end")
+	}
+}
+
+// Expiry checks that a shared log drops, past its retention, the logs of
+// ended runs and those of runs lost with their writer that no reader
+// ended, and keeps a run in progress. open's handles must have a retention
+// and a lapse of at most 200ms.
+func Expiry(t *testing.T, open func(t *testing.T) Replica) {
+	ctx := context.Background()
+	writer, dead := open(t), open(t)
+	ended, lost, going := runlog.NewKey(), runlog.NewKey(), runlog.NewKey()
+	mustCreate(t, writer, runlog.Run{Key: ended})
+	if err := writer.End(ctx, ended, []byte("end")); err != nil {
+		t.Fatal(err)
+	}
+	mustCreate(t, writer, runlog.Run{Key: going})
+	mustCreate(t, dead, runlog.Run{Key: lost})
+	dead.Append(ctx, lost, []byte("x"))
+	dead.Close()
+	time.Sleep(time.Second) // past the retention, and the lapse and the retention
+	// A handle's first Create sweeps.
+	mustCreate(t, open(t), runlog.Run{Key: runlog.NewKey()})
+	for _, key := range []string{ended, lost} {
+		if _, err := writer.Get(ctx, key); !errors.Is(err, runlog.ErrNotFound) {
+			t.Errorf("a run past its retention: %v, want ErrNotFound", err)
+		}
+		if p, err := writer.Read(ctx, key, 0, 10, nil); !errors.Is(err, runlog.ErrNotFound) {
+			t.Errorf("reading a run past its retention: %+v, %v", p, err)
+		}
+	}
+	if _, err := writer.Get(ctx, going); err != nil {
+		t.Errorf("a run in progress: %v", err)
+	}
+}

@@ -2,6 +2,10 @@
 // runtime/sqlite): the logs of resumable runs outlive the process, and
 // processes that share the file resume each other's runs, a Watch learning
 // of another process's appends by polling.
+//
+// A run's writer keeps it alive (runlog.Liveness): a reader that finds a
+// run not ended whose writer has stopped renewing it (killed, say) ends it,
+// once, with the final entry the reader gives.
 package sqlitelog
 
 import (
@@ -9,10 +13,12 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/agui-gen/agui-gen/runtime/batch"
 	"github.com/agui-gen/agui-gen/runtime/runlog"
+	"github.com/agui-gen/agui-gen/runtime/runlog/internal/packed"
 	"github.com/agui-gen/agui-gen/runtime/sqlite"
 )
 
@@ -26,6 +32,11 @@ type Options struct {
 	// PollInterval is how often a Watch looks for other processes' appends
 	// (0: 250ms); this process's own wake it at once.
 	PollInterval time.Duration
+	// Lapse is how long a run's writer's mark lasts unrenewed (0: 10
+	// seconds): a run not ended whose mark is older was lost with its
+	// writer. Marks are renewed every third of it. The processes that
+	// share the file share a clock: they are on one machine.
+	Lapse time.Duration
 }
 
 // Log is a runlog.Log in a SQLite database.
@@ -35,6 +46,20 @@ type Log struct {
 	changes *batch.Batcher[sqlite.Change]
 	signals batch.Signals
 	poller  *sqlite.Poller
+	// stmts are prepared once: parsing a statement cost more than running
+	// it, a third of a resumable run's CPU.
+	stmts statements
+
+	mu        sync.Mutex
+	mine      map[string]struct{} // the runs this Log created and has not ended: the ones it keeps alive
+	lastSweep time.Time
+	// lastLostSweep is when lost runs were last swept: they have no index,
+	// which every append would update.
+	lastLostSweep time.Time
+
+	stop      chan struct{}
+	done      chan struct{}
+	closeOnce sync.Once
 }
 
 var migrations = []string{
@@ -58,6 +83,53 @@ var migrations = []string{
 		data BLOB NOT NULL,
 		PRIMARY KEY (key, pos)
 	) WITHOUT ROWID;`,
+	// The writer's mark (runlog.Liveness), Unix nanoseconds; a run from
+	// before it is not found lost until it is appended to.
+	`ALTER TABLE runlog_runs ADD COLUMN alive_until INTEGER NOT NULL DEFAULT 9223372036854775807;`,
+	// Entries packed into rows (runlog/internal/packed), keyed by the
+	// position of a row's last: an entry of its own is a row of one.
+	`CREATE TABLE runlog_rows (
+		key TEXT NOT NULL,
+		last INTEGER NOT NULL,
+		n INTEGER NOT NULL,
+		data BLOB NOT NULL,
+		PRIMARY KEY (key, last)
+	) WITHOUT ROWID;
+	INSERT INTO runlog_rows (key, last, n, data) SELECT key, pos, 1, data FROM runlog_entries;
+	DROP TABLE runlog_entries;`,
+	// The latest reader's mark (runlog.Readers), Unix nanoseconds.
+	`ALTER TABLE runlog_runs ADD COLUMN read_until INTEGER NOT NULL DEFAULT 0;`,
+}
+
+// statements are the log's prepared statements.
+type statements struct {
+	create, appendRun, insertRow, appended, endRun, ended, read *sql.Stmt
+}
+
+// prepare prepares the statements of a log.
+func (st *statements) prepare(ctx context.Context, db *sql.DB) error {
+	for _, p := range []struct {
+		stmt **sql.Stmt
+		sql  string
+	}{
+		{&st.create, `INSERT INTO runlog_runs (key, thread_id, run_id, owner, input, started, alive_until) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING`},
+		{&st.appendRun, `SELECT last, size, ended FROM runlog_runs WHERE key = ?`},
+		{&st.endRun, `SELECT last, ended, alive_until FROM runlog_runs WHERE key = ?`},
+		{&st.ended, `UPDATE runlog_runs SET last = ?, size = size + ?, ended = 1, ended_at = ? WHERE key = ?`},
+		{&st.insertRow, `INSERT INTO runlog_rows (key, last, n, data) VALUES (?, ?, ?, ?)`},
+		{&st.appended, `UPDATE runlog_runs SET last = ?, size = ?, alive_until = ? WHERE key = ?`},
+		// One statement reads a page's rows and the run's end, in one
+		// snapshot.
+		{&st.read, `SELECT r.last, r.ended, NOT r.ended AND r.alive_until < ?, e.last, e.n, e.data
+			FROM runlog_runs r LEFT JOIN runlog_rows e ON e.key = r.key AND e.last > ?
+			WHERE r.key = ? AND ` + live + ` ORDER BY e.last LIMIT ?`},
+	} {
+		var err error
+		if *p.stmt, err = db.PrepareContext(ctx, p.sql); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Open opens, or creates, the run log in the database file at path.
@@ -79,35 +151,106 @@ func Open(ctx context.Context, path string, opts Options) (*Log, error) {
 	if opts.PollInterval <= 0 {
 		opts.PollInterval = 250 * time.Millisecond
 	}
-	l := &Log{db: db, opts: opts, changes: sqlite.NewChanges(db)}
+	if opts.Lapse <= 0 {
+		opts.Lapse = 10 * time.Second
+	}
+	l := &Log{db: db, opts: opts, changes: sqlite.NewChanges(db), mine: map[string]struct{}{},
+		stop: make(chan struct{}), done: make(chan struct{})}
+	if err := l.stmts.prepare(ctx, db); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("sqlitelog: %w", err)
+	}
 	// The generation: twice the last position, plus one once ended.
 	l.poller = sqlite.StartPoller(db, &l.signals, opts.PollInterval, `SELECT last * 2 + ended FROM runlog_runs WHERE key = ?`)
+	go l.renew()
 	return l, nil
 }
 
-// Close stops the log's polling and closes its database.
+// Close stops renewing this process's runs (a reader then finds those not
+// ended lost), stops the log's polling and closes its database; closing
+// again does nothing.
 func (l *Log) Close() error {
-	l.poller.Close()
-	return l.db.Close()
+	var err error
+	l.closeOnce.Do(func() {
+		close(l.stop)
+		<-l.done
+		l.poller.Close()
+		err = l.db.Close()
+	})
+	return err
 }
 
-// Create implements runlog.Log.
+// aliveUntil is the mark of a run written at now.
+func (l *Log) aliveUntil(now time.Time) int64 { return now.Add(l.opts.Lapse).UnixNano() }
+
+// renew renews the marks of the runs this process writes, every third of
+// the lapse, in one transaction, until Close.
+func (l *Log) renew() {
+	defer close(l.done)
+	t := time.NewTicker(l.opts.Lapse / 3)
+	defer t.Stop()
+	for {
+		select {
+		case <-l.stop:
+			return
+		case <-t.C:
+		}
+		l.mu.Lock()
+		keys := make([]string, 0, len(l.mine))
+		for k := range l.mine {
+			keys = append(keys, k)
+		}
+		l.mu.Unlock()
+		if len(keys) == 0 {
+			continue
+		}
+		until := l.aliveUntil(time.Now())
+		ctx, cancel := context.WithTimeout(context.Background(), l.opts.Lapse/3)
+		// A renewal that fails is tried again at the next tick; until the
+		// mark lapses, nothing is lost.
+		l.changes.Do(ctx, func(ctx context.Context, tx *sql.Tx) error {
+			for _, k := range keys {
+				if _, err := tx.ExecContext(ctx, `UPDATE runlog_runs SET alive_until = ? WHERE key = ? AND NOT ended`, until, k); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		cancel()
+	}
+}
+
+// Create implements runlog.Log. Once a second at most it deletes the logs
+// past their retention first, and once a minute those of runs lost with
+// their process longer ago than the retention, which no reader ended.
 func (l *Log) Create(ctx context.Context, run runlog.Run) error {
 	now := time.Now()
-	return l.changes.Do(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		cutoff := now.Add(-l.opts.Retention).UnixNano()
-		if _, err := tx.ExecContext(ctx, `DELETE FROM runlog_entries WHERE key IN (SELECT key FROM runlog_runs WHERE ended_at < ?)`, cutoff); err != nil {
-			return err
-		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM runlog_runs WHERE ended_at < ?`, cutoff); err != nil {
-			return err
+	l.mu.Lock()
+	sweep := now.Sub(l.lastSweep) >= time.Second
+	sweepLost := sweep && now.Sub(l.lastLostSweep) >= time.Minute
+	if sweep {
+		l.lastSweep = now
+	}
+	if sweepLost {
+		l.lastLostSweep = now
+	}
+	l.mu.Unlock()
+	err := l.changes.Do(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		if sweep {
+			cutoff := now.Add(-l.opts.Retention).UnixNano()
+			gone := `SELECT key FROM runlog_runs WHERE ended_at < ? OR (? AND NOT ended AND alive_until < ?)`
+			if _, err := tx.ExecContext(ctx, `DELETE FROM runlog_rows WHERE key IN (`+gone+`)`, cutoff, sweepLost, cutoff); err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, `DELETE FROM runlog_runs WHERE key IN (`+gone+`)`, cutoff, sweepLost, cutoff); err != nil {
+				return err
+			}
 		}
 		input := run.Input
 		if input == nil {
 			input = []byte{}
 		}
-		res, err := tx.ExecContext(ctx, `INSERT INTO runlog_runs (key, thread_id, run_id, owner, input, started) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING`,
-			run.Key, run.ThreadID, run.RunID, run.Owner, input, now.UnixNano())
+		res, err := tx.StmtContext(ctx, l.stmts.create).ExecContext(ctx, run.Key, run.ThreadID, run.RunID, run.Owner, input, now.UnixNano(), l.aliveUntil(now))
 		if ok, err := sqlite.Changed(res, err); err != nil {
 			return err
 		} else if !ok {
@@ -115,6 +258,12 @@ func (l *Log) Create(ctx context.Context, run runlog.Run) error {
 		}
 		return nil
 	})
+	if err == nil {
+		l.mu.Lock()
+		l.mine[run.Key] = struct{}{}
+		l.mu.Unlock()
+	}
+	return err
 }
 
 // Append implements runlog.Log. The appends of runs that come while one
@@ -124,7 +273,7 @@ func (l *Log) Append(ctx context.Context, key string, data ...[]byte) (int64, er
 	err := l.changes.Do(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		var size int64
 		var ended bool
-		if err := tx.QueryRowContext(ctx, `SELECT last, size, ended FROM runlog_runs WHERE key = ?`, key).Scan(&last, &size, &ended); err != nil {
+		if err := tx.StmtContext(ctx, l.stmts.appendRun).QueryRowContext(ctx, key).Scan(&last, &size, &ended); err != nil {
 			if errors.Is(err, sql.ErrNoRows) {
 				return runlog.ErrNotFound
 			}
@@ -140,13 +289,16 @@ func (l *Log) Append(ctx context.Context, key string, data ...[]byte) (int64, er
 		if size+n > int64(l.opts.MaxRunBytes) {
 			return fmt.Errorf("%w: it holds %d bytes, at most %d", runlog.ErrFull, size, l.opts.MaxRunBytes)
 		}
-		for _, d := range data {
-			last++
-			if _, err := tx.ExecContext(ctx, `INSERT INTO runlog_entries (key, pos, data) VALUES (?, ?, ?)`, key, last, d); err != nil {
+		insert := tx.StmtContext(ctx, l.stmts.insertRow)
+		bufs := packed.Pool.Get().(*packed.Buffers)
+		defer bufs.Release()
+		for _, r := range bufs.Split(data, last) {
+			if _, err := insert.ExecContext(ctx, key, r.Last, r.Count, r.Data); err != nil {
 				return err
 			}
 		}
-		_, err := tx.ExecContext(ctx, `UPDATE runlog_runs SET last = ?, size = ? WHERE key = ?`, last, size+n, key)
+		last += int64(len(data))
+		_, err := tx.StmtContext(ctx, l.stmts.appended).ExecContext(ctx, last, size+n, l.aliveUntil(time.Now()), key)
 		return err
 	})
 	if err != nil {
@@ -158,32 +310,79 @@ func (l *Log) Append(ctx context.Context, key string, data ...[]byte) (int64, er
 
 // End implements runlog.Log.
 func (l *Log) End(ctx context.Context, key string, data []byte) error {
+	_, err := l.end(ctx, key, data, false)
+	if err == nil {
+		l.mu.Lock()
+		delete(l.mine, key)
+		l.mu.Unlock()
+	}
+	return err
+}
+
+// EndLost implements runlog.Liveness: the mark is read in the transaction
+// that ends the run, which SQLite runs alone, so of the processes that
+// find the run lost, one ends it.
+func (l *Log) EndLost(ctx context.Context, key string, data []byte) (bool, error) {
+	return l.end(ctx, key, data, true)
+}
+
+// Lapse implements runlog.Liveness.
+func (l *Log) Lapse() time.Duration { return l.opts.Lapse }
+
+// MarkReader implements runlog.Readers.
+func (l *Log) MarkReader(ctx context.Context, key string, d time.Duration) error {
+	until := time.Now().Add(d).UnixNano()
+	return l.changes.Do(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `UPDATE runlog_runs SET read_until = max(read_until, ?) WHERE key = ? AND NOT ended`, until, key)
+		return err
+	})
+}
+
+// HasReader implements runlog.Readers.
+func (l *Log) HasReader(ctx context.Context, key string) (bool, error) {
+	var yes bool
+	err := l.db.QueryRowContext(ctx, `SELECT read_until > ? FROM runlog_runs WHERE key = ?`, time.Now().UnixNano(), key).Scan(&yes)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, runlog.ErrNotFound
+	}
+	return yes, err
+}
+
+// end ends run key's log with data as its final entry, when not nil, if
+// it has not ended (and, when lost, if its mark has lapsed), and reports
+// whether the run has ended, by this call or before.
+func (l *Log) end(ctx context.Context, key string, data []byte, lost bool) (bool, error) {
+	var ended, changed bool
 	err := l.changes.Do(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		var last int64
-		var ended bool
-		if err := tx.QueryRowContext(ctx, `SELECT last, ended FROM runlog_runs WHERE key = ?`, key).Scan(&last, &ended); err != nil {
+		var last, aliveUntil int64
+		ended, changed = false, false
+		if err := tx.StmtContext(ctx, l.stmts.endRun).QueryRowContext(ctx, key).Scan(&last, &ended, &aliveUntil); err != nil {
 			if errors.Is(err, sql.ErrNoRows) {
 				return runlog.ErrNotFound
 			}
 			return err
 		}
-		if ended {
+		now := time.Now()
+		if ended || lost && aliveUntil >= now.UnixNano() {
 			return nil
 		}
 		if data != nil {
 			last++
-			if _, err := tx.ExecContext(ctx, `INSERT INTO runlog_entries (key, pos, data) VALUES (?, ?, ?)`, key, last, data); err != nil {
+			if _, err := tx.StmtContext(ctx, l.stmts.insertRow).ExecContext(ctx, key, last, 1, data); err != nil {
 				return err
 			}
 		}
-		_, err := tx.ExecContext(ctx, `UPDATE runlog_runs SET last = ?, size = size + ?, ended = 1, ended_at = ? WHERE key = ?`, last, len(data), time.Now().UnixNano(), key)
+		_, err := tx.StmtContext(ctx, l.stmts.ended).ExecContext(ctx, last, len(data), now.UnixNano(), key)
+		ended, changed = err == nil, err == nil
 		return err
 	})
 	if err != nil {
-		return err
+		return false, err
 	}
-	l.signals.Notify(key, 0)
-	return nil
+	if changed {
+		l.signals.Notify(key, 0)
+	}
+	return ended, nil
 }
 
 const runColumns = `key, thread_id, run_id, owner, input, last, ended, started`
@@ -218,35 +417,40 @@ func (l *Log) Find(ctx context.Context, threadID, runID string) (runlog.Run, err
 
 func (l *Log) cutoff() int64 { return time.Now().Add(-l.opts.Retention).UnixNano() }
 
+// readRows is how many rows a Read reads at most: a page of up to
+// readRows*packed.MaxRowBytes (and the odd larger entry).
+const readRows = 8
+
 // Read implements runlog.Log. The entries are read before the run's last
 // position and end: a page never claims an end its entries do not reach.
-func (l *Log) Read(ctx context.Context, key string, after int64, max int, into []runlog.Entry) (runlog.Page, error) {
+// It says whether the run was lost (Page.Lapsed).
+func (l *Log) Read(ctx context.Context, key string, after int64, limit int, into []runlog.Entry) (runlog.Page, error) {
+	after = max(after, 0)
+	rows, err := l.stmts.read.QueryContext(ctx, time.Now().UnixNano(), after, key, l.cutoff(), readRows)
+	if err != nil {
+		return runlog.Page{}, err
+	}
+	defer rows.Close()
 	p := runlog.Page{Entries: into[:0]}
-	if max > 0 {
-		rows, err := l.db.QueryContext(ctx, `SELECT pos, data FROM runlog_entries WHERE key = ? AND pos > ? ORDER BY pos LIMIT ?`, key, after, max)
-		if err != nil {
+	found := false
+	for rows.Next() {
+		var last, n sql.NullInt64
+		var data []byte
+		if err := rows.Scan(&p.Last, &p.Ended, &p.Lapsed, &last, &n, &data); err != nil {
 			return runlog.Page{}, err
 		}
-		for rows.Next() {
-			var e runlog.Entry
-			if err := rows.Scan(&e.Pos, &e.Data); err != nil {
-				rows.Close()
+		found = true
+		if last.Valid && limit > 0 {
+			if p.Entries, err = packed.Decode(p.Entries, last.Int64, int(n.Int64), data, after, limit); err != nil {
 				return runlog.Page{}, err
 			}
-			p.Entries = append(p.Entries, e)
-		}
-		if err := rows.Close(); err != nil {
-			return runlog.Page{}, err
-		}
-		if err := rows.Err(); err != nil {
-			return runlog.Page{}, err
 		}
 	}
-	if err := l.db.QueryRowContext(ctx, `SELECT last, ended FROM runlog_runs WHERE key = ? AND `+live, key, l.cutoff()).Scan(&p.Last, &p.Ended); err != nil {
-		if errors.Is(err, sql.ErrNoRows) {
-			return runlog.Page{}, runlog.ErrNotFound
-		}
+	if err := rows.Err(); err != nil {
 		return runlog.Page{}, err
+	}
+	if !found {
+		return runlog.Page{}, runlog.ErrNotFound
 	}
 	return p, nil
 }
@@ -254,4 +458,8 @@ func (l *Log) Read(ctx context.Context, key string, after int64, max int, into [
 // Watch implements runlog.Log.
 func (l *Log) Watch(key string) (<-chan int64, func()) { return l.signals.Watch(key) }
 
-var _ runlog.Log = (*Log)(nil)
+var (
+	_ runlog.Log      = (*Log)(nil)
+	_ runlog.Liveness = (*Log)(nil)
+	_ runlog.Readers  = (*Log)(nil)
+)
