@@ -22,6 +22,12 @@
 //     tool calls with their complete arguments, the stop reason and usage):
 //     the loop needs it to run tools and to send the conversation back, and
 //     only the adapter knows how its provider fragments a tool call.
+//   - The bookkeeping of a turn is the Assembler's, shared by the
+//     adapters: which text or reasoning item is open, closing it when
+//     another item opens, ids for later items, the incomplete-stream
+//     error and the assistant message of the Turn. An adapter keeps only
+//     its stream format's own state (OpenAI's calls by index, Anthropic's
+//     content blocks).
 //   - Errors are values of *Error when the provider answered with one
 //     (before or during the stream), so the protocol side can report the
 //     provider's reason and code; a cancelled context is returned as the
