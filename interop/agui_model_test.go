@@ -29,11 +29,14 @@ type modelCase struct {
 	frontEnd bool
 	// text is the assistant's text at the run's end (all its messages'),
 	// calls the tool calls it made ("name arguments"), results the
-	// server-side tools' results, runError what RUN_ERROR says.
-	text     string
-	calls    []string
-	results  []string
-	runError string
+	// server-side tools' results, runError what RUN_ERROR says, encrypted
+	// the provider's signatures the client keeps on reasoning messages and
+	// tool calls, to send back.
+	text      string
+	calls     []string
+	results   []string
+	runError  string
+	encrypted []string
 }
 
 // modelProvider is an adapter on a replay server of its provider.
@@ -84,14 +87,17 @@ var modelProviders = []modelProvider{
 		},
 		cases: []modelCase{
 			{name: "text", fixtures: []string{"text.sse"}, text: "Hello!"},
-			{name: "thinking", fixtures: []string{"thinking.sse"}, text: "The greatest common divisor of 1071 and 462 is **21**."},
+			{name: "thinking", fixtures: []string{"thinking.sse"}, text: "The greatest common divisor of 1071 and 462 is **21**.",
+				encrypted: []string{"reasoning EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds"}},
 			{name: "tool call in fragments", fixtures: []string{"tool_use.sse"}, frontEnd: true,
 				text: "Okay, let's check the weather for San Francisco, CA:", calls: []string{`get_weather {"location": "San Francisco, CA"}`}},
 			{name: "several tool calls", fixtures: []string{"tool_use_parallel.sse"}, frontEnd: true,
-				calls: []string{`get_weather {"city": "Paris"}`, `get_weather {"city": "Tokyo"}`}},
+				calls:     []string{`get_weather {"city": "Paris"}`, `get_weather {"city": "Tokyo"}`},
+				encrypted: []string{"reasoning ErUBCkYIBxgCIkB0c2ln"}},
 			{name: "tool loop", fixtures: []string{"tool_use_parallel.sse", "text.sse"}, text: "Hello!",
-				calls:   []string{`get_weather {"city": "Paris"}`, `get_weather {"city": "Tokyo"}`},
-				results: []string{"18°C and sunny in Paris", "18°C and sunny in Tokyo"}},
+				calls:     []string{`get_weather {"city": "Paris"}`, `get_weather {"city": "Tokyo"}`},
+				results:   []string{"18°C and sunny in Paris", "18°C and sunny in Tokyo"},
+				encrypted: []string{"reasoning ErUBCkYIBxgCIkB0c2ln"}},
 			{name: "loop then front-end tool", fixtures: []string{"example_weather.sse", "example_booking.sse"},
 				text: "Sunny, so the terrace.", results: []string{"18°C and sunny in Paris"},
 				calls: []string{`get_weather {"city": "Paris"}`, `confirm_booking {"people": 2, "time": "20:00", "terrace": true}`}},
@@ -111,13 +117,16 @@ var modelProviders = []modelProvider{
 		cases: []modelCase{
 			{name: "text", fixtures: []string{"text.sse"}, text: "Hello! How can I help?"},
 			{name: "thoughts and several tool calls", fixtures: []string{"thought_function_calls.sse"}, frontEnd: true,
-				calls: []string{`get_weather {"city":"Paris"}`, `get_weather {"city":"Tokyo"}`}},
+				calls:     []string{`get_weather {"city":"Paris"}`, `get_weather {"city":"Tokyo"}`},
+				encrypted: []string{"call c2lnbmF0dXJl"}},
 			{name: "tool loop", fixtures: []string{"thought_function_calls.sse", "text.sse"}, text: "Hello! How can I help?",
-				calls:   []string{`get_weather {"city":"Paris"}`, `get_weather {"city":"Tokyo"}`},
-				results: []string{"18°C and sunny in Paris", "18°C and sunny in Tokyo"}},
+				calls:     []string{`get_weather {"city":"Paris"}`, `get_weather {"city":"Tokyo"}`},
+				results:   []string{"18°C and sunny in Paris", "18°C and sunny in Tokyo"},
+				encrypted: []string{"call c2lnbmF0dXJl"}},
 			{name: "loop then front-end tool", fixtures: []string{"example_weather.sse", "example_booking.sse"},
 				text: "Sunny, so the terrace.", results: []string{"18°C and sunny in Paris"},
-				calls: []string{`get_weather {"city":"Paris"}`, `confirm_booking {"people":2,"terrace":true,"time":"20:00"}`}},
+				calls:     []string{`get_weather {"city":"Paris"}`, `confirm_booking {"people":2,"terrace":true,"time":"20:00"}`},
+				encrypted: []string{"call c2lnbmF0dXJlLTE=", "call c2lnbmF0dXJlLTI="}},
 			{name: "error mid-stream", fixtures: []string{"error_midstream.sse"}, text: "The answer is",
 				runError: "gemini: The model is overloaded. Please try again later. (UNAVAILABLE)"},
 		},
@@ -239,21 +248,31 @@ func checkModelRun(t *testing.T, c modelCase, servedEvents [][]byte, run *httpAg
 
 	// The messages the client built hold what the model streamed.
 	var text strings.Builder
-	var calls, results []string
+	var calls, results, encrypted []string
 	for _, raw := range run.Messages {
 		var msg struct {
-			Role      string `json:"role"`
-			Content   any    `json:"content"`
-			ToolCalls []struct {
+			Role           string `json:"role"`
+			Content        any    `json:"content"`
+			EncryptedValue string `json:"encryptedValue"`
+			ToolCalls      []struct {
 				ID       string `json:"id"`
 				Function struct {
 					Name      string `json:"name"`
 					Arguments string `json:"arguments"`
 				} `json:"function"`
+				EncryptedValue string `json:"encryptedValue"`
 			} `json:"toolCalls"`
 		}
 		if err := json.Unmarshal(raw, &msg); err != nil {
 			t.Fatal(err)
+		}
+		if msg.EncryptedValue != "" {
+			encrypted = append(encrypted, msg.Role+" "+msg.EncryptedValue)
+		}
+		for _, tc := range msg.ToolCalls {
+			if tc.EncryptedValue != "" {
+				encrypted = append(encrypted, "call "+tc.EncryptedValue)
+			}
 		}
 		switch msg.Role {
 		case "assistant":
@@ -276,6 +295,33 @@ func checkModelRun(t *testing.T, c modelCase, servedEvents [][]byte, run *httpAg
 	}
 	if d := cmp.Diff(c.results, results); d != "" {
 		t.Errorf("tool results (-want +got):\n%s", d)
+	}
+	if d := cmp.Diff(c.encrypted, encrypted); d != "" {
+		t.Errorf("encrypted values kept (-want +got):\n%s", d)
+	}
+	// The client's messages are the next run's: the signatures it kept
+	// reach the model's request there. Each message is mapped alone, with
+	// an assistant message after it for a signed reasoning message to go
+	// with, so that each signature is counted once, by what carried it.
+	var back []string
+	for _, raw := range run.Messages {
+		m, err := agui.UnmarshalMessage(raw)
+		if err != nil {
+			t.Fatalf("the client's message %s: %v", raw, err)
+		}
+		in := agui.RunAgentInput{Messages: []agui.Message{m, &agui.AssistantMessage{}}}
+		for _, msg := range agui.ModelRequest(&in).Messages {
+			for _, r := range msg.Reasoning {
+				kind := "reasoning"
+				if _, ok := m.(*agui.AssistantMessage); ok {
+					kind = "call"
+				}
+				back = append(back, kind+" "+r.Signature)
+			}
+		}
+	}
+	if d := cmp.Diff(c.encrypted, back); d != "" {
+		t.Errorf("signatures in the next run's request (-want +got):\n%s", d)
 	}
 	switch {
 	case c.runError == "" && run.RunError != nil:

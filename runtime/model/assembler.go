@@ -72,7 +72,7 @@ func (a *Assembler) StartText(id string) error {
 	if a.textOpen {
 		return nil
 	}
-	if err := a.EndReasoning(""); err != nil {
+	if err := a.EndReasoning("", ""); err != nil {
 		return err
 	}
 	a.textOpen = true
@@ -144,23 +144,38 @@ func (a *Assembler) Reasoning(delta string) error {
 }
 
 // EndReasoning closes the open reasoning item, if any, with the signature
-// its provider gave it ("" for none), kept in the turn's message to be
-// sent back.
-func (a *Assembler) EndReasoning(signature string) error {
+// its provider gave it ("" for none) and the signature's type: kept in the
+// turn's message, and streamed as the item's encrypted value so that the
+// front end can send it back.
+func (a *Assembler) EndReasoning(signature, signatureType string) error {
 	if !a.rsnOpen {
 		return nil
 	}
 	a.rsnOpen = false
 	r := &a.reasoning[a.rsnIndex]
-	r.Text, r.Signature = a.rsn.String(), signature
+	r.Text, r.Signature, r.Type = a.rsn.String(), signature, signatureType
 	a.rsn.Reset()
-	return a.sink.EndReasoning()
+	if err := a.sink.EndReasoning(); err != nil {
+		return err
+	}
+	if signature == "" {
+		return nil
+	}
+	return a.sink.EncryptedValue(EncryptedValue{EntityID: r.ID, Type: signatureType, Value: signature})
 }
 
 // KeepReasoning keeps r in the turn's message without streaming it: what
-// the provider needs back but AG-UI cannot show (Anthropic's redacted
-// thinking, Gemini's thought signature on a call).
+// the provider needs back within the run but the front end has nothing to
+// hold it on (Anthropic's redacted thinking).
 func (a *Assembler) KeepReasoning(r Reasoning) { a.reasoning = append(a.reasoning, r) }
+
+// SignToolCall keeps the signature a provider gave a call that has
+// started (Gemini's thought signature) in the turn's reasoning, under the
+// call's id, and streams it as the call's encrypted value.
+func (a *Assembler) SignToolCall(callID, signatureType, signature string) error {
+	a.reasoning = append(a.reasoning, Reasoning{ID: callID, Signature: signature, Type: signatureType})
+	return a.sink.EncryptedValue(EncryptedValue{ToolCall: true, EntityID: callID, Type: signatureType, Value: signature})
+}
 
 // StartToolCall opens a call under the model's id, closing an open text or
 // reasoning item; several calls may be open at once.
@@ -168,7 +183,7 @@ func (a *Assembler) StartToolCall(id, name string) error {
 	if err := a.EndText(); err != nil {
 		return err
 	}
-	if err := a.EndReasoning(""); err != nil {
+	if err := a.EndReasoning("", ""); err != nil {
 		return err
 	}
 	a.calls = append(a.calls, assembledCall{call: ToolCall{ID: id, Name: name}})
@@ -238,7 +253,7 @@ func (a *Assembler) Incomplete(missing string) error {
 // assistant message (its text, its reasoning, its tool calls), its id,
 // and stop, the provider's own reason providerStop mapped by the adapter.
 func (a *Assembler) Finish(stop StopReason, providerStop string) (Turn, error) {
-	if err := a.EndReasoning(""); err != nil {
+	if err := a.EndReasoning("", ""); err != nil {
 		return Turn{}, err
 	}
 	if err := a.EndText(); err != nil {

@@ -12,7 +12,8 @@ import (
 )
 
 // The assembler keeps the sink's order (opening an item closes the other
-// kind), gives later items ids of their own, and assembles the message:
+// kind), gives later items ids of their own, streams signatures as
+// encrypted values once their item is there, and assembles the message:
 // one text part, the reasoning with its signatures and what was kept
 // unstreamed, the calls with their arguments ("{}" for none).
 func TestAssemblerTurn(t *testing.T) {
@@ -30,9 +31,10 @@ func TestAssemblerTurn(t *testing.T) {
 		func() error { return a.StartToolCall("c2", "g") },
 		func() error { return a.ToolCallArgs("c1", `1}`) },
 		func() error { return a.EndToolCall("c1") },
-		func() error { a.KeepReasoning(model.Reasoning{ID: "c2", Signature: "sig-c2"}); return nil },
+		func() error { return a.SignToolCall("c2", "p.call", "sig-c2") },
+		func() error { a.KeepReasoning(model.Reasoning{Signature: "redacted", Type: "p.redacted"}); return nil },
 		func() error { return a.Reasoning("again") },
-		func() error { return a.EndReasoning("sig-2") },
+		func() error { return a.EndReasoning("sig-2", "p.thinking") },
 		func() error { return a.Text("!") },
 		func() error { a.SetUsage(model.Usage{Provider: "p", InputTokens: 1}); return nil },
 		func() error { a.SetUsage(model.Usage{Provider: "p", InputTokens: 3, OutputTokens: 4}); return nil },
@@ -50,7 +52,8 @@ func TestAssemblerTurn(t *testing.T) {
 		"reasoning-start m-reasoning", `reasoning "think"`, `reasoning "ing"`, "reasoning-end",
 		"text-start m", `text "Hel"`, `text "lo"`, "text-end",
 		"call-start m c1 f", `call-args c1 "{\"x\":"`, "call-start m c2 g", `call-args c1 "1}"`, "call-end c1",
-		"reasoning-start m-reasoning-1", `reasoning "again"`, "reasoning-end",
+		`encrypted call c2 p.call "sig-c2"`,
+		"reasoning-start m-reasoning-1", `reasoning "again"`, "reasoning-end", `encrypted reasoning m-reasoning-1 p.thinking "sig-2"`,
 		"text-start m-text-1", `text "!"`, "text-end",
 		`call-args c2 "{}"`, "call-end c2",
 		"usage p  in=3 out=4 reasoning=0 cached=0",
@@ -62,8 +65,8 @@ func TestAssemblerTurn(t *testing.T) {
 		Message: model.Message{Role: model.RoleAssistant,
 			Content:   []model.Part{{Kind: model.PartText, Text: "Hello!"}},
 			ToolCalls: []model.ToolCall{{ID: "c1", Name: "f", Arguments: `{"x":1}`}, {ID: "c2", Name: "g", Arguments: "{}"}},
-			Reasoning: []model.Reasoning{{ID: "m-reasoning", Text: "thinking"}, {ID: "c2", Signature: "sig-c2"},
-				{ID: "m-reasoning-1", Text: "again", Signature: "sig-2"}}},
+			Reasoning: []model.Reasoning{{ID: "m-reasoning", Text: "thinking"}, {ID: "c2", Signature: "sig-c2", Type: "p.call"},
+				{Signature: "redacted", Type: "p.redacted"}, {ID: "m-reasoning-1", Text: "again", Signature: "sig-2", Type: "p.thinking"}}},
 		MessageID: "m", Stop: model.StopToolCalls, ProviderStop: "tool_use",
 		Usage: model.Usage{Provider: "p", InputTokens: 3, OutputTokens: 4},
 	}

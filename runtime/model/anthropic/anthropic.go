@@ -7,8 +7,8 @@
 // consecutive messages of one role merged into one as the API requires; an
 // assistant's tool calls are tool_use blocks after its text, its reasoning
 // thinking blocks before it (sent back with their signatures, as the API
-// requires within a tool loop; reasoning without a signature, from another
-// provider, is left out); tool results are tool_result blocks of a user
+// requires within a tool loop; reasoning without an Anthropic signature,
+// from another provider, is left out); tool results are tool_result blocks of a user
 // message; tools carry their JSON Schema as input_schema; max_tokens, which
 // the API requires, is WithMaxTokens' (DefaultMaxTokens unless set).
 //
@@ -19,10 +19,12 @@
 //     with "-text-" and the block's index appended;
 //   - a thinking block is reasoning, under the message id with
 //     "-reasoning-" and the block's index appended; its signature
-//     (signature_delta) is kept in the turn's Reasoning, not streamed;
+//     (signature_delta) is kept in the turn's Reasoning and streamed as
+//     the item's encrypted value (type "anthropic.thinking"), so that a
+//     front end sends it back with the reasoning in the next run;
 //   - a redacted_thinking block (encrypted) is not streamed; it is kept in
-//     the turn's Reasoning as one with no Text and its data as Signature,
-//     and sent back as a redacted_thinking block;
+//     the turn's Reasoning (type "anthropic.redacted_thinking", its data
+//     as Signature) and sent back within the run's tool loop only;
 //   - a tool_use block starts a call under its id and name, its input
 //     streams as input_json_delta fragments, and content_block_stop ends
 //     it; a call with no input streams "{}";
@@ -197,12 +199,14 @@ func contentBlocks(msg *model.Message) ([]sdk.ContentBlockParamUnion, error) {
 		for _, r := range msg.Reasoning {
 			switch {
 			case r.Signature == "":
-				// another provider's reasoning: the API would refuse it
-			case r.Text == "":
+				// unsigned, from another provider: the API would refuse it
+			case r.Type == redactedThinkingType:
 				blocks = append(blocks, sdk.NewRedactedThinkingBlock(r.Signature))
-			default:
+			case r.Type == thinkingType, r.Type == "" && r.Text != "":
+				// A signed reasoning message the front end sent back
+				// comes without its type.
 				blocks = append(blocks, sdk.NewThinkingBlock(r.Signature, r.Text))
-			}
+			} // another provider's signature (Gemini's, on a call): refused too
 		}
 		if text := msg.TextOf(); text != "" {
 			blocks = append(blocks, sdk.NewTextBlock(text))
@@ -308,6 +312,13 @@ func (m *Model) providerError(err error) error {
 	}
 	return fmt.Errorf("%s: the stream broke off: %w", m.provider, err)
 }
+
+// The types of the signatures the adapter keeps (model.Reasoning.Type):
+// a thinking block's signature, and a redacted_thinking block's data.
+const (
+	thinkingType         = "anthropic.thinking"
+	redactedThinkingType = "anthropic.redacted_thinking"
+)
 
 // turn is one message as it streams: the shared assembler, and the
 // content blocks by their index.
@@ -458,7 +469,7 @@ func (t *turn) start(ev *sdk.MessageStreamEventUnion) error {
 			return t.Reasoning(cb.Thinking)
 		}
 	case "redacted_thinking":
-		t.KeepReasoning(model.Reasoning{Signature: cb.Data})
+		t.KeepReasoning(model.Reasoning{Signature: cb.Data, Type: redactedThinkingType})
 	case "tool_use":
 		b.id = cb.ID
 		if b.id == "" {
@@ -480,7 +491,7 @@ func (t *turn) stopBlock(index int64) error {
 	b.ended = true
 	switch b.kind {
 	case "thinking":
-		return t.EndReasoning(b.sig.String())
+		return t.EndReasoning(b.sig.String(), thinkingType)
 	case "tool_use":
 		return t.EndToolCall(b.id) // "{}" for a call with no input
 	}

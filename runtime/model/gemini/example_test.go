@@ -52,7 +52,9 @@ func newHandler(client *genai.Client, name string) (http.Handler, error) {
 // streams; for Google's API itself the client is genai.NewClient(ctx, nil)
 // (GEMINI_API_KEY, or Vertex AI from GOOGLE_GENAI_USE_VERTEXAI and its
 // project settings). The Gemini API gives function calls no ids, so the
-// adapter makes them up.
+// adapter makes them up. A call's thought signature goes to the page as
+// REASONING_ENCRYPTED_VALUE; the page sends it back on the call in the
+// next run, and the model gets it there, as Gemini 3 requires.
 func Example() {
 	upstream := geminitest.Start(recorded("example_weather.sse"), recorded("example_booking.sse"), recorded("example_answer.sse"))
 	defer upstream.Close()
@@ -89,6 +91,7 @@ func Example() {
 	// TOOL_CALL_START get_weather
 	// TOOL_CALL_ARGS {"city":"Paris"}
 	// TOOL_CALL_END
+	// REASONING_ENCRYPTED_VALUE tool-call
 	// TOOL_CALL_RESULT 18°C and sunny in Paris
 	// TEXT_MESSAGE_START Ex2BkngPaHk2MkPqZ2R2Qw
 	// TEXT_MESSAGE_CONTENT Sunny, so
@@ -97,6 +100,7 @@ func Example() {
 	// TOOL_CALL_START confirm_booking
 	// TOOL_CALL_ARGS {"people":2,"terrace":true,"time":"20:00"}
 	// TOOL_CALL_END
+	// REASONING_ENCRYPTED_VALUE tool-call
 	// RUN_FINISHED tokens in=235 out=62
 	// RUN_STARTED
 	// TEXT_MESSAGE_START Ex3AnswPaHk2MkPqZ2R2Qw
@@ -123,6 +127,8 @@ func run(page *agui.Client, runID string, tool agui.Tool, messages []agui.Messag
 			fmt.Println(ev.Type(), ev.ToolCallName)
 		case *agui.ToolCallArgsEvent:
 			fmt.Println(ev.Type(), ev.Delta)
+		case *agui.ReasoningEncryptedValueEvent:
+			fmt.Println(ev.Type(), ev.Subtype)
 		case *agui.ToolCallResultEvent:
 			fmt.Println(ev.Type(), ev.Content.Text)
 		case *agui.TextMessageStartEvent:

@@ -20,8 +20,11 @@
 //   - a function call arrives whole: it is started, its arguments sent as
 //     one JSON delta and ended at once, under its id (made up when the
 //     Gemini API gives none); the thought signature on its part is kept in
-//     the turn's Reasoning (ID: the call's id, Signature: base64) and sent
-//     back on that call's part, as Gemini 3 requires within a tool loop;
+//     the turn's Reasoning (ID: the call's id, Signature: base64, Type
+//     "gemini.thought_signature") and streamed as the call's encrypted
+//     value, and sent back on that call's part, as Gemini 3 requires, in
+//     the run's tool loop and, when the front end returns it, in the next
+//     run;
 //   - usageMetadata (cumulative; the last one counts) is reported once at
 //     the end, thoughts tokens added into the output tokens as AG-UI counts
 //     them;
@@ -128,7 +131,9 @@ func (m *Model) Request(req *model.Request) ([]*genai.Content, *genai.GenerateCo
 				names[c.ID] = c.Name
 				part := &genai.Part{FunctionCall: &genai.FunctionCall{ID: c.ID, Name: c.Name, Args: args}}
 				for _, r := range msg.Reasoning {
-					if r.ID == c.ID && r.Signature != "" {
+					// A call the front end sent back has its signature
+					// without a type.
+					if r.ID == c.ID && r.Signature != "" && (r.Type == thoughtSignatureType || r.Type == "") {
 						part.ThoughtSignature, _ = base64.StdEncoding.DecodeString(r.Signature)
 					}
 				}
@@ -239,6 +244,10 @@ func (m *Model) providerError(err error, inStream bool) error {
 	return fmt.Errorf("%s: the stream broke off: %w", m.provider, err)
 }
 
+// thoughtSignatureType is the type of a function call's thought signature
+// (model.Reasoning.Type), kept base64 as Signature.
+const thoughtSignatureType = "gemini.thought_signature"
+
 // turn is one response as it streams: the shared assembler, and what
 // Gemini's chunks say of the whole.
 type turn struct {
@@ -307,9 +316,6 @@ func (t *turn) part(p *genai.Part) error {
 			}
 			args = string(b)
 		}
-		if len(p.ThoughtSignature) > 0 {
-			t.KeepReasoning(model.Reasoning{ID: id, Signature: base64.StdEncoding.EncodeToString(p.ThoughtSignature)})
-		}
 		// A call arrives whole: started, given its arguments and ended.
 		if err := t.StartToolCall(id, fc.Name); err != nil {
 			return err
@@ -317,7 +323,13 @@ func (t *turn) part(p *genai.Part) error {
 		if err := t.ToolCallArgs(id, args); err != nil {
 			return err
 		}
-		return t.EndToolCall(id)
+		if err := t.EndToolCall(id); err != nil {
+			return err
+		}
+		if len(p.ThoughtSignature) == 0 {
+			return nil
+		}
+		return t.SignToolCall(id, thoughtSignatureType, base64.StdEncoding.EncodeToString(p.ThoughtSignature))
 	case p.Text == "":
 		return nil
 	case p.Thought:
