@@ -16,9 +16,10 @@ import (
 // the order or to the assembled message is made once.
 //
 // The zero value is not ready: call Reset first. An Assembler is one
-// turn's and not safe for concurrent use. It is meant to be a field of the
-// adapter's own turn state, so that a turn costs no allocation of its own
-// and a fragment no more than the sink's call and the append to the text.
+// turn's and not safe for concurrent use. It is meant to be embedded in
+// the adapter's own turn state, and a fragment costs the sink's call and
+// the append to the turn's text, nothing more (BenchmarkChunk in each
+// adapter: 0 allocations a fragment).
 type Assembler struct {
 	sink     Sink
 	provider string
