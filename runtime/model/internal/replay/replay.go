@@ -1,6 +1,7 @@
 // Package replay is the replay server the adapters' test packages
-// (openaitest, anthropictest) share: an httptest server that answers each
-// POST to one path with the next recorded reply and keeps what it was sent.
+// (openaitest, anthropictest, geminitest) share: an httptest server that
+// answers each POST to one path with the next recorded reply and keeps
+// what it was sent.
 // Each test package adds its provider's path, error body and SDK client.
 package replay
 
