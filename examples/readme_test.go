@@ -12,8 +12,8 @@ import (
 // TestDocsGoBlocksAreExampleCode: every Go block of the README and of docs/ is a
 // run of lines of code that compiles and runs in CI: an Example function
 // of a generated package (templates/examples, written into every output as
-// example_gen_test.go, run by go test there) or the downstream example's
-// go:generate line. Indentation aside, the lines must be the same, in
+// example_gen_test.go, run by go test there), a model adapter's Example or
+// the downstream example's go:generate line. Indentation aside, the lines must be the same, in
 // order, so the docs cannot drift from the code.
 func TestDocsGoBlocksAreExampleCode(t *testing.T) {
 	docs, err := filepath.Glob("../docs/*.md")
@@ -37,6 +37,13 @@ func TestDocsGoBlocksAreExampleCode(t *testing.T) {
 		t.Fatal(err)
 	}
 	sources = append(sources, string(gen))
+	for _, p := range adapterExamples {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sources = append(sources, string(b))
+	}
 	count := 0
 	for _, doc := range append([]string{"../README.md"}, docs...) {
 		text, err := os.ReadFile(doc)
@@ -55,6 +62,37 @@ func TestDocsGoBlocksAreExampleCode(t *testing.T) {
 	}
 	if count < 10 {
 		t.Fatalf("the README and docs/ have %d Go blocks; the pattern no longer finds them", count)
+	}
+}
+
+// adapterExamples are the model adapters' Example programs, each shown
+// whole in docs/agui.md.
+var adapterExamples = []string{
+	"../runtime/model/openai/example_test.go",
+	"../runtime/model/anthropic/example_test.go",
+	"../runtime/model/gemini/example_test.go",
+}
+
+// TestDocsShowTheAdapterExamples: docs/agui.md's guide to an agent on a
+// model ends with each adapter's Example program, whole and as it is, so
+// a reader can copy a program that go test runs.
+func TestDocsShowTheAdapterExamples(t *testing.T) {
+	doc, err := os.ReadFile("../docs/agui.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := map[string]bool{}
+	for _, b := range goBlock.FindAllSubmatch(doc, -1) {
+		blocks[string(b[1])] = true
+	}
+	for _, p := range adapterExamples {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !blocks[string(src)] {
+			t.Errorf("docs/agui.md has no Go block equal to %s; copy the file into the guide's adapter section", strings.TrimPrefix(p, "../"))
+		}
 	}
 }
 

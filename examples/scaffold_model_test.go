@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/chromedp"
+
 	"github.com/agui-gen/agui-gen/gen/a2a"
 	"github.com/agui-gen/agui-gen/gen/agui"
 	"github.com/agui-gen/agui-gen/internal/longtest"
@@ -25,7 +27,8 @@ import (
 // key), then runs it against a local replay of OpenAI's Chat Completions:
 // without OPENAI_API_KEY it stops naming the variable; with it, and
 // OPENAI_BASE_URL at the replay server, an AG-UI run streams the replayed
-// answer, and so does an A2A message through the bridge.
+// answer, and so does an A2A message through the bridge, and the chat page
+// in Chromium shows the model's reasoning and answer.
 func TestScaffoldModel(t *testing.T) {
 	longtest.Skip(t, "the --model scaffold builds, vets, tests and serves a new module")
 	t.Parallel()
@@ -66,7 +69,8 @@ func TestScaffoldModel(t *testing.T) {
 	}
 
 	text := openaitest.Fixture(t, "../runtime/model/openai/testdata/text.sse")
-	replay := openaitest.NewServer(t, text, text)
+	reasoning := openaitest.Fixture(t, "../runtime/model/openai/testdata/reasoning.sse")
+	replay := openaitest.NewServer(t, text, text, reasoning)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	cmd = exec.CommandContext(ctx, bin, "--addr", "127.0.0.1:0", "--db", filepath.Join(dir, "server.db"))
@@ -145,15 +149,60 @@ func TestScaffoldModel(t *testing.T) {
 		t.Errorf("over A2A: %v %q\n%s", state, answer.String(), logs.String())
 	}
 
+	t.Run("chat page in Chromium", func(t *testing.T) {
+		reasoning, answer := askOnChatPage(t, url, "Which is larger, 9.11 or 9.8?")
+		if !strings.Contains(reasoning, "compare the tenths") || answer != "9.8 is larger." {
+			t.Errorf("the page shows the reasoning %q and the answer %q\n%s", reasoning, answer, logs.String())
+		}
+	})
+
+	// One request a run: the AG-UI run's, the A2A message's and the page's
+	// (unless Chromium is missing).
 	reqs := replay.Requests()
-	if len(reqs) != 2 {
-		t.Fatalf("the replay server got %d requests, want 2", len(reqs))
+	asked := []string{`"Hi"`, `"Hi"`, `"Which is larger, 9.11 or 9.8?"`}
+	if len(reqs) < 2 || len(reqs) > len(asked) {
+		t.Fatalf("the replay server got %d requests, want one a run", len(reqs))
 	}
-	for _, r := range reqs {
-		if !bytes.Contains(r, []byte(`"model":"test-model"`)) || !bytes.Contains(r, []byte(`"Hi"`)) {
+	for i, r := range reqs {
+		if !bytes.Contains(r, []byte(`"model":"test-model"`)) || !bytes.Contains(r, []byte(asked[i])) {
 			t.Errorf("the model was asked: %s", r)
 		}
 	}
+}
+
+// askOnChatPage opens the chat page at base in headless Chromium, sends
+// question, and returns the reasoning and the answer shown once the run is
+// done. Without Chromium it skips, and fails under CI.
+func askOnChatPage(t *testing.T, base, question string) (reasoning, answer string) {
+	browser := chromiumPath()
+	if browser == "" {
+		msg := "no chromium on PATH (Debian: apt-get install chromium)"
+		if os.Getenv("CI") != "" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(browser), chromedp.NoSandbox,
+		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-quic", true))
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancelAlloc()
+	ctx, cancel := chromedp.NewContext(allocCtx, chromedp.WithLogf(t.Logf))
+	defer cancel()
+	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
+	defer cancelTimeout()
+	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.ID("input")),
+		chromedp.SendKeys(chromedp.ID("input"), question), chromedp.Click(chromedp.ID("send"))); err != nil {
+		t.Fatalf("asking on the page: %v", err)
+	}
+	done := `(() => { const s = document.querySelector("#status").textContent; return s === "Done." || s.startsWith("The run failed") })()`
+	browserGet(t, ctx, chromedp.Poll[bool](done, chromedp.WithPollingTimeout(30*time.Second)))
+	if status := browserGet(t, ctx, chromedp.TextContent(chromedp.ID("status"))); status != "Done." {
+		t.Fatalf("the page's status: %q", status)
+	}
+	reasoning = browserGet(t, ctx, chromedp.Evaluate[string](`document.querySelector("#messages li.reasoning")?.textContent ?? ""`))
+	answer = browserGet(t, ctx, chromedp.Evaluate[string](`document.querySelector("#messages li.assistant p")?.textContent ?? ""`))
+	saveArtifact(t, "chat-page-model.png", browserGet(t, ctx, chromedp.FullScreenshot(100)))
+	return reasoning, answer
 }
 
 // safeLog keeps a server's log lines, for failure messages.

@@ -59,6 +59,7 @@ func (nopSink) StartToolCall(string, string, string) error { return nil }
 func (nopSink) ToolCallArgs(string, string) error          { return nil }
 func (nopSink) EndToolCall(string) error                   { return nil }
 func (nopSink) ToolResult(string, string) error            { return nil }
+func (nopSink) EncryptedValue(model.EncryptedValue) error  { return nil }
 func (nopSink) Usage(model.Usage) error                    { return nil }
 
 func calls(cs ...model.ToolCall) model.Turn {

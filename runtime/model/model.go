@@ -22,6 +22,12 @@
 //     tool calls with their complete arguments, the stop reason and usage):
 //     the loop needs it to run tools and to send the conversation back, and
 //     only the adapter knows how its provider fragments a tool call.
+//   - The bookkeeping of a turn is the Assembler's, shared by the
+//     adapters: which text or reasoning item is open, closing it when
+//     another item opens, ids for later items, the incomplete-stream
+//     error and the assistant message of the Turn. An adapter keeps only
+//     its stream format's own state (OpenAI's calls by index, Anthropic's
+//     content blocks).
 //   - Errors are values of *Error when the provider answered with one
 //     (before or during the stream), so the protocol side can report the
 //     provider's reason and code; a cancelled context is returned as the
@@ -136,13 +142,37 @@ type ToolCall struct {
 	Arguments string
 }
 
-// Reasoning is one block of the model's reasoning. Signature is what a
-// provider signs it with (Anthropic's thinking blocks), to be sent back
+// Reasoning is one block of the model's reasoning. Signature is an opaque
+// value the provider gave with it (Anthropic signs its thinking blocks;
+// Gemini signs a function call, whose id is then the ID), to be sent back
 // unchanged.
 type Reasoning struct {
 	ID        string
 	Text      string
 	Signature string
+	// Type is what Signature is, as the adapter that made it names it
+	// ("anthropic.thinking", "gemini.thought_signature", …): an adapter
+	// sends back its own, and a value of no type (one a front end sent
+	// back without it) where its place fits the adapter's kind: a signed
+	// reasoning block with text for Anthropic, a call's signature for
+	// Gemini.
+	Type string
+}
+
+// EncryptedValue is an opaque value a provider needs back unchanged in a
+// later request, on the reasoning item or the tool call it came with. The
+// protocol side carries it to the front end (AG-UI's
+// REASONING_ENCRYPTED_VALUE), which sends it back on that message or call
+// in the next run, so that it survives a front-end tool's round trip.
+type EncryptedValue struct {
+	// ToolCall says that EntityID is a tool call's id; otherwise it is a
+	// reasoning item's.
+	ToolCall bool
+	EntityID string
+	// Type is Reasoning.Type: what the value is, for the adapter to restore
+	// it.
+	Type  string
+	Value string
 }
 
 // Tool is a tool offered to the model.
@@ -186,6 +216,8 @@ type Sink interface {
 	ToolCallArgs(callID, delta string) error
 	EndToolCall(callID string) error
 	ToolResult(callID, content string) error
+	// EncryptedValue comes after the item it belongs to has ended.
+	EncryptedValue(EncryptedValue) error
 	Usage(Usage) error
 }
 

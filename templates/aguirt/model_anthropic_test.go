@@ -44,6 +44,7 @@ REASONING_MESSAGE_START msg_01Parallel2Calls-reasoning-0
 REASONING_MESSAGE_CONTENT Two cities: two calls.
 REASONING_MESSAGE_END
 REASONING_END
+REASONING_ENCRYPTED_VALUE message msg_01Parallel2Calls-reasoning-0 ErUBCkYIBxgCIkB0c2ln
 TOOL_CALL_START toolu_01Paris get_weather parent=msg_01Parallel2Calls
 TOOL_CALL_ARGS toolu_01Paris {"city": 
 TOOL_CALL_ARGS toolu_01Paris "Paris"}

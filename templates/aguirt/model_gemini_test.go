@@ -48,6 +48,7 @@ REASONING_END
 TOOL_CALL_START ` + c0 + ` get_weather parent=` + id + `
 TOOL_CALL_ARGS ` + c0 + ` {"city":"Paris"}
 TOOL_CALL_END ` + c0 + `
+REASONING_ENCRYPTED_VALUE tool-call ` + c0 + ` c2lnbmF0dXJl
 TOOL_CALL_START ` + c1 + ` get_weather parent=` + id + `
 TOOL_CALL_ARGS ` + c1 + ` {"city":"Tokyo"}
 TOOL_CALL_END ` + c1 + `

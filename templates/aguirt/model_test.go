@@ -74,6 +74,12 @@ func summary(ev agui.Event) string {
 		return "TOOL_CALL_END " + e.ToolCallID
 	case *agui.ToolCallResultEvent:
 		return "TOOL_CALL_RESULT " + e.ToolCallID + " " + e.Content.Text
+	case *agui.ReasoningEncryptedValueEvent:
+		typ := ""
+		if e.EncryptedValueType != nil {
+			typ = " type=" + *e.EncryptedValueType
+		}
+		return "REASONING_ENCRYPTED_VALUE " + string(e.Subtype) + " " + e.EntityID + " " + e.EncryptedValue + typ
 	case *agui.RunFinishedEvent:
 		return "RUN_FINISHED" + usageSummary(e.Usage)
 	case *agui.RunErrorEvent:

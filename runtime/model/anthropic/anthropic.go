@@ -7,8 +7,8 @@
 // consecutive messages of one role merged into one as the API requires; an
 // assistant's tool calls are tool_use blocks after its text, its reasoning
 // thinking blocks before it (sent back with their signatures, as the API
-// requires within a tool loop; reasoning without a signature, from another
-// provider, is left out); tool results are tool_result blocks of a user
+// requires within a tool loop; reasoning without an Anthropic signature,
+// from another provider, is left out); tool results are tool_result blocks of a user
 // message; tools carry their JSON Schema as input_schema; max_tokens, which
 // the API requires, is WithMaxTokens' (DefaultMaxTokens unless set).
 //
@@ -19,10 +19,12 @@
 //     with "-text-" and the block's index appended;
 //   - a thinking block is reasoning, under the message id with
 //     "-reasoning-" and the block's index appended; its signature
-//     (signature_delta) is kept in the turn's Reasoning, not streamed;
+//     (signature_delta) is kept in the turn's Reasoning and streamed as
+//     the item's encrypted value (type "anthropic.thinking"), so that a
+//     front end sends it back with the reasoning in the next run;
 //   - a redacted_thinking block (encrypted) is not streamed; it is kept in
-//     the turn's Reasoning as one with no Text and its data as Signature,
-//     and sent back as a redacted_thinking block;
+//     the turn's Reasoning (type "anthropic.redacted_thinking", its data
+//     as Signature) and sent back within the run's tool loop only;
 //   - a tool_use block starts a call under its id and name, its input
 //     streams as input_json_delta fragments, and content_block_stop ends
 //     it; a call with no input streams "{}";
@@ -197,12 +199,14 @@ func contentBlocks(msg *model.Message) ([]sdk.ContentBlockParamUnion, error) {
 		for _, r := range msg.Reasoning {
 			switch {
 			case r.Signature == "":
-				// another provider's reasoning: the API would refuse it
-			case r.Text == "":
+				// unsigned, from another provider: the API would refuse it
+			case r.Type == redactedThinkingType:
 				blocks = append(blocks, sdk.NewRedactedThinkingBlock(r.Signature))
-			default:
+			case r.Type == thinkingType, r.Type == "" && r.Text != "":
+				// A signed reasoning message the front end sent back
+				// comes without its type.
 				blocks = append(blocks, sdk.NewThinkingBlock(r.Signature, r.Text))
-			}
+			} // another provider's signature (Gemini's, on a call): refused too
 		}
 		if text := msg.TextOf(); text != "" {
 			blocks = append(blocks, sdk.NewTextBlock(text))
@@ -277,18 +281,16 @@ func (m *Model) Stream(ctx context.Context, req *model.Request, sink model.Sink)
 	defer cancel()
 	stream := m.client.Messages.NewStreaming(ctx, p, m.reqOpts...)
 	defer stream.Close()
-	t := turn{sink: sink, provider: m.provider}
+	var t turn
+	t.Reset(sink, m.provider)
 	for stream.Next() {
 		ev := stream.Current()
 		if err := t.event(&ev); err != nil {
-			return t.out, err
+			return model.Turn{}, err
 		}
 	}
 	if err := stream.Err(); err != nil {
-		if cerr := context.Cause(ctx); cerr != nil && ctx.Err() != nil {
-			return t.out, cerr
-		}
-		return t.out, m.providerError(err)
+		return model.Turn{}, model.StreamError(ctx, err, m.providerError)
 	}
 	return t.finish()
 }
@@ -311,33 +313,30 @@ func (m *Model) providerError(err error) error {
 	return fmt.Errorf("%s: the stream broke off: %w", m.provider, err)
 }
 
-// turn assembles one message as it streams.
+// The types of the signatures the adapter keeps (model.Reasoning.Type):
+// a thinking block's signature, and a redacted_thinking block's data.
+const (
+	thinkingType         = "anthropic.thinking"
+	redactedThinkingType = "anthropic.redacted_thinking"
+)
+
+// turn is one message as it streams: the shared assembler, and the
+// content blocks by their index.
 type turn struct {
-	sink      model.Sink
-	provider  string
-	out       model.Turn
-	id        string
-	model     string
-	text      strings.Builder
-	textOpen  bool
-	textItems int
-	blocks    []block // by content block index
-	reasoning []model.Reasoning
-	calls     []model.ToolCall
-	stop      string // the provider's stop_reason
-	stopped   bool   // message_stop came
-	usage     model.Usage
-	hasUsage  bool
+	model.Assembler
+	model   string
+	blocks  []block // by content block index
+	texts   int     // text items opened
+	stop    string  // the provider's stop_reason
+	stopped bool    // message_stop came
+	usage   model.Usage
 }
 
 // block is one content block of the message, by its index.
 type block struct {
 	kind    string // "text", "thinking", "tool_use", or another the adapter does not stream
-	id      string // a tool_use's id, a thinking block's reasoning id
-	rsn     int    // a thinking block's index in reasoning
-	text    strings.Builder
+	id      string // a tool_use's id
 	sig     strings.Builder
-	args    strings.Builder
 	started bool
 	ended   bool
 }
@@ -346,7 +345,7 @@ func (t *turn) event(ev *sdk.MessageStreamEventUnion) error {
 	switch ev.Type {
 	case "content_block_delta":
 		b := t.block(ev.Index)
-		if b == nil {
+		if b == nil || b.ended {
 			return nil
 		}
 		d := &ev.Delta
@@ -355,22 +354,19 @@ func (t *turn) event(ev *sdk.MessageStreamEventUnion) error {
 			if b.kind != "text" || d.Text == "" {
 				return nil
 			}
-			t.text.WriteString(d.Text)
-			return t.sink.Text(d.Text)
+			return t.Text(d.Text)
 		case "thinking_delta":
 			if b.kind != "thinking" || d.Thinking == "" {
 				return nil
 			}
-			b.text.WriteString(d.Thinking)
-			return t.sink.Reasoning(d.Thinking)
+			return t.Reasoning(d.Thinking)
 		case "signature_delta":
 			b.sig.WriteString(d.Signature)
 		case "input_json_delta":
-			if b.kind != "tool_use" || d.PartialJSON == "" {
+			if b.kind != "tool_use" {
 				return nil
 			}
-			b.args.WriteString(d.PartialJSON)
-			return t.sink.ToolCallArgs(b.id, d.PartialJSON)
+			return t.ToolCallArgs(b.id, d.PartialJSON)
 		}
 		return nil
 	case "content_block_start":
@@ -379,9 +375,11 @@ func (t *turn) event(ev *sdk.MessageStreamEventUnion) error {
 		return t.stopBlock(ev.Index)
 	case "message_start":
 		msg := &ev.Message
-		t.id, t.model = msg.ID, string(msg.Model)
-		if t.id == "" {
-			t.id = madeUpID("msg")
+		t.model = string(msg.Model)
+		if msg.ID != "" {
+			t.SetMessageID(msg.ID)
+		} else {
+			t.SetMessageID(madeUpID("msg"))
 		}
 		u := &msg.Usage
 		t.setUsage(u.InputTokens, u.CacheReadInputTokens, u.CacheCreationInputTokens, u.OutputTokens,
@@ -417,9 +415,9 @@ func (t *turn) event(ev *sdk.MessageStreamEventUnion) error {
 }
 
 func (t *turn) setUsage(in, read, write, out, thinking int64) {
-	t.usage = model.Usage{Provider: t.provider, Model: t.model, InputTokens: in + read + write,
+	t.usage = model.Usage{Provider: t.Provider(), Model: t.model, InputTokens: in + read + write,
 		OutputTokens: out, ReasoningTokens: thinking, CachedInputTokens: read, CacheWriteInputTokens: write}
-	t.hasUsage = true
+	t.SetUsage(t.usage)
 }
 
 func (t *turn) block(index int64) *block {
@@ -436,62 +434,51 @@ func (t *turn) start(ev *sdk.MessageStreamEventUnion) error {
 	for int64(len(t.blocks)) <= ev.Index {
 		t.blocks = append(t.blocks, block{})
 	}
-	if t.id == "" { // no message_start: make up the message's id
-		t.id = madeUpID("msg")
+	if t.MessageID() == "" { // no message_start: make up the message's id
+		t.SetMessageID(madeUpID("msg"))
 	}
 	cb := &ev.ContentBlock
 	b := &t.blocks[ev.Index]
 	b.kind = cb.Type
 	switch cb.Type {
 	case "text":
-		if !t.textOpen {
-			// A text item after a thinking or tool_use block needs an id of
-			// its own: the message's was used by the first.
-			id := t.id
-			if t.textItems > 0 {
-				id = t.id + "-text-" + strconv.FormatInt(ev.Index, 10)
+		// Text blocks in a row (as citations split them) are one item. A
+		// text item after a thinking or tool_use block needs an id of its
+		// own: the message's was used by the first.
+		if !t.TextOpen() {
+			id := t.MessageID()
+			if t.texts > 0 {
+				id += "-text-" + strconv.FormatInt(ev.Index, 10)
 			}
-			if err := t.sink.StartText(id); err != nil {
+			t.texts++
+			if err := t.StartText(id); err != nil {
 				return err
 			}
-			t.textOpen = true
-			t.textItems++
 		}
+		b.started = true
 		if cb.Text != "" {
-			t.text.WriteString(cb.Text)
-			return t.sink.Text(cb.Text)
+			return t.Text(cb.Text)
 		}
 	case "thinking":
-		if err := t.endText(); err != nil {
-			return err
-		}
-		b.id = t.id + "-reasoning-" + strconv.FormatInt(ev.Index, 10)
-		b.rsn = len(t.reasoning)
-		t.reasoning = append(t.reasoning, model.Reasoning{ID: b.id})
-		b.sig.WriteString(cb.Signature)
-		if err := t.sink.StartReasoning(b.id); err != nil {
+		if err := t.StartReasoning(t.MessageID() + "-reasoning-" + strconv.FormatInt(ev.Index, 10)); err != nil {
 			return err
 		}
 		b.started = true
+		b.sig.WriteString(cb.Signature)
 		if cb.Thinking != "" {
-			b.text.WriteString(cb.Thinking)
-			return t.sink.Reasoning(cb.Thinking)
+			return t.Reasoning(cb.Thinking)
 		}
 	case "redacted_thinking":
-		t.reasoning = append(t.reasoning, model.Reasoning{Signature: cb.Data})
+		t.KeepReasoning(model.Reasoning{Signature: cb.Data, Type: redactedThinkingType})
 	case "tool_use":
-		if err := t.endText(); err != nil {
-			return err
-		}
 		b.id = cb.ID
 		if b.id == "" {
-			b.id = fmt.Sprintf("toolu_%s_%d", t.id, ev.Index)
+			b.id = fmt.Sprintf("toolu_%s_%d", t.MessageID(), ev.Index)
 		}
-		if err := t.sink.StartToolCall(t.id, b.id, cb.Name); err != nil {
+		if err := t.StartToolCall(b.id, cb.Name); err != nil {
 			return err
 		}
 		b.started = true
-		t.calls = append(t.calls, model.ToolCall{ID: b.id, Name: cb.Name})
 	}
 	return nil
 }
@@ -504,61 +491,24 @@ func (t *turn) stopBlock(index int64) error {
 	b.ended = true
 	switch b.kind {
 	case "thinking":
-		r := &t.reasoning[b.rsn]
-		r.Text, r.Signature = b.text.String(), b.sig.String()
-		return t.sink.EndReasoning()
+		return t.EndReasoning(b.sig.String(), thinkingType)
 	case "tool_use":
-		if b.args.Len() == 0 {
-			b.args.WriteString("{}")
-			if err := t.sink.ToolCallArgs(b.id, "{}"); err != nil {
-				return err
-			}
-		}
-		for i := range t.calls {
-			if t.calls[i].ID == b.id {
-				t.calls[i].Arguments = b.args.String()
-			}
-		}
-		return t.sink.EndToolCall(b.id)
+		return t.EndToolCall(b.id) // "{}" for a call with no input
 	}
 	return nil
-}
-
-func (t *turn) endText() error {
-	if !t.textOpen {
-		return nil
-	}
-	t.textOpen = false
-	return t.sink.EndText()
 }
 
 // finish closes what is open and returns the turn, once the stream ended.
 func (t *turn) finish() (model.Turn, error) {
 	if t.stop == "" || !t.stopped {
-		return t.out, &model.Error{Provider: t.provider, Code: "incomplete_stream",
-			Message: "the stream ended before the model finished its answer (no stop_reason and message_stop)"}
+		return model.Turn{}, t.Incomplete("no stop_reason and message_stop")
 	}
 	for i := range t.blocks {
 		if err := t.stopBlock(int64(i)); err != nil {
-			return t.out, err
+			return model.Turn{}, err
 		}
 	}
-	if err := t.endText(); err != nil {
-		return t.out, err
-	}
-	msg := model.Message{Role: model.RoleAssistant, Reasoning: t.reasoning, ToolCalls: t.calls}
-	if t.text.Len() > 0 {
-		msg.Content = []model.Part{{Kind: model.PartText, Text: t.text.String()}}
-	}
-	t.out.Message, t.out.MessageID, t.out.ProviderStop = msg, t.id, t.stop
-	t.out.Stop = stopReason(t.stop)
-	if t.hasUsage {
-		t.out.Usage = t.usage
-		if err := t.sink.Usage(t.usage); err != nil {
-			return t.out, err
-		}
-	}
-	return t.out, nil
+	return t.Finish(stopReason(t.stop), t.stop)
 }
 
 func stopReason(stop string) model.StopReason {

@@ -57,6 +57,7 @@ func TestThinking(t *testing.T) {
 		`reasoning "I need to find the GCD of 1071 and 462 using the Euclidean algorithm.\n\n"`,
 		`reasoning "1071 = 2 × 462 + 147"`,
 		"reasoning-end",
+		`encrypted reasoning ` + id + `-reasoning-0 anthropic.thinking "EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds"`,
 		"text-start " + id, `text "The greatest common divisor of 1071 and 462 is **21**."`, "text-end",
 		"usage anthropic claude-sonnet-4-5-20250929 in=50 out=120 reasoning=0 cached=0",
 	}
@@ -65,7 +66,7 @@ func TestThinking(t *testing.T) {
 	}
 	wantR := []model.Reasoning{{ID: id + "-reasoning-0",
 		Text:      "I need to find the GCD of 1071 and 462 using the Euclidean algorithm.\n\n1071 = 2 × 462 + 147",
-		Signature: "EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds"}}
+		Signature: "EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds", Type: "anthropic.thinking"}}
 	if d := cmp.Diff(wantR, turn.Message.Reasoning); d != "" {
 		t.Errorf("turn reasoning (-want +got):\n%s", d)
 	}
@@ -96,6 +97,7 @@ func TestSeveralToolUsesInOneTurn(t *testing.T) {
 	id, c0, c1 := "msg_01Parallel2Calls", "toolu_01Paris", "toolu_02Tokyo"
 	want := []string{
 		"reasoning-start " + id + "-reasoning-0", `reasoning "Two cities: two calls."`, "reasoning-end",
+		"encrypted reasoning " + id + `-reasoning-0 anthropic.thinking "ErUBCkYIBxgCIkB0c2ln"`,
 		"call-start " + id + " " + c0 + " get_weather",
 		"call-args " + c0 + ` "{\"city\": "`, "call-args " + c0 + ` "\"Paris\"}"`, "call-end " + c0,
 		"call-start " + id + " " + c1 + " get_weather",
@@ -159,8 +161,11 @@ func TestRequestMapping(t *testing.T) {
 				{Kind: model.PartImage, MIMEType: "image/png", Data: "iVBORw0KGgo="}}},
 			{Role: model.RoleUser, Content: []model.Part{{Kind: model.PartImage, URL: "https://example.com/sky.jpg"}}},
 			{Role: model.RoleAssistant, Content: []model.Part{{Kind: model.PartText, Text: "Checking."}},
-				Reasoning: []model.Reasoning{{ID: "r0", Text: "Two cities.", Signature: "sig=="},
-					{ID: "other", Text: "no signature: another provider's"}, {Signature: "redacted=="}},
+				Reasoning: []model.Reasoning{{ID: "r0", Text: "Two cities.", Signature: "sig==", Type: "anthropic.thinking"},
+					{ID: "other", Text: "no signature: another provider's"},
+					{ID: "call_1", Signature: "c2ln", Type: "gemini.thought_signature"},
+					{ID: "r1", Text: "And Tokyo.", Signature: "sig2=="}, // as a front end sends it back: no type
+					{Signature: "redacted==", Type: "anthropic.redacted_thinking"}},
 				ToolCalls: []model.ToolCall{{ID: "toolu_1", Name: "get_weather", Arguments: `{"city":"Paris"}`},
 					{ID: "toolu_2", Name: "get_weather", Arguments: `{"city":"Tokyo"}`}}},
 			{Role: model.RoleTool, ToolCallID: "toolu_1", Content: []model.Part{{Kind: model.PartText, Text: "18°C"}}},
@@ -186,6 +191,7 @@ func TestRequestMapping(t *testing.T) {
 				{"type": "image", "source": {"type": "url", "url": "https://example.com/sky.jpg"}}]},
 			{"role": "assistant", "content": [
 				{"type": "thinking", "thinking": "Two cities.", "signature": "sig=="},
+				{"type": "thinking", "thinking": "And Tokyo.", "signature": "sig2=="},
 				{"type": "redacted_thinking", "data": "redacted=="},
 				{"type": "text", "text": "Checking."},
 				{"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": {"city": "Paris"}},

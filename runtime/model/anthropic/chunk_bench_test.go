@@ -29,20 +29,24 @@ func BenchmarkChunk(b *testing.B) {
 				b.Fatal(err)
 			}
 			fresh := func() *turn {
-				t := &turn{sink: sinktest.Discard{}, provider: "anthropic", id: "msg_1"}
+				t := new(turn)
+				t.Reset(sinktest.Discard{}, "anthropic")
+				t.SetMessageID("msg_1")
 				if err := t.event(&start); err != nil {
 					b.Fatal(err)
 				}
 				return t
 			}
 			t := fresh()
+			n := 0
 			b.ReportAllocs()
 			for b.Loop() {
 				if err := t.event(&delta); err != nil {
 					b.Fatal(err)
 				}
-				if t.text.Len() > 1<<20 || t.blocks[0].text.Len() > 1<<20 || t.blocks[0].args.Len() > 1<<20 { // a long answer, then the next
+				if n++; n == 1<<18 { // a long answer (1 MiB of " tok"), then the next
 					t = fresh()
+					n = 0
 				}
 			}
 		})

@@ -20,8 +20,11 @@
 //   - a function call arrives whole: it is started, its arguments sent as
 //     one JSON delta and ended at once, under its id (made up when the
 //     Gemini API gives none); the thought signature on its part is kept in
-//     the turn's Reasoning (ID: the call's id, Signature: base64) and sent
-//     back on that call's part, as Gemini 3 requires within a tool loop;
+//     the turn's Reasoning (ID: the call's id, Signature: base64, Type
+//     "gemini.thought_signature") and streamed as the call's encrypted
+//     value, and sent back on that call's part, as Gemini 3 requires, in
+//     the run's tool loop and, when the front end returns it, in the next
+//     run;
 //   - usageMetadata (cumulative; the last one counts) is reported once at
 //     the end, thoughts tokens added into the output tokens as AG-UI counts
 //     them;
@@ -128,7 +131,9 @@ func (m *Model) Request(req *model.Request) ([]*genai.Content, *genai.GenerateCo
 				names[c.ID] = c.Name
 				part := &genai.Part{FunctionCall: &genai.FunctionCall{ID: c.ID, Name: c.Name, Args: args}}
 				for _, r := range msg.Reasoning {
-					if r.ID == c.ID && r.Signature != "" {
+					// A call the front end sent back has its signature
+					// without a type.
+					if r.ID == c.ID && r.Signature != "" && (r.Type == thoughtSignatureType || r.Type == "") {
 						part.ThoughtSignature, _ = base64.StdEncoding.DecodeString(r.Signature)
 					}
 				}
@@ -206,20 +211,18 @@ func (m *Model) Stream(ctx context.Context, req *model.Request, sink model.Sink)
 	// the range closes the body, and with it the connection.
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	t := turn{sink: sink, provider: m.provider}
+	var t turn
+	t.Reset(sink, m.provider)
 	for resp, err := range m.client.Models.GenerateContentStream(ctx, m.name, contents, config) {
 		if err != nil {
-			if cerr := context.Cause(ctx); cerr != nil && ctx.Err() != nil {
-				return t.out, cerr
-			}
-			return t.out, m.providerError(err, t.chunks > 0)
+			return model.Turn{}, model.StreamError(ctx, err, func(err error) error { return m.providerError(err, t.chunks > 0) })
 		}
 		if err := t.chunk(resp); err != nil {
-			return t.out, err
+			return model.Turn{}, err
 		}
 	}
 	if cerr := context.Cause(ctx); cerr != nil && ctx.Err() != nil {
-		return t.out, cerr
+		return model.Turn{}, cerr
 	}
 	return t.finish()
 }
@@ -241,42 +244,39 @@ func (m *Model) providerError(err error, inStream bool) error {
 	return fmt.Errorf("%s: the stream broke off: %w", m.provider, err)
 }
 
-// turn assembles one response as it streams.
+// thoughtSignatureType is the type of a function call's thought signature
+// (model.Reasoning.Type), kept base64 as Signature.
+const thoughtSignatureType = "gemini.thought_signature"
+
+// turn is one response as it streams: the shared assembler, and what
+// Gemini's chunks say of the whole.
 type turn struct {
-	sink      model.Sink
-	provider  string
-	out       model.Turn
-	chunks    int
-	id        string
-	text      strings.Builder
-	reasoning strings.Builder
-	textOpen  bool
-	rsnOpen   bool
-	calls     []model.ToolCall
-	sigs      []model.Reasoning
-	stop      string      // the provider's finishReason, or a prompt's blockReason
-	usage     model.Usage // the last chunk's (Gemini's counts are cumulative)
-	hasUsage  bool
+	model.Assembler
+	chunks   int
+	calls    int
+	stop     string // the provider's finishReason, or a prompt's blockReason
+	filtered bool   // the prompt was blocked
 }
 
 func (t *turn) chunk(r *genai.GenerateContentResponse) error {
 	t.chunks++
-	if t.id == "" {
-		t.id = r.ResponseID
-		if t.id == "" {
-			t.id = madeUpID("resp")
+	if t.MessageID() == "" {
+		id := r.ResponseID
+		if id == "" {
+			id = madeUpID("resp")
 		}
+		t.SetMessageID(id)
 	}
 	if u := r.UsageMetadata; u != nil {
-		t.hasUsage = true
-		t.usage = model.Usage{Provider: t.provider, Model: r.ModelVersion,
+		// Cumulative: the last chunk's counts.
+		t.SetUsage(model.Usage{Provider: t.Provider(), Model: r.ModelVersion,
 			InputTokens:       int64(u.PromptTokenCount) + int64(u.ToolUsePromptTokenCount),
 			OutputTokens:      int64(u.CandidatesTokenCount) + int64(u.ThoughtsTokenCount),
 			ReasoningTokens:   int64(u.ThoughtsTokenCount),
-			CachedInputTokens: int64(u.CachedContentTokenCount)}
+			CachedInputTokens: int64(u.CachedContentTokenCount)})
 	}
 	if f := r.PromptFeedback; f != nil && f.BlockReason != "" {
-		t.stop, t.out.Stop = string(f.BlockReason), model.StopFiltered
+		t.stop, t.filtered = string(f.BlockReason), true
 	}
 	for _, c := range r.Candidates {
 		if c == nil || c.Index != 0 {
@@ -302,111 +302,52 @@ func (t *turn) chunk(r *genai.GenerateContentResponse) error {
 func (t *turn) part(p *genai.Part) error {
 	switch {
 	case p.FunctionCall != nil:
-		if err := t.endText(); err != nil {
-			return err
-		}
-		if err := t.endReasoning(); err != nil {
-			return err
-		}
 		fc := p.FunctionCall
 		id := fc.ID
 		if id == "" {
-			id = fmt.Sprintf("call_%s_%d", t.id, len(t.calls))
+			id = fmt.Sprintf("call_%s_%d", t.MessageID(), t.calls)
 		}
+		t.calls++
 		args := "{}"
 		if len(fc.Args) > 0 {
 			b, err := json.Marshal(fc.Args)
 			if err != nil {
-				return fmt.Errorf("%s: the arguments of call %q: %w", t.provider, id, err)
+				return fmt.Errorf("%s: the arguments of call %q: %w", t.Provider(), id, err)
 			}
 			args = string(b)
 		}
-		t.calls = append(t.calls, model.ToolCall{ID: id, Name: fc.Name, Arguments: args})
-		if len(p.ThoughtSignature) > 0 {
-			t.sigs = append(t.sigs, model.Reasoning{ID: id, Signature: base64.StdEncoding.EncodeToString(p.ThoughtSignature)})
-		}
-		if err := t.sink.StartToolCall(t.id, id, fc.Name); err != nil {
+		// A call arrives whole: started, given its arguments and ended.
+		if err := t.StartToolCall(id, fc.Name); err != nil {
 			return err
 		}
-		if err := t.sink.ToolCallArgs(id, args); err != nil {
+		if err := t.ToolCallArgs(id, args); err != nil {
 			return err
 		}
-		return t.sink.EndToolCall(id)
+		if err := t.EndToolCall(id); err != nil {
+			return err
+		}
+		if len(p.ThoughtSignature) == 0 {
+			return nil
+		}
+		return t.SignToolCall(id, thoughtSignatureType, base64.StdEncoding.EncodeToString(p.ThoughtSignature))
 	case p.Text == "":
 		return nil
 	case p.Thought:
-		if !t.rsnOpen {
-			if err := t.endText(); err != nil {
-				return err
-			}
-			if err := t.sink.StartReasoning(t.id + "-reasoning"); err != nil {
-				return err
-			}
-			t.rsnOpen = true
-		}
-		t.reasoning.WriteString(p.Text)
-		return t.sink.Reasoning(p.Text)
+		return t.Reasoning(p.Text)
 	}
-	if !t.textOpen {
-		if err := t.endReasoning(); err != nil {
-			return err
-		}
-		if err := t.sink.StartText(t.id); err != nil {
-			return err
-		}
-		t.textOpen = true
-	}
-	t.text.WriteString(p.Text)
-	return t.sink.Text(p.Text)
-}
-
-func (t *turn) endText() error {
-	if !t.textOpen {
-		return nil
-	}
-	t.textOpen = false
-	return t.sink.EndText()
-}
-
-func (t *turn) endReasoning() error {
-	if !t.rsnOpen {
-		return nil
-	}
-	t.rsnOpen = false
-	return t.sink.EndReasoning()
+	return t.Text(p.Text)
 }
 
 // finish closes what is open and returns the turn, once the stream ended.
 func (t *turn) finish() (model.Turn, error) {
 	if t.stop == "" {
-		return t.out, &model.Error{Provider: t.provider, Code: "incomplete_stream",
-			Message: "the stream ended before the model finished its answer (no finishReason)"}
+		return model.Turn{}, t.Incomplete("no finishReason")
 	}
-	if err := t.endReasoning(); err != nil {
-		return t.out, err
+	stop := stopReason(t.stop, t.calls > 0)
+	if t.filtered {
+		stop = model.StopFiltered
 	}
-	if err := t.endText(); err != nil {
-		return t.out, err
-	}
-	msg := model.Message{Role: model.RoleAssistant, ToolCalls: t.calls}
-	if t.text.Len() > 0 {
-		msg.Content = []model.Part{{Kind: model.PartText, Text: t.text.String()}}
-	}
-	if t.reasoning.Len() > 0 {
-		msg.Reasoning = append(msg.Reasoning, model.Reasoning{ID: t.id + "-reasoning", Text: t.reasoning.String()})
-	}
-	msg.Reasoning = append(msg.Reasoning, t.sigs...)
-	t.out.Message, t.out.MessageID, t.out.ProviderStop = msg, t.id, t.stop
-	if t.out.Stop == "" {
-		t.out.Stop = stopReason(t.stop, len(t.calls) > 0)
-	}
-	if t.hasUsage {
-		t.out.Usage = t.usage
-		if err := t.sink.Usage(t.usage); err != nil {
-			return t.out, err
-		}
-	}
-	return t.out, nil
+	return t.Finish(stop, t.stop)
 }
 
 func stopReason(finish string, calls bool) model.StopReason {

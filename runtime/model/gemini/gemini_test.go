@@ -59,6 +59,7 @@ func TestThoughtsAndFunctionCalls(t *testing.T) {
 	want := []string{
 		"reasoning-start " + id + "-reasoning", `reasoning "Two cities, so two calls."`, "reasoning-end",
 		"call-start " + id + " " + c0 + " get_weather", "call-args " + c0 + ` "{\"city\":\"Paris\"}"`, "call-end " + c0,
+		"encrypted call " + c0 + ` gemini.thought_signature "c2lnbmF0dXJl"`,
 		"call-start " + id + " " + c1 + " get_weather", "call-args " + c1 + ` "{\"city\":\"Tokyo\"}"`, "call-end " + c1,
 		"usage gemini gemini-2.5-flash in=60 out=30 reasoning=20 cached=32",
 	}
@@ -68,7 +69,7 @@ func TestThoughtsAndFunctionCalls(t *testing.T) {
 	wantMsg := model.Message{Role: model.RoleAssistant,
 		ToolCalls: []model.ToolCall{{ID: c0, Name: "get_weather", Arguments: `{"city":"Paris"}`},
 			{ID: c1, Name: "get_weather", Arguments: `{"city":"Tokyo"}`}},
-		Reasoning: []model.Reasoning{{ID: id + "-reasoning", Text: "Two cities, so two calls."}, {ID: c0, Signature: "c2lnbmF0dXJl"}}}
+		Reasoning: []model.Reasoning{{ID: id + "-reasoning", Text: "Two cities, so two calls."}, {ID: c0, Signature: "c2lnbmF0dXJl", Type: "gemini.thought_signature"}}}
 	if d := cmp.Diff(wantMsg, turn.Message); d != "" || turn.Stop != model.StopToolCalls {
 		t.Errorf("turn stop %s, message (-want +got):\n%s", turn.Stop, d)
 	}
@@ -87,7 +88,8 @@ func TestRequestMapping(t *testing.T) {
 				{Kind: model.PartImage, MIMEType: "image/png", Data: "iVBORw0KGgo="}}},
 			{Role: model.RoleUser, Content: []model.Part{{Kind: model.PartImage, MIMEType: "image/jpeg", URL: "https://example.com/sky.jpg"}}},
 			{Role: model.RoleAssistant, Content: []model.Part{{Kind: model.PartText, Text: "Checking."}},
-				Reasoning: []model.Reasoning{{ID: "r", Text: "thought"}, {ID: "c1", Signature: "c2lnbmF0dXJl"}},
+				Reasoning: []model.Reasoning{{ID: "r", Text: "thought"}, {ID: "c1", Signature: "c2lnbmF0dXJl"}, // as a front end sends it back: no type
+					{ID: "c2", Signature: "c2ln", Type: "anthropic.thinking"}},
 				ToolCalls: []model.ToolCall{{ID: "c1", Name: "get_weather", Arguments: `{"city":"Paris"}`},
 					{ID: "c2", Name: "get_weather", Arguments: `{"city":"Tokyo"}`}}},
 			{Role: model.RoleTool, ToolCallID: "c1", Content: []model.Part{{Kind: model.PartText, Text: "18°C"}}},

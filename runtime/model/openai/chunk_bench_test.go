@@ -22,14 +22,18 @@ func BenchmarkChunk(b *testing.B) {
 			if err := c.UnmarshalJSON([]byte(tc.json)); err != nil {
 				b.Fatal(err)
 			}
-			t := &turn{sink: sinktest.Discard{}, provider: "openai"}
+			t := new(turn)
+			t.Reset(sinktest.Discard{}, "openai")
+			n := 0
 			b.ReportAllocs()
 			for b.Loop() {
 				if err := t.chunk(&c); err != nil {
 					b.Fatal(err)
 				}
-				if t.text.Len() > 1<<20 || t.reasoning.Len() > 1<<20 { // a long answer, then the next
-					*t = turn{sink: sinktest.Discard{}, provider: "openai"}
+				if n++; n == 1<<18 { // a long answer (1 MiB of " tok"), then the next
+					*t = turn{}
+					t.Reset(sinktest.Discard{}, "openai")
+					n = 0
 				}
 			}
 		})

@@ -19,7 +19,8 @@
 //   - delta.tool_calls arrive in fragments keyed by index: the first names
 //     the call's id and function, later ones carry pieces of its JSON
 //     arguments, which are streamed as they come; several calls may be open
-//     at once, and all are ended when the choice finishes;
+//     at once, and all are ended when the choice finishes (a call whose
+//     arguments never came gets "{}");
 //   - the last chunk's usage (asked for with stream_options.include_usage)
 //     is reported once, cached and reasoning tokens as parts of the totals;
 //   - an {"error": …} event in the stream, or an error status before it,
@@ -216,18 +217,16 @@ func (m *Model) Stream(ctx context.Context, req *model.Request, sink model.Sink)
 	defer cancel()
 	stream := m.client.Chat.Completions.NewStreaming(ctx, p, m.reqOpts...)
 	defer stream.Close()
-	t := turn{sink: sink, provider: m.provider}
+	var t turn
+	t.Reset(sink, m.provider)
 	for stream.Next() {
 		c := stream.Current()
 		if err := t.chunk(&c); err != nil {
-			return t.out, err
+			return model.Turn{}, err
 		}
 	}
 	if err := stream.Err(); err != nil {
-		if cerr := context.Cause(ctx); cerr != nil && ctx.Err() != nil {
-			return t.out, cerr
-		}
-		return t.out, m.providerError(err)
+		return model.Turn{}, model.StreamError(ctx, err, m.providerError)
 	}
 	return t.finish()
 }
@@ -269,43 +268,39 @@ func (m *Model) providerError(err error) error {
 	return fmt.Errorf("%s: the stream broke off: %w", m.provider, err)
 }
 
-// turn assembles one completion as it streams.
+// turn is one completion as it streams: the shared assembler, and the
+// tool calls by the index Chat Completions gives their fragments.
 type turn struct {
-	sink      model.Sink
-	provider  string
-	out       model.Turn
-	id        string
-	text      strings.Builder
-	reasoning strings.Builder
-	textOpen  bool
-	rsnOpen   bool
-	calls     []*call
-	stop      string // the provider's finish_reason
-	usage     *model.Usage
+	model.Assembler
+	calls   []*call
+	refusal bool
+	stop    string // the provider's finish_reason
 }
 
-// call is one tool call being assembled, by its index in the choice.
+// call is a tool call of the choice, by its index; its arguments wait in
+// early until its name has come.
 type call struct {
 	index   int64
 	id      string
 	name    string
-	args    strings.Builder
+	early   strings.Builder
 	started bool
 	ended   bool
 }
 
 func (t *turn) chunk(c *oai.ChatCompletionChunk) error {
-	if t.id == "" {
-		t.id = c.ID
-		if t.id == "" {
-			t.id = madeUpID("chatcmpl")
+	if t.MessageID() == "" {
+		id := c.ID
+		if id == "" {
+			id = madeUpID("chatcmpl")
 		}
+		t.SetMessageID(id)
 	}
 	if c.JSON.Usage.Valid() {
 		u := c.Usage
-		t.usage = &model.Usage{Provider: t.provider, Model: c.Model, InputTokens: u.PromptTokens,
+		t.SetUsage(model.Usage{Provider: t.Provider(), Model: c.Model, InputTokens: u.PromptTokens,
 			OutputTokens: u.CompletionTokens, ReasoningTokens: u.CompletionTokensDetails.ReasoningTokens,
-			CachedInputTokens: u.PromptTokensDetails.CachedTokens, CacheWriteInputTokens: u.PromptTokensDetails.CacheWriteTokens}
+			CachedInputTokens: u.PromptTokensDetails.CachedTokens, CacheWriteInputTokens: u.PromptTokensDetails.CacheWriteTokens})
 	}
 	for i := range c.Choices {
 		ch := &c.Choices[i]
@@ -324,38 +319,18 @@ func (t *turn) chunk(c *oai.ChatCompletionChunk) error {
 
 func (t *turn) delta(d *oai.ChatCompletionChunkChoiceDelta) error {
 	if r := reasoningOf(d); r != "" {
-		if !t.rsnOpen {
-			if err := t.endText(); err != nil {
-				return err
-			}
-			if err := t.sink.StartReasoning(t.id + "-reasoning"); err != nil {
-				return err
-			}
-			t.rsnOpen = true
+		if err := t.Reasoning(r); err != nil {
+			return err
 		}
-		t.reasoning.WriteString(r)
-		if err := t.sink.Reasoning(r); err != nil {
+	}
+	if d.Content != "" {
+		if err := t.Text(d.Content); err != nil {
 			return err
 		}
 	}
 	if d.Refusal != "" {
-		t.out.Stop = model.StopRefusal
-	}
-	for _, text := range [2]string{d.Content, d.Refusal} {
-		if text == "" {
-			continue
-		}
-		if !t.textOpen {
-			if err := t.endReasoning(); err != nil {
-				return err
-			}
-			if err := t.sink.StartText(t.id); err != nil {
-				return err
-			}
-			t.textOpen = true
-		}
-		t.text.WriteString(text)
-		if err := t.sink.Text(text); err != nil {
+		t.refusal = true
+		if err := t.Text(d.Refusal); err != nil {
 			return err
 		}
 	}
@@ -406,7 +381,7 @@ func (t *turn) toolCall(tc *oai.ChatCompletionChunkChoiceDeltaToolCall) error {
 	if c != nil && tc.ID != "" && c.id != "" && tc.ID != c.id {
 		c.ended = true
 		if c.started {
-			if err := t.sink.EndToolCall(c.id); err != nil {
+			if err := t.EndToolCall(c.id); err != nil {
 				return err
 			}
 		}
@@ -416,95 +391,45 @@ func (t *turn) toolCall(tc *oai.ChatCompletionChunkChoiceDeltaToolCall) error {
 		c = &call{index: tc.Index, id: tc.ID}
 		t.calls = append(t.calls, c)
 		if c.id == "" {
-			c.id = fmt.Sprintf("call_%s_%d", t.id, tc.Index)
+			c.id = fmt.Sprintf("call_%s_%d", t.MessageID(), tc.Index)
 		}
 	}
 	if c.name == "" {
 		c.name = tc.Function.Name
 	}
 	args := tc.Function.Arguments
-	c.args.WriteString(args)
 	if !c.started {
 		if c.name == "" {
-			return nil // its arguments wait for its name
+			c.early.WriteString(args) // its arguments wait for its name
+			return nil
 		}
-		if err := t.endText(); err != nil {
-			return err
-		}
-		if err := t.endReasoning(); err != nil {
-			return err
-		}
-		if err := t.sink.StartToolCall(t.id, c.id, c.name); err != nil {
+		if err := t.StartToolCall(c.id, c.name); err != nil {
 			return err
 		}
 		c.started = true
-		args = c.args.String() // what came before the name, too
+		if c.early.Len() > 0 {
+			c.early.WriteString(args)
+			args = c.early.String()
+		}
 	}
-	if args == "" {
-		return nil
-	}
-	return t.sink.ToolCallArgs(c.id, args)
-}
-
-func (t *turn) endText() error {
-	if !t.textOpen {
-		return nil
-	}
-	t.textOpen = false
-	return t.sink.EndText()
-}
-
-func (t *turn) endReasoning() error {
-	if !t.rsnOpen {
-		return nil
-	}
-	t.rsnOpen = false
-	return t.sink.EndReasoning()
+	return t.ToolCallArgs(c.id, args)
 }
 
 // finish closes what is open and returns the turn, once the stream ended.
 func (t *turn) finish() (model.Turn, error) {
 	if t.stop == "" {
-		return t.out, &model.Error{Provider: t.provider, Code: "incomplete_stream",
-			Message: "the stream ended before the model finished its answer (no finish_reason)"}
-	}
-	if err := t.endReasoning(); err != nil {
-		return t.out, err
-	}
-	if err := t.endText(); err != nil {
-		return t.out, err
-	}
-	msg := model.Message{Role: model.RoleAssistant}
-	if t.text.Len() > 0 {
-		msg.Content = []model.Part{{Kind: model.PartText, Text: t.text.String()}}
-	}
-	if t.reasoning.Len() > 0 {
-		msg.Reasoning = []model.Reasoning{{ID: t.id + "-reasoning", Text: t.reasoning.String()}}
+		return model.Turn{}, t.Incomplete("no finish_reason")
 	}
 	for _, c := range t.calls {
 		if !c.started {
-			return t.out, &model.Error{Provider: t.provider, Code: "incomplete_stream",
-				Message: fmt.Sprintf("tool call %q came without a function name", c.id)}
-		}
-		if !c.ended {
-			c.ended = true
-			if err := t.sink.EndToolCall(c.id); err != nil {
-				return t.out, err
-			}
-		}
-		msg.ToolCalls = append(msg.ToolCalls, model.ToolCall{ID: c.id, Name: c.name, Arguments: c.args.String()})
-	}
-	t.out.Message, t.out.MessageID, t.out.ProviderStop = msg, t.id, t.stop
-	if t.out.Stop == "" {
-		t.out.Stop = stopReason(t.stop)
-	}
-	if t.usage != nil {
-		t.out.Usage = *t.usage
-		if err := t.sink.Usage(*t.usage); err != nil {
-			return t.out, err
+			return model.Turn{}, t.Incomplete(fmt.Sprintf("tool call %q came without a function name", c.id))
 		}
 	}
-	return t.out, nil
+	stop := stopReason(t.stop)
+	if t.refusal {
+		stop = model.StopRefusal
+	}
+	return t.Finish(stop, t.stop)
 }
 
 func stopReason(finish string) model.StopReason {

@@ -135,6 +135,31 @@ func TestToolCallQuirks(t *testing.T) {
 	}
 }
 
+// Text after reasoning after text (a compatible server that reasons
+// between two pieces of its answer) is a second text item with an id of
+// its own, and the turn's text is both pieces.
+func TestTextAfterReasoningHasItsOwnID(t *testing.T) {
+	chunk := func(delta string) string {
+		return `data: {"id":"c1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":` + delta + `,"finish_reason":null}]}` + "\n\n"
+	}
+	body := chunk(`{"content":"A"}`) + chunk(`{"reasoning_content":"hmm"}`) + chunk(`{"content":"B"}`) +
+		`data: {"id":"c1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}` + "\n\ndata: [DONE]\n\n"
+	srv := openaitest.NewServer(t, openaitest.Reply{Body: []byte(body)})
+	rec := &recorder{}
+	turn, err := openai.New(srv.Client(), "m").Stream(context.Background(), hello, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"text-start c1", `text "A"`, "text-end", "reasoning-start c1-reasoning", `reasoning "hmm"`, "reasoning-end",
+		"text-start c1-text-1", `text "B"`, "text-end"}
+	if d := cmp.Diff(want, rec.Calls); d != "" {
+		t.Errorf("sink calls (-want +got):\n%s", d)
+	}
+	if turn.Message.TextOf() != "AB" {
+		t.Errorf("turn text %q", turn.Message.TextOf())
+	}
+}
+
 // The request carries the conversation in Chat Completions' shape: the
 // system prompt first, an assistant's tool calls, the tool's result by
 // call id, media parts, the tools with their schemas, and include_usage.

@@ -43,8 +43,12 @@ func ModelAgent(m model.Model, opts ...model.Option) (Agent, error) {
 // ModelRequest is the model's request for a run's input: its messages
 // (system, developer, user, assistant with its tool calls, tool results;
 // text and media parts), its context items as the system prompt, and its
-// tools, the front end's. Reasoning and activity messages are not sent: a
-// model reasons anew, and activities are the UI's.
+// tools, the front end's. A reasoning message goes with the assistant
+// message after it only when it carries a provider's encrypted value (a
+// signed thinking block), as do the encrypted values of tool calls (a
+// thought signature): the provider needs them back. Other reasoning and
+// activity messages are not sent: a model reasons anew, and activities are
+// the UI's.
 func ModelRequest(in *RunAgentInput) model.Request {
 	req := model.Request{Messages: make([]model.Message, 0, len(in.Messages))}
 	if len(in.Context) > 0 {
@@ -58,8 +62,14 @@ func ModelRequest(in *RunAgentInput) model.Request {
 		}
 		req.System = b.String()
 	}
+	var signed []model.Reasoning // signed reasoning, for the next assistant message
 	for _, m := range in.Messages {
 		switch m := m.(type) {
+		case *ReasoningMessage:
+			if m.EncryptedValue != nil {
+				signed = append(signed, model.Reasoning{ID: m.ID, Text: m.Content, Signature: *m.EncryptedValue,
+					Type: valueOf(m.EncryptedValueType)})
+			}
 		case *SystemMessage:
 			req.Messages = append(req.Messages, model.Text(model.RoleSystem, m.Content))
 		case *DeveloperMessage:
@@ -71,8 +81,13 @@ func ModelRequest(in *RunAgentInput) model.Request {
 			if m.Content != nil && *m.Content != "" {
 				msg.Content = []model.Part{{Kind: model.PartText, Text: *m.Content}}
 			}
+			msg.Reasoning, signed = signed, nil
 			for _, c := range m.ToolCalls {
 				msg.ToolCalls = append(msg.ToolCalls, model.ToolCall{ID: c.ID, Name: c.Function.Name, Arguments: c.Function.Arguments})
+				if c.EncryptedValue != nil {
+					msg.Reasoning = append(msg.Reasoning, model.Reasoning{ID: c.ID, Signature: *c.EncryptedValue,
+						Type: valueOf(c.EncryptedValueType)})
+				}
 			}
 			req.Messages = append(req.Messages, msg)
 		case *ToolMessage:
@@ -173,6 +188,22 @@ func (k modelSink) StartToolCall(messageID, callID, name string) error {
 func (k modelSink) ToolCallArgs(callID, delta string) error { return k.s.ToolCallArgs(callID, delta) }
 func (k modelSink) EndToolCall(callID string) error         { return k.s.EndToolCall(callID) }
 func (k modelSink) ToolResult(callID, content string) error { return k.s.ToolResult(callID, content) }
+
+// EncryptedValue goes out as REASONING_ENCRYPTED_VALUE on the reasoning
+// message or the tool call, which the front end keeps and sends back in
+// the next run's messages (ModelRequest reads it there). The value's type
+// stays out of the event: @ag-ui/client 1.0.0 does not know
+// encryptedValueType, strips it and warns, so the adapters recognise
+// their values by where they come back (a signed reasoning message, a
+// signed call) rather than by type.
+func (k modelSink) EncryptedValue(v model.EncryptedValue) error {
+	subtype := ReasoningEncryptedValueSubtypeMessage
+	if v.ToolCall {
+		subtype = ReasoningEncryptedValueSubtypeToolCall
+	}
+	return k.s.Emit(&ReasoningEncryptedValueEvent{Subtype: subtype, EntityID: v.EntityID, EncryptedValue: v.Value})
+}
+
 func (k modelSink) Usage(u model.Usage) error {
 	k.s.AddUsage(TokenUsage{Provider: optional(u.Provider), Model: optional(u.Model),
 		InputTokens: &u.InputTokens, OutputTokens: &u.OutputTokens, ReasoningTokens: nonZero(u.ReasoningTokens),
@@ -185,6 +216,13 @@ func optional(s string) *string {
 		return nil
 	}
 	return &s
+}
+
+func valueOf(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
 }
 
 func nonZero(n int64) *int64 {

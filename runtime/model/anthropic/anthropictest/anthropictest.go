@@ -30,6 +30,12 @@ func NewServer(t testing.TB, replies ...Reply) *Server {
 	return &Server{replay.NewServer(t, "/v1/messages", errorBody, replies...)}
 }
 
+// Start is NewServer for code without a testing.TB, such as an Example
+// function or a demo program: the caller closes the server.
+func Start(replies ...Reply) *Server {
+	return &Server{replay.Start("/v1/messages", errorBody, replies...)}
+}
+
 func errorBody(kind, message string) string {
 	typ := map[string]string{"not_found": "not_found_error", "server_error": "api_error"}[kind]
 	return `{"type":"error","error":{"type":"` + typ + `","message":"anthropictest: ` + message + `"}}`
@@ -39,6 +45,11 @@ func errorBody(kind, message string) string {
 func Fixture(t testing.TB, path string) Reply {
 	t.Helper()
 	return replay.Fixture(t, path)
+}
+
+// Load reads an SSE stream from a file, for code without a testing.TB.
+func Load(path string) (Reply, error) {
+	return replay.Load(path)
 }
 
 // Client is an SDK client of the server: no retries, a dummy key.

@@ -32,6 +32,12 @@ func NewServer(t testing.TB, replies ...Reply) *Server {
 	return &Server{replay.NewServer(t, "/v1beta/models/", errorBody, replies...)}
 }
 
+// Start is NewServer for code without a testing.TB, such as an Example
+// function or a demo program: the caller closes the server.
+func Start(replies ...Reply) *Server {
+	return &Server{replay.Start("/v1beta/models/", errorBody, replies...)}
+}
+
 func errorBody(kind, message string) string {
 	code, status := "404", "NOT_FOUND"
 	if kind == "server_error" {
@@ -46,7 +52,20 @@ func errorBody(kind, message string) string {
 // unlike the SSE standard, refuses both.
 func Fixture(t testing.TB, path string) Reply {
 	t.Helper()
-	r := replay.Fixture(t, path)
+	r, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// Load reads an SSE stream from a file, as Fixture does, for code without
+// a testing.TB.
+func Load(path string) (Reply, error) {
+	r, err := replay.Load(path)
+	if err != nil {
+		return r, err
+	}
 	var out []byte
 	for line := range bytes.Lines(r.Body) {
 		if !bytes.HasPrefix(line, []byte(":")) {
@@ -54,7 +73,7 @@ func Fixture(t testing.TB, path string) Reply {
 		}
 	}
 	r.Body = bytes.TrimLeft(out, "\r\n")
-	return r
+	return r, nil
 }
 
 // Client is an SDK client of the server (the Gemini API backend, a dummy

@@ -1,10 +1,12 @@
 // Package replay is the replay server the adapters' test packages
-// (openaitest, anthropictest) share: an httptest server that answers each
-// POST to one path with the next recorded reply and keeps what it was sent.
+// (openaitest, anthropictest, geminitest) share: an httptest server that
+// answers each POST to one path with the next recorded reply and keeps
+// what it was sent.
 // Each test package adds its provider's path, error body and SDK client.
 package replay
 
 import (
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -46,20 +48,36 @@ type Server struct {
 // errorBody is the provider's JSON error body for an error of its kind
 // ("not_found", "server_error") the server itself answers.
 func NewServer(t testing.TB, path string, errorBody func(kind, message string) string, replies ...Reply) *Server {
+	s := Start(path, errorBody, replies...)
+	t.Cleanup(s.Close)
+	return s
+}
+
+// Start is NewServer for code without a testing.TB (Example functions,
+// programs): the caller closes the server.
+func Start(path string, errorBody func(kind, message string) string, replies ...Reply) *Server {
 	s := &Server{replies: replies, Gone: make(chan struct{}), path: path, errorBody: errorBody}
 	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
-	t.Cleanup(s.Close)
 	return s
 }
 
 // Fixture reads an SSE stream from a file, failing the test if it cannot.
 func Fixture(t testing.TB, path string) Reply {
 	t.Helper()
+	r, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// Load reads an SSE stream from a file.
+func Load(path string) (Reply, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("replay: reading the fixture: %v", err)
+		return Reply{}, fmt.Errorf("replay: reading the fixture: %w", err)
 	}
-	return Reply{Body: b}
+	return Reply{Body: b}, nil
 }
 
 // Requests are the bodies of the requests served so far, in order.

@@ -40,6 +40,13 @@ func (r *Recorder) StartToolCall(mid, id, name string) error {
 func (r *Recorder) ToolCallArgs(id, d string) error { return r.add("call-args %s %q", id, d) }
 func (r *Recorder) EndToolCall(id string) error     { return r.add("call-end %s", id) }
 func (r *Recorder) ToolResult(id, c string) error   { return r.add("result %s %q", id, c) }
+func (r *Recorder) EncryptedValue(v model.EncryptedValue) error {
+	on := "reasoning"
+	if v.ToolCall {
+		on = "call"
+	}
+	return r.add("encrypted %s %s %s %q", on, v.EntityID, v.Type, v.Value)
+}
 func (r *Recorder) Usage(u model.Usage) error {
 	return r.add("usage %s %s in=%d out=%d reasoning=%d cached=%d", u.Provider, u.Model, u.InputTokens, u.OutputTokens,
 		u.ReasoningTokens, u.CachedInputTokens)
@@ -58,6 +65,7 @@ func (Discard) StartToolCall(string, string, string) error { return nil }
 func (Discard) ToolCallArgs(string, string) error          { return nil }
 func (Discard) EndToolCall(string) error                   { return nil }
 func (Discard) ToolResult(string, string) error            { return nil }
+func (Discard) EncryptedValue(model.EncryptedValue) error  { return nil }
 func (Discard) Usage(model.Usage) error                    { return nil }
 
 var (

@@ -1,0 +1,136 @@
+package openai_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log"
+	"net/http"
+	"net/http/httptest"
+
+	oai "github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+
+	agui "github.com/agui-gen/agui-gen/gen/agui"
+	"github.com/agui-gen/agui-gen/runtime/model"
+	"github.com/agui-gen/agui-gen/runtime/model/openai"
+	"github.com/agui-gen/agui-gen/runtime/model/openai/openaitest"
+)
+
+// weather is a server-side tool: the agent runs it between two model calls.
+var weather = model.Func{
+	Tool: model.Tool{Name: "get_weather", Description: "The weather in a city.",
+		Parameters: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}`)},
+	Call: func(ctx context.Context, args json.RawMessage) (string, error) {
+		var a struct{ City string }
+		if err := json.Unmarshal(args, &a); err != nil {
+			return "", err
+		}
+		return "18°C and sunny in " + a.City, nil // your weather service here
+	},
+}
+
+// newHandler is the AG-UI endpoint of an agent on a Chat Completions
+// model. The front end's tools come with each run.
+func newHandler(client oai.Client, name string) (http.Handler, error) {
+	agent, err := agui.ModelAgent(openai.New(client, name),
+		model.WithSystem("You book tables at a restaurant in Paris. Be brief."),
+		model.WithTools(weather),
+		model.WithMaxSteps(5))
+	if err != nil {
+		return nil, err
+	}
+	return agui.NewHandler(agent), nil
+}
+
+// An AG-UI server on an OpenAI model, with a server-side Go tool
+// (get_weather) and a front-end tool (confirm_booking, declared by the page
+// in each run and run there). A local server replays what the model
+// streams; for OpenAI itself the client is oai.NewClient() (OPENAI_API_KEY),
+// and option.WithBaseURL points it at any OpenAI-compatible server
+// (Ollama: http://localhost:11434/v1/).
+func Example() {
+	upstream := openaitest.Start(recorded("example_weather.sse"), recorded("example_booking.sse"), recorded("example_answer.sse"))
+	defer upstream.Close()
+	h, err := newHandler(oai.NewClient(option.WithBaseURL(upstream.URL+"/v1/"), option.WithAPIKey("sk-replayed")), "gpt-4.1")
+	if err != nil {
+		log.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+
+	// What a front end does: it offers its tool, runs the call of it that
+	// ends the run, and sends the result in the next run.
+	page := &agui.Client{URL: srv.URL}
+	confirm := agui.Tool{Name: "confirm_booking", Description: "Asks the user to confirm a booking.",
+		Parameters: json.RawMessage(`{"type":"object","properties":{"people":{"type":"integer"},"time":{"type":"string"},"terrace":{"type":"boolean"}}}`)}
+	ask := &agui.UserMessage{BaseMessage: agui.BaseMessage{ID: "u1"},
+		Content: agui.TextContent("A table for two at 8pm, on the terrace if the weather is good.")}
+	messages := run(page, "r1", confirm, []agui.Message{ask})
+	call := messages[len(messages)-1].(*agui.AssistantMessage).ToolCalls[0]
+	result := &agui.ToolMessage{ID: "t1", ToolCallID: call.ID, Content: agui.TextContent("the user confirmed")}
+	run(page, "r2", confirm, append(messages, result))
+	// Output:
+	// RUN_STARTED
+	// TOOL_CALL_START get_weather call_Wx1paris
+	// TOOL_CALL_ARGS {"city":
+	// TOOL_CALL_ARGS "Paris"}
+	// TOOL_CALL_END
+	// TOOL_CALL_RESULT 18°C and sunny in Paris
+	// TEXT_MESSAGE_START chatcmpl-Ex2booking0002
+	// TEXT_MESSAGE_CONTENT Sunny, so
+	// TEXT_MESSAGE_CONTENT  the terrace.
+	// TEXT_MESSAGE_END
+	// TOOL_CALL_START confirm_booking call_Bk2confirm
+	// TOOL_CALL_ARGS {"people":2,"time":"20:00",
+	// TOOL_CALL_ARGS "terrace":true}
+	// TOOL_CALL_END
+	// RUN_FINISHED tokens in=223 out=48
+	// RUN_STARTED
+	// TEXT_MESSAGE_START chatcmpl-Ex3answer0003
+	// TEXT_MESSAGE_CONTENT Booked: a terrace table
+	// TEXT_MESSAGE_CONTENT  for two at 20:00.
+	// TEXT_MESSAGE_END
+	// RUN_FINISHED tokens in=170 out=12
+}
+
+// run makes one run offering the front end's tool, prints its events and
+// returns the conversation after it.
+func run(page *agui.Client, runID string, tool agui.Tool, messages []agui.Message) []agui.Message {
+	stream, err := page.Run(context.Background(), &agui.RunAgentInput{ThreadID: "t1", RunID: runID,
+		Tools: []agui.Tool{tool}, Messages: messages})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for ev, err := range stream.Events() {
+		if err != nil {
+			log.Fatal(err)
+		}
+		switch ev := ev.(type) {
+		case *agui.ToolCallStartEvent:
+			fmt.Println(ev.Type(), ev.ToolCallName, ev.ToolCallID)
+		case *agui.ToolCallArgsEvent:
+			fmt.Println(ev.Type(), ev.Delta)
+		case *agui.ToolCallResultEvent:
+			fmt.Println(ev.Type(), ev.Content.Text)
+		case *agui.TextMessageStartEvent:
+			fmt.Println(ev.Type(), ev.MessageID)
+		case *agui.TextMessageContentEvent:
+			fmt.Println(ev.Type(), ev.Delta)
+		case *agui.RunFinishedEvent:
+			fmt.Printf("%s tokens in=%d out=%d\n", ev.Type(), *ev.Usage[0].InputTokens, *ev.Usage[0].OutputTokens)
+		default:
+			fmt.Println(ev.Type())
+		}
+	}
+	return stream.Messages()
+}
+
+// recorded is a recorded stream of the model's.
+func recorded(name string) openaitest.Reply {
+	r, err := openaitest.Load("testdata/" + name)
+	if err != nil {
+		log.Fatal(err)
+	}
+	return r
+}
