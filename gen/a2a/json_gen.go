@@ -81,6 +81,11 @@ func (x *SendMessageConfiguration) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *SendMessageConfiguration) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *SendMessageConfiguration) readJSON(r *wire.Reader, prev *SendMessageConfiguration) {
 	if !r.BeginObject() {
 		return
 	}
@@ -91,8 +96,8 @@ func (x *SendMessageConfiguration) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.AcceptedOutputModes = wire.ReadSlice(r, func(v *string, r *wire.Reader) {
-					*v = r.ReadString()
+				x.AcceptedOutputModes = wire.ReadSliceReusing(r, prev.GetAcceptedOutputModes(), func(v *string, r *wire.Reader) {
+					*v = r.ReadStringReusing(*v)
 				})
 			}
 		case "taskPushNotificationConfig", "task_push_notification_config":
@@ -100,7 +105,7 @@ func (x *SendMessageConfiguration) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.TaskPushNotificationConfig = readTaskPushNotificationConfigJSON(r)
+				x.TaskPushNotificationConfig = readTaskPushNotificationConfigJSON(r, prev.GetTaskPushNotificationConfig())
 			}
 		case "historyLength", "history_length":
 			if r.SkipNull() {
@@ -120,10 +125,17 @@ func (x *SendMessageConfiguration) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readSendMessageConfigurationJSON(r *wire.Reader) *SendMessageConfiguration {
-	x := new(SendMessageConfiguration)
-	x.ReadJSON(r)
-	return x
+// readSendMessageConfigurationJSON reads a SendMessageConfiguration from r: into prev, reusing its memory, when prev is not nil.
+func readSendMessageConfigurationJSON(r *wire.Reader, prev *SendMessageConfiguration) *SendMessageConfiguration {
+	if prev == nil {
+		x := new(SendMessageConfiguration)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = SendMessageConfiguration{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -184,6 +196,11 @@ func (x *Task) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *Task) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *Task) readJSON(r *wire.Reader, prev *Task) {
 	if !r.BeginObject() {
 		return
 	}
@@ -194,29 +211,29 @@ func (x *Task) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.ID = r.ReadString()
+				x.ID = r.ReadStringReusing(prev.GetID())
 			}
 		case "contextId", "context_id":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.ContextID = r.ReadString()
+				x.ContextID = r.ReadStringReusing(prev.GetContextID())
 			}
 		case "status":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Status = readTaskStatusJSON(r)
+				x.Status = readTaskStatusJSON(r, prev.GetStatus())
 			}
 		case "artifacts":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Artifacts = wire.ReadSlice(r, func(v **Artifact, r *wire.Reader) {
-					*v = readArtifactJSON(r)
+				x.Artifacts = wire.ReadSliceReusing(r, prev.GetArtifacts(), func(v **Artifact, r *wire.Reader) {
+					*v = readArtifactJSON(r, *v)
 				})
 			}
 		case "history":
@@ -224,8 +241,8 @@ func (x *Task) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.History = wire.ReadSlice(r, func(v **Message, r *wire.Reader) {
-					*v = readMessageJSON(r)
+				x.History = wire.ReadSliceReusing(r, prev.GetHistory(), func(v **Message, r *wire.Reader) {
+					*v = readMessageJSON(r, *v)
 				})
 			}
 		case "metadata":
@@ -241,10 +258,17 @@ func (x *Task) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readTaskJSON(r *wire.Reader) *Task {
-	x := new(Task)
-	x.ReadJSON(r)
-	return x
+// readTaskJSON reads a Task from r: into prev, reusing its memory, when prev is not nil.
+func readTaskJSON(r *wire.Reader, prev *Task) *Task {
+	if prev == nil {
+		x := new(Task)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = Task{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -279,6 +303,11 @@ func (x *TaskStatus) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *TaskStatus) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *TaskStatus) readJSON(r *wire.Reader, prev *TaskStatus) {
 	if !r.BeginObject() {
 		return
 	}
@@ -296,7 +325,7 @@ func (x *TaskStatus) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Message = readMessageJSON(r)
+				x.Message = readMessageJSON(r, prev.GetMessage())
 			}
 		case "timestamp":
 			if r.SkipNull() {
@@ -311,10 +340,17 @@ func (x *TaskStatus) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readTaskStatusJSON(r *wire.Reader) *TaskStatus {
-	x := new(TaskStatus)
-	x.ReadJSON(r)
-	return x
+// readTaskStatusJSON reads a TaskStatus from r: into prev, reusing its memory, when prev is not nil.
+func readTaskStatusJSON(r *wire.Reader, prev *TaskStatus) *TaskStatus {
+	if prev == nil {
+		x := new(TaskStatus)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = TaskStatus{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -376,6 +412,11 @@ func (x *Part) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *Part) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *Part) readJSON(r *wire.Reader, prev *Part) {
 	if !r.BeginObject() {
 		return
 	}
@@ -389,9 +430,12 @@ func (x *Part) ReadJSON(r *wire.Reader) {
 				r.Fail("oneOf", "a second member of the content oneof")
 				return
 			}
-			w := new(PartText)
+			w, _ := prev.GetContent().(*PartText)
+			if w == nil {
+				w = new(PartText)
+			}
 			{
-				w.Text = r.ReadString()
+				w.Text = r.ReadStringReusing(w.Text)
 			}
 			x.Content = w
 		case "raw":
@@ -415,9 +459,12 @@ func (x *Part) ReadJSON(r *wire.Reader) {
 				r.Fail("oneOf", "a second member of the content oneof")
 				return
 			}
-			w := new(PartURL)
+			w, _ := prev.GetContent().(*PartURL)
+			if w == nil {
+				w = new(PartURL)
+			}
 			{
-				w.URL = r.ReadString()
+				w.URL = r.ReadStringReusing(w.URL)
 			}
 			x.Content = w
 		case "data":
@@ -442,14 +489,14 @@ func (x *Part) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Filename = r.ReadString()
+				x.Filename = r.ReadStringReusing(prev.GetFilename())
 			}
 		case "mediaType", "media_type":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.MediaType = r.ReadString()
+				x.MediaType = r.ReadStringReusing(prev.GetMediaType())
 			}
 		default:
 			r.UnknownField()
@@ -457,10 +504,17 @@ func (x *Part) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readPartJSON(r *wire.Reader) *Part {
-	x := new(Part)
-	x.ReadJSON(r)
-	return x
+// readPartJSON reads a Part from r: into prev, reusing its memory, when prev is not nil.
+func readPartJSON(r *wire.Reader, prev *Part) *Part {
+	if prev == nil {
+		x := new(Part)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = Part{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -532,6 +586,11 @@ func (x *Message) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *Message) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *Message) readJSON(r *wire.Reader, prev *Message) {
 	if !r.BeginObject() {
 		return
 	}
@@ -542,21 +601,21 @@ func (x *Message) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.MessageID = r.ReadString()
+				x.MessageID = r.ReadStringReusing(prev.GetMessageID())
 			}
 		case "contextId", "context_id":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.ContextID = r.ReadString()
+				x.ContextID = r.ReadStringReusing(prev.GetContextID())
 			}
 		case "taskId", "task_id":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.TaskID = r.ReadString()
+				x.TaskID = r.ReadStringReusing(prev.GetTaskID())
 			}
 		case "role":
 			if r.SkipNull() {
@@ -570,8 +629,8 @@ func (x *Message) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Parts = wire.ReadSlice(r, func(v **Part, r *wire.Reader) {
-					*v = readPartJSON(r)
+				x.Parts = wire.ReadSliceReusing(r, prev.GetParts(), func(v **Part, r *wire.Reader) {
+					*v = readPartJSON(r, *v)
 				})
 			}
 		case "metadata":
@@ -586,8 +645,8 @@ func (x *Message) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Extensions = wire.ReadSlice(r, func(v *string, r *wire.Reader) {
-					*v = r.ReadString()
+				x.Extensions = wire.ReadSliceReusing(r, prev.GetExtensions(), func(v *string, r *wire.Reader) {
+					*v = r.ReadStringReusing(*v)
 				})
 			}
 		case "referenceTaskIds", "reference_task_ids":
@@ -595,8 +654,8 @@ func (x *Message) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.ReferenceTaskIDs = wire.ReadSlice(r, func(v *string, r *wire.Reader) {
-					*v = r.ReadString()
+				x.ReferenceTaskIDs = wire.ReadSliceReusing(r, prev.GetReferenceTaskIDs(), func(v *string, r *wire.Reader) {
+					*v = r.ReadStringReusing(*v)
 				})
 			}
 		default:
@@ -605,10 +664,17 @@ func (x *Message) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readMessageJSON(r *wire.Reader) *Message {
-	x := new(Message)
-	x.ReadJSON(r)
-	return x
+// readMessageJSON reads a Message from r: into prev, reusing its memory, when prev is not nil.
+func readMessageJSON(r *wire.Reader, prev *Message) *Message {
+	if prev == nil {
+		x := new(Message)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = Message{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -667,6 +733,11 @@ func (x *Artifact) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *Artifact) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *Artifact) readJSON(r *wire.Reader, prev *Artifact) {
 	if !r.BeginObject() {
 		return
 	}
@@ -677,29 +748,29 @@ func (x *Artifact) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.ArtifactID = r.ReadString()
+				x.ArtifactID = r.ReadStringReusing(prev.GetArtifactID())
 			}
 		case "name":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Name = r.ReadString()
+				x.Name = r.ReadStringReusing(prev.GetName())
 			}
 		case "description":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Description = r.ReadString()
+				x.Description = r.ReadStringReusing(prev.GetDescription())
 			}
 		case "parts":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Parts = wire.ReadSlice(r, func(v **Part, r *wire.Reader) {
-					*v = readPartJSON(r)
+				x.Parts = wire.ReadSliceReusing(r, prev.GetParts(), func(v **Part, r *wire.Reader) {
+					*v = readPartJSON(r, *v)
 				})
 			}
 		case "metadata":
@@ -714,8 +785,8 @@ func (x *Artifact) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Extensions = wire.ReadSlice(r, func(v *string, r *wire.Reader) {
-					*v = r.ReadString()
+				x.Extensions = wire.ReadSliceReusing(r, prev.GetExtensions(), func(v *string, r *wire.Reader) {
+					*v = r.ReadStringReusing(*v)
 				})
 			}
 		default:
@@ -724,10 +795,17 @@ func (x *Artifact) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readArtifactJSON(r *wire.Reader) *Artifact {
-	x := new(Artifact)
-	x.ReadJSON(r)
-	return x
+// readArtifactJSON reads a Artifact from r: into prev, reusing its memory, when prev is not nil.
+func readArtifactJSON(r *wire.Reader, prev *Artifact) *Artifact {
+	if prev == nil {
+		x := new(Artifact)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = Artifact{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -764,6 +842,11 @@ func (x *TaskStatusUpdateEvent) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *TaskStatusUpdateEvent) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *TaskStatusUpdateEvent) readJSON(r *wire.Reader, prev *TaskStatusUpdateEvent) {
 	if !r.BeginObject() {
 		return
 	}
@@ -774,21 +857,21 @@ func (x *TaskStatusUpdateEvent) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.TaskID = r.ReadString()
+				x.TaskID = r.ReadStringReusing(prev.GetTaskID())
 			}
 		case "contextId", "context_id":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.ContextID = r.ReadString()
+				x.ContextID = r.ReadStringReusing(prev.GetContextID())
 			}
 		case "status":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Status = readTaskStatusJSON(r)
+				x.Status = readTaskStatusJSON(r, prev.GetStatus())
 			}
 		case "metadata":
 			if r.SkipNull() {
@@ -803,10 +886,17 @@ func (x *TaskStatusUpdateEvent) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readTaskStatusUpdateEventJSON(r *wire.Reader) *TaskStatusUpdateEvent {
-	x := new(TaskStatusUpdateEvent)
-	x.ReadJSON(r)
-	return x
+// readTaskStatusUpdateEventJSON reads a TaskStatusUpdateEvent from r: into prev, reusing its memory, when prev is not nil.
+func readTaskStatusUpdateEventJSON(r *wire.Reader, prev *TaskStatusUpdateEvent) *TaskStatusUpdateEvent {
+	if prev == nil {
+		x := new(TaskStatusUpdateEvent)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = TaskStatusUpdateEvent{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -851,6 +941,11 @@ func (x *TaskArtifactUpdateEvent) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *TaskArtifactUpdateEvent) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *TaskArtifactUpdateEvent) readJSON(r *wire.Reader, prev *TaskArtifactUpdateEvent) {
 	if !r.BeginObject() {
 		return
 	}
@@ -861,21 +956,21 @@ func (x *TaskArtifactUpdateEvent) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.TaskID = r.ReadString()
+				x.TaskID = r.ReadStringReusing(prev.GetTaskID())
 			}
 		case "contextId", "context_id":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.ContextID = r.ReadString()
+				x.ContextID = r.ReadStringReusing(prev.GetContextID())
 			}
 		case "artifact":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Artifact = readArtifactJSON(r)
+				x.Artifact = readArtifactJSON(r, prev.GetArtifact())
 			}
 		case "append":
 			if r.SkipNull() {
@@ -904,10 +999,17 @@ func (x *TaskArtifactUpdateEvent) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readTaskArtifactUpdateEventJSON(r *wire.Reader) *TaskArtifactUpdateEvent {
-	x := new(TaskArtifactUpdateEvent)
-	x.ReadJSON(r)
-	return x
+// readTaskArtifactUpdateEventJSON reads a TaskArtifactUpdateEvent from r: into prev, reusing its memory, when prev is not nil.
+func readTaskArtifactUpdateEventJSON(r *wire.Reader, prev *TaskArtifactUpdateEvent) *TaskArtifactUpdateEvent {
+	if prev == nil {
+		x := new(TaskArtifactUpdateEvent)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = TaskArtifactUpdateEvent{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -938,6 +1040,11 @@ func (x *AuthenticationInfo) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *AuthenticationInfo) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *AuthenticationInfo) readJSON(r *wire.Reader, prev *AuthenticationInfo) {
 	if !r.BeginObject() {
 		return
 	}
@@ -948,14 +1055,14 @@ func (x *AuthenticationInfo) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Scheme = r.ReadString()
+				x.Scheme = r.ReadStringReusing(prev.GetScheme())
 			}
 		case "credentials":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Credentials = r.ReadString()
+				x.Credentials = r.ReadStringReusing(prev.GetCredentials())
 			}
 		default:
 			r.UnknownField()
@@ -963,10 +1070,17 @@ func (x *AuthenticationInfo) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readAuthenticationInfoJSON(r *wire.Reader) *AuthenticationInfo {
-	x := new(AuthenticationInfo)
-	x.ReadJSON(r)
-	return x
+// readAuthenticationInfoJSON reads a AuthenticationInfo from r: into prev, reusing its memory, when prev is not nil.
+func readAuthenticationInfoJSON(r *wire.Reader, prev *AuthenticationInfo) *AuthenticationInfo {
+	if prev == nil {
+		x := new(AuthenticationInfo)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = AuthenticationInfo{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -1001,6 +1115,11 @@ func (x *AgentInterface) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *AgentInterface) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *AgentInterface) readJSON(r *wire.Reader, prev *AgentInterface) {
 	if !r.BeginObject() {
 		return
 	}
@@ -1011,28 +1130,28 @@ func (x *AgentInterface) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.URL = r.ReadString()
+				x.URL = r.ReadStringReusing(prev.GetURL())
 			}
 		case "protocolBinding", "protocol_binding":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.ProtocolBinding = r.ReadString()
+				x.ProtocolBinding = r.ReadStringReusing(prev.GetProtocolBinding())
 			}
 		case "tenant":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Tenant = r.ReadString()
+				x.Tenant = r.ReadStringReusing(prev.GetTenant())
 			}
 		case "protocolVersion", "protocol_version":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.ProtocolVersion = r.ReadString()
+				x.ProtocolVersion = r.ReadStringReusing(prev.GetProtocolVersion())
 			}
 		default:
 			r.UnknownField()
@@ -1040,10 +1159,17 @@ func (x *AgentInterface) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readAgentInterfaceJSON(r *wire.Reader) *AgentInterface {
-	x := new(AgentInterface)
-	x.ReadJSON(r)
-	return x
+// readAgentInterfaceJSON reads a AgentInterface from r: into prev, reusing its memory, when prev is not nil.
+func readAgentInterfaceJSON(r *wire.Reader, prev *AgentInterface) *AgentInterface {
+	if prev == nil {
+		x := new(AgentInterface)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = AgentInterface{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -1161,6 +1287,11 @@ func (x *AgentCard) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *AgentCard) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *AgentCard) readJSON(r *wire.Reader, prev *AgentCard) {
 	if !r.BeginObject() {
 		return
 	}
@@ -1171,22 +1302,22 @@ func (x *AgentCard) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Name = r.ReadString()
+				x.Name = r.ReadStringReusing(prev.GetName())
 			}
 		case "description":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Description = r.ReadString()
+				x.Description = r.ReadStringReusing(prev.GetDescription())
 			}
 		case "supportedInterfaces", "supported_interfaces":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.SupportedInterfaces = wire.ReadSlice(r, func(v **AgentInterface, r *wire.Reader) {
-					*v = readAgentInterfaceJSON(r)
+				x.SupportedInterfaces = wire.ReadSliceReusing(r, prev.GetSupportedInterfaces(), func(v **AgentInterface, r *wire.Reader) {
+					*v = readAgentInterfaceJSON(r, *v)
 				})
 			}
 		case "provider":
@@ -1194,14 +1325,14 @@ func (x *AgentCard) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Provider = readAgentProviderJSON(r)
+				x.Provider = readAgentProviderJSON(r, prev.GetProvider())
 			}
 		case "version":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Version = r.ReadString()
+				x.Version = r.ReadStringReusing(prev.GetVersion())
 			}
 		case "documentationUrl", "documentation_url":
 			if r.SkipNull() {
@@ -1213,7 +1344,7 @@ func (x *AgentCard) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Capabilities = readAgentCapabilitiesJSON(r)
+				x.Capabilities = readAgentCapabilitiesJSON(r, prev.GetCapabilities())
 			}
 		case "securitySchemes", "security_schemes":
 			if r.SkipNull() {
@@ -1226,7 +1357,7 @@ func (x *AgentCard) ReadJSON(r *wire.Reader) {
 				x.SecuritySchemes = make(map[string]*SecurityScheme)
 				for r.NextField() {
 					k := string(r.Key())
-					x.SecuritySchemes[k] = readSecuritySchemeJSON(r)
+					x.SecuritySchemes[k] = readSecuritySchemeJSON(r, nil)
 				}
 			}
 		case "securityRequirements", "security_requirements":
@@ -1234,8 +1365,8 @@ func (x *AgentCard) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.SecurityRequirements = wire.ReadSlice(r, func(v **SecurityRequirement, r *wire.Reader) {
-					*v = readSecurityRequirementJSON(r)
+				x.SecurityRequirements = wire.ReadSliceReusing(r, prev.GetSecurityRequirements(), func(v **SecurityRequirement, r *wire.Reader) {
+					*v = readSecurityRequirementJSON(r, *v)
 				})
 			}
 		case "defaultInputModes", "default_input_modes":
@@ -1243,8 +1374,8 @@ func (x *AgentCard) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.DefaultInputModes = wire.ReadSlice(r, func(v *string, r *wire.Reader) {
-					*v = r.ReadString()
+				x.DefaultInputModes = wire.ReadSliceReusing(r, prev.GetDefaultInputModes(), func(v *string, r *wire.Reader) {
+					*v = r.ReadStringReusing(*v)
 				})
 			}
 		case "defaultOutputModes", "default_output_modes":
@@ -1252,8 +1383,8 @@ func (x *AgentCard) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.DefaultOutputModes = wire.ReadSlice(r, func(v *string, r *wire.Reader) {
-					*v = r.ReadString()
+				x.DefaultOutputModes = wire.ReadSliceReusing(r, prev.GetDefaultOutputModes(), func(v *string, r *wire.Reader) {
+					*v = r.ReadStringReusing(*v)
 				})
 			}
 		case "skills":
@@ -1261,8 +1392,8 @@ func (x *AgentCard) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Skills = wire.ReadSlice(r, func(v **AgentSkill, r *wire.Reader) {
-					*v = readAgentSkillJSON(r)
+				x.Skills = wire.ReadSliceReusing(r, prev.GetSkills(), func(v **AgentSkill, r *wire.Reader) {
+					*v = readAgentSkillJSON(r, *v)
 				})
 			}
 		case "signatures":
@@ -1270,8 +1401,8 @@ func (x *AgentCard) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Signatures = wire.ReadSlice(r, func(v **AgentCardSignature, r *wire.Reader) {
-					*v = readAgentCardSignatureJSON(r)
+				x.Signatures = wire.ReadSliceReusing(r, prev.GetSignatures(), func(v **AgentCardSignature, r *wire.Reader) {
+					*v = readAgentCardSignatureJSON(r, *v)
 				})
 			}
 		case "iconUrl", "icon_url":
@@ -1285,10 +1416,17 @@ func (x *AgentCard) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readAgentCardJSON(r *wire.Reader) *AgentCard {
-	x := new(AgentCard)
-	x.ReadJSON(r)
-	return x
+// readAgentCardJSON reads a AgentCard from r: into prev, reusing its memory, when prev is not nil.
+func readAgentCardJSON(r *wire.Reader, prev *AgentCard) *AgentCard {
+	if prev == nil {
+		x := new(AgentCard)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = AgentCard{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -1317,6 +1455,11 @@ func (x *AgentProvider) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *AgentProvider) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *AgentProvider) readJSON(r *wire.Reader, prev *AgentProvider) {
 	if !r.BeginObject() {
 		return
 	}
@@ -1327,14 +1470,14 @@ func (x *AgentProvider) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.URL = r.ReadString()
+				x.URL = r.ReadStringReusing(prev.GetURL())
 			}
 		case "organization":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Organization = r.ReadString()
+				x.Organization = r.ReadStringReusing(prev.GetOrganization())
 			}
 		default:
 			r.UnknownField()
@@ -1342,10 +1485,17 @@ func (x *AgentProvider) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readAgentProviderJSON(r *wire.Reader) *AgentProvider {
-	x := new(AgentProvider)
-	x.ReadJSON(r)
-	return x
+// readAgentProviderJSON reads a AgentProvider from r: into prev, reusing its memory, when prev is not nil.
+func readAgentProviderJSON(r *wire.Reader, prev *AgentProvider) *AgentProvider {
+	if prev == nil {
+		x := new(AgentProvider)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = AgentProvider{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -1404,6 +1554,11 @@ func (x *AgentCapabilities) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *AgentCapabilities) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *AgentCapabilities) readJSON(r *wire.Reader, prev *AgentCapabilities) {
 	if !r.BeginObject() {
 		return
 	}
@@ -1424,8 +1579,8 @@ func (x *AgentCapabilities) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Extensions = wire.ReadSlice(r, func(v **AgentExtension, r *wire.Reader) {
-					*v = readAgentExtensionJSON(r)
+				x.Extensions = wire.ReadSliceReusing(r, prev.GetExtensions(), func(v **AgentExtension, r *wire.Reader) {
+					*v = readAgentExtensionJSON(r, *v)
 				})
 			}
 		case "extendedAgentCard", "extended_agent_card":
@@ -1439,10 +1594,17 @@ func (x *AgentCapabilities) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readAgentCapabilitiesJSON(r *wire.Reader) *AgentCapabilities {
-	x := new(AgentCapabilities)
-	x.ReadJSON(r)
-	return x
+// readAgentCapabilitiesJSON reads a AgentCapabilities from r: into prev, reusing its memory, when prev is not nil.
+func readAgentCapabilitiesJSON(r *wire.Reader, prev *AgentCapabilities) *AgentCapabilities {
+	if prev == nil {
+		x := new(AgentCapabilities)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = AgentCapabilities{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -1494,6 +1656,11 @@ func (x *AgentExtension) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *AgentExtension) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *AgentExtension) readJSON(r *wire.Reader, prev *AgentExtension) {
 	if !r.BeginObject() {
 		return
 	}
@@ -1504,14 +1671,14 @@ func (x *AgentExtension) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.URI = r.ReadString()
+				x.URI = r.ReadStringReusing(prev.GetURI())
 			}
 		case "description":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Description = r.ReadString()
+				x.Description = r.ReadStringReusing(prev.GetDescription())
 			}
 		case "required":
 			if r.SkipNull() {
@@ -1533,10 +1700,17 @@ func (x *AgentExtension) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readAgentExtensionJSON(r *wire.Reader) *AgentExtension {
-	x := new(AgentExtension)
-	x.ReadJSON(r)
-	return x
+// readAgentExtensionJSON reads a AgentExtension from r: into prev, reusing its memory, when prev is not nil.
+func readAgentExtensionJSON(r *wire.Reader, prev *AgentExtension) *AgentExtension {
+	if prev == nil {
+		x := new(AgentExtension)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = AgentExtension{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -1620,6 +1794,11 @@ func (x *AgentSkill) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *AgentSkill) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *AgentSkill) readJSON(r *wire.Reader, prev *AgentSkill) {
 	if !r.BeginObject() {
 		return
 	}
@@ -1630,29 +1809,29 @@ func (x *AgentSkill) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.ID = r.ReadString()
+				x.ID = r.ReadStringReusing(prev.GetID())
 			}
 		case "name":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Name = r.ReadString()
+				x.Name = r.ReadStringReusing(prev.GetName())
 			}
 		case "description":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Description = r.ReadString()
+				x.Description = r.ReadStringReusing(prev.GetDescription())
 			}
 		case "tags":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Tags = wire.ReadSlice(r, func(v *string, r *wire.Reader) {
-					*v = r.ReadString()
+				x.Tags = wire.ReadSliceReusing(r, prev.GetTags(), func(v *string, r *wire.Reader) {
+					*v = r.ReadStringReusing(*v)
 				})
 			}
 		case "examples":
@@ -1660,8 +1839,8 @@ func (x *AgentSkill) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Examples = wire.ReadSlice(r, func(v *string, r *wire.Reader) {
-					*v = r.ReadString()
+				x.Examples = wire.ReadSliceReusing(r, prev.GetExamples(), func(v *string, r *wire.Reader) {
+					*v = r.ReadStringReusing(*v)
 				})
 			}
 		case "inputModes", "input_modes":
@@ -1669,8 +1848,8 @@ func (x *AgentSkill) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.InputModes = wire.ReadSlice(r, func(v *string, r *wire.Reader) {
-					*v = r.ReadString()
+				x.InputModes = wire.ReadSliceReusing(r, prev.GetInputModes(), func(v *string, r *wire.Reader) {
+					*v = r.ReadStringReusing(*v)
 				})
 			}
 		case "outputModes", "output_modes":
@@ -1678,8 +1857,8 @@ func (x *AgentSkill) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.OutputModes = wire.ReadSlice(r, func(v *string, r *wire.Reader) {
-					*v = r.ReadString()
+				x.OutputModes = wire.ReadSliceReusing(r, prev.GetOutputModes(), func(v *string, r *wire.Reader) {
+					*v = r.ReadStringReusing(*v)
 				})
 			}
 		case "securityRequirements", "security_requirements":
@@ -1687,8 +1866,8 @@ func (x *AgentSkill) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.SecurityRequirements = wire.ReadSlice(r, func(v **SecurityRequirement, r *wire.Reader) {
-					*v = readSecurityRequirementJSON(r)
+				x.SecurityRequirements = wire.ReadSliceReusing(r, prev.GetSecurityRequirements(), func(v **SecurityRequirement, r *wire.Reader) {
+					*v = readSecurityRequirementJSON(r, *v)
 				})
 			}
 		default:
@@ -1697,10 +1876,17 @@ func (x *AgentSkill) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readAgentSkillJSON(r *wire.Reader) *AgentSkill {
-	x := new(AgentSkill)
-	x.ReadJSON(r)
-	return x
+// readAgentSkillJSON reads a AgentSkill from r: into prev, reusing its memory, when prev is not nil.
+func readAgentSkillJSON(r *wire.Reader, prev *AgentSkill) *AgentSkill {
+	if prev == nil {
+		x := new(AgentSkill)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = AgentSkill{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -1733,6 +1919,11 @@ func (x *AgentCardSignature) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *AgentCardSignature) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *AgentCardSignature) readJSON(r *wire.Reader, prev *AgentCardSignature) {
 	if !r.BeginObject() {
 		return
 	}
@@ -1743,14 +1934,14 @@ func (x *AgentCardSignature) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Protected = r.ReadString()
+				x.Protected = r.ReadStringReusing(prev.GetProtected())
 			}
 		case "signature":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Signature = r.ReadString()
+				x.Signature = r.ReadStringReusing(prev.GetSignature())
 			}
 		case "header":
 			if r.SkipNull() {
@@ -1765,10 +1956,17 @@ func (x *AgentCardSignature) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readAgentCardSignatureJSON(r *wire.Reader) *AgentCardSignature {
-	x := new(AgentCardSignature)
-	x.ReadJSON(r)
-	return x
+// readAgentCardSignatureJSON reads a AgentCardSignature from r: into prev, reusing its memory, when prev is not nil.
+func readAgentCardSignatureJSON(r *wire.Reader, prev *AgentCardSignature) *AgentCardSignature {
+	if prev == nil {
+		x := new(AgentCardSignature)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = AgentCardSignature{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -1826,6 +2024,11 @@ func (x *TaskPushNotificationConfig) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *TaskPushNotificationConfig) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *TaskPushNotificationConfig) readJSON(r *wire.Reader, prev *TaskPushNotificationConfig) {
 	if !r.BeginObject() {
 		return
 	}
@@ -1836,42 +2039,42 @@ func (x *TaskPushNotificationConfig) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Tenant = r.ReadString()
+				x.Tenant = r.ReadStringReusing(prev.GetTenant())
 			}
 		case "id":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.ID = r.ReadString()
+				x.ID = r.ReadStringReusing(prev.GetID())
 			}
 		case "taskId", "task_id":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.TaskID = r.ReadString()
+				x.TaskID = r.ReadStringReusing(prev.GetTaskID())
 			}
 		case "url":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.URL = r.ReadString()
+				x.URL = r.ReadStringReusing(prev.GetURL())
 			}
 		case "token":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Token = r.ReadString()
+				x.Token = r.ReadStringReusing(prev.GetToken())
 			}
 		case "authentication":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Authentication = readAuthenticationInfoJSON(r)
+				x.Authentication = readAuthenticationInfoJSON(r, prev.GetAuthentication())
 			}
 		default:
 			r.UnknownField()
@@ -1879,10 +2082,17 @@ func (x *TaskPushNotificationConfig) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readTaskPushNotificationConfigJSON(r *wire.Reader) *TaskPushNotificationConfig {
-	x := new(TaskPushNotificationConfig)
-	x.ReadJSON(r)
-	return x
+// readTaskPushNotificationConfigJSON reads a TaskPushNotificationConfig from r: into prev, reusing its memory, when prev is not nil.
+func readTaskPushNotificationConfigJSON(r *wire.Reader, prev *TaskPushNotificationConfig) *TaskPushNotificationConfig {
+	if prev == nil {
+		x := new(TaskPushNotificationConfig)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = TaskPushNotificationConfig{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -1919,6 +2129,11 @@ func (x *StringList) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *StringList) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *StringList) readJSON(r *wire.Reader, prev *StringList) {
 	if !r.BeginObject() {
 		return
 	}
@@ -1929,8 +2144,8 @@ func (x *StringList) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.List = wire.ReadSlice(r, func(v *string, r *wire.Reader) {
-					*v = r.ReadString()
+				x.List = wire.ReadSliceReusing(r, prev.GetList(), func(v *string, r *wire.Reader) {
+					*v = r.ReadStringReusing(*v)
 				})
 			}
 		default:
@@ -1939,10 +2154,17 @@ func (x *StringList) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readStringListJSON(r *wire.Reader) *StringList {
-	x := new(StringList)
-	x.ReadJSON(r)
-	return x
+// readStringListJSON reads a StringList from r: into prev, reusing its memory, when prev is not nil.
+func readStringListJSON(r *wire.Reader, prev *StringList) *StringList {
+	if prev == nil {
+		x := new(StringList)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = StringList{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -1981,6 +2203,11 @@ func (x *SecurityRequirement) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *SecurityRequirement) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *SecurityRequirement) readJSON(r *wire.Reader, prev *SecurityRequirement) {
 	if !r.BeginObject() {
 		return
 	}
@@ -1997,7 +2224,7 @@ func (x *SecurityRequirement) ReadJSON(r *wire.Reader) {
 				x.Schemes = make(map[string]*StringList)
 				for r.NextField() {
 					k := string(r.Key())
-					x.Schemes[k] = readStringListJSON(r)
+					x.Schemes[k] = readStringListJSON(r, nil)
 				}
 			}
 		default:
@@ -2006,10 +2233,17 @@ func (x *SecurityRequirement) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readSecurityRequirementJSON(r *wire.Reader) *SecurityRequirement {
-	x := new(SecurityRequirement)
-	x.ReadJSON(r)
-	return x
+// readSecurityRequirementJSON reads a SecurityRequirement from r: into prev, reusing its memory, when prev is not nil.
+func readSecurityRequirementJSON(r *wire.Reader, prev *SecurityRequirement) *SecurityRequirement {
+	if prev == nil {
+		x := new(SecurityRequirement)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = SecurityRequirement{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -2052,6 +2286,11 @@ func (x *SecurityScheme) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *SecurityScheme) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *SecurityScheme) readJSON(r *wire.Reader, prev *SecurityScheme) {
 	if !r.BeginObject() {
 		return
 	}
@@ -2065,9 +2304,12 @@ func (x *SecurityScheme) ReadJSON(r *wire.Reader) {
 				r.Fail("oneOf", "a second member of the scheme oneof")
 				return
 			}
-			w := new(SecuritySchemeAPIKeySecurityScheme)
+			w, _ := prev.GetScheme().(*SecuritySchemeAPIKeySecurityScheme)
+			if w == nil {
+				w = new(SecuritySchemeAPIKeySecurityScheme)
+			}
 			{
-				w.APIKeySecurityScheme = readAPIKeySecuritySchemeJSON(r)
+				w.APIKeySecurityScheme = readAPIKeySecuritySchemeJSON(r, w.APIKeySecurityScheme)
 			}
 			x.Scheme = w
 		case "httpAuthSecurityScheme", "http_auth_security_scheme":
@@ -2078,9 +2320,12 @@ func (x *SecurityScheme) ReadJSON(r *wire.Reader) {
 				r.Fail("oneOf", "a second member of the scheme oneof")
 				return
 			}
-			w := new(SecuritySchemeHTTPAuthSecurityScheme)
+			w, _ := prev.GetScheme().(*SecuritySchemeHTTPAuthSecurityScheme)
+			if w == nil {
+				w = new(SecuritySchemeHTTPAuthSecurityScheme)
+			}
 			{
-				w.HTTPAuthSecurityScheme = readHTTPAuthSecuritySchemeJSON(r)
+				w.HTTPAuthSecurityScheme = readHTTPAuthSecuritySchemeJSON(r, w.HTTPAuthSecurityScheme)
 			}
 			x.Scheme = w
 		case "oauth2SecurityScheme", "oauth2_security_scheme":
@@ -2091,9 +2336,12 @@ func (x *SecurityScheme) ReadJSON(r *wire.Reader) {
 				r.Fail("oneOf", "a second member of the scheme oneof")
 				return
 			}
-			w := new(SecuritySchemeOAuth2SecurityScheme)
+			w, _ := prev.GetScheme().(*SecuritySchemeOAuth2SecurityScheme)
+			if w == nil {
+				w = new(SecuritySchemeOAuth2SecurityScheme)
+			}
 			{
-				w.OAuth2SecurityScheme = readOAuth2SecuritySchemeJSON(r)
+				w.OAuth2SecurityScheme = readOAuth2SecuritySchemeJSON(r, w.OAuth2SecurityScheme)
 			}
 			x.Scheme = w
 		case "openIdConnectSecurityScheme", "open_id_connect_security_scheme":
@@ -2104,9 +2352,12 @@ func (x *SecurityScheme) ReadJSON(r *wire.Reader) {
 				r.Fail("oneOf", "a second member of the scheme oneof")
 				return
 			}
-			w := new(SecuritySchemeOpenIDConnectSecurityScheme)
+			w, _ := prev.GetScheme().(*SecuritySchemeOpenIDConnectSecurityScheme)
+			if w == nil {
+				w = new(SecuritySchemeOpenIDConnectSecurityScheme)
+			}
 			{
-				w.OpenIDConnectSecurityScheme = readOpenIDConnectSecuritySchemeJSON(r)
+				w.OpenIDConnectSecurityScheme = readOpenIDConnectSecuritySchemeJSON(r, w.OpenIDConnectSecurityScheme)
 			}
 			x.Scheme = w
 		case "mtlsSecurityScheme", "mtls_security_scheme":
@@ -2117,9 +2368,12 @@ func (x *SecurityScheme) ReadJSON(r *wire.Reader) {
 				r.Fail("oneOf", "a second member of the scheme oneof")
 				return
 			}
-			w := new(SecuritySchemeMTLSSecurityScheme)
+			w, _ := prev.GetScheme().(*SecuritySchemeMTLSSecurityScheme)
+			if w == nil {
+				w = new(SecuritySchemeMTLSSecurityScheme)
+			}
 			{
-				w.MTLSSecurityScheme = readMutualTLSSecuritySchemeJSON(r)
+				w.MTLSSecurityScheme = readMutualTLSSecuritySchemeJSON(r, w.MTLSSecurityScheme)
 			}
 			x.Scheme = w
 		default:
@@ -2128,10 +2382,17 @@ func (x *SecurityScheme) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readSecuritySchemeJSON(r *wire.Reader) *SecurityScheme {
-	x := new(SecurityScheme)
-	x.ReadJSON(r)
-	return x
+// readSecuritySchemeJSON reads a SecurityScheme from r: into prev, reusing its memory, when prev is not nil.
+func readSecuritySchemeJSON(r *wire.Reader, prev *SecurityScheme) *SecurityScheme {
+	if prev == nil {
+		x := new(SecurityScheme)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = SecurityScheme{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -2169,6 +2430,11 @@ func (x *APIKeySecurityScheme) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *APIKeySecurityScheme) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *APIKeySecurityScheme) readJSON(r *wire.Reader, prev *APIKeySecurityScheme) {
 	if !r.BeginObject() {
 		return
 	}
@@ -2179,21 +2445,21 @@ func (x *APIKeySecurityScheme) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Description = r.ReadString()
+				x.Description = r.ReadStringReusing(prev.GetDescription())
 			}
 		case "location":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Location = r.ReadString()
+				x.Location = r.ReadStringReusing(prev.GetLocation())
 			}
 		case "name":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Name = r.ReadString()
+				x.Name = r.ReadStringReusing(prev.GetName())
 			}
 		default:
 			r.UnknownField()
@@ -2201,10 +2467,17 @@ func (x *APIKeySecurityScheme) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readAPIKeySecuritySchemeJSON(r *wire.Reader) *APIKeySecurityScheme {
-	x := new(APIKeySecurityScheme)
-	x.ReadJSON(r)
-	return x
+// readAPIKeySecuritySchemeJSON reads a APIKeySecurityScheme from r: into prev, reusing its memory, when prev is not nil.
+func readAPIKeySecuritySchemeJSON(r *wire.Reader, prev *APIKeySecurityScheme) *APIKeySecurityScheme {
+	if prev == nil {
+		x := new(APIKeySecurityScheme)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = APIKeySecurityScheme{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -2244,6 +2517,11 @@ func (x *HTTPAuthSecurityScheme) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *HTTPAuthSecurityScheme) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *HTTPAuthSecurityScheme) readJSON(r *wire.Reader, prev *HTTPAuthSecurityScheme) {
 	if !r.BeginObject() {
 		return
 	}
@@ -2254,21 +2532,21 @@ func (x *HTTPAuthSecurityScheme) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Description = r.ReadString()
+				x.Description = r.ReadStringReusing(prev.GetDescription())
 			}
 		case "scheme":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Scheme = r.ReadString()
+				x.Scheme = r.ReadStringReusing(prev.GetScheme())
 			}
 		case "bearerFormat", "bearer_format":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.BearerFormat = r.ReadString()
+				x.BearerFormat = r.ReadStringReusing(prev.GetBearerFormat())
 			}
 		default:
 			r.UnknownField()
@@ -2276,10 +2554,17 @@ func (x *HTTPAuthSecurityScheme) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readHTTPAuthSecuritySchemeJSON(r *wire.Reader) *HTTPAuthSecurityScheme {
-	x := new(HTTPAuthSecurityScheme)
-	x.ReadJSON(r)
-	return x
+// readHTTPAuthSecuritySchemeJSON reads a HTTPAuthSecurityScheme from r: into prev, reusing its memory, when prev is not nil.
+func readHTTPAuthSecuritySchemeJSON(r *wire.Reader, prev *HTTPAuthSecurityScheme) *HTTPAuthSecurityScheme {
+	if prev == nil {
+		x := new(HTTPAuthSecurityScheme)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = HTTPAuthSecurityScheme{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -2324,6 +2609,11 @@ func (x *OAuth2SecurityScheme) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *OAuth2SecurityScheme) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *OAuth2SecurityScheme) readJSON(r *wire.Reader, prev *OAuth2SecurityScheme) {
 	if !r.BeginObject() {
 		return
 	}
@@ -2334,21 +2624,21 @@ func (x *OAuth2SecurityScheme) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Description = r.ReadString()
+				x.Description = r.ReadStringReusing(prev.GetDescription())
 			}
 		case "flows":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Flows = readOAuthFlowsJSON(r)
+				x.Flows = readOAuthFlowsJSON(r, prev.GetFlows())
 			}
 		case "oauth2MetadataUrl", "oauth2_metadata_url":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.OAuth2MetadataURL = r.ReadString()
+				x.OAuth2MetadataURL = r.ReadStringReusing(prev.GetOAuth2MetadataURL())
 			}
 		default:
 			r.UnknownField()
@@ -2356,10 +2646,17 @@ func (x *OAuth2SecurityScheme) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readOAuth2SecuritySchemeJSON(r *wire.Reader) *OAuth2SecurityScheme {
-	x := new(OAuth2SecurityScheme)
-	x.ReadJSON(r)
-	return x
+// readOAuth2SecuritySchemeJSON reads a OAuth2SecurityScheme from r: into prev, reusing its memory, when prev is not nil.
+func readOAuth2SecuritySchemeJSON(r *wire.Reader, prev *OAuth2SecurityScheme) *OAuth2SecurityScheme {
+	if prev == nil {
+		x := new(OAuth2SecurityScheme)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = OAuth2SecurityScheme{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -2395,6 +2692,11 @@ func (x *OpenIDConnectSecurityScheme) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *OpenIDConnectSecurityScheme) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *OpenIDConnectSecurityScheme) readJSON(r *wire.Reader, prev *OpenIDConnectSecurityScheme) {
 	if !r.BeginObject() {
 		return
 	}
@@ -2405,14 +2707,14 @@ func (x *OpenIDConnectSecurityScheme) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Description = r.ReadString()
+				x.Description = r.ReadStringReusing(prev.GetDescription())
 			}
 		case "openIdConnectUrl", "open_id_connect_url":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.OpenIDConnectURL = r.ReadString()
+				x.OpenIDConnectURL = r.ReadStringReusing(prev.GetOpenIDConnectURL())
 			}
 		default:
 			r.UnknownField()
@@ -2420,10 +2722,17 @@ func (x *OpenIDConnectSecurityScheme) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readOpenIDConnectSecuritySchemeJSON(r *wire.Reader) *OpenIDConnectSecurityScheme {
-	x := new(OpenIDConnectSecurityScheme)
-	x.ReadJSON(r)
-	return x
+// readOpenIDConnectSecuritySchemeJSON reads a OpenIDConnectSecurityScheme from r: into prev, reusing its memory, when prev is not nil.
+func readOpenIDConnectSecuritySchemeJSON(r *wire.Reader, prev *OpenIDConnectSecurityScheme) *OpenIDConnectSecurityScheme {
+	if prev == nil {
+		x := new(OpenIDConnectSecurityScheme)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = OpenIDConnectSecurityScheme{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -2453,6 +2762,11 @@ func (x *MutualTLSSecurityScheme) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *MutualTLSSecurityScheme) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *MutualTLSSecurityScheme) readJSON(r *wire.Reader, prev *MutualTLSSecurityScheme) {
 	if !r.BeginObject() {
 		return
 	}
@@ -2463,7 +2777,7 @@ func (x *MutualTLSSecurityScheme) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Description = r.ReadString()
+				x.Description = r.ReadStringReusing(prev.GetDescription())
 			}
 		default:
 			r.UnknownField()
@@ -2471,10 +2785,17 @@ func (x *MutualTLSSecurityScheme) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readMutualTLSSecuritySchemeJSON(r *wire.Reader) *MutualTLSSecurityScheme {
-	x := new(MutualTLSSecurityScheme)
-	x.ReadJSON(r)
-	return x
+// readMutualTLSSecuritySchemeJSON reads a MutualTLSSecurityScheme from r: into prev, reusing its memory, when prev is not nil.
+func readMutualTLSSecuritySchemeJSON(r *wire.Reader, prev *MutualTLSSecurityScheme) *MutualTLSSecurityScheme {
+	if prev == nil {
+		x := new(MutualTLSSecurityScheme)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = MutualTLSSecurityScheme{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -2517,6 +2838,11 @@ func (x *OAuthFlows) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *OAuthFlows) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *OAuthFlows) readJSON(r *wire.Reader, prev *OAuthFlows) {
 	if !r.BeginObject() {
 		return
 	}
@@ -2530,9 +2856,12 @@ func (x *OAuthFlows) ReadJSON(r *wire.Reader) {
 				r.Fail("oneOf", "a second member of the flow oneof")
 				return
 			}
-			w := new(OAuthFlowsAuthorizationCode)
+			w, _ := prev.GetFlow().(*OAuthFlowsAuthorizationCode)
+			if w == nil {
+				w = new(OAuthFlowsAuthorizationCode)
+			}
 			{
-				w.AuthorizationCode = readAuthorizationCodeOAuthFlowJSON(r)
+				w.AuthorizationCode = readAuthorizationCodeOAuthFlowJSON(r, w.AuthorizationCode)
 			}
 			x.Flow = w
 		case "clientCredentials", "client_credentials":
@@ -2543,9 +2872,12 @@ func (x *OAuthFlows) ReadJSON(r *wire.Reader) {
 				r.Fail("oneOf", "a second member of the flow oneof")
 				return
 			}
-			w := new(OAuthFlowsClientCredentials)
+			w, _ := prev.GetFlow().(*OAuthFlowsClientCredentials)
+			if w == nil {
+				w = new(OAuthFlowsClientCredentials)
+			}
 			{
-				w.ClientCredentials = readClientCredentialsOAuthFlowJSON(r)
+				w.ClientCredentials = readClientCredentialsOAuthFlowJSON(r, w.ClientCredentials)
 			}
 			x.Flow = w
 		case "implicit":
@@ -2556,9 +2888,12 @@ func (x *OAuthFlows) ReadJSON(r *wire.Reader) {
 				r.Fail("oneOf", "a second member of the flow oneof")
 				return
 			}
-			w := new(OAuthFlowsImplicit)
+			w, _ := prev.GetFlow().(*OAuthFlowsImplicit)
+			if w == nil {
+				w = new(OAuthFlowsImplicit)
+			}
 			{
-				w.Implicit = readImplicitOAuthFlowJSON(r)
+				w.Implicit = readImplicitOAuthFlowJSON(r, w.Implicit)
 			}
 			x.Flow = w
 		case "password":
@@ -2569,9 +2904,12 @@ func (x *OAuthFlows) ReadJSON(r *wire.Reader) {
 				r.Fail("oneOf", "a second member of the flow oneof")
 				return
 			}
-			w := new(OAuthFlowsPassword)
+			w, _ := prev.GetFlow().(*OAuthFlowsPassword)
+			if w == nil {
+				w = new(OAuthFlowsPassword)
+			}
 			{
-				w.Password = readPasswordOAuthFlowJSON(r)
+				w.Password = readPasswordOAuthFlowJSON(r, w.Password)
 			}
 			x.Flow = w
 		case "deviceCode", "device_code":
@@ -2582,9 +2920,12 @@ func (x *OAuthFlows) ReadJSON(r *wire.Reader) {
 				r.Fail("oneOf", "a second member of the flow oneof")
 				return
 			}
-			w := new(OAuthFlowsDeviceCode)
+			w, _ := prev.GetFlow().(*OAuthFlowsDeviceCode)
+			if w == nil {
+				w = new(OAuthFlowsDeviceCode)
+			}
 			{
-				w.DeviceCode = readDeviceCodeOAuthFlowJSON(r)
+				w.DeviceCode = readDeviceCodeOAuthFlowJSON(r, w.DeviceCode)
 			}
 			x.Flow = w
 		default:
@@ -2593,10 +2934,17 @@ func (x *OAuthFlows) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readOAuthFlowsJSON(r *wire.Reader) *OAuthFlows {
-	x := new(OAuthFlows)
-	x.ReadJSON(r)
-	return x
+// readOAuthFlowsJSON reads a OAuthFlows from r: into prev, reusing its memory, when prev is not nil.
+func readOAuthFlowsJSON(r *wire.Reader, prev *OAuthFlows) *OAuthFlows {
+	if prev == nil {
+		x := new(OAuthFlows)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = OAuthFlows{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -2644,6 +2992,11 @@ func (x *AuthorizationCodeOAuthFlow) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *AuthorizationCodeOAuthFlow) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *AuthorizationCodeOAuthFlow) readJSON(r *wire.Reader, prev *AuthorizationCodeOAuthFlow) {
 	if !r.BeginObject() {
 		return
 	}
@@ -2654,21 +3007,21 @@ func (x *AuthorizationCodeOAuthFlow) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.AuthorizationURL = r.ReadString()
+				x.AuthorizationURL = r.ReadStringReusing(prev.GetAuthorizationURL())
 			}
 		case "tokenUrl", "token_url":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.TokenURL = r.ReadString()
+				x.TokenURL = r.ReadStringReusing(prev.GetTokenURL())
 			}
 		case "refreshUrl", "refresh_url":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.RefreshURL = r.ReadString()
+				x.RefreshURL = r.ReadStringReusing(prev.GetRefreshURL())
 			}
 		case "scopes":
 			if r.SkipNull() {
@@ -2697,10 +3050,17 @@ func (x *AuthorizationCodeOAuthFlow) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readAuthorizationCodeOAuthFlowJSON(r *wire.Reader) *AuthorizationCodeOAuthFlow {
-	x := new(AuthorizationCodeOAuthFlow)
-	x.ReadJSON(r)
-	return x
+// readAuthorizationCodeOAuthFlowJSON reads a AuthorizationCodeOAuthFlow from r: into prev, reusing its memory, when prev is not nil.
+func readAuthorizationCodeOAuthFlowJSON(r *wire.Reader, prev *AuthorizationCodeOAuthFlow) *AuthorizationCodeOAuthFlow {
+	if prev == nil {
+		x := new(AuthorizationCodeOAuthFlow)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = AuthorizationCodeOAuthFlow{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -2742,6 +3102,11 @@ func (x *ClientCredentialsOAuthFlow) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *ClientCredentialsOAuthFlow) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *ClientCredentialsOAuthFlow) readJSON(r *wire.Reader, prev *ClientCredentialsOAuthFlow) {
 	if !r.BeginObject() {
 		return
 	}
@@ -2752,14 +3117,14 @@ func (x *ClientCredentialsOAuthFlow) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.TokenURL = r.ReadString()
+				x.TokenURL = r.ReadStringReusing(prev.GetTokenURL())
 			}
 		case "refreshUrl", "refresh_url":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.RefreshURL = r.ReadString()
+				x.RefreshURL = r.ReadStringReusing(prev.GetRefreshURL())
 			}
 		case "scopes":
 			if r.SkipNull() {
@@ -2781,10 +3146,17 @@ func (x *ClientCredentialsOAuthFlow) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readClientCredentialsOAuthFlowJSON(r *wire.Reader) *ClientCredentialsOAuthFlow {
-	x := new(ClientCredentialsOAuthFlow)
-	x.ReadJSON(r)
-	return x
+// readClientCredentialsOAuthFlowJSON reads a ClientCredentialsOAuthFlow from r: into prev, reusing its memory, when prev is not nil.
+func readClientCredentialsOAuthFlowJSON(r *wire.Reader, prev *ClientCredentialsOAuthFlow) *ClientCredentialsOAuthFlow {
+	if prev == nil {
+		x := new(ClientCredentialsOAuthFlow)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = ClientCredentialsOAuthFlow{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -2838,6 +3210,11 @@ func (x *ImplicitOAuthFlow) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *ImplicitOAuthFlow) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *ImplicitOAuthFlow) readJSON(r *wire.Reader, prev *ImplicitOAuthFlow) {
 	if !r.BeginObject() {
 		return
 	}
@@ -2848,14 +3225,14 @@ func (x *ImplicitOAuthFlow) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.AuthorizationURL = r.ReadString()
+				x.AuthorizationURL = r.ReadStringReusing(prev.GetAuthorizationURL())
 			}
 		case "refreshUrl", "refresh_url":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.RefreshURL = r.ReadString()
+				x.RefreshURL = r.ReadStringReusing(prev.GetRefreshURL())
 			}
 		case "scopes":
 			if r.SkipNull() {
@@ -2877,10 +3254,17 @@ func (x *ImplicitOAuthFlow) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readImplicitOAuthFlowJSON(r *wire.Reader) *ImplicitOAuthFlow {
-	x := new(ImplicitOAuthFlow)
-	x.ReadJSON(r)
-	return x
+// readImplicitOAuthFlowJSON reads a ImplicitOAuthFlow from r: into prev, reusing its memory, when prev is not nil.
+func readImplicitOAuthFlowJSON(r *wire.Reader, prev *ImplicitOAuthFlow) *ImplicitOAuthFlow {
+	if prev == nil {
+		x := new(ImplicitOAuthFlow)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = ImplicitOAuthFlow{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -2934,6 +3318,11 @@ func (x *PasswordOAuthFlow) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *PasswordOAuthFlow) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *PasswordOAuthFlow) readJSON(r *wire.Reader, prev *PasswordOAuthFlow) {
 	if !r.BeginObject() {
 		return
 	}
@@ -2944,14 +3333,14 @@ func (x *PasswordOAuthFlow) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.TokenURL = r.ReadString()
+				x.TokenURL = r.ReadStringReusing(prev.GetTokenURL())
 			}
 		case "refreshUrl", "refresh_url":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.RefreshURL = r.ReadString()
+				x.RefreshURL = r.ReadStringReusing(prev.GetRefreshURL())
 			}
 		case "scopes":
 			if r.SkipNull() {
@@ -2973,10 +3362,17 @@ func (x *PasswordOAuthFlow) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readPasswordOAuthFlowJSON(r *wire.Reader) *PasswordOAuthFlow {
-	x := new(PasswordOAuthFlow)
-	x.ReadJSON(r)
-	return x
+// readPasswordOAuthFlowJSON reads a PasswordOAuthFlow from r: into prev, reusing its memory, when prev is not nil.
+func readPasswordOAuthFlowJSON(r *wire.Reader, prev *PasswordOAuthFlow) *PasswordOAuthFlow {
+	if prev == nil {
+		x := new(PasswordOAuthFlow)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = PasswordOAuthFlow{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -3020,6 +3416,11 @@ func (x *DeviceCodeOAuthFlow) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *DeviceCodeOAuthFlow) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *DeviceCodeOAuthFlow) readJSON(r *wire.Reader, prev *DeviceCodeOAuthFlow) {
 	if !r.BeginObject() {
 		return
 	}
@@ -3030,21 +3431,21 @@ func (x *DeviceCodeOAuthFlow) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.DeviceAuthorizationURL = r.ReadString()
+				x.DeviceAuthorizationURL = r.ReadStringReusing(prev.GetDeviceAuthorizationURL())
 			}
 		case "tokenUrl", "token_url":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.TokenURL = r.ReadString()
+				x.TokenURL = r.ReadStringReusing(prev.GetTokenURL())
 			}
 		case "refreshUrl", "refresh_url":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.RefreshURL = r.ReadString()
+				x.RefreshURL = r.ReadStringReusing(prev.GetRefreshURL())
 			}
 		case "scopes":
 			if r.SkipNull() {
@@ -3066,10 +3467,17 @@ func (x *DeviceCodeOAuthFlow) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readDeviceCodeOAuthFlowJSON(r *wire.Reader) *DeviceCodeOAuthFlow {
-	x := new(DeviceCodeOAuthFlow)
-	x.ReadJSON(r)
-	return x
+// readDeviceCodeOAuthFlowJSON reads a DeviceCodeOAuthFlow from r: into prev, reusing its memory, when prev is not nil.
+func readDeviceCodeOAuthFlowJSON(r *wire.Reader, prev *DeviceCodeOAuthFlow) *DeviceCodeOAuthFlow {
+	if prev == nil {
+		x := new(DeviceCodeOAuthFlow)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = DeviceCodeOAuthFlow{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -3121,6 +3529,11 @@ func (x *SendMessageRequest) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *SendMessageRequest) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *SendMessageRequest) readJSON(r *wire.Reader, prev *SendMessageRequest) {
 	if !r.BeginObject() {
 		return
 	}
@@ -3131,21 +3544,21 @@ func (x *SendMessageRequest) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Tenant = r.ReadString()
+				x.Tenant = r.ReadStringReusing(prev.GetTenant())
 			}
 		case "message":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Message = readMessageJSON(r)
+				x.Message = readMessageJSON(r, prev.GetMessage())
 			}
 		case "configuration":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Configuration = readSendMessageConfigurationJSON(r)
+				x.Configuration = readSendMessageConfigurationJSON(r, prev.GetConfiguration())
 			}
 		case "metadata":
 			if r.SkipNull() {
@@ -3160,10 +3573,17 @@ func (x *SendMessageRequest) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readSendMessageRequestJSON(r *wire.Reader) *SendMessageRequest {
-	x := new(SendMessageRequest)
-	x.ReadJSON(r)
-	return x
+// readSendMessageRequestJSON reads a SendMessageRequest from r: into prev, reusing its memory, when prev is not nil.
+func readSendMessageRequestJSON(r *wire.Reader, prev *SendMessageRequest) *SendMessageRequest {
+	if prev == nil {
+		x := new(SendMessageRequest)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = SendMessageRequest{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -3203,6 +3623,11 @@ func (x *GetTaskRequest) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *GetTaskRequest) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *GetTaskRequest) readJSON(r *wire.Reader, prev *GetTaskRequest) {
 	if !r.BeginObject() {
 		return
 	}
@@ -3213,14 +3638,14 @@ func (x *GetTaskRequest) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Tenant = r.ReadString()
+				x.Tenant = r.ReadStringReusing(prev.GetTenant())
 			}
 		case "id":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.ID = r.ReadString()
+				x.ID = r.ReadStringReusing(prev.GetID())
 			}
 		case "historyLength", "history_length":
 			if r.SkipNull() {
@@ -3233,10 +3658,17 @@ func (x *GetTaskRequest) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readGetTaskRequestJSON(r *wire.Reader) *GetTaskRequest {
-	x := new(GetTaskRequest)
-	x.ReadJSON(r)
-	return x
+// readGetTaskRequestJSON reads a GetTaskRequest from r: into prev, reusing its memory, when prev is not nil.
+func readGetTaskRequestJSON(r *wire.Reader, prev *GetTaskRequest) *GetTaskRequest {
+	if prev == nil {
+		x := new(GetTaskRequest)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = GetTaskRequest{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -3316,6 +3748,11 @@ func (x *ListTasksRequest) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *ListTasksRequest) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *ListTasksRequest) readJSON(r *wire.Reader, prev *ListTasksRequest) {
 	if !r.BeginObject() {
 		return
 	}
@@ -3326,14 +3763,14 @@ func (x *ListTasksRequest) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Tenant = r.ReadString()
+				x.Tenant = r.ReadStringReusing(prev.GetTenant())
 			}
 		case "contextId", "context_id":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.ContextID = r.ReadString()
+				x.ContextID = r.ReadStringReusing(prev.GetContextID())
 			}
 		case "status":
 			if r.SkipNull() {
@@ -3352,7 +3789,7 @@ func (x *ListTasksRequest) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.PageToken = r.ReadString()
+				x.PageToken = r.ReadStringReusing(prev.GetPageToken())
 			}
 		case "historyLength", "history_length":
 			if r.SkipNull() {
@@ -3377,10 +3814,17 @@ func (x *ListTasksRequest) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readListTasksRequestJSON(r *wire.Reader) *ListTasksRequest {
-	x := new(ListTasksRequest)
-	x.ReadJSON(r)
-	return x
+// readListTasksRequestJSON reads a ListTasksRequest from r: into prev, reusing its memory, when prev is not nil.
+func readListTasksRequestJSON(r *wire.Reader, prev *ListTasksRequest) *ListTasksRequest {
+	if prev == nil {
+		x := new(ListTasksRequest)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = ListTasksRequest{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -3420,6 +3864,11 @@ func (x *ListTasksResponse) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *ListTasksResponse) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *ListTasksResponse) readJSON(r *wire.Reader, prev *ListTasksResponse) {
 	if !r.BeginObject() {
 		return
 	}
@@ -3430,8 +3879,8 @@ func (x *ListTasksResponse) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Tasks = wire.ReadSlice(r, func(v **Task, r *wire.Reader) {
-					*v = readTaskJSON(r)
+				x.Tasks = wire.ReadSliceReusing(r, prev.GetTasks(), func(v **Task, r *wire.Reader) {
+					*v = readTaskJSON(r, *v)
 				})
 			}
 		case "nextPageToken", "next_page_token":
@@ -3439,7 +3888,7 @@ func (x *ListTasksResponse) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.NextPageToken = r.ReadString()
+				x.NextPageToken = r.ReadStringReusing(prev.GetNextPageToken())
 			}
 		case "pageSize", "page_size":
 			if r.SkipNull() {
@@ -3461,10 +3910,17 @@ func (x *ListTasksResponse) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readListTasksResponseJSON(r *wire.Reader) *ListTasksResponse {
-	x := new(ListTasksResponse)
-	x.ReadJSON(r)
-	return x
+// readListTasksResponseJSON reads a ListTasksResponse from r: into prev, reusing its memory, when prev is not nil.
+func readListTasksResponseJSON(r *wire.Reader, prev *ListTasksResponse) *ListTasksResponse {
+	if prev == nil {
+		x := new(ListTasksResponse)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = ListTasksResponse{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -3504,6 +3960,11 @@ func (x *CancelTaskRequest) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *CancelTaskRequest) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *CancelTaskRequest) readJSON(r *wire.Reader, prev *CancelTaskRequest) {
 	if !r.BeginObject() {
 		return
 	}
@@ -3514,14 +3975,14 @@ func (x *CancelTaskRequest) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Tenant = r.ReadString()
+				x.Tenant = r.ReadStringReusing(prev.GetTenant())
 			}
 		case "id":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.ID = r.ReadString()
+				x.ID = r.ReadStringReusing(prev.GetID())
 			}
 		case "metadata":
 			if r.SkipNull() {
@@ -3536,10 +3997,17 @@ func (x *CancelTaskRequest) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readCancelTaskRequestJSON(r *wire.Reader) *CancelTaskRequest {
-	x := new(CancelTaskRequest)
-	x.ReadJSON(r)
-	return x
+// readCancelTaskRequestJSON reads a CancelTaskRequest from r: into prev, reusing its memory, when prev is not nil.
+func readCancelTaskRequestJSON(r *wire.Reader, prev *CancelTaskRequest) *CancelTaskRequest {
+	if prev == nil {
+		x := new(CancelTaskRequest)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = CancelTaskRequest{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -3577,6 +4045,11 @@ func (x *GetTaskPushNotificationConfigRequest) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *GetTaskPushNotificationConfigRequest) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *GetTaskPushNotificationConfigRequest) readJSON(r *wire.Reader, prev *GetTaskPushNotificationConfigRequest) {
 	if !r.BeginObject() {
 		return
 	}
@@ -3587,21 +4060,21 @@ func (x *GetTaskPushNotificationConfigRequest) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Tenant = r.ReadString()
+				x.Tenant = r.ReadStringReusing(prev.GetTenant())
 			}
 		case "taskId", "task_id":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.TaskID = r.ReadString()
+				x.TaskID = r.ReadStringReusing(prev.GetTaskID())
 			}
 		case "id":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.ID = r.ReadString()
+				x.ID = r.ReadStringReusing(prev.GetID())
 			}
 		default:
 			r.UnknownField()
@@ -3609,10 +4082,17 @@ func (x *GetTaskPushNotificationConfigRequest) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readGetTaskPushNotificationConfigRequestJSON(r *wire.Reader) *GetTaskPushNotificationConfigRequest {
-	x := new(GetTaskPushNotificationConfigRequest)
-	x.ReadJSON(r)
-	return x
+// readGetTaskPushNotificationConfigRequestJSON reads a GetTaskPushNotificationConfigRequest from r: into prev, reusing its memory, when prev is not nil.
+func readGetTaskPushNotificationConfigRequestJSON(r *wire.Reader, prev *GetTaskPushNotificationConfigRequest) *GetTaskPushNotificationConfigRequest {
+	if prev == nil {
+		x := new(GetTaskPushNotificationConfigRequest)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = GetTaskPushNotificationConfigRequest{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -3650,6 +4130,11 @@ func (x *DeleteTaskPushNotificationConfigRequest) MarshalJSON() ([]byte, error) 
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *DeleteTaskPushNotificationConfigRequest) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *DeleteTaskPushNotificationConfigRequest) readJSON(r *wire.Reader, prev *DeleteTaskPushNotificationConfigRequest) {
 	if !r.BeginObject() {
 		return
 	}
@@ -3660,21 +4145,21 @@ func (x *DeleteTaskPushNotificationConfigRequest) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Tenant = r.ReadString()
+				x.Tenant = r.ReadStringReusing(prev.GetTenant())
 			}
 		case "taskId", "task_id":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.TaskID = r.ReadString()
+				x.TaskID = r.ReadStringReusing(prev.GetTaskID())
 			}
 		case "id":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.ID = r.ReadString()
+				x.ID = r.ReadStringReusing(prev.GetID())
 			}
 		default:
 			r.UnknownField()
@@ -3682,10 +4167,17 @@ func (x *DeleteTaskPushNotificationConfigRequest) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readDeleteTaskPushNotificationConfigRequestJSON(r *wire.Reader) *DeleteTaskPushNotificationConfigRequest {
-	x := new(DeleteTaskPushNotificationConfigRequest)
-	x.ReadJSON(r)
-	return x
+// readDeleteTaskPushNotificationConfigRequestJSON reads a DeleteTaskPushNotificationConfigRequest from r: into prev, reusing its memory, when prev is not nil.
+func readDeleteTaskPushNotificationConfigRequestJSON(r *wire.Reader, prev *DeleteTaskPushNotificationConfigRequest) *DeleteTaskPushNotificationConfigRequest {
+	if prev == nil {
+		x := new(DeleteTaskPushNotificationConfigRequest)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = DeleteTaskPushNotificationConfigRequest{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -3721,6 +4213,11 @@ func (x *SubscribeToTaskRequest) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *SubscribeToTaskRequest) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *SubscribeToTaskRequest) readJSON(r *wire.Reader, prev *SubscribeToTaskRequest) {
 	if !r.BeginObject() {
 		return
 	}
@@ -3731,14 +4228,14 @@ func (x *SubscribeToTaskRequest) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Tenant = r.ReadString()
+				x.Tenant = r.ReadStringReusing(prev.GetTenant())
 			}
 		case "id":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.ID = r.ReadString()
+				x.ID = r.ReadStringReusing(prev.GetID())
 			}
 		default:
 			r.UnknownField()
@@ -3746,10 +4243,17 @@ func (x *SubscribeToTaskRequest) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readSubscribeToTaskRequestJSON(r *wire.Reader) *SubscribeToTaskRequest {
-	x := new(SubscribeToTaskRequest)
-	x.ReadJSON(r)
-	return x
+// readSubscribeToTaskRequestJSON reads a SubscribeToTaskRequest from r: into prev, reusing its memory, when prev is not nil.
+func readSubscribeToTaskRequestJSON(r *wire.Reader, prev *SubscribeToTaskRequest) *SubscribeToTaskRequest {
+	if prev == nil {
+		x := new(SubscribeToTaskRequest)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = SubscribeToTaskRequest{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -3793,6 +4297,11 @@ func (x *ListTaskPushNotificationConfigsRequest) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *ListTaskPushNotificationConfigsRequest) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *ListTaskPushNotificationConfigsRequest) readJSON(r *wire.Reader, prev *ListTaskPushNotificationConfigsRequest) {
 	if !r.BeginObject() {
 		return
 	}
@@ -3803,14 +4312,14 @@ func (x *ListTaskPushNotificationConfigsRequest) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Tenant = r.ReadString()
+				x.Tenant = r.ReadStringReusing(prev.GetTenant())
 			}
 		case "taskId", "task_id":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.TaskID = r.ReadString()
+				x.TaskID = r.ReadStringReusing(prev.GetTaskID())
 			}
 		case "pageSize", "page_size":
 			if r.SkipNull() {
@@ -3824,7 +4333,7 @@ func (x *ListTaskPushNotificationConfigsRequest) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.PageToken = r.ReadString()
+				x.PageToken = r.ReadStringReusing(prev.GetPageToken())
 			}
 		default:
 			r.UnknownField()
@@ -3832,10 +4341,17 @@ func (x *ListTaskPushNotificationConfigsRequest) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readListTaskPushNotificationConfigsRequestJSON(r *wire.Reader) *ListTaskPushNotificationConfigsRequest {
-	x := new(ListTaskPushNotificationConfigsRequest)
-	x.ReadJSON(r)
-	return x
+// readListTaskPushNotificationConfigsRequestJSON reads a ListTaskPushNotificationConfigsRequest from r: into prev, reusing its memory, when prev is not nil.
+func readListTaskPushNotificationConfigsRequestJSON(r *wire.Reader, prev *ListTaskPushNotificationConfigsRequest) *ListTaskPushNotificationConfigsRequest {
+	if prev == nil {
+		x := new(ListTaskPushNotificationConfigsRequest)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = ListTaskPushNotificationConfigsRequest{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -3865,6 +4381,11 @@ func (x *GetExtendedAgentCardRequest) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *GetExtendedAgentCardRequest) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *GetExtendedAgentCardRequest) readJSON(r *wire.Reader, prev *GetExtendedAgentCardRequest) {
 	if !r.BeginObject() {
 		return
 	}
@@ -3875,7 +4396,7 @@ func (x *GetExtendedAgentCardRequest) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Tenant = r.ReadString()
+				x.Tenant = r.ReadStringReusing(prev.GetTenant())
 			}
 		default:
 			r.UnknownField()
@@ -3883,10 +4404,17 @@ func (x *GetExtendedAgentCardRequest) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readGetExtendedAgentCardRequestJSON(r *wire.Reader) *GetExtendedAgentCardRequest {
-	x := new(GetExtendedAgentCardRequest)
-	x.ReadJSON(r)
-	return x
+// readGetExtendedAgentCardRequestJSON reads a GetExtendedAgentCardRequest from r: into prev, reusing its memory, when prev is not nil.
+func readGetExtendedAgentCardRequestJSON(r *wire.Reader, prev *GetExtendedAgentCardRequest) *GetExtendedAgentCardRequest {
+	if prev == nil {
+		x := new(GetExtendedAgentCardRequest)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = GetExtendedAgentCardRequest{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -3920,6 +4448,11 @@ func (x *SendMessageResponse) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *SendMessageResponse) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *SendMessageResponse) readJSON(r *wire.Reader, prev *SendMessageResponse) {
 	if !r.BeginObject() {
 		return
 	}
@@ -3933,9 +4466,12 @@ func (x *SendMessageResponse) ReadJSON(r *wire.Reader) {
 				r.Fail("oneOf", "a second member of the payload oneof")
 				return
 			}
-			w := new(SendMessageResponseTask)
+			w, _ := prev.GetPayload().(*SendMessageResponseTask)
+			if w == nil {
+				w = new(SendMessageResponseTask)
+			}
 			{
-				w.Task = readTaskJSON(r)
+				w.Task = readTaskJSON(r, w.Task)
 			}
 			x.Payload = w
 		case "message":
@@ -3946,9 +4482,12 @@ func (x *SendMessageResponse) ReadJSON(r *wire.Reader) {
 				r.Fail("oneOf", "a second member of the payload oneof")
 				return
 			}
-			w := new(SendMessageResponseMessage)
+			w, _ := prev.GetPayload().(*SendMessageResponseMessage)
+			if w == nil {
+				w = new(SendMessageResponseMessage)
+			}
 			{
-				w.Message = readMessageJSON(r)
+				w.Message = readMessageJSON(r, w.Message)
 			}
 			x.Payload = w
 		default:
@@ -3957,10 +4496,17 @@ func (x *SendMessageResponse) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readSendMessageResponseJSON(r *wire.Reader) *SendMessageResponse {
-	x := new(SendMessageResponse)
-	x.ReadJSON(r)
-	return x
+// readSendMessageResponseJSON reads a SendMessageResponse from r: into prev, reusing its memory, when prev is not nil.
+func readSendMessageResponseJSON(r *wire.Reader, prev *SendMessageResponse) *SendMessageResponse {
+	if prev == nil {
+		x := new(SendMessageResponse)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = SendMessageResponse{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -4000,6 +4546,11 @@ func (x *StreamResponse) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *StreamResponse) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *StreamResponse) readJSON(r *wire.Reader, prev *StreamResponse) {
 	if !r.BeginObject() {
 		return
 	}
@@ -4013,9 +4564,12 @@ func (x *StreamResponse) ReadJSON(r *wire.Reader) {
 				r.Fail("oneOf", "a second member of the payload oneof")
 				return
 			}
-			w := new(StreamResponseTask)
+			w, _ := prev.GetPayload().(*StreamResponseTask)
+			if w == nil {
+				w = new(StreamResponseTask)
+			}
 			{
-				w.Task = readTaskJSON(r)
+				w.Task = readTaskJSON(r, w.Task)
 			}
 			x.Payload = w
 		case "message":
@@ -4026,9 +4580,12 @@ func (x *StreamResponse) ReadJSON(r *wire.Reader) {
 				r.Fail("oneOf", "a second member of the payload oneof")
 				return
 			}
-			w := new(StreamResponseMessage)
+			w, _ := prev.GetPayload().(*StreamResponseMessage)
+			if w == nil {
+				w = new(StreamResponseMessage)
+			}
 			{
-				w.Message = readMessageJSON(r)
+				w.Message = readMessageJSON(r, w.Message)
 			}
 			x.Payload = w
 		case "statusUpdate", "status_update":
@@ -4039,9 +4596,12 @@ func (x *StreamResponse) ReadJSON(r *wire.Reader) {
 				r.Fail("oneOf", "a second member of the payload oneof")
 				return
 			}
-			w := new(StreamResponseStatusUpdate)
+			w, _ := prev.GetPayload().(*StreamResponseStatusUpdate)
+			if w == nil {
+				w = new(StreamResponseStatusUpdate)
+			}
 			{
-				w.StatusUpdate = readTaskStatusUpdateEventJSON(r)
+				w.StatusUpdate = readTaskStatusUpdateEventJSON(r, w.StatusUpdate)
 			}
 			x.Payload = w
 		case "artifactUpdate", "artifact_update":
@@ -4052,9 +4612,12 @@ func (x *StreamResponse) ReadJSON(r *wire.Reader) {
 				r.Fail("oneOf", "a second member of the payload oneof")
 				return
 			}
-			w := new(StreamResponseArtifactUpdate)
+			w, _ := prev.GetPayload().(*StreamResponseArtifactUpdate)
+			if w == nil {
+				w = new(StreamResponseArtifactUpdate)
+			}
 			{
-				w.ArtifactUpdate = readTaskArtifactUpdateEventJSON(r)
+				w.ArtifactUpdate = readTaskArtifactUpdateEventJSON(r, w.ArtifactUpdate)
 			}
 			x.Payload = w
 		default:
@@ -4063,10 +4626,17 @@ func (x *StreamResponse) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readStreamResponseJSON(r *wire.Reader) *StreamResponse {
-	x := new(StreamResponse)
-	x.ReadJSON(r)
-	return x
+// readStreamResponseJSON reads a StreamResponse from r: into prev, reusing its memory, when prev is not nil.
+func readStreamResponseJSON(r *wire.Reader, prev *StreamResponse) *StreamResponse {
+	if prev == nil {
+		x := new(StreamResponse)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = StreamResponse{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -4074,6 +4644,20 @@ func readStreamResponseJSON(r *wire.Reader) *StreamResponse {
 func (x *StreamResponse) UnmarshalJSON(data []byte) error {
 	*x = StreamResponse{}
 	return Decoder{}.Decode(data, x)
+}
+
+// UnmarshalJSONReusing decodes data into x as UnmarshalJSON does, but into the memory x holds: the
+// messages, lists and oneof members x points to are overwritten with the new value and reused, and
+// a string equal to the one it replaces is kept. Whatever was taken from x before, but its
+// strings, no longer holds what it did; Clone what you keep. A stream's reader decodes each
+// message into one value with it, so that a message allocates only for what differs from the one
+// before.
+func (x *StreamResponse) UnmarshalJSONReusing(data []byte) error {
+	r := wire.NewReader(data, wire.Decoder{})
+	old := *x
+	*x = StreamResponse{}
+	x.readJSON(r, &old)
+	return r.Finish()
 }
 
 // AppendJSON appends the ProtoJSON encoding of x to b.
@@ -4111,6 +4695,11 @@ func (x *ListTaskPushNotificationConfigsResponse) MarshalJSON() ([]byte, error) 
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *ListTaskPushNotificationConfigsResponse) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *ListTaskPushNotificationConfigsResponse) readJSON(r *wire.Reader, prev *ListTaskPushNotificationConfigsResponse) {
 	if !r.BeginObject() {
 		return
 	}
@@ -4121,8 +4710,8 @@ func (x *ListTaskPushNotificationConfigsResponse) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Configs = wire.ReadSlice(r, func(v **TaskPushNotificationConfig, r *wire.Reader) {
-					*v = readTaskPushNotificationConfigJSON(r)
+				x.Configs = wire.ReadSliceReusing(r, prev.GetConfigs(), func(v **TaskPushNotificationConfig, r *wire.Reader) {
+					*v = readTaskPushNotificationConfigJSON(r, *v)
 				})
 			}
 		case "nextPageToken", "next_page_token":
@@ -4130,7 +4719,7 @@ func (x *ListTaskPushNotificationConfigsResponse) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.NextPageToken = r.ReadString()
+				x.NextPageToken = r.ReadStringReusing(prev.GetNextPageToken())
 			}
 		default:
 			r.UnknownField()
@@ -4138,10 +4727,17 @@ func (x *ListTaskPushNotificationConfigsResponse) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readListTaskPushNotificationConfigsResponseJSON(r *wire.Reader) *ListTaskPushNotificationConfigsResponse {
-	x := new(ListTaskPushNotificationConfigsResponse)
-	x.ReadJSON(r)
-	return x
+// readListTaskPushNotificationConfigsResponseJSON reads a ListTaskPushNotificationConfigsResponse from r: into prev, reusing its memory, when prev is not nil.
+func readListTaskPushNotificationConfigsResponseJSON(r *wire.Reader, prev *ListTaskPushNotificationConfigsResponse) *ListTaskPushNotificationConfigsResponse {
+	if prev == nil {
+		x := new(ListTaskPushNotificationConfigsResponse)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = ListTaskPushNotificationConfigsResponse{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -4166,6 +4762,11 @@ func (x *Empty) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *Empty) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *Empty) readJSON(r *wire.Reader, prev *Empty) {
 	if !r.BeginObject() {
 		return
 	}
@@ -4177,10 +4778,17 @@ func (x *Empty) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readEmptyJSON(r *wire.Reader) *Empty {
-	x := new(Empty)
-	x.ReadJSON(r)
-	return x
+// readEmptyJSON reads a Empty from r: into prev, reusing its memory, when prev is not nil.
+func readEmptyJSON(r *wire.Reader, prev *Empty) *Empty {
+	if prev == nil {
+		x := new(Empty)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = Empty{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are

@@ -113,6 +113,16 @@ func (t *jsonrpcTransport[C, I]) Call(ctx context.Context, method *a2arpc.Method
 }
 
 func (t *jsonrpcTransport[C, I]) Stream(ctx context.Context, method *a2arpc.MethodDesc, req a2arpc.ProtoValue) iter.Seq2[a2arpc.ProtoValue, error] {
+	return t.stream(ctx, method, req, nil)
+}
+
+func (t *jsonrpcTransport[C, I]) StreamReusing(ctx context.Context, method *a2arpc.MethodDesc, req a2arpc.ProtoValue, resp a2arpc.ReusableValue) iter.Seq2[a2arpc.ProtoValue, error] {
+	return t.stream(ctx, method, req, resp)
+}
+
+// stream is Stream, decoding every event's result into reuse when it is
+// not nil.
+func (t *jsonrpcTransport[C, I]) stream(ctx context.Context, method *a2arpc.MethodDesc, req a2arpc.ProtoValue, reuse a2arpc.ReusableValue) iter.Seq2[a2arpc.ProtoValue, error] {
 	return func(yield func(a2arpc.ProtoValue, error) bool) {
 		ctx, cancel := context.WithCancel(ctx)
 		defer cancel()
@@ -144,6 +154,12 @@ func (t *jsonrpcTransport[C, I]) Stream(ctx context.Context, method *a2arpc.Meth
 			if err != nil {
 				return nil, err
 			}
+			if reuse != nil && m == nil && !isNull(result) {
+				if err := reuse.UnmarshalJSONReusing(result); err != nil {
+					return nil, a2arpc.NewError(a2arpc.ErrInvalidAgentResponse, method.Name+": "+err.Error())
+				}
+				return reuse, nil
+			}
 			msg := method.NewResponse()
 			return msg, t.decode(method, m, result, msg)
 		})
@@ -155,8 +171,9 @@ func (t *jsonrpcTransport[C, I]) Stream(ctx context.Context, method *a2arpc.Meth
 // server could not read ours); a result must carry ours.
 func readRPCResponse(res *http.Response, data []byte, id int64) (json.RawMessage, error) {
 	// The common answer, a result to our request, is taken in one pass.
+	var idText [20]byte // the id as we sent it, without allocating for it per event
 	if env, ok := jsonrpc.Scan(data); ok && string(env.Version) == `"2.0"` && env.Error == nil && env.Result != nil &&
-		string(env.ID) == strconv.FormatInt(id, 10) {
+		string(env.ID) == string(strconv.AppendInt(idText[:0], id, 10)) {
 		return env.Result, nil
 	}
 	var env struct {
@@ -191,7 +208,7 @@ func readRPCResponse(res *http.Response, data []byte, id int64) (json.RawMessage
 // resp empty, since peers answer google.protobuf.Empty with null, nothing
 // or {}; for a response with required fields that is no answer at all.
 func decodeResult(method *a2arpc.MethodDesc, result json.RawMessage, resp a2arpc.ProtoValue) error {
-	if len(result) == 0 || string(result) == "null" {
+	if isNull(result) {
 		if resp.Validate() != nil {
 			return a2arpc.NewError(a2arpc.ErrInvalidAgentResponse, method.Name+": the answer has no result")
 		}
@@ -201,4 +218,9 @@ func decodeResult(method *a2arpc.MethodDesc, result json.RawMessage, resp a2arpc
 		return a2arpc.NewError(a2arpc.ErrInvalidAgentResponse, method.Name+": "+err.Error())
 	}
 	return nil
+}
+
+// isNull reports whether a result is absent or null.
+func isNull(result json.RawMessage) bool {
+	return len(result) == 0 || string(result) == "null"
 }

@@ -72,3 +72,73 @@ func TestStreamKeepAlive(t *testing.T) {
 		})
 	}
 }
+
+// variedAgent streams responses of every payload kind, whose parts grow
+// and shrink, so that a value decoded over the one before changes shape.
+type variedAgent struct {
+	a2a.UnimplementedA2AServiceServer
+}
+
+func variedResponses() []*a2a.StreamResponse {
+	text := func(s string) *a2a.Part { return &a2a.Part{Content: &a2a.PartText{Text: s}} }
+	update := func(parts ...*a2a.Part) *a2a.StreamResponse {
+		return &a2a.StreamResponse{Payload: &a2a.StreamResponseArtifactUpdate{ArtifactUpdate: &a2a.TaskArtifactUpdateEvent{
+			TaskID: "t", ContextID: "c", Append: true, Artifact: &a2a.Artifact{ArtifactID: "a", Parts: parts}}}}
+	}
+	return []*a2a.StreamResponse{
+		{Payload: &a2a.StreamResponseTask{Task: &a2a.Task{ID: "t", ContextID: "c", Status: &a2a.TaskStatus{State: a2a.TaskStateWorking}}}},
+		update(text("one "), text("two "), &a2a.Part{Content: &a2a.PartData{Data: []byte(`{"k":1}`)}, MediaType: "application/json"}),
+		update(text("three")),
+		update(),
+		{Payload: &a2a.StreamResponseMessage{Message: &a2a.Message{MessageID: "m", Role: a2a.RoleAgent, Parts: []*a2a.Part{text("aside")}}}},
+		{Payload: &a2a.StreamResponseStatusUpdate{StatusUpdate: &a2a.TaskStatusUpdateEvent{TaskID: "t", ContextID: "c",
+			Status: &a2a.TaskStatus{State: a2a.TaskStateCompleted, Message: &a2a.Message{MessageID: "done", Role: a2a.RoleAgent, Parts: []*a2a.Part{text("done")}}}}}},
+	}
+}
+
+func (variedAgent) SendStreamingMessage(ctx context.Context, _ *a2a.SendMessageRequest, send func(*a2a.StreamResponse) error) error {
+	for _, r := range variedResponses() {
+		if err := send(r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// TestStreamReusing: SendStreamingMessageReusing yields one value over
+// each HTTP binding, holding in turn what SendStreamingMessage yields.
+func TestStreamReusing(t *testing.T) {
+	want := variedResponses()
+	for binding := range streamRequests {
+		t.Run(binding, func(t *testing.T) {
+			srv := httptest.NewServer(bindingHandler(t, binding, a2a.BindA2AService(variedAgent{})))
+			defer srv.Close()
+			tr := a2a.NewJSONRPCTransport(srv.URL)
+			if binding == a2a.BindingHTTPJSON {
+				tr = a2a.NewRESTTransport(srv.URL)
+			}
+			c := a2a.NewA2AServiceClient(tr)
+			req := &a2a.SendMessageRequest{Message: userMessage("hi")}
+			var got []string
+			var value *a2a.StreamResponse
+			for r, err := range c.SendStreamingMessageReusing(context.Background(), req) {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if value != nil && r != value {
+					t.Fatalf("response %d is another value", len(got))
+				}
+				value = r
+				got = append(got, string(r.AppendJSON(nil)))
+			}
+			if len(got) != len(want) {
+				t.Fatalf("%d responses, want %d", len(got), len(want))
+			}
+			for i, w := range want {
+				if got[i] != string(w.AppendJSON(nil)) {
+					t.Errorf("response %d: %s, want %s", i, got[i], w.AppendJSON(nil))
+				}
+			}
+		})
+	}
+}

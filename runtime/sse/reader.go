@@ -103,25 +103,31 @@ func (s *Reader) Next() (Event, error) {
 	}
 }
 
-// readLine returns the next line without its terminator. A last line with
-// no terminator is not a line: the stream ended in the middle of it.
+// readLine returns the next line without its terminator, valid until the
+// next read. A last line with no terminator is not a line: the stream
+// ended in the middle of it.
 func (s *Reader) readLine() ([]byte, error) {
-	s.line = s.line[:0]
-	for {
-		chunk, err := s.r.ReadSlice('\n')
-		s.line = append(s.line, chunk...)
-		if len(s.line) > s.max+16 { // room for "data: " and the line end
-			return nil, &TooLargeError{Max: s.max}
+	line, err := s.r.ReadSlice('\n')
+	if errors.Is(err, bufio.ErrBufferFull) {
+		// A line longer than the buffer is gathered in s.line; one that fits
+		// is read where bufio holds it, without a copy.
+		s.line = append(s.line[:0], line...)
+		for errors.Is(err, bufio.ErrBufferFull) {
+			line, err = s.r.ReadSlice('\n')
+			s.line = append(s.line, line...)
+			if len(s.line) > s.max+16 { // room for "data: " and the line end
+				return nil, &TooLargeError{Max: s.max}
+			}
 		}
-		if errors.Is(err, bufio.ErrBufferFull) {
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		break
+		line = s.line
 	}
-	line := s.line[:len(s.line)-1]
+	if len(line) > s.max+16 {
+		return nil, &TooLargeError{Max: s.max}
+	}
+	if err != nil {
+		return nil, err
+	}
+	line = line[:len(line)-1]
 	if n := len(line); n > 0 && line[n-1] == '\r' {
 		line = line[:n-1]
 	}

@@ -479,6 +479,23 @@ func (r *Reader) ReadString() string {
 	return string(s)
 }
 
+// ReadStringReusing reads a string as ReadString does, but returns prev
+// when the string read equals it, so a decoder that reads into a value
+// again (an id every event of a stream repeats) allocates nothing for it.
+func (r *Reader) ReadStringReusing(prev string) string {
+	s, ok := r.stringBytes("a string")
+	if !ok {
+		return ""
+	}
+	if !utf8.Valid(s) {
+		return string(toValidUTF8(s))
+	}
+	if string(s) == prev {
+		return prev
+	}
+	return string(s)
+}
+
 func toValidUTF8(s []byte) []byte {
 	out := make([]byte, 0, len(s)+8)
 	for len(s) > 0 {
