@@ -14,6 +14,7 @@ import (
 	"github.com/agui-gen/agui-gen/runtime/a2arpc"
 	"github.com/agui-gen/agui-gen/runtime/jsonrpc"
 	"github.com/agui-gen/agui-gen/runtime/sse"
+	"github.com/agui-gen/agui-gen/runtime/wire"
 )
 
 // NewJSONRPCTransport calls over JSON-RPC 2.0, POSTing to url (an
@@ -150,6 +151,10 @@ func (t *jsonrpcTransport[C, I]) stream(ctx context.Context, method *a2arpc.Meth
 			return
 		}
 		readEvents(ctx, method, res.Body, t.cfg.maxResponse, yield, func(ev sse.Event) (a2arpc.ProtoValue, error) {
+			if reuse != nil && m == nil && readResultInto(ev.Data, id, reuse) {
+				return reuse, nil
+			}
+			// Anything but a plain result is read again, for what it says.
 			result, err := readRPCResponse(res, ev.Data, id)
 			if err != nil {
 				return nil, err
@@ -164,6 +169,41 @@ func (t *jsonrpcTransport[C, I]) stream(ctx context.Context, method *a2arpc.Meth
 			return msg, t.decode(method, m, result, msg)
 		})
 	}
+}
+
+// readResultInto reads a JSON-RPC response in one pass, decoding its result
+// into resp where it meets it, so the result is not scanned twice (once
+// for the envelope, once for the message). It reports false for anything
+// but a non-null result to request id, in a well-formed "2.0" envelope
+// without an error member; resp then holds nothing of use, and the caller
+// reads the response again with readRPCResponse.
+func readResultInto(data []byte, id int64, resp a2arpc.ReusableValue) bool {
+	r := wire.NewReader(data, wire.Decoder{})
+	var idText [20]byte
+	want := strconv.AppendInt(idText[:0], id, 10)
+	version, ours, result := false, false, false
+	if r.BeginObject() {
+		for r.NextField() {
+			switch string(r.Key()) {
+			case "jsonrpc":
+				version = string(r.ReadRawText()) == `"2.0"`
+			case "id":
+				ours = string(r.ReadRawText()) == string(want)
+			case "result":
+				if result = r.Peek() != 'n'; result {
+					resp.ReadJSONReusing(r)
+				} else {
+					r.Skip()
+				}
+			case "error":
+				r.Release()
+				return false
+			default:
+				r.Skip()
+			}
+		}
+	}
+	return r.Finish() == nil && version && ours && result
 }
 
 // readRPCResponse reads one JSON-RPC response to request id: its result,

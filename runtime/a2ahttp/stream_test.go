@@ -3,8 +3,11 @@ package a2ahttp_test
 import (
 	"bufio"
 	"context"
+	"io"
+	"iter"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -140,5 +143,61 @@ func TestStreamReusing(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestStreamReusingReadsEnvelopesAlike: over JSON-RPC, the reusing stream
+// reads a response's envelope and result in one pass; whatever an event
+// holds (results in any member order, other ids, errors, null, malformed
+// envelopes and results), it yields what SendStreamingMessage yields.
+func TestStreamReusingReadsEnvelopesAlike(t *testing.T) {
+	for _, tc := range []struct {
+		data string
+		ok   bool // a response, not an error
+	}{
+		{`{"jsonrpc":"2.0","id":1,"result":{"task":{"id":"t","contextId":"c"}}}`, true},
+		{`{"result":{"task":{"id":"t"}},"extra":[1,{"a":null}],"id":1,"jsonrpc":"2.0"}`, true},
+		{`{"jsonrpc":"2.0","id":1,"result":{"task":{"id":"t"}},"result":{"message":{"messageId":"m"}}}`, true},
+		{`{"jsonrpc":"2.0","id":1,"result":null}`, true}, // an empty response, which StreamResponse allows
+		{`{"jsonrpc":"2.0","id":2,"result":{"task":{"id":"t"}}}`, false},
+		{`{"jsonrpc":"2.0","id":"1","result":{"task":{"id":"t"}}}`, false},
+		{`{"jsonrpc":"2.0","id":1,"error":{"code":-32001,"message":"no such task"}}`, false},
+		{`{"jsonrpc":"2.0","id":1,"result":{"task":{"id":"t"}},"error":null}`, true},
+		{`{"jsonrpc":"1.0","id":1,"result":{"task":{"id":"t"}}}`, false},
+		{`{"id":1,"result":{"task":{"id":"t"}}}`, false},
+		{`{"jsonrpc":"2.0","id":1,"result":{"task":{"id":1}}}`, false},
+		{`{"jsonrpc":"2.0","id":1,"result":{"task":{"id":"t"}}} trailing`, false},
+		{`[]`, false},
+	} {
+		data := tc.data
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/event-stream")
+			_, _ = io.WriteString(w, "data: "+data+"\n\n")
+		}))
+		outcome := func(stream func(*a2a.A2AServiceClient) iter.Seq2[*a2a.StreamResponse, error]) []string {
+			var out []string
+			for r, err := range stream(a2a.NewA2AServiceClient(a2a.NewJSONRPCTransport(srv.URL))) {
+				if err != nil {
+					out = append(out, "error: "+err.Error())
+					continue
+				}
+				out = append(out, string(r.AppendJSON(nil)))
+			}
+			return out
+		}
+		req := &a2a.SendMessageRequest{Message: userMessage("hi")}
+		want := outcome(func(c *a2a.A2AServiceClient) iter.Seq2[*a2a.StreamResponse, error] {
+			return c.SendStreamingMessage(context.Background(), req)
+		})
+		got := outcome(func(c *a2a.A2AServiceClient) iter.Seq2[*a2a.StreamResponse, error] {
+			return c.SendStreamingMessageReusing(context.Background(), req)
+		})
+		srv.Close()
+		if !slices.Equal(got, want) {
+			t.Errorf("%s:\nreusing %q\nwant    %q", data, got, want)
+		}
+		if len(want) != 1 || tc.ok == strings.HasPrefix(want[0], "error") {
+			t.Errorf("%s: %q, want one %s", data, want, map[bool]string{true: "response", false: "error"}[tc.ok])
+		}
 	}
 }

@@ -3,6 +3,8 @@ package a2arpc
 import (
 	"context"
 	"iter"
+
+	"github.com/agui-gen/agui-gen/runtime/wire"
 )
 
 // ServiceDesc describes an RPC service as data, for servers and clients to route by.
@@ -110,6 +112,10 @@ type ReusableValue interface {
 	// UnmarshalJSONReusing decodes data into the value as UnmarshalJSON
 	// does, overwriting the messages and lists it points to.
 	UnmarshalJSONReusing(data []byte) error
+	// ReadJSONReusing is UnmarshalJSONReusing's step that reads the value
+	// from r, for a caller that reads the document around it (a JSON-RPC
+	// response's result).
+	ReadJSONReusing(r *wire.Reader)
 }
 
 // ReusingStreamer is a Transport whose streams can decode every message

@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"math/big"
@@ -381,12 +382,7 @@ func isHex4(b []byte) bool {
 }
 
 func hasEscape(b []byte) bool {
-	for _, c := range b {
-		if c == '\\' {
-			return true
-		}
-	}
-	return false
+	return bytes.IndexByte(b, '\\') >= 0
 }
 
 // unescape appends the decoded contents of an already scanned string.
@@ -706,6 +702,18 @@ func (r *Reader) ReadRaw(notNull, wantObject bool) json.RawMessage {
 	out := make(json.RawMessage, r.pos-start)
 	copy(out, r.data[start:r.pos])
 	return out
+}
+
+// ReadRawText reads any JSON value and returns its text where the input
+// holds it, without a copy: for a caller that only compares it.
+func (r *Reader) ReadRawText() []byte {
+	r.skipSpace()
+	start := r.pos
+	r.Skip()
+	if r.err != nil {
+		return nil
+	}
+	return r.data[start:r.pos]
 }
 
 // Deferred is a member whose value is read later, because how to read it

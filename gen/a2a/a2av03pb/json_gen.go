@@ -4681,10 +4681,16 @@ func (x *StreamResponse) UnmarshalJSON(data []byte) error {
 // before.
 func (x *StreamResponse) UnmarshalJSONReusing(data []byte) error {
 	r := wire.NewReader(data, wire.Decoder{})
+	x.ReadJSONReusing(r)
+	return r.Finish()
+}
+
+// ReadJSONReusing reads x from r as UnmarshalJSONReusing decodes it: for a reader of the document
+// around x (a JSON-RPC response's result).
+func (x *StreamResponse) ReadJSONReusing(r *wire.Reader) {
 	old := *x
 	*x = StreamResponse{}
 	x.readJSON(r, &old)
-	return r.Finish()
 }
 
 // AppendJSON appends the ProtoJSON encoding of x to b.

@@ -362,10 +362,16 @@ func (g *protoGen) emitReadJSON(f *jen.File, st *ir.Struct) {
 		"allocates only for what differs from the one before.", 96)))
 	f.Func().Params(jen.Id("x").Op("*").Id(name)).Id("UnmarshalJSONReusing").Params(jen.Id("data").Index().Byte()).Error().Block(
 		jen.Id("r").Op(":=").Qual(wirePkg, "NewReader").Call(jen.Id("data"), jen.Qual(wirePkg, "Decoder").Values()),
+		jen.Id("x").Dot("ReadJSONReusing").Call(jen.Id("r")),
+		jen.Return(jen.Id("r").Dot("Finish").Call()),
+	)
+	f.Line()
+	f.Add(comment(wrap("ReadJSONReusing reads x from r as UnmarshalJSONReusing decodes it: for a reader of the document "+
+		"around x (a JSON-RPC response's result).", 96)))
+	f.Func().Params(jen.Id("x").Op("*").Id(name)).Id("ReadJSONReusing").Params(jen.Id("r").Op("*").Qual(wirePkg, "Reader")).Block(
 		jen.Id("old").Op(":=").Op("*").Id("x"),
 		jen.Op("*").Id("x").Op("=").Id(name).Values(),
 		jen.Id("x").Dot("readJSON").Call(jen.Id("r"), jen.Op("&").Id("old")),
-		jen.Return(jen.Id("r").Dot("Finish").Call()),
 	)
 }
 
