@@ -2,6 +2,7 @@ package wire
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"math/big"
@@ -337,6 +338,13 @@ func (r *Reader) scanString() (start, end int, ok bool) {
 	r.pos++ // opening quote
 	start = r.pos
 	for r.pos < len(r.data) {
+		// Eight bytes at a time while none needs a look: most of a string.
+		for r.pos+8 <= len(r.data) && plainWord(binary.LittleEndian.Uint64(r.data[r.pos:])) {
+			r.pos += 8
+		}
+		if r.pos >= len(r.data) {
+			break
+		}
 		c := r.data[r.pos]
 		switch {
 		case c == '"':
@@ -370,6 +378,17 @@ func (r *Reader) scanString() (start, end int, ok bool) {
 	}
 	r.syntax("unterminated string")
 	return 0, 0, false
+}
+
+// plainWord reports whether none of the eight bytes of w is a quote, a
+// backslash or a control character, with the word-at-a-time tests of
+// "Bit Twiddling Hacks" (a zero byte; a byte less than n), which are exact
+// about whether any byte matches.
+func plainWord(w uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	hasZero := func(v uint64) uint64 { return (v - ones) & ^v & highs }
+	control := (w - ones*0x20) & ^w & highs
+	return control|hasZero(w^(ones*'"'))|hasZero(w^(ones*'\\')) == 0
 }
 
 func isHex4(b []byte) bool {

@@ -82,3 +82,27 @@ func TestReadRawText(t *testing.T) {
 		t.Errorf("malformed: %q, want nil and an error", got)
 	}
 }
+
+// TestPlainWordIsExact: plainWord agrees with a byte-by-byte look at every
+// word made of one byte value in each position among plain bytes.
+func TestPlainWordIsExact(t *testing.T) {
+	special := func(c byte) bool { return c == '"' || c == '\\' || c < 0x20 }
+	for c := range 256 {
+		for pos := range 8 {
+			for _, fill := range []byte{'a', 0x7f, 0x80, 0xff, ' '} {
+				var b [8]byte
+				for i := range b {
+					b[i] = fill
+				}
+				b[pos] = byte(c)
+				w := uint64(0)
+				for i := 7; i >= 0; i-- {
+					w = w<<8 | uint64(b[i])
+				}
+				if got, want := plainWord(w), !special(byte(c)) && !special(fill); got != want {
+					t.Fatalf("%q: plainWord %v, want %v", b, got, want)
+				}
+			}
+		}
+	}
+}
