@@ -37,6 +37,7 @@ type segment struct {
 	keyStart, keyEnd int
 	index            int // -1 for a member
 	first            bool
+	keyEscaped       bool // the key has escapes to undo
 }
 
 // Reader is a single-pass JSON reader with a sticky error. Generated code
@@ -49,6 +50,9 @@ type Reader struct {
 	opts  Decoder
 	// keyBuf holds the unescaped text of a key that had escapes.
 	keyBuf []byte
+	// escaped says whether the string scanString last read has escapes,
+	// so that its reader need not look for them again.
+	escaped bool
 }
 
 var readerPool = sync.Pool{New: func() any { return &Reader{stack: make([]segment, 0, 16)} }}
@@ -281,7 +285,7 @@ func (r *Reader) NextField() bool {
 		return false
 	}
 	r.pos++
-	top.keyStart, top.keyEnd, top.first = start, end, false
+	top.keyStart, top.keyEnd, top.first, top.keyEscaped = start, end, false, r.escaped
 	return true
 }
 
@@ -290,7 +294,7 @@ func (r *Reader) NextField() bool {
 func (r *Reader) Key() []byte {
 	top := r.stack[len(r.stack)-1]
 	k := r.data[top.keyStart:top.keyEnd]
-	if hasEscape(k) {
+	if top.keyEscaped {
 		r.keyBuf = unescape(r.keyBuf[:0], k)
 		return r.keyBuf
 	}
@@ -333,14 +337,19 @@ func (r *Reader) NextItem() bool {
 }
 
 // scanString consumes a string and returns the bounds of its contents
-// (still escaped).
+// (still escaped); r.escaped says whether it has escapes.
 func (r *Reader) scanString() (start, end int, ok bool) {
 	r.pos++ // opening quote
 	start = r.pos
+	r.escaped = false
 	for r.pos < len(r.data) {
-		// Eight bytes at a time while none needs a look: most of a string.
+		// Eight bytes at a time while none needs a look (most of a long
+		// string), then one at a time up to the byte that does.
 		for r.pos+8 <= len(r.data) && plainWord(binary.LittleEndian.Uint64(r.data[r.pos:])) {
 			r.pos += 8
+		}
+		for r.pos < len(r.data) && plainByte(r.data[r.pos]) {
+			r.pos++
 		}
 		if r.pos >= len(r.data) {
 			break
@@ -352,6 +361,7 @@ func (r *Reader) scanString() (start, end int, ok bool) {
 			r.pos++
 			return start, end, true
 		case c == '\\':
+			r.escaped = true
 			if r.pos+1 >= len(r.data) {
 				r.syntax("unterminated string")
 				return 0, 0, false
@@ -369,11 +379,9 @@ func (r *Reader) scanString() (start, end int, ok bool) {
 				r.syntax("invalid escape in a string")
 				return 0, 0, false
 			}
-		case c < 0x20:
+		default: // c < 0x20
 			r.syntax("control character in a string")
 			return 0, 0, false
-		default:
-			r.pos++
 		}
 	}
 	r.syntax("unterminated string")
@@ -390,6 +398,10 @@ func plainWord(w uint64) bool {
 	control := (w - ones*0x20) & ^w & highs
 	return control|hasZero(w^(ones*'"'))|hasZero(w^(ones*'\\')) == 0
 }
+
+// plainByte reports whether c stands for itself in a string: not a quote,
+// a backslash or a control character.
+func plainByte(c byte) bool { return c >= 0x20 && c != '"' && c != '\\' }
 
 func isHex4(b []byte) bool {
 	for _, c := range b {
@@ -474,7 +486,7 @@ func (r *Reader) stringBytes(want string) ([]byte, bool) {
 		return nil, false
 	}
 	s := r.data[start:end]
-	if hasEscape(s) {
+	if r.escaped {
 		r.keyBuf = unescape(r.keyBuf[:0], s)
 		s = r.keyBuf
 	}
@@ -829,7 +841,7 @@ func (r *Reader) Tag(name string) ([]byte, bool) {
 			return nil, false
 		}
 		s := r.data[start:end]
-		if hasEscape(s) {
+		if r.escaped {
 			s = unescape(nil, s)
 		}
 		return s, true

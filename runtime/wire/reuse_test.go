@@ -1,8 +1,10 @@
 package wire
 
 import (
+	"encoding/json"
 	"slices"
 	"testing"
+	"unicode/utf8"
 	"unsafe"
 )
 
@@ -105,4 +107,54 @@ func TestPlainWordIsExact(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestEscapesAreUndoneWhereTheyAre: the scanner's note of escapes belongs
+// to the string it scanned: an escaped key or value next to plain ones
+// reads unescaped, and the plain ones as they are.
+func TestEscapesAreUndoneWhereTheyAre(t *testing.T) {
+	r := NewReader([]byte(`{"a\u0062":"x\u0079","ab":"xy","\u0061b":"plain","ab":"\"q\""}`), Decoder{})
+	r.BeginObject()
+	var got []string
+	for r.NextField() {
+		key := string(r.Key())
+		got = append(got, key+"="+r.ReadString())
+	}
+	if err := r.Finish(); err != nil || !slices.Equal(got, []string{"ab=xy", "ab=xy", "ab=plain", `ab="q"`}) {
+		t.Errorf("%q, %v", got, err)
+	}
+}
+
+// FuzzReadStringMatchesEncodingJSON: the string scanner (eight bytes at a
+// time, escapes noted as it goes) takes and refuses the strings
+// encoding/json does, and reads them alike, keys as values.
+func FuzzReadStringMatchesEncodingJSON(f *testing.F) {
+	for _, s := range []string{`"plain"`, `"The quick brown fox jumps over the lazy dog."`, `"0123456\"89"`, `"01234567\\n9abcdef"`,
+		`"\u00e9t\u00e9 caf\u00e9 and more"`, `"tab	in"`, `"unterminated`, `"bad \x escape"`, "\"\xff\xfe invalid\"", `"\ud83d\ude00"`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, doc []byte) {
+		var want string
+		wantErr := json.Unmarshal(doc, &want)
+		r := NewReader(doc, Decoder{})
+		got := r.ReadString()
+		gotErr := r.Finish()
+		if (wantErr == nil) != (gotErr == nil) || wantErr == nil && got != want {
+			t.Fatalf("%q: encoding/json %q, %v; ours %q, %v", doc, want, wantErr, got, gotErr)
+		}
+		if wantErr != nil || !utf8.Valid(doc) {
+			return
+		}
+		// The same string as a key (whose invalid UTF-8 Key leaves as it is).
+		obj := append(append([]byte("{"), doc...), ":1}"...)
+		r = NewReader(obj, Decoder{})
+		r.BeginObject()
+		r.NextField()
+		key := string(r.Key())
+		r.Skip()
+		r.NextField() // the end of the object
+		if err := r.Finish(); err != nil || key != want {
+			t.Fatalf("%s: key %q, %v; want %q", obj, key, err, want)
+		}
+	})
 }
