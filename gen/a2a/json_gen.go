@@ -125,7 +125,8 @@ func (x *SendMessageConfiguration) readJSON(r *wire.Reader, prev *SendMessageCon
 	}
 }
 
-// readSendMessageConfigurationJSON reads a SendMessageConfiguration from r: into prev, reusing its memory, when prev is not nil.
+// readSendMessageConfigurationJSON reads one SendMessageConfiguration from r: into prev, reusing
+// its memory, when prev is not nil.
 func readSendMessageConfigurationJSON(r *wire.Reader, prev *SendMessageConfiguration) *SendMessageConfiguration {
 	if prev == nil {
 		x := new(SendMessageConfiguration)
@@ -258,7 +259,7 @@ func (x *Task) readJSON(r *wire.Reader, prev *Task) {
 	}
 }
 
-// readTaskJSON reads a Task from r: into prev, reusing its memory, when prev is not nil.
+// readTaskJSON reads one Task from r: into prev, reusing its memory, when prev is not nil.
 func readTaskJSON(r *wire.Reader, prev *Task) *Task {
 	if prev == nil {
 		x := new(Task)
@@ -340,7 +341,8 @@ func (x *TaskStatus) readJSON(r *wire.Reader, prev *TaskStatus) {
 	}
 }
 
-// readTaskStatusJSON reads a TaskStatus from r: into prev, reusing its memory, when prev is not nil.
+// readTaskStatusJSON reads one TaskStatus from r: into prev, reusing its memory, when prev is not
+// nil.
 func readTaskStatusJSON(r *wire.Reader, prev *TaskStatus) *TaskStatus {
 	if prev == nil {
 		x := new(TaskStatus)
@@ -504,7 +506,7 @@ func (x *Part) readJSON(r *wire.Reader, prev *Part) {
 	}
 }
 
-// readPartJSON reads a Part from r: into prev, reusing its memory, when prev is not nil.
+// readPartJSON reads one Part from r: into prev, reusing its memory, when prev is not nil.
 func readPartJSON(r *wire.Reader, prev *Part) *Part {
 	if prev == nil {
 		x := new(Part)
@@ -664,7 +666,7 @@ func (x *Message) readJSON(r *wire.Reader, prev *Message) {
 	}
 }
 
-// readMessageJSON reads a Message from r: into prev, reusing its memory, when prev is not nil.
+// readMessageJSON reads one Message from r: into prev, reusing its memory, when prev is not nil.
 func readMessageJSON(r *wire.Reader, prev *Message) *Message {
 	if prev == nil {
 		x := new(Message)
@@ -795,7 +797,7 @@ func (x *Artifact) readJSON(r *wire.Reader, prev *Artifact) {
 	}
 }
 
-// readArtifactJSON reads a Artifact from r: into prev, reusing its memory, when prev is not nil.
+// readArtifactJSON reads one Artifact from r: into prev, reusing its memory, when prev is not nil.
 func readArtifactJSON(r *wire.Reader, prev *Artifact) *Artifact {
 	if prev == nil {
 		x := new(Artifact)
@@ -886,7 +888,8 @@ func (x *TaskStatusUpdateEvent) readJSON(r *wire.Reader, prev *TaskStatusUpdateE
 	}
 }
 
-// readTaskStatusUpdateEventJSON reads a TaskStatusUpdateEvent from r: into prev, reusing its memory, when prev is not nil.
+// readTaskStatusUpdateEventJSON reads one TaskStatusUpdateEvent from r: into prev, reusing its
+// memory, when prev is not nil.
 func readTaskStatusUpdateEventJSON(r *wire.Reader, prev *TaskStatusUpdateEvent) *TaskStatusUpdateEvent {
 	if prev == nil {
 		x := new(TaskStatusUpdateEvent)
@@ -999,7 +1002,8 @@ func (x *TaskArtifactUpdateEvent) readJSON(r *wire.Reader, prev *TaskArtifactUpd
 	}
 }
 
-// readTaskArtifactUpdateEventJSON reads a TaskArtifactUpdateEvent from r: into prev, reusing its memory, when prev is not nil.
+// readTaskArtifactUpdateEventJSON reads one TaskArtifactUpdateEvent from r: into prev, reusing its
+// memory, when prev is not nil.
 func readTaskArtifactUpdateEventJSON(r *wire.Reader, prev *TaskArtifactUpdateEvent) *TaskArtifactUpdateEvent {
 	if prev == nil {
 		x := new(TaskArtifactUpdateEvent)
@@ -1070,7 +1074,8 @@ func (x *AuthenticationInfo) readJSON(r *wire.Reader, prev *AuthenticationInfo) 
 	}
 }
 
-// readAuthenticationInfoJSON reads a AuthenticationInfo from r: into prev, reusing its memory, when prev is not nil.
+// readAuthenticationInfoJSON reads one AuthenticationInfo from r: into prev, reusing its memory,
+// when prev is not nil.
 func readAuthenticationInfoJSON(r *wire.Reader, prev *AuthenticationInfo) *AuthenticationInfo {
 	if prev == nil {
 		x := new(AuthenticationInfo)
@@ -1159,7 +1164,8 @@ func (x *AgentInterface) readJSON(r *wire.Reader, prev *AgentInterface) {
 	}
 }
 
-// readAgentInterfaceJSON reads a AgentInterface from r: into prev, reusing its memory, when prev is not nil.
+// readAgentInterfaceJSON reads one AgentInterface from r: into prev, reusing its memory, when prev
+// is not nil.
 func readAgentInterfaceJSON(r *wire.Reader, prev *AgentInterface) *AgentInterface {
 	if prev == nil {
 		x := new(AgentInterface)
@@ -1416,7 +1422,8 @@ func (x *AgentCard) readJSON(r *wire.Reader, prev *AgentCard) {
 	}
 }
 
-// readAgentCardJSON reads a AgentCard from r: into prev, reusing its memory, when prev is not nil.
+// readAgentCardJSON reads one AgentCard from r: into prev, reusing its memory, when prev is not
+// nil.
 func readAgentCardJSON(r *wire.Reader, prev *AgentCard) *AgentCard {
 	if prev == nil {
 		x := new(AgentCard)
@@ -1485,7 +1492,8 @@ func (x *AgentProvider) readJSON(r *wire.Reader, prev *AgentProvider) {
 	}
 }
 
-// readAgentProviderJSON reads a AgentProvider from r: into prev, reusing its memory, when prev is not nil.
+// readAgentProviderJSON reads one AgentProvider from r: into prev, reusing its memory, when prev
+// is not nil.
 func readAgentProviderJSON(r *wire.Reader, prev *AgentProvider) *AgentProvider {
 	if prev == nil {
 		x := new(AgentProvider)
@@ -1594,7 +1602,8 @@ func (x *AgentCapabilities) readJSON(r *wire.Reader, prev *AgentCapabilities) {
 	}
 }
 
-// readAgentCapabilitiesJSON reads a AgentCapabilities from r: into prev, reusing its memory, when prev is not nil.
+// readAgentCapabilitiesJSON reads one AgentCapabilities from r: into prev, reusing its memory,
+// when prev is not nil.
 func readAgentCapabilitiesJSON(r *wire.Reader, prev *AgentCapabilities) *AgentCapabilities {
 	if prev == nil {
 		x := new(AgentCapabilities)
@@ -1700,7 +1709,8 @@ func (x *AgentExtension) readJSON(r *wire.Reader, prev *AgentExtension) {
 	}
 }
 
-// readAgentExtensionJSON reads a AgentExtension from r: into prev, reusing its memory, when prev is not nil.
+// readAgentExtensionJSON reads one AgentExtension from r: into prev, reusing its memory, when prev
+// is not nil.
 func readAgentExtensionJSON(r *wire.Reader, prev *AgentExtension) *AgentExtension {
 	if prev == nil {
 		x := new(AgentExtension)
@@ -1876,7 +1886,8 @@ func (x *AgentSkill) readJSON(r *wire.Reader, prev *AgentSkill) {
 	}
 }
 
-// readAgentSkillJSON reads a AgentSkill from r: into prev, reusing its memory, when prev is not nil.
+// readAgentSkillJSON reads one AgentSkill from r: into prev, reusing its memory, when prev is not
+// nil.
 func readAgentSkillJSON(r *wire.Reader, prev *AgentSkill) *AgentSkill {
 	if prev == nil {
 		x := new(AgentSkill)
@@ -1956,7 +1967,8 @@ func (x *AgentCardSignature) readJSON(r *wire.Reader, prev *AgentCardSignature) 
 	}
 }
 
-// readAgentCardSignatureJSON reads a AgentCardSignature from r: into prev, reusing its memory, when prev is not nil.
+// readAgentCardSignatureJSON reads one AgentCardSignature from r: into prev, reusing its memory,
+// when prev is not nil.
 func readAgentCardSignatureJSON(r *wire.Reader, prev *AgentCardSignature) *AgentCardSignature {
 	if prev == nil {
 		x := new(AgentCardSignature)
@@ -2082,7 +2094,8 @@ func (x *TaskPushNotificationConfig) readJSON(r *wire.Reader, prev *TaskPushNoti
 	}
 }
 
-// readTaskPushNotificationConfigJSON reads a TaskPushNotificationConfig from r: into prev, reusing its memory, when prev is not nil.
+// readTaskPushNotificationConfigJSON reads one TaskPushNotificationConfig from r: into prev,
+// reusing its memory, when prev is not nil.
 func readTaskPushNotificationConfigJSON(r *wire.Reader, prev *TaskPushNotificationConfig) *TaskPushNotificationConfig {
 	if prev == nil {
 		x := new(TaskPushNotificationConfig)
@@ -2154,7 +2167,8 @@ func (x *StringList) readJSON(r *wire.Reader, prev *StringList) {
 	}
 }
 
-// readStringListJSON reads a StringList from r: into prev, reusing its memory, when prev is not nil.
+// readStringListJSON reads one StringList from r: into prev, reusing its memory, when prev is not
+// nil.
 func readStringListJSON(r *wire.Reader, prev *StringList) *StringList {
 	if prev == nil {
 		x := new(StringList)
@@ -2233,7 +2247,8 @@ func (x *SecurityRequirement) readJSON(r *wire.Reader, prev *SecurityRequirement
 	}
 }
 
-// readSecurityRequirementJSON reads a SecurityRequirement from r: into prev, reusing its memory, when prev is not nil.
+// readSecurityRequirementJSON reads one SecurityRequirement from r: into prev, reusing its memory,
+// when prev is not nil.
 func readSecurityRequirementJSON(r *wire.Reader, prev *SecurityRequirement) *SecurityRequirement {
 	if prev == nil {
 		x := new(SecurityRequirement)
@@ -2382,7 +2397,8 @@ func (x *SecurityScheme) readJSON(r *wire.Reader, prev *SecurityScheme) {
 	}
 }
 
-// readSecuritySchemeJSON reads a SecurityScheme from r: into prev, reusing its memory, when prev is not nil.
+// readSecuritySchemeJSON reads one SecurityScheme from r: into prev, reusing its memory, when prev
+// is not nil.
 func readSecuritySchemeJSON(r *wire.Reader, prev *SecurityScheme) *SecurityScheme {
 	if prev == nil {
 		x := new(SecurityScheme)
@@ -2467,7 +2483,8 @@ func (x *APIKeySecurityScheme) readJSON(r *wire.Reader, prev *APIKeySecuritySche
 	}
 }
 
-// readAPIKeySecuritySchemeJSON reads a APIKeySecurityScheme from r: into prev, reusing its memory, when prev is not nil.
+// readAPIKeySecuritySchemeJSON reads one APIKeySecurityScheme from r: into prev, reusing its
+// memory, when prev is not nil.
 func readAPIKeySecuritySchemeJSON(r *wire.Reader, prev *APIKeySecurityScheme) *APIKeySecurityScheme {
 	if prev == nil {
 		x := new(APIKeySecurityScheme)
@@ -2554,7 +2571,8 @@ func (x *HTTPAuthSecurityScheme) readJSON(r *wire.Reader, prev *HTTPAuthSecurity
 	}
 }
 
-// readHTTPAuthSecuritySchemeJSON reads a HTTPAuthSecurityScheme from r: into prev, reusing its memory, when prev is not nil.
+// readHTTPAuthSecuritySchemeJSON reads one HTTPAuthSecurityScheme from r: into prev, reusing its
+// memory, when prev is not nil.
 func readHTTPAuthSecuritySchemeJSON(r *wire.Reader, prev *HTTPAuthSecurityScheme) *HTTPAuthSecurityScheme {
 	if prev == nil {
 		x := new(HTTPAuthSecurityScheme)
@@ -2646,7 +2664,8 @@ func (x *OAuth2SecurityScheme) readJSON(r *wire.Reader, prev *OAuth2SecuritySche
 	}
 }
 
-// readOAuth2SecuritySchemeJSON reads a OAuth2SecurityScheme from r: into prev, reusing its memory, when prev is not nil.
+// readOAuth2SecuritySchemeJSON reads one OAuth2SecurityScheme from r: into prev, reusing its
+// memory, when prev is not nil.
 func readOAuth2SecuritySchemeJSON(r *wire.Reader, prev *OAuth2SecurityScheme) *OAuth2SecurityScheme {
 	if prev == nil {
 		x := new(OAuth2SecurityScheme)
@@ -2722,7 +2741,8 @@ func (x *OpenIDConnectSecurityScheme) readJSON(r *wire.Reader, prev *OpenIDConne
 	}
 }
 
-// readOpenIDConnectSecuritySchemeJSON reads a OpenIDConnectSecurityScheme from r: into prev, reusing its memory, when prev is not nil.
+// readOpenIDConnectSecuritySchemeJSON reads one OpenIDConnectSecurityScheme from r: into prev,
+// reusing its memory, when prev is not nil.
 func readOpenIDConnectSecuritySchemeJSON(r *wire.Reader, prev *OpenIDConnectSecurityScheme) *OpenIDConnectSecurityScheme {
 	if prev == nil {
 		x := new(OpenIDConnectSecurityScheme)
@@ -2785,7 +2805,8 @@ func (x *MutualTLSSecurityScheme) readJSON(r *wire.Reader, prev *MutualTLSSecuri
 	}
 }
 
-// readMutualTLSSecuritySchemeJSON reads a MutualTLSSecurityScheme from r: into prev, reusing its memory, when prev is not nil.
+// readMutualTLSSecuritySchemeJSON reads one MutualTLSSecurityScheme from r: into prev, reusing its
+// memory, when prev is not nil.
 func readMutualTLSSecuritySchemeJSON(r *wire.Reader, prev *MutualTLSSecurityScheme) *MutualTLSSecurityScheme {
 	if prev == nil {
 		x := new(MutualTLSSecurityScheme)
@@ -2934,7 +2955,8 @@ func (x *OAuthFlows) readJSON(r *wire.Reader, prev *OAuthFlows) {
 	}
 }
 
-// readOAuthFlowsJSON reads a OAuthFlows from r: into prev, reusing its memory, when prev is not nil.
+// readOAuthFlowsJSON reads one OAuthFlows from r: into prev, reusing its memory, when prev is not
+// nil.
 func readOAuthFlowsJSON(r *wire.Reader, prev *OAuthFlows) *OAuthFlows {
 	if prev == nil {
 		x := new(OAuthFlows)
@@ -3050,7 +3072,8 @@ func (x *AuthorizationCodeOAuthFlow) readJSON(r *wire.Reader, prev *Authorizatio
 	}
 }
 
-// readAuthorizationCodeOAuthFlowJSON reads a AuthorizationCodeOAuthFlow from r: into prev, reusing its memory, when prev is not nil.
+// readAuthorizationCodeOAuthFlowJSON reads one AuthorizationCodeOAuthFlow from r: into prev,
+// reusing its memory, when prev is not nil.
 func readAuthorizationCodeOAuthFlowJSON(r *wire.Reader, prev *AuthorizationCodeOAuthFlow) *AuthorizationCodeOAuthFlow {
 	if prev == nil {
 		x := new(AuthorizationCodeOAuthFlow)
@@ -3146,7 +3169,8 @@ func (x *ClientCredentialsOAuthFlow) readJSON(r *wire.Reader, prev *ClientCreden
 	}
 }
 
-// readClientCredentialsOAuthFlowJSON reads a ClientCredentialsOAuthFlow from r: into prev, reusing its memory, when prev is not nil.
+// readClientCredentialsOAuthFlowJSON reads one ClientCredentialsOAuthFlow from r: into prev,
+// reusing its memory, when prev is not nil.
 func readClientCredentialsOAuthFlowJSON(r *wire.Reader, prev *ClientCredentialsOAuthFlow) *ClientCredentialsOAuthFlow {
 	if prev == nil {
 		x := new(ClientCredentialsOAuthFlow)
@@ -3254,7 +3278,8 @@ func (x *ImplicitOAuthFlow) readJSON(r *wire.Reader, prev *ImplicitOAuthFlow) {
 	}
 }
 
-// readImplicitOAuthFlowJSON reads a ImplicitOAuthFlow from r: into prev, reusing its memory, when prev is not nil.
+// readImplicitOAuthFlowJSON reads one ImplicitOAuthFlow from r: into prev, reusing its memory,
+// when prev is not nil.
 func readImplicitOAuthFlowJSON(r *wire.Reader, prev *ImplicitOAuthFlow) *ImplicitOAuthFlow {
 	if prev == nil {
 		x := new(ImplicitOAuthFlow)
@@ -3362,7 +3387,8 @@ func (x *PasswordOAuthFlow) readJSON(r *wire.Reader, prev *PasswordOAuthFlow) {
 	}
 }
 
-// readPasswordOAuthFlowJSON reads a PasswordOAuthFlow from r: into prev, reusing its memory, when prev is not nil.
+// readPasswordOAuthFlowJSON reads one PasswordOAuthFlow from r: into prev, reusing its memory,
+// when prev is not nil.
 func readPasswordOAuthFlowJSON(r *wire.Reader, prev *PasswordOAuthFlow) *PasswordOAuthFlow {
 	if prev == nil {
 		x := new(PasswordOAuthFlow)
@@ -3467,7 +3493,8 @@ func (x *DeviceCodeOAuthFlow) readJSON(r *wire.Reader, prev *DeviceCodeOAuthFlow
 	}
 }
 
-// readDeviceCodeOAuthFlowJSON reads a DeviceCodeOAuthFlow from r: into prev, reusing its memory, when prev is not nil.
+// readDeviceCodeOAuthFlowJSON reads one DeviceCodeOAuthFlow from r: into prev, reusing its memory,
+// when prev is not nil.
 func readDeviceCodeOAuthFlowJSON(r *wire.Reader, prev *DeviceCodeOAuthFlow) *DeviceCodeOAuthFlow {
 	if prev == nil {
 		x := new(DeviceCodeOAuthFlow)
@@ -3573,7 +3600,8 @@ func (x *SendMessageRequest) readJSON(r *wire.Reader, prev *SendMessageRequest) 
 	}
 }
 
-// readSendMessageRequestJSON reads a SendMessageRequest from r: into prev, reusing its memory, when prev is not nil.
+// readSendMessageRequestJSON reads one SendMessageRequest from r: into prev, reusing its memory,
+// when prev is not nil.
 func readSendMessageRequestJSON(r *wire.Reader, prev *SendMessageRequest) *SendMessageRequest {
 	if prev == nil {
 		x := new(SendMessageRequest)
@@ -3658,7 +3686,8 @@ func (x *GetTaskRequest) readJSON(r *wire.Reader, prev *GetTaskRequest) {
 	}
 }
 
-// readGetTaskRequestJSON reads a GetTaskRequest from r: into prev, reusing its memory, when prev is not nil.
+// readGetTaskRequestJSON reads one GetTaskRequest from r: into prev, reusing its memory, when prev
+// is not nil.
 func readGetTaskRequestJSON(r *wire.Reader, prev *GetTaskRequest) *GetTaskRequest {
 	if prev == nil {
 		x := new(GetTaskRequest)
@@ -3814,7 +3843,8 @@ func (x *ListTasksRequest) readJSON(r *wire.Reader, prev *ListTasksRequest) {
 	}
 }
 
-// readListTasksRequestJSON reads a ListTasksRequest from r: into prev, reusing its memory, when prev is not nil.
+// readListTasksRequestJSON reads one ListTasksRequest from r: into prev, reusing its memory, when
+// prev is not nil.
 func readListTasksRequestJSON(r *wire.Reader, prev *ListTasksRequest) *ListTasksRequest {
 	if prev == nil {
 		x := new(ListTasksRequest)
@@ -3910,7 +3940,8 @@ func (x *ListTasksResponse) readJSON(r *wire.Reader, prev *ListTasksResponse) {
 	}
 }
 
-// readListTasksResponseJSON reads a ListTasksResponse from r: into prev, reusing its memory, when prev is not nil.
+// readListTasksResponseJSON reads one ListTasksResponse from r: into prev, reusing its memory,
+// when prev is not nil.
 func readListTasksResponseJSON(r *wire.Reader, prev *ListTasksResponse) *ListTasksResponse {
 	if prev == nil {
 		x := new(ListTasksResponse)
@@ -3997,7 +4028,8 @@ func (x *CancelTaskRequest) readJSON(r *wire.Reader, prev *CancelTaskRequest) {
 	}
 }
 
-// readCancelTaskRequestJSON reads a CancelTaskRequest from r: into prev, reusing its memory, when prev is not nil.
+// readCancelTaskRequestJSON reads one CancelTaskRequest from r: into prev, reusing its memory,
+// when prev is not nil.
 func readCancelTaskRequestJSON(r *wire.Reader, prev *CancelTaskRequest) *CancelTaskRequest {
 	if prev == nil {
 		x := new(CancelTaskRequest)
@@ -4082,7 +4114,8 @@ func (x *GetTaskPushNotificationConfigRequest) readJSON(r *wire.Reader, prev *Ge
 	}
 }
 
-// readGetTaskPushNotificationConfigRequestJSON reads a GetTaskPushNotificationConfigRequest from r: into prev, reusing its memory, when prev is not nil.
+// readGetTaskPushNotificationConfigRequestJSON reads one GetTaskPushNotificationConfigRequest from
+// r: into prev, reusing its memory, when prev is not nil.
 func readGetTaskPushNotificationConfigRequestJSON(r *wire.Reader, prev *GetTaskPushNotificationConfigRequest) *GetTaskPushNotificationConfigRequest {
 	if prev == nil {
 		x := new(GetTaskPushNotificationConfigRequest)
@@ -4167,7 +4200,9 @@ func (x *DeleteTaskPushNotificationConfigRequest) readJSON(r *wire.Reader, prev 
 	}
 }
 
-// readDeleteTaskPushNotificationConfigRequestJSON reads a DeleteTaskPushNotificationConfigRequest from r: into prev, reusing its memory, when prev is not nil.
+// readDeleteTaskPushNotificationConfigRequestJSON reads one
+// DeleteTaskPushNotificationConfigRequest from r: into prev, reusing its memory, when prev is not
+// nil.
 func readDeleteTaskPushNotificationConfigRequestJSON(r *wire.Reader, prev *DeleteTaskPushNotificationConfigRequest) *DeleteTaskPushNotificationConfigRequest {
 	if prev == nil {
 		x := new(DeleteTaskPushNotificationConfigRequest)
@@ -4243,7 +4278,8 @@ func (x *SubscribeToTaskRequest) readJSON(r *wire.Reader, prev *SubscribeToTaskR
 	}
 }
 
-// readSubscribeToTaskRequestJSON reads a SubscribeToTaskRequest from r: into prev, reusing its memory, when prev is not nil.
+// readSubscribeToTaskRequestJSON reads one SubscribeToTaskRequest from r: into prev, reusing its
+// memory, when prev is not nil.
 func readSubscribeToTaskRequestJSON(r *wire.Reader, prev *SubscribeToTaskRequest) *SubscribeToTaskRequest {
 	if prev == nil {
 		x := new(SubscribeToTaskRequest)
@@ -4341,7 +4377,8 @@ func (x *ListTaskPushNotificationConfigsRequest) readJSON(r *wire.Reader, prev *
 	}
 }
 
-// readListTaskPushNotificationConfigsRequestJSON reads a ListTaskPushNotificationConfigsRequest from r: into prev, reusing its memory, when prev is not nil.
+// readListTaskPushNotificationConfigsRequestJSON reads one ListTaskPushNotificationConfigsRequest
+// from r: into prev, reusing its memory, when prev is not nil.
 func readListTaskPushNotificationConfigsRequestJSON(r *wire.Reader, prev *ListTaskPushNotificationConfigsRequest) *ListTaskPushNotificationConfigsRequest {
 	if prev == nil {
 		x := new(ListTaskPushNotificationConfigsRequest)
@@ -4404,7 +4441,8 @@ func (x *GetExtendedAgentCardRequest) readJSON(r *wire.Reader, prev *GetExtended
 	}
 }
 
-// readGetExtendedAgentCardRequestJSON reads a GetExtendedAgentCardRequest from r: into prev, reusing its memory, when prev is not nil.
+// readGetExtendedAgentCardRequestJSON reads one GetExtendedAgentCardRequest from r: into prev,
+// reusing its memory, when prev is not nil.
 func readGetExtendedAgentCardRequestJSON(r *wire.Reader, prev *GetExtendedAgentCardRequest) *GetExtendedAgentCardRequest {
 	if prev == nil {
 		x := new(GetExtendedAgentCardRequest)
@@ -4496,7 +4534,8 @@ func (x *SendMessageResponse) readJSON(r *wire.Reader, prev *SendMessageResponse
 	}
 }
 
-// readSendMessageResponseJSON reads a SendMessageResponse from r: into prev, reusing its memory, when prev is not nil.
+// readSendMessageResponseJSON reads one SendMessageResponse from r: into prev, reusing its memory,
+// when prev is not nil.
 func readSendMessageResponseJSON(r *wire.Reader, prev *SendMessageResponse) *SendMessageResponse {
 	if prev == nil {
 		x := new(SendMessageResponse)
@@ -4626,7 +4665,8 @@ func (x *StreamResponse) readJSON(r *wire.Reader, prev *StreamResponse) {
 	}
 }
 
-// readStreamResponseJSON reads a StreamResponse from r: into prev, reusing its memory, when prev is not nil.
+// readStreamResponseJSON reads one StreamResponse from r: into prev, reusing its memory, when prev
+// is not nil.
 func readStreamResponseJSON(r *wire.Reader, prev *StreamResponse) *StreamResponse {
 	if prev == nil {
 		x := new(StreamResponse)
@@ -4733,7 +4773,9 @@ func (x *ListTaskPushNotificationConfigsResponse) readJSON(r *wire.Reader, prev 
 	}
 }
 
-// readListTaskPushNotificationConfigsResponseJSON reads a ListTaskPushNotificationConfigsResponse from r: into prev, reusing its memory, when prev is not nil.
+// readListTaskPushNotificationConfigsResponseJSON reads one
+// ListTaskPushNotificationConfigsResponse from r: into prev, reusing its memory, when prev is not
+// nil.
 func readListTaskPushNotificationConfigsResponseJSON(r *wire.Reader, prev *ListTaskPushNotificationConfigsResponse) *ListTaskPushNotificationConfigsResponse {
 	if prev == nil {
 		x := new(ListTaskPushNotificationConfigsResponse)
@@ -4784,7 +4826,7 @@ func (x *Empty) readJSON(r *wire.Reader, prev *Empty) {
 	}
 }
 
-// readEmptyJSON reads a Empty from r: into prev, reusing its memory, when prev is not nil.
+// readEmptyJSON reads one Empty from r: into prev, reusing its memory, when prev is not nil.
 func readEmptyJSON(r *wire.Reader, prev *Empty) *Empty {
 	if prev == nil {
 		x := new(Empty)

@@ -1,6 +1,8 @@
 package golang
 
 import (
+	"fmt"
+
 	"github.com/dave/jennifer/jen"
 
 	"github.com/agui-gen/agui-gen/generator/ir"
@@ -332,7 +334,7 @@ func (g *protoGen) emitReadJSON(f *jen.File, st *ir.Struct) {
 		jen.For(jen.Id("r").Dot("NextField").Call()).Block(jen.Switch(jen.String().Call(jen.Id("r").Dot("Key").Call())).Block(cases...)),
 	)
 	f.Line()
-	f.Commentf("read%sJSON reads a %s from r: into prev, reusing its memory, when prev is not nil.", name, name)
+	f.Add(comment(wrap(fmt.Sprintf("read%sJSON reads one %s from r: into prev, reusing its memory, when prev is not nil.", name, name), 96)))
 	f.Func().Id("read"+name+"JSON").Params(jen.Id("r").Op("*").Qual(wirePkg, "Reader"), jen.Id("prev").Op("*").Id(name)).Op("*").Id(name).Block(
 		jen.If(jen.Id("prev").Op("==").Nil()).Block(
 			jen.Id("x").Op(":=").New(jen.Id(name)),

@@ -127,7 +127,8 @@ func (x *SendMessageConfiguration) readJSON(r *wire.Reader, prev *SendMessageCon
 	}
 }
 
-// readSendMessageConfigurationJSON reads a SendMessageConfiguration from r: into prev, reusing its memory, when prev is not nil.
+// readSendMessageConfigurationJSON reads one SendMessageConfiguration from r: into prev, reusing
+// its memory, when prev is not nil.
 func readSendMessageConfigurationJSON(r *wire.Reader, prev *SendMessageConfiguration) *SendMessageConfiguration {
 	if prev == nil {
 		x := new(SendMessageConfiguration)
@@ -279,7 +280,7 @@ func (x *Task) readJSON(r *wire.Reader, prev *Task) {
 	}
 }
 
-// readTaskJSON reads a Task from r: into prev, reusing its memory, when prev is not nil.
+// readTaskJSON reads one Task from r: into prev, reusing its memory, when prev is not nil.
 func readTaskJSON(r *wire.Reader, prev *Task) *Task {
 	if prev == nil {
 		x := new(Task)
@@ -371,7 +372,8 @@ func (x *TaskStatus) readJSON(r *wire.Reader, prev *TaskStatus) {
 	}
 }
 
-// readTaskStatusJSON reads a TaskStatus from r: into prev, reusing its memory, when prev is not nil.
+// readTaskStatusJSON reads one TaskStatus from r: into prev, reusing its memory, when prev is not
+// nil.
 func readTaskStatusJSON(r *wire.Reader, prev *TaskStatus) *TaskStatus {
 	if prev == nil {
 		x := new(TaskStatus)
@@ -482,7 +484,7 @@ func (x *Part) readJSON(r *wire.Reader, prev *Part) {
 	}
 }
 
-// readPartJSON reads a Part from r: into prev, reusing its memory, when prev is not nil.
+// readPartJSON reads one Part from r: into prev, reusing its memory, when prev is not nil.
 func readPartJSON(r *wire.Reader, prev *Part) *Part {
 	if prev == nil {
 		x := new(Part)
@@ -586,7 +588,7 @@ func (x *FilePart) readJSON(r *wire.Reader, prev *FilePart) {
 	}
 }
 
-// readFilePartJSON reads a FilePart from r: into prev, reusing its memory, when prev is not nil.
+// readFilePartJSON reads one FilePart from r: into prev, reusing its memory, when prev is not nil.
 func readFilePartJSON(r *wire.Reader, prev *FilePart) *FilePart {
 	if prev == nil {
 		x := new(FilePart)
@@ -649,7 +651,7 @@ func (x *DataPart) readJSON(r *wire.Reader, prev *DataPart) {
 	}
 }
 
-// readDataPartJSON reads a DataPart from r: into prev, reusing its memory, when prev is not nil.
+// readDataPartJSON reads one DataPart from r: into prev, reusing its memory, when prev is not nil.
 func readDataPartJSON(r *wire.Reader, prev *DataPart) *DataPart {
 	if prev == nil {
 		x := new(DataPart)
@@ -815,7 +817,7 @@ func (x *Message) readJSON(r *wire.Reader, prev *Message) {
 	}
 }
 
-// readMessageJSON reads a Message from r: into prev, reusing its memory, when prev is not nil.
+// readMessageJSON reads one Message from r: into prev, reusing its memory, when prev is not nil.
 func readMessageJSON(r *wire.Reader, prev *Message) *Message {
 	if prev == nil {
 		x := new(Message)
@@ -967,7 +969,7 @@ func (x *Artifact) readJSON(r *wire.Reader, prev *Artifact) {
 	}
 }
 
-// readArtifactJSON reads a Artifact from r: into prev, reusing its memory, when prev is not nil.
+// readArtifactJSON reads one Artifact from r: into prev, reusing its memory, when prev is not nil.
 func readArtifactJSON(r *wire.Reader, prev *Artifact) *Artifact {
 	if prev == nil {
 		x := new(Artifact)
@@ -1087,7 +1089,8 @@ func (x *TaskStatusUpdateEvent) readJSON(r *wire.Reader, prev *TaskStatusUpdateE
 	}
 }
 
-// readTaskStatusUpdateEventJSON reads a TaskStatusUpdateEvent from r: into prev, reusing its memory, when prev is not nil.
+// readTaskStatusUpdateEventJSON reads one TaskStatusUpdateEvent from r: into prev, reusing its
+// memory, when prev is not nil.
 func readTaskStatusUpdateEventJSON(r *wire.Reader, prev *TaskStatusUpdateEvent) *TaskStatusUpdateEvent {
 	if prev == nil {
 		x := new(TaskStatusUpdateEvent)
@@ -1221,7 +1224,8 @@ func (x *TaskArtifactUpdateEvent) readJSON(r *wire.Reader, prev *TaskArtifactUpd
 	}
 }
 
-// readTaskArtifactUpdateEventJSON reads a TaskArtifactUpdateEvent from r: into prev, reusing its memory, when prev is not nil.
+// readTaskArtifactUpdateEventJSON reads one TaskArtifactUpdateEvent from r: into prev, reusing its
+// memory, when prev is not nil.
 func readTaskArtifactUpdateEventJSON(r *wire.Reader, prev *TaskArtifactUpdateEvent) *TaskArtifactUpdateEvent {
 	if prev == nil {
 		x := new(TaskArtifactUpdateEvent)
@@ -1327,7 +1331,8 @@ func (x *PushNotificationConfig) readJSON(r *wire.Reader, prev *PushNotification
 	}
 }
 
-// readPushNotificationConfigJSON reads a PushNotificationConfig from r: into prev, reusing its memory, when prev is not nil.
+// readPushNotificationConfigJSON reads one PushNotificationConfig from r: into prev, reusing its
+// memory, when prev is not nil.
 func readPushNotificationConfigJSON(r *wire.Reader, prev *PushNotificationConfig) *PushNotificationConfig {
 	if prev == nil {
 		x := new(PushNotificationConfig)
@@ -1414,7 +1419,8 @@ func (x *AuthenticationInfo) readJSON(r *wire.Reader, prev *AuthenticationInfo) 
 	}
 }
 
-// readAuthenticationInfoJSON reads a AuthenticationInfo from r: into prev, reusing its memory, when prev is not nil.
+// readAuthenticationInfoJSON reads one AuthenticationInfo from r: into prev, reusing its memory,
+// when prev is not nil.
 func readAuthenticationInfoJSON(r *wire.Reader, prev *AuthenticationInfo) *AuthenticationInfo {
 	if prev == nil {
 		x := new(AuthenticationInfo)
@@ -1492,7 +1498,8 @@ func (x *AgentInterface) readJSON(r *wire.Reader, prev *AgentInterface) {
 	}
 }
 
-// readAgentInterfaceJSON reads a AgentInterface from r: into prev, reusing its memory, when prev is not nil.
+// readAgentInterfaceJSON reads one AgentInterface from r: into prev, reusing its memory, when prev
+// is not nil.
 func readAgentInterfaceJSON(r *wire.Reader, prev *AgentInterface) *AgentInterface {
 	if prev == nil {
 		x := new(AgentInterface)
@@ -1850,7 +1857,8 @@ func (x *AgentCard) readJSON(r *wire.Reader, prev *AgentCard) {
 	}
 }
 
-// readAgentCardJSON reads a AgentCard from r: into prev, reusing its memory, when prev is not nil.
+// readAgentCardJSON reads one AgentCard from r: into prev, reusing its memory, when prev is not
+// nil.
 func readAgentCardJSON(r *wire.Reader, prev *AgentCard) *AgentCard {
 	if prev == nil {
 		x := new(AgentCard)
@@ -1928,7 +1936,8 @@ func (x *AgentProvider) readJSON(r *wire.Reader, prev *AgentProvider) {
 	}
 }
 
-// readAgentProviderJSON reads a AgentProvider from r: into prev, reusing its memory, when prev is not nil.
+// readAgentProviderJSON reads one AgentProvider from r: into prev, reusing its memory, when prev
+// is not nil.
 func readAgentProviderJSON(r *wire.Reader, prev *AgentProvider) *AgentProvider {
 	if prev == nil {
 		x := new(AgentProvider)
@@ -2029,7 +2038,8 @@ func (x *AgentCapabilities) readJSON(r *wire.Reader, prev *AgentCapabilities) {
 	}
 }
 
-// readAgentCapabilitiesJSON reads a AgentCapabilities from r: into prev, reusing its memory, when prev is not nil.
+// readAgentCapabilitiesJSON reads one AgentCapabilities from r: into prev, reusing its memory,
+// when prev is not nil.
 func readAgentCapabilitiesJSON(r *wire.Reader, prev *AgentCapabilities) *AgentCapabilities {
 	if prev == nil {
 		x := new(AgentCapabilities)
@@ -2135,7 +2145,8 @@ func (x *AgentExtension) readJSON(r *wire.Reader, prev *AgentExtension) {
 	}
 }
 
-// readAgentExtensionJSON reads a AgentExtension from r: into prev, reusing its memory, when prev is not nil.
+// readAgentExtensionJSON reads one AgentExtension from r: into prev, reusing its memory, when prev
+// is not nil.
 func readAgentExtensionJSON(r *wire.Reader, prev *AgentExtension) *AgentExtension {
 	if prev == nil {
 		x := new(AgentExtension)
@@ -2342,7 +2353,8 @@ func (x *AgentSkill) readJSON(r *wire.Reader, prev *AgentSkill) {
 	}
 }
 
-// readAgentSkillJSON reads a AgentSkill from r: into prev, reusing its memory, when prev is not nil.
+// readAgentSkillJSON reads one AgentSkill from r: into prev, reusing its memory, when prev is not
+// nil.
 func readAgentSkillJSON(r *wire.Reader, prev *AgentSkill) *AgentSkill {
 	if prev == nil {
 		x := new(AgentSkill)
@@ -2422,7 +2434,8 @@ func (x *AgentCardSignature) readJSON(r *wire.Reader, prev *AgentCardSignature) 
 	}
 }
 
-// readAgentCardSignatureJSON reads a AgentCardSignature from r: into prev, reusing its memory, when prev is not nil.
+// readAgentCardSignatureJSON reads one AgentCardSignature from r: into prev, reusing its memory,
+// when prev is not nil.
 func readAgentCardSignatureJSON(r *wire.Reader, prev *AgentCardSignature) *AgentCardSignature {
 	if prev == nil {
 		x := new(AgentCardSignature)
@@ -2500,7 +2513,8 @@ func (x *TaskPushNotificationConfig) readJSON(r *wire.Reader, prev *TaskPushNoti
 	}
 }
 
-// readTaskPushNotificationConfigJSON reads a TaskPushNotificationConfig from r: into prev, reusing its memory, when prev is not nil.
+// readTaskPushNotificationConfigJSON reads one TaskPushNotificationConfig from r: into prev,
+// reusing its memory, when prev is not nil.
 func readTaskPushNotificationConfigJSON(r *wire.Reader, prev *TaskPushNotificationConfig) *TaskPushNotificationConfig {
 	if prev == nil {
 		x := new(TaskPushNotificationConfig)
@@ -2572,7 +2586,8 @@ func (x *StringList) readJSON(r *wire.Reader, prev *StringList) {
 	}
 }
 
-// readStringListJSON reads a StringList from r: into prev, reusing its memory, when prev is not nil.
+// readStringListJSON reads one StringList from r: into prev, reusing its memory, when prev is not
+// nil.
 func readStringListJSON(r *wire.Reader, prev *StringList) *StringList {
 	if prev == nil {
 		x := new(StringList)
@@ -2651,7 +2666,7 @@ func (x *Security) readJSON(r *wire.Reader, prev *Security) {
 	}
 }
 
-// readSecurityJSON reads a Security from r: into prev, reusing its memory, when prev is not nil.
+// readSecurityJSON reads one Security from r: into prev, reusing its memory, when prev is not nil.
 func readSecurityJSON(r *wire.Reader, prev *Security) *Security {
 	if prev == nil {
 		x := new(Security)
@@ -2800,7 +2815,8 @@ func (x *SecurityScheme) readJSON(r *wire.Reader, prev *SecurityScheme) {
 	}
 }
 
-// readSecuritySchemeJSON reads a SecurityScheme from r: into prev, reusing its memory, when prev is not nil.
+// readSecuritySchemeJSON reads one SecurityScheme from r: into prev, reusing its memory, when prev
+// is not nil.
 func readSecuritySchemeJSON(r *wire.Reader, prev *SecurityScheme) *SecurityScheme {
 	if prev == nil {
 		x := new(SecurityScheme)
@@ -2892,7 +2908,8 @@ func (x *APIKeySecurityScheme) readJSON(r *wire.Reader, prev *APIKeySecuritySche
 	}
 }
 
-// readAPIKeySecuritySchemeJSON reads a APIKeySecurityScheme from r: into prev, reusing its memory, when prev is not nil.
+// readAPIKeySecuritySchemeJSON reads one APIKeySecurityScheme from r: into prev, reusing its
+// memory, when prev is not nil.
 func readAPIKeySecuritySchemeJSON(r *wire.Reader, prev *APIKeySecurityScheme) *APIKeySecurityScheme {
 	if prev == nil {
 		x := new(APIKeySecurityScheme)
@@ -2984,7 +3001,8 @@ func (x *HTTPAuthSecurityScheme) readJSON(r *wire.Reader, prev *HTTPAuthSecurity
 	}
 }
 
-// readHTTPAuthSecuritySchemeJSON reads a HTTPAuthSecurityScheme from r: into prev, reusing its memory, when prev is not nil.
+// readHTTPAuthSecuritySchemeJSON reads one HTTPAuthSecurityScheme from r: into prev, reusing its
+// memory, when prev is not nil.
 func readHTTPAuthSecuritySchemeJSON(r *wire.Reader, prev *HTTPAuthSecurityScheme) *HTTPAuthSecurityScheme {
 	if prev == nil {
 		x := new(HTTPAuthSecurityScheme)
@@ -3076,7 +3094,8 @@ func (x *OAuth2SecurityScheme) readJSON(r *wire.Reader, prev *OAuth2SecuritySche
 	}
 }
 
-// readOAuth2SecuritySchemeJSON reads a OAuth2SecurityScheme from r: into prev, reusing its memory, when prev is not nil.
+// readOAuth2SecuritySchemeJSON reads one OAuth2SecurityScheme from r: into prev, reusing its
+// memory, when prev is not nil.
 func readOAuth2SecuritySchemeJSON(r *wire.Reader, prev *OAuth2SecurityScheme) *OAuth2SecurityScheme {
 	if prev == nil {
 		x := new(OAuth2SecurityScheme)
@@ -3154,7 +3173,8 @@ func (x *OpenIDConnectSecurityScheme) readJSON(r *wire.Reader, prev *OpenIDConne
 	}
 }
 
-// readOpenIDConnectSecuritySchemeJSON reads a OpenIDConnectSecurityScheme from r: into prev, reusing its memory, when prev is not nil.
+// readOpenIDConnectSecuritySchemeJSON reads one OpenIDConnectSecurityScheme from r: into prev,
+// reusing its memory, when prev is not nil.
 func readOpenIDConnectSecuritySchemeJSON(r *wire.Reader, prev *OpenIDConnectSecurityScheme) *OpenIDConnectSecurityScheme {
 	if prev == nil {
 		x := new(OpenIDConnectSecurityScheme)
@@ -3217,7 +3237,8 @@ func (x *MutualTLSSecurityScheme) readJSON(r *wire.Reader, prev *MutualTLSSecuri
 	}
 }
 
-// readMutualTLSSecuritySchemeJSON reads a MutualTLSSecurityScheme from r: into prev, reusing its memory, when prev is not nil.
+// readMutualTLSSecuritySchemeJSON reads one MutualTLSSecurityScheme from r: into prev, reusing its
+// memory, when prev is not nil.
 func readMutualTLSSecuritySchemeJSON(r *wire.Reader, prev *MutualTLSSecurityScheme) *MutualTLSSecurityScheme {
 	if prev == nil {
 		x := new(MutualTLSSecurityScheme)
@@ -3347,7 +3368,8 @@ func (x *OAuthFlows) readJSON(r *wire.Reader, prev *OAuthFlows) {
 	}
 }
 
-// readOAuthFlowsJSON reads a OAuthFlows from r: into prev, reusing its memory, when prev is not nil.
+// readOAuthFlowsJSON reads one OAuthFlows from r: into prev, reusing its memory, when prev is not
+// nil.
 func readOAuthFlowsJSON(r *wire.Reader, prev *OAuthFlows) *OAuthFlows {
 	if prev == nil {
 		x := new(OAuthFlows)
@@ -3469,7 +3491,8 @@ func (x *AuthorizationCodeOAuthFlow) readJSON(r *wire.Reader, prev *Authorizatio
 	}
 }
 
-// readAuthorizationCodeOAuthFlowJSON reads a AuthorizationCodeOAuthFlow from r: into prev, reusing its memory, when prev is not nil.
+// readAuthorizationCodeOAuthFlowJSON reads one AuthorizationCodeOAuthFlow from r: into prev,
+// reusing its memory, when prev is not nil.
 func readAuthorizationCodeOAuthFlowJSON(r *wire.Reader, prev *AuthorizationCodeOAuthFlow) *AuthorizationCodeOAuthFlow {
 	if prev == nil {
 		x := new(AuthorizationCodeOAuthFlow)
@@ -3577,7 +3600,8 @@ func (x *ClientCredentialsOAuthFlow) readJSON(r *wire.Reader, prev *ClientCreden
 	}
 }
 
-// readClientCredentialsOAuthFlowJSON reads a ClientCredentialsOAuthFlow from r: into prev, reusing its memory, when prev is not nil.
+// readClientCredentialsOAuthFlowJSON reads one ClientCredentialsOAuthFlow from r: into prev,
+// reusing its memory, when prev is not nil.
 func readClientCredentialsOAuthFlowJSON(r *wire.Reader, prev *ClientCredentialsOAuthFlow) *ClientCredentialsOAuthFlow {
 	if prev == nil {
 		x := new(ClientCredentialsOAuthFlow)
@@ -3685,7 +3709,8 @@ func (x *ImplicitOAuthFlow) readJSON(r *wire.Reader, prev *ImplicitOAuthFlow) {
 	}
 }
 
-// readImplicitOAuthFlowJSON reads a ImplicitOAuthFlow from r: into prev, reusing its memory, when prev is not nil.
+// readImplicitOAuthFlowJSON reads one ImplicitOAuthFlow from r: into prev, reusing its memory,
+// when prev is not nil.
 func readImplicitOAuthFlowJSON(r *wire.Reader, prev *ImplicitOAuthFlow) *ImplicitOAuthFlow {
 	if prev == nil {
 		x := new(ImplicitOAuthFlow)
@@ -3793,7 +3818,8 @@ func (x *PasswordOAuthFlow) readJSON(r *wire.Reader, prev *PasswordOAuthFlow) {
 	}
 }
 
-// readPasswordOAuthFlowJSON reads a PasswordOAuthFlow from r: into prev, reusing its memory, when prev is not nil.
+// readPasswordOAuthFlowJSON reads one PasswordOAuthFlow from r: into prev, reusing its memory,
+// when prev is not nil.
 func readPasswordOAuthFlowJSON(r *wire.Reader, prev *PasswordOAuthFlow) *PasswordOAuthFlow {
 	if prev == nil {
 		x := new(PasswordOAuthFlow)
@@ -3885,7 +3911,8 @@ func (x *SendMessageRequest) readJSON(r *wire.Reader, prev *SendMessageRequest) 
 	}
 }
 
-// readSendMessageRequestJSON reads a SendMessageRequest from r: into prev, reusing its memory, when prev is not nil.
+// readSendMessageRequestJSON reads one SendMessageRequest from r: into prev, reusing its memory,
+// when prev is not nil.
 func readSendMessageRequestJSON(r *wire.Reader, prev *SendMessageRequest) *SendMessageRequest {
 	if prev == nil {
 		x := new(SendMessageRequest)
@@ -3956,7 +3983,8 @@ func (x *GetTaskRequest) readJSON(r *wire.Reader, prev *GetTaskRequest) {
 	}
 }
 
-// readGetTaskRequestJSON reads a GetTaskRequest from r: into prev, reusing its memory, when prev is not nil.
+// readGetTaskRequestJSON reads one GetTaskRequest from r: into prev, reusing its memory, when prev
+// is not nil.
 func readGetTaskRequestJSON(r *wire.Reader, prev *GetTaskRequest) *GetTaskRequest {
 	if prev == nil {
 		x := new(GetTaskRequest)
@@ -4019,7 +4047,8 @@ func (x *CancelTaskRequest) readJSON(r *wire.Reader, prev *CancelTaskRequest) {
 	}
 }
 
-// readCancelTaskRequestJSON reads a CancelTaskRequest from r: into prev, reusing its memory, when prev is not nil.
+// readCancelTaskRequestJSON reads one CancelTaskRequest from r: into prev, reusing its memory,
+// when prev is not nil.
 func readCancelTaskRequestJSON(r *wire.Reader, prev *CancelTaskRequest) *CancelTaskRequest {
 	if prev == nil {
 		x := new(CancelTaskRequest)
@@ -4082,7 +4111,8 @@ func (x *GetTaskPushNotificationConfigRequest) readJSON(r *wire.Reader, prev *Ge
 	}
 }
 
-// readGetTaskPushNotificationConfigRequestJSON reads a GetTaskPushNotificationConfigRequest from r: into prev, reusing its memory, when prev is not nil.
+// readGetTaskPushNotificationConfigRequestJSON reads one GetTaskPushNotificationConfigRequest from
+// r: into prev, reusing its memory, when prev is not nil.
 func readGetTaskPushNotificationConfigRequestJSON(r *wire.Reader, prev *GetTaskPushNotificationConfigRequest) *GetTaskPushNotificationConfigRequest {
 	if prev == nil {
 		x := new(GetTaskPushNotificationConfigRequest)
@@ -4145,7 +4175,9 @@ func (x *DeleteTaskPushNotificationConfigRequest) readJSON(r *wire.Reader, prev 
 	}
 }
 
-// readDeleteTaskPushNotificationConfigRequestJSON reads a DeleteTaskPushNotificationConfigRequest from r: into prev, reusing its memory, when prev is not nil.
+// readDeleteTaskPushNotificationConfigRequestJSON reads one
+// DeleteTaskPushNotificationConfigRequest from r: into prev, reusing its memory, when prev is not
+// nil.
 func readDeleteTaskPushNotificationConfigRequestJSON(r *wire.Reader, prev *DeleteTaskPushNotificationConfigRequest) *DeleteTaskPushNotificationConfigRequest {
 	if prev == nil {
 		x := new(DeleteTaskPushNotificationConfigRequest)
@@ -4225,7 +4257,9 @@ func (x *CreateTaskPushNotificationConfigRequest) readJSON(r *wire.Reader, prev 
 	}
 }
 
-// readCreateTaskPushNotificationConfigRequestJSON reads a CreateTaskPushNotificationConfigRequest from r: into prev, reusing its memory, when prev is not nil.
+// readCreateTaskPushNotificationConfigRequestJSON reads one
+// CreateTaskPushNotificationConfigRequest from r: into prev, reusing its memory, when prev is not
+// nil.
 func readCreateTaskPushNotificationConfigRequestJSON(r *wire.Reader, prev *CreateTaskPushNotificationConfigRequest) *CreateTaskPushNotificationConfigRequest {
 	if prev == nil {
 		x := new(CreateTaskPushNotificationConfigRequest)
@@ -4288,7 +4322,8 @@ func (x *TaskSubscriptionRequest) readJSON(r *wire.Reader, prev *TaskSubscriptio
 	}
 }
 
-// readTaskSubscriptionRequestJSON reads a TaskSubscriptionRequest from r: into prev, reusing its memory, when prev is not nil.
+// readTaskSubscriptionRequestJSON reads one TaskSubscriptionRequest from r: into prev, reusing its
+// memory, when prev is not nil.
 func readTaskSubscriptionRequestJSON(r *wire.Reader, prev *TaskSubscriptionRequest) *TaskSubscriptionRequest {
 	if prev == nil {
 		x := new(TaskSubscriptionRequest)
@@ -4380,7 +4415,8 @@ func (x *ListTaskPushNotificationConfigRequest) readJSON(r *wire.Reader, prev *L
 	}
 }
 
-// readListTaskPushNotificationConfigRequestJSON reads a ListTaskPushNotificationConfigRequest from r: into prev, reusing its memory, when prev is not nil.
+// readListTaskPushNotificationConfigRequestJSON reads one ListTaskPushNotificationConfigRequest
+// from r: into prev, reusing its memory, when prev is not nil.
 func readListTaskPushNotificationConfigRequestJSON(r *wire.Reader, prev *ListTaskPushNotificationConfigRequest) *ListTaskPushNotificationConfigRequest {
 	if prev == nil {
 		x := new(ListTaskPushNotificationConfigRequest)
@@ -4431,7 +4467,8 @@ func (x *GetAgentCardRequest) readJSON(r *wire.Reader, prev *GetAgentCardRequest
 	}
 }
 
-// readGetAgentCardRequestJSON reads a GetAgentCardRequest from r: into prev, reusing its memory, when prev is not nil.
+// readGetAgentCardRequestJSON reads one GetAgentCardRequest from r: into prev, reusing its memory,
+// when prev is not nil.
 func readGetAgentCardRequestJSON(r *wire.Reader, prev *GetAgentCardRequest) *GetAgentCardRequest {
 	if prev == nil {
 		x := new(GetAgentCardRequest)
@@ -4523,7 +4560,8 @@ func (x *SendMessageResponse) readJSON(r *wire.Reader, prev *SendMessageResponse
 	}
 }
 
-// readSendMessageResponseJSON reads a SendMessageResponse from r: into prev, reusing its memory, when prev is not nil.
+// readSendMessageResponseJSON reads one SendMessageResponse from r: into prev, reusing its memory,
+// when prev is not nil.
 func readSendMessageResponseJSON(r *wire.Reader, prev *SendMessageResponse) *SendMessageResponse {
 	if prev == nil {
 		x := new(SendMessageResponse)
@@ -4653,7 +4691,8 @@ func (x *StreamResponse) readJSON(r *wire.Reader, prev *StreamResponse) {
 	}
 }
 
-// readStreamResponseJSON reads a StreamResponse from r: into prev, reusing its memory, when prev is not nil.
+// readStreamResponseJSON reads one StreamResponse from r: into prev, reusing its memory, when prev
+// is not nil.
 func readStreamResponseJSON(r *wire.Reader, prev *StreamResponse) *StreamResponse {
 	if prev == nil {
 		x := new(StreamResponse)
@@ -4760,7 +4799,8 @@ func (x *ListTaskPushNotificationConfigResponse) readJSON(r *wire.Reader, prev *
 	}
 }
 
-// readListTaskPushNotificationConfigResponseJSON reads a ListTaskPushNotificationConfigResponse from r: into prev, reusing its memory, when prev is not nil.
+// readListTaskPushNotificationConfigResponseJSON reads one ListTaskPushNotificationConfigResponse
+// from r: into prev, reusing its memory, when prev is not nil.
 func readListTaskPushNotificationConfigResponseJSON(r *wire.Reader, prev *ListTaskPushNotificationConfigResponse) *ListTaskPushNotificationConfigResponse {
 	if prev == nil {
 		x := new(ListTaskPushNotificationConfigResponse)
@@ -4811,7 +4851,7 @@ func (x *Empty) readJSON(r *wire.Reader, prev *Empty) {
 	}
 }
 
-// readEmptyJSON reads a Empty from r: into prev, reusing its memory, when prev is not nil.
+// readEmptyJSON reads one Empty from r: into prev, reusing its memory, when prev is not nil.
 func readEmptyJSON(r *wire.Reader, prev *Empty) *Empty {
 	if prev == nil {
 		x := new(Empty)
