@@ -81,6 +81,11 @@ func (x *SendMessageConfiguration) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *SendMessageConfiguration) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *SendMessageConfiguration) readJSON(r *wire.Reader, prev *SendMessageConfiguration) {
 	if !r.BeginObject() {
 		return
 	}
@@ -91,8 +96,8 @@ func (x *SendMessageConfiguration) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.AcceptedOutputModes = wire.ReadSlice(r, func(v *string, r *wire.Reader) {
-					*v = r.ReadString()
+				x.AcceptedOutputModes = wire.ReadSliceReusing(r, prev.GetAcceptedOutputModes(), func(v *string, r *wire.Reader) {
+					*v = r.ReadStringReusing(*v)
 				})
 			}
 		case "taskPushNotificationConfig", "task_push_notification_config":
@@ -100,7 +105,7 @@ func (x *SendMessageConfiguration) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.TaskPushNotificationConfig = readTaskPushNotificationConfigJSON(r)
+				x.TaskPushNotificationConfig = readTaskPushNotificationConfigJSON(r, prev.GetTaskPushNotificationConfig())
 			}
 		case "historyLength", "history_length":
 			if r.SkipNull() {
@@ -120,10 +125,18 @@ func (x *SendMessageConfiguration) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readSendMessageConfigurationJSON(r *wire.Reader) *SendMessageConfiguration {
-	x := new(SendMessageConfiguration)
-	x.ReadJSON(r)
-	return x
+// readSendMessageConfigurationJSON reads one SendMessageConfiguration from r: into prev, reusing
+// its memory, when prev is not nil.
+func readSendMessageConfigurationJSON(r *wire.Reader, prev *SendMessageConfiguration) *SendMessageConfiguration {
+	if prev == nil {
+		x := new(SendMessageConfiguration)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = SendMessageConfiguration{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -184,6 +197,11 @@ func (x *Task) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *Task) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *Task) readJSON(r *wire.Reader, prev *Task) {
 	if !r.BeginObject() {
 		return
 	}
@@ -194,29 +212,29 @@ func (x *Task) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.ID = r.ReadString()
+				x.ID = r.ReadStringReusing(prev.GetID())
 			}
 		case "contextId", "context_id":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.ContextID = r.ReadString()
+				x.ContextID = r.ReadStringReusing(prev.GetContextID())
 			}
 		case "status":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Status = readTaskStatusJSON(r)
+				x.Status = readTaskStatusJSON(r, prev.GetStatus())
 			}
 		case "artifacts":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Artifacts = wire.ReadSlice(r, func(v **Artifact, r *wire.Reader) {
-					*v = readArtifactJSON(r)
+				x.Artifacts = wire.ReadSliceReusing(r, prev.GetArtifacts(), func(v **Artifact, r *wire.Reader) {
+					*v = readArtifactJSON(r, *v)
 				})
 			}
 		case "history":
@@ -224,8 +242,8 @@ func (x *Task) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.History = wire.ReadSlice(r, func(v **Message, r *wire.Reader) {
-					*v = readMessageJSON(r)
+				x.History = wire.ReadSliceReusing(r, prev.GetHistory(), func(v **Message, r *wire.Reader) {
+					*v = readMessageJSON(r, *v)
 				})
 			}
 		case "metadata":
@@ -241,10 +259,17 @@ func (x *Task) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readTaskJSON(r *wire.Reader) *Task {
-	x := new(Task)
-	x.ReadJSON(r)
-	return x
+// readTaskJSON reads one Task from r: into prev, reusing its memory, when prev is not nil.
+func readTaskJSON(r *wire.Reader, prev *Task) *Task {
+	if prev == nil {
+		x := new(Task)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = Task{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -279,6 +304,11 @@ func (x *TaskStatus) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *TaskStatus) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *TaskStatus) readJSON(r *wire.Reader, prev *TaskStatus) {
 	if !r.BeginObject() {
 		return
 	}
@@ -296,7 +326,7 @@ func (x *TaskStatus) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Message = readMessageJSON(r)
+				x.Message = readMessageJSON(r, prev.GetMessage())
 			}
 		case "timestamp":
 			if r.SkipNull() {
@@ -311,10 +341,18 @@ func (x *TaskStatus) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readTaskStatusJSON(r *wire.Reader) *TaskStatus {
-	x := new(TaskStatus)
-	x.ReadJSON(r)
-	return x
+// readTaskStatusJSON reads one TaskStatus from r: into prev, reusing its memory, when prev is not
+// nil.
+func readTaskStatusJSON(r *wire.Reader, prev *TaskStatus) *TaskStatus {
+	if prev == nil {
+		x := new(TaskStatus)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = TaskStatus{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -376,6 +414,11 @@ func (x *Part) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *Part) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *Part) readJSON(r *wire.Reader, prev *Part) {
 	if !r.BeginObject() {
 		return
 	}
@@ -389,9 +432,12 @@ func (x *Part) ReadJSON(r *wire.Reader) {
 				r.Fail("oneOf", "a second member of the content oneof")
 				return
 			}
-			w := new(PartText)
+			w, _ := prev.GetContent().(*PartText)
+			if w == nil {
+				w = new(PartText)
+			}
 			{
-				w.Text = r.ReadString()
+				w.Text = r.ReadStringReusing(w.Text)
 			}
 			x.Content = w
 		case "raw":
@@ -415,9 +461,12 @@ func (x *Part) ReadJSON(r *wire.Reader) {
 				r.Fail("oneOf", "a second member of the content oneof")
 				return
 			}
-			w := new(PartURL)
+			w, _ := prev.GetContent().(*PartURL)
+			if w == nil {
+				w = new(PartURL)
+			}
 			{
-				w.URL = r.ReadString()
+				w.URL = r.ReadStringReusing(w.URL)
 			}
 			x.Content = w
 		case "data":
@@ -442,14 +491,14 @@ func (x *Part) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Filename = r.ReadString()
+				x.Filename = r.ReadStringReusing(prev.GetFilename())
 			}
 		case "mediaType", "media_type":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.MediaType = r.ReadString()
+				x.MediaType = r.ReadStringReusing(prev.GetMediaType())
 			}
 		default:
 			r.UnknownField()
@@ -457,10 +506,17 @@ func (x *Part) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readPartJSON(r *wire.Reader) *Part {
-	x := new(Part)
-	x.ReadJSON(r)
-	return x
+// readPartJSON reads one Part from r: into prev, reusing its memory, when prev is not nil.
+func readPartJSON(r *wire.Reader, prev *Part) *Part {
+	if prev == nil {
+		x := new(Part)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = Part{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -532,6 +588,11 @@ func (x *Message) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *Message) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *Message) readJSON(r *wire.Reader, prev *Message) {
 	if !r.BeginObject() {
 		return
 	}
@@ -542,21 +603,21 @@ func (x *Message) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.MessageID = r.ReadString()
+				x.MessageID = r.ReadStringReusing(prev.GetMessageID())
 			}
 		case "contextId", "context_id":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.ContextID = r.ReadString()
+				x.ContextID = r.ReadStringReusing(prev.GetContextID())
 			}
 		case "taskId", "task_id":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.TaskID = r.ReadString()
+				x.TaskID = r.ReadStringReusing(prev.GetTaskID())
 			}
 		case "role":
 			if r.SkipNull() {
@@ -570,8 +631,8 @@ func (x *Message) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Parts = wire.ReadSlice(r, func(v **Part, r *wire.Reader) {
-					*v = readPartJSON(r)
+				x.Parts = wire.ReadSliceReusing(r, prev.GetParts(), func(v **Part, r *wire.Reader) {
+					*v = readPartJSON(r, *v)
 				})
 			}
 		case "metadata":
@@ -586,8 +647,8 @@ func (x *Message) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Extensions = wire.ReadSlice(r, func(v *string, r *wire.Reader) {
-					*v = r.ReadString()
+				x.Extensions = wire.ReadSliceReusing(r, prev.GetExtensions(), func(v *string, r *wire.Reader) {
+					*v = r.ReadStringReusing(*v)
 				})
 			}
 		case "referenceTaskIds", "reference_task_ids":
@@ -595,8 +656,8 @@ func (x *Message) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.ReferenceTaskIDs = wire.ReadSlice(r, func(v *string, r *wire.Reader) {
-					*v = r.ReadString()
+				x.ReferenceTaskIDs = wire.ReadSliceReusing(r, prev.GetReferenceTaskIDs(), func(v *string, r *wire.Reader) {
+					*v = r.ReadStringReusing(*v)
 				})
 			}
 		default:
@@ -605,10 +666,17 @@ func (x *Message) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readMessageJSON(r *wire.Reader) *Message {
-	x := new(Message)
-	x.ReadJSON(r)
-	return x
+// readMessageJSON reads one Message from r: into prev, reusing its memory, when prev is not nil.
+func readMessageJSON(r *wire.Reader, prev *Message) *Message {
+	if prev == nil {
+		x := new(Message)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = Message{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -667,6 +735,11 @@ func (x *Artifact) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *Artifact) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *Artifact) readJSON(r *wire.Reader, prev *Artifact) {
 	if !r.BeginObject() {
 		return
 	}
@@ -677,29 +750,29 @@ func (x *Artifact) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.ArtifactID = r.ReadString()
+				x.ArtifactID = r.ReadStringReusing(prev.GetArtifactID())
 			}
 		case "name":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Name = r.ReadString()
+				x.Name = r.ReadStringReusing(prev.GetName())
 			}
 		case "description":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Description = r.ReadString()
+				x.Description = r.ReadStringReusing(prev.GetDescription())
 			}
 		case "parts":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Parts = wire.ReadSlice(r, func(v **Part, r *wire.Reader) {
-					*v = readPartJSON(r)
+				x.Parts = wire.ReadSliceReusing(r, prev.GetParts(), func(v **Part, r *wire.Reader) {
+					*v = readPartJSON(r, *v)
 				})
 			}
 		case "metadata":
@@ -714,8 +787,8 @@ func (x *Artifact) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Extensions = wire.ReadSlice(r, func(v *string, r *wire.Reader) {
-					*v = r.ReadString()
+				x.Extensions = wire.ReadSliceReusing(r, prev.GetExtensions(), func(v *string, r *wire.Reader) {
+					*v = r.ReadStringReusing(*v)
 				})
 			}
 		default:
@@ -724,10 +797,17 @@ func (x *Artifact) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readArtifactJSON(r *wire.Reader) *Artifact {
-	x := new(Artifact)
-	x.ReadJSON(r)
-	return x
+// readArtifactJSON reads one Artifact from r: into prev, reusing its memory, when prev is not nil.
+func readArtifactJSON(r *wire.Reader, prev *Artifact) *Artifact {
+	if prev == nil {
+		x := new(Artifact)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = Artifact{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -764,6 +844,11 @@ func (x *TaskStatusUpdateEvent) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *TaskStatusUpdateEvent) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *TaskStatusUpdateEvent) readJSON(r *wire.Reader, prev *TaskStatusUpdateEvent) {
 	if !r.BeginObject() {
 		return
 	}
@@ -774,21 +859,21 @@ func (x *TaskStatusUpdateEvent) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.TaskID = r.ReadString()
+				x.TaskID = r.ReadStringReusing(prev.GetTaskID())
 			}
 		case "contextId", "context_id":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.ContextID = r.ReadString()
+				x.ContextID = r.ReadStringReusing(prev.GetContextID())
 			}
 		case "status":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Status = readTaskStatusJSON(r)
+				x.Status = readTaskStatusJSON(r, prev.GetStatus())
 			}
 		case "metadata":
 			if r.SkipNull() {
@@ -803,10 +888,18 @@ func (x *TaskStatusUpdateEvent) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readTaskStatusUpdateEventJSON(r *wire.Reader) *TaskStatusUpdateEvent {
-	x := new(TaskStatusUpdateEvent)
-	x.ReadJSON(r)
-	return x
+// readTaskStatusUpdateEventJSON reads one TaskStatusUpdateEvent from r: into prev, reusing its
+// memory, when prev is not nil.
+func readTaskStatusUpdateEventJSON(r *wire.Reader, prev *TaskStatusUpdateEvent) *TaskStatusUpdateEvent {
+	if prev == nil {
+		x := new(TaskStatusUpdateEvent)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = TaskStatusUpdateEvent{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -851,6 +944,11 @@ func (x *TaskArtifactUpdateEvent) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *TaskArtifactUpdateEvent) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *TaskArtifactUpdateEvent) readJSON(r *wire.Reader, prev *TaskArtifactUpdateEvent) {
 	if !r.BeginObject() {
 		return
 	}
@@ -861,21 +959,21 @@ func (x *TaskArtifactUpdateEvent) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.TaskID = r.ReadString()
+				x.TaskID = r.ReadStringReusing(prev.GetTaskID())
 			}
 		case "contextId", "context_id":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.ContextID = r.ReadString()
+				x.ContextID = r.ReadStringReusing(prev.GetContextID())
 			}
 		case "artifact":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Artifact = readArtifactJSON(r)
+				x.Artifact = readArtifactJSON(r, prev.GetArtifact())
 			}
 		case "append":
 			if r.SkipNull() {
@@ -904,10 +1002,18 @@ func (x *TaskArtifactUpdateEvent) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readTaskArtifactUpdateEventJSON(r *wire.Reader) *TaskArtifactUpdateEvent {
-	x := new(TaskArtifactUpdateEvent)
-	x.ReadJSON(r)
-	return x
+// readTaskArtifactUpdateEventJSON reads one TaskArtifactUpdateEvent from r: into prev, reusing its
+// memory, when prev is not nil.
+func readTaskArtifactUpdateEventJSON(r *wire.Reader, prev *TaskArtifactUpdateEvent) *TaskArtifactUpdateEvent {
+	if prev == nil {
+		x := new(TaskArtifactUpdateEvent)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = TaskArtifactUpdateEvent{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -938,6 +1044,11 @@ func (x *AuthenticationInfo) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *AuthenticationInfo) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *AuthenticationInfo) readJSON(r *wire.Reader, prev *AuthenticationInfo) {
 	if !r.BeginObject() {
 		return
 	}
@@ -948,14 +1059,14 @@ func (x *AuthenticationInfo) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Scheme = r.ReadString()
+				x.Scheme = r.ReadStringReusing(prev.GetScheme())
 			}
 		case "credentials":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Credentials = r.ReadString()
+				x.Credentials = r.ReadStringReusing(prev.GetCredentials())
 			}
 		default:
 			r.UnknownField()
@@ -963,10 +1074,18 @@ func (x *AuthenticationInfo) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readAuthenticationInfoJSON(r *wire.Reader) *AuthenticationInfo {
-	x := new(AuthenticationInfo)
-	x.ReadJSON(r)
-	return x
+// readAuthenticationInfoJSON reads one AuthenticationInfo from r: into prev, reusing its memory,
+// when prev is not nil.
+func readAuthenticationInfoJSON(r *wire.Reader, prev *AuthenticationInfo) *AuthenticationInfo {
+	if prev == nil {
+		x := new(AuthenticationInfo)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = AuthenticationInfo{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -1001,6 +1120,11 @@ func (x *AgentInterface) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *AgentInterface) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *AgentInterface) readJSON(r *wire.Reader, prev *AgentInterface) {
 	if !r.BeginObject() {
 		return
 	}
@@ -1011,28 +1135,28 @@ func (x *AgentInterface) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.URL = r.ReadString()
+				x.URL = r.ReadStringReusing(prev.GetURL())
 			}
 		case "protocolBinding", "protocol_binding":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.ProtocolBinding = r.ReadString()
+				x.ProtocolBinding = r.ReadStringReusing(prev.GetProtocolBinding())
 			}
 		case "tenant":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Tenant = r.ReadString()
+				x.Tenant = r.ReadStringReusing(prev.GetTenant())
 			}
 		case "protocolVersion", "protocol_version":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.ProtocolVersion = r.ReadString()
+				x.ProtocolVersion = r.ReadStringReusing(prev.GetProtocolVersion())
 			}
 		default:
 			r.UnknownField()
@@ -1040,10 +1164,18 @@ func (x *AgentInterface) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readAgentInterfaceJSON(r *wire.Reader) *AgentInterface {
-	x := new(AgentInterface)
-	x.ReadJSON(r)
-	return x
+// readAgentInterfaceJSON reads one AgentInterface from r: into prev, reusing its memory, when prev
+// is not nil.
+func readAgentInterfaceJSON(r *wire.Reader, prev *AgentInterface) *AgentInterface {
+	if prev == nil {
+		x := new(AgentInterface)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = AgentInterface{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -1161,6 +1293,11 @@ func (x *AgentCard) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *AgentCard) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *AgentCard) readJSON(r *wire.Reader, prev *AgentCard) {
 	if !r.BeginObject() {
 		return
 	}
@@ -1171,22 +1308,22 @@ func (x *AgentCard) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Name = r.ReadString()
+				x.Name = r.ReadStringReusing(prev.GetName())
 			}
 		case "description":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Description = r.ReadString()
+				x.Description = r.ReadStringReusing(prev.GetDescription())
 			}
 		case "supportedInterfaces", "supported_interfaces":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.SupportedInterfaces = wire.ReadSlice(r, func(v **AgentInterface, r *wire.Reader) {
-					*v = readAgentInterfaceJSON(r)
+				x.SupportedInterfaces = wire.ReadSliceReusing(r, prev.GetSupportedInterfaces(), func(v **AgentInterface, r *wire.Reader) {
+					*v = readAgentInterfaceJSON(r, *v)
 				})
 			}
 		case "provider":
@@ -1194,14 +1331,14 @@ func (x *AgentCard) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Provider = readAgentProviderJSON(r)
+				x.Provider = readAgentProviderJSON(r, prev.GetProvider())
 			}
 		case "version":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Version = r.ReadString()
+				x.Version = r.ReadStringReusing(prev.GetVersion())
 			}
 		case "documentationUrl", "documentation_url":
 			if r.SkipNull() {
@@ -1213,7 +1350,7 @@ func (x *AgentCard) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Capabilities = readAgentCapabilitiesJSON(r)
+				x.Capabilities = readAgentCapabilitiesJSON(r, prev.GetCapabilities())
 			}
 		case "securitySchemes", "security_schemes":
 			if r.SkipNull() {
@@ -1226,7 +1363,7 @@ func (x *AgentCard) ReadJSON(r *wire.Reader) {
 				x.SecuritySchemes = make(map[string]*SecurityScheme)
 				for r.NextField() {
 					k := string(r.Key())
-					x.SecuritySchemes[k] = readSecuritySchemeJSON(r)
+					x.SecuritySchemes[k] = readSecuritySchemeJSON(r, nil)
 				}
 			}
 		case "securityRequirements", "security_requirements":
@@ -1234,8 +1371,8 @@ func (x *AgentCard) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.SecurityRequirements = wire.ReadSlice(r, func(v **SecurityRequirement, r *wire.Reader) {
-					*v = readSecurityRequirementJSON(r)
+				x.SecurityRequirements = wire.ReadSliceReusing(r, prev.GetSecurityRequirements(), func(v **SecurityRequirement, r *wire.Reader) {
+					*v = readSecurityRequirementJSON(r, *v)
 				})
 			}
 		case "defaultInputModes", "default_input_modes":
@@ -1243,8 +1380,8 @@ func (x *AgentCard) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.DefaultInputModes = wire.ReadSlice(r, func(v *string, r *wire.Reader) {
-					*v = r.ReadString()
+				x.DefaultInputModes = wire.ReadSliceReusing(r, prev.GetDefaultInputModes(), func(v *string, r *wire.Reader) {
+					*v = r.ReadStringReusing(*v)
 				})
 			}
 		case "defaultOutputModes", "default_output_modes":
@@ -1252,8 +1389,8 @@ func (x *AgentCard) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.DefaultOutputModes = wire.ReadSlice(r, func(v *string, r *wire.Reader) {
-					*v = r.ReadString()
+				x.DefaultOutputModes = wire.ReadSliceReusing(r, prev.GetDefaultOutputModes(), func(v *string, r *wire.Reader) {
+					*v = r.ReadStringReusing(*v)
 				})
 			}
 		case "skills":
@@ -1261,8 +1398,8 @@ func (x *AgentCard) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Skills = wire.ReadSlice(r, func(v **AgentSkill, r *wire.Reader) {
-					*v = readAgentSkillJSON(r)
+				x.Skills = wire.ReadSliceReusing(r, prev.GetSkills(), func(v **AgentSkill, r *wire.Reader) {
+					*v = readAgentSkillJSON(r, *v)
 				})
 			}
 		case "signatures":
@@ -1270,8 +1407,8 @@ func (x *AgentCard) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Signatures = wire.ReadSlice(r, func(v **AgentCardSignature, r *wire.Reader) {
-					*v = readAgentCardSignatureJSON(r)
+				x.Signatures = wire.ReadSliceReusing(r, prev.GetSignatures(), func(v **AgentCardSignature, r *wire.Reader) {
+					*v = readAgentCardSignatureJSON(r, *v)
 				})
 			}
 		case "iconUrl", "icon_url":
@@ -1285,10 +1422,18 @@ func (x *AgentCard) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readAgentCardJSON(r *wire.Reader) *AgentCard {
-	x := new(AgentCard)
-	x.ReadJSON(r)
-	return x
+// readAgentCardJSON reads one AgentCard from r: into prev, reusing its memory, when prev is not
+// nil.
+func readAgentCardJSON(r *wire.Reader, prev *AgentCard) *AgentCard {
+	if prev == nil {
+		x := new(AgentCard)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = AgentCard{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -1317,6 +1462,11 @@ func (x *AgentProvider) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *AgentProvider) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *AgentProvider) readJSON(r *wire.Reader, prev *AgentProvider) {
 	if !r.BeginObject() {
 		return
 	}
@@ -1327,14 +1477,14 @@ func (x *AgentProvider) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.URL = r.ReadString()
+				x.URL = r.ReadStringReusing(prev.GetURL())
 			}
 		case "organization":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Organization = r.ReadString()
+				x.Organization = r.ReadStringReusing(prev.GetOrganization())
 			}
 		default:
 			r.UnknownField()
@@ -1342,10 +1492,18 @@ func (x *AgentProvider) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readAgentProviderJSON(r *wire.Reader) *AgentProvider {
-	x := new(AgentProvider)
-	x.ReadJSON(r)
-	return x
+// readAgentProviderJSON reads one AgentProvider from r: into prev, reusing its memory, when prev
+// is not nil.
+func readAgentProviderJSON(r *wire.Reader, prev *AgentProvider) *AgentProvider {
+	if prev == nil {
+		x := new(AgentProvider)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = AgentProvider{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -1404,6 +1562,11 @@ func (x *AgentCapabilities) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *AgentCapabilities) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *AgentCapabilities) readJSON(r *wire.Reader, prev *AgentCapabilities) {
 	if !r.BeginObject() {
 		return
 	}
@@ -1424,8 +1587,8 @@ func (x *AgentCapabilities) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Extensions = wire.ReadSlice(r, func(v **AgentExtension, r *wire.Reader) {
-					*v = readAgentExtensionJSON(r)
+				x.Extensions = wire.ReadSliceReusing(r, prev.GetExtensions(), func(v **AgentExtension, r *wire.Reader) {
+					*v = readAgentExtensionJSON(r, *v)
 				})
 			}
 		case "extendedAgentCard", "extended_agent_card":
@@ -1439,10 +1602,18 @@ func (x *AgentCapabilities) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readAgentCapabilitiesJSON(r *wire.Reader) *AgentCapabilities {
-	x := new(AgentCapabilities)
-	x.ReadJSON(r)
-	return x
+// readAgentCapabilitiesJSON reads one AgentCapabilities from r: into prev, reusing its memory,
+// when prev is not nil.
+func readAgentCapabilitiesJSON(r *wire.Reader, prev *AgentCapabilities) *AgentCapabilities {
+	if prev == nil {
+		x := new(AgentCapabilities)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = AgentCapabilities{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -1494,6 +1665,11 @@ func (x *AgentExtension) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *AgentExtension) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *AgentExtension) readJSON(r *wire.Reader, prev *AgentExtension) {
 	if !r.BeginObject() {
 		return
 	}
@@ -1504,14 +1680,14 @@ func (x *AgentExtension) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.URI = r.ReadString()
+				x.URI = r.ReadStringReusing(prev.GetURI())
 			}
 		case "description":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Description = r.ReadString()
+				x.Description = r.ReadStringReusing(prev.GetDescription())
 			}
 		case "required":
 			if r.SkipNull() {
@@ -1533,10 +1709,18 @@ func (x *AgentExtension) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readAgentExtensionJSON(r *wire.Reader) *AgentExtension {
-	x := new(AgentExtension)
-	x.ReadJSON(r)
-	return x
+// readAgentExtensionJSON reads one AgentExtension from r: into prev, reusing its memory, when prev
+// is not nil.
+func readAgentExtensionJSON(r *wire.Reader, prev *AgentExtension) *AgentExtension {
+	if prev == nil {
+		x := new(AgentExtension)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = AgentExtension{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -1620,6 +1804,11 @@ func (x *AgentSkill) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *AgentSkill) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *AgentSkill) readJSON(r *wire.Reader, prev *AgentSkill) {
 	if !r.BeginObject() {
 		return
 	}
@@ -1630,29 +1819,29 @@ func (x *AgentSkill) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.ID = r.ReadString()
+				x.ID = r.ReadStringReusing(prev.GetID())
 			}
 		case "name":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Name = r.ReadString()
+				x.Name = r.ReadStringReusing(prev.GetName())
 			}
 		case "description":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Description = r.ReadString()
+				x.Description = r.ReadStringReusing(prev.GetDescription())
 			}
 		case "tags":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Tags = wire.ReadSlice(r, func(v *string, r *wire.Reader) {
-					*v = r.ReadString()
+				x.Tags = wire.ReadSliceReusing(r, prev.GetTags(), func(v *string, r *wire.Reader) {
+					*v = r.ReadStringReusing(*v)
 				})
 			}
 		case "examples":
@@ -1660,8 +1849,8 @@ func (x *AgentSkill) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Examples = wire.ReadSlice(r, func(v *string, r *wire.Reader) {
-					*v = r.ReadString()
+				x.Examples = wire.ReadSliceReusing(r, prev.GetExamples(), func(v *string, r *wire.Reader) {
+					*v = r.ReadStringReusing(*v)
 				})
 			}
 		case "inputModes", "input_modes":
@@ -1669,8 +1858,8 @@ func (x *AgentSkill) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.InputModes = wire.ReadSlice(r, func(v *string, r *wire.Reader) {
-					*v = r.ReadString()
+				x.InputModes = wire.ReadSliceReusing(r, prev.GetInputModes(), func(v *string, r *wire.Reader) {
+					*v = r.ReadStringReusing(*v)
 				})
 			}
 		case "outputModes", "output_modes":
@@ -1678,8 +1867,8 @@ func (x *AgentSkill) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.OutputModes = wire.ReadSlice(r, func(v *string, r *wire.Reader) {
-					*v = r.ReadString()
+				x.OutputModes = wire.ReadSliceReusing(r, prev.GetOutputModes(), func(v *string, r *wire.Reader) {
+					*v = r.ReadStringReusing(*v)
 				})
 			}
 		case "securityRequirements", "security_requirements":
@@ -1687,8 +1876,8 @@ func (x *AgentSkill) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.SecurityRequirements = wire.ReadSlice(r, func(v **SecurityRequirement, r *wire.Reader) {
-					*v = readSecurityRequirementJSON(r)
+				x.SecurityRequirements = wire.ReadSliceReusing(r, prev.GetSecurityRequirements(), func(v **SecurityRequirement, r *wire.Reader) {
+					*v = readSecurityRequirementJSON(r, *v)
 				})
 			}
 		default:
@@ -1697,10 +1886,18 @@ func (x *AgentSkill) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readAgentSkillJSON(r *wire.Reader) *AgentSkill {
-	x := new(AgentSkill)
-	x.ReadJSON(r)
-	return x
+// readAgentSkillJSON reads one AgentSkill from r: into prev, reusing its memory, when prev is not
+// nil.
+func readAgentSkillJSON(r *wire.Reader, prev *AgentSkill) *AgentSkill {
+	if prev == nil {
+		x := new(AgentSkill)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = AgentSkill{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -1733,6 +1930,11 @@ func (x *AgentCardSignature) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *AgentCardSignature) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *AgentCardSignature) readJSON(r *wire.Reader, prev *AgentCardSignature) {
 	if !r.BeginObject() {
 		return
 	}
@@ -1743,14 +1945,14 @@ func (x *AgentCardSignature) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Protected = r.ReadString()
+				x.Protected = r.ReadStringReusing(prev.GetProtected())
 			}
 		case "signature":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Signature = r.ReadString()
+				x.Signature = r.ReadStringReusing(prev.GetSignature())
 			}
 		case "header":
 			if r.SkipNull() {
@@ -1765,10 +1967,18 @@ func (x *AgentCardSignature) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readAgentCardSignatureJSON(r *wire.Reader) *AgentCardSignature {
-	x := new(AgentCardSignature)
-	x.ReadJSON(r)
-	return x
+// readAgentCardSignatureJSON reads one AgentCardSignature from r: into prev, reusing its memory,
+// when prev is not nil.
+func readAgentCardSignatureJSON(r *wire.Reader, prev *AgentCardSignature) *AgentCardSignature {
+	if prev == nil {
+		x := new(AgentCardSignature)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = AgentCardSignature{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -1826,6 +2036,11 @@ func (x *TaskPushNotificationConfig) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *TaskPushNotificationConfig) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *TaskPushNotificationConfig) readJSON(r *wire.Reader, prev *TaskPushNotificationConfig) {
 	if !r.BeginObject() {
 		return
 	}
@@ -1836,42 +2051,42 @@ func (x *TaskPushNotificationConfig) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Tenant = r.ReadString()
+				x.Tenant = r.ReadStringReusing(prev.GetTenant())
 			}
 		case "id":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.ID = r.ReadString()
+				x.ID = r.ReadStringReusing(prev.GetID())
 			}
 		case "taskId", "task_id":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.TaskID = r.ReadString()
+				x.TaskID = r.ReadStringReusing(prev.GetTaskID())
 			}
 		case "url":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.URL = r.ReadString()
+				x.URL = r.ReadStringReusing(prev.GetURL())
 			}
 		case "token":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Token = r.ReadString()
+				x.Token = r.ReadStringReusing(prev.GetToken())
 			}
 		case "authentication":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Authentication = readAuthenticationInfoJSON(r)
+				x.Authentication = readAuthenticationInfoJSON(r, prev.GetAuthentication())
 			}
 		default:
 			r.UnknownField()
@@ -1879,10 +2094,18 @@ func (x *TaskPushNotificationConfig) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readTaskPushNotificationConfigJSON(r *wire.Reader) *TaskPushNotificationConfig {
-	x := new(TaskPushNotificationConfig)
-	x.ReadJSON(r)
-	return x
+// readTaskPushNotificationConfigJSON reads one TaskPushNotificationConfig from r: into prev,
+// reusing its memory, when prev is not nil.
+func readTaskPushNotificationConfigJSON(r *wire.Reader, prev *TaskPushNotificationConfig) *TaskPushNotificationConfig {
+	if prev == nil {
+		x := new(TaskPushNotificationConfig)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = TaskPushNotificationConfig{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -1919,6 +2142,11 @@ func (x *StringList) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *StringList) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *StringList) readJSON(r *wire.Reader, prev *StringList) {
 	if !r.BeginObject() {
 		return
 	}
@@ -1929,8 +2157,8 @@ func (x *StringList) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.List = wire.ReadSlice(r, func(v *string, r *wire.Reader) {
-					*v = r.ReadString()
+				x.List = wire.ReadSliceReusing(r, prev.GetList(), func(v *string, r *wire.Reader) {
+					*v = r.ReadStringReusing(*v)
 				})
 			}
 		default:
@@ -1939,10 +2167,18 @@ func (x *StringList) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readStringListJSON(r *wire.Reader) *StringList {
-	x := new(StringList)
-	x.ReadJSON(r)
-	return x
+// readStringListJSON reads one StringList from r: into prev, reusing its memory, when prev is not
+// nil.
+func readStringListJSON(r *wire.Reader, prev *StringList) *StringList {
+	if prev == nil {
+		x := new(StringList)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = StringList{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -1981,6 +2217,11 @@ func (x *SecurityRequirement) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *SecurityRequirement) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *SecurityRequirement) readJSON(r *wire.Reader, prev *SecurityRequirement) {
 	if !r.BeginObject() {
 		return
 	}
@@ -1997,7 +2238,7 @@ func (x *SecurityRequirement) ReadJSON(r *wire.Reader) {
 				x.Schemes = make(map[string]*StringList)
 				for r.NextField() {
 					k := string(r.Key())
-					x.Schemes[k] = readStringListJSON(r)
+					x.Schemes[k] = readStringListJSON(r, nil)
 				}
 			}
 		default:
@@ -2006,10 +2247,18 @@ func (x *SecurityRequirement) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readSecurityRequirementJSON(r *wire.Reader) *SecurityRequirement {
-	x := new(SecurityRequirement)
-	x.ReadJSON(r)
-	return x
+// readSecurityRequirementJSON reads one SecurityRequirement from r: into prev, reusing its memory,
+// when prev is not nil.
+func readSecurityRequirementJSON(r *wire.Reader, prev *SecurityRequirement) *SecurityRequirement {
+	if prev == nil {
+		x := new(SecurityRequirement)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = SecurityRequirement{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -2052,6 +2301,11 @@ func (x *SecurityScheme) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *SecurityScheme) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *SecurityScheme) readJSON(r *wire.Reader, prev *SecurityScheme) {
 	if !r.BeginObject() {
 		return
 	}
@@ -2065,9 +2319,12 @@ func (x *SecurityScheme) ReadJSON(r *wire.Reader) {
 				r.Fail("oneOf", "a second member of the scheme oneof")
 				return
 			}
-			w := new(SecuritySchemeAPIKeySecurityScheme)
+			w, _ := prev.GetScheme().(*SecuritySchemeAPIKeySecurityScheme)
+			if w == nil {
+				w = new(SecuritySchemeAPIKeySecurityScheme)
+			}
 			{
-				w.APIKeySecurityScheme = readAPIKeySecuritySchemeJSON(r)
+				w.APIKeySecurityScheme = readAPIKeySecuritySchemeJSON(r, w.APIKeySecurityScheme)
 			}
 			x.Scheme = w
 		case "httpAuthSecurityScheme", "http_auth_security_scheme":
@@ -2078,9 +2335,12 @@ func (x *SecurityScheme) ReadJSON(r *wire.Reader) {
 				r.Fail("oneOf", "a second member of the scheme oneof")
 				return
 			}
-			w := new(SecuritySchemeHTTPAuthSecurityScheme)
+			w, _ := prev.GetScheme().(*SecuritySchemeHTTPAuthSecurityScheme)
+			if w == nil {
+				w = new(SecuritySchemeHTTPAuthSecurityScheme)
+			}
 			{
-				w.HTTPAuthSecurityScheme = readHTTPAuthSecuritySchemeJSON(r)
+				w.HTTPAuthSecurityScheme = readHTTPAuthSecuritySchemeJSON(r, w.HTTPAuthSecurityScheme)
 			}
 			x.Scheme = w
 		case "oauth2SecurityScheme", "oauth2_security_scheme":
@@ -2091,9 +2351,12 @@ func (x *SecurityScheme) ReadJSON(r *wire.Reader) {
 				r.Fail("oneOf", "a second member of the scheme oneof")
 				return
 			}
-			w := new(SecuritySchemeOAuth2SecurityScheme)
+			w, _ := prev.GetScheme().(*SecuritySchemeOAuth2SecurityScheme)
+			if w == nil {
+				w = new(SecuritySchemeOAuth2SecurityScheme)
+			}
 			{
-				w.OAuth2SecurityScheme = readOAuth2SecuritySchemeJSON(r)
+				w.OAuth2SecurityScheme = readOAuth2SecuritySchemeJSON(r, w.OAuth2SecurityScheme)
 			}
 			x.Scheme = w
 		case "openIdConnectSecurityScheme", "open_id_connect_security_scheme":
@@ -2104,9 +2367,12 @@ func (x *SecurityScheme) ReadJSON(r *wire.Reader) {
 				r.Fail("oneOf", "a second member of the scheme oneof")
 				return
 			}
-			w := new(SecuritySchemeOpenIDConnectSecurityScheme)
+			w, _ := prev.GetScheme().(*SecuritySchemeOpenIDConnectSecurityScheme)
+			if w == nil {
+				w = new(SecuritySchemeOpenIDConnectSecurityScheme)
+			}
 			{
-				w.OpenIDConnectSecurityScheme = readOpenIDConnectSecuritySchemeJSON(r)
+				w.OpenIDConnectSecurityScheme = readOpenIDConnectSecuritySchemeJSON(r, w.OpenIDConnectSecurityScheme)
 			}
 			x.Scheme = w
 		case "mtlsSecurityScheme", "mtls_security_scheme":
@@ -2117,9 +2383,12 @@ func (x *SecurityScheme) ReadJSON(r *wire.Reader) {
 				r.Fail("oneOf", "a second member of the scheme oneof")
 				return
 			}
-			w := new(SecuritySchemeMTLSSecurityScheme)
+			w, _ := prev.GetScheme().(*SecuritySchemeMTLSSecurityScheme)
+			if w == nil {
+				w = new(SecuritySchemeMTLSSecurityScheme)
+			}
 			{
-				w.MTLSSecurityScheme = readMutualTLSSecuritySchemeJSON(r)
+				w.MTLSSecurityScheme = readMutualTLSSecuritySchemeJSON(r, w.MTLSSecurityScheme)
 			}
 			x.Scheme = w
 		default:
@@ -2128,10 +2397,18 @@ func (x *SecurityScheme) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readSecuritySchemeJSON(r *wire.Reader) *SecurityScheme {
-	x := new(SecurityScheme)
-	x.ReadJSON(r)
-	return x
+// readSecuritySchemeJSON reads one SecurityScheme from r: into prev, reusing its memory, when prev
+// is not nil.
+func readSecuritySchemeJSON(r *wire.Reader, prev *SecurityScheme) *SecurityScheme {
+	if prev == nil {
+		x := new(SecurityScheme)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = SecurityScheme{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -2169,6 +2446,11 @@ func (x *APIKeySecurityScheme) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *APIKeySecurityScheme) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *APIKeySecurityScheme) readJSON(r *wire.Reader, prev *APIKeySecurityScheme) {
 	if !r.BeginObject() {
 		return
 	}
@@ -2179,21 +2461,21 @@ func (x *APIKeySecurityScheme) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Description = r.ReadString()
+				x.Description = r.ReadStringReusing(prev.GetDescription())
 			}
 		case "location":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Location = r.ReadString()
+				x.Location = r.ReadStringReusing(prev.GetLocation())
 			}
 		case "name":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Name = r.ReadString()
+				x.Name = r.ReadStringReusing(prev.GetName())
 			}
 		default:
 			r.UnknownField()
@@ -2201,10 +2483,18 @@ func (x *APIKeySecurityScheme) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readAPIKeySecuritySchemeJSON(r *wire.Reader) *APIKeySecurityScheme {
-	x := new(APIKeySecurityScheme)
-	x.ReadJSON(r)
-	return x
+// readAPIKeySecuritySchemeJSON reads one APIKeySecurityScheme from r: into prev, reusing its
+// memory, when prev is not nil.
+func readAPIKeySecuritySchemeJSON(r *wire.Reader, prev *APIKeySecurityScheme) *APIKeySecurityScheme {
+	if prev == nil {
+		x := new(APIKeySecurityScheme)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = APIKeySecurityScheme{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -2244,6 +2534,11 @@ func (x *HTTPAuthSecurityScheme) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *HTTPAuthSecurityScheme) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *HTTPAuthSecurityScheme) readJSON(r *wire.Reader, prev *HTTPAuthSecurityScheme) {
 	if !r.BeginObject() {
 		return
 	}
@@ -2254,21 +2549,21 @@ func (x *HTTPAuthSecurityScheme) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Description = r.ReadString()
+				x.Description = r.ReadStringReusing(prev.GetDescription())
 			}
 		case "scheme":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Scheme = r.ReadString()
+				x.Scheme = r.ReadStringReusing(prev.GetScheme())
 			}
 		case "bearerFormat", "bearer_format":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.BearerFormat = r.ReadString()
+				x.BearerFormat = r.ReadStringReusing(prev.GetBearerFormat())
 			}
 		default:
 			r.UnknownField()
@@ -2276,10 +2571,18 @@ func (x *HTTPAuthSecurityScheme) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readHTTPAuthSecuritySchemeJSON(r *wire.Reader) *HTTPAuthSecurityScheme {
-	x := new(HTTPAuthSecurityScheme)
-	x.ReadJSON(r)
-	return x
+// readHTTPAuthSecuritySchemeJSON reads one HTTPAuthSecurityScheme from r: into prev, reusing its
+// memory, when prev is not nil.
+func readHTTPAuthSecuritySchemeJSON(r *wire.Reader, prev *HTTPAuthSecurityScheme) *HTTPAuthSecurityScheme {
+	if prev == nil {
+		x := new(HTTPAuthSecurityScheme)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = HTTPAuthSecurityScheme{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -2324,6 +2627,11 @@ func (x *OAuth2SecurityScheme) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *OAuth2SecurityScheme) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *OAuth2SecurityScheme) readJSON(r *wire.Reader, prev *OAuth2SecurityScheme) {
 	if !r.BeginObject() {
 		return
 	}
@@ -2334,21 +2642,21 @@ func (x *OAuth2SecurityScheme) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Description = r.ReadString()
+				x.Description = r.ReadStringReusing(prev.GetDescription())
 			}
 		case "flows":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Flows = readOAuthFlowsJSON(r)
+				x.Flows = readOAuthFlowsJSON(r, prev.GetFlows())
 			}
 		case "oauth2MetadataUrl", "oauth2_metadata_url":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.OAuth2MetadataURL = r.ReadString()
+				x.OAuth2MetadataURL = r.ReadStringReusing(prev.GetOAuth2MetadataURL())
 			}
 		default:
 			r.UnknownField()
@@ -2356,10 +2664,18 @@ func (x *OAuth2SecurityScheme) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readOAuth2SecuritySchemeJSON(r *wire.Reader) *OAuth2SecurityScheme {
-	x := new(OAuth2SecurityScheme)
-	x.ReadJSON(r)
-	return x
+// readOAuth2SecuritySchemeJSON reads one OAuth2SecurityScheme from r: into prev, reusing its
+// memory, when prev is not nil.
+func readOAuth2SecuritySchemeJSON(r *wire.Reader, prev *OAuth2SecurityScheme) *OAuth2SecurityScheme {
+	if prev == nil {
+		x := new(OAuth2SecurityScheme)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = OAuth2SecurityScheme{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -2395,6 +2711,11 @@ func (x *OpenIDConnectSecurityScheme) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *OpenIDConnectSecurityScheme) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *OpenIDConnectSecurityScheme) readJSON(r *wire.Reader, prev *OpenIDConnectSecurityScheme) {
 	if !r.BeginObject() {
 		return
 	}
@@ -2405,14 +2726,14 @@ func (x *OpenIDConnectSecurityScheme) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Description = r.ReadString()
+				x.Description = r.ReadStringReusing(prev.GetDescription())
 			}
 		case "openIdConnectUrl", "open_id_connect_url":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.OpenIDConnectURL = r.ReadString()
+				x.OpenIDConnectURL = r.ReadStringReusing(prev.GetOpenIDConnectURL())
 			}
 		default:
 			r.UnknownField()
@@ -2420,10 +2741,18 @@ func (x *OpenIDConnectSecurityScheme) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readOpenIDConnectSecuritySchemeJSON(r *wire.Reader) *OpenIDConnectSecurityScheme {
-	x := new(OpenIDConnectSecurityScheme)
-	x.ReadJSON(r)
-	return x
+// readOpenIDConnectSecuritySchemeJSON reads one OpenIDConnectSecurityScheme from r: into prev,
+// reusing its memory, when prev is not nil.
+func readOpenIDConnectSecuritySchemeJSON(r *wire.Reader, prev *OpenIDConnectSecurityScheme) *OpenIDConnectSecurityScheme {
+	if prev == nil {
+		x := new(OpenIDConnectSecurityScheme)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = OpenIDConnectSecurityScheme{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -2453,6 +2782,11 @@ func (x *MutualTLSSecurityScheme) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *MutualTLSSecurityScheme) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *MutualTLSSecurityScheme) readJSON(r *wire.Reader, prev *MutualTLSSecurityScheme) {
 	if !r.BeginObject() {
 		return
 	}
@@ -2463,7 +2797,7 @@ func (x *MutualTLSSecurityScheme) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Description = r.ReadString()
+				x.Description = r.ReadStringReusing(prev.GetDescription())
 			}
 		default:
 			r.UnknownField()
@@ -2471,10 +2805,18 @@ func (x *MutualTLSSecurityScheme) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readMutualTLSSecuritySchemeJSON(r *wire.Reader) *MutualTLSSecurityScheme {
-	x := new(MutualTLSSecurityScheme)
-	x.ReadJSON(r)
-	return x
+// readMutualTLSSecuritySchemeJSON reads one MutualTLSSecurityScheme from r: into prev, reusing its
+// memory, when prev is not nil.
+func readMutualTLSSecuritySchemeJSON(r *wire.Reader, prev *MutualTLSSecurityScheme) *MutualTLSSecurityScheme {
+	if prev == nil {
+		x := new(MutualTLSSecurityScheme)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = MutualTLSSecurityScheme{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -2517,6 +2859,11 @@ func (x *OAuthFlows) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *OAuthFlows) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *OAuthFlows) readJSON(r *wire.Reader, prev *OAuthFlows) {
 	if !r.BeginObject() {
 		return
 	}
@@ -2530,9 +2877,12 @@ func (x *OAuthFlows) ReadJSON(r *wire.Reader) {
 				r.Fail("oneOf", "a second member of the flow oneof")
 				return
 			}
-			w := new(OAuthFlowsAuthorizationCode)
+			w, _ := prev.GetFlow().(*OAuthFlowsAuthorizationCode)
+			if w == nil {
+				w = new(OAuthFlowsAuthorizationCode)
+			}
 			{
-				w.AuthorizationCode = readAuthorizationCodeOAuthFlowJSON(r)
+				w.AuthorizationCode = readAuthorizationCodeOAuthFlowJSON(r, w.AuthorizationCode)
 			}
 			x.Flow = w
 		case "clientCredentials", "client_credentials":
@@ -2543,9 +2893,12 @@ func (x *OAuthFlows) ReadJSON(r *wire.Reader) {
 				r.Fail("oneOf", "a second member of the flow oneof")
 				return
 			}
-			w := new(OAuthFlowsClientCredentials)
+			w, _ := prev.GetFlow().(*OAuthFlowsClientCredentials)
+			if w == nil {
+				w = new(OAuthFlowsClientCredentials)
+			}
 			{
-				w.ClientCredentials = readClientCredentialsOAuthFlowJSON(r)
+				w.ClientCredentials = readClientCredentialsOAuthFlowJSON(r, w.ClientCredentials)
 			}
 			x.Flow = w
 		case "implicit":
@@ -2556,9 +2909,12 @@ func (x *OAuthFlows) ReadJSON(r *wire.Reader) {
 				r.Fail("oneOf", "a second member of the flow oneof")
 				return
 			}
-			w := new(OAuthFlowsImplicit)
+			w, _ := prev.GetFlow().(*OAuthFlowsImplicit)
+			if w == nil {
+				w = new(OAuthFlowsImplicit)
+			}
 			{
-				w.Implicit = readImplicitOAuthFlowJSON(r)
+				w.Implicit = readImplicitOAuthFlowJSON(r, w.Implicit)
 			}
 			x.Flow = w
 		case "password":
@@ -2569,9 +2925,12 @@ func (x *OAuthFlows) ReadJSON(r *wire.Reader) {
 				r.Fail("oneOf", "a second member of the flow oneof")
 				return
 			}
-			w := new(OAuthFlowsPassword)
+			w, _ := prev.GetFlow().(*OAuthFlowsPassword)
+			if w == nil {
+				w = new(OAuthFlowsPassword)
+			}
 			{
-				w.Password = readPasswordOAuthFlowJSON(r)
+				w.Password = readPasswordOAuthFlowJSON(r, w.Password)
 			}
 			x.Flow = w
 		case "deviceCode", "device_code":
@@ -2582,9 +2941,12 @@ func (x *OAuthFlows) ReadJSON(r *wire.Reader) {
 				r.Fail("oneOf", "a second member of the flow oneof")
 				return
 			}
-			w := new(OAuthFlowsDeviceCode)
+			w, _ := prev.GetFlow().(*OAuthFlowsDeviceCode)
+			if w == nil {
+				w = new(OAuthFlowsDeviceCode)
+			}
 			{
-				w.DeviceCode = readDeviceCodeOAuthFlowJSON(r)
+				w.DeviceCode = readDeviceCodeOAuthFlowJSON(r, w.DeviceCode)
 			}
 			x.Flow = w
 		default:
@@ -2593,10 +2955,18 @@ func (x *OAuthFlows) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readOAuthFlowsJSON(r *wire.Reader) *OAuthFlows {
-	x := new(OAuthFlows)
-	x.ReadJSON(r)
-	return x
+// readOAuthFlowsJSON reads one OAuthFlows from r: into prev, reusing its memory, when prev is not
+// nil.
+func readOAuthFlowsJSON(r *wire.Reader, prev *OAuthFlows) *OAuthFlows {
+	if prev == nil {
+		x := new(OAuthFlows)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = OAuthFlows{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -2644,6 +3014,11 @@ func (x *AuthorizationCodeOAuthFlow) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *AuthorizationCodeOAuthFlow) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *AuthorizationCodeOAuthFlow) readJSON(r *wire.Reader, prev *AuthorizationCodeOAuthFlow) {
 	if !r.BeginObject() {
 		return
 	}
@@ -2654,21 +3029,21 @@ func (x *AuthorizationCodeOAuthFlow) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.AuthorizationURL = r.ReadString()
+				x.AuthorizationURL = r.ReadStringReusing(prev.GetAuthorizationURL())
 			}
 		case "tokenUrl", "token_url":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.TokenURL = r.ReadString()
+				x.TokenURL = r.ReadStringReusing(prev.GetTokenURL())
 			}
 		case "refreshUrl", "refresh_url":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.RefreshURL = r.ReadString()
+				x.RefreshURL = r.ReadStringReusing(prev.GetRefreshURL())
 			}
 		case "scopes":
 			if r.SkipNull() {
@@ -2697,10 +3072,18 @@ func (x *AuthorizationCodeOAuthFlow) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readAuthorizationCodeOAuthFlowJSON(r *wire.Reader) *AuthorizationCodeOAuthFlow {
-	x := new(AuthorizationCodeOAuthFlow)
-	x.ReadJSON(r)
-	return x
+// readAuthorizationCodeOAuthFlowJSON reads one AuthorizationCodeOAuthFlow from r: into prev,
+// reusing its memory, when prev is not nil.
+func readAuthorizationCodeOAuthFlowJSON(r *wire.Reader, prev *AuthorizationCodeOAuthFlow) *AuthorizationCodeOAuthFlow {
+	if prev == nil {
+		x := new(AuthorizationCodeOAuthFlow)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = AuthorizationCodeOAuthFlow{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -2742,6 +3125,11 @@ func (x *ClientCredentialsOAuthFlow) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *ClientCredentialsOAuthFlow) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *ClientCredentialsOAuthFlow) readJSON(r *wire.Reader, prev *ClientCredentialsOAuthFlow) {
 	if !r.BeginObject() {
 		return
 	}
@@ -2752,14 +3140,14 @@ func (x *ClientCredentialsOAuthFlow) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.TokenURL = r.ReadString()
+				x.TokenURL = r.ReadStringReusing(prev.GetTokenURL())
 			}
 		case "refreshUrl", "refresh_url":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.RefreshURL = r.ReadString()
+				x.RefreshURL = r.ReadStringReusing(prev.GetRefreshURL())
 			}
 		case "scopes":
 			if r.SkipNull() {
@@ -2781,10 +3169,18 @@ func (x *ClientCredentialsOAuthFlow) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readClientCredentialsOAuthFlowJSON(r *wire.Reader) *ClientCredentialsOAuthFlow {
-	x := new(ClientCredentialsOAuthFlow)
-	x.ReadJSON(r)
-	return x
+// readClientCredentialsOAuthFlowJSON reads one ClientCredentialsOAuthFlow from r: into prev,
+// reusing its memory, when prev is not nil.
+func readClientCredentialsOAuthFlowJSON(r *wire.Reader, prev *ClientCredentialsOAuthFlow) *ClientCredentialsOAuthFlow {
+	if prev == nil {
+		x := new(ClientCredentialsOAuthFlow)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = ClientCredentialsOAuthFlow{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -2838,6 +3234,11 @@ func (x *ImplicitOAuthFlow) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *ImplicitOAuthFlow) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *ImplicitOAuthFlow) readJSON(r *wire.Reader, prev *ImplicitOAuthFlow) {
 	if !r.BeginObject() {
 		return
 	}
@@ -2848,14 +3249,14 @@ func (x *ImplicitOAuthFlow) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.AuthorizationURL = r.ReadString()
+				x.AuthorizationURL = r.ReadStringReusing(prev.GetAuthorizationURL())
 			}
 		case "refreshUrl", "refresh_url":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.RefreshURL = r.ReadString()
+				x.RefreshURL = r.ReadStringReusing(prev.GetRefreshURL())
 			}
 		case "scopes":
 			if r.SkipNull() {
@@ -2877,10 +3278,18 @@ func (x *ImplicitOAuthFlow) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readImplicitOAuthFlowJSON(r *wire.Reader) *ImplicitOAuthFlow {
-	x := new(ImplicitOAuthFlow)
-	x.ReadJSON(r)
-	return x
+// readImplicitOAuthFlowJSON reads one ImplicitOAuthFlow from r: into prev, reusing its memory,
+// when prev is not nil.
+func readImplicitOAuthFlowJSON(r *wire.Reader, prev *ImplicitOAuthFlow) *ImplicitOAuthFlow {
+	if prev == nil {
+		x := new(ImplicitOAuthFlow)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = ImplicitOAuthFlow{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -2934,6 +3343,11 @@ func (x *PasswordOAuthFlow) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *PasswordOAuthFlow) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *PasswordOAuthFlow) readJSON(r *wire.Reader, prev *PasswordOAuthFlow) {
 	if !r.BeginObject() {
 		return
 	}
@@ -2944,14 +3358,14 @@ func (x *PasswordOAuthFlow) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.TokenURL = r.ReadString()
+				x.TokenURL = r.ReadStringReusing(prev.GetTokenURL())
 			}
 		case "refreshUrl", "refresh_url":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.RefreshURL = r.ReadString()
+				x.RefreshURL = r.ReadStringReusing(prev.GetRefreshURL())
 			}
 		case "scopes":
 			if r.SkipNull() {
@@ -2973,10 +3387,18 @@ func (x *PasswordOAuthFlow) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readPasswordOAuthFlowJSON(r *wire.Reader) *PasswordOAuthFlow {
-	x := new(PasswordOAuthFlow)
-	x.ReadJSON(r)
-	return x
+// readPasswordOAuthFlowJSON reads one PasswordOAuthFlow from r: into prev, reusing its memory,
+// when prev is not nil.
+func readPasswordOAuthFlowJSON(r *wire.Reader, prev *PasswordOAuthFlow) *PasswordOAuthFlow {
+	if prev == nil {
+		x := new(PasswordOAuthFlow)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = PasswordOAuthFlow{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -3020,6 +3442,11 @@ func (x *DeviceCodeOAuthFlow) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *DeviceCodeOAuthFlow) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *DeviceCodeOAuthFlow) readJSON(r *wire.Reader, prev *DeviceCodeOAuthFlow) {
 	if !r.BeginObject() {
 		return
 	}
@@ -3030,21 +3457,21 @@ func (x *DeviceCodeOAuthFlow) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.DeviceAuthorizationURL = r.ReadString()
+				x.DeviceAuthorizationURL = r.ReadStringReusing(prev.GetDeviceAuthorizationURL())
 			}
 		case "tokenUrl", "token_url":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.TokenURL = r.ReadString()
+				x.TokenURL = r.ReadStringReusing(prev.GetTokenURL())
 			}
 		case "refreshUrl", "refresh_url":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.RefreshURL = r.ReadString()
+				x.RefreshURL = r.ReadStringReusing(prev.GetRefreshURL())
 			}
 		case "scopes":
 			if r.SkipNull() {
@@ -3066,10 +3493,18 @@ func (x *DeviceCodeOAuthFlow) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readDeviceCodeOAuthFlowJSON(r *wire.Reader) *DeviceCodeOAuthFlow {
-	x := new(DeviceCodeOAuthFlow)
-	x.ReadJSON(r)
-	return x
+// readDeviceCodeOAuthFlowJSON reads one DeviceCodeOAuthFlow from r: into prev, reusing its memory,
+// when prev is not nil.
+func readDeviceCodeOAuthFlowJSON(r *wire.Reader, prev *DeviceCodeOAuthFlow) *DeviceCodeOAuthFlow {
+	if prev == nil {
+		x := new(DeviceCodeOAuthFlow)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = DeviceCodeOAuthFlow{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -3121,6 +3556,11 @@ func (x *SendMessageRequest) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *SendMessageRequest) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *SendMessageRequest) readJSON(r *wire.Reader, prev *SendMessageRequest) {
 	if !r.BeginObject() {
 		return
 	}
@@ -3131,21 +3571,21 @@ func (x *SendMessageRequest) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Tenant = r.ReadString()
+				x.Tenant = r.ReadStringReusing(prev.GetTenant())
 			}
 		case "message":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Message = readMessageJSON(r)
+				x.Message = readMessageJSON(r, prev.GetMessage())
 			}
 		case "configuration":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Configuration = readSendMessageConfigurationJSON(r)
+				x.Configuration = readSendMessageConfigurationJSON(r, prev.GetConfiguration())
 			}
 		case "metadata":
 			if r.SkipNull() {
@@ -3160,10 +3600,18 @@ func (x *SendMessageRequest) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readSendMessageRequestJSON(r *wire.Reader) *SendMessageRequest {
-	x := new(SendMessageRequest)
-	x.ReadJSON(r)
-	return x
+// readSendMessageRequestJSON reads one SendMessageRequest from r: into prev, reusing its memory,
+// when prev is not nil.
+func readSendMessageRequestJSON(r *wire.Reader, prev *SendMessageRequest) *SendMessageRequest {
+	if prev == nil {
+		x := new(SendMessageRequest)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = SendMessageRequest{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -3203,6 +3651,11 @@ func (x *GetTaskRequest) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *GetTaskRequest) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *GetTaskRequest) readJSON(r *wire.Reader, prev *GetTaskRequest) {
 	if !r.BeginObject() {
 		return
 	}
@@ -3213,14 +3666,14 @@ func (x *GetTaskRequest) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Tenant = r.ReadString()
+				x.Tenant = r.ReadStringReusing(prev.GetTenant())
 			}
 		case "id":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.ID = r.ReadString()
+				x.ID = r.ReadStringReusing(prev.GetID())
 			}
 		case "historyLength", "history_length":
 			if r.SkipNull() {
@@ -3233,10 +3686,18 @@ func (x *GetTaskRequest) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readGetTaskRequestJSON(r *wire.Reader) *GetTaskRequest {
-	x := new(GetTaskRequest)
-	x.ReadJSON(r)
-	return x
+// readGetTaskRequestJSON reads one GetTaskRequest from r: into prev, reusing its memory, when prev
+// is not nil.
+func readGetTaskRequestJSON(r *wire.Reader, prev *GetTaskRequest) *GetTaskRequest {
+	if prev == nil {
+		x := new(GetTaskRequest)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = GetTaskRequest{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -3316,6 +3777,11 @@ func (x *ListTasksRequest) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *ListTasksRequest) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *ListTasksRequest) readJSON(r *wire.Reader, prev *ListTasksRequest) {
 	if !r.BeginObject() {
 		return
 	}
@@ -3326,14 +3792,14 @@ func (x *ListTasksRequest) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Tenant = r.ReadString()
+				x.Tenant = r.ReadStringReusing(prev.GetTenant())
 			}
 		case "contextId", "context_id":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.ContextID = r.ReadString()
+				x.ContextID = r.ReadStringReusing(prev.GetContextID())
 			}
 		case "status":
 			if r.SkipNull() {
@@ -3352,7 +3818,7 @@ func (x *ListTasksRequest) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.PageToken = r.ReadString()
+				x.PageToken = r.ReadStringReusing(prev.GetPageToken())
 			}
 		case "historyLength", "history_length":
 			if r.SkipNull() {
@@ -3377,10 +3843,18 @@ func (x *ListTasksRequest) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readListTasksRequestJSON(r *wire.Reader) *ListTasksRequest {
-	x := new(ListTasksRequest)
-	x.ReadJSON(r)
-	return x
+// readListTasksRequestJSON reads one ListTasksRequest from r: into prev, reusing its memory, when
+// prev is not nil.
+func readListTasksRequestJSON(r *wire.Reader, prev *ListTasksRequest) *ListTasksRequest {
+	if prev == nil {
+		x := new(ListTasksRequest)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = ListTasksRequest{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -3420,6 +3894,11 @@ func (x *ListTasksResponse) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *ListTasksResponse) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *ListTasksResponse) readJSON(r *wire.Reader, prev *ListTasksResponse) {
 	if !r.BeginObject() {
 		return
 	}
@@ -3430,8 +3909,8 @@ func (x *ListTasksResponse) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Tasks = wire.ReadSlice(r, func(v **Task, r *wire.Reader) {
-					*v = readTaskJSON(r)
+				x.Tasks = wire.ReadSliceReusing(r, prev.GetTasks(), func(v **Task, r *wire.Reader) {
+					*v = readTaskJSON(r, *v)
 				})
 			}
 		case "nextPageToken", "next_page_token":
@@ -3439,7 +3918,7 @@ func (x *ListTasksResponse) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.NextPageToken = r.ReadString()
+				x.NextPageToken = r.ReadStringReusing(prev.GetNextPageToken())
 			}
 		case "pageSize", "page_size":
 			if r.SkipNull() {
@@ -3461,10 +3940,18 @@ func (x *ListTasksResponse) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readListTasksResponseJSON(r *wire.Reader) *ListTasksResponse {
-	x := new(ListTasksResponse)
-	x.ReadJSON(r)
-	return x
+// readListTasksResponseJSON reads one ListTasksResponse from r: into prev, reusing its memory,
+// when prev is not nil.
+func readListTasksResponseJSON(r *wire.Reader, prev *ListTasksResponse) *ListTasksResponse {
+	if prev == nil {
+		x := new(ListTasksResponse)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = ListTasksResponse{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -3504,6 +3991,11 @@ func (x *CancelTaskRequest) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *CancelTaskRequest) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *CancelTaskRequest) readJSON(r *wire.Reader, prev *CancelTaskRequest) {
 	if !r.BeginObject() {
 		return
 	}
@@ -3514,14 +4006,14 @@ func (x *CancelTaskRequest) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Tenant = r.ReadString()
+				x.Tenant = r.ReadStringReusing(prev.GetTenant())
 			}
 		case "id":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.ID = r.ReadString()
+				x.ID = r.ReadStringReusing(prev.GetID())
 			}
 		case "metadata":
 			if r.SkipNull() {
@@ -3536,10 +4028,18 @@ func (x *CancelTaskRequest) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readCancelTaskRequestJSON(r *wire.Reader) *CancelTaskRequest {
-	x := new(CancelTaskRequest)
-	x.ReadJSON(r)
-	return x
+// readCancelTaskRequestJSON reads one CancelTaskRequest from r: into prev, reusing its memory,
+// when prev is not nil.
+func readCancelTaskRequestJSON(r *wire.Reader, prev *CancelTaskRequest) *CancelTaskRequest {
+	if prev == nil {
+		x := new(CancelTaskRequest)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = CancelTaskRequest{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -3577,6 +4077,11 @@ func (x *GetTaskPushNotificationConfigRequest) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *GetTaskPushNotificationConfigRequest) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *GetTaskPushNotificationConfigRequest) readJSON(r *wire.Reader, prev *GetTaskPushNotificationConfigRequest) {
 	if !r.BeginObject() {
 		return
 	}
@@ -3587,21 +4092,21 @@ func (x *GetTaskPushNotificationConfigRequest) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Tenant = r.ReadString()
+				x.Tenant = r.ReadStringReusing(prev.GetTenant())
 			}
 		case "taskId", "task_id":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.TaskID = r.ReadString()
+				x.TaskID = r.ReadStringReusing(prev.GetTaskID())
 			}
 		case "id":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.ID = r.ReadString()
+				x.ID = r.ReadStringReusing(prev.GetID())
 			}
 		default:
 			r.UnknownField()
@@ -3609,10 +4114,18 @@ func (x *GetTaskPushNotificationConfigRequest) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readGetTaskPushNotificationConfigRequestJSON(r *wire.Reader) *GetTaskPushNotificationConfigRequest {
-	x := new(GetTaskPushNotificationConfigRequest)
-	x.ReadJSON(r)
-	return x
+// readGetTaskPushNotificationConfigRequestJSON reads one GetTaskPushNotificationConfigRequest from
+// r: into prev, reusing its memory, when prev is not nil.
+func readGetTaskPushNotificationConfigRequestJSON(r *wire.Reader, prev *GetTaskPushNotificationConfigRequest) *GetTaskPushNotificationConfigRequest {
+	if prev == nil {
+		x := new(GetTaskPushNotificationConfigRequest)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = GetTaskPushNotificationConfigRequest{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -3650,6 +4163,11 @@ func (x *DeleteTaskPushNotificationConfigRequest) MarshalJSON() ([]byte, error) 
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *DeleteTaskPushNotificationConfigRequest) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *DeleteTaskPushNotificationConfigRequest) readJSON(r *wire.Reader, prev *DeleteTaskPushNotificationConfigRequest) {
 	if !r.BeginObject() {
 		return
 	}
@@ -3660,21 +4178,21 @@ func (x *DeleteTaskPushNotificationConfigRequest) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Tenant = r.ReadString()
+				x.Tenant = r.ReadStringReusing(prev.GetTenant())
 			}
 		case "taskId", "task_id":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.TaskID = r.ReadString()
+				x.TaskID = r.ReadStringReusing(prev.GetTaskID())
 			}
 		case "id":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.ID = r.ReadString()
+				x.ID = r.ReadStringReusing(prev.GetID())
 			}
 		default:
 			r.UnknownField()
@@ -3682,10 +4200,19 @@ func (x *DeleteTaskPushNotificationConfigRequest) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readDeleteTaskPushNotificationConfigRequestJSON(r *wire.Reader) *DeleteTaskPushNotificationConfigRequest {
-	x := new(DeleteTaskPushNotificationConfigRequest)
-	x.ReadJSON(r)
-	return x
+// readDeleteTaskPushNotificationConfigRequestJSON reads one
+// DeleteTaskPushNotificationConfigRequest from r: into prev, reusing its memory, when prev is not
+// nil.
+func readDeleteTaskPushNotificationConfigRequestJSON(r *wire.Reader, prev *DeleteTaskPushNotificationConfigRequest) *DeleteTaskPushNotificationConfigRequest {
+	if prev == nil {
+		x := new(DeleteTaskPushNotificationConfigRequest)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = DeleteTaskPushNotificationConfigRequest{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -3721,6 +4248,11 @@ func (x *SubscribeToTaskRequest) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *SubscribeToTaskRequest) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *SubscribeToTaskRequest) readJSON(r *wire.Reader, prev *SubscribeToTaskRequest) {
 	if !r.BeginObject() {
 		return
 	}
@@ -3731,14 +4263,14 @@ func (x *SubscribeToTaskRequest) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Tenant = r.ReadString()
+				x.Tenant = r.ReadStringReusing(prev.GetTenant())
 			}
 		case "id":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.ID = r.ReadString()
+				x.ID = r.ReadStringReusing(prev.GetID())
 			}
 		default:
 			r.UnknownField()
@@ -3746,10 +4278,18 @@ func (x *SubscribeToTaskRequest) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readSubscribeToTaskRequestJSON(r *wire.Reader) *SubscribeToTaskRequest {
-	x := new(SubscribeToTaskRequest)
-	x.ReadJSON(r)
-	return x
+// readSubscribeToTaskRequestJSON reads one SubscribeToTaskRequest from r: into prev, reusing its
+// memory, when prev is not nil.
+func readSubscribeToTaskRequestJSON(r *wire.Reader, prev *SubscribeToTaskRequest) *SubscribeToTaskRequest {
+	if prev == nil {
+		x := new(SubscribeToTaskRequest)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = SubscribeToTaskRequest{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -3793,6 +4333,11 @@ func (x *ListTaskPushNotificationConfigsRequest) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *ListTaskPushNotificationConfigsRequest) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *ListTaskPushNotificationConfigsRequest) readJSON(r *wire.Reader, prev *ListTaskPushNotificationConfigsRequest) {
 	if !r.BeginObject() {
 		return
 	}
@@ -3803,14 +4348,14 @@ func (x *ListTaskPushNotificationConfigsRequest) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Tenant = r.ReadString()
+				x.Tenant = r.ReadStringReusing(prev.GetTenant())
 			}
 		case "taskId", "task_id":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.TaskID = r.ReadString()
+				x.TaskID = r.ReadStringReusing(prev.GetTaskID())
 			}
 		case "pageSize", "page_size":
 			if r.SkipNull() {
@@ -3824,7 +4369,7 @@ func (x *ListTaskPushNotificationConfigsRequest) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.PageToken = r.ReadString()
+				x.PageToken = r.ReadStringReusing(prev.GetPageToken())
 			}
 		default:
 			r.UnknownField()
@@ -3832,10 +4377,18 @@ func (x *ListTaskPushNotificationConfigsRequest) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readListTaskPushNotificationConfigsRequestJSON(r *wire.Reader) *ListTaskPushNotificationConfigsRequest {
-	x := new(ListTaskPushNotificationConfigsRequest)
-	x.ReadJSON(r)
-	return x
+// readListTaskPushNotificationConfigsRequestJSON reads one ListTaskPushNotificationConfigsRequest
+// from r: into prev, reusing its memory, when prev is not nil.
+func readListTaskPushNotificationConfigsRequestJSON(r *wire.Reader, prev *ListTaskPushNotificationConfigsRequest) *ListTaskPushNotificationConfigsRequest {
+	if prev == nil {
+		x := new(ListTaskPushNotificationConfigsRequest)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = ListTaskPushNotificationConfigsRequest{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -3865,6 +4418,11 @@ func (x *GetExtendedAgentCardRequest) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *GetExtendedAgentCardRequest) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *GetExtendedAgentCardRequest) readJSON(r *wire.Reader, prev *GetExtendedAgentCardRequest) {
 	if !r.BeginObject() {
 		return
 	}
@@ -3875,7 +4433,7 @@ func (x *GetExtendedAgentCardRequest) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Tenant = r.ReadString()
+				x.Tenant = r.ReadStringReusing(prev.GetTenant())
 			}
 		default:
 			r.UnknownField()
@@ -3883,10 +4441,18 @@ func (x *GetExtendedAgentCardRequest) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readGetExtendedAgentCardRequestJSON(r *wire.Reader) *GetExtendedAgentCardRequest {
-	x := new(GetExtendedAgentCardRequest)
-	x.ReadJSON(r)
-	return x
+// readGetExtendedAgentCardRequestJSON reads one GetExtendedAgentCardRequest from r: into prev,
+// reusing its memory, when prev is not nil.
+func readGetExtendedAgentCardRequestJSON(r *wire.Reader, prev *GetExtendedAgentCardRequest) *GetExtendedAgentCardRequest {
+	if prev == nil {
+		x := new(GetExtendedAgentCardRequest)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = GetExtendedAgentCardRequest{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -3920,6 +4486,11 @@ func (x *SendMessageResponse) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *SendMessageResponse) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *SendMessageResponse) readJSON(r *wire.Reader, prev *SendMessageResponse) {
 	if !r.BeginObject() {
 		return
 	}
@@ -3933,9 +4504,12 @@ func (x *SendMessageResponse) ReadJSON(r *wire.Reader) {
 				r.Fail("oneOf", "a second member of the payload oneof")
 				return
 			}
-			w := new(SendMessageResponseTask)
+			w, _ := prev.GetPayload().(*SendMessageResponseTask)
+			if w == nil {
+				w = new(SendMessageResponseTask)
+			}
 			{
-				w.Task = readTaskJSON(r)
+				w.Task = readTaskJSON(r, w.Task)
 			}
 			x.Payload = w
 		case "message":
@@ -3946,9 +4520,12 @@ func (x *SendMessageResponse) ReadJSON(r *wire.Reader) {
 				r.Fail("oneOf", "a second member of the payload oneof")
 				return
 			}
-			w := new(SendMessageResponseMessage)
+			w, _ := prev.GetPayload().(*SendMessageResponseMessage)
+			if w == nil {
+				w = new(SendMessageResponseMessage)
+			}
 			{
-				w.Message = readMessageJSON(r)
+				w.Message = readMessageJSON(r, w.Message)
 			}
 			x.Payload = w
 		default:
@@ -3957,10 +4534,18 @@ func (x *SendMessageResponse) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readSendMessageResponseJSON(r *wire.Reader) *SendMessageResponse {
-	x := new(SendMessageResponse)
-	x.ReadJSON(r)
-	return x
+// readSendMessageResponseJSON reads one SendMessageResponse from r: into prev, reusing its memory,
+// when prev is not nil.
+func readSendMessageResponseJSON(r *wire.Reader, prev *SendMessageResponse) *SendMessageResponse {
+	if prev == nil {
+		x := new(SendMessageResponse)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = SendMessageResponse{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -4000,6 +4585,11 @@ func (x *StreamResponse) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *StreamResponse) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *StreamResponse) readJSON(r *wire.Reader, prev *StreamResponse) {
 	if !r.BeginObject() {
 		return
 	}
@@ -4013,9 +4603,12 @@ func (x *StreamResponse) ReadJSON(r *wire.Reader) {
 				r.Fail("oneOf", "a second member of the payload oneof")
 				return
 			}
-			w := new(StreamResponseTask)
+			w, _ := prev.GetPayload().(*StreamResponseTask)
+			if w == nil {
+				w = new(StreamResponseTask)
+			}
 			{
-				w.Task = readTaskJSON(r)
+				w.Task = readTaskJSON(r, w.Task)
 			}
 			x.Payload = w
 		case "message":
@@ -4026,9 +4619,12 @@ func (x *StreamResponse) ReadJSON(r *wire.Reader) {
 				r.Fail("oneOf", "a second member of the payload oneof")
 				return
 			}
-			w := new(StreamResponseMessage)
+			w, _ := prev.GetPayload().(*StreamResponseMessage)
+			if w == nil {
+				w = new(StreamResponseMessage)
+			}
 			{
-				w.Message = readMessageJSON(r)
+				w.Message = readMessageJSON(r, w.Message)
 			}
 			x.Payload = w
 		case "statusUpdate", "status_update":
@@ -4039,9 +4635,12 @@ func (x *StreamResponse) ReadJSON(r *wire.Reader) {
 				r.Fail("oneOf", "a second member of the payload oneof")
 				return
 			}
-			w := new(StreamResponseStatusUpdate)
+			w, _ := prev.GetPayload().(*StreamResponseStatusUpdate)
+			if w == nil {
+				w = new(StreamResponseStatusUpdate)
+			}
 			{
-				w.StatusUpdate = readTaskStatusUpdateEventJSON(r)
+				w.StatusUpdate = readTaskStatusUpdateEventJSON(r, w.StatusUpdate)
 			}
 			x.Payload = w
 		case "artifactUpdate", "artifact_update":
@@ -4052,9 +4651,12 @@ func (x *StreamResponse) ReadJSON(r *wire.Reader) {
 				r.Fail("oneOf", "a second member of the payload oneof")
 				return
 			}
-			w := new(StreamResponseArtifactUpdate)
+			w, _ := prev.GetPayload().(*StreamResponseArtifactUpdate)
+			if w == nil {
+				w = new(StreamResponseArtifactUpdate)
+			}
 			{
-				w.ArtifactUpdate = readTaskArtifactUpdateEventJSON(r)
+				w.ArtifactUpdate = readTaskArtifactUpdateEventJSON(r, w.ArtifactUpdate)
 			}
 			x.Payload = w
 		default:
@@ -4063,10 +4665,18 @@ func (x *StreamResponse) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readStreamResponseJSON(r *wire.Reader) *StreamResponse {
-	x := new(StreamResponse)
-	x.ReadJSON(r)
-	return x
+// readStreamResponseJSON reads one StreamResponse from r: into prev, reusing its memory, when prev
+// is not nil.
+func readStreamResponseJSON(r *wire.Reader, prev *StreamResponse) *StreamResponse {
+	if prev == nil {
+		x := new(StreamResponse)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = StreamResponse{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -4074,6 +4684,26 @@ func readStreamResponseJSON(r *wire.Reader) *StreamResponse {
 func (x *StreamResponse) UnmarshalJSON(data []byte) error {
 	*x = StreamResponse{}
 	return Decoder{}.Decode(data, x)
+}
+
+// UnmarshalJSONReusing decodes data into x as UnmarshalJSON does, but into the memory x holds: the
+// messages, lists and oneof members x points to are overwritten with the new value and reused, and
+// a string equal to the one it replaces is kept. Whatever was taken from x before, but its
+// strings, no longer holds what it did; Clone what you keep. A stream's reader decodes each
+// message into one value with it, so that a message allocates only for what differs from the one
+// before.
+func (x *StreamResponse) UnmarshalJSONReusing(data []byte) error {
+	r := wire.NewReader(data, wire.Decoder{})
+	x.ReadJSONReusing(r)
+	return r.Finish()
+}
+
+// ReadJSONReusing reads x from r as UnmarshalJSONReusing decodes it: for a reader of the document
+// around x (a JSON-RPC response's result).
+func (x *StreamResponse) ReadJSONReusing(r *wire.Reader) {
+	old := *x
+	*x = StreamResponse{}
+	x.readJSON(r, &old)
 }
 
 // AppendJSON appends the ProtoJSON encoding of x to b.
@@ -4111,6 +4741,11 @@ func (x *ListTaskPushNotificationConfigsResponse) MarshalJSON() ([]byte, error) 
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *ListTaskPushNotificationConfigsResponse) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *ListTaskPushNotificationConfigsResponse) readJSON(r *wire.Reader, prev *ListTaskPushNotificationConfigsResponse) {
 	if !r.BeginObject() {
 		return
 	}
@@ -4121,8 +4756,8 @@ func (x *ListTaskPushNotificationConfigsResponse) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Configs = wire.ReadSlice(r, func(v **TaskPushNotificationConfig, r *wire.Reader) {
-					*v = readTaskPushNotificationConfigJSON(r)
+				x.Configs = wire.ReadSliceReusing(r, prev.GetConfigs(), func(v **TaskPushNotificationConfig, r *wire.Reader) {
+					*v = readTaskPushNotificationConfigJSON(r, *v)
 				})
 			}
 		case "nextPageToken", "next_page_token":
@@ -4130,7 +4765,7 @@ func (x *ListTaskPushNotificationConfigsResponse) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.NextPageToken = r.ReadString()
+				x.NextPageToken = r.ReadStringReusing(prev.GetNextPageToken())
 			}
 		default:
 			r.UnknownField()
@@ -4138,10 +4773,19 @@ func (x *ListTaskPushNotificationConfigsResponse) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readListTaskPushNotificationConfigsResponseJSON(r *wire.Reader) *ListTaskPushNotificationConfigsResponse {
-	x := new(ListTaskPushNotificationConfigsResponse)
-	x.ReadJSON(r)
-	return x
+// readListTaskPushNotificationConfigsResponseJSON reads one
+// ListTaskPushNotificationConfigsResponse from r: into prev, reusing its memory, when prev is not
+// nil.
+func readListTaskPushNotificationConfigsResponseJSON(r *wire.Reader, prev *ListTaskPushNotificationConfigsResponse) *ListTaskPushNotificationConfigsResponse {
+	if prev == nil {
+		x := new(ListTaskPushNotificationConfigsResponse)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = ListTaskPushNotificationConfigsResponse{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -4166,6 +4810,11 @@ func (x *Empty) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *Empty) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *Empty) readJSON(r *wire.Reader, prev *Empty) {
 	if !r.BeginObject() {
 		return
 	}
@@ -4177,10 +4826,17 @@ func (x *Empty) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readEmptyJSON(r *wire.Reader) *Empty {
-	x := new(Empty)
-	x.ReadJSON(r)
-	return x
+// readEmptyJSON reads one Empty from r: into prev, reusing its memory, when prev is not nil.
+func readEmptyJSON(r *wire.Reader, prev *Empty) *Empty {
+	if prev == nil {
+		x := new(Empty)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = Empty{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are

@@ -78,7 +78,7 @@ type translator struct {
 
 	taskID, contextID string
 	state             a2a.TaskState
-	status            *a2a.Message // the message of the latest status, if it had one
+	status            *a2a.Message // a clone of the message of the latest status, if it had one
 	viewSent          bool
 	inView            map[string]bool // artifacts in the view
 
@@ -172,7 +172,8 @@ func (t *translator) setStatus(st *a2a.TaskStatus) error {
 		return nil
 	}
 	changed := st.State != t.state
-	t.state, t.status = st.State, st.Message
+	// A stream may decode its next response over this one: keep a copy.
+	t.state, t.status = st.State, st.Message.Clone()
 	if changed && t.viewSent {
 		if err := t.s.StateDelta(&agui.ReplaceOperation{Path: "/" + stateKey + "/state", Value: jsonString(st.State.String())}); err != nil {
 			return err

@@ -339,11 +339,27 @@ func (t *observedTransport[C]) Call(ctx context.Context, m *a2arpc.MethodDesc, r
 }
 
 func (t *observedTransport[C]) Stream(ctx context.Context, m *a2arpc.MethodDesc, req a2arpc.ProtoValue) iter.Seq2[a2arpc.ProtoValue, error] {
+	return t.stream(ctx, m, req, nil)
+}
+
+func (t *observedTransport[C]) StreamReusing(ctx context.Context, m *a2arpc.MethodDesc, req a2arpc.ProtoValue, resp a2arpc.ReusableValue) iter.Seq2[a2arpc.ProtoValue, error] {
+	return t.stream(ctx, m, req, resp)
+}
+
+// stream observes a stream of the transport beneath: one that decodes
+// into reuse when it is not nil.
+func (t *observedTransport[C]) stream(ctx context.Context, m *a2arpc.MethodDesc, req a2arpc.ProtoValue, reuse a2arpc.ReusableValue) iter.Seq2[a2arpc.ProtoValue, error] {
 	return func(yield func(a2arpc.ProtoValue, error) bool) {
 		c := startCall(t.obs, ctx, t.spec, clientKind, m, t.binding, req)
 		var failed error
 		defer func() { endCall(&c, t.spec, nil, failed) }()
-		for msg, err := range t.Transport.Stream(c.ctx, m, req) {
+		var messages iter.Seq2[a2arpc.ProtoValue, error]
+		if reuse != nil {
+			messages = a2arpc.StreamReusing(c.ctx, t.Transport, m, req, reuse)
+		} else {
+			messages = t.Transport.Stream(c.ctx, m, req)
+		}
+		for msg, err := range messages {
 			if err != nil {
 				failed = err
 			} else if f, ok := t.spec.Event(msg); ok {

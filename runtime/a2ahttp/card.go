@@ -261,3 +261,7 @@ func (t *tenantTransport) Call(ctx context.Context, m *a2arpc.MethodDesc, req, r
 func (t *tenantTransport) Stream(ctx context.Context, m *a2arpc.MethodDesc, req a2arpc.ProtoValue) iter.Seq2[a2arpc.ProtoValue, error] {
 	return t.Transport.Stream(ctx, m, t.withTenant(m, req))
 }
+
+func (t *tenantTransport) StreamReusing(ctx context.Context, m *a2arpc.MethodDesc, req a2arpc.ProtoValue, resp a2arpc.ReusableValue) iter.Seq2[a2arpc.ProtoValue, error] {
+	return a2arpc.StreamReusing(ctx, t.Transport, m, t.withTenant(m, req), resp)
+}

@@ -14,6 +14,7 @@ import (
 	"github.com/agui-gen/agui-gen/runtime/a2arpc"
 	"github.com/agui-gen/agui-gen/runtime/jsonrpc"
 	"github.com/agui-gen/agui-gen/runtime/sse"
+	"github.com/agui-gen/agui-gen/runtime/wire"
 )
 
 // NewJSONRPCTransport calls over JSON-RPC 2.0, POSTing to url (an
@@ -113,6 +114,16 @@ func (t *jsonrpcTransport[C, I]) Call(ctx context.Context, method *a2arpc.Method
 }
 
 func (t *jsonrpcTransport[C, I]) Stream(ctx context.Context, method *a2arpc.MethodDesc, req a2arpc.ProtoValue) iter.Seq2[a2arpc.ProtoValue, error] {
+	return t.stream(ctx, method, req, nil)
+}
+
+func (t *jsonrpcTransport[C, I]) StreamReusing(ctx context.Context, method *a2arpc.MethodDesc, req a2arpc.ProtoValue, resp a2arpc.ReusableValue) iter.Seq2[a2arpc.ProtoValue, error] {
+	return t.stream(ctx, method, req, resp)
+}
+
+// stream is Stream, decoding every event's result into reuse when it is
+// not nil.
+func (t *jsonrpcTransport[C, I]) stream(ctx context.Context, method *a2arpc.MethodDesc, req a2arpc.ProtoValue, reuse a2arpc.ReusableValue) iter.Seq2[a2arpc.ProtoValue, error] {
 	return func(yield func(a2arpc.ProtoValue, error) bool) {
 		ctx, cancel := context.WithCancel(ctx)
 		defer cancel()
@@ -140,9 +151,19 @@ func (t *jsonrpcTransport[C, I]) Stream(ctx context.Context, method *a2arpc.Meth
 			return
 		}
 		readEvents(ctx, method, res.Body, t.cfg.maxResponse, yield, func(ev sse.Event) (a2arpc.ProtoValue, error) {
+			if reuse != nil && m == nil && readResultInto(ev.Data, id, reuse) {
+				return reuse, nil
+			}
+			// Anything but a plain result is read again, for what it says.
 			result, err := readRPCResponse(res, ev.Data, id)
 			if err != nil {
 				return nil, err
+			}
+			if reuse != nil && m == nil && !isNull(result) {
+				if err := reuse.UnmarshalJSONReusing(result); err != nil {
+					return nil, a2arpc.NewError(a2arpc.ErrInvalidAgentResponse, method.Name+": "+err.Error())
+				}
+				return reuse, nil
 			}
 			msg := method.NewResponse()
 			return msg, t.decode(method, m, result, msg)
@@ -150,13 +171,49 @@ func (t *jsonrpcTransport[C, I]) Stream(ctx context.Context, method *a2arpc.Meth
 	}
 }
 
+// readResultInto reads a JSON-RPC response in one pass, decoding its result
+// into resp where it meets it, so the result is not scanned twice (once
+// for the envelope, once for the message). It reports false for anything
+// but a non-null result to request id, in a well-formed "2.0" envelope
+// without an error member; resp then holds nothing of use, and the caller
+// reads the response again with readRPCResponse.
+func readResultInto(data []byte, id int64, resp a2arpc.ReusableValue) bool {
+	r := wire.NewReader(data, wire.Decoder{})
+	var idText [20]byte
+	want := strconv.AppendInt(idText[:0], id, 10)
+	version, ours, result := false, false, false
+	if r.BeginObject() {
+		for r.NextField() {
+			switch string(r.Key()) {
+			case "jsonrpc":
+				version = string(r.ReadRawText()) == `"2.0"`
+			case "id":
+				ours = string(r.ReadRawText()) == string(want)
+			case "result":
+				if result = r.Peek() != 'n'; result {
+					resp.ReadJSONReusing(r)
+				} else {
+					r.Skip()
+				}
+			case "error":
+				r.Release()
+				return false
+			default:
+				r.Skip()
+			}
+		}
+	}
+	return r.Finish() == nil && version && ours && result
+}
+
 // readRPCResponse reads one JSON-RPC response to request id: its result,
 // or its error as an *RPCError. An error answer may carry a null id (the
 // server could not read ours); a result must carry ours.
 func readRPCResponse(res *http.Response, data []byte, id int64) (json.RawMessage, error) {
 	// The common answer, a result to our request, is taken in one pass.
+	var idText [20]byte // the id as we sent it, without allocating for it per event
 	if env, ok := jsonrpc.Scan(data); ok && string(env.Version) == `"2.0"` && env.Error == nil && env.Result != nil &&
-		string(env.ID) == strconv.FormatInt(id, 10) {
+		string(env.ID) == string(strconv.AppendInt(idText[:0], id, 10)) {
 		return env.Result, nil
 	}
 	var env struct {
@@ -191,7 +248,7 @@ func readRPCResponse(res *http.Response, data []byte, id int64) (json.RawMessage
 // resp empty, since peers answer google.protobuf.Empty with null, nothing
 // or {}; for a response with required fields that is no answer at all.
 func decodeResult(method *a2arpc.MethodDesc, result json.RawMessage, resp a2arpc.ProtoValue) error {
-	if len(result) == 0 || string(result) == "null" {
+	if isNull(result) {
 		if resp.Validate() != nil {
 			return a2arpc.NewError(a2arpc.ErrInvalidAgentResponse, method.Name+": the answer has no result")
 		}
@@ -201,4 +258,9 @@ func decodeResult(method *a2arpc.MethodDesc, result json.RawMessage, resp a2arpc
 		return a2arpc.NewError(a2arpc.ErrInvalidAgentResponse, method.Name+": "+err.Error())
 	}
 	return nil
+}
+
+// isNull reports whether a result is absent or null.
+func isNull(result json.RawMessage) bool {
+	return len(result) == 0 || string(result) == "null"
 }

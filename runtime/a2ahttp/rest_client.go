@@ -216,6 +216,15 @@ func (t *restTransport[C, I]) Call(ctx context.Context, method *a2arpc.MethodDes
 }
 
 func (t *restTransport[C, I]) Stream(ctx context.Context, method *a2arpc.MethodDesc, req a2arpc.ProtoValue) iter.Seq2[a2arpc.ProtoValue, error] {
+	return t.stream(ctx, method, req, nil)
+}
+
+func (t *restTransport[C, I]) StreamReusing(ctx context.Context, method *a2arpc.MethodDesc, req a2arpc.ProtoValue, resp a2arpc.ReusableValue) iter.Seq2[a2arpc.ProtoValue, error] {
+	return t.stream(ctx, method, req, resp)
+}
+
+// stream is Stream, decoding every event into reuse when it is not nil.
+func (t *restTransport[C, I]) stream(ctx context.Context, method *a2arpc.MethodDesc, req a2arpc.ProtoValue, reuse a2arpc.ReusableValue) iter.Seq2[a2arpc.ProtoValue, error] {
 	return func(yield func(a2arpc.ProtoValue, error) bool) {
 		ctx, cancel := context.WithCancel(ctx)
 		defer cancel()
@@ -237,8 +246,15 @@ func (t *restTransport[C, I]) Stream(ctx context.Context, method *a2arpc.MethodD
 			if ev.Name == "error" || bytes.HasPrefix(ev.Data, []byte(`{"error"`)) {
 				return nil, statusError(res, ev.Data)
 			}
-			msg := method.NewResponse()
-			if err := msg.UnmarshalJSON(ev.Data); err != nil {
+			var msg a2arpc.ProtoValue
+			var err error
+			if reuse != nil {
+				msg, err = reuse, reuse.UnmarshalJSONReusing(ev.Data)
+			} else {
+				msg = method.NewResponse()
+				err = msg.UnmarshalJSON(ev.Data)
+			}
+			if err != nil {
 				return nil, a2arpc.NewError(a2arpc.ErrInvalidAgentResponse, method.Name+": "+err.Error())
 			}
 			return msg, nil

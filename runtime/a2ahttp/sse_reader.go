@@ -16,6 +16,7 @@ import (
 func readEvents(ctx context.Context, method *a2arpc.MethodDesc, body io.Reader, max int64, yield func(a2arpc.ProtoValue, error) bool,
 	decode func(sse.Event) (a2arpc.ProtoValue, error)) {
 	events := sse.NewReader(body, int(max))
+	defer events.Close()
 	for {
 		ev, err := events.Next()
 		if err != nil {

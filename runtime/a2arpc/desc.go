@@ -3,6 +3,8 @@ package a2arpc
 import (
 	"context"
 	"iter"
+
+	"github.com/agui-gen/agui-gen/runtime/wire"
 )
 
 // ServiceDesc describes an RPC service as data, for servers and clients to route by.
@@ -101,4 +103,37 @@ type Transport interface {
 	// Stream sends req and yields the messages of the answer as they come.
 	// Breaking out of the loop ends the call.
 	Stream(ctx context.Context, method *MethodDesc, req ProtoValue) iter.Seq2[ProtoValue, error]
+}
+
+// ReusableValue is a message that can be decoded into again, reusing its
+// memory: the generated answer of every streaming RPC.
+type ReusableValue interface {
+	ProtoValue
+	// UnmarshalJSONReusing decodes data into the value as UnmarshalJSON
+	// does, overwriting the messages and lists it points to.
+	UnmarshalJSONReusing(data []byte) error
+	// ReadJSONReusing is UnmarshalJSONReusing's step that reads the value
+	// from r, for a caller that reads the document around it (a JSON-RPC
+	// response's result).
+	ReadJSONReusing(r *wire.Reader)
+}
+
+// ReusingStreamer is a Transport whose streams can decode every message
+// into one value, so that a message costs no allocation but for what
+// differs from the one before. The HTTP transports of a2ahttp are such.
+type ReusingStreamer interface {
+	// StreamReusing is Stream yielding resp, into which it decodes every
+	// message over the one before.
+	StreamReusing(ctx context.Context, method *MethodDesc, req ProtoValue, resp ReusableValue) iter.Seq2[ProtoValue, error]
+}
+
+// StreamReusing streams method over t, decoding every message into resp
+// when t is a ReusingStreamer; other transports yield the messages Stream
+// makes. Either way a message must not be used past the loop's iteration
+// that yields it.
+func StreamReusing(ctx context.Context, t Transport, method *MethodDesc, req ProtoValue, resp ReusableValue) iter.Seq2[ProtoValue, error] {
+	if rs, ok := t.(ReusingStreamer); ok {
+		return rs.StreamReusing(ctx, method, req, resp)
+	}
+	return t.Stream(ctx, method, req)
 }

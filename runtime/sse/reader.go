@@ -13,6 +13,7 @@ import (
 	"errors"
 	"io"
 	"strconv"
+	"sync"
 )
 
 // Event is one dispatched event of a stream.
@@ -50,10 +51,31 @@ type Reader struct {
 	hasData bool
 }
 
+// bufferSize is the size of a Reader's read buffer: a line that fits is
+// read where the buffer holds it, without a copy.
+const bufferSize = 64 << 10
+
+// readBuffers holds the read buffers of closed Readers, so that a client that
+// opens one stream after another does not allocate one for each.
+var readBuffers = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, bufferSize) }}
+
 // NewReader returns a Reader of r that fails on an event with more than
 // max bytes of data.
 func NewReader(r io.Reader, max int) *Reader {
-	return &Reader{r: bufio.NewReaderSize(r, 64<<10), max: max}
+	br := readBuffers.Get().(*bufio.Reader)
+	br.Reset(r)
+	return &Reader{r: br, max: max}
+}
+
+// Close gives the Reader's read buffer back for another Reader to use; the
+// Reader must not be used after it. It does not close the stream. A Reader
+// that is not closed holds its buffer until it is collected.
+func (s *Reader) Close() {
+	if s.r != nil {
+		s.r.Reset(nil)
+		readBuffers.Put(s.r)
+		s.r = nil
+	}
 }
 
 // Next returns the next event, or io.EOF at the end of the stream.
@@ -103,25 +125,31 @@ func (s *Reader) Next() (Event, error) {
 	}
 }
 
-// readLine returns the next line without its terminator. A last line with
-// no terminator is not a line: the stream ended in the middle of it.
+// readLine returns the next line without its terminator, valid until the
+// next read. A last line with no terminator is not a line: the stream
+// ended in the middle of it.
 func (s *Reader) readLine() ([]byte, error) {
-	s.line = s.line[:0]
-	for {
-		chunk, err := s.r.ReadSlice('\n')
-		s.line = append(s.line, chunk...)
-		if len(s.line) > s.max+16 { // room for "data: " and the line end
-			return nil, &TooLargeError{Max: s.max}
+	line, err := s.r.ReadSlice('\n')
+	if errors.Is(err, bufio.ErrBufferFull) {
+		// A line longer than the buffer is gathered in s.line; one that fits
+		// is read where bufio holds it, without a copy.
+		s.line = append(s.line[:0], line...)
+		for errors.Is(err, bufio.ErrBufferFull) {
+			line, err = s.r.ReadSlice('\n')
+			s.line = append(s.line, line...)
+			if len(s.line) > s.max+16 { // room for "data: " and the line end
+				return nil, &TooLargeError{Max: s.max}
+			}
 		}
-		if errors.Is(err, bufio.ErrBufferFull) {
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		break
+		line = s.line
 	}
-	line := s.line[:len(s.line)-1]
+	if len(line) > s.max+16 {
+		return nil, &TooLargeError{Max: s.max}
+	}
+	if err != nil {
+		return nil, err
+	}
+	line = line[:len(line)-1]
 	if n := len(line); n > 0 && line[n-1] == '\r' {
 		line = line[:n-1]
 	}

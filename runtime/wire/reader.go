@@ -1,6 +1,8 @@
 package wire
 
 import (
+	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"math/big"
@@ -35,6 +37,7 @@ type segment struct {
 	keyStart, keyEnd int
 	index            int // -1 for a member
 	first            bool
+	keyEscaped       bool // the key has escapes to undo
 }
 
 // Reader is a single-pass JSON reader with a sticky error. Generated code
@@ -47,6 +50,9 @@ type Reader struct {
 	opts  Decoder
 	// keyBuf holds the unescaped text of a key that had escapes.
 	keyBuf []byte
+	// escaped says whether the string scanString last read has escapes,
+	// so that its reader need not look for them again.
+	escaped bool
 }
 
 var readerPool = sync.Pool{New: func() any { return &Reader{stack: make([]segment, 0, 16)} }}
@@ -279,7 +285,7 @@ func (r *Reader) NextField() bool {
 		return false
 	}
 	r.pos++
-	top.keyStart, top.keyEnd, top.first = start, end, false
+	top.keyStart, top.keyEnd, top.first, top.keyEscaped = start, end, false, r.escaped
 	return true
 }
 
@@ -288,7 +294,7 @@ func (r *Reader) NextField() bool {
 func (r *Reader) Key() []byte {
 	top := r.stack[len(r.stack)-1]
 	k := r.data[top.keyStart:top.keyEnd]
-	if hasEscape(k) {
+	if top.keyEscaped {
 		r.keyBuf = unescape(r.keyBuf[:0], k)
 		return r.keyBuf
 	}
@@ -331,11 +337,23 @@ func (r *Reader) NextItem() bool {
 }
 
 // scanString consumes a string and returns the bounds of its contents
-// (still escaped).
+// (still escaped); r.escaped says whether it has escapes.
 func (r *Reader) scanString() (start, end int, ok bool) {
 	r.pos++ // opening quote
 	start = r.pos
+	r.escaped = false
 	for r.pos < len(r.data) {
+		// Eight bytes at a time while none needs a look (most of a long
+		// string), then one at a time up to the byte that does.
+		for r.pos+8 <= len(r.data) && plainWord(binary.LittleEndian.Uint64(r.data[r.pos:])) {
+			r.pos += 8
+		}
+		for r.pos < len(r.data) && plainByte(r.data[r.pos]) {
+			r.pos++
+		}
+		if r.pos >= len(r.data) {
+			break
+		}
 		c := r.data[r.pos]
 		switch {
 		case c == '"':
@@ -343,6 +361,7 @@ func (r *Reader) scanString() (start, end int, ok bool) {
 			r.pos++
 			return start, end, true
 		case c == '\\':
+			r.escaped = true
 			if r.pos+1 >= len(r.data) {
 				r.syntax("unterminated string")
 				return 0, 0, false
@@ -360,16 +379,29 @@ func (r *Reader) scanString() (start, end int, ok bool) {
 				r.syntax("invalid escape in a string")
 				return 0, 0, false
 			}
-		case c < 0x20:
+		default: // c < 0x20
 			r.syntax("control character in a string")
 			return 0, 0, false
-		default:
-			r.pos++
 		}
 	}
 	r.syntax("unterminated string")
 	return 0, 0, false
 }
+
+// plainWord reports whether none of the eight bytes of w is a quote, a
+// backslash or a control character, with the word-at-a-time tests of
+// "Bit Twiddling Hacks" (a zero byte; a byte less than n), which are exact
+// about whether any byte matches.
+func plainWord(w uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	hasZero := func(v uint64) uint64 { return (v - ones) & ^v & highs }
+	control := (w - ones*0x20) & ^w & highs
+	return control|hasZero(w^(ones*'"'))|hasZero(w^(ones*'\\')) == 0
+}
+
+// plainByte reports whether c stands for itself in a string: not a quote,
+// a backslash or a control character.
+func plainByte(c byte) bool { return c >= 0x20 && c != '"' && c != '\\' }
 
 func isHex4(b []byte) bool {
 	for _, c := range b {
@@ -381,12 +413,7 @@ func isHex4(b []byte) bool {
 }
 
 func hasEscape(b []byte) bool {
-	for _, c := range b {
-		if c == '\\' {
-			return true
-		}
-	}
-	return false
+	return bytes.IndexByte(b, '\\') >= 0
 }
 
 // unescape appends the decoded contents of an already scanned string.
@@ -459,7 +486,7 @@ func (r *Reader) stringBytes(want string) ([]byte, bool) {
 		return nil, false
 	}
 	s := r.data[start:end]
-	if hasEscape(s) {
+	if r.escaped {
 		r.keyBuf = unescape(r.keyBuf[:0], s)
 		s = r.keyBuf
 	}
@@ -475,6 +502,23 @@ func (r *Reader) ReadString() string {
 	}
 	if !utf8.Valid(s) {
 		return string(toValidUTF8(s))
+	}
+	return string(s)
+}
+
+// ReadStringReusing reads a string as ReadString does, but returns prev
+// when the string read equals it, so a decoder that reads into a value
+// again (an id every event of a stream repeats) allocates nothing for it.
+func (r *Reader) ReadStringReusing(prev string) string {
+	s, ok := r.stringBytes("a string")
+	if !ok {
+		return ""
+	}
+	if !utf8.Valid(s) {
+		return string(toValidUTF8(s))
+	}
+	if string(s) == prev {
+		return prev
 	}
 	return string(s)
 }
@@ -691,6 +735,18 @@ func (r *Reader) ReadRaw(notNull, wantObject bool) json.RawMessage {
 	return out
 }
 
+// ReadRawText reads any JSON value and returns its text where the input
+// holds it, without a copy: for a caller that only compares it.
+func (r *Reader) ReadRawText() []byte {
+	r.skipSpace()
+	start := r.pos
+	r.Skip()
+	if r.err != nil {
+		return nil
+	}
+	return r.data[start:r.pos]
+}
+
 // Deferred is a member whose value is read later, because how to read it
 // depends on a sibling that may come after it.
 type Deferred struct {
@@ -785,7 +841,7 @@ func (r *Reader) Tag(name string) ([]byte, bool) {
 			return nil, false
 		}
 		s := r.data[start:end]
-		if hasEscape(s) {
+		if r.escaped {
 			s = unescape(nil, s)
 		}
 		return s, true

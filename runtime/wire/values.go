@@ -29,6 +29,29 @@ func ReadSlice[T any](r *Reader, read func(v *T, r *Reader)) []T {
 	return out
 }
 
+// ReadSliceReusing is ReadSlice reading into prev's array: while the
+// elements fit, each is read over the element that stood there, which read
+// may reuse (*v holds it), and the array is extended only past its
+// capacity. prev must not be used afterwards; nil reads as ReadSlice does.
+func ReadSliceReusing[T any](r *Reader, prev []T, read func(v *T, r *Reader)) []T {
+	if !r.BeginArray() {
+		return nil
+	}
+	out := prev[:0]
+	if out == nil {
+		out = []T{}
+	}
+	for r.NextItem() {
+		if len(out) < cap(out) {
+			out = out[:len(out)+1]
+		} else {
+			out = append(out, *new(T))
+		}
+		read(&out[len(out)-1], r)
+	}
+	return out
+}
+
 func ReadStringTo(v *string, r *Reader) { *v = r.ReadString() }
 func ReadIntTo(v *int64, r *Reader)     { *v = r.ReadInt() }
 func ReadFloatTo(v *float64, r *Reader) { *v = r.ReadFloat() }

@@ -32,12 +32,22 @@ const (
 const DefaultCancelTimeout = 10 * time.Second
 
 // A2AClient is what A2AAgent calls: *a2a.A2AServiceClient over any
-// binding, or an in-process service.
+// binding, or an in-process service. A client that also has
+// SendStreamingMessageReusing, as *a2a.A2AServiceClient has, streams
+// through it.
 type A2AClient interface {
 	SendStreamingMessage(ctx context.Context, req *a2a.SendMessageRequest) iter.Seq2[*a2a.StreamResponse, error]
 	SendMessage(ctx context.Context, req *a2a.SendMessageRequest) (*a2a.SendMessageResponse, error)
 	GetTask(ctx context.Context, req *a2a.GetTaskRequest) (*a2a.Task, error)
 	CancelTask(ctx context.Context, req *a2a.CancelTaskRequest) (*a2a.Task, error)
+}
+
+// reusingClient is an A2AClient that can decode the responses of a stream
+// into one value, as *a2a.A2AServiceClient does: the bridge renders each
+// response before it takes the next, and keeps nothing of it but strings
+// and clones, so it streams through one.
+type reusingClient interface {
+	SendStreamingMessageReusing(ctx context.Context, req *a2a.SendMessageRequest) iter.Seq2[*a2a.StreamResponse, error]
 }
 
 // A2AAgent is an AG-UI agent that runs on an A2A agent. A run sends the
@@ -83,8 +93,12 @@ func (a *A2AAgent) Run(ctx context.Context, input *agui.RunAgentInput, s *agui.S
 		return t.end()
 	}
 	req := &a2a.SendMessageRequest{Tenant: a.Tenant, Message: msg}
+	responses := a.Client.SendStreamingMessage
+	if rc, ok := a.Client.(reusingClient); ok {
+		responses = rc.SendStreamingMessageReusing
+	}
 	received := false
-	for resp, err := range a.Client.SendStreamingMessage(ctx, req) {
+	for resp, err := range responses(ctx, req) {
 		if err != nil {
 			if ctx.Err() != nil {
 				break

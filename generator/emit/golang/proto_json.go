@@ -1,6 +1,8 @@
 package golang
 
 import (
+	"fmt"
+
 	"github.com/dave/jennifer/jen"
 
 	"github.com/agui-gen/agui-gen/generator/ir"
@@ -171,11 +173,17 @@ func (g *protoGen) emitAppendJSON(f *jen.File, st *ir.Struct) {
 
 func jenName(o *ir.Oneof) string { return naming.Exported(o.Name) }
 
-// readValue is an expression reading one ProtoJSON value of type t.
-func (g *protoGen) readValue(t ir.Type) *jen.Statement {
+// readValue is an expression reading one ProtoJSON value of type t. prev,
+// when not nil, is an expression holding the value it replaces, whose
+// memory the read may take (a string equal to it, a message, a list's
+// array); values of other kinds are read afresh.
+func (g *protoGen) readValue(t ir.Type, prev *jen.Statement) *jen.Statement {
 	r := jen.Id("r")
 	switch t.Kind {
 	case ir.KindString:
+		if prev != nil {
+			return r.Dot("ReadStringReusing").Call(prev)
+		}
 		return r.Dot("ReadString").Call()
 	case ir.KindBool:
 		return r.Dot("ReadBool").Call()
@@ -202,36 +210,75 @@ func (g *protoGen) readValue(t ir.Type) *jen.Statement {
 		return jen.Qual(wirePkg, "Ptr").Call(r.Dot("ReadTimestamp").Call())
 	case ir.KindArray:
 		elem := *t.Elem
-		return jen.Qual(wirePkg, "ReadSlice").Call(r, jen.Func().Params(jen.Id("v").Op("*").Add(g.goType(elem)), jen.Id("r").Op("*").Qual(wirePkg, "Reader")).BlockFunc(func(gr *jen.Group) {
-			g.readInto(gr, elem, jen.Op("*").Id("v"))
-		}))
+		read := jen.Func().Params(jen.Id("v").Op("*").Add(g.goType(elem)), jen.Id("r").Op("*").Qual(wirePkg, "Reader")).BlockFunc(func(gr *jen.Group) {
+			var elemPrev *jen.Statement
+			if prev != nil && reusable(elem) {
+				elemPrev = jen.Op("*").Id("v")
+			}
+			g.readInto(gr, elem, jen.Op("*").Id("v"), elemPrev)
+		})
+		if prev != nil {
+			return jen.Qual(wirePkg, "ReadSliceReusing").Call(r, prev, read)
+		}
+		return jen.Qual(wirePkg, "ReadSlice").Call(r, read)
 	case ir.KindNamed:
 		switch d := t.Decl.(type) {
 		case *ir.Enum:
 			return jen.Id("read" + g.decl[d]).Call(r)
 		case *ir.Struct:
-			return jen.Id("read" + g.decl[d] + "JSON").Call(r)
+			if prev == nil {
+				prev = jen.Nil()
+			}
+			return jen.Id("read"+g.decl[d]+"JSON").Call(r, prev)
 		}
 	}
 	panic("proto readValue: unsupported type")
 }
 
-// readInto reads a value of type t into dst.
-func (g *protoGen) readInto(gr *jen.Group, t ir.Type, dst *jen.Statement) {
+// reusable reports whether reading a value of type t can take memory from
+// the value it replaces: strings, messages, and lists of them.
+func reusable(t ir.Type) bool {
+	switch t.Kind {
+	case ir.KindString:
+		return true
+	case ir.KindArray:
+		return true // the list's array, at least
+	case ir.KindNamed:
+		_, ok := t.Decl.(*ir.Struct)
+		return ok
+	}
+	return false
+}
+
+// readInto reads a value of type t into dst, taking memory from prev as
+// readValue does.
+func (g *protoGen) readInto(gr *jen.Group, t ir.Type, dst, prev *jen.Statement) {
 	if t.Kind == ir.KindMap {
 		gr.If(jen.Op("!").Id("r").Dot("BeginObject").Call()).Block(jen.Return())
 		gr.Add(dst.Clone()).Op("=").Make(g.goType(t))
 		gr.For(jen.Id("r").Dot("NextField").Call()).BlockFunc(func(loop *jen.Group) {
 			loop.Id("k").Op(":=").String().Call(jen.Id("r").Dot("Key").Call())
-			loop.Add(dst.Clone()).Index(jen.Id("k")).Op("=").Add(g.readValue(*t.Elem))
+			loop.Add(dst.Clone()).Index(jen.Id("k")).Op("=").Add(g.readValue(*t.Elem, nil))
 		})
 		return
 	}
-	gr.Add(dst).Op("=").Add(g.readValue(t))
+	gr.Add(dst).Op("=").Add(g.readValue(t, prev))
 }
 
+// emitReadJSON writes the decoding of a message: ReadJSON, which reads
+// into x as it is, and readJSON beneath it, which can take the memory of
+// the value x held before (prev) so that a stream decoded into one value
+// over and over allocates only for what changed; read<T>JSON, which the
+// messages that hold a T call; UnmarshalJSON; and, for the message a
+// streaming RPC answers with, UnmarshalJSONReusing.
 func (g *protoGen) emitReadJSON(f *jen.File, st *ir.Struct) {
 	name := g.decl[st]
+	prev := func(fl *ir.Field) *jen.Statement {
+		if !reusable(fl.Type) {
+			return nil
+		}
+		return jen.Id("prev").Dot("Get" + g.field[fl]).Call()
+	}
 	var cases []jen.Code
 	for _, fl := range st.Fields {
 		names := []jen.Code{jen.Lit(fl.WireName())}
@@ -245,20 +292,31 @@ func (g *protoGen) emitReadJSON(f *jen.File, st *ir.Struct) {
 		}
 		if o := fl.Oneof; o != nil {
 			field := jen.Id("x").Dot(jenName(o))
+			wrapper := jen.Op("*").Id(g.wrapper[fl])
 			stmts = append(stmts,
 				jen.If(field.Clone().Op("!=").Nil()).Block(
 					jen.Id("r").Dot("Fail").Call(jen.Lit("oneOf"), jen.Lit("a second member of the "+o.Name+" oneof")),
 					jen.Return()),
-				jen.Id("w").Op(":=").New(jen.Id(g.wrapper[fl])),
 			)
-			stmts = append(stmts, jen.BlockFunc(func(gr *jen.Group) { g.readInto(gr, fl.Type, jen.Id("w").Dot(g.field[fl])) }))
+			var member *jen.Statement
+			if reusable(fl.Type) {
+				// The member the value held before is read over, when it is this one.
+				stmts = append(stmts,
+					jen.List(jen.Id("w"), jen.Id("_")).Op(":=").Id("prev").Dot("Get"+jenName(o)).Call().Assert(wrapper.Clone()),
+					jen.If(jen.Id("w").Op("==").Nil()).Block(jen.Id("w").Op("=").New(jen.Id(g.wrapper[fl]))),
+				)
+				member = jen.Id("w").Dot(g.field[fl])
+			} else {
+				stmts = append(stmts, jen.Id("w").Op(":=").New(jen.Id(g.wrapper[fl])))
+			}
+			stmts = append(stmts, jen.BlockFunc(func(gr *jen.Group) { g.readInto(gr, fl.Type, jen.Id("w").Dot(g.field[fl]), member) }))
 			stmts = append(stmts, field.Clone().Op("=").Id("w"))
 		} else {
 			dst := jen.Id("x").Dot(g.field[fl])
 			if fl.Presence && isScalarLike(fl.Type) {
-				stmts = append(stmts, dst.Op("=").Qual(wirePkg, "Ptr").Call(g.readValue(fl.Type)))
+				stmts = append(stmts, dst.Op("=").Qual(wirePkg, "Ptr").Call(g.readValue(fl.Type, nil)))
 			} else {
-				stmts = append(stmts, jen.BlockFunc(func(gr *jen.Group) { g.readInto(gr, fl.Type, dst) }))
+				stmts = append(stmts, jen.BlockFunc(func(gr *jen.Group) { g.readInto(gr, fl.Type, dst, prev(fl)) }))
 			}
 		}
 		cases = append(cases, jen.Case(names...).Block(stmts...))
@@ -267,14 +325,26 @@ func (g *protoGen) emitReadJSON(f *jen.File, st *ir.Struct) {
 	f.Line()
 	f.Comment(readJSONDoc)
 	f.Func().Params(jen.Id("x").Op("*").Id(name)).Id("ReadJSON").Params(jen.Id("r").Op("*").Qual(wirePkg, "Reader")).Block(
+		jen.Id("x").Dot("readJSON").Call(jen.Id("r"), jen.Nil()),
+	)
+	f.Line()
+	f.Comment("readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.")
+	f.Func().Params(jen.Id("x").Op("*").Id(name)).Id("readJSON").Params(jen.Id("r").Op("*").Qual(wirePkg, "Reader"), jen.Id("prev").Op("*").Id(name)).Block(
 		jen.If(jen.Op("!").Id("r").Dot("BeginObject").Call()).Block(jen.Return()),
 		jen.For(jen.Id("r").Dot("NextField").Call()).Block(jen.Switch(jen.String().Call(jen.Id("r").Dot("Key").Call())).Block(cases...)),
 	)
 	f.Line()
-	f.Func().Id("read"+name+"JSON").Params(jen.Id("r").Op("*").Qual(wirePkg, "Reader")).Op("*").Id(name).Block(
-		jen.Id("x").Op(":=").New(jen.Id(name)),
-		jen.Id("x").Dot("ReadJSON").Call(jen.Id("r")),
-		jen.Return(jen.Id("x")),
+	f.Add(comment(wrap(fmt.Sprintf("read%sJSON reads one %s from r: into prev, reusing its memory, when prev is not nil.", name, name), 96)))
+	f.Func().Id("read"+name+"JSON").Params(jen.Id("r").Op("*").Qual(wirePkg, "Reader"), jen.Id("prev").Op("*").Id(name)).Op("*").Id(name).Block(
+		jen.If(jen.Id("prev").Op("==").Nil()).Block(
+			jen.Id("x").Op(":=").New(jen.Id(name)),
+			jen.Id("x").Dot("readJSON").Call(jen.Id("r"), jen.Nil()),
+			jen.Return(jen.Id("x")),
+		),
+		jen.Id("old").Op(":=").Op("*").Id("prev"),
+		jen.Op("*").Id("prev").Op("=").Id(name).Values(),
+		jen.Id("prev").Dot("readJSON").Call(jen.Id("r"), jen.Op("&").Id("old")),
+		jen.Return(jen.Id("prev")),
 	)
 	f.Line()
 	f.Comment("UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are")
@@ -283,6 +353,40 @@ func (g *protoGen) emitReadJSON(f *jen.File, st *ir.Struct) {
 		jen.Op("*").Id("x").Op("=").Id(name).Values(),
 		jen.Return(jen.Id("Decoder").Values().Dot("Decode").Call(jen.Id("data"), jen.Id("x"))),
 	)
+	if !g.streamed(st) {
+		return
+	}
+	f.Line()
+	f.Add(comment(wrap("UnmarshalJSONReusing decodes data into x as UnmarshalJSON does, but into the memory x holds: "+
+		"the messages, lists and oneof members x points to are overwritten with the new value and reused, and a string "+
+		"equal to the one it replaces is kept. Whatever was taken from x before, but its strings, no longer holds what it "+
+		"did; Clone what you keep. A stream's reader decodes each message into one value with it, so that a message "+
+		"allocates only for what differs from the one before.", 96)))
+	f.Func().Params(jen.Id("x").Op("*").Id(name)).Id("UnmarshalJSONReusing").Params(jen.Id("data").Index().Byte()).Error().Block(
+		jen.Id("r").Op(":=").Qual(wirePkg, "NewReader").Call(jen.Id("data"), jen.Qual(wirePkg, "Decoder").Values()),
+		jen.Id("x").Dot("ReadJSONReusing").Call(jen.Id("r")),
+		jen.Return(jen.Id("r").Dot("Finish").Call()),
+	)
+	f.Line()
+	f.Add(comment(wrap("ReadJSONReusing reads x from r as UnmarshalJSONReusing decodes it: for a reader of the document "+
+		"around x (a JSON-RPC response's result).", 96)))
+	f.Func().Params(jen.Id("x").Op("*").Id(name)).Id("ReadJSONReusing").Params(jen.Id("r").Op("*").Qual(wirePkg, "Reader")).Block(
+		jen.Id("old").Op(":=").Op("*").Id("x"),
+		jen.Op("*").Id("x").Op("=").Id(name).Values(),
+		jen.Id("x").Dot("readJSON").Call(jen.Id("r"), jen.Op("&").Id("old")),
+	)
+}
+
+// streamed reports whether st is what a served streaming RPC answers with.
+func (g *protoGen) streamed(st *ir.Struct) bool {
+	for _, s := range g.pkg.Services() {
+		for _, m := range s.Methods {
+			if served(m) && m.ServerStreaming && m.Output == st {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // emitEnumReaders writes, per enum, the reader accepting a name or a number.

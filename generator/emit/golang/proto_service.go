@@ -169,17 +169,26 @@ func (g *protoGen) emitClient(f *jen.File, s *ir.Service) {
 		params := jen.Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("req").Op("*").Id(in))
 		if m.ServerStreaming {
 			seq := jen.Qual("iter", "Seq2").Index(jen.List(jen.Op("*").Id(out), jen.Error()))
-			f.Func().Add(recv).Id(m.Name).Add(params).Add(seq).Block(
-				jen.Return(jen.Func().Params(jen.Id("yield").Func().Params(jen.Op("*").Id(out), jen.Error()).Bool()).Block(
-					jen.For(jen.List(jen.Id("m"), jen.Err()).Op(":=").Range().Id("c").Dot("t").Dot("Stream").Call(jen.Id("ctx"), desc, jen.Id("req"))).Block(
+			typed := func(messages jen.Code) jen.Code {
+				return jen.Return(jen.Func().Params(jen.Id("yield").Func().Params(jen.Op("*").Id(out), jen.Error()).Bool()).Block(
+					jen.For(jen.List(jen.Id("m"), jen.Err()).Op(":=").Range().Add(messages)).Block(
 						jen.If(jen.Err().Op("!=").Nil()).Block(
 							jen.Id("yield").Call(jen.Nil(), jen.Err()),
 							jen.Return(),
 						),
 						jen.If(jen.Op("!").Id("yield").Call(jen.Id("m").Assert(jen.Op("*").Id(out)), jen.Nil())).Block(jen.Return()),
 					),
-				)),
-			)
+				))
+			}
+			f.Func().Add(recv).Id(m.Name).Add(params).Add(seq).Block(
+				typed(jen.Id("c").Dot("t").Dot("Stream").Call(jen.Id("ctx"), desc, jen.Id("req"))))
+			f.Line()
+			f.Add(comment(wrap(fmt.Sprintf("%sReusing is %s for a caller that handles each response before it takes the next, "+
+				"as a bridge that renders it does: every response is decoded into one %s, which the next overwrites, so that on "+
+				"the HTTP bindings a response allocates only for what differs from the one before. A response, and all it "+
+				"points to but its strings, is valid until the loop's next iteration; Clone what you keep.", m.Name, m.Name, out), 100)))
+			f.Func().Add(recv).Id(m.Name + "Reusing").Add(params).Add(seq).Block(
+				typed(jen.Qual(a2arpcPkg, "StreamReusing").Call(jen.Id("ctx"), jen.Id("c").Dot("t"), desc, jen.Id("req"), jen.New(jen.Id(out)))))
 			continue
 		}
 		f.Func().Add(recv).Id(m.Name).Add(params).Params(jen.Op("*").Id(out), jen.Error()).Block(

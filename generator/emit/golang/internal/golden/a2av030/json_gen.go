@@ -81,6 +81,11 @@ func (x *SendMessageConfiguration) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *SendMessageConfiguration) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *SendMessageConfiguration) readJSON(r *wire.Reader, prev *SendMessageConfiguration) {
 	if !r.BeginObject() {
 		return
 	}
@@ -91,8 +96,8 @@ func (x *SendMessageConfiguration) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.AcceptedOutputModes = wire.ReadSlice(r, func(v *string, r *wire.Reader) {
-					*v = r.ReadString()
+				x.AcceptedOutputModes = wire.ReadSliceReusing(r, prev.GetAcceptedOutputModes(), func(v *string, r *wire.Reader) {
+					*v = r.ReadStringReusing(*v)
 				})
 			}
 		case "pushNotification", "push_notification":
@@ -100,7 +105,7 @@ func (x *SendMessageConfiguration) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.PushNotification = readPushNotificationConfigJSON(r)
+				x.PushNotification = readPushNotificationConfigJSON(r, prev.GetPushNotification())
 			}
 		case "historyLength", "history_length":
 			if r.SkipNull() {
@@ -122,10 +127,18 @@ func (x *SendMessageConfiguration) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readSendMessageConfigurationJSON(r *wire.Reader) *SendMessageConfiguration {
-	x := new(SendMessageConfiguration)
-	x.ReadJSON(r)
-	return x
+// readSendMessageConfigurationJSON reads one SendMessageConfiguration from r: into prev, reusing
+// its memory, when prev is not nil.
+func readSendMessageConfigurationJSON(r *wire.Reader, prev *SendMessageConfiguration) *SendMessageConfiguration {
+	if prev == nil {
+		x := new(SendMessageConfiguration)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = SendMessageConfiguration{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -205,6 +218,11 @@ func (x *Task) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *Task) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *Task) readJSON(r *wire.Reader, prev *Task) {
 	if !r.BeginObject() {
 		return
 	}
@@ -215,29 +233,29 @@ func (x *Task) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.ID = r.ReadString()
+				x.ID = r.ReadStringReusing(prev.GetID())
 			}
 		case "contextId", "context_id":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.ContextID = r.ReadString()
+				x.ContextID = r.ReadStringReusing(prev.GetContextID())
 			}
 		case "status":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Status = readTaskStatusJSON(r)
+				x.Status = readTaskStatusJSON(r, prev.GetStatus())
 			}
 		case "artifacts":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Artifacts = wire.ReadSlice(r, func(v **Artifact, r *wire.Reader) {
-					*v = readArtifactJSON(r)
+				x.Artifacts = wire.ReadSliceReusing(r, prev.GetArtifacts(), func(v **Artifact, r *wire.Reader) {
+					*v = readArtifactJSON(r, *v)
 				})
 			}
 		case "history":
@@ -245,8 +263,8 @@ func (x *Task) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.History = wire.ReadSlice(r, func(v **Message, r *wire.Reader) {
-					*v = readMessageJSON(r)
+				x.History = wire.ReadSliceReusing(r, prev.GetHistory(), func(v **Message, r *wire.Reader) {
+					*v = readMessageJSON(r, *v)
 				})
 			}
 		case "metadata":
@@ -262,10 +280,17 @@ func (x *Task) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readTaskJSON(r *wire.Reader) *Task {
-	x := new(Task)
-	x.ReadJSON(r)
-	return x
+// readTaskJSON reads one Task from r: into prev, reusing its memory, when prev is not nil.
+func readTaskJSON(r *wire.Reader, prev *Task) *Task {
+	if prev == nil {
+		x := new(Task)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = Task{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -310,6 +335,11 @@ func (x *TaskStatus) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *TaskStatus) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *TaskStatus) readJSON(r *wire.Reader, prev *TaskStatus) {
 	if !r.BeginObject() {
 		return
 	}
@@ -327,7 +357,7 @@ func (x *TaskStatus) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Update = readMessageJSON(r)
+				x.Update = readMessageJSON(r, prev.GetUpdate())
 			}
 		case "timestamp":
 			if r.SkipNull() {
@@ -342,10 +372,18 @@ func (x *TaskStatus) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readTaskStatusJSON(r *wire.Reader) *TaskStatus {
-	x := new(TaskStatus)
-	x.ReadJSON(r)
-	return x
+// readTaskStatusJSON reads one TaskStatus from r: into prev, reusing its memory, when prev is not
+// nil.
+func readTaskStatusJSON(r *wire.Reader, prev *TaskStatus) *TaskStatus {
+	if prev == nil {
+		x := new(TaskStatus)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = TaskStatus{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -382,6 +420,11 @@ func (x *Part) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *Part) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *Part) readJSON(r *wire.Reader, prev *Part) {
 	if !r.BeginObject() {
 		return
 	}
@@ -395,9 +438,12 @@ func (x *Part) ReadJSON(r *wire.Reader) {
 				r.Fail("oneOf", "a second member of the part oneof")
 				return
 			}
-			w := new(PartText)
+			w, _ := prev.GetPart().(*PartText)
+			if w == nil {
+				w = new(PartText)
+			}
 			{
-				w.Text = r.ReadString()
+				w.Text = r.ReadStringReusing(w.Text)
 			}
 			x.Part = w
 		case "file":
@@ -408,9 +454,12 @@ func (x *Part) ReadJSON(r *wire.Reader) {
 				r.Fail("oneOf", "a second member of the part oneof")
 				return
 			}
-			w := new(PartFile)
+			w, _ := prev.GetPart().(*PartFile)
+			if w == nil {
+				w = new(PartFile)
+			}
 			{
-				w.File = readFilePartJSON(r)
+				w.File = readFilePartJSON(r, w.File)
 			}
 			x.Part = w
 		case "data":
@@ -421,9 +470,12 @@ func (x *Part) ReadJSON(r *wire.Reader) {
 				r.Fail("oneOf", "a second member of the part oneof")
 				return
 			}
-			w := new(PartData)
+			w, _ := prev.GetPart().(*PartData)
+			if w == nil {
+				w = new(PartData)
+			}
 			{
-				w.Data = readDataPartJSON(r)
+				w.Data = readDataPartJSON(r, w.Data)
 			}
 			x.Part = w
 		default:
@@ -432,10 +484,17 @@ func (x *Part) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readPartJSON(r *wire.Reader) *Part {
-	x := new(Part)
-	x.ReadJSON(r)
-	return x
+// readPartJSON reads one Part from r: into prev, reusing its memory, when prev is not nil.
+func readPartJSON(r *wire.Reader, prev *Part) *Part {
+	if prev == nil {
+		x := new(Part)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = Part{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -477,6 +536,11 @@ func (x *FilePart) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *FilePart) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *FilePart) readJSON(r *wire.Reader, prev *FilePart) {
 	if !r.BeginObject() {
 		return
 	}
@@ -490,9 +554,12 @@ func (x *FilePart) ReadJSON(r *wire.Reader) {
 				r.Fail("oneOf", "a second member of the file oneof")
 				return
 			}
-			w := new(FilePartFileWithURI)
+			w, _ := prev.GetFile().(*FilePartFileWithURI)
+			if w == nil {
+				w = new(FilePartFileWithURI)
+			}
 			{
-				w.FileWithURI = r.ReadString()
+				w.FileWithURI = r.ReadStringReusing(w.FileWithURI)
 			}
 			x.File = w
 		case "fileWithBytes", "file_with_bytes":
@@ -513,7 +580,7 @@ func (x *FilePart) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.MIMEType = r.ReadString()
+				x.MIMEType = r.ReadStringReusing(prev.GetMIMEType())
 			}
 		default:
 			r.UnknownField()
@@ -521,10 +588,17 @@ func (x *FilePart) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readFilePartJSON(r *wire.Reader) *FilePart {
-	x := new(FilePart)
-	x.ReadJSON(r)
-	return x
+// readFilePartJSON reads one FilePart from r: into prev, reusing its memory, when prev is not nil.
+func readFilePartJSON(r *wire.Reader, prev *FilePart) *FilePart {
+	if prev == nil {
+		x := new(FilePart)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = FilePart{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -554,6 +628,11 @@ func (x *DataPart) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *DataPart) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *DataPart) readJSON(r *wire.Reader, prev *DataPart) {
 	if !r.BeginObject() {
 		return
 	}
@@ -572,10 +651,17 @@ func (x *DataPart) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readDataPartJSON(r *wire.Reader) *DataPart {
-	x := new(DataPart)
-	x.ReadJSON(r)
-	return x
+// readDataPartJSON reads one DataPart from r: into prev, reusing its memory, when prev is not nil.
+func readDataPartJSON(r *wire.Reader, prev *DataPart) *DataPart {
+	if prev == nil {
+		x := new(DataPart)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = DataPart{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -662,6 +748,11 @@ func (x *Message) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *Message) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *Message) readJSON(r *wire.Reader, prev *Message) {
 	if !r.BeginObject() {
 		return
 	}
@@ -672,21 +763,21 @@ func (x *Message) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.MessageID = r.ReadString()
+				x.MessageID = r.ReadStringReusing(prev.GetMessageID())
 			}
 		case "contextId", "context_id":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.ContextID = r.ReadString()
+				x.ContextID = r.ReadStringReusing(prev.GetContextID())
 			}
 		case "taskId", "task_id":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.TaskID = r.ReadString()
+				x.TaskID = r.ReadStringReusing(prev.GetTaskID())
 			}
 		case "role":
 			if r.SkipNull() {
@@ -700,8 +791,8 @@ func (x *Message) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Content = wire.ReadSlice(r, func(v **Part, r *wire.Reader) {
-					*v = readPartJSON(r)
+				x.Content = wire.ReadSliceReusing(r, prev.GetContent(), func(v **Part, r *wire.Reader) {
+					*v = readPartJSON(r, *v)
 				})
 			}
 		case "metadata":
@@ -716,8 +807,8 @@ func (x *Message) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Extensions = wire.ReadSlice(r, func(v *string, r *wire.Reader) {
-					*v = r.ReadString()
+				x.Extensions = wire.ReadSliceReusing(r, prev.GetExtensions(), func(v *string, r *wire.Reader) {
+					*v = r.ReadStringReusing(*v)
 				})
 			}
 		default:
@@ -726,10 +817,17 @@ func (x *Message) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readMessageJSON(r *wire.Reader) *Message {
-	x := new(Message)
-	x.ReadJSON(r)
-	return x
+// readMessageJSON reads one Message from r: into prev, reusing its memory, when prev is not nil.
+func readMessageJSON(r *wire.Reader, prev *Message) *Message {
+	if prev == nil {
+		x := new(Message)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = Message{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -809,6 +907,11 @@ func (x *Artifact) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *Artifact) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *Artifact) readJSON(r *wire.Reader, prev *Artifact) {
 	if !r.BeginObject() {
 		return
 	}
@@ -819,29 +922,29 @@ func (x *Artifact) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.ArtifactID = r.ReadString()
+				x.ArtifactID = r.ReadStringReusing(prev.GetArtifactID())
 			}
 		case "name":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Name = r.ReadString()
+				x.Name = r.ReadStringReusing(prev.GetName())
 			}
 		case "description":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Description = r.ReadString()
+				x.Description = r.ReadStringReusing(prev.GetDescription())
 			}
 		case "parts":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Parts = wire.ReadSlice(r, func(v **Part, r *wire.Reader) {
-					*v = readPartJSON(r)
+				x.Parts = wire.ReadSliceReusing(r, prev.GetParts(), func(v **Part, r *wire.Reader) {
+					*v = readPartJSON(r, *v)
 				})
 			}
 		case "metadata":
@@ -856,8 +959,8 @@ func (x *Artifact) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Extensions = wire.ReadSlice(r, func(v *string, r *wire.Reader) {
-					*v = r.ReadString()
+				x.Extensions = wire.ReadSliceReusing(r, prev.GetExtensions(), func(v *string, r *wire.Reader) {
+					*v = r.ReadStringReusing(*v)
 				})
 			}
 		default:
@@ -866,10 +969,17 @@ func (x *Artifact) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readArtifactJSON(r *wire.Reader) *Artifact {
-	x := new(Artifact)
-	x.ReadJSON(r)
-	return x
+// readArtifactJSON reads one Artifact from r: into prev, reusing its memory, when prev is not nil.
+func readArtifactJSON(r *wire.Reader, prev *Artifact) *Artifact {
+	if prev == nil {
+		x := new(Artifact)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = Artifact{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -928,6 +1038,11 @@ func (x *TaskStatusUpdateEvent) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *TaskStatusUpdateEvent) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *TaskStatusUpdateEvent) readJSON(r *wire.Reader, prev *TaskStatusUpdateEvent) {
 	if !r.BeginObject() {
 		return
 	}
@@ -938,21 +1053,21 @@ func (x *TaskStatusUpdateEvent) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.TaskID = r.ReadString()
+				x.TaskID = r.ReadStringReusing(prev.GetTaskID())
 			}
 		case "contextId", "context_id":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.ContextID = r.ReadString()
+				x.ContextID = r.ReadStringReusing(prev.GetContextID())
 			}
 		case "status":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Status = readTaskStatusJSON(r)
+				x.Status = readTaskStatusJSON(r, prev.GetStatus())
 			}
 		case "final":
 			if r.SkipNull() {
@@ -974,10 +1089,18 @@ func (x *TaskStatusUpdateEvent) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readTaskStatusUpdateEventJSON(r *wire.Reader) *TaskStatusUpdateEvent {
-	x := new(TaskStatusUpdateEvent)
-	x.ReadJSON(r)
-	return x
+// readTaskStatusUpdateEventJSON reads one TaskStatusUpdateEvent from r: into prev, reusing its
+// memory, when prev is not nil.
+func readTaskStatusUpdateEventJSON(r *wire.Reader, prev *TaskStatusUpdateEvent) *TaskStatusUpdateEvent {
+	if prev == nil {
+		x := new(TaskStatusUpdateEvent)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = TaskStatusUpdateEvent{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -1043,6 +1166,11 @@ func (x *TaskArtifactUpdateEvent) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *TaskArtifactUpdateEvent) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *TaskArtifactUpdateEvent) readJSON(r *wire.Reader, prev *TaskArtifactUpdateEvent) {
 	if !r.BeginObject() {
 		return
 	}
@@ -1053,21 +1181,21 @@ func (x *TaskArtifactUpdateEvent) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.TaskID = r.ReadString()
+				x.TaskID = r.ReadStringReusing(prev.GetTaskID())
 			}
 		case "contextId", "context_id":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.ContextID = r.ReadString()
+				x.ContextID = r.ReadStringReusing(prev.GetContextID())
 			}
 		case "artifact":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Artifact = readArtifactJSON(r)
+				x.Artifact = readArtifactJSON(r, prev.GetArtifact())
 			}
 		case "append":
 			if r.SkipNull() {
@@ -1096,10 +1224,18 @@ func (x *TaskArtifactUpdateEvent) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readTaskArtifactUpdateEventJSON(r *wire.Reader) *TaskArtifactUpdateEvent {
-	x := new(TaskArtifactUpdateEvent)
-	x.ReadJSON(r)
-	return x
+// readTaskArtifactUpdateEventJSON reads one TaskArtifactUpdateEvent from r: into prev, reusing its
+// memory, when prev is not nil.
+func readTaskArtifactUpdateEventJSON(r *wire.Reader, prev *TaskArtifactUpdateEvent) *TaskArtifactUpdateEvent {
+	if prev == nil {
+		x := new(TaskArtifactUpdateEvent)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = TaskArtifactUpdateEvent{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -1151,6 +1287,11 @@ func (x *PushNotificationConfig) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *PushNotificationConfig) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *PushNotificationConfig) readJSON(r *wire.Reader, prev *PushNotificationConfig) {
 	if !r.BeginObject() {
 		return
 	}
@@ -1161,28 +1302,28 @@ func (x *PushNotificationConfig) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.ID = r.ReadString()
+				x.ID = r.ReadStringReusing(prev.GetID())
 			}
 		case "url":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.URL = r.ReadString()
+				x.URL = r.ReadStringReusing(prev.GetURL())
 			}
 		case "token":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Token = r.ReadString()
+				x.Token = r.ReadStringReusing(prev.GetToken())
 			}
 		case "authentication":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Authentication = readAuthenticationInfoJSON(r)
+				x.Authentication = readAuthenticationInfoJSON(r, prev.GetAuthentication())
 			}
 		default:
 			r.UnknownField()
@@ -1190,10 +1331,18 @@ func (x *PushNotificationConfig) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readPushNotificationConfigJSON(r *wire.Reader) *PushNotificationConfig {
-	x := new(PushNotificationConfig)
-	x.ReadJSON(r)
-	return x
+// readPushNotificationConfigJSON reads one PushNotificationConfig from r: into prev, reusing its
+// memory, when prev is not nil.
+func readPushNotificationConfigJSON(r *wire.Reader, prev *PushNotificationConfig) *PushNotificationConfig {
+	if prev == nil {
+		x := new(PushNotificationConfig)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = PushNotificationConfig{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -1238,6 +1387,11 @@ func (x *AuthenticationInfo) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *AuthenticationInfo) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *AuthenticationInfo) readJSON(r *wire.Reader, prev *AuthenticationInfo) {
 	if !r.BeginObject() {
 		return
 	}
@@ -1248,8 +1402,8 @@ func (x *AuthenticationInfo) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Schemes = wire.ReadSlice(r, func(v *string, r *wire.Reader) {
-					*v = r.ReadString()
+				x.Schemes = wire.ReadSliceReusing(r, prev.GetSchemes(), func(v *string, r *wire.Reader) {
+					*v = r.ReadStringReusing(*v)
 				})
 			}
 		case "credentials":
@@ -1257,7 +1411,7 @@ func (x *AuthenticationInfo) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Credentials = r.ReadString()
+				x.Credentials = r.ReadStringReusing(prev.GetCredentials())
 			}
 		default:
 			r.UnknownField()
@@ -1265,10 +1419,18 @@ func (x *AuthenticationInfo) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readAuthenticationInfoJSON(r *wire.Reader) *AuthenticationInfo {
-	x := new(AuthenticationInfo)
-	x.ReadJSON(r)
-	return x
+// readAuthenticationInfoJSON reads one AuthenticationInfo from r: into prev, reusing its memory,
+// when prev is not nil.
+func readAuthenticationInfoJSON(r *wire.Reader, prev *AuthenticationInfo) *AuthenticationInfo {
+	if prev == nil {
+		x := new(AuthenticationInfo)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = AuthenticationInfo{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -1306,6 +1468,11 @@ func (x *AgentInterface) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *AgentInterface) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *AgentInterface) readJSON(r *wire.Reader, prev *AgentInterface) {
 	if !r.BeginObject() {
 		return
 	}
@@ -1316,14 +1483,14 @@ func (x *AgentInterface) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.URL = r.ReadString()
+				x.URL = r.ReadStringReusing(prev.GetURL())
 			}
 		case "transport":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Transport = r.ReadString()
+				x.Transport = r.ReadStringReusing(prev.GetTransport())
 			}
 		default:
 			r.UnknownField()
@@ -1331,10 +1498,18 @@ func (x *AgentInterface) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readAgentInterfaceJSON(r *wire.Reader) *AgentInterface {
-	x := new(AgentInterface)
-	x.ReadJSON(r)
-	return x
+// readAgentInterfaceJSON reads one AgentInterface from r: into prev, reusing its memory, when prev
+// is not nil.
+func readAgentInterfaceJSON(r *wire.Reader, prev *AgentInterface) *AgentInterface {
+	if prev == nil {
+		x := new(AgentInterface)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = AgentInterface{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -1528,6 +1703,11 @@ func (x *AgentCard) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *AgentCard) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *AgentCard) readJSON(r *wire.Reader, prev *AgentCard) {
 	if !r.BeginObject() {
 		return
 	}
@@ -1538,43 +1718,43 @@ func (x *AgentCard) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.ProtocolVersion = r.ReadString()
+				x.ProtocolVersion = r.ReadStringReusing(prev.GetProtocolVersion())
 			}
 		case "name":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Name = r.ReadString()
+				x.Name = r.ReadStringReusing(prev.GetName())
 			}
 		case "description":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Description = r.ReadString()
+				x.Description = r.ReadStringReusing(prev.GetDescription())
 			}
 		case "url":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.URL = r.ReadString()
+				x.URL = r.ReadStringReusing(prev.GetURL())
 			}
 		case "preferredTransport", "preferred_transport":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.PreferredTransport = r.ReadString()
+				x.PreferredTransport = r.ReadStringReusing(prev.GetPreferredTransport())
 			}
 		case "additionalInterfaces", "additional_interfaces":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.AdditionalInterfaces = wire.ReadSlice(r, func(v **AgentInterface, r *wire.Reader) {
-					*v = readAgentInterfaceJSON(r)
+				x.AdditionalInterfaces = wire.ReadSliceReusing(r, prev.GetAdditionalInterfaces(), func(v **AgentInterface, r *wire.Reader) {
+					*v = readAgentInterfaceJSON(r, *v)
 				})
 			}
 		case "provider":
@@ -1582,28 +1762,28 @@ func (x *AgentCard) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Provider = readAgentProviderJSON(r)
+				x.Provider = readAgentProviderJSON(r, prev.GetProvider())
 			}
 		case "version":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Version = r.ReadString()
+				x.Version = r.ReadStringReusing(prev.GetVersion())
 			}
 		case "documentationUrl", "documentation_url":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.DocumentationURL = r.ReadString()
+				x.DocumentationURL = r.ReadStringReusing(prev.GetDocumentationURL())
 			}
 		case "capabilities":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Capabilities = readAgentCapabilitiesJSON(r)
+				x.Capabilities = readAgentCapabilitiesJSON(r, prev.GetCapabilities())
 			}
 		case "securitySchemes", "security_schemes":
 			if r.SkipNull() {
@@ -1616,7 +1796,7 @@ func (x *AgentCard) ReadJSON(r *wire.Reader) {
 				x.SecuritySchemes = make(map[string]*SecurityScheme)
 				for r.NextField() {
 					k := string(r.Key())
-					x.SecuritySchemes[k] = readSecuritySchemeJSON(r)
+					x.SecuritySchemes[k] = readSecuritySchemeJSON(r, nil)
 				}
 			}
 		case "security":
@@ -1624,8 +1804,8 @@ func (x *AgentCard) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Security = wire.ReadSlice(r, func(v **Security, r *wire.Reader) {
-					*v = readSecurityJSON(r)
+				x.Security = wire.ReadSliceReusing(r, prev.GetSecurity(), func(v **Security, r *wire.Reader) {
+					*v = readSecurityJSON(r, *v)
 				})
 			}
 		case "defaultInputModes", "default_input_modes":
@@ -1633,8 +1813,8 @@ func (x *AgentCard) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.DefaultInputModes = wire.ReadSlice(r, func(v *string, r *wire.Reader) {
-					*v = r.ReadString()
+				x.DefaultInputModes = wire.ReadSliceReusing(r, prev.GetDefaultInputModes(), func(v *string, r *wire.Reader) {
+					*v = r.ReadStringReusing(*v)
 				})
 			}
 		case "defaultOutputModes", "default_output_modes":
@@ -1642,8 +1822,8 @@ func (x *AgentCard) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.DefaultOutputModes = wire.ReadSlice(r, func(v *string, r *wire.Reader) {
-					*v = r.ReadString()
+				x.DefaultOutputModes = wire.ReadSliceReusing(r, prev.GetDefaultOutputModes(), func(v *string, r *wire.Reader) {
+					*v = r.ReadStringReusing(*v)
 				})
 			}
 		case "skills":
@@ -1651,8 +1831,8 @@ func (x *AgentCard) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Skills = wire.ReadSlice(r, func(v **AgentSkill, r *wire.Reader) {
-					*v = readAgentSkillJSON(r)
+				x.Skills = wire.ReadSliceReusing(r, prev.GetSkills(), func(v **AgentSkill, r *wire.Reader) {
+					*v = readAgentSkillJSON(r, *v)
 				})
 			}
 		case "supportsAuthenticatedExtendedCard", "supports_authenticated_extended_card":
@@ -1667,8 +1847,8 @@ func (x *AgentCard) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Signatures = wire.ReadSlice(r, func(v **AgentCardSignature, r *wire.Reader) {
-					*v = readAgentCardSignatureJSON(r)
+				x.Signatures = wire.ReadSliceReusing(r, prev.GetSignatures(), func(v **AgentCardSignature, r *wire.Reader) {
+					*v = readAgentCardSignatureJSON(r, *v)
 				})
 			}
 		default:
@@ -1677,10 +1857,18 @@ func (x *AgentCard) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readAgentCardJSON(r *wire.Reader) *AgentCard {
-	x := new(AgentCard)
-	x.ReadJSON(r)
-	return x
+// readAgentCardJSON reads one AgentCard from r: into prev, reusing its memory, when prev is not
+// nil.
+func readAgentCardJSON(r *wire.Reader, prev *AgentCard) *AgentCard {
+	if prev == nil {
+		x := new(AgentCard)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = AgentCard{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -1718,6 +1906,11 @@ func (x *AgentProvider) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *AgentProvider) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *AgentProvider) readJSON(r *wire.Reader, prev *AgentProvider) {
 	if !r.BeginObject() {
 		return
 	}
@@ -1728,14 +1921,14 @@ func (x *AgentProvider) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.URL = r.ReadString()
+				x.URL = r.ReadStringReusing(prev.GetURL())
 			}
 		case "organization":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Organization = r.ReadString()
+				x.Organization = r.ReadStringReusing(prev.GetOrganization())
 			}
 		default:
 			r.UnknownField()
@@ -1743,10 +1936,18 @@ func (x *AgentProvider) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readAgentProviderJSON(r *wire.Reader) *AgentProvider {
-	x := new(AgentProvider)
-	x.ReadJSON(r)
-	return x
+// readAgentProviderJSON reads one AgentProvider from r: into prev, reusing its memory, when prev
+// is not nil.
+func readAgentProviderJSON(r *wire.Reader, prev *AgentProvider) *AgentProvider {
+	if prev == nil {
+		x := new(AgentProvider)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = AgentProvider{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -1798,6 +1999,11 @@ func (x *AgentCapabilities) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *AgentCapabilities) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *AgentCapabilities) readJSON(r *wire.Reader, prev *AgentCapabilities) {
 	if !r.BeginObject() {
 		return
 	}
@@ -1822,8 +2028,8 @@ func (x *AgentCapabilities) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Extensions = wire.ReadSlice(r, func(v **AgentExtension, r *wire.Reader) {
-					*v = readAgentExtensionJSON(r)
+				x.Extensions = wire.ReadSliceReusing(r, prev.GetExtensions(), func(v **AgentExtension, r *wire.Reader) {
+					*v = readAgentExtensionJSON(r, *v)
 				})
 			}
 		default:
@@ -1832,10 +2038,18 @@ func (x *AgentCapabilities) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readAgentCapabilitiesJSON(r *wire.Reader) *AgentCapabilities {
-	x := new(AgentCapabilities)
-	x.ReadJSON(r)
-	return x
+// readAgentCapabilitiesJSON reads one AgentCapabilities from r: into prev, reusing its memory,
+// when prev is not nil.
+func readAgentCapabilitiesJSON(r *wire.Reader, prev *AgentCapabilities) *AgentCapabilities {
+	if prev == nil {
+		x := new(AgentCapabilities)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = AgentCapabilities{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -1887,6 +2101,11 @@ func (x *AgentExtension) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *AgentExtension) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *AgentExtension) readJSON(r *wire.Reader, prev *AgentExtension) {
 	if !r.BeginObject() {
 		return
 	}
@@ -1897,14 +2116,14 @@ func (x *AgentExtension) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.URI = r.ReadString()
+				x.URI = r.ReadStringReusing(prev.GetURI())
 			}
 		case "description":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Description = r.ReadString()
+				x.Description = r.ReadStringReusing(prev.GetDescription())
 			}
 		case "required":
 			if r.SkipNull() {
@@ -1926,10 +2145,18 @@ func (x *AgentExtension) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readAgentExtensionJSON(r *wire.Reader) *AgentExtension {
-	x := new(AgentExtension)
-	x.ReadJSON(r)
-	return x
+// readAgentExtensionJSON reads one AgentExtension from r: into prev, reusing its memory, when prev
+// is not nil.
+func readAgentExtensionJSON(r *wire.Reader, prev *AgentExtension) *AgentExtension {
+	if prev == nil {
+		x := new(AgentExtension)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = AgentExtension{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -2044,6 +2271,11 @@ func (x *AgentSkill) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *AgentSkill) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *AgentSkill) readJSON(r *wire.Reader, prev *AgentSkill) {
 	if !r.BeginObject() {
 		return
 	}
@@ -2054,29 +2286,29 @@ func (x *AgentSkill) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.ID = r.ReadString()
+				x.ID = r.ReadStringReusing(prev.GetID())
 			}
 		case "name":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Name = r.ReadString()
+				x.Name = r.ReadStringReusing(prev.GetName())
 			}
 		case "description":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Description = r.ReadString()
+				x.Description = r.ReadStringReusing(prev.GetDescription())
 			}
 		case "tags":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Tags = wire.ReadSlice(r, func(v *string, r *wire.Reader) {
-					*v = r.ReadString()
+				x.Tags = wire.ReadSliceReusing(r, prev.GetTags(), func(v *string, r *wire.Reader) {
+					*v = r.ReadStringReusing(*v)
 				})
 			}
 		case "examples":
@@ -2084,8 +2316,8 @@ func (x *AgentSkill) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Examples = wire.ReadSlice(r, func(v *string, r *wire.Reader) {
-					*v = r.ReadString()
+				x.Examples = wire.ReadSliceReusing(r, prev.GetExamples(), func(v *string, r *wire.Reader) {
+					*v = r.ReadStringReusing(*v)
 				})
 			}
 		case "inputModes", "input_modes":
@@ -2093,8 +2325,8 @@ func (x *AgentSkill) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.InputModes = wire.ReadSlice(r, func(v *string, r *wire.Reader) {
-					*v = r.ReadString()
+				x.InputModes = wire.ReadSliceReusing(r, prev.GetInputModes(), func(v *string, r *wire.Reader) {
+					*v = r.ReadStringReusing(*v)
 				})
 			}
 		case "outputModes", "output_modes":
@@ -2102,8 +2334,8 @@ func (x *AgentSkill) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.OutputModes = wire.ReadSlice(r, func(v *string, r *wire.Reader) {
-					*v = r.ReadString()
+				x.OutputModes = wire.ReadSliceReusing(r, prev.GetOutputModes(), func(v *string, r *wire.Reader) {
+					*v = r.ReadStringReusing(*v)
 				})
 			}
 		case "security":
@@ -2111,8 +2343,8 @@ func (x *AgentSkill) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Security = wire.ReadSlice(r, func(v **Security, r *wire.Reader) {
-					*v = readSecurityJSON(r)
+				x.Security = wire.ReadSliceReusing(r, prev.GetSecurity(), func(v **Security, r *wire.Reader) {
+					*v = readSecurityJSON(r, *v)
 				})
 			}
 		default:
@@ -2121,10 +2353,18 @@ func (x *AgentSkill) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readAgentSkillJSON(r *wire.Reader) *AgentSkill {
-	x := new(AgentSkill)
-	x.ReadJSON(r)
-	return x
+// readAgentSkillJSON reads one AgentSkill from r: into prev, reusing its memory, when prev is not
+// nil.
+func readAgentSkillJSON(r *wire.Reader, prev *AgentSkill) *AgentSkill {
+	if prev == nil {
+		x := new(AgentSkill)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = AgentSkill{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -2157,6 +2397,11 @@ func (x *AgentCardSignature) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *AgentCardSignature) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *AgentCardSignature) readJSON(r *wire.Reader, prev *AgentCardSignature) {
 	if !r.BeginObject() {
 		return
 	}
@@ -2167,14 +2412,14 @@ func (x *AgentCardSignature) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Protected = r.ReadString()
+				x.Protected = r.ReadStringReusing(prev.GetProtected())
 			}
 		case "signature":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Signature = r.ReadString()
+				x.Signature = r.ReadStringReusing(prev.GetSignature())
 			}
 		case "header":
 			if r.SkipNull() {
@@ -2189,10 +2434,18 @@ func (x *AgentCardSignature) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readAgentCardSignatureJSON(r *wire.Reader) *AgentCardSignature {
-	x := new(AgentCardSignature)
-	x.ReadJSON(r)
-	return x
+// readAgentCardSignatureJSON reads one AgentCardSignature from r: into prev, reusing its memory,
+// when prev is not nil.
+func readAgentCardSignatureJSON(r *wire.Reader, prev *AgentCardSignature) *AgentCardSignature {
+	if prev == nil {
+		x := new(AgentCardSignature)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = AgentCardSignature{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -2230,6 +2483,11 @@ func (x *TaskPushNotificationConfig) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *TaskPushNotificationConfig) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *TaskPushNotificationConfig) readJSON(r *wire.Reader, prev *TaskPushNotificationConfig) {
 	if !r.BeginObject() {
 		return
 	}
@@ -2240,14 +2498,14 @@ func (x *TaskPushNotificationConfig) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Name = r.ReadString()
+				x.Name = r.ReadStringReusing(prev.GetName())
 			}
 		case "pushNotificationConfig", "push_notification_config":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.PushNotificationConfig = readPushNotificationConfigJSON(r)
+				x.PushNotificationConfig = readPushNotificationConfigJSON(r, prev.GetPushNotificationConfig())
 			}
 		default:
 			r.UnknownField()
@@ -2255,10 +2513,18 @@ func (x *TaskPushNotificationConfig) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readTaskPushNotificationConfigJSON(r *wire.Reader) *TaskPushNotificationConfig {
-	x := new(TaskPushNotificationConfig)
-	x.ReadJSON(r)
-	return x
+// readTaskPushNotificationConfigJSON reads one TaskPushNotificationConfig from r: into prev,
+// reusing its memory, when prev is not nil.
+func readTaskPushNotificationConfigJSON(r *wire.Reader, prev *TaskPushNotificationConfig) *TaskPushNotificationConfig {
+	if prev == nil {
+		x := new(TaskPushNotificationConfig)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = TaskPushNotificationConfig{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -2295,6 +2561,11 @@ func (x *StringList) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *StringList) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *StringList) readJSON(r *wire.Reader, prev *StringList) {
 	if !r.BeginObject() {
 		return
 	}
@@ -2305,8 +2576,8 @@ func (x *StringList) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.List = wire.ReadSlice(r, func(v *string, r *wire.Reader) {
-					*v = r.ReadString()
+				x.List = wire.ReadSliceReusing(r, prev.GetList(), func(v *string, r *wire.Reader) {
+					*v = r.ReadStringReusing(*v)
 				})
 			}
 		default:
@@ -2315,10 +2586,18 @@ func (x *StringList) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readStringListJSON(r *wire.Reader) *StringList {
-	x := new(StringList)
-	x.ReadJSON(r)
-	return x
+// readStringListJSON reads one StringList from r: into prev, reusing its memory, when prev is not
+// nil.
+func readStringListJSON(r *wire.Reader, prev *StringList) *StringList {
+	if prev == nil {
+		x := new(StringList)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = StringList{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -2357,6 +2636,11 @@ func (x *Security) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *Security) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *Security) readJSON(r *wire.Reader, prev *Security) {
 	if !r.BeginObject() {
 		return
 	}
@@ -2373,7 +2657,7 @@ func (x *Security) ReadJSON(r *wire.Reader) {
 				x.Schemes = make(map[string]*StringList)
 				for r.NextField() {
 					k := string(r.Key())
-					x.Schemes[k] = readStringListJSON(r)
+					x.Schemes[k] = readStringListJSON(r, nil)
 				}
 			}
 		default:
@@ -2382,10 +2666,17 @@ func (x *Security) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readSecurityJSON(r *wire.Reader) *Security {
-	x := new(Security)
-	x.ReadJSON(r)
-	return x
+// readSecurityJSON reads one Security from r: into prev, reusing its memory, when prev is not nil.
+func readSecurityJSON(r *wire.Reader, prev *Security) *Security {
+	if prev == nil {
+		x := new(Security)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = Security{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -2428,6 +2719,11 @@ func (x *SecurityScheme) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *SecurityScheme) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *SecurityScheme) readJSON(r *wire.Reader, prev *SecurityScheme) {
 	if !r.BeginObject() {
 		return
 	}
@@ -2441,9 +2737,12 @@ func (x *SecurityScheme) ReadJSON(r *wire.Reader) {
 				r.Fail("oneOf", "a second member of the scheme oneof")
 				return
 			}
-			w := new(SecuritySchemeAPIKeySecurityScheme)
+			w, _ := prev.GetScheme().(*SecuritySchemeAPIKeySecurityScheme)
+			if w == nil {
+				w = new(SecuritySchemeAPIKeySecurityScheme)
+			}
 			{
-				w.APIKeySecurityScheme = readAPIKeySecuritySchemeJSON(r)
+				w.APIKeySecurityScheme = readAPIKeySecuritySchemeJSON(r, w.APIKeySecurityScheme)
 			}
 			x.Scheme = w
 		case "httpAuthSecurityScheme", "http_auth_security_scheme":
@@ -2454,9 +2753,12 @@ func (x *SecurityScheme) ReadJSON(r *wire.Reader) {
 				r.Fail("oneOf", "a second member of the scheme oneof")
 				return
 			}
-			w := new(SecuritySchemeHTTPAuthSecurityScheme)
+			w, _ := prev.GetScheme().(*SecuritySchemeHTTPAuthSecurityScheme)
+			if w == nil {
+				w = new(SecuritySchemeHTTPAuthSecurityScheme)
+			}
 			{
-				w.HTTPAuthSecurityScheme = readHTTPAuthSecuritySchemeJSON(r)
+				w.HTTPAuthSecurityScheme = readHTTPAuthSecuritySchemeJSON(r, w.HTTPAuthSecurityScheme)
 			}
 			x.Scheme = w
 		case "oauth2SecurityScheme", "oauth2_security_scheme":
@@ -2467,9 +2769,12 @@ func (x *SecurityScheme) ReadJSON(r *wire.Reader) {
 				r.Fail("oneOf", "a second member of the scheme oneof")
 				return
 			}
-			w := new(SecuritySchemeOAuth2SecurityScheme)
+			w, _ := prev.GetScheme().(*SecuritySchemeOAuth2SecurityScheme)
+			if w == nil {
+				w = new(SecuritySchemeOAuth2SecurityScheme)
+			}
 			{
-				w.OAuth2SecurityScheme = readOAuth2SecuritySchemeJSON(r)
+				w.OAuth2SecurityScheme = readOAuth2SecuritySchemeJSON(r, w.OAuth2SecurityScheme)
 			}
 			x.Scheme = w
 		case "openIdConnectSecurityScheme", "open_id_connect_security_scheme":
@@ -2480,9 +2785,12 @@ func (x *SecurityScheme) ReadJSON(r *wire.Reader) {
 				r.Fail("oneOf", "a second member of the scheme oneof")
 				return
 			}
-			w := new(SecuritySchemeOpenIDConnectSecurityScheme)
+			w, _ := prev.GetScheme().(*SecuritySchemeOpenIDConnectSecurityScheme)
+			if w == nil {
+				w = new(SecuritySchemeOpenIDConnectSecurityScheme)
+			}
 			{
-				w.OpenIDConnectSecurityScheme = readOpenIDConnectSecuritySchemeJSON(r)
+				w.OpenIDConnectSecurityScheme = readOpenIDConnectSecuritySchemeJSON(r, w.OpenIDConnectSecurityScheme)
 			}
 			x.Scheme = w
 		case "mtlsSecurityScheme", "mtls_security_scheme":
@@ -2493,9 +2801,12 @@ func (x *SecurityScheme) ReadJSON(r *wire.Reader) {
 				r.Fail("oneOf", "a second member of the scheme oneof")
 				return
 			}
-			w := new(SecuritySchemeMTLSSecurityScheme)
+			w, _ := prev.GetScheme().(*SecuritySchemeMTLSSecurityScheme)
+			if w == nil {
+				w = new(SecuritySchemeMTLSSecurityScheme)
+			}
 			{
-				w.MTLSSecurityScheme = readMutualTLSSecuritySchemeJSON(r)
+				w.MTLSSecurityScheme = readMutualTLSSecuritySchemeJSON(r, w.MTLSSecurityScheme)
 			}
 			x.Scheme = w
 		default:
@@ -2504,10 +2815,18 @@ func (x *SecurityScheme) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readSecuritySchemeJSON(r *wire.Reader) *SecurityScheme {
-	x := new(SecurityScheme)
-	x.ReadJSON(r)
-	return x
+// readSecuritySchemeJSON reads one SecurityScheme from r: into prev, reusing its memory, when prev
+// is not nil.
+func readSecuritySchemeJSON(r *wire.Reader, prev *SecurityScheme) *SecurityScheme {
+	if prev == nil {
+		x := new(SecurityScheme)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = SecurityScheme{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -2552,6 +2871,11 @@ func (x *APIKeySecurityScheme) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *APIKeySecurityScheme) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *APIKeySecurityScheme) readJSON(r *wire.Reader, prev *APIKeySecurityScheme) {
 	if !r.BeginObject() {
 		return
 	}
@@ -2562,21 +2886,21 @@ func (x *APIKeySecurityScheme) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Description = r.ReadString()
+				x.Description = r.ReadStringReusing(prev.GetDescription())
 			}
 		case "location":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Location = r.ReadString()
+				x.Location = r.ReadStringReusing(prev.GetLocation())
 			}
 		case "name":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Name = r.ReadString()
+				x.Name = r.ReadStringReusing(prev.GetName())
 			}
 		default:
 			r.UnknownField()
@@ -2584,10 +2908,18 @@ func (x *APIKeySecurityScheme) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readAPIKeySecuritySchemeJSON(r *wire.Reader) *APIKeySecurityScheme {
-	x := new(APIKeySecurityScheme)
-	x.ReadJSON(r)
-	return x
+// readAPIKeySecuritySchemeJSON reads one APIKeySecurityScheme from r: into prev, reusing its
+// memory, when prev is not nil.
+func readAPIKeySecuritySchemeJSON(r *wire.Reader, prev *APIKeySecurityScheme) *APIKeySecurityScheme {
+	if prev == nil {
+		x := new(APIKeySecurityScheme)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = APIKeySecurityScheme{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -2632,6 +2964,11 @@ func (x *HTTPAuthSecurityScheme) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *HTTPAuthSecurityScheme) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *HTTPAuthSecurityScheme) readJSON(r *wire.Reader, prev *HTTPAuthSecurityScheme) {
 	if !r.BeginObject() {
 		return
 	}
@@ -2642,21 +2979,21 @@ func (x *HTTPAuthSecurityScheme) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Description = r.ReadString()
+				x.Description = r.ReadStringReusing(prev.GetDescription())
 			}
 		case "scheme":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Scheme = r.ReadString()
+				x.Scheme = r.ReadStringReusing(prev.GetScheme())
 			}
 		case "bearerFormat", "bearer_format":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.BearerFormat = r.ReadString()
+				x.BearerFormat = r.ReadStringReusing(prev.GetBearerFormat())
 			}
 		default:
 			r.UnknownField()
@@ -2664,10 +3001,18 @@ func (x *HTTPAuthSecurityScheme) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readHTTPAuthSecuritySchemeJSON(r *wire.Reader) *HTTPAuthSecurityScheme {
-	x := new(HTTPAuthSecurityScheme)
-	x.ReadJSON(r)
-	return x
+// readHTTPAuthSecuritySchemeJSON reads one HTTPAuthSecurityScheme from r: into prev, reusing its
+// memory, when prev is not nil.
+func readHTTPAuthSecuritySchemeJSON(r *wire.Reader, prev *HTTPAuthSecurityScheme) *HTTPAuthSecurityScheme {
+	if prev == nil {
+		x := new(HTTPAuthSecurityScheme)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = HTTPAuthSecurityScheme{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -2712,6 +3057,11 @@ func (x *OAuth2SecurityScheme) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *OAuth2SecurityScheme) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *OAuth2SecurityScheme) readJSON(r *wire.Reader, prev *OAuth2SecurityScheme) {
 	if !r.BeginObject() {
 		return
 	}
@@ -2722,21 +3072,21 @@ func (x *OAuth2SecurityScheme) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Description = r.ReadString()
+				x.Description = r.ReadStringReusing(prev.GetDescription())
 			}
 		case "flows":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Flows = readOAuthFlowsJSON(r)
+				x.Flows = readOAuthFlowsJSON(r, prev.GetFlows())
 			}
 		case "oauth2MetadataUrl", "oauth2_metadata_url":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.OAuth2MetadataURL = r.ReadString()
+				x.OAuth2MetadataURL = r.ReadStringReusing(prev.GetOAuth2MetadataURL())
 			}
 		default:
 			r.UnknownField()
@@ -2744,10 +3094,18 @@ func (x *OAuth2SecurityScheme) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readOAuth2SecuritySchemeJSON(r *wire.Reader) *OAuth2SecurityScheme {
-	x := new(OAuth2SecurityScheme)
-	x.ReadJSON(r)
-	return x
+// readOAuth2SecuritySchemeJSON reads one OAuth2SecurityScheme from r: into prev, reusing its
+// memory, when prev is not nil.
+func readOAuth2SecuritySchemeJSON(r *wire.Reader, prev *OAuth2SecurityScheme) *OAuth2SecurityScheme {
+	if prev == nil {
+		x := new(OAuth2SecurityScheme)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = OAuth2SecurityScheme{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -2785,6 +3143,11 @@ func (x *OpenIDConnectSecurityScheme) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *OpenIDConnectSecurityScheme) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *OpenIDConnectSecurityScheme) readJSON(r *wire.Reader, prev *OpenIDConnectSecurityScheme) {
 	if !r.BeginObject() {
 		return
 	}
@@ -2795,14 +3158,14 @@ func (x *OpenIDConnectSecurityScheme) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Description = r.ReadString()
+				x.Description = r.ReadStringReusing(prev.GetDescription())
 			}
 		case "openIdConnectUrl", "open_id_connect_url":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.OpenIDConnectURL = r.ReadString()
+				x.OpenIDConnectURL = r.ReadStringReusing(prev.GetOpenIDConnectURL())
 			}
 		default:
 			r.UnknownField()
@@ -2810,10 +3173,18 @@ func (x *OpenIDConnectSecurityScheme) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readOpenIDConnectSecuritySchemeJSON(r *wire.Reader) *OpenIDConnectSecurityScheme {
-	x := new(OpenIDConnectSecurityScheme)
-	x.ReadJSON(r)
-	return x
+// readOpenIDConnectSecuritySchemeJSON reads one OpenIDConnectSecurityScheme from r: into prev,
+// reusing its memory, when prev is not nil.
+func readOpenIDConnectSecuritySchemeJSON(r *wire.Reader, prev *OpenIDConnectSecurityScheme) *OpenIDConnectSecurityScheme {
+	if prev == nil {
+		x := new(OpenIDConnectSecurityScheme)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = OpenIDConnectSecurityScheme{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -2843,6 +3214,11 @@ func (x *MutualTLSSecurityScheme) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *MutualTLSSecurityScheme) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *MutualTLSSecurityScheme) readJSON(r *wire.Reader, prev *MutualTLSSecurityScheme) {
 	if !r.BeginObject() {
 		return
 	}
@@ -2853,7 +3229,7 @@ func (x *MutualTLSSecurityScheme) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Description = r.ReadString()
+				x.Description = r.ReadStringReusing(prev.GetDescription())
 			}
 		default:
 			r.UnknownField()
@@ -2861,10 +3237,18 @@ func (x *MutualTLSSecurityScheme) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readMutualTLSSecuritySchemeJSON(r *wire.Reader) *MutualTLSSecurityScheme {
-	x := new(MutualTLSSecurityScheme)
-	x.ReadJSON(r)
-	return x
+// readMutualTLSSecuritySchemeJSON reads one MutualTLSSecurityScheme from r: into prev, reusing its
+// memory, when prev is not nil.
+func readMutualTLSSecuritySchemeJSON(r *wire.Reader, prev *MutualTLSSecurityScheme) *MutualTLSSecurityScheme {
+	if prev == nil {
+		x := new(MutualTLSSecurityScheme)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = MutualTLSSecurityScheme{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -2904,6 +3288,11 @@ func (x *OAuthFlows) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *OAuthFlows) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *OAuthFlows) readJSON(r *wire.Reader, prev *OAuthFlows) {
 	if !r.BeginObject() {
 		return
 	}
@@ -2917,9 +3306,12 @@ func (x *OAuthFlows) ReadJSON(r *wire.Reader) {
 				r.Fail("oneOf", "a second member of the flow oneof")
 				return
 			}
-			w := new(OAuthFlowsAuthorizationCode)
+			w, _ := prev.GetFlow().(*OAuthFlowsAuthorizationCode)
+			if w == nil {
+				w = new(OAuthFlowsAuthorizationCode)
+			}
 			{
-				w.AuthorizationCode = readAuthorizationCodeOAuthFlowJSON(r)
+				w.AuthorizationCode = readAuthorizationCodeOAuthFlowJSON(r, w.AuthorizationCode)
 			}
 			x.Flow = w
 		case "clientCredentials", "client_credentials":
@@ -2930,9 +3322,12 @@ func (x *OAuthFlows) ReadJSON(r *wire.Reader) {
 				r.Fail("oneOf", "a second member of the flow oneof")
 				return
 			}
-			w := new(OAuthFlowsClientCredentials)
+			w, _ := prev.GetFlow().(*OAuthFlowsClientCredentials)
+			if w == nil {
+				w = new(OAuthFlowsClientCredentials)
+			}
 			{
-				w.ClientCredentials = readClientCredentialsOAuthFlowJSON(r)
+				w.ClientCredentials = readClientCredentialsOAuthFlowJSON(r, w.ClientCredentials)
 			}
 			x.Flow = w
 		case "implicit":
@@ -2943,9 +3338,12 @@ func (x *OAuthFlows) ReadJSON(r *wire.Reader) {
 				r.Fail("oneOf", "a second member of the flow oneof")
 				return
 			}
-			w := new(OAuthFlowsImplicit)
+			w, _ := prev.GetFlow().(*OAuthFlowsImplicit)
+			if w == nil {
+				w = new(OAuthFlowsImplicit)
+			}
 			{
-				w.Implicit = readImplicitOAuthFlowJSON(r)
+				w.Implicit = readImplicitOAuthFlowJSON(r, w.Implicit)
 			}
 			x.Flow = w
 		case "password":
@@ -2956,9 +3354,12 @@ func (x *OAuthFlows) ReadJSON(r *wire.Reader) {
 				r.Fail("oneOf", "a second member of the flow oneof")
 				return
 			}
-			w := new(OAuthFlowsPassword)
+			w, _ := prev.GetFlow().(*OAuthFlowsPassword)
+			if w == nil {
+				w = new(OAuthFlowsPassword)
+			}
 			{
-				w.Password = readPasswordOAuthFlowJSON(r)
+				w.Password = readPasswordOAuthFlowJSON(r, w.Password)
 			}
 			x.Flow = w
 		default:
@@ -2967,10 +3368,18 @@ func (x *OAuthFlows) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readOAuthFlowsJSON(r *wire.Reader) *OAuthFlows {
-	x := new(OAuthFlows)
-	x.ReadJSON(r)
-	return x
+// readOAuthFlowsJSON reads one OAuthFlows from r: into prev, reusing its memory, when prev is not
+// nil.
+func readOAuthFlowsJSON(r *wire.Reader, prev *OAuthFlows) *OAuthFlows {
+	if prev == nil {
+		x := new(OAuthFlows)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = OAuthFlows{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -3031,6 +3440,11 @@ func (x *AuthorizationCodeOAuthFlow) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *AuthorizationCodeOAuthFlow) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *AuthorizationCodeOAuthFlow) readJSON(r *wire.Reader, prev *AuthorizationCodeOAuthFlow) {
 	if !r.BeginObject() {
 		return
 	}
@@ -3041,21 +3455,21 @@ func (x *AuthorizationCodeOAuthFlow) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.AuthorizationURL = r.ReadString()
+				x.AuthorizationURL = r.ReadStringReusing(prev.GetAuthorizationURL())
 			}
 		case "tokenUrl", "token_url":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.TokenURL = r.ReadString()
+				x.TokenURL = r.ReadStringReusing(prev.GetTokenURL())
 			}
 		case "refreshUrl", "refresh_url":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.RefreshURL = r.ReadString()
+				x.RefreshURL = r.ReadStringReusing(prev.GetRefreshURL())
 			}
 		case "scopes":
 			if r.SkipNull() {
@@ -3077,10 +3491,18 @@ func (x *AuthorizationCodeOAuthFlow) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readAuthorizationCodeOAuthFlowJSON(r *wire.Reader) *AuthorizationCodeOAuthFlow {
-	x := new(AuthorizationCodeOAuthFlow)
-	x.ReadJSON(r)
-	return x
+// readAuthorizationCodeOAuthFlowJSON reads one AuthorizationCodeOAuthFlow from r: into prev,
+// reusing its memory, when prev is not nil.
+func readAuthorizationCodeOAuthFlowJSON(r *wire.Reader, prev *AuthorizationCodeOAuthFlow) *AuthorizationCodeOAuthFlow {
+	if prev == nil {
+		x := new(AuthorizationCodeOAuthFlow)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = AuthorizationCodeOAuthFlow{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -3134,6 +3556,11 @@ func (x *ClientCredentialsOAuthFlow) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *ClientCredentialsOAuthFlow) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *ClientCredentialsOAuthFlow) readJSON(r *wire.Reader, prev *ClientCredentialsOAuthFlow) {
 	if !r.BeginObject() {
 		return
 	}
@@ -3144,14 +3571,14 @@ func (x *ClientCredentialsOAuthFlow) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.TokenURL = r.ReadString()
+				x.TokenURL = r.ReadStringReusing(prev.GetTokenURL())
 			}
 		case "refreshUrl", "refresh_url":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.RefreshURL = r.ReadString()
+				x.RefreshURL = r.ReadStringReusing(prev.GetRefreshURL())
 			}
 		case "scopes":
 			if r.SkipNull() {
@@ -3173,10 +3600,18 @@ func (x *ClientCredentialsOAuthFlow) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readClientCredentialsOAuthFlowJSON(r *wire.Reader) *ClientCredentialsOAuthFlow {
-	x := new(ClientCredentialsOAuthFlow)
-	x.ReadJSON(r)
-	return x
+// readClientCredentialsOAuthFlowJSON reads one ClientCredentialsOAuthFlow from r: into prev,
+// reusing its memory, when prev is not nil.
+func readClientCredentialsOAuthFlowJSON(r *wire.Reader, prev *ClientCredentialsOAuthFlow) *ClientCredentialsOAuthFlow {
+	if prev == nil {
+		x := new(ClientCredentialsOAuthFlow)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = ClientCredentialsOAuthFlow{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -3230,6 +3665,11 @@ func (x *ImplicitOAuthFlow) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *ImplicitOAuthFlow) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *ImplicitOAuthFlow) readJSON(r *wire.Reader, prev *ImplicitOAuthFlow) {
 	if !r.BeginObject() {
 		return
 	}
@@ -3240,14 +3680,14 @@ func (x *ImplicitOAuthFlow) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.AuthorizationURL = r.ReadString()
+				x.AuthorizationURL = r.ReadStringReusing(prev.GetAuthorizationURL())
 			}
 		case "refreshUrl", "refresh_url":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.RefreshURL = r.ReadString()
+				x.RefreshURL = r.ReadStringReusing(prev.GetRefreshURL())
 			}
 		case "scopes":
 			if r.SkipNull() {
@@ -3269,10 +3709,18 @@ func (x *ImplicitOAuthFlow) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readImplicitOAuthFlowJSON(r *wire.Reader) *ImplicitOAuthFlow {
-	x := new(ImplicitOAuthFlow)
-	x.ReadJSON(r)
-	return x
+// readImplicitOAuthFlowJSON reads one ImplicitOAuthFlow from r: into prev, reusing its memory,
+// when prev is not nil.
+func readImplicitOAuthFlowJSON(r *wire.Reader, prev *ImplicitOAuthFlow) *ImplicitOAuthFlow {
+	if prev == nil {
+		x := new(ImplicitOAuthFlow)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = ImplicitOAuthFlow{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -3326,6 +3774,11 @@ func (x *PasswordOAuthFlow) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *PasswordOAuthFlow) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *PasswordOAuthFlow) readJSON(r *wire.Reader, prev *PasswordOAuthFlow) {
 	if !r.BeginObject() {
 		return
 	}
@@ -3336,14 +3789,14 @@ func (x *PasswordOAuthFlow) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.TokenURL = r.ReadString()
+				x.TokenURL = r.ReadStringReusing(prev.GetTokenURL())
 			}
 		case "refreshUrl", "refresh_url":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.RefreshURL = r.ReadString()
+				x.RefreshURL = r.ReadStringReusing(prev.GetRefreshURL())
 			}
 		case "scopes":
 			if r.SkipNull() {
@@ -3365,10 +3818,18 @@ func (x *PasswordOAuthFlow) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readPasswordOAuthFlowJSON(r *wire.Reader) *PasswordOAuthFlow {
-	x := new(PasswordOAuthFlow)
-	x.ReadJSON(r)
-	return x
+// readPasswordOAuthFlowJSON reads one PasswordOAuthFlow from r: into prev, reusing its memory,
+// when prev is not nil.
+func readPasswordOAuthFlowJSON(r *wire.Reader, prev *PasswordOAuthFlow) *PasswordOAuthFlow {
+	if prev == nil {
+		x := new(PasswordOAuthFlow)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = PasswordOAuthFlow{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -3413,6 +3874,11 @@ func (x *SendMessageRequest) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *SendMessageRequest) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *SendMessageRequest) readJSON(r *wire.Reader, prev *SendMessageRequest) {
 	if !r.BeginObject() {
 		return
 	}
@@ -3423,14 +3889,14 @@ func (x *SendMessageRequest) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Request = readMessageJSON(r)
+				x.Request = readMessageJSON(r, prev.GetRequest())
 			}
 		case "configuration":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Configuration = readSendMessageConfigurationJSON(r)
+				x.Configuration = readSendMessageConfigurationJSON(r, prev.GetConfiguration())
 			}
 		case "metadata":
 			if r.SkipNull() {
@@ -3445,10 +3911,18 @@ func (x *SendMessageRequest) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readSendMessageRequestJSON(r *wire.Reader) *SendMessageRequest {
-	x := new(SendMessageRequest)
-	x.ReadJSON(r)
-	return x
+// readSendMessageRequestJSON reads one SendMessageRequest from r: into prev, reusing its memory,
+// when prev is not nil.
+func readSendMessageRequestJSON(r *wire.Reader, prev *SendMessageRequest) *SendMessageRequest {
+	if prev == nil {
+		x := new(SendMessageRequest)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = SendMessageRequest{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -3479,6 +3953,11 @@ func (x *GetTaskRequest) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *GetTaskRequest) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *GetTaskRequest) readJSON(r *wire.Reader, prev *GetTaskRequest) {
 	if !r.BeginObject() {
 		return
 	}
@@ -3489,7 +3968,7 @@ func (x *GetTaskRequest) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Name = r.ReadString()
+				x.Name = r.ReadStringReusing(prev.GetName())
 			}
 		case "historyLength", "history_length":
 			if r.SkipNull() {
@@ -3504,10 +3983,18 @@ func (x *GetTaskRequest) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readGetTaskRequestJSON(r *wire.Reader) *GetTaskRequest {
-	x := new(GetTaskRequest)
-	x.ReadJSON(r)
-	return x
+// readGetTaskRequestJSON reads one GetTaskRequest from r: into prev, reusing its memory, when prev
+// is not nil.
+func readGetTaskRequestJSON(r *wire.Reader, prev *GetTaskRequest) *GetTaskRequest {
+	if prev == nil {
+		x := new(GetTaskRequest)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = GetTaskRequest{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -3537,6 +4024,11 @@ func (x *CancelTaskRequest) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *CancelTaskRequest) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *CancelTaskRequest) readJSON(r *wire.Reader, prev *CancelTaskRequest) {
 	if !r.BeginObject() {
 		return
 	}
@@ -3547,7 +4039,7 @@ func (x *CancelTaskRequest) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Name = r.ReadString()
+				x.Name = r.ReadStringReusing(prev.GetName())
 			}
 		default:
 			r.UnknownField()
@@ -3555,10 +4047,18 @@ func (x *CancelTaskRequest) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readCancelTaskRequestJSON(r *wire.Reader) *CancelTaskRequest {
-	x := new(CancelTaskRequest)
-	x.ReadJSON(r)
-	return x
+// readCancelTaskRequestJSON reads one CancelTaskRequest from r: into prev, reusing its memory,
+// when prev is not nil.
+func readCancelTaskRequestJSON(r *wire.Reader, prev *CancelTaskRequest) *CancelTaskRequest {
+	if prev == nil {
+		x := new(CancelTaskRequest)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = CancelTaskRequest{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -3588,6 +4088,11 @@ func (x *GetTaskPushNotificationConfigRequest) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *GetTaskPushNotificationConfigRequest) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *GetTaskPushNotificationConfigRequest) readJSON(r *wire.Reader, prev *GetTaskPushNotificationConfigRequest) {
 	if !r.BeginObject() {
 		return
 	}
@@ -3598,7 +4103,7 @@ func (x *GetTaskPushNotificationConfigRequest) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Name = r.ReadString()
+				x.Name = r.ReadStringReusing(prev.GetName())
 			}
 		default:
 			r.UnknownField()
@@ -3606,10 +4111,18 @@ func (x *GetTaskPushNotificationConfigRequest) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readGetTaskPushNotificationConfigRequestJSON(r *wire.Reader) *GetTaskPushNotificationConfigRequest {
-	x := new(GetTaskPushNotificationConfigRequest)
-	x.ReadJSON(r)
-	return x
+// readGetTaskPushNotificationConfigRequestJSON reads one GetTaskPushNotificationConfigRequest from
+// r: into prev, reusing its memory, when prev is not nil.
+func readGetTaskPushNotificationConfigRequestJSON(r *wire.Reader, prev *GetTaskPushNotificationConfigRequest) *GetTaskPushNotificationConfigRequest {
+	if prev == nil {
+		x := new(GetTaskPushNotificationConfigRequest)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = GetTaskPushNotificationConfigRequest{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -3639,6 +4152,11 @@ func (x *DeleteTaskPushNotificationConfigRequest) MarshalJSON() ([]byte, error) 
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *DeleteTaskPushNotificationConfigRequest) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *DeleteTaskPushNotificationConfigRequest) readJSON(r *wire.Reader, prev *DeleteTaskPushNotificationConfigRequest) {
 	if !r.BeginObject() {
 		return
 	}
@@ -3649,7 +4167,7 @@ func (x *DeleteTaskPushNotificationConfigRequest) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Name = r.ReadString()
+				x.Name = r.ReadStringReusing(prev.GetName())
 			}
 		default:
 			r.UnknownField()
@@ -3657,10 +4175,19 @@ func (x *DeleteTaskPushNotificationConfigRequest) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readDeleteTaskPushNotificationConfigRequestJSON(r *wire.Reader) *DeleteTaskPushNotificationConfigRequest {
-	x := new(DeleteTaskPushNotificationConfigRequest)
-	x.ReadJSON(r)
-	return x
+// readDeleteTaskPushNotificationConfigRequestJSON reads one
+// DeleteTaskPushNotificationConfigRequest from r: into prev, reusing its memory, when prev is not
+// nil.
+func readDeleteTaskPushNotificationConfigRequestJSON(r *wire.Reader, prev *DeleteTaskPushNotificationConfigRequest) *DeleteTaskPushNotificationConfigRequest {
+	if prev == nil {
+		x := new(DeleteTaskPushNotificationConfigRequest)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = DeleteTaskPushNotificationConfigRequest{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -3693,6 +4220,11 @@ func (x *CreateTaskPushNotificationConfigRequest) MarshalJSON() ([]byte, error) 
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *CreateTaskPushNotificationConfigRequest) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *CreateTaskPushNotificationConfigRequest) readJSON(r *wire.Reader, prev *CreateTaskPushNotificationConfigRequest) {
 	if !r.BeginObject() {
 		return
 	}
@@ -3703,21 +4235,21 @@ func (x *CreateTaskPushNotificationConfigRequest) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Parent = r.ReadString()
+				x.Parent = r.ReadStringReusing(prev.GetParent())
 			}
 		case "configId", "config_id":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.ConfigID = r.ReadString()
+				x.ConfigID = r.ReadStringReusing(prev.GetConfigID())
 			}
 		case "config":
 			if r.SkipNull() {
 				continue
 			}
 			{
-				x.Config = readTaskPushNotificationConfigJSON(r)
+				x.Config = readTaskPushNotificationConfigJSON(r, prev.GetConfig())
 			}
 		default:
 			r.UnknownField()
@@ -3725,10 +4257,19 @@ func (x *CreateTaskPushNotificationConfigRequest) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readCreateTaskPushNotificationConfigRequestJSON(r *wire.Reader) *CreateTaskPushNotificationConfigRequest {
-	x := new(CreateTaskPushNotificationConfigRequest)
-	x.ReadJSON(r)
-	return x
+// readCreateTaskPushNotificationConfigRequestJSON reads one
+// CreateTaskPushNotificationConfigRequest from r: into prev, reusing its memory, when prev is not
+// nil.
+func readCreateTaskPushNotificationConfigRequestJSON(r *wire.Reader, prev *CreateTaskPushNotificationConfigRequest) *CreateTaskPushNotificationConfigRequest {
+	if prev == nil {
+		x := new(CreateTaskPushNotificationConfigRequest)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = CreateTaskPushNotificationConfigRequest{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -3758,6 +4299,11 @@ func (x *TaskSubscriptionRequest) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *TaskSubscriptionRequest) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *TaskSubscriptionRequest) readJSON(r *wire.Reader, prev *TaskSubscriptionRequest) {
 	if !r.BeginObject() {
 		return
 	}
@@ -3768,7 +4314,7 @@ func (x *TaskSubscriptionRequest) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Name = r.ReadString()
+				x.Name = r.ReadStringReusing(prev.GetName())
 			}
 		default:
 			r.UnknownField()
@@ -3776,10 +4322,18 @@ func (x *TaskSubscriptionRequest) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readTaskSubscriptionRequestJSON(r *wire.Reader) *TaskSubscriptionRequest {
-	x := new(TaskSubscriptionRequest)
-	x.ReadJSON(r)
-	return x
+// readTaskSubscriptionRequestJSON reads one TaskSubscriptionRequest from r: into prev, reusing its
+// memory, when prev is not nil.
+func readTaskSubscriptionRequestJSON(r *wire.Reader, prev *TaskSubscriptionRequest) *TaskSubscriptionRequest {
+	if prev == nil {
+		x := new(TaskSubscriptionRequest)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = TaskSubscriptionRequest{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -3824,6 +4378,11 @@ func (x *ListTaskPushNotificationConfigRequest) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *ListTaskPushNotificationConfigRequest) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *ListTaskPushNotificationConfigRequest) readJSON(r *wire.Reader, prev *ListTaskPushNotificationConfigRequest) {
 	if !r.BeginObject() {
 		return
 	}
@@ -3834,7 +4393,7 @@ func (x *ListTaskPushNotificationConfigRequest) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Parent = r.ReadString()
+				x.Parent = r.ReadStringReusing(prev.GetParent())
 			}
 		case "pageSize", "page_size":
 			if r.SkipNull() {
@@ -3848,7 +4407,7 @@ func (x *ListTaskPushNotificationConfigRequest) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.PageToken = r.ReadString()
+				x.PageToken = r.ReadStringReusing(prev.GetPageToken())
 			}
 		default:
 			r.UnknownField()
@@ -3856,10 +4415,18 @@ func (x *ListTaskPushNotificationConfigRequest) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readListTaskPushNotificationConfigRequestJSON(r *wire.Reader) *ListTaskPushNotificationConfigRequest {
-	x := new(ListTaskPushNotificationConfigRequest)
-	x.ReadJSON(r)
-	return x
+// readListTaskPushNotificationConfigRequestJSON reads one ListTaskPushNotificationConfigRequest
+// from r: into prev, reusing its memory, when prev is not nil.
+func readListTaskPushNotificationConfigRequestJSON(r *wire.Reader, prev *ListTaskPushNotificationConfigRequest) *ListTaskPushNotificationConfigRequest {
+	if prev == nil {
+		x := new(ListTaskPushNotificationConfigRequest)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = ListTaskPushNotificationConfigRequest{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -3884,6 +4451,11 @@ func (x *GetAgentCardRequest) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *GetAgentCardRequest) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *GetAgentCardRequest) readJSON(r *wire.Reader, prev *GetAgentCardRequest) {
 	if !r.BeginObject() {
 		return
 	}
@@ -3895,10 +4467,18 @@ func (x *GetAgentCardRequest) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readGetAgentCardRequestJSON(r *wire.Reader) *GetAgentCardRequest {
-	x := new(GetAgentCardRequest)
-	x.ReadJSON(r)
-	return x
+// readGetAgentCardRequestJSON reads one GetAgentCardRequest from r: into prev, reusing its memory,
+// when prev is not nil.
+func readGetAgentCardRequestJSON(r *wire.Reader, prev *GetAgentCardRequest) *GetAgentCardRequest {
+	if prev == nil {
+		x := new(GetAgentCardRequest)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = GetAgentCardRequest{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -3932,6 +4512,11 @@ func (x *SendMessageResponse) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *SendMessageResponse) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *SendMessageResponse) readJSON(r *wire.Reader, prev *SendMessageResponse) {
 	if !r.BeginObject() {
 		return
 	}
@@ -3945,9 +4530,12 @@ func (x *SendMessageResponse) ReadJSON(r *wire.Reader) {
 				r.Fail("oneOf", "a second member of the payload oneof")
 				return
 			}
-			w := new(SendMessageResponseTask)
+			w, _ := prev.GetPayload().(*SendMessageResponseTask)
+			if w == nil {
+				w = new(SendMessageResponseTask)
+			}
 			{
-				w.Task = readTaskJSON(r)
+				w.Task = readTaskJSON(r, w.Task)
 			}
 			x.Payload = w
 		case "message", "msg":
@@ -3958,9 +4546,12 @@ func (x *SendMessageResponse) ReadJSON(r *wire.Reader) {
 				r.Fail("oneOf", "a second member of the payload oneof")
 				return
 			}
-			w := new(SendMessageResponseMsg)
+			w, _ := prev.GetPayload().(*SendMessageResponseMsg)
+			if w == nil {
+				w = new(SendMessageResponseMsg)
+			}
 			{
-				w.Msg = readMessageJSON(r)
+				w.Msg = readMessageJSON(r, w.Msg)
 			}
 			x.Payload = w
 		default:
@@ -3969,10 +4560,18 @@ func (x *SendMessageResponse) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readSendMessageResponseJSON(r *wire.Reader) *SendMessageResponse {
-	x := new(SendMessageResponse)
-	x.ReadJSON(r)
-	return x
+// readSendMessageResponseJSON reads one SendMessageResponse from r: into prev, reusing its memory,
+// when prev is not nil.
+func readSendMessageResponseJSON(r *wire.Reader, prev *SendMessageResponse) *SendMessageResponse {
+	if prev == nil {
+		x := new(SendMessageResponse)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = SendMessageResponse{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -4012,6 +4611,11 @@ func (x *StreamResponse) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *StreamResponse) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *StreamResponse) readJSON(r *wire.Reader, prev *StreamResponse) {
 	if !r.BeginObject() {
 		return
 	}
@@ -4025,9 +4629,12 @@ func (x *StreamResponse) ReadJSON(r *wire.Reader) {
 				r.Fail("oneOf", "a second member of the payload oneof")
 				return
 			}
-			w := new(StreamResponseTask)
+			w, _ := prev.GetPayload().(*StreamResponseTask)
+			if w == nil {
+				w = new(StreamResponseTask)
+			}
 			{
-				w.Task = readTaskJSON(r)
+				w.Task = readTaskJSON(r, w.Task)
 			}
 			x.Payload = w
 		case "message", "msg":
@@ -4038,9 +4645,12 @@ func (x *StreamResponse) ReadJSON(r *wire.Reader) {
 				r.Fail("oneOf", "a second member of the payload oneof")
 				return
 			}
-			w := new(StreamResponseMsg)
+			w, _ := prev.GetPayload().(*StreamResponseMsg)
+			if w == nil {
+				w = new(StreamResponseMsg)
+			}
 			{
-				w.Msg = readMessageJSON(r)
+				w.Msg = readMessageJSON(r, w.Msg)
 			}
 			x.Payload = w
 		case "statusUpdate", "status_update":
@@ -4051,9 +4661,12 @@ func (x *StreamResponse) ReadJSON(r *wire.Reader) {
 				r.Fail("oneOf", "a second member of the payload oneof")
 				return
 			}
-			w := new(StreamResponseStatusUpdate)
+			w, _ := prev.GetPayload().(*StreamResponseStatusUpdate)
+			if w == nil {
+				w = new(StreamResponseStatusUpdate)
+			}
 			{
-				w.StatusUpdate = readTaskStatusUpdateEventJSON(r)
+				w.StatusUpdate = readTaskStatusUpdateEventJSON(r, w.StatusUpdate)
 			}
 			x.Payload = w
 		case "artifactUpdate", "artifact_update":
@@ -4064,9 +4677,12 @@ func (x *StreamResponse) ReadJSON(r *wire.Reader) {
 				r.Fail("oneOf", "a second member of the payload oneof")
 				return
 			}
-			w := new(StreamResponseArtifactUpdate)
+			w, _ := prev.GetPayload().(*StreamResponseArtifactUpdate)
+			if w == nil {
+				w = new(StreamResponseArtifactUpdate)
+			}
 			{
-				w.ArtifactUpdate = readTaskArtifactUpdateEventJSON(r)
+				w.ArtifactUpdate = readTaskArtifactUpdateEventJSON(r, w.ArtifactUpdate)
 			}
 			x.Payload = w
 		default:
@@ -4075,10 +4691,18 @@ func (x *StreamResponse) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readStreamResponseJSON(r *wire.Reader) *StreamResponse {
-	x := new(StreamResponse)
-	x.ReadJSON(r)
-	return x
+// readStreamResponseJSON reads one StreamResponse from r: into prev, reusing its memory, when prev
+// is not nil.
+func readStreamResponseJSON(r *wire.Reader, prev *StreamResponse) *StreamResponse {
+	if prev == nil {
+		x := new(StreamResponse)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = StreamResponse{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -4086,6 +4710,26 @@ func readStreamResponseJSON(r *wire.Reader) *StreamResponse {
 func (x *StreamResponse) UnmarshalJSON(data []byte) error {
 	*x = StreamResponse{}
 	return Decoder{}.Decode(data, x)
+}
+
+// UnmarshalJSONReusing decodes data into x as UnmarshalJSON does, but into the memory x holds: the
+// messages, lists and oneof members x points to are overwritten with the new value and reused, and
+// a string equal to the one it replaces is kept. Whatever was taken from x before, but its
+// strings, no longer holds what it did; Clone what you keep. A stream's reader decodes each
+// message into one value with it, so that a message allocates only for what differs from the one
+// before.
+func (x *StreamResponse) UnmarshalJSONReusing(data []byte) error {
+	r := wire.NewReader(data, wire.Decoder{})
+	x.ReadJSONReusing(r)
+	return r.Finish()
+}
+
+// ReadJSONReusing reads x from r as UnmarshalJSONReusing decodes it: for a reader of the document
+// around x (a JSON-RPC response's result).
+func (x *StreamResponse) ReadJSONReusing(r *wire.Reader) {
+	old := *x
+	*x = StreamResponse{}
+	x.readJSON(r, &old)
 }
 
 // AppendJSON appends the ProtoJSON encoding of x to b.
@@ -4123,6 +4767,11 @@ func (x *ListTaskPushNotificationConfigResponse) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *ListTaskPushNotificationConfigResponse) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *ListTaskPushNotificationConfigResponse) readJSON(r *wire.Reader, prev *ListTaskPushNotificationConfigResponse) {
 	if !r.BeginObject() {
 		return
 	}
@@ -4133,8 +4782,8 @@ func (x *ListTaskPushNotificationConfigResponse) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.Configs = wire.ReadSlice(r, func(v **TaskPushNotificationConfig, r *wire.Reader) {
-					*v = readTaskPushNotificationConfigJSON(r)
+				x.Configs = wire.ReadSliceReusing(r, prev.GetConfigs(), func(v **TaskPushNotificationConfig, r *wire.Reader) {
+					*v = readTaskPushNotificationConfigJSON(r, *v)
 				})
 			}
 		case "nextPageToken", "next_page_token":
@@ -4142,7 +4791,7 @@ func (x *ListTaskPushNotificationConfigResponse) ReadJSON(r *wire.Reader) {
 				continue
 			}
 			{
-				x.NextPageToken = r.ReadString()
+				x.NextPageToken = r.ReadStringReusing(prev.GetNextPageToken())
 			}
 		default:
 			r.UnknownField()
@@ -4150,10 +4799,18 @@ func (x *ListTaskPushNotificationConfigResponse) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readListTaskPushNotificationConfigResponseJSON(r *wire.Reader) *ListTaskPushNotificationConfigResponse {
-	x := new(ListTaskPushNotificationConfigResponse)
-	x.ReadJSON(r)
-	return x
+// readListTaskPushNotificationConfigResponseJSON reads one ListTaskPushNotificationConfigResponse
+// from r: into prev, reusing its memory, when prev is not nil.
+func readListTaskPushNotificationConfigResponseJSON(r *wire.Reader, prev *ListTaskPushNotificationConfigResponse) *ListTaskPushNotificationConfigResponse {
+	if prev == nil {
+		x := new(ListTaskPushNotificationConfigResponse)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = ListTaskPushNotificationConfigResponse{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are
@@ -4178,6 +4835,11 @@ func (x *Empty) MarshalJSON() ([]byte, error) {
 
 // ReadJSON reads x from r. Decoder.Decode and the decoders of the types that hold x call it.
 func (x *Empty) ReadJSON(r *wire.Reader) {
+	x.readJSON(r, nil)
+}
+
+// readJSON reads x from r, taking memory from prev, the value x held before, when it is not nil.
+func (x *Empty) readJSON(r *wire.Reader, prev *Empty) {
 	if !r.BeginObject() {
 		return
 	}
@@ -4189,10 +4851,17 @@ func (x *Empty) ReadJSON(r *wire.Reader) {
 	}
 }
 
-func readEmptyJSON(r *wire.Reader) *Empty {
-	x := new(Empty)
-	x.ReadJSON(r)
-	return x
+// readEmptyJSON reads one Empty from r: into prev, reusing its memory, when prev is not nil.
+func readEmptyJSON(r *wire.Reader, prev *Empty) *Empty {
+	if prev == nil {
+		x := new(Empty)
+		x.readJSON(r, nil)
+		return x
+	}
+	old := *prev
+	*prev = Empty{}
+	prev.readJSON(r, &old)
+	return prev
 }
 
 // UnmarshalJSON implements json.Unmarshaler with ProtoJSON: proto names and enum numbers are

@@ -418,6 +418,25 @@ func (c *A2AServiceClient) SendStreamingMessage(ctx context.Context, req *SendMe
 	}
 }
 
+// SendStreamingMessageReusing is SendStreamingMessage for a caller that handles each response before
+// it takes the next, as a bridge that renders it does: every response is decoded into one
+// StreamResponse, which the next overwrites, so that on the HTTP bindings a response allocates only
+// for what differs from the one before. A response, and all it points to but its strings, is valid
+// until the loop's next iteration; Clone what you keep.
+func (c *A2AServiceClient) SendStreamingMessageReusing(ctx context.Context, req *SendMessageRequest) iter.Seq2[*StreamResponse, error] {
+	return func(yield func(*StreamResponse, error) bool) {
+		for m, err := range a2arpc.StreamReusing(ctx, c.t, &A2AService.Methods[1], req, new(StreamResponse)) {
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			if !yield(m.(*StreamResponse), nil) {
+				return
+			}
+		}
+	}
+}
+
 // Get the current state of a task from the agent.
 func (c *A2AServiceClient) GetTask(ctx context.Context, req *GetTaskRequest) (*Task, error) {
 	resp := new(Task)
@@ -444,6 +463,25 @@ func (c *A2AServiceClient) CancelTask(ctx context.Context, req *CancelTaskReques
 func (c *A2AServiceClient) TaskSubscription(ctx context.Context, req *TaskSubscriptionRequest) iter.Seq2[*StreamResponse, error] {
 	return func(yield func(*StreamResponse, error) bool) {
 		for m, err := range c.t.Stream(ctx, &A2AService.Methods[4], req) {
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			if !yield(m.(*StreamResponse), nil) {
+				return
+			}
+		}
+	}
+}
+
+// TaskSubscriptionReusing is TaskSubscription for a caller that handles each response before it takes
+// the next, as a bridge that renders it does: every response is decoded into one StreamResponse, which
+// the next overwrites, so that on the HTTP bindings a response allocates only for what differs from
+// the one before. A response, and all it points to but its strings, is valid until the loop's next
+// iteration; Clone what you keep.
+func (c *A2AServiceClient) TaskSubscriptionReusing(ctx context.Context, req *TaskSubscriptionRequest) iter.Seq2[*StreamResponse, error] {
+	return func(yield func(*StreamResponse, error) bool) {
+		for m, err := range a2arpc.StreamReusing(ctx, c.t, &A2AService.Methods[4], req, new(StreamResponse)) {
 			if err != nil {
 				yield(nil, err)
 				return
