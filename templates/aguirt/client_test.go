@@ -259,3 +259,45 @@ func TestClientContextAndClose(t *testing.T) {
 		t.Fatalf("after Close: %v", err)
 	}
 }
+
+// TestClientEventsOutliveTheirStream: a stream that ends gives its read
+// buffer to the next one; the events it delivered, raw JSON members
+// included, own their bytes and do not change when the next stream reads.
+func TestClientEventsOutliveTheirStream(t *testing.T) {
+	body := func(n string) string {
+		return "data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n" +
+			"data: {\"type\":\"STATE_SNAPSHOT\",\"snapshot\":{\"n\":\"" + n + "\"},\"rawEvent\":{\"k\":\"" + n + "\"}}\n\n" +
+			"data: {\"type\":\"CUSTOM\",\"name\":\"c\",\"value\":[\"" + n + "\"]}\n\n" +
+			"data: {\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n"
+	}
+	read := func(n string) []agui.Event {
+		srv, _, _ := sseServer(t, agui.MediaTypeSSE, body(n))
+		s, err := (&Client{URL: srv.URL}).Run(context.Background(), clientInput())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var evs []agui.Event
+		for ev, err := range s.Events() {
+			if err != nil {
+				t.Fatal(err)
+			}
+			evs = append(evs, ev)
+		}
+		return evs
+	}
+	encode := func(evs []agui.Event) string {
+		b, err := json.Marshal(evs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	first := read("first-stream-value")
+	want := encode(first)
+	for range 20 {
+		read("SECOND-STREAM-VALUE")
+	}
+	if got := encode(first); got != want {
+		t.Fatalf("a finished stream's events changed when later streams read:\n%s\nwas\n%s", got, want)
+	}
+}

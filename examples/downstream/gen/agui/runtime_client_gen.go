@@ -227,6 +227,7 @@ func (s *RunStream) resume(cut error) (resumed bool, err error) {
 		}
 		s.body.Close()
 		s.body = resp.Body
+		s.src.release()
 		src := &sseSource{r: sse.NewReader(resp.Body, aguihttp.MaxFrameBytes), warn: s.warn, lastID: id, n: s.src.(*sseSource).n}
 		s.src = src
 		s.resumes++
@@ -242,6 +243,10 @@ type eventSource interface {
 	// that holds nothing to deliver (an unknown event type, dropped with a
 	// warning); io.EOF at the end of the body.
 	next() (Event, error)
+	// release gives back what the source borrowed for reading (the SSE
+	// reader's pooled buffer) once the stream is done with it; the events
+	// it returned own their bytes and stay valid.
+	release()
 }
 
 // newEventSource picks the reader for a response's Content-Type: the
@@ -262,6 +267,8 @@ type sseSource struct {
 	lastID string // the id of the last event that had one
 	cut    bool   // reading the body failed, or it ended
 }
+
+func (s *sseSource) release() { s.r.Close() }
 
 func (s *sseSource) next() (Event, error) {
 	frame, err := s.r.Next()
@@ -383,6 +390,10 @@ func (s *RunStream) finish(err error) {
 	}
 	s.err = err
 	s.body.Close()
+	// Next's goroutine finishes a stream, so the source is not being read:
+	// its buffer can go to the next stream. Close, which another goroutine
+	// may call while Next reads, leaves it to the collector.
+	s.src.release()
 	aguitel.EndClientRun(s.span, err)
 }
 

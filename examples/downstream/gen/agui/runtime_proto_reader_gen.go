@@ -17,6 +17,8 @@ type protoSource struct {
 	warn func(string)
 }
 
+func (p *protoSource) release() {}
+
 func (p *protoSource) next() (Event, error) {
 	frame, n, err := p.r.Next()
 	if err != nil {
