@@ -95,18 +95,14 @@ func (x *SendMessageConfiguration) readJSON(r *wire.Reader, prev *SendMessageCon
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.AcceptedOutputModes = wire.ReadSliceReusing(r, prev.GetAcceptedOutputModes(), func(v *string, r *wire.Reader) {
-					*v = r.ReadStringReusing(*v)
-				})
-			}
+			x.AcceptedOutputModes = wire.ReadSliceReusing(r, prev.GetAcceptedOutputModes(), func(v *string, r *wire.Reader) {
+				*v = r.ReadStringReusing(*v)
+			})
 		case "taskPushNotificationConfig", "task_push_notification_config":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.TaskPushNotificationConfig = readTaskPushNotificationConfigJSON(r, prev.GetTaskPushNotificationConfig())
-			}
+			x.TaskPushNotificationConfig = readTaskPushNotificationConfigJSON(r, prev.GetTaskPushNotificationConfig())
 		case "historyLength", "history_length":
 			if r.SkipNull() {
 				continue
@@ -116,9 +112,7 @@ func (x *SendMessageConfiguration) readJSON(r *wire.Reader, prev *SendMessageCon
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.ReturnImmediately = r.ReadBool()
-			}
+			x.ReturnImmediately = r.ReadBool()
 		default:
 			r.UnknownField()
 		}
@@ -211,48 +205,36 @@ func (x *Task) readJSON(r *wire.Reader, prev *Task) {
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.ID = r.ReadStringReusing(prev.GetID())
-			}
+			x.ID = r.ReadStringReusing(prev.GetID())
 		case "contextId", "context_id":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.ContextID = r.ReadStringReusing(prev.GetContextID())
-			}
+			x.ContextID = r.ReadStringReusing(prev.GetContextID())
 		case "status":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Status = readTaskStatusJSON(r, prev.GetStatus())
-			}
+			x.Status = readTaskStatusJSON(r, prev.GetStatus())
 		case "artifacts":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Artifacts = wire.ReadSliceReusing(r, prev.GetArtifacts(), func(v **Artifact, r *wire.Reader) {
-					*v = readArtifactJSON(r, *v)
-				})
-			}
+			x.Artifacts = wire.ReadSliceReusing(r, prev.GetArtifacts(), func(v **Artifact, r *wire.Reader) {
+				*v = readArtifactJSON(r, *v)
+			})
 		case "history":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.History = wire.ReadSliceReusing(r, prev.GetHistory(), func(v **Message, r *wire.Reader) {
-					*v = readMessageJSON(r, *v)
-				})
-			}
+			x.History = wire.ReadSliceReusing(r, prev.GetHistory(), func(v **Message, r *wire.Reader) {
+				*v = readMessageJSON(r, *v)
+			})
 		case "metadata":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Metadata = r.ReadRaw(false, true)
-			}
+			x.Metadata = r.ReadRaw(false, true)
 		default:
 			r.UnknownField()
 		}
@@ -318,23 +300,17 @@ func (x *TaskStatus) readJSON(r *wire.Reader, prev *TaskStatus) {
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.State = readTaskState(r)
-			}
+			x.State = readTaskState(r)
 		case "message":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Message = readMessageJSON(r, prev.GetMessage())
-			}
+			x.Message = readMessageJSON(r, prev.GetMessage())
 		case "timestamp":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Timestamp = wire.Ptr(r.ReadTimestamp())
-			}
+			x.Timestamp = wire.Ptr(r.ReadTimestamp())
 		default:
 			r.UnknownField()
 		}
@@ -436,9 +412,7 @@ func (x *Part) readJSON(r *wire.Reader, prev *Part) {
 			if w == nil {
 				w = new(PartText)
 			}
-			{
-				w.Text = r.ReadStringReusing(w.Text)
-			}
+			w.Text = r.ReadStringReusing(w.Text)
 			x.Content = w
 		case "raw":
 			if r.SkipNull() {
@@ -449,9 +423,7 @@ func (x *Part) readJSON(r *wire.Reader, prev *Part) {
 				return
 			}
 			w := new(PartRaw)
-			{
-				w.Raw = r.ReadBytes()
-			}
+			w.Raw = r.ReadBytes()
 			x.Content = w
 		case "url":
 			if r.SkipNull() {
@@ -465,9 +437,7 @@ func (x *Part) readJSON(r *wire.Reader, prev *Part) {
 			if w == nil {
 				w = new(PartURL)
 			}
-			{
-				w.URL = r.ReadStringReusing(w.URL)
-			}
+			w.URL = r.ReadStringReusing(w.URL)
 			x.Content = w
 		case "data":
 			if x.Content != nil {
@@ -475,31 +445,23 @@ func (x *Part) readJSON(r *wire.Reader, prev *Part) {
 				return
 			}
 			w := new(PartData)
-			{
-				w.Data = r.ReadRaw(false, false)
-			}
+			w.Data = r.ReadRaw(false, false)
 			x.Content = w
 		case "metadata":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Metadata = r.ReadRaw(false, true)
-			}
+			x.Metadata = r.ReadRaw(false, true)
 		case "filename":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Filename = r.ReadStringReusing(prev.GetFilename())
-			}
+			x.Filename = r.ReadStringReusing(prev.GetFilename())
 		case "mediaType", "media_type":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.MediaType = r.ReadStringReusing(prev.GetMediaType())
-			}
+			x.MediaType = r.ReadStringReusing(prev.GetMediaType())
 		default:
 			r.UnknownField()
 		}
@@ -602,64 +564,48 @@ func (x *Message) readJSON(r *wire.Reader, prev *Message) {
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.MessageID = r.ReadStringReusing(prev.GetMessageID())
-			}
+			x.MessageID = r.ReadStringReusing(prev.GetMessageID())
 		case "contextId", "context_id":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.ContextID = r.ReadStringReusing(prev.GetContextID())
-			}
+			x.ContextID = r.ReadStringReusing(prev.GetContextID())
 		case "taskId", "task_id":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.TaskID = r.ReadStringReusing(prev.GetTaskID())
-			}
+			x.TaskID = r.ReadStringReusing(prev.GetTaskID())
 		case "role":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Role = readRole(r)
-			}
+			x.Role = readRole(r)
 		case "parts":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Parts = wire.ReadSliceReusing(r, prev.GetParts(), func(v **Part, r *wire.Reader) {
-					*v = readPartJSON(r, *v)
-				})
-			}
+			x.Parts = wire.ReadSliceReusing(r, prev.GetParts(), func(v **Part, r *wire.Reader) {
+				*v = readPartJSON(r, *v)
+			})
 		case "metadata":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Metadata = r.ReadRaw(false, true)
-			}
+			x.Metadata = r.ReadRaw(false, true)
 		case "extensions":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Extensions = wire.ReadSliceReusing(r, prev.GetExtensions(), func(v *string, r *wire.Reader) {
-					*v = r.ReadStringReusing(*v)
-				})
-			}
+			x.Extensions = wire.ReadSliceReusing(r, prev.GetExtensions(), func(v *string, r *wire.Reader) {
+				*v = r.ReadStringReusing(*v)
+			})
 		case "referenceTaskIds", "reference_task_ids":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.ReferenceTaskIDs = wire.ReadSliceReusing(r, prev.GetReferenceTaskIDs(), func(v *string, r *wire.Reader) {
-					*v = r.ReadStringReusing(*v)
-				})
-			}
+			x.ReferenceTaskIDs = wire.ReadSliceReusing(r, prev.GetReferenceTaskIDs(), func(v *string, r *wire.Reader) {
+				*v = r.ReadStringReusing(*v)
+			})
 		default:
 			r.UnknownField()
 		}
@@ -749,48 +695,36 @@ func (x *Artifact) readJSON(r *wire.Reader, prev *Artifact) {
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.ArtifactID = r.ReadStringReusing(prev.GetArtifactID())
-			}
+			x.ArtifactID = r.ReadStringReusing(prev.GetArtifactID())
 		case "name":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Name = r.ReadStringReusing(prev.GetName())
-			}
+			x.Name = r.ReadStringReusing(prev.GetName())
 		case "description":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Description = r.ReadStringReusing(prev.GetDescription())
-			}
+			x.Description = r.ReadStringReusing(prev.GetDescription())
 		case "parts":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Parts = wire.ReadSliceReusing(r, prev.GetParts(), func(v **Part, r *wire.Reader) {
-					*v = readPartJSON(r, *v)
-				})
-			}
+			x.Parts = wire.ReadSliceReusing(r, prev.GetParts(), func(v **Part, r *wire.Reader) {
+				*v = readPartJSON(r, *v)
+			})
 		case "metadata":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Metadata = r.ReadRaw(false, true)
-			}
+			x.Metadata = r.ReadRaw(false, true)
 		case "extensions":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Extensions = wire.ReadSliceReusing(r, prev.GetExtensions(), func(v *string, r *wire.Reader) {
-					*v = r.ReadStringReusing(*v)
-				})
-			}
+			x.Extensions = wire.ReadSliceReusing(r, prev.GetExtensions(), func(v *string, r *wire.Reader) {
+				*v = r.ReadStringReusing(*v)
+			})
 		default:
 			r.UnknownField()
 		}
@@ -858,30 +792,22 @@ func (x *TaskStatusUpdateEvent) readJSON(r *wire.Reader, prev *TaskStatusUpdateE
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.TaskID = r.ReadStringReusing(prev.GetTaskID())
-			}
+			x.TaskID = r.ReadStringReusing(prev.GetTaskID())
 		case "contextId", "context_id":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.ContextID = r.ReadStringReusing(prev.GetContextID())
-			}
+			x.ContextID = r.ReadStringReusing(prev.GetContextID())
 		case "status":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Status = readTaskStatusJSON(r, prev.GetStatus())
-			}
+			x.Status = readTaskStatusJSON(r, prev.GetStatus())
 		case "metadata":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Metadata = r.ReadRaw(false, true)
-			}
+			x.Metadata = r.ReadRaw(false, true)
 		default:
 			r.UnknownField()
 		}
@@ -958,44 +884,32 @@ func (x *TaskArtifactUpdateEvent) readJSON(r *wire.Reader, prev *TaskArtifactUpd
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.TaskID = r.ReadStringReusing(prev.GetTaskID())
-			}
+			x.TaskID = r.ReadStringReusing(prev.GetTaskID())
 		case "contextId", "context_id":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.ContextID = r.ReadStringReusing(prev.GetContextID())
-			}
+			x.ContextID = r.ReadStringReusing(prev.GetContextID())
 		case "artifact":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Artifact = readArtifactJSON(r, prev.GetArtifact())
-			}
+			x.Artifact = readArtifactJSON(r, prev.GetArtifact())
 		case "append":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Append = r.ReadBool()
-			}
+			x.Append = r.ReadBool()
 		case "lastChunk", "last_chunk":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.LastChunk = r.ReadBool()
-			}
+			x.LastChunk = r.ReadBool()
 		case "metadata":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Metadata = r.ReadRaw(false, true)
-			}
+			x.Metadata = r.ReadRaw(false, true)
 		default:
 			r.UnknownField()
 		}
@@ -1058,16 +972,12 @@ func (x *AuthenticationInfo) readJSON(r *wire.Reader, prev *AuthenticationInfo) 
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Scheme = r.ReadStringReusing(prev.GetScheme())
-			}
+			x.Scheme = r.ReadStringReusing(prev.GetScheme())
 		case "credentials":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Credentials = r.ReadStringReusing(prev.GetCredentials())
-			}
+			x.Credentials = r.ReadStringReusing(prev.GetCredentials())
 		default:
 			r.UnknownField()
 		}
@@ -1134,30 +1044,22 @@ func (x *AgentInterface) readJSON(r *wire.Reader, prev *AgentInterface) {
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.URL = r.ReadStringReusing(prev.GetURL())
-			}
+			x.URL = r.ReadStringReusing(prev.GetURL())
 		case "protocolBinding", "protocol_binding":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.ProtocolBinding = r.ReadStringReusing(prev.GetProtocolBinding())
-			}
+			x.ProtocolBinding = r.ReadStringReusing(prev.GetProtocolBinding())
 		case "tenant":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Tenant = r.ReadStringReusing(prev.GetTenant())
-			}
+			x.Tenant = r.ReadStringReusing(prev.GetTenant())
 		case "protocolVersion", "protocol_version":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.ProtocolVersion = r.ReadStringReusing(prev.GetProtocolVersion())
-			}
+			x.ProtocolVersion = r.ReadStringReusing(prev.GetProtocolVersion())
 		default:
 			r.UnknownField()
 		}
@@ -1307,39 +1209,29 @@ func (x *AgentCard) readJSON(r *wire.Reader, prev *AgentCard) {
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Name = r.ReadStringReusing(prev.GetName())
-			}
+			x.Name = r.ReadStringReusing(prev.GetName())
 		case "description":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Description = r.ReadStringReusing(prev.GetDescription())
-			}
+			x.Description = r.ReadStringReusing(prev.GetDescription())
 		case "supportedInterfaces", "supported_interfaces":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.SupportedInterfaces = wire.ReadSliceReusing(r, prev.GetSupportedInterfaces(), func(v **AgentInterface, r *wire.Reader) {
-					*v = readAgentInterfaceJSON(r, *v)
-				})
-			}
+			x.SupportedInterfaces = wire.ReadSliceReusing(r, prev.GetSupportedInterfaces(), func(v **AgentInterface, r *wire.Reader) {
+				*v = readAgentInterfaceJSON(r, *v)
+			})
 		case "provider":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Provider = readAgentProviderJSON(r, prev.GetProvider())
-			}
+			x.Provider = readAgentProviderJSON(r, prev.GetProvider())
 		case "version":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Version = r.ReadStringReusing(prev.GetVersion())
-			}
+			x.Version = r.ReadStringReusing(prev.GetVersion())
 		case "documentationUrl", "documentation_url":
 			if r.SkipNull() {
 				continue
@@ -1349,68 +1241,54 @@ func (x *AgentCard) readJSON(r *wire.Reader, prev *AgentCard) {
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Capabilities = readAgentCapabilitiesJSON(r, prev.GetCapabilities())
-			}
+			x.Capabilities = readAgentCapabilitiesJSON(r, prev.GetCapabilities())
 		case "securitySchemes", "security_schemes":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				if !r.BeginObject() {
-					return
-				}
-				x.SecuritySchemes = make(map[string]*SecurityScheme)
-				for r.NextField() {
-					k := string(r.Key())
-					x.SecuritySchemes[k] = readSecuritySchemeJSON(r, nil)
-				}
+			if !r.BeginObject() {
+				return
+			}
+			x.SecuritySchemes = make(map[string]*SecurityScheme)
+			for r.NextField() {
+				k := string(r.Key())
+				x.SecuritySchemes[k] = readSecuritySchemeJSON(r, nil)
 			}
 		case "securityRequirements", "security_requirements":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.SecurityRequirements = wire.ReadSliceReusing(r, prev.GetSecurityRequirements(), func(v **SecurityRequirement, r *wire.Reader) {
-					*v = readSecurityRequirementJSON(r, *v)
-				})
-			}
+			x.SecurityRequirements = wire.ReadSliceReusing(r, prev.GetSecurityRequirements(), func(v **SecurityRequirement, r *wire.Reader) {
+				*v = readSecurityRequirementJSON(r, *v)
+			})
 		case "defaultInputModes", "default_input_modes":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.DefaultInputModes = wire.ReadSliceReusing(r, prev.GetDefaultInputModes(), func(v *string, r *wire.Reader) {
-					*v = r.ReadStringReusing(*v)
-				})
-			}
+			x.DefaultInputModes = wire.ReadSliceReusing(r, prev.GetDefaultInputModes(), func(v *string, r *wire.Reader) {
+				*v = r.ReadStringReusing(*v)
+			})
 		case "defaultOutputModes", "default_output_modes":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.DefaultOutputModes = wire.ReadSliceReusing(r, prev.GetDefaultOutputModes(), func(v *string, r *wire.Reader) {
-					*v = r.ReadStringReusing(*v)
-				})
-			}
+			x.DefaultOutputModes = wire.ReadSliceReusing(r, prev.GetDefaultOutputModes(), func(v *string, r *wire.Reader) {
+				*v = r.ReadStringReusing(*v)
+			})
 		case "skills":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Skills = wire.ReadSliceReusing(r, prev.GetSkills(), func(v **AgentSkill, r *wire.Reader) {
-					*v = readAgentSkillJSON(r, *v)
-				})
-			}
+			x.Skills = wire.ReadSliceReusing(r, prev.GetSkills(), func(v **AgentSkill, r *wire.Reader) {
+				*v = readAgentSkillJSON(r, *v)
+			})
 		case "signatures":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Signatures = wire.ReadSliceReusing(r, prev.GetSignatures(), func(v **AgentCardSignature, r *wire.Reader) {
-					*v = readAgentCardSignatureJSON(r, *v)
-				})
-			}
+			x.Signatures = wire.ReadSliceReusing(r, prev.GetSignatures(), func(v **AgentCardSignature, r *wire.Reader) {
+				*v = readAgentCardSignatureJSON(r, *v)
+			})
 		case "iconUrl", "icon_url":
 			if r.SkipNull() {
 				continue
@@ -1476,16 +1354,12 @@ func (x *AgentProvider) readJSON(r *wire.Reader, prev *AgentProvider) {
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.URL = r.ReadStringReusing(prev.GetURL())
-			}
+			x.URL = r.ReadStringReusing(prev.GetURL())
 		case "organization":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Organization = r.ReadStringReusing(prev.GetOrganization())
-			}
+			x.Organization = r.ReadStringReusing(prev.GetOrganization())
 		default:
 			r.UnknownField()
 		}
@@ -1586,11 +1460,9 @@ func (x *AgentCapabilities) readJSON(r *wire.Reader, prev *AgentCapabilities) {
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Extensions = wire.ReadSliceReusing(r, prev.GetExtensions(), func(v **AgentExtension, r *wire.Reader) {
-					*v = readAgentExtensionJSON(r, *v)
-				})
-			}
+			x.Extensions = wire.ReadSliceReusing(r, prev.GetExtensions(), func(v **AgentExtension, r *wire.Reader) {
+				*v = readAgentExtensionJSON(r, *v)
+			})
 		case "extendedAgentCard", "extended_agent_card":
 			if r.SkipNull() {
 				continue
@@ -1679,30 +1551,22 @@ func (x *AgentExtension) readJSON(r *wire.Reader, prev *AgentExtension) {
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.URI = r.ReadStringReusing(prev.GetURI())
-			}
+			x.URI = r.ReadStringReusing(prev.GetURI())
 		case "description":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Description = r.ReadStringReusing(prev.GetDescription())
-			}
+			x.Description = r.ReadStringReusing(prev.GetDescription())
 		case "required":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Required = r.ReadBool()
-			}
+			x.Required = r.ReadBool()
 		case "params":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Params = r.ReadRaw(false, true)
-			}
+			x.Params = r.ReadRaw(false, true)
 		default:
 			r.UnknownField()
 		}
@@ -1818,68 +1682,52 @@ func (x *AgentSkill) readJSON(r *wire.Reader, prev *AgentSkill) {
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.ID = r.ReadStringReusing(prev.GetID())
-			}
+			x.ID = r.ReadStringReusing(prev.GetID())
 		case "name":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Name = r.ReadStringReusing(prev.GetName())
-			}
+			x.Name = r.ReadStringReusing(prev.GetName())
 		case "description":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Description = r.ReadStringReusing(prev.GetDescription())
-			}
+			x.Description = r.ReadStringReusing(prev.GetDescription())
 		case "tags":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Tags = wire.ReadSliceReusing(r, prev.GetTags(), func(v *string, r *wire.Reader) {
-					*v = r.ReadStringReusing(*v)
-				})
-			}
+			x.Tags = wire.ReadSliceReusing(r, prev.GetTags(), func(v *string, r *wire.Reader) {
+				*v = r.ReadStringReusing(*v)
+			})
 		case "examples":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Examples = wire.ReadSliceReusing(r, prev.GetExamples(), func(v *string, r *wire.Reader) {
-					*v = r.ReadStringReusing(*v)
-				})
-			}
+			x.Examples = wire.ReadSliceReusing(r, prev.GetExamples(), func(v *string, r *wire.Reader) {
+				*v = r.ReadStringReusing(*v)
+			})
 		case "inputModes", "input_modes":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.InputModes = wire.ReadSliceReusing(r, prev.GetInputModes(), func(v *string, r *wire.Reader) {
-					*v = r.ReadStringReusing(*v)
-				})
-			}
+			x.InputModes = wire.ReadSliceReusing(r, prev.GetInputModes(), func(v *string, r *wire.Reader) {
+				*v = r.ReadStringReusing(*v)
+			})
 		case "outputModes", "output_modes":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.OutputModes = wire.ReadSliceReusing(r, prev.GetOutputModes(), func(v *string, r *wire.Reader) {
-					*v = r.ReadStringReusing(*v)
-				})
-			}
+			x.OutputModes = wire.ReadSliceReusing(r, prev.GetOutputModes(), func(v *string, r *wire.Reader) {
+				*v = r.ReadStringReusing(*v)
+			})
 		case "securityRequirements", "security_requirements":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.SecurityRequirements = wire.ReadSliceReusing(r, prev.GetSecurityRequirements(), func(v **SecurityRequirement, r *wire.Reader) {
-					*v = readSecurityRequirementJSON(r, *v)
-				})
-			}
+			x.SecurityRequirements = wire.ReadSliceReusing(r, prev.GetSecurityRequirements(), func(v **SecurityRequirement, r *wire.Reader) {
+				*v = readSecurityRequirementJSON(r, *v)
+			})
 		default:
 			r.UnknownField()
 		}
@@ -1944,23 +1792,17 @@ func (x *AgentCardSignature) readJSON(r *wire.Reader, prev *AgentCardSignature) 
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Protected = r.ReadStringReusing(prev.GetProtected())
-			}
+			x.Protected = r.ReadStringReusing(prev.GetProtected())
 		case "signature":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Signature = r.ReadStringReusing(prev.GetSignature())
-			}
+			x.Signature = r.ReadStringReusing(prev.GetSignature())
 		case "header":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Header = r.ReadRaw(false, true)
-			}
+			x.Header = r.ReadRaw(false, true)
 		default:
 			r.UnknownField()
 		}
@@ -2050,44 +1892,32 @@ func (x *TaskPushNotificationConfig) readJSON(r *wire.Reader, prev *TaskPushNoti
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Tenant = r.ReadStringReusing(prev.GetTenant())
-			}
+			x.Tenant = r.ReadStringReusing(prev.GetTenant())
 		case "id":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.ID = r.ReadStringReusing(prev.GetID())
-			}
+			x.ID = r.ReadStringReusing(prev.GetID())
 		case "taskId", "task_id":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.TaskID = r.ReadStringReusing(prev.GetTaskID())
-			}
+			x.TaskID = r.ReadStringReusing(prev.GetTaskID())
 		case "url":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.URL = r.ReadStringReusing(prev.GetURL())
-			}
+			x.URL = r.ReadStringReusing(prev.GetURL())
 		case "token":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Token = r.ReadStringReusing(prev.GetToken())
-			}
+			x.Token = r.ReadStringReusing(prev.GetToken())
 		case "authentication":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Authentication = readAuthenticationInfoJSON(r, prev.GetAuthentication())
-			}
+			x.Authentication = readAuthenticationInfoJSON(r, prev.GetAuthentication())
 		default:
 			r.UnknownField()
 		}
@@ -2156,11 +1986,9 @@ func (x *StringList) readJSON(r *wire.Reader, prev *StringList) {
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.List = wire.ReadSliceReusing(r, prev.GetList(), func(v *string, r *wire.Reader) {
-					*v = r.ReadStringReusing(*v)
-				})
-			}
+			x.List = wire.ReadSliceReusing(r, prev.GetList(), func(v *string, r *wire.Reader) {
+				*v = r.ReadStringReusing(*v)
+			})
 		default:
 			r.UnknownField()
 		}
@@ -2231,15 +2059,13 @@ func (x *SecurityRequirement) readJSON(r *wire.Reader, prev *SecurityRequirement
 			if r.SkipNull() {
 				continue
 			}
-			{
-				if !r.BeginObject() {
-					return
-				}
-				x.Schemes = make(map[string]*StringList)
-				for r.NextField() {
-					k := string(r.Key())
-					x.Schemes[k] = readStringListJSON(r, nil)
-				}
+			if !r.BeginObject() {
+				return
+			}
+			x.Schemes = make(map[string]*StringList)
+			for r.NextField() {
+				k := string(r.Key())
+				x.Schemes[k] = readStringListJSON(r, nil)
 			}
 		default:
 			r.UnknownField()
@@ -2323,9 +2149,7 @@ func (x *SecurityScheme) readJSON(r *wire.Reader, prev *SecurityScheme) {
 			if w == nil {
 				w = new(SecuritySchemeAPIKeySecurityScheme)
 			}
-			{
-				w.APIKeySecurityScheme = readAPIKeySecuritySchemeJSON(r, w.APIKeySecurityScheme)
-			}
+			w.APIKeySecurityScheme = readAPIKeySecuritySchemeJSON(r, w.APIKeySecurityScheme)
 			x.Scheme = w
 		case "httpAuthSecurityScheme", "http_auth_security_scheme":
 			if r.SkipNull() {
@@ -2339,9 +2163,7 @@ func (x *SecurityScheme) readJSON(r *wire.Reader, prev *SecurityScheme) {
 			if w == nil {
 				w = new(SecuritySchemeHTTPAuthSecurityScheme)
 			}
-			{
-				w.HTTPAuthSecurityScheme = readHTTPAuthSecuritySchemeJSON(r, w.HTTPAuthSecurityScheme)
-			}
+			w.HTTPAuthSecurityScheme = readHTTPAuthSecuritySchemeJSON(r, w.HTTPAuthSecurityScheme)
 			x.Scheme = w
 		case "oauth2SecurityScheme", "oauth2_security_scheme":
 			if r.SkipNull() {
@@ -2355,9 +2177,7 @@ func (x *SecurityScheme) readJSON(r *wire.Reader, prev *SecurityScheme) {
 			if w == nil {
 				w = new(SecuritySchemeOAuth2SecurityScheme)
 			}
-			{
-				w.OAuth2SecurityScheme = readOAuth2SecuritySchemeJSON(r, w.OAuth2SecurityScheme)
-			}
+			w.OAuth2SecurityScheme = readOAuth2SecuritySchemeJSON(r, w.OAuth2SecurityScheme)
 			x.Scheme = w
 		case "openIdConnectSecurityScheme", "open_id_connect_security_scheme":
 			if r.SkipNull() {
@@ -2371,9 +2191,7 @@ func (x *SecurityScheme) readJSON(r *wire.Reader, prev *SecurityScheme) {
 			if w == nil {
 				w = new(SecuritySchemeOpenIDConnectSecurityScheme)
 			}
-			{
-				w.OpenIDConnectSecurityScheme = readOpenIDConnectSecuritySchemeJSON(r, w.OpenIDConnectSecurityScheme)
-			}
+			w.OpenIDConnectSecurityScheme = readOpenIDConnectSecuritySchemeJSON(r, w.OpenIDConnectSecurityScheme)
 			x.Scheme = w
 		case "mtlsSecurityScheme", "mtls_security_scheme":
 			if r.SkipNull() {
@@ -2387,9 +2205,7 @@ func (x *SecurityScheme) readJSON(r *wire.Reader, prev *SecurityScheme) {
 			if w == nil {
 				w = new(SecuritySchemeMTLSSecurityScheme)
 			}
-			{
-				w.MTLSSecurityScheme = readMutualTLSSecuritySchemeJSON(r, w.MTLSSecurityScheme)
-			}
+			w.MTLSSecurityScheme = readMutualTLSSecuritySchemeJSON(r, w.MTLSSecurityScheme)
 			x.Scheme = w
 		default:
 			r.UnknownField()
@@ -2460,23 +2276,17 @@ func (x *APIKeySecurityScheme) readJSON(r *wire.Reader, prev *APIKeySecuritySche
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Description = r.ReadStringReusing(prev.GetDescription())
-			}
+			x.Description = r.ReadStringReusing(prev.GetDescription())
 		case "location":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Location = r.ReadStringReusing(prev.GetLocation())
-			}
+			x.Location = r.ReadStringReusing(prev.GetLocation())
 		case "name":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Name = r.ReadStringReusing(prev.GetName())
-			}
+			x.Name = r.ReadStringReusing(prev.GetName())
 		default:
 			r.UnknownField()
 		}
@@ -2548,23 +2358,17 @@ func (x *HTTPAuthSecurityScheme) readJSON(r *wire.Reader, prev *HTTPAuthSecurity
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Description = r.ReadStringReusing(prev.GetDescription())
-			}
+			x.Description = r.ReadStringReusing(prev.GetDescription())
 		case "scheme":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Scheme = r.ReadStringReusing(prev.GetScheme())
-			}
+			x.Scheme = r.ReadStringReusing(prev.GetScheme())
 		case "bearerFormat", "bearer_format":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.BearerFormat = r.ReadStringReusing(prev.GetBearerFormat())
-			}
+			x.BearerFormat = r.ReadStringReusing(prev.GetBearerFormat())
 		default:
 			r.UnknownField()
 		}
@@ -2641,23 +2445,17 @@ func (x *OAuth2SecurityScheme) readJSON(r *wire.Reader, prev *OAuth2SecuritySche
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Description = r.ReadStringReusing(prev.GetDescription())
-			}
+			x.Description = r.ReadStringReusing(prev.GetDescription())
 		case "flows":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Flows = readOAuthFlowsJSON(r, prev.GetFlows())
-			}
+			x.Flows = readOAuthFlowsJSON(r, prev.GetFlows())
 		case "oauth2MetadataUrl", "oauth2_metadata_url":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.OAuth2MetadataURL = r.ReadStringReusing(prev.GetOAuth2MetadataURL())
-			}
+			x.OAuth2MetadataURL = r.ReadStringReusing(prev.GetOAuth2MetadataURL())
 		default:
 			r.UnknownField()
 		}
@@ -2725,16 +2523,12 @@ func (x *OpenIDConnectSecurityScheme) readJSON(r *wire.Reader, prev *OpenIDConne
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Description = r.ReadStringReusing(prev.GetDescription())
-			}
+			x.Description = r.ReadStringReusing(prev.GetDescription())
 		case "openIdConnectUrl", "open_id_connect_url":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.OpenIDConnectURL = r.ReadStringReusing(prev.GetOpenIDConnectURL())
-			}
+			x.OpenIDConnectURL = r.ReadStringReusing(prev.GetOpenIDConnectURL())
 		default:
 			r.UnknownField()
 		}
@@ -2796,9 +2590,7 @@ func (x *MutualTLSSecurityScheme) readJSON(r *wire.Reader, prev *MutualTLSSecuri
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Description = r.ReadStringReusing(prev.GetDescription())
-			}
+			x.Description = r.ReadStringReusing(prev.GetDescription())
 		default:
 			r.UnknownField()
 		}
@@ -2881,9 +2673,7 @@ func (x *OAuthFlows) readJSON(r *wire.Reader, prev *OAuthFlows) {
 			if w == nil {
 				w = new(OAuthFlowsAuthorizationCode)
 			}
-			{
-				w.AuthorizationCode = readAuthorizationCodeOAuthFlowJSON(r, w.AuthorizationCode)
-			}
+			w.AuthorizationCode = readAuthorizationCodeOAuthFlowJSON(r, w.AuthorizationCode)
 			x.Flow = w
 		case "clientCredentials", "client_credentials":
 			if r.SkipNull() {
@@ -2897,9 +2687,7 @@ func (x *OAuthFlows) readJSON(r *wire.Reader, prev *OAuthFlows) {
 			if w == nil {
 				w = new(OAuthFlowsClientCredentials)
 			}
-			{
-				w.ClientCredentials = readClientCredentialsOAuthFlowJSON(r, w.ClientCredentials)
-			}
+			w.ClientCredentials = readClientCredentialsOAuthFlowJSON(r, w.ClientCredentials)
 			x.Flow = w
 		case "implicit":
 			if r.SkipNull() {
@@ -2913,9 +2701,7 @@ func (x *OAuthFlows) readJSON(r *wire.Reader, prev *OAuthFlows) {
 			if w == nil {
 				w = new(OAuthFlowsImplicit)
 			}
-			{
-				w.Implicit = readImplicitOAuthFlowJSON(r, w.Implicit)
-			}
+			w.Implicit = readImplicitOAuthFlowJSON(r, w.Implicit)
 			x.Flow = w
 		case "password":
 			if r.SkipNull() {
@@ -2929,9 +2715,7 @@ func (x *OAuthFlows) readJSON(r *wire.Reader, prev *OAuthFlows) {
 			if w == nil {
 				w = new(OAuthFlowsPassword)
 			}
-			{
-				w.Password = readPasswordOAuthFlowJSON(r, w.Password)
-			}
+			w.Password = readPasswordOAuthFlowJSON(r, w.Password)
 			x.Flow = w
 		case "deviceCode", "device_code":
 			if r.SkipNull() {
@@ -2945,9 +2729,7 @@ func (x *OAuthFlows) readJSON(r *wire.Reader, prev *OAuthFlows) {
 			if w == nil {
 				w = new(OAuthFlowsDeviceCode)
 			}
-			{
-				w.DeviceCode = readDeviceCodeOAuthFlowJSON(r, w.DeviceCode)
-			}
+			w.DeviceCode = readDeviceCodeOAuthFlowJSON(r, w.DeviceCode)
 			x.Flow = w
 		default:
 			r.UnknownField()
@@ -3028,44 +2810,34 @@ func (x *AuthorizationCodeOAuthFlow) readJSON(r *wire.Reader, prev *Authorizatio
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.AuthorizationURL = r.ReadStringReusing(prev.GetAuthorizationURL())
-			}
+			x.AuthorizationURL = r.ReadStringReusing(prev.GetAuthorizationURL())
 		case "tokenUrl", "token_url":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.TokenURL = r.ReadStringReusing(prev.GetTokenURL())
-			}
+			x.TokenURL = r.ReadStringReusing(prev.GetTokenURL())
 		case "refreshUrl", "refresh_url":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.RefreshURL = r.ReadStringReusing(prev.GetRefreshURL())
-			}
+			x.RefreshURL = r.ReadStringReusing(prev.GetRefreshURL())
 		case "scopes":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				if !r.BeginObject() {
-					return
-				}
-				x.Scopes = make(map[string]string)
-				for r.NextField() {
-					k := string(r.Key())
-					x.Scopes[k] = r.ReadString()
-				}
+			if !r.BeginObject() {
+				return
+			}
+			x.Scopes = make(map[string]string)
+			for r.NextField() {
+				k := string(r.Key())
+				x.Scopes[k] = r.ReadString()
 			}
 		case "pkceRequired", "pkce_required":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.PkceRequired = r.ReadBool()
-			}
+			x.PkceRequired = r.ReadBool()
 		default:
 			r.UnknownField()
 		}
@@ -3139,29 +2911,23 @@ func (x *ClientCredentialsOAuthFlow) readJSON(r *wire.Reader, prev *ClientCreden
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.TokenURL = r.ReadStringReusing(prev.GetTokenURL())
-			}
+			x.TokenURL = r.ReadStringReusing(prev.GetTokenURL())
 		case "refreshUrl", "refresh_url":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.RefreshURL = r.ReadStringReusing(prev.GetRefreshURL())
-			}
+			x.RefreshURL = r.ReadStringReusing(prev.GetRefreshURL())
 		case "scopes":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				if !r.BeginObject() {
-					return
-				}
-				x.Scopes = make(map[string]string)
-				for r.NextField() {
-					k := string(r.Key())
-					x.Scopes[k] = r.ReadString()
-				}
+			if !r.BeginObject() {
+				return
+			}
+			x.Scopes = make(map[string]string)
+			for r.NextField() {
+				k := string(r.Key())
+				x.Scopes[k] = r.ReadString()
 			}
 		default:
 			r.UnknownField()
@@ -3248,29 +3014,23 @@ func (x *ImplicitOAuthFlow) readJSON(r *wire.Reader, prev *ImplicitOAuthFlow) {
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.AuthorizationURL = r.ReadStringReusing(prev.GetAuthorizationURL())
-			}
+			x.AuthorizationURL = r.ReadStringReusing(prev.GetAuthorizationURL())
 		case "refreshUrl", "refresh_url":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.RefreshURL = r.ReadStringReusing(prev.GetRefreshURL())
-			}
+			x.RefreshURL = r.ReadStringReusing(prev.GetRefreshURL())
 		case "scopes":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				if !r.BeginObject() {
-					return
-				}
-				x.Scopes = make(map[string]string)
-				for r.NextField() {
-					k := string(r.Key())
-					x.Scopes[k] = r.ReadString()
-				}
+			if !r.BeginObject() {
+				return
+			}
+			x.Scopes = make(map[string]string)
+			for r.NextField() {
+				k := string(r.Key())
+				x.Scopes[k] = r.ReadString()
 			}
 		default:
 			r.UnknownField()
@@ -3357,29 +3117,23 @@ func (x *PasswordOAuthFlow) readJSON(r *wire.Reader, prev *PasswordOAuthFlow) {
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.TokenURL = r.ReadStringReusing(prev.GetTokenURL())
-			}
+			x.TokenURL = r.ReadStringReusing(prev.GetTokenURL())
 		case "refreshUrl", "refresh_url":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.RefreshURL = r.ReadStringReusing(prev.GetRefreshURL())
-			}
+			x.RefreshURL = r.ReadStringReusing(prev.GetRefreshURL())
 		case "scopes":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				if !r.BeginObject() {
-					return
-				}
-				x.Scopes = make(map[string]string)
-				for r.NextField() {
-					k := string(r.Key())
-					x.Scopes[k] = r.ReadString()
-				}
+			if !r.BeginObject() {
+				return
+			}
+			x.Scopes = make(map[string]string)
+			for r.NextField() {
+				k := string(r.Key())
+				x.Scopes[k] = r.ReadString()
 			}
 		default:
 			r.UnknownField()
@@ -3456,36 +3210,28 @@ func (x *DeviceCodeOAuthFlow) readJSON(r *wire.Reader, prev *DeviceCodeOAuthFlow
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.DeviceAuthorizationURL = r.ReadStringReusing(prev.GetDeviceAuthorizationURL())
-			}
+			x.DeviceAuthorizationURL = r.ReadStringReusing(prev.GetDeviceAuthorizationURL())
 		case "tokenUrl", "token_url":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.TokenURL = r.ReadStringReusing(prev.GetTokenURL())
-			}
+			x.TokenURL = r.ReadStringReusing(prev.GetTokenURL())
 		case "refreshUrl", "refresh_url":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.RefreshURL = r.ReadStringReusing(prev.GetRefreshURL())
-			}
+			x.RefreshURL = r.ReadStringReusing(prev.GetRefreshURL())
 		case "scopes":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				if !r.BeginObject() {
-					return
-				}
-				x.Scopes = make(map[string]string)
-				for r.NextField() {
-					k := string(r.Key())
-					x.Scopes[k] = r.ReadString()
-				}
+			if !r.BeginObject() {
+				return
+			}
+			x.Scopes = make(map[string]string)
+			for r.NextField() {
+				k := string(r.Key())
+				x.Scopes[k] = r.ReadString()
 			}
 		default:
 			r.UnknownField()
@@ -3570,30 +3316,22 @@ func (x *SendMessageRequest) readJSON(r *wire.Reader, prev *SendMessageRequest) 
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Tenant = r.ReadStringReusing(prev.GetTenant())
-			}
+			x.Tenant = r.ReadStringReusing(prev.GetTenant())
 		case "message":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Message = readMessageJSON(r, prev.GetMessage())
-			}
+			x.Message = readMessageJSON(r, prev.GetMessage())
 		case "configuration":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Configuration = readSendMessageConfigurationJSON(r, prev.GetConfiguration())
-			}
+			x.Configuration = readSendMessageConfigurationJSON(r, prev.GetConfiguration())
 		case "metadata":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Metadata = r.ReadRaw(false, true)
-			}
+			x.Metadata = r.ReadRaw(false, true)
 		default:
 			r.UnknownField()
 		}
@@ -3665,16 +3403,12 @@ func (x *GetTaskRequest) readJSON(r *wire.Reader, prev *GetTaskRequest) {
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Tenant = r.ReadStringReusing(prev.GetTenant())
-			}
+			x.Tenant = r.ReadStringReusing(prev.GetTenant())
 		case "id":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.ID = r.ReadStringReusing(prev.GetID())
-			}
+			x.ID = r.ReadStringReusing(prev.GetID())
 		case "historyLength", "history_length":
 			if r.SkipNull() {
 				continue
@@ -3791,23 +3525,17 @@ func (x *ListTasksRequest) readJSON(r *wire.Reader, prev *ListTasksRequest) {
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Tenant = r.ReadStringReusing(prev.GetTenant())
-			}
+			x.Tenant = r.ReadStringReusing(prev.GetTenant())
 		case "contextId", "context_id":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.ContextID = r.ReadStringReusing(prev.GetContextID())
-			}
+			x.ContextID = r.ReadStringReusing(prev.GetContextID())
 		case "status":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Status = readTaskState(r)
-			}
+			x.Status = readTaskState(r)
 		case "pageSize", "page_size":
 			if r.SkipNull() {
 				continue
@@ -3817,9 +3545,7 @@ func (x *ListTasksRequest) readJSON(r *wire.Reader, prev *ListTasksRequest) {
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.PageToken = r.ReadStringReusing(prev.GetPageToken())
-			}
+			x.PageToken = r.ReadStringReusing(prev.GetPageToken())
 		case "historyLength", "history_length":
 			if r.SkipNull() {
 				continue
@@ -3829,9 +3555,7 @@ func (x *ListTasksRequest) readJSON(r *wire.Reader, prev *ListTasksRequest) {
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.StatusTimestampAfter = wire.Ptr(r.ReadTimestamp())
-			}
+			x.StatusTimestampAfter = wire.Ptr(r.ReadTimestamp())
 		case "includeArtifacts", "include_artifacts":
 			if r.SkipNull() {
 				continue
@@ -3908,32 +3632,24 @@ func (x *ListTasksResponse) readJSON(r *wire.Reader, prev *ListTasksResponse) {
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Tasks = wire.ReadSliceReusing(r, prev.GetTasks(), func(v **Task, r *wire.Reader) {
-					*v = readTaskJSON(r, *v)
-				})
-			}
+			x.Tasks = wire.ReadSliceReusing(r, prev.GetTasks(), func(v **Task, r *wire.Reader) {
+				*v = readTaskJSON(r, *v)
+			})
 		case "nextPageToken", "next_page_token":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.NextPageToken = r.ReadStringReusing(prev.GetNextPageToken())
-			}
+			x.NextPageToken = r.ReadStringReusing(prev.GetNextPageToken())
 		case "pageSize", "page_size":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.PageSize = r.ReadInt32()
-			}
+			x.PageSize = r.ReadInt32()
 		case "totalSize", "total_size":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.TotalSize = r.ReadInt32()
-			}
+			x.TotalSize = r.ReadInt32()
 		default:
 			r.UnknownField()
 		}
@@ -4005,23 +3721,17 @@ func (x *CancelTaskRequest) readJSON(r *wire.Reader, prev *CancelTaskRequest) {
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Tenant = r.ReadStringReusing(prev.GetTenant())
-			}
+			x.Tenant = r.ReadStringReusing(prev.GetTenant())
 		case "id":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.ID = r.ReadStringReusing(prev.GetID())
-			}
+			x.ID = r.ReadStringReusing(prev.GetID())
 		case "metadata":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Metadata = r.ReadRaw(false, true)
-			}
+			x.Metadata = r.ReadRaw(false, true)
 		default:
 			r.UnknownField()
 		}
@@ -4091,23 +3801,17 @@ func (x *GetTaskPushNotificationConfigRequest) readJSON(r *wire.Reader, prev *Ge
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Tenant = r.ReadStringReusing(prev.GetTenant())
-			}
+			x.Tenant = r.ReadStringReusing(prev.GetTenant())
 		case "taskId", "task_id":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.TaskID = r.ReadStringReusing(prev.GetTaskID())
-			}
+			x.TaskID = r.ReadStringReusing(prev.GetTaskID())
 		case "id":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.ID = r.ReadStringReusing(prev.GetID())
-			}
+			x.ID = r.ReadStringReusing(prev.GetID())
 		default:
 			r.UnknownField()
 		}
@@ -4177,23 +3881,17 @@ func (x *DeleteTaskPushNotificationConfigRequest) readJSON(r *wire.Reader, prev 
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Tenant = r.ReadStringReusing(prev.GetTenant())
-			}
+			x.Tenant = r.ReadStringReusing(prev.GetTenant())
 		case "taskId", "task_id":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.TaskID = r.ReadStringReusing(prev.GetTaskID())
-			}
+			x.TaskID = r.ReadStringReusing(prev.GetTaskID())
 		case "id":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.ID = r.ReadStringReusing(prev.GetID())
-			}
+			x.ID = r.ReadStringReusing(prev.GetID())
 		default:
 			r.UnknownField()
 		}
@@ -4262,16 +3960,12 @@ func (x *SubscribeToTaskRequest) readJSON(r *wire.Reader, prev *SubscribeToTaskR
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Tenant = r.ReadStringReusing(prev.GetTenant())
-			}
+			x.Tenant = r.ReadStringReusing(prev.GetTenant())
 		case "id":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.ID = r.ReadStringReusing(prev.GetID())
-			}
+			x.ID = r.ReadStringReusing(prev.GetID())
 		default:
 			r.UnknownField()
 		}
@@ -4347,30 +4041,22 @@ func (x *ListTaskPushNotificationConfigsRequest) readJSON(r *wire.Reader, prev *
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Tenant = r.ReadStringReusing(prev.GetTenant())
-			}
+			x.Tenant = r.ReadStringReusing(prev.GetTenant())
 		case "taskId", "task_id":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.TaskID = r.ReadStringReusing(prev.GetTaskID())
-			}
+			x.TaskID = r.ReadStringReusing(prev.GetTaskID())
 		case "pageSize", "page_size":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.PageSize = r.ReadInt32()
-			}
+			x.PageSize = r.ReadInt32()
 		case "pageToken", "page_token":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.PageToken = r.ReadStringReusing(prev.GetPageToken())
-			}
+			x.PageToken = r.ReadStringReusing(prev.GetPageToken())
 		default:
 			r.UnknownField()
 		}
@@ -4432,9 +4118,7 @@ func (x *GetExtendedAgentCardRequest) readJSON(r *wire.Reader, prev *GetExtended
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Tenant = r.ReadStringReusing(prev.GetTenant())
-			}
+			x.Tenant = r.ReadStringReusing(prev.GetTenant())
 		default:
 			r.UnknownField()
 		}
@@ -4508,9 +4192,7 @@ func (x *SendMessageResponse) readJSON(r *wire.Reader, prev *SendMessageResponse
 			if w == nil {
 				w = new(SendMessageResponseTask)
 			}
-			{
-				w.Task = readTaskJSON(r, w.Task)
-			}
+			w.Task = readTaskJSON(r, w.Task)
 			x.Payload = w
 		case "message":
 			if r.SkipNull() {
@@ -4524,9 +4206,7 @@ func (x *SendMessageResponse) readJSON(r *wire.Reader, prev *SendMessageResponse
 			if w == nil {
 				w = new(SendMessageResponseMessage)
 			}
-			{
-				w.Message = readMessageJSON(r, w.Message)
-			}
+			w.Message = readMessageJSON(r, w.Message)
 			x.Payload = w
 		default:
 			r.UnknownField()
@@ -4607,9 +4287,7 @@ func (x *StreamResponse) readJSON(r *wire.Reader, prev *StreamResponse) {
 			if w == nil {
 				w = new(StreamResponseTask)
 			}
-			{
-				w.Task = readTaskJSON(r, w.Task)
-			}
+			w.Task = readTaskJSON(r, w.Task)
 			x.Payload = w
 		case "message":
 			if r.SkipNull() {
@@ -4623,9 +4301,7 @@ func (x *StreamResponse) readJSON(r *wire.Reader, prev *StreamResponse) {
 			if w == nil {
 				w = new(StreamResponseMessage)
 			}
-			{
-				w.Message = readMessageJSON(r, w.Message)
-			}
+			w.Message = readMessageJSON(r, w.Message)
 			x.Payload = w
 		case "statusUpdate", "status_update":
 			if r.SkipNull() {
@@ -4639,9 +4315,7 @@ func (x *StreamResponse) readJSON(r *wire.Reader, prev *StreamResponse) {
 			if w == nil {
 				w = new(StreamResponseStatusUpdate)
 			}
-			{
-				w.StatusUpdate = readTaskStatusUpdateEventJSON(r, w.StatusUpdate)
-			}
+			w.StatusUpdate = readTaskStatusUpdateEventJSON(r, w.StatusUpdate)
 			x.Payload = w
 		case "artifactUpdate", "artifact_update":
 			if r.SkipNull() {
@@ -4655,9 +4329,7 @@ func (x *StreamResponse) readJSON(r *wire.Reader, prev *StreamResponse) {
 			if w == nil {
 				w = new(StreamResponseArtifactUpdate)
 			}
-			{
-				w.ArtifactUpdate = readTaskArtifactUpdateEventJSON(r, w.ArtifactUpdate)
-			}
+			w.ArtifactUpdate = readTaskArtifactUpdateEventJSON(r, w.ArtifactUpdate)
 			x.Payload = w
 		default:
 			r.UnknownField()
@@ -4755,18 +4427,14 @@ func (x *ListTaskPushNotificationConfigsResponse) readJSON(r *wire.Reader, prev 
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Configs = wire.ReadSliceReusing(r, prev.GetConfigs(), func(v **TaskPushNotificationConfig, r *wire.Reader) {
-					*v = readTaskPushNotificationConfigJSON(r, *v)
-				})
-			}
+			x.Configs = wire.ReadSliceReusing(r, prev.GetConfigs(), func(v **TaskPushNotificationConfig, r *wire.Reader) {
+				*v = readTaskPushNotificationConfigJSON(r, *v)
+			})
 		case "nextPageToken", "next_page_token":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.NextPageToken = r.ReadStringReusing(prev.GetNextPageToken())
-			}
+			x.NextPageToken = r.ReadStringReusing(prev.GetNextPageToken())
 		default:
 			r.UnknownField()
 		}

@@ -265,6 +265,12 @@ func (g *protoGen) readInto(gr *jen.Group, t ir.Type, dst, prev *jen.Statement) 
 	gr.Add(dst).Op("=").Add(g.readValue(t, prev))
 }
 
+// inline is the statements body writes, without a block around them: a
+// case clause is a scope of its own already.
+func inline(body func(*jen.Group)) jen.Code {
+	return jen.CustomFunc(jen.Options{Separator: "\n"}, body)
+}
+
 // emitReadJSON writes the decoding of a message: ReadJSON, which reads
 // into x as it is, and readJSON beneath it, which can take the memory of
 // the value x held before (prev) so that a stream decoded into one value
@@ -309,14 +315,14 @@ func (g *protoGen) emitReadJSON(f *jen.File, st *ir.Struct) {
 			} else {
 				stmts = append(stmts, jen.Id("w").Op(":=").New(jen.Id(g.wrapper[fl])))
 			}
-			stmts = append(stmts, jen.BlockFunc(func(gr *jen.Group) { g.readInto(gr, fl.Type, jen.Id("w").Dot(g.field[fl]), member) }))
+			stmts = append(stmts, inline(func(gr *jen.Group) { g.readInto(gr, fl.Type, jen.Id("w").Dot(g.field[fl]), member) }))
 			stmts = append(stmts, field.Clone().Op("=").Id("w"))
 		} else {
 			dst := jen.Id("x").Dot(g.field[fl])
 			if fl.Presence && isScalarLike(fl.Type) {
 				stmts = append(stmts, dst.Op("=").Qual(wirePkg, "Ptr").Call(g.readValue(fl.Type, nil)))
 			} else {
-				stmts = append(stmts, jen.BlockFunc(func(gr *jen.Group) { g.readInto(gr, fl.Type, dst, prev(fl)) }))
+				stmts = append(stmts, inline(func(gr *jen.Group) { g.readInto(gr, fl.Type, dst, prev(fl)) }))
 			}
 		}
 		cases = append(cases, jen.Case(names...).Block(stmts...))

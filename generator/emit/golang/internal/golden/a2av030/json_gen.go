@@ -95,32 +95,24 @@ func (x *SendMessageConfiguration) readJSON(r *wire.Reader, prev *SendMessageCon
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.AcceptedOutputModes = wire.ReadSliceReusing(r, prev.GetAcceptedOutputModes(), func(v *string, r *wire.Reader) {
-					*v = r.ReadStringReusing(*v)
-				})
-			}
+			x.AcceptedOutputModes = wire.ReadSliceReusing(r, prev.GetAcceptedOutputModes(), func(v *string, r *wire.Reader) {
+				*v = r.ReadStringReusing(*v)
+			})
 		case "pushNotification", "push_notification":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.PushNotification = readPushNotificationConfigJSON(r, prev.GetPushNotification())
-			}
+			x.PushNotification = readPushNotificationConfigJSON(r, prev.GetPushNotification())
 		case "historyLength", "history_length":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.HistoryLength = r.ReadInt32()
-			}
+			x.HistoryLength = r.ReadInt32()
 		case "blocking":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Blocking = r.ReadBool()
-			}
+			x.Blocking = r.ReadBool()
 		default:
 			r.UnknownField()
 		}
@@ -232,48 +224,36 @@ func (x *Task) readJSON(r *wire.Reader, prev *Task) {
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.ID = r.ReadStringReusing(prev.GetID())
-			}
+			x.ID = r.ReadStringReusing(prev.GetID())
 		case "contextId", "context_id":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.ContextID = r.ReadStringReusing(prev.GetContextID())
-			}
+			x.ContextID = r.ReadStringReusing(prev.GetContextID())
 		case "status":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Status = readTaskStatusJSON(r, prev.GetStatus())
-			}
+			x.Status = readTaskStatusJSON(r, prev.GetStatus())
 		case "artifacts":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Artifacts = wire.ReadSliceReusing(r, prev.GetArtifacts(), func(v **Artifact, r *wire.Reader) {
-					*v = readArtifactJSON(r, *v)
-				})
-			}
+			x.Artifacts = wire.ReadSliceReusing(r, prev.GetArtifacts(), func(v **Artifact, r *wire.Reader) {
+				*v = readArtifactJSON(r, *v)
+			})
 		case "history":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.History = wire.ReadSliceReusing(r, prev.GetHistory(), func(v **Message, r *wire.Reader) {
-					*v = readMessageJSON(r, *v)
-				})
-			}
+			x.History = wire.ReadSliceReusing(r, prev.GetHistory(), func(v **Message, r *wire.Reader) {
+				*v = readMessageJSON(r, *v)
+			})
 		case "metadata":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Metadata = r.ReadRaw(false, true)
-			}
+			x.Metadata = r.ReadRaw(false, true)
 		default:
 			r.UnknownField()
 		}
@@ -349,23 +329,17 @@ func (x *TaskStatus) readJSON(r *wire.Reader, prev *TaskStatus) {
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.State = readTaskState(r)
-			}
+			x.State = readTaskState(r)
 		case "message", "update":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Update = readMessageJSON(r, prev.GetUpdate())
-			}
+			x.Update = readMessageJSON(r, prev.GetUpdate())
 		case "timestamp":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Timestamp = wire.Ptr(r.ReadTimestamp())
-			}
+			x.Timestamp = wire.Ptr(r.ReadTimestamp())
 		default:
 			r.UnknownField()
 		}
@@ -442,9 +416,7 @@ func (x *Part) readJSON(r *wire.Reader, prev *Part) {
 			if w == nil {
 				w = new(PartText)
 			}
-			{
-				w.Text = r.ReadStringReusing(w.Text)
-			}
+			w.Text = r.ReadStringReusing(w.Text)
 			x.Part = w
 		case "file":
 			if r.SkipNull() {
@@ -458,9 +430,7 @@ func (x *Part) readJSON(r *wire.Reader, prev *Part) {
 			if w == nil {
 				w = new(PartFile)
 			}
-			{
-				w.File = readFilePartJSON(r, w.File)
-			}
+			w.File = readFilePartJSON(r, w.File)
 			x.Part = w
 		case "data":
 			if r.SkipNull() {
@@ -474,9 +444,7 @@ func (x *Part) readJSON(r *wire.Reader, prev *Part) {
 			if w == nil {
 				w = new(PartData)
 			}
-			{
-				w.Data = readDataPartJSON(r, w.Data)
-			}
+			w.Data = readDataPartJSON(r, w.Data)
 			x.Part = w
 		default:
 			r.UnknownField()
@@ -558,9 +526,7 @@ func (x *FilePart) readJSON(r *wire.Reader, prev *FilePart) {
 			if w == nil {
 				w = new(FilePartFileWithURI)
 			}
-			{
-				w.FileWithURI = r.ReadStringReusing(w.FileWithURI)
-			}
+			w.FileWithURI = r.ReadStringReusing(w.FileWithURI)
 			x.File = w
 		case "fileWithBytes", "file_with_bytes":
 			if r.SkipNull() {
@@ -571,17 +537,13 @@ func (x *FilePart) readJSON(r *wire.Reader, prev *FilePart) {
 				return
 			}
 			w := new(FilePartFileWithBytes)
-			{
-				w.FileWithBytes = r.ReadBytes()
-			}
+			w.FileWithBytes = r.ReadBytes()
 			x.File = w
 		case "mimeType", "mime_type":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.MIMEType = r.ReadStringReusing(prev.GetMIMEType())
-			}
+			x.MIMEType = r.ReadStringReusing(prev.GetMIMEType())
 		default:
 			r.UnknownField()
 		}
@@ -642,9 +604,7 @@ func (x *DataPart) readJSON(r *wire.Reader, prev *DataPart) {
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Data = r.ReadRaw(false, true)
-			}
+			x.Data = r.ReadRaw(false, true)
 		default:
 			r.UnknownField()
 		}
@@ -762,55 +722,41 @@ func (x *Message) readJSON(r *wire.Reader, prev *Message) {
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.MessageID = r.ReadStringReusing(prev.GetMessageID())
-			}
+			x.MessageID = r.ReadStringReusing(prev.GetMessageID())
 		case "contextId", "context_id":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.ContextID = r.ReadStringReusing(prev.GetContextID())
-			}
+			x.ContextID = r.ReadStringReusing(prev.GetContextID())
 		case "taskId", "task_id":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.TaskID = r.ReadStringReusing(prev.GetTaskID())
-			}
+			x.TaskID = r.ReadStringReusing(prev.GetTaskID())
 		case "role":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Role = readRole(r)
-			}
+			x.Role = readRole(r)
 		case "content":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Content = wire.ReadSliceReusing(r, prev.GetContent(), func(v **Part, r *wire.Reader) {
-					*v = readPartJSON(r, *v)
-				})
-			}
+			x.Content = wire.ReadSliceReusing(r, prev.GetContent(), func(v **Part, r *wire.Reader) {
+				*v = readPartJSON(r, *v)
+			})
 		case "metadata":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Metadata = r.ReadRaw(false, true)
-			}
+			x.Metadata = r.ReadRaw(false, true)
 		case "extensions":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Extensions = wire.ReadSliceReusing(r, prev.GetExtensions(), func(v *string, r *wire.Reader) {
-					*v = r.ReadStringReusing(*v)
-				})
-			}
+			x.Extensions = wire.ReadSliceReusing(r, prev.GetExtensions(), func(v *string, r *wire.Reader) {
+				*v = r.ReadStringReusing(*v)
+			})
 		default:
 			r.UnknownField()
 		}
@@ -921,48 +867,36 @@ func (x *Artifact) readJSON(r *wire.Reader, prev *Artifact) {
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.ArtifactID = r.ReadStringReusing(prev.GetArtifactID())
-			}
+			x.ArtifactID = r.ReadStringReusing(prev.GetArtifactID())
 		case "name":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Name = r.ReadStringReusing(prev.GetName())
-			}
+			x.Name = r.ReadStringReusing(prev.GetName())
 		case "description":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Description = r.ReadStringReusing(prev.GetDescription())
-			}
+			x.Description = r.ReadStringReusing(prev.GetDescription())
 		case "parts":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Parts = wire.ReadSliceReusing(r, prev.GetParts(), func(v **Part, r *wire.Reader) {
-					*v = readPartJSON(r, *v)
-				})
-			}
+			x.Parts = wire.ReadSliceReusing(r, prev.GetParts(), func(v **Part, r *wire.Reader) {
+				*v = readPartJSON(r, *v)
+			})
 		case "metadata":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Metadata = r.ReadRaw(false, true)
-			}
+			x.Metadata = r.ReadRaw(false, true)
 		case "extensions":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Extensions = wire.ReadSliceReusing(r, prev.GetExtensions(), func(v *string, r *wire.Reader) {
-					*v = r.ReadStringReusing(*v)
-				})
-			}
+			x.Extensions = wire.ReadSliceReusing(r, prev.GetExtensions(), func(v *string, r *wire.Reader) {
+				*v = r.ReadStringReusing(*v)
+			})
 		default:
 			r.UnknownField()
 		}
@@ -1052,37 +986,27 @@ func (x *TaskStatusUpdateEvent) readJSON(r *wire.Reader, prev *TaskStatusUpdateE
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.TaskID = r.ReadStringReusing(prev.GetTaskID())
-			}
+			x.TaskID = r.ReadStringReusing(prev.GetTaskID())
 		case "contextId", "context_id":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.ContextID = r.ReadStringReusing(prev.GetContextID())
-			}
+			x.ContextID = r.ReadStringReusing(prev.GetContextID())
 		case "status":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Status = readTaskStatusJSON(r, prev.GetStatus())
-			}
+			x.Status = readTaskStatusJSON(r, prev.GetStatus())
 		case "final":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Final = r.ReadBool()
-			}
+			x.Final = r.ReadBool()
 		case "metadata":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Metadata = r.ReadRaw(false, true)
-			}
+			x.Metadata = r.ReadRaw(false, true)
 		default:
 			r.UnknownField()
 		}
@@ -1180,44 +1104,32 @@ func (x *TaskArtifactUpdateEvent) readJSON(r *wire.Reader, prev *TaskArtifactUpd
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.TaskID = r.ReadStringReusing(prev.GetTaskID())
-			}
+			x.TaskID = r.ReadStringReusing(prev.GetTaskID())
 		case "contextId", "context_id":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.ContextID = r.ReadStringReusing(prev.GetContextID())
-			}
+			x.ContextID = r.ReadStringReusing(prev.GetContextID())
 		case "artifact":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Artifact = readArtifactJSON(r, prev.GetArtifact())
-			}
+			x.Artifact = readArtifactJSON(r, prev.GetArtifact())
 		case "append":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Append = r.ReadBool()
-			}
+			x.Append = r.ReadBool()
 		case "lastChunk", "last_chunk":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.LastChunk = r.ReadBool()
-			}
+			x.LastChunk = r.ReadBool()
 		case "metadata":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Metadata = r.ReadRaw(false, true)
-			}
+			x.Metadata = r.ReadRaw(false, true)
 		default:
 			r.UnknownField()
 		}
@@ -1301,30 +1213,22 @@ func (x *PushNotificationConfig) readJSON(r *wire.Reader, prev *PushNotification
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.ID = r.ReadStringReusing(prev.GetID())
-			}
+			x.ID = r.ReadStringReusing(prev.GetID())
 		case "url":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.URL = r.ReadStringReusing(prev.GetURL())
-			}
+			x.URL = r.ReadStringReusing(prev.GetURL())
 		case "token":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Token = r.ReadStringReusing(prev.GetToken())
-			}
+			x.Token = r.ReadStringReusing(prev.GetToken())
 		case "authentication":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Authentication = readAuthenticationInfoJSON(r, prev.GetAuthentication())
-			}
+			x.Authentication = readAuthenticationInfoJSON(r, prev.GetAuthentication())
 		default:
 			r.UnknownField()
 		}
@@ -1401,18 +1305,14 @@ func (x *AuthenticationInfo) readJSON(r *wire.Reader, prev *AuthenticationInfo) 
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Schemes = wire.ReadSliceReusing(r, prev.GetSchemes(), func(v *string, r *wire.Reader) {
-					*v = r.ReadStringReusing(*v)
-				})
-			}
+			x.Schemes = wire.ReadSliceReusing(r, prev.GetSchemes(), func(v *string, r *wire.Reader) {
+				*v = r.ReadStringReusing(*v)
+			})
 		case "credentials":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Credentials = r.ReadStringReusing(prev.GetCredentials())
-			}
+			x.Credentials = r.ReadStringReusing(prev.GetCredentials())
 		default:
 			r.UnknownField()
 		}
@@ -1482,16 +1382,12 @@ func (x *AgentInterface) readJSON(r *wire.Reader, prev *AgentInterface) {
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.URL = r.ReadStringReusing(prev.GetURL())
-			}
+			x.URL = r.ReadStringReusing(prev.GetURL())
 		case "transport":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Transport = r.ReadStringReusing(prev.GetTransport())
-			}
+			x.Transport = r.ReadStringReusing(prev.GetTransport())
 		default:
 			r.UnknownField()
 		}
@@ -1717,140 +1613,106 @@ func (x *AgentCard) readJSON(r *wire.Reader, prev *AgentCard) {
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.ProtocolVersion = r.ReadStringReusing(prev.GetProtocolVersion())
-			}
+			x.ProtocolVersion = r.ReadStringReusing(prev.GetProtocolVersion())
 		case "name":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Name = r.ReadStringReusing(prev.GetName())
-			}
+			x.Name = r.ReadStringReusing(prev.GetName())
 		case "description":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Description = r.ReadStringReusing(prev.GetDescription())
-			}
+			x.Description = r.ReadStringReusing(prev.GetDescription())
 		case "url":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.URL = r.ReadStringReusing(prev.GetURL())
-			}
+			x.URL = r.ReadStringReusing(prev.GetURL())
 		case "preferredTransport", "preferred_transport":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.PreferredTransport = r.ReadStringReusing(prev.GetPreferredTransport())
-			}
+			x.PreferredTransport = r.ReadStringReusing(prev.GetPreferredTransport())
 		case "additionalInterfaces", "additional_interfaces":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.AdditionalInterfaces = wire.ReadSliceReusing(r, prev.GetAdditionalInterfaces(), func(v **AgentInterface, r *wire.Reader) {
-					*v = readAgentInterfaceJSON(r, *v)
-				})
-			}
+			x.AdditionalInterfaces = wire.ReadSliceReusing(r, prev.GetAdditionalInterfaces(), func(v **AgentInterface, r *wire.Reader) {
+				*v = readAgentInterfaceJSON(r, *v)
+			})
 		case "provider":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Provider = readAgentProviderJSON(r, prev.GetProvider())
-			}
+			x.Provider = readAgentProviderJSON(r, prev.GetProvider())
 		case "version":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Version = r.ReadStringReusing(prev.GetVersion())
-			}
+			x.Version = r.ReadStringReusing(prev.GetVersion())
 		case "documentationUrl", "documentation_url":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.DocumentationURL = r.ReadStringReusing(prev.GetDocumentationURL())
-			}
+			x.DocumentationURL = r.ReadStringReusing(prev.GetDocumentationURL())
 		case "capabilities":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Capabilities = readAgentCapabilitiesJSON(r, prev.GetCapabilities())
-			}
+			x.Capabilities = readAgentCapabilitiesJSON(r, prev.GetCapabilities())
 		case "securitySchemes", "security_schemes":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				if !r.BeginObject() {
-					return
-				}
-				x.SecuritySchemes = make(map[string]*SecurityScheme)
-				for r.NextField() {
-					k := string(r.Key())
-					x.SecuritySchemes[k] = readSecuritySchemeJSON(r, nil)
-				}
+			if !r.BeginObject() {
+				return
+			}
+			x.SecuritySchemes = make(map[string]*SecurityScheme)
+			for r.NextField() {
+				k := string(r.Key())
+				x.SecuritySchemes[k] = readSecuritySchemeJSON(r, nil)
 			}
 		case "security":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Security = wire.ReadSliceReusing(r, prev.GetSecurity(), func(v **Security, r *wire.Reader) {
-					*v = readSecurityJSON(r, *v)
-				})
-			}
+			x.Security = wire.ReadSliceReusing(r, prev.GetSecurity(), func(v **Security, r *wire.Reader) {
+				*v = readSecurityJSON(r, *v)
+			})
 		case "defaultInputModes", "default_input_modes":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.DefaultInputModes = wire.ReadSliceReusing(r, prev.GetDefaultInputModes(), func(v *string, r *wire.Reader) {
-					*v = r.ReadStringReusing(*v)
-				})
-			}
+			x.DefaultInputModes = wire.ReadSliceReusing(r, prev.GetDefaultInputModes(), func(v *string, r *wire.Reader) {
+				*v = r.ReadStringReusing(*v)
+			})
 		case "defaultOutputModes", "default_output_modes":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.DefaultOutputModes = wire.ReadSliceReusing(r, prev.GetDefaultOutputModes(), func(v *string, r *wire.Reader) {
-					*v = r.ReadStringReusing(*v)
-				})
-			}
+			x.DefaultOutputModes = wire.ReadSliceReusing(r, prev.GetDefaultOutputModes(), func(v *string, r *wire.Reader) {
+				*v = r.ReadStringReusing(*v)
+			})
 		case "skills":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Skills = wire.ReadSliceReusing(r, prev.GetSkills(), func(v **AgentSkill, r *wire.Reader) {
-					*v = readAgentSkillJSON(r, *v)
-				})
-			}
+			x.Skills = wire.ReadSliceReusing(r, prev.GetSkills(), func(v **AgentSkill, r *wire.Reader) {
+				*v = readAgentSkillJSON(r, *v)
+			})
 		case "supportsAuthenticatedExtendedCard", "supports_authenticated_extended_card":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.SupportsAuthenticatedExtendedCard = r.ReadBool()
-			}
+			x.SupportsAuthenticatedExtendedCard = r.ReadBool()
 		case "signatures":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Signatures = wire.ReadSliceReusing(r, prev.GetSignatures(), func(v **AgentCardSignature, r *wire.Reader) {
-					*v = readAgentCardSignatureJSON(r, *v)
-				})
-			}
+			x.Signatures = wire.ReadSliceReusing(r, prev.GetSignatures(), func(v **AgentCardSignature, r *wire.Reader) {
+				*v = readAgentCardSignatureJSON(r, *v)
+			})
 		default:
 			r.UnknownField()
 		}
@@ -1920,16 +1782,12 @@ func (x *AgentProvider) readJSON(r *wire.Reader, prev *AgentProvider) {
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.URL = r.ReadStringReusing(prev.GetURL())
-			}
+			x.URL = r.ReadStringReusing(prev.GetURL())
 		case "organization":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Organization = r.ReadStringReusing(prev.GetOrganization())
-			}
+			x.Organization = r.ReadStringReusing(prev.GetOrganization())
 		default:
 			r.UnknownField()
 		}
@@ -2013,25 +1871,19 @@ func (x *AgentCapabilities) readJSON(r *wire.Reader, prev *AgentCapabilities) {
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Streaming = r.ReadBool()
-			}
+			x.Streaming = r.ReadBool()
 		case "pushNotifications", "push_notifications":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.PushNotifications = r.ReadBool()
-			}
+			x.PushNotifications = r.ReadBool()
 		case "extensions":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Extensions = wire.ReadSliceReusing(r, prev.GetExtensions(), func(v **AgentExtension, r *wire.Reader) {
-					*v = readAgentExtensionJSON(r, *v)
-				})
-			}
+			x.Extensions = wire.ReadSliceReusing(r, prev.GetExtensions(), func(v **AgentExtension, r *wire.Reader) {
+				*v = readAgentExtensionJSON(r, *v)
+			})
 		default:
 			r.UnknownField()
 		}
@@ -2115,30 +1967,22 @@ func (x *AgentExtension) readJSON(r *wire.Reader, prev *AgentExtension) {
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.URI = r.ReadStringReusing(prev.GetURI())
-			}
+			x.URI = r.ReadStringReusing(prev.GetURI())
 		case "description":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Description = r.ReadStringReusing(prev.GetDescription())
-			}
+			x.Description = r.ReadStringReusing(prev.GetDescription())
 		case "required":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Required = r.ReadBool()
-			}
+			x.Required = r.ReadBool()
 		case "params":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Params = r.ReadRaw(false, true)
-			}
+			x.Params = r.ReadRaw(false, true)
 		default:
 			r.UnknownField()
 		}
@@ -2285,68 +2129,52 @@ func (x *AgentSkill) readJSON(r *wire.Reader, prev *AgentSkill) {
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.ID = r.ReadStringReusing(prev.GetID())
-			}
+			x.ID = r.ReadStringReusing(prev.GetID())
 		case "name":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Name = r.ReadStringReusing(prev.GetName())
-			}
+			x.Name = r.ReadStringReusing(prev.GetName())
 		case "description":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Description = r.ReadStringReusing(prev.GetDescription())
-			}
+			x.Description = r.ReadStringReusing(prev.GetDescription())
 		case "tags":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Tags = wire.ReadSliceReusing(r, prev.GetTags(), func(v *string, r *wire.Reader) {
-					*v = r.ReadStringReusing(*v)
-				})
-			}
+			x.Tags = wire.ReadSliceReusing(r, prev.GetTags(), func(v *string, r *wire.Reader) {
+				*v = r.ReadStringReusing(*v)
+			})
 		case "examples":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Examples = wire.ReadSliceReusing(r, prev.GetExamples(), func(v *string, r *wire.Reader) {
-					*v = r.ReadStringReusing(*v)
-				})
-			}
+			x.Examples = wire.ReadSliceReusing(r, prev.GetExamples(), func(v *string, r *wire.Reader) {
+				*v = r.ReadStringReusing(*v)
+			})
 		case "inputModes", "input_modes":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.InputModes = wire.ReadSliceReusing(r, prev.GetInputModes(), func(v *string, r *wire.Reader) {
-					*v = r.ReadStringReusing(*v)
-				})
-			}
+			x.InputModes = wire.ReadSliceReusing(r, prev.GetInputModes(), func(v *string, r *wire.Reader) {
+				*v = r.ReadStringReusing(*v)
+			})
 		case "outputModes", "output_modes":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.OutputModes = wire.ReadSliceReusing(r, prev.GetOutputModes(), func(v *string, r *wire.Reader) {
-					*v = r.ReadStringReusing(*v)
-				})
-			}
+			x.OutputModes = wire.ReadSliceReusing(r, prev.GetOutputModes(), func(v *string, r *wire.Reader) {
+				*v = r.ReadStringReusing(*v)
+			})
 		case "security":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Security = wire.ReadSliceReusing(r, prev.GetSecurity(), func(v **Security, r *wire.Reader) {
-					*v = readSecurityJSON(r, *v)
-				})
-			}
+			x.Security = wire.ReadSliceReusing(r, prev.GetSecurity(), func(v **Security, r *wire.Reader) {
+				*v = readSecurityJSON(r, *v)
+			})
 		default:
 			r.UnknownField()
 		}
@@ -2411,23 +2239,17 @@ func (x *AgentCardSignature) readJSON(r *wire.Reader, prev *AgentCardSignature) 
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Protected = r.ReadStringReusing(prev.GetProtected())
-			}
+			x.Protected = r.ReadStringReusing(prev.GetProtected())
 		case "signature":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Signature = r.ReadStringReusing(prev.GetSignature())
-			}
+			x.Signature = r.ReadStringReusing(prev.GetSignature())
 		case "header":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Header = r.ReadRaw(false, true)
-			}
+			x.Header = r.ReadRaw(false, true)
 		default:
 			r.UnknownField()
 		}
@@ -2497,16 +2319,12 @@ func (x *TaskPushNotificationConfig) readJSON(r *wire.Reader, prev *TaskPushNoti
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Name = r.ReadStringReusing(prev.GetName())
-			}
+			x.Name = r.ReadStringReusing(prev.GetName())
 		case "pushNotificationConfig", "push_notification_config":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.PushNotificationConfig = readPushNotificationConfigJSON(r, prev.GetPushNotificationConfig())
-			}
+			x.PushNotificationConfig = readPushNotificationConfigJSON(r, prev.GetPushNotificationConfig())
 		default:
 			r.UnknownField()
 		}
@@ -2575,11 +2393,9 @@ func (x *StringList) readJSON(r *wire.Reader, prev *StringList) {
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.List = wire.ReadSliceReusing(r, prev.GetList(), func(v *string, r *wire.Reader) {
-					*v = r.ReadStringReusing(*v)
-				})
-			}
+			x.List = wire.ReadSliceReusing(r, prev.GetList(), func(v *string, r *wire.Reader) {
+				*v = r.ReadStringReusing(*v)
+			})
 		default:
 			r.UnknownField()
 		}
@@ -2650,15 +2466,13 @@ func (x *Security) readJSON(r *wire.Reader, prev *Security) {
 			if r.SkipNull() {
 				continue
 			}
-			{
-				if !r.BeginObject() {
-					return
-				}
-				x.Schemes = make(map[string]*StringList)
-				for r.NextField() {
-					k := string(r.Key())
-					x.Schemes[k] = readStringListJSON(r, nil)
-				}
+			if !r.BeginObject() {
+				return
+			}
+			x.Schemes = make(map[string]*StringList)
+			for r.NextField() {
+				k := string(r.Key())
+				x.Schemes[k] = readStringListJSON(r, nil)
 			}
 		default:
 			r.UnknownField()
@@ -2741,9 +2555,7 @@ func (x *SecurityScheme) readJSON(r *wire.Reader, prev *SecurityScheme) {
 			if w == nil {
 				w = new(SecuritySchemeAPIKeySecurityScheme)
 			}
-			{
-				w.APIKeySecurityScheme = readAPIKeySecuritySchemeJSON(r, w.APIKeySecurityScheme)
-			}
+			w.APIKeySecurityScheme = readAPIKeySecuritySchemeJSON(r, w.APIKeySecurityScheme)
 			x.Scheme = w
 		case "httpAuthSecurityScheme", "http_auth_security_scheme":
 			if r.SkipNull() {
@@ -2757,9 +2569,7 @@ func (x *SecurityScheme) readJSON(r *wire.Reader, prev *SecurityScheme) {
 			if w == nil {
 				w = new(SecuritySchemeHTTPAuthSecurityScheme)
 			}
-			{
-				w.HTTPAuthSecurityScheme = readHTTPAuthSecuritySchemeJSON(r, w.HTTPAuthSecurityScheme)
-			}
+			w.HTTPAuthSecurityScheme = readHTTPAuthSecuritySchemeJSON(r, w.HTTPAuthSecurityScheme)
 			x.Scheme = w
 		case "oauth2SecurityScheme", "oauth2_security_scheme":
 			if r.SkipNull() {
@@ -2773,9 +2583,7 @@ func (x *SecurityScheme) readJSON(r *wire.Reader, prev *SecurityScheme) {
 			if w == nil {
 				w = new(SecuritySchemeOAuth2SecurityScheme)
 			}
-			{
-				w.OAuth2SecurityScheme = readOAuth2SecuritySchemeJSON(r, w.OAuth2SecurityScheme)
-			}
+			w.OAuth2SecurityScheme = readOAuth2SecuritySchemeJSON(r, w.OAuth2SecurityScheme)
 			x.Scheme = w
 		case "openIdConnectSecurityScheme", "open_id_connect_security_scheme":
 			if r.SkipNull() {
@@ -2789,9 +2597,7 @@ func (x *SecurityScheme) readJSON(r *wire.Reader, prev *SecurityScheme) {
 			if w == nil {
 				w = new(SecuritySchemeOpenIDConnectSecurityScheme)
 			}
-			{
-				w.OpenIDConnectSecurityScheme = readOpenIDConnectSecuritySchemeJSON(r, w.OpenIDConnectSecurityScheme)
-			}
+			w.OpenIDConnectSecurityScheme = readOpenIDConnectSecuritySchemeJSON(r, w.OpenIDConnectSecurityScheme)
 			x.Scheme = w
 		case "mtlsSecurityScheme", "mtls_security_scheme":
 			if r.SkipNull() {
@@ -2805,9 +2611,7 @@ func (x *SecurityScheme) readJSON(r *wire.Reader, prev *SecurityScheme) {
 			if w == nil {
 				w = new(SecuritySchemeMTLSSecurityScheme)
 			}
-			{
-				w.MTLSSecurityScheme = readMutualTLSSecuritySchemeJSON(r, w.MTLSSecurityScheme)
-			}
+			w.MTLSSecurityScheme = readMutualTLSSecuritySchemeJSON(r, w.MTLSSecurityScheme)
 			x.Scheme = w
 		default:
 			r.UnknownField()
@@ -2885,23 +2689,17 @@ func (x *APIKeySecurityScheme) readJSON(r *wire.Reader, prev *APIKeySecuritySche
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Description = r.ReadStringReusing(prev.GetDescription())
-			}
+			x.Description = r.ReadStringReusing(prev.GetDescription())
 		case "location":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Location = r.ReadStringReusing(prev.GetLocation())
-			}
+			x.Location = r.ReadStringReusing(prev.GetLocation())
 		case "name":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Name = r.ReadStringReusing(prev.GetName())
-			}
+			x.Name = r.ReadStringReusing(prev.GetName())
 		default:
 			r.UnknownField()
 		}
@@ -2978,23 +2776,17 @@ func (x *HTTPAuthSecurityScheme) readJSON(r *wire.Reader, prev *HTTPAuthSecurity
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Description = r.ReadStringReusing(prev.GetDescription())
-			}
+			x.Description = r.ReadStringReusing(prev.GetDescription())
 		case "scheme":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Scheme = r.ReadStringReusing(prev.GetScheme())
-			}
+			x.Scheme = r.ReadStringReusing(prev.GetScheme())
 		case "bearerFormat", "bearer_format":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.BearerFormat = r.ReadStringReusing(prev.GetBearerFormat())
-			}
+			x.BearerFormat = r.ReadStringReusing(prev.GetBearerFormat())
 		default:
 			r.UnknownField()
 		}
@@ -3071,23 +2863,17 @@ func (x *OAuth2SecurityScheme) readJSON(r *wire.Reader, prev *OAuth2SecuritySche
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Description = r.ReadStringReusing(prev.GetDescription())
-			}
+			x.Description = r.ReadStringReusing(prev.GetDescription())
 		case "flows":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Flows = readOAuthFlowsJSON(r, prev.GetFlows())
-			}
+			x.Flows = readOAuthFlowsJSON(r, prev.GetFlows())
 		case "oauth2MetadataUrl", "oauth2_metadata_url":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.OAuth2MetadataURL = r.ReadStringReusing(prev.GetOAuth2MetadataURL())
-			}
+			x.OAuth2MetadataURL = r.ReadStringReusing(prev.GetOAuth2MetadataURL())
 		default:
 			r.UnknownField()
 		}
@@ -3157,16 +2943,12 @@ func (x *OpenIDConnectSecurityScheme) readJSON(r *wire.Reader, prev *OpenIDConne
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Description = r.ReadStringReusing(prev.GetDescription())
-			}
+			x.Description = r.ReadStringReusing(prev.GetDescription())
 		case "openIdConnectUrl", "open_id_connect_url":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.OpenIDConnectURL = r.ReadStringReusing(prev.GetOpenIDConnectURL())
-			}
+			x.OpenIDConnectURL = r.ReadStringReusing(prev.GetOpenIDConnectURL())
 		default:
 			r.UnknownField()
 		}
@@ -3228,9 +3010,7 @@ func (x *MutualTLSSecurityScheme) readJSON(r *wire.Reader, prev *MutualTLSSecuri
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Description = r.ReadStringReusing(prev.GetDescription())
-			}
+			x.Description = r.ReadStringReusing(prev.GetDescription())
 		default:
 			r.UnknownField()
 		}
@@ -3310,9 +3090,7 @@ func (x *OAuthFlows) readJSON(r *wire.Reader, prev *OAuthFlows) {
 			if w == nil {
 				w = new(OAuthFlowsAuthorizationCode)
 			}
-			{
-				w.AuthorizationCode = readAuthorizationCodeOAuthFlowJSON(r, w.AuthorizationCode)
-			}
+			w.AuthorizationCode = readAuthorizationCodeOAuthFlowJSON(r, w.AuthorizationCode)
 			x.Flow = w
 		case "clientCredentials", "client_credentials":
 			if r.SkipNull() {
@@ -3326,9 +3104,7 @@ func (x *OAuthFlows) readJSON(r *wire.Reader, prev *OAuthFlows) {
 			if w == nil {
 				w = new(OAuthFlowsClientCredentials)
 			}
-			{
-				w.ClientCredentials = readClientCredentialsOAuthFlowJSON(r, w.ClientCredentials)
-			}
+			w.ClientCredentials = readClientCredentialsOAuthFlowJSON(r, w.ClientCredentials)
 			x.Flow = w
 		case "implicit":
 			if r.SkipNull() {
@@ -3342,9 +3118,7 @@ func (x *OAuthFlows) readJSON(r *wire.Reader, prev *OAuthFlows) {
 			if w == nil {
 				w = new(OAuthFlowsImplicit)
 			}
-			{
-				w.Implicit = readImplicitOAuthFlowJSON(r, w.Implicit)
-			}
+			w.Implicit = readImplicitOAuthFlowJSON(r, w.Implicit)
 			x.Flow = w
 		case "password":
 			if r.SkipNull() {
@@ -3358,9 +3132,7 @@ func (x *OAuthFlows) readJSON(r *wire.Reader, prev *OAuthFlows) {
 			if w == nil {
 				w = new(OAuthFlowsPassword)
 			}
-			{
-				w.Password = readPasswordOAuthFlowJSON(r, w.Password)
-			}
+			w.Password = readPasswordOAuthFlowJSON(r, w.Password)
 			x.Flow = w
 		default:
 			r.UnknownField()
@@ -3454,36 +3226,28 @@ func (x *AuthorizationCodeOAuthFlow) readJSON(r *wire.Reader, prev *Authorizatio
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.AuthorizationURL = r.ReadStringReusing(prev.GetAuthorizationURL())
-			}
+			x.AuthorizationURL = r.ReadStringReusing(prev.GetAuthorizationURL())
 		case "tokenUrl", "token_url":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.TokenURL = r.ReadStringReusing(prev.GetTokenURL())
-			}
+			x.TokenURL = r.ReadStringReusing(prev.GetTokenURL())
 		case "refreshUrl", "refresh_url":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.RefreshURL = r.ReadStringReusing(prev.GetRefreshURL())
-			}
+			x.RefreshURL = r.ReadStringReusing(prev.GetRefreshURL())
 		case "scopes":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				if !r.BeginObject() {
-					return
-				}
-				x.Scopes = make(map[string]string)
-				for r.NextField() {
-					k := string(r.Key())
-					x.Scopes[k] = r.ReadString()
-				}
+			if !r.BeginObject() {
+				return
+			}
+			x.Scopes = make(map[string]string)
+			for r.NextField() {
+				k := string(r.Key())
+				x.Scopes[k] = r.ReadString()
 			}
 		default:
 			r.UnknownField()
@@ -3570,29 +3334,23 @@ func (x *ClientCredentialsOAuthFlow) readJSON(r *wire.Reader, prev *ClientCreden
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.TokenURL = r.ReadStringReusing(prev.GetTokenURL())
-			}
+			x.TokenURL = r.ReadStringReusing(prev.GetTokenURL())
 		case "refreshUrl", "refresh_url":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.RefreshURL = r.ReadStringReusing(prev.GetRefreshURL())
-			}
+			x.RefreshURL = r.ReadStringReusing(prev.GetRefreshURL())
 		case "scopes":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				if !r.BeginObject() {
-					return
-				}
-				x.Scopes = make(map[string]string)
-				for r.NextField() {
-					k := string(r.Key())
-					x.Scopes[k] = r.ReadString()
-				}
+			if !r.BeginObject() {
+				return
+			}
+			x.Scopes = make(map[string]string)
+			for r.NextField() {
+				k := string(r.Key())
+				x.Scopes[k] = r.ReadString()
 			}
 		default:
 			r.UnknownField()
@@ -3679,29 +3437,23 @@ func (x *ImplicitOAuthFlow) readJSON(r *wire.Reader, prev *ImplicitOAuthFlow) {
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.AuthorizationURL = r.ReadStringReusing(prev.GetAuthorizationURL())
-			}
+			x.AuthorizationURL = r.ReadStringReusing(prev.GetAuthorizationURL())
 		case "refreshUrl", "refresh_url":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.RefreshURL = r.ReadStringReusing(prev.GetRefreshURL())
-			}
+			x.RefreshURL = r.ReadStringReusing(prev.GetRefreshURL())
 		case "scopes":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				if !r.BeginObject() {
-					return
-				}
-				x.Scopes = make(map[string]string)
-				for r.NextField() {
-					k := string(r.Key())
-					x.Scopes[k] = r.ReadString()
-				}
+			if !r.BeginObject() {
+				return
+			}
+			x.Scopes = make(map[string]string)
+			for r.NextField() {
+				k := string(r.Key())
+				x.Scopes[k] = r.ReadString()
 			}
 		default:
 			r.UnknownField()
@@ -3788,29 +3540,23 @@ func (x *PasswordOAuthFlow) readJSON(r *wire.Reader, prev *PasswordOAuthFlow) {
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.TokenURL = r.ReadStringReusing(prev.GetTokenURL())
-			}
+			x.TokenURL = r.ReadStringReusing(prev.GetTokenURL())
 		case "refreshUrl", "refresh_url":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.RefreshURL = r.ReadStringReusing(prev.GetRefreshURL())
-			}
+			x.RefreshURL = r.ReadStringReusing(prev.GetRefreshURL())
 		case "scopes":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				if !r.BeginObject() {
-					return
-				}
-				x.Scopes = make(map[string]string)
-				for r.NextField() {
-					k := string(r.Key())
-					x.Scopes[k] = r.ReadString()
-				}
+			if !r.BeginObject() {
+				return
+			}
+			x.Scopes = make(map[string]string)
+			for r.NextField() {
+				k := string(r.Key())
+				x.Scopes[k] = r.ReadString()
 			}
 		default:
 			r.UnknownField()
@@ -3888,23 +3634,17 @@ func (x *SendMessageRequest) readJSON(r *wire.Reader, prev *SendMessageRequest) 
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Request = readMessageJSON(r, prev.GetRequest())
-			}
+			x.Request = readMessageJSON(r, prev.GetRequest())
 		case "configuration":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Configuration = readSendMessageConfigurationJSON(r, prev.GetConfiguration())
-			}
+			x.Configuration = readSendMessageConfigurationJSON(r, prev.GetConfiguration())
 		case "metadata":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Metadata = r.ReadRaw(false, true)
-			}
+			x.Metadata = r.ReadRaw(false, true)
 		default:
 			r.UnknownField()
 		}
@@ -3967,16 +3707,12 @@ func (x *GetTaskRequest) readJSON(r *wire.Reader, prev *GetTaskRequest) {
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Name = r.ReadStringReusing(prev.GetName())
-			}
+			x.Name = r.ReadStringReusing(prev.GetName())
 		case "historyLength", "history_length":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.HistoryLength = r.ReadInt32()
-			}
+			x.HistoryLength = r.ReadInt32()
 		default:
 			r.UnknownField()
 		}
@@ -4038,9 +3774,7 @@ func (x *CancelTaskRequest) readJSON(r *wire.Reader, prev *CancelTaskRequest) {
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Name = r.ReadStringReusing(prev.GetName())
-			}
+			x.Name = r.ReadStringReusing(prev.GetName())
 		default:
 			r.UnknownField()
 		}
@@ -4102,9 +3836,7 @@ func (x *GetTaskPushNotificationConfigRequest) readJSON(r *wire.Reader, prev *Ge
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Name = r.ReadStringReusing(prev.GetName())
-			}
+			x.Name = r.ReadStringReusing(prev.GetName())
 		default:
 			r.UnknownField()
 		}
@@ -4166,9 +3898,7 @@ func (x *DeleteTaskPushNotificationConfigRequest) readJSON(r *wire.Reader, prev 
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Name = r.ReadStringReusing(prev.GetName())
-			}
+			x.Name = r.ReadStringReusing(prev.GetName())
 		default:
 			r.UnknownField()
 		}
@@ -4234,23 +3964,17 @@ func (x *CreateTaskPushNotificationConfigRequest) readJSON(r *wire.Reader, prev 
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Parent = r.ReadStringReusing(prev.GetParent())
-			}
+			x.Parent = r.ReadStringReusing(prev.GetParent())
 		case "configId", "config_id":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.ConfigID = r.ReadStringReusing(prev.GetConfigID())
-			}
+			x.ConfigID = r.ReadStringReusing(prev.GetConfigID())
 		case "config":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Config = readTaskPushNotificationConfigJSON(r, prev.GetConfig())
-			}
+			x.Config = readTaskPushNotificationConfigJSON(r, prev.GetConfig())
 		default:
 			r.UnknownField()
 		}
@@ -4313,9 +4037,7 @@ func (x *TaskSubscriptionRequest) readJSON(r *wire.Reader, prev *TaskSubscriptio
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Name = r.ReadStringReusing(prev.GetName())
-			}
+			x.Name = r.ReadStringReusing(prev.GetName())
 		default:
 			r.UnknownField()
 		}
@@ -4392,23 +4114,17 @@ func (x *ListTaskPushNotificationConfigRequest) readJSON(r *wire.Reader, prev *L
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Parent = r.ReadStringReusing(prev.GetParent())
-			}
+			x.Parent = r.ReadStringReusing(prev.GetParent())
 		case "pageSize", "page_size":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.PageSize = r.ReadInt32()
-			}
+			x.PageSize = r.ReadInt32()
 		case "pageToken", "page_token":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.PageToken = r.ReadStringReusing(prev.GetPageToken())
-			}
+			x.PageToken = r.ReadStringReusing(prev.GetPageToken())
 		default:
 			r.UnknownField()
 		}
@@ -4534,9 +4250,7 @@ func (x *SendMessageResponse) readJSON(r *wire.Reader, prev *SendMessageResponse
 			if w == nil {
 				w = new(SendMessageResponseTask)
 			}
-			{
-				w.Task = readTaskJSON(r, w.Task)
-			}
+			w.Task = readTaskJSON(r, w.Task)
 			x.Payload = w
 		case "message", "msg":
 			if r.SkipNull() {
@@ -4550,9 +4264,7 @@ func (x *SendMessageResponse) readJSON(r *wire.Reader, prev *SendMessageResponse
 			if w == nil {
 				w = new(SendMessageResponseMsg)
 			}
-			{
-				w.Msg = readMessageJSON(r, w.Msg)
-			}
+			w.Msg = readMessageJSON(r, w.Msg)
 			x.Payload = w
 		default:
 			r.UnknownField()
@@ -4633,9 +4345,7 @@ func (x *StreamResponse) readJSON(r *wire.Reader, prev *StreamResponse) {
 			if w == nil {
 				w = new(StreamResponseTask)
 			}
-			{
-				w.Task = readTaskJSON(r, w.Task)
-			}
+			w.Task = readTaskJSON(r, w.Task)
 			x.Payload = w
 		case "message", "msg":
 			if r.SkipNull() {
@@ -4649,9 +4359,7 @@ func (x *StreamResponse) readJSON(r *wire.Reader, prev *StreamResponse) {
 			if w == nil {
 				w = new(StreamResponseMsg)
 			}
-			{
-				w.Msg = readMessageJSON(r, w.Msg)
-			}
+			w.Msg = readMessageJSON(r, w.Msg)
 			x.Payload = w
 		case "statusUpdate", "status_update":
 			if r.SkipNull() {
@@ -4665,9 +4373,7 @@ func (x *StreamResponse) readJSON(r *wire.Reader, prev *StreamResponse) {
 			if w == nil {
 				w = new(StreamResponseStatusUpdate)
 			}
-			{
-				w.StatusUpdate = readTaskStatusUpdateEventJSON(r, w.StatusUpdate)
-			}
+			w.StatusUpdate = readTaskStatusUpdateEventJSON(r, w.StatusUpdate)
 			x.Payload = w
 		case "artifactUpdate", "artifact_update":
 			if r.SkipNull() {
@@ -4681,9 +4387,7 @@ func (x *StreamResponse) readJSON(r *wire.Reader, prev *StreamResponse) {
 			if w == nil {
 				w = new(StreamResponseArtifactUpdate)
 			}
-			{
-				w.ArtifactUpdate = readTaskArtifactUpdateEventJSON(r, w.ArtifactUpdate)
-			}
+			w.ArtifactUpdate = readTaskArtifactUpdateEventJSON(r, w.ArtifactUpdate)
 			x.Payload = w
 		default:
 			r.UnknownField()
@@ -4781,18 +4485,14 @@ func (x *ListTaskPushNotificationConfigResponse) readJSON(r *wire.Reader, prev *
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.Configs = wire.ReadSliceReusing(r, prev.GetConfigs(), func(v **TaskPushNotificationConfig, r *wire.Reader) {
-					*v = readTaskPushNotificationConfigJSON(r, *v)
-				})
-			}
+			x.Configs = wire.ReadSliceReusing(r, prev.GetConfigs(), func(v **TaskPushNotificationConfig, r *wire.Reader) {
+				*v = readTaskPushNotificationConfigJSON(r, *v)
+			})
 		case "nextPageToken", "next_page_token":
 			if r.SkipNull() {
 				continue
 			}
-			{
-				x.NextPageToken = r.ReadStringReusing(prev.GetNextPageToken())
-			}
+			x.NextPageToken = r.ReadStringReusing(prev.GetNextPageToken())
 		default:
 			r.UnknownField()
 		}
