@@ -38,9 +38,13 @@ type resumeReport struct {
 // gates names for its thread, if any: a test holds the run there until a
 // proxy has cut its stream, so that the cut falls in the middle of the
 // run and the rest is streamed to a client that has to resume for it.
-// Once stop is closed it waits no more (a failed test ends at once).
-func storyAgent(gates map[string][]<-chan struct{}, stop <-chan struct{}) agui.Agent {
+// Once stop is closed it waits no more (a failed test ends at once). It
+// closes begun's channel for its thread, if any, when it starts.
+func storyAgent(gates map[string][]<-chan struct{}, begun map[string]chan struct{}, stop <-chan struct{}) agui.Agent {
 	return agui.AgentFunc(func(ctx context.Context, in *agui.RunAgentInput, s *agui.Stream) error {
+		if ch, ok := begun[in.ThreadID]; ok {
+			close(ch)
+		}
 		if err := s.StateSnapshot(json.RawMessage(`{"part":0}`)); err != nil {
 			return err
 		}
@@ -78,7 +82,8 @@ func TestResumingHttpAgentFromDocs(t *testing.T) {
 	gates := map[string][]<-chan struct{}{}
 	joined := make(chan struct{})
 	stop := make(chan struct{})
-	h := agui.NewHandler(storyAgent(gates, stop), agui.WithResumableRuns(runlog.NewMemory(runlog.MemoryOptions{})))
+	joinable := make(chan struct{})
+	h := agui.NewHandler(storyAgent(gates, map[string]chan struct{}{"t-join": joinable}, stop), agui.WithResumableRuns(runlog.NewMemory(runlog.MemoryOptions{})))
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodGet && r.URL.Query().Get("threadId") == "t-join" {
 			close(joined)
@@ -122,8 +127,14 @@ func TestResumingHttpAgentFromDocs(t *testing.T) {
 		rep, err := resumingAgent(module, srv.URL, "t-join", "r1")
 		first <- result{rep, err}
 	}()
+	var res result
+	select {
+	case <-joinable: // the run is there to join
+	case res = <-first:
+		t.Fatalf("the run to join ended before it began: %v", res.err)
+	}
 	join := runResumingAgent(t, module, joinProxy.URL, "t-join", "r1", "--join")
-	res := <-first
+	res = <-first
 	if res.err != nil {
 		t.Fatalf("the run the joiner joined: %v", res.err)
 	}
