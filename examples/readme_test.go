@@ -165,3 +165,31 @@ func TestDocsFencesAreClosed(t *testing.T) {
 		}
 	}
 }
+
+// TestDocsResumingAgentIsThePages: the ResumingHttpAgent docs/agui.md shows
+// (which interop/agui_resume_test.go runs, cutting its streams) is, byte for
+// byte, the file the scaffold's chat page resumes its runs with.
+func TestDocsResumingAgentIsThePages(t *testing.T) {
+	doc, err := os.ReadFile("../docs/agui.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, err := os.ReadFile("../templates/scaffold/web/resuming-agent.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := 0
+	for _, m := range jsBlock.FindAllSubmatch(doc, -1) {
+		if strings.Contains(string(m[1]), "export class ResumingHttpAgent") {
+			found++
+			if string(m[1]) != string(page) {
+				t.Error("docs/agui.md's ResumingHttpAgent differs from templates/scaffold/web/resuming-agent.js: change both")
+			}
+		}
+	}
+	if found != 1 {
+		t.Errorf("docs/agui.md has %d js blocks with the ResumingHttpAgent class, want 1", found)
+	}
+}
+
+var jsBlock = regexp.MustCompile("(?s)```js\n(.*?)```")

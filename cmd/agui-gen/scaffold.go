@@ -33,17 +33,23 @@ func scaffoldCommand() *cli.Command {
 			"openai:NAME with OPENAI_BASE_URL=http://localhost:11434/v1/); anthropic ANTHROPIC_API_KEY and " +
 			"ANTHROPIC_BASE_URL; gemini GEMINI_API_KEY (or GOOGLE_API_KEY) and GOOGLE_GEMINI_BASE_URL. " +
 			"Without --model the agent is scripted, and needs no key and no network.\n\n" +
+			"--resumable makes the AG-UI runs outlive their connection (agui.WithResumableRuns): their events go to " +
+			"a SQLite run log in a file beside --db's (server.db's is server-runs.db), and a client whose stream " +
+			"drops resumes it with Last-Event-ID, as the chat page does; the capabilities declare " +
+			"transport.resumable.\n\n" +
 			"Examples:\n" +
 			"  agui-gen scaffold --out ./myagent --module example.com/myagent   # a new module\n" +
 			"  agui-gen scaffold --out ./cmd/agent                               # inside your module\n" +
 			"  agui-gen scaffold --out ./cmd/agent --gen example.com/app/gen      # packages you generate already\n" +
-			"  agui-gen scaffold --out ./myagent --module example.com/myagent --model openai:gpt-4.1   # a real model",
+			"  agui-gen scaffold --out ./myagent --module example.com/myagent --model openai:gpt-4.1   # a real model\n" +
+			"  agui-gen scaffold --out ./myagent --module example.com/myagent --resumable   # runs survive a dropped connection",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "out", Usage: "output `DIR`", Required: true},
 			&cli.StringFlag{Name: "module", Usage: "start a new module at DIR with this `PATH` (writes go.mod); default: DIR is inside a module"},
 			&cli.StringFlag{Name: "gen", Usage: "import `PATH` of packages agui-gen generate wrote already; default: generate them into DIR/gen"},
 			&cli.StringFlag{Name: "only", Usage: "agui: a server of AG-UI alone (and META), on the agui package and no A2A, task runtime or gRPC, so go.mod takes in less; default: AG-UI and A2A"},
 			&cli.StringFlag{Name: "model", Usage: "the agent runs on the model `PROVIDER:NAME` (openai, anthropic or gemini, as openai:gpt-4.1), its key read from the environment; default: a scripted agent"},
+			&cli.BoolFlag{Name: "resumable", Usage: "AG-UI runs outlive their connection: their events go to a SQLite run log beside --db's file (server-runs.db), a client that reconnects gets what it missed, and the capabilities declare transport.resumable"},
 			&cli.BoolFlag{Name: "force", Usage: "overwrite files that exist"},
 			&cli.BoolFlag{Name: "check", Usage: "write nothing; exit 1 and name the files when DIR differs from the scaffold"},
 		},
@@ -79,7 +85,7 @@ func runScaffold(c *cli.Context) error {
 	default:
 		return cli.Exit(fmt.Sprintf("scaffold --only %s: the scaffold is an AG-UI server (--only agui) or, without --only, an AG-UI and A2A one", only), 2)
 	}
-	files, err := scaffold.Files(scaffold.Options{Gen: gen, Generate: generateHere, Module: module, Version: pinnableVersion(buildVersion()), Checkout: checkout(), AGUIOnly: aguiOnly, Model: mdl})
+	files, err := scaffold.Files(scaffold.Options{Gen: gen, Generate: generateHere, Module: module, Version: pinnableVersion(buildVersion()), Checkout: checkout(), AGUIOnly: aguiOnly, Model: mdl, Resumable: c.Bool("resumable")})
 	if err != nil {
 		return err
 	}

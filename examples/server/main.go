@@ -544,7 +544,7 @@ func openStores(ctx context.Context, db database) (*stores, error) {
 			tasks.Close()
 			return nil, fmt.Errorf("feedback in PostgreSQL: %w", err)
 		}
-		return &stores{tasks, meta, meta, func() { meta.Close(); tasks.Close() }}, nil
+		return &stores{tasks: tasks, meta: meta, threads: meta, close: func() { meta.Close(); tasks.Close() }}, nil
 	}
 	tasks, err := sqlitestore.Open(ctx, db.dsn)
 	if err != nil {
@@ -555,7 +555,7 @@ func openStores(ctx context.Context, db database) (*stores, error) {
 		tasks.Close()
 		return nil, fmt.Errorf("feedback in %s: %w", db.dsn, err)
 	}
-	return &stores{tasks, meta, meta, func() { meta.Close(); tasks.Close() }}, nil
+	return &stores{tasks: tasks, meta: meta, threads: meta, close: func() { meta.Close(); tasks.Close() }}, nil
 }
 
 // callerTokens are the bearer tokens callers may present, each naming its

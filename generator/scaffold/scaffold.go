@@ -51,6 +51,11 @@ type Options struct {
 	// scripted one, and a new module's go.mod takes in that provider's SDK
 	// alone.
 	Model Model
+	// Resumable makes the server's AG-UI runs outlive their connection
+	// (agui.WithResumableRuns): each run's events go to a SQLite run log
+	// in a file beside --db's, from which a client that reconnects gets
+	// what it missed, and the capabilities declare transport.resumable.
+	Resumable bool
 }
 
 // Model is a provider's model, as --model PROVIDER:NAME names it.

@@ -237,3 +237,46 @@ func TestModelScaffold(t *testing.T) {
 		t.Error("a scaffold without --model has a model's agent")
 	}
 }
+
+// TestResumableScaffold: --resumable serves the AG-UI runs with
+// agui.WithResumableRuns on a SQLite run log beside the database (on
+// PostgreSQL, a pglog in it), which .gitignore keeps out of git,
+// and tests a resumed run; without it, none of that is written.
+func TestResumableScaffold(t *testing.T) {
+	for _, aguiOnly := range []bool{false, true} {
+		files, err := Files(Options{Gen: "example.com/app/gen", Module: "example.com/app", AGUIOnly: aguiOnly, Resumable: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		mainGo := string(files["main.go"])
+		for _, want := range []string{
+			"agui.WithResumableRuns(st.runs)",
+			"sqlitelog.Open(ctx, runLogFile(db.dsn), sqlitelog.Options{})",
+			"pglog.Open(ctx, db.dsn, pglog.Options{})",
+			`return strings.TrimSuffix(dbFile, ext) + "-runs" + ext`,
+			"runs.Wait()",
+		} {
+			if !strings.Contains(mainGo, want) {
+				t.Errorf("--resumable (only agui: %v): main.go lacks %q", aguiOnly, want)
+			}
+		}
+		if !bytes.Contains(files["main_test.go"], []byte("func TestResumableRun(")) {
+			t.Errorf("--resumable (only agui: %v): main_test.go does not test a resumed run", aguiOnly)
+		}
+		if !bytes.Contains(files[".gitignore"], []byte("\nserver-runs.db\n")) {
+			t.Errorf("--resumable: .gitignore:\n%s", files[".gitignore"])
+		}
+		if !bytes.Contains(files["README.md"], []byte("## Runs that survive a dropped connection")) {
+			t.Error("--resumable: the README does not say what it does")
+		}
+	}
+	files, err := Files(Options{Gen: exampleGen})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range files {
+		if bytes.Contains(text, []byte("WithResumableRuns")) || bytes.Contains(text, []byte("server-runs.db")) {
+			t.Errorf("a scaffold without --resumable has resumable runs in %s", name)
+		}
+	}
+}

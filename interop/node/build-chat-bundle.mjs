@@ -1,5 +1,6 @@
 // Bundles @ag-ui/client for the browser, for the chat page agui-gen
-// scaffold writes: one ES module exporting HttpAgent, built with esbuild
+// scaffold writes: one ES module exporting HttpAgent, what the page's
+// ResumingHttpAgent needs of @ag-ui/client, and rxjs's Observable, built with esbuild
 // from the packages package-lock.json pins, and beside it the licences of
 // every package inside it.
 //
@@ -17,7 +18,14 @@ const out = resolve(process.argv[2] ?? join(here, "../../templates/scaffold/web"
 const client = JSON.parse(readFileSync(join(here, "node_modules/@ag-ui/client/package.json"), "utf8"));
 
 const result = await build({
-  stdin: { contents: 'export { HttpAgent } from "@ag-ui/client";', resolveDir: here, loader: "js" },
+  // What the page's resuming-agent.js (docs/agui.md's ResumingHttpAgent) imports from @ag-ui/client and rxjs:
+  // the page's import map names this file for both.
+  stdin: {
+    contents: 'export { enforceOutgoingInput, HttpAgent, runHttpRequest, transformHttpEventStream } from "@ag-ui/client";\n' +
+      'export { Observable } from "rxjs";',
+    resolveDir: here,
+    loader: "js",
+  },
   bundle: true,
   format: "esm",
   platform: "browser",

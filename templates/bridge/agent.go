@@ -57,7 +57,11 @@ type reusingClient interface {
 // stream is sent the message plainly. A task that needs input ends the run
 // with an interrupt; a run whose resume answers it continues the same
 // task, and one that abandons it cancels the task. A run the client
-// abandons cancels its task, unless the task has already settled.
+// abandons cancels its task, unless the task has already settled; so does
+// a run cancelled or stopped. On a handler with agui.WithResumableRuns a
+// client that goes away does not abandon the run: the run follows its
+// task to the end, and a client that resumes it sees what an A2A
+// subscriber to the task sees.
 //
 // A2A has no field for the client's tools, so RunAgentInput.tools are not
 // forwarded.
@@ -110,7 +114,13 @@ func (a *A2AAgent) Run(ctx context.Context, input *agui.RunAgentInput, s *agui.S
 		}
 		received = true
 		if err := t.apply(resp); err != nil {
-			return err // the AG-UI side refused it: a bug to report, not the A2A agent's
+			// The run takes no more events (it was cancelled or stopped
+			// between two of the task's, or refused one: a bug to report,
+			// not the A2A agent's): no one shows the task any more.
+			if !settled(t.state) {
+				a.cancel(ctx, t.taskID)
+			}
+			return err
 		}
 	}
 	if ctx.Err() != nil {

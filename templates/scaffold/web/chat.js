@@ -1,15 +1,24 @@
 // The chat page: @ag-ui/client's HttpAgent (bundled in agui-client.js) runs
-// the agent at /agui and this file draws what streams back. Feedback goes to
+// the agent at /agui and this file draws what streams back. Its subclass
+// ResumingHttpAgent (resuming-agent.js) resumes a run whose stream drops,
+// on a server with resumable runs (scaffold --resumable): the events go on,
+// and the reply in the same bubble. Feedback goes to
 // /agui/meta as META events. A bearer token, when the server wants one, is
 // read from the page's fragment: /#token=…
-import { HttpAgent } from "./agui-client.js";
+import { ResumingHttpAgent } from "./resuming-agent.js";
 
 const $ = (id) => document.getElementById(id);
 const token = new URLSearchParams(location.hash.slice(1)).get("token");
 const headers = token ? { Authorization: `Bearer ${token}` } : {};
 const threadId = crypto.randomUUID();
-const agent = new HttpAgent({ url: "/agui", threadId, headers });
+const agent = new ResumingHttpAgent({ url: "/agui", threadId, headers });
 document.body.dataset.threadId = threadId; // for tests and for finding the thread's feedback
+let reconnecting = false;
+agent.onReconnect = (n) => {
+  reconnecting = true;
+  document.body.dataset.reconnects = Number(document.body.dataset.reconnects ?? 0) + 1; // for tests
+  setStatus(`The connection dropped: reconnecting (${n})…`);
+};
 
 let runId = null; // the run streaming now
 let runFailed = false;
@@ -144,6 +153,10 @@ function follow() {
 }
 
 function onEvent({ event }) {
+  if (reconnecting) {
+    reconnecting = false; // the run goes on where it was
+    setStatus("Working…");
+  }
   draw(event);
   follow();
 }

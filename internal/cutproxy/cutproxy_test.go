@@ -1,0 +1,61 @@
+package cutproxy
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+)
+
+// TestCutsTheFirstStreams: the first event stream ends with an error after
+// its byte budget, the client holding exactly those bytes; the next stream
+// and any other response pass whole.
+func TestCutsTheFirstStreams(t *testing.T) {
+	stream := strings.Repeat("data: {}\n\n", 100)
+	backend := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/page" {
+			io.WriteString(w, "<p>page</p>")
+			return
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		for i := range 100 {
+			io.WriteString(w, stream[i*10:(i+1)*10])
+			w.(http.Flusher).Flush()
+		}
+	}))
+	defer backend.Close()
+	target, _ := url.Parse(backend.URL)
+	p := New(target, 25)
+	front := httptest.NewServer(p)
+	defer front.Close()
+
+	get := func(path string) (string, error) {
+		res, err := http.Get(front.URL + path)
+		if err != nil {
+			return "", err
+		}
+		defer res.Body.Close()
+		b, err := io.ReadAll(res.Body)
+		return string(b), err
+	}
+	if got, err := get("/page"); err != nil || got != "<p>page</p>" {
+		t.Errorf("a page: %q, %v", got, err)
+	}
+	got, err := get("/events")
+	if err == nil || got != stream[:25] {
+		t.Errorf("the first stream: %q, %v; want its first 25 bytes and an error", got, err)
+	}
+	if got, err := get("/events"); err != nil || got != stream {
+		t.Errorf("the second stream: %d bytes, %v; want it whole", len(got), err)
+	}
+	select {
+	case <-p.Cut(0):
+	default:
+		t.Error("Cut(0) is not closed after the cut")
+	}
+	if p.Cuts() != 1 {
+		t.Errorf("%d cuts, want 1", p.Cuts())
+	}
+}
