@@ -112,12 +112,13 @@ func (st *statements) prepare(ctx context.Context, db *sql.DB) error {
 		stmt **sql.Stmt
 		sql  string
 	}{
-		{&st.create, `INSERT INTO runlog_runs (key, thread_id, run_id, owner, input, started, alive_until) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING`},
+		{&st.create, `INSERT INTO runlog_runs (key, thread_id, run_id, owner, input, started, alive_until, last, size, ended, ended_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING`},
 		{&st.appendRun, `SELECT last, size, ended FROM runlog_runs WHERE key = ?`},
 		{&st.endRun, `SELECT last, ended, alive_until FROM runlog_runs WHERE key = ?`},
 		{&st.ended, `UPDATE runlog_runs SET last = ?, size = size + ?, ended = 1, ended_at = ? WHERE key = ?`},
 		{&st.insertRow, `INSERT INTO runlog_rows (key, last, n, data) VALUES (?, ?, ?, ?)`},
-		{&st.appended, `UPDATE runlog_runs SET last = ?, size = ?, alive_until = ? WHERE key = ?`},
+		{&st.appended, `UPDATE runlog_runs SET last = ?, size = ?, alive_until = ?, ended = ?, ended_at = ? WHERE key = ?`},
 		// One statement reads a page's rows and the run's end, in one
 		// snapshot.
 		{&st.read, `SELECT r.last, r.ended, NOT r.ended AND r.alive_until < ?, e.last, e.n, e.data
@@ -224,88 +225,149 @@ func (l *Log) renew() {
 // past their retention first, and once a minute those of runs lost with
 // their process longer ago than the retention, which no reader ended.
 func (l *Log) Create(ctx context.Context, run runlog.Run) error {
-	now := time.Now()
+	_, err := l.AppendBatch(ctx, run.Key, runlog.Batch{Create: &run})
+	return err
+}
+
+// sweepDue reports whether a creation at now sweeps the logs past their
+// retention, and the lost ones.
+func (l *Log) sweepDue(now time.Time) (sweep, sweepLost bool) {
 	l.mu.Lock()
-	sweep := now.Sub(l.lastSweep) >= time.Second
-	sweepLost := sweep && now.Sub(l.lastLostSweep) >= time.Minute
+	defer l.mu.Unlock()
+	sweep = now.Sub(l.lastSweep) >= time.Second
+	sweepLost = sweep && now.Sub(l.lastLostSweep) >= time.Minute
 	if sweep {
 		l.lastSweep = now
 	}
 	if sweepLost {
 		l.lastLostSweep = now
 	}
-	l.mu.Unlock()
-	err := l.changes.Do(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		if sweep {
-			cutoff := now.Add(-l.opts.Retention).UnixNano()
-			gone := `SELECT key FROM runlog_runs WHERE ended_at < ? OR (? AND NOT ended AND alive_until < ?)`
-			if _, err := tx.ExecContext(ctx, `DELETE FROM runlog_rows WHERE key IN (`+gone+`)`, cutoff, sweepLost, cutoff); err != nil {
-				return err
-			}
-			if _, err := tx.ExecContext(ctx, `DELETE FROM runlog_runs WHERE key IN (`+gone+`)`, cutoff, sweepLost, cutoff); err != nil {
-				return err
-			}
-		}
-		input := run.Input
-		if input == nil {
-			input = []byte{}
-		}
-		res, err := tx.StmtContext(ctx, l.stmts.create).ExecContext(ctx, run.Key, run.ThreadID, run.RunID, run.Owner, input, now.UnixNano(), l.aliveUntil(now))
-		if ok, err := sqlite.Changed(res, err); err != nil {
-			return err
-		} else if !ok {
-			return runlog.ErrExists
-		}
-		return nil
-	})
-	if err == nil {
-		l.mu.Lock()
-		l.mine[run.Key] = struct{}{}
-		l.mu.Unlock()
+	return sweep, sweepLost
+}
+
+// sweep deletes, in tx, the logs ended before the retention, and with
+// lost those of runs lost before it.
+func (l *Log) sweep(ctx context.Context, tx *sql.Tx, now time.Time, lost bool) error {
+	cutoff := now.Add(-l.opts.Retention).UnixNano()
+	gone := `SELECT key FROM runlog_runs WHERE ended_at < ? OR (? AND NOT ended AND alive_until < ?)`
+	if _, err := tx.ExecContext(ctx, `DELETE FROM runlog_rows WHERE key IN (`+gone+`)`, cutoff, lost, cutoff); err != nil {
+		return err
 	}
+	_, err := tx.ExecContext(ctx, `DELETE FROM runlog_runs WHERE key IN (`+gone+`)`, cutoff, lost, cutoff)
 	return err
 }
 
-// Append implements runlog.Log. The appends of runs that come while one
-// is written go together in the next transaction.
-func (l *Log) Append(ctx context.Context, key string, data ...[]byte) (int64, error) {
+// AppendBatch implements runlog.BatchLog: b in one transaction, which the
+// changes of other runs made meanwhile share. A batch that creates a run
+// sweeps as Create does.
+func (l *Log) AppendBatch(ctx context.Context, key string, b runlog.Batch) (int64, error) {
+	now := time.Now()
+	var sweep, sweepLost bool
+	if b.Create != nil {
+		sweep, sweepLost = l.sweepDue(now)
+	}
 	var last int64
 	err := l.changes.Do(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		var size int64
-		var ended bool
-		if err := tx.StmtContext(ctx, l.stmts.appendRun).QueryRowContext(ctx, key).Scan(&last, &size, &ended); err != nil {
-			if errors.Is(err, sql.ErrNoRows) {
-				return runlog.ErrNotFound
+		if b.Create != nil {
+			if sweep {
+				if err := l.sweep(ctx, tx, now, sweepLost); err != nil {
+					return err
+				}
 			}
-			return err
-		}
-		if ended {
-			return runlog.ErrEnded
+			last = 0
+		} else {
+			var ended bool
+			if err := tx.StmtContext(ctx, l.stmts.appendRun).QueryRowContext(ctx, key).Scan(&last, &size, &ended); err != nil {
+				if errors.Is(err, sql.ErrNoRows) {
+					return runlog.ErrNotFound
+				}
+				return err
+			}
+			if ended {
+				return runlog.ErrEnded
+			}
 		}
 		n := int64(0)
-		for _, d := range data {
+		for _, d := range b.Entries {
 			n += int64(len(d))
 		}
 		if size+n > int64(l.opts.MaxRunBytes) {
 			return fmt.Errorf("%w: it holds %d bytes, at most %d", runlog.ErrFull, size, l.opts.MaxRunBytes)
 		}
-		insert := tx.StmtContext(ctx, l.stmts.insertRow)
-		bufs := packed.Pool.Get().(*packed.Buffers)
-		defer bufs.Release()
-		for _, r := range bufs.Split(data, last) {
-			if _, err := insert.ExecContext(ctx, key, r.Last, r.Count, r.Data); err != nil {
+		from := last
+		last += int64(len(b.Entries))
+		size += n
+		if b.End && b.Last != nil {
+			last++
+			size += int64(len(b.Last))
+		}
+		var endedAt sql.NullInt64
+		if b.End {
+			endedAt = sql.NullInt64{Int64: now.UnixNano(), Valid: true}
+		}
+		if run := b.Create; run != nil {
+			input := run.Input
+			if input == nil {
+				input = []byte{}
+			}
+			// The run's row is inserted first: a key in use adds nothing.
+			res, err := tx.StmtContext(ctx, l.stmts.create).ExecContext(ctx, key, run.ThreadID, run.RunID, run.Owner, input,
+				now.UnixNano(), l.aliveUntil(now), last, size, b.End, endedAt)
+			if ok, err := sqlite.Changed(res, err); err != nil {
 				return err
+			} else if !ok {
+				return runlog.ErrExists
 			}
 		}
-		last += int64(len(data))
-		_, err := tx.StmtContext(ctx, l.stmts.appended).ExecContext(ctx, last, size+n, l.aliveUntil(time.Now()), key)
-		return err
+		if len(b.Entries) > 0 || b.End && b.Last != nil {
+			insert := tx.StmtContext(ctx, l.stmts.insertRow)
+			if len(b.Entries) > 0 {
+				bufs := packed.Pool.Get().(*packed.Buffers)
+				defer bufs.Release()
+				for _, r := range bufs.Split(b.Entries, from) {
+					if _, err := insert.ExecContext(ctx, key, r.Last, r.Count, r.Data); err != nil {
+						return err
+					}
+				}
+			}
+			if b.End && b.Last != nil {
+				if _, err := insert.ExecContext(ctx, key, last, 1, b.Last); err != nil {
+					return err
+				}
+			}
+		}
+		if b.Create == nil {
+			_, err := tx.StmtContext(ctx, l.stmts.appended).ExecContext(ctx, last, size, l.aliveUntil(now), b.End, endedAt, key)
+			return err
+		}
+		return nil
 	})
 	if err != nil {
 		return 0, err
 	}
-	l.signals.Notify(key, last*2)
+	l.mu.Lock()
+	if b.End {
+		delete(l.mine, key)
+	} else if b.Create != nil {
+		l.mine[key] = struct{}{}
+	}
+	l.mu.Unlock()
+	if b.Landed != nil {
+		b.Landed(last)
+	}
+	if b.End {
+		l.signals.Notify(key, 0)
+	} else {
+		l.signals.Notify(key, last*2)
+	}
 	return last, nil
+}
+
+// Append implements runlog.Log. The appends of runs that come while one
+// is written go together in the next transaction.
+func (l *Log) Append(ctx context.Context, key string, data ...[]byte) (int64, error) {
+	return l.AppendBatch(ctx, key, runlog.Batch{Entries: data})
 }
 
 // End implements runlog.Log.
@@ -462,4 +524,5 @@ var (
 	_ runlog.Log      = (*Log)(nil)
 	_ runlog.Liveness = (*Log)(nil)
 	_ runlog.Readers  = (*Log)(nil)
+	_ runlog.BatchLog = (*Log)(nil)
 )
