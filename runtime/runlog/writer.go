@@ -147,7 +147,42 @@ func (w *Writer) Add(appendData func([]byte) []byte) error {
 func (w *Writer) startLocked() {
 	if !w.writing {
 		w.writing = true
-		go w.drain()
+		appenders.run(w.drain)
+	}
+}
+
+// appenders are the goroutines that append the writers' batches. One
+// that has appended waits a while for another writer's batch rather than
+// exit: a goroutine appending to a SQL log grows its stack to the
+// driver's depth, which a new one would grow again (a tenth of a
+// resumable run's CPU on SQLite).
+var appenders = workers{idle: make(chan func())}
+
+// appenderLinger is how long an appender waits for the next batch.
+const appenderLinger = time.Second
+
+type workers struct{ idle chan func() }
+
+// run runs f on an idle worker, or a new one.
+func (ws *workers) run(f func()) {
+	select {
+	case ws.idle <- f:
+	default:
+		go ws.work(f)
+	}
+}
+
+func (ws *workers) work(f func()) {
+	t := time.NewTimer(appenderLinger)
+	defer t.Stop()
+	for {
+		f()
+		t.Reset(appenderLinger)
+		select {
+		case f = <-ws.idle:
+		case <-t.C:
+			return
+		}
 	}
 }
 

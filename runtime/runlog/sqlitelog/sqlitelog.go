@@ -99,6 +99,20 @@ var migrations = []string{
 	DROP TABLE runlog_entries;`,
 	// The latest reader's mark (runlog.Readers), Unix nanoseconds.
 	`ALTER TABLE runlog_runs ADD COLUMN read_until INTEGER NOT NULL DEFAULT 0;`,
+	// The rows in a table with rowids, appended at its end, and found by
+	// an index of their keys: in a table without rowids each row is its
+	// key's index entry, which SQLite reads whole, overflow pages and all,
+	// to compare it as it inserts beside it (a third of an append's CPU).
+	`CREATE TABLE runlog_rows_by_rowid (
+		key TEXT NOT NULL,
+		last INTEGER NOT NULL,
+		n INTEGER NOT NULL,
+		data BLOB NOT NULL
+	);
+	INSERT INTO runlog_rows_by_rowid (key, last, n, data) SELECT key, last, n, data FROM runlog_rows;
+	DROP TABLE runlog_rows;
+	ALTER TABLE runlog_rows_by_rowid RENAME TO runlog_rows;
+	CREATE UNIQUE INDEX runlog_rows_key ON runlog_rows (key, last);`,
 }
 
 // statements are the log's prepared statements.
