@@ -52,15 +52,19 @@ type endedRun struct {
 }
 
 // chunkSize is the size of the blocks a run's small entries are copied
-// into: one allocation for many small events. Larger entries (up to
-// maxChunk/4) go in blocks that double, up to maxChunk, so that a run of
-// events of a few KiB each is packed too: a block of its own for each
-// would be rounded up to the allocator's next size class, up to a sixth
-// more. Entries larger still get a block of their own.
+// into: one allocation for many small events. A run's first blocks are
+// smaller, from firstChunk, each twice the last: a run that has logged a
+// few events (one that waits, detached) holds a block the size of what it
+// logged, not chunkSize. Larger entries (up to maxChunk/4) go in blocks
+// that double, up to maxChunk, so that a run of events of a few KiB each
+// is packed too: a block of its own for each would be rounded up to the
+// allocator's next size class, up to a sixth more. Entries larger still
+// get a block of their own.
 const (
-	chunkSize = 16 << 10
-	maxChunk  = 64 << 10
-	smallSize = 1 << 10
+	firstChunk = 1 << 10
+	chunkSize  = 16 << 10
+	maxChunk   = 64 << 10
+	smallSize  = 1 << 10
 )
 
 // NewMemory returns an empty log in memory.
@@ -102,7 +106,7 @@ func (r *memRun) add(data []byte) {
 		r.entries = append(r.entries, slices.Clip(append([]byte(nil), data...)))
 	} else {
 		if len(data) > cap(r.chunk)-len(r.chunk) {
-			size := chunkSize
+			size := min(max(2*cap(r.chunk), firstChunk), chunkSize)
 			if len(data) > smallSize {
 				// Each block of larger entries twice the last: what the
 				// run's last block leaves unused stays a fraction of the run.

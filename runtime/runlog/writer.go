@@ -158,8 +158,10 @@ func (w *Writer) startLocked() {
 // resumable run's CPU on SQLite).
 var appenders = workers{idle: make(chan func())}
 
-// appenderLinger is how long an appender waits for the next batch.
-const appenderLinger = time.Second
+// appenderLinger is how long an appender waits for the next batch: long
+// enough for a server's next run, short enough that a burst's appenders
+// do not outlast it for long.
+const appenderLinger = 100 * time.Millisecond
 
 type workers struct{ idle chan func() }
 
