@@ -54,6 +54,7 @@ type Writer struct {
 	ended       bool      // the log has ended; endLast, when not nil, is at last
 	recent      *batchBuf // the last batch written, when small: positions recentFirst…
 	recentFirst int64
+	hint        int // the bytes of the last batch, up to keptBuffer
 }
 
 // MaxQueued is how many bytes of entries a Writer queues before Add waits
@@ -134,6 +135,11 @@ func (w *Writer) Add(appendData func([]byte) []byte) error {
 	}
 	if w.queue == nil {
 		w.queue = batchBufs.Get().(*batchBuf)
+		if cap(w.queue.data) < w.hint {
+			// Sized as the last batch was: a buffer kept for readers is not
+			// pooled, and one grown entry by entry is copied as often.
+			w.queue.data = make([]byte, 0, w.hint)
+		}
 	}
 	q := w.queue
 	q.data = appendData(q.data)
@@ -203,9 +209,13 @@ func (w *Writer) drain() {
 			return
 		}
 		b := Batch{Create: w.create, End: end, Last: w.endLast}
+		if q != nil {
+			w.hint = min(len(q.data), keptBuffer)
+		}
 		failed := w.err != nil
 		w.mu.Unlock()
 		if q != nil && !failed {
+			q.entries = slices.Grow(q.entries, len(q.ends))
 			start := 0
 			for _, end := range q.ends {
 				q.entries = append(q.entries, q.data[start:end:end])
@@ -401,6 +411,7 @@ func (w *Writer) read(after int64, max int, into []Entry) (p Page, ok bool) {
 	if after+1 != endPos && (n == 0 || after+1 < first) {
 		return Page{}, false
 	}
+	p.Entries = slices.Grow(p.Entries, int(min(int64(max), w.last-after)))
 	for pos := after + 1; pos <= w.last && len(p.Entries) < max; pos++ {
 		switch {
 		case pos == endPos:
