@@ -50,9 +50,9 @@ type Writer struct {
 	// What the log holds, as this writer wrote it, kept on a BatchLog for
 	// Log's reads until a write fails (stale).
 	stale       bool
-	last        int64     // the position of the log's last entry
-	ended       bool      // the log has ended; endLast, when not nil, is at last
-	recent      *batchBuf // the last batch written, when small: positions recentFirst…
+	last        int64    // the position of the log's last entry
+	ended       bool     // the log has ended; endLast, when not nil, is at last
+	recent      [][]byte // a copy of the last batch written, when small: positions recentFirst…
 	recentFirst int64
 	hint        int // the bytes of the last batch, up to keptBuffer
 }
@@ -136,8 +136,8 @@ func (w *Writer) Add(appendData func([]byte) []byte) error {
 	if w.queue == nil {
 		w.queue = batchBufs.Get().(*batchBuf)
 		if cap(w.queue.data) < w.hint {
-			// Sized as the last batch was: a buffer kept for readers is not
-			// pooled, and one grown entry by entry is copied as often.
+			// Sized as the last batch was: a buffer grown entry by entry
+			// is copied as often.
 			w.queue.data = make([]byte, 0, w.hint)
 		}
 	}
@@ -243,11 +243,10 @@ func (w *Writer) drain() {
 		if end {
 			w.done, w.endErr = true, endErr
 		}
-		kept := w.recent == q
 		w.room.Broadcast()
 		w.mu.Unlock()
-		if q == nil || kept {
-			continue // a kept batch is its readers' until the next replaces it
+		if q == nil {
+			continue
 		}
 		clear(q.entries)
 		q.data, q.ends, q.entries = q.data[:0], q.ends[:0], q.entries[:0]
@@ -314,7 +313,16 @@ func (w *Writer) landed(b Batch, q *batchBuf, last int64) {
 	if len(b.Entries) > 0 {
 		w.recent = nil
 		if q != nil && len(q.data) <= keptBuffer {
-			w.recent, w.recentFirst = q, last-int64(len(b.Entries))+1
+			// A copy, in one block: the batch's buffer goes back to the
+			// pool, and the copy is its readers' until it is replaced.
+			data := slices.Clone(q.data)
+			w.recent = make([][]byte, len(q.ends))
+			start := 0
+			for i, end := range q.ends {
+				w.recent[i] = data[start:end:end]
+				start = end
+			}
+			w.recentFirst = last - int64(len(b.Entries)) + 1
 			if b.End && b.Last != nil {
 				w.recentFirst--
 			}
@@ -406,7 +414,7 @@ func (w *Writer) read(after int64, max int, into []Entry) (p Page, ok bool) {
 		endPos = w.last
 	}
 	if w.recent != nil {
-		first, n = w.recentFirst, int64(len(w.recent.entries))
+		first, n = w.recentFirst, int64(len(w.recent))
 	}
 	if after+1 != endPos && (n == 0 || after+1 < first) {
 		return Page{}, false
@@ -417,7 +425,7 @@ func (w *Writer) read(after int64, max int, into []Entry) (p Page, ok bool) {
 		case pos == endPos:
 			p.Entries = append(p.Entries, Entry{Pos: pos, Data: w.endLast})
 		case pos >= first && pos < first+n:
-			p.Entries = append(p.Entries, Entry{Pos: pos, Data: w.recent.entries[pos-first]})
+			p.Entries = append(p.Entries, Entry{Pos: pos, Data: w.recent[pos-first]})
 		default:
 			return Page{}, false
 		}
