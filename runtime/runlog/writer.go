@@ -206,6 +206,9 @@ func (w *Writer) drain() {
 			w.writing = false
 			w.room.Broadcast()
 			w.mu.Unlock()
+			if s, ok := w.log.(settler); ok {
+				s.settle(w.key)
+			}
 			return
 		}
 		b := Batch{Create: w.create, End: end, Last: w.endLast}
@@ -257,6 +260,10 @@ func (w *Writer) drain() {
 		}
 	}
 }
+
+// settler is a log told when a run's writer has nothing queued: Memory
+// trims the run's block.
+type settler interface{ settle(key string) }
 
 // write writes batch b, whose entries are q's: the error of its entries
 // and of its end.
