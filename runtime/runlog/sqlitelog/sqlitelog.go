@@ -338,19 +338,17 @@ func (l *Log) AppendBatch(ctx context.Context, key string, b runlog.Batch) (int6
 				return runlog.ErrExists
 			}
 		}
-		if len(b.Entries) > 0 || b.End && b.Last != nil {
+		data := b.Entries
+		if b.End && b.Last != nil {
+			// The final entry packed with the last ones.
+			data = append(data[:len(data):len(data)], b.Last)
+		}
+		if len(data) > 0 {
 			insert := tx.StmtContext(ctx, l.stmts.insertRow)
-			if len(b.Entries) > 0 {
-				bufs := packed.Pool.Get().(*packed.Buffers)
-				defer bufs.Release()
-				for _, r := range bufs.Split(b.Entries, from) {
-					if _, err := insert.ExecContext(ctx, key, r.Last, r.Count, r.Data); err != nil {
-						return err
-					}
-				}
-			}
-			if b.End && b.Last != nil {
-				if _, err := insert.ExecContext(ctx, key, last, 1, b.Last); err != nil {
+			bufs := packed.Pool.Get().(*packed.Buffers)
+			defer bufs.Release()
+			for _, r := range bufs.Split(data, from) {
+				if _, err := insert.ExecContext(ctx, key, r.Last, r.Count, r.Data); err != nil {
 					return err
 				}
 			}
