@@ -153,11 +153,13 @@ func (r *memRun) trim() {
 }
 
 // settle is told by a Writer that it has nothing queued for run key: the
-// run's block is trimmed.
+// run's block is trimmed when it is one of larger entries (a block of
+// small ones leaves less than chunkSize unused, and a run that pauses
+// often would copy it at every pause).
 func (m *Memory) settle(key string) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if r := m.runs[key]; r != nil {
+	if r := m.runs[key]; r != nil && cap(r.chunk) > chunkSize {
 		r.trim()
 	}
 }
@@ -203,9 +205,6 @@ func (m *Memory) End(ctx context.Context, key string, last []byte) error {
 		r.add(last)
 	}
 	r.trim()
-	if cap(r.entries)-len(r.entries) > len(r.entries)/8 {
-		r.entries = slices.Clone(r.entries) // an ended log grows no more
-	}
 	r.run.Ended = true
 	m.ended = append(m.ended, endedRun{key, now})
 	m.sweep(now)
