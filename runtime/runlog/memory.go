@@ -40,10 +40,11 @@ type Memory struct {
 }
 
 type memRun struct {
-	run     Run
-	entries [][]byte // entry i is position i+1; its bytes are never rewritten
-	chunk   []byte   // where the next entries' bytes are copied
-	size    int
+	run        Run
+	entries    [][]byte // entry i is position i+1; its bytes are never rewritten
+	chunk      []byte   // where the next entries' bytes are copied
+	chunkFirst int      // the index of the first entry that may be in chunk
+	size       int
 }
 
 type endedRun struct {
@@ -52,15 +53,22 @@ type endedRun struct {
 }
 
 // chunkSize is the size of the blocks a run's small entries are copied
-// into: one allocation for many small events. Larger entries (up to
-// maxChunk/4) go in blocks that double, up to maxChunk, so that a run of
-// events of a few KiB each is packed too: a block of its own for each
-// would be rounded up to the allocator's next size class, up to a sixth
-// more. Entries larger still get a block of their own.
+// into: one allocation for many small events. A run's first blocks are
+// smaller, from firstChunk, each twice the last: a run that has logged a
+// few events (one that waits, detached) holds a block the size of what it
+// logged, not chunkSize. Larger entries (up to maxChunk/4) go in blocks
+// that double from bigChunk up to maxChunk, so that a run of events of a
+// few KiB each is packed too: a block of its own for each would be rounded
+// up to the allocator's next size class, up to a sixth more, and each
+// block leaves up to an entry unused at its end, so the fewer the better.
+// A block's unused rest is given back when the run pauses or ends (trim).
+// Entries larger still get a block of their own.
 const (
-	chunkSize = 16 << 10
-	maxChunk  = 64 << 10
-	smallSize = 1 << 10
+	firstChunk = 1 << 10
+	chunkSize  = 16 << 10
+	bigChunk   = 64 << 10
+	maxChunk   = 256 << 10
+	smallSize  = 1 << 10
 )
 
 // NewMemory returns an empty log in memory.
@@ -102,13 +110,14 @@ func (r *memRun) add(data []byte) {
 		r.entries = append(r.entries, slices.Clip(append([]byte(nil), data...)))
 	} else {
 		if len(data) > cap(r.chunk)-len(r.chunk) {
-			size := chunkSize
+			size := min(max(2*cap(r.chunk), firstChunk), chunkSize)
 			if len(data) > smallSize {
 				// Each block of larger entries twice the last: what the
 				// run's last block leaves unused stays a fraction of the run.
-				size = min(max(2*cap(r.chunk), chunkSize), maxChunk)
+				size = min(max(2*cap(r.chunk), bigChunk), maxChunk)
 			}
 			r.chunk = make([]byte, 0, max(size, len(data)))
+			r.chunkFirst = len(r.entries)
 		}
 		at := len(r.chunk)
 		r.chunk = append(r.chunk, data...)
@@ -116,6 +125,43 @@ func (r *memRun) add(data []byte) {
 	}
 	r.size += len(data)
 	r.run.Last++
+}
+
+// trimSlack is the room a run's block may leave unused once its writer
+// has paused (Writer: nothing queued) or the run has ended: past it, the
+// block's entries move to one their size.
+const trimSlack = 4 << 10
+
+// trim moves the entries of r's block to a block their size when it leaves
+// more than trimSlack unused: a run that waits, or has ended, holds what it
+// logged and not the rest of a block of up to maxChunk. Readers that hold
+// the old block's entries keep them; they are the same bytes.
+func (r *memRun) trim() {
+	if cap(r.chunk)-len(r.chunk) <= trimSlack {
+		return
+	}
+	block := slices.Clone(r.chunk)
+	at := 0
+	for i := r.chunkFirst; i < len(r.entries); i++ {
+		if n := len(r.entries[i]); n <= maxChunk/4 {
+			r.entries[i] = block[at : at+n : at+n]
+			at += n
+		}
+	}
+	r.chunk = block[:len(block):len(block)]
+	r.chunkFirst = len(r.entries)
+}
+
+// settle is told by a Writer that it has nothing queued for run key: the
+// run's block is trimmed when it is one of larger entries (a block of
+// small ones leaves less than chunkSize unused, and a run that pauses
+// often would copy it at every pause).
+func (m *Memory) settle(key string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if r := m.runs[key]; r != nil && cap(r.chunk) > chunkSize {
+		r.trim()
+	}
 }
 
 // Append implements Log.
@@ -158,6 +204,7 @@ func (m *Memory) End(ctx context.Context, key string, last []byte) error {
 	if last != nil {
 		r.add(last)
 	}
+	r.trim()
 	r.run.Ended = true
 	m.ended = append(m.ended, endedRun{key, now})
 	m.sweep(now)

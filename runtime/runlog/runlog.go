@@ -100,6 +100,36 @@ type Log interface {
 	Watch(key string) (signal <-chan int64, stop func())
 }
 
+// Batch is what a BatchLog writes in one step: a run's log's creation,
+// entries and end, each when asked for.
+type Batch struct {
+	// Create, when not nil, is the run whose log the batch creates before
+	// its entries, as Create does (ErrExists for a key in use).
+	Create *Run
+	// Entries are appended as Append appends them.
+	Entries [][]byte
+	// End ends the log after the entries, with Last, when not nil, as its
+	// final entry, as End does.
+	End  bool
+	Last []byte
+	// Landed, when not nil, is called with the log's last position once
+	// the batch is in the log, before the log's watchers are signalled.
+	Landed func(last int64)
+}
+
+// BatchLog is implemented by the logs that write a run's batch of entries
+// with its log's creation and its end in one step (one transaction on
+// SQL): a Writer made by CreateWriter creates a run's log with its first
+// batch and ends it with its last.
+type BatchLog interface {
+	// AppendBatch writes b to run key's log, all of it or nothing: an
+	// error wrapping ErrFull when the entries pass the log's bound (the
+	// writer then ends the log without them), ErrExists when it creates a
+	// log whose key is in use, ErrNotFound or ErrEnded as Append. It
+	// returns the position of the log's last entry.
+	AppendBatch(ctx context.Context, key string, b Batch) (last int64, err error)
+}
+
 // Liveness is implemented by the logs that outlive the processes that
 // write them (on SQL). The process that runs a run keeps a mark on its log
 // alive, renewed with each Append and every so often while the run goes

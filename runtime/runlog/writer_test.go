@@ -46,7 +46,7 @@ func TestWriterBatches(t *testing.T) {
 			l.turn <- struct{}{}
 		}
 	}()
-	if err := w.End(ctx, []byte("end")); err != nil {
+	if err := w.End([]byte("end")); err != nil {
 		t.Fatal(err)
 	}
 	p, err := l.Read(ctx, key, 0, 1000, nil)
@@ -86,7 +86,7 @@ func TestWriterError(t *testing.T) {
 	if !errors.Is(err, ErrFull) {
 		t.Fatalf("Add after a batch the log refused: %v, want ErrFull", err)
 	}
-	if err := w.End(ctx, []byte("end")); err != nil {
+	if err := w.End([]byte("end")); err != nil {
 		t.Fatal(err)
 	}
 	if p, _ := m.Read(ctx, key, 0, 10, nil); !p.Ended || len(p.Entries) != 1 || string(p.Entries[0].Data) != "end" {

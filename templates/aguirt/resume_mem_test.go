@@ -40,8 +40,8 @@ func BenchmarkDetachedRunMemory(b *testing.B) {
 		for detached := false; !detached; {
 			time.Sleep(5 * time.Millisecond)
 			detached = true
-			h.cfg.resumable.leases.Range(func(_, l any) bool {
-				detached = l.(*runlog.Lease).Attached() == 0
+			h.cfg.resumable.local.Range(func(_, l any) bool {
+				detached = l.(*localRun).lease.Attached() == 0
 				return detached
 			})
 		}

@@ -201,7 +201,127 @@ func (l *Log) write(ctx context.Context, scan func(pgx.Row) error, sql string, a
 // past their retention first, and once a minute those of runs lost with
 // their process longer ago than the retention, which no reader ended.
 func (l *Log) Create(ctx context.Context, run runlog.Run) error {
+	_, err := l.AppendBatch(ctx, run.Key, runlog.Batch{Create: &run})
+	return err
+}
+
+// Append implements runlog.Log: the entries, packed into rows, the run's
+// position and its mark in one statement, in the next batch of writes,
+// which the appends of other runs made meanwhile share.
+func (l *Log) Append(ctx context.Context, key string, data ...[]byte) (int64, error) {
+	return l.AppendBatch(ctx, key, runlog.Batch{Entries: data})
+}
+
+// AppendBatch implements runlog.BatchLog: b in one statement, in the next
+// batch of writes. A batch that creates a run sweeps as Create does.
+func (l *Log) AppendBatch(ctx context.Context, key string, b runlog.Batch) (int64, error) {
 	now := time.Now()
+	if b.Create != nil {
+		if err := l.sweep(ctx, now); err != nil {
+			return 0, err
+		}
+	}
+	n := int64(0)
+	for _, d := range b.Entries {
+		n += int64(len(d))
+	}
+	data, endBytes := b.Entries, int64(0)
+	if b.End && b.Last != nil {
+		data = append(data[:len(data):len(data)], b.Last)
+		endBytes = int64(len(b.Last))
+	}
+	bufs := packed.Pool.Get().(*packed.Buffers)
+	defer bufs.Release()
+	rows := bufs.Split(data, 0)
+	ends, counts, blobs := make([]int64, len(rows)), make([]int32, len(rows)), make([][]byte, len(rows))
+	for i, r := range rows {
+		ends[i], counts[i], blobs[i] = r.Last, int32(r.Count), r.Data
+	}
+	var endedAt *int64
+	if b.End {
+		t := now.UnixNano()
+		endedAt = &t
+	}
+	var last int64
+	scan := func(row pgx.Row) error { return row.Scan(&last, new(int64)) }
+	if run := b.Create; run != nil {
+		if n > int64(l.opts.MaxRunBytes) {
+			return 0, fmt.Errorf("%w: it holds 0 bytes, at most %d", runlog.ErrFull, l.opts.MaxRunBytes)
+		}
+		input := run.Input
+		if input == nil {
+			input = []byte{}
+		}
+		// A key in use is a row not inserted, not an error, so that the
+		// statement can share a batch.
+		err := l.write(ctx, scan, `WITH created AS (
+				INSERT INTO agui_runlog_runs (key, thread_id, run_id, owner, input, started, alive_until, last, size, ended, ended_at)
+				VALUES ($1, $2, $3, $4, $5, $6, now() + make_interval(secs => $7), $8, $9, $10, $11)
+				ON CONFLICT (key) DO NOTHING RETURNING last
+			), added AS (
+				INSERT INTO agui_runlog_rows (key, last, n, data)
+				SELECT $1, u.upto, u.n, u.data FROM created, unnest($12::bigint[], $13::integer[], $14::bytea[]) AS u(upto, n, data) RETURNING 1
+			)
+			SELECT last, (SELECT count(*) FROM added) FROM created`,
+			key, run.ThreadID, run.RunID, run.Owner, input, now.UnixNano(), l.lapse(), int64(len(data)), n+endBytes, b.End, endedAt, ends, counts, blobs)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return 0, runlog.ErrExists
+		}
+		if err != nil {
+			return 0, err
+		}
+	} else {
+		err := l.write(ctx, scan, `WITH moved AS (
+				UPDATE agui_runlog_runs SET last = last + $2, size = size + $3 + $9, alive_until = now() + make_interval(secs => $5),
+					ended = $10, ended_at = $11
+				WHERE key = $1 AND NOT ended AND size + $3 <= $4 RETURNING last
+			), added AS (
+				INSERT INTO agui_runlog_rows (key, last, n, data)
+				SELECT $1, moved.last - $2 + u.upto, u.n, u.data FROM moved, unnest($6::bigint[], $7::integer[], $8::bytea[]) AS u(upto, n, data) RETURNING 1
+			)
+			SELECT last, (SELECT count(*) FROM added) FROM moved`,
+			key, len(data), n, l.opts.MaxRunBytes, l.lapse(), ends, counts, blobs, endBytes, b.End, endedAt)
+		if errors.Is(err, pgx.ErrNoRows) {
+			// Why not: no such run, an ended one, or a full one.
+			var size int64
+			var ended bool
+			err := l.pool.QueryRow(ctx, `SELECT size, ended FROM agui_runlog_runs WHERE key = $1`, key).Scan(&size, &ended)
+			switch {
+			case errors.Is(err, pgx.ErrNoRows):
+				return 0, runlog.ErrNotFound
+			case err != nil:
+				return 0, err
+			case ended:
+				return 0, runlog.ErrEnded
+			}
+			return 0, fmt.Errorf("%w: it holds %d bytes, at most %d", runlog.ErrFull, size, l.opts.MaxRunBytes)
+		}
+		if err != nil {
+			return 0, err
+		}
+	}
+	l.mu.Lock()
+	if b.End {
+		delete(l.mine, key)
+	} else if b.Create != nil {
+		l.mine[key] = struct{}{}
+	}
+	l.mu.Unlock()
+	if b.Landed != nil {
+		b.Landed(last)
+	}
+	if b.End {
+		l.notifier.Wrote(key, last*2+1)
+	} else {
+		l.notifier.Wrote(key, last*2)
+	}
+	return last, nil
+}
+
+// sweep deletes, once a second at most, the logs past their retention,
+// and once a minute those of runs lost with their process longer ago than
+// the retention, which no reader ended.
+func (l *Log) sweep(ctx context.Context, now time.Time) error {
 	l.mu.Lock()
 	sweep := now.Sub(l.lastSweep) >= time.Second
 	sweepLost := sweep && now.Sub(l.lastLostSweep) >= time.Minute
@@ -212,84 +332,14 @@ func (l *Log) Create(ctx context.Context, run runlog.Run) error {
 		l.lastLostSweep = now
 	}
 	l.mu.Unlock()
-	if sweep {
-		if _, err := l.pool.Exec(ctx, `WITH gone AS (
-				DELETE FROM agui_runlog_runs WHERE ended_at < $1 OR ($2 AND NOT ended AND alive_until < now() - make_interval(secs => $3))
-				RETURNING key
-			) DELETE FROM agui_runlog_rows WHERE key IN (SELECT key FROM gone)`, l.cutoff(now), sweepLost, l.opts.Retention.Seconds()); err != nil {
-			return err
-		}
+	if !sweep {
+		return nil
 	}
-	input := run.Input
-	if input == nil {
-		input = []byte{}
-	}
-	var n int64
-	// A key in use is a row not inserted, not an error, so that the
-	// statement can share a batch.
-	err := l.write(ctx, func(row pgx.Row) error { return row.Scan(&n) }, `WITH created AS (
-			INSERT INTO agui_runlog_runs (key, thread_id, run_id, owner, input, started, alive_until)
-			VALUES ($1, $2, $3, $4, $5, $6, now() + make_interval(secs => $7))
-			ON CONFLICT (key) DO NOTHING RETURNING 1
-		) SELECT count(*) FROM created`,
-		run.Key, run.ThreadID, run.RunID, run.Owner, input, now.UnixNano(), l.lapse())
-	if err != nil {
-		return err
-	}
-	if n == 0 {
-		return runlog.ErrExists
-	}
-	l.mu.Lock()
-	l.mine[run.Key] = struct{}{}
-	l.mu.Unlock()
-	return nil
-}
-
-// Append implements runlog.Log: the entries, packed into rows, the run's
-// position and its mark in one statement, in the next batch of writes,
-// which the appends of other runs made meanwhile share.
-func (l *Log) Append(ctx context.Context, key string, data ...[]byte) (int64, error) {
-	n := int64(0)
-	for _, d := range data {
-		n += int64(len(d))
-	}
-	bufs := packed.Pool.Get().(*packed.Buffers)
-	defer bufs.Release()
-	rows := bufs.Split(data, 0)
-	ends, counts, blobs := make([]int64, len(rows)), make([]int32, len(rows)), make([][]byte, len(rows))
-	for i, r := range rows {
-		ends[i], counts[i], blobs[i] = r.Last, int32(r.Count), r.Data
-	}
-	var last int64
-	err := l.write(ctx, func(row pgx.Row) error { return row.Scan(&last, new(int64)) }, `WITH moved AS (
-			UPDATE agui_runlog_runs SET last = last + $2, size = size + $3, alive_until = now() + make_interval(secs => $5)
-			WHERE key = $1 AND NOT ended AND size + $3 <= $4 RETURNING last
-		), added AS (
-			INSERT INTO agui_runlog_rows (key, last, n, data)
-			SELECT $1, moved.last - $2 + u.upto, u.n, u.data FROM moved, unnest($6::bigint[], $7::integer[], $8::bytea[]) AS u(upto, n, data) RETURNING 1
-		)
-		SELECT last, (SELECT count(*) FROM added) FROM moved`,
-		key, len(data), n, l.opts.MaxRunBytes, l.lapse(), ends, counts, blobs)
-	if errors.Is(err, pgx.ErrNoRows) {
-		// Why not: no such run, an ended one, or a full one.
-		var size int64
-		var ended bool
-		err := l.pool.QueryRow(ctx, `SELECT size, ended FROM agui_runlog_runs WHERE key = $1`, key).Scan(&size, &ended)
-		switch {
-		case errors.Is(err, pgx.ErrNoRows):
-			return 0, runlog.ErrNotFound
-		case err != nil:
-			return 0, err
-		case ended:
-			return 0, runlog.ErrEnded
-		}
-		return 0, fmt.Errorf("%w: it holds %d bytes, at most %d", runlog.ErrFull, size, l.opts.MaxRunBytes)
-	}
-	if err != nil {
-		return 0, err
-	}
-	l.notifier.Wrote(key, last*2)
-	return last, nil
+	_, err := l.pool.Exec(ctx, `WITH gone AS (
+			DELETE FROM agui_runlog_runs WHERE ended_at < $1 OR ($2 AND NOT ended AND alive_until < now() - make_interval(secs => $3))
+			RETURNING key
+		) DELETE FROM agui_runlog_rows WHERE key IN (SELECT key FROM gone)`, l.cutoff(now), sweepLost, l.opts.Retention.Seconds())
+	return err
 }
 
 // End implements runlog.Log.
@@ -449,4 +499,5 @@ var (
 	_ runlog.Log      = (*Log)(nil)
 	_ runlog.Liveness = (*Log)(nil)
 	_ runlog.Readers  = (*Log)(nil)
+	_ runlog.BatchLog = (*Log)(nil)
 )

@@ -127,6 +127,7 @@ func Run(t *testing.T, newLog func(t *testing.T) runlog.Log, maxRunBytes int) {
 			}
 		})
 	}
+	t.Run("Writer", func(t *testing.T) { writer(t, newLog, maxRunBytes) })
 	t.Run("WatchAndTail", func(t *testing.T) {
 		l := newLog(t)
 		key := runlog.NewKey()
@@ -178,6 +179,105 @@ func Run(t *testing.T, newLog func(t *testing.T) runlog.Log, maxRunBytes int) {
 			t.Errorf("tailed %s\nwant   %s", g, w)
 		}
 	})
+}
+
+// writer is the contract of a run written through runlog.CreateWriter:
+// on a BatchLog the log appears with its first batch and ends with its
+// last, and a reader of the writer's Log (this process's) and one of the
+// log itself (another's) get the same entries.
+func writer(t *testing.T, newLog func(t *testing.T) runlog.Log, maxRunBytes int) {
+	ctx := context.Background()
+	l := newLog(t)
+	key := runlog.NewKey()
+	w, err := runlog.CreateWriter(ctx, l, runlog.Run{Key: key, ThreadID: "t", RunID: "w", Owner: "alice", Input: []byte(`{}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, batches := l.(runlog.BatchLog); batches {
+		if _, err := l.Get(ctx, key); !errors.Is(err, runlog.ErrNotFound) {
+			t.Errorf("Get before the first batch: %v, want ErrNotFound", err)
+		}
+	}
+	tail := func(log runlog.Log) <-chan string {
+		out := make(chan string, 1)
+		go func() {
+			var tailed []string
+			_, err := runlog.Tail(ctx, log, key, 0, runlog.TailConfig{
+				Emit: func(e runlog.Entry) error {
+					tailed = append(tailed, fmt.Sprint(e.Pos, ":", string(e.Data)))
+					return nil
+				},
+				Flush: func() error { return nil }})
+			if err != nil {
+				tailed = append(tailed, err.Error())
+			}
+			out <- strings.Join(tailed, " ")
+		}()
+		return out
+	}
+	local := tail(w.Log())
+	var want []string
+	for i := 1; i <= 300; i++ {
+		if err := w.Add(func(b []byte) []byte { return fmt.Append(b, i) }); err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, fmt.Sprint(i, ":", i))
+		if i == 1 {
+			if err := w.Created(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if run, err := l.Get(ctx, key); err != nil || run.ThreadID != "t" || run.RunID != "w" || run.Owner != "alice" {
+				t.Fatalf("Get once created: %+v, %v", run, err)
+			}
+		}
+		if i%50 == 0 {
+			time.Sleep(time.Millisecond)
+		}
+	}
+	remote := tail(l)
+	if err := w.End([]byte("end")); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.End(nil); err != nil {
+		t.Errorf("a second End: %v", err)
+	}
+	want = append(want, "301:end")
+	for name, ch := range map[string]<-chan string{"the writer's Log": local, "the log": remote} {
+		select {
+		case g := <-ch:
+			if w := strings.Join(want, " "); g != w {
+				t.Errorf("%s tailed %s\nwant %s", name, g, w)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("a Tail of %s did not end with the log", name)
+		}
+	}
+	if err := w.Add(func(b []byte) []byte { return b }); !errors.Is(err, runlog.ErrEnded) {
+		t.Errorf("Add after End: %v, want ErrEnded", err)
+	}
+	if run, err := l.Get(ctx, key); err != nil || !run.Ended || run.Last != 301 {
+		t.Errorf("Get: %+v, %v", run, err)
+	}
+	if maxRunBytes > 0 {
+		// The end of a run whose last batch is refused still ends it.
+		key := runlog.NewKey()
+		w, err := runlog.CreateWriter(ctx, l, runlog.Run{Key: key})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Add(func(b []byte) []byte { return append(b, "1"...) })
+		if err := w.Created(ctx); err != nil {
+			t.Fatal(err)
+		}
+		w.Add(func(b []byte) []byte { return append(b, make([]byte, maxRunBytes)...) })
+		if err := w.End([]byte("end")); err != nil {
+			t.Fatal(err)
+		}
+		// The refused batch may have held the first entry too.
+		if p, err := w.Log().Read(ctx, key, 0, 10, nil); err != nil || got(p) != "1:1 2:end" && got(p) != "1:end" || !p.Ended {
+			t.Errorf("Read: %s, ended %v, %v", got(p), p.Ended, err)
+		}
+	}
 }
 
 func mustCreate(t *testing.T, l runlog.Log, run runlog.Run) {

@@ -44,7 +44,7 @@ func DetachedTimeout(d time.Duration) ResumableOption {
 type resumable struct {
 	log      runlog.Log
 	detached time.Duration
-	leases   sync.Map // run key → *runlog.Lease, of the runs this process runs
+	local    sync.Map // run key → *localRun, of the runs this process runs
 }
 
 // WithResumableRuns makes runs outlive their connection: each run's
@@ -93,15 +93,18 @@ var errDetached = errors.New("agui: no client was attached to the run")
 func (h *handler) startResumable(w http.ResponseWriter, r *http.Request, ctx context.Context, cancel context.CancelCauseFunc, input *RunAgentInput, run *inflight.Run) bool {
 	rs := h.cfg.resumable
 	key := runlog.NewKey()
-	if err := rs.log.Create(r.Context(), runlog.Run{Key: key, ThreadID: input.ThreadID, RunID: input.RunID,
-		Owner: threads.CallerFrom(r.Context()), Input: input.AppendJSON(nil)}); err != nil {
+	// On SQL the log is created with the run's first batch (RUN_STARTED
+	// and what came with it), which the response waits for.
+	writer, err := runlog.CreateWriter(r.Context(), rs.log, runlog.Run{Key: key, ThreadID: input.ThreadID, RunID: input.RunID,
+		Owner: threads.CallerFrom(r.Context()), Input: input.AppendJSON(nil)})
+	if err != nil {
 		h.cfg.logger.LogAttrs(r.Context(), slog.LevelError, "agui: creating the run's log", slog.String("error", err.Error()))
 		h.reject(w, r, http.StatusInternalServerError, "the run's log could not be created", nil)
 		return false
 	}
 	runCtx, tel := h.obs.StartRun(context.WithoutCancel(r.Context()), r.Header, input.ThreadID, input.RunID, input.ParentRunID)
 	ctx = aguitel.CarryTrace(ctx, runCtx)
-	sink := newLogSink(runCtx, rs.log, key)
+	sink := &logSink{w: writer}
 	stream := newStream(runCtx, sink, input.ThreadID, input.RunID)
 	stream.run.tel = tel
 	stream.metaAsCustom = !h.cfg.nativeMeta
@@ -129,7 +132,8 @@ func (h *handler) startResumable(w http.ResponseWriter, r *http.Request, ctx con
 			return yes && err == nil
 		})
 	}
-	rs.leases.Store(key, lease)
+	local := &localRun{lease: lease, log: writer.Log()}
+	rs.local.Store(key, local)
 	detach := lease.Attach() // the client that starts it, until it goes
 	go func() {
 		defer h.streams.Release()
@@ -137,21 +141,36 @@ func (h *handler) startResumable(w http.ResponseWriter, r *http.Request, ctx con
 		defer cancel(nil)
 		defer tel.End()
 		defer stream.detachTelemetry()
-		defer rs.leases.Delete(key)
+		defer rs.local.Delete(key)
 		defer lease.Close()
 		err := h.runDetached(runCtx, ctx, input, run, stream, expired)
 		var start *startError
 		if errors.As(err, &start) {
 			h.cfg.logger.LogAttrs(runCtx, slog.LevelWarn, "agui: could not start the run", slog.String("error", start.err.Error()))
 		}
-		// Whatever the run's end wrote, its log is complete now.
-		if err := rs.log.End(context.WithoutCancel(runCtx), key, nil); err != nil {
+		// Whatever the run's end wrote, its log is complete now (ending it
+		// again, when the run's end did, changes nothing).
+		if err := writer.End(nil); err != nil {
 			h.cfg.logger.LogAttrs(runCtx, slog.LevelError, "agui: ending the run's log", slog.String("error", err.Error()))
 		}
 	}()
 	defer detach()
-	h.follow(w, r, key, 0, nil, aguihttp.ProtoTransportFor(input.ProtocolVersion) && aguihttp.PrefersProto(r.Header.Get("Accept")))
+	if err := writer.Created(r.Context()); err != nil {
+		// The run goes on without its log, which fails its events: it ends
+		// at once.
+		h.cfg.logger.LogAttrs(r.Context(), slog.LevelError, "agui: creating the run's log", slog.String("error", err.Error()))
+		h.reject(w, r, http.StatusInternalServerError, "the run's log could not be created", nil)
+		return true
+	}
+	h.follow(w, r, local.log, key, 0, nil, aguihttp.ProtoTransportFor(input.ProtocolVersion) && aguihttp.PrefersProto(r.Header.Get("Accept")))
 	return true
+}
+
+// localRun is a run this process runs: its lease, and its log as its
+// writer reads it (runlog.Writer.Log).
+type localRun struct {
+	lease *runlog.Lease
+	log   runlog.Log
 }
 
 // runDetached runs the agent of a resumable run and ends the run, as
@@ -210,13 +229,9 @@ wait:
 // logSink is the eventSink of a resumable run: each event's JSON goes to
 // the run's log, in batches (runlog.Writer: the events of one run that
 // come while a batch is written share the next, one transaction on SQL),
-// and the run's end ends the log.
+// and the run's end ends the log, with the last batch.
 type logSink struct {
 	w *runlog.Writer
-}
-
-func newLogSink(ctx context.Context, log runlog.Log, key string) *logSink {
-	return &logSink{w: runlog.NewWriter(ctx, log, key)}
 }
 
 // endBuffers holds the buffers a run's last event is encoded in.
@@ -229,7 +244,7 @@ func (s *logSink) WriteEvent(ctx context.Context, ev Event) error {
 		buf := endBuffers.Get().(*[]byte)
 		defer endBuffers.Put(buf)
 		*buf = ev.AppendJSON((*buf)[:0])
-		return s.w.End(context.WithoutCancel(ctx), *buf)
+		return s.w.End(*buf)
 	}
 	return s.w.Add(ev.AppendJSON)
 }
@@ -238,7 +253,7 @@ func (s *logSink) WriteEvent(ctx context.Context, ev Event) error {
 // prelude first (events with no position of their own, for a joiner),
 // then each entry with its id, until the log has ended, the client has
 // gone or cannot keep up. A protobuf client gets frames without ids.
-func (h *handler) follow(w http.ResponseWriter, r *http.Request, key string, after int64, prelude []Event, proto bool) {
+func (h *handler) follow(w http.ResponseWriter, r *http.Request, log runlog.Log, key string, after int64, prelude []Event, proto bool) {
 	var ew eventWriter
 	cfg := sse.QueueConfig{WriteTimeout: h.cfg.writeTimeout}
 	if proto {
@@ -280,7 +295,7 @@ func (h *handler) follow(w http.ResponseWriter, r *http.Request, key string, aft
 			return ew.WriteEvent(ctx, ev)
 		}
 	}
-	_, err := runlog.Tail(ctx, h.cfg.resumable.log, key, after, runlog.TailConfig{
+	_, err := runlog.Tail(ctx, log, key, after, runlog.TailConfig{
 		Emit: emit, Flush: ew.Flush, KeepAlive: h.cfg.keepAlive,
 		OnIdle: func() { ew.KeepAlive(h.cfg.keepAlive) },
 		Lost:   lostRun,
@@ -368,21 +383,23 @@ func (h *handler) serveResume(w http.ResponseWriter, r *http.Request) {
 		h.reject(w, r, http.StatusInternalServerError, "the run's log could not be read", nil)
 		return
 	}
-	if l, ok := rs.leases.Load(run.Key); ok {
-		defer l.(*runlog.Lease).Attach()()
+	log := rs.log
+	if l, ok := rs.local.Load(run.Key); ok {
+		defer l.(*localRun).lease.Attach()()
+		log = l.(*localRun).log
 	} else if rd, ok := rs.log.(runlog.Readers); ok && !run.Ended && rs.detached > 0 {
 		// Run by another replica, whose lease learns of this reader from
 		// the log.
 		defer rs.markReader(ctx, rd, run.Key)()
 	}
 	if r.Header.Get("Last-Event-ID") == "" {
-		if prelude, after, err = h.joinPrelude(ctx, run); err != nil {
+		if prelude, after, err = h.joinPrelude(ctx, log, run); err != nil {
 			h.cfg.logger.LogAttrs(ctx, slog.LevelError, "agui: reading a run's log", slog.String("error", err.Error()))
 			h.reject(w, r, http.StatusInternalServerError, "the run's log could not be read", nil)
 			return
 		}
 	}
-	h.follow(w, r, run.Key, after, prelude, false)
+	h.follow(w, r, log, run.Key, after, prelude, false)
 }
 
 // markReader marks run key as followed by a reader here, every third of
@@ -438,7 +455,7 @@ func acceptsSSE(accept string) bool {
 // which the sequence verifier accepts followed by the log after the
 // returned position. A run whose log is empty needs none; one that has
 // ended gets its end from the log.
-func (h *handler) joinPrelude(ctx context.Context, run runlog.Run) ([]Event, int64, error) {
+func (h *handler) joinPrelude(ctx context.Context, log runlog.Log, run runlog.Run) ([]Event, int64, error) {
 	var input RunAgentInput
 	if len(run.Input) > 0 {
 		if err := input.UnmarshalJSON(run.Input); err != nil {
@@ -455,7 +472,7 @@ func (h *handler) joinPrelude(ctx context.Context, run runlog.Run) ([]Event, int
 		page   []runlog.Entry
 	)
 	for {
-		p, err := h.cfg.resumable.log.Read(ctx, run.Key, at, runlog.DefaultPageSize, page)
+		p, err := log.Read(ctx, run.Key, at, runlog.DefaultPageSize, page)
 		if err != nil {
 			return nil, 0, err
 		}
