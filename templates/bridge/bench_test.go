@@ -84,9 +84,9 @@ var directAgent = agui.AgentFunc(func(ctx context.Context, in *agui.RunAgentInpu
 // BenchmarkBridge: AG-UI events per second reaching an AG-UI client,
 // directly from an AG-UI agent and through A2AAgent from an A2A agent
 // streaming the same text over JSON-RPC (A2A SSE in, AG-UI SSE out):
-// agent=prebuilt is the bridge's own cost beside direct's, agent=building
-// adds what an A2A agent spends making its responses. Compare them with
-// benchstat.
+// bridge, from an agent that sends prebuilt responses, is the bridge's own
+// cost beside direct's; bridge-building adds what an A2A agent spends
+// making its responses. Compare them with benchstat.
 func BenchmarkBridge(b *testing.B) {
 	prebuilt := httptest.NewServer(mustHandler(b, &streamingAgent{prebuilt: true}))
 	defer prebuilt.Close()
@@ -97,8 +97,8 @@ func BenchmarkBridge(b *testing.B) {
 		agent agui.Agent
 	}{
 		{"direct", directAgent},
-		{"bridge/agent=prebuilt", &bridge.A2AAgent{Client: a2a.NewA2AServiceClient(a2a.NewJSONRPCTransport(prebuilt.URL))}},
-		{"bridge/agent=building", &bridge.A2AAgent{Client: a2a.NewA2AServiceClient(a2a.NewJSONRPCTransport(building.URL))}},
+		{"bridge", &bridge.A2AAgent{Client: a2a.NewA2AServiceClient(a2a.NewJSONRPCTransport(prebuilt.URL))}},
+		{"bridge-building", &bridge.A2AAgent{Client: a2a.NewA2AServiceClient(a2a.NewJSONRPCTransport(building.URL))}},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			srv := httptest.NewServer(agui.NewHandler(tc.agent))
