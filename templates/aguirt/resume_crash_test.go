@@ -20,8 +20,8 @@ import (
 	"github.com/agui-gen/agui-gen/runtime/runlog/sqlitelog"
 )
 
-// crashStoreEnv, set, makes TestCrashChild the server that is killed: the
-// store it names ("sqlite:<path>" or "postgres:<dsn>") holds its runs'
+// crashStoreEnv, set, makes TestResumeAfterCrash, in the process it
+// starts, the server that is killed: the store it names ("sqlite:<path>" or "postgres:<dsn>") holds its runs'
 // logs.
 const crashStoreEnv = "AGUIRT_CRASH_STORE"
 
@@ -46,14 +46,10 @@ func openCrashStore(store string) (interface {
 	return pglog.Open(ctx, where, pglog.Options{Lapse: crashLapse})
 }
 
-// TestCrashChild is the server TestResumeAfterCrash kills: it runs only
-// in the process that test starts, prints its URL, and serves a resumable
-// run whose agent sends crashEvents deltas and then waits for ever.
-func TestCrashChild(t *testing.T) {
-	store := os.Getenv(crashStoreEnv)
-	if store == "" {
-		t.Skip("the server TestResumeAfterCrash starts and kills; not a test of its own")
-	}
+// serveUntilKilled is the server TestResumeAfterCrash kills, in the
+// process it starts: it prints its URL and serves a resumable run whose
+// agent sends crashEvents deltas and then waits for ever.
+func serveUntilKilled(t *testing.T, store string) {
 	log, err := openCrashStore(store)
 	if err != nil {
 		t.Fatal(err)
@@ -81,6 +77,9 @@ func TestCrashChild(t *testing.T) {
 // with code run_lost, in bounded time, and so does a second resume: the
 // run ended once.
 func TestResumeAfterCrash(t *testing.T) {
+	if store := os.Getenv(crashStoreEnv); store != "" {
+		serveUntilKilled(t, store)
+	}
 	t.Run("log=sqlite", func(t *testing.T) {
 		resumeAfterCrash(t, "sqlite:"+filepath.Join(t.TempDir(), "runs.db"))
 	})
@@ -98,7 +97,7 @@ func resumeAfterCrash(t *testing.T, store string) {
 	}
 	defer log.Close()
 
-	child := exec.Command(os.Args[0], "-test.run=^TestCrashChild$")
+	child := exec.Command(os.Args[0], "-test.run=^TestResumeAfterCrash$", "-test.count=1")
 	child.Env = append(os.Environ(), crashStoreEnv+"="+store)
 	child.Stderr = os.Stderr
 	out, err := child.StdoutPipe()
