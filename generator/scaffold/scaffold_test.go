@@ -250,11 +250,11 @@ func TestResumableScaffold(t *testing.T) {
 		}
 		mainGo := string(files["main.go"])
 		for _, want := range []string{
-			"agui.WithResumableRuns(st.runs)",
 			"sqlitelog.Open(ctx, runLogFile(db.dsn), sqlitelog.Options{})",
 			"pglog.Open(ctx, db.dsn, pglog.Options{})",
 			`return strings.TrimSuffix(dbFile, ext) + "-runs" + ext`,
-			"runs.Wait()",
+			"agui.WithResumableRuns(st.runs, agui.TrackRuns(&runs))",
+			"runs.Wait(context.Background())",
 		} {
 			if !strings.Contains(mainGo, want) {
 				t.Errorf("--resumable (only agui: %v): main.go lacks %q", aguiOnly, want)

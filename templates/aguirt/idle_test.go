@@ -76,7 +76,7 @@ func heapAndStacks() int64 {
 
 // openRun posts a run and reads up to the end of the response's headers,
 // by which time the handler holds the stream open.
-func openRun(b *testing.B, addr string, i int) net.Conn {
+func openRun(b testing.TB, addr string, i int) net.Conn {
 	conn, err := net.Dial("tcp", addr)
 	if err != nil {
 		b.Fatal(err)

@@ -40,10 +40,43 @@ func DetachedTimeout(d time.Duration) ResumableOption {
 	return func(r *resumable) { r.detached = d }
 }
 
+// TrackRuns counts the handler's resumable runs in runs, from the request
+// that starts one until its log is complete, so that a server's shutdown
+// can wait for the runs no client is attached to (Runs.Wait).
+func TrackRuns(runs *Runs) ResumableOption {
+	return func(r *resumable) { r.tracked = runs }
+}
+
+// Runs counts resumable runs in progress (TrackRuns): a run is counted in
+// the request that starts it, before that request returns, and until its
+// last event is in its log.
+type Runs struct {
+	wg sync.WaitGroup
+}
+
+// Wait waits until no run is counted, or ctx is done (its error then).
+// Call it once the HTTP server has shut down (http.Server.Shutdown has
+// returned): no request is left to start a run, so none is counted after
+// Wait begins.
+func (r *Runs) Wait(ctx context.Context) error {
+	done := make(chan struct{})
+	go func() {
+		r.wg.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
 // resumable is the handler's state of resumable runs.
 type resumable struct {
 	log      runlog.Log
 	detached time.Duration
+	tracked  *Runs    // nil: not counted
 	local    sync.Map // run key → *localRun, of the runs this process runs
 }
 
@@ -135,7 +168,13 @@ func (h *handler) startResumable(w http.ResponseWriter, r *http.Request, ctx con
 	local := &localRun{lease: lease, log: writer.Log()}
 	rs.local.Store(key, local)
 	detach := lease.Attach() // the client that starts it, until it goes
+	if rs.tracked != nil {
+		rs.tracked.wg.Add(1) // in the request: before a shutdown can wait
+	}
 	go func() {
+		if rs.tracked != nil {
+			defer rs.tracked.wg.Done() // the last deferred call: after the log's end
+		}
 		defer h.streams.Release()
 		defer h.runs.Remove(run.Key)
 		defer cancel(nil)
