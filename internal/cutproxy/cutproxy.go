@@ -15,10 +15,18 @@ import (
 	"net/http/httputil"
 	"net/url"
 	"sync"
+	"time"
 )
 
 // Proxy forwards requests to its target, cutting event streams.
 type Proxy struct {
+	// Settle is how long a stream to cut stays open once its last bytes
+	// are sent, before it is cut (0: not at all). A browser discards the
+	// bytes of a response body it has not handed to the page yet when the
+	// body fails, so a test that wants the page to have read up to the cut
+	// lets them settle.
+	Settle time.Duration
+
 	proxy *httputil.ReverseProxy
 
 	mu       sync.Mutex
@@ -51,7 +59,7 @@ func New(target *url.URL, cutAfter ...int) *Proxy {
 			defer p.mu.Unlock()
 			if len(p.cutAfter) > 0 {
 				cut := p.cut[len(p.cut)-len(p.cutAfter)]
-				res.Body = &cutBody{ReadCloser: res.Body, left: p.cutAfter[0], cut: func() { p.countCut(cut) }}
+				res.Body = &cutBody{ReadCloser: res.Body, left: p.cutAfter[0], settle: p.Settle, cut: func() { p.countCut(cut) }}
 				p.cutAfter = p.cutAfter[1:]
 			}
 			return nil
@@ -89,13 +97,16 @@ func (p *Proxy) countCut(cut chan struct{}) {
 // client's connection without ending the response.
 type cutBody struct {
 	io.ReadCloser
-	left int
-	cut  func()
+	left   int
+	settle time.Duration
+	cut    func()
 }
 
 func (b *cutBody) Read(p []byte) (int, error) {
 	if b.left <= 0 {
 		if b.cut != nil {
+			// The proxy has flushed what it read before this call.
+			time.Sleep(b.settle)
 			b.cut()
 			b.cut = nil
 		}
