@@ -495,16 +495,7 @@ func (r *Reader) stringBytes(want string) ([]byte, bool) {
 
 // ReadString reads a string. Invalid UTF-8 is replaced with U+FFFD, as
 // encoding/json does.
-func (r *Reader) ReadString() string {
-	s, ok := r.stringBytes("a string")
-	if !ok {
-		return ""
-	}
-	if !utf8.Valid(s) {
-		return string(toValidUTF8(s))
-	}
-	return string(s)
-}
+func (r *Reader) ReadString() string { return r.ReadStringReusing("") }
 
 // ReadStringReusing reads a string as ReadString does, but returns prev
 // when the string read equals it, so a decoder that reads into a value
