@@ -18,15 +18,7 @@ type Member struct {
 //
 // read has the shape of a method expression, so (*T).ReadJSON serves.
 func ReadSlice[T any](r *Reader, read func(v *T, r *Reader)) []T {
-	if !r.BeginArray() {
-		return nil
-	}
-	out := []T{}
-	for r.NextItem() {
-		out = append(out, *new(T))
-		read(&out[len(out)-1], r)
-	}
-	return out
+	return ReadSliceReusing(r, nil, read)
 }
 
 // ReadSliceReusing is ReadSlice reading into prev's array: while the
