@@ -235,7 +235,7 @@ func (l *Log) AppendBatch(ctx context.Context, key string, b runlog.Batch) (int6
 	rows := bufs.Split(data, 0)
 	ends, counts, blobs := make([]int64, len(rows)), make([]int32, len(rows)), make([][]byte, len(rows))
 	for i, r := range rows {
-		ends[i], counts[i], blobs[i] = r.Last, int32(r.Count), r.Data
+		ends[i], counts[i], blobs[i] = r.Last, int32(r.N), r.Data
 	}
 	var endedAt *int64
 	if b.End {

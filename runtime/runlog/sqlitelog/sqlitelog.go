@@ -348,7 +348,7 @@ func (l *Log) AppendBatch(ctx context.Context, key string, b runlog.Batch) (int6
 			bufs := packed.Pool.Get().(*packed.Buffers)
 			defer bufs.Release()
 			for _, r := range bufs.Split(data, from) {
-				if _, err := insert.ExecContext(ctx, key, r.Last, r.Count, r.Data); err != nil {
+				if _, err := insert.ExecContext(ctx, key, r.Last, r.N, r.Data); err != nil {
 					return err
 				}
 			}
