@@ -176,9 +176,34 @@ var (
 // without padding.
 const KeyLen = 22
 
-// NewKey returns a fresh run key: 128 random bits, which no one guesses.
+// NewKey returns a fresh run key: the time in milliseconds, in
+// keyTimeLen characters that sort as the times do, then 80 random bits,
+// which no one guesses. Keys made one after another sort together, so the
+// SQL logs' indexes of keys take a new run's rows at their end, in pages
+// a commit writes anyway, where random keys wrote a page of each index
+// for each run (a fifth of a resumable run's CPU on SQLite went to
+// writing and checkpointing pages).
 func NewKey() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	return base64.RawURLEncoding.EncodeToString(b[:])
+	return newKey(time.Now())
+}
+
+// keyTimeLen is how many characters of a key hold its time: 62^8
+// milliseconds is about 6,900 years.
+const keyTimeLen = 8
+
+// sortedDigits are the key characters in the order of their bytes, the
+// digits of a key's time (base64url's own order is not the bytes').
+const sortedDigits = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+func newKey(now time.Time) string {
+	var k [KeyLen]byte
+	ms := uint64(max(now.UnixMilli(), 0))
+	for i := keyTimeLen - 1; i >= 0; i-- {
+		k[i] = sortedDigits[ms%uint64(len(sortedDigits))]
+		ms /= uint64(len(sortedDigits))
+	}
+	var r [(KeyLen - keyTimeLen) * 6 / 8]byte // the rest's 14 characters
+	_, _ = rand.Read(r[:])
+	base64.RawURLEncoding.Encode(k[keyTimeLen:], r[:])
+	return string(k[:])
 }

@@ -10,6 +10,33 @@ import (
 	"time"
 )
 
+// TestKeysSortByTime: keys made later sort after, from the first
+// millisecond to far ahead; keys of one millisecond differ; every key is
+// one ParseID takes.
+func TestKeysSortByTime(t *testing.T) {
+	base := time.Date(2026, 11, 29, 1, 0, 0, 0, time.UTC)
+	prev := newKey(time.UnixMilli(0))
+	for _, at := range []time.Time{base, base.Add(time.Millisecond), base.Add(61 * time.Millisecond), base.Add(62 * time.Millisecond),
+		base.Add(time.Hour), base.AddDate(1000, 0, 0)} {
+		key := newKey(at)
+		if key <= prev {
+			t.Errorf("the key of %v, %s, does not sort after %s", at, key, prev)
+		}
+		if _, _, err := ParseID(FormatID(key, 1)); err != nil {
+			t.Errorf("key %s: %v", key, err)
+		}
+		prev = key
+	}
+	seen := map[string]bool{}
+	for range 1000 {
+		key := newKey(base)
+		if seen[key] {
+			t.Fatalf("key %s made twice", key)
+		}
+		seen[key] = true
+	}
+}
+
 func TestIDRoundTrip(t *testing.T) {
 	key := NewKey()
 	if len(key) != KeyLen {
