@@ -127,6 +127,25 @@ func (r *memRun) add(data []byte) {
 	r.run.Last++
 }
 
+// reserve makes room for a batch of entries before they are added, the
+// entries' slice grown once and the small ones in one block their size
+// when they are more than a block holds (a run's 200 small events, in one
+// batch, had filled five blocks of twice their bytes) or are the run's
+// last (a block that grows for them would be trimmed at once).
+func (r *memRun) reserve(data [][]byte, last bool) {
+	r.entries = slices.Grow(r.entries, len(data))
+	n := 0
+	for _, d := range data {
+		if len(d) <= maxChunk/4 {
+			n += len(d)
+		}
+	}
+	if n > cap(r.chunk)-len(r.chunk) && (n > chunkSize || last) && n <= maxChunk {
+		r.chunk = make([]byte, 0, n)
+		r.chunkFirst = len(r.entries)
+	}
+}
+
 // trimSlack is the room a run's block may leave unused once its writer
 // has paused (Writer: nothing queued) or the run has ended: past it, the
 // block's entries move to one their size.
@@ -182,6 +201,7 @@ func (m *Memory) Append(ctx context.Context, key string, data ...[]byte) (int64,
 	if r.size+n > m.opts.MaxRunBytes {
 		return 0, fmt.Errorf("%w: it holds %d bytes, at most %d", ErrFull, r.size, m.opts.MaxRunBytes)
 	}
+	r.reserve(data, false)
 	for _, d := range data {
 		r.add(d)
 	}
@@ -202,6 +222,7 @@ func (m *Memory) End(ctx context.Context, key string, last []byte) error {
 		return nil
 	}
 	if last != nil {
+		r.reserve([][]byte{last}, true)
 		r.add(last)
 	}
 	r.trim()
