@@ -5,6 +5,8 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,7 +21,6 @@ import (
 	"github.com/agui-gen/agui-gen/gen/a2a"
 	"github.com/agui-gen/agui-gen/gen/agui"
 	"github.com/agui-gen/agui-gen/internal/longtest"
-	"github.com/agui-gen/agui-gen/runtime/model/openai/openaitest"
 )
 
 // TestScaffoldModel scaffolds a server with --model openai:test-model,
@@ -68,9 +69,8 @@ func TestScaffoldModel(t *testing.T) {
 		t.Errorf("the server without OPENAI_API_KEY: %v\n%s", err, out)
 	}
 
-	text := openaitest.Fixture(t, "../runtime/model/openai/testdata/text.sse")
-	reasoning := openaitest.Fixture(t, "../runtime/model/openai/testdata/reasoning.sse")
-	replay := openaitest.NewServer(t, text, text, reasoning)
+	text, reasoning := "../runtime/model/openai/testdata/text.sse", "../runtime/model/openai/testdata/reasoning.sse"
+	replay := newChatCompletionsReplay(t, text, text, reasoning)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	cmd = exec.CommandContext(ctx, bin, "--addr", "127.0.0.1:0", "--db", filepath.Join(dir, "server.db"))
@@ -203,6 +203,52 @@ func askOnChatPage(t *testing.T, base, question string) (reasoning, answer strin
 	answer = browserGet(t, ctx, chromedp.Evaluate[string](`document.querySelector("#messages li.assistant p")?.textContent ?? ""`))
 	saveArtifact(t, "chat-page-model.png", browserGet(t, ctx, chromedp.FullScreenshot(100)))
 	return reasoning, answer
+}
+
+// chatCompletionsReplay is a Chat Completions server that answers each
+// request with the next of its recorded SSE streams and keeps the request
+// bodies. The adapter's own replay server (openaitest) is in the adapter's
+// module, which this one does not require, so as not to build its SDK.
+type chatCompletionsReplay struct {
+	*httptest.Server
+	mu       sync.Mutex
+	streams  [][]byte
+	requests [][]byte
+}
+
+func newChatCompletionsReplay(t *testing.T, files ...string) *chatCompletionsReplay {
+	r := &chatCompletionsReplay{}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.streams = append(r.streams, b)
+	}
+	r.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		body, _ := io.ReadAll(req.Body)
+		r.mu.Lock()
+		n := len(r.requests)
+		r.requests = append(r.requests, body)
+		r.mu.Unlock()
+		if req.Method != http.MethodPost || req.URL.Path != "/v1/chat/completions" || n >= len(r.streams) {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusInternalServerError)
+			_, _ = io.WriteString(w, `{"error":{"message":"chatCompletionsReplay: no reply for `+req.Method+` `+req.URL.Path+`","type":"server_error"}}`)
+			return
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		_, _ = w.Write(r.streams[n])
+	}))
+	t.Cleanup(r.Close)
+	return r
+}
+
+// Requests are the bodies of the requests served so far, in order.
+func (r *chatCompletionsReplay) Requests() [][]byte {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([][]byte(nil), r.requests...)
 }
 
 // safeLog keeps a server's log lines, for failure messages.

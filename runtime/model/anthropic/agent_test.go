@@ -1,26 +1,32 @@
-package aguirt
+package anthropic_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
 
+	"github.com/agui-gen/agui-gen/gen/agui"
 	"github.com/agui-gen/agui-gen/runtime/model"
 	"github.com/agui-gen/agui-gen/runtime/model/anthropic"
 	"github.com/agui-gen/agui-gen/runtime/model/anthropic/anthropictest"
+	"github.com/agui-gen/agui-gen/runtime/model/internal/agenttest"
 )
 
-const anthropicFixtures = "../../runtime/model/anthropic/testdata/"
+// The tests of agui.ModelAgent on this adapter, every event checked by the
+// AG-UI verifier.
+
+const fixtures = "testdata/"
 
 // The Anthropic adapter behind ModelAgent, checked by the verifier: thinking
 // and two server-side tool calls in one turn, their results, and the
 // second turn's request carrying the thinking block back with its
 // signature, the tool_use blocks and the tool_result blocks.
 func TestModelAgentAnthropicToolLoop(t *testing.T) {
-	srv := anthropictest.NewServer(t, anthropictest.Fixture(t, anthropicFixtures+"tool_use_parallel.sse"),
-		anthropictest.Fixture(t, anthropicFixtures+"text.sse"))
+	srv := anthropictest.NewServer(t, anthropictest.Fixture(t, fixtures+"tool_use_parallel.sse"),
+		anthropictest.Fixture(t, fixtures+"text.sse"))
 	weather := model.Func{Tool: model.Tool{Name: "get_weather", Description: "Weather of a city.",
 		Parameters: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}`)},
 		Call: func(_ context.Context, args json.RawMessage) (string, error) {
@@ -30,11 +36,11 @@ func TestModelAgentAnthropicToolLoop(t *testing.T) {
 			}
 			return "18°C in " + a.City, nil
 		}}
-	agent, err := ModelAgent(anthropic.New(srv.Client(), "claude-sonnet-4-5"), model.WithTools(weather))
+	agent, err := agui.ModelAgent(anthropic.New(srv.Client(), "claude-sonnet-4-5"), model.WithTools(weather))
 	if err != nil {
 		t.Fatal(err)
 	}
-	evs, err := runModel(t, context.Background(), agent, userInput("r1", "Weather in Paris and Tokyo?"), nil)
+	evs, err := agenttest.Run(t, context.Background(), agent, agenttest.UserInput("r1", "Weather in Paris and Tokyo?"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +66,7 @@ TEXT_MESSAGE_CONTENT Hello
 TEXT_MESSAGE_CONTENT !
 TEXT_MESSAGE_END
 RUN_FINISHED usage={"provider":"anthropic","model":"claude-sonnet-4-5-20250929","inputTokens":845,"outputTokens":110,"totalTokens":955,"reasoningTokens":12,"cachedInputTokens":500,"cacheWriteInputTokens":300}`
-	if got := summaries(evs); got != want {
+	if got := agenttest.Summaries(evs); got != want {
 		t.Errorf("events:\n%s\nwant:\n%s", got, want)
 	}
 	reqs := srv.Requests()
@@ -91,13 +97,13 @@ RUN_FINISHED usage={"provider":"anthropic","model":"claude-sonnet-4-5-20250929",
 }
 
 func TestModelAgentAnthropicErrorMidStream(t *testing.T) {
-	srv := anthropictest.NewServer(t, anthropictest.Fixture(t, anthropicFixtures+"error_midstream.sse"))
-	agent, err := ModelAgent(anthropic.New(srv.Client(), "claude-sonnet-4-5"))
+	srv := anthropictest.NewServer(t, anthropictest.Fixture(t, fixtures+"error_midstream.sse"))
+	agent, err := agui.ModelAgent(anthropic.New(srv.Client(), "claude-sonnet-4-5"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	evs, err := runModel(t, context.Background(), agent, userInput("r1", "Hello"), nil)
-	var re *RunError
+	evs, err := agenttest.Run(t, context.Background(), agent, agenttest.UserInput("r1", "Hello"), nil)
+	var re *agui.RunError
 	if !errors.As(err, &re) || re.Code != "overloaded_error" {
 		t.Fatalf("error %v", err)
 	}
@@ -106,7 +112,53 @@ TEXT_MESSAGE_START msg_01ErrorMidStream
 TEXT_MESSAGE_CONTENT The answer
 TEXT_MESSAGE_CONTENT  is
 RUN_ERROR overloaded_error: anthropic: Overloaded (overloaded_error)`
-	if got := summaries(evs); got != want {
+	if got := agenttest.Summaries(evs); got != want {
 		t.Errorf("events:\n%s\nwant:\n%s", got, want)
 	}
+}
+
+// A signed thinking block before calls of a front-end tool survives the
+// round trip through the front end: the signature goes out as
+// REASONING_ENCRYPTED_VALUE on the reasoning message, the client keeps it
+// there, and the next run's request carries the thinking block back with
+// it, before the tool_use blocks, as the Messages API requires when
+// thinking is on.
+func TestModelAgentAnthropicSignatureCrossesRuns(t *testing.T) {
+	srv := anthropictest.NewServer(t, anthropictest.Fixture(t, fixtures+"tool_use_parallel.sse"),
+		anthropictest.Fixture(t, fixtures+"text.sse"))
+	agent, err := agui.ModelAgent(anthropic.New(srv.Client(), "claude-sonnet-4-5"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := agenttest.UserInput("r1", "Weather in Paris and Tokyo?", agenttest.WeatherForFrontEnd)
+	evs, err := agenttest.Run(t, context.Background(), agent, first, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(agenttest.Summaries(evs), "REASONING_ENCRYPTED_VALUE message msg_01Parallel2Calls-reasoning-0 ErUBCkYIBxgCIkB0c2ln") {
+		t.Fatalf("first run:\n%s", agenttest.Summaries(evs))
+	}
+	if _, err := agenttest.Run(t, context.Background(), agent, agenttest.NextRun(t, first, evs), nil); err != nil {
+		t.Fatal(err)
+	}
+	var second struct {
+		Messages []json.RawMessage `json:"messages"`
+	}
+	if err := json.Unmarshal(srv.Requests()[1], &second); err != nil {
+		t.Fatal(err)
+	}
+	want := `{"content":[{"signature":"ErUBCkYIBxgCIkB0c2ln","thinking":"Two cities: two calls.","type":"thinking"},` +
+		`{"id":"toolu_01Paris","input":{"city":"Paris"},"name":"get_weather","type":"tool_use"},` +
+		`{"id":"toolu_02Tokyo","input":{"city":"Tokyo"},"name":"get_weather","type":"tool_use"}],"role":"assistant"}`
+	if len(second.Messages) != 3 || string(second.Messages[1]) != want {
+		t.Errorf("the next run's request:\n%s\nwant as its second message:\n%s", bytes.Join(toBytes(second.Messages), []byte("\n")), want)
+	}
+}
+
+func toBytes(raw []json.RawMessage) [][]byte {
+	out := make([][]byte, len(raw))
+	for i, r := range raw {
+		out[i] = r
+	}
+	return out
 }

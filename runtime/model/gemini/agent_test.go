@@ -1,4 +1,4 @@
-package aguirt
+package gemini_test
 
 import (
 	"context"
@@ -6,20 +6,25 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agui-gen/agui-gen/gen/agui"
 	"github.com/agui-gen/agui-gen/runtime/model"
 	"github.com/agui-gen/agui-gen/runtime/model/gemini"
 	"github.com/agui-gen/agui-gen/runtime/model/gemini/geminitest"
+	"github.com/agui-gen/agui-gen/runtime/model/internal/agenttest"
 )
 
-const geminiFixtures = "../../runtime/model/gemini/testdata/"
+// The tests of agui.ModelAgent on this adapter, every event checked by the
+// AG-UI verifier.
+
+const fixtures = "testdata/"
 
 // The Gemini adapter behind ModelAgent, checked by the verifier: a thought
 // summary and two whole function calls, their results, and the second
 // request carrying the call's thought signature and the function
 // responses back.
 func TestModelAgentGeminiToolLoop(t *testing.T) {
-	srv := geminitest.NewServer(t, geminitest.Fixture(t, geminiFixtures+"thought_function_calls.sse"),
-		geminitest.Fixture(t, geminiFixtures+"text.sse"))
+	srv := geminitest.NewServer(t, geminitest.Fixture(t, fixtures+"thought_function_calls.sse"),
+		geminitest.Fixture(t, fixtures+"text.sse"))
 	weather := model.Func{Tool: model.Tool{Name: "get_weather", Description: "Weather of a city.",
 		Parameters: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}`)},
 		Call: func(_ context.Context, args json.RawMessage) (string, error) {
@@ -29,11 +34,11 @@ func TestModelAgentGeminiToolLoop(t *testing.T) {
 			}
 			return "18°C in " + a.City, nil
 		}}
-	agent, err := ModelAgent(gemini.New(srv.Client(t), "gemini-2.5-flash"), model.WithTools(weather))
+	agent, err := agui.ModelAgent(gemini.New(srv.Client(t), "gemini-2.5-flash"), model.WithTools(weather))
 	if err != nil {
 		t.Fatal(err)
 	}
-	evs, err := runModel(t, context.Background(), agent, userInput("r1", "Weather in Paris and Tokyo?"), nil)
+	evs, err := agenttest.Run(t, context.Background(), agent, agenttest.UserInput("r1", "Weather in Paris and Tokyo?"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +64,7 @@ TEXT_MESSAGE_CONTENT Hello
 TEXT_MESSAGE_CONTENT ! How can I help?
 TEXT_MESSAGE_END
 RUN_FINISHED usage={"provider":"gemini","model":"gemini-2.5-flash","inputTokens":68,"outputTokens":37,"totalTokens":105,"reasoningTokens":20,"cachedInputTokens":32}`
-	if got := summaries(evs); got != want {
+	if got := agenttest.Summaries(evs); got != want {
 		t.Errorf("events:\n%s\nwant:\n%s", got, want)
 	}
 	reqs := srv.Requests()
@@ -85,5 +90,54 @@ RUN_FINISHED usage={"provider":"gemini","model":"gemini-2.5-flash","inputTokens"
 	}
 	if strings.Join(got, "\n") != strings.Join(wantContents, "\n") {
 		t.Errorf("second request's contents:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(wantContents, "\n"))
+	}
+}
+
+// A thought signature on a call of a front-end tool survives the round
+// trip: it goes out as REASONING_ENCRYPTED_VALUE on the call, and the next
+// run's request carries it on that call's functionCall part, as Gemini 3
+// requires; the unsigned call goes back without one.
+func TestModelAgentGeminiSignatureCrossesRuns(t *testing.T) {
+	srv := geminitest.NewServer(t, geminitest.Fixture(t, fixtures+"thought_function_calls.sse"),
+		geminitest.Fixture(t, fixtures+"text.sse"))
+	agent, err := agui.ModelAgent(gemini.New(srv.Client(t), "gemini-2.5-flash"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := agenttest.UserInput("r1", "Weather in Paris and Tokyo?", agenttest.WeatherForFrontEnd)
+	evs, err := agenttest.Run(t, context.Background(), agent, first, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	call := "call_nBhPaPt2Kc2E1MkPqZ2R2Qw_0"
+	if !strings.Contains(agenttest.Summaries(evs), "REASONING_ENCRYPTED_VALUE tool-call "+call+" c2lnbmF0dXJl") {
+		t.Fatalf("first run:\n%s", agenttest.Summaries(evs))
+	}
+	if _, err := agenttest.Run(t, context.Background(), agent, agenttest.NextRun(t, first, evs), nil); err != nil {
+		t.Fatal(err)
+	}
+	var second struct {
+		Contents []struct {
+			Role  string            `json:"role"`
+			Parts []json.RawMessage `json:"parts"`
+		} `json:"contents"`
+	}
+	if err := json.Unmarshal(srv.Requests()[1], &second); err != nil {
+		t.Fatal(err)
+	}
+	var parts []string
+	for _, c := range second.Contents {
+		if c.Role == "model" {
+			for _, p := range c.Parts {
+				parts = append(parts, string(p))
+			}
+		}
+	}
+	want := []string{
+		`{"functionCall":{"args":{"city":"Paris"},"id":"` + call + `","name":"get_weather"},"thoughtSignature":"c2lnbmF0dXJl"}`,
+		`{"functionCall":{"args":{"city":"Tokyo"},"id":"call_nBhPaPt2Kc2E1MkPqZ2R2Qw_1","name":"get_weather"}}`,
+	}
+	if strings.Join(parts, "\n") != strings.Join(want, "\n") {
+		t.Errorf("the next run's model parts:\n%s\nwant:\n%s", strings.Join(parts, "\n"), strings.Join(want, "\n"))
 	}
 }
