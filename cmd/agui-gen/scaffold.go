@@ -28,7 +28,7 @@ func scaffoldCommand() *cli.Command {
 			"go:generate line to regenerate them.\n\n" +
 			"--model PROVIDER:NAME makes the agent agui.ModelAgent on that model, over runtime/model/PROVIDER " +
 			"(openai, anthropic or gemini), on AG-UI and, through the bridge, A2A; go.mod takes in that " +
-			"provider's SDK alone. The server reads its key and base URL at startup, and stops naming the " +
+			"adapter's module and that provider's SDK alone. The server reads its key and base URL at startup, and stops naming the " +
 			"variable that is missing: openai OPENAI_API_KEY and OPENAI_BASE_URL (Ollama, vLLM, LM Studio: " +
 			"openai:NAME with OPENAI_BASE_URL=http://localhost:11434/v1/); anthropic ANTHROPIC_API_KEY and " +
 			"ANTHROPIC_BASE_URL; gemini GEMINI_API_KEY (or GOOGLE_API_KEY) and GOOGLE_GEMINI_BASE_URL. " +

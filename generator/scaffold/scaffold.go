@@ -37,7 +37,8 @@ type Options struct {
 	Version string
 	// Checkout is the directory of the agui-gen checkout a development build
 	// was built from, which a new module's go.mod points its requirement of
-	// agui-gen at (a replace directive); empty for a released build.
+	// agui-gen (and of the model adapter's module) at (a replace
+	// directive); empty for a released build.
 	Checkout string
 	// AGUIOnly writes a server of AG-UI alone, on the generated packages
 	// AGUIOnlyPackages: no A2A, no task runtime, no gRPC.
@@ -48,8 +49,8 @@ type Options struct {
 	Module string
 	// Model, when its Provider is set, makes the server's agent one on that
 	// model (agui.ModelAgent over runtime/model/PROVIDER) rather than the
-	// scripted one, and a new module's go.mod takes in that provider's SDK
-	// alone.
+	// scripted one, and a new module's go.mod takes in that adapter's module
+	// and that provider's SDK alone.
 	Model Model
 	// Resumable makes the server's AG-UI runs outlive their connection
 	// (agui.WithResumableRuns): each run's events go to a SQLite run log
@@ -71,12 +72,16 @@ type Model struct {
 var Providers = []string{"openai", "anthropic", "gemini"}
 
 // sdks are the module of each provider's SDK and the version agui-gen's
-// adapters are tested with.
+// adapter is tested with (the adapter module's go.mod requires it).
 var sdks = map[string][2]string{
 	"openai":    {"github.com/openai/openai-go/v3", "v3.98.0"},
 	"anthropic": {"github.com/anthropics/anthropic-sdk-go/v2", "v2.15.0"},
 	"gemini":    {"google.golang.org/genai", "v1.77.0"},
 }
+
+// Module is the module of agui-gen's adapter for the provider, which a
+// new module requires at agui-gen's version.
+func (m Model) Module() string { return "github.com/agui-gen/agui-gen/runtime/model/" + m.Provider }
 
 // SDK is the module of the provider's SDK.
 func (m Model) SDK() string { return sdks[m.Provider][0] }
@@ -122,9 +127,6 @@ func Files(opts Options) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if opts.Checkout != "" {
-		opts.Checkout = modfile.AutoQuote(opts.Checkout) // a path with spaces, in go.mod
-	}
 	files := map[string][]byte{}
 	err = fs.WalkDir(root, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
@@ -149,8 +151,18 @@ func Files(opts Options) (map[string][]byte, error) {
 	return files, err
 }
 
+var templateFuncs = template.FuncMap{
+	// gomodPath quotes a path with spaces, for go.mod.
+	"gomodPath": modfile.AutoQuote,
+	// adapterDir is the directory of a provider's adapter module in an
+	// agui-gen checkout.
+	"adapterDir": func(checkout, provider string) string {
+		return filepath.Join(checkout, "runtime", "model", provider)
+	},
+}
+
 func render(name string, text []byte, opts Options) ([]byte, error) {
-	t, err := template.New(name).Delims("[[", "]]").Option("missingkey=error").Parse(string(text))
+	t, err := template.New(name).Delims("[[", "]]").Option("missingkey=error").Funcs(templateFuncs).Parse(string(text))
 	if err != nil {
 		return nil, fmt.Errorf("scaffold: %w", err)
 	}

@@ -55,6 +55,27 @@ func TestOptionalFiles(t *testing.T) {
 	if !bytes.Contains(files["main.go"], []byte(`"example.com/app/gen/agui"`)) {
 		t.Error("main.go does not import the generated packages from example.com/app/gen")
 	}
+	if strings.Count(mod, "\nreplace ") != 1 {
+		t.Errorf("go.mod of a development build without --model replaces more than agui-gen:\n%s", mod)
+	}
+
+	// With --model, the adapter's module comes from the checkout too.
+	files, err = Files(Options{Gen: "example.com/app/gen", Module: "example.com/app", Checkout: "/src/agui gen",
+		Model: Model{Provider: "gemini", Name: "gemini-2.5-flash"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mod = string(files["go.mod"])
+	for _, want := range []string{
+		"\tgithub.com/agui-gen/agui-gen v0.0.0\n",
+		"\tgithub.com/agui-gen/agui-gen/runtime/model/gemini v0.0.0\n",
+		"\nreplace github.com/agui-gen/agui-gen => \"/src/agui gen\"\n",
+		"\nreplace github.com/agui-gen/agui-gen/runtime/model/gemini => \"" + filepath.Join("/src/agui gen", "runtime", "model", "gemini") + "\"\n",
+	} {
+		if !strings.Contains(mod, want) {
+			t.Errorf("go.mod of a development build with --model lacks %q:\n%s", want, mod)
+		}
+	}
 }
 
 // TestReleaseRequiresItself: a released agui-gen starts a module that
@@ -67,6 +88,15 @@ func TestReleaseRequiresItself(t *testing.T) {
 	mod := string(files["go.mod"])
 	if !strings.Contains(mod, "\tgithub.com/agui-gen/agui-gen v1.4.0\n") || strings.Contains(mod, "replace") {
 		t.Errorf("go.mod of a release:\n%s", mod)
+	}
+	files, err = Files(Options{Gen: "example.com/app/gen", Module: "example.com/app", Version: "v1.4.0",
+		Model: Model{Provider: "openai", Name: "gpt-4.1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mod = string(files["go.mod"])
+	if !strings.Contains(mod, "\tgithub.com/agui-gen/agui-gen/runtime/model/openai v1.4.0\n") || strings.Contains(mod, "replace") {
+		t.Errorf("go.mod of a release with --model requires the adapter at another version:\n%s", mod)
 	}
 }
 
@@ -174,7 +204,8 @@ func TestParseModel(t *testing.T) {
 
 // TestModelScaffold: --model renders model.go on the provider's adapter and
 // environment, serves that agent on AG-UI and A2A, and takes in that
-// provider's SDK alone; without it there is no model.go.
+// adapter's module and that provider's SDK alone, at the version the
+// adapter's module requires; without it there is no model.go.
 func TestModelScaffold(t *testing.T) {
 	sdks := map[string]string{"openai": "github.com/openai/openai-go/v3", "anthropic": "github.com/anthropics/anthropic-sdk-go/v2", "gemini": "google.golang.org/genai"}
 	env := map[string][]string{
@@ -182,13 +213,13 @@ func TestModelScaffold(t *testing.T) {
 		"anthropic": {`"ANTHROPIC_API_KEY"`, `"ANTHROPIC_BASE_URL"`},
 		"gemini":    {`"GEMINI_API_KEY"`, `"GOOGLE_API_KEY"`, `"GOOGLE_GEMINI_BASE_URL"`},
 	}
-	ours, err := os.ReadFile("../../go.mod")
-	if err != nil {
-		t.Fatal(err)
-	}
 	for provider := range sdks {
-		if m := (Model{Provider: provider}); !bytes.Contains(ours, []byte("\t"+m.SDK()+" "+m.SDKVersion()+"\n")) {
-			t.Errorf("the scaffold requires %s %s; agui-gen's go.mod has another version", m.SDK(), m.SDKVersion())
+		adapterMod, err := os.ReadFile("../../runtime/model/" + provider + "/go.mod")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m := (Model{Provider: provider}); !bytes.Contains(adapterMod, []byte("\t"+m.SDK()+" "+m.SDKVersion()+"\n")) {
+			t.Errorf("the scaffold requires %s %s; runtime/model/%s/go.mod has another version", m.SDK(), m.SDKVersion(), provider)
 		}
 		for _, aguiOnly := range []bool{false, true} {
 			files, err := Files(Options{Gen: "example.com/app/gen", Module: "example.com/app", AGUIOnly: aguiOnly,
@@ -220,6 +251,10 @@ func TestModelScaffold(t *testing.T) {
 			for p, other := range sdks {
 				if got := strings.Contains(mod, other); got != (p == provider) {
 					t.Errorf("--model %s: go.mod takes in %s: %v", provider, other, got)
+				}
+				adapter := "\tgithub.com/agui-gen/agui-gen/runtime/model/" + p + " v0.0.0\n"
+				if got := strings.Contains(mod, adapter); got != (p == provider) {
+					t.Errorf("--model %s: go.mod requires runtime/model/%s: %v", provider, p, got)
 				}
 			}
 			for _, v := range env[provider] {
