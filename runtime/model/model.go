@@ -7,7 +7,8 @@
 // server-side tools between model turns and stops at a front-end tool.
 //
 // It imports nothing but the standard library, and no adapter imports
-// another, so a program takes in only the SDK of the provider it uses. The
+// another; each adapter is a Go module of its own, so a program, and its
+// go.mod, take in only the SDK of the provider it uses. The
 // protocol side (gen/agui's ModelAgent) maps its conversation into a
 // Request and its event stream onto a Sink; it is spec-typed, so it lives
 // in the generated package, and this package knows no protocol.
