@@ -21,6 +21,7 @@ package packed
 import (
 	"encoding/binary"
 	"errors"
+	"math/bits"
 	"slices"
 	"sync"
 
@@ -80,15 +81,19 @@ func Split(entries [][]byte, after int64, buf []byte, rows []Row) ([]Row, []byte
 	return rows, buf
 }
 
-// commonPrefix is the length of the prefix a and b share.
+// commonPrefix is the length of the prefix a and b share, compared eight
+// bytes at a time (byte by byte, it was most of a batch's packing).
 func commonPrefix(a, b []byte) int {
 	n := min(len(a), len(b))
-	for i := range n {
-		if a[i] != b[i] {
-			return i
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		if x := binary.LittleEndian.Uint64(a[i:]) ^ binary.LittleEndian.Uint64(b[i:]); x != 0 {
+			return i + bits.TrailingZeros64(x)/8
 		}
 	}
-	return n
+	for ; i < n && a[i] == b[i]; i++ {
+	}
+	return i
 }
 
 // Buffers are what a log splits a batch into, reused: a batch's rows are

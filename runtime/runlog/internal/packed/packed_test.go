@@ -153,3 +153,37 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+// TestCommonPrefix: the shared prefix, wherever the first difference is
+// (in a word or in the bytes after the last whole one) and however long
+// either is.
+func TestCommonPrefix(t *testing.T) {
+	a := []byte("0123456789abcdefghijklmnopqrstuv")
+	for n := 0; n <= len(a); n++ {
+		for diff := 0; diff <= n; diff++ {
+			b := bytes.Clone(a[:n])
+			if diff < n {
+				b[diff] ^= 0x40
+			}
+			if got := commonPrefix(a, b); got != diff {
+				t.Fatalf("%q and %q share %d bytes, not %d", a, b, got, diff)
+			}
+			if got := commonPrefix(b, a[:diff]); got != diff {
+				t.Fatalf("%q and %q share %d bytes, not %d", b, a[:diff], got, diff)
+			}
+		}
+	}
+}
+
+// BenchmarkSplit: packing a run's 200 text events into a row.
+func BenchmarkSplit(b *testing.B) {
+	var entries [][]byte
+	for i := range 200 {
+		entries = append(entries, fmt.Appendf(nil, `{"type":"TEXT_MESSAGE_CONTENT","messageId":"6f1c2a9e-5b7d-4c1e-9a2f-0d3b8e7c6a51","delta":"word %d "}`, i))
+	}
+	var bufs Buffers
+	b.ReportAllocs()
+	for b.Loop() {
+		bufs.Split(entries, 0)
+	}
+}
