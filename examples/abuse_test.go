@@ -24,6 +24,7 @@ import (
 
 	"github.com/agui-gen/agui-gen/gen/a2a"
 	_ "github.com/agui-gen/agui-gen/gen/a2a/a2agrpc" // the codec of the generated messages
+	"github.com/agui-gen/agui-gen/internal/longtest"
 )
 
 // abuseBound is what an attack may add to the server's resident memory:
@@ -44,9 +45,7 @@ const abuseBound = 64 << 20
 //
 // The figures are logged (go test -v -run TestAbuseMemory ./examples/).
 func TestAbuseMemory(t *testing.T) {
-	if testing.Short() {
-		t.Skip("skipping the abuse test in -short mode: it builds the example server and attacks it")
-	}
+	longtest.Skip(t, "the abuse test builds the example server and attacks it with 300 MiB of headers and 200 MiB of gRPC messages")
 	if _, err := os.Stat("/proc/self/status"); err != nil {
 		t.Skip("skipping the abuse test: it reads memory from /proc, which this system does not have")
 	}
