@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/agui-gen/agui-gen/gen/agui"
+	"github.com/agui-gen/agui-gen/internal/teetest"
 )
 
 // benchFragments is the number of TEXT_MESSAGE_CONTENT events in one
@@ -284,7 +285,7 @@ func TestBenchScriptMatchesEncoder(t *testing.T) {
 	defer srv.Close()
 	ours := postRun(t, srv.URL)
 	theirs := postRun(t, startEncoderServer(t, n))
-	a, b := sseData(t, ours), sseData(t, theirs)
+	a, b := teetest.SSEData(t, ours), teetest.SSEData(t, theirs)
 	if len(a) != n+10 || len(b) != n+10 {
 		t.Fatalf("%d events from agui, %d from serve-encoder.mjs, want %d", len(a), len(b), n+10)
 	}

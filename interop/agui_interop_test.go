@@ -5,7 +5,6 @@
 package interop_test
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -19,6 +18,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agui-gen/agui-gen/gen/agui"
+	"github.com/agui-gen/agui-gen/internal/teetest"
 )
 
 const nodeDir = "node"
@@ -64,22 +64,6 @@ func mustAbs(t *testing.T, p string) string {
 	return abs
 }
 
-// sseData returns the payloads of the data lines of an SSE stream.
-func sseData(t *testing.T, stream []byte) [][]byte {
-	var out [][]byte
-	sc := bufio.NewScanner(bytes.NewReader(stream))
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		if data, ok := bytes.CutPrefix(sc.Bytes(), []byte("data: ")); ok {
-			out = append(out, bytes.Clone(data))
-		}
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
 func lines(b []byte) [][]byte {
 	var out [][]byte
 	for _, l := range bytes.Split(bytes.TrimSpace(b), []byte("\n")) {
@@ -111,7 +95,7 @@ func sameJSON(t *testing.T, want, got []byte) {
 func TestEncoderOutputDecodes(t *testing.T) {
 	requireNode(t)
 	originals := lines(runNode(t, nil, "encode-events.mjs", "--format=json", "--edge-cases"))
-	frames := sseData(t, runNode(t, nil, "encode-events.mjs", "--edge-cases"))
+	frames := teetest.SSEData(t, runNode(t, nil, "encode-events.mjs", "--edge-cases"))
 	if len(frames) != len(originals) || len(frames) < 62 {
 		t.Fatalf("%d SSE frames for %d events", len(frames), len(originals))
 	}
@@ -152,7 +136,7 @@ type verdict struct {
 func TestAguiOutputValidates(t *testing.T) {
 	requireNode(t)
 	var events []agui.Event
-	for _, frame := range sseData(t, runNode(t, nil, "encode-events.mjs", "--edge-cases")) {
+	for _, frame := range teetest.SSEData(t, runNode(t, nil, "encode-events.mjs", "--edge-cases")) {
 		ev, err := agui.UnmarshalEvent(frame)
 		if err != nil {
 			t.Fatal(err)

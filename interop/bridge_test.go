@@ -9,14 +9,12 @@ package interop_test
 //     bridge.Executor serves over A2A, mounted on an agenthost.Host.
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -29,45 +27,14 @@ import (
 	"github.com/agui-gen/agui-gen/gen/agenthost"
 	"github.com/agui-gen/agui-gen/gen/agui"
 	"github.com/agui-gen/agui-gen/gen/bridge"
+	"github.com/agui-gen/agui-gen/internal/teetest"
 )
 
-// teeBodies records every response body a handler writes.
-type teeBodies struct {
-	h      http.Handler
-	mu     sync.Mutex
-	bodies []*bytes.Buffer
-}
-
-type teeWriter struct {
-	http.ResponseWriter
-	buf *bytes.Buffer
-	mu  *sync.Mutex
-}
-
-func (w teeWriter) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	w.buf.Write(p)
-	w.mu.Unlock()
-	return w.ResponseWriter.Write(p)
-}
-
-func (w teeWriter) Flush() { w.ResponseWriter.(http.Flusher).Flush() }
-
-func (t *teeBodies) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	buf := new(bytes.Buffer)
-	t.mu.Lock()
-	t.bodies = append(t.bodies, buf)
-	t.mu.Unlock()
-	t.h.ServeHTTP(teeWriter{ResponseWriter: w, buf: buf, mu: &t.mu}, r)
-}
-
-// events decodes the AG-UI events of every recorded SSE body.
-func (t *teeBodies) events(tb *testing.T) []agui.Event {
-	t.mu.Lock()
-	defer t.mu.Unlock()
+// teeEvents decodes the AG-UI events of every body tee recorded.
+func teeEvents(tb *testing.T, tee *teetest.Handler) []agui.Event {
 	var out []agui.Event
-	for _, b := range t.bodies {
-		for _, frame := range sseData(tb, b.Bytes()) {
+	for _, b := range tee.Bodies() {
+		for _, frame := range teetest.SSEData(tb, b) {
 			ev, err := agui.UnmarshalEvent(frame)
 			if err != nil {
 				tb.Fatalf("the bridge wrote an event Go cannot read: %v\n%s", err, frame)
@@ -97,7 +64,7 @@ func TestHTTPAgentThroughBridgeToA2AJS(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tee := &teeBodies{h: agui.NewHandler(&bridge.A2AAgent{Client: a2a.NewA2AServiceClient(transport)})}
+	tee := &teetest.Handler{H: agui.NewHandler(&bridge.A2AAgent{Client: a2a.NewA2AServiceClient(transport)})}
 	srv := httptest.NewServer(tee)
 	defer srv.Close()
 
@@ -185,7 +152,7 @@ func TestHTTPAgentThroughBridgeToA2AJS(t *testing.T) {
 		t.Errorf("the aborted run's task was never canceled (slow run: %+v)", out.Slow)
 	}
 
-	events := tee.events(t)
+	events := teeEvents(t, tee)
 	if len(events) < 20 {
 		t.Fatalf("recorded %d events", len(events))
 	}

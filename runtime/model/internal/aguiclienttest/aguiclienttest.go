@@ -6,23 +6,21 @@
 package aguiclienttest
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
-	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agui-gen/agui-gen/gen/agui"
+	"github.com/agui-gen/agui-gen/internal/teetest"
 	"github.com/agui-gen/agui-gen/runtime/model"
 )
 
@@ -63,14 +61,14 @@ var (
 func Run(t *testing.T, testdata string, newModel func(t *testing.T, fixtures []string) model.Model, cases []Case) {
 	t.Helper()
 	nodeDir := requireNode(t)
-	var bodies []*teeBodies
+	var bodies []*teetest.Handler
 	var runs []any
 	for _, c := range cases {
 		fixtures := make([]string, len(c.Fixtures))
 		for i, f := range c.Fixtures {
 			fixtures[i] = filepath.Join(testdata, f)
 		}
-		tee := &teeBodies{h: agui.NewHandler(modelAgent(t, newModel(t, fixtures), c.FrontEnd))}
+		tee := &teetest.Handler{H: agui.NewHandler(modelAgent(t, newModel(t, fixtures), c.FrontEnd))}
 		srv := httptest.NewServer(tee)
 		t.Cleanup(srv.Close)
 		frontEnd := []agui.Tool{confirmTool}
@@ -92,10 +90,11 @@ func Run(t *testing.T, testdata string, newModel func(t *testing.T, fixtures []s
 	}
 	for i, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
-			if len(bodies[i].bodies) != 1 {
-				t.Fatalf("the handler served %d requests, want 1", len(bodies[i].bodies))
+			served := bodies[i].Bodies()
+			if len(served) != 1 {
+				t.Fatalf("the handler served %d requests, want 1", len(served))
 			}
-			checkModelRun(t, c, sseData(t, bodies[i].bodies[0].Bytes()), &reports[i])
+			checkModelRun(t, c, teetest.SSEData(t, served[0]), &reports[i])
 		})
 	}
 }
@@ -130,52 +129,6 @@ func runNode(t *testing.T, dir string, stdin []byte, args ...string) []byte {
 	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("node %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
-	}
-	return out
-}
-
-// teeBodies is a handler that keeps a copy of each response body it writes.
-type teeBodies struct {
-	h      http.Handler
-	mu     sync.Mutex
-	bodies []*bytes.Buffer
-}
-
-type teeWriter struct {
-	http.ResponseWriter
-	buf *bytes.Buffer
-	mu  *sync.Mutex
-}
-
-func (w teeWriter) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	w.buf.Write(p)
-	w.mu.Unlock()
-	return w.ResponseWriter.Write(p)
-}
-
-func (w teeWriter) Flush() { w.ResponseWriter.(http.Flusher).Flush() }
-
-func (t *teeBodies) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	buf := new(bytes.Buffer)
-	t.mu.Lock()
-	t.bodies = append(t.bodies, buf)
-	t.mu.Unlock()
-	t.h.ServeHTTP(teeWriter{ResponseWriter: w, buf: buf, mu: &t.mu}, r)
-}
-
-// sseData returns the payloads of the data lines of an SSE stream.
-func sseData(t *testing.T, stream []byte) [][]byte {
-	var out [][]byte
-	sc := bufio.NewScanner(bytes.NewReader(stream))
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		if data, ok := bytes.CutPrefix(sc.Bytes(), []byte("data: ")); ok {
-			out = append(out, bytes.Clone(data))
-		}
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
 	}
 	return out
 }
