@@ -27,15 +27,7 @@ const fixtures = "testdata/"
 func TestModelAgentAnthropicToolLoop(t *testing.T) {
 	srv := anthropictest.NewServer(t, anthropictest.Fixture(t, fixtures+"tool_use_parallel.sse"),
 		anthropictest.Fixture(t, fixtures+"text.sse"))
-	weather := model.Func{Tool: model.Tool{Name: "get_weather", Description: "Weather of a city.",
-		Parameters: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}`)},
-		Call: func(_ context.Context, args json.RawMessage) (string, error) {
-			var a struct{ City string }
-			if err := json.Unmarshal(args, &a); err != nil {
-				return "", err
-			}
-			return "18°C in " + a.City, nil
-		}}
+	weather := agenttest.Weather(func(city string) string { return "18°C in " + city })
 	agent, err := agui.ModelAgent(anthropic.New(srv.Client(), "claude-sonnet-4-5"), model.WithTools(weather))
 	if err != nil {
 		t.Fatal(err)

@@ -25,15 +25,7 @@ const fixtures = "testdata/"
 func TestModelAgentGeminiToolLoop(t *testing.T) {
 	srv := geminitest.NewServer(t, geminitest.Fixture(t, fixtures+"thought_function_calls.sse"),
 		geminitest.Fixture(t, fixtures+"text.sse"))
-	weather := model.Func{Tool: model.Tool{Name: "get_weather", Description: "Weather of a city.",
-		Parameters: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}`)},
-		Call: func(_ context.Context, args json.RawMessage) (string, error) {
-			var a struct{ City string }
-			if err := json.Unmarshal(args, &a); err != nil {
-				return "", err
-			}
-			return "18°C in " + a.City, nil
-		}}
+	weather := agenttest.Weather(func(city string) string { return "18°C in " + city })
 	agent, err := agui.ModelAgent(gemini.New(srv.Client(t), "gemini-2.5-flash"), model.WithTools(weather))
 	if err != nil {
 		t.Fatal(err)

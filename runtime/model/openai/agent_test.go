@@ -83,15 +83,7 @@ RUN_ERROR server_error: openai: openaitest: no reply left for this request (HTTP
 func TestModelAgentServerToolLoop(t *testing.T) {
 	srv := openaitest.NewServer(t, openaitest.Fixture(t, fixtures+"tool_call.sse"),
 		openaitest.Fixture(t, fixtures+"text.sse"))
-	weather := model.Func{Tool: model.Tool{Name: "get_weather", Description: "Weather of a city.",
-		Parameters: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}`)},
-		Call: func(_ context.Context, args json.RawMessage) (string, error) {
-			var a struct{ City string }
-			if err := json.Unmarshal(args, &a); err != nil {
-				return "", err
-			}
-			return "18°C and sunny in " + a.City, nil
-		}}
+	weather := agenttest.Weather(func(city string) string { return "18°C and sunny in " + city })
 	evs, err := agenttest.Run(t, context.Background(), modelAgent(t, srv, model.WithTools(weather)), agenttest.UserInput("r1", "Weather in Paris?"), nil)
 	if err != nil {
 		t.Fatal(err)

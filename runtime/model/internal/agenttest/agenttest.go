@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/agui-gen/agui-gen/gen/agui"
+	"github.com/agui-gen/agui-gen/runtime/model"
 )
 
 // Run runs agent on in through agui.Invoke and returns the events, each
@@ -104,6 +105,19 @@ func Summaries(evs []agui.Event) string {
 // ends the run, and the next run brings the results.
 var WeatherForFrontEnd = agui.Tool{Name: "get_weather", Description: "Weather of a city.",
 	Parameters: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}`)}
+
+// Weather is get_weather as a server-side tool, answering answer(city).
+func Weather(answer func(city string) string) model.Func {
+	return model.Func{
+		Tool: model.Tool{Name: WeatherForFrontEnd.Name, Description: WeatherForFrontEnd.Description, Parameters: WeatherForFrontEnd.Parameters},
+		Call: func(_ context.Context, args json.RawMessage) (string, error) {
+			var a struct{ City string }
+			if err := json.Unmarshal(args, &a); err != nil {
+				return "", err
+			}
+			return answer(a.City), nil
+		}}
+}
 
 // NextRun is the front end's next run after the first: the conversation
 // as a client reduces the first run's events, with a result for each call
