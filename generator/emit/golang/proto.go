@@ -428,17 +428,11 @@ func (g *protoGen) emitGetters(f *jen.File, st *ir.Struct) {
 // zeroValue is the zero value of a field of type t, as its getter returns
 // it for a nil message.
 func (g *protoGen) zeroValue(t ir.Type) jen.Code {
-	switch t.Kind {
-	case ir.KindString:
-		return jen.Lit("")
-	case ir.KindBool:
-		return jen.False()
-	case ir.KindInt, ir.KindFloat:
+	if z := scalarZero(t.Kind); z != nil {
+		return z
+	}
+	if _, ok := t.Decl.(*ir.Enum); ok && t.Kind == ir.KindNamed {
 		return jen.Lit(0)
-	case ir.KindNamed:
-		if _, ok := t.Decl.(*ir.Enum); ok {
-			return jen.Lit(0)
-		}
 	}
 	return jen.Nil()
 }

@@ -252,14 +252,10 @@ func (g *gen) emitGetters(f *jen.File, st *ir.Struct) {
 // schemaZero is the zero value of a scalar-like schema type (a string,
 // number or boolean, or an enum or alias of one), as a getter returns it.
 func schemaZero(t ir.Type) jen.Code {
-	switch t.Kind {
-	case ir.KindString:
-		return jen.Lit("")
-	case ir.KindBool:
-		return jen.False()
-	case ir.KindInt, ir.KindFloat:
-		return jen.Lit(0)
-	case ir.KindNamed:
+	if z := scalarZero(t.Kind); z != nil {
+		return z
+	}
+	if t.Kind == ir.KindNamed {
 		switch d := t.Decl.(type) {
 		case *ir.Enum:
 			return jen.Lit("")
@@ -268,6 +264,20 @@ func schemaZero(t ir.Type) jen.Code {
 		}
 	}
 	panic(fmt.Sprintf("no scalar zero value for kind %d", t.Kind))
+}
+
+// scalarZero is the zero value of a string, boolean or number, in schema
+// and proto types alike; nil for any other kind.
+func scalarZero(k ir.Kind) jen.Code {
+	switch k {
+	case ir.KindString:
+		return jen.Lit("")
+	case ir.KindBool:
+		return jen.False()
+	case ir.KindInt, ir.KindFloat:
+		return jen.Lit(0)
+	}
+	return nil
 }
 
 // isObject reports whether t is held as a struct: a getter hands out its
