@@ -8,6 +8,9 @@ package batch
 import (
 	"context"
 	"sync"
+	"time"
+
+	"github.com/agui-gen/agui-gen/runtime/internal/workers"
 )
 
 // A Batcher writes in batches: the writes that queue up while a batch is
@@ -68,7 +71,7 @@ func (b *Batcher[W]) Pending() (queued, writing int) {
 }
 
 // drain writes what is queued, on a lane the caller holds, and hands the
-// lane on to a new goroutine for what queued meanwhile, so that the
+// lane on to another goroutine for what queued meanwhile, so that the
 // caller, whose write was in this batch, need not wait for the next. It
 // gives the lane back when nothing is queued: another lane may have taken
 // what was.
@@ -100,6 +103,10 @@ func (b *Batcher[W]) drain(ctx context.Context) {
 	}
 	b.mu.Unlock()
 	if more {
-		go b.drain(ctx)
+		lanes.Run(func() { b.drain(ctx) })
 	}
 }
+
+// lanes are the goroutines a lane is handed on to, kept a while between
+// batches (see workers): under load a lane is handed on after every batch.
+var lanes = workers.New(100 * time.Millisecond)

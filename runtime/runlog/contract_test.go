@@ -13,3 +13,8 @@ func TestMemoryContract(t *testing.T) {
 		return runlog.NewMemory(runlog.MemoryOptions{MaxRunBytes: 1 << 10})
 	}, 1<<10)
 }
+
+// BenchmarkMemoryWriter: the CPU a resumable run's log costs in memory.
+func BenchmarkMemoryWriter(b *testing.B) {
+	runlogtest.Benchmark(b, func(*testing.B) runlog.Log { return runlog.NewMemory(runlog.MemoryOptions{MaxEndedRuns: 64}) })
+}

@@ -3,6 +3,7 @@ package runlog
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"sync"
 	"time"
@@ -13,8 +14,9 @@ type MemoryOptions struct {
 	// Retention is how long a run's log is kept once it has ended, for
 	// the resumes of clients that were away at the end (0: 10 minutes).
 	Retention time.Duration
-	// MaxRunBytes bounds the bytes of one run's entries (0: 16 MiB); an
-	// Append past it fails with ErrFull, and the run ends with an error.
+	// MaxRunBytes bounds the bytes of one run's entries (0: 16 MiB; at
+	// most 4 GiB); an Append past it fails with ErrFull, and the run ends
+	// with an error.
 	MaxRunBytes int
 	// MaxEndedRuns bounds how many ended runs are kept, the oldest
 	// dropped first, whatever their retention (0: 10,000).
@@ -40,11 +42,40 @@ type Memory struct {
 }
 
 type memRun struct {
-	run        Run
-	entries    [][]byte // entry i is position i+1; its bytes are never rewritten
-	chunk      []byte   // where the next entries' bytes are copied
-	chunkFirst int      // the index of the first entry that may be in chunk
-	size       int
+	run    Run
+	blocks [][]byte // the blocks that hold the entries' bytes, never rewritten
+	// refs are where each entry is, entry i being position i+1: offsets,
+	// not slices, so that the collector has no pointer to trace per entry
+	// and appending one takes no write barrier (both were a quarter of
+	// the log's CPU).
+	refs []entryRef
+	fill int // the index of the block small entries are copied into; -1 when none
+	size int
+}
+
+// entryRef is where an entry's bytes are: blocks[block][start:end].
+type entryRef struct{ block, start, end uint32 }
+
+// entry returns entry i's bytes.
+func (r *memRun) entry(i int64) []byte {
+	ref := r.refs[i]
+	return r.blocks[ref.block][ref.start:ref.end:ref.end]
+}
+
+// chunk is the block small entries are copied into, nil when there is
+// none.
+func (r *memRun) chunk() []byte {
+	if r.fill < 0 {
+		return nil
+	}
+	return r.blocks[r.fill]
+}
+
+// newChunk makes a block of size bytes the one small entries are copied
+// into.
+func (r *memRun) newChunk(size int) {
+	r.fill = len(r.blocks)
+	r.blocks = append(r.blocks, make([]byte, 0, size))
 }
 
 type endedRun struct {
@@ -79,6 +110,8 @@ func NewMemory(opts MemoryOptions) *Memory {
 	if opts.MaxRunBytes <= 0 {
 		opts.MaxRunBytes = 16 << 20
 	}
+	// An entry's offsets are 32 bits.
+	opts.MaxRunBytes = min(opts.MaxRunBytes, math.MaxUint32)
 	if opts.MaxEndedRuns <= 0 {
 		opts.MaxEndedRuns = 10000
 	}
@@ -99,50 +132,52 @@ func (m *Memory) Create(ctx context.Context, run Run) error {
 	}
 	run.Last, run.Ended, run.Started = 0, false, now
 	run.Input = append([]byte(nil), run.Input...)
-	m.runs[run.Key] = &memRun{run: run}
+	m.runs[run.Key] = &memRun{run: run, fill: -1}
 	m.byIDs[[2]string{run.ThreadID, run.RunID}] = run.Key
 	return nil
 }
 
-// add copies data into r's chunks, as its next entry.
+// add copies data into r's blocks, as its next entry.
 func (r *memRun) add(data []byte) {
 	if len(data) > maxChunk/4 {
-		r.entries = append(r.entries, slices.Clip(append([]byte(nil), data...)))
+		r.refs = append(r.refs, entryRef{block: uint32(len(r.blocks)), end: uint32(len(data))})
+		r.blocks = append(r.blocks, slices.Clip(append([]byte(nil), data...)))
 	} else {
-		if len(data) > cap(r.chunk)-len(r.chunk) {
-			size := min(max(2*cap(r.chunk), firstChunk), chunkSize)
+		chunk := r.chunk()
+		if len(data) > cap(chunk)-len(chunk) {
+			size := min(max(2*cap(chunk), firstChunk), chunkSize)
 			if len(data) > smallSize {
 				// Each block of larger entries twice the last: what the
 				// run's last block leaves unused stays a fraction of the run.
-				size = min(max(2*cap(r.chunk), bigChunk), maxChunk)
+				size = min(max(2*cap(chunk), bigChunk), maxChunk)
 			}
-			r.chunk = make([]byte, 0, max(size, len(data)))
-			r.chunkFirst = len(r.entries)
+			r.newChunk(max(size, len(data)))
+			chunk = r.chunk()
 		}
-		at := len(r.chunk)
-		r.chunk = append(r.chunk, data...)
-		r.entries = append(r.entries, r.chunk[at:len(r.chunk):len(r.chunk)])
+		at := len(chunk)
+		r.blocks[r.fill] = append(chunk, data...)
+		r.refs = append(r.refs, entryRef{block: uint32(r.fill), start: uint32(at), end: uint32(at + len(data))})
 	}
 	r.size += len(data)
 	r.run.Last++
 }
 
 // reserve makes room for a batch of entries before they are added, the
-// entries' slice grown once and the small ones in one block their size
-// when they are more than a block holds (a run's 200 small events, in one
+// refs grown once and the small entries in one block their size when
+// they are more than a block holds (a run's 200 small events, in one
 // batch, had filled five blocks of twice their bytes) or are the run's
 // last (a block that grows for them would be trimmed at once).
 func (r *memRun) reserve(data [][]byte, last bool) {
-	r.entries = slices.Grow(r.entries, len(data))
+	r.refs = slices.Grow(r.refs, len(data))
 	n := 0
 	for _, d := range data {
 		if len(d) <= maxChunk/4 {
 			n += len(d)
 		}
 	}
-	if n > cap(r.chunk)-len(r.chunk) && (n > chunkSize || last) && n <= maxChunk {
-		r.chunk = make([]byte, 0, n)
-		r.chunkFirst = len(r.entries)
+	chunk := r.chunk()
+	if n > cap(chunk)-len(chunk) && (n > chunkSize || last) && n <= maxChunk {
+		r.newChunk(n)
 	}
 }
 
@@ -156,19 +191,9 @@ const trimSlack = 4 << 10
 // logged and not the rest of a block of up to maxChunk. Readers that hold
 // the old block's entries keep them; they are the same bytes.
 func (r *memRun) trim() {
-	if cap(r.chunk)-len(r.chunk) <= trimSlack {
-		return
+	if chunk := r.chunk(); cap(chunk)-len(chunk) > trimSlack {
+		r.blocks[r.fill] = slices.Clip(slices.Clone(chunk))
 	}
-	block := slices.Clone(r.chunk)
-	at := 0
-	for i := r.chunkFirst; i < len(r.entries); i++ {
-		if n := len(r.entries[i]); n <= maxChunk/4 {
-			r.entries[i] = block[at : at+n : at+n]
-			at += n
-		}
-	}
-	r.chunk = block[:len(block):len(block)]
-	r.chunkFirst = len(r.entries)
 }
 
 // settle is told by a Writer that it has nothing queued for run key: the
@@ -178,7 +203,7 @@ func (r *memRun) trim() {
 func (m *Memory) settle(key string) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if r := m.runs[key]; r != nil && cap(r.chunk) > chunkSize {
+	if r := m.runs[key]; r != nil && cap(r.chunk()) > chunkSize {
 		r.trim()
 	}
 }
@@ -299,7 +324,7 @@ func (m *Memory) Read(ctx context.Context, key string, after int64, max int, int
 	n := min(int64(max), r.run.Last-after)
 	p.Entries = slices.Grow(into[:0], int(n))
 	for pos := after + 1; pos <= after+n; pos++ {
-		p.Entries = append(p.Entries, Entry{Pos: pos, Data: r.entries[pos-1]})
+		p.Entries = append(p.Entries, Entry{Pos: pos, Data: r.entry(pos - 1)})
 	}
 	return p, nil
 }

@@ -3,6 +3,7 @@ package runlog
 import (
 	"context"
 	"fmt"
+	"sync"
 	"time"
 )
 
@@ -23,7 +24,8 @@ type TailConfig struct {
 	// Emit queues one entry for the reader.
 	Emit func(e Entry) error
 	// Flush writes what Emit queued; Tail calls it after each page, so a
-	// stream holds one page at most.
+	// stream holds one page at most, and before it first waits for
+	// entries, so a reader learns the stream is open though none come.
 	Flush func() error
 	// KeepAlive, when not 0, calls OnIdle when nothing was sent for that
 	// long, then Flush.
@@ -70,7 +72,19 @@ func Tail(ctx context.Context, log Log, key string, after int64, cfg TailConfig)
 		defer t.Stop()
 		recheck = t.C
 	}
-	var page []Entry // reused: a follower reads without allocating
+	// Reused: a follower reads without allocating, and the next follower
+	// takes it over (a page of headers was a tenth of what a run
+	// allocated).
+	pp := pages.Get().(*[]Entry)
+	page := *pp
+	defer func() {
+		if cap(page) <= maxPooledPage {
+			clear(page[:cap(page)]) // the entries' bytes are the log's
+			*pp = page[:0]
+			pages.Put(pp)
+		}
+	}()
+	flushed := false
 	for {
 		if err := ctx.Err(); err != nil {
 			return after, context.Cause(ctx)
@@ -105,6 +119,7 @@ func Tail(ctx context.Context, log Log, key string, after int64, cfg TailConfig)
 			if err := cfg.Flush(); err != nil {
 				return after, err
 			}
+			flushed = true
 		}
 		if after >= p.Last {
 			if p.Ended {
@@ -124,6 +139,12 @@ func Tail(ctx context.Context, log Log, key string, after int64, cfg TailConfig)
 		} else if len(p.Entries) > 0 {
 			continue // more to read now
 		}
+		if !flushed {
+			if err := cfg.Flush(); err != nil {
+				return after, err
+			}
+		}
+		flushed = true
 		select {
 		case <-recheck:
 		case <-signal:
@@ -137,6 +158,12 @@ func Tail(ctx context.Context, log Log, key string, after int64, cfg TailConfig)
 		}
 	}
 }
+
+// pages holds the pages of entries' headers that followers read into, up
+// to maxPooledPage entries each.
+var pages = sync.Pool{New: func() any { return new([]Entry) }}
+
+const maxPooledPage = 4 * DefaultPageSize
 
 type gapError struct{ after, got int64 }
 

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/agui-gen/agui-gen/runtime/internal/workers"
 )
 
 // Writer appends the entries of one run in batches: Add queues an entry
@@ -50,9 +52,10 @@ type Writer struct {
 	// What the log holds, as this writer wrote it, kept on a BatchLog for
 	// Log's reads until a write fails (stale).
 	stale       bool
-	last        int64    // the position of the log's last entry
-	ended       bool     // the log has ended; endLast, when not nil, is at last
-	recent      [][]byte // a copy of the last batch written, when small: positions recentFirst…
+	last        int64   // the position of the log's last entry
+	ended       bool    // the log has ended; endLast, when not nil, is at last
+	recent      []byte  // a copy of the last batch's entries, when small: positions recentFirst…
+	recentEnds  []int32 // where each of recent's entries ends
 	recentFirst int64
 	hint        int // the bytes of the last batch, up to keptBuffer
 }
@@ -153,46 +156,14 @@ func (w *Writer) Add(appendData func([]byte) []byte) error {
 func (w *Writer) startLocked() {
 	if !w.writing {
 		w.writing = true
-		appenders.run(w.drain)
+		appenders.Run(w.drain)
 	}
 }
 
-// appenders are the goroutines that append the writers' batches. One
-// that has appended waits a while for another writer's batch rather than
-// exit: a goroutine appending to a SQL log grows its stack to the
-// driver's depth, which a new one would grow again (a tenth of a
-// resumable run's CPU on SQLite).
-var appenders = workers{idle: make(chan func())}
-
-// appenderLinger is how long an appender waits for the next batch: long
-// enough for a server's next run, short enough that a burst's appenders
-// do not outlast it for long.
-const appenderLinger = 100 * time.Millisecond
-
-type workers struct{ idle chan func() }
-
-// run runs f on an idle worker, or a new one.
-func (ws *workers) run(f func()) {
-	select {
-	case ws.idle <- f:
-	default:
-		go ws.work(f)
-	}
-}
-
-func (ws *workers) work(f func()) {
-	t := time.NewTimer(appenderLinger)
-	defer t.Stop()
-	for {
-		f()
-		t.Reset(appenderLinger)
-		select {
-		case f = <-ws.idle:
-		case <-t.C:
-			return
-		}
-	}
-}
+// appenders are the goroutines that append the writers' batches, kept a
+// while between batches (see workers): long enough for a server's next
+// run, short enough that a burst's appenders do not outlast it for long.
+var appenders = workers.New(100 * time.Millisecond)
 
 // drain appends what is queued, batch after batch, and the end once End
 // asks for it, until nothing is left.
@@ -232,7 +203,7 @@ func (w *Writer) drain() {
 		}
 		w.mu.Lock()
 		if appendErr != nil || endErr != nil {
-			w.stale, w.recent = true, nil
+			w.stale, w.recent, w.recentEnds = true, nil, nil
 		}
 		if appendErr != nil && w.err == nil {
 			w.err = appendErr
@@ -282,7 +253,7 @@ func (w *Writer) write(b Batch, q *batchBuf) (appendErr, endErr error) {
 	if err != nil {
 		// What the log holds is read from it from now on.
 		w.mu.Lock()
-		w.stale, w.recent = true, nil
+		w.stale, w.recent, w.recentEnds = true, nil, nil
 		w.mu.Unlock()
 	}
 	if err != nil && b.End && len(b.Entries) > 0 && errors.Is(err, ErrFull) {
@@ -318,16 +289,14 @@ func (w *Writer) landed(b Batch, q *batchBuf, last int64) {
 		return
 	}
 	if len(b.Entries) > 0 {
-		w.recent = nil
+		w.recent, w.recentEnds = nil, nil
 		if q != nil && len(q.data) <= keptBuffer {
 			// A copy, in one block: the batch's buffer goes back to the
 			// pool, and the copy is its readers' until it is replaced.
-			data := slices.Clone(q.data)
-			w.recent = make([][]byte, len(q.ends))
-			start := 0
+			w.recent = slices.Clone(q.data)
+			w.recentEnds = make([]int32, len(q.ends))
 			for i, end := range q.ends {
-				w.recent[i] = data[start:end:end]
-				start = end
+				w.recentEnds[i] = int32(end)
 			}
 			w.recentFirst = last - int64(len(b.Entries)) + 1
 			if b.End && b.Last != nil {
@@ -420,8 +389,8 @@ func (w *Writer) read(after int64, max int, into []Entry) (p Page, ok bool) {
 	if w.ended && w.endLast != nil {
 		endPos = w.last
 	}
-	if w.recent != nil {
-		first, n = w.recentFirst, int64(len(w.recent))
+	if w.recentEnds != nil {
+		first, n = w.recentFirst, int64(len(w.recentEnds))
 	}
 	if after+1 != endPos && (n == 0 || after+1 < first) {
 		return Page{}, false
@@ -432,7 +401,12 @@ func (w *Writer) read(after int64, max int, into []Entry) (p Page, ok bool) {
 		case pos == endPos:
 			p.Entries = append(p.Entries, Entry{Pos: pos, Data: w.endLast})
 		case pos >= first && pos < first+n:
-			p.Entries = append(p.Entries, Entry{Pos: pos, Data: w.recent[pos-first]})
+			i, start := pos-first, int32(0)
+			if i > 0 {
+				start = w.recentEnds[i-1]
+			}
+			end := w.recentEnds[i]
+			p.Entries = append(p.Entries, Entry{Pos: pos, Data: w.recent[start:end:end]})
 		default:
 			return Page{}, false
 		}

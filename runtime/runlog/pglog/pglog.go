@@ -225,14 +225,15 @@ func (l *Log) AppendBatch(ctx context.Context, key string, b runlog.Batch) (int6
 	for _, d := range b.Entries {
 		n += int64(len(d))
 	}
-	data, endBytes := b.Entries, int64(0)
+	var final []byte
+	count, endBytes := len(b.Entries), int64(0)
 	if b.End && b.Last != nil {
-		data = append(data[:len(data):len(data)], b.Last)
-		endBytes = int64(len(b.Last))
+		final, endBytes = b.Last, int64(len(b.Last))
+		count++
 	}
 	bufs := packed.Pool.Get().(*packed.Buffers)
 	defer bufs.Release()
-	rows := bufs.Split(data, 0)
+	rows := bufs.Split(b.Entries, final, 0)
 	ends, counts, blobs := make([]int64, len(rows)), make([]int32, len(rows)), make([][]byte, len(rows))
 	for i, r := range rows {
 		ends[i], counts[i], blobs[i] = r.Last, int32(r.N), r.Data
@@ -263,7 +264,7 @@ func (l *Log) AppendBatch(ctx context.Context, key string, b runlog.Batch) (int6
 				SELECT $1, u.upto, u.n, u.data FROM created, unnest($12::bigint[], $13::integer[], $14::bytea[]) AS u(upto, n, data) RETURNING 1
 			)
 			SELECT last, (SELECT count(*) FROM added) FROM created`,
-			key, run.ThreadID, run.RunID, run.Owner, input, now.UnixNano(), l.lapse(), int64(len(data)), n+endBytes, b.End, endedAt, ends, counts, blobs)
+			key, run.ThreadID, run.RunID, run.Owner, input, now.UnixNano(), l.lapse(), int64(count), n+endBytes, b.End, endedAt, ends, counts, blobs)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return 0, runlog.ErrExists
 		}
@@ -280,7 +281,7 @@ func (l *Log) AppendBatch(ctx context.Context, key string, b runlog.Batch) (int6
 				SELECT $1, moved.last - $2 + u.upto, u.n, u.data FROM moved, unnest($6::bigint[], $7::integer[], $8::bytea[]) AS u(upto, n, data) RETURNING 1
 			)
 			SELECT last, (SELECT count(*) FROM added) FROM moved`,
-			key, len(data), n, l.opts.MaxRunBytes, l.lapse(), ends, counts, blobs, endBytes, b.End, endedAt)
+			key, count, n, l.opts.MaxRunBytes, l.lapse(), ends, counts, blobs, endBytes, b.End, endedAt)
 		if errors.Is(err, pgx.ErrNoRows) {
 			// Why not: no such run, an ended one, or a full one.
 			var size int64

@@ -81,3 +81,17 @@ func TestExpiry(t *testing.T) {
 		return open(t, dsn, Options{Retention: 200 * time.Millisecond, Lapse: 150 * time.Millisecond})
 	})
 }
+
+// BenchmarkWriter: the CPU of this process (not the server's) a
+// resumable run's log costs on PostgreSQL, with one run at a time and with
+// 16 at once.
+func BenchmarkWriter(b *testing.B) {
+	runlogtest.Benchmark(b, func(b *testing.B) runlog.Log {
+		l, err := Open(context.Background(), pgtest.Database(b), Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { l.Close() })
+		return l
+	})
+}

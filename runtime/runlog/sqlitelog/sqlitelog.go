@@ -338,16 +338,15 @@ func (l *Log) AppendBatch(ctx context.Context, key string, b runlog.Batch) (int6
 				return runlog.ErrExists
 			}
 		}
-		data := b.Entries
-		if b.End && b.Last != nil {
-			// The final entry packed with the last ones.
-			data = append(data[:len(data):len(data)], b.Last)
+		var final []byte
+		if b.End {
+			final = b.Last // packed with the last entries
 		}
-		if len(data) > 0 {
+		if len(b.Entries) > 0 || final != nil {
 			insert := tx.StmtContext(ctx, l.stmts.insertRow)
 			bufs := packed.Pool.Get().(*packed.Buffers)
 			defer bufs.Release()
-			for _, r := range bufs.Split(data, from) {
+			for _, r := range bufs.Split(b.Entries, final, from) {
 				if _, err := insert.ExecContext(ctx, key, r.Last, r.N, r.Data); err != nil {
 					return err
 				}

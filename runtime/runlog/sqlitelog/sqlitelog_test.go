@@ -126,3 +126,18 @@ func TestExpiry(t *testing.T) {
 		return l
 	})
 }
+
+// BenchmarkWriter: the CPU a resumable run's log costs on SQLite, with
+// one run at a time and with 16 at once (their batches sharing commits).
+//
+//	go test ./runtime/runlog/sqlitelog -run XXX -bench Writer -count 6
+func BenchmarkWriter(b *testing.B) {
+	runlogtest.Benchmark(b, func(b *testing.B) runlog.Log {
+		l, err := Open(context.Background(), filepath.Join(b.TempDir(), "runs.db"), Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { l.Close() })
+		return l
+	})
+}

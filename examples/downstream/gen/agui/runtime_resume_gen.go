@@ -294,7 +294,10 @@ func (s *logSink) WriteEvent(ctx context.Context, ev Event) error {
 // gone or cannot keep up. A protobuf client gets frames without ids.
 func (h *handler) follow(w http.ResponseWriter, r *http.Request, log runlog.Log, key string, after int64, prelude []Event, proto bool) {
 	var ew eventWriter
-	cfg := sse.QueueConfig{WriteTimeout: h.cfg.writeTimeout}
+	// The header goes out with the first events, in one write, or alone
+	// once Tail waits for some (Open): a run's POST has its first batch in
+	// the log already.
+	cfg := sse.QueueConfig{WriteTimeout: h.cfg.writeTimeout, Header: func() { w.WriteHeader(http.StatusOK) }}
 	if proto {
 		ew = newProtoWriter(w, cfg)
 	} else {
@@ -303,10 +306,7 @@ func (h *handler) follow(w http.ResponseWriter, r *http.Request, log runlog.Log,
 	defer ew.Close()
 	q := ew.(interface{ queue() *sse.Queue }).queue()
 	sse.SetHeader(w.Header(), ew.ContentType())
-	w.WriteHeader(http.StatusOK)
-	if f, ok := w.(http.Flusher); ok {
-		f.Flush()
-	}
+	q.Open()
 	ctx := r.Context()
 	for i, ev := range prelude {
 		if proto {

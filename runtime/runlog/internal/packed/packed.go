@@ -99,15 +99,23 @@ func commonPrefix(a, b []byte) int {
 // Buffers are what a log splits a batch into, reused: a batch's rows are
 // written before the log returns.
 type Buffers struct {
-	Data []byte
-	Rows []Row
+	Data    []byte
+	Rows    []Row
+	entries [][]byte // a batch's entries and its final one, when it has one
 }
 
 // Pool holds Buffers between batches.
 var Pool = sync.Pool{New: func() any { return new(Buffers) }}
 
-// Split packs entries into b's rows, as Split does.
-func (b *Buffers) Split(entries [][]byte, after int64) []Row {
+// Split packs entries, then final when it is not nil (a run's end, packed
+// with its last entries), into b's rows, as Split does.
+func (b *Buffers) Split(entries [][]byte, final []byte, after int64) []Row {
+	if final != nil {
+		// In b's slice: appending to entries would copy its headers to a
+		// new array for every batch that ends a run.
+		b.entries = append(append(b.entries[:0], entries...), final)
+		entries = b.entries
+	}
 	b.Rows, b.Data = Split(entries, after, b.Data, b.Rows)
 	return b.Rows
 }
@@ -118,6 +126,8 @@ func (b *Buffers) Release() {
 		return
 	}
 	clear(b.Rows)
+	clear(b.entries)
+	b.entries = b.entries[:0]
 	Pool.Put(b)
 }
 

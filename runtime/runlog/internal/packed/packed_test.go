@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/agui-gen/agui-gen/runtime/runlog"
@@ -181,9 +182,35 @@ func BenchmarkSplit(b *testing.B) {
 	for i := range 200 {
 		entries = append(entries, fmt.Appendf(nil, `{"type":"TEXT_MESSAGE_CONTENT","messageId":"6f1c2a9e-5b7d-4c1e-9a2f-0d3b8e7c6a51","delta":"word %d "}`, i))
 	}
+	final := []byte(`{"type":"RUN_FINISHED","threadId":"t","runId":"r"}`)
 	var bufs Buffers
 	b.ReportAllocs()
 	for b.Loop() {
-		bufs.Split(entries, 0)
+		bufs.Split(entries, final, 0)
+	}
+}
+
+// TestSplitFinal: a batch's final entry is packed after its entries, as if
+// it were one more, and packing it allocates nothing once the buffers have
+// grown.
+func TestSplitFinal(t *testing.T) {
+	entries := [][]byte{[]byte(`{"a":1}`), []byte(`{"a":2}`), []byte(`{"a":3}`)}
+	final := []byte(`{"end":true}`)
+	var bufs Buffers
+	got := slices.Clone(bufs.Split(entries, final, 7))
+	want, _ := Split(append(slices.Clone(entries), final), 7, nil, nil)
+	if len(got) != len(want) {
+		t.Fatalf("%d rows, want %d", len(got), len(want))
+	}
+	for i := range want {
+		if got[i].Last != want[i].Last || got[i].N != want[i].N || !bytes.Equal(got[i].Data, want[i].Data) {
+			t.Errorf("row %d: %+v, want %+v", i, got[i], want[i])
+		}
+	}
+	if allocs := testing.AllocsPerRun(10, func() { bufs.Split(entries, final, 7) }); allocs != 0 {
+		t.Errorf("%v allocations per batch", allocs)
+	}
+	if rows := bufs.Split(entries, nil, 7); rows[len(rows)-1].Last != 10 {
+		t.Errorf("without a final entry the last row ends at %d, want 10", rows[len(rows)-1].Last)
 	}
 }
