@@ -152,10 +152,13 @@ func (rs *Registry) Cancel(key Key, caller string) bool {
 	stream := run.stream
 	rs.mu.Unlock()
 	if first {
+		// The context first: an agent whose stream call fails on the
+		// stop finds its context cancelled (ctx.Err() and the cause
+		// ErrCancelled), never a refused event and a live context.
+		run.cancel(ErrCancelled)
 		if stream != nil {
 			stream.Stop(ErrCancelled)
 		}
-		run.cancel(ErrCancelled)
 		close(run.stopped)
 	}
 	<-run.stopped

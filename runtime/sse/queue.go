@@ -225,17 +225,23 @@ func (q *Queue) Flush() error {
 	}
 
 	q.mu.Lock()
-	q.last = time.Now()
 	first := err != nil && q.err == nil
+	q.mu.Unlock()
+	if first && q.cfg.OnFail != nil {
+		// Told before the producers learn of it (Append returning the
+		// error): a producer that learns its stream failed finds what
+		// OnFail does done (its context cancelled, say). Only this
+		// goroutine sets q.err, so the failure is still the first.
+		q.cfg.OnFail(err)
+	}
+	q.mu.Lock()
+	q.last = time.Now()
 	if first {
 		q.err = err
 	}
 	err = q.err
 	q.room.Broadcast()
 	q.mu.Unlock()
-	if first && q.cfg.OnFail != nil {
-		q.cfg.OnFail(err)
-	}
 	return err
 }
 

@@ -504,3 +504,45 @@ func BenchmarkQueue(b *testing.B) {
 		q.Close()
 	})
 }
+
+// TestQueueTellsOnFailBeforeProducers: a producer whose Append returns a
+// failed write's error finds OnFail done: a handler that cancels its
+// agent's context in OnFail never has an agent see its call refused while
+// its context is live. OnFail takes its time here; a producer appends
+// all the while.
+func TestQueueTellsOnFailBeforeProducers(t *testing.T) {
+	rec := newGated()
+	close(rec.gate)
+	rec.fail = errors.New("connection reset")
+	var told sync.WaitGroup
+	told.Add(1)
+	done := make(chan struct{})
+	q := sse.NewQueue(rec, sse.QueueConfig{OnFail: func(error) {
+		time.Sleep(50 * time.Millisecond)
+		close(done)
+		told.Done()
+	}})
+	refused := make(chan bool)
+	go func() {
+		for {
+			if err := q.Append(context.Background(), func(b []byte) []byte { return append(b, "data: x\n\n"...) }); err != nil {
+				select {
+				case <-done:
+					refused <- true
+				default:
+					refused <- false
+				}
+				return
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}()
+	for q.Flush() == nil {
+		time.Sleep(time.Millisecond) // until the producer's first event is queued
+	}
+	if !<-refused {
+		t.Fatal("Append returned the write's error before OnFail was done")
+	}
+	told.Wait()
+	q.Close()
+}

@@ -152,8 +152,8 @@ func (h *handler) startResumable(w http.ResponseWriter, r *http.Request, ctx con
 	}
 	expired := make(chan struct{})
 	lease := runlog.NewLease(rs.detached, func() {
+		cancel(errDetached) // first: an agent whose stream call fails finds its context done
 		stream.stop(errDetached)
-		cancel(errDetached)
 		close(expired)
 	})
 	if rd, ok := rs.log.(runlog.Readers); ok {
