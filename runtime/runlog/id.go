@@ -11,8 +11,11 @@ import (
 //	r1.<key>.<pos>
 //
 // r1 is the format's version; key is the run's key (KeyLen characters of
-// base64url); pos is the entry's position, in decimal, 1 or more, no
-// leading zero. An id is at most 3+KeyLen+1+19 bytes.
+// base64url); pos is the entry's position, in decimal, no leading zero.
+// An entry's position is 1 or more; position 0 stands before the run's
+// first entry: the id of the run's start, which a client that has read no
+// event yet resumes from (it then reads the whole log). An id is at most
+// 3+KeyLen+1+19 bytes.
 
 // idPrefix starts every id of this format.
 const idPrefix = "r1."
@@ -36,8 +39,9 @@ func FormatID(key string, pos int64) string { return string(AppendID(nil, key, p
 
 // ParseID reads an id AppendID wrote. Anything else (another format, a
 // key of the wrong length or alphabet, a position that is not a decimal
-// of 1 or more without leading zeros, or that overflows) is an error
-// wrapping ErrBadID, which says what is wrong, never what the log holds.
+// without leading zeros (0 is one: the run's start), or that overflows)
+// is an error wrapping ErrBadID, which says what is wrong, never what the
+// log holds.
 func ParseID(id string) (key string, pos int64, err error) {
 	if len(id) > MaxIDLen {
 		return "", 0, fmt.Errorf("%w: longer than %d bytes", ErrBadID, MaxIDLen)
@@ -55,8 +59,8 @@ func ParseID(id string) (key string, pos int64, err error) {
 			return "", 0, fmt.Errorf("%w: the run key holds a character outside base64url", ErrBadID)
 		}
 	}
-	if num[0] == '0' {
-		return "", 0, fmt.Errorf("%w: the position is 0 or has a leading zero", ErrBadID)
+	if num[0] == '0' && len(num) > 1 {
+		return "", 0, fmt.Errorf("%w: the position has a leading zero", ErrBadID)
 	}
 	for i := 0; i < len(num); i++ {
 		if num[i] < '0' || num[i] > '9' {

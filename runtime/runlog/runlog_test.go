@@ -42,7 +42,7 @@ func TestIDRoundTrip(t *testing.T) {
 	if len(key) != KeyLen {
 		t.Fatalf("key %q has %d characters", key, len(key))
 	}
-	for _, pos := range []int64{1, 9, 10, 1 << 40, 1<<63 - 1} {
+	for _, pos := range []int64{0, 1, 9, 10, 1 << 40, 1<<63 - 1} { // 0: the run's start
 		id := FormatID(key, pos)
 		k, p, err := ParseID(id)
 		if err != nil || k != key || p != pos {
@@ -52,7 +52,7 @@ func TestIDRoundTrip(t *testing.T) {
 			t.Errorf("%q is longer than MaxIDLen", id)
 		}
 	}
-	for _, bad := range []string{"", "r1.", "r2." + key + ".1", "r1." + key + ".0", "r1." + key + ".01", "r1." + key + ".",
+	for _, bad := range []string{"", "r1.", "r2." + key + ".1", "r1." + key + ".00", "r1." + key + ".01", "r1." + key + ".",
 		"r1." + key + ".1a", "r1." + key[:KeyLen-1] + ".1", "r1." + key + "x.1", "r1." + key + ".9223372036854775808",
 		"r1." + strings.Repeat("+", KeyLen) + ".1", "r1." + key + ".-1", "r1." + key + ". 1"} {
 		if _, _, err := ParseID(bad); !errors.Is(err, ErrBadID) {
@@ -65,7 +65,7 @@ func TestIDRoundTrip(t *testing.T) {
 // FormatID writes.
 func FuzzParseID(f *testing.F) {
 	key := "AAAAAAAAAAAAAAAAAAAAAA"
-	for _, s := range []string{FormatID(key, 1), FormatID(key, 1<<62), "r1." + key + ".0", "r1.", "", "r1." + key + ".18446744073709551616", "\xff\xfe", "r1." + key + ".1\n"} {
+	for _, s := range []string{FormatID(key, 1), FormatID(key, 1<<62), "r1." + key + ".0", "r1." + key + ".00", "r1.", "", "r1." + key + ".18446744073709551616", "\xff\xfe", "r1." + key + ".1\n"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, id string) {
@@ -76,7 +76,7 @@ func FuzzParseID(f *testing.F) {
 			}
 			return
 		}
-		if pos < 1 || len(k) != KeyLen || FormatID(k, pos) != id {
+		if pos < 0 || len(k) != KeyLen || FormatID(k, pos) != id {
 			t.Fatalf("ParseID(%q) accepted %q, %d, which FormatID writes as %q", id, k, pos, FormatID(k, pos))
 		}
 	})

@@ -478,13 +478,14 @@ func TestResumeRefusesBadIDs(t *testing.T) {
 	}{
 		{"garbage", 400, "Last-Event-ID"},
 		{"r1.", 400, "Last-Event-ID"},
-		{"r1." + run.Key + ".0", 400, "leading zero"},
+		{"r1." + run.Key + ".01", 400, "leading zero"},
 		{"r1." + run.Key + ".-1", 400, "Last-Event-ID"},
 		{"r1." + run.Key + ".99999999999999999999", 400, "Last-Event-ID"},
 		{"r1." + strings.Repeat("!", runlog.KeyLen) + ".1", 400, "base64url"},
 		{"r1." + run.Key + ".1 x", 400, "Last-Event-ID"},
 		{strings.Repeat("x", 5000), 400, "Last-Event-ID"},
 		{"r1." + run.Key + fmt.Sprintf(".%d", run.Last+1), 404, "start a new run"},
+		{runlog.FormatID(runlog.NewKey(), 0), 404, "start a new run"}, // the start of a run never made
 		{runlog.FormatID(runlog.NewKey(), 3), 404, "start a new run"},
 	} {
 		resp := get(t, srv.URL, c.id, "")
