@@ -69,9 +69,17 @@ var buildResumableServer = sync.OnceValues(func() (string, error) {
 
 // TestResumableChatPageInChromium: the chat page of a --resumable scaffold,
 // in headless Chromium (Debian's chromium), behind a proxy that cuts the
-// run's stream in the middle of the reply, then the stream of the first
-// resume a few words later: the page reconnects twice (Last-Event-ID) and
-// shows the whole reply once, in the bubbles an uninterrupted run fills.
+// run's stream, then the stream of the first resume: the page reconnects
+// twice (Last-Event-ID) and shows the whole reply once, in the bubbles an
+// uninterrupted run fills. The cuts fall in the middle of the reply, a
+// few words apart; or the first right after the response's header, before
+// any byte of an event (the page resumes from the start id the header
+// names), and the second in the middle.
+//
+// The proxy cuts a stream as soon as it has sent its bytes: Chromium then
+// drops those it had not handed to the page, so the page resumes after an
+// earlier event than the proxy's last, and gets the rest once, from the
+// log.
 func TestResumableChatPageInChromium(t *testing.T) {
 	if testing.Short() {
 		t.Skip("skipping the browser test in -short mode")
@@ -95,21 +103,32 @@ func TestResumableChatPageInChromium(t *testing.T) {
 	}
 	t.Cleanup(func() { server.Process.Kill(); server.Wait() })
 	base := waitForServing(t, stderr)
-
 	want, middle := uninterruptedReply(t, base)
-	target, _ := url.Parse(base)
-	cutter := cutproxy.New(target, middle, 600)
-	// Chromium drops what it had not handed to the page when a body fails:
-	// the page is to have read up to each cut, as when a network drops
-	// some time after its last bytes.
-	cutter.Settle = 300 * time.Millisecond
-	proxy := httptest.NewServer(cutter)
-	defer proxy.Close()
 
 	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(browser), chromedp.NoSandbox,
 		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-quic", true), chromedp.WindowSize(1100, 900))
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	defer cancelAlloc()
+	for _, c := range []struct {
+		name string
+		cuts []int // the bytes of each stream before its cut, in order
+	}{
+		{"cuts=mid-reply", []int{middle, 600}},
+		{"cuts=before-the-first-event", []int{0, middle}},
+	} {
+		t.Run(c.name, func(t *testing.T) { chatThroughCuts(t, allocCtx, base, c.cuts, want) })
+	}
+}
+
+// chatThroughCuts asks the chat page at base, through a proxy that cuts
+// the first streams after cuts bytes each, and checks that the page
+// reconnects once a cut and shows the replies want.
+func chatThroughCuts(t *testing.T, allocCtx context.Context, base string, cuts []int, want []string) {
+	target, _ := url.Parse(base)
+	cutter := cutproxy.New(target, cuts...)
+	proxy := httptest.NewServer(cutter)
+	defer proxy.Close()
+
 	ctx, cancel := chromedp.NewContext(allocCtx, chromedp.WithLogf(t.Logf))
 	defer cancel()
 	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
@@ -125,7 +144,8 @@ func TestResumableChatPageInChromium(t *testing.T) {
 			break
 		}
 	}
-	saveArtifact(t, "chat-page-resumed.png", browserGet(t, ctx, chromedp.FullScreenshot(100)))
+	saveArtifact(t, "chat-page-resumed-"+strings.TrimPrefix(t.Name()[strings.LastIndex(t.Name(), "/")+1:], "cuts=")+".png",
+		browserGet(t, ctx, chromedp.FullScreenshot(100)))
 	if status != "Done." {
 		t.Fatalf("the page's status: %q", status)
 	}
@@ -136,8 +156,8 @@ func TestResumableChatPageInChromium(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("the page's replies across the cuts:\n%q\nan uninterrupted run's:\n%q", got, want)
 	}
-	if reconnects := eval(`document.body.dataset.reconnects ?? "0"`); cutter.Cuts() != 2 || reconnects != "2" {
-		t.Errorf("%d streams cut, the page reconnected %s times; want 2 and 2", cutter.Cuts(), reconnects)
+	if reconnects := eval(`document.body.dataset.reconnects ?? "0"`); cutter.Cuts() != len(cuts) || reconnects != fmt.Sprint(len(cuts)) {
+		t.Errorf("%d streams cut, the page reconnected %s times; want %d and %d", cutter.Cuts(), reconnects, len(cuts), len(cuts))
 	}
 }
 

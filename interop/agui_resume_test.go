@@ -74,8 +74,11 @@ func storyAgent(gates map[string][]<-chan struct{}, begun map[string]chan struct
 // cuts the run's stream, then the stream of its first resume, each in the
 // middle of the run: the agent reconnects twice (Last-Event-ID), and its
 // subscriber sees the events of an uninterrupted run, ids aside, and ends
-// with the same messages. connectAgent joins a run in progress, its stream
-// cut too, and sees the run to its end.
+// with the same messages. A run whose stream is cut right after the
+// response's header, before any byte of an event, is resumed from the
+// start id the header named (AG-UI-Resume-ID) and seen whole too.
+// connectAgent joins a run in progress, its stream cut too, and sees the
+// run to its end.
 func TestResumingHttpAgentFromDocs(t *testing.T) {
 	requireNode(t)
 	module := docModule(t, "../docs/agui.md", "export class ResumingHttpAgent")
@@ -108,6 +111,19 @@ func TestResumingHttpAgentFromDocs(t *testing.T) {
 	}
 	sameEvents(t, "the events across two cuts", whole.Events, cut.Events)
 	sameEvents(t, "the messages after two cuts", whole.Messages, cut.Messages)
+	if t.Failed() {
+		return
+	}
+
+	startCutter := cutproxy.New(target, 0)
+	startProxy := httptest.NewServer(startCutter)
+	defer startProxy.Close()
+	fromStart := runResumingAgent(t, module, startProxy.URL, "t-start", "r1")
+	if startCutter.Cuts() != 1 || len(fromStart.Reconnects) != 1 {
+		t.Errorf("a cut before the first event: %d streams cut, %d reconnections (%+v); want 1 and 1", startCutter.Cuts(), len(fromStart.Reconnects), fromStart.Reconnects)
+	}
+	sameEvents(t, "the events across a cut before the first", whole.Events, fromStart.Events)
+	sameEvents(t, "the messages after a cut before the first event", whole.Messages, fromStart.Messages)
 	if t.Failed() {
 		return
 	}

@@ -2,8 +2,10 @@
 // as a flaky network does: the first event streams (text/event-stream
 // responses) it forwards are cut off after a given number of bytes of
 // their body, their connection closed in the middle of the response; the
-// others pass whole. A test puts it between a client and a server to see
-// that the client resumes.
+// others pass whole. The header of an event stream is sent at once, so a
+// stream cut after 0 bytes is one whose client has its header and no byte
+// of its body. A test puts it between a client and a server to see that
+// the client resumes.
 package cutproxy
 
 import (
@@ -15,18 +17,10 @@ import (
 	"net/http/httputil"
 	"net/url"
 	"sync"
-	"time"
 )
 
 // Proxy forwards requests to its target, cutting event streams.
 type Proxy struct {
-	// Settle is how long a stream to cut stays open once its last bytes
-	// are sent, before it is cut (0: not at all). A browser discards the
-	// bytes of a response body it has not handed to the page yet when the
-	// body fails, so a test that wants the page to have read up to the cut
-	// lets them settle.
-	Settle time.Duration
-
 	proxy *httputil.ReverseProxy
 
 	mu       sync.Mutex
@@ -40,7 +34,8 @@ type Proxy struct {
 var errCut = errors.New("cutproxy: the stream is cut here")
 
 // New returns a proxy to target whose i-th event stream is cut after
-// cutAfter[i] bytes of its body; the streams past len(cutAfter) pass whole.
+// cutAfter[i] bytes of its body (0: right after its header); the streams
+// past len(cutAfter) pass whole.
 func New(target *url.URL, cutAfter ...int) *Proxy {
 	p := &Proxy{cutAfter: cutAfter, cut: make([]chan struct{}, len(cutAfter))}
 	for i := range p.cut {
@@ -59,7 +54,7 @@ func New(target *url.URL, cutAfter ...int) *Proxy {
 			defer p.mu.Unlock()
 			if len(p.cutAfter) > 0 {
 				cut := p.cut[len(p.cut)-len(p.cutAfter)]
-				res.Body = &cutBody{ReadCloser: res.Body, left: p.cutAfter[0], settle: p.Settle, cut: func() { p.countCut(cut) }}
+				res.Body = &cutBody{ReadCloser: res.Body, left: p.cutAfter[0], cut: func() { p.countCut(cut) }}
 				p.cutAfter = p.cutAfter[1:]
 			}
 			return nil
@@ -71,7 +66,28 @@ func New(target *url.URL, cutAfter ...int) *Proxy {
 }
 
 // ServeHTTP forwards r to the target.
-func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) { p.proxy.ServeHTTP(w, r) }
+func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	// The request's body may still be on its way to the target when the
+	// response's header is sent: by default the server would then read
+	// the rest of it and close it under the forward, which fails the
+	// target's connection mid-response.
+	_ = http.NewResponseController(w).EnableFullDuplex()
+	p.proxy.ServeHTTP(&headerFlusher{ResponseWriter: w}, r)
+}
+
+// headerFlusher sends the header of an event stream as soon as it is
+// written: the reverse proxy would leave that to a timer, which a cut
+// before the body's first byte could beat.
+type headerFlusher struct{ http.ResponseWriter }
+
+func (h *headerFlusher) WriteHeader(code int) {
+	h.ResponseWriter.WriteHeader(code)
+	if mt, _, _ := mime.ParseMediaType(h.Header().Get("Content-Type")); mt == "text/event-stream" {
+		_ = http.NewResponseController(h.ResponseWriter).Flush()
+	}
+}
+
+func (h *headerFlusher) Unwrap() http.ResponseWriter { return h.ResponseWriter }
 
 // Cuts is the number of streams cut so far.
 func (p *Proxy) Cuts() int {
@@ -97,16 +113,13 @@ func (p *Proxy) countCut(cut chan struct{}) {
 // client's connection without ending the response.
 type cutBody struct {
 	io.ReadCloser
-	left   int
-	settle time.Duration
-	cut    func()
+	left int
+	cut  func()
 }
 
 func (b *cutBody) Read(p []byte) (int, error) {
 	if b.left <= 0 {
 		if b.cut != nil {
-			// The proxy has flushed what it read before this call.
-			time.Sleep(b.settle)
 			b.cut()
 			b.cut = nil
 		}

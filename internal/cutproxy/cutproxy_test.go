@@ -59,3 +59,34 @@ func TestCutsTheFirstStreams(t *testing.T) {
 		t.Errorf("%d cuts, want 1", p.Cuts())
 	}
 }
+
+// TestCutAfterTheHeader: a stream cut after 0 bytes reaches its client
+// with its status and header, then fails before any byte of its body,
+// even when the server has sent its whole body at once.
+func TestCutAfterTheHeader(t *testing.T) {
+	backend := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.Header().Set("X-Start", "s0")
+		io.WriteString(w, "data: {}\n\n")
+	}))
+	defer backend.Close()
+	target, _ := url.Parse(backend.URL)
+	p := New(target, 0)
+	front := httptest.NewServer(p)
+	defer front.Close()
+	for range 20 { // the cut never beats the header
+		res, err := http.Get(front.URL + "/events")
+		if err != nil {
+			t.Fatalf("the header did not come: %v", err)
+		}
+		b, err := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != http.StatusOK || res.Header.Get("X-Start") != "s0" || len(b) != 0 || err == nil {
+			t.Fatalf("a stream cut after its header: %d, X-Start %q, body %q, %v", res.StatusCode, res.Header.Get("X-Start"), b, err)
+		}
+		p.mu.Lock()
+		p.cutAfter = []int{0}
+		p.cut = append(p.cut, make(chan struct{}))
+		p.mu.Unlock()
+	}
+}

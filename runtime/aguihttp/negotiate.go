@@ -19,6 +19,13 @@ const (
 	AcceptProto = MediaTypeProto + ", " + MediaTypeSSE + ";q=0.5"
 )
 
+// ResumeIDHeader is the response header with which a server with
+// resumable runs answers the request that starts a run over SSE: the id
+// that stands before the run's first event (position 0 of its log). A
+// client whose stream is cut before it has read an event with an id sends
+// it as Last-Event-ID, and reads the run from its first event.
+const ResumeIDHeader = "AG-UI-Resume-ID"
+
 // PrefersProto reports whether an Accept header asks for the protobuf
 // transport: it names application/vnd.ag-ui.event+proto itself, with a
 // positive quality no lower than the one SSE gets from the header (from
@@ -74,8 +81,9 @@ func IsProto(contentType string) bool {
 // CORS: the request headers an AG-UI client may send (the body's and the
 // answer's types, a bearer token, the event a resume starts after, and the
 // trace context), and the response headers a page may read besides the
-// ones every page may (why a call was refused, and when to try again).
+// ones every page may (why a call was refused, when to try again, and the
+// id a resumable run's stream starts from).
 var (
 	CORSHeaders = []string{"Accept", "Authorization", "Content-Type", "Last-Event-ID", "traceparent", "tracestate", "baggage"}
-	CORSExposed = []string{"Retry-After", "WWW-Authenticate"}
+	CORSExposed = []string{"Retry-After", "WWW-Authenticate", ResumeIDHeader}
 )

@@ -33,7 +33,7 @@ func call(h http.Handler, method, origin string, header ...string) *http.Respons
 func TestPreflightAndCall(t *testing.T) {
 	c := &CORS{AllowedOrigins: []string{"http://localhost:5173", "https://*.example.com"}, MaxAge: 10 * time.Minute,
 		AllowedHeaders: []string{"X-Api-Key"}}
-	h := c.Handler(served, slog.Default(), "test", []string{http.MethodPost}, []string{"Content-Type", "Authorization"}, []string{"Retry-After"})
+	h := c.Handler(served, slog.Default(), "test", []string{http.MethodPost}, []string{"Content-Type", "Authorization"}, []string{"Retry-After", "AG-UI-Resume-ID"})
 	pre := call(h, http.MethodOptions, "https://app.example.com", "Access-Control-Request-Method", "POST",
 		"Access-Control-Request-Headers", "content-type,x-api-key")
 	if pre.StatusCode/100 != 2 || pre.Header.Get("Access-Control-Allow-Origin") != "https://app.example.com" ||
@@ -42,7 +42,7 @@ func TestPreflightAndCall(t *testing.T) {
 	}
 	got := call(h, http.MethodPost, "http://localhost:5173")
 	if got.StatusCode != http.StatusTeapot || got.Header.Get("Access-Control-Allow-Origin") != "http://localhost:5173" ||
-		got.Header.Get("Access-Control-Expose-Headers") != "Retry-After" {
+		got.Header.Get("Access-Control-Expose-Headers") != "Retry-After, Ag-Ui-Resume-Id" { // names are case-insensitive
 		t.Errorf("call: %d %v", got.StatusCode, got.Header)
 	}
 	// Another origin is served, but with no CORS header, so the browser

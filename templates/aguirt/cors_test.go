@@ -95,7 +95,8 @@ func TestCORSPreflightEveryRoute(t *testing.T) {
 }
 
 // A run from an allowed origin streams whole, with the origin allowed and
-// the refusal headers exposed; a capabilities read too.
+// the refusal headers and a resumable run's start id exposed; a
+// capabilities read too.
 func TestCORSActualRequests(t *testing.T) {
 	srv := corsServer(t, WithCORS(CORS{AllowedOrigins: []string{"https://*.example.com", pageOrigin}}))
 	req, _ := http.NewRequest(http.MethodPost, srv.URL+"/agent", strings.NewReader(runInput))
@@ -106,7 +107,7 @@ func TestCORSActualRequests(t *testing.T) {
 		!strings.Contains(body, `"type":"RUN_FINISHED"`) || !strings.Contains(body, `"delta":"hello"`) {
 		t.Fatalf("a run from an allowed origin: %d %v\n%s", resp.StatusCode, corsHeadersOf(resp.Header), body)
 	}
-	if got := resp.Header.Get("Access-Control-Expose-Headers"); got != "Retry-After, Www-Authenticate" {
+	if got := resp.Header.Get("Access-Control-Expose-Headers"); got != "Retry-After, Www-Authenticate, Ag-Ui-Resume-Id" {
 		t.Errorf("exposed: %q", got)
 	}
 	if resp.Header.Get("Access-Control-Allow-Credentials") != "" {

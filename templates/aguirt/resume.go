@@ -87,18 +87,24 @@ type resumable struct {
 // Every SSE event then carries an id, r1.<key>.<position>, key being a
 // random name the server gave the run's log: GET {path} with
 // Last-Event-ID set to the last id received (Accept: text/event-stream)
-// answers with the events after it, then the live rest of the run. GET
-// {path}?threadId=…&runId=… without an id joins the run: RUN_STARTED,
-// MESSAGES_SNAPSHOT and STATE_SNAPSHOT of the run so far and a start event
-// for each message, reasoning, tool call, step and subagent still open,
-// then the live rest. Only the run's caller may read it back; to anyone
-// else a run is not found, as one that does not exist. The capabilities
-// served (GET {path}/capabilities) declare transport.resumable.
+// answers with the events after it, then the live rest of the run. The
+// response to the POST that starts a run over SSE carries the id before
+// its first event, r1.<key>.0, in the header AG-UI-Resume-ID
+// (ResumeIDHeader, exposed to pages of other origins): a client cut
+// before it read an event resumes with that id and gets the whole run;
+// one that has read an event resumes after it. Resumes and joins send no
+// such header. GET {path}?threadId=…&runId=… without an id joins the
+// run: RUN_STARTED, MESSAGES_SNAPSHOT and STATE_SNAPSHOT of the run so far
+// and a start event for each message, reasoning, tool call, step and
+// subagent still open, then the live rest. Only the run's caller may read
+// it back; to anyone else a run is not found, as one that does not exist.
+// The capabilities served (GET {path}/capabilities) declare
+// transport.resumable.
 //
-// The protobuf transport has no event ids: a protobuf run is logged and
-// outlives its connection too, but is resumed over SSE only, by joining
-// it. A client that ignores ids (any AG-UI client that does not resume)
-// sees no difference.
+// The protobuf transport has no event ids, nor a start id: a protobuf run
+// is logged and outlives its connection too, but is resumed over SSE
+// only, by joining it. A client that ignores ids (any AG-UI client that
+// does not resume) sees no difference.
 func WithResumableRuns(log RunLog, opts ...ResumableOption) Option {
 	return func(c *handlerConfig) {
 		if log == nil {
@@ -199,7 +205,14 @@ func (h *handler) startResumable(w http.ResponseWriter, r *http.Request, ctx con
 		h.reject(w, r, http.StatusInternalServerError, "the run's log could not be created", nil)
 		return true
 	}
-	h.follow(w, r, local.log, key, 0, nil, aguihttp.ProtoTransportFor(input.ProtocolVersion) && aguihttp.PrefersProto(r.Header.Get("Accept")))
+	proto := aguihttp.ProtoTransportFor(input.ProtocolVersion) && aguihttp.PrefersProto(r.Header.Get("Accept"))
+	if !proto {
+		// The id before the first event, now that the log it names exists:
+		// a client cut before it read an event resumes from it. Protobuf
+		// frames carry no ids: such a client joins instead.
+		w.Header().Set(aguihttp.ResumeIDHeader, runlog.FormatID(key, 0))
+	}
+	h.follow(w, r, local.log, key, 0, nil, proto)
 	return true
 }
 

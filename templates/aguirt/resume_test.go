@@ -11,6 +11,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -20,6 +21,7 @@ import (
 	"time"
 
 	agui "github.com/agui-gen/agui-gen/gen/agui"
+	"github.com/agui-gen/agui-gen/internal/cutproxy"
 	"github.com/agui-gen/agui-gen/runtime/postgres/pgtest"
 	"github.com/agui-gen/agui-gen/runtime/runlog"
 	"github.com/agui-gen/agui-gen/runtime/runlog/pglog"
@@ -91,7 +93,6 @@ type cutter struct {
 	cuts  int
 	rnd   *rand.Rand
 	made  int
-	first int          // the least a POST's body is cut after: past its first event
 	fired atomic.Int64 // the cuts that fell inside a body, before its end
 }
 
@@ -104,11 +105,9 @@ func (c *cutter) RoundTrip(req *http.Request) (*http.Response, error) {
 	defer c.mu.Unlock()
 	if c.made < c.cuts {
 		c.made++
-		least := 0
-		if req.Method == http.MethodPost {
-			least = c.first
-		}
-		resp.Body = &cutBody{ReadCloser: resp.Body, left: least + c.rnd.IntN(2500), fired: &c.fired}
+		// From 0: a POST cut before its first event resumes from the
+		// run's start (agui.ResumeIDHeader).
+		resp.Body = &cutBody{ReadCloser: resp.Body, left: c.rnd.IntN(2500), fired: &c.fired}
 	}
 	return resp, nil
 }
@@ -238,7 +237,7 @@ func resumableChaos(t *testing.T, open func() (logs []RunLog, closeLogs func() e
 			defer func() { <-sem }()
 			tr := &http.Transport{}
 			defer tr.CloseIdleConnections()
-			cut := &cutter{base: &replicaRouter{base: tr, hosts: hosts}, cuts: 1 + i%5, rnd: rand.New(rand.NewPCG(uint64(i), 7)), first: 400}
+			cut := &cutter{base: &replicaRouter{base: tr, hosts: hosts}, cuts: 1 + i%5, rnd: rand.New(rand.NewPCG(uint64(i), 7))}
 			c := &Client{URL: servers[0].URL, HTTPClient: &http.Client{Transport: cut}, Resume: ResumePolicy{MinDelay: time.Millisecond}}
 			in := &agui.RunAgentInput{ThreadID: fmt.Sprint("t", i), RunID: fmt.Sprint("r", i)}
 			rs, err := c.Run(context.Background(), in)
@@ -485,8 +484,8 @@ func TestResumeRefusesBadIDs(t *testing.T) {
 		{"r1." + run.Key + ".1 x", 400, "Last-Event-ID"},
 		{strings.Repeat("x", 5000), 400, "Last-Event-ID"},
 		{"r1." + run.Key + fmt.Sprintf(".%d", run.Last+1), 404, "start a new run"},
-		{runlog.FormatID(runlog.NewKey(), 0), 404, "start a new run"}, // the start of a run never made
 		{runlog.FormatID(runlog.NewKey(), 3), 404, "start a new run"},
+		{runlog.FormatID(runlog.NewKey(), 0), 404, "start a new run"}, // the start of a run never made
 	} {
 		resp := get(t, srv.URL, c.id, "")
 		b, _ := io.ReadAll(resp.Body)
@@ -742,5 +741,97 @@ func TestResumableProtobuf(t *testing.T) {
 	}
 	if _, err := log.Find(context.Background(), "t", "r"); err != nil {
 		t.Errorf("the protobuf run was not logged: %v", err)
+	}
+}
+
+// TestResumeFromTheStart: the response to the POST that starts a run over
+// SSE names the id before its first event (agui.ResumeIDHeader), and a
+// Client whose stream is cut right after that header, before any byte of
+// an event, resumes from it and reads the whole run once. A resume's
+// response and a protobuf run's carry no such header; a GET from the
+// start id answers with every event.
+func TestResumeFromTheStart(t *testing.T) {
+	log := runlog.NewMemory(runlog.MemoryOptions{})
+	agent := chattyAgent(nil)
+	srv := httptest.NewServer(NewHandler(agent, WithLogger(quietLogger()), WithResumableRuns(log)))
+	defer srv.Close()
+	target, _ := url.Parse(srv.URL)
+	cutter := cutproxy.New(target, 0, 0) // the POST's stream, then the first resume's
+	proxy := httptest.NewServer(cutter)
+	defer proxy.Close()
+
+	in := &agui.RunAgentInput{ThreadID: "t", RunID: "r"}
+	want := reference(t, agent, in)
+	rs, err := (&Client{URL: proxy.URL, Resume: ResumePolicy{MinDelay: time.Millisecond}}).Run(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for ev, err := range rs.Events() {
+		if err != nil {
+			t.Fatalf("after %d events: %v", len(got), err)
+		}
+		got = append(got, string(ev.AppendJSON(nil)))
+	}
+	if err := sameEvents(got, want); err != nil {
+		t.Fatal(err)
+	}
+	if cutter.Cuts() != 2 || rs.Resumes() != 2 {
+		t.Errorf("%d streams cut, %d resumes; want 2 and 2", cutter.Cuts(), rs.Resumes())
+	}
+	run, err := log.Find(context.Background(), "t", "r")
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := runlog.FormatID(run.Key, 0)
+	if got := rs.Header().Get(agui.ResumeIDHeader); got != start {
+		t.Errorf("the POST's %s is %q, want %q", agui.ResumeIDHeader, got, start)
+	}
+
+	resp := get(t, srv.URL, start, "")
+	evs := readSSE(t, resp.Body)
+	resp.Body.Close()
+	if h := resp.Header.Get(agui.ResumeIDHeader); resp.StatusCode != 200 || h != "" {
+		t.Errorf("a resume from the start: %d, %s %q", resp.StatusCode, agui.ResumeIDHeader, h)
+	}
+	got = got[:0]
+	for i, e := range evs {
+		got = append(got, e.data)
+		if wantID := runlog.FormatID(run.Key, int64(1+i)); e.id != wantID {
+			t.Errorf("event %d has id %q, want %q", i, e.id, wantID)
+		}
+	}
+	if err := sameEvents(got, want); err != nil {
+		t.Errorf("a resume from the start: %v", err)
+	}
+
+	prs, err := (&Client{URL: srv.URL, Protobuf: true}).Run(context.Background(), &agui.RunAgentInput{ThreadID: "t", RunID: "p"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer prs.Close()
+	if h := prs.Header().Get(agui.ResumeIDHeader); h != "" {
+		t.Errorf("a protobuf run's %s is %q: its frames have no ids", agui.ResumeIDHeader, h)
+	}
+}
+
+// TestNoResumeFromTheStartInARun: a stream that read events with no id
+// after a start id (not a resumable run's server) is not resumed from
+// the start, which would deliver its events twice: it fails as cut.
+func TestNoResumeFromTheStartInARun(t *testing.T) {
+	var requests atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests.Add(1)
+		w.Header().Set("Content-Type", agui.MediaTypeSSE)
+		w.Header().Set(agui.ResumeIDHeader, runlog.FormatID(runlog.NewKey(), 0))
+		io.WriteString(w, `data: {"type":"RUN_STARTED","threadId":"t","runId":"r"}`+"\n\n")
+	}))
+	defer srv.Close()
+	rs, err := (&Client{URL: srv.URL}).Run(context.Background(), &agui.RunAgentInput{ThreadID: "t", RunID: "r"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rs.Wait(); !errors.Is(err, agui.ErrTruncated) || rs.Resumes() != 0 || requests.Load() != 1 {
+		t.Errorf("a run cut after events with no ids: %v, %d resumes, %d requests", err, rs.Resumes(), requests.Load())
 	}
 }

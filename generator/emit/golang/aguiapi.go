@@ -31,6 +31,7 @@ var aguiAPI = []aguiName{
 	{"const", "MaxFrameBytes", aguihttpPkg, []string{"MaxFrameBytes is the most a client reads of one event before failing the", "stream: the data of one SSE event, or one protobuf frame."}, ""},
 	{"const", "CapabilitiesPath", aguihttpPkg, []string{"CapabilitiesPath is the route, below an agent's endpoint, of its capabilities", "(GET), the de facto convention of the AG-UI SDKs."}, ""},
 	{"const", "CancelPath", aguihttpPkg, []string{"CancelPath is the route, below an agent's endpoint, of the cancel of a run in", "progress (POST)."}, ""},
+	{"const", "ResumeIDHeader", aguihttpPkg, []string{"ResumeIDHeader is the response header of a resumable run's start over SSE: the", "id before its first event, which a client cut before it read an event sends as", "Last-Event-ID to read the run from its start."}, ""},
 	{"type", "CancelRequest", aguihttpPkg, []string{"CancelRequest is the body of POST {path}/cancel."}, ""},
 	{"type", "HTTPError", aguihttpPkg, []string{"HTTPError is a request the server refused: a response status other than 2xx,", "with the start of the body."}, ""},
 	{"var", "ErrTruncated", aguihttpPkg, []string{"ErrTruncated is behind the error of a stream that ended while a run was still", "active, or before any run began: the run has no outcome, and must not be taken", "for one that succeeded. What it delivered stays applied."}, ""},

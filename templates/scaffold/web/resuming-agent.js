@@ -4,8 +4,10 @@ import { Observable } from "rxjs";
 // ResumingHttpAgent is an HttpAgent whose runs survive a dropped connection,
 // on a server with resumable runs: when a stream ends before its run did, it
 // asks for the rest (GET with Last-Event-ID, the id of the last event
-// received) and the events go on in the same observable, nothing lost or
-// twice. connectAgent({ runId }) joins a run of this.threadId in progress.
+// received, or before any the run's start, which the response that started
+// it named in AG-UI-Resume-ID) and the events go on in the same observable,
+// nothing lost or twice. connectAgent({ runId }) joins a run of
+// this.threadId in progress.
 export class ResumingHttpAgent extends HttpAgent {
   // Reconnections in a row, with no event between them, before the run fails.
   maxReconnects = 8;
@@ -39,9 +41,13 @@ export class ResumingHttpAgent extends HttpAgent {
   // always that of the last event delivered. Cancelling the body never fails:
   // runHttpRequest rethrows that failure, unhandled, which would end a Node
   // process once a stream has dropped.
-  async reading(send, onId) {
+  async reading(send, onId, onStart) {
     const res = await send();
     if (!res.ok || !res.body) return res;
+    // The id before the run's first event: a stream cut before it resumes
+    // from there (a browser may drop the bytes it had not handed over yet).
+    const start = res.headers.get("AG-UI-Resume-ID");
+    if (start) onStart(start);
     const reader = res.body.getReader();
     const decoder = new TextDecoder();
     let partial = "";
@@ -69,7 +75,8 @@ export class ResumingHttpAgent extends HttpAgent {
       let current;
       let timer;
       const stream = (send) => {
-        current = transformHttpEventStream(runHttpRequest(() => this.reading(send, (id) => (lastEventId = id))), this.debugLogger).subscribe({
+        const reading = () => this.reading(send, (id) => (lastEventId = id), (id) => (lastEventId ??= id)); // never back to the start
+        current = transformHttpEventStream(runHttpRequest(reading), this.debugLogger).subscribe({
           next: (event) => {
             failures = 0;
             ended ||= event.type === "RUN_FINISHED" || event.type === "RUN_ERROR";

@@ -58,7 +58,9 @@ type Client struct {
 	// stream carried event ids (a server with WithResumableRuns sends
 	// them) and ends before its run did, the client asks for the events
 	// after the last id it received (GET with Last-Event-ID), and the
-	// caller reads on as if nothing happened. The zero value resumes with
+	// caller reads on as if nothing happened. A stream cut before its
+	// first event is resumed from the id the response's header
+	// AG-UI-Resume-ID gave (ResumeIDHeader). The zero value resumes with
 	// the defaults.
 	Resume ResumePolicy
 }
@@ -147,6 +149,12 @@ func (c *Client) newRunStream(ctx context.Context, resp *http.Response, messages
 		aguitel.EndClientRun(span, err)
 		return nil, err
 	}
+	if src, ok := src.(*sseSource); ok {
+		// A resumable run's start (an id before its first event): a stream
+		// cut before its first event resumes from there.
+		src.lastID = resp.Header.Get(aguihttp.ResumeIDHeader)
+		s.startID = src.lastID
+	}
 	s.src = src
 	return s, nil
 }
@@ -189,7 +197,10 @@ func lastID(src eventSource) string {
 // stream ended.
 func (s *RunStream) resume(cut error) (resumed bool, err error) {
 	id := lastID(s.src)
-	if s.policy.Off || id == "" || s.verifier.phase != phaseActive || s.ctx.Err() != nil {
+	// In a run, after an event with an id; before it, from the run's start.
+	inRun := s.verifier.phase == phaseActive && id != s.startID
+	beforeRun := s.verifier.phase == phaseNone && id == s.startID
+	if s.policy.Off || id == "" || !inRun && !beforeRun || s.ctx.Err() != nil {
 		return false, nil
 	}
 	var tooLarge *sse.TooLargeError
@@ -197,7 +208,11 @@ func (s *RunStream) resume(cut error) (resumed bool, err error) {
 		return false, nil // the stream is broken, not cut
 	}
 	if errors.Is(cut, io.EOF) {
-		cut = fmt.Errorf("%w (run %q)", aguihttp.ErrTruncated, s.verifier.Open().RunID)
+		if runID := s.verifier.Open().RunID; runID != "" {
+			cut = fmt.Errorf("%w (run %q)", aguihttp.ErrTruncated, runID)
+		} else {
+			cut = aguihttp.ErrTruncated
+		}
 	}
 	delay := s.policy.MinDelay
 	err = fmt.Errorf("%d attempts in a row brought no event", s.policy.Attempts)
@@ -232,6 +247,9 @@ func (s *RunStream) resume(cut error) (resumed bool, err error) {
 		s.src = src
 		s.resumes++
 		return true, nil
+	}
+	if id == s.startID {
+		return false, fmt.Errorf("%w; resuming it from its start (%s) failed: %w", cut, id, err)
 	}
 	return false, fmt.Errorf("%w; resuming it after event %s failed: %w", cut, id, err)
 }
@@ -310,6 +328,7 @@ type RunStream struct {
 	policy  ResumePolicy
 	tries   int
 	resumes int
+	startID string // the id before the run's first event (aguihttp.ResumeIDHeader), "" when none
 }
 
 func (s *RunStream) warn(msg string) {

@@ -28,6 +28,11 @@ const CapabilitiesPath = aguihttp.CapabilitiesPath
 // progress (POST).
 const CancelPath = aguihttp.CancelPath
 
+// ResumeIDHeader is the response header of a resumable run's start over SSE: the
+// id before its first event, which a client cut before it read an event sends as
+// Last-Event-ID to read the run from its start.
+const ResumeIDHeader = aguihttp.ResumeIDHeader
+
 // CancelRequest is the body of POST {path}/cancel.
 type CancelRequest = aguihttp.CancelRequest
 
