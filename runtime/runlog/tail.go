@@ -72,9 +72,8 @@ func Tail(ctx context.Context, log Log, key string, after int64, cfg TailConfig)
 		defer t.Stop()
 		recheck = t.C
 	}
-	// Reused: a follower reads without allocating, and the next follower
-	// takes it over (a page of headers was a tenth of what a run
-	// allocated).
+	// Reused: a follower reads without allocating, and a later follower
+	// takes its page over.
 	pp := pages.Get().(*[]Entry)
 	page := *pp
 	defer func() {
