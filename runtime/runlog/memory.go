@@ -234,6 +234,56 @@ func (m *Memory) Append(ctx context.Context, key string, data ...[]byte) (int64,
 	return r.run.Last, nil
 }
 
+// appendPacked appends a Writer's batch: entries whose bytes are data, one
+// after the other, entry i ending at ends[i]. A batch is copied in one
+// piece, into the run's block when it has room, or, when it is a few KiB
+// or more, into a new block the copy makes (a block made empty and then
+// filled was cleared first); other batches are added entry by entry, as
+// Append adds them.
+func (m *Memory) appendPacked(key string, data []byte, ends []int) (int64, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	r := m.runs[key]
+	switch {
+	case r == nil:
+		return 0, ErrNotFound
+	case r.run.Ended:
+		return 0, ErrEnded
+	case r.size+len(data) > m.opts.MaxRunBytes:
+		return 0, fmt.Errorf("%w: it holds %d bytes, at most %d", ErrFull, r.size, m.opts.MaxRunBytes)
+	}
+	chunk := r.chunk()
+	room := cap(chunk) - len(chunk)
+	if len(data) > maxChunk || len(data) > room && len(data) < chunkSize/4 {
+		// Too large for a block, or small enough for the blocks that grow
+		// with the run: a run that logs an entry at a time would make a
+		// block of each.
+		start := 0
+		for _, end := range ends {
+			r.add(data[start:end:end])
+			start = end
+		}
+	} else {
+		at := len(chunk)
+		if len(data) <= room {
+			r.blocks[r.fill] = append(chunk, data...)
+		} else {
+			r.fill, at = len(r.blocks), 0
+			r.blocks = append(r.blocks, append([]byte(nil), data...))
+		}
+		r.refs = slices.Grow(r.refs, len(ends))
+		start := 0
+		for _, end := range ends {
+			r.refs = append(r.refs, entryRef{block: uint32(r.fill), start: uint32(at + start), end: uint32(at + end)})
+			start = end
+		}
+		r.size += len(data)
+		r.run.Last += int64(len(ends))
+	}
+	m.notify(key, r.run.Last)
+	return r.run.Last, nil
+}
+
 // End implements Log.
 func (m *Memory) End(ctx context.Context, key string, last []byte) error {
 	now := m.opts.Now()

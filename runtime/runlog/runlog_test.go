@@ -252,3 +252,58 @@ func TestMemoryPacksEntries(t *testing.T) {
 		}
 	}
 }
+
+// TestMemoryTakesPackedBatches: a Writer's batches go into Memory as
+// their buffer (appendPacked): batches of small entries, one entry at a
+// time, of a few KiB, and larger than a block holds, all read back as
+// they were added, none reaching into the next; a run that logs an entry
+// at a time still shares blocks.
+func TestMemoryTakesPackedBatches(t *testing.T) {
+	ctx := context.Background()
+	m := NewMemory(MemoryOptions{MaxRunBytes: 64 << 20})
+	if err := m.Create(ctx, Run{Key: "k"}); err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	add := func(entries ...string) {
+		var data []byte
+		var ends []int
+		for _, e := range entries {
+			data = append(data, e...)
+			ends = append(ends, len(data))
+			want = append(want, e)
+		}
+		if last, err := m.appendPacked("k", data, ends); err != nil || last != int64(len(want)) {
+			t.Fatalf("appendPacked: %d, %v", last, err)
+		}
+	}
+	for i := range 50 {
+		add(strings.Repeat("a", i+1)) // one at a time
+	}
+	m.mu.Lock()
+	blocks := len(m.runs["k"].blocks)
+	m.mu.Unlock()
+	if blocks > 3 {
+		t.Errorf("50 small entries, each a batch, in %d blocks", blocks)
+	}
+	var batch []string
+	for i := range 200 {
+		batch = append(batch, fmt.Sprintf(`{"type":"TEXT_MESSAGE_CONTENT","delta":"word %d"}`, i))
+	}
+	add(batch...)
+	add(strings.Repeat("b", 5000), "c", strings.Repeat("d", 3000))
+	add(strings.Repeat("e", maxChunk), strings.Repeat("f", 10), strings.Repeat("g", 70<<10))
+	add("h")
+	p, err := m.Read(ctx, "k", 0, len(want), nil)
+	if err != nil || len(p.Entries) != len(want) {
+		t.Fatalf("Read: %d entries, %v", len(p.Entries), err)
+	}
+	for i, e := range p.Entries {
+		if e.Pos != int64(i+1) || string(e.Data) != want[i] || cap(e.Data) != len(e.Data) {
+			t.Fatalf("entry %d: pos %d, %d bytes (cap %d), want %d", i, e.Pos, len(e.Data), cap(e.Data), len(want[i]))
+		}
+	}
+	if _, err := m.appendPacked("nope", []byte("x"), []int{1}); !errors.Is(err, ErrNotFound) {
+		t.Errorf("a batch for no run: %v", err)
+	}
+}

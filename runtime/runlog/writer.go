@@ -236,11 +236,20 @@ func (w *Writer) drain() {
 // trims the run's block.
 type settler interface{ settle(key string) }
 
+// packedAppender is a log that takes a batch as its buffer, the entries'
+// bytes one after the other (Memory): one copy for the batch rather than
+// one per entry.
+type packedAppender interface {
+	appendPacked(key string, data []byte, ends []int) (last int64, err error)
+}
+
 // write writes batch b, whose entries are q's: the error of its entries
 // and of its end.
 func (w *Writer) write(b Batch, q *batchBuf) (appendErr, endErr error) {
 	if w.batch == nil {
-		if len(b.Entries) > 0 {
+		if pa, ok := w.log.(packedAppender); ok && q != nil && len(b.Entries) > 0 {
+			_, appendErr = pa.appendPacked(w.key, q.data, q.ends)
+		} else if len(b.Entries) > 0 {
 			_, appendErr = w.log.Append(w.ctx, w.key, b.Entries...)
 		}
 		if b.End {
