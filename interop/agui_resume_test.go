@@ -105,26 +105,24 @@ func TestResumingHttpAgentFromDocs(t *testing.T) {
 	if len(whole.Reconnects) != 0 {
 		t.Fatalf("reconnections without a cut: %+v", whole.Reconnects)
 	}
-	cut := runResumingAgent(t, module, proxy.URL, "t-cut", "r1")
-	if cutter.Cuts() != 2 || len(cut.Reconnects) != 2 {
-		t.Errorf("%d streams cut, %d reconnections (%+v); want 2 and 2", cutter.Cuts(), len(cut.Reconnects), cut.Reconnects)
+	// A run through a proxy whose cuts the client must resume across: it
+	// gets the events and messages of the uncut run.
+	acrossCuts := func(what string, cutter *cutproxy.Proxy, proxyURL, threadID string, cuts int) {
+		t.Helper()
+		got := runResumingAgent(t, module, proxyURL, threadID, "r1")
+		if cutter.Cuts() != cuts || len(got.Reconnects) != cuts {
+			t.Errorf("%s: %d streams cut, %d reconnections (%+v); want %d and %d", what, cutter.Cuts(), len(got.Reconnects), got.Reconnects, cuts, cuts)
+		}
+		sameEvents(t, "the events across "+what, whole.Events, got.Events)
+		sameEvents(t, "the messages after "+what, whole.Messages, got.Messages)
 	}
-	sameEvents(t, "the events across two cuts", whole.Events, cut.Events)
-	sameEvents(t, "the messages after two cuts", whole.Messages, cut.Messages)
-	if t.Failed() {
+	if acrossCuts("two cuts", cutter, proxy.URL, "t-cut", 2); t.Failed() {
 		return
 	}
-
 	startCutter := cutproxy.New(target, 0)
 	startProxy := httptest.NewServer(startCutter)
 	defer startProxy.Close()
-	fromStart := runResumingAgent(t, module, startProxy.URL, "t-start", "r1")
-	if startCutter.Cuts() != 1 || len(fromStart.Reconnects) != 1 {
-		t.Errorf("a cut before the first event: %d streams cut, %d reconnections (%+v); want 1 and 1", startCutter.Cuts(), len(fromStart.Reconnects), fromStart.Reconnects)
-	}
-	sameEvents(t, "the events across a cut before the first", whole.Events, fromStart.Events)
-	sameEvents(t, "the messages after a cut before the first event", whole.Messages, fromStart.Messages)
-	if t.Failed() {
+	if acrossCuts("a cut before the first event", startCutter, startProxy.URL, "t-start", 1); t.Failed() {
 		return
 	}
 
