@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -305,5 +306,44 @@ func TestMemoryTakesPackedBatches(t *testing.T) {
 	}
 	if _, err := m.appendPacked("nope", []byte("x"), []int{1}); !errors.Is(err, ErrNotFound) {
 		t.Errorf("a batch for no run: %v", err)
+	}
+}
+
+// TestTailFlushes: Tail writes the pages it reads one after another in
+// one Flush, once caught up; before it first waits it flushes (the reader
+// learns the stream is open), unless the run is Starting, whose first
+// entries then go out with that first write.
+func TestTailFlushes(t *testing.T) {
+	ctx := context.Background()
+	for _, starting := range []bool{false, true} {
+		m := NewMemory(MemoryOptions{})
+		m.Create(ctx, Run{Key: "k"})
+		var events []string // "e" for an entry emitted, "f" for a flush
+		var mu sync.Mutex
+		record := func(s string) {
+			mu.Lock()
+			events = append(events, s)
+			mu.Unlock()
+		}
+		done := make(chan error, 1)
+		go func() {
+			_, err := Tail(ctx, m, "k", 0, TailConfig{PageSize: 2, Starting: starting,
+				Emit:  func(Entry) error { record("e"); return nil },
+				Flush: func() error { record("f"); return nil }})
+			done <- err
+		}()
+		time.Sleep(20 * time.Millisecond) // Tail waits for the first entries
+		m.Append(ctx, "k", []byte("1"), []byte("2"), []byte("3"), []byte("4"), []byte("5"))
+		m.End(ctx, "k", nil)
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+		want := "f e e e e e f"
+		if starting {
+			want = "e e e e e f"
+		}
+		if got := strings.Join(events, " "); got != want {
+			t.Errorf("starting %v: %s, want %s", starting, got, want)
+		}
 	}
 }

@@ -24,8 +24,9 @@ type TailConfig struct {
 	// Emit queues one entry for the reader.
 	Emit func(e Entry) error
 	// Flush writes what Emit queued; Tail calls it once it has caught up
-	// with the log or has queued MaxQueuedBytes, and before it first waits
-	// for entries, so a reader learns the stream is open though none come.
+	// with the log or has queued MaxQueuedBytes, and (unless Starting)
+	// before it first waits for entries, so a reader learns the stream is
+	// open though none come.
 	Flush func() error
 	// KeepAlive, when not 0, calls OnIdle when nothing was sent for that
 	// long, then Flush.
@@ -34,6 +35,11 @@ type TailConfig struct {
 	// PageSize is how many entries a Read returns at most (0:
 	// DefaultPageSize).
 	PageSize int
+	// Starting says the run's first entries are on their way (a stream
+	// that starts with the run): Tail then waits for them before its first
+	// Flush, which sends them with whatever the reader's first write holds
+	// (a response's header), rather than flushing before it first waits.
+	Starting bool
 	// Lost, when not nil and the log has Liveness, is the final entry
 	// Tail ends a lost run's log with (an error event saying so), which
 	// the reader then gets as the run's end.
@@ -139,12 +145,12 @@ func Tail(ctx context.Context, log Log, key string, after int64, cfg TailConfig)
 				}
 			}
 		}
-		if !flushed {
+		if !flushed && !cfg.Starting {
 			if err := cfg.Flush(); err != nil {
 				return after, err
 			}
+			flushed = true
 		}
-		flushed = true
 		select {
 		case <-recheck:
 		case <-signal:

@@ -212,7 +212,7 @@ func (h *handler) startResumable(w http.ResponseWriter, r *http.Request, ctx con
 		// frames carry no ids: such a client joins instead.
 		w.Header().Set(aguihttp.ResumeIDHeader, runlog.FormatID(key, 0))
 	}
-	h.follow(w, r, local.log, key, 0, nil, proto)
+	h.follow(w, r, local.log, key, 0, nil, proto, true)
 	return true
 }
 
@@ -303,11 +303,13 @@ func (s *logSink) WriteEvent(ctx context.Context, ev agui.Event) error {
 // prelude first (events with no position of their own, for a joiner),
 // then each entry with its id, until the log has ended, the client has
 // gone or cannot keep up. A protobuf client gets frames without ids.
-func (h *handler) follow(w http.ResponseWriter, r *http.Request, log runlog.Log, key string, after int64, prelude []agui.Event, proto bool) {
+// starting is set for the request that starts the run, whose first
+// events are on their way.
+func (h *handler) follow(w http.ResponseWriter, r *http.Request, log runlog.Log, key string, after int64, prelude []agui.Event, proto, starting bool) {
 	var ew eventWriter
 	// The header goes out with the first events, in one write, or alone
-	// once Tail waits for some (Open): a run's POST has its first batch in
-	// the log already.
+	// once Tail waits for some (Open), unless the run is starting: its
+	// RUN_STARTED is on its way.
 	cfg := sse.QueueConfig{WriteTimeout: h.cfg.writeTimeout, Header: func() { w.WriteHeader(http.StatusOK) }}
 	if proto {
 		ew = newProtoWriter(w, cfg)
@@ -347,8 +349,9 @@ func (h *handler) follow(w http.ResponseWriter, r *http.Request, log runlog.Log,
 	}
 	_, err := runlog.Tail(ctx, log, key, after, runlog.TailConfig{
 		Emit: emit, Flush: ew.Flush, KeepAlive: h.cfg.keepAlive,
-		OnIdle: func() { ew.KeepAlive(h.cfg.keepAlive) },
-		Lost:   lostRun,
+		OnIdle:   func() { ew.KeepAlive(h.cfg.keepAlive) },
+		Lost:     lostRun,
+		Starting: starting,
 	})
 	if err != nil && ctx.Err() == nil && !errors.Is(err, runlog.ErrNotFound) {
 		h.cfg.logger.LogAttrs(ctx, slog.LevelInfo, "agui: a resumable stream ended early", slog.String("error", err.Error()))
@@ -449,7 +452,7 @@ func (h *handler) serveResume(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	h.follow(w, r, log, run.Key, after, prelude, false)
+	h.follow(w, r, log, run.Key, after, prelude, false, false)
 }
 
 // markReader marks run key as followed by a reader here, every third of
