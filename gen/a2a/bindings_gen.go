@@ -79,6 +79,22 @@ func MissingVersion(what string, supported []string) *RPCError {
 	return a2arpc.MissingVersion(what, supported)
 }
 
+// WithLastEventID returns ctx for a streaming call that continues a stream the
+// client lost: the call names id, the id of the last event the client received,
+// and a server that keeps its streams' events (SubscribeToTask on the task
+// runtime) sends the events after it. The HTTP bindings send it as Last-Event-ID,
+// gRPC as last-event-id metadata (a2arpc.WithLastEventID).
+func WithLastEventID(ctx context.Context, id string) context.Context {
+	return a2arpc.WithLastEventID(ctx, id)
+}
+
+// WithEventIDs returns ctx for a streaming call that tells f the id of each event
+// it receives (a Server-Sent Event's id), just before the event is yielded, "" for
+// an event without one; gRPC streams carry none (a2arpc.WithEventIDs).
+func WithEventIDs(ctx context.Context, f func(id string)) context.Context {
+	return a2arpc.WithEventIDs(ctx, f)
+}
+
 // WithCallInfo returns ctx carrying info; the bindings call it before a handler
 // runs.
 func WithCallInfo(ctx context.Context, info *CallInfo) context.Context {

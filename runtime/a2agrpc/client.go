@@ -83,7 +83,11 @@ func (t *transport) Stream(ctx context.Context, m *a2arpc.MethodDesc, req a2arpc
 	return func(yield func(a2arpc.ProtoValue, error) bool) {
 		ctx, cancel := context.WithCancel(ctx)
 		defer cancel()
-		cs, err := t.conn.NewStream(t.outgoing(ctx), &grpc.StreamDesc{StreamName: m.Name, ServerStreams: true}, m.FullMethod)
+		out := t.outgoing(ctx)
+		if id := a2arpc.LastEventID(ctx); id != "" {
+			out = metadata.AppendToOutgoingContext(out, "last-event-id", id) // a stream that continues one the client lost
+		}
+		cs, err := t.conn.NewStream(out, &grpc.StreamDesc{StreamName: m.Name, ServerStreams: true}, m.FullMethod)
 		if err == nil {
 			err = cs.SendMsg(req)
 		}

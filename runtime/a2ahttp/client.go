@@ -105,6 +105,11 @@ func (c *clientConfig[C, I]) newRequest(ctx context.Context, method, url string,
 		req.Header.Set("Content-Type", contentType)
 	}
 	req.Header.Set("Accept", accept)
+	if accept == "text/event-stream" {
+		if id := a2arpc.LastEventID(ctx); id != "" {
+			req.Header.Set("Last-Event-ID", id) // a stream that continues one the client lost
+		}
+	}
 	req.Header.Set(a2arpc.VersionHeader, c.version)
 	c.telemetry.Inject(ctx, req.Header)
 	return req, nil

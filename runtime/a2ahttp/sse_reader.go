@@ -12,9 +12,11 @@ import (
 
 // readEvents yields the messages of an event stream, each event decoded by
 // decode, until the stream ends, decode fails, an event exceeds max bytes,
-// or the caller stops.
+// or the caller stops. The function a2arpc.WithEventIDs put in ctx, if
+// any, is told each event's id before the event is yielded.
 func readEvents(ctx context.Context, method *a2arpc.MethodDesc, body io.Reader, max int64, yield func(a2arpc.ProtoValue, error) bool,
 	decode func(sse.Event) (a2arpc.ProtoValue, error)) {
+	ids := a2arpc.EventIDs(ctx)
 	events := sse.NewReader(body, int(max))
 	defer events.Close()
 	for {
@@ -29,6 +31,9 @@ func readEvents(ctx context.Context, method *a2arpc.MethodDesc, body io.Reader, 
 		if err != nil {
 			yield(nil, err)
 			return
+		}
+		if ids != nil {
+			ids(ev.ID)
 		}
 		if !yield(msg, nil) {
 			return

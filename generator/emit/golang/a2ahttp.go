@@ -92,6 +92,12 @@ var a2aFuncs = []a2aWrapper{
 	{name: "MissingVersion", doc: "is the error for a call that names no A2A-Version where LegacyVersion is not served; what names the call.",
 		pkg: a2arpcPkg, target: "MissingVersion", params: []string{"what string", "supported []string"}, results: []string{"*RPCError"}, args: "what, supported"},
 
+	// Streams that continue where a lost one stopped (a2arpc).
+	{name: "WithLastEventID", doc: "returns ctx for a streaming call that continues a stream the client lost: the call names id, the id of the last event the client received, and a server that keeps its streams' events (SubscribeToTask on the task runtime) sends the events after it. The HTTP bindings send it as Last-Event-ID, gRPC as last-event-id metadata (a2arpc.WithLastEventID).",
+		pkg: a2arpcPkg, target: "WithLastEventID", params: []string{"ctx context.Context", "id string"}, results: []string{"context.Context"}, args: "ctx, id"},
+	{name: "WithEventIDs", doc: "returns ctx for a streaming call that tells f the id of each event it receives (a Server-Sent Event's id), just before the event is yielded, \"\" for an event without one; gRPC streams carry none (a2arpc.WithEventIDs).",
+		pkg: a2arpcPkg, target: "WithEventIDs", params: []string{"ctx context.Context", "f func(id string)"}, results: []string{"context.Context"}, args: "ctx, f"},
+
 	// One call, whatever the binding (a2acall).
 	{name: "WithCallInfo", doc: "returns ctx carrying info; the bindings call it before a handler runs.",
 		pkg: a2acallPkg, target: "WithCallInfo", params: []string{"ctx context.Context", "info *CallInfo"}, results: []string{"context.Context"}, args: "ctx, info"},
