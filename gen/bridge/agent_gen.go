@@ -45,6 +45,19 @@ type A2AClient interface {
 	CancelTask(ctx context.Context, req *a2a.CancelTaskRequest) (*a2a.Task, error)
 }
 
+// subscribingClient is an A2AClient that can subscribe to a task, as
+// *a2a.A2AServiceClient can: a run whose stream drops before its task
+// settles resubscribes through it (A2AAgent.ResubscribeAttempts).
+type subscribingClient interface {
+	SubscribeToTask(ctx context.Context, req *a2a.SubscribeToTaskRequest) iter.Seq2[*a2a.StreamResponse, error]
+}
+
+// reusingSubscriber is a subscribingClient that decodes the responses of a
+// subscription into one value, as reusingClient does those of a message.
+type reusingSubscriber interface {
+	SubscribeToTaskReusing(ctx context.Context, req *a2a.SubscribeToTaskRequest) iter.Seq2[*a2a.StreamResponse, error]
+}
+
 // reusingClient is an A2AClient that can decode the responses of a stream
 // into one value, as *a2a.A2AServiceClient does: the bridge renders each
 // response before it takes the next, and keeps nothing of it but strings
@@ -52,6 +65,16 @@ type A2AClient interface {
 type reusingClient interface {
 	SendStreamingMessageReusing(ctx context.Context, req *a2a.SendMessageRequest) iter.Seq2[*a2a.StreamResponse, error]
 }
+
+// How a run continues a task whose A2A stream dropped (A2AAgent's
+// ResubscribeAttempts and ResubscribeBackoff): up to five resubscriptions
+// in a row, the first after 100 ms, each next one after twice the wait
+// before it, up to MaxResubscribeBackoff.
+const (
+	DefaultResubscribeAttempts = 5
+	DefaultResubscribeBackoff  = 100 * time.Millisecond
+	MaxResubscribeBackoff      = 2 * time.Second
+)
 
 // A2AAgent is an AG-UI agent that runs on an A2A agent. A run sends the
 // thread's new user and tool messages (the ones after the last assistant
@@ -65,6 +88,16 @@ type reusingClient interface {
 // client that goes away does not abandon the run: the run follows its
 // task to the end, and a client that resumes it sees what an A2A
 // subscriber to the task sees.
+//
+// A stream that drops before its task settles (a transport error, or an
+// end with the task still working) does not end the run: the run
+// resubscribes to the task (SubscribeToTask) naming the id of the last
+// event it received (Last-Event-ID), and goes on with the events after it,
+// none twice. It does so only with a client that can subscribe, as
+// *a2a.A2AServiceClient can, and a server that names its events, as the
+// task runtime's HTTP bindings do (gRPC streams have no event ids); the
+// run fails as before otherwise, and when the server refuses the
+// subscription.
 //
 // A2A has no field for the client's tools, so RunAgentInput.tools are not
 // forwarded.
@@ -82,6 +115,15 @@ type A2AAgent struct {
 	// Logger says what an event carried across A2A held that this package
 	// cannot read (default slog.Default()).
 	Logger *slog.Logger
+	// ResubscribeAttempts is how many times in a row a run resubscribes
+	// to a task whose stream dropped before the task settled; an event
+	// received starts the count again (DefaultResubscribeAttempts when
+	// zero; negative: never, the run fails when its stream drops).
+	ResubscribeAttempts int
+	// ResubscribeBackoff is the wait before the first resubscription of a
+	// series, doubled for each next one up to MaxResubscribeBackoff, or to
+	// itself when it is longer (DefaultResubscribeBackoff when zero).
+	ResubscribeBackoff time.Duration
 }
 
 // Run runs input on the A2A agent.
@@ -104,38 +146,129 @@ func (a *A2AAgent) Run(ctx context.Context, input *agui.RunAgentInput, s *agui.S
 	if rc, ok := a.Client.(reusingClient); ok {
 		responses = rc.SendStreamingMessageReusing
 	}
-	received := false
-	for resp, err := range responses(ctx, req) {
-		if err != nil {
-			if ctx.Err() != nil {
+	subscribe := a.subscriber()
+	// lastID is the id of the last event the run took, which a
+	// resubscription continues after; the transport names it just before
+	// it yields the event.
+	var lastID string
+	streamCtx := ctx
+	if subscribe != nil {
+		streamCtx = a2a.WithEventIDs(ctx, func(id string) { lastID = id })
+	}
+	stream := responses(streamCtx, req)
+	received, attempts := false, 0
+	for {
+		var streamErr error
+		for resp, err := range stream {
+			if err != nil {
+				if ctx.Err() != nil {
+					break
+				}
+				if !received && errors.Is(err, a2a.ErrUnsupportedOperation) {
+					return a.sendPlainly(ctx, req, t)
+				}
+				streamErr = err
 				break
 			}
-			if !received && errors.Is(err, a2a.ErrUnsupportedOperation) {
-				return a.sendPlainly(ctx, req, t)
+			received, attempts = true, 0
+			if err := t.apply(resp); err != nil {
+				// The run takes no more events (it was cancelled or stopped
+				// between two of the task's, or refused one: a bug to report,
+				// not the A2A agent's): no one shows the task any more.
+				if !settled(t.state) {
+					a.cancel(ctx, t.taskID)
+				}
+				return err
 			}
-			return streamError(err)
 		}
-		received = true
-		if err := t.apply(resp); err != nil {
-			// The run takes no more events (it was cancelled or stopped
-			// between two of the task's, or refused one: a bug to report,
-			// not the A2A agent's): no one shows the task any more.
+		if ctx.Err() != nil {
 			if !settled(t.state) {
 				a.cancel(ctx, t.taskID)
 			}
-			return err
+			return ctx.Err()
 		}
-	}
-	if ctx.Err() != nil {
-		if !settled(t.state) {
-			a.cancel(ctx, t.taskID)
+		if streamErr == nil && (t.taskID == "" || settled(t.state)) {
+			return t.end()
 		}
-		return ctx.Err()
+		// The stream dropped before the task settled. A resubscription
+		// without the id of the last event would start with the task as it
+		// is, and the run has no way to tell which of its messages and
+		// artifacts it has shown already: it would show them twice. So a
+		// run resubscribes only to a server that names its events, and
+		// fails as before with one that does not (or whose subscriptions a
+		// client cannot make), as it does when the server refuses (a
+		// 4xx-class error: the task is not there, or not to be followed).
+		if subscribe == nil || t.taskID == "" || lastID == "" || refused(streamErr) || attempts >= a.resubscribeAttempts() {
+			if streamErr != nil {
+				return streamError(streamErr)
+			}
+			return &agui.RunError{Message: "the A2A stream ended with task " + t.taskID + " still " + t.state.String(), Code: "A2A_STREAM_ENDED"}
+		}
+		if !sleep(ctx, a.resubscribeBackoff(attempts)) {
+			if !settled(t.state) {
+				a.cancel(ctx, t.taskID)
+			}
+			return ctx.Err()
+		}
+		attempts++
+		stream = subscribe(a2a.WithLastEventID(streamCtx, lastID), &a2a.SubscribeToTaskRequest{Tenant: a.Tenant, ID: t.taskID})
 	}
-	if t.taskID != "" && !settled(t.state) {
-		return &agui.RunError{Message: "the A2A stream ended with task " + t.taskID + " still " + t.state.String(), Code: "A2A_STREAM_ENDED"}
+}
+
+// subscriber is the client's SubscribeToTask, its reusing form when it has
+// one; nil when the client cannot subscribe or the agent is told not to.
+func (a *A2AAgent) subscriber() func(context.Context, *a2a.SubscribeToTaskRequest) iter.Seq2[*a2a.StreamResponse, error] {
+	if a.ResubscribeAttempts < 0 {
+		return nil
 	}
-	return t.end()
+	if rs, ok := a.Client.(reusingSubscriber); ok {
+		return rs.SubscribeToTaskReusing
+	}
+	if sc, ok := a.Client.(subscribingClient); ok {
+		return sc.SubscribeToTask
+	}
+	return nil
+}
+
+func (a *A2AAgent) resubscribeAttempts() int {
+	if a.ResubscribeAttempts == 0 {
+		return DefaultResubscribeAttempts
+	}
+	return a.ResubscribeAttempts
+}
+
+// resubscribeBackoff is the wait before the resubscription that follows
+// attempts failed ones.
+func (a *A2AAgent) resubscribeBackoff(attempts int) time.Duration {
+	d := a.ResubscribeBackoff
+	if d <= 0 {
+		d = DefaultResubscribeBackoff
+	}
+	limit := max(d, MaxResubscribeBackoff)
+	for ; attempts > 0 && d < limit; attempts-- {
+		d *= 2
+	}
+	return min(d, limit)
+}
+
+// refused reports whether err is the A2A agent's answer that the call
+// cannot succeed as made (a 4xx-class error), not a stream that failed on
+// its way.
+func refused(err error) bool {
+	var re *a2a.RPCError
+	return errors.As(err, &re) && re.HTTPStatus() < 500
+}
+
+// sleep waits for d, or reports false once ctx is done.
+func sleep(ctx context.Context, d time.Duration) bool {
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
 }
 
 // sendPlainly sends the message with SendMessage, for an agent that does
