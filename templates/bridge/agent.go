@@ -153,7 +153,7 @@ func (a *A2AAgent) Run(ctx context.Context, input *agui.RunAgentInput, s *agui.S
 		streamCtx = a2a.WithEventIDs(ctx, func(id string) { lastID = id })
 	}
 	stream := responses(streamCtx, req)
-	received, attempts := false, 0
+	received, attempts, resumed := false, 0, false
 	for {
 		var streamErr error
 		for resp, err := range stream {
@@ -166,6 +166,15 @@ func (a *A2AAgent) Run(ctx context.Context, input *agui.RunAgentInput, s *agui.S
 				}
 				streamErr = err
 				break
+			}
+			if resumed {
+				// A server that answers a resubscription with the task as it is
+				// did not go on after lastID: its events would show again.
+				if _, ok := resp.Payload.(*a2a.StreamResponseTask); ok {
+					return &agui.RunError{Message: "the A2A agent answered the resubscription to task " + t.taskID + " after event " + lastID +
+						" with the whole task, which the run has shown", Code: "A2A_STREAM_ENDED"}
+				}
+				resumed = false
 			}
 			received, attempts = true, 0
 			if err := t.apply(resp); err != nil {
@@ -207,7 +216,7 @@ func (a *A2AAgent) Run(ctx context.Context, input *agui.RunAgentInput, s *agui.S
 			}
 			return ctx.Err()
 		}
-		attempts++
+		attempts, resumed = attempts+1, true
 		stream = subscribe(a2a.WithLastEventID(streamCtx, lastID), &a2a.SubscribeToTaskRequest{Tenant: a.Tenant, ID: t.taskID})
 	}
 }

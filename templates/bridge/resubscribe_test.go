@@ -26,6 +26,7 @@ import (
 type observedRuntime struct {
 	*a2atask.Runtime
 	noIDs         bool
+	ignoreLastID  bool // answer every subscription with the task's snapshot
 	subscriptions atomic.Int32
 }
 
@@ -43,6 +44,9 @@ func (o *observedRuntime) SendStreamingMessage(ctx context.Context, req *a2a.Sen
 func (o *observedRuntime) SubscribeToTask(ctx context.Context, req *a2a.SubscribeToTaskRequest, send func(*a2a.StreamResponse) error) error {
 	o.subscriptions.Add(1)
 	o.strip(ctx)
+	if info := a2a.CallInfoFrom(ctx); o.ignoreLastID && info != nil {
+		info.LastEventID = ""
+	}
 	return o.Runtime.SubscribeToTask(ctx, req, send)
 }
 
@@ -186,8 +190,31 @@ func TestA2AAgentCutWithoutEventIDs(t *testing.T) {
 	if r.outcome != "RUN_ERROR" {
 		t.Fatalf("the run ended %q: %s", r.outcome, r.types)
 	}
+	t.Logf("the run's error: %s", r.errMessage)
 	if n := rt.subscriptions.Load(); n != 0 {
 		t.Errorf("%d subscriptions without event ids", n)
+	}
+}
+
+// TestA2AAgentResubscriptionIgnored: a server that answers the
+// resubscription with the task's snapshot, not the events after the id it
+// was sent, fails the run rather than show the task's text twice.
+func TestA2AAgentResubscriptionIgnored(t *testing.T) {
+	// The task works on for a while after the cut, so that the
+	// subscription has a task to follow.
+	story := func(p *cutproxy.Proxy) a2atask.Executor {
+		return partedStory(func() <-chan struct{} { return p.Cut(0) }, func() <-chan struct{} { return after(2 * time.Second) })
+	}
+	rt, _, client := cutA2AServer(t, story, false, a2a.BindingJSONRPC, 1200)
+	rt.ignoreLastID = true
+	bridged := httptest.NewServer(agui.NewHandler(&bridge.A2AAgent{Client: client, ResubscribeBackoff: time.Millisecond}))
+	defer bridged.Close()
+	r := readRun(t, post(t, bridged.URL, userInput("thread-ignored", "a story")), "")
+	if r.outcome != "RUN_ERROR" || !strings.Contains(r.errMessage, "answered the resubscription") {
+		t.Fatalf("the run ended %q (%s): %s", r.outcome, r.errMessage, r.types)
+	}
+	if n := strings.Count(r.text, "w0.0 "); n != 1 {
+		t.Errorf("the first word shown %d times: %q", n, r.text)
 	}
 }
 
@@ -244,4 +271,11 @@ func readRunUntil(t *testing.T, res *http.Response, until string) runRead {
 			return r
 		}
 	}
+}
+
+// after returns a channel closed after d.
+func after(d time.Duration) <-chan struct{} {
+	c := make(chan struct{})
+	time.AfterFunc(d, func() { close(c) })
+	return c
 }

@@ -109,6 +109,7 @@ type runRead struct {
 	text           string
 	taskID, lastID string
 	outcome        string // the RUN_FINISHED outcome's type, or RUN_ERROR
+	errMessage     string // the RUN_ERROR's message
 }
 
 // readRun reads an AG-UI stream until an event of type until (then closes
@@ -148,7 +149,7 @@ func readRun(t *testing.T, res *http.Response, until string) runRead {
 				r.outcome = e.Outcome.Type()
 			}
 		case *agui.RunErrorEvent:
-			r.outcome = "RUN_ERROR"
+			r.outcome, r.errMessage = "RUN_ERROR", e.Message
 		}
 		if string(ev.Type()) == until {
 			return r
