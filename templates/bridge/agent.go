@@ -196,15 +196,17 @@ func (a *A2AAgent) Run(ctx context.Context, input *agui.RunAgentInput, s *agui.S
 		if streamErr == nil && (t.taskID == "" || settled(t.state)) {
 			return t.end()
 		}
-		// The stream dropped before the task settled. A resubscription
+		// The stream dropped, the task perhaps not settled. A resubscription
 		// without the id of the last event would start with the task as it
 		// is, and the run has no way to tell which of its messages and
 		// artifacts it has shown already: it would show them twice. So a
 		// run resubscribes only to a server that names its events, and
 		// fails as before with one that does not (or whose subscriptions a
 		// client cannot make), as it does when the server refuses (a
-		// 4xx-class error: the task is not there, or not to be followed).
-		if subscribe == nil || t.taskID == "" || lastID == "" || refused(streamErr) || attempts >= a.resubscribeAttempts() {
+		// 4xx-class error: the task is not there, or not to be followed). A
+		// task that settled has nothing more to show: a stream that failed
+		// after that fails the run as before.
+		if subscribe == nil || t.taskID == "" || settled(t.state) || lastID == "" || refused(streamErr) || attempts >= a.resubscribeAttempts() {
 			if streamErr != nil {
 				return streamError(streamErr)
 			}

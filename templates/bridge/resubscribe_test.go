@@ -26,6 +26,7 @@ import (
 type observedRuntime struct {
 	*a2atask.Runtime
 	noIDs         bool
+	refuse        bool // refuse every subscription: task not found
 	ignoreLastID  bool // answer every subscription with the task's snapshot
 	subscriptions atomic.Int32
 }
@@ -43,6 +44,9 @@ func (o *observedRuntime) SendStreamingMessage(ctx context.Context, req *a2a.Sen
 
 func (o *observedRuntime) SubscribeToTask(ctx context.Context, req *a2a.SubscribeToTaskRequest, send func(*a2a.StreamResponse) error) error {
 	o.subscriptions.Add(1)
+	if o.refuse {
+		return a2a.NewError(a2a.ErrTaskNotFound, "no task "+req.ID)
+	}
 	o.strip(ctx)
 	if info := a2a.CallInfoFrom(ctx); o.ignoreLastID && info != nil {
 		info.LastEventID = ""
@@ -216,6 +220,34 @@ func TestA2AAgentResubscriptionIgnored(t *testing.T) {
 	if n := strings.Count(r.text, "w0.0 "); n != 1 {
 		t.Errorf("the first word shown %d times: %q", n, r.text)
 	}
+}
+
+// TestA2AAgentResubscribeGivesUp: a run whose resubscriptions all drop
+// before an event gives up after ResubscribeAttempts of them; one whose
+// resubscription is refused gives up at once, with the refusal.
+func TestA2AAgentResubscribeGivesUp(t *testing.T) {
+	story := func(p *cutproxy.Proxy) a2atask.Executor {
+		return partedStory(func() <-chan struct{} { return p.Cut(0) }, func() <-chan struct{} { return nil })
+	}
+	t.Run("attempts", func(t *testing.T) {
+		rt, proxy, client := cutA2AServer(t, story, false, a2a.BindingJSONRPC, 1200, 0, 0, 0, 0)
+		bridged := httptest.NewServer(agui.NewHandler(&bridge.A2AAgent{Client: client, ResubscribeAttempts: 2, ResubscribeBackoff: time.Millisecond}))
+		defer bridged.Close()
+		r := readRun(t, post(t, bridged.URL, userInput("thread-attempts", "a story")), "")
+		if r.outcome != "RUN_ERROR" || rt.subscriptions.Load() != 2 || proxy.Cuts() != 3 {
+			t.Errorf("the run ended %q (%s) after %d subscriptions, %d cuts", r.outcome, r.errMessage, rt.subscriptions.Load(), proxy.Cuts())
+		}
+	})
+	t.Run("refused", func(t *testing.T) {
+		rt, _, client := cutA2AServer(t, story, false, a2a.BindingHTTPJSON, 1200)
+		rt.refuse = true
+		bridged := httptest.NewServer(agui.NewHandler(&bridge.A2AAgent{Client: client, ResubscribeBackoff: time.Millisecond}))
+		defer bridged.Close()
+		r := readRun(t, post(t, bridged.URL, userInput("thread-refused", "a story")), "")
+		if r.outcome != "RUN_ERROR" || !strings.Contains(r.errMessage, "no task") || rt.subscriptions.Load() != 1 {
+			t.Errorf("the run ended %q (%s) after %d subscriptions", r.outcome, r.errMessage, rt.subscriptions.Load())
+		}
+	})
 }
 
 // TestA2AAgentCancelledDoesNotResubscribe: a run whose client goes away
