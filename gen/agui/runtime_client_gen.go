@@ -17,6 +17,7 @@ import (
 
 	"github.com/agui-gen/agui-gen/runtime/aguihttp"
 	"github.com/agui-gen/agui-gen/runtime/aguitel"
+	"github.com/agui-gen/agui-gen/runtime/backoff"
 	"github.com/agui-gen/agui-gen/runtime/sse"
 )
 
@@ -214,18 +215,10 @@ func (s *RunStream) resume(cut error) (resumed bool, err error) {
 			cut = aguihttp.ErrTruncated
 		}
 	}
-	delay := s.policy.MinDelay
 	err = fmt.Errorf("%d attempts in a row brought no event", s.policy.Attempts)
 	for s.tries < s.policy.Attempts {
-		if s.tries > 0 {
-			t := time.NewTimer(delay)
-			select {
-			case <-t.C:
-			case <-s.ctx.Done():
-				t.Stop()
-				return false, fmt.Errorf("%w; not resumed: %w", cut, context.Cause(s.ctx))
-			}
-			delay = min(2*delay, s.policy.MaxDelay)
+		if s.tries > 0 && !backoff.Sleep(s.ctx, backoff.Delay(s.policy.MinDelay, s.policy.MaxDelay, s.tries-1)) {
+			return false, fmt.Errorf("%w; not resumed: %w", cut, context.Cause(s.ctx))
 		}
 		s.tries++
 		var req *http.Request

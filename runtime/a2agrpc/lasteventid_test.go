@@ -14,7 +14,9 @@ import (
 
 // lastIDAgent refuses every subscription, naming the Last-Event-ID the
 // call carried.
-type lastIDAgent struct{ a2a.UnimplementedA2AServiceServer }
+type lastIDAgent struct {
+	a2a.UnimplementedA2AServiceServer
+}
 
 func (lastIDAgent) SubscribeToTask(ctx context.Context, _ *a2a.SubscribeToTaskRequest, _ func(*a2a.StreamResponse) error) error {
 	return a2a.NewError(a2a.ErrTaskNotFound, "after ["+a2a.CallInfoFrom(ctx).LastEventID+"]")

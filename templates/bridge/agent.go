@@ -13,6 +13,7 @@ import (
 
 	a2a "github.com/agui-gen/agui-gen/gen/a2a"
 	agui "github.com/agui-gen/agui-gen/gen/agui"
+	"github.com/agui-gen/agui-gen/runtime/a2arpc"
 )
 
 // interruptPrefix starts the id of every interrupt the bridge raises for
@@ -49,12 +50,6 @@ type subscribingClient interface {
 	SubscribeToTask(ctx context.Context, req *a2a.SubscribeToTaskRequest) iter.Seq2[*a2a.StreamResponse, error]
 }
 
-// reusingSubscriber is a subscribingClient that decodes the responses of a
-// subscription into one value, as reusingClient does those of a message.
-type reusingSubscriber interface {
-	SubscribeToTaskReusing(ctx context.Context, req *a2a.SubscribeToTaskRequest) iter.Seq2[*a2a.StreamResponse, error]
-}
-
 // reusingClient is an A2AClient that can decode the responses of a stream
 // into one value, as *a2a.A2AServiceClient does: the bridge renders each
 // response before it takes the next, and keeps nothing of it but strings
@@ -62,16 +57,6 @@ type reusingSubscriber interface {
 type reusingClient interface {
 	SendStreamingMessageReusing(ctx context.Context, req *a2a.SendMessageRequest) iter.Seq2[*a2a.StreamResponse, error]
 }
-
-// How a run continues a task whose A2A stream dropped (A2AAgent's
-// ResubscribeAttempts and ResubscribeBackoff): up to five resubscriptions
-// in a row, the first after 100 ms, each next one after twice the wait
-// before it, up to MaxResubscribeBackoff.
-const (
-	DefaultResubscribeAttempts = 5
-	DefaultResubscribeBackoff  = 100 * time.Millisecond
-	MaxResubscribeBackoff      = 2 * time.Second
-)
 
 // A2AAgent is an AG-UI agent that runs on an A2A agent. A run sends the
 // thread's new user and tool messages (the ones after the last assistant
@@ -86,15 +71,12 @@ const (
 // task to the end, and a client that resumes it sees what an A2A
 // subscriber to the task sees.
 //
-// A stream that drops before its task settles (a transport error, or an
-// end with the task still working) does not end the run: the run
-// resubscribes to the task (SubscribeToTask) naming the id of the last
-// event it received (Last-Event-ID), and goes on with the events after it,
-// none twice. It does so only with a client that can subscribe, as
-// *a2a.A2AServiceClient can, and a server that names its events, as the
-// task runtime's HTTP bindings do (gRPC streams have no event ids); the
-// run fails as before otherwise, and when the server refuses the
-// subscription.
+// A stream that drops before its task settles does not end the run: it
+// resubscribes to the task (SubscribeToTask) after the last event id it
+// received (Last-Event-ID) and goes on, none twice. That takes a client
+// that can subscribe (*a2a.A2AServiceClient) and a server that names its
+// events (the task runtime's HTTP bindings; gRPC streams have no ids);
+// otherwise, or when the server refuses, the run fails as before.
 //
 // A2A has no field for the client's tools, so RunAgentInput.tools are not
 // forwarded.
@@ -114,13 +96,11 @@ type A2AAgent struct {
 	Logger *slog.Logger
 	// ResubscribeAttempts is how many times in a row a run resubscribes
 	// to a task whose stream dropped before the task settled; an event
-	// received starts the count again (DefaultResubscribeAttempts when
-	// zero; negative: never, the run fails when its stream drops).
-	ResubscribeAttempts int
+	// received starts the count again (5 when zero; negative: never).
 	// ResubscribeBackoff is the wait before the first resubscription of a
-	// series, doubled for each next one up to MaxResubscribeBackoff, or to
-	// itself when it is longer (DefaultResubscribeBackoff when zero).
-	ResubscribeBackoff time.Duration
+	// series, doubled for each next one up to 2 s (100 ms when zero).
+	ResubscribeAttempts int
+	ResubscribeBackoff  time.Duration
 }
 
 // Run runs input on the A2A agent.
@@ -143,120 +123,85 @@ func (a *A2AAgent) Run(ctx context.Context, input *agui.RunAgentInput, s *agui.S
 	if rc, ok := a.Client.(reusingClient); ok {
 		responses = rc.SendStreamingMessageReusing
 	}
-	subscribe := a.subscriber()
-	// lastID is the id of the last event the run took, which a
-	// resubscription continues after; the transport names it just before
-	// it yields the event.
-	var lastID string
-	streamCtx := ctx
-	if subscribe != nil {
-		streamCtx = a2a.WithEventIDs(ctx, func(id string) { lastID = id })
-	}
-	stream := responses(streamCtx, req)
-	received, attempts, resumed := false, 0, false
-	for {
-		var streamErr error
-		for resp, err := range stream {
-			if err != nil {
-				if ctx.Err() != nil {
-					break
-				}
-				if !received && errors.Is(err, a2a.ErrUnsupportedOperation) {
-					return a.sendPlainly(ctx, req, t)
-				}
-				streamErr = err
-				break
-			}
-			if resumed {
-				// A server that answers a resubscription with the task as it is
-				// did not go on after lastID: its events would show again.
-				if _, ok := resp.Payload.(*a2a.StreamResponseTask); ok {
-					return &agui.RunError{Message: "the A2A agent answered the resubscription to task " + t.taskID + " after event " + lastID +
+	stream := responses(ctx, req)
+	if subscribe := a.subscriber(); subscribe != nil {
+		r := &a2arpc.Resubscription[*a2a.StreamResponse]{
+			Subscribe: func(ctx context.Context) iter.Seq2[*a2a.StreamResponse, error] {
+				return subscribe(ctx, &a2a.SubscribeToTaskRequest{Tenant: a.Tenant, ID: t.taskID})
+			},
+			More:    func(error) bool { return t.taskID != "" && !settled(t.state) },
+			Refused: refused,
+			// A server that answers with the task as it is did not go on
+			// after the last event: what the run has shown would show again.
+			Resubscribed: func(first *a2a.StreamResponse, after string) error {
+				if _, ok := first.Payload.(*a2a.StreamResponseTask); ok {
+					return &agui.RunError{Message: "the A2A agent answered the resubscription to task " + t.taskID + " after event " + after +
 						" with the whole task, which the run has shown", Code: "A2A_STREAM_ENDED"}
 				}
-				resumed = false
-			}
-			received, attempts = true, 0
-			if err := t.apply(resp); err != nil {
-				// The run takes no more events (it was cancelled or stopped
-				// between two of the task's, or refused one: a bug to report,
-				// not the A2A agent's): no one shows the task any more.
-				if !settled(t.state) {
-					a.cancel(ctx, t.taskID)
-				}
-				return err
-			}
+				return nil
+			},
+			Attempts: a.ResubscribeAttempts, Backoff: a.ResubscribeBackoff,
 		}
-		if ctx.Err() != nil {
-			if !settled(t.state) {
-				a.cancel(ctx, t.taskID)
-			}
-			return ctx.Err()
-		}
-		if streamErr == nil && (t.taskID == "" || settled(t.state)) {
-			return t.end()
-		}
-		// The stream dropped, the task perhaps not settled. A resubscription
-		// without the id of the last event would start with the task as it
-		// is, and the run has no way to tell which of its messages and
-		// artifacts it has shown already: it would show them twice. So a
-		// run resubscribes only to a server that names its events, and
-		// fails as before with one that does not (or whose subscriptions a
-		// client cannot make), as it does when the server refuses (a
-		// 4xx-class error: the task is not there, or not to be followed). A
-		// task that settled has nothing more to show: a stream that failed
-		// after that fails the run as before.
-		if subscribe == nil || t.taskID == "" || settled(t.state) || lastID == "" || refused(streamErr) || attempts >= a.resubscribeAttempts() {
-			if streamErr != nil {
-				return streamError(streamErr)
-			}
-			return &agui.RunError{Message: "the A2A stream ended with task " + t.taskID + " still " + t.state.String(), Code: "A2A_STREAM_ENDED"}
-		}
-		if !sleep(ctx, a.resubscribeBackoff(attempts)) {
-			if !settled(t.state) {
-				a.cancel(ctx, t.taskID)
-			}
-			return ctx.Err()
-		}
-		attempts, resumed = attempts+1, true
-		stream = subscribe(a2a.WithLastEventID(streamCtx, lastID), &a2a.SubscribeToTaskRequest{Tenant: a.Tenant, ID: t.taskID})
+		stream = r.Stream(ctx, func(ctx context.Context) iter.Seq2[*a2a.StreamResponse, error] { return responses(ctx, req) })
 	}
+	received := false
+	for resp, err := range stream {
+		var runErr *agui.RunError
+		switch {
+		case err == nil:
+		case ctx.Err() != nil:
+			return a.abandon(ctx, t)
+		case !received && errors.Is(err, a2a.ErrUnsupportedOperation):
+			return a.sendPlainly(ctx, req, t)
+		case errors.As(err, &runErr):
+			return err
+		case errors.Is(err, a2arpc.ErrStreamEnded):
+			return a.streamEnded(t)
+		default:
+			return streamError(err)
+		}
+		received = true
+		if err := t.apply(resp); err != nil {
+			// The run takes no more events (it was cancelled or stopped
+			// between two of the task's, or refused one: a bug to report,
+			// not the A2A agent's): no one shows the task any more.
+			if !settled(t.state) {
+				a.cancel(ctx, t.taskID)
+			}
+			return err
+		}
+	}
+	if ctx.Err() != nil {
+		return a.abandon(ctx, t)
+	}
+	if t.taskID != "" && !settled(t.state) {
+		return a.streamEnded(t)
+	}
+	return t.end()
 }
 
-// subscriber is the client's SubscribeToTask, its reusing form when it has
-// one; nil when the client cannot subscribe or the agent is told not to.
+// streamEnded is the error of a run whose A2A stream ended before its task
+// settled.
+func (a *A2AAgent) streamEnded(t *translator) error {
+	return &agui.RunError{Message: "the A2A stream ended with task " + t.taskID + " still " + t.state.String(), Code: "A2A_STREAM_ENDED"}
+}
+
+// abandon cancels the task of a run whose context is done, unless it has
+// settled, and returns the context's error.
+func (a *A2AAgent) abandon(ctx context.Context, t *translator) error {
+	if !settled(t.state) {
+		a.cancel(ctx, t.taskID)
+	}
+	return ctx.Err()
+}
+
+// subscriber is the client's SubscribeToTask; nil when the client cannot
+// subscribe or the agent is told not to.
 func (a *A2AAgent) subscriber() func(context.Context, *a2a.SubscribeToTaskRequest) iter.Seq2[*a2a.StreamResponse, error] {
-	if a.ResubscribeAttempts < 0 {
-		return nil
-	}
-	if rs, ok := a.Client.(reusingSubscriber); ok {
-		return rs.SubscribeToTaskReusing
-	}
-	if sc, ok := a.Client.(subscribingClient); ok {
+	if sc, ok := a.Client.(subscribingClient); ok && a.ResubscribeAttempts >= 0 {
 		return sc.SubscribeToTask
 	}
 	return nil
-}
-
-func (a *A2AAgent) resubscribeAttempts() int {
-	if a.ResubscribeAttempts == 0 {
-		return DefaultResubscribeAttempts
-	}
-	return a.ResubscribeAttempts
-}
-
-// resubscribeBackoff is the wait before the resubscription that follows
-// attempts failed ones.
-func (a *A2AAgent) resubscribeBackoff(attempts int) time.Duration {
-	d := a.ResubscribeBackoff
-	if d <= 0 {
-		d = DefaultResubscribeBackoff
-	}
-	limit := max(d, MaxResubscribeBackoff)
-	for ; attempts > 0 && d < limit; attempts-- {
-		d *= 2
-	}
-	return min(d, limit)
 }
 
 // refused reports whether err is the A2A agent's answer that the call
@@ -265,18 +210,6 @@ func (a *A2AAgent) resubscribeBackoff(attempts int) time.Duration {
 func refused(err error) bool {
 	var re *a2a.RPCError
 	return errors.As(err, &re) && re.HTTPStatus() < 500
-}
-
-// sleep waits for d, or reports false once ctx is done.
-func sleep(ctx context.Context, d time.Duration) bool {
-	timer := time.NewTimer(d)
-	defer timer.Stop()
-	select {
-	case <-timer.C:
-		return true
-	case <-ctx.Done():
-		return false
-	}
 }
 
 // sendPlainly sends the message with SendMessage, for an agent that does
