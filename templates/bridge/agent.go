@@ -124,10 +124,10 @@ func (a *A2AAgent) Run(ctx context.Context, input *agui.RunAgentInput, s *agui.S
 		responses = rc.SendStreamingMessageReusing
 	}
 	stream := responses(ctx, req)
-	if subscribe := a.subscriber(); subscribe != nil {
+	if sc, ok := a.Client.(subscribingClient); ok && a.ResubscribeAttempts >= 0 {
 		r := &a2arpc.Resubscription[*a2a.StreamResponse]{
 			Subscribe: func(ctx context.Context) iter.Seq2[*a2a.StreamResponse, error] {
-				return subscribe(ctx, &a2a.SubscribeToTaskRequest{Tenant: a.Tenant, ID: t.taskID})
+				return sc.SubscribeToTask(ctx, &a2a.SubscribeToTaskRequest{Tenant: a.Tenant, ID: t.taskID})
 			},
 			More:    func(error) bool { return t.taskID != "" && !settled(t.state) },
 			Refused: refused,
@@ -193,15 +193,6 @@ func (a *A2AAgent) abandon(ctx context.Context, t *translator) error {
 		a.cancel(ctx, t.taskID)
 	}
 	return ctx.Err()
-}
-
-// subscriber is the client's SubscribeToTask; nil when the client cannot
-// subscribe or the agent is told not to.
-func (a *A2AAgent) subscriber() func(context.Context, *a2a.SubscribeToTaskRequest) iter.Seq2[*a2a.StreamResponse, error] {
-	if sc, ok := a.Client.(subscribingClient); ok && a.ResubscribeAttempts >= 0 {
-		return sc.SubscribeToTask
-	}
-	return nil
 }
 
 // refused reports whether err is the A2A agent's answer that the call
