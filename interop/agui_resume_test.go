@@ -76,8 +76,9 @@ func storyAgent(gates map[string][]<-chan struct{}, begun map[string]chan struct
 // subscriber sees the events of an uninterrupted run, ids aside, and ends
 // with the same messages. A run whose stream is cut right after the
 // response's header, before any byte of an event, is resumed from the
-// start id the header named (AG-UI-Resume-ID) and seen whole too.
-// connectAgent joins a run in progress, its stream cut too, and sees the
+// start id the header named (AG-UI-Resume-ID) and seen whole too; one
+// whose response is lost before its header is joined, and ends with the
+// same answer. connectAgent joins a run in progress, its stream cut too, and sees the
 // run to its end.
 func TestResumingHttpAgentFromDocs(t *testing.T) {
 	requireNode(t)
@@ -124,6 +125,18 @@ func TestResumingHttpAgentFromDocs(t *testing.T) {
 	defer startProxy.Close()
 	if acrossCuts("a cut before the first event", startCutter, startProxy.URL, "t-start", 1); t.Failed() {
 		return
+	}
+	// A response lost before its header: the run is joined, and its
+	// answer is the uninterrupted run's.
+	headerCutter := cutproxy.New(target, cutproxy.BeforeHeader)
+	headerProxy := httptest.NewServer(headerCutter)
+	defer headerProxy.Close()
+	lost := runResumingAgent(t, module, headerProxy.URL, "t-header", "r1")
+	if headerCutter.Cuts() != 1 || len(lost.Reconnects) != 1 {
+		t.Errorf("a cut before the header: %d streams cut, %d reconnections (%+v); want 1 and 1", headerCutter.Cuts(), len(lost.Reconnects), lost.Reconnects)
+	}
+	if got, want := answer(t, lost.Messages), answer(t, whole.Messages); got != want {
+		t.Errorf("after a cut before the header the answer is %q, want %q", got, want)
 	}
 
 	// A second client joins a run the first started, through a proxy that

@@ -33,9 +33,17 @@ type Proxy struct {
 // errCut is the read error that makes the reverse proxy abort a response.
 var errCut = errors.New("cutproxy: the stream is cut here")
 
+// BeforeHeader, as a cut's byte count, cuts an event stream before its
+// header: the client's connection closes with no response, though the
+// server has taken the request.
+const BeforeHeader = -1
+
+// errCutHeader is the ModifyResponse error of a stream cut BeforeHeader.
+var errCutHeader = errors.New("cutproxy: the stream is cut before its header")
+
 // New returns a proxy to target whose i-th event stream is cut after
-// cutAfter[i] bytes of its body (0: right after its header); the streams
-// past len(cutAfter) pass whole.
+// cutAfter[i] bytes of its body (0: right after its header;
+// BeforeHeader: before it); the streams past len(cutAfter) pass whole.
 func New(target *url.URL, cutAfter ...int) *Proxy {
 	p := &Proxy{cutAfter: cutAfter, cut: make([]chan struct{}, len(cutAfter))}
 	for i := range p.cut {
@@ -53,11 +61,22 @@ func New(target *url.URL, cutAfter ...int) *Proxy {
 			p.mu.Lock()
 			defer p.mu.Unlock()
 			if len(p.cutAfter) > 0 {
-				cut := p.cut[len(p.cut)-len(p.cutAfter)]
-				res.Body = &cutBody{ReadCloser: res.Body, left: p.cutAfter[0], cut: func() { p.countCut(cut) }}
+				cut, left := p.cut[len(p.cut)-len(p.cutAfter)], p.cutAfter[0]
 				p.cutAfter = p.cutAfter[1:]
+				if left == BeforeHeader {
+					p.cuts++
+					close(cut)
+					return errCutHeader
+				}
+				res.Body = &cutBody{ReadCloser: res.Body, left: left, cut: func() { p.countCut(cut) }}
 			}
 			return nil
+		},
+		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
+			if errors.Is(err, errCutHeader) {
+				panic(http.ErrAbortHandler) // the connection closes with no response
+			}
+			w.WriteHeader(http.StatusBadGateway)
 		},
 		// A cut is the point, not something to log.
 		ErrorLog: log.New(io.Discard, "", 0),

@@ -90,3 +90,32 @@ func TestCutAfterTheHeader(t *testing.T) {
 		p.mu.Unlock()
 	}
 }
+
+// TestCutsBeforeTheHeader: a stream cut BeforeHeader reaches the server,
+// and its client gets no response at all, not an error status.
+func TestCutsBeforeTheHeader(t *testing.T) {
+	reached := make(chan struct{}, 1)
+	backend := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		reached <- struct{}{}
+		w.Header().Set("Content-Type", "text/event-stream")
+		io.WriteString(w, "data: {}\n\n")
+	}))
+	defer backend.Close()
+	target, _ := url.Parse(backend.URL)
+	p := New(target, BeforeHeader)
+	front := httptest.NewServer(p)
+	defer front.Close()
+	res, err := http.Post(front.URL+"/run", "application/json", strings.NewReader("{}"))
+	if err == nil {
+		res.Body.Close()
+		t.Fatalf("a stream cut before its header answered %s", res.Status)
+	}
+	select {
+	case <-reached:
+	default:
+		t.Error("the request did not reach the server")
+	}
+	if p.Cuts() != 1 {
+		t.Errorf("%d cuts, want 1", p.Cuts())
+	}
+}

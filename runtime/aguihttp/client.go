@@ -11,6 +11,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
+
+	"github.com/agui-gen/agui-gen/runtime/backoff"
 )
 
 // The paths, below an agent's endpoint, of what a handler serves besides
@@ -128,6 +131,12 @@ func (e Endpoint) client() *http.Client {
 	return e.HTTPClient
 }
 
+// NewJoinRequest returns the request that joins a run in progress on a
+// server with resumable runs: GET {URL}?threadId=…&runId=….
+func (e Endpoint) NewJoinRequest(ctx context.Context, threadID, runID string) (*http.Request, error) {
+	return e.NewResumeRequest(ctx, "", url.Values{"threadId": {threadID}, "runId": {runID}})
+}
+
 // Open sends a run's request and returns the response of a 2xx status,
 // whose body the caller reads and closes; any other status is an
 // *HTTPError, its body read (the start of it) and closed.
@@ -199,4 +208,44 @@ func ErrorType(err error) string {
 		return "truncated"
 	}
 	return fmt.Sprintf("%T", err)
+}
+
+// Retry bounds how a client asks again for a stream it lost (a resume, a
+// join): Attempts in a row, the first at once, each next after a wait that
+// doubles from MinDelay up to MaxDelay.
+type Retry struct {
+	Attempts           int
+	MinDelay, MaxDelay time.Duration
+}
+
+// OpenAgain opens the request newRequest makes until one is answered with
+// a stream, as long as fewer than r.Attempts tries are counted in *tries,
+// which it advances: the first at once, each next after its wait. It stops
+// early at a refusal the server would repeat (an *HTTPError of 4xx other
+// than 429), and once ctx is done (its cause); otherwise the last try's
+// error says why.
+func (e Endpoint) OpenAgain(ctx context.Context, r Retry, tries *int, newRequest func(ctx context.Context) (*http.Request, error)) (*http.Response, error) {
+	err := fmt.Errorf("%d attempts in a row brought no event", r.Attempts)
+	for *tries < r.Attempts {
+		if *tries > 0 && !backoff.Sleep(ctx, backoff.Delay(r.MinDelay, r.MaxDelay, *tries-1)) {
+			return nil, context.Cause(ctx)
+		}
+		*tries++
+		var req *http.Request
+		if req, err = newRequest(ctx); err != nil {
+			return nil, err
+		}
+		var resp *http.Response
+		if resp, err = e.Open(req); err == nil {
+			return resp, nil
+		}
+		var he *HTTPError
+		if errors.As(err, &he) && he.StatusCode >= 400 && he.StatusCode < 500 && he.StatusCode != http.StatusTooManyRequests {
+			return nil, err // the server will not change its answer: say why
+		}
+		if ctx.Err() != nil {
+			return nil, context.Cause(ctx)
+		}
+	}
+	return nil, err
 }

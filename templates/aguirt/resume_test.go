@@ -835,3 +835,61 @@ func TestNoResumeFromTheStartInARun(t *testing.T) {
 		t.Errorf("a run cut after events with no ids: %v, %d resumes, %d requests", err, rs.Resumes(), requests.Load())
 	}
 }
+
+// TestRejoinAfterALostHeader: a run whose response is lost before its
+// header (the server took the request) is joined by the Go client, and
+// ends with the conversation an uncut run gives; with resuming off, or
+// against a server that has no such run, the lost response is the error.
+func TestRejoinAfterALostHeader(t *testing.T) {
+	agent := chattyAgent(nil)
+	srv := httptest.NewServer(NewHandler(agent, WithLogger(quietLogger()), WithResumableRuns(runlog.NewMemory(runlog.MemoryOptions{}))))
+	defer srv.Close()
+	target, _ := url.Parse(srv.URL)
+	conversation := func(url string, in *agui.RunAgentInput, policy ResumePolicy) ([]agui.Message, error) {
+		rs, err := (&Client{URL: url, Resume: policy}).Run(context.Background(), in)
+		if err != nil {
+			return nil, err
+		}
+		defer rs.Close()
+		for _, err := range rs.Events() {
+			if err != nil {
+				return nil, err
+			}
+		}
+		return rs.Messages(), nil
+	}
+	want, err := conversation(srv.URL, &agui.RunAgentInput{ThreadID: "whole", RunID: "r"}, ResumePolicy{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cutter := cutproxy.New(target, cutproxy.BeforeHeader)
+	proxy := httptest.NewServer(cutter)
+	defer proxy.Close()
+	got, err := conversation(proxy.URL, &agui.RunAgentInput{ThreadID: "lost", RunID: "r"}, ResumePolicy{MinDelay: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cutter.Cuts() != 1 || len(got) != len(want) {
+		t.Fatalf("%d cuts, %d messages; want 1 and %d", cutter.Cuts(), len(got), len(want))
+	}
+	for i := range want {
+		if g, w := string(got[i].AppendJSON(nil)), string(want[i].AppendJSON(nil)); g != w {
+			t.Errorf("message %d after the rejoin: %s, want %s", i, g, w)
+		}
+	}
+
+	off := cutproxy.New(target, cutproxy.BeforeHeader)
+	offProxy := httptest.NewServer(off)
+	defer offProxy.Close()
+	if _, err := conversation(offProxy.URL, &agui.RunAgentInput{ThreadID: "t", RunID: "off"}, ResumePolicy{Off: true}); err == nil {
+		t.Error("with resuming off, a lost response was no error")
+	}
+	plain := httptest.NewServer(NewHandler(agent, WithLogger(quietLogger())))
+	defer plain.Close()
+	plainTarget, _ := url.Parse(plain.URL)
+	plainProxy := httptest.NewServer(cutproxy.New(plainTarget, cutproxy.BeforeHeader))
+	defer plainProxy.Close()
+	if _, err := conversation(plainProxy.URL, &agui.RunAgentInput{ThreadID: "t", RunID: "plain"}, ResumePolicy{MinDelay: time.Millisecond}); err == nil {
+		t.Error("a lost response from a server without resumable runs was no error")
+	}
+}

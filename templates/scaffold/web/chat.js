@@ -168,13 +168,14 @@ function draw(event) {
       if (answering) settle(answering.interrupts, answering.outcome);
       answering = null;
       break;
-    case "TEXT_MESSAGE_START": {
-      const li = add("assistant", "Agent");
-      li.dataset.messageId = event.messageId;
-      li.dataset.runId = runId;
-      bubbles.set(event.messageId, textIn(li, "p"));
+    case "MESSAGES_SNAPSHOT":
+      // A run joined rather than followed from its start (its stream was
+      // cut before the first byte came): what it has said so far is here.
+      for (const m of event.messages) drawMessage(m);
       break;
-    }
+    case "TEXT_MESSAGE_START":
+      if (!bubbles.has(event.messageId)) assistantBubble(event.messageId); // else drawn from a snapshot, and going on
+      break;
     case "TEXT_MESSAGE_CONTENT":
       bubbles.get(event.messageId).textContent += event.delta;
       break;
@@ -184,26 +185,20 @@ function draw(event) {
       break;
     }
     case "REASONING_MESSAGE_START":
-      bubbles.set(event.messageId, textIn(add("reasoning", "Thinking")));
+      if (!bubbles.has(event.messageId)) bubbles.set(event.messageId, textIn(add("reasoning", "Thinking")));
       break;
     case "REASONING_MESSAGE_CONTENT":
       bubbles.get(event.messageId).textContent += event.delta;
       break;
-    case "TOOL_CALL_START": {
-      const li = add("tool", `Tool: ${event.toolCallName}`);
-      li.dataset.toolCallId = event.toolCallId;
-      bubbles.set(event.toolCallId, textIn(li, "pre"));
+    case "TOOL_CALL_START":
+      if (!bubbles.has(event.toolCallId)) toolBubble(event.toolCallId, event.toolCallName);
       break;
-    }
     case "TOOL_CALL_ARGS":
       bubbles.get(event.toolCallId).textContent += event.delta;
       break;
-    case "TOOL_CALL_RESULT": {
-      const result = textIn(bubbles.get(event.toolCallId).parentElement, "pre");
-      result.className = "result";
-      result.textContent = `→ ${typeof event.content === "string" ? event.content : JSON.stringify(event.content)}`;
+    case "TOOL_CALL_RESULT":
+      showResult(event.toolCallId, event.content);
       break;
-    }
     case "ACTIVITY_SNAPSHOT":
       // Drawn here, filled in by onMessagesChanged (snapshots and deltas).
       if (!bubbles.has(event.messageId)) bubbles.set(event.messageId, textIn(add("activity", `Activity: ${event.activityType}`), "pre"));
@@ -218,6 +213,42 @@ function draw(event) {
       runFailed = true;
       setStatus(`The run failed: ${event.message}`, true);
       break;
+  }
+}
+
+function assistantBubble(messageId) {
+  const li = add("assistant", "Agent");
+  li.dataset.messageId = messageId;
+  li.dataset.runId = runId;
+  return bubbles.set(messageId, textIn(li, "p")).get(messageId);
+}
+
+function toolBubble(toolCallId, name) {
+  const li = add("tool", `Tool: ${name}`);
+  li.dataset.toolCallId = toolCallId;
+  return bubbles.set(toolCallId, textIn(li, "pre")).get(toolCallId);
+}
+
+function showResult(toolCallId, content) {
+  const li = bubbles.get(toolCallId)?.parentElement;
+  if (!li || li.querySelector(".result")) return;
+  const result = textIn(li, "pre");
+  result.className = "result";
+  result.textContent = `→ ${typeof content === "string" ? content : JSON.stringify(content)}`;
+}
+
+// drawMessage draws a message of a snapshot that the page has not drawn:
+// the agent's words, reasoning and tool calls so far, and tool results.
+function drawMessage(m) {
+  if (m.role === "assistant") {
+    if (m.content && !bubbles.has(m.id)) assistantBubble(m.id).textContent = m.content;
+    for (const call of m.toolCalls ?? []) {
+      if (!bubbles.has(call.id)) toolBubble(call.id, call.function.name).textContent = call.function.arguments;
+    }
+  } else if (m.role === "reasoning" && !bubbles.has(m.id)) {
+    bubbles.set(m.id, textIn(add("reasoning", "Thinking"))).get(m.id).textContent = m.content;
+  } else if (m.role === "tool") {
+    showResult(m.toolCallId, m.content);
   }
 }
 

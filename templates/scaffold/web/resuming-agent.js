@@ -6,7 +6,9 @@ import { Observable } from "rxjs";
 // asks for the rest (GET with Last-Event-ID, the id of the last event
 // received, or before any the run's start, which the response that started
 // it named in AG-UI-Resume-ID) and the events go on in the same observable,
-// nothing lost or twice. connectAgent({ runId }) joins a run of
+// nothing lost or twice. A run whose response was lost before its header
+// is joined (GET ?threadId=…&runId=…): what it has done so far comes as a
+// snapshot, then the rest. connectAgent({ runId }) joins a run of
 // this.threadId in progress.
 export class ResumingHttpAgent extends HttpAgent {
   // Reconnections in a row, with no event between them, before the run fails.
@@ -21,12 +23,16 @@ export class ResumingHttpAgent extends HttpAgent {
   onReconnect(n, error) {}
 
   run(input) {
-    return this.resuming(() => this.fetch(this.url, this.requestInit(enforceOutgoingInput(input))));
+    return this.resuming(() => this.fetch(this.url, this.requestInit(enforceOutgoingInput(input))), () => this.joining(input));
   }
 
   connect(input) {
+    return this.resuming(() => this.joining(input), () => this.joining(input));
+  }
+
+  joining(input) {
     const query = new URLSearchParams({ threadId: input.threadId, runId: input.runId });
-    return this.resuming(() => this.fetch(`${this.url}?${query}`, this.getInit()));
+    return this.fetch(`${this.url}?${query}`, this.getInit());
   }
 
   getInit(lastEventId) {
@@ -67,9 +73,14 @@ export class ResumingHttpAgent extends HttpAgent {
     return { ok: res.ok, status: res.status, headers: res.headers, body: { getReader: () => ({ read, cancel }) } };
   }
 
-  resuming(firstRequest) {
+  // resuming streams the events of firstRequest's response, and of the
+  // requests that resume it; rejoin asks for a run whose first response was
+  // lost before it said anything.
+  resuming(firstRequest, rejoin) {
     return new Observable((subscriber) => {
       let lastEventId = null;
+      let received = false; // an event came
+      let lost = null; // why the first response was lost, while joining
       let ended = false; // RUN_FINISHED or RUN_ERROR seen
       let failures = 0;
       let current;
@@ -79,6 +90,7 @@ export class ResumingHttpAgent extends HttpAgent {
         current = transformHttpEventStream(runHttpRequest(reading), this.debugLogger).subscribe({
           next: (event) => {
             failures = 0;
+            received = true;
             ended ||= event.type === "RUN_FINISHED" || event.type === "RUN_ERROR";
             subscriber.next(event);
           },
@@ -88,8 +100,15 @@ export class ResumingHttpAgent extends HttpAgent {
       };
       const resume = (error) => {
         const refused = error?.status !== undefined; // an HTTP error: asking again would not help
-        if (ended || lastEventId === null || refused || this.abortController.signal.aborted) {
-          if (error && !ended) subscriber.error(error);
+        // A request whose response was lost before its header leaves no id:
+        // the run may have started all the same, and joining it (what it
+        // has done so far, then the rest) finds out without starting it
+        // twice. A browser may send the request again by itself, which the
+        // server refuses: the run is in progress.
+        const inProgress = error?.status === 409 && error.payload?.error?.path === "/runId";
+        const join = lastEventId === null && !received && error && (!refused || inProgress) && rejoin;
+        if (ended || (lastEventId === null && !join) || (refused && !join) || this.abortController.signal.aborted) {
+          if (error && !ended) subscriber.error(refused && lost ? lost : error); // a run not found: the first failure says why
           else subscriber.complete();
           return;
         }
@@ -99,7 +118,9 @@ export class ResumingHttpAgent extends HttpAgent {
           return;
         }
         this.onReconnect(failures, error);
-        timer = setTimeout(() => stream(() => this.fetch(this.url, this.getInit(lastEventId))), this.reconnectDelay(failures));
+        if (join) lost ??= error;
+        const next = join ? rejoin : () => this.fetch(this.url, this.getInit(lastEventId));
+        timer = setTimeout(() => stream(next), this.reconnectDelay(failures));
       };
       stream(firstRequest);
       return () => {

@@ -10,14 +10,12 @@ import (
 	"io"
 	"iter"
 	"net/http"
-	"net/url"
 	"time"
 
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/agui-gen/agui-gen/runtime/aguihttp"
 	"github.com/agui-gen/agui-gen/runtime/aguitel"
-	"github.com/agui-gen/agui-gen/runtime/backoff"
 	"github.com/agui-gen/agui-gen/runtime/sse"
 )
 
@@ -61,8 +59,9 @@ type Client struct {
 	// after the last id it received (GET with Last-Event-ID), and the
 	// caller reads on as if nothing happened. A stream cut before its
 	// first event is resumed from the id the response's header
-	// AG-UI-Resume-ID gave (ResumeIDHeader). The zero value resumes with
-	// the defaults.
+	// AG-UI-Resume-ID gave (ResumeIDHeader), and a run whose response was
+	// lost before its header is joined (Join), its stream beginning with
+	// the run so far. The zero value resumes with the defaults.
 	Resume ResumePolicy
 }
 
@@ -78,6 +77,11 @@ type ResumePolicy struct {
 	// goes at once), doubled for each later one up to MaxDelay (0: 100
 	// ms, 2 s).
 	MinDelay, MaxDelay time.Duration
+}
+
+// retry is how the client asks again for a stream.
+func (p ResumePolicy) retry() aguihttp.Retry {
+	return aguihttp.Retry{Attempts: p.Attempts, MinDelay: p.MinDelay, MaxDelay: p.MaxDelay}
 }
 
 func (p ResumePolicy) withDefaults() ResumePolicy {
@@ -126,10 +130,36 @@ func (c *Client) Run(ctx context.Context, input *RunAgentInput) (*RunStream, err
 	}
 	resp, err := ep.Open(req)
 	if err != nil {
+		if rs := c.rejoin(ctx, in.ThreadID, in.RunID, err, span); rs != nil {
+			return rs, nil
+		}
 		aguitel.EndClientRun(span, err)
 		return nil, err
 	}
 	return c.newRunStream(ctx, resp, input.Messages, input.State, span)
+}
+
+// rejoin joins the run of a request whose response was lost before its
+// header (lost is why): the run may have started all the same, and a
+// server with resumable runs answers the join with what it has done so
+// far, then the rest. It returns nil when the server answered the request,
+// when it has no such run (the run never started), or when joining fails
+// as often as the resume policy allows.
+func (c *Client) rejoin(ctx context.Context, threadID, runID string, lost error, span trace.Span) *RunStream {
+	var answered *aguihttp.HTTPError
+	policy := c.Resume.withDefaults()
+	if policy.Off || errors.As(lost, &answered) || ctx.Err() != nil {
+		return nil
+	}
+	ep, tries := c.endpoint(), 0
+	resp, err := ep.OpenAgain(ctx, policy.retry(), &tries, func(ctx context.Context) (*http.Request, error) {
+		return ep.NewJoinRequest(ctx, threadID, runID)
+	})
+	if err != nil {
+		return nil // no such run (the request never started one), or none to be had
+	}
+	rs, _ := c.newRunStream(ctx, resp, nil, nil, span) // nil for a body that is no stream
+	return rs
 }
 
 // newRunStream reads resp, a run's events, whose conversation starts from
@@ -170,12 +200,11 @@ func (c *Client) newRunStream(ctx context.Context, resp *http.Response, messages
 func (c *Client) Join(ctx context.Context, threadID, runID string) (*RunStream, error) {
 	ctx, span := aguitel.StartClientRun(ctx, c.Telemetry, threadID, runID)
 	ep := c.endpoint()
-	req, err := ep.NewResumeRequest(ctx, "", url.Values{"threadId": {threadID}, "runId": {runID}})
-	if err != nil {
-		aguitel.EndClientRun(span, err)
-		return nil, err
+	req, err := ep.NewJoinRequest(ctx, threadID, runID)
+	var resp *http.Response
+	if err == nil {
+		resp, err = ep.Open(req)
 	}
-	resp, err := ep.Open(req)
 	if err != nil {
 		aguitel.EndClientRun(span, err)
 		return nil, err
@@ -215,31 +244,19 @@ func (s *RunStream) resume(cut error) (resumed bool, err error) {
 			cut = aguihttp.ErrTruncated
 		}
 	}
-	err = fmt.Errorf("%d attempts in a row brought no event", s.policy.Attempts)
-	for s.tries < s.policy.Attempts {
-		if s.tries > 0 && !backoff.Sleep(s.ctx, backoff.Delay(s.policy.MinDelay, s.policy.MaxDelay, s.tries-1)) {
-			return false, fmt.Errorf("%w; not resumed: %w", cut, context.Cause(s.ctx))
-		}
-		s.tries++
-		var req *http.Request
-		if req, err = s.ep.NewResumeRequest(s.ctx, id, nil); err != nil {
-			break
-		}
-		var resp *http.Response
-		if resp, err = s.ep.Open(req); err != nil {
-			var he *aguihttp.HTTPError
-			if errors.As(err, &he) && he.StatusCode >= 400 && he.StatusCode < 500 && he.StatusCode != http.StatusTooManyRequests {
-				break // the server will not resume it: say why
-			}
-			continue
-		}
+	resp, err := s.ep.OpenAgain(s.ctx, s.policy.retry(), &s.tries, func(ctx context.Context) (*http.Request, error) {
+		return s.ep.NewResumeRequest(ctx, id, nil)
+	})
+	if err == nil {
 		s.body.Close()
 		s.body = resp.Body
 		s.src.release()
-		src := &sseSource{r: sse.NewReader(resp.Body, aguihttp.MaxFrameBytes), warn: s.warn, lastID: id, n: s.src.(*sseSource).n}
-		s.src = src
+		s.src = &sseSource{r: sse.NewReader(resp.Body, aguihttp.MaxFrameBytes), warn: s.warn, lastID: id, n: s.src.(*sseSource).n}
 		s.resumes++
 		return true, nil
+	}
+	if s.ctx.Err() != nil {
+		return false, fmt.Errorf("%w; not resumed: %w", cut, err)
 	}
 	if id == s.startID {
 		return false, fmt.Errorf("%w; resuming it from its start (%s) failed: %w", cut, id, err)
