@@ -18,6 +18,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	a2a03 "github.com/a2aproject/a2a-go/a2a"
 	client03 "github.com/a2aproject/a2a-go/a2aclient"
@@ -389,7 +390,18 @@ func exerciseV03ServerCreating(t *testing.T, base, binding, url string, create f
 	if _, err := c.DeleteTaskPushNotificationConfig(ctx, &a2a.DeleteTaskPushNotificationConfigRequest{TaskID: asked, ID: "hook-1"}); err != nil {
 		t.Fatalf("DeleteTaskPushNotificationConfig: %v", err)
 	}
-	canceled, err := c.CancelTask(ctx, &a2a.CancelTaskRequest{ID: asked})
+	// a2a-go v0.3.15 refuses a cancel that meets the execution which
+	// stopped the task for input still winding down (ErrTaskNotCancelable;
+	// its TODO in internal/taskexec/local_manager.go): under load the
+	// cancel comes that soon. Asked again a moment later, it cancels.
+	var canceled *a2a.Task
+	for try := 0; ; try++ {
+		canceled, err = c.CancelTask(ctx, &a2a.CancelTaskRequest{ID: asked})
+		if !errors.Is(err, a2a.ErrTaskNotCancelable) || try == 50 {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 	if err != nil || canceled.Status.State != a2a.TaskStateCanceled {
 		t.Fatalf("CancelTask: %v %s", err, canceled.AppendJSON(nil))
 	}
