@@ -165,9 +165,7 @@ func (a *A2AAgent) Run(ctx context.Context, input *agui.RunAgentInput, s *agui.S
 			// The run takes no more events (it was cancelled or stopped
 			// between two of the task's, or refused one: a bug to report,
 			// not the A2A agent's): no one shows the task any more.
-			if !settled(t.state) {
-				a.cancel(ctx, t.taskID)
-			}
+			a.abandon(ctx, t)
 			return err
 		}
 	}
@@ -186,8 +184,9 @@ func (a *A2AAgent) streamEnded(t *translator) error {
 	return &agui.RunError{Message: "the A2A stream ended with task " + t.taskID + " still " + t.state.String(), Code: "A2A_STREAM_ENDED"}
 }
 
-// abandon cancels the task of a run whose context is done, unless it has
-// settled, and returns the context's error.
+// abandon cancels the task of a run no one shows any more (its context
+// done, or its stream stopped), unless the task has settled, and returns
+// the context's error.
 func (a *A2AAgent) abandon(ctx context.Context, t *translator) error {
 	if !settled(t.state) {
 		a.cancel(ctx, t.taskID)
